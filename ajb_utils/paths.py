@@ -1,0 +1,31 @@
+"""Repository, data and figure folders, derived from the package location (never the cwd)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO_ROOT: Path = Path(__file__).resolve().parent.parent
+DATA_DIR: Path = REPO_ROOT / "data"
+SAMPLE_DIR: Path = DATA_DIR / "sample"
+PAPER_DIR: Path = DATA_DIR / "paper"
+RUNS_DIR: Path = DATA_DIR / "runs"
+CACHE_DIR: Path = DATA_DIR / "cache"
+FIGURES_DIR: Path = REPO_ROOT / "figures"
+NOTEBOOKS_DIR: Path = REPO_ROOT / "notebooks"
+RESOURCES_DIR: Path = Path(__file__).resolve().parent / "resources"
+
+
+def figures_dir(data_label: str) -> Path:
+    """Return (and create) the output folder for one data source label, e.g. figures/sample."""
+    out = FIGURES_DIR / data_label
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def relpath(path: Path | str) -> str:
+    """Return `path` relative to the repository root when inside it (for machine-independent output)."""
+    p = Path(path).resolve()
+    try:
+        return p.relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return p.name

@@ -1,0 +1,196 @@
+"""The one place for names: configs, metric spellings, conditions, difficulties, topologies.
+
+Everything is listed in the paper's order (Table 2 for generators and judges, Table 7 for
+topologies), so sorting by these lists reproduces the paper's row and column order.
+"""
+
+from __future__ import annotations
+
+HF_REPO_ID: str = "ServiceNow-AI/AgentJudgeBench"
+
+# --- generators (config name -> value used in judge configs' `generator` column) -------------
+GENERATORS: list[str] = [
+    "llama_3_3_70b_instruct",
+    "llama_3_1_8b_instruct",
+    "qwen3_32b",
+    "smollm3_3b",
+    "gpt5_4",
+]
+# The judge configs spell GPT-5.4 as a generator `gpt_5_4`; the generator config is `gpt5_4`.
+GENERATOR_ALIASES: dict[str, str] = {"gpt_5_4": "gpt5_4", "gpt-5.4": "gpt5_4"}
+
+# --- judges --------------------------------------------------------------------------------
+MAIN_JUDGES: list[str] = [
+    "judge_gpt_5_4",
+    "judge_claude_large",
+    "judge_gemini_2_5_pro",
+    "judge_qwq_32b",
+    "judge_gpt_oss_20b",
+    "judge_gpt_oss_120b",
+]
+BASELINE_JUDGES: list[str] = ["judge_prometheus2_7b"]
+JUDGES: list[str] = MAIN_JUDGES + BASELINE_JUDGES
+# Earlier hub file names of judge configs (the hub renamed them; see DESIGN.md).
+JUDGE_ALIASES: dict[str, str] = {"judge_reranker_gemini": "judge_gemini_2_5_pro"}
+
+MAIN_CONFIG: str = "main"
+RELEASED_CONFIGS: list[str] = [MAIN_CONFIG] + GENERATORS + JUDGES
+
+# --- metrics: canonical name and its three spellings -----------------------------------------
+METRICS: list[str] = [
+    "tool_selection",
+    "parameter_structure",
+    "sequence_accuracy",
+    "query_coverage",
+]
+SCORE_COLUMNS: dict[str, str] = {
+    "tool_selection": "score_tool_selection",
+    "parameter_structure": "score_parameter_structure",
+    "sequence_accuracy": "score_sequence_accuracy",
+    "query_coverage": "score_query_coverage",
+}
+PROMPT_KEYS: dict[str, str] = {
+    "tool_selection": "tool_selection_accuracy",
+    "parameter_structure": "parameter_structure_accuracy",
+    "sequence_accuracy": "sequence_accuracy",
+    "query_coverage": "query_coverage_accuracy",
+}
+METRIC_SHORT: dict[str, str] = {
+    "tool_selection": "tool",
+    "parameter_structure": "param",
+    "sequence_accuracy": "seq",
+    "query_coverage": "cov",
+}
+METRIC_DISPLAY: dict[str, str] = {
+    "tool_selection": "Tool selection",
+    "parameter_structure": "Parameter structure",
+    "sequence_accuracy": "Sequence accuracy",
+    "query_coverage": "Query coverage",
+}
+OVERALL_SCORE_COLUMN: str = "overall_programmatic_score"
+
+
+def metric_name(key: str) -> str:
+    """Return the canonical metric name for any of its spellings (raises KeyError if unknown)."""
+    k = key.strip().lower()
+    if k in METRICS:
+        return k
+    for m in METRICS:
+        if k in (SCORE_COLUMNS[m], PROMPT_KEYS[m], METRIC_SHORT[m]):
+            return m
+    aliases = {
+        "parameter_accuracy": "parameter_structure",
+        "param_structure": "parameter_structure",
+        "tool_accuracy": "tool_selection",
+        "sequence": "sequence_accuracy",
+        "sequence_dependency_accuracy": "sequence_accuracy",
+        "coverage": "query_coverage",
+        "coverage_accuracy": "query_coverage",
+    }
+    if k in aliases:
+        return aliases[k]
+    raise KeyError(f"unknown metric key {key!r}; expected one of {METRICS} or their spellings")
+
+
+# --- conditions ----------------------------------------------------------------------------
+MAIN_CONDITIONS: list[str] = ["with_gt", "without_gt"]
+# Conditions the judge runner can produce beyond the released two (see DESIGN.md / issue 4).
+EXTRA_CONDITIONS: list[str] = [
+    "without_gt_05",   # C2: without-GT prompt with a 0.5 default
+    "corrupted_gt",    # C3: reference swapped for another record's of the same topology
+    "freeform",        # A5: minimal free-form prompt (shows the reference)
+    "prometheus",      # W.4: Prometheus-style absolute grading, one call per metric
+    "deref",           # seed 004: derived reference in the reference slot
+]
+CONDITIONS: list[str] = MAIN_CONDITIONS + EXTRA_CONDITIONS
+CONDITION_DISPLAY: dict[str, str] = {
+    "with_gt": "With GT",
+    "without_gt": "Without GT",
+    "without_gt_05": "Without GT (0.5-default)",
+    "corrupted_gt": "Corrupted GT",
+    "freeform": "Free-form",
+    "prometheus": "Prometheus-style",
+    "deref": "Derived reference",
+}
+
+# --- difficulties and topologies -------------------------------------------------------------
+DIFFICULTIES: list[str] = ["easy", "medium", "hard"]
+TOPOLOGIES: list[str] = [
+    "linear",
+    "fan_out",
+    "fan_in",
+    "diamond",
+    "optional_enrichment",
+    "loop_like",
+]
+TOPOLOGY_DISPLAY: dict[str, str] = {
+    "linear": "Linear",
+    "fan_out": "Fan-Out",
+    "fan_in": "Fan-In",
+    "diamond": "Diamond",
+    "optional_enrichment": "Optional Enrichment",
+    "loop_like": "Loop-Like",
+}
+
+# --- display names (paper spelling) ----------------------------------------------------------
+DISPLAY: dict[str, str] = {
+    "llama_3_3_70b_instruct": "Llama-3.3-70B",
+    "llama_3_1_8b_instruct": "Llama-3.1-8B",
+    "qwen3_32b": "Qwen3-32B",
+    "smollm3_3b": "SmolLM3-3B",
+    "gpt5_4": "GPT-5.4",
+    "judge_gpt_5_4": "GPT-5.4",
+    "judge_claude_large": "Claude Sonnet 4.5",
+    "judge_gemini_2_5_pro": "Gemini-2.5-Pro",
+    "judge_qwq_32b": "QwQ-32B",
+    "judge_gpt_oss_20b": "GPT-OSS-20B",
+    "judge_gpt_oss_120b": "GPT-OSS-120B",
+    "judge_prometheus2_7b": "Prometheus-2",
+}
+# Parameter counts (billions) used for the judge tier gap of RQ2; frontier models have no public
+# count, so they share the top tier (rank order is what Spearman uses).
+JUDGE_TIER: dict[str, int] = {
+    "judge_gpt_oss_20b": 1,
+    "judge_qwq_32b": 2,
+    "judge_gpt_oss_120b": 3,
+    "judge_gpt_5_4": 4,
+    "judge_claude_large": 4,
+    "judge_gemini_2_5_pro": 4,
+}
+
+# Column contracts of the released configs (dataset card, seeds/003).
+MAIN_COLUMNS: list[str] = [
+    "id", "dag_type", "query_easy", "query_medium", "query_hard",
+    "system_prompt", "available_tools", "expected_tool_calls",
+]
+GENERATOR_COLUMNS: list[str] = [
+    "id", "dag_type", "difficulty", "user_query", "available_tools",
+    "generated_tool_calls", "expected_tool_calls",
+    *SCORE_COLUMNS.values(), OVERALL_SCORE_COLUMN,
+]
+JUDGE_COLUMNS: list[str] = ["id", "generator", "difficulty", "dag_type", *MAIN_CONDITIONS]
+# What the loader cannot do without (the rest is optional and filled if missing).
+REQUIRED_MAIN: list[str] = ["id", "dag_type", "expected_tool_calls"]
+REQUIRED_GENERATOR: list[str] = ["id", "difficulty", "generated_tool_calls"]
+REQUIRED_JUDGE: list[str] = ["id", "generator", "difficulty"]
+
+
+def display(name: str) -> str:
+    """Return the paper's display name for a config name (the name itself if unknown)."""
+    return DISPLAY.get(name, name)
+
+
+def canonical_generator(name: str) -> str:
+    """Return the generator config name for any spelling used in the release."""
+    return GENERATOR_ALIASES.get(name, name)
+
+
+def config_kind(name: str) -> str:
+    """Return 'main', 'generator' or 'judge' for a released config name ('unknown' otherwise)."""
+    if name == MAIN_CONFIG:
+        return "main"
+    if canonical_generator(name) in GENERATORS:
+        return "generator"
+    if name in JUDGES or name in JUDGE_ALIASES:
+        return "judge"
+    return "unknown"
