@@ -1,0 +1,166 @@
+"""Normalise tool calls and tool schemas from every encoding the release may use.
+
+A call arrives OpenAI-style ``{"function": {"name", "arguments"}}`` or flat ``{"name",
+"arguments"}``; ``arguments`` as a dict or a JSON string; a whole call list as a list, a numpy
+array (pandas' view of an Arrow list) or a JSON string. Everything becomes a list of
+``{"name": str, "arguments": dict}``.
+
+Union-filled nulls. When nested columns come through Arrow structs, a struct's fields are the
+union over all rows, and a row that lacks a field gets ``None`` there. Arrow cannot tell such a
+fill from a genuine JSON ``null``, so the rule is the same for every encoding: an argument key
+whose value is ``None`` is not an argument. JSON-string and struct encodings therefore give the
+same key sets, and the same scores. (A generator that emits an explicit ``"x": null`` is scored
+as if it had omitted ``x``; ``check_published_scores`` on the real data is the test of whether
+the authors' scorer did the same.)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+Call = dict[str, Any]
+
+
+class CallParseError(ValueError):
+    """A call list that cannot be decoded (malformed JSON, a call without a name)."""
+
+
+def _strip_nulls(obj: Any) -> Any:
+    """Return `obj` with None-valued mapping entries removed, recursively (see module doc)."""
+    if isinstance(obj, Mapping):
+        return {k: _strip_nulls(v) for k, v in obj.items() if v is not None}
+    if isinstance(obj, np.ndarray):
+        return [_strip_nulls(v) for v in obj.tolist()]
+    if isinstance(obj, list | tuple):
+        return [_strip_nulls(v) for v in obj]
+    return obj
+
+
+def _as_list(value: Any) -> list[Any] | None:
+    """Return a JSON-string / array / list value as a Python list (None if null)."""
+    if value is None:
+        return None
+    if isinstance(value, float) and np.isnan(value):
+        return None
+    if isinstance(value, str | bytes):
+        text = value.strip()
+        if not text:
+            raise CallParseError("empty string where a JSON list was expected")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CallParseError(f"malformed JSON: {exc.msg} at char {exc.pos}") from None
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, Mapping):
+        return [value]
+    if isinstance(value, list | tuple):
+        return list(value)
+    raise CallParseError(f"expected a list of calls, got {type(value).__name__}")
+
+
+def parse_arguments(args: Any) -> dict[str, Any]:
+    """Return a call's arguments as a dict without null-valued keys (dict or JSON string in)."""
+    if args is None:
+        return {}
+    if isinstance(args, str | bytes):
+        text = args.strip()
+        if not text:
+            return {}
+        try:
+            args = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
+    if isinstance(args, Mapping):
+        return _strip_nulls(dict(args))
+    raise CallParseError(f"arguments must be an object, got {type(args).__name__}")
+
+
+def normalize_call(call: Any) -> Call:
+    """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
+    if isinstance(call, str | bytes):
+        try:
+            call = json.loads(call)
+        except json.JSONDecodeError as exc:
+            raise CallParseError(f"call is not valid JSON: {exc.msg}") from None
+    if not isinstance(call, Mapping):
+        raise CallParseError(f"a call must be an object, got {type(call).__name__}")
+    fn = call.get("function")
+    if isinstance(fn, str):  # {"function": "name", "arguments": {...}}
+        name, args = fn, call.get("arguments")
+    elif isinstance(fn, Mapping) and fn.get("name") is not None:
+        name, args = fn.get("name"), fn.get("arguments")
+    else:
+        name = call.get("name")
+        args = call.get("arguments", call.get("parameters"))
+    if not isinstance(name, str) or not name:
+        raise CallParseError("a call has no tool name")
+    return {"name": name, "arguments": parse_arguments(args)}
+
+
+def normalize_calls(value: Any) -> list[Call] | None:
+    """Return a call list in canonical form; None when the value is null (no parseable output).
+
+    Raises CallParseError for malformed input (bad JSON, calls without names).
+    """
+    items = _as_list(value)
+    if items is None:
+        return None
+    return [normalize_call(c) for c in items]
+
+
+def try_normalize_calls(value: Any) -> tuple[list[Call] | None, str | None]:
+    """Return (calls, None) on success or (None, reason) when the value cannot be parsed."""
+    try:
+        calls = normalize_calls(value)
+    except CallParseError as exc:
+        return None, f"unparseable: {exc}"
+    if calls is None:
+        return None, "unparseable: null output"
+    return calls, None
+
+
+def as_mapping(value: Any) -> dict[str, Any]:
+    """Return a dict from a dict or a JSON-object string (datasets' Json feature stores these)."""
+    if value is None:
+        return {}
+    if isinstance(value, str | bytes):
+        value = json.loads(value) if value.strip() else {}
+    if not isinstance(value, Mapping):
+        raise CallParseError(f"expected an object, got {type(value).__name__}")
+    return dict(value)
+
+
+def normalize_tool(tool: Any) -> dict[str, Any]:
+    """Return one tool schema as ``{"name", "description", "properties", "required"}``."""
+    if isinstance(tool, str | bytes):
+        tool = json.loads(tool)
+    if not isinstance(tool, Mapping):
+        raise CallParseError(f"a tool must be an object, got {type(tool).__name__}")
+    fn = as_mapping(tool.get("function")) if tool.get("function") is not None else tool
+    params = as_mapping(fn.get("parameters"))
+    props = _strip_nulls(as_mapping(params.get("properties")))
+    required = params.get("required")
+    if isinstance(required, np.ndarray):
+        required = required.tolist()
+    return {
+        "name": fn.get("name"),
+        "description": fn.get("description") or "",
+        "properties": props,
+        "required": [r for r in (required or []) if r is not None],
+    }
+
+
+def normalize_tools(value: Any) -> list[dict[str, Any]]:
+    """Return a record's tool list in canonical form (JSON string, array or list in)."""
+    items = _as_list(value) or []
+    return [normalize_tool(t) for t in items]
+
+
+def names(calls: Sequence[Call]) -> list[str]:
+    """Return the tool names of a canonical call list, in order."""
+    return [c["name"] for c in calls]

@@ -1,0 +1,596 @@
+"""One loading path for the hub, a local mirror of it, and the embedded sample.
+
+`load_bench(source)` resolves `source` to a repository ("sample" -> data/sample, "hf" ->
+ServiceNow-AI/AgentJudgeBench on the hub, or a directory laid out like the hub repo), reads each
+config with `datasets.load_dataset(repo, config)` and, when Arrow type inference fails on a
+config (a nested value whose type changes between rows), falls back to reading the config's
+JSON-lines file directly, saying so. Everything then goes through the same normalisation
+(`ajb_utils.calls`) into the tidy frames of a `Bench` (docs/DATA_FORMAT.md §4).
+
+Bad rows never crash the load: they are counted in `Bench.exclusions` with a reason, following
+the paper's Appendix D (unparseable or empty generator output; null judge verdicts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from ajb_utils import schema
+from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
+from ajb_utils.paths import CACHE_DIR, RUNS_DIR, SAMPLE_DIR
+from ajb_utils.scoring import P_COLUMNS, score_frame
+
+log = logging.getLogger("ajb_utils.data")
+
+# Exclusion reasons (Appendix D and data hygiene).
+UNPARSEABLE = "unparseable generator output"
+EMPTY_PLAN = "empty plan"
+UNKNOWN_RECORD = "unknown record id"
+UNKNOWN_DIFFICULTY = "unknown difficulty"
+DUPLICATE = "duplicate row"
+NO_GENERATION = "no valid generation for verdict"
+NULL_BLOCK = "null judge verdict (whole condition)"
+NULL_METRIC = "null judge verdict (metric)"
+BAD_RECORD = "unparseable expected calls"
+
+EXCLUSION_COLUMNS = ["config", "id", "generator", "difficulty", "judge", "condition",
+                     "metric", "reason"]
+
+
+class BenchDataError(ValueError):
+    """A data problem the loader cannot work around (missing column, unknown source)."""
+
+
+@dataclass
+class Bench:
+    """The benchmark as tidy frames (docs/DATA_FORMAT.md §4) plus provenance."""
+
+    records: pd.DataFrame
+    generations: pd.DataFrame
+    verdicts: pd.DataFrame
+    exclusions: pd.DataFrame
+    judges: pd.DataFrame
+    source: str
+    revision: str | None
+    label: str
+    synthetic: bool
+    messages: list[str] = field(default_factory=list)
+
+    def provenance(self) -> str:
+        """Return a one-line description of where the data came from."""
+        kind = "SYNTHETIC sample" if self.synthetic else "data"
+        return f"{kind} from {self.source} (revision {self.revision or 'unpinned'})"
+
+    def exclusion_summary(self) -> pd.DataFrame:
+        """Return exclusion counts by config and reason."""
+        if self.exclusions.empty:
+            return pd.DataFrame(columns=["config", "reason", "n"])
+        return (self.exclusions.groupby(["config", "reason"], observed=True).size()
+                .rename("n").reset_index())
+
+
+# --------------------------------------------------------------------------------------------
+# Sources and configs
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Source:
+    """Where configs come from: a local directory or a hub repo id."""
+
+    location: str
+    is_local: bool
+    label: str
+
+
+def resolve_source(source: str | Path) -> Source:
+    """Return the Source for "sample", "hf", a hub repo id, or a local directory."""
+    if str(source) == "sample":
+        return Source(str(SAMPLE_DIR), True, "sample")
+    if str(source) == "hf":
+        return Source(schema.HF_REPO_ID, False, "hf")
+    path = Path(source).expanduser()
+    if path.is_dir():
+        return Source(str(path.resolve()), True, path.resolve().name)
+    if "/" in str(source) and not path.exists() and not str(source).startswith((".", "/")):
+        return Source(str(source), False, str(source).replace("/", "__"))
+    raise BenchDataError(f"data source {source!r} is neither 'sample', 'hf', a hub repo id, "
+                         "nor an existing directory")
+
+
+def _yaml_header(text: str) -> dict[str, Any]:
+    """Return the YAML front matter of a hub README (empty dict if none)."""
+    if not text.startswith("---"):
+        return {}
+    end = text.find("\n---", 3)
+    return yaml.safe_load(text[3:end]) or {} if end > 0 else {}
+
+
+def _readme_text(src: Source, revision: str | None) -> str:
+    """Return the repo's README.md text (local file or downloaded from the hub)."""
+    if src.is_local:
+        path = Path(src.location) / "README.md"
+        return path.read_text(encoding="utf-8") if path.exists() else ""
+    from huggingface_hub import hf_hub_download
+    return Path(hf_hub_download(src.location, "README.md", repo_type="dataset",
+                                revision=revision)).read_text(encoding="utf-8")
+
+
+def config_files(src: Source, revision: str | None = None) -> dict[str, list[str]]:
+    """Return config name -> data file paths (relative to the repo) from the README header."""
+    header = _yaml_header(_readme_text(src, revision))
+    out: dict[str, list[str]] = {}
+    for cfg in header.get("configs", []) or []:
+        files = cfg.get("data_files", [])
+        paths: list[str] = []
+        for f in files if isinstance(files, list) else [files]:
+            p = f.get("path") if isinstance(f, dict) else f
+            paths.extend(p if isinstance(p, list) else [p])
+        name = schema.JUDGE_ALIASES.get(cfg["config_name"], cfg["config_name"])
+        out[name] = paths
+    return out
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Return the rows of a JSON-lines file; malformed lines become {'__bad__': reason}."""
+    rows: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as fh:
+        for i, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                rows.append({"__bad__": f"line {i}: {exc.msg}"})
+    return rows
+
+
+def _read_direct(src: Source, files: list[str], revision: str | None) -> pd.DataFrame:
+    """Return a config read straight from its JSON-lines files (no Arrow inference)."""
+    rows: list[dict[str, Any]] = []
+    for rel in files:
+        if src.is_local:
+            path = Path(src.location) / rel
+        else:
+            from huggingface_hub import hf_hub_download
+            path = Path(hf_hub_download(src.location, rel, repo_type="dataset",
+                                        revision=revision))
+        rows.extend(_read_jsonl(path))
+    return pd.DataFrame(rows)
+
+
+def _read_datasets(src: Source, config: str, revision: str | None) -> pd.DataFrame:
+    """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
+    import datasets
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()
+    ds = datasets.load_dataset(src.location, config, split="train", revision=revision,
+                               cache_dir=str(CACHE_DIR / "datasets"))
+    table = ds.data.table
+    return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names})
+
+
+def read_config(src: Source, config: str, files: list[str] | None, revision: str | None,
+                engine: str, messages: list[str]) -> pd.DataFrame:
+    """Return one config's rows; `engine` "datasets" falls back to "json" on inference errors."""
+    if engine == "datasets":
+        try:
+            return _read_datasets(src, config, revision)
+        except Exception as exc:  # Arrow inference / cast failures, missing optional deps
+            if not files:
+                raise BenchDataError(f"config {config!r}: datasets failed ({exc}) and the "
+                                     "README lists no file to read directly") from exc
+            msg = (f"config {config!r}: datasets could not infer Arrow types "
+                   f"({type(exc).__name__}); read the JSON-lines file directly instead")
+            messages.append(msg)
+            log.warning(msg)
+    if not files:
+        raise BenchDataError(f"config {config!r} has no data files in the README header")
+    return _read_direct(src, files, revision)
+
+
+def require_columns(frame: pd.DataFrame, config: str, required: list[str]) -> None:
+    """Raise BenchDataError naming the config and every missing required column."""
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise BenchDataError(f"config {config!r} lacks required column(s) {missing}; "
+                             f"it has {sorted(map(str, frame.columns))}")
+
+
+def _exclusions(config: str, frame: pd.DataFrame, reason: str | pd.Series,
+                **fixed: Any) -> pd.DataFrame:
+    """Return exclusion rows for the rows of `frame` with a reason."""
+    out = pd.DataFrame({c: frame[c].astype(str).to_numpy() if c in frame else None
+                        for c in ("id", "generator", "difficulty")})
+    out["config"] = config
+    for k in ("judge", "condition", "metric"):
+        out[k] = fixed.get(k)
+    out["reason"] = reason if isinstance(reason, str) else reason.to_numpy()
+    return out[EXCLUSION_COLUMNS]
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def build_records(raw: pd.DataFrame, excl: list[pd.DataFrame]) -> pd.DataFrame:
+    """Return the records frame (one row per record) from the raw `main` config."""
+    require_columns(raw, "main", schema.REQUIRED_MAIN)
+    if "__bad__" in raw:
+        bad = raw["__bad__"].notna()
+        excl.append(_exclusions("main", raw[bad], "malformed JSON line"))
+        raw = raw[~bad]
+    parsed = [try_normalize_calls(v) for v in raw["expected_tool_calls"]]
+    ok = np.array([p[0] is not None for p in parsed], dtype=bool)
+    if (~ok).any():
+        excl.append(_exclusions("main", raw[~ok], BAD_RECORD))
+    raw = raw[ok].copy()
+    raw["expected_calls"] = [p[0] for p, k in zip(parsed, ok) if k]
+    raw["tools"] = [normalize_tools(v) for v in raw.get("available_tools",
+                                                        pd.Series([[]] * len(raw)))]
+    for col in ("query_easy", "query_medium", "query_hard", "system_prompt"):
+        if col not in raw:
+            raw[col] = ""
+    dup = raw["id"].duplicated()
+    if dup.any():
+        excl.append(_exclusions("main", raw[dup], DUPLICATE))
+        raw = raw[~dup]
+    rec = raw[["id", "dag_type", "query_easy", "query_medium", "query_hard", "system_prompt",
+               "tools", "expected_calls"]].reset_index(drop=True)
+    rec["id"] = rec["id"].astype(str)
+    rec["n_tools"] = rec["tools"].map(len)
+    rec["n_expected_calls"] = rec["expected_calls"].map(len)
+    rec["dag_type"] = pd.Categorical(rec["dag_type"], categories=_ordered(
+        schema.TOPOLOGIES, rec["dag_type"]))
+    return rec
+
+
+def _ordered(known: list[str], values: pd.Series) -> list[str]:
+    """Return `known` followed by any other observed values, for categorical order."""
+    extra = sorted(set(map(str, pd.Series(values).dropna().unique())) - set(known))
+    return [k for k in known] + extra
+
+
+# --------------------------------------------------------------------------------------------
+# Generations
+# --------------------------------------------------------------------------------------------
+
+def build_generations(raw: pd.DataFrame, generator: str, records: pd.DataFrame,
+                      excl: list[pd.DataFrame]) -> pd.DataFrame:
+    """Return the valid generations of one generator config (exclusions recorded)."""
+    require_columns(raw, generator, schema.REQUIRED_GENERATOR)
+    raw = raw.copy()
+    raw["generator"] = generator
+    if "__bad__" in raw:
+        bad = raw["__bad__"].notna()
+        excl.append(_exclusions(generator, raw[bad], "malformed JSON line"))
+        raw = raw[~bad]
+    raw["id"] = raw["id"].astype(str)
+    parsed = [try_normalize_calls(v) for v in raw["generated_tool_calls"]]
+    calls = [p[0] for p in parsed]
+    reason = pd.Series([p[1] for p in parsed], index=raw.index, dtype=object)
+    reason[reason.notna()] = UNPARSEABLE
+    reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
+    reason[reason.isna() & ~raw["id"].isin(records["id"])] = UNKNOWN_RECORD
+    reason[reason.isna() & ~raw["difficulty"].isin(schema.DIFFICULTIES)] = UNKNOWN_DIFFICULTY
+    dup = raw.duplicated(["id", "difficulty"]) & reason.isna()
+    reason[dup] = DUPLICATE
+    bad = reason.notna()
+    if bad.any():
+        excl.append(_exclusions(generator, raw[bad], reason[bad]))
+    raw["generated_calls"] = calls
+    gen = raw[~bad].copy()
+    if "dag_type" not in gen:
+        gen["dag_type"] = gen["id"].map(records.set_index("id")["dag_type"].astype(str))
+    if "user_query" not in gen:
+        gen["user_query"] = ""
+    for col in schema.SCORE_COLUMNS.values():
+        gen[col] = pd.to_numeric(gen[col], errors="coerce") if col in gen else np.nan
+    keep = ["id", "generator", "difficulty", "dag_type", "user_query", "generated_calls",
+            *schema.SCORE_COLUMNS.values()]
+    return gen[keep].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Verdicts
+# --------------------------------------------------------------------------------------------
+
+def _as_block(value: Any) -> dict[str, Any] | None:
+    """Return a condition block as a dict (JSON string or struct in; None if null/bad)."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+def _metric_field(blocks: list[dict[str, Any] | None], metric: str, fld: str) -> list[Any]:
+    """Return one field of one metric across blocks, accepting the metric's spellings."""
+    keys = (metric, schema.PROMPT_KEYS[metric], schema.SCORE_COLUMNS[metric])
+    out: list[Any] = []
+    for b in blocks:
+        entry = None
+        if b is not None:
+            for k in keys:
+                if b.get(k) is not None:
+                    entry = b[k]
+                    break
+        if isinstance(entry, dict):
+            v = entry.get(fld)
+            if v is None and fld == "llm_score":
+                v = entry.get("accuracy", entry.get("score"))
+            out.append(v)
+        else:
+            out.append(None)
+    return out
+
+
+def _to_float(values: list[Any]) -> np.ndarray:
+    """Return values as float64, non-numbers as NaN."""
+    return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"),
+                    dtype=float)
+
+
+def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
+                   excl: list[pd.DataFrame], justifications: bool) -> pd.DataFrame:
+    """Return the long verdict frame of one judge config (every condition column present)."""
+    require_columns(raw, judge, schema.REQUIRED_JUDGE)
+    raw = raw.copy()
+    if "__bad__" in raw:
+        bad = raw["__bad__"].notna()
+        excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
+        raw = raw[~bad]
+    raw["id"] = raw["id"].astype(str)
+    raw["generator"] = raw["generator"].astype(str).map(schema.canonical_generator)
+    key = pd.MultiIndex.from_frame(raw[["id", "generator", "difficulty"]])
+    has_gen = key.isin(gen_index.index)
+    if (~has_gen).any():
+        excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
+    raw = raw[has_gen].reset_index(drop=True)
+    p_lookup = gen_index.reindex(pd.MultiIndex.from_frame(raw[["id", "generator",
+                                                               "difficulty"]]))
+    conditions = [c for c in schema.CONDITIONS if c in raw.columns]
+    parts: list[pd.DataFrame] = []
+    for cond in conditions:
+        blocks = [_as_block(v) for v in raw[cond]]
+        null_block = np.array([b is None or b.get("overall_alignment_pct", 0) is None
+                               for b in blocks])
+        if null_block.any():
+            excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge,
+                                    condition=cond))
+        for metric in schema.METRICS:
+            llm = _to_float(_metric_field(blocks, metric, "llm_score"))
+            llm[null_block] = np.nan
+            null_metric = np.isnan(llm) & ~null_block
+            if null_metric.any():
+                excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
+                                        condition=cond, metric=metric))
+            part = pd.DataFrame({
+                "id": raw["id"].to_numpy(),
+                "generator": raw["generator"].to_numpy(),
+                "difficulty": raw["difficulty"].to_numpy(),
+                "condition": cond,
+                "metric": metric,
+                "llm_score": llm,
+                "p": p_lookup[P_COLUMNS[metric]].to_numpy(float),
+                "p_published": _to_float(_metric_field(blocks, metric, "programmatic_score")),
+                "match_published": _to_float(_metric_field(blocks, metric, "match_score")),
+            })
+            if justifications:
+                part["justification"] = _metric_field(blocks, metric, "justification")
+            parts.append(part)
+    if not parts:
+        msg = f"judge config {judge!r} has no condition column ({schema.CONDITIONS})"
+        raise BenchDataError(msg)
+    out = pd.concat(parts, ignore_index=True)
+    out["judge"] = judge
+    out["match"] = 1.0 - np.abs(out["p"] - out["llm_score"])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Runs (judge configs beyond the release: data/runs/, <source>/runs/)
+# --------------------------------------------------------------------------------------------
+
+def discover_runs(dirs: list[Path]) -> list[tuple[str, Path, dict[str, Any]]]:
+    """Return (name, jsonl path, meta) for every run found in `dirs`, sorted by name."""
+    found: dict[str, tuple[str, Path, dict[str, Any]]] = {}
+    for d in dirs:
+        if not d.is_dir():
+            continue
+        for path in sorted(d.glob("*.jsonl")):
+            meta_path = path.with_suffix(".meta.json")
+            meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+            name = meta.get("name", path.stem)
+            found.setdefault(name, (name, path, meta))
+    return [found[k] for k in sorted(found)]
+
+
+def _judge_meta(name: str, origin: str, synthetic: bool, meta: dict[str, Any] | None = None,
+                conditions: list[str] | None = None) -> dict[str, Any]:
+    """Return one row of the judges table."""
+    meta = meta or {}
+    return {
+        "judge": name,
+        "display": meta.get("display", schema.display(name)),
+        "origin": origin,
+        "synthetic": bool(meta.get("synthetic", synthetic)),
+        "study": meta.get("study", "main" if name in schema.JUDGES else "run"),
+        "base_model": meta.get("judge", name),
+        "conditions": ",".join(conditions or meta.get("conditions", [])),
+        "decoding": json.dumps(meta.get("decoding", {}), sort_keys=True),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# The loader
+# --------------------------------------------------------------------------------------------
+
+def _select(requested: list[str] | None, known: list[str], available: dict[str, Any],
+            kind: str, messages: list[str]) -> list[str]:
+    """Return requested configs that exist, in paper order; unknown ones skipped with a message."""
+    wanted = known if requested is None else [schema.canonical_generator(r) for r in requested]
+    out = []
+    for name in wanted:
+        if name not in known:
+            msg = f"unknown {kind} config {name!r} skipped (known: {', '.join(known)})"
+        elif name not in available:
+            if requested is None:
+                continue
+            msg = f"{kind} config {name!r} not in this source; skipped"
+        else:
+            out.append(name)
+            continue
+        messages.append(msg)
+        log.warning(msg)
+    return [k for k in known if k in out]
+
+
+def _source_revision(src: Source, revision: str | None, files: dict[str, list[str]]) -> str:
+    """Return the revision to record: the pinned one, or a content hash for local sources."""
+    if revision:
+        return revision
+    if not src.is_local:
+        return "main (unpinned)"
+    h = hashlib.sha256()
+    root = Path(src.location)
+    for rel in sorted({p for ps in files.values() for p in ps}):
+        path = root / rel
+        h.update(rel.encode())
+        h.update(str(path.stat().st_size if path.exists() else -1).encode())
+    readme = root / "README.md"
+    if readme.exists():
+        h.update(readme.read_bytes())
+    return "local:" + h.hexdigest()[:12]
+
+
+def _categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
+    """Return `frame` with name columns as ordered categoricals (paper order first)."""
+    for col, known in orders.items():
+        if col in frame:
+            frame[col] = pd.Categorical(frame[col].astype(str),
+                                        categories=_ordered(known, frame[col]))
+    return frame
+
+
+def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
+               judges: list[str] | None = None, revision: str | None = None,
+               runs: str | list[str] | None = "auto", engine: str | None = None,
+               justifications: bool = False) -> Bench:
+    """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
+
+    generators / judges: subsets of config names (None = all); unknown names are skipped with a
+    message. runs: "auto" loads judge runs from <source>/runs and data/runs, None loads none, a
+    list selects runs by name. engine: "datasets" (default) or "json" (read the JSON-lines files
+    directly; local sources only unless huggingface_hub can download). justifications: keep the
+    judges' one-sentence rationales in `verdicts` (more memory).
+    """
+    src = resolve_source(source)
+    engine = engine or "datasets"
+    if engine not in ("datasets", "json"):
+        raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
+    messages: list[str] = []
+    files = config_files(src, revision)
+    if schema.MAIN_CONFIG not in files and src.is_local:
+        raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
+    excl: list[pd.DataFrame] = []
+    read = lambda cfg: read_config(src, cfg, files.get(cfg), revision, engine, messages)
+
+    records = build_records(read(schema.MAIN_CONFIG), excl)
+    expected_by_id = records.set_index("id")["expected_calls"]
+
+    gen_frames = [build_generations(read(g), g, records, excl)
+                  for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
+    generations = (pd.concat(gen_frames, ignore_index=True) if gen_frames else
+                   pd.DataFrame(columns=["id", "generator", "difficulty", "dag_type",
+                                         "user_query", "generated_calls",
+                                         *schema.SCORE_COLUMNS.values()]))
+    generations = score_frame(generations, expected_by_id)
+    generations["n_generated_calls"] = generations["generated_calls"].map(len)
+    gen_index = generations.set_index(["id", "generator", "difficulty"])[
+        list(P_COLUMNS.values())]
+
+    synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
+    judge_rows: list[dict[str, Any]] = []
+    verdict_frames: list[pd.DataFrame] = []
+    for j in _select(judges, schema.JUDGES, files, "judge", messages):
+        verdict_frames.append(build_verdicts(read(j), j, gen_index, excl, justifications))
+        judge_rows.append(_judge_meta(j, "release", synthetic,
+                                      conditions=schema.MAIN_CONDITIONS))
+
+    if runs is not None:
+        run_dirs = ([Path(src.location) / "runs"] if src.is_local else []) + [RUNS_DIR]
+        for name, path, meta in discover_runs(run_dirs):
+            if isinstance(runs, list) and name not in runs:
+                continue
+            raw = pd.DataFrame(_read_jsonl(path))
+            try:
+                v = build_verdicts(raw, name, gen_index, excl, justifications)
+            except BenchDataError as exc:
+                messages.append(f"run {name!r} skipped: {exc}")
+                log.warning(messages[-1])
+                continue
+            verdict_frames.append(v)
+            origin = "sample run" if Path(path).parent.parent == Path(src.location) and \
+                src.label == "sample" else "run"
+            judge_rows.append(_judge_meta(name, origin, meta.get("synthetic", False), meta,
+                                          sorted(v["condition"].unique().tolist())))
+
+    verdicts = (pd.concat(verdict_frames, ignore_index=True) if verdict_frames else
+                pd.DataFrame(columns=["id", "generator", "difficulty", "condition", "metric",
+                                      "llm_score", "p", "p_published", "match_published",
+                                      "judge", "match"]))
+    if len(verdicts):
+        verdicts["dag_type"] = verdicts["id"].map(
+            records.set_index("id")["dag_type"].astype(str))
+    judges_tbl = pd.DataFrame(judge_rows, columns=list(_judge_meta("x", "", False).keys()))
+    orders = {"generator": schema.GENERATORS, "difficulty": schema.DIFFICULTIES,
+              "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
+              "condition": schema.CONDITIONS, "metric": schema.METRICS}
+    verdicts = _categorize(verdicts, orders)
+    for col in ("llm_score", "p", "p_published", "match_published", "match"):
+        if col in verdicts:
+            verdicts[col] = verdicts[col].astype("float32")
+    verdicts["id"] = pd.Categorical(verdicts["id"].astype(str),
+                                    categories=records["id"].tolist())
+    generations = _categorize(generations, {k: v for k, v in orders.items()
+                                            if k in ("generator", "difficulty", "dag_type")})
+    exclusions = (pd.concat(excl, ignore_index=True) if excl else
+                  pd.DataFrame(columns=EXCLUSION_COLUMNS))
+    return Bench(records=records, generations=generations, verdicts=verdicts,
+                 exclusions=exclusions, judges=judges_tbl, source=str(source),
+                 revision=_source_revision(src, revision, files), label=src.label,
+                 synthetic=synthetic, messages=messages)
+
+
+def check_published_scores(bench: Bench, tol: float = 1e-4) -> pd.DataFrame:
+    """Return generations whose recomputed scores differ from the published score_* columns.
+
+    One row per (id, generator, difficulty, metric) mismatch, with both values. NaN published
+    scores are not mismatches (they are reported by `bench.exclusions` or absent).
+    """
+    gen = bench.generations
+    parts = []
+    for metric, pcol in P_COLUMNS.items():
+        pub = gen[schema.SCORE_COLUMNS[metric]].astype(float)
+        diff = (gen[pcol] - pub).abs()
+        bad = diff > tol
+        if bad.any():
+            part = gen.loc[bad, ["id", "generator", "difficulty"]].copy()
+            part["metric"] = metric
+            part["recomputed"] = gen.loc[bad, pcol].to_numpy()
+            part["published"] = pub[bad].to_numpy()
+            parts.append(part)
+    cols = ["id", "generator", "difficulty", "metric", "recomputed", "published"]
+    return (pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols))

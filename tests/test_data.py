@@ -1,0 +1,141 @@
+"""The loader: both encodings, both engines, exclusions, bad input, published-score check."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ajb_utils.data import (BenchDataError, check_published_scores, load_bench,
+                            resolve_source)
+from mini_repo import write_mini_repo
+
+KEY = ["id", "generator", "difficulty", "judge", "condition", "metric"]
+
+
+def _load(tmp_path: Path, encoding: str, engine: str):
+    """Return the mini repo loaded with one encoding and engine."""
+    root = write_mini_repo(tmp_path / f"{encoding}_{engine}", encoding)
+    return load_bench(root, engine=engine, runs=None)
+
+
+def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return a frame with plain string names, sorted, for comparison."""
+    out = frame.copy()
+    for col in out.columns:
+        if isinstance(out[col].dtype, pd.CategoricalDtype):
+            out[col] = out[col].astype(str)
+    return out.sort_values(list(out.columns[:6])).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("engine", ["datasets", "json"])
+def test_string_and_struct_encodings_give_identical_scores_and_verdicts(tmp_path, engine):
+    a, b = _load(tmp_path, "nested", engine), _load(tmp_path, "string", engine)
+    cols = ["id", "generator", "difficulty", "p_tool", "p_param", "p_seq", "p_cov"]
+    pd.testing.assert_frame_equal(_sorted(a.generations[cols]), _sorted(b.generations[cols]))
+    pd.testing.assert_frame_equal(_sorted(a.verdicts[KEY + ["llm_score", "p", "match"]]),
+                                  _sorted(b.verdicts[KEY + ["llm_score", "p", "match"]]))
+
+
+def test_engines_agree(tmp_path):
+    a, b = _load(tmp_path, "nested", "datasets"), _load(tmp_path, "nested", "json")
+    pd.testing.assert_frame_equal(_sorted(a.verdicts[KEY + ["llm_score", "p"]]),
+                                  _sorted(b.verdicts[KEY + ["llm_score", "p"]]))
+
+
+def test_exclusions_follow_appendix_d(tmp_path):
+    bench = _load(tmp_path, "nested", "json")
+    reasons = bench.exclusions.groupby("reason").size().to_dict()
+    assert reasons["unparseable generator output"] == 1
+    assert reasons["empty plan"] == 1
+    assert reasons["null judge verdict (metric)"] == 4  # tool_selection null without GT x 4 rows
+    assert len(bench.generations) == 4
+    # null verdicts stay in `verdicts` as NaN so both missing-value rules are computable
+    nulls = bench.verdicts["llm_score"].isna()
+    assert nulls.sum() == 4
+    assert set(bench.verdicts.loc[nulls, "condition"].astype(str)) == {"without_gt"}
+
+
+def test_published_scores_reproduced_and_mismatch_found(tmp_path):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    assert check_published_scores(load_bench(root, engine="json", runs=None)).empty
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["score_sequence_accuracy"] = 0.5
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bad = check_published_scores(load_bench(root, engine="json", runs=None))
+    assert bad[["id", "metric"]].values.tolist() == [["r1", "sequence_accuracy"]]
+    assert bad["recomputed"].iloc[0] == 1.0 and bad["published"].iloc[0] == 0.5
+
+
+def test_missing_required_column_names_config_and_column(tmp_path):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in rows:
+        del r["generated_tool_calls"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(BenchDataError, match=r"'gpt5_4'.*generated_tool_calls"):
+        load_bench(root, engine="json", runs=None)
+
+
+def test_malformed_json_lines_are_counted(tmp_path):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    with open(root / "data" / "gpt5_4.jsonl", "a") as fh:
+        fh.write('{"id": "r1", "difficulty": "medium", "generated_tool_calls": [\n')
+        fh.write('{"id": "r1", "difficulty": "medium", "generated_tool_calls": "[{oops"}\n')
+    bench = load_bench(root, engine="json", runs=None)
+    reasons = bench.exclusions.query("config == 'gpt5_4'")["reason"].tolist()
+    assert "malformed JSON line" in reasons
+    assert reasons.count("unparseable generator output") == 2
+
+
+def test_unknown_configs_skipped_with_message(tmp_path, caplog):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    with caplog.at_level(logging.WARNING):
+        bench = load_bench(root, engine="json", runs=None, judges=["judge_nope", "judge_gpt_5_4"],
+                           generators=["gpt_5_4"])
+    assert any("judge_nope" in m for m in bench.messages)
+    assert "judge_nope" in caplog.text
+    assert bench.verdicts["judge"].astype(str).unique().tolist() == ["judge_gpt_5_4"]
+
+
+def test_datasets_inference_failure_falls_back_to_json(tmp_path, monkeypatch):
+    """datasets < 3 raises on a nested value whose type changes between rows (datasets 5
+    stores such columns as a Json feature instead). Simulate the older failure."""
+    import pyarrow as pa
+
+    import ajb_utils.data as data_mod
+
+    def fail(*args, **kwargs):
+        raise pa.lib.ArrowInvalid("JSON parse error: Column changed from object to string")
+
+    monkeypatch.setattr(data_mod, "_read_datasets", fail)
+    root = write_mini_repo(tmp_path / "r", "nested")
+    bench = load_bench(root, engine="datasets", runs=None)
+    assert sum("read the JSON-lines file directly" in m for m in bench.messages) == 3
+    assert len(bench.generations) == 4
+
+
+def test_type_changing_values_still_load_through_datasets(tmp_path):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["user_query"] = {"weird": [1, 2]}  # type changes between rows
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bench = load_bench(root, engine="datasets", runs=None)
+    assert len(bench.generations) == 4
+
+
+def test_unknown_source_is_a_clear_error():
+    with pytest.raises(BenchDataError, match="neither"):
+        resolve_source("./no/such/dir")
+
+
+def test_generator_alias_in_judge_config_joins(tmp_path):
+    bench = _load(tmp_path, "nested", "json")
+    assert set(bench.verdicts["generator"].astype(str)) == {"gpt5_4"}
+    assert bench.verdicts["p"].notna().all()
