@@ -1,0 +1,31 @@
+"""pyproject.toml and environment.yml declare the same dependencies."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import yaml
+
+from ajb_utils.paths import REPO_ROOT
+
+
+def _name(spec: str) -> str:
+    """Return the normalised package name of a requirement string."""
+    return re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_environment_yml_matches_pyproject() -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+    py = {_name(s) for s in project["dependencies"]}
+    py |= {_name(s) for s in project["optional-dependencies"]["dev"]}
+    env = yaml.safe_load((REPO_ROOT / "environment.yml").read_text())
+    conda = {_name(s) for s in env["dependencies"] if isinstance(s, str)} - {"python", "pip"}
+    assert py == conda, f"only in pyproject: {py - conda}; only in environment.yml: {conda - py}"
+
+
+def test_python_version_pinned_alike() -> None:
+    env = yaml.safe_load((REPO_ROOT / "environment.yml").read_text())
+    assert "python=3.11" in env["dependencies"]
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
+    assert project["requires-python"] == ">=3.11"
