@@ -1,0 +1,282 @@
+"""Model backends: any OpenAI-compatible chat-completions endpoint, called with our own retries.
+
+The SDK's retries are off (``max_retries=0``) so every 429/5xx is seen here: jittered exponential
+backoff honouring ``Retry-After``, fail fast on auth / quota / model-not-found (the whole run stops)
+and on context-length errors (that item only), round-robin over several base URLs, a
+requests-per-minute limiter, and a JSON-schema -> JSON-object -> plain-prompting fallback for
+servers that reject structured response formats. The API key is read from the environment
+variable *named* by the user and lives only in the client object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ajb_utils.schema import METRICS, PROMPT_KEYS
+
+
+class FatalBackendError(RuntimeError):
+    """An error that makes every further call pointless (auth, quota, unknown model)."""
+
+
+@dataclass
+class CallError(Exception):
+    """One failed attempt: kind, whether to retry, and the server's Retry-After (seconds)."""
+
+    kind: str  # rate_limit | server | timeout | connection | context_length | bad_request | auth | quota | not_found
+    message: str
+    retryable: bool
+    retry_after: float | None = None
+    status_code: int | None = None
+
+    def __str__(self) -> str:
+        """Return 'kind: message'."""
+        return f"{self.kind}: {self.message}"
+
+
+@dataclass
+class ChatResult:
+    """One successful completion and its provenance."""
+
+    content: str | None
+    reasoning: str | None
+    finish_reason: str | None
+    model: str | None
+    fingerprint: str | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    refusal: str | None = None
+    latency_s: float = 0.0
+    response_format: str = "none"
+
+
+@dataclass
+class Decoding:
+    """Decoding parameters (part of a run's identity)."""
+
+    temperature: float | None = 0.0
+    max_tokens: int | None = 2048
+    thinking: bool | None = None  # sent as chat_template_kwargs.enable_thinking (vLLM / SGLang)
+    seed: int | None = 0
+    top_p: float | None = None
+    reasoning_effort: str | None = None  # OpenAI reasoning models
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the decoding parameters as a plain dict."""
+        return {
+            "temperature": self.temperature, "max_tokens": self.max_tokens, "thinking": self.thinking,
+            "seed": self.seed, "top_p": self.top_p, "reasoning_effort": self.reasoning_effort,
+        }
+
+
+def judge_json_schema() -> dict[str, Any]:
+    """Return the JSON schema of the four-metric judge reply (for response_format=json_schema)."""
+    metric = {
+        "type": "object",
+        "properties": {"accuracy": {"type": "number", "enum": [0.0, 0.5, 1.0]}, "justification": {"type": "string"}},
+        "required": ["accuracy", "justification"],
+        "additionalProperties": False,
+    }
+    props = {PROMPT_KEYS[m]: metric for m in METRICS}
+    props["overall_assessment"] = {"type": "string"}
+    return {
+        "name": "judge_verdict",
+        "strict": True,
+        "schema": {"type": "object", "properties": props, "required": list(props), "additionalProperties": False},
+    }
+
+
+class RateLimiter:
+    """An async requests-per-minute limiter (evenly spaced starts; None = unlimited)."""
+
+    def __init__(self, rpm: float | None) -> None:
+        """Create a limiter allowing `rpm` request starts per minute."""
+        self.interval = 60.0 / rpm if rpm else 0.0
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        """Sleep until the next request may start."""
+        if not self.interval:
+            return
+        async with self._lock:
+            now = time.monotonic()
+            t = max(now, self._next)
+            self._next = t + self.interval
+        if t > now:
+            await asyncio.sleep(t - now)
+
+
+def backoff_delay(attempt: int, retry_after: float | None, base: float = 1.0, cap: float = 60.0) -> float:
+    """Return the wait before retry `attempt` (1-based): Retry-After if given, else full-jitter exp."""
+    if retry_after is not None and retry_after >= 0:
+        return min(cap, retry_after) + random.uniform(0, 0.1 * base)
+    return random.uniform(0.5, 1.0) * min(cap, base * 2 ** (attempt - 1))
+
+
+def _retry_after(exc: Any) -> float | None:
+    """Return the Retry-After / retry-after-ms header of an SDK error, in seconds."""
+    resp = getattr(exc, "response", None)
+    headers = getattr(resp, "headers", None) or {}
+    try:
+        if "retry-after-ms" in headers:
+            return float(headers["retry-after-ms"]) / 1000.0
+        if "retry-after" in headers:
+            return float(headers["retry-after"])
+    except (TypeError, ValueError):
+        return None
+    return None
+
+
+def classify_error(exc: BaseException) -> CallError:
+    """Return a CallError describing an openai SDK / transport exception."""
+    import openai
+
+    msg = str(getattr(exc, "message", None) or exc)[:500]
+    low = msg.lower()
+    code = getattr(exc, "status_code", None)
+    if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
+        return CallError("timeout", msg, True)
+    if isinstance(exc, openai.APIConnectionError):
+        return CallError("connection", msg, True)
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return CallError("auth", msg, False, status_code=code)
+    if isinstance(exc, openai.NotFoundError):
+        return CallError("not_found", msg, False, status_code=code)
+    if isinstance(exc, openai.RateLimitError):
+        if "insufficient_quota" in low or "quota" in low and "exceeded your current quota" in low:
+            return CallError("quota", msg, False, status_code=code)
+        return CallError("rate_limit", msg, True, _retry_after(exc), code)
+    if isinstance(exc, openai.APIStatusError):
+        if code in (408, 409) or (code or 0) >= 500:
+            return CallError("server", msg, True, _retry_after(exc), code)
+        if any(s in low for s in ("context length", "context_length", "maximum context", "too many tokens", "prompt is too long", "reduce the length")):
+            return CallError("context_length", msg, False, status_code=code)
+        if "response_format" in low or "json_schema" in low or "structured output" in low:
+            return CallError("response_format", msg, False, status_code=code)
+        if "max_completion_tokens" in low and "max_tokens" in low:
+            return CallError("max_tokens_param", msg, False, status_code=code)
+        return CallError("bad_request", msg, False, status_code=code)
+    return CallError("connection", f"{type(exc).__name__}: {msg}", True)
+
+
+FATAL_KINDS = frozenset({"auth", "quota", "not_found"})
+
+
+@dataclass
+class OpenAIBackend:
+    """An OpenAI-compatible chat-completions backend (vLLM, OpenAI, Ollama, providers)."""
+
+    model: str
+    base_urls: list[str]
+    api_key_env: str | None = None
+    decoding: Decoding = field(default_factory=Decoding)
+    response_format: str = "auto"  # auto | json_schema | json_object | none
+    timeout_s: float = 300.0
+    extra_body: dict[str, Any] | None = None
+    max_tokens_param: str = "max_tokens"
+
+    def __post_init__(self) -> None:
+        """Create one async client per base URL (SDK retries off)."""
+        import httpx
+        import openai
+
+        key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
+        if self.api_key_env and not key:
+            raise FatalBackendError(f"environment variable {self.api_key_env} is not set")
+        limits = httpx.Limits(max_connections=512, max_keepalive_connections=512)
+        self._clients = [
+            openai.AsyncOpenAI(
+                base_url=u, api_key=key or "EMPTY", max_retries=0, timeout=self.timeout_s,
+                http_client=httpx.AsyncClient(limits=limits, timeout=self.timeout_s),
+            )
+            for u in self.base_urls
+        ]
+        self._rr = itertools.cycle(range(len(self._clients)))
+        # structured-output ladder; the first rejection moves every later call down a rung
+        ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
+                  "json_object": ["json_object", "none"], "none": ["none"]}
+        self._formats = ladder.get(self.response_format, ["none"])
+
+    def _request(self, messages: list[dict[str, str]], json_reply: bool, fmt: str) -> dict[str, Any]:
+        """Return the keyword arguments of one chat.completions.create call."""
+        d = self.decoding
+        kw: dict[str, Any] = {"model": self.model, "messages": messages}
+        if d.temperature is not None:
+            kw["temperature"] = d.temperature
+        if d.top_p is not None:
+            kw["top_p"] = d.top_p
+        if d.max_tokens is not None:
+            kw[self.max_tokens_param] = d.max_tokens
+        if d.seed is not None:
+            kw["seed"] = d.seed
+        if d.reasoning_effort:
+            kw["reasoning_effort"] = d.reasoning_effort
+        body = dict(self.extra_body or {})
+        if d.thinking is not None:
+            body.setdefault("chat_template_kwargs", {})["enable_thinking"] = bool(d.thinking)
+        if body:
+            kw["extra_body"] = body
+        if json_reply and fmt == "json_schema":
+            kw["response_format"] = {"type": "json_schema", "json_schema": judge_json_schema()}
+        elif json_reply and fmt == "json_object":
+            kw["response_format"] = {"type": "json_object"}
+        return kw
+
+    def request_preview(self, messages: list[dict[str, str]], json_reply: bool = True) -> dict[str, Any]:
+        """Return the request body a call would send (for batch files and --dry-run)."""
+        return self._request(messages, json_reply, self._formats[0])
+
+    async def chat(self, messages: list[dict[str, str]], json_reply: bool = True) -> ChatResult:
+        """Return one completion (single attempt; raises CallError on failure)."""
+        client = self._clients[next(self._rr)]
+        while True:
+            fmt = self._formats[0]
+            t0 = time.monotonic()
+            try:
+                resp = await client.chat.completions.create(**self._request(messages, json_reply, fmt))
+            except Exception as exc:  # noqa: BLE001 - classified below
+                err = classify_error(exc)
+                if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
+                    if self._formats[0] == fmt:
+                        self._formats.pop(0)
+                    continue
+                if err.kind == "max_tokens_param" and self.max_tokens_param == "max_tokens":
+                    self.max_tokens_param = "max_completion_tokens"
+                    continue
+                raise err from None
+            return _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients."""
+        for c in self._clients:
+            await c.close()
+
+
+def _to_result(resp: Any, latency: float, fmt: str) -> ChatResult:
+    """Return a ChatResult from an SDK ChatCompletion (reasoning from vLLM/Ollama/OpenRouter fields)."""
+    choice = resp.choices[0] if resp.choices else None
+    msg = getattr(choice, "message", None)
+    extra = (getattr(msg, "model_extra", None) or {}) if msg is not None else {}
+    reasoning = extra.get("reasoning_content") or extra.get("reasoning")
+    if isinstance(reasoning, dict | list):
+        reasoning = str(reasoning)
+    usage = getattr(resp, "usage", None)
+    return ChatResult(
+        content=getattr(msg, "content", None),
+        reasoning=reasoning,
+        finish_reason=getattr(choice, "finish_reason", None),
+        model=getattr(resp, "model", None),
+        fingerprint=getattr(resp, "system_fingerprint", None),
+        prompt_tokens=getattr(usage, "prompt_tokens", None),
+        completion_tokens=getattr(usage, "completion_tokens", None),
+        refusal=getattr(msg, "refusal", None),
+        latency_s=latency,
+        response_format=fmt,
+    )

@@ -1,0 +1,438 @@
+"""Turn raw judge / generator text into verdicts, robustly, and say how (status + notes).
+
+Order of attempts for a judge reply: the answer text with ``<think>``/``<thinking>`` blocks
+removed (closed or unclosed), fenced blocks, the outermost balanced JSON objects in the prose,
+then the provider's reasoning field; a repair step (trailing commas, Python literals, single
+quotes, unclosed braces) is used only when strict JSON fails and is flagged ``repaired``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ajb_utils.schema import METRICS, PROMPT_KEYS
+
+OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED = "ok", "parse_error", "api_error", "truncated", "refused"
+STATUSES: list[str] = [OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED]
+VERDICT_VALUES: tuple[float, ...] = (0.0, 0.5, 1.0)
+# Prometheus-2 1-5 score -> {0, 0.5, 1}: 5 = matches the reference (1.0); 4 ("one minor issue")
+# and 3 ("partial") = 0.5, as the with-GT rubric gives 0.5 to minor missing/extra; 2, 1 = 0.0.
+PROMETHEUS_MAP: dict[int, float] = {1: 0.0, 2: 0.0, 3: 0.5, 4: 0.5, 5: 1.0}
+
+_THINK_CLOSED = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.S | re.I)
+_THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
+_THINK_STRAY_CLOSE = re.compile(r"^.*?</(think|thinking|reasoning)>", re.S | re.I)
+_FENCE = re.compile(r"```(?:json|JSON|javascript)?\s*(.*?)```", re.S)
+_REFUSAL = re.compile(
+    r"\b(I can(?:no|')t (?:help|assist|comply)|I(?:'m| am) (?:sorry|unable)|I won't|cannot comply|"
+    r"as an AI)\b",
+    re.I,
+)
+
+
+@dataclass
+class Verdict:
+    """A parsed judge reply: status, per-metric scores/justifications, how it was obtained."""
+
+    status: str
+    scores: dict[str, float | None] = field(default_factory=dict)
+    justifications: dict[str, str] = field(default_factory=dict)
+    overall: str | None = None
+    repaired: bool = False
+    source: str = ""  # content | reasoning | fence | ...
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the verdict as a JSON-able dict (stored in the `parsed` column)."""
+        return {
+            "scores": self.scores,
+            "justifications": self.justifications,
+            "overall": self.overall,
+            "repaired": self.repaired,
+            "source": self.source,
+            "notes": self.notes,
+        }
+
+
+# ------------------------------------------------------------------ text cleaning / extraction
+def strip_think(text: str) -> tuple[str, str]:
+    """Return (answer text, thinking text) with closed, unclosed and stray-closed think blocks split."""
+    thoughts: list[str] = [m.group(0) for m in _THINK_CLOSED.finditer(text)]
+    out = _THINK_CLOSED.sub("", text)
+    m = _THINK_STRAY_CLOSE.match(out)  # '...reasoning</think>{json}' (opening tag in the template)
+    if m:
+        thoughts.append(m.group(0))
+        out = out[m.end():]
+    m = _THINK_OPEN.search(out)  # unclosed: everything after the tag is thinking
+    if m:
+        thoughts.append(out[m.start():])
+        out = out[: m.start()]
+    return out.strip(), "\n".join(thoughts)
+
+
+def balanced_spans(text: str, open_ch: str = "{", close_ch: str = "}") -> list[str]:
+    """Return every outermost balanced `{...}` (or `[...]`) span in `text`, string-aware."""
+    spans: list[str] = []
+    depth, start, in_str, esc, quote = 0, -1, False, False, ""
+    for i, ch in enumerate(text):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == quote:
+                in_str = False
+            continue
+        if ch == '"' and depth > 0:
+            in_str, quote = True, ch
+        elif ch == open_ch:
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == close_ch and depth > 0:
+            depth -= 1
+            if depth == 0:
+                spans.append(text[start: i + 1])
+    if depth > 0 and start >= 0:  # unclosed tail (truncation): kept for the repair step
+        spans.append(text[start:])
+    return spans
+
+
+def repair_json(text: str) -> str:
+    """Return a best-effort repaired JSON text (trailing commas, literals, quotes, unclosed)."""
+    t = text.strip()
+    t = re.sub(r"//[^\n\"]*$", "", t, flags=re.M)
+    t = re.sub(r"\bTrue\b", "true", t)
+    t = re.sub(r"\bFalse\b", "false", t)
+    t = re.sub(r"\bNone\b", "null", t)
+    if '"' not in t and "'" in t:
+        t = t.replace("'", '"')
+    t = re.sub(r"([{,]\s*)([A-Za-z_][A-Za-z0-9_ ]*)(\s*:)", r'\1"\2"\3', t)  # unquoted keys
+    # close an unterminated string and unbalanced brackets (truncated output)
+    in_str, esc, stack = False, False, []
+    for ch in t:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack:
+            stack.pop()
+    if in_str:
+        t += '"'
+    t = re.sub(r",\s*,", ",", t)
+    t = re.sub(r'([{,])\s*"[^"]*"\s*$', r"\1", t)  # a dangling key cut by truncation
+    t = re.sub(r",\s*$", "", t)
+    t = re.sub(r":\s*$", ": null", t)
+    t += "".join(reversed(stack))
+    t = re.sub(r",(\s*[}\]])", r"\1", t)
+    return t
+
+
+def _loads(text: str) -> tuple[Any, bool]:
+    """Return (object, repaired) for a JSON candidate, or (None, False) when beyond repair."""
+    try:
+        return json.loads(text), False
+    except (json.JSONDecodeError, ValueError):
+        pass
+    try:
+        return json.loads(repair_json(text)), True
+    except (json.JSONDecodeError, ValueError):
+        return None, False
+
+
+def json_candidates(text: str, kind: str = "object") -> list[tuple[str, str]]:
+    """Return (origin, candidate) JSON texts in preference order: whole, fences, balanced spans."""
+    o, c = ("{", "}") if kind == "object" else ("[", "]")
+    out: list[tuple[str, str]] = []
+    t = text.strip()
+    if t.startswith(o):
+        out.append(("whole", t))
+    for m in _FENCE.finditer(text):
+        out.append(("fence", m.group(1).strip()))
+    if "```" in text and not _FENCE.search(text):  # unclosed fence
+        out.append(("fence", text.split("```", 1)[1].lstrip("json").strip()))
+    spans = balanced_spans(text, o, c)
+    for s in reversed(spans):  # the last object is usually the final answer
+        out.append(("prose", s))
+    return out
+
+
+# ---------------------------------------------------------------------- judge verdict parsing
+def _norm_key(k: str) -> str:
+    """Return a key lower-cased with spaces/hyphens/&/dots as underscores."""
+    return re.sub(r"[\s\-&./]+", "_", str(k).strip().lower()).strip("_")
+
+
+_KEY_ALIASES: dict[str, str] = {}
+for _m in METRICS:
+    for _k in (_m, PROMPT_KEYS[_m]):
+        _KEY_ALIASES[_norm_key(_k)] = _m
+_KEY_ALIASES.update(
+    {
+        "tool": "tool_selection", "tools": "tool_selection", "tool_accuracy": "tool_selection",
+        "tool_selection_score": "tool_selection",
+        "parameter": "parameter_structure", "parameters": "parameter_structure",
+        "param": "parameter_structure", "parameter_accuracy": "parameter_structure",
+        "param_structure": "parameter_structure", "parameter_structure_score": "parameter_structure",
+        "sequence": "sequence_accuracy", "seq": "sequence_accuracy",
+        "sequence_dependency_accuracy": "sequence_accuracy", "sequence_and_dependency_accuracy": "sequence_accuracy",
+        "sequence_dependency": "sequence_accuracy", "ordering": "sequence_accuracy",
+        "coverage": "query_coverage", "cov": "query_coverage", "coverage_accuracy": "query_coverage",
+        "query_coverage_score": "query_coverage",
+    }
+)
+_SCORE_KEYS = ("accuracy", "score", "value", "rating", "llm_score", "verdict")
+_JUST_KEYS = ("justification", "reason", "reasoning", "explanation", "rationale", "comment", "feedback")
+
+
+def metric_for_key(key: str) -> str | None:
+    """Return the canonical metric for a judge's key spelling (None if not a metric key)."""
+    return _KEY_ALIASES.get(_norm_key(key))
+
+
+def snap(value: Any) -> tuple[float | None, str | None]:
+    """Return (value snapped to {0, 0.5, 1}, note) for a raw score; percentages are rescaled."""
+    if isinstance(value, bool):
+        return (1.0 if value else 0.0), "bool"
+    if isinstance(value, str):
+        m = re.search(r"-?\d+(?:\.\d+)?", value)
+        if not m:
+            return None, f"non-numeric {value!r}"
+        value = float(m.group(0))
+    if not isinstance(value, int | float) or math.isnan(float(value)):
+        return None, f"non-numeric {value!r}"
+    v = float(value)
+    note = None
+    if 1.0 < v <= 100.0:
+        v, note = v / 100.0, "percent rescaled"
+    if v < 0 or v > 1:
+        return None, f"out of range {value!r}"
+    snapped = min(VERDICT_VALUES, key=lambda x: (abs(x - v), -x))
+    if snapped != v:
+        note = (note + "; " if note else "") + f"snapped {v:g}->{snapped:g}"
+    return snapped, note
+
+
+def _extract_scores(obj: Any) -> tuple[dict[str, float | None], dict[str, str], str | None, list[str]]:
+    """Return (scores, justifications, overall, notes) found in a decoded judge object."""
+    scores: dict[str, float | None] = {}
+    justs: dict[str, str] = {}
+    notes: list[str] = []
+    overall = None
+    if not isinstance(obj, dict):
+        return scores, justs, overall, ["not an object"]
+    stack = [obj]
+    while stack:
+        d = stack.pop()
+        for k, v in d.items():
+            nk = _norm_key(k)
+            m = metric_for_key(k)
+            if m is None:
+                if nk in ("overall_assessment", "overall", "summary", "assessment") and isinstance(v, str):
+                    overall = v
+                elif isinstance(v, dict):
+                    stack.append(v)  # {"scores": {...}} / {"evaluation": {...}}
+                continue
+            if m in scores and scores[m] is not None:
+                continue
+            raw, just = v, ""
+            if isinstance(v, dict):
+                raw = next((v[s] for s in v if _norm_key(s) in _SCORE_KEYS), None)
+                just = next((str(v[s]) for s in v if _norm_key(s) in _JUST_KEYS), "")
+            elif isinstance(v, list) and v:
+                raw = v[0]
+            s, note = snap(raw)
+            scores[m] = s
+            justs[m] = just
+            if note:
+                notes.append(f"{m}: {note}")
+            if s is not None and not just:
+                notes.append(f"{m}: no justification")
+    # justifications given as a separate map: {"justifications": {"tool_selection": "..."}}
+    for k, v in obj.items():
+        if _norm_key(k) in ("justifications", "reasons") and isinstance(v, dict):
+            for jk, jv in v.items():
+                m = metric_for_key(jk)
+                if m and not justs.get(m):
+                    justs[m] = str(jv)
+    return scores, justs, overall, notes
+
+
+def parse_judge(
+    content: str | None,
+    reasoning: str | None = None,
+    finish_reason: str | None = None,
+    refusal: str | None = None,
+) -> Verdict:
+    """Return the Verdict for one four-metric judge reply (status ok only if all four parsed)."""
+    content = content or ""
+    answer, thoughts = strip_think(content)
+    sources: list[tuple[str, str]] = [("content", answer)]
+    if reasoning:
+        sources.append(("reasoning", reasoning))
+    if thoughts:
+        sources.append(("think", thoughts))
+    best: Verdict | None = None
+    for src, text in sources:
+        for origin, cand in json_candidates(text):
+            obj, repaired = _loads(cand)
+            if obj is None:
+                continue
+            scores, justs, overall, notes = _extract_scores(obj)
+            n_ok = sum(scores.get(m) is not None for m in METRICS)
+            if n_ok == 0:
+                continue
+            v = Verdict(
+                status=OK if n_ok == len(METRICS) else PARSE_ERROR,
+                scores={m: scores.get(m) for m in METRICS},
+                justifications={m: justs.get(m, "") for m in METRICS},
+                overall=overall,
+                repaired=repaired,
+                source=f"{src}:{origin}",
+                notes=notes + ([] if n_ok == len(METRICS) else [f"missing {[m for m in METRICS if scores.get(m) is None]}"]),
+            )
+            if best is None or sum(x is not None for x in v.scores.values()) > sum(
+                x is not None for x in best.scores.values()
+            ):
+                best = v
+            if v.status == OK:
+                break
+        if best is not None and best.status == OK:
+            break
+    if finish_reason == "length":
+        v = best or Verdict(status=TRUNCATED)
+        v.status = TRUNCATED
+        v.notes.append("finish_reason=length")
+        return v
+    if best is not None:
+        return best
+    if refusal or finish_reason == "content_filter" or (_REFUSAL.search(answer) and "{" not in answer):
+        return Verdict(status=REFUSED, notes=[f"refusal: {(refusal or answer)[:200]}"])
+    return Verdict(status=PARSE_ERROR, notes=["no JSON object with metric keys found"])
+
+
+# --------------------------------------------------------------------------- Prometheus 1-5
+_RESULT = re.compile(r"\[RESULT\]\s*[:\-]?\s*\(?\s*([1-5])(?:\.0)?\b", re.I)
+_SCORE_FALLBACK = re.compile(r"(?:score|result)\s*(?:is|:|=)?\s*\(?\s*([1-5])(?:\s*/\s*5)?\b", re.I)
+
+
+def parse_prometheus(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+    """Return {status, score_1_5, score, feedback} for one Prometheus-style reply."""
+    text, _ = strip_think(content or "")
+    for src in (text, reasoning or ""):
+        m = _RESULT.search(src) or None
+        if m is None:
+            hits = list(_SCORE_FALLBACK.finditer(src))
+            m = hits[-1] if hits else None
+        if m:
+            s = int(m.group(1))
+            fb = src[: m.start()].replace("Feedback:", "").strip()
+            return {"status": OK, "score_1_5": s, "score": PROMETHEUS_MAP[s], "feedback": fb[:2000]}
+    if finish_reason == "length":
+        return {"status": TRUNCATED, "score_1_5": None, "score": None, "feedback": ""}
+    return {"status": PARSE_ERROR, "score_1_5": None, "score": None, "feedback": ""}
+
+
+# ------------------------------------------------------------------------- generator outputs
+def _norm_call(c: Any) -> dict[str, Any] | None:
+    """Return a call as {"name", "arguments": dict} (None when it has no name)."""
+    if not isinstance(c, dict):
+        return None
+    if isinstance(c.get("function"), dict):
+        c = c["function"]
+    name = c.get("name") or c.get("tool") or c.get("tool_name")
+    if not name:
+        return None
+    args = c.get("arguments", c.get("parameters", c.get("args", {})))
+    if isinstance(args, str):
+        obj, _ = _loads(args) if args.strip() else ({}, False)
+        args = obj if isinstance(obj, dict) else {}
+    if not isinstance(args, dict):
+        args = {}
+    return {"name": str(name), "arguments": args}
+
+
+def parse_generator(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+    """Return {status, calls (list or None), repaired} for a W.1 generator reply."""
+    text, _ = strip_think(content or "")
+    for kind in ("array", "object"):
+        for origin, cand in json_candidates(text, kind):
+            obj, repaired = _loads(cand)
+            if isinstance(obj, dict):
+                obj = obj.get("tool_calls", obj.get("calls", [obj]))
+            if not isinstance(obj, list):
+                continue
+            calls = [_norm_call(c) for c in obj]
+            if any(c is None for c in calls):
+                continue
+            status = TRUNCATED if finish_reason == "length" else OK
+            return {"status": status, "calls": calls, "repaired": repaired, "source": origin}
+    if text.strip() in ("[]", ""):
+        if text.strip() == "[]":
+            return {"status": OK, "calls": [], "repaired": False, "source": "whole"}
+    status = TRUNCATED if finish_reason == "length" else PARSE_ERROR
+    return {"status": status, "calls": None, "repaired": False, "source": ""}
+
+
+# ------------------------------------------------------------------ DeRef deriver / meta-judge
+def parse_deriver(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+    """Return {status, reference} for a DeRef deriver reply (reference = list of derived calls)."""
+    text, _ = strip_think(content or "")
+    for kind in ("object", "array"):
+        for _, cand in json_candidates(text, kind):
+            obj, repaired = _loads(cand)
+            if isinstance(obj, dict):
+                obj = obj.get("expected_calls", obj.get("calls"))
+            if isinstance(obj, list) and all(isinstance(c, dict) and c.get("name") for c in obj):
+                st = TRUNCATED if finish_reason == "length" else OK
+                return {"status": st, "reference": obj, "repaired": repaired}
+    return {"status": TRUNCATED if finish_reason == "length" else PARSE_ERROR, "reference": None}
+
+
+REWRITE_CRITERIA: dict[str, tuple[str, str]] = {
+    # answer key -> (pair, criterion) as in DATA_FORMAT.md section 3
+    "medium_preserves_gt": ("easy_medium", "preserves_gt"),
+    "hard_preserves_gt": ("medium_hard", "preserves_gt"),
+    "medium_harder_than_easy": ("easy_medium", "strictly_harder"),
+    "hard_harder_than_medium": ("medium_hard", "strictly_harder"),
+}
+
+
+def _as_bool(v: Any) -> bool | None:
+    """Return a yes/no-ish value as a bool (None if unreadable)."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int | float):
+        return bool(v)
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ("true", "yes", "y", "1"):
+            return True
+        if s in ("false", "no", "n", "0"):
+            return False
+    return None
+
+
+def parse_rewrite(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+    """Return {status, verdicts: {answer key: bool}, justification} for a meta-judge reply."""
+    text, _ = strip_think(content or "")
+    for _, cand in json_candidates(text):
+        obj, repaired = _loads(cand)
+        if not isinstance(obj, dict):
+            continue
+        got = {k: _as_bool(obj.get(k)) for k in REWRITE_CRITERIA}
+        if all(v is not None for v in got.values()):
+            st = TRUNCATED if finish_reason == "length" else OK
+            return {"status": st, "verdicts": got, "justification": str(obj.get("justification", "")), "repaired": repaired}
+    return {"status": TRUNCATED if finish_reason == "length" else PARSE_ERROR, "verdicts": None}
