@@ -758,9 +758,109 @@ def t31() -> None:
           ["generator", "judge", "difficulty", "condition", "variant", "stat"], rows)
 
 
+# ------------------------------------------------------------------ claims.csv
+V1F1 = "arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text"
+CLAIMS: list[tuple] = [
+    # claim_id, artifact, description, paper_value, paper_value_hi, unit, comparison, tolerance, source, note
+    ("CF1.monotone_pairs", "C-F1", "(generator, judge) pairs with strictly monotone easy > medium > hard alignment under both conditions", 30, "", "count", "count", 0, V1F1, "30 of 30"),
+    ("CF1.slope_ratio", "C-F1", "mean (easy - hard) drop without GT / with GT", 1.5, "", "ratio", "eq", 0.15, V1F1 + "; arXiv v1 abstract; draft LaTeX fig:degradation caption", "'roughly 1.5x'; tolerance is ours"),
+    ("CF1.hard_nogt_band", "C-F1", "hard without-GT alignment of all six judges lies in the 77-82% band (per generator, on four of five generators)", 77, 82, "%", "between", 0.05, V1F1 + "; arXiv v1 abstract", "check per generator; see CF1.band_generators"),
+    ("CF1.band_generators", "C-F1", "generators whose six hard without-GT cells all lie in 77-82%", 4, "", "count", "count", 0, V1F1, "'across four of five generators (including frontier GPT-5.4)'"),
+    ("CF1.medium_hard_drop_gt", "C-F1", "medium -> hard drop with GT", 5, 7, "pp", "between", 0.0, "arXiv v1 §4.2 text (Scope of Finding 1); draft LaTeX sec:exp:main text", "'~5-7 pp'"),
+    ("CF2.lift_gpt_5_4", "C-F2", "GT lift (Eq. 5b) of judge GPT-5.4", -1.5, "", "pp", "eq", 0.05, "arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract", "Eq. 5b averages 12 (g,d) cells"),
+    ("CF2.lift_gemini", "C-F2", "GT lift (Eq. 5b) of judge Gemini-2.5-Pro", -3.9, "", "pp", "eq", 0.05, "arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract", "Eq. 5b averages 12 (g,d) cells"),
+    ("CF2.sign_gpt_5_4", "C-F2", "GT lift of GPT-5.4 is negative", -1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", "with non-overlapping bootstrap CIs"),
+    ("CF2.sign_gemini", "C-F2", "GT lift of Gemini-2.5-Pro is negative", -1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", ""),
+    ("CF2.sign_qwq", "C-F2", "GT lift of QwQ-32B is positive", 1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", ""),
+    ("CF2.sign_oss_120b", "C-F2", "GT lift of GPT-OSS-120B is positive", 1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", ""),
+    ("CF3.qwq_best_with_gt", "C-F3", "(generator, difficulty) cells where QwQ-32B has the highest with-GT alignment", 10, "", "count", "count", 0, V1_42 + " (Finding 3); draft LaTeX sec:exp:main text", "10 of 15"),
+    ("CF3.qwq_best_without_gt", "C-F3", "cells where QwQ-32B has the highest without-GT alignment", 0, "", "count", "count", 0, V1_42 + " (Finding 3); draft LaTeX sec:exp:main text", "'never the top without-GT judge'"),
+    ("CW.weighting_rho", "C-W", "Spearman rho between equal-weight judge ranking and each of five alternative metric weightings", 0.83, "", "rho", ">=", 0.0, "arXiv v1 §3.2 text", "v1 only; not in the draft"),
+    ("CW.topology_weighting_shift", "C-W", "max |count-weighted - unweighted| topology average of headline figures", 1.5, "", "pp", "<=", 0.0, "arXiv v1 App. B text; draft LaTeX app:limitations text", "no ranking change"),
+    ("CW.decision_guide_weighting_shift", "C-W", "max |count-weighted - unweighted| shift of decision-guide means", 0.3, "", "pp", "<=", 0.0, "arXiv v1 App. A text; draft LaTeX app:decision-guide text", ""),
+    ("CW.param_weighting_qwq_shift", "C-W", "QwQ-32B shift between equal-weight and parameter-excluded with-GT alignment (T14)", 0.2, "", "pp", "<=", 0.0, "arXiv v1 App. G text", ""),
+    ("CW.eq2_upper_bound_shift", "C-W", "max per-judge shift of with-GT alignment under the Eq. 2 upper-bound correction (T15)", 0.09, "", "pp", "<=", 0.0, "arXiv v1 App. G text; arXiv v1 Limitations text", ""),
+    ("CJ.soft_jury_hard_gt", "C-J", "soft jury of six judges, with-GT hard alignment (matches, does not exceed, best single judge)", 82.5, "", "%", "eq", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
+    ("CJ.kappa_tier_rho_without_gt", "C-J", "Spearman rho of pairwise kappa vs judge tier gap, without GT", -0.825, "", "rho", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", "p < 0.01"),
+    ("CJ.kappa_tier_rho_with_gt", "C-J", "Spearman rho of pairwise kappa vs judge tier gap, with GT", -0.171, "", "rho", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
+    ("CJ.ensemble_hard_nogt_v1", "C-J", "six-judge ensemble hard without-GT alignment", 79.5, "", "%", "eq", 0.05, "arXiv v1 §4.2 text (RQ3)", "v1; the draft says 77.6"),
+    ("CJ.ensemble_hard_nogt_draft", "C-J", "six-judge ensemble hard without-GT alignment", 77.6, "", "%", "eq", 0.05, "draft LaTeX sec:exp:ceiling text", "draft; v1 says 79.5"),
+    ("CJ.best_single_hard_nogt", "C-J", "best individual judge (GPT-5.4) hard without-GT alignment", 79.8, "", "%", "eq", 0.05, "arXiv v1 §4.2 text (RQ3)", "v1 only"),
+    ("CJ.ensemble_gap_to_best", "C-J", "|ensemble - best individual| hard without GT", 0.4, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text (RQ3)", "v1 only"),
+    ("CJ.mean_agreement_with_gt", "C-J", "mean pairwise exact agreement of the six judges, with GT", 79.1, "", "%", "eq", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
+    ("CJ.mean_kappa_with_gt", "C-J", "mean pairwise Cohen's kappa of the six judges, with GT", 0.419, "", "kappa", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", "v1 §1 rounds to 0.42"),
+    ("CJ.mean_agreement_without_gt", "C-J", "mean pairwise exact agreement of the six judges, without GT", 92.6, "", "%", "eq", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
+    ("CJ.mean_kappa_without_gt", "C-J", "mean pairwise Cohen's kappa of the six judges, without GT", 0.559, "", "kappa", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
+    ("CJ.kappa_range_with_gt", "C-J", "pairwise kappa of the six judges, with GT, all within", 0.225, 0.606, "kappa", "between", 0.0005, "arXiv v1 §4.2 text (footnote)", ""),
+    ("CJ.offdiag_half_credit", "C-J", "share of off-diagonal confusion entries involving a 0.5 verdict (highest and lowest pair)", 94, 97, "%", "between", 0.0, "arXiv v1 §4.2 text; arXiv v1 App. T text", "94.7% and 96.8%"),
+    ("CJ.prometheus_agreement", "C-J", "Prometheus-2 exact agreement with each main judge", 42, 52, "%", "between", 0.5, "arXiv v1 §4.2 text", "v1 only"),
+    ("CJ.prometheus_kappa", "C-J", "Prometheus-2 kappa with each main judge", 0.01, 0.07, "kappa", "between", 0.005, "arXiv v1 §4.2 text", "v1 only"),
+    ("CJ.prometheus_gap", "C-J", "Prometheus-2 alignment below the six judges", 20, 30, "pp", "between", 0.0, "arXiv v1 Limitations text; arXiv v1 App. B text", "v1 only"),
+    # X1 audit: derived claims recomputed from the paper's own tables
+    ("X1.T06_from_T02", "X1", "max |T06 value - unweighted five-generator mean of T02| (the guide says it is derived from Table 2)", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:decision-guide caption; arXiv v1 App. A text", "draft T02 reproduces T06 only over the four open-weight generators"),
+    ("X1.qwq_mean_with_gt", "X1", "QwQ-32B mean with-GT alignment", 89.1, "", "%", "eq", 0.05, "arXiv v1 App. A text; draft LaTeX app:decision-guide text", "draft T02: 88.0 over 15 cells, 89.1 over the 12 open-weight cells"),
+    ("X1.qwq_mean_without_gt", "X1", "QwQ-32B mean without-GT alignment", 85.6, "", "%", "eq", 0.05, "arXiv v1 App. A text; draft LaTeX app:decision-guide text", "draft T02: 85.2 over 15 cells, 85.6 over 12"),
+    ("X1.lift_gpt_5_4", "X1", "GT lift of GPT-5.4 recomputed from T02", -1.5, "", "pp", "eq", 0.05, "arXiv v1 abstract; draft LaTeX abstract", "draft T02: -1.2 (15 cells), -1.5 (12 cells)"),
+    ("X1.lift_gemini", "X1", "GT lift of Gemini-2.5-Pro recomputed from T02", -3.9, "", "pp", "eq", 0.05, "arXiv v1 abstract; draft LaTeX abstract", "draft T02: -3.6 (15 cells), -3.85 (12 cells)"),
+    ("X1.hard_nogt_band", "X1", "hard without-GT cells of T02 inside 77-82% per generator", 77, 82, "%", "between", 0.05, "arXiv v1 abstract; arXiv v1 §4.2 text", ""),
+    ("X1.band_generators", "X1", "generators of T02 whose six hard without-GT cells all lie in 77-82%", 4, "", "count", "count", 0, "arXiv v1 §4.2 text", "draft T02 gives 2 (Qwen3-32B, GPT-5.4); 3 using six-judge means"),
+    ("X1.monotone_pairs", "X1", "strictly monotone (generator, judge) pairs in T02", 30, "", "count", "count", 0, "arXiv v1 §4.2 text", ""),
+    ("X1.slope_ratio", "X1", "slope ratio recomputed from T02", 1.5, "", "ratio", "eq", 0.15, "arXiv v1 §4.2 text", ""),
+    ("X1.qwq_best_cells", "X1", "cells where QwQ-32B is best with GT in T02", 10, "", "count", "count", 0, "arXiv v1 §4.2 text", "11 if the SmolLM3-3B medium tie (84.8) counts"),
+    ("X1.ci_half_width", "X1", "max bootstrap 95% CI half-width, all cells", 0.3, "", "pp", "<=", 0.0, "arXiv v1 App. E text; draft LaTeX app:bootstrap-ci text", "draft T02 caption says <=0.7; printed T10 reaches 0.7"),
+    ("X1.T04_from_T02", "X1", "max |T04 1.0-default - six-judge mean of T02 hard without GT|", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:c2-ceiling caption", "Llama-3.3-70B: 84.3 vs 84.23"),
+    ("X1.T01_from_T02", "X1", "max |T01 GT/no-GT columns - T02 Llama-3.3-70B cells|", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:c3-full", "QwQ hard GT 84.6 vs 87.5; Gemini hard GT 78.9 vs 82.2"),
+    ("X1.T29_from_T02", "X1", "max |T29 standard - 15-cell with-GT mean of T02|", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:abl-binary caption", "QwQ-32B 87.6 vs 88.0"),
+    ("X1.T13_qwq_human_rank", "X1", "rank of QwQ-32B under human-verdict alignment (T13)", 4, "", "rank", "count", 0, "arXiv v1 App. G text", "the printed T13 column ranks it 3rd"),
+    ("X1.T13_spearman", "X1", "Spearman rho of programmatic vs human judge ranking (T13)", 0.26, "", "rho", "eq", 0.005, "arXiv v1 App. G text", ""),
+    ("X1.T29_spearman", "X1", "Spearman rho of standard vs binary ranking (T29)", 0.03, "", "rho", "eq", 0.005, "draft LaTeX tab:abl-binary caption; arXiv v1 App. T text", "T29 columns give -0.029: compare |rho|"),
+    # prose numbers the notebooks check
+    ("P.records", "T07", "unique records", 3808, "", "count", "count", 0, "arXiv v1 abstract; draft LaTeX tab:dag-counts", ""),
+    ("P.rows", "T07", "records x difficulties", 11424, "", "count", "count", 0, "draft LaTeX tab:dag-counts caption", ""),
+    ("P.tuples", "T09", "valid (generator, judge, difficulty, record) tuples", 321648, "", "count", "count", 0, "arXiv v1 §1, §4.1 text; draft LaTeX tab:eval-stats", ""),
+    ("P.valid_records", "T09", "valid (generator, difficulty, record) inputs", 53608, "", "count", "count", 0, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", "of 57,120"),
+    ("P.theoretical_max", "T09", "theoretical maximum generator inputs", 57120, "", "count", "count", 0, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", ""),
+    ("P.success_rate", "T09", "overall valid share", 93.8, "", "%", "eq", 0.05, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", ""),
+    ("P.instances", "T09", "evaluation instances (x 6 judges x 2 conditions)", 643296, "", "count", "count", 0, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", ""),
+    ("P.null_tuples", "T09", "persistent judge-null tuples excluded", 10498, "", "count", "eq", 50, "arXiv v1 App. D text", "approximate"),
+    ("P.domains", "T08", "enterprise domains", 15, "", "count", "count", 0, "arXiv v1 §3.1 text", ""),
+    ("P.tools_range", "T08", "available tools per record", 8, 19, "count", "between", 0, "arXiv v1 §3.1 text; draft LaTeX tab:dataset-stats", ""),
+    ("P.human_agreement", "T12", "human agreement with programmatic scorer", 92.7, "", "%", "eq", 0.05, "arXiv v1 §3.1, App. G text; draft LaTeX tab:prog-judge-agree", ""),
+    ("P.mismatch_share", "T12", "metric-level prog-vs-LLM mismatches on tool/seq/cov", 74.1, "", "%", "eq", 0.05, "arXiv v1 App. G text; draft LaTeX app:limitations text", "draft: QwQ-32B, 12-cell evaluation"),
+    ("P.anchoring_instances", "AppH", "over-anchoring instances, Gemini-2.5-Pro hard (rule of App. H)", 1322, "", "count", "count", 0, "arXiv v1 App. H text; draft LaTeX app:anchoring-cases text", ""),
+    ("P.worked_example_alignment", "AppI", "alignment of the App. I worked example (QwQ-32B on Llama-3.3-70B, hard fan-in)", 83.3, "", "%", "eq", 0.05, "arXiv v1 App. I text", "seq programmatic 0.33; v1 only"),
+    ("P.binary_rho", "T29", "Spearman rho standard vs binary ranking", 0.03, "", "rho", "eq", 0.005, "arXiv v1 App. A, App. T text; draft LaTeX tab:abl-binary", "p = 0.96"),
+    ("P.kappa_range", "T03", "pairwise kappa range (six judges, with GT)", 0.225, 0.606, "kappa", "between", 0.0005, "arXiv v1 §4.2 text (footnote)", ""),
+    ("P.unanimity_med_hard", "T20", "hard strictly harder than medium, unanimous", 93.9, "", "%", "eq", 0.05, "arXiv v1 §3.1 text; draft LaTeX tab:rewrite-validation-unanimity", ""),
+    ("P.unanimity_easy_med", "T20", "medium strictly harder than easy, unanimous", 58.1, "", "%", "eq", 0.05, "arXiv v1 §3.1 text; draft LaTeX tab:rewrite-validation-unanimity", ""),
+    ("P.temperature_spread", "T25", "max temperature spread, Qwen3-32B on Llama-3.3-70B", 0.6, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text", ""),
+    ("P.temperature_spread_2", "T27", "max temperature spread, GPT-OSS-120B on Llama-3.1-8B", 0.25, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text", ""),
+    ("P.cot_max", "T26", "max |thinking on - off| per cell", 0.3, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text; draft LaTeX tab:app-abl-e6", ""),
+    ("P.cot_mean_gt", "T26", "mean with-GT thinking gap", 0.11, "", "pp", "eq", 0.005, "arXiv v1 §4.2 text", ""),
+    ("P.format_gain", "F05", "structured minus free-form, Qwen3-32B on Llama-3.3-70B, with GT, every difficulty", 4.8, 6.5, "pp", "between", 0.05, "arXiv v1 §4.2 text; draft LaTeX fig:abl-format", ""),
+    ("P.c2_strong", "T04", "C2 delta for the three strongest generators", 1.0, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text", ""),
+    ("P.c2_weak", "T04", "C2 delta for the two weakest generators", 4.1, 5.6, "pp", "between", 0.05, "arXiv v1 §4.2 text", ""),
+    ("P.self_bias_seq", "T23", "GPT-5.4 judge bias on own sequence accuracy", 0.172, "", "score", "eq", 0.0005, "arXiv v1 App. O text; arXiv v1 Limitations text", ""),
+    ("P.judge_scale_gap", "DRAFT", "GPT-OSS-120B minus GPT-OSS-20B, GT (draft-only scale figure)", 4.0, "", "pp", "eq", 0.05, "draft LaTeX sec:abl:scale text", "draft only; RQ5 'scale' and Qwen3-1.7B (84.3%) were dropped in v1"),
+]
+
+
+def claims() -> None:
+    cols = ["claim_id", "artifact", "description", "paper_value", "paper_value_hi", "unit",
+            "comparison", "tolerance", "source", "note"]
+    ids = [c[0] for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    with open(OUT / "claims.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(cols)
+        for c in CLAIMS:
+            assert len(c) == len(cols), c[0]
+            w.writerow(c)
+
+
 def main() -> None:
     for fn in [t01, t02, t03, t04, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15, t19, t20,
-               t22, t23, t24, t25, t26, t28, t29, t31, f08, f10]:
+               t22, t23, t24, t25, t26, t28, t29, t31, f08, f10, claims]:
         fn()
 
 
