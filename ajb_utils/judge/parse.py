@@ -322,6 +322,12 @@ def parse_judge(
     return Verdict(status=PARSE_ERROR, notes=["no JSON object with metric keys found"])
 
 
+def _texts(content: str | None, reasoning: str | None) -> list[str]:
+    """Return the texts to search, in order: answer (think removed), reasoning field, think blocks."""
+    answer, thoughts = strip_think(content or "")
+    return [t for t in (answer, reasoning or "", thoughts) if t]
+
+
 # --------------------------------------------------------------------------- Prometheus 1-5
 _RESULT = re.compile(r"\[RESULT\]\s*[:\-]?\s*\(?\s*([1-5])(?:\.0)?\b", re.I)
 _SCORE_FALLBACK = re.compile(r"(?:score|result)\s*(?:is|:|=)?\s*\(?\s*([1-5])(?:\s*/\s*5)?\b", re.I)
@@ -329,8 +335,7 @@ _SCORE_FALLBACK = re.compile(r"(?:score|result)\s*(?:is|:|=)?\s*\(?\s*([1-5])(?:
 
 def parse_prometheus(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
     """Return {status, score_1_5, score, feedback} for one Prometheus-style reply."""
-    text, _ = strip_think(content or "")
-    for src in (text, reasoning or ""):
+    for src in _texts(content, reasoning):
         m = _RESULT.search(src) or None
         if m is None:
             hits = list(_SCORE_FALLBACK.finditer(src))
@@ -365,9 +370,10 @@ def _norm_call(c: Any) -> dict[str, Any] | None:
 
 def parse_generator(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
     """Return {status, calls (list or None), repaired} for a W.1 generator reply."""
-    text, _ = strip_think(content or "")
-    for kind in ("array", "object"):
-        for origin, cand in json_candidates(text, kind):
+    texts = _texts(content, reasoning)
+    text = texts[0] if texts else ""
+    for kind, text_i in [(k, t) for t in texts for k in ("array", "object")]:
+        for origin, cand in json_candidates(text_i, kind):
             obj, repaired = _loads(cand)
             if isinstance(obj, dict):
                 obj = obj.get("tool_calls", obj.get("calls", [obj]))
@@ -388,8 +394,7 @@ def parse_generator(content: str | None, reasoning: str | None = None, finish_re
 # ------------------------------------------------------------------ DeRef deriver / meta-judge
 def parse_deriver(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
     """Return {status, reference} for a DeRef deriver reply (reference = list of derived calls)."""
-    text, _ = strip_think(content or "")
-    for kind in ("object", "array"):
+    for kind, text in [(k, t) for t in _texts(content, reasoning) for k in ("object", "array")]:
         for _, cand in json_candidates(text, kind):
             obj, repaired = _loads(cand)
             if isinstance(obj, dict):
@@ -426,8 +431,7 @@ def _as_bool(v: Any) -> bool | None:
 
 def parse_rewrite(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
     """Return {status, verdicts: {answer key: bool}, justification} for a meta-judge reply."""
-    text, _ = strip_think(content or "")
-    for _, cand in json_candidates(text):
+    for _, cand in [c for t in _texts(content, reasoning) for c in json_candidates(t)]:
         obj, repaired = _loads(cand)
         if not isinstance(obj, dict):
             continue

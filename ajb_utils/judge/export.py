@@ -1,0 +1,153 @@
+"""Exports in the released schema (docs/DATA_FORMAT.md section 2), written atomically.
+
+Judge runs: ``<out>/<name>.jsonl`` (judge-config rows) + ``<name>.meta.json``; each row also carries
+``judge_status`` (per condition: status, attempts, model, fingerprint, prompt hash, repaired) — an
+extra top-level key the loader ignores. Generator runs go to ``<out>/generators/`` and
+rewrite meta-judge verdicts to ``<out>/annotations/`` so the loader never mistakes them for
+judge configs (it globs ``<out>/*.jsonl``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ajb_utils.judge.parse import OK
+from ajb_utils.judge.static_judge import P_COLS
+from ajb_utils.schema import METRICS, SCORE_COLUMNS, OVERALL_SCORE_COLUMN
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (temp file in the same folder, fsync, rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+    """Write rows as JSON lines atomically; return the row count."""
+    lines = [json.dumps(r, ensure_ascii=False, default=_json_default) for r in rows]
+    atomic_write_text(path, "\n".join(lines) + ("\n" if lines else ""))
+    return len(lines)
+
+
+def _json_default(o: Any) -> Any:
+    """Return a JSON-able stand-in for numpy scalars and arrays."""
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if hasattr(o, "item"):
+        return o.item()
+    return str(o)
+
+
+def _num(x: Any) -> float | None:
+    """Return x as a float, None for missing / NaN."""
+    if x is None:
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else f
+
+
+def condition_block(scores: dict[str, float | None] | None, justs: dict[str, str] | None,
+                    p: dict[str, float | None]) -> dict[str, Any]:
+    """Return one condition block: four metrics + overall_alignment_pct (null unless all four)."""
+    block: dict[str, Any] = {}
+    matches = []
+    for m in METRICS:
+        llm = _num((scores or {}).get(m))
+        pm = _num(p.get(m))
+        match = None if llm is None or pm is None else round(1.0 - abs(pm - llm), 4)
+        matches.append(match)
+        block[m] = {"llm_score": llm, "justification": (justs or {}).get(m) if llm is not None else None,
+                    "programmatic_score": pm, "match_score": match}
+    block["overall_alignment_pct"] = (round(100.0 * sum(matches) / len(matches), 2)
+                                      if all(x is not None for x in matches) else None)
+    return block
+
+
+def judge_rows(items: pd.DataFrame, outcomes: dict[tuple[str, str, str, str], dict[str, Any]],
+               conditions: list[str]) -> list[dict[str, Any]]:
+    """Return judge-config rows for `items` (generation rows) from per-(item, condition) outcomes.
+
+    outcome = {"status", "scores", "justifications", "provenance"}; items without any outcome are
+    skipped.
+    """
+    rows = []
+    for g in items.itertuples(index=False):
+        rid, gen, d = str(g.id), str(g.generator), str(g.difficulty)
+        got = {c: outcomes.get((rid, gen, d, c)) for c in conditions}
+        if not any(got.values()):
+            continue
+        p = {m: getattr(g, P_COLS[m], None) for m in METRICS}
+        row: dict[str, Any] = {"id": rid, "generator": gen, "difficulty": d, "dag_type": str(g.dag_type)}
+        status: dict[str, Any] = {}
+        for c in conditions:
+            o = got[c]
+            if o is None:
+                continue
+            ok = o["status"] == OK
+            row[c] = condition_block(o.get("scores") if ok else None, o.get("justifications") if ok else None, p)
+            status[c] = {"status": o["status"], **o.get("provenance", {})}
+        row["judge_status"] = status
+        rows.append(row)
+    return rows
+
+
+def write_meta(path: Path, meta: dict[str, Any]) -> None:
+    """Write a run's .meta.json atomically."""
+    atomic_write_text(path, json.dumps(meta, indent=2, sort_keys=False, default=_json_default) + "\n")
+
+
+def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return per-generator rows (DATA_FORMAT.md section 1) scored by the programmatic judge."""
+    from ajb_utils.judge.prompts import calls_json
+    from ajb_utils.scoring import programmatic_scores
+
+    recs = records.assign(id=records["id"].astype(str)).set_index("id", drop=False)
+    rows = []
+    for (rid, d), o in sorted(outcomes.items()):
+        r = recs.loc[rid]
+        calls = o.get("calls")
+        tools = json.loads(_tools_openai(list(r["tools"])))
+        row = {"id": rid, "dag_type": str(r["dag_type"]), "difficulty": d, "user_query": str(r[f"query_{d}"]),
+               "available_tools": tools,
+               "generated_tool_calls": None if calls is None else json.loads(calls_json(calls)),
+               "expected_tool_calls": json.loads(calls_json(list(r["expected_calls"])))}
+        if calls is None:
+            for m in METRICS:
+                row[SCORE_COLUMNS[m]] = None
+            row[OVERALL_SCORE_COLUMN] = None
+        else:
+            s = programmatic_scores(calls, list(r["expected_calls"]))
+            for m in METRICS:
+                row[SCORE_COLUMNS[m]] = s[m]
+            row[OVERALL_SCORE_COLUMN] = round(sum(s.values()) / len(s), 4)
+        row["generation_status"] = {"status": o["status"], **o.get("provenance", {})}
+        rows.append(row)
+    return rows
+
+
+def _tools_openai(tools: list[dict[str, Any]]) -> str:
+    """Return tools rendered OpenAI-style (as the release's available_tools)."""
+    from ajb_utils.judge.prompts import tools_json
+
+    return tools_json(tools)
