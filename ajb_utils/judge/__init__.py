@@ -1,0 +1,14 @@
+"""Run a new judge (or generator) on the benchmark from parameters (see README.md here).
+
+Python API:
+- ``run_judge(RunConfig(...)) -> RunSummary``: judge the selected items (static or any
+  OpenAI-compatible endpoint), resumably, and export ``data/runs/<name>.jsonl`` + ``.meta.json``.
+- ``static_verdicts(bench, conditions) -> DataFrame``: the static judge's long verdict frame.
+- ``run_generate`` / ``run_rewrite``: a new generator (W.1) / the Appendix N rewrite meta-judge.
+"""
+
+from ajb_utils.judge.backends import Decoding
+from ajb_utils.judge.runner import RunConfig, RunSummary, run_generate, run_judge, run_rewrite
+from ajb_utils.judge.static_judge import static_verdicts
+
+__all__ = ["Decoding", "RunConfig", "RunSummary", "run_generate", "run_judge", "run_rewrite", "static_verdicts"]

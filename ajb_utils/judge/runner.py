@@ -132,6 +132,11 @@ class RunSummary:
 def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
     """Return (bench, selected records, selected generations) for a config."""
     bench = cfg.bench
+    if bench is None and str(cfg.source).startswith("toy"):  # tiny built-in fixture for smoke tests
+        from ajb_utils.judge.toybench import make_toy_bench
+
+        n = int(str(cfg.source).split(":")[1]) if ":" in str(cfg.source) else 12
+        bench = make_toy_bench(n)
     if bench is None:
         from ajb_utils.data import load_bench
 

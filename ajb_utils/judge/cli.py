@@ -1,0 +1,199 @@
+"""Command line: ``python -m ajb_utils.judge {run,generate,rewrite,batch-export,batch-import}``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from ajb_utils.judge.backends import Decoding
+from ajb_utils.judge.runner import RunConfig, RunSummary, run_generate, run_judge, run_rewrite
+from ajb_utils.paths import RUNS_DIR
+from ajb_utils.schema import CONDITIONS, DIFFICULTIES
+
+EXAMPLES = """examples:
+  # offline, no model: the static judge on the sample
+  python -m ajb_utils.judge run --backend static --name static_judge
+  # a vLLM server (two replicas, round-robin), thinking off
+  python -m ajb_utils.judge run --backend openai --base-url http://gpu1:8000/v1 --base-url http://gpu2:8000/v1 \\
+      --model Qwen/Qwen3-32B --no-thinking --temperature 0.15 --name qwen3_32b_t015 --limit 200
+  # OpenAI (key read from $OPENAI_API_KEY; never stored)
+  python -m ajb_utils.judge run --backend openai --base-url https://api.openai.com/v1 --model gpt-4.1-mini \\
+      --api-key-env OPENAI_API_KEY --name gpt41mini --dry-run --price-in 0.4 --price-out 1.6
+  # Ollama
+  python -m ajb_utils.judge run --backend openai --base-url http://localhost:11434/v1 --model qwen3:8b --name ollama_qwen3_8b
+  # re-run failed items only (the paper re-ran nulls twice); re-parse stored replies without calls
+  python -m ajb_utils.judge run ... --retry-errors
+  python -m ajb_utils.judge run ... --reparse
+"""
+
+
+def _bool_flag(p: argparse.ArgumentParser, name: str, help_: str) -> None:
+    """Add --name / --no-name (default None = not sent)."""
+    p.add_argument(f"--{name}", dest=name.replace("-", "_"), action="store_true", default=None, help=help_)
+    p.add_argument(f"--no-{name}", dest=name.replace("-", "_"), action="store_false", help=f"turn {name} off")
+
+
+def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
+    """Add the options shared by every subcommand."""
+    g = p.add_argument_group("model / endpoint")
+    g.add_argument("--backend", choices=["static", "openai"], default="static",
+                   help="static: built-in schema-only judge, no model (default); openai: any OpenAI-compatible endpoint "
+                        "(vLLM, OpenAI, Ollama, providers)")
+    g.add_argument("--base-url", action="append", dest="base_urls", default=None,
+                   help="endpoint base URL, e.g. http://localhost:8000/v1; repeat for replicas (round-robin)")
+    g.add_argument("--model", help="model name as the server knows it")
+    g.add_argument("--api-key-env", help="NAME of the environment variable holding the API key (the key is never "
+                                         "stored or logged); omit for local servers")
+    g.add_argument("--response-format", choices=["auto", "json_schema", "json_object", "none"], default="auto",
+                   help="structured output: auto tries json_schema, then json_object, then plain prompting")
+    g.add_argument("--extra-body", type=json.loads, default=None, help="JSON merged into the request body")
+    g.add_argument("--timeout", type=float, default=300.0, help="per-request timeout in seconds")
+    d = p.add_argument_group("decoding (part of the run's identity)")
+    d.add_argument("--temperature", type=float, default=0.0)
+    d.add_argument("--max-tokens", type=int, default=2048)
+    d.add_argument("--top-p", type=float, default=None)
+    d.add_argument("--seed", type=int, default=0, help="decoding seed where the server supports it")
+    _bool_flag(d, "thinking", "enable thinking for reasoning models (chat_template_kwargs.enable_thinking)")
+    d.add_argument("--reasoning-effort", default=None, help="OpenAI reasoning models: low | medium | high")
+    s = p.add_argument_group("selection")
+    s.add_argument("--source", default="sample", help="data source for load_bench: sample, hf, or a local directory")
+    if judge:
+        s.add_argument("--conditions", default="with_gt,without_gt",
+                       help=f"comma-separated, from {CONDITIONS} (prometheus = 4 calls/item, deref = deriver + judge)")
+        s.add_argument("--generators", default=None, help="comma-separated generator configs (default: all)")
+    s.add_argument("--difficulties", default=None, help=f"comma-separated, from {DIFFICULTIES} (default: all)")
+    s.add_argument("--limit", type=int, default=None, help="number of records, stratified over topologies")
+    s.add_argument("--select-seed", type=int, default=0, help="seed of the stratified subset and the C3 derangement")
+    r = p.add_argument_group("execution")
+    r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
+    r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
+    r.add_argument("--max-attempts", type=int, default=6, help="attempts per call on 429/5xx/timeouts")
+    r.add_argument("--retry-errors", action="store_true", help="re-run only failed items (parse_error, api_error, ...)")
+    r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
+    r.add_argument("--dry-run", action="store_true", help="print calls and estimated tokens/cost, spend nothing")
+    r.add_argument("--budget-tokens", type=int, default=None, help="stop before exceeding this many tokens")
+    r.add_argument("--budget-usd", type=float, default=None, help="stop once this cost is reached (needs prices)")
+    r.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens (for estimates/budget)")
+    r.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
+    r.add_argument("--abort-after", type=int, default=40, help="check the failure rate after this many new calls")
+    r.add_argument("--abort-error-rate", type=float, default=0.6, help="abort when this share of calls fails")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    o = p.add_argument_group("output")
+    o.add_argument("--name", required=True, help="run name: data/runs/<name>.jsonl, store data/cache/judge/<name>.sqlite")
+    o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
+    o.add_argument("--store", type=Path, default=None, help="store file (default data/cache/judge/<name>.sqlite)")
+    o.add_argument("--display", default=None, help="display name in tables")
+    o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
+    o.add_argument("--study", default="new_judge", help="study label in the meta (new_judge, temperature, thinking, ...)")
+    if judge:
+        o.add_argument("--deriver-model", default=None, help="DeRef deriver model (default: --model)")
+        o.add_argument("--deriver-base-url", action="append", default=None, help="DeRef deriver endpoint(s)")
+
+
+def config_from_args(a: argparse.Namespace) -> RunConfig:
+    """Return the RunConfig described by parsed arguments."""
+    split = lambda s: [x.strip() for x in s.split(",") if x.strip()] if s else None  # noqa: E731
+    return RunConfig(
+        name=a.name, backend=a.backend, model=a.model, base_urls=a.base_urls or ["http://localhost:8000/v1"],
+        api_key_env=a.api_key_env, conditions=split(getattr(a, "conditions", None)) or ["with_gt", "without_gt"],
+        source=a.source, generators=split(getattr(a, "generators", None)), difficulties=split(a.difficulties),
+        limit=a.limit, seed=a.select_seed,
+        decoding=Decoding(temperature=a.temperature, max_tokens=a.max_tokens, thinking=a.thinking, seed=a.seed,
+                          top_p=a.top_p, reasoning_effort=a.reasoning_effort),
+        response_format=a.response_format, extra_body=a.extra_body, timeout_s=a.timeout, concurrency=a.concurrency,
+        rpm=a.rpm, max_attempts=a.max_attempts, retry_errors=a.retry_errors, reparse=a.reparse, dry_run=a.dry_run,
+        budget_tokens=a.budget_tokens, budget_usd=a.budget_usd, price_in_per_m=a.price_in, price_out_per_m=a.price_out,
+        abort_after=a.abort_after, abort_error_rate=a.abort_error_rate,
+        deriver_model=getattr(a, "deriver_model", None), deriver_base_urls=getattr(a, "deriver_base_url", None),
+        judge=a.judge_label, display=a.display, study=a.study, out_dir=a.out, store_path=a.store,
+        progress=not a.no_progress,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser."""
+    p = argparse.ArgumentParser(prog="python -m ajb_utils.judge", description="Run a judge or generator on AgentJudgeBench.",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for cmd, help_, judge in (("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),
+                              ("generate", "run a new generator with the W.1 prompt (data/runs/generators/)", False),
+                              ("rewrite", "Appendix N rewrite meta-judge (data/runs/annotations/)", False),
+                              ("batch-export", "write pending judge calls as an OpenAI Batch API JSONL", True),
+                              ("batch-import", "import an OpenAI Batch API output JSONL into the store, then export", True)):
+        sp = sub.add_parser(cmd, help=help_, description=help_, epilog=EXAMPLES,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        _common(sp, judge)
+        if cmd.startswith("batch"):
+            sp.add_argument("--file", type=Path, required=True, help="the batch JSONL to write / read")
+    return p
+
+
+def _print_summary(s: RunSummary) -> None:
+    """Print a run summary (and the dry-run estimate)."""
+    if s.dry_run:
+        print(f"DRY RUN {s.name}: {s.n_units} units, {s.cached} already stored; pending calls:")
+        for k, v in s.estimate.get("calls", {}).items():
+            print(f"  {k:32s} {v['calls']:>8d} calls  ~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok")
+        usd = s.estimate.get("usd")
+        print(f"  total ~{s.estimate.get('prompt_tokens', 0):,d} + ~{s.estimate.get('completion_tokens', 0):,d} tokens"
+              + (f", ~${usd:,.2f}" if usd is not None else " (give --price-in/--price-out for a cost)"))
+        return
+    print(s)
+
+
+def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
+    """Run batch-export / batch-import."""
+    from ajb_utils.judge import batch
+    from ajb_utils.judge.conditions import Context, config_hash, judge_units
+    from ajb_utils.judge.runner import _load_derived, _make_backend, default_store, load_items
+    from ajb_utils.judge.store import Store
+
+    bench, _, gens = load_items(cfg)
+    run_hash, dhash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
+    ctx = Context(bench.records, gens, cfg.seed)
+    derivers, units = judge_units(ctx, cfg.conditions, run_hash, dhash)
+    with Store(cfg.store_path or default_store(cfg.name)) as store:
+        store.register_run(run_hash, cfg.name, cfg.public())
+        if a.cmd == "batch-export":
+            _load_derived(store, ctx, derivers)
+            existing = store.statuses([run_hash, dhash])
+            pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
+            todo = pending_d if pending_d else units  # derive first, then judge
+            n = batch.export_batch(todo, ctx, _make_backend(cfg), existing, a.file, cfg.retry_errors)
+            print(f"wrote {n} requests to {a.file}" + (" (DeRef deriver calls; import, then export again)" if pending_d else ""))
+            return 0
+        c = batch.import_batch(a.file, [*derivers, *units], store)
+        print(f"imported {dict(c)}")
+    cfg.dry_run, cfg.retry_errors = False, False
+    cfg.backend_offline = True  # type: ignore[attr-defined]
+    cfg.max_attempts = 0
+    s = run_judge(_offline(cfg))
+    _print_summary(s)
+    return 0
+
+
+def _offline(cfg: RunConfig) -> RunConfig:
+    """Return cfg set to export only (no pending call is made: --reparse mode without re-parsing)."""
+    cfg.reparse = False
+    cfg.budget_tokens = 0  # any pending unit stops at the budget check: nothing is called
+    return cfg
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; return the exit code."""
+    a = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    cfg = config_from_args(a)
+    if a.cmd.startswith("batch"):
+        return _batch(a, cfg)
+    fn = {"run": run_judge, "generate": run_generate, "rewrite": run_rewrite}[a.cmd]
+    s = fn(cfg)
+    _print_summary(s)
+    return 2 if s.aborted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
