@@ -112,8 +112,8 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
             mhash = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:24]
             with state.lock:
                 state.requests += 1
-                state.seen[mhash] += 1
-                count = state.seen[mhash]
+                state.seen[(model, mhash)] += 1
+                count = state.seen[(model, mhash)]
                 state.auth_headers.append(self.headers.get("Authorization", ""))
                 if state.keep_bodies:
                     state.bodies.append(body)
