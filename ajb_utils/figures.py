@@ -1,0 +1,177 @@
+"""One figure style, one colour per judge/generator, and a deterministic `save_fig`.
+
+Base module: paper-figure functions are added below the "paper figures" marker, one per figure,
+each returning `(fig, axes)` and never calling `plt.show()`. Colours follow the Okabe-Ito
+colour-blind-safe palette, assigned in the paper's order (schema.JUDGES, schema.GENERATORS);
+judges outside the release (runs, new judges) are drawn in a neutral grey.
+
+Usage in a notebook::
+
+    figures.set_style()
+    fig, ax = plt.subplots()
+    ax.plot(x, y, color=figures.judge_color("judge_qwq_32b"), **figures.condition_style("with_gt"))
+    figures.save_fig(fig, "F08", "degradation_curves", out)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+from ajb_utils import schema
+from ajb_utils.report import WrittenFiles
+
+# Okabe & Ito (2008), "Color Universal Design".
+OKABE_ITO: dict[str, str] = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+NEUTRAL_GREY: str = "#8C8C8C"
+
+# Paper judge order -> colour (yellow is left out: too faint on white).
+JUDGE_COLORS: dict[str, str] = {
+    "judge_gpt_5_4": OKABE_ITO["blue"],
+    "judge_claude_large": OKABE_ITO["vermillion"],
+    "judge_gemini_2_5_pro": OKABE_ITO["bluish_green"],
+    "judge_qwq_32b": OKABE_ITO["orange"],
+    "judge_gpt_oss_20b": OKABE_ITO["sky_blue"],
+    "judge_gpt_oss_120b": OKABE_ITO["reddish_purple"],
+    "judge_prometheus2_7b": OKABE_ITO["black"],
+}
+# GPT-5.4 keeps its judge colour as a generator; the others take the remaining hues.
+GENERATOR_COLORS: dict[str, str] = {
+    "llama_3_3_70b_instruct": OKABE_ITO["bluish_green"],
+    "llama_3_1_8b_instruct": OKABE_ITO["sky_blue"],
+    "qwen3_32b": OKABE_ITO["orange"],
+    "smollm3_3b": OKABE_ITO["reddish_purple"],
+    "gpt5_4": OKABE_ITO["blue"],
+}
+# Line style and marker per condition: with GT solid, without GT dashed, the rest distinct.
+CONDITION_STYLES: dict[str, dict[str, Any]] = {
+    "with_gt": {"linestyle": "-", "marker": "o"},
+    "without_gt": {"linestyle": "--", "marker": "s"},
+    "without_gt_05": {"linestyle": "-.", "marker": "D"},
+    "corrupted_gt": {"linestyle": ":", "marker": "X"},
+    "freeform": {"linestyle": (0, (5, 1, 1, 1, 1, 1)), "marker": "^"},
+    "prometheus": {"linestyle": (0, (1, 1)), "marker": "v"},
+    "deref": {"linestyle": (0, (6, 2)), "marker": "P"},
+}
+DIFFICULTY_MARKERS: dict[str, str] = {"easy": "o", "medium": "s", "hard": "^"}
+
+PNG_DPI: int = 200
+# The paper-style rcParams set_style() applies (on top of seaborn's whitegrid).
+STYLE_RC: dict[str, Any] = {
+    "font.family": "DejaVu Sans",  # ships with matplotlib: same glyphs on every machine
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "legend.title_fontsize": 8,
+    "figure.titlesize": 11,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.edgecolor": "0.3",
+    "grid.color": "0.88",
+    "grid.linewidth": 0.6,
+    "lines.linewidth": 1.5,
+    "lines.markersize": 4.5,
+    "legend.frameon": False,
+    "figure.dpi": 100,
+    "figure.figsize": (6.0, 3.6),
+    "savefig.dpi": PNG_DPI,
+    "pdf.fonttype": 42,  # embed TrueType (Type 42), not Type 3
+    "ps.fonttype": 42,
+    "svg.hashsalt": "ajb",
+    "image.cmap": "viridis",
+}
+
+
+def set_style() -> None:
+    """Apply the package's figure style globally (seaborn whitegrid + paper font sizes); returns None."""
+    import seaborn as sns
+
+    sns.set_theme(style="whitegrid", context="paper", rc=STYLE_RC)
+    mpl.rcParams.update(STYLE_RC)
+
+
+def _canonical_judge(name: str) -> str:
+    """Return the judge config name for a config name, alias or paper display name."""
+    name = schema.JUDGE_ALIASES.get(name, name)
+    if name in JUDGE_COLORS:
+        return name
+    if f"judge_{name}" in JUDGE_COLORS:
+        return f"judge_{name}"
+    by_display = {schema.display(j): j for j in schema.JUDGES}
+    return by_display.get(name, name)
+
+
+def judge_color(name: str) -> str:
+    """Return the hex colour of a judge (config, alias or display name); grey for runs and new judges."""
+    return JUDGE_COLORS.get(_canonical_judge(name), NEUTRAL_GREY)
+
+
+def judge_palette(judges: list[str] | None = None) -> dict[str, str]:
+    """Return {judge: colour} for the given judges (default: schema.JUDGES), for seaborn's `palette=`."""
+    return {j: judge_color(j) for j in (judges if judges is not None else schema.JUDGES)}
+
+
+def generator_color(name: str) -> str:
+    """Return the hex colour of a generator (config name, alias or display name); grey if unknown."""
+    name = schema.canonical_generator(name)
+    by_display = {schema.display(g): g for g in schema.GENERATORS}
+    return GENERATOR_COLORS.get(by_display.get(name, name), NEUTRAL_GREY)
+
+
+def generator_palette(generators: list[str] | None = None) -> dict[str, str]:
+    """Return {generator: colour} for the given generators (default: schema.GENERATORS)."""
+    return {g: generator_color(g) for g in (generators if generators is not None else schema.GENERATORS)}
+
+
+def condition_style(condition: str) -> dict[str, Any]:
+    """Return `ax.plot` keyword arguments (linestyle, marker) for a judging condition."""
+    return dict(CONDITION_STYLES.get(condition, {"linestyle": "-", "marker": "."}))
+
+
+def difficulty_marker(difficulty: str) -> str:
+    """Return the marker of a difficulty tier (easy o, medium s, hard ^)."""
+    return DIFFICULTY_MARKERS.get(difficulty, ".")
+
+
+def figure_paths(artifact_id: str, name: str, out_dir: Path | str) -> list[Path]:
+    """Return the PNG and PDF paths `save_fig` writes: <out_dir>/<artifact_id>_<name>.{png,pdf}."""
+    stem = f"{artifact_id}_{name}" if name else artifact_id
+    return [Path(out_dir) / f"{stem}.png", Path(out_dir) / f"{stem}.pdf"]
+
+
+def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
+    """Return the written [PNG, PDF] paths after saving `fig` reproducibly (no dates, Type 42 fonts)."""
+    png, pdf = figure_paths(artifact_id, name, out_dir)
+    png.parent.mkdir(parents=True, exist_ok=True)
+    with mpl.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
+        fig.savefig(png, dpi=PNG_DPI, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(
+            pdf,
+            bbox_inches="tight",
+            metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
+        )
+    return WrittenFiles([png, pdf])
+
+
+def close_all() -> None:
+    """Close every open figure (after saving, to free memory in long notebooks); returns None."""
+    plt.close("all")
+
+
+# ---- paper figures (one function per figure; each returns (fig, axes)) ---------------------

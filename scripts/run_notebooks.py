@@ -1,0 +1,334 @@
+#!/usr/bin/env python
+"""Execute notebooks/NN_*.ipynb in order with papermill, parameters from a YAML file.
+
+    python scripts/run_notebooks.py --params papermill_params/sample.yaml            # all, to figures/_scratch/
+    python scripts/run_notebooks.py --params papermill_params/sample.yaml --in-place # refresh committed outputs
+    python scripts/run_notebooks.py --params papermill_params/hf.yaml --only 03 05 --html
+
+Parameter YAML: top-level scalars and a `default:` block apply to every notebook; a block keyed
+by a notebook stem (`03_main_results:`) or number (`03:`) applies to that notebook only. Each
+notebook receives only the parameters its `parameters` cell declares (papermill would inject
+the others too, with a warning). Kernel `python3`, working directory notebooks/, the repository
+on PYTHONPATH. A notebook is executed into a temporary folder and moved into place only when it
+succeeded, so a failure never leaves a half-written notebook behind; failed executions are kept
+under --failed-dir for debugging. Exit status 1 when any notebook fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+import yaml  # noqa: E402
+
+from ajb_utils import paths, report  # noqa: E402
+
+NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
+SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
+
+
+@dataclass
+class Result:
+    """Outcome of one notebook: name, ok flag, wall seconds, error summary, output path."""
+
+    name: str
+    ok: bool
+    seconds: float
+    error: str = ""
+    output: Path | None = None
+
+
+def list_notebooks(notebooks_dir: Path, only: list[str] | None = None) -> list[Path]:
+    """Return the NN_*.ipynb notebooks of a folder in number order, restricted to `only` (numbers or stems)."""
+    nbs = sorted(p for p in notebooks_dir.iterdir() if NOTEBOOK_RE.match(p.name))
+    if not only:
+        return nbs
+    wanted = {o.removesuffix(".ipynb") for o in only}
+    return [p for p in nbs if p.stem in wanted or p.name[:2] in wanted]
+
+
+def load_params(path: Path | None) -> dict[str, Any]:
+    """Return the parsed parameter YAML ({} when no file is given)."""
+    if path is None:
+        return {}
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise SystemExit(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def is_notebook_key(key: Any) -> bool:
+    """Return True when a YAML key names a notebook (two leading digits, or an int: YAML reads `03:` as 3)."""
+    return isinstance(key, int) or bool(re.match(r"^\d{2}", str(key)))
+
+
+def params_for(spec: dict[str, Any], stem: str) -> dict[str, Any]:
+    """Return the merged parameters for one notebook: top-level scalars < `default:` < number < stem."""
+    merged = {k: v for k, v in spec.items() if k != "default" and not is_notebook_key(k)}
+    merged.update(spec.get("default") or {})
+    for key in (stem[:2], int(stem[:2]), stem):
+        block = spec.get(key)
+        if isinstance(block, dict):
+            merged.update(block)
+    return merged
+
+
+def parameters_cell_source(notebook: Path) -> str:
+    """Return the source of the first cell tagged `parameters` ('' when there is none)."""
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            return cell.source
+    return ""
+
+
+def assigned_names(source: str) -> set[str]:
+    """Return the top-level names a cell assigns (plain or annotated), empty if it does not parse."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return names
+
+
+def default_values(source: str) -> dict[str, Any]:
+    """Return {name: literal default} for the assignments of a parameters cell whose value is a literal."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    out: dict[str, Any] = {}
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if isinstance(target, ast.Name) and getattr(node, "value", None) is not None:
+            try:
+                out[target.id] = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+    return out
+
+
+def drop_defaults(params: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Return the parameters that differ from the notebook's own defaults (no injected cell when none do)."""
+    def same(k: str) -> bool:
+        return k in defaults and type(defaults[k]) is type(params[k]) and defaults[k] == params[k]
+
+    return {k: v for k, v in params.items() if not same(k)}
+
+
+VOLATILE_NB_KEYS = ("input_path", "output_path", "start_time", "end_time", "duration")
+
+
+def scrub_volatile(nb: Any) -> Any:
+    """Return the executed notebook without timestamps, durations and temp paths (stable diffs)."""
+    pm_meta = nb.metadata.get("papermill", {})
+    for key in VOLATILE_NB_KEYS:
+        pm_meta.pop(key, None)
+    for cell in nb.cells:
+        cell.metadata.pop("papermill", None)
+        cell.metadata.pop("execution", None)
+        if "injected-parameters" in cell.metadata.get("tags", []):
+            cell["id"] = "injected-parameters"
+    return nb
+
+
+def strip_injected(src: Path, dest: Path) -> Path:
+    """Return `dest` after writing `src` to it without earlier `injected-parameters` cells."""
+    import nbformat
+
+    nb = nbformat.read(src, as_version=4)
+    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+    nbformat.write(nb, dest)
+    return dest
+
+
+def scrub_file(path: Path) -> None:
+    """Rewrite an executed notebook file in place without its volatile metadata; returns None."""
+    import nbformat
+
+    nbformat.write(scrub_volatile(nbformat.read(path, as_version=4)), path)
+
+
+def declared_parameters(notebook: Path) -> set[str]:
+    """Return the names the notebook's `parameters` cell declares.
+
+    Union of papermill.inspect_notebook and an AST scan of the cell: papermill's annotation
+    regex does not accept PEP 604 unions (`revision: str | None = None` is invisible to it).
+    """
+    import papermill as pm
+
+    return set(pm.inspect_notebook(str(notebook)).keys()) | assigned_names(parameters_cell_source(notebook))
+
+
+def filter_params(params: dict[str, Any], declared: set[str]) -> tuple[dict[str, Any], list[str]]:
+    """Return (parameters the notebook declares, sorted names dropped)."""
+    kept = {k: v for k, v in params.items() if k in declared}
+    return kept, sorted(set(params) - declared)
+
+
+def data_label_of(params: dict[str, Any]) -> str:
+    """Return the data label a parameter set resolves to (data_source 'sample' by default)."""
+    return report.data_label(str(params.get("data_source") or "sample"))
+
+
+def atomic_copy(src: Path, dest: Path) -> None:
+    """Copy `src` to `dest` through a temporary file in dest's folder and an atomic rename; returns None."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def render_html(notebook: Path, html_dir: Path) -> Path:
+    """Return the HTML file written for an executed notebook (nbconvert, classic template)."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter().from_notebook_node(nbformat.read(notebook, as_version=4))
+    out = html_dir / f"{notebook.stem}.html"
+    html_dir.mkdir(parents=True, exist_ok=True)
+    out.write_text(body, encoding="utf-8")
+    return out
+
+
+def execute_one(
+    notebook: Path,
+    dest: Path,
+    params: dict[str, Any],
+    kernel: str,
+    failed_dir: Path,
+    timeout: int | None,
+) -> Result:
+    """Return the Result of executing one notebook into `dest` (untouched on failure)."""
+    import papermill as pm
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="ajb_nb_") as tmp:
+        out = Path(tmp) / notebook.name
+        clean = strip_injected(notebook, Path(tmp) / f"input_{notebook.name}")
+        try:
+            pm.execute_notebook(
+                str(clean),
+                str(out),
+                parameters=params,
+                kernel_name=kernel,
+                cwd=str(notebook.parent),
+                progress_bar=False,
+                log_output=False,
+                execution_timeout=timeout,
+            )
+        except Exception as exc:  # papermill raises PapermillExecutionError, kernels others
+            seconds = time.perf_counter() - start
+            if out.exists():
+                failed_dir.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(out, failed_dir / notebook.name)
+            summary = getattr(exc, "ename", type(exc).__name__)
+            evalue = getattr(exc, "evalue", str(exc)).strip().splitlines()
+            return Result(notebook.stem, False, seconds, f"{summary}: {evalue[0] if evalue else ''}")
+        scrub_file(out)
+        atomic_copy(out, dest)
+    return Result(notebook.stem, True, time.perf_counter() - start, output=dest)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Return the parsed command line."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--params", type=Path, default=REPO_ROOT / "papermill_params" / "sample.yaml",
+                    help="parameter YAML (default: papermill_params/sample.yaml)")
+    ap.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers or stems to run")
+    ap.add_argument("--notebooks-dir", type=Path, default=paths.NOTEBOOKS_DIR)
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--in-place", action="store_true", help="overwrite the notebooks with executed versions")
+    where.add_argument("--output-dir", type=Path,
+                       help="folder for executed notebooks (default: figures/_scratch/notebooks/<label>/)")
+    ap.add_argument("--html", action="store_true", help="also render HTML to <out_dir or figures/<label>>/html/")
+    ap.add_argument("--failed-dir", type=Path, help="where failed executions are kept (default: figures/_scratch/failed/)")
+    ap.add_argument("--kernel", default="python3")
+    ap.add_argument("--timeout", type=int, default=None, help="per-cell timeout in seconds")
+    ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
+    ap.add_argument("--list", action="store_true", help="print the notebooks and their parameters, run nothing")
+    return ap.parse_args(argv)
+
+
+def html_dir_for(params: dict[str, Any]) -> Path:
+    """Return the HTML folder for a parameter set: <out_dir>/html or figures/<label>/html."""
+    return report.output_dir(data_label_of(params), params.get("out_dir")) / "html"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the notebooks; return the process exit status (0 all ok, 1 any failed, 2 none found)."""
+    args = parse_args(argv)
+    spec = load_params(args.params)
+    notebooks = list_notebooks(args.notebooks_dir, args.only)
+    if not notebooks:
+        print(f"no notebooks matched in {paths.relpath(args.notebooks_dir)}", file=sys.stderr)
+        return 2
+    os.environ.update(report.kernel_environment())
+    # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
+    logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
+    failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
+    results: list[Result] = []
+    for nb in notebooks:
+        params, dropped = filter_params(params_for(spec, nb.stem), declared_parameters(nb))
+        defaults = default_values(parameters_cell_source(nb))
+        resolved = {**defaults, **params}  # what the notebook will run with
+        params = drop_defaults(params, defaults)
+        if args.list:
+            print(f"{nb.stem}: {params}" + (f"  (not declared: {', '.join(dropped)})" if dropped else ""))
+            continue
+        if args.in_place:
+            dest = nb
+        else:
+            out_root = args.output_dir or SCRATCH_DIR / "notebooks" / data_label_of(resolved)
+            dest = out_root / nb.name
+        res = execute_one(nb, dest, params, args.kernel, failed_dir, args.timeout)
+        if res.ok and args.html:
+            render_html(dest, html_dir_for(resolved))
+        note = f"  (ignored: {', '.join(dropped)})" if dropped else ""
+        status = "ok  " if res.ok else "FAIL"
+        print(f"{status} {nb.stem:<32} {res.seconds:7.1f} s{note}" + (f"  {res.error}" if res.error else ""),
+              flush=True)
+        results.append(res)
+        if not res.ok and args.fail_fast:
+            break
+    if args.list:
+        return 0
+    failed = [r.name for r in results if not r.ok]
+    total = sum(r.seconds for r in results)
+    print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s in all")
+    if failed:
+        print(f"failed: {', '.join(failed)} (executed copies in {paths.relpath(failed_dir)}/)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+"""ajb_utils.report, .figures and .artifacts: files on disk, fonts, banner, artifact map."""
+
+from __future__ import annotations
+
+import platform
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from ajb_utils import artifacts, figures, paths, report, schema  # noqa: E402
+
+SHARED_ARTIFACTS_MD = paths.REPO_ROOT.parent / "shared" / "ARTIFACTS.md"
+
+
+@pytest.fixture()
+def table() -> pd.DataFrame:
+    return pd.DataFrame(
+        {"judge": ["judge_gpt_5_4", "judge_qwq_32b"], "with_gt": [89.123, 85.6], "without_gt": [80.0, None]}
+    ).set_index("judge")
+
+
+def test_write_table_writes_csv_and_booktabs_tex(table: pd.DataFrame, tmp_path: Path) -> None:
+    written = report.write_table(table, "T02", "main_alignment", tmp_path, caption="Alignment (\\%)")
+    assert [p.name for p in written] == ["T02_main_alignment.csv", "T02_main_alignment.tex"]
+    tex = written[1].read_text()
+    for rule in ("\\toprule", "\\midrule", "\\bottomrule"):
+        assert tex.count(rule) == 1, rule
+    assert "\\label{tab:T02}" in tex and "\\caption{Alignment (\\%)}" in tex
+    assert "judge\\_gpt\\_5\\_4" in tex  # underscores escaped
+    assert "89.1" in tex and "--" in tex  # float_format and NaN
+    back = pd.read_csv(written[0], index_col="judge")
+    assert back.loc["judge_gpt_5_4", "with_gt"] == pytest.approx(89.123)
+
+
+def test_write_table_hides_range_index_and_accepts_brace_format(tmp_path: Path) -> None:
+    df = pd.DataFrame({"a": [1.23456], "b": ["x"], "n": [3808]})
+    csv, tex = report.write_table(df, "X1", "audit", tmp_path, float_format="{:.2f}")
+    assert csv.read_text().splitlines()[0] == "a,b,n"
+    body = tex.read_text()
+    assert "1.23" in body and "1.235" not in body
+    assert "3808 " in body and "3808.00" not in body  # integers are not float-formatted
+
+
+def test_written_files_repr_has_no_absolute_paths(tmp_path: Path) -> None:
+    inside = report.WrittenFiles([paths.FIGURES_DIR / "sample" / "T02_x.csv"])
+    assert repr(inside) == "wrote figures/sample/T02_x.csv"
+    outside = report.WrittenFiles([tmp_path / "a.csv"])
+    assert str(tmp_path) not in repr(outside)
+
+
+def _line_plot() -> plt.Figure:
+    figures.set_style()
+    fig, ax = plt.subplots()
+    for j in schema.MAIN_JUDGES:
+        ax.plot([0, 1, 2], [90, 85, 80], color=figures.judge_color(j), label=schema.display(j),
+                **figures.condition_style("with_gt"))
+    ax.set_xlabel("difficulty")
+    ax.legend()
+    return fig
+
+
+def test_save_fig_writes_png_and_pdf_with_truetype_fonts(tmp_path: Path) -> None:
+    fig = _line_plot()
+    written = figures.save_fig(fig, "F08", "degradation_curves", tmp_path)
+    plt.close(fig)
+    assert [p.name for p in written] == ["F08_degradation_curves.png", "F08_degradation_curves.pdf"]
+    png, pdf = (p.read_bytes() for p in written)
+    assert png.startswith(b"\x89PNG") and b"Software" not in png
+    assert pdf.startswith(b"%PDF")
+    assert b"/FontFile2" in pdf or b"TrueType" in pdf  # Type 42 embedding
+    assert b"/Type3" not in pdf
+    assert b"CreationDate" not in pdf
+
+
+def test_save_fig_is_byte_reproducible(tmp_path: Path) -> None:
+    fig = _line_plot()
+    first = [p.read_bytes() for p in figures.save_fig(fig, "F08", "a", tmp_path / "1")]
+    second = [p.read_bytes() for p in figures.save_fig(fig, "F08", "a", tmp_path / "2")]
+    plt.close(fig)
+    assert first == second
+
+
+def test_judge_colors_distinct_and_grey_for_new_judges() -> None:
+    colors = [figures.judge_color(j) for j in schema.JUDGES]
+    assert len(set(colors)) == len(schema.JUDGES)
+    assert figures.NEUTRAL_GREY not in colors
+    assert figures.judge_color("my_new_judge") == figures.NEUTRAL_GREY
+    assert figures.judge_color("judge_reranker_gemini") == figures.judge_color("judge_gemini_2_5_pro")
+    assert figures.judge_color("QwQ-32B") == figures.judge_color("judge_qwq_32b")
+    assert len({figures.generator_color(g) for g in schema.GENERATORS}) == len(schema.GENERATORS)
+    assert figures.generator_color("gpt_5_4") == figures.generator_color("gpt5_4")
+
+
+def test_condition_styles() -> None:
+    assert figures.condition_style("with_gt")["linestyle"] == "-"
+    assert figures.condition_style("without_gt")["linestyle"] == "--"
+    styles = {str(figures.condition_style(c)) for c in schema.CONDITIONS}
+    assert len(styles) == len(schema.CONDITIONS)
+
+
+def test_banner_text() -> None:
+    synthetic = report.banner_text("sample", synthetic=True)
+    assert "SYNTHETIC SAMPLE — numbers are not the paper's" in synthetic
+    assert "\n" not in synthetic
+    real = report.banner_text("hf", synthetic=False, source="ServiceNow-AI/AgentJudgeBench", revision="13ac79a")
+    assert "SYNTHETIC" not in real and "13ac79a" in real
+    shown = report.banner_text("sample", True, source=str(paths.SAMPLE_DIR))
+    assert str(paths.REPO_ROOT) not in shown and "data/sample" in shown
+    assert report.banner("sample", True).data == synthetic
+
+
+def test_data_label() -> None:
+    assert report.data_label("sample") == "sample"
+    assert report.data_label("hf") == "hf"
+    assert report.data_label(schema.HF_REPO_ID) == "hf"
+    assert report.data_label("/data/mirrors/AgentJudgeBench") == "AgentJudgeBench"
+
+
+def test_output_dir_absolute(tmp_path: Path) -> None:
+    out = report.output_dir("sample", tmp_path / "x")
+    assert out == tmp_path / "x" and out.is_dir()
+
+
+def test_checks_table() -> None:
+    df = report.checks_table([
+        ("monotone decline", "30/30", "29/30", False),
+        {"claim": "slope ratio", "paper": 1.5, "reproduced": 1.48, "holds": True},
+        ("band", "77-82", None, None),
+    ])
+    assert list(df.columns) == ["claim", "paper value", "reproduced value", "holds"]
+    assert df["holds"].tolist() == ["no", "yes", "n/a"]
+    with_note = report.checks_table([("c", 1, 1, True, "rounded")])
+    assert with_note.loc[0, "note"] == "rounded"
+
+
+def test_environment_report_is_machine_independent() -> None:
+    env = report.environment_report()
+    assert list(env.columns) == ["component", "version"]
+    assert {"python", "platform", "numpy", "pandas", "scipy", "matplotlib", "seaborn", "datasets",
+            "papermill"} <= set(env["component"])
+    text = env.to_string()
+    assert "/" not in text and "\\" not in text
+    assert platform.node() not in text or platform.node() == ""
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", text)
+
+
+def test_kernel_environment_puts_repo_first() -> None:
+    env = report.kernel_environment({"PYTHONPATH": "/elsewhere"})
+    assert env["PYTHONPATH"].split(":")[0] == str(paths.REPO_ROOT)
+    assert "/elsewhere" in env["PYTHONPATH"]
+
+
+# ---- artifact map ----------------------------------------------------------------------------
+def test_artifact_table_ids_unique_and_origins_valid() -> None:
+    df = artifacts.artifact_table()
+    assert df["artifact_id"].is_unique
+    assert set(df["origin"]) <= set(artifacts.ORIGINS)
+    assert df["notebook"].str.match(r"^\d{2}_[a-z0-9_]+$").all()
+    for row in df.itertuples():
+        for f in artifacts.split_files(row.output_files):
+            assert f.startswith(f"{row.artifact_id}_"), f
+            assert Path(f).suffix in {".csv", ".tex", ".png", ".pdf"}, f
+
+
+def test_tables_have_csv_and_tex_figures_png_and_pdf() -> None:
+    files = artifacts.all_expected_outputs("sample")
+    stems = {Path(f).stem for f in files}
+    for stem in stems:
+        sfx = {Path(f).suffix for f in files if Path(f).stem == stem}
+        assert sfx in ({".csv", ".tex"}, {".png", ".pdf"}, {".csv"}, {".csv", ".tex", ".png", ".pdf"}) or \
+            sfx == {".csv", ".tex"} | {".png", ".pdf"}, (stem, sfx)
+
+
+def test_expected_outputs_by_number_or_stem() -> None:
+    by_num = artifacts.expected_outputs("03", "hf")
+    assert by_num == artifacts.expected_outputs("03_main_results.ipynb", "hf")
+    assert "figures/hf/T02_main_alignment.csv" in by_num
+    assert "figures/hf/T02_main_alignment.tex" in by_num
+    assert artifacts.expected_outputs("00_index", "sample") == []
+
+
+@pytest.mark.skipif(not SHARED_ARTIFACTS_MD.exists(), reason="shared/ARTIFACTS.md not beside the repo")
+def test_artifact_table_covers_shared_artifacts_md() -> None:
+    ids: set[str] = set()
+    for line in SHARED_ARTIFACTS_MD.read_text().splitlines():
+        m = re.match(r"^\| ([A-Z][^|]*?) \|", line)
+        if m and m.group(1) != "ID":
+            ids |= {t.strip() for t in m.group(1).split(",")}
+    ids = {"C-F" if t.startswith("C-F") else t for t in ids}
+    assert ids == set(artifacts.artifact_table()["artifact_id"])

@@ -1,0 +1,117 @@
+"""scripts/run_notebooks.py on throwaway notebooks: parameter filtering, failures, atomic output."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+from nbformat.v4 import new_code_cell, new_notebook
+
+from ajb_utils import paths
+
+SCRIPT = paths.REPO_ROOT / "scripts" / "run_notebooks.py"
+PARAMS_CELL = 'a: int = 1  # first\nb: str | None = None  # second, PEP 604 annotation\n'
+
+
+def _load_module():
+    spec = importlib.util.spec_from_file_location("run_notebooks", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules["run_notebooks"] = mod  # dataclasses look the module up while it loads
+    spec.loader.exec_module(mod)
+    return mod
+
+
+rn = _load_module()
+
+
+def _write_nb(path: Path, body: str, params: str = PARAMS_CELL) -> Path:
+    nb = new_notebook(cells=[new_code_cell(params, metadata={"tags": ["parameters"]}), new_code_cell(body)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+    return path
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+
+
+def _injected(nb_path: Path) -> str:
+    nb = nbformat.read(nb_path, as_version=4)
+    cells = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    return cells[0].source if cells else ""
+
+
+def _stdout_text(nb_path: Path) -> str:
+    nb = nbformat.read(nb_path, as_version=4)
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+
+
+# ---- pure helpers ---------------------------------------------------------------------------
+def test_params_for_merges_top_default_number_and_stem() -> None:
+    spec = {"x": 0, "default": {"a": 1, "b": 2}, 3: {"b": 3}, "03_main_results": {"c": 4}, "05_other": {"a": 9}}
+    assert rn.params_for(spec, "03_main_results") == {"x": 0, "a": 1, "b": 3, "c": 4}
+    assert rn.params_for(spec, "04_rq1") == {"x": 0, "a": 1, "b": 2}
+
+
+def test_declared_parameters_see_pep604_annotations(tmp_path: Path) -> None:
+    nb = _write_nb(tmp_path / "01_x.ipynb", "pass")
+    assert rn.declared_parameters(nb) == {"a", "b"}
+    assert rn.default_values(PARAMS_CELL) == {"a": 1, "b": None}
+
+
+def test_filter_and_drop_defaults() -> None:
+    kept, dropped = rn.filter_params({"a": 5, "b": None, "c": 9}, {"a", "b"})
+    assert kept == {"a": 5, "b": None} and dropped == ["c"]
+    assert rn.drop_defaults(kept, {"a": 1, "b": None}) == {"a": 5}
+    assert rn.drop_defaults({"a": True}, {"a": 1}) == {"a": True}  # 1 == True but not the same literal
+
+
+def test_list_notebooks_order_and_only(tmp_path: Path) -> None:
+    for name in ("10_b.ipynb", "02_a.ipynb", "notes.ipynb", "03_c.ipynb"):
+        _write_nb(tmp_path / name, "pass")
+    assert [p.name for p in rn.list_notebooks(tmp_path)] == ["02_a.ipynb", "03_c.ipynb", "10_b.ipynb"]
+    assert [p.name for p in rn.list_notebooks(tmp_path, ["10", "02_a"])] == ["02_a.ipynb", "10_b.ipynb"]
+
+
+# ---- end to end (starts a python3 kernel per notebook) ----------------------------------------
+def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
+    nbdir, out = tmp_path / "nbs", tmp_path / "out"
+    nbdir.mkdir()
+    _write_nb(nbdir / "01_ok.ipynb", "print(a, b, 'c' in globals())")
+    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)")
+    params = tmp_path / "p.yaml"
+    params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_ok": {"b": "x"}}))
+    res = _run("--params", str(params), "--notebooks-dir", str(nbdir), "--output-dir", str(out),
+               "--failed-dir", str(tmp_path / "failed"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    injected = _injected(out / "01_ok.ipynb")
+    assert "a = 5" in injected and 'b = "x"' in injected and "c =" not in injected
+    assert _stdout_text(out / "01_ok.ipynb").strip() == "5 x False"
+    assert "ignored: c" in res.stdout
+    assert _stdout_text(out / "02_defaults.ipynb").strip() == "5 None"
+    # executed notebooks carry no timestamps or temp paths
+    text = (out / "01_ok.ipynb").read_text()
+    assert "start_time" not in text and "output_path" not in text and str(tmp_path) not in text
+
+
+def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(tmp_path: Path) -> None:
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    ok = _write_nb(nbdir / "01_ok.ipynb", "print(a)")
+    bad = _write_nb(nbdir / "02_bad.ipynb", "raise ValueError('boom')")
+    bad_before = bad.read_bytes()
+    res = _run("--params", str(paths.REPO_ROOT / "papermill_params" / "sample.yaml"), "--notebooks-dir",
+               str(nbdir), "--in-place", "--failed-dir", str(tmp_path / "failed"))
+    assert res.returncode != 0
+    assert "FAIL 02_bad" in res.stdout and "failed: 02_bad" in res.stdout
+    assert "ValueError: boom" in res.stdout
+    assert bad.read_bytes() == bad_before  # the failing notebook is untouched
+    assert sorted(p.name for p in nbdir.iterdir()) == ["01_ok.ipynb", "02_bad.ipynb"]  # no temp files left
+    assert _stdout_text(ok).strip() == "1"  # the good one ran in place
+    assert (tmp_path / "failed" / "02_bad.ipynb").exists()  # kept for debugging, elsewhere
