@@ -1,0 +1,3 @@
+"""Tables for notebook 05 inter-judge agreement (T03, F10 data, T29, C-J)."""
+
+from __future__ import annotations
