@@ -80,6 +80,7 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # no Nagle / delayed-ACK stalls on keep-alive connections
 
         def log_message(self, *args: Any) -> None:
             """Silence the default stderr log."""
@@ -87,13 +88,9 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
         def _send(self, code: int, obj: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             """Send a JSON response."""
             data = json.dumps(obj).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
+            head = [f"HTTP/1.1 {code} {self.responses.get(code, ('',))[0]}", "Content-Type: application/json",
+                    f"Content-Length: {len(data)}", *(f"{k}: {v}" for k, v in (headers or {}).items())]
+            self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)  # one write per response
 
         def do_GET(self) -> None:  # noqa: N802
             """Serve /v1/models and /stats."""
@@ -169,14 +166,23 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    """ThreadingHTTPServer that stays quiet when a client dies mid-request (kill -9 tests)."""
+
+    daemon_threads = True
+    request_queue_size = 256
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Ignore broken connections."""
+
+
 class FakeServer:
     """An in-process fake server on 127.0.0.1 (context manager); `.url` is the /v1 base URL."""
 
     def __init__(self, latency: float = 0.0, log_path: str | None = None) -> None:
         """Bind to a free loopback port."""
         self.state = _State(latency, log_path)
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(self.state))
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", 0), make_handler(self.state))
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -199,9 +205,7 @@ def main() -> None:
     ap.add_argument("--log", default=None)
     a = ap.parse_args()
     state = _State(a.latency, a.log)
-    httpd = ThreadingHTTPServer(("127.0.0.1", a.port), make_handler(state))
-    httpd.daemon_threads = True
-    httpd.request_queue_size = 256
+    httpd = _Server(("127.0.0.1", a.port), make_handler(state))
     print(f"http://127.0.0.1:{httpd.server_address[1]}/v1", flush=True)
     try:
         httpd.serve_forever()

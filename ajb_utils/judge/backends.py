@@ -181,6 +181,7 @@ class OpenAIBackend:
     timeout_s: float = 300.0
     extra_body: dict[str, Any] | None = None
     max_tokens_param: str = "max_tokens"
+    pool_size: int = 64
 
     def __post_init__(self) -> None:
         """Create one async client per base URL (SDK retries off)."""
@@ -190,7 +191,7 @@ class OpenAIBackend:
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise FatalBackendError(f"environment variable {self.api_key_env} is not set")
-        limits = httpx.Limits(max_connections=512, max_keepalive_connections=512)
+        limits = httpx.Limits(max_connections=self.pool_size, max_keepalive_connections=self.pool_size)
         self._clients = [
             openai.AsyncOpenAI(
                 base_url=u, api_key=key or "EMPTY", max_retries=0, timeout=self.timeout_s,
@@ -240,7 +241,11 @@ class OpenAIBackend:
             fmt = self._formats[0]
             t0 = time.monotonic()
             try:
-                resp = await client.chat.completions.create(**self._request(messages, json_reply, fmt))
+                kw = self._request(messages, json_reply, fmt)
+                kw.update(kw.pop("extra_body", None) or {})
+                # client.post: the SDK's transport, auth, headers and typed errors, without its
+                # per-request param transforms and pydantic parsing (a 2x CPU saving per call)
+                resp = await client.post("/chat/completions", body=kw, cast_to=object)
             except Exception as exc:  # noqa: BLE001 - classified below
                 err = classify_error(exc)
                 if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
@@ -260,23 +265,28 @@ class OpenAIBackend:
 
 
 def _to_result(resp: Any, latency: float, fmt: str) -> ChatResult:
-    """Return a ChatResult from an SDK ChatCompletion (reasoning from vLLM/Ollama/OpenRouter fields)."""
-    choice = resp.choices[0] if resp.choices else None
-    msg = getattr(choice, "message", None)
-    extra = (getattr(msg, "model_extra", None) or {}) if msg is not None else {}
-    reasoning = extra.get("reasoning_content") or extra.get("reasoning")
+    """Return a ChatResult from a chat.completion JSON body (reasoning from vLLM/Ollama/OpenRouter fields)."""
+    if not isinstance(resp, dict):
+        raise CallError("bad_response", f"non-JSON response: {str(resp)[:200]}", True)
+    choices = resp.get("choices") or []
+    choice = choices[0] if choices else {}
+    msg = choice.get("message") or {}
+    reasoning = msg.get("reasoning_content") or msg.get("reasoning")
     if isinstance(reasoning, dict | list):
         reasoning = str(reasoning)
-    usage = getattr(resp, "usage", None)
+    usage = resp.get("usage") or {}
+    content = msg.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
     return ChatResult(
-        content=getattr(msg, "content", None),
+        content=content,
         reasoning=reasoning,
-        finish_reason=getattr(choice, "finish_reason", None),
-        model=getattr(resp, "model", None),
-        fingerprint=getattr(resp, "system_fingerprint", None),
-        prompt_tokens=getattr(usage, "prompt_tokens", None),
-        completion_tokens=getattr(usage, "completion_tokens", None),
-        refusal=getattr(msg, "refusal", None),
+        finish_reason=choice.get("finish_reason"),
+        model=resp.get("model"),
+        fingerprint=resp.get("system_fingerprint"),
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
+        refusal=msg.get("refusal"),
         latency_s=latency,
         response_format=fmt,
     )

@@ -293,7 +293,7 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
         model=(cfg.deriver_model or cfg.model) if deriver else cfg.model,
         base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
         api_key_env=cfg.api_key_env, decoding=cfg.decoding, response_format=cfg.response_format,
-        timeout_s=cfg.timeout_s, extra_body=cfg.extra_body,
+        timeout_s=cfg.timeout_s, extra_body=cfg.extra_body, pool_size=max(8, 2 * cfg.concurrency),
     )
 
 
