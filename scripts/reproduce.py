@@ -1,0 +1,119 @@
+#!/usr/bin/env python
+"""The main job: verify the data, print the headline table, execute every notebook.
+
+    python scripts/reproduce.py                         # embedded synthetic sample, offline
+    python scripts/reproduce.py --params papermill_params/hf.yaml   # the released data (network)
+
+Steps, each printed as it goes:
+1. for the sample: rebuild it from its seed into a temporary folder and check it is
+   byte-identical to data/sample (the sample is exactly what `ajb_utils.sample` makes);
+2. load the data, recompute every programmatic score and compare with the published ones,
+   report exclusions (paper Appendix D) and print a Table 2-style alignment summary;
+3. execute every notebook with papermill (scripts/run_notebooks.py), writing all tables and
+   figures under figures/<data label>/ and refreshing the notebooks' committed outputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import yaml  # noqa: E402
+
+from ajb_utils import schema, stats  # noqa: E402
+from ajb_utils.data import check_published_scores, load_bench  # noqa: E402
+from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
+
+SAMPLE_SEED = 0
+
+
+def verify_sample() -> bool:
+    """Return True when regenerating the sample from its seed gives byte-identical files."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "sample"
+        subprocess.run([sys.executable, "-m", "ajb_utils.sample", "--scale", "small",
+                        "--seed", str(SAMPLE_SEED), "--out", str(out)], check=True, cwd=REPO)
+        committed = sorted(p.relative_to(SAMPLE_DIR) for p in SAMPLE_DIR.rglob("*") if p.is_file())
+        rebuilt = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+        if committed != rebuilt:
+            print(f"  file lists differ: {set(committed) ^ set(rebuilt)}")
+            return False
+        differing = [str(p) for p in committed
+                     if not filecmp.cmp(SAMPLE_DIR / p, out / p, shallow=False)]
+        for name in differing:
+            print(f"  differs: data/sample/{name}")
+        return not differing
+
+
+def summary_table(bench) -> str:
+    """Return the Table 2-style summary (judge x condition x difficulty, mean over generators)."""
+    released = bench.verdicts[bench.verdicts["judge"].isin(schema.JUDGES)
+                              & bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    cells = stats.align(released, by=("judge", "generator", "difficulty", "condition"))
+    wide = (cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"].mean()
+            .unstack(["condition", "difficulty"]))
+    wide.index = [schema.display(j) for j in wide.index]
+    return wide.round(1).to_string()
+
+
+def main() -> int:
+    """Run the three steps; return the exit status (non-zero if any step failed)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
+    ap.add_argument("--skip-notebooks", action="store_true")
+    ap.add_argument("--html", action="store_true", help="also render executed notebooks to HTML")
+    args = ap.parse_args()
+    spec = yaml.safe_load(args.params.read_text()) or {}
+    source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
+    revision = (spec.get("default") or {}).get("revision")
+    status = 0
+    t_start = time.perf_counter()
+
+    if source == "sample":
+        print("[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes ...")
+        ok = verify_sample()
+        print("  sample verified: byte-identical" if ok else "  SAMPLE DIFFERS from its generator")
+        status |= 0 if ok else 1
+    else:
+        print(f"[1/3] data source {source!r}: nothing to verify locally")
+
+    print(f"[2/3] loading {source!r} and re-scoring every generation ...")
+    bench = load_bench(source, revision=revision)
+    if bench.synthetic:
+        print("  SYNTHETIC SAMPLE - numbers are not the paper's")
+    mismatches = check_published_scores(bench)
+    print(f"  {len(bench.records):,} records, {len(bench.generations):,} valid generations, "
+          f"{len(bench.verdicts):,} verdict rows; provenance: {bench.provenance()}")
+    print(f"  published programmatic scores reproduced: "
+          f"{'all' if mismatches.empty else f'{len(mismatches)} MISMATCHES'}")
+    status |= 0 if mismatches.empty else 1
+    print("  exclusions (paper Appendix D):")
+    summary = bench.exclusion_summary()
+    grouped = summary.groupby("reason")["n"].sum() if len(summary) else summary
+    print("    " + grouped.to_string().replace("\n", "\n    "))
+    print("  alignment (%), mean over generators, six judges + Prometheus-2:")
+    print("    " + summary_table(bench).replace("\n", "\n    "))
+
+    if not args.skip_notebooks:
+        print("[3/3] executing every notebook (papermill) ...", flush=True)
+        cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params",
+               str(args.params)]
+        if source == "sample":
+            cmd.append("--in-place")
+        if args.html:
+            cmd.append("--html")
+        status |= subprocess.run(cmd, cwd=REPO).returncode
+    print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
