@@ -167,19 +167,10 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
             return 0
         c = batch.import_batch(a.file, [*derivers, *units], store)
         print(f"imported {dict(c)}")
-    cfg.dry_run, cfg.retry_errors = False, False
-    cfg.backend_offline = True  # type: ignore[attr-defined]
-    cfg.max_attempts = 0
-    s = run_judge(_offline(cfg))
+    cfg.dry_run, cfg.retry_errors, cfg.reparse, cfg.offline = False, False, False, True
+    s = run_judge(cfg)  # export what the store now holds; no call is made
     _print_summary(s)
     return 0
-
-
-def _offline(cfg: RunConfig) -> RunConfig:
-    """Return cfg set to export only (no pending call is made: --reparse mode without re-parsing)."""
-    cfg.reparse = False
-    cfg.budget_tokens = 0  # any pending unit stops at the budget check: nothing is called
-    return cfg
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,6 +76,7 @@ class RunConfig:
     export: bool = True
     progress: bool = True
     durable: bool = False
+    offline: bool = False  # export what the store holds; make no call (used after batch imports)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
@@ -109,6 +110,7 @@ class RunSummary:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     elapsed_s: float = 0.0
+    calls_s: float = 0.0  # wall time of the call phase only
     aborted: str | None = None
     dry_run: bool = False
     estimate: dict[str, Any] = field(default_factory=dict)
@@ -453,8 +455,8 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         existing = store.statuses(hashes)
         summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
         pend_d = _pending(derivers, existing, cfg.retry_errors)
-        pend_j = [] if cfg.reparse else _pending(units, existing, cfg.retry_errors)
-        pend_d = [] if cfg.reparse else pend_d
+        pend_j = [] if cfg.reparse or cfg.offline else _pending(units, existing, cfg.retry_errors)
+        pend_d = [] if cfg.reparse or cfg.offline else pend_d
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
             summary.elapsed_s = time.time() - t0
@@ -477,7 +479,9 @@ def run_judge(cfg: RunConfig) -> RunSummary:
                     if dbackend is not backend:
                         await dbackend.aclose()
 
+            tc = time.time()
             asyncio.run(go())
+            summary.calls_s = time.time() - tc
         summary.new, summary.retries, summary.aborted = stats.new, stats.retries, stats.abort
         summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
         rows = _outcomes(store, [run_hash], ("judge", "prometheus"))
