@@ -144,7 +144,7 @@ def test_generate_and_rewrite(server, bench, tmp_path) -> None:
     assert len(rows) == 12 and rows[0]["generated_tool_calls"] and rows[0]["score_tool_selection"] is not None
     r = run_rewrite(cfg(server, bench, tmp_path, name="rw_t", model="think"))
     rows = [json.loads(x) for x in Path(r.files[0]).read_text().splitlines()]
-    assert len(rows) == 16 and {x["criterion"] for x in rows} == {"preserves_gt", "strictly_harder"}
+    assert len(rows) == 16 and {x["criterion"] for x in rows} == {"medium_preserves", "hard_preserves", "medium_harder", "hard_harder"}
 
 
 def test_batch_roundtrip(server, bench, tmp_path) -> None:

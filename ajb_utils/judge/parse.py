@@ -407,10 +407,11 @@ def parse_deriver(content: str | None, reasoning: str | None = None, finish_reas
 
 REWRITE_CRITERIA: dict[str, tuple[str, str]] = {
     # answer key -> (pair, criterion) as in DATA_FORMAT.md section 3
-    "medium_preserves_gt": ("easy_medium", "preserves_gt"),
-    "hard_preserves_gt": ("medium_hard", "preserves_gt"),
-    "medium_harder_than_easy": ("easy_medium", "strictly_harder"),
-    "hard_harder_than_medium": ("medium_hard", "strictly_harder"),
+    # (the sample's synthetic_rewrite_validation.jsonl uses the same criterion names)
+    "medium_preserves_gt": ("easy_medium", "medium_preserves"),
+    "hard_preserves_gt": ("medium_hard", "hard_preserves"),
+    "medium_harder_than_easy": ("easy_medium", "medium_harder"),
+    "hard_harder_than_medium": ("medium_hard", "hard_harder"),
 }
 
 
