@@ -73,3 +73,22 @@ def test_static_rewrite_rows(bench) -> None:
     df = static_rewrite_verdicts(bench.records.head(5))
     assert list(df.columns) == ["id", "dag_type", "meta_judge", "pair", "criterion", "verdict"]
     assert len(df) == 5 * 4 and set(df["pair"]) == {"easy_medium", "medium_hard"}
+
+
+def test_load_bench_picks_up_a_static_run(tmp_path) -> None:
+    import shutil
+
+    from ajb_utils.data import load_bench
+    from ajb_utils.paths import SAMPLE_DIR
+
+    if not (SAMPLE_DIR / "README.md").exists():
+        pytest.skip("data/sample not generated")
+    src = tmp_path / "src"
+    shutil.copytree(SAMPLE_DIR, src)
+    bench = load_bench(src, runs=None, engine="json")
+    run_judge(RunConfig(name="static_judge", bench=bench, out_dir=src / "runs", limit=10, progress=False))
+    b2 = load_bench(src, runs=["static_judge"], engine="json")
+    v = b2.verdicts[b2.verdicts["judge"] == "static_judge"]
+    assert len(v) > 0 and set(v["condition"].astype(str)) == {"with_gt", "without_gt"}
+    row = b2.judges.set_index("judge").loc["static_judge"]
+    assert row["study"] == "static" and not row["synthetic"]
