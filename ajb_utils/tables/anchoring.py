@@ -1,3 +1,353 @@
-"""Tables for notebook 10 anchoring (T01, GT lift, App. H mining)."""
+"""Tables for notebook 10 anchoring (T01, GT lift, App. H mining).
+
+GT lift (Eq. 5b) per judge and per metric from the released with/without-GT verdicts; Table 1
+(C3 corrupted-GT control) from judge runs with ``study == "c3"``; Appendix H over-anchoring
+instance mining (vectorised over the verdicts frame) and a display of mined cases.
+
+RUN artifacts work in three situations, reported by :func:`run_situation`:
+1. ``sample runs``: the synthetic sample's simulated runs (numbers are not the paper's);
+2. ``user runs``: the user's own runs under data/runs (judge runner output);
+3. ``paper values``: no runs -> the paper's reported values, shown as reported, with the judge
+   runner command that would produce the missing data.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import paper, schema, stats
+
+__all__ = [
+    "SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "study_runs", "base_judge",
+    "gt_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
+    "c3_status", "t01_checks", "lift_checks", "apph_checks", "mine_over_anchoring", "anchoring_counts", "anchoring_metric_counts", "anchoring_cases",
+]
+
+SITUATIONS: dict[int, str] = {
+    1: "sample runs (synthetic; numbers are not the paper's)",
+    2: "user runs (data/runs)",
+    3: "paper values (no runs found; reported values shown as reported)",
+}
+# The paper's Eq. 5b lift averages 12 (g, d) cells: the four open-weight generators (claims.csv).
+LIFT_EXCLUDED_GENERATORS: tuple[str, ...] = ("gpt5_4",)
+C3_JUDGES: tuple[str, ...] = ("judge_qwq_32b", "judge_gemini_2_5_pro")
+C3_GENERATOR: str = "llama_3_3_70b_instruct"
+
+
+# ---------------------------------------------------------------------------------------------
+# runs and situations
+# ---------------------------------------------------------------------------------------------
+def base_judge(name: str) -> str:
+    """Return the released judge config name for a run's base model ('qwq_32b' -> 'judge_qwq_32b')."""
+    name = str(name)
+    return name if name.startswith("judge_") or f"judge_{name}" not in schema.JUDGES else f"judge_{name}"
+
+
+def study_runs(bench, study: str) -> pd.DataFrame:
+    """Return bench.judges rows of runs with this study, plus `base` (released judge name)."""
+    j = bench.judges
+    runs = j[(j["study"] == study) & (j["origin"] != "release")].copy()
+    runs["base"] = runs["base_model"].map(base_judge)
+    return runs.reset_index(drop=True)
+
+
+def run_situation(bench, study: str) -> tuple[int, str]:
+    """Return (1|2|3, description) for a RUN artifact: sample runs, user runs or paper values."""
+    runs = study_runs(bench, study)
+    if runs.empty:
+        return 3, SITUATIONS[3]
+    user = runs[runs["origin"] != "sample run"]
+    return (2, SITUATIONS[2]) if len(user) else (1, SITUATIONS[1])
+
+
+def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qwq_32b_c3") -> str:
+    """Return the judge runner command that produces a C3 run (Table 1) for one judge."""
+    return ("python -m ajb_utils.judge run --backend openai --base-url <endpoint>/v1 "
+            f"--model {judge_model} --source {source} --conditions with_gt,without_gt,corrupted_gt "
+            f"--generators {C3_GENERATOR} --study c3 --judge-label {name.removesuffix('_c3')} "
+            f"--name {name}")
+
+
+def c3_status(bench, data_source: str) -> str:
+    """Return which situation Table 1 is in and, when runs are missing, the commands to make them."""
+    k, text = run_situation(bench, "c3")
+    runs = study_runs(bench, "c3")
+    lines = [f"Table 1 situation {k}: {text}."]
+    if k != 3:
+        lines.append("C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in
+                                                zip(runs["judge"], runs["base"])))
+    missing = [j for j in C3_JUDGES if j not in set(runs["base"])]
+    if missing:
+        lines.append("To produce the missing C3 runs (judge runner; serve the model first):")
+        lines += [c3_command(data_source if data_source != "sample" else "hf",
+                             f"<{schema.display(j)} model id>", f"{j.removeprefix('judge_')}_c3")
+                  for j in missing]
+    return "\n".join(lines)
+
+
+def lift_checks(lift: pd.DataFrame) -> list[tuple]:
+    """Return check rows for Finding 2's lift claims (values and signs) from claims.csv."""
+    cl = paper.claims(artifact="C-F2")
+    ids = {"gpt_5_4": "judge_gpt_5_4", "gemini": "judge_gemini_2_5_pro", "qwq": "judge_qwq_32b",
+           "oss_120b": "judge_gpt_oss_120b"}
+    lv = lift.set_index("judge")
+    rows = []
+    for c in cl.itertuples():
+        j = ids.get(c.claim_id.split(".", 1)[1].removeprefix("lift_").removeprefix("sign_"))
+        if j is None or j not in lv.index:
+            continue
+        r = lv.at[j, "lift"]
+        if c.comparison == "sign":  # the paper's sign claims come with non-overlapping CIs
+            r = float(np.sign(r)) if (lv.at[j, "lo"] > 0 or lv.at[j, "hi"] < 0) else 0.0
+        rows.append((c.description, c.paper_value, round(float(r), 1),
+                     paper.check_claim(c._asdict(), r)))
+    return rows
+
+
+def t01_checks(split: pd.DataFrame) -> list[tuple]:
+    """Return check rows for the anchoring split (Gemini cGT ~ GT within 1.8 pp; QwQ cGT ~ noGT within 0.2 pp)."""
+    s = split.set_index("judge")
+    rows = []
+    for j, col, lim in (("judge_gemini_2_5_pro", "max_abs_cGT_minus_GT", 1.8),
+                        ("judge_qwq_32b", "max_abs_cGT_minus_noGT", 0.2)):
+        r = float(s.at[j, col]) if j in s.index else np.nan
+        rows.append((f"{schema.display(j)}: max |{col.removeprefix('max_abs_')}| (pp)", f"<= {lim}",
+                     round(r, 1), bool(r <= lim + 0.05) if r == r else None))
+    return rows
+
+
+def apph_checks(counts: pd.DataFrame) -> list[tuple]:
+    """Return the App. H instance-count check (Gemini-2.5-Pro hard: 1,322)."""
+    c = paper.claims(artifact="AppH").iloc[0]
+    hit = counts[(counts["judge"] == "judge_gemini_2_5_pro") & (counts["difficulty"] == "hard")]
+    r = int(hit["instances"].iloc[0]) if len(hit) else np.nan
+    return [(c["description"], int(c["paper_value"]), r, paper.check_claim(c, r) if r == r else None)]
+
+
+# ---------------------------------------------------------------------------------------------
+# GT lift (Eq. 5b) per judge and per metric
+# ---------------------------------------------------------------------------------------------
+def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None,
+              exclude_generators: Sequence[str]) -> pd.DataFrame:
+    """Return with/without-GT verdicts of the given judges, minus excluded generators."""
+    judges = list(judges) if judges is not None else schema.MAIN_JUDGES
+    keep = (verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)
+            & ~verdicts["generator"].isin(list(exclude_generators)))
+    v = verdicts[keep]
+    for c in ("judge", "generator", "condition"):
+        if isinstance(v[c].dtype, pd.CategoricalDtype):
+            v = v.assign(**{c: v[c].cat.remove_unused_categories()})
+    return v
+
+
+def gt_lift(bench, judges: Sequence[str] | None = None,
+            exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS,
+            n_bootstrap: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """Return GT lift per judge (pp): lift (Eq. 5b), paired-bootstrap CI, n_cells, n_pairs, sign."""
+    v = _released(bench.verdicts, judges, exclude_generators)
+    cells = stats.align(v)
+    lift = stats.lift(cells).rename("lift").reset_index()
+    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed)
+    out = lift.merge(ci[["judge", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="left")
+    out["judge"] = out["judge"].astype(str)
+    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", "0 (CI spans 0)"))
+    return out[["judge", "lift", "lo", "hi", "sign", "n_cells", "n_pairs"]]
+
+
+def per_metric_lift(bench, judges: Sequence[str] | None = None,
+                    exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS) -> pd.DataFrame:
+    """Return per-metric lift (pp) wide: rows judges, columns metrics (with-GT minus without-GT)."""
+    v = _released(bench.verdicts, judges, exclude_generators)
+    pm = stats.per_metric_align(v)
+    per = stats.lift(pm, by=["judge", "metric"]).reset_index()
+    wide = per.pivot(index="judge", columns="metric", values="lift")
+    wide = wide[[m for m in schema.METRICS if m in wide.columns]]
+    wide.index = wide.index.astype(str)
+    wide.columns = wide.columns.astype(str)
+    wide.columns.name = None
+    return wide
+
+
+def reported_metric_lift() -> pd.DataFrame:
+    """Return the paper's per-metric lift (pp) derived from Table 24 (with minus without GT)."""
+    t24 = paper.reported("T24")
+    t24 = t24[t24["stat"] == "alignment"]
+    w = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
+    return (w["with_gt"] - w["without_gt"]).rename("value").reset_index()
+
+
+# ---------------------------------------------------------------------------------------------
+# Table 1: C3 corrupted-GT control
+# ---------------------------------------------------------------------------------------------
+def table_T01(bench, generator: str = C3_GENERATOR) -> pd.DataFrame:
+    """Return Table 1 long: judge, difficulty, condition, stat (alignment|delta_*), value, n.
+
+    From runs with study "c3" (their with_gt, without_gt and corrupted_gt columns); one block
+    per run, labelled by its released base judge. Empty when there are no C3 runs.
+    """
+    cols = ["judge", "run", "difficulty", "condition", "stat", "value", "n"]
+    runs = study_runs(bench, "c3")
+    if runs.empty:
+        return pd.DataFrame(columns=cols)
+    v = bench.verdicts
+    v = v[v["judge"].isin(runs["judge"].tolist()) & (v["generator"] == generator)]
+    cells = stats.align(v, by=["judge", "difficulty", "condition"])
+    cells["judge"] = cells["judge"].astype(str)
+    cells = cells.rename(columns={"judge": "run", "align": "value"})
+    cells["run"] = cells["run"].astype(str)
+    cells["stat"] = "alignment"
+    wide = cells.pivot_table(index=["run", "difficulty"], columns="condition", values="value",
+                             observed=True)
+    deltas = []
+    for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
+        if "corrupted_gt" in wide and ref in wide:
+            d = (wide["corrupted_gt"] - wide[ref]).rename("value").reset_index()
+            deltas.append(d.assign(condition="corrupted_gt", stat=stat, n=np.nan))
+    out = pd.concat([cells.astype({"condition": str, "difficulty": str})] +
+                    [d.astype({"difficulty": str}) for d in deltas], ignore_index=True)
+    out["judge"] = out["run"].map(dict(zip(runs["judge"], runs["base"])))
+    order = {d: i for i, d in enumerate(schema.DIFFICULTIES)}
+    out["_d"] = out["difficulty"].map(order)
+    out = out.sort_values(["run", "_d", "stat", "condition"]).drop(columns="_d")
+    return out[cols].reset_index(drop=True)
+
+
+def reported_T01() -> pd.DataFrame:
+    """Return the paper's Table 1 cells (alignment and deltas), judge/difficulty/condition/stat/value."""
+    r = paper.reported("T01")
+    r = r[r["stat"].isin(["alignment", "delta_vs_with_gt", "delta_vs_without_gt"])]
+    return r[["judge", "difficulty", "condition", "stat", "value", "source"]].reset_index(drop=True)
+
+
+def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
+    """Return per judge: mean |cGT - GT|, mean |cGT - noGT| (pp) and which one cGT tracks."""
+    d = t01[t01["stat"].isin(["delta_vs_with_gt", "delta_vs_without_gt"])].copy()
+    d["abs"] = d["value"].astype(float).abs()
+    w = d.pivot_table(index="judge", columns="stat", values="abs", aggfunc="max")
+    w = w.rename(columns={"delta_vs_with_gt": "max_abs_cGT_minus_GT",
+                          "delta_vs_without_gt": "max_abs_cGT_minus_noGT"})
+    w["corrupted GT tracks"] = np.where(
+        w["max_abs_cGT_minus_GT"] < w["max_abs_cGT_minus_noGT"],
+        "with GT (anchors to any reference)", "without GT (ignores a wrong reference)")
+    w.columns.name = None
+    return w.reset_index()
+
+
+# ---------------------------------------------------------------------------------------------
+# Appendix H: over-anchoring instance mining
+# ---------------------------------------------------------------------------------------------
+KEYS: list[str] = ["judge", "generator", "difficulty", "id", "metric"]
+
+
+def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = None,
+                        difficulties: Sequence[str] | None = None, margin: float = 0.1,
+                        eps: float = 1e-6) -> pd.DataFrame:
+    """Return the metric verdicts meeting App. H's rule: p < 1, l_GT > p, l_noGT <= p + margin.
+
+    Columns: judge, generator, difficulty, id, dag_type, metric, p, l_with_gt, l_without_gt.
+    Vectorised: one pivot of with/without-GT scores per (judge, generator, difficulty, id, metric).
+    """
+    v = verdicts[verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    if judges is not None:
+        v = v[v["judge"].isin(list(judges))]
+    if difficulties is not None:
+        v = v[v["difficulty"].isin(list(difficulties))]
+    g = v.groupby(KEYS + ["condition"], observed=True, sort=True)
+    wide = g["llm_score"].first().unstack("condition")
+    p = g["p"].first().groupby(level=KEYS, observed=True).first()
+    wide = wide.reindex(columns=schema.MAIN_CONDITIONS)
+    lw, lo, pp = wide["with_gt"].to_numpy(float), wide["without_gt"].to_numpy(float), \
+        p.reindex(wide.index).to_numpy(float)
+    hit = (pp < 1.0 - eps) & (lw > pp + eps) & (lo <= pp + margin + eps)
+    out = wide.index[hit].to_frame(index=False)
+    out["p"], out["l_with_gt"], out["l_without_gt"] = pp[hit], lw[hit], lo[hit]
+    for c in ("judge", "generator", "difficulty", "metric"):
+        out[c] = out[c].astype(str)
+    out["id"] = out["id"].astype(str)
+    dag = verdicts.drop_duplicates("id").set_index(verdicts.drop_duplicates("id")["id"].astype(str))
+    out.insert(4, "dag_type", out["id"].map(dag["dag_type"].astype(str)) if "dag_type" in dag else "")
+    return out
+
+
+def _paired_records(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Return record counts with both conditions per judge and difficulty."""
+    v = verdicts[verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    r = v.groupby(["judge", "difficulty", "generator", "id"], observed=True)["condition"].nunique()
+    r = r[r == 2].groupby(level=["judge", "difficulty"], observed=True).size().rename("n_records")
+    return r.reset_index().astype({"judge": str, "difficulty": str})
+
+
+def anchoring_counts(verdicts: pd.DataFrame, mined: pd.DataFrame,
+                     judges: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return per judge x difficulty: instances (records with >= 1 flagged metric), records, share %."""
+    judges = list(judges) if judges is not None else schema.MAIN_JUDGES
+    rec = _paired_records(verdicts[verdicts["judge"].isin(judges)])
+    inst = (mined.drop_duplicates(["judge", "difficulty", "generator", "id"])
+            .groupby(["judge", "difficulty"]).size().rename("instances").reset_index())
+    out = rec.merge(inst, on=["judge", "difficulty"], how="left").fillna({"instances": 0})
+    out["instances"] = out["instances"].astype(np.int64)
+    out["share_pct"] = 100.0 * out["instances"] / out["n_records"]
+    return _paper_sort(out, ["judge", "difficulty"])[["judge", "difficulty", "instances",
+                                                       "n_records", "share_pct"]]
+
+
+def anchoring_metric_counts(mined: pd.DataFrame, difficulty: str = "hard") -> pd.DataFrame:
+    """Return flagged metric verdicts per judge (rows) and metric (columns) at one difficulty."""
+    m = mined[mined["difficulty"] == difficulty]
+    t = pd.crosstab(m["judge"], m["metric"]).reindex(columns=schema.METRICS, fill_value=0)
+    t = t.reindex([j for j in schema.JUDGES if j in t.index])
+    t.columns.name, t.index.name = None, "judge"
+    return t.reset_index()
+
+
+def _paper_sort(df: pd.DataFrame, on: list[str]) -> pd.DataFrame:
+    """Return df sorted by judge / difficulty / metric in the paper's order."""
+    orders = {"judge": schema.JUDGES, "difficulty": schema.DIFFICULTIES, "metric": schema.METRICS,
+              "generator": schema.GENERATORS}
+    keys = [df[c].map({v: i for i, v in enumerate(orders.get(c, []))}).fillna(99) for c in on]
+    idx = np.lexsort([k.to_numpy() for k in reversed(keys)])
+    return df.iloc[idx].reset_index(drop=True)
+
+
+def _tool_names(calls) -> str:
+    """Return the tool names of a call list joined by ' -> '."""
+    return " -> ".join(c["name"] for c in calls) if isinstance(calls, list) else ""
+
+
+def anchoring_cases(bench, mined: pd.DataFrame, judge: str, difficulty: str = "hard",
+                    metric: str | None = "sequence_accuracy", n: int = 3, seed: int = 0) -> pd.DataFrame:
+    """Return n mined cases of one judge with query, generated vs expected tools, scores, justifications.
+
+    ``bench`` should be loaded with ``justifications=True`` (only the needed judge). Cases are a
+    seeded sample of the flagged (record, metric) rows, of ``metric`` first when given.
+    """
+    m = mined[(mined["judge"] == judge) & (mined["difficulty"] == difficulty)]
+    if metric is not None and (m["metric"] == metric).any():
+        m = m[m["metric"] == metric]
+    m = m.sort_values(["generator", "id", "metric"]).reset_index(drop=True)
+    pick = m.iloc[np.sort(np.random.default_rng(seed).choice(len(m), size=min(n, len(m)),
+                                                           replace=False))] if len(m) else m
+    gen = bench.generations.assign(id=bench.generations["id"].astype(str),
+                                   generator=bench.generations["generator"].astype(str),
+                                   difficulty=bench.generations["difficulty"].astype(str))
+    gen = gen.set_index(["id", "generator", "difficulty"])
+    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"]
+    key = pd.MultiIndex.from_frame(pick[["id", "generator", "difficulty"]])
+    out = pick.copy()
+    out["query"] = gen["user_query"].reindex(key).to_numpy()
+    out["generated_tools"] = gen["generated_calls"].reindex(key).map(_tool_names).to_numpy()
+    out["expected_tools"] = exp.reindex(pick["id"]).map(_tool_names).to_numpy()
+    v = bench.verdicts
+    if "justification" in v.columns:
+        j = v[(v["judge"] == judge) & v["id"].astype(str).isin(pick["id"])]
+        j = j.assign(**{c: j[c].astype(str) for c in ("id", "generator", "difficulty", "metric",
+                                                     "condition")})
+        jw = j.set_index(["id", "generator", "difficulty", "metric", "condition"])["justification"]
+        for cond in schema.MAIN_CONDITIONS:
+            k = pd.MultiIndex.from_arrays([pick["id"], pick["generator"], pick["difficulty"],
+                                           pick["metric"], [cond] * len(pick)])
+            out[f"justification_{cond}"] = jw.reindex(k).to_numpy()
+    return out.reset_index(drop=True)

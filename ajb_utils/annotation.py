@@ -1,0 +1,241 @@
+"""The human-validation workflow of Appendix G as code: draw, export, read and score an annotation sheet.
+
+The paper's study: 120 hard-difficulty records, 20 per DAG topology, 14 of them with some
+programmatic score below 1 and 6 perfect; an annotator checks each of the four programmatic
+scores and, where they disagree, writes the score they would give. The sheet is one row per
+record (CSV, opens in any spreadsheet):
+
+    id, generator, difficulty, dag_type, query, tools, generated_calls, expected_calls,
+    programmatic_<metric> x4, agree_<metric> x4 (yes/no), human_<metric> x4 (0-1), note
+
+`annotation_sheet` draws it, `export_sheet` writes it atomically, `read_sheet` reads a filled one
+back with clear errors, `agreement_from_sheet` gives Table 12 (per metric and per topology).
+`sheet_from_annotations` turns long annotation rows (docs/DATA_FORMAT.md section 3) into a
+filled sheet, so the synthetic annotations go through the same path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import schema
+
+__all__ = [
+    "SHEET_BASE_COLUMNS", "sheet_columns", "annotation_sheet", "sheet_from_annotations",
+    "export_sheet", "read_sheet", "sheet_to_long", "agreement_from_sheet", "agreement_tables",
+    "SheetError",
+]
+
+SHEET_BASE_COLUMNS: list[str] = ["id", "generator", "difficulty", "dag_type", "query", "tools",
+                                 "generated_calls", "expected_calls"]
+P_COLUMN: dict[str, str] = {"tool_selection": "p_tool", "parameter_structure": "p_param",
+                            "sequence_accuracy": "p_seq", "query_coverage": "p_cov"}
+YES = {"yes", "y", "true", "1", "agree"}
+NO = {"no", "n", "false", "0", "disagree"}
+
+
+class SheetError(ValueError):
+    """A filled annotation sheet that cannot be read (missing columns, bad values)."""
+
+
+def sheet_columns() -> list[str]:
+    """Return the sheet's columns in order."""
+    return (SHEET_BASE_COLUMNS + [f"programmatic_{m}" for m in schema.METRICS]
+            + [f"agree_{m}" for m in schema.METRICS] + [f"human_{m}" for m in schema.METRICS]
+            + ["note"])
+
+
+def _compact_args(args: dict) -> str:
+    """Return call arguments as k=v pairs (values JSON-encoded)."""
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in (args or {}).items())
+
+
+def _compact_calls(calls) -> str:
+    """Return a call list as 'name(k=v, ...); name(...)'."""
+    if not isinstance(calls, list):
+        return ""
+    return "; ".join(f"{c['name']}({_compact_args(c.get('arguments'))})" for c in calls)
+
+
+def _compact_tools(tools) -> str:
+    """Return a tool list as 'name(required*, optional)'."""
+    if not isinstance(tools, list):
+        return ""
+    parts = []
+    for t in tools:
+        req = set(t.get("required") or [])
+        keys = [f"{k}*" if k in req else k for k in (t.get("properties") or {})]
+        parts.append(f"{t['name']}({', '.join(keys)})")
+    return "; ".join(parts)
+
+
+def _sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
+    """Return empty sheet rows for (id, generator, difficulty) pairs, in the pairs' order."""
+    gen = bench.generations.assign(**{c: bench.generations[c].astype(str)
+                                      for c in ("id", "generator", "difficulty", "dag_type")})
+    rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
+    g = pairs[["id", "generator", "difficulty"]].astype(str).merge(
+        gen, on=["id", "generator", "difficulty"], how="left", validate="one_to_one")
+    if g["user_query"].isna().any():
+        missing = g.loc[g["user_query"].isna(), ["id", "generator"]].head(3).to_dict("records")
+        raise SheetError(f"{int(g['user_query'].isna().sum())} annotated rows have no valid "
+                         f"generation in this data source, e.g. {missing}")
+    out = pd.DataFrame({"id": g["id"], "generator": g["generator"], "difficulty": g["difficulty"],
+                        "dag_type": g["dag_type"], "query": g["user_query"],
+                        "tools": rec["tools"].reindex(g["id"]).map(_compact_tools).to_numpy(),
+                        "generated_calls": g["generated_calls"].map(_compact_calls),
+                        "expected_calls": rec["expected_calls"].reindex(g["id"])
+                        .map(_compact_calls).to_numpy()})
+    for m in schema.METRICS:
+        out[f"programmatic_{m}"] = g[P_COLUMN[m]].astype(float).round(4).to_numpy()
+    for prefix in ("agree_", "human_"):
+        for m in schema.METRICS:
+            out[f"{prefix}{m}"] = pd.Series([pd.NA] * len(out), dtype="object")
+    out["note"] = ""
+    return out[sheet_columns()].reset_index(drop=True)
+
+
+def annotation_sheet(bench, generator: str = "llama_3_3_70b_instruct", n_per_topology: int = 20,
+                     n_imperfect: int = 14, seed: int = 0, difficulty: str = "hard") -> pd.DataFrame:
+    """Return a blank sheet: per topology n_imperfect records with a score < 1 and the rest perfect.
+
+    Records are a seeded draw among the generator's valid generations at ``difficulty``; when a
+    topology has too few of one kind the other kind fills the gap (``attrs['shortfalls']``).
+    """
+    gen = bench.generations
+    g = gen[(gen["generator"] == generator) & (gen["difficulty"] == difficulty)].copy()
+    p = g[list(P_COLUMN.values())].to_numpy(float)
+    g["_imperfect"] = (p < 1.0 - 1e-9).any(axis=1)
+    g = g.assign(id=g["id"].astype(str), dag_type=g["dag_type"].astype(str)).sort_values("id")
+    g["_key"] = np.random.default_rng(seed).random(len(g))
+    picks, shortfalls = [], {}
+    for topo in schema.TOPOLOGIES:
+        t = g[g["dag_type"] == topo].sort_values("_key")
+        imp, per = t[t["_imperfect"]], t[~t["_imperfect"]]
+        n_imp = min(n_imperfect, len(imp))
+        n_per = min(n_per_topology - n_imp, len(per))
+        n_imp = min(len(imp), n_per_topology - n_per)
+        if n_imp + n_per < n_per_topology or n_imp != n_imperfect:
+            shortfalls[topo] = {"imperfect": n_imp, "perfect": n_per}
+        picks.append(pd.concat([imp.head(n_imp), per.head(n_per)]))
+    pairs = pd.concat(picks, ignore_index=True)
+    out = _sheet_rows(bench, pairs)
+    out.attrs["shortfalls"] = shortfalls
+    return out
+
+
+def sheet_from_annotations(bench, annotations: pd.DataFrame) -> pd.DataFrame:
+    """Return a filled sheet from long annotation rows (id, generator, metric, human_agrees, ...)."""
+    a = annotations.assign(id=annotations["id"].astype(str))
+    pairs = a.drop_duplicates(["id", "generator"])[["id", "generator", "difficulty"]]
+    sheet = _sheet_rows(bench, pairs).set_index(["id", "generator"])
+    wide_ok = a.pivot(index=["id", "generator"], columns="metric", values="human_agrees")
+    wide_h = a.pivot(index=["id", "generator"], columns="metric", values="human_score")
+    for m in schema.METRICS:
+        ok = wide_ok[m].reindex(sheet.index)
+        sheet[f"agree_{m}"] = ok.map({True: "yes", False: "no"}).astype(object)
+        sheet[f"human_{m}"] = wide_h[m].reindex(sheet.index).where(ok == False)  # noqa: E712
+    if "note" in a.columns:
+        notes = (a[~a["human_agrees"].astype(bool)].groupby(["id", "generator"])["note"]
+                 .agg(lambda s: " | ".join(sorted(set(map(str, s))))))
+        sheet["note"] = notes.reindex(sheet.index).fillna("").to_numpy()
+    return sheet.reset_index()[sheet_columns()]
+
+
+def export_sheet(df: pd.DataFrame, path: str | Path) -> Path:
+    """Write the sheet as CSV atomically (temp file + rename); return the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            df.to_csv(fh, index=False, lineterminator="\n", float_format="%.4g")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _parse_agree(col: pd.Series, name: str) -> pd.Series:
+    """Return agree values as nullable booleans; raise SheetError listing bad rows."""
+    s = col.astype("string").str.strip().str.lower()
+    bad = s.notna() & (s != "") & ~s.isin(YES | NO)
+    if bad.any():
+        rows = (np.flatnonzero(bad.to_numpy()) + 2)[:5].tolist()
+        raise SheetError(f"column {name!r}: values must be yes/no (or empty), got "
+                         f"{sorted(set(s[bad]))[:5]} on CSV line(s) {rows}")
+    return s.map(lambda v: True if v in YES else (False if v in NO else pd.NA)).astype("boolean")
+
+
+def read_sheet(path: str | Path) -> pd.DataFrame:
+    """Return a filled sheet read from CSV, with agree_* as booleans and human_* as floats.
+
+    Raises SheetError for missing columns, agree values other than yes/no, human scores outside
+    [0, 1] or not numeric, and a disagreement without a human score.
+    """
+    df = pd.read_csv(path, dtype={"id": str}, keep_default_na=True)
+    missing = [c for c in sheet_columns() if c not in df.columns]
+    if missing:
+        raise SheetError(f"{Path(path).name}: missing column(s) {missing}; expected {sheet_columns()}")
+    for m in schema.METRICS:
+        df[f"agree_{m}"] = _parse_agree(df[f"agree_{m}"], f"agree_{m}")
+        h = pd.to_numeric(df[f"human_{m}"], errors="coerce")
+        bad = (h.isna() & df[f"human_{m}"].notna()) | (h < 0) | (h > 1)
+        if bad.any():
+            rows = (np.flatnonzero(bad.to_numpy()) + 2)[:5].tolist()
+            raise SheetError(f"column 'human_{m}': scores must be numbers in [0, 1]; "
+                             f"bad value(s) on CSV line(s) {rows}")
+        need = (df[f"agree_{m}"] == False).fillna(False) & h.isna()  # noqa: E712
+        if need.any():
+            rows = (np.flatnonzero(need.to_numpy()) + 2)[:5].tolist()
+            raise SheetError(f"'agree_{m}' is 'no' but 'human_{m}' is empty on CSV line(s) {rows}")
+        df[f"human_{m}"] = h
+    df["note"] = df["note"].astype(object).where(df["note"].notna(), "").astype(str)
+    return df
+
+
+def sheet_to_long(sheet: pd.DataFrame) -> pd.DataFrame:
+    """Return long annotation rows (DATA_FORMAT section 3) for the annotated cells of a sheet."""
+    parts = []
+    for m in schema.METRICS:
+        ok = sheet[f"agree_{m}"].astype("boolean")
+        p = sheet[f"programmatic_{m}"].astype(float)
+        part = sheet[["id", "generator", "difficulty", "dag_type"]].assign(
+            metric=m, programmatic_score=p, human_agrees=ok,
+            human_score=pd.to_numeric(sheet[f"human_{m}"], errors="coerce").where(ok == False, p),  # noqa: E712
+            note=sheet["note"])
+        parts.append(part[ok.notna().to_numpy()])
+    out = pd.concat(parts, ignore_index=True)
+    out["human_agrees"] = out["human_agrees"].astype(bool)
+    return out
+
+
+def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return (per metric + overall, per topology): agree, disagree / total, agreement %."""
+    ok = long["human_agrees"].astype(bool)
+    by_m = ok.groupby(long["metric"].astype(str)).agg(["sum", "size"])
+    by_m = by_m.reindex([m for m in schema.METRICS if m in by_m.index])
+    by_m.loc["overall"] = [int(ok.sum()), int(ok.size)]
+    per_metric = pd.DataFrame({"agree": by_m["sum"].astype(int),
+                               "disagree": (by_m["size"] - by_m["sum"]).astype(int),
+                               "agreement": 100.0 * by_m["sum"] / by_m["size"]})
+    per_metric.index.name = "metric"
+    by_t = ok.groupby(long["dag_type"].astype(str)).agg(["sum", "size"])
+    by_t = by_t.reindex([t for t in schema.TOPOLOGIES if t in by_t.index])
+    per_topology = pd.DataFrame({"agree": by_t["sum"].astype(int), "total": by_t["size"].astype(int),
+                                 "agreement": 100.0 * by_t["sum"] / by_t["size"]})
+    per_topology.index.name = "dag_type"
+    return per_metric.reset_index(), per_topology.reset_index()
+
+
+def agreement_from_sheet(sheet: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return Table 12 from a filled sheet: (per metric + overall, per topology) agreement."""
+    return agreement_tables(sheet_to_long(sheet))

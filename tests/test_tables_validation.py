@@ -1,0 +1,188 @@
+"""Tests for ajb_utils.tables.anchoring, ajb_utils.tables.validation and ajb_utils.annotation.
+
+Hand-computed small frames and the paper's own numbers (Table 20 counts -> unanimity %).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ajb_utils import annotation
+from ajb_utils.tables import anchoring, validation
+
+
+# ------------------------------------------------------------------ App. H mining rule ---------
+def _verdicts(rows):
+    """Return a verdicts frame from (id, metric, p, l_with, l_without) tuples."""
+    out = []
+    for i, m, p, lw, lo in rows:
+        for cond, llm in (("with_gt", lw), ("without_gt", lo)):
+            out.append({"judge": "judge_gemini_2_5_pro", "generator": "llama_3_3_70b_instruct",
+                        "difficulty": "hard", "id": i, "metric": m, "condition": cond,
+                        "p": p, "llm_score": llm, "match": 1 - abs(p - llm), "dag_type": "linear"})
+    return pd.DataFrame(out)
+
+
+def test_mining_rule_hand_cases():
+    v = _verdicts([
+        ("a", "sequence_accuracy", 0.5, 1.0, 0.5),    # flagged: lenient only with GT
+        ("a", "tool_selection", 1.0, 1.0, 1.0),       # p = 1: never
+        ("b", "sequence_accuracy", 0.5, 1.0, 1.0),    # lenient without GT too: not flagged
+        ("c", "query_coverage", 0.6667, 1.0, 0.5),    # l_noGT <= p + 0.1: flagged
+        ("d", "query_coverage", 0.5, 0.5, 0.0),       # l_GT == p: not flagged
+        ("e", "parameter_structure", 0.45, 1.0, 0.5),  # 0.5 <= 0.55: flagged (margin 0.1)
+    ])
+    mined = anchoring.mine_over_anchoring(v)
+    assert sorted(zip(mined["id"], mined["metric"])) == [
+        ("a", "sequence_accuracy"), ("c", "query_coverage"), ("e", "parameter_structure")]
+    counts = anchoring.anchoring_counts(v, mined, judges=["judge_gemini_2_5_pro"])
+    assert counts.loc[0, "instances"] == 3 and counts.loc[0, "n_records"] == 5
+    assert counts.loc[0, "share_pct"] == pytest.approx(60.0)
+
+
+def test_anchoring_split_on_paper_table1():
+    split = anchoring.anchoring_split(anchoring.reported_T01()).set_index("judge")
+    assert split.at["judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"] == pytest.approx(1.8)
+    assert split.at["judge_qwq_32b", "max_abs_cGT_minus_noGT"] == pytest.approx(0.2)
+    assert split.at["judge_gemini_2_5_pro", "corrupted GT tracks"].startswith("with GT")
+    assert split.at["judge_qwq_32b", "corrupted GT tracks"].startswith("without GT")
+    assert all(r[3] for r in anchoring.t01_checks(split.reset_index()))
+
+
+def test_base_judge_names():
+    assert anchoring.base_judge("qwq_32b") == "judge_qwq_32b"
+    assert anchoring.base_judge("judge_qwq_32b") == "judge_qwq_32b"
+    assert anchoring.base_judge("my_model") == "my_model"
+
+
+# ------------------------------------------------------------------ rewrite study --------------
+def _rewrite(verdicts: dict[str, list[tuple[bool, bool, bool]]]) -> pd.DataFrame:
+    """Return rewrite rows: criterion -> list of (claude, gpt, gemini) verdict triples per record."""
+    rows = []
+    for crit, triples in verdicts.items():
+        for k, t in enumerate(triples):
+            for j, v in zip(["claude_large", "gpt_5_4", "gemini_2_5_pro"], t):
+                rows.append({"id": f"r{k}", "dag_type": "linear", "meta_judge": j, "pair": "x",
+                             "criterion": crit, "verdict": v})
+    return validation.normalise_rewrite(pd.DataFrame(rows))
+
+
+def test_unanimity_hand_counts():
+    T, F = True, False
+    rw = _rewrite({"hard_preserves": [(T, T, T), (T, F, T), (F, F, F), (T, F, T)]})
+    t20 = validation.table_T20(rw).set_index("criterion")
+    row = t20.loc["hard_preserves_gt"]
+    assert (row["all_yes"], row["all_no"], row["mixed"]) == (1, 1, 2)
+    assert row["unanimity"] == pytest.approx(50.0)
+    t19 = validation.table_T19(rw).set_index(["meta_judge", "criterion"])["yes_rate"]
+    assert t19[("judge_gpt_5_4", "hard_preserves_gt")] == pytest.approx(25.0)
+    t22 = validation.table_T22(rw).set_index("criterion")
+    # without GPT-5.4 every record is unanimous
+    assert t22.at["hard_preserves_gt", "unanimity_2_judges"] == pytest.approx(100.0)
+    assert t22.at["hard_preserves_gt", "delta_2judge_minus_3judge"] == pytest.approx(50.0)
+
+
+def test_runner_rewrite_spelling_is_normalised():
+    df = pd.DataFrame({"id": ["a", "a"], "dag_type": ["linear"] * 2, "meta_judge": ["gpt_5_4"] * 2,
+                       "pair": ["easy_medium", "medium_hard"],
+                       "criterion": ["strictly_harder", "preserves_gt"], "verdict": [1, 0]})
+    out = validation.normalise_rewrite(df)
+    assert out["criterion"].tolist() == ["medium_harder_than_easy", "hard_preserves_gt"]
+    assert out["meta_judge"].unique().tolist() == ["judge_gpt_5_4"]
+
+
+def test_paper_table20_unanimity_is_consistent():
+    r = validation.reported_T20().pivot(index="criterion", columns="stat", values="value")
+    recomputed = 100 * (r["all_yes"] + r["all_no"]) / (r["all_yes"] + r["all_no"] + r["mixed"])
+    assert np.allclose(recomputed.round(1), r["unanimity"], atol=0.05)
+
+
+# ------------------------------------------------------------------ human study ---------------
+def _long(rows):
+    """Return long annotations from (id, dag_type, metric, p, agrees, human) tuples."""
+    return pd.DataFrame([{"id": i, "generator": "g", "difficulty": "hard", "dag_type": d,
+                          "metric": m, "programmatic_score": p, "human_agrees": a,
+                          "human_score": h, "note": ""} for i, d, m, p, a, h in rows])
+
+
+def test_agreement_tables_hand_counts():
+    ann = _long([("a", "linear", "tool_selection", 1.0, True, 1.0),
+                 ("a", "linear", "parameter_structure", 0.5, False, 1.0),
+                 ("b", "fan_in", "tool_selection", 0.5, True, 0.5),
+                 ("b", "fan_in", "parameter_structure", 1.0, True, 1.0)])
+    pm, pt = annotation.agreement_tables(ann)
+    pm = pm.set_index("metric")
+    assert pm.at["parameter_structure", "agreement"] == pytest.approx(50.0)
+    assert pm.at["overall", "agree"] == 3 and pm.at["overall", "disagree"] == 1
+    assert pt.set_index("dag_type").at["linear", "agreement"] == pytest.approx(50.0)
+
+
+def test_sheet_read_errors(tmp_path):
+    cols = annotation.sheet_columns()
+    row = {c: "" for c in cols}
+    row.update({"id": "a", "generator": "g", "difficulty": "hard", "dag_type": "linear"})
+    row.update({f"programmatic_{m}": 1.0 for m in ["tool_selection", "parameter_structure",
+                                                   "sequence_accuracy", "query_coverage"]})
+    good = dict(row, agree_tool_selection="yes", agree_parameter_structure="no",
+                human_parameter_structure="0.5")
+    p = annotation.export_sheet(pd.DataFrame([good]), tmp_path / "s.csv")
+    sheet = annotation.read_sheet(p)
+    pm, _ = annotation.agreement_from_sheet(sheet)
+    assert pm.set_index("metric").at["overall", "agree"] == 1
+    long = annotation.sheet_to_long(sheet)
+    assert long.set_index("metric").at["parameter_structure", "human_score"] == 0.5
+    with pytest.raises(annotation.SheetError, match="yes/no"):
+        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([dict(good, agree_query_coverage="maybe")]), tmp_path / "b1.csv"))
+    with pytest.raises(annotation.SheetError, match=r"\[0, 1\]"):
+        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([dict(good, human_tool_selection="2")]), tmp_path / "b2.csv"))
+    with pytest.raises(annotation.SheetError, match="empty"):
+        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([dict(good, agree_sequence_accuracy="no")]), tmp_path / "b3.csv"))
+    with pytest.raises(annotation.SheetError, match="missing column"):
+        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([good]).drop(columns="note"), tmp_path / "b4.csv"))
+
+
+# ------------------------------------------------------------------ on the sample -------------
+@pytest.fixture(scope="module")
+def bench():
+    from ajb_utils.data import load_bench
+    return load_bench("sample")
+
+
+def test_sample_round_trip_and_T13(bench, tmp_path):
+    ann, k, _ = validation.load_annotations("sample", "human")
+    assert k == 1 and len(ann) == 480
+    sheet, pm, pt = validation.sheet_round_trip(bench, ann, tmp_path / "filled.csv")
+    direct, _ = annotation.agreement_tables(ann)
+    pd.testing.assert_frame_equal(pm, direct)
+    assert pt["total"].sum() == 480
+    t13 = validation.table_T13(bench, ann)
+    assert len(t13) == 6 and t13["n"].max() <= 120
+    # vs-programmatic equals stats.align on the same records
+    from ajb_utils import stats
+    v = bench.verdicts
+    ids = set(ann["id"] + "|" + ann["generator"])
+    v = v[(v["condition"] == "with_gt") & (v["difficulty"] == "hard")
+          & (v["id"].astype(str) + "|" + v["generator"].astype(str)).isin(ids)
+          & (v["judge"] == "judge_qwq_32b")]
+    ref = stats.align(v, by=["judge"])["align"].iloc[0]
+    assert t13.set_index("judge").at["judge_qwq_32b", "vs_programmatic"] == pytest.approx(ref)
+
+
+def test_sample_sheet_draw(bench):
+    sheet = annotation.annotation_sheet(bench, seed=3)
+    assert list(sheet.columns) == annotation.sheet_columns()
+    assert sheet["id"].is_unique and (sheet["difficulty"] == "hard").all()
+    again = annotation.annotation_sheet(bench, seed=3)
+    pd.testing.assert_frame_equal(sheet, again)
+
+
+def test_sample_lift_matches_cells(bench):
+    lift = anchoring.gt_lift(bench, n_bootstrap=200, seed=1).set_index("judge")
+    assert (lift["lo"] <= lift["lift"]).all() and (lift["lift"] <= lift["hi"]).all()
+    assert (lift["n_cells"] == 12).all()
+    t01 = anchoring.table_T01(bench)
+    assert set(t01["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
+    assert anchoring.run_situation(bench, "c3")[0] == 1
+    assert anchoring.run_situation(bench, "no_such_study")[0] == 3
