@@ -1,0 +1,236 @@
+"""Tests for ajb_utils.tables.ablations / figures.ablations in the three situations.
+
+1. the sample's synthetic runs; 2. user runs (a mini repo with non-synthetic runs under
+<source>/runs); 3. no runs (the paper's reported values and the commands to make the runs).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")
+sys.path.insert(0, str(Path(__file__).parent))
+
+from mini_repo import EXPECTED, GENERATED, write_mini_repo  # noqa: E402
+
+from ajb_utils import paper, stats  # noqa: E402
+from ajb_utils.data import load_bench  # noqa: E402
+from ajb_utils.figures import ablations as F  # noqa: E402
+from ajb_utils.judge.cli import build_parser  # noqa: E402
+from ajb_utils.scoring import programmatic_scores  # noqa: E402
+from ajb_utils.tables import ablations as A  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_bench("sample")
+
+
+@pytest.fixture(scope="module")
+def no_runs(sample):
+    """The sample as load_bench(..., runs=None) returns it (release judges only), without reloading."""
+    keep = sample.judges["origin"] == "release"
+    v = sample.verdicts
+    return dataclasses.replace(sample, judges=sample.judges[keep].reset_index(drop=True),
+                               verdicts=v[v["judge"].isin(sample.judges.loc[keep, "judge"])])
+
+
+def test_no_runs_fixture_matches_loader(no_runs):
+    b = load_bench("sample", runs=None, generators=["gpt5_4"], judges=["judge_gpt_5_4"])
+    assert set(b.judges["origin"]) == {"release"} and A.situation(b, "c2") == "no runs"
+
+
+# ---- helpers -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, key", [("Qwen/Qwen3-32B", "qwen3_32b"), ("judge_qwq_32b", "qwq_32b"),
+                                       ("openai/gpt-oss-120b", "gpt_oss_120b"), ("qwen3_32b", "qwen3_32b")])
+def test_base_model_key(name, key):
+    assert A.base_model_key(name) == key
+
+
+# ---- situation 1: the sample --------------------------------------------------------------------
+def test_sample_situation(sample):
+    for study in A.STUDIES:
+        assert A.situation(sample, study) == "sample runs"
+    assert "sample runs" in A.situation_line(sample, "temperature")
+    runs = A.study_runs(sample, "temperature", "Qwen/Qwen3-32B")
+    assert sorted(runs["temperature"]) == [0.3, 0.7, 1.0]
+
+
+def test_sample_T25_matches_stats_align(sample):
+    t25 = A.table_T25(sample)
+    assert len(t25) == 6 and (t25["source"] == "sample runs").all()
+    runs = A.study_runs(sample, "temperature", "qwen3_32b")
+    judge = runs.loc[runs["temperature"] == 0.7, "judge"].iloc[0]
+    v = sample.verdicts
+    ref = stats.align(v[(v["judge"] == judge) & (v["difficulty"] == "hard")
+                        & (v["condition"] == "with_gt")], by=["judge"])["align"].iloc[0]
+    row = t25[(t25["difficulty"] == "hard") & (t25["condition"] == "with_gt")].iloc[0]
+    assert row["T=0.7"] == pytest.approx(ref)
+    grid = t25[["T=0.3", "T=0.7", "T=1.0"]]
+    np.testing.assert_allclose(t25["max_spread"], grid.max(axis=1) - grid.min(axis=1))
+
+
+def test_sample_T26_and_T05(sample):
+    t26 = A.table_T26(sample)
+    assert len(t26) == 24
+    np.testing.assert_allclose(t26["delta"], t26["thinking_on"] - t26["thinking_off"])
+    t05 = A.table_T05(t26).set_index("condition")
+    assert t05.loc["all", "n_cells"] == 24
+    assert t05.loc["with_gt", "mean_delta"] == pytest.approx(
+        t26.loc[t26["condition"] == "with_gt", "delta"].mean())
+
+
+def test_sample_T04_and_rq3(sample):
+    t04 = A.table_T04(sample)
+    assert list(t04["generator"])[0] == "llama_3_3_70b_instruct" and len(t04) == 5
+    np.testing.assert_allclose(t04["delta"], t04["default_0_5"] - t04["default_1_0"])
+    band = A.hard_band(sample)
+    # the 1.0-default column is the six-judge mean of the band
+    np.testing.assert_allclose(t04["default_1_0"], band["mean"])
+    ens = A.ensemble_vs_best(sample)
+    assert ens["judge"].iloc[-1].startswith("soft_jury") and len(ens) == 7
+    comp = A.verdict_compression(sample)
+    assert comp["judge_1_pct"].between(0, 100).all() and len(comp) == 6
+
+
+def test_sample_format(sample):
+    f05 = A.format_table(sample, "F05")
+    np.testing.assert_allclose(f05["delta"], f05["structured"] - f05["freeform"])
+    t31 = A.table_T31(sample)
+    assert list(t31["paper_delta"]) == [3.9, 2.4, -0.8]
+
+
+# ---- situation 3: no runs -> the paper's values, and the commands ---------------------------------
+def test_paper_band_from_T02():
+    band = A.paper_hard_band().set_index("generator")
+    # data/paper/README.md item 3/6: Llama-3.3-70B 83.3-84.6, six-judge mean 84.23
+    assert band.loc["llama_3_3_70b_instruct", "min"] == 83.3
+    assert band.loc["llama_3_3_70b_instruct", "mean"] == pytest.approx(84.2333, abs=1e-3)
+    assert int(band["all_in_band"].sum()) == 2
+
+
+def test_no_runs_returns_paper_values(no_runs):
+    for study in A.STUDIES:
+        assert A.situation(no_runs, study) == "no runs"
+    t25 = A.table_T25(no_runs)
+    assert (t25["source"] == A.PAPER_SOURCE).all()
+    assert t25["max_spread"].max() == 0.6
+    assert A.compare_T25(t25)["diff"].abs().max() == 0
+    assert float(A.table_T27(no_runs)["max_spread"].iloc[0]) == 0.25
+    t05 = A.table_T05(A.table_T26(no_runs)).set_index("condition")
+    # the paper's +0.11 pp mean GT gap and 0.3 pp max, recomputed from its own 24 cells
+    assert round(t05.loc["with_gt", "mean_delta"], 2) == 0.11
+    assert t05.loc["all", "max_abs_delta"] == pytest.approx(0.3)
+    t04 = A.table_T04(no_runs).set_index("generator")
+    assert t04.loc["smollm3_3b", "delta"] == 5.6 and t04.loc["gpt5_4", "default_0_5"] == 80.0
+    assert list(A.table_T31(no_runs)["delta"]) == [3.9, 2.4, -0.8]
+    f05 = A.format_table(no_runs, "F05")
+    assert (f05["delta_min"].iloc[0], f05["delta_max"].iloc[0]) == (4.8, 6.5)
+    assert (A.format_checks(f05, A.table_T31(no_runs))["holds"] == "yes").all()
+
+
+@pytest.mark.parametrize("study", A.STUDIES)
+def test_commands_parse_with_the_cli(study):
+    cmds = A.run_commands(study)
+    assert len(cmds) >= 2
+    parser = build_parser()
+    for cmd in cmds["command"]:
+        argv = shlex.split(cmd)
+        assert argv[:4] == ["python", "-m", "ajb_utils.judge", "run"]
+        ns = parser.parse_args(argv[3:])
+        assert ns.study == study and ns.source == "hf"
+        assert A.base_model_key(ns.judge_label) in A.JUDGE_ENDPOINTS
+    assert "--only " + A.NOTEBOOK_OF_STUDY[study] in A.commands_text(study)
+    if study == "temperature":
+        temps = sorted(build_parser().parse_args(shlex.split(c)[3:]).temperature for c in cmds["command"])
+        assert temps == [0.3, 0.3, 0.7, 0.7, 1.0, 1.0]
+
+
+# ---- situation 2: user runs on a real (non-synthetic) source --------------------------------------
+def _block(gen, llm: float) -> dict:
+    """Return a condition block giving every metric the verdict `llm`."""
+    p = programmatic_scores(gen, EXPECTED)
+    return {m: {"llm_score": llm, "justification": "x", "programmatic_score": s,
+                "match_score": round(1 - abs(s - llm), 4)} for m, s in p.items()}
+
+
+def _write_run(runs: Path, name: str, study: str, decoding: dict, conditions: dict[str, float]) -> None:
+    """Write a tiny run (jsonl + meta) judging the mini repo's valid generations."""
+    rows = [{"id": rid, "generator": "gpt_5_4", "difficulty": diff, "dag_type": "linear",
+             **{c: _block(gen, llm) for c, llm in conditions.items()}}
+            for (rid, diff), gen in GENERATED.items() if gen]
+    (runs / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    meta = {"name": name, "judge": "Qwen/Qwen3-32B", "study": study, "conditions": list(conditions),
+            "generators": ["gpt5_4"], "decoding": decoding, "synthetic": False, "source": "hf"}
+    (runs / f"{name}.meta.json").write_text(json.dumps(meta))
+
+
+@pytest.fixture(scope="module")
+def user_bench(tmp_path_factory):
+    root = write_mini_repo(tmp_path_factory.mktemp("mini") / "repo")
+    runs = root / "runs"
+    runs.mkdir()
+    for t, llm in ((0.3, 1.0), (0.7, 0.5), (1.0, 1.0)):
+        _write_run(runs, f"my_qwen_t{t}", "temperature", {"temperature": t, "thinking": None},
+                   {"with_gt": llm, "without_gt": 1.0})
+    _write_run(runs, "whatever_name", "format", {"temperature": 0.15}, {"with_gt": 1.0, "freeform": 0.5})
+    return load_bench(str(root))
+
+
+def test_user_runs_situation(user_bench, monkeypatch):
+    assert not user_bench.synthetic
+    assert A.situation(user_bench, "temperature") == "user runs"
+    assert A.situation(user_bench, "format") == "user runs"
+    assert A.situation(user_bench, "thinking") == "no runs"
+    assert set(user_bench.judges.loc[user_bench.judges["study"] == "temperature", "origin"]) == {"run"}
+
+
+def test_user_runs_temperature_by_hand(user_bench, monkeypatch):
+    # the mini repo's generator is GPT-5.4: point the T25 pairing at it
+    monkeypatch.setitem(A.PAIRINGS, "T25", ("qwen3_32b", "gpt5_4"))
+    t25 = A.table_T25(user_bench).set_index(["difficulty", "condition"])
+    assert (t25["source"] == "user runs").all()
+    # hand reference: with_gt at T=0.7 says 0.5 everywhere; mu per record = mean_m 1 - |p - 0.5|
+    for diff in ("easy", "hard"):
+        mus = [np.mean([1 - abs(s - 0.5) for s in programmatic_scores(gen, EXPECTED).values()])
+               for (rid, d), gen in GENERATED.items() if gen and d == diff]
+        mus1 = [np.mean([1 - abs(s - 1.0) for s in programmatic_scores(gen, EXPECTED).values()])
+                for (rid, d), gen in GENERATED.items() if gen and d == diff]
+        row = t25.loc[(diff, "with_gt")]
+        assert row["T=0.7"] == pytest.approx(100 * np.mean(mus))
+        assert row["T=0.3"] == pytest.approx(100 * np.mean(mus1))
+        assert row["max_spread"] == pytest.approx(abs(100 * np.mean(mus1) - 100 * np.mean(mus)))
+        assert t25.loc[(diff, "without_gt"), "max_spread"] == pytest.approx(0)
+
+
+def test_user_runs_format(user_bench, monkeypatch):
+    monkeypatch.setitem(A.PAIRINGS, "F05", ("qwen3_32b", "gpt5_4"))
+    f05 = A.format_table(user_bench, "F05").set_index("difficulty")
+    assert (f05["source"] == "user runs").all()
+    np.testing.assert_allclose(f05["delta"], f05["structured"] - f05["freeform"])
+    assert A.situation(user_bench, "format", "qwq_32b") == "no runs"
+
+
+def test_figures_all_situations(sample, no_runs):
+    import matplotlib.pyplot as plt
+    for b in (sample, no_runs):
+        fig, axes = F.figure_F04(A.table_T25(b), A.table_T27(b))
+        assert axes.shape == (1, 2)
+        plt.close(fig)
+        fig, axes = F.figure_F05(A.format_table(b, "F05"), A.table_T31(b))
+        assert axes.shape == (1, 2)
+        plt.close(fig)
+
+
+def test_compare_T04_uses_paper_rows(sample):
+    cmp = A.compare_T04(A.table_T04(sample))
+    assert len(cmp) == len(paper.reported("T04")) and cmp["reported"].notna().all()
