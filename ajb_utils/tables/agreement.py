@@ -1,3 +1,193 @@
-"""Tables for notebook 05 inter-judge agreement (T03, F10 data, T29, C-J)."""
+"""Tables for notebook 05 inter-judge agreement (T03, F10 data, T29, C-J).
+
+Agreement and kappa compare two judges' raw verdicts on the same (id, generator, difficulty,
+metric) key; pairs use only keys where both have a non-null verdict in {0, 0.5, 1}.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import schema, stats
+from ajb_utils.stats import Missing
+from ajb_utils.tables.breakdown import released_verdicts
+
+__all__ = [
+    "pairwise_long", "table_T03", "extreme_pairs", "confusion_pair", "table_F10",
+    "binary_cells", "table_T29", "t29_spearman", "tier_gap_rho", "hard_cell_means",
+    "jury_checks",
+]
+
+
+def _present(names: Sequence[str], have: Sequence[str]) -> list[str]:
+    """Return names (given order) that are in have."""
+    s = set(map(str, have))
+    return [n for n in names if n in s]
+
+
+def pairwise_long(bench, judges: Sequence[str] | None = None,
+                  conditions: Sequence[str] = schema.MAIN_CONDITIONS) -> pd.DataFrame:
+    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair."""
+    v = released_verdicts(bench, judges, conditions)
+    judges = _present(list(schema.JUDGES if judges is None else judges), v["judge"].unique())
+    frames = []
+    for cond in conditions:
+        pw = stats.pairwise_agreement(v, cond, judges=judges)
+        frames.append(pw.rename(columns={"judge_a": "judge", "judge_b": "judge_2",
+                                         "agreement_pct": "agreement"}).assign(condition=cond))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["judge", "judge_2", "condition", "agreement", "kappa", "n"]]
+
+
+def table_T03(bench, judges: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return T03: per condition a judge x judge block, upper triangle agreement %, lower kappa."""
+    pw = pairwise_long(bench, judges)
+    order = _present(list(schema.JUDGES if judges is None else judges),
+                     pd.concat([pw["judge"], pw["judge_2"]]).unique())
+    blocks = {}
+    for cond in schema.MAIN_CONDITIONS:
+        sub = pw[pw["condition"] == cond].rename(columns={
+            "judge": "judge_a", "judge_2": "judge_b", "agreement": "agreement_pct"})
+        blocks[cond] = stats.agreement_matrix(sub, judges=order)
+    return pd.concat(blocks, names=["condition", "judge"])
+
+
+def extreme_pairs(pw: pd.DataFrame, condition: str = "with_gt",
+                  judges: Sequence[str] = schema.MAIN_JUDGES) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Return ((judge, judge_2) with highest agreement, (judge, judge_2) with lowest) among judges."""
+    sub = pw[(pw["condition"] == condition) & pw["judge"].isin(judges) & pw["judge_2"].isin(judges)]
+    sub = sub.sort_values(["agreement", "judge", "judge_2"], ascending=[False, True, True])
+    hi, lo = sub.iloc[0], sub.iloc[-1]
+    return (hi["judge"], hi["judge_2"]), (lo["judge"], lo["judge_2"])
+
+
+def confusion_pair(bench, judge: str, judge_2: str, condition: str = "with_gt") -> pd.DataFrame:
+    """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2."""
+    v = released_verdicts(bench, [judge, judge_2], [condition])
+    wide = (v.groupby(list(stats.PAIR_KEYS) + ["judge"], observed=True)["llm_score"].first()
+            .unstack("judge"))
+    wide.columns = wide.columns.astype(str)
+    conf = stats.confusion(wide[judge].to_numpy(float), wide[judge_2].to_numpy(float), normalize=True)
+    conf.index.name, conf.columns.name = schema.display(judge), schema.display(judge_2)
+    return conf
+
+
+def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
+    """Return F10 data: per extreme pair the 9 confusion shares (%), agreement, kappa, off-diag 0.5 share."""
+    pw = pairwise_long(bench, schema.MAIN_JUDGES, [condition])
+    rows = []
+    for label, (a, b) in zip(("highest", "lowest"), extreme_pairs(pw, condition)):
+        conf = confusion_pair(bench, a, b, condition)
+        rec = pw[(pw["judge"] == a) & (pw["judge_2"] == b)].iloc[0]
+        base = {"pair": label, "judge": a, "judge_2": b, "condition": condition}
+        for (x, y), share in conf.stack().items():
+            rows.append({**base, "stat": "share_of_verdicts", "variant": f"{x:g}|{y:g}", "value": share})
+        rows.append({**base, "stat": "agreement", "variant": np.nan, "value": rec["agreement"]})
+        rows.append({**base, "stat": "kappa", "variant": np.nan, "value": rec["kappa"]})
+        rows.append({**base, "stat": "offdiag_share_with_a_0.5", "variant": np.nan,
+                     "value": 100.0 * stats.offdiag_half_share(conf)})
+    return pd.DataFrame(rows)
+
+
+def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
+                 missing: Missing = "exclude") -> pd.DataFrame:
+    """Return per (judge, generator, difficulty) cell: standard and binary-collapsed align (%)."""
+    v = released_verdicts(bench, judges, [condition])
+    std = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
+    binv = stats.align(stats.binary_verdicts(v), by=["judge", "generator", "difficulty"], missing=missing)
+    out = std.rename(columns={"align": "standard"}).merge(
+        binv[["judge", "generator", "difficulty", "align"]].rename(columns={"align": "binary"}),
+        on=["judge", "generator", "difficulty"])
+    return out
+
+
+def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
+              missing: Missing = "exclude") -> pd.DataFrame:
+    """Return T29: per judge mean standard / binary align over cells (%), delta (pp), 0.5-rate (%), ranks."""
+    cells = binary_cells(bench, judges, condition, missing)
+    out = cells.groupby("judge", observed=True).agg(
+        standard=("standard", "mean"), binary=("binary", "mean"), n_cells=("standard", "size"))
+    out.index = out.index.astype(str)
+    out["delta"] = out["binary"] - out["standard"]
+    v = released_verdicts(bench, judges, [condition])
+    hr = stats.half_rate(v, "judge")
+    hr.index = hr.index.astype(str)
+    out["half_credit_rate"] = 100.0 * hr.reindex(out.index)
+    out["rank_standard"] = out["standard"].rank(ascending=False, method="min").astype(int)
+    out["rank_binary"] = out["binary"].rank(ascending=False, method="min").astype(int)
+    out = out.sort_values("standard", ascending=False)
+    out.index.name = "judge"
+    return out[["standard", "binary", "delta", "half_credit_rate", "rank_standard", "rank_binary", "n_cells"]]
+
+
+def t29_spearman(t29: pd.DataFrame) -> tuple[float, float]:
+    """Return (rho, p) of Spearman between the standard and binary judge alignments of T29."""
+    return stats.spearman(t29["standard"], t29["binary"])
+
+
+def tier_gap_rho(pw: pd.DataFrame, condition: str, tiers: dict[str, int] = schema.JUDGE_TIER) -> float:
+    """Return Spearman rho of pairwise kappa vs |tier_a - tier_b| over pairs of tiered judges."""
+    sub = pw[(pw["condition"] == condition) & pw["judge"].isin(tiers) & pw["judge_2"].isin(tiers)]
+    gap = (sub["judge"].map(tiers) - sub["judge_2"].map(tiers)).abs()
+    return stats.spearman(gap, sub["kappa"])[0]
+
+
+def hard_cell_means(bench, judges: Sequence[str], condition: str,
+                    difficulty: str = "hard", missing: Missing = "exclude") -> pd.Series:
+    """Return per judge (and 'soft_jury' of the judges) mean align (%) over generators at one difficulty."""
+    v = released_verdicts(bench, judges, [condition])
+    v = v[v["difficulty"] == difficulty]
+    jury = stats.soft_jury(v, judges)
+    both = pd.concat([v, jury], ignore_index=True)
+    both["judge"] = both["judge"].astype(str)
+    cells = stats.align(both, by=["judge", "generator"], missing=missing)
+    res = cells.groupby("judge")["align"].mean()
+    return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
+
+
+def jury_checks(bench, missing: Missing = "exclude") -> list[tuple]:
+    """Return C-J check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
+    from ajb_utils import paper
+
+    cl = paper.claims().set_index("claim_id")
+    six = schema.MAIN_JUDGES
+    rows = []
+    for cond, cid in (("with_gt", "CJ.soft_jury_hard_gt"), ("without_gt", "CJ.ensemble_hard_nogt_v1")):
+        m = hard_cell_means(bench, six, cond, missing=missing)
+        best = m.drop("soft_jury").idxmax()
+        rows.append((f"soft jury of six, hard {cond} (%)", cl.loc[cid, "paper_value"],
+                     round(m["soft_jury"], 1), paper.check_claim(cl.loc[cid], m["soft_jury"]),
+                     f"best single: {schema.display(best)} {m[best]:.1f}"))
+        gap = m["soft_jury"] - m[best]
+        rows.append((f"soft jury - best single judge, hard {cond} (pp)",
+                     "<= 0 (matches, does not exceed)" if cond == "with_gt" else "|gap| <= 0.4",
+                     round(gap, 2), gap <= 0.05 if cond == "with_gt"
+                     else paper.check_claim(cl.loc["CJ.ensemble_gap_to_best"], abs(gap)), ""))
+    pw = pairwise_long(bench, six)
+    for cond in schema.MAIN_CONDITIONS:
+        sub = pw[pw["condition"] == cond]
+        for stat, cid in (("agreement", f"CJ.mean_agreement_{cond}"), ("kappa", f"CJ.mean_kappa_{cond}")):
+            val = sub[stat].mean()
+            rows.append((f"mean pairwise {stat}, six judges, {cond}", cl.loc[cid, "paper_value"],
+                         round(val, 3), paper.check_claim(cl.loc[cid], val), ""))
+        cid = f"CJ.kappa_tier_rho_{cond}"
+        rho = tier_gap_rho(pw, cond)
+        rows.append((f"Spearman rho(kappa, tier gap), {cond}", cl.loc[cid, "paper_value"],
+                     round(rho, 3), paper.check_claim(cl.loc[cid], rho), "tiers: schema.JUDGE_TIER"))
+    kg = pw[pw["condition"] == "with_gt"]["kappa"]
+    rows.append(("pairwise kappa range, six judges, with GT", "0.225-0.606",
+                 f"{kg.min():.3f}-{kg.max():.3f}",
+                 paper.check_claim(cl.loc["CJ.kappa_range_with_gt"], [kg.min(), kg.max()]), ""))
+    prom = pairwise_long(bench, six + ["judge_prometheus2_7b"])
+    prom = prom[prom["judge_2"] == "judge_prometheus2_7b"]
+    if not prom.empty:
+        for stat, cid, fmt in (("agreement", "CJ.prometheus_agreement", "{:.1f}"),
+                               ("kappa", "CJ.prometheus_kappa", "{:.3f}")):
+            lo, hi = prom[stat].min(), prom[stat].max()
+            rows.append((f"Prometheus-2 {stat} with each main judge (both conditions)",
+                         f"{cl.loc[cid, 'paper_value']:g}-{cl.loc[cid, 'paper_value_hi']:g}",
+                         f"{fmt.format(lo)}-{fmt.format(hi)}", paper.check_claim(cl.loc[cid], [lo, hi]), ""))
+    return rows

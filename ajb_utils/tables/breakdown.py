@@ -1,3 +1,164 @@
-"""Tables for notebook 04 per-metric and per-topology (T24, T28, C-W) and 11's T14."""
+"""Tables for notebook 04 per-metric and per-topology (T24, T28, C-W) and 11's T14.
+
+Every table averages over the (generator, difficulty) cells of the released grid with equal
+weight per cell (the paper's Eq. 5b convention), after computing the cell value from its
+records. Missing verdicts follow ``stats`` ``missing="exclude"`` unless a caller says otherwise.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import schema, stats
+from ajb_utils.stats import Missing
+
+__all__ = [
+    "CW_WEIGHTINGS", "T14_WEIGHTINGS", "released_verdicts", "per_metric_long", "table_T24",
+    "topology_long", "table_T28", "topology_weighting_shift", "weighting_stability",
+    "weighting_checks", "table_T14",
+]
+
+# C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
+# the one Appendix G also uses) against equal weights.
+CW_WEIGHTINGS: dict[str, dict[str, float]] = {
+    k: stats.PAPER_WEIGHTINGS[k]
+    for k in ("equal", "seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2", "param_x0.5")
+}
+# T14 (Appendix G): parameter structure equal, halved, excluded.
+T14_WEIGHTINGS: dict[str, dict[str, float]] = {
+    k: stats.PAPER_WEIGHTINGS[k] for k in ("equal", "param_x0.5", "param_excluded")
+}
+
+
+def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> list[str]:
+    """Return the names (in the given order) that occur in frame[col]."""
+    have = set(frame[col].astype(str).unique())
+    return [n for n in names if n in have]
+
+
+def released_verdicts(bench, judges: Sequence[str] | None = None,
+                      conditions: Sequence[str] = schema.MAIN_CONDITIONS) -> pd.DataFrame:
+    """Return the verdicts of the released judges (default schema.JUDGES) under the main conditions."""
+    v = bench.verdicts
+    judges = list(schema.JUDGES if judges is None else judges)
+    sub = v[v["judge"].isin(judges) & v["condition"].isin(list(conditions))]
+    return sub
+
+
+def per_metric_long(bench, judges: Sequence[str] | None = None,
+                    missing: Missing = "exclude") -> pd.DataFrame:
+    """Return judge, condition, metric, align (% mean over (g,d) cells), n_cells, n_verdicts."""
+    v = released_verdicts(bench, judges)
+    cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"],
+                                   missing=missing)
+    out = (cells.groupby(["judge", "condition", "metric"], observed=True, sort=True)
+           .agg(align=("align", "mean"), n_cells=("align", "size"), n_verdicts=("n", "sum"))
+           .reset_index())
+    for c in ("judge", "condition", "metric"):
+        out[c] = out[c].astype(str)
+    return out
+
+
+def table_T24(bench, judges: Sequence[str] | None = None, missing: Missing = "exclude") -> pd.DataFrame:
+    """Return T24: rows = judges (paper order), columns = (condition, metric) alignment in %."""
+    long = per_metric_long(bench, judges, missing)
+    wide = long.pivot(index="judge", columns=["condition", "metric"], values="align")
+    order = _present(schema.JUDGES if judges is None else judges, long)
+    cols = [(c, m) for c in schema.MAIN_CONDITIONS for m in schema.METRICS if (c, m) in wide.columns]
+    wide = wide.reindex(index=order, columns=pd.MultiIndex.from_tuples(cols, names=["condition", "metric"]))
+    wide.index.name = "judge"
+    return wide
+
+
+def topology_long(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
+                  missing: Missing = "exclude") -> pd.DataFrame:
+    """Return judge, dag_type, align (% mean over (g,d) cells), n_cells, n_records (per topology)."""
+    v = released_verdicts(bench, judges, conditions=[condition])
+    cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
+    out = (cells.groupby(["judge", "dag_type"], observed=True, sort=True)
+           .agg(align=("align", "mean"), n_cells=("align", "size"), n_records=("n", "sum"))
+           .reset_index())
+    out["judge"] = out["judge"].astype(str)
+    out["dag_type"] = out["dag_type"].astype(str)
+    out["condition"] = condition
+    return out
+
+
+def table_T28(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
+              missing: Missing = "exclude") -> pd.DataFrame:
+    """Return T28: rows = judges, columns = topologies (paper order), alignment in % with GT."""
+    long = topology_long(bench, condition, judges, missing)
+    wide = long.pivot(index="judge", columns="dag_type", values="align")
+    order = _present(schema.JUDGES if judges is None else judges, long)
+    cols = [t for t in schema.TOPOLOGIES if t in wide.columns]
+    wide = wide.reindex(index=order, columns=cols)
+    wide.index.name, wide.columns.name = "judge", "dag_type"
+    return wide
+
+
+def topology_weighting_shift(topo_long: pd.DataFrame) -> pd.DataFrame:
+    """Return per judge: unweighted and record-count-weighted topology means, shift (pp), ranks."""
+    g = topo_long.assign(_w=topo_long["align"] * topo_long["n_records"]).groupby("judge", sort=False)
+    out = pd.DataFrame({"unweighted": g["align"].mean(),
+                        "count_weighted": g["_w"].sum() / g["n_records"].sum()})
+    out["shift_pp"] = out["count_weighted"] - out["unweighted"]
+    out["rank_unweighted"] = out["unweighted"].rank(ascending=False, method="min").astype(int)
+    out["rank_count_weighted"] = out["count_weighted"].rank(ascending=False, method="min").astype(int)
+    return out
+
+
+def weighting_stability(bench, weightings: Mapping[str, Mapping[str, float]] = CW_WEIGHTINGS,
+                        condition: str = "with_gt", judges: Sequence[str] | None = None,
+                        missing: Missing = "exclude") -> pd.DataFrame:
+    """Return stats.ranking_stability over the judges' per-metric alignment (mean over cells)."""
+    judges = list(schema.MAIN_JUDGES if judges is None else judges)
+    long = per_metric_long(bench, judges, missing)
+    long = long[long["condition"] == condition]
+    res = stats.ranking_stability(long, weightings=weightings)
+    cols = _present(judges, pd.DataFrame({"judge": res.columns})) + ["rho", "pvalue"]
+    return res[cols]
+
+
+def weighting_checks(bench, missing: Missing = "exclude") -> list[tuple]:
+    """Return C-W check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
+    from ajb_utils import paper
+
+    cl = paper.claims().set_index("claim_id")
+    rows = []
+    for cond in schema.MAIN_CONDITIONS:
+        rs = weighting_stability(bench, condition=cond, missing=missing)
+        rho = rs["rho"].drop("equal")
+        rows.append((f"min Spearman rho vs equal weights ({cond}, {len(rho)} weightings)",
+                     ">= 0.83", round(float(rho.min()), 3),
+                     paper.check_claim(cl.loc["CW.weighting_rho"], rho.min()),
+                     "weakest: " + str(rho.idxmin())))
+    shift = topology_weighting_shift(topology_long(bench, "with_gt", schema.MAIN_JUDGES, missing))
+    max_shift = float(shift["shift_pp"].abs().max())
+    same = bool((shift["rank_unweighted"] == shift["rank_count_weighted"]).all())
+    rows.append(("max |count-weighted - unweighted| topology mean, with GT (pp)", "<= 1.5",
+                 round(max_shift, 2), paper.check_claim(cl.loc["CW.topology_weighting_shift"], max_shift),
+                 "weights = records per topology"))
+    rows.append(("judge ranking unchanged by topology weighting", "no change",
+                 "no change" if same else "changed", same, ""))
+    t14 = table_T14(bench, missing=missing)
+    qwq = float(t14.loc["judge_qwq_32b", "shift_excluded_pp"]) if "judge_qwq_32b" in t14.index else np.nan
+    rows.append(("QwQ-32B |equal - param excluded| with GT (pp, T14)", "<= 0.2", round(abs(qwq), 2),
+                 paper.check_claim(cl.loc["CW.param_weighting_qwq_shift"], abs(qwq)), ""))
+    return rows
+
+
+def table_T14(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
+              missing: Missing = "exclude") -> pd.DataFrame:
+    """Return T14: per judge the alignment (%) and rank under equal / param x0.5 / param excluded."""
+    rs = weighting_stability(bench, T14_WEIGHTINGS, condition, judges, missing)
+    scores = rs.drop(columns=["rho", "pvalue"]).T
+    scores.index.name = "judge"
+    ranks = scores.rank(ascending=False, method="min").astype(int).add_prefix("rank_")
+    out = pd.concat([scores, ranks], axis=1)
+    out["shift_excluded_pp"] = out["param_excluded"] - out["equal"]
+    out.columns.name = None
+    out.attrs["rho"] = rs["rho"].to_dict()
+    return out
