@@ -29,15 +29,9 @@ class CallParseError(ValueError):
     """A call list that cannot be decoded (malformed JSON, a call without a name)."""
 
 
-def _strip_nulls(obj: Any) -> Any:
-    """Return `obj` with None-valued mapping entries removed, recursively (see module doc)."""
-    if isinstance(obj, Mapping):
-        return {k: _strip_nulls(v) for k, v in obj.items() if v is not None}
-    if isinstance(obj, np.ndarray):
-        return [_strip_nulls(v) for v in obj.tolist()]
-    if isinstance(obj, list | tuple):
-        return [_strip_nulls(v) for v in obj]
-    return obj
+def _strip_nulls(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a mapping without its None-valued entries (top level only; see module doc)."""
+    return {k: v for k, v in obj.items() if v is not None}
 
 
 def _as_list(value: Any) -> list[Any] | None:

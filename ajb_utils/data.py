@@ -24,6 +24,11 @@ import numpy as np
 import pandas as pd
 import yaml
 
+try:  # orjson parses JSON lines several times faster than the standard library
+    from orjson import JSONDecodeError as _JSONError, loads as _loads
+except ImportError:  # pragma: no cover - orjson is a declared dependency
+    from json import JSONDecodeError as _JSONError, loads as _loads
+
 from ajb_utils import schema
 from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
 from ajb_utils.paths import CACHE_DIR, RUNS_DIR, SAMPLE_DIR
@@ -142,15 +147,65 @@ def config_files(src: Source, revision: str | None = None) -> dict[str, list[str
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Return the rows of a JSON-lines file; malformed lines become {'__bad__': reason}."""
     rows: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as fh:
+    with open(path, "rb") as fh:
         for i, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                rows.append({"__bad__": f"line {i}: {exc.msg}"})
+                row = _loads(line)
+            except _JSONError as exc:
+                rows.append({"__bad__": f"line {i}: {exc}"})
+                continue
+            rows.append(row if isinstance(row, dict) else {"__bad__": f"line {i}: not an object"})
     return rows
+
+
+def _verdict_arrow_schema() -> Any:
+    """Return the explicit Arrow schema of a judge config (every known condition column)."""
+    import pyarrow as pa
+    metric = pa.struct([("llm_score", pa.float64()), ("justification", pa.string()),
+                        ("programmatic_score", pa.float64()), ("match_score", pa.float64())])
+    block = pa.struct([(m, metric) for m in schema.METRICS]
+                      + [("overall_alignment_pct", pa.float64())])
+    return pa.schema([("id", pa.string()), ("generator", pa.string()),
+                      ("difficulty", pa.string()), ("dag_type", pa.string())]
+                     + [(c, block) for c in schema.CONDITIONS])
+
+
+def read_judge_arrow(path: Path) -> pd.DataFrame | None:
+    """Return a judge config with flattened `cond.metric.field` columns, read by Arrow's C++
+    JSON reader against the released schema; None when the file does not fit that schema
+    (JSON-string blocks, other metric spellings, malformed lines) and the general path must
+    read it."""
+    import pyarrow as pa
+    import pyarrow.json as paj
+    try:
+        table = paj.read_json(path, parse_options=paj.ParseOptions(
+            explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
+        return None
+    flat = table
+    while any(pa.types.is_struct(f.type) for f in flat.schema):
+        flat = flat.flatten()
+    frame = pd.DataFrame({name: flat.column(name).to_numpy(zero_copy_only=False)
+                          for name in flat.column_names
+                          if not name.endswith(".justification")})
+    for cond in schema.CONDITIONS:
+        overall = frame[f"{cond}.overall_alignment_pct"].to_numpy(float)
+        scores = np.column_stack([frame[f"{cond}.{m}.{f}"].to_numpy(float)
+                                  for m in schema.METRICS
+                                  for f in ("llm_score", "programmatic_score")])
+        present = ~np.isnan(overall) | ~np.isnan(scores).all(axis=1)
+        if not present.any():  # condition absent from this file
+            frame = frame.drop(columns=[c for c in frame if c.startswith(cond + ".")])
+            continue
+        if (~np.isnan(overall) & np.isnan(scores).all(axis=1)).any():
+            return None  # blocks whose metric keys the schema did not catch
+    if table.num_rows and frame["id"].isna().any():
+        return None
+    frame.attrs["flattened"] = True
+    frame.attrs["justifications_path"] = str(path)
+    return frame
 
 
 def _read_direct(src: Source, files: list[str], revision: str | None) -> pd.DataFrame:
@@ -360,17 +415,27 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
     raw = raw[has_gen].reset_index(drop=True)
     p_lookup = gen_index.reindex(pd.MultiIndex.from_frame(raw[["id", "generator",
                                                                "difficulty"]]))
-    conditions = [c for c in schema.CONDITIONS if c in raw.columns]
+    flattened = bool(raw.attrs.get("flattened"))
+    if flattened and justifications:
+        return build_verdicts(pd.DataFrame(_read_jsonl(Path(raw.attrs["justifications_path"]))),
+                              judge, gen_index, excl, justifications)
+    conditions = [c for c in schema.CONDITIONS
+                  if c in raw.columns or f"{c}.overall_alignment_pct" in raw.columns]
     parts: list[pd.DataFrame] = []
     for cond in conditions:
-        blocks = [_as_block(v) for v in raw[cond]]
-        null_block = np.array([b is None or b.get("overall_alignment_pct", 0) is None
-                               for b in blocks])
+        if flattened:
+            field = lambda m, f: raw[f"{cond}.{m}.{f}"].to_numpy(float)  # noqa: E731
+            null_block = np.isnan(raw[f"{cond}.overall_alignment_pct"].to_numpy(float))
+        else:
+            blocks = [_as_block(v) for v in raw[cond]]
+            field = lambda m, f: _to_float(_metric_field(blocks, m, f))  # noqa: E731
+            null_block = np.array([b is None or b.get("overall_alignment_pct", 0) is None
+                                   for b in blocks])
         if null_block.any():
             excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge,
                                     condition=cond))
         for metric in schema.METRICS:
-            llm = _to_float(_metric_field(blocks, metric, "llm_score"))
+            llm = np.array(field(metric, "llm_score"), dtype=float)
             llm[null_block] = np.nan
             null_metric = np.isnan(llm) & ~null_block
             if null_metric.any():
@@ -384,8 +449,8 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
                 "metric": metric,
                 "llm_score": llm,
                 "p": p_lookup[P_COLUMNS[metric]].to_numpy(float),
-                "p_published": _to_float(_metric_field(blocks, metric, "programmatic_score")),
-                "match_published": _to_float(_metric_field(blocks, metric, "match_score")),
+                "p_published": field(metric, "programmatic_score"),
+                "match_published": field(metric, "match_score"),
             })
             if justifications:
                 part["justification"] = _metric_field(blocks, metric, "justification")
@@ -524,8 +589,18 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
     judge_rows: list[dict[str, Any]] = []
     verdict_frames: list[pd.DataFrame] = []
+    def read_judge(cfg: str) -> pd.DataFrame:
+        """Return a judge config, through Arrow's fast reader where the file allows it."""
+        paths_ = files.get(cfg) or []
+        if engine == "json" and src.is_local and len(paths_) == 1 and not justifications:
+            fast = read_judge_arrow(Path(src.location) / paths_[0])
+            if fast is not None:
+                return fast
+        return read(cfg)
+
     for j in _select(judges, schema.JUDGES, files, "judge", messages):
-        verdict_frames.append(build_verdicts(read(j), j, gen_index, excl, justifications))
+        verdict_frames.append(build_verdicts(read_judge(j), j, gen_index, excl,
+                                             justifications))
         judge_rows.append(_judge_meta(j, "release", synthetic,
                                       conditions=schema.MAIN_CONDITIONS))
 
@@ -534,7 +609,8 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
         for name, path, meta in discover_runs(run_dirs):
             if isinstance(runs, list) and name not in runs:
                 continue
-            raw = pd.DataFrame(_read_jsonl(path))
+            raw = (None if justifications else read_judge_arrow(path))
+            raw = pd.DataFrame(_read_jsonl(path)) if raw is None else raw
             try:
                 v = build_verdicts(raw, name, gen_index, excl, justifications)
             except BenchDataError as exc:

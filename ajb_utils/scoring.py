@@ -20,6 +20,7 @@ readable reference) and `score_frame` (a whole generations frame, vectorised wit
 
 from __future__ import annotations
 
+import operator
 from itertools import chain
 from typing import Any
 
@@ -36,6 +37,7 @@ P_COLUMNS: dict[str, str] = {
     "query_coverage": "p_cov",
 }
 DECIMALS = 4
+_LE = np.frompyfunc(operator.le, 2, 1)  # element-wise set containment on object arrays
 
 
 def p_tool(pred_names: list[str], exp_names: list[str]) -> float:
@@ -104,18 +106,18 @@ def match(p: Any, llm_score: Any) -> Any:
 # --------------------------------------------------------------------------------------------
 
 def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
-    """Return one row per call: plan index `k`, position `pos`, tool `name`, key count."""
+    """Return one row per call: plan index `k`, position `pos`, tool `name`, argument key set."""
     lengths = np.fromiter((len(c) for c in call_lists), dtype=np.int64, count=len(call_lists))
     flat = list(chain.from_iterable(call_lists))
     k = np.repeat(np.arange(len(call_lists)), lengths)
     starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    keys = np.empty(len(flat), dtype=object)
+    keys[:] = [frozenset(c["arguments"]) for c in flat]
     return pd.DataFrame({
         "k": k,
         "pos": np.arange(len(flat)) - starts,
         "name": [c["name"] for c in flat],
-        "n_keys": np.fromiter((len(c["arguments"]) for c in flat), dtype=np.int64,
-                              count=len(flat)),
-        "keys": [list(c["arguments"]) for c in flat],
+        "keys": keys,
     })
 
 
@@ -155,20 +157,21 @@ def score_plans(generated: list[list[dict[str, Any]]],
     hits = _per_plan((aligned["name_x"] == aligned["name_y"]).groupby(aligned["k"]).sum(), n)
     seq = np.where(n_e == 0, 1.0, hits / np.maximum(n_e, 1.0))
 
-    # Key sets (Eq. 2): the last expected call of each tool defines A*.
+    # Key sets (Eq. 2): the last expected call of each tool defines A*. Key sets are
+    # frozensets, compared element-wise (== for A = A*, <= for A* ⊆ A).
     last = e.sort_values(["k", "pos"]).drop_duplicates(["k", "name"], keep="last")
-    exp_keys = last[["k", "name", "keys"]].explode("keys").dropna(subset=["keys"])
-    g_keys = g[["k", "pos", "name", "keys"]].explode("keys").dropna(subset=["keys"])
-    common = g_keys.merge(exp_keys, on=["k", "name", "keys"]).groupby(["k", "pos"]).size()
-    calls = g[["k", "pos", "name", "n_keys"]].merge(
-        last[["k", "name", "n_keys"]].rename(columns={"n_keys": "n_exp"}),
+    calls = g[["k", "pos", "name", "keys"]].merge(
+        last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}),
         on=["k", "name"], how="left")
-    calls = calls.join(common.rename("n_common"), on=["k", "pos"])
-    n_common = calls["n_common"].fillna(0).to_numpy()
-    n_exp = calls["n_exp"].to_numpy(dtype=float)
-    covered = (~np.isnan(n_exp)) & (n_common == np.nan_to_num(n_exp, nan=-1))
-    s = np.where(covered & (calls["n_keys"].to_numpy() == n_exp), 1.0,
-                 np.where(covered, 0.5, 0.0))
+    pred_keys = calls["keys"].to_numpy()
+    exp_keys = calls["exp_keys"].to_numpy()
+    defined = calls["exp_keys"].notna().to_numpy()
+    equal = np.zeros(len(calls), dtype=bool)
+    subset = np.zeros(len(calls), dtype=bool)
+    if defined.any():
+        equal[defined] = (pred_keys[defined] == exp_keys[defined]).astype(bool)
+        subset[defined] = _LE(exp_keys[defined], pred_keys[defined]).astype(bool)
+    s = np.where(equal, 1.0, np.where(subset, 0.5, 0.0))
     s_sum = _per_plan(pd.Series(s).groupby(calls["k"].to_numpy()).sum(), n)
     param = np.where(n_g == 0, 1.0, s_sum / np.maximum(n_g, 1.0))
 
