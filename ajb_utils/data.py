@@ -397,28 +397,61 @@ def _to_float(values: list[Any]) -> np.ndarray:
                     dtype=float)
 
 
+def _positions(values: pd.Series, categories: list[str],
+               canon: Any = None) -> np.ndarray:
+    """Return each value's position in `categories` (-1 if absent), hashing unique values only."""
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    names = [str(u) if canon is None else canon(str(u)) for u in uniques]
+    lookup = pd.Index(categories).get_indexer(names)
+    return np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
+
+
+def generation_keys(ids: pd.Series, generators: pd.Series, difficulties: pd.Series,
+                    record_ids: list[str]) -> np.ndarray:
+    """Return an int64 key per (record, generator, difficulty) row; -1 where any part is unknown."""
+    i = _positions(ids, record_ids)
+    g = _positions(generators, schema.GENERATORS, schema.canonical_generator)
+    d = _positions(difficulties, schema.DIFFICULTIES)
+    key = (i.astype(np.int64) * len(schema.GENERATORS) + g) * len(schema.DIFFICULTIES) + d
+    return np.where((i < 0) | (g < 0) | (d < 0), -1, key)
+
+
+def _split_key(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (record, generator, difficulty) positions of generation keys."""
+    n_g, n_d = len(schema.GENERATORS), len(schema.DIFFICULTIES)
+    return key // (n_g * n_d), (key // n_d) % n_g, key % n_d
+
+
 def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
-                   excl: list[pd.DataFrame], justifications: bool) -> pd.DataFrame:
-    """Return the long verdict frame of one judge config (every condition column present)."""
+                   excl: list[pd.DataFrame], justifications: bool,
+                   record_ids: list[str] | None = None) -> pd.DataFrame:
+    """Return the long verdict frame of one judge config (every condition column present).
+
+    `gen_index` holds the valid generations' p_* scores indexed by `generation_keys`.
+    """
     require_columns(raw, judge, schema.REQUIRED_JUDGE)
-    raw = raw.copy()
+    if raw.attrs.get("flattened") and justifications:
+        raw = pd.DataFrame(_read_jsonl(Path(raw.attrs["justifications_path"])))
+    flattened = bool(raw.attrs.get("flattened"))
     if "__bad__" in raw:
         bad = raw["__bad__"].notna()
         excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
         raw = raw[~bad]
-    raw["id"] = raw["id"].astype(str)
-    raw["generator"] = raw["generator"].astype(str).map(schema.canonical_generator)
-    key = pd.MultiIndex.from_frame(raw[["id", "generator", "difficulty"]])
-    has_gen = key.isin(gen_index.index)
+    raw = raw.reset_index(drop=True)
+    record_ids = record_ids if record_ids is not None else gen_index.attrs["record_ids"]
+    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids)
+    row = gen_index.index.get_indexer(key)
+    has_gen = (key >= 0) & (row >= 0)
     if (~has_gen).any():
         excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
-    raw = raw[has_gen].reset_index(drop=True)
-    p_lookup = gen_index.reindex(pd.MultiIndex.from_frame(raw[["id", "generator",
-                                                               "difficulty"]]))
-    flattened = bool(raw.attrs.get("flattened"))
-    if flattened and justifications:
-        return build_verdicts(pd.DataFrame(_read_jsonl(Path(raw.attrs["justifications_path"]))),
-                              judge, gen_index, excl, justifications)
+        raw, key, row = raw[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
+    rec, gen, diff = _split_key(key)
+    names = {
+        "id": pd.Categorical.from_codes(rec, categories=record_ids),
+        "generator": pd.Categorical.from_codes(gen, categories=schema.GENERATORS),
+        "difficulty": pd.Categorical.from_codes(diff, categories=schema.DIFFICULTIES),
+    }
+    p_all = {m: gen_index[P_COLUMNS[m]].to_numpy(float)[row] for m in schema.METRICS}
     conditions = [c for c in schema.CONDITIONS
                   if c in raw.columns or f"{c}.overall_alignment_pct" in raw.columns]
     parts: list[pd.DataFrame] = []
@@ -430,7 +463,7 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
             blocks = [_as_block(v) for v in raw[cond]]
             field = lambda m, f: _to_float(_metric_field(blocks, m, f))  # noqa: E731
             null_block = np.array([b is None or b.get("overall_alignment_pct", 0) is None
-                                   for b in blocks])
+                                   for b in blocks], dtype=bool)
         if null_block.any():
             excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge,
                                     condition=cond))
@@ -442,13 +475,11 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
                 excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
                                         condition=cond, metric=metric))
             part = pd.DataFrame({
-                "id": raw["id"].to_numpy(),
-                "generator": raw["generator"].to_numpy(),
-                "difficulty": raw["difficulty"].to_numpy(),
+                **names,
                 "condition": cond,
                 "metric": metric,
                 "llm_score": llm,
-                "p": p_lookup[P_COLUMNS[metric]].to_numpy(float),
+                "p": p_all[metric],
                 "p_published": field(metric, "programmatic_score"),
                 "match_published": field(metric, "match_score"),
             })
@@ -543,9 +574,13 @@ def _source_revision(src: Source, revision: str | None, files: dict[str, list[st
 def _categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return `frame` with name columns as ordered categoricals (paper order first)."""
     for col, known in orders.items():
-        if col in frame:
-            frame[col] = pd.Categorical(frame[col].astype(str),
-                                        categories=_ordered(known, frame[col]))
+        if col not in frame:
+            continue
+        if isinstance(frame[col].dtype, pd.CategoricalDtype):
+            cats = _ordered(known, pd.Series(frame[col].cat.categories))
+            frame[col] = frame[col].cat.set_categories(cats)
+        else:
+            frame[col] = pd.Categorical(frame[col], categories=_ordered(known, frame[col]))
     return frame
 
 
@@ -583,8 +618,10 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
                                          *schema.SCORE_COLUMNS.values()]))
     generations = score_frame(generations, expected_by_id)
     generations["n_generated_calls"] = generations["generated_calls"].map(len)
-    gen_index = generations.set_index(["id", "generator", "difficulty"])[
-        list(P_COLUMNS.values())]
+    record_ids = records["id"].tolist()
+    gen_index = generations[list(P_COLUMNS.values())].set_axis(pd.Index(generation_keys(
+        generations["id"], generations["generator"], generations["difficulty"], record_ids)))
+    gen_index.attrs["record_ids"] = record_ids
 
     synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
     judge_rows: list[dict[str, Any]] = []
@@ -628,8 +665,10 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
                                       "llm_score", "p", "p_published", "match_published",
                                       "judge", "match"]))
     if len(verdicts):
-        verdicts["dag_type"] = verdicts["id"].map(
-            records.set_index("id")["dag_type"].astype(str))
+        dag_codes = records["dag_type"].cat.codes.to_numpy()
+        verdicts["dag_type"] = pd.Categorical.from_codes(
+            dag_codes[verdicts["id"].cat.codes.to_numpy()],
+            categories=records["dag_type"].cat.categories)
     judges_tbl = pd.DataFrame(judge_rows, columns=list(_judge_meta("x", "", False).keys()))
     orders = {"generator": schema.GENERATORS, "difficulty": schema.DIFFICULTIES,
               "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
@@ -638,8 +677,8 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     for col in ("llm_score", "p", "p_published", "match_published", "match"):
         if col in verdicts:
             verdicts[col] = verdicts[col].astype("float32")
-    verdicts["id"] = pd.Categorical(verdicts["id"].astype(str),
-                                    categories=records["id"].tolist())
+    if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
+        verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=record_ids)
     generations = _categorize(generations, {k: v for k, v in orders.items()
                                             if k in ("generator", "difficulty", "dag_type")})
     exclusions = (pd.concat(excl, ignore_index=True) if excl else
