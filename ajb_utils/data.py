@@ -406,20 +406,24 @@ def _positions(values: pd.Series, categories: list[str],
     return np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
 
 
+MAX_GENERATORS = 1024  # key arithmetic room for the five released generators plus runs
+
+
 def generation_keys(ids: pd.Series, generators: pd.Series, difficulties: pd.Series,
-                    record_ids: list[str]) -> np.ndarray:
+                    record_ids: list[str],
+                    generator_names: list[str] | None = None) -> np.ndarray:
     """Return an int64 key per (record, generator, difficulty) row; -1 where any part is unknown."""
     i = _positions(ids, record_ids)
-    g = _positions(generators, schema.GENERATORS, schema.canonical_generator)
+    g = _positions(generators, generator_names or schema.GENERATORS, schema.canonical_generator)
     d = _positions(difficulties, schema.DIFFICULTIES)
-    key = (i.astype(np.int64) * len(schema.GENERATORS) + g) * len(schema.DIFFICULTIES) + d
+    key = (i.astype(np.int64) * MAX_GENERATORS + g) * len(schema.DIFFICULTIES) + d
     return np.where((i < 0) | (g < 0) | (d < 0), -1, key)
 
 
 def _split_key(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (record, generator, difficulty) positions of generation keys."""
-    n_g, n_d = len(schema.GENERATORS), len(schema.DIFFICULTIES)
-    return key // (n_g * n_d), (key // n_d) % n_g, key % n_d
+    n_d = len(schema.DIFFICULTIES)
+    return key // (MAX_GENERATORS * n_d), (key // n_d) % MAX_GENERATORS, key % n_d
 
 
 def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
@@ -439,7 +443,9 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
         raw = raw[~bad]
     raw = raw.reset_index(drop=True)
     record_ids = record_ids if record_ids is not None else gen_index.attrs["record_ids"]
-    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids)
+    generator_names = gen_index.attrs.get("generator_names", schema.GENERATORS)
+    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids,
+                          generator_names)
     row = gen_index.index.get_indexer(key)
     has_gen = (key >= 0) & (row >= 0)
     if (~has_gen).any():
@@ -448,7 +454,7 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
     rec, gen, diff = _split_key(key)
     names = {
         "id": pd.Categorical.from_codes(rec, categories=record_ids),
-        "generator": pd.Categorical.from_codes(gen, categories=schema.GENERATORS),
+        "generator": pd.Categorical.from_codes(gen, categories=generator_names),
         "difficulty": pd.Categorical.from_codes(diff, categories=schema.DIFFICULTIES),
     }
     p_all = {m: gen_index[P_COLUMNS[m]].to_numpy(float)[row] for m in schema.METRICS}
@@ -612,6 +618,17 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
 
     gen_frames = [build_generations(read(g), g, records, excl)
                   for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
+    generator_names = list(schema.GENERATORS)
+    if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
+        gen_dirs = ([Path(src.location) / "runs" / "generators"] if src.is_local else []) \
+            + [RUNS_DIR / "generators"]
+        for name, path, _meta in discover_runs(gen_dirs):
+            if isinstance(runs, list) and name not in runs:
+                continue
+            gen_frames.append(build_generations(pd.DataFrame(_read_jsonl(path)), name,
+                                                records, excl))
+            generator_names.append(name)
+            messages.append(f"loaded generator run {name!r}")
     generations = (pd.concat(gen_frames, ignore_index=True) if gen_frames else
                    pd.DataFrame(columns=["id", "generator", "difficulty", "dag_type",
                                          "user_query", "generated_calls",
@@ -620,8 +637,10 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     generations["n_generated_calls"] = generations["generated_calls"].map(len)
     record_ids = records["id"].tolist()
     gen_index = generations[list(P_COLUMNS.values())].set_axis(pd.Index(generation_keys(
-        generations["id"], generations["generator"], generations["difficulty"], record_ids)))
+        generations["id"], generations["generator"], generations["difficulty"], record_ids,
+        generator_names)))
     gen_index.attrs["record_ids"] = record_ids
+    gen_index.attrs["generator_names"] = generator_names
 
     synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
     judge_rows: list[dict[str, Any]] = []
@@ -670,7 +689,7 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
             dag_codes[verdicts["id"].cat.codes.to_numpy()],
             categories=records["dag_type"].cat.categories)
     judges_tbl = pd.DataFrame(judge_rows, columns=list(_judge_meta("x", "", False).keys()))
-    orders = {"generator": schema.GENERATORS, "difficulty": schema.DIFFICULTIES,
+    orders = {"generator": generator_names, "difficulty": schema.DIFFICULTIES,
               "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
               "condition": schema.CONDITIONS, "metric": schema.METRICS}
     verdicts = _categorize(verdicts, orders)

@@ -139,3 +139,30 @@ def test_generator_alias_in_judge_config_joins(tmp_path):
     bench = _load(tmp_path, "nested", "json")
     assert set(bench.verdicts["generator"].astype(str)) == {"gpt5_4"}
     assert bench.verdicts["p"].notna().all()
+
+
+def test_generator_and_judge_runs_load_beside_the_release(tmp_path):
+    """A generator run (runs/generators/) is scored like a released generator, and a judge
+    run over its outputs joins to it."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    gen_rows = [json.loads(line) for line in (root / "data" / "gpt5_4.jsonl").read_text()
+                .splitlines()]
+    (root / "runs" / "generators").mkdir(parents=True)
+    with open(root / "runs" / "generators" / "my_gen.jsonl", "w") as fh:
+        for row in gen_rows:
+            fh.write(json.dumps(row) + "\n")
+    (root / "runs" / "generators" / "my_gen.meta.json").write_text(
+        json.dumps({"name": "my_gen", "study": "new_generator"}))
+    judge_rows = [json.loads(line) for line in (root / "data" / "judge_gpt_5_4.jsonl")
+                  .read_text().splitlines()]
+    with open(root / "runs" / "my_judge.jsonl", "w") as fh:
+        for row in judge_rows:
+            fh.write(json.dumps({**row, "generator": "my_gen"}) + "\n")
+    bench = load_bench(root, engine="json")
+    mine = bench.generations[bench.generations["generator"] == "my_gen"]
+    ref = bench.generations[bench.generations["generator"] == "gpt5_4"]
+    assert len(mine) == len(ref) == 4
+    assert mine["p_seq"].tolist() == ref["p_seq"].tolist()
+    run = bench.verdicts[bench.verdicts["judge"] == "my_judge"]
+    assert set(run["generator"].astype(str)) == {"my_gen"} and run["p"].notna().all()
+    assert "my_judge" in bench.judges["judge"].tolist()
