@@ -426,6 +426,18 @@ def _split_key(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return key // (MAX_GENERATORS * n_d), (key // n_d) % MAX_GENERATORS, key % n_d
 
 
+def generation_index(generations: pd.DataFrame, record_ids: list[str],
+                     generator_names: list[str] | None = None) -> pd.DataFrame:
+    """Return the generations' p_* scores indexed by `generation_keys` (what verdicts join to)."""
+    names = generator_names or list(schema.GENERATORS)
+    out = generations[list(P_COLUMNS.values())].set_axis(pd.Index(generation_keys(
+        generations["id"], generations["generator"], generations["difficulty"], record_ids,
+        names)))
+    out.attrs["record_ids"] = list(record_ids)
+    out.attrs["generator_names"] = names
+    return out
+
+
 def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
                    excl: list[pd.DataFrame], justifications: bool,
                    record_ids: list[str] | None = None) -> pd.DataFrame:
@@ -442,6 +454,9 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
         excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
         raw = raw[~bad]
     raw = raw.reset_index(drop=True)
+    if isinstance(gen_index.index, pd.MultiIndex):  # (id, generator, difficulty) index
+        flat = gen_index.reset_index()
+        gen_index = generation_index(flat, record_ids or sorted(flat["id"].astype(str).unique()))
     record_ids = record_ids if record_ids is not None else gen_index.attrs["record_ids"]
     generator_names = gen_index.attrs.get("generator_names", schema.GENERATORS)
     key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids,
@@ -636,11 +651,7 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     generations = score_frame(generations, expected_by_id)
     generations["n_generated_calls"] = generations["generated_calls"].map(len)
     record_ids = records["id"].tolist()
-    gen_index = generations[list(P_COLUMNS.values())].set_axis(pd.Index(generation_keys(
-        generations["id"], generations["generator"], generations["difficulty"], record_ids,
-        generator_names)))
-    gen_index.attrs["record_ids"] = record_ids
-    gen_index.attrs["generator_names"] = generator_names
+    gen_index = generation_index(generations, record_ids, generator_names)
 
     synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
     judge_rows: list[dict[str, Any]] = []
