@@ -144,8 +144,13 @@ def config_files(src: Source, revision: str | None = None) -> dict[str, list[str
     return out
 
 
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Return the rows of a JSON-lines file; malformed lines become {'__bad__': reason}."""
+# Columns the per-generator configs repeat from `main`; dropped on read to save memory.
+GENERATOR_DROP: tuple[str, ...] = ("available_tools", "expected_tool_calls")
+
+
+def _read_jsonl(path: Path, drop: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Return the rows of a JSON-lines file without the `drop` keys; malformed lines become
+    {'__bad__': reason}."""
     rows: list[dict[str, Any]] = []
     with open(path, "rb") as fh:
         for i, line in enumerate(fh, 1):
@@ -156,7 +161,11 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
             except _JSONError as exc:
                 rows.append({"__bad__": f"line {i}: {exc}"})
                 continue
-            rows.append(row if isinstance(row, dict) else {"__bad__": f"line {i}: not an object"})
+            if not isinstance(row, dict):
+                row = {"__bad__": f"line {i}: not an object"}
+            for key in drop:
+                row.pop(key, None)
+            rows.append(row)
     return rows
 
 
@@ -208,7 +217,8 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
     return frame
 
 
-def _read_direct(src: Source, files: list[str], revision: str | None) -> pd.DataFrame:
+def _read_direct(src: Source, files: list[str], revision: str | None,
+                 drop: tuple[str, ...] = ()) -> pd.DataFrame:
     """Return a config read straight from its JSON-lines files (no Arrow inference)."""
     rows: list[dict[str, Any]] = []
     for rel in files:
@@ -218,11 +228,12 @@ def _read_direct(src: Source, files: list[str], revision: str | None) -> pd.Data
             from huggingface_hub import hf_hub_download
             path = Path(hf_hub_download(src.location, rel, repo_type="dataset",
                                         revision=revision))
-        rows.extend(_read_jsonl(path))
+        rows.extend(_read_jsonl(path, drop))
     return pd.DataFrame(rows)
 
 
-def _read_datasets(src: Source, config: str, revision: str | None) -> pd.DataFrame:
+def _read_datasets(src: Source, config: str, revision: str | None,
+                   drop: tuple[str, ...] = ()) -> pd.DataFrame:
     """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
     import datasets
     datasets.disable_progress_bars()
@@ -230,15 +241,16 @@ def _read_datasets(src: Source, config: str, revision: str | None) -> pd.DataFra
     ds = datasets.load_dataset(src.location, config, split="train", revision=revision,
                                cache_dir=str(CACHE_DIR / "datasets"))
     table = ds.data.table
-    return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names})
+    return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
+                         if c not in drop})
 
 
 def read_config(src: Source, config: str, files: list[str] | None, revision: str | None,
-                engine: str, messages: list[str]) -> pd.DataFrame:
+                engine: str, messages: list[str], drop: tuple[str, ...] = ()) -> pd.DataFrame:
     """Return one config's rows; `engine` "datasets" falls back to "json" on inference errors."""
     if engine == "datasets":
         try:
-            return _read_datasets(src, config, revision)
+            return _read_datasets(src, config, revision, drop)
         except Exception as exc:  # Arrow inference / cast failures, missing optional deps
             if not files:
                 raise BenchDataError(f"config {config!r}: datasets failed ({exc}) and the "
@@ -249,7 +261,7 @@ def read_config(src: Source, config: str, files: list[str] | None, revision: str
             log.warning(msg)
     if not files:
         raise BenchDataError(f"config {config!r} has no data files in the README header")
-    return _read_direct(src, files, revision)
+    return _read_direct(src, files, revision, drop)
 
 
 def require_columns(frame: pd.DataFrame, config: str, required: list[str]) -> None:
@@ -626,12 +638,14 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     if schema.MAIN_CONFIG not in files and src.is_local:
         raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
     excl: list[pd.DataFrame] = []
-    read = lambda cfg: read_config(src, cfg, files.get(cfg), revision, engine, messages)
+    def read(cfg: str, drop: tuple[str, ...] = ()) -> pd.DataFrame:
+        """Return one config's raw rows through the chosen engine."""
+        return read_config(src, cfg, files.get(cfg), revision, engine, messages, drop)
 
     records = build_records(read(schema.MAIN_CONFIG), excl)
     expected_by_id = records.set_index("id")["expected_calls"]
 
-    gen_frames = [build_generations(read(g), g, records, excl)
+    gen_frames = [build_generations(read(g, GENERATOR_DROP), g, records, excl)
                   for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
     generator_names = list(schema.GENERATORS)
     if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
@@ -640,7 +654,8 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
         for name, path, _meta in discover_runs(gen_dirs):
             if isinstance(runs, list) and name not in runs:
                 continue
-            gen_frames.append(build_generations(pd.DataFrame(_read_jsonl(path)), name,
+            raw_gen = pd.DataFrame(_read_jsonl(path, GENERATOR_DROP))
+            gen_frames.append(build_generations(raw_gen, name,
                                                 records, excl))
             generator_names.append(name)
             messages.append(f"loaded generator run {name!r}")
