@@ -188,6 +188,17 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
     read it."""
     import pyarrow as pa
     import pyarrow.json as paj
+    with open(path, "rb") as fh:
+        first = next((line for line in fh if line.strip()), b"")
+    try:
+        head = _loads(first) if first else {}
+    except _JSONError:
+        return None
+    for cond in schema.CONDITIONS:  # other spellings or JSON-string blocks: general path
+        block = head.get(cond) if isinstance(head, dict) else None
+        if block is not None and not (isinstance(block, dict)
+                                      and all(m in block for m in schema.METRICS)):
+            return None
     try:
         table = paj.read_json(path, parse_options=paj.ParseOptions(
             explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"))
@@ -491,18 +502,19 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
     for cond in conditions:
         if flattened:
             field = lambda m, f: raw[f"{cond}.{m}.{f}"].to_numpy(float)  # noqa: E731
-            null_block = np.isnan(raw[f"{cond}.overall_alignment_pct"].to_numpy(float))
         else:
             blocks = [_as_block(v) for v in raw[cond]]
             field = lambda m, f: _to_float(_metric_field(blocks, m, f))  # noqa: E731
-            null_block = np.array([b is None or b.get("overall_alignment_pct", 0) is None
-                                   for b in blocks], dtype=bool)
+        # A null block: the condition is missing, or none of its metrics has a verdict (a
+        # failed judge call; its overall_alignment_pct is null too). The same rule for every
+        # encoding, since Arrow cannot tell an absent key from a null one.
+        llm_all = {m: np.array(field(m, "llm_score"), dtype=float) for m in schema.METRICS}
+        null_block = np.isnan(np.column_stack(list(llm_all.values()))).all(axis=1)
         if null_block.any():
             excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge,
                                     condition=cond))
         for metric in schema.METRICS:
-            llm = np.array(field(metric, "llm_score"), dtype=float)
-            llm[null_block] = np.nan
+            llm = llm_all[metric]
             null_metric = np.isnan(llm) & ~null_block
             if null_metric.any():
                 excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,

@@ -166,3 +166,29 @@ def test_generator_and_judge_runs_load_beside_the_release(tmp_path):
     run = bench.verdicts[bench.verdicts["judge"] == "my_judge"]
     assert set(run["generator"].astype(str)) == {"my_gen"} and run["p"].notna().all()
     assert "my_judge" in bench.judges["judge"].tolist()
+
+
+def test_run_with_prompt_key_spellings_loads_through_general_path(tmp_path):
+    """A run whose blocks use the prompt's metric keys (tool_selection_accuracy, ...) and
+    'accuracy' instead of 'llm_score' loads the same verdicts as the canonical spelling."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    rows = [json.loads(line) for line in (root / "data" / "judge_gpt_5_4.jsonl")
+            .read_text().splitlines()]
+    prompt_keys = {"tool_selection": "tool_selection_accuracy",
+                   "parameter_structure": "parameter_structure_accuracy",
+                   "sequence_accuracy": "sequence_accuracy",
+                   "query_coverage": "query_coverage_accuracy"}
+    (root / "runs").mkdir()
+    with open(root / "runs" / "spelled.jsonl", "w") as fh:
+        for row in rows:
+            block = {prompt_keys[m]: {"accuracy": v["llm_score"], "justification": "j"}
+                     for m, v in row["with_gt"].items() if m in prompt_keys}
+            fh.write(json.dumps({k: row[k] for k in ("id", "generator", "difficulty")}
+                                | {"with_gt": block}) + "\n")
+    bench = load_bench(root, engine="json")
+    v = bench.verdicts
+    a = v[(v["judge"] == "spelled")].sort_values(["id", "difficulty", "metric"])
+    b = v[(v["judge"] == "judge_gpt_5_4") & (v["condition"] == "with_gt")].sort_values(
+        ["id", "difficulty", "metric"])
+    assert len(a) == len(b) == 16
+    assert a["llm_score"].tolist() == b["llm_score"].tolist()
