@@ -59,3 +59,40 @@ _NB17_ALL = ["figure_X5"]
 # =============================================================================================
 
 __all__ = [*globals().get("__all__", []), *_NB17_ALL]
+
+# =============================================================================================
+# BEGIN notebook 15 (new judge: X2) — owner: notebook 15
+# =============================================================================================
+from ajb_utils import schema as _schema  # noqa: E402
+from ajb_utils.figures.style import judge_color as _judge_color  # noqa: E402
+
+
+def figure_X2(x2: _pd.DataFrame, run_name: str, judges: list[str] | None = None):
+    """Return (fig, axes) 1x2: alignment (%) by difficulty (mean over generators) with / without GT, the six coloured, the new judge in black, the paper's six-judge mean dashed."""
+    judges = [j for j in (judges or _schema.MAIN_JUDGES) if _schema.display(j) in x2.columns]
+    allrows = x2[x2["generator"] == "all"]
+    fig, axes = _plt.subplots(1, 2, figsize=(10, 4.2), sharey=True)
+    for ax, cond, tag in zip(axes, _schema.MAIN_CONDITIONS, "ab"):
+        d = allrows[allrows["condition"] == cond].set_index("difficulty").reindex(_schema.DIFFICULTIES)
+        x = range(len(_schema.DIFFICULTIES))
+        for j in judges:
+            ax.plot(x, d[_schema.display(j)], color=_judge_color(j), marker="o", lw=1.4, alpha=0.85, label=_schema.display(j))
+        ax.plot(x, d["paper_six_mean"], color="#8C8C8C", ls="--", lw=1.4, label="paper: six-judge mean (Table 2)")
+        ax.plot(x, d[run_name], color="black", marker="D", lw=2.8, ms=7, label=f"new judge: {run_name}")
+        ax.set_xticks(list(x), [t.capitalize() for t in _schema.DIFFICULTIES])
+        ax.set(title=f"({tag}) {_schema.CONDITION_DISPLAY.get(cond, cond)}", xlabel="difficulty tier")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("alignment (%, mean over generators)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.12))
+    fig.suptitle("New judge beside the paper's six judges", fontsize=11)
+    fig.tight_layout()
+    return fig, axes
+
+
+_NB15_ALL = ["figure_X2"]
+# =============================================================================================
+# END notebook 15
+# =============================================================================================
+
+__all__ = [*globals().get("__all__", []), *_NB15_ALL]

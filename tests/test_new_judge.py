@@ -1,0 +1,162 @@
+"""Notebook 15 (new judge, X2): table functions on hand-made frames; the default run loads beside the six."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from ajb_utils import paper, schema
+from ajb_utils.judge.runner import RunSummary
+from ajb_utils.paths import NOTEBOOKS_DIR, REPO_ROOT, SAMPLE_DIR
+from ajb_utils.tables import extensions as ext
+
+NB = NOTEBOOKS_DIR / "15_new_judge.ipynb"
+J1, J2, NEW = "judge_gpt_5_4", "judge_qwq_32b", "my_judge"
+G = "llama_3_3_70b_instruct"
+
+
+def _rows(judge: str, rid: str, difficulty: str, condition: str, matches: list[float]) -> list[dict]:
+    """Return verdict rows of one item: one metric row per match value (p = 1, llm_score = match)."""
+    return [{"id": rid, "generator": G, "difficulty": difficulty, "judge": judge, "condition": condition,
+             "metric": schema.METRICS[i], "p": 1.0, "llm_score": m, "match": m, "dag_type": "linear"}
+            for i, m in enumerate(matches)]
+
+
+@pytest.fixture()
+def tiny() -> pd.DataFrame:
+    """Two records x two difficulties x two conditions; the new judge judged only record r1."""
+    rows = []
+    for d in ("easy", "hard"):
+        for c, new_m, j1_m, j2_m in (("with_gt", [1.0, 1.0], [1.0, 0.5], [0.5, 0.5]),
+                                     ("without_gt", [0.5, 0.0], [1.0, 1.0], [1.0, 0.0])):
+            rows += _rows(NEW, "r1", d, c, new_m) + _rows(J1, "r1", d, c, j1_m) + _rows(J2, "r1", d, c, j2_m)
+            rows += _rows(J1, "r2", d, c, [0.0, 0.0]) + _rows(J2, "r2", d, c, [0.0, 0.0])  # not judged by NEW
+    return pd.DataFrame(rows)
+
+
+def test_x2_verdicts_keep_only_items_the_new_judge_judged(tiny) -> None:
+    v = ext.x2_verdicts(tiny.assign(judge=tiny["judge"].replace({J2: "judge_prometheus2_7b"})), NEW, [J1, J2])
+    assert set(v["id"]) == {"r1"}
+    assert set(v["judge"].astype(str)) == {NEW, J1}  # Prometheus / other judges dropped
+
+
+def test_table_X2_hand_computed(tiny) -> None:
+    v = ext.x2_verdicts(tiny, NEW, [J1, J2])
+    x2 = ext.table_X2(v, NEW, [J1, J2])
+    assert len(x2) == 2 * 2 * 2  # 1 generator + 'all' rows, x 2 difficulties x 2 conditions
+    assert list(x2["generator"].unique()) == [G, "all"]
+    r = x2[(x2["generator"] == G) & (x2["difficulty"] == "easy")].set_index("condition")
+    d1, d2 = schema.display(J1), schema.display(J2)
+    # with GT: new (1+1)/2 = 100, J1 (1+.5)/2 = 75, J2 .5 = 50 -> rank 1; without GT: 25, 100, 50 -> rank 3
+    assert r.loc["with_gt", [NEW, d1, d2]].tolist() == [100.0, 75.0, 50.0]
+    assert r.loc["without_gt", [NEW, d1, d2]].tolist() == [25.0, 100.0, 50.0]
+    assert r["rank_of_7"].tolist() == [1, 3]
+    assert r.loc["with_gt", "six_mean"] == 62.5 and r.loc["with_gt", "new_minus_six_mean"] == 37.5
+    assert r["n"].tolist() == [1, 1]
+    rep = paper.reported("T02")
+    rep = rep[(rep["generator"] == G) & (rep["difficulty"] == "easy") & (rep["condition"] == "with_gt")
+              & rep["judge"].isin([J1, J2])]
+    assert r.loc["with_gt", "paper_six_mean"] == pytest.approx(rep["value"].mean())
+    allrow = x2[(x2["generator"] == "all") & (x2["difficulty"] == "easy") & (x2["condition"] == "with_gt")].iloc[0]
+    assert allrow[NEW] == 100.0 and allrow["n"] == 1
+
+
+def test_table_X2_lift_and_metrics(tiny) -> None:
+    v = ext.x2_verdicts(tiny, NEW, [J1, J2])
+    lift = ext.table_X2_lift(v, NEW, [J1, J2], n_bootstrap=200, seed=1).set_index("judge")
+    # per cell: new 100 - 25 = 75; J1 75 - 100 = -25; J2 50 - 50 = 0 (same in both difficulties)
+    assert lift.loc[NEW, "lift"] == pytest.approx(75.0) and lift.loc[NEW, "sign"] == "+"
+    assert lift.loc[schema.display(J1), "lift"] == pytest.approx(-25.0)
+    assert lift.loc[schema.display(J2), "lift"] == pytest.approx(0.0)
+    assert np.isnan(lift.loc[NEW, "paper_lift"]) and lift["n_cells"].tolist() == [2, 2, 2]
+    rep = paper.reported("T02")
+    rep = rep[(rep["judge"] == J1) & (rep["generator"] == G) & rep["difficulty"].isin(["easy", "hard"])]
+    w = rep.pivot_table(index="difficulty", columns="condition", values="value")
+    assert lift.loc[schema.display(J1), "paper_lift"] == pytest.approx((w["with_gt"] - w["without_gt"]).mean())
+    m = ext.table_X2_metrics(v, NEW, [J1, J2])
+    assert m.loc[("data", NEW), ("with_gt", schema.METRICS[1])] == 100.0
+    assert m.loc[("data", NEW), ("without_gt", schema.METRICS[1])] == 0.0
+    assert m.loc[("paper (T24)", schema.display(J1)), ("with_gt", "tool_selection")] == 83.8  # tab:e4-permetric
+
+
+def test_run_line_is_the_same_cached_or_new() -> None:
+    table = pd.DataFrame({"generator": [G], "difficulty": ["easy"], "condition": ["with_gt"],
+                          "items": [10], "ok": [9], "null": [1], "cached": [0], "new": [10]})
+    files = [str(REPO_ROOT / "data" / "runs" / "x.jsonl")]
+    a = RunSummary("x", "h", new=40, statuses={"ok": 36, "parse_error": 4}, elapsed_s=12.3, table=table, files=files)
+    b = dataclasses.replace(a, new=0, cached=40, elapsed_s=0.1, table=table.assign(cached=10, new=0))
+    assert ext.run_line(a) == ext.run_line(b)
+    assert str(REPO_ROOT) not in ext.run_line(a) and "data/runs/x.jsonl" in ext.run_line(a)
+    assert ext.run_status(a).equals(ext.run_status(b))
+
+
+def _notebook_defaults() -> dict:
+    """Return the literal defaults of the notebook's parameters cell."""
+    nb = json.loads(NB.read_text())
+    cell = next(c for c in nb["cells"] if "parameters" in c["metadata"].get("tags", []))
+    tree = ast.parse("".join(cell["source"]))
+    return {n.target.id: ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.AnnAssign)}
+
+
+def test_parameter_files_match_the_notebook() -> None:
+    names = set(_notebook_defaults())
+    for f in ("new_judge_static.yaml", "new_judge_vllm.yaml"):
+        y = yaml.safe_load((REPO_ROOT / "papermill_params" / f).read_text())
+        assert set(y["15_new_judge"]) <= names, f
+        assert set(y["default"]) <= names, f
+    assert yaml.safe_load((REPO_ROOT / "papermill_params" / "new_judge_static.yaml").read_text())["15_new_judge"]["run_name"] \
+        == _notebook_defaults()["run_name"]
+
+
+def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
+    from ajb_utils.data import load_bench
+    from ajb_utils.judge import run_judge
+
+    p = _notebook_defaults()
+    src = tmp_path / "sample"
+    shutil.copytree(SAMPLE_DIR, src, ignore=shutil.ignore_patterns("runs", "annotations"))
+    items = load_bench(src, judges=[], runs=None)
+    cfg = ext.new_judge_config(p["run_name"], backend=p["backend"], base_url=p["base_url"], model=p["model"],
+                               api_key_env=p["api_key_env"], temperature=p["temperature"],
+                               concurrency=p["concurrency"], conditions=p["conditions"], generators=p["generators"],
+                               difficulties=p["difficulties"], limit=p["limit"], seed=p["seed"], bench=items)
+    summary = run_judge(dataclasses.replace(cfg, out_dir=src / "runs"))
+    st = ext.run_status(summary)
+    assert st["null"].sum() == 0 and st["items"].sum() == 2 * len(items.generations)
+    bench = load_bench(src, runs=[p["run_name"]])
+    assert set(schema.MAIN_JUDGES) | {p["run_name"]} <= set(bench.judges["judge"])
+    v = ext.x2_verdicts(bench.verdicts, p["run_name"])
+    x2 = ext.table_X2(v, p["run_name"])
+    assert len(x2) == (len(schema.GENERATORS) + 1) * 3 * 2
+    assert x2[p["run_name"]].notna().all() and x2["rank_of_7"].between(1, 7).all()
+    g = x2[x2["generator"] != "all"]
+    assert g["n"].sum() == 2 * len(items.generations)
+
+
+def test_endpoint_run_works_inside_a_running_event_loop(tmp_path: Path) -> None:
+    """A Jupyter kernel runs an event loop; run_new_judge must still run the (asyncio.run-based) runner."""
+    import asyncio
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from fake_openai_server import FakeServer
+
+    with FakeServer() as s:
+        cfg = ext.new_judge_config("ep", backend="openai", base_url=s.url, model="good", source="toy:3")
+        cfg = dataclasses.replace(cfg, out_dir=tmp_path / "runs", store_path=tmp_path / "store.sqlite")
+
+        async def in_kernel():
+            return ext.run_new_judge(cfg)
+
+        first = asyncio.run(in_kernel())
+        again = asyncio.run(in_kernel())
+    assert first.new > 0 and again.new == 0 and again.cached == first.new
+    assert ext.run_line(first) == ext.run_line(again)
