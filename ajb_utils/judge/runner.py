@@ -131,6 +131,27 @@ class RunSummary:
 
 
 # --------------------------------------------------------------------------------- selection
+
+def outside_event_loop(func: Any) -> Any:
+    """Return `func` wrapped to run in a worker thread when called inside a running event loop.
+
+    A Jupyter kernel already runs an event loop, where asyncio.run() refuses to start; the whole
+    run (store included, since SQLite connections belong to their thread) then moves to a thread.
+    """
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return func(*args, **kwargs)
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(func, *args, **kwargs).result()
+    return wrapper
+
+
 def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
     """Return (bench, selected records, selected generations) for a config."""
     bench = cfg.bench
@@ -431,6 +452,7 @@ def _check_conditions(conditions: list[str]) -> None:
         raise ValueError(f"unknown conditions {bad}; choose from {CONDITIONS}")
 
 
+@outside_event_loop
 def run_judge(cfg: RunConfig) -> RunSummary:
     """Run (or resume) a judge over the selected items and export data/runs/<name>.jsonl; return the summary."""
     _check_conditions(cfg.conditions)
@@ -580,6 +602,7 @@ def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFra
     return summary, bench, recs, rows, units
 
 
+@outside_event_loop
 def run_generate(cfg: RunConfig) -> RunSummary:
     """Run a new generator (W.1 prompt) and export <out>/generators/<name>.jsonl; return the summary."""
     from ajb_utils.judge.export import generator_rows, write_jsonl, write_meta
@@ -602,6 +625,7 @@ def run_generate(cfg: RunConfig) -> RunSummary:
     return summary
 
 
+@outside_event_loop
 def run_rewrite(cfg: RunConfig) -> RunSummary:
     """Run the Appendix N rewrite meta-judge; export <out>/annotations/<name>.rewrite_validation.jsonl."""
     from ajb_utils.judge.export import write_jsonl, write_meta

@@ -164,17 +164,9 @@ def new_judge_config(run_name: str, backend: str = "static", base_url: str = "ht
 
 def run_new_judge(cfg):
     """Return run_judge(cfg)'s RunSummary; inside a running event loop (a Jupyter kernel) the run goes to a worker thread."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
     from ajb_utils.judge import run_judge
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return run_judge(cfg)
-    with ThreadPoolExecutor(max_workers=1) as pool:  # run_judge calls asyncio.run(), which needs a loop-free thread
-        return pool.submit(run_judge, cfg).result()
+    return run_judge(cfg)  # the runner itself is safe inside a running event loop
 
 
 def _paper_order(df: _pd.DataFrame, keys: list[str]) -> _pd.DataFrame:
