@@ -35,7 +35,7 @@ NOTEBOOKS = ("01", "02", "03", "04", "05", "10", "11", "13", "14")
 TARGETS = {"analysis (a)": 180.0, "T02 + CIs (b)": 15.0, "peak memory GB (c)": 4.0}
 # Named functions that compute claim checks / mined cases from the bench (timed if present).
 EXTRA_FUNCS = ("findings_checks", "table_T15", "weighting_checks", "jury_checks",
-               "mine_over_anchoring", "lift_checks")
+               "gt_lift", "per_metric_lift", "mine_over_anchoring")
 
 
 def _figure_input(fid: str, bench, cache: dict):
@@ -53,6 +53,10 @@ def _call(name: str, fn, bench, cache: dict):
     """Call a table/figure/check function with the bench (and the cells when it needs them)."""
     if name == "findings_checks":
         return fn(bench, cache.setdefault("T02", tables.table_T02(bench)), n_bootstrap=2000, seed=0)
+    if name in ("gt_lift",):
+        return fn(bench, n_bootstrap=2000, seed=0)
+    if name == "mine_over_anchoring":
+        return fn(bench.verdicts)
     if name.startswith("figure_"):
         try:
             return fn(bench)
