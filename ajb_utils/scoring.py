@@ -185,7 +185,11 @@ def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series,
 
     `expected_by_id` maps record id -> canonical expected call list.
     """
-    expected = generations["id"].astype(str).map(expected_by_id).tolist()
+    pos = expected_by_id.index.get_indexer(generations["id"].astype(str))
+    if (pos < 0).any():
+        missing = generations["id"][pos < 0].astype(str).unique()[:5].tolist()
+        raise KeyError(f"generations reference unknown record ids, e.g. {missing}")
+    expected = expected_by_id.to_numpy()[pos].tolist()
     scores = score_plans(generations[calls_col].tolist(), expected)
     out = generations.reset_index(drop=True).copy()
     for col in scores.columns:
