@@ -69,7 +69,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
     ap.add_argument("--skip-notebooks", action="store_true")
-    ap.add_argument("--html", action="store_true", help="also render executed notebooks to HTML")
+    ap.add_argument("--no-html", action="store_true",
+                    help="skip the HTML rendering of executed notebooks (figures/<label>/html/)")
     args = ap.parse_args()
     spec = yaml.safe_load(args.params.read_text()) or {}
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
@@ -108,7 +109,7 @@ def main() -> int:
                str(args.params)]
         if source == "sample":
             cmd.append("--in-place")
-        if args.html:
+        if not args.no_html:
             cmd.append("--html")
         status |= subprocess.run(cmd, cwd=REPO).returncode
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
