@@ -186,3 +186,83 @@ def test_sample_lift_matches_cells(bench):
     assert set(t01["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
     assert anchoring.run_situation(bench, "c3")[0] == 1
     assert anchoring.run_situation(bench, "no_such_study")[0] == 3
+
+
+# ------------------------------------------------------------------ situations 2 and 3 --------
+# (1 = the sample, tested above; 2 = the user's own runs / annotations; 3 = none: paper values)
+def _mini_with_c3_run(root):
+    """Return a mini repo whose runs/ holds a non-synthetic C3 run judging its GPT-5.4 outputs."""
+    import json
+
+    from mini_repo import EXPECTED, GENERATED, write_mini_repo
+    from ajb_utils.scoring import programmatic_scores
+    write_mini_repo(root)
+    (root / "runs").mkdir()
+    rows = []
+    for (rid, diff), gen in GENERATED.items():
+        if not gen:
+            continue
+        p = programmatic_scores(gen, EXPECTED)
+        block = lambda l: {m: {"llm_score": l, "programmatic_score": s, "match_score": 1 - abs(s - l)}  # noqa: E731
+                           for m, s in p.items()}
+        rows.append({"id": rid, "generator": "gpt_5_4", "difficulty": diff,
+                     "with_gt": block(1.0), "without_gt": block(0.5), "corrupted_gt": block(1.0)})
+    (root / "runs" / "my_c3.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (root / "runs" / "my_c3.meta.json").write_text(json.dumps(
+        {"name": "my_c3", "judge": "qwq_32b", "study": "c3", "synthetic": False,
+         "conditions": ["with_gt", "without_gt", "corrupted_gt"]}))
+    return root
+
+
+def test_situation_2_user_c3_run(tmp_path):
+    from ajb_utils import stats
+    from ajb_utils.data import load_bench
+    bench = load_bench(_mini_with_c3_run(tmp_path / "repo"), engine="json")
+    assert anchoring.run_situation(bench, "c3")[0] == 2
+    t01 = anchoring.table_T01(bench, generator="gpt5_4")
+    assert set(t01["judge"]) == {"judge_qwq_32b"}
+    v = bench.verdicts[bench.verdicts["judge"] == "my_c3"]
+    ref = stats.align(v, by=["difficulty", "condition"]).set_index(["difficulty", "condition"])
+    got = t01[t01["stat"] == "alignment"].set_index(["difficulty", "condition"])["value"]
+    for key, value in got.items():
+        assert value == pytest.approx(ref.loc[key, "align"])
+    # corrupted GT gives the same verdicts as with GT here -> delta vs with GT is 0
+    assert (t01.loc[t01["stat"] == "delta_vs_with_gt", "value"].abs() < 1e-9).all()
+
+
+def test_situation_3_no_runs_shows_paper_values_and_commands(tmp_path):
+    from mini_repo import write_mini_repo
+    from ajb_utils.data import load_bench
+    root = write_mini_repo(tmp_path / "repo")
+    bench = load_bench(root, engine="json")
+    assert anchoring.run_situation(bench, "c3")[0] == 3
+    assert anchoring.table_T01(bench).empty
+    status = anchoring.c3_status(bench, "hf")
+    assert "python -m ajb_utils.judge run" in status and "corrupted_gt" in status
+    assert len(anchoring.reported_T01()) > 0  # what the notebook shows instead
+    empty_runs = tmp_path / "no_runs"
+    for kind in ("human", "rewrite"):
+        ann, k, _ = validation.load_annotations(str(root), kind, runs_dir=empty_runs)
+        assert k == 3 and ann.empty
+    assert "python -m ajb_utils.judge rewrite" in validation.rewrite_status((3, "none"), "hf")
+    assert len(validation.reported_T19()) == 12 and len(validation.reported_T13()) > 0
+
+
+def test_situation_2_user_rewrite_verdicts(tmp_path):
+    """Rewrite verdicts written by the judge runner under data/runs/annotations are the user's."""
+    import json
+    runs = tmp_path / "runs"
+    (runs / "annotations").mkdir(parents=True)
+    rows = [{"id": f"r{i}", "dag_type": "linear", "meta_judge": mj, "pair": "medium_hard",
+             "criterion": "hard_harder", "verdict": (i + j) % 3 != 0}
+            for i in range(6) for j, mj in enumerate(["gpt_5_4", "claude_large", "gemini_2_5_pro"])]
+    (runs / "annotations" / "mine.rewrite_validation.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in rows))
+    rw, k, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs)
+    assert k == 2 and len(rw) == 18
+    t19 = validation.table_T19(rw)
+    yes = {mj: np.mean([(i + j) % 3 != 0 for i in range(6)]) * 100
+           for j, mj in enumerate(["judge_gpt_5_4", "judge_claude_large", "judge_gemini_2_5_pro"])}
+    got = t19.set_index("meta_judge")["yes_rate"]
+    for mj, value in yes.items():
+        assert got[mj] == pytest.approx(value)
