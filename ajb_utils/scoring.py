@@ -196,3 +196,8 @@ def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series,
         out[col] = scores[col].to_numpy()
     out["p_mean"] = out[list(P_COLUMNS.values())].mean(axis=1)
     return out
+
+
+# Eqs. 4b, 5a and 5b over the long verdicts frame live in ajb_utils.stats (with the bootstrap);
+# they are exposed here too so the programmatic judge and its alignment read together.
+from ajb_utils.stats import align as alignment, lift, record_alignment  # noqa: E402,F401
