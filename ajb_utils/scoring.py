@@ -128,6 +128,34 @@ def _per_plan(series: pd.Series, n: int, fill: float = 0.0) -> np.ndarray:
     return out
 
 
+def _call_scores(g: pd.DataFrame, e: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per predicted call (k, pos, name, s) with s(g) of Eq. 2.
+
+    The last expected call of each tool defines A*; key sets are frozensets compared
+    element-wise (== for A = A*, <= for A* ⊆ A); a tool not in E scores 0.
+    """
+    last = e.sort_values(["k", "pos"]).drop_duplicates(["k", "name"], keep="last")
+    calls = g[["k", "pos", "name", "keys"]].merge(
+        last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}),
+        on=["k", "name"], how="left")
+    pred_keys = calls["keys"].to_numpy()
+    exp_keys = calls["exp_keys"].to_numpy()
+    defined = calls["exp_keys"].notna().to_numpy()
+    equal = np.zeros(len(calls), dtype=bool)
+    subset = np.zeros(len(calls), dtype=bool)
+    if defined.any():
+        equal[defined] = (pred_keys[defined] == exp_keys[defined]).astype(bool)
+        subset[defined] = _LE(exp_keys[defined], pred_keys[defined]).astype(bool)
+    calls["s"] = np.where(equal, 1.0, np.where(subset, 0.5, 0.0))
+    return calls[["k", "pos", "name", "s"]]
+
+
+def call_param_scores(generated: list[list[dict[str, Any]]],
+                      expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
+    """Return one row per generated call: plan index k, pos, name, s (Eq. 2, in {0, 0.5, 1})."""
+    return _call_scores(_call_table(generated), _call_table(expected))
+
+
 def score_plans(generated: list[list[dict[str, Any]]],
                 expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
     """Return p_tool, p_param, p_seq, p_cov for aligned lists of canonical call lists.
@@ -157,22 +185,9 @@ def score_plans(generated: list[list[dict[str, Any]]],
     hits = _per_plan((aligned["name_x"] == aligned["name_y"]).groupby(aligned["k"]).sum(), n)
     seq = np.where(n_e == 0, 1.0, hits / np.maximum(n_e, 1.0))
 
-    # Key sets (Eq. 2): the last expected call of each tool defines A*. Key sets are
-    # frozensets, compared element-wise (== for A = A*, <= for A* ⊆ A).
-    last = e.sort_values(["k", "pos"]).drop_duplicates(["k", "name"], keep="last")
-    calls = g[["k", "pos", "name", "keys"]].merge(
-        last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}),
-        on=["k", "name"], how="left")
-    pred_keys = calls["keys"].to_numpy()
-    exp_keys = calls["exp_keys"].to_numpy()
-    defined = calls["exp_keys"].notna().to_numpy()
-    equal = np.zeros(len(calls), dtype=bool)
-    subset = np.zeros(len(calls), dtype=bool)
-    if defined.any():
-        equal[defined] = (pred_keys[defined] == exp_keys[defined]).astype(bool)
-        subset[defined] = _LE(exp_keys[defined], pred_keys[defined]).astype(bool)
-    s = np.where(equal, 1.0, np.where(subset, 0.5, 0.0))
-    s_sum = _per_plan(pd.Series(s).groupby(calls["k"].to_numpy()).sum(), n)
+    # Key sets (Eq. 2): per-call scores s(g), averaged per plan.
+    calls = _call_scores(g, e)
+    s_sum = _per_plan(calls["s"].groupby(calls["k"].to_numpy()).sum(), n)
     param = np.where(n_g == 0, 1.0, s_sum / np.maximum(n_g, 1.0))
 
     out = pd.DataFrame({"p_tool": tool, "p_param": param, "p_seq": seq, "p_cov": cov})

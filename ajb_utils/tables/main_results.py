@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.scoring import DECIMALS, match, programmatic_scores
+from ajb_utils.data import generation_keys
+from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
 
 __all__ = [
     "OPEN_WEIGHT_GENERATORS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
@@ -390,36 +391,6 @@ def record_view(bench, record_id: str | None = None) -> dict[str, pd.DataFrame]:
 # ---------------------------------------------------------------------------------------------
 # Table 15: Eq. 2 upper bound (credit extra-key-only calls)
 # ---------------------------------------------------------------------------------------------
-def _key_calls(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
-    """Return one row per call: plan k, position pos, tool name, argument key set (frozenset)."""
-    lengths = np.fromiter((len(c) for c in call_lists), dtype=np.int64, count=len(call_lists))
-    flat = [c for calls in call_lists for c in calls]
-    keys = np.empty(len(flat), dtype=object)
-    keys[:] = [frozenset(c["arguments"]) for c in flat]
-    return pd.DataFrame({"k": np.repeat(np.arange(len(call_lists)), lengths),
-                         "pos": np.arange(len(flat)) - np.repeat(np.cumsum(lengths) - lengths, lengths),
-                         "name": [c["name"] for c in flat], "keys": keys})
-
-
-def call_param_scores(generated: list[list[dict[str, Any]]],
-                      expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
-    """Return one row per generated call: plan k, pos, name, s (Eq. 2 per-call score in {0, 0.5, 1}).
-
-    Same rule as scoring (the last expected call of a tool sets A*; a tool not in E scores 0);
-    one merge of the generated calls with the per-plan A* table, set comparisons per call.
-    """
-    g, e = _key_calls(generated), _key_calls(expected)
-    last = e.drop_duplicates(["k", "name"], keep="last")[["k", "name", "keys"]]
-    calls = g.merge(last.rename(columns={"keys": "a_star"}), on=["k", "name"], how="left")
-    a_star = calls["a_star"].to_numpy(object)
-    have = calls["keys"].to_numpy(object)
-    found = pd.notna(a_star)
-    subset = np.fromiter((f and a <= h for f, a, h in zip(found, a_star, have)), bool, len(calls))
-    equal = np.fromiter((f and a == h for f, a, h in zip(found, a_star, have)), bool, len(calls))
-    calls["s"] = np.where(equal, 1.0, np.where(subset, 0.5, 0.0))
-    return calls[["k", "pos", "name", "s"]]
-
-
 def param_upper_bound(bench) -> pd.DataFrame:
     """Return per generation: id, generator, difficulty, p_param, p_param_ub, n_calls, n_extra_key_only.
 
@@ -428,7 +399,7 @@ def param_upper_bound(bench) -> pd.DataFrame:
     """
     gen = bench.generations.reset_index(drop=True)
     exp_by_id = bench.records.set_index("id")["expected_calls"]
-    expected = gen["id"].astype(str).map(exp_by_id).tolist()
+    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(gen["id"].astype(str))].tolist()
     calls = call_param_scores(gen["generated_calls"].tolist(), expected)
     n = len(gen)
     k = calls["k"].to_numpy()
@@ -465,9 +436,13 @@ def table_T15(bench, ub: pd.DataFrame | None = None,
     ])
     v = main_verdicts(bench, schema.MAIN_JUDGES)
     v = v[v["condition"] == "with_gt"]
-    v = v.assign(**{c: v[c].astype(str) for c in ("id", "generator", "difficulty")})
-    key = ["id", "generator", "difficulty"]
-    p_ub = v[key].merge(ub[key + ["p_param_ub"]], on=key, how="left")["p_param_ub"].to_numpy()
+    rec_ids = bench.records["id"].astype(str).tolist()
+    gen_names = [str(g) for g in pd.unique(pd.concat([v["generator"].astype(str).drop_duplicates(),
+                                                       ub["generator"].drop_duplicates()]))]
+    key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
+    key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)
+    row = pd.Index(key_u).get_indexer(key_v)
+    p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
     is_param = (v["metric"].astype(str) == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
     cur = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
