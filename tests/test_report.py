@@ -194,3 +194,25 @@ def test_artifact_table_covers_shared_artifacts_md() -> None:
             ids |= {t.strip() for t in m.group(1).split(",")}
     ids = {"C-F" if t.startswith("C-F") else t for t in ids}
     assert ids == set(artifacts.artifact_table()["artifact_id"])
+
+
+def test_sample_outputs_are_labelled_synthetic(tmp_path):
+    """Figures and LaTeX tables written to a `sample` folder say the data is synthetic."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from ajb_utils import figures, report
+    out = tmp_path / "sample"
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    figures.save_fig(fig, "F99", "demo", out)
+    figures.save_fig(fig, "F99", "demo", out)  # a second save adds no second note
+    notes = [t for t in fig.texts if t.get_text() == report.SYNTHETIC_NOTE]
+    assert len(notes) == 1
+    plt.close(fig)
+    files = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", out, caption="Demo")
+    tex = files[1].read_text()
+    assert report.SYNTHETIC_NOTE in tex and "Demo [" in tex
+    other = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", tmp_path / "hf",
+                               caption="Demo")
+    assert report.SYNTHETIC_NOTE not in other[1].read_text()

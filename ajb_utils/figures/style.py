@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from ajb_utils import schema
-from ajb_utils.report import WrittenFiles
+from ajb_utils.report import SYNTHETIC_NOTE, WrittenFiles, is_synthetic_dir
 
 # Okabe & Ito (2008), "Color Universal Design".
 OKABE_ITO: dict[str, str] = {
@@ -156,9 +156,13 @@ def figure_paths(artifact_id: str, name: str, out_dir: Path | str) -> list[Path]
 
 
 def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
-    """Return the written [PNG, PDF] paths after saving `fig` reproducibly (no dates, Type 42 fonts)."""
+    """Return the written [PNG, PDF] paths after saving `fig` reproducibly (no dates, Type 42 fonts);
+    in the sample's output folder the figure gets a footnote saying the data is synthetic."""
     png, pdf = figure_paths(artifact_id, name, out_dir)
     png.parent.mkdir(parents=True, exist_ok=True)
+    if is_synthetic_dir(out_dir) and not getattr(fig, "_ajb_synthetic_note", False):
+        fig.text(0.995, 0.002, SYNTHETIC_NOTE, ha="right", va="bottom", fontsize=7, color="0.45")
+        fig._ajb_synthetic_note = True  # once per figure, even if saved twice
     with mpl.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
         fig.savefig(png, dpi=PNG_DPI, bbox_inches="tight", metadata={"Software": None})
         fig.savefig(
