@@ -80,10 +80,10 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame) -> tuple[plt.Figure, np.nda
                color=OKABE_ITO["blue"])
         ax.bar(x + 0.2, s["freeform"], 0.4, label="free-form", color=OKABE_ITO["sky_blue"])
         lo = np.nanmin(s[["structured", "freeform"]].to_numpy())
-        ax.set_ylim(max(0, lo - 10), 100)
+        ax.set_ylim(max(0, lo - 10), 104)
         ax.set_xticks(x, diffs)
         ax.set_ylabel("alignment with GT (%)")
-        ax.legend(fontsize=8, loc="lower left")
+        ax.legend(fontsize=8, loc="upper right", ncol=2, frameon=False)
         ax.set_title(f"Qwen3-32B on Llama-3.3-70B ({f05['source'].iloc[0]})", fontsize=9)
     else:
         _note(ax, "Qwen3-32B on Llama-3.3-70B\nno runs: the paper prints only the gap\n"
@@ -104,6 +104,6 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame) -> tuple[plt.Figure, np.nda
     ax.set_xticks(x, diffs)
     ax.set_ylabel("structured − free-form (pp)")
     ax.set_title("Gap per difficulty, both pairings", fontsize=9)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     return fig, axes
