@@ -13,6 +13,8 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+import json
+
 import importlib.metadata
 import os
 import platform
@@ -88,14 +90,34 @@ def bench_banner(bench: Any) -> Any:
     return banner(bench.label, is_synthetic(bench), getattr(bench, "source", None), getattr(bench, "revision", None))
 
 
-def output_dir(data_label: str, out_dir: str | Path | None = None) -> Path:
-    """Return (and create) where outputs go: `out_dir` (relative = to the repo root) or figures/<label>/."""
+def output_dir(data_label: str, out_dir: str | Path | None = None, bench: Any = None) -> Path:
+    """Return (and create) where outputs go: `out_dir` (relative = to the repo root) or figures/<label>/.
+
+    Given the `bench`, also write PROVENANCE.json there (source, revision, synthetic flag), so
+    every table and figure in the folder can be traced to the data that made it.
+    """
     if out_dir is None or str(out_dir) == "":
-        return paths.figures_dir(data_label)
-    p = Path(out_dir)
-    p = p if p.is_absolute() else paths.REPO_ROOT / p
-    p.mkdir(parents=True, exist_ok=True)
+        p = paths.figures_dir(data_label)
+    else:
+        p = Path(out_dir)
+        p = p if p.is_absolute() else paths.REPO_ROOT / p
+        p.mkdir(parents=True, exist_ok=True)
+    if bench is not None:
+        write_provenance(bench, p)
     return p
+
+
+def write_provenance(bench: Any, out: Path) -> Path:
+    """Return the path of PROVENANCE.json written (atomically, deterministically) for `bench`."""
+    from ajb_utils import __version__
+    record = {"source": str(bench.source), "revision": bench.revision, "label": bench.label,
+              "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
+              "note": SYNTHETIC_NOTE if bench.synthetic else "released data"}
+    path = Path(out) / "PROVENANCE.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
 
 
 # ---- tables --------------------------------------------------------------------------------

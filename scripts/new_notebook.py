@@ -37,7 +37,7 @@ from ajb_utils import figures, report, schema
 from ajb_utils.data import load_bench
 
 bench = load_bench(data_source, revision=revision)
-out = report.output_dir(bench.label, out_dir)
+out = report.output_dir(bench.label, out_dir, bench)
 figures.set_style()
 display(report.bench_banner(bench))'''
 

@@ -216,3 +216,19 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
     other = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", tmp_path / "hf",
                                caption="Demo")
     assert report.SYNTHETIC_NOTE not in other[1].read_text()
+
+
+def test_output_dir_records_provenance(tmp_path):
+    """Given the bench, output_dir writes PROVENANCE.json naming the source and revision."""
+    import json
+    from types import SimpleNamespace
+
+    from ajb_utils import report
+    bench = SimpleNamespace(source="hf", revision="13ac79a", label="hf", synthetic=False)
+    out = report.output_dir("hf", tmp_path / "hf", bench)
+    record = json.loads((out / "PROVENANCE.json").read_text())
+    assert record["source"] == "hf" and record["revision"] == "13ac79a"
+    assert record["synthetic"] is False
+    again = (out / "PROVENANCE.json").read_text()
+    report.output_dir("hf", tmp_path / "hf", bench)
+    assert (out / "PROVENANCE.json").read_text() == again  # deterministic
