@@ -646,7 +646,15 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
     messages: list[str] = []
-    files = config_files(src, revision)
+    try:
+        files = config_files(src, revision)
+    except Exception as exc:  # network, authentication, unknown repo or revision
+        if src.is_local:
+            raise
+        raise BenchDataError(
+            f"cannot read {src.location!r} (revision {revision or 'main'}) from the hub: "
+            f"{type(exc).__name__}: {exc}. The hub needs network access; offline, use "
+            "source='sample' or a local mirror directory of the hub repo.") from exc
     if schema.MAIN_CONFIG not in files and src.is_local:
         raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
     excl: list[pd.DataFrame] = []

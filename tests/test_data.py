@@ -192,3 +192,17 @@ def test_run_with_prompt_key_spellings_loads_through_general_path(tmp_path):
         ["id", "difficulty", "metric"])
     assert len(a) == len(b) == 16
     assert a["llm_score"].tolist() == b["llm_score"].tolist()
+
+
+def test_hub_unreachable_is_a_clear_error(monkeypatch):
+    """Offline, the hub source fails with a message saying what to do instead (no traceback
+    from the middle of huggingface_hub)."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import ajb_utils.data as data_mod
+
+    def offline(*args, **kwargs):
+        raise OSError("no network")
+
+    monkeypatch.setattr(data_mod, "_readme_text", offline)
+    with pytest.raises(BenchDataError, match="needs network access"):
+        load_bench("hf")
