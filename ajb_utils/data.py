@@ -204,27 +204,61 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
             explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"))
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None
+    frame = flatten_judge_table(table)
+    if frame is not None:
+        frame.attrs["justifications_path"] = str(path)
+    return frame
+
+
+def flatten_judge_table(table: Any) -> pd.DataFrame | None:
+    """Return a judge config's Arrow table as flat `cond.metric.field` numeric columns.
+
+    None when a condition block is not a struct with every metric's `llm_score` (JSON-string
+    blocks, other metric spellings): the general per-row path must read such a config.
+    """
+    import pyarrow as pa
     flat = table
     while any(pa.types.is_struct(f.type) for f in flat.schema):
         flat = flat.flatten()
-    frame = pd.DataFrame({name: flat.column(name).to_numpy(zero_copy_only=False)
-                          for name in flat.column_names
-                          if not name.endswith(".justification")})
+    names = set(flat.column_names)
+    if not {"id", "generator", "difficulty"} <= names:
+        return None
+    numeric = ("llm_score", "programmatic_score", "match_score")
+    cols: dict[str, Any] = {c: flat.column(c).to_numpy(zero_copy_only=False)
+                            for c in ("id", "generator", "difficulty")}
     for cond in schema.CONDITIONS:
-        overall = frame[f"{cond}.overall_alignment_pct"].to_numpy(float)
-        scores = np.column_stack([frame[f"{cond}.{m}.{f}"].to_numpy(float)
-                                  for m in schema.METRICS
-                                  for f in ("llm_score", "programmatic_score")])
-        present = ~np.isnan(overall) | ~np.isnan(scores).all(axis=1)
-        if not present.any():  # condition absent from this file
-            frame = frame.drop(columns=[c for c in frame if c.startswith(cond + ".")])
+        if not any(n.startswith(cond + ".") for n in names):
+            if cond in names:  # a condition column that is not a struct
+                return None
             continue
-        if (~np.isnan(overall) & np.isnan(scores).all(axis=1)).any():
+        block: dict[str, np.ndarray] = {}
+        for m in schema.METRICS:
+            for f in numeric:
+                name = f"{cond}.{m}.{f}"
+                if name in names:
+                    col = flat.column(name)
+                    if not (pa.types.is_floating(col.type) or pa.types.is_integer(col.type)
+                            or pa.types.is_null(col.type)):
+                        return None
+                    block[name] = col.to_numpy(zero_copy_only=False).astype(float)
+                elif f == "llm_score":
+                    return None  # the block spells its metrics differently
+                else:
+                    block[name] = np.full(flat.num_rows, np.nan)
+        overall = f"{cond}.overall_alignment_pct"
+        block[overall] = (flat.column(overall).to_numpy(zero_copy_only=False).astype(float)
+                          if overall in names else np.full(flat.num_rows, np.nan))
+        scores = np.column_stack([block[f"{cond}.{m}.{f}"] for m in schema.METRICS
+                                  for f in ("llm_score", "programmatic_score")])
+        if np.isnan(scores).all() and np.isnan(block[overall]).all():
+            continue  # absent from this file (explicit schemas fill absent columns with nulls)
+        if (~np.isnan(block[overall]) & np.isnan(scores).all(axis=1)).any():
             return None  # blocks whose metric keys the schema did not catch
-    if table.num_rows and frame["id"].isna().any():
+        cols.update(block)
+    frame = pd.DataFrame(cols)
+    if len(frame) and frame["id"].isna().any():
         return None
     frame.attrs["flattened"] = True
-    frame.attrs["justifications_path"] = str(path)
     return frame
 
 
@@ -243,15 +277,20 @@ def _read_direct(src: Source, files: list[str], revision: str | None,
     return pd.DataFrame(rows)
 
 
-def _read_datasets(src: Source, config: str, revision: str | None,
-                   drop: tuple[str, ...] = ()) -> pd.DataFrame:
-    """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
+def _dataset_table(src: Source, config: str, revision: str | None) -> Any:
+    """Return a config's Arrow table through `datasets.load_dataset` (cached under data/cache)."""
     import datasets
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
     ds = datasets.load_dataset(src.location, config, split="train", revision=revision,
                                cache_dir=str(CACHE_DIR / "datasets"))
-    table = ds.data.table
+    return ds.data.table
+
+
+def _read_datasets(src: Source, config: str, revision: str | None,
+                   drop: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
+    table = _dataset_table(src, config, revision)
     return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
                          if c not in drop})
 
@@ -694,11 +733,15 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     def read_judge(cfg: str) -> pd.DataFrame:
         """Return a judge config, through Arrow's fast reader where the file allows it."""
         paths_ = files.get(cfg) or []
+        fast = None
         if engine == "json" and src.is_local and len(paths_) == 1 and not justifications:
             fast = read_judge_arrow(Path(src.location) / paths_[0])
-            if fast is not None:
-                return fast
-        return read(cfg)
+        elif engine == "datasets" and not justifications:
+            try:  # the Arrow table straight from datasets, struct columns flattened
+                fast = flatten_judge_table(_dataset_table(src, cfg, revision))
+            except Exception:  # inference failures etc.: the general path reports them
+                fast = None
+        return fast if fast is not None else read(cfg)
 
     for j in _select(judges, schema.JUDGES, files, "judge", messages):
         verdict_frames.append(build_verdicts(read_judge(j), j, gen_index, excl,
