@@ -168,7 +168,14 @@ SYNTHETIC_NOTE = "Synthetic sample data (ajb_utils.sample): numbers are not the 
 
 
 def is_synthetic_dir(out_dir: Path | str) -> bool:
-    """Return True when `out_dir` is the embedded sample's output folder (figures/sample)."""
+    """Return True when `out_dir` holds outputs of synthetic data: its PROVENANCE.json says so
+    (written by `output_dir`), or, without one, it is the sample's folder (figures/sample)."""
+    prov = Path(out_dir) / "PROVENANCE.json"
+    if prov.exists():
+        try:
+            return bool(json.loads(prov.read_text(encoding="utf-8")).get("synthetic"))
+        except (ValueError, OSError):
+            pass
     return Path(out_dir).name == "sample"
 
 

@@ -232,3 +232,16 @@ def test_output_dir_records_provenance(tmp_path):
     again = (out / "PROVENANCE.json").read_text()
     report.output_dir("hf", tmp_path / "hf", bench)
     assert (out / "PROVENANCE.json").read_text() == again  # deterministic
+
+
+def test_synthetic_flag_follows_provenance(tmp_path):
+    """A folder whose PROVENANCE.json says synthetic gets the labels whatever its name."""
+    from types import SimpleNamespace
+
+    from ajb_utils import report
+    mirror = report.output_dir("m", tmp_path / "my_mirror",
+                               SimpleNamespace(source="/x", revision="r", label="m", synthetic=True))
+    assert report.is_synthetic_dir(mirror)
+    real = report.output_dir("hf", tmp_path / "sample",
+                             SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False))
+    assert not report.is_synthetic_dir(real)  # provenance wins over the folder name

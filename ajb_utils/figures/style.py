@@ -161,7 +161,7 @@ def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> W
     png, pdf = figure_paths(artifact_id, name, out_dir)
     png.parent.mkdir(parents=True, exist_ok=True)
     if is_synthetic_dir(out_dir) and not getattr(fig, "_ajb_synthetic_note", False):
-        fig.text(0.995, 0.002, SYNTHETIC_NOTE, ha="right", va="bottom", fontsize=7, color="0.45")
+        fig.text(0.002, 0.998, SYNTHETIC_NOTE, ha="left", va="top", fontsize=7, color="0.45")
         fig._ajb_synthetic_note = True  # once per figure, even if saved twice
     with mpl.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
         fig.savefig(png, dpi=PNG_DPI, bbox_inches="tight", metadata={"Software": None})
