@@ -244,6 +244,7 @@ def execute_one(
                 progress_bar=False,
                 log_output=False,
                 execution_timeout=timeout,
+                config=kernel_config(),
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, kernels others
             seconds = time.perf_counter() - start
@@ -256,6 +257,14 @@ def execute_one(
         scrub_file(out)
         atomic_copy(out, dest)
     return Result(notebook.stem, True, time.perf_counter() - start, output=dest)
+
+
+def kernel_config() -> Any:
+    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback)."""
+    from traitlets.config import Config
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    return config
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
