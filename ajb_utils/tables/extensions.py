@@ -198,9 +198,12 @@ def run_line(summary) -> str:
 
 
 def run_cache_line(summary) -> str:
-    """Return what this execution did (cached / new calls, retries, tokens, wall time): varies between runs."""
+    """Return what this execution did (cached / new calls, retries, tokens): varies between runs.
+
+    No wall time: the committed notebook would change on every execution.
+    """
     return (f"this execution: {summary.cached} cached, {summary.new} new, {summary.retries} retries, "
-            f"tokens in/out {summary.prompt_tokens}/{summary.completion_tokens}, {summary.elapsed_s:.1f} s")
+            f"tokens in/out {summary.prompt_tokens}/{summary.completion_tokens}")
 
 
 def _item_keys(v: _pd.DataFrame) -> _np.ndarray:
