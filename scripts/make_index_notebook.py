@@ -106,6 +106,8 @@ def build() -> nbformat.NotebookNode:
 
 def main() -> int:
     """Write notebooks/00_index.ipynb; return 0."""
+    import argparse
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # --help only
     nb = build()
     nbformat.validate(nb)
     target = paths.NOTEBOOKS_DIR / "00_index.ipynb"
