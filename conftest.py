@@ -11,6 +11,6 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ajb_utils.report import kernel_environment  # noqa: E402
+from ajb_utils.environment import kernel_environment  # noqa: E402
 
 os.environ.update(kernel_environment())

@@ -29,6 +29,8 @@ import pandas as pd
 
 from ajb_utils.calls import normalize_calls
 from ajb_utils.schema import METRICS
+from ajb_utils.stats import align as alignment  # noqa: F401  (scoring exposes alignment beside match)
+from ajb_utils.stats import lift, record_alignment  # noqa: F401
 
 P_COLUMNS: dict[str, str] = {
     "tool_selection": "p_tool",
@@ -215,4 +217,3 @@ def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series,
 
 # Eqs. 4b, 5a and 5b over the long verdicts frame live in ajb_utils.stats (with the bootstrap);
 # they are exposed here too so the programmatic judge and its alignment read together.
-from ajb_utils.stats import align as alignment, lift, record_alignment  # noqa: E402,F401

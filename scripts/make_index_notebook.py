@@ -43,11 +43,11 @@ import os
 
 from IPython.display import Markdown, display
 
-from ajb_utils import artifacts, paths, report
+from ajb_utils import artifacts, paths, provenance
 
-label = report.data_label(data_source)
+label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(
-    report.output_dir(label, out_dir), paths.NOTEBOOKS_DIR)
+    provenance.output_dir(label, out_dir), paths.NOTEBOOKS_DIR)
 print(f"data label: {label}; outputs linked under {files_root}/")'''
 
 SWITCH = """\
@@ -94,7 +94,7 @@ def build() -> nbformat.NotebookNode:
         new_code_cell("display(Markdown(artifacts.artifact_markdown(label, files_root)))"),
         new_markdown_cell(SWITCH),
         new_markdown_cell("## Environment"),
-        new_code_cell("report.environment_report()", metadata={"tags": ["nbval-ignore-output"]}),
+        new_code_cell("environment.environment_report()", metadata={"tags": ["nbval-ignore-output"]}),
     ]
     nb = new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}

@@ -37,11 +37,11 @@ from ajb_utils import figures, report, schema
 from ajb_utils.data import load_bench
 
 bench = load_bench(data_source, revision=revision)
-out = report.output_dir(bench.label, out_dir, bench)
+out = provenance.output_dir(bench.label, out_dir, bench)
 figures.set_style()
-display(report.bench_banner(bench))'''
+display(provenance.bench_banner(bench))'''
 
-ENV_SOURCE = "report.environment_report()"
+ENV_SOURCE = "environment.environment_report()"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 

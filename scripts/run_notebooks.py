@@ -34,7 +34,7 @@ if str(REPO_ROOT) not in sys.path:
 
 import yaml  # noqa: E402
 
-from ajb_utils import paths, report  # noqa: E402
+from ajb_utils import environment, paths, provenance  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
@@ -191,7 +191,7 @@ def filter_params(params: dict[str, Any], declared: set[str]) -> tuple[dict[str,
 
 def data_label_of(params: dict[str, Any]) -> str:
     """Return the data label a parameter set resolves to (data_source 'sample' by default)."""
-    return report.data_label(str(params.get("data_source") or "sample"))
+    return provenance.data_label(str(params.get("data_source") or "sample"))
 
 
 def atomic_copy(src: Path, dest: Path) -> None:
@@ -289,7 +289,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def html_dir_for(params: dict[str, Any]) -> Path:
     """Return the HTML folder for a parameter set: <out_dir>/html or figures/<label>/html."""
-    return report.output_dir(data_label_of(params), params.get("out_dir")) / "html"
+    return provenance.output_dir(data_label_of(params), params.get("out_dir")) / "html"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     if not notebooks:
         print(f"no notebooks matched in {paths.relpath(args.notebooks_dir)}", file=sys.stderr)
         return 2
-    os.environ.update(report.kernel_environment())
+    os.environ.update(environment.kernel_environment())
     # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from ajb_utils import artifacts, figures, paths, report, schema  # noqa: E402
+from ajb_utils import artifacts, environment, figures, paths, provenance, report, schema  # noqa: E402
 
 SHARED_ARTIFACTS_MD = paths.REPO_ROOT.parent / "shared" / "ARTIFACTS.md"
 
@@ -105,25 +105,25 @@ def test_condition_styles() -> None:
 
 
 def test_banner_text() -> None:
-    synthetic = report.banner_text("sample", synthetic=True)
+    synthetic = provenance.banner_text("sample", synthetic=True)
     assert "SYNTHETIC SAMPLE — numbers are not the paper's" in synthetic
     assert "\n" not in synthetic
-    real = report.banner_text("hf", synthetic=False, source="ServiceNow-AI/AgentJudgeBench", revision="13ac79a")
+    real = provenance.banner_text("hf", synthetic=False, source="ServiceNow-AI/AgentJudgeBench", revision="13ac79a")
     assert "SYNTHETIC" not in real and "13ac79a" in real
-    shown = report.banner_text("sample", True, source=str(paths.SAMPLE_DIR))
+    shown = provenance.banner_text("sample", True, source=str(paths.SAMPLE_DIR))
     assert str(paths.REPO_ROOT) not in shown and "data/sample" in shown
-    assert report.banner("sample", True).data == synthetic
+    assert provenance.banner("sample", True).data == synthetic
 
 
 def test_data_label() -> None:
-    assert report.data_label("sample") == "sample"
-    assert report.data_label("hf") == "hf"
-    assert report.data_label(schema.HF_REPO_ID) == "hf"
-    assert report.data_label("/data/mirrors/AgentJudgeBench") == "AgentJudgeBench"
+    assert provenance.data_label("sample") == "sample"
+    assert provenance.data_label("hf") == "hf"
+    assert provenance.data_label(schema.HF_REPO_ID) == "hf"
+    assert provenance.data_label("/data/mirrors/AgentJudgeBench") == "AgentJudgeBench"
 
 
 def test_output_dir_absolute(tmp_path: Path) -> None:
-    out = report.output_dir("sample", tmp_path / "x")
+    out = provenance.output_dir("sample", tmp_path / "x")
     assert out == tmp_path / "x" and out.is_dir()
 
 
@@ -140,7 +140,7 @@ def test_checks_table() -> None:
 
 
 def test_environment_report_is_machine_independent() -> None:
-    env = report.environment_report()
+    env = environment.environment_report()
     assert list(env.columns) == ["component", "version"]
     assert {"python", "platform", "numpy", "pandas", "scipy", "matplotlib", "seaborn", "datasets",
             "papermill"} <= set(env["component"])
@@ -151,7 +151,7 @@ def test_environment_report_is_machine_independent() -> None:
 
 
 def test_kernel_environment_puts_repo_first() -> None:
-    env = report.kernel_environment({"PYTHONPATH": "/elsewhere"})
+    env = environment.kernel_environment({"PYTHONPATH": "/elsewhere"})
     assert env["PYTHONPATH"].split(":")[0] == str(paths.REPO_ROOT)
     assert "/elsewhere" in env["PYTHONPATH"]
 
@@ -207,15 +207,15 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
     ax.plot([0, 1], [0, 1])
     figures.save_fig(fig, "F99", "demo", out)
     figures.save_fig(fig, "F99", "demo", out)  # a second save adds no second note
-    notes = [t for t in fig.texts if t.get_text() == report.SYNTHETIC_NOTE]
+    notes = [t for t in fig.texts if t.get_text() == provenance.SYNTHETIC_NOTE]
     assert len(notes) == 1
     plt.close(fig)
     files = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", out, caption="Demo")
     tex = files[1].read_text()
-    assert report.SYNTHETIC_NOTE in tex and "Demo [" in tex
+    assert provenance.SYNTHETIC_NOTE in tex and "Demo [" in tex
     other = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", tmp_path / "hf",
                                caption="Demo")
-    assert report.SYNTHETIC_NOTE not in other[1].read_text()
+    assert provenance.SYNTHETIC_NOTE not in other[1].read_text()
 
 
 def test_output_dir_records_provenance(tmp_path):
@@ -223,14 +223,13 @@ def test_output_dir_records_provenance(tmp_path):
     import json
     from types import SimpleNamespace
 
-    from ajb_utils import report
     bench = SimpleNamespace(source="hf", revision="13ac79a", label="hf", synthetic=False)
-    out = report.output_dir("hf", tmp_path / "hf", bench)
+    out = provenance.output_dir("hf", tmp_path / "hf", bench)
     record = json.loads((out / "PROVENANCE.json").read_text())
     assert record["source"] == "hf" and record["revision"] == "13ac79a"
     assert record["synthetic"] is False
     again = (out / "PROVENANCE.json").read_text()
-    report.output_dir("hf", tmp_path / "hf", bench)
+    provenance.output_dir("hf", tmp_path / "hf", bench)
     assert (out / "PROVENANCE.json").read_text() == again  # deterministic
 
 
@@ -238,10 +237,9 @@ def test_synthetic_flag_follows_provenance(tmp_path):
     """A folder whose PROVENANCE.json says synthetic gets the labels whatever its name."""
     from types import SimpleNamespace
 
-    from ajb_utils import report
-    mirror = report.output_dir("m", tmp_path / "my_mirror",
+    mirror = provenance.output_dir("m", tmp_path / "my_mirror",
                                SimpleNamespace(source="/x", revision="r", label="m", synthetic=True))
-    assert report.is_synthetic_dir(mirror)
-    real = report.output_dir("hf", tmp_path / "sample",
+    assert provenance.is_synthetic_dir(mirror)
+    real = provenance.output_dir("hf", tmp_path / "sample",
                              SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False))
-    assert not report.is_synthetic_dir(real)  # provenance wins over the folder name
+    assert not provenance.is_synthetic_dir(real)  # provenance wins over the folder name

@@ -109,7 +109,7 @@ def t2() -> pd.DataFrame:
 
 
 def test_decision_guide_four_generators_reproduces_paper_T06(t2):
-    guide = tables.decision_guide(t2, tables.OPEN_WEIGHT_GENERATORS)
+    guide = tables.decision_guide(t2, schema.OPEN_WEIGHT_GENERATORS)
     cmp_ = tables.compare_T06(guide, paper.reported("T06"))
     assert (cmp_["same_best"] == "yes").all()
     assert cmp_["diff_best"].abs().max() <= 0.05 + 1e-9

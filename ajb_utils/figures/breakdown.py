@@ -1,4 +1,4 @@
-"""Figures for notebooks 04-05, 13-14 per-metric, topology, agreement (F03, F09, F10).
+"""Breakdown figures (RQ1, App. Q, S): per-metric alignment (F03) and alignment by DAG topology (F09).
 
 Each function takes a table from ``ajb_utils.tables`` and returns (fig, axes); never plt.show().
 """
@@ -12,7 +12,7 @@ import pandas as pd
 from ajb_utils import schema
 from ajb_utils.figures.style import judge_color
 
-__all__ = ["figure_F03", "figure_F09", "figure_F10"]
+__all__ = ["figure_F03", "figure_F09"]
 
 
 def figure_F03(t24: pd.DataFrame):
@@ -51,30 +51,3 @@ def figure_F09(t28: pd.DataFrame):
     ax.set_title("Alignment by DAG topology (with GT)")
     fig.tight_layout()
     return fig, ax
-
-
-def figure_F10(f10: pd.DataFrame):
-    """Return (fig, axes[2]): 3x3 verdict confusion heatmaps (% of verdicts) of the two pairs in f10."""
-    pairs = list(dict.fromkeys(f10["pair"]))
-    fig, axes = plt.subplots(1, len(pairs), figsize=(4.2 * len(pairs), 3.6), squeeze=False)
-    axes = axes[0]
-    labels = ["0", "0.5", "1"]
-    for ax, pair in zip(axes, pairs):
-        sub = f10[f10["pair"] == pair]
-        shares = sub[sub["stat"] == "share_of_verdicts"].set_index("variant")["value"]
-        mat = np.array([[shares.get(f"{a}|{b}", np.nan) for b in labels] for a in labels], float)
-        ax.imshow(mat, cmap="Blues", vmin=0, vmax=100)
-        for (r, c), val in np.ndenumerate(mat):
-            ax.text(c, r, f"{val:.1f}%", ha="center", va="center", fontsize=8,
-                    color="white" if val > 50 else "black")
-        stat = sub.set_index("stat")["value"]
-        a, b = sub["judge"].iloc[0], sub["judge_2"].iloc[0]
-        ax.set_xticks(range(3), labels)
-        ax.set_yticks(range(3), labels)
-        ax.set_xlabel(f"{schema.display(b)} verdict")
-        ax.set_ylabel(f"{schema.display(a)} verdict")
-        ax.grid(False)
-        ax.set_title(f"{pair}: agreement {stat['agreement']:.1f}%, κ = {stat['kappa']:.2f}\n"
-                     f"off-diagonal with a 0.5: {stat['offdiag_share_with_a_0.5']:.1f}%", fontsize=8)
-    fig.tight_layout()
-    return fig, axes

@@ -1,4 +1,4 @@
-"""Figures for notebooks 01-03: dataset statistics and degradation (F06, F07, F08).
+"""Dataset figures (App. C): topology shares and counts (F06), structural statistics (F07).
 
 Each function returns (fig, axes) and never calls plt.show(); colours and order follow
 ajb_utils.figures.style and ajb_utils.schema.
@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 
 from ajb_utils import schema
-from ajb_utils.figures.style import OKABE_ITO, condition_style, generator_color
+from ajb_utils.figures.style import OKABE_ITO
 from ajb_utils.tables.dataset import STRUCTURAL_VARIANTS, structural_counts, table_T07
 
-__all__ = ["figure_F06", "figure_F07", "figure_F08"]
+__all__ = ["figure_F06", "figure_F07"]
 
 _TOPO_COLORS = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "vermillion",
                                        "reddish_purple", "sky_blue")]
@@ -51,34 +50,5 @@ def figure_F07(bench):
         ax.set_xlabel("count")
         ax.set_ylabel("frequency")
         ax.legend(loc="upper right")
-    fig.tight_layout()
-    return fig, axes
-
-
-def figure_F08(degradation: pd.DataFrame):
-    """Return (fig, axes): mean alignment (%) by difficulty, with GT solid / without GT dashed.
-
-    `degradation` is tables.degradation_table(...): the first panel is 'all' (mean over the six
-    judges and the generators), then one panel per generator.
-    """
-    gens = list(dict.fromkeys(degradation["generator"]))
-    fig, axes = plt.subplots(1, len(gens), figsize=(2.2 * len(gens), 3.0), sharey=True)
-    axes = np.atleast_1d(axes)
-    x = np.arange(len(schema.DIFFICULTIES))
-    for ax, g in zip(axes, gens):
-        sub = degradation[degradation["generator"] == g]
-        color = "black" if g == "all" else generator_color(g)
-        for cond in schema.MAIN_CONDITIONS:
-            row = sub[sub["condition"] == cond]
-            if row.empty:
-                continue
-            y = row[schema.DIFFICULTIES].to_numpy(float)[0]
-            ax.plot(x, y, color=color, label=schema.CONDITION_DISPLAY[cond], **condition_style(cond))
-        ax.set_xticks(x, [d.capitalize() for d in schema.DIFFICULTIES])
-        ax.set_title("All generators" if g == "all" else schema.display(g))
-        ax.set_xlabel("difficulty")
-    axes[0].set_ylabel("mean alignment (%)")
-    axes[0].legend(loc="lower left")
-    fig.suptitle("Alignment degrades with difficulty (mean over six judges)")
     fig.tight_layout()
     return fig, axes

@@ -1,7 +1,6 @@
 """One figure style, one colour per judge/generator, and a deterministic `save_fig`.
 
-Base module: paper-figure functions are added below the "paper figures" marker, one per figure,
-each returning `(fig, axes)` and never calling `plt.show()`. Colours follow the Okabe-Ito
+Paper figures live in the section modules beside this one. Colours follow the Okabe-Ito
 colour-blind-safe palette, assigned in the paper's order (schema.JUDGES, schema.GENERATORS);
 judges outside the release (runs, new judges) are drawn in a neutral grey.
 
@@ -23,7 +22,14 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from ajb_utils import schema
-from ajb_utils.report import SYNTHETIC_NOTE, WrittenFiles, is_synthetic_dir
+from ajb_utils.provenance import SYNTHETIC_NOTE, is_synthetic_dir
+from ajb_utils.report import WrittenFiles
+
+__all__ = [
+    "OKABE_ITO", "NEUTRAL_GREY", "JUDGE_COLORS", "GENERATOR_COLORS", "CONDITION_STYLES", "DIFFICULTY_MARKERS",
+    "PNG_DPI", "STYLE_RC", "set_style", "judge_color", "judge_palette", "generator_color", "generator_palette",
+    "condition_style", "difficulty_marker", "figure_paths", "save_fig", "close_all",
+]
 
 # Okabe & Ito (2008), "Color Universal Design".
 OKABE_ITO: dict[str, str] = {
@@ -176,6 +182,3 @@ def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> W
 def close_all() -> None:
     """Close every open figure (after saving, to free memory in long notebooks); returns None."""
     plt.close("all")
-
-
-# ---- paper figures (one function per figure; each returns (fig, axes)) ---------------------

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import paper, report, schema, stats
 
 __all__ = [
     "STUDIES", "SITUATIONS", "PAIRINGS", "JUDGE_ENDPOINTS", "base_model_key", "study_runs",
@@ -311,7 +311,6 @@ def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_
 
 def rq3_checks(bench) -> pd.DataFrame:
     """Return claim checks for RQ3 (band per generator, ensemble vs best single judge)."""
-    from ajb_utils import report
     band = hard_band(bench)
     ens = ensemble_vs_best(bench)
     jury = float(ens["align"].iloc[-1])
@@ -381,7 +380,6 @@ def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
 
 def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
     """Return the C2 claim checks: delta <= +1.0 pp for the three strongest generators, 4.1-5.6 for the two weakest."""
-    from ajb_utils import report
     cl = paper.claims().set_index("claim_id")
     d = t04.set_index("generator")["delta"]
     strong = d.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"]).round(1)
@@ -480,7 +478,6 @@ def compare_T25(t25: pd.DataFrame) -> pd.DataFrame:
 
 def temperature_checks(t25: pd.DataFrame, t27: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ4 claim checks (max spread <= 0.6 pp and <= 0.25 pp)."""
-    from ajb_utils import report
     rows = []
     for claim_id, t, label in (("P.temperature_spread", t25, "Qwen3-32B on Llama-3.3-70B"),
                                ("P.temperature_spread_2", t27, "GPT-OSS-120B on Llama-3.1-8B")):
@@ -554,7 +551,6 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
 
 def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ5 claim checks (mean GT gap +0.11 pp, max |delta| 0.3 pp, 24 cells)."""
-    from ajb_utils import report
     cl = paper.claims().set_index("claim_id")
     s = t05.set_index("condition")
     gt, allc = s.loc["with_gt"], s.loc["all"]
@@ -621,7 +617,6 @@ def table_T31(bench) -> pd.DataFrame:
 
 def format_checks(f05: pd.DataFrame, t31: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ6 claim checks: F05 every difficulty in +4.8..+6.5 pp; T31 signs per difficulty."""
-    from ajb_utils import report
     cl = paper.claims().set_index("claim_id").loc["P.format_gain"]
     d = f05["delta"].dropna()
     if d.empty:  # no runs: the paper's range itself

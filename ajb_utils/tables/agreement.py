@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema, stats
+from ajb_utils import paper, schema, stats
 from ajb_utils.stats import Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
@@ -150,7 +150,6 @@ def hard_cell_means(bench, judges: Sequence[str], condition: str,
 
 def jury_checks(bench, missing: Missing = "exclude") -> list[tuple]:
     """Return C-J check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
-    from ajb_utils import paper
 
     cl = paper.claims().set_index("claim_id")
     six = schema.MAIN_JUDGES

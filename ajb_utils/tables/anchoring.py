@@ -21,12 +21,12 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 
 __all__ = [
-    "SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "study_runs", "base_judge",
+    "ANCHORING_SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "anchoring_runs", "base_judge",
     "gt_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
     "c3_status", "t01_checks", "lift_checks", "apph_checks", "mine_over_anchoring", "anchoring_counts", "anchoring_metric_counts", "anchoring_cases",
 ]
 
-SITUATIONS: dict[int, str] = {
+ANCHORING_SITUATIONS: dict[int, str] = {
     1: "sample runs (synthetic; numbers are not the paper's)",
     2: "user runs (data/runs)",
     3: "paper values (no runs found; reported values shown as reported)",
@@ -46,7 +46,7 @@ def base_judge(name: str) -> str:
     return name if name.startswith("judge_") or f"judge_{name}" not in schema.JUDGES else f"judge_{name}"
 
 
-def study_runs(bench, study: str) -> pd.DataFrame:
+def anchoring_runs(bench, study: str) -> pd.DataFrame:
     """Return bench.judges rows of runs with this study, plus `base` (released judge name)."""
     j = bench.judges
     runs = j[(j["study"] == study) & (j["origin"] != "release")].copy()
@@ -56,11 +56,11 @@ def study_runs(bench, study: str) -> pd.DataFrame:
 
 def run_situation(bench, study: str) -> tuple[int, str]:
     """Return (1|2|3, description) for a RUN artifact: sample runs, user runs or paper values."""
-    runs = study_runs(bench, study)
+    runs = anchoring_runs(bench, study)
     if runs.empty:
-        return 3, SITUATIONS[3]
+        return 3, ANCHORING_SITUATIONS[3]
     user = runs[runs["origin"] != "sample run"]
-    return (2, SITUATIONS[2]) if len(user) else (1, SITUATIONS[1])
+    return (2, ANCHORING_SITUATIONS[2]) if len(user) else (1, ANCHORING_SITUATIONS[1])
 
 
 def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qwq_32b_c3") -> str:
@@ -74,7 +74,7 @@ def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qw
 def c3_status(bench, data_source: str) -> str:
     """Return which situation Table 1 is in and, when runs are missing, the commands to make them."""
     k, text = run_situation(bench, "c3")
-    runs = study_runs(bench, "c3")
+    runs = anchoring_runs(bench, "c3")
     lines = [f"Table 1 situation {k}: {text}."]
     if k != 3:
         lines.append("C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in
@@ -189,7 +189,7 @@ def table_T01(bench, generator: str = C3_GENERATOR) -> pd.DataFrame:
     per run, labelled by its released base judge. Empty when there are no C3 runs.
     """
     cols = ["judge", "run", "difficulty", "condition", "stat", "value", "n"]
-    runs = study_runs(bench, "c3")
+    runs = anchoring_runs(bench, "c3")
     if runs.empty:
         return pd.DataFrame(columns=cols)
     v = bench.verdicts
@@ -239,7 +239,7 @@ def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # Appendix H: over-anchoring instance mining
 # ---------------------------------------------------------------------------------------------
-KEYS: list[str] = ["judge", "generator", "difficulty", "id", "metric"]
+MINING_KEYS: list[str] = ["judge", "generator", "difficulty", "id", "metric"]
 
 
 def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = None,
@@ -255,9 +255,9 @@ def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = N
         v = v[v["judge"].isin(list(judges))]
     if difficulties is not None:
         v = v[v["difficulty"].isin(list(difficulties))]
-    g = v.groupby(KEYS + ["condition"], observed=True, sort=True)
+    g = v.groupby(MINING_KEYS + ["condition"], observed=True, sort=True)
     wide = g["llm_score"].first().unstack("condition")
-    p = g["p"].first().groupby(level=KEYS, observed=True).first()
+    p = g["p"].first().groupby(level=MINING_KEYS, observed=True).first()
     wide = wide.reindex(columns=schema.MAIN_CONDITIONS)
     lw, lo, pp = wide["with_gt"].to_numpy(float), wide["without_gt"].to_numpy(float), \
         p.reindex(wide.index).to_numpy(float)

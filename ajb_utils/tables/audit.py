@@ -13,18 +13,16 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema, stats
+from ajb_utils import paper, schema, stats
 from ajb_utils.stats import Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
-    "OPEN_WEIGHT_GENERATORS", "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
+    "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
     "decision_guide", "table_T06", "compare_T06", "band_cells", "best_cells", "audit_table2",
     "t23_checks", "table_T06_both",
 ]
 
-# The four open-weight generators: the paper's "12 (g,d) configurations" (data/paper/README.md item 1).
-OPEN_WEIGHT_GENERATORS: list[str] = [g for g in schema.GENERATORS if g != "gpt5_4"]
 _KEYS = ["generator", "judge", "difficulty", "condition"]
 
 
@@ -186,10 +184,9 @@ def _audit_values(t2: pd.DataFrame, guide_reported: pd.DataFrame | None,
 def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None,
                  claims: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return X1: per claim the claimed value, values recomputed over 12 and 15 cells, holds, notes."""
-    from ajb_utils import paper
 
     cl = (paper.claims() if claims is None else claims).set_index("claim_id")
-    v12 = _audit_values(t2, guide_reported, OPEN_WEIGHT_GENERATORS)
+    v12 = _audit_values(t2, guide_reported, schema.OPEN_WEIGHT_GENERATORS)
     v15 = _audit_values(t2, guide_reported, schema.GENERATORS)
     rows = []
     for cid in v15:
@@ -213,7 +210,7 @@ def t23_checks(bench, condition: str = "with_gt") -> list[tuple]:
     """Return T23 check rows (claim, paper, reproduced, holds, note) from the signed-bias table."""
     long = self_bias(bench, condition).set_index(["judge", "generator", "metric"])["bias"]
     own = "judge_gpt_5_4", "gpt5_4"
-    others = [g for g in OPEN_WEIGHT_GENERATORS]
+    others = [g for g in schema.OPEN_WEIGHT_GENERATORS]
     seq_other = long.loc[[(own[0], g, "sequence_accuracy") for g in others]]
     all_other = long.loc[[(own[0], g, "all") for g in others]]
     rows = [
@@ -237,5 +234,5 @@ def t23_checks(bench, condition: str = "with_gt") -> list[tuple]:
 def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
     """Return the decision guide over all five generators and over the four open-weight ones (column generators)."""
     five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
-    four = decision_guide(t2, OPEN_WEIGHT_GENERATORS).assign(generators=4)
+    four = decision_guide(t2, schema.OPEN_WEIGHT_GENERATORS).assign(generators=4)
     return pd.concat([five, four], ignore_index=True)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema, stats
+from ajb_utils import paper, schema, stats
 from ajb_utils.stats import Missing
 
 __all__ = [
@@ -124,7 +124,6 @@ def weighting_stability(bench, weightings: Mapping[str, Mapping[str, float]] = C
 
 def weighting_checks(bench, missing: Missing = "exclude") -> list[tuple]:
     """Return C-W check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
-    from ajb_utils import paper
 
     cl = paper.claims().set_index("claim_id")
     rows = []

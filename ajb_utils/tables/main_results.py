@@ -16,27 +16,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import paper, report, schema, stats
 from ajb_utils.data import generation_keys
 from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
 
 __all__ = [
-    "OPEN_WEIGHT_GENERATORS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
+    "T02_KEYS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
     "compare_T02", "table_T10", "compare_T10", "ci_half_width_summary", "table_T11",
     "degradation_table", "finding1", "finding1_band", "finding2_lift", "finding3_best_judge",
     "findings_checks", "worked_examples_EQ", "appendix_h_cases", "worked_example_AppI",
-    "record_view", "call_param_scores", "param_upper_bound", "table_T15",
+    "record_view", "param_upper_bound", "table_T15",
 ]
 
-OPEN_WEIGHT_GENERATORS: list[str] = [g for g in schema.GENERATORS if g != "gpt5_4"]
-KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
+T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
 
 
 def _generators(n_generators: int) -> list[str]:
     """Return the 5 generators, or the 4 open-weight ones for n_generators=4."""
     if n_generators not in (4, 5):
         raise ValueError("n_generators must be 4 or 5")
-    return list(schema.GENERATORS) if n_generators == 5 else OPEN_WEIGHT_GENERATORS
+    return list(schema.GENERATORS) if n_generators == 5 else schema.OPEN_WEIGHT_GENERATORS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,8 +51,8 @@ def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.Dat
 def alignment_cells(bench, judges: Sequence[str] = tuple(schema.JUDGES),
                     missing: stats.Missing = "exclude") -> pd.DataFrame:
     """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys."""
-    cells = stats.align(main_verdicts(bench, judges), by=KEYS, missing=missing)
-    for c in KEYS:
+    cells = stats.align(main_verdicts(bench, judges), by=T02_KEYS, missing=missing)
+    for c in T02_KEYS:
         cells[c] = cells[c].astype(str)
     return cells
 
@@ -82,7 +81,7 @@ def compare_T02(cells: pd.DataFrame) -> pd.DataFrame:
     """Return reproduced vs reported Table 2 cells (paper has no Prometheus cells: reported NaN)."""
     rep = paper.reported("T02")
     rep = rep[rep["stat"] == "alignment"]
-    return paper.compare(cells, rep, on=KEYS, value="align")
+    return paper.compare(cells, rep, on=T02_KEYS, value="align")
 
 
 def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
@@ -93,9 +92,9 @@ def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
     counts kept in every resample); the statistic is the cell's mean record alignment x 100.
     """
     recs = stats.record_alignment(main_verdicts(bench), missing=missing)
-    out = stats.bootstrap_cells(recs, by=KEYS, value="mu", strata="dag_type",
+    out = stats.bootstrap_cells(recs, by=T02_KEYS, value="mu", strata="dag_type",
                                 n_resamples=n_bootstrap, seed=seed, scale=100.0)
-    for c in KEYS:
+    for c in T02_KEYS:
         out[c] = out[c].astype(str)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
@@ -104,11 +103,11 @@ def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
 def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> pd.DataFrame:
     """Return one generator's CI block (mean, lo, hi) beside tab:ci-llama70b's values."""
     rep = paper.reported("T10").dropna(subset=["judge"])
-    long = ci[ci["generator"] == generator].melt(id_vars=KEYS, value_vars=["mean", "lo", "hi"],
+    long = ci[ci["generator"] == generator].melt(id_vars=T02_KEYS, value_vars=["mean", "lo", "hi"],
                                                  var_name="stat", value_name="value")
     long["stat"] = long["stat"].map({"mean": "mean", "lo": "ci_lo", "hi": "ci_hi"})
-    wide = paper.compare(long, rep, on=KEYS + ["stat"], value="value")
-    return wide.pivot_table(index=KEYS, columns="stat", values=["reproduced", "reported"],
+    wide = paper.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
+    return wide.pivot_table(index=T02_KEYS, columns="stat", values=["reproduced", "reported"],
                             aggfunc="first", sort=False)
 
 
@@ -242,7 +241,6 @@ def _qwq_leads(best: pd.DataFrame, condition: str) -> tuple[int, int, int]:
 def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000,
                     seed: stats.SeedLike = 0) -> pd.DataFrame:
     """Return the C-F checks table (claim, paper value, reproduced value, holds, note), 15 and 12 cells."""
-    from ajb_utils import report
 
     cl = paper.claims(artifact=None).set_index("claim_id")
     rows: list[tuple] = []
@@ -319,7 +317,7 @@ def worked_examples_EQ() -> pd.DataFrame:
     return _scored(rows)
 
 
-APPH_REPORTED: dict[str, dict[str, float]] = {
+_APPH_REPORTED: dict[str, dict[str, float]] = {
     "Case 1": {"sequence_accuracy": 0.67},
     "Case 2": {"sequence_accuracy": 0.33},
     "Case 3": {"query_coverage": 0.67},
@@ -343,7 +341,7 @@ def appendix_h_cases() -> pd.DataFrame:
     for case, metric, gen, exp, comment in cases:
         s = programmatic_scores(gen, exp)
         out.append({"case": case, "metric": metric, "expected E": _plan_str(exp),
-                    "generated G": _plan_str(gen), "paper": APPH_REPORTED[case][metric],
+                    "generated G": _plan_str(gen), "paper": _APPH_REPORTED[case][metric],
                     "Eq. value": s[metric], "comment": comment})
     return pd.DataFrame(out)
 

@@ -21,7 +21,7 @@ from ajb_utils.paths import RUNS_DIR
 
 __all__ = [
     "ANNOTATION_SITUATIONS", "CRITERIA", "load_annotations", "normalise_rewrite",
-    "table_T12", "reported_T12", "table_T13", "reported_T13", "t13_checks", "table_T14_or_fallback",
+    "table_T12", "reported_T12", "table_T13", "reported_T13", "t13_checks",
     "table_T19", "table_T20", "table_T22", "reported_T19", "reported_T20", "reported_T22",
     "rewrite_command", "sheet_round_trip", "t12_checks", "rewrite_status",
 ]
@@ -194,21 +194,6 @@ def t13_checks(t13: pd.DataFrame) -> list[tuple]:
         ("top judge under human references", "GPT-OSS-120B",
          ", ".join(schema.display(j) for j in top), "judge_gpt_oss_120b" in top),
     ]
-
-
-def table_T14_or_fallback(bench) -> tuple[pd.DataFrame, str]:
-    """Return (T14, how): breakdown.table_T14 when available, else a labelled fallback."""
-    try:
-        from ajb_utils.tables.breakdown import table_T14
-    except ImportError:
-        table_T14 = None
-    if table_T14 is not None:
-        return table_T14(bench), "ajb_utils.tables.breakdown.table_T14"
-    v = bench.verdicts
-    v = v[v["judge"].isin(schema.MAIN_JUDGES) & (v["condition"] == "with_gt")]
-    w = {k: stats.PAPER_WEIGHTINGS[k] for k in ("equal", "param_x0.5", "param_excluded")}
-    rs = stats.ranking_stability(stats.per_metric_align(v), w)
-    return rs, "FALLBACK: stats.ranking_stability over stats.per_metric_align"
 
 
 # ---------------------------------------------------------------------------------------------
