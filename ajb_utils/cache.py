@@ -158,8 +158,8 @@ def _package_modules(module: ModuleType) -> set[str]:
     return out
 
 
-def code_fingerprint(entry: ModuleType) -> str:
-    """Return a hash of the source files of `entry` and every ajb_utils module it reaches."""
+def loader_modules(entry: ModuleType) -> set[str]:
+    """Return `entry`, this module, and every ajb_utils module they reach (transitively)."""
     seen: set[str] = set()
     todo = [entry.__name__, __name__]
     while todo:
@@ -168,8 +168,13 @@ def code_fingerprint(entry: ModuleType) -> str:
             continue
         seen.add(name)
         todo.extend(_package_modules(sys.modules[name]) - seen)
+    return seen
+
+
+def code_fingerprint(entry: ModuleType) -> str:
+    """Return a hash of the source files of `entry` and every ajb_utils module it reaches."""
     h = xxhash.xxh3_128()
-    for name in sorted(seen):
+    for name in sorted(loader_modules(entry)):
         file = getattr(sys.modules[name], "__file__", None)
         h.update(name.encode())
         if file:

@@ -307,8 +307,17 @@ def _read_datasets(src: Source, config: str, revision: str | None,
                    drop: tuple[str, ...] = (), files: list[str] | None = None) -> pd.DataFrame:
     """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
     table = _dataset_table(src, config, revision, files)
-    return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
+    return pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names
                          if c not in drop})
+
+
+def _pylist(column: Any) -> list[Any]:
+    """Return an Arrow column as Python values, decoding datasets' Json feature (the JSON text
+    `datasets` stores for a column whose type changes between rows) back to the values."""
+    values = column.to_pylist()
+    if getattr(column.type, "extension_name", None) == "arrow.json":
+        return [None if v is None else _loads(v) for v in values]
+    return values
 
 
 def read_config(src: Source, config: str, files: list[str] | None, revision: str | None,
