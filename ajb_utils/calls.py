@@ -17,12 +17,15 @@ the authors' scorer did the same.)
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import orjson
 
 Call = dict[str, Any]
+_LONG_DIGITS = re.compile(r"\d{19}")
 
 
 class CallParseError(ValueError):
@@ -31,7 +34,22 @@ class CallParseError(ValueError):
 
 def _strip_nulls(obj: Mapping[str, Any]) -> dict[str, Any]:
     """Return a mapping without its None-valued entries (top level only; see module doc)."""
-    return {k: v for k, v in obj.items() if v is not None}
+    for v in obj.values():
+        if v is None:
+            return {k: v for k, v in obj.items() if v is not None}
+    return obj if type(obj) is dict else dict(obj)
+
+
+def _json_loads(text: str | bytes) -> Any:
+    """Return decoded JSON exactly as the standard library would, through orjson when it can:
+    the standard library for what orjson rejects (NaN, lone surrogates) or would turn into a
+    float (integers of 19 or more digits); json.JSONDecodeError when the text is invalid."""
+    if _LONG_DIGITS.search(text if isinstance(text, str) else text.decode("utf-8", "replace")):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _as_list(value: Any) -> list[Any] | None:
@@ -45,7 +63,7 @@ def _as_list(value: Any) -> list[Any] | None:
         if not text:
             raise CallParseError("empty string where a JSON list was expected")
         try:
-            value = json.loads(text)
+            value = _json_loads(text)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"malformed JSON: {exc.msg} at char {exc.pos}") from None
     if isinstance(value, np.ndarray):
@@ -66,9 +84,11 @@ def parse_arguments(args: Any) -> dict[str, Any]:
         if not text:
             return {}
         try:
-            args = json.loads(text)
+            args = _json_loads(text)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
+        if type(args) is dict:  # freshly decoded: no copy needed
+            return _strip_nulls(args)
     if isinstance(args, Mapping):
         return _strip_nulls(dict(args))
     raise CallParseError(f"arguments must be an object, got {type(args).__name__}")
@@ -78,7 +98,7 @@ def normalize_call(call: Any) -> Call:
     """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
     if isinstance(call, str | bytes):
         try:
-            call = json.loads(call)
+            call = _json_loads(call)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"call is not valid JSON: {exc.msg}") from None
     if not isinstance(call, Mapping):
@@ -123,7 +143,7 @@ def as_mapping(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     if isinstance(value, str | bytes):
-        value = json.loads(value) if value.strip() else {}
+        value = _json_loads(value) if value.strip() else {}
     if not isinstance(value, Mapping):
         raise CallParseError(f"expected an object, got {type(value).__name__}")
     return dict(value)
@@ -132,7 +152,7 @@ def as_mapping(value: Any) -> dict[str, Any]:
 def normalize_tool(tool: Any) -> dict[str, Any]:
     """Return one tool schema as ``{"name", "description", "properties", "required"}``."""
     if isinstance(tool, str | bytes):
-        tool = json.loads(tool)
+        tool = _json_loads(tool)
     if not isinstance(tool, Mapping):
         raise CallParseError(f"a tool must be an object, got {type(tool).__name__}")
     fn = as_mapping(tool.get("function")) if tool.get("function") is not None else tool
