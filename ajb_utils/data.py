@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency
 
 from ajb_utils import cache as bench_cache, schema
 from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
-from ajb_utils.paths import RUNS_DIR, SAMPLE_DIR
+from ajb_utils.paths import REPO_ROOT, RUNS_DIR, SAMPLE_DIR
 from ajb_utils.scoring import P_COLUMNS, score_frame
 
 log = logging.getLogger("ajb_utils.data")
@@ -109,6 +109,8 @@ def resolve_source(source: str | Path) -> Source:
     if str(source) == "hf":
         return Source(schema.HF_REPO_ID, False, "hf")
     path = Path(source).expanduser()
+    if not path.is_absolute() and not path.is_dir() and (REPO_ROOT / path).is_dir():
+        path = REPO_ROOT / path  # e.g. data/sample_full from notebooks/ or any other folder
     if path.is_dir():
         return Source(str(path.resolve()), True, path.resolve().name)
     if "/" in str(source) and not path.exists() and not str(source).startswith((".", "/")):
@@ -673,10 +675,11 @@ def _source_revision(src: Source, revision: str | None, files: dict[str, list[st
         return "main (unpinned)"
     h = hashlib.sha256()
     root = Path(src.location)
-    for rel in sorted({p for ps in files.values() for p in ps}):
-        path = root / rel
+    rels = sorted({p for ps in files.values() for p in ps})
+    digests = bench_cache.file_digests([root / rel for rel in rels])  # content, not sizes
+    for rel in rels:
         h.update(rel.encode())
-        h.update(str(path.stat().st_size if path.exists() else -1).encode())
+        h.update(digests[str((root / rel).resolve())].encode())
     readme = root / "README.md"
     if readme.exists():
         h.update(readme.read_bytes())

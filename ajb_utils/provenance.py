@@ -88,7 +88,7 @@ def write_provenance(bench: Any, out: Path) -> Path:
               "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
               "note": SYNTHETIC_NOTE if bench.synthetic else "released data"}
     path = Path(out) / "PROVENANCE.json"
-    tmp = path.with_suffix(".json.tmp")
+    tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
     tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(path)
     return path

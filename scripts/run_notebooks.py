@@ -12,11 +12,17 @@ the others too, with a warning). Kernel `python3`, working directory notebooks/,
 on PYTHONPATH. A notebook is executed into a temporary folder and moved into place only when it
 succeeded, so a failure never leaves a half-written notebook behind; failed executions are kept
 under --failed-dir for debugging. Exit status 1 when any notebook fails.
+
+Notebooks run in parallel, one worker process per core by default (`--jobs N`; `--jobs 1` runs
+them one after another in this process). Each notebook is executed on its own kernel with the
+same parameters either way, so the outputs do not depend on the number of workers; the report
+lines come in notebook order.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import logging
 import os
 import re
@@ -244,7 +250,7 @@ def execute_one(
                 progress_bar=False,
                 log_output=False,
                 execution_timeout=timeout,
-                config=kernel_config(),
+                config=kernel_config(Path(tmp)),
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, kernels others
             seconds = time.perf_counter() - start
@@ -259,11 +265,14 @@ def execute_one(
     return Result(notebook.stem, True, time.perf_counter() - start, output=dest)
 
 
-def kernel_config() -> Any:
-    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback)."""
+def kernel_config(socket_dir: Path | None = None) -> Any:
+    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), the
+    sockets in `socket_dir` (a folder per notebook, so kernels running at once never share one)."""
     from traitlets.config import Config
     config = Config()
     config.KernelManager.transport = "ipc"
+    if socket_dir is not None:
+        config.KernelManager.ip = str(socket_dir / "kernel")
     return config
 
 
@@ -284,12 +293,67 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--timeout", type=int, default=None, help="per-cell timeout in seconds")
     ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
     ap.add_argument("--list", action="store_true", help="print the notebooks and their parameters, run nothing")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="notebooks executed at once, one worker process each (default: one per core)")
     return ap.parse_args(argv)
 
 
 def html_dir_for(params: dict[str, Any]) -> Path:
     """Return the HTML folder for a parameter set: <out_dir>/html or figures/<label>/html."""
     return provenance.output_dir(data_label_of(params), params.get("out_dir")) / "html"
+
+
+@dataclass
+class Task:
+    """One notebook to execute: where from, where to, with what, and where its HTML goes."""
+
+    notebook: Path
+    dest: Path
+    params: dict[str, Any]
+    kernel: str
+    failed_dir: Path
+    timeout: int | None
+    html_dir: Path | None
+    note: str = ""
+
+
+def run_task(task: Task) -> Result:
+    """Return the Result of executing one Task (and rendering its HTML when asked)."""
+    res = execute_one(task.notebook, task.dest, task.params, task.kernel, task.failed_dir, task.timeout)
+    if res.ok and task.html_dir is not None:
+        render_html(task.dest, task.html_dir)
+    return res
+
+
+def report_line(task: Task, res: Result) -> str:
+    """Return the printed line for one finished notebook."""
+    status = "ok  " if res.ok else "FAIL"
+    return f"{status} {task.notebook.stem:<32} {res.seconds:7.1f} s{task.note}" + (f"  {res.error}" if res.error else "")
+
+
+def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
+    """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order."""
+    results: list[Result] = []
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            res = run_task(task)
+            print(report_line(task, res), flush=True)
+            results.append(res)
+            if not res.ok and fail_fast:
+                break
+        return results
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = [pool.submit(run_task, task) for task in tasks]
+        for task, fut in zip(tasks, futures):
+            if fut.cancelled():
+                continue
+            res = fut.result()
+            print(report_line(task, res), flush=True)
+            results.append(res)
+            if not res.ok and fail_fast:
+                for other in futures:
+                    other.cancel()
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -304,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
-    results: list[Result] = []
+    tasks: list[Task] = []
     for nb in notebooks:
         params, dropped = filter_params(params_for(spec, nb.stem), declared_parameters(nb))
         defaults = default_values(parameters_cell_source(nb))
@@ -318,21 +382,17 @@ def main(argv: list[str] | None = None) -> int:
         else:
             out_root = args.output_dir or SCRATCH_DIR / "notebooks" / data_label_of(resolved)
             dest = out_root / nb.name
-        res = execute_one(nb, dest, params, args.kernel, failed_dir, args.timeout)
-        if res.ok and args.html:
-            render_html(dest, html_dir_for(resolved))
         note = f"  (ignored: {', '.join(dropped)})" if dropped else ""
-        status = "ok  " if res.ok else "FAIL"
-        print(f"{status} {nb.stem:<32} {res.seconds:7.1f} s{note}" + (f"  {res.error}" if res.error else ""),
-              flush=True)
-        results.append(res)
-        if not res.ok and args.fail_fast:
-            break
+        tasks.append(Task(nb, dest, params, args.kernel, failed_dir, args.timeout,
+                          html_dir_for(resolved) if args.html else None, note))
     if args.list:
         return 0
+    start = time.perf_counter()
+    results = run_tasks(tasks, args.jobs, args.fail_fast)
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
-    print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s in all")
+    print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s of notebook time "
+          f"in {time.perf_counter() - start:.1f} s wall ({max(1, args.jobs)} worker(s))")
     if failed:
         print(f"failed: {', '.join(failed)} (executed copies in {paths.relpath(failed_dir)}/)")
         return 1
