@@ -500,6 +500,97 @@ def generation_index(generations: pd.DataFrame, record_ids: list[str],
     return out
 
 
+def _drop_bad_lines(raw: pd.DataFrame, judge: str, excl: list[pd.DataFrame]) -> pd.DataFrame:
+    """Return a judge config without its malformed JSON lines (each one an exclusion)."""
+    if "__bad__" in raw:
+        bad = raw["__bad__"].notna()
+        excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
+        raw = raw[~bad]
+    return raw.reset_index(drop=True)
+
+
+def _join_generations(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
+                      record_ids: list[str], excl: list[pd.DataFrame]
+                      ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """Return (rows with a valid generation, their generation keys, their gen_index rows)."""
+    generator_names = gen_index.attrs.get("generator_names", schema.GENERATORS)
+    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids,
+                          generator_names)
+    row = gen_index.index.get_indexer(key)
+    has_gen = (key >= 0) & (row >= 0)
+    if (~has_gen).any():
+        excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
+        raw, key, row = raw[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
+    return raw, key, row
+
+
+def _name_columns(key: np.ndarray, record_ids: list[str],
+                  generator_names: list[str]) -> dict[str, pd.Categorical]:
+    """Return the id / generator / difficulty categoricals of generation keys."""
+    rec, gen, diff = _split_key(key)
+    return {
+        "id": pd.Categorical.from_codes(rec, categories=record_ids),
+        "generator": pd.Categorical.from_codes(gen, categories=generator_names),
+        "difficulty": pd.Categorical.from_codes(diff, categories=schema.DIFFICULTIES),
+    }
+
+
+def _present_conditions(raw: pd.DataFrame) -> list[str]:
+    """Return the condition columns a judge config carries (nested or flattened), in schema order."""
+    return [c for c in schema.CONDITIONS
+            if c in raw.columns or f"{c}.overall_alignment_pct" in raw.columns]
+
+
+def _condition_reader(raw: pd.DataFrame, cond: str, flattened: bool
+                      ) -> tuple[Any, list[dict[str, Any] | None] | None]:
+    """Return (field(metric, name) -> float array, the parsed blocks or None) for one condition."""
+    if flattened:
+        def flat_field(metric: str, name: str) -> np.ndarray:
+            """Return one flattened `cond.metric.name` column as floats."""
+            return raw[f"{cond}.{metric}.{name}"].to_numpy(float)
+        return flat_field, None
+    blocks = [_as_block(v) for v in raw[cond]]
+
+    def nested_field(metric: str, name: str) -> np.ndarray:
+        """Return one field of one metric across the parsed blocks as floats."""
+        return _to_float(_metric_field(blocks, metric, name))
+    return nested_field, blocks
+
+
+def _condition_verdicts(raw: pd.DataFrame, judge: str, cond: str, flattened: bool,
+                        names: dict[str, pd.Categorical], p_all: dict[str, np.ndarray],
+                        justifications: bool, excl: list[pd.DataFrame]) -> list[pd.DataFrame]:
+    """Return one long frame per metric of one condition column (null verdicts recorded)."""
+    field, blocks = _condition_reader(raw, cond, flattened)
+    # A null block: the condition is missing, or none of its metrics has a verdict (a failed
+    # judge call; its overall_alignment_pct is null too). The same rule for every encoding,
+    # since Arrow cannot tell an absent key from a null one.
+    llm_all = {m: np.array(field(m, "llm_score"), dtype=float) for m in schema.METRICS}
+    null_block = np.isnan(np.column_stack(list(llm_all.values()))).all(axis=1)
+    if null_block.any():
+        excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge, condition=cond))
+    parts = []
+    for metric in schema.METRICS:
+        llm = llm_all[metric]
+        null_metric = np.isnan(llm) & ~null_block
+        if null_metric.any():
+            excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
+                                    condition=cond, metric=metric))
+        part = pd.DataFrame({
+            **names,
+            "condition": cond,
+            "metric": metric,
+            "llm_score": llm,
+            "p": p_all[metric],
+            "p_published": field(metric, "programmatic_score"),
+            "match_published": field(metric, "match_score"),
+        })
+        if justifications and blocks is not None:
+            part["justification"] = _metric_field(blocks, metric, "justification")
+        parts.append(part)
+    return parts
+
+
 def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
                    excl: list[pd.DataFrame], justifications: bool,
                    record_ids: list[str] | None = None) -> pd.DataFrame:
@@ -511,65 +602,19 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
     if raw.attrs.get("flattened") and justifications:
         raw = pd.DataFrame(_read_jsonl(Path(raw.attrs["justifications_path"])))
     flattened = bool(raw.attrs.get("flattened"))
-    if "__bad__" in raw:
-        bad = raw["__bad__"].notna()
-        excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
-        raw = raw[~bad]
-    raw = raw.reset_index(drop=True)
+    raw = _drop_bad_lines(raw, judge, excl)
     if isinstance(gen_index.index, pd.MultiIndex):  # (id, generator, difficulty) index
         flat = gen_index.reset_index()
         gen_index = generation_index(flat, record_ids or sorted(flat["id"].astype(str).unique()))
     record_ids = record_ids if record_ids is not None else gen_index.attrs["record_ids"]
     generator_names = gen_index.attrs.get("generator_names", schema.GENERATORS)
-    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids,
-                          generator_names)
-    row = gen_index.index.get_indexer(key)
-    has_gen = (key >= 0) & (row >= 0)
-    if (~has_gen).any():
-        excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
-        raw, key, row = raw[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
-    rec, gen, diff = _split_key(key)
-    names = {
-        "id": pd.Categorical.from_codes(rec, categories=record_ids),
-        "generator": pd.Categorical.from_codes(gen, categories=generator_names),
-        "difficulty": pd.Categorical.from_codes(diff, categories=schema.DIFFICULTIES),
-    }
+    raw, key, row = _join_generations(raw, judge, gen_index, record_ids, excl)
+    names = _name_columns(key, record_ids, generator_names)
     p_all = {m: gen_index[P_COLUMNS[m]].to_numpy(float)[row] for m in schema.METRICS}
-    conditions = [c for c in schema.CONDITIONS
-                  if c in raw.columns or f"{c}.overall_alignment_pct" in raw.columns]
     parts: list[pd.DataFrame] = []
-    for cond in conditions:
-        if flattened:
-            field = lambda m, f: raw[f"{cond}.{m}.{f}"].to_numpy(float)  # noqa: E731
-        else:
-            blocks = [_as_block(v) for v in raw[cond]]
-            field = lambda m, f: _to_float(_metric_field(blocks, m, f))  # noqa: E731
-        # A null block: the condition is missing, or none of its metrics has a verdict (a
-        # failed judge call; its overall_alignment_pct is null too). The same rule for every
-        # encoding, since Arrow cannot tell an absent key from a null one.
-        llm_all = {m: np.array(field(m, "llm_score"), dtype=float) for m in schema.METRICS}
-        null_block = np.isnan(np.column_stack(list(llm_all.values()))).all(axis=1)
-        if null_block.any():
-            excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge,
-                                    condition=cond))
-        for metric in schema.METRICS:
-            llm = llm_all[metric]
-            null_metric = np.isnan(llm) & ~null_block
-            if null_metric.any():
-                excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
-                                        condition=cond, metric=metric))
-            part = pd.DataFrame({
-                **names,
-                "condition": cond,
-                "metric": metric,
-                "llm_score": llm,
-                "p": p_all[metric],
-                "p_published": field(metric, "programmatic_score"),
-                "match_published": field(metric, "match_score"),
-            })
-            if justifications:
-                part["justification"] = _metric_field(blocks, metric, "justification")
-            parts.append(part)
+    for cond in _present_conditions(raw):
+        parts += _condition_verdicts(raw, judge, cond, flattened, names, p_all,
+                                     justifications, excl)
     if not parts:
         msg = f"judge config {judge!r} has no condition column ({schema.CONDITIONS})"
         raise BenchDataError(msg)
@@ -668,6 +713,122 @@ def _categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFra
     return frame
 
 
+def _config_files_or_explain(src: Source, revision: str | None) -> dict[str, list[str]]:
+    """Return the source's config -> files map; hub failures become a BenchDataError that says what to do."""
+    try:
+        files = config_files(src, revision)
+    except Exception as exc:  # network, authentication, unknown repo or revision
+        if src.is_local:
+            raise
+        raise BenchDataError(
+            f"cannot read {src.location!r} (revision {revision or 'main'}) from the hub: "
+            f"{type(exc).__name__}: {exc}. The hub needs network access; offline, use "
+            "source='sample' or a local mirror directory of the hub repo.") from exc
+    if schema.MAIN_CONFIG not in files and src.is_local:
+        raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
+    return files
+
+
+def read_judge_config(src: Source, cfg: str, files: dict[str, list[str]], revision: str | None,
+                      engine: str, messages: list[str], justifications: bool) -> pd.DataFrame:
+    """Return a judge config, through Arrow's fast reader where the file allows it."""
+    paths_ = files.get(cfg) or []
+    fast = None
+    if engine == "json" and src.is_local and len(paths_) == 1 and not justifications:
+        fast = read_judge_arrow(Path(src.location) / paths_[0])
+    elif engine == "datasets" and not justifications:
+        try:  # the Arrow table straight from datasets, struct columns flattened
+            fast = flatten_judge_table(_dataset_table(src, cfg, revision))
+        except Exception:  # inference failures etc.: the general path reports them
+            fast = None
+    return fast if fast is not None else read_config(src, cfg, files.get(cfg), revision, engine,
+                                                     messages)
+
+
+def _wanted(name: str, runs: str | list[str] | None) -> bool:
+    """Return True if a discovered run is selected by `runs` ("auto" or a list of names)."""
+    return not (isinstance(runs, list) and name not in runs)
+
+
+def _load_generations(src: Source, files: dict[str, list[str]], revision: str | None,
+                      engine: str, generators: list[str] | None, runs: str | list[str] | None,
+                      records: pd.DataFrame, excl: list[pd.DataFrame], messages: list[str]
+                      ) -> tuple[pd.DataFrame, list[str]]:
+    """Return (scored valid generations of the released configs and generator runs, generator names)."""
+    gen_frames = [build_generations(read_config(src, g, files.get(g), revision, engine, messages,
+                                                GENERATOR_DROP), g, records, excl)
+                  for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
+    generator_names = list(schema.GENERATORS)
+    if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
+        gen_dirs = ([Path(src.location) / "runs" / "generators"] if src.is_local else []) \
+            + [RUNS_DIR / "generators"]
+        for name, path, _meta in discover_runs(gen_dirs):
+            if not _wanted(name, runs):
+                continue
+            raw_gen = pd.DataFrame(_read_jsonl(path, GENERATOR_DROP))
+            gen_frames.append(build_generations(raw_gen, name, records, excl))
+            generator_names.append(name)
+            messages.append(f"loaded generator run {name!r}")
+    generations = (pd.concat(gen_frames, ignore_index=True) if gen_frames else
+                   pd.DataFrame(columns=["id", "generator", "difficulty", "dag_type",
+                                         "user_query", "generated_calls",
+                                         *schema.SCORE_COLUMNS.values()]))
+    generations = score_frame(generations, records.set_index("id")["expected_calls"])
+    generations["n_generated_calls"] = generations["generated_calls"].map(len)
+    return generations, generator_names
+
+
+def _load_judge_runs(src: Source, runs: str | list[str] | None, gen_index: pd.DataFrame,
+                     justifications: bool, excl: list[pd.DataFrame], messages: list[str]
+                     ) -> tuple[list[pd.DataFrame], list[dict[str, Any]]]:
+    """Return (verdict frames, judges-table rows) of the judge runs under <source>/runs and data/runs."""
+    frames: list[pd.DataFrame] = []
+    rows: list[dict[str, Any]] = []
+    if runs is None:
+        return frames, rows
+    run_dirs = ([Path(src.location) / "runs"] if src.is_local else []) + [RUNS_DIR]
+    for name, path, meta in discover_runs(run_dirs):
+        if not _wanted(name, runs):
+            continue
+        raw = (None if justifications else read_judge_arrow(path))
+        raw = pd.DataFrame(_read_jsonl(path)) if raw is None else raw
+        try:
+            v = build_verdicts(raw, name, gen_index, excl, justifications)
+        except BenchDataError as exc:
+            messages.append(f"run {name!r} skipped: {exc}")
+            log.warning(messages[-1])
+            continue
+        frames.append(v)
+        origin = "sample run" if Path(path).parent.parent == Path(src.location) and \
+            src.label == "sample" else "run"
+        rows.append(_judge_meta(name, origin, meta.get("synthetic", False), meta,
+                                sorted(v["condition"].unique().tolist())))
+    return frames, rows
+
+
+VERDICT_COLUMNS: list[str] = ["id", "generator", "difficulty", "condition", "metric", "llm_score",
+                              "p", "p_published", "match_published", "judge", "match"]
+
+
+def _tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, record_ids: list[str],
+                   orders: dict[str, list[str]]) -> pd.DataFrame:
+    """Return the verdict frames as one frame: dag_type from records, ordered categoricals, float32 scores."""
+    verdicts = (pd.concat(frames, ignore_index=True) if frames else
+                pd.DataFrame(columns=VERDICT_COLUMNS))
+    if len(verdicts):
+        dag_codes = records["dag_type"].cat.codes.to_numpy()
+        verdicts["dag_type"] = pd.Categorical.from_codes(
+            dag_codes[verdicts["id"].cat.codes.to_numpy()],
+            categories=records["dag_type"].cat.categories)
+    verdicts = _categorize(verdicts, orders)
+    for col in ("llm_score", "p", "p_published", "match_published", "match"):
+        if col in verdicts:
+            verdicts[col] = verdicts[col].astype("float32")
+    if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
+        verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=record_ids)
+    return verdicts
+
+
 def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
                judges: list[str] | None = None, revision: str | None = None,
                runs: str | list[str] | None = "auto", engine: str | None = None,
@@ -685,108 +846,32 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
     messages: list[str] = []
-    try:
-        files = config_files(src, revision)
-    except Exception as exc:  # network, authentication, unknown repo or revision
-        if src.is_local:
-            raise
-        raise BenchDataError(
-            f"cannot read {src.location!r} (revision {revision or 'main'}) from the hub: "
-            f"{type(exc).__name__}: {exc}. The hub needs network access; offline, use "
-            "source='sample' or a local mirror directory of the hub repo.") from exc
-    if schema.MAIN_CONFIG not in files and src.is_local:
-        raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
     excl: list[pd.DataFrame] = []
-    def read(cfg: str, drop: tuple[str, ...] = ()) -> pd.DataFrame:
-        """Return one config's raw rows through the chosen engine."""
-        return read_config(src, cfg, files.get(cfg), revision, engine, messages, drop)
+    files = _config_files_or_explain(src, revision)
 
-    records = build_records(read(schema.MAIN_CONFIG), excl)
-    expected_by_id = records.set_index("id")["expected_calls"]
-
-    gen_frames = [build_generations(read(g, GENERATOR_DROP), g, records, excl)
-                  for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
-    generator_names = list(schema.GENERATORS)
-    if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
-        gen_dirs = ([Path(src.location) / "runs" / "generators"] if src.is_local else []) \
-            + [RUNS_DIR / "generators"]
-        for name, path, _meta in discover_runs(gen_dirs):
-            if isinstance(runs, list) and name not in runs:
-                continue
-            raw_gen = pd.DataFrame(_read_jsonl(path, GENERATOR_DROP))
-            gen_frames.append(build_generations(raw_gen, name,
-                                                records, excl))
-            generator_names.append(name)
-            messages.append(f"loaded generator run {name!r}")
-    generations = (pd.concat(gen_frames, ignore_index=True) if gen_frames else
-                   pd.DataFrame(columns=["id", "generator", "difficulty", "dag_type",
-                                         "user_query", "generated_calls",
-                                         *schema.SCORE_COLUMNS.values()]))
-    generations = score_frame(generations, expected_by_id)
-    generations["n_generated_calls"] = generations["generated_calls"].map(len)
+    records = build_records(read_config(src, schema.MAIN_CONFIG, files.get(schema.MAIN_CONFIG),
+                                        revision, engine, messages), excl)
     record_ids = records["id"].tolist()
+    generations, generator_names = _load_generations(src, files, revision, engine, generators,
+                                                     runs, records, excl, messages)
     gen_index = generation_index(generations, record_ids, generator_names)
 
     synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
-    judge_rows: list[dict[str, Any]] = []
     verdict_frames: list[pd.DataFrame] = []
-    def read_judge(cfg: str) -> pd.DataFrame:
-        """Return a judge config, through Arrow's fast reader where the file allows it."""
-        paths_ = files.get(cfg) or []
-        fast = None
-        if engine == "json" and src.is_local and len(paths_) == 1 and not justifications:
-            fast = read_judge_arrow(Path(src.location) / paths_[0])
-        elif engine == "datasets" and not justifications:
-            try:  # the Arrow table straight from datasets, struct columns flattened
-                fast = flatten_judge_table(_dataset_table(src, cfg, revision))
-            except Exception:  # inference failures etc.: the general path reports them
-                fast = None
-        return fast if fast is not None else read(cfg)
-
+    judge_rows: list[dict[str, Any]] = []
     for j in _select(judges, schema.JUDGES, files, "judge", messages):
-        verdict_frames.append(build_verdicts(read_judge(j), j, gen_index, excl,
-                                             justifications))
+        raw = read_judge_config(src, j, files, revision, engine, messages, justifications)
+        verdict_frames.append(build_verdicts(raw, j, gen_index, excl, justifications))
         judge_rows.append(_judge_meta(j, "release", synthetic,
                                       conditions=schema.MAIN_CONDITIONS))
+    run_frames, run_rows = _load_judge_runs(src, runs, gen_index, justifications, excl, messages)
+    judges_tbl = pd.DataFrame(judge_rows + run_rows,
+                              columns=list(_judge_meta("x", "", False).keys()))
 
-    if runs is not None:
-        run_dirs = ([Path(src.location) / "runs"] if src.is_local else []) + [RUNS_DIR]
-        for name, path, meta in discover_runs(run_dirs):
-            if isinstance(runs, list) and name not in runs:
-                continue
-            raw = (None if justifications else read_judge_arrow(path))
-            raw = pd.DataFrame(_read_jsonl(path)) if raw is None else raw
-            try:
-                v = build_verdicts(raw, name, gen_index, excl, justifications)
-            except BenchDataError as exc:
-                messages.append(f"run {name!r} skipped: {exc}")
-                log.warning(messages[-1])
-                continue
-            verdict_frames.append(v)
-            origin = "sample run" if Path(path).parent.parent == Path(src.location) and \
-                src.label == "sample" else "run"
-            judge_rows.append(_judge_meta(name, origin, meta.get("synthetic", False), meta,
-                                          sorted(v["condition"].unique().tolist())))
-
-    verdicts = (pd.concat(verdict_frames, ignore_index=True) if verdict_frames else
-                pd.DataFrame(columns=["id", "generator", "difficulty", "condition", "metric",
-                                      "llm_score", "p", "p_published", "match_published",
-                                      "judge", "match"]))
-    if len(verdicts):
-        dag_codes = records["dag_type"].cat.codes.to_numpy()
-        verdicts["dag_type"] = pd.Categorical.from_codes(
-            dag_codes[verdicts["id"].cat.codes.to_numpy()],
-            categories=records["dag_type"].cat.categories)
-    judges_tbl = pd.DataFrame(judge_rows, columns=list(_judge_meta("x", "", False).keys()))
     orders = {"generator": generator_names, "difficulty": schema.DIFFICULTIES,
               "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
               "condition": schema.CONDITIONS, "metric": schema.METRICS}
-    verdicts = _categorize(verdicts, orders)
-    for col in ("llm_score", "p", "p_published", "match_published", "match"):
-        if col in verdicts:
-            verdicts[col] = verdicts[col].astype("float32")
-    if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
-        verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=record_ids)
+    verdicts = _tidy_verdicts(verdict_frames + run_frames, records, record_ids, orders)
     generations = _categorize(generations, {k: v for k, v in orders.items()
                                             if k in ("generator", "difficulty", "dag_type")})
     exclusions = (pd.concat(excl, ignore_index=True) if excl else
