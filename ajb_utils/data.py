@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency
 from ajb_utils import schema
 from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
 from ajb_utils.paths import CACHE_DIR, RUNS_DIR, SAMPLE_DIR
-from ajb_utils.scoring import P_COLUMNS, score_frame
+from ajb_utils.scoring import P_COLUMNS, check_published_scores, score_frame  # noqa: F401 (re-exported)
 
 log = logging.getLogger("ajb_utils.data")
 
@@ -46,6 +46,14 @@ NO_GENERATION = "no valid generation for verdict"
 NULL_BLOCK = "null judge verdict (whole condition)"
 NULL_METRIC = "null judge verdict (metric)"
 BAD_RECORD = "unparseable expected calls"
+SUPERSEDED = "invalid row superseded by a valid one"
+DUPLICATE_JUDGE = "duplicate judge row"
+OUT_OF_RANGE = "judge verdict outside {0, 0.5, 1}"
+NULL_TOPOLOGY = "null dag_type (record kept; not in topology breakdowns)"
+# A loaded llm_score within this distance of 0, 0.5 or 1 is that label (float noise); any other
+# value is an exclusion with reason OUT_OF_RANGE (the judge runner already snaps its parses).
+VERDICT_LABELS: tuple[float, ...] = (0.0, 0.5, 1.0)
+SNAP_TOL = 1e-6
 
 EXCLUSION_COLUMNS = ["config", "id", "generator", "difficulty", "judge", "condition",
                      "metric", "reason"]
@@ -291,8 +299,10 @@ def _read_datasets(src: Source, config: str, revision: str | None,
                    drop: tuple[str, ...] = ()) -> pd.DataFrame:
     """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
     table = _dataset_table(src, config, revision)
-    return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
-                         if c not in drop})
+    frame = pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
+                          if c not in drop})
+    frame.attrs["arrow_structs"] = True  # null-valued dict keys may be union fills (calls.py)
+    return frame
 
 
 def read_config(src: Source, config: str, files: list[str] | None, revision: str | None,
@@ -345,7 +355,8 @@ def build_records(raw: pd.DataFrame, excl: list[pd.DataFrame]) -> pd.DataFrame:
         bad = raw["__bad__"].notna()
         excl.append(_exclusions("main", raw[bad], "malformed JSON line"))
         raw = raw[~bad]
-    parsed = [try_normalize_calls(v) for v in raw["expected_tool_calls"]]
+    arrow = bool(raw.attrs.get("arrow_structs"))
+    parsed = [try_normalize_calls(v, arrow) for v in raw["expected_tool_calls"]]
     ok = np.array([p[0] is not None for p in parsed], dtype=bool)
     if (~ok).any():
         excl.append(_exclusions("main", raw[~ok], BAD_RECORD))
@@ -367,6 +378,9 @@ def build_records(raw: pd.DataFrame, excl: list[pd.DataFrame]) -> pd.DataFrame:
     rec["n_expected_calls"] = rec["expected_calls"].map(len)
     rec["dag_type"] = pd.Categorical(rec["dag_type"], categories=_ordered(
         schema.TOPOLOGIES, rec["dag_type"]))
+    no_topology = rec["dag_type"].isna()
+    if no_topology.any():
+        excl.append(_exclusions("main", rec[no_topology], NULL_TOPOLOGY))
     return rec
 
 
@@ -380,10 +394,48 @@ def _ordered(known: list[str], values: pd.Series) -> list[str]:
 # Generations
 # --------------------------------------------------------------------------------------------
 
+def _generation_reasons(raw: pd.DataFrame, calls: list[Any], parse_errors: list[str | None],
+                        records: pd.DataFrame) -> pd.Series:
+    """Return each generation row's exclusion reason (None = kept).
+
+    Validity first, then de-duplication: a valid row is kept over invalid rows of the same
+    (id, difficulty) (they are SUPERSEDED, not Appendix D exclusions); among valid rows, and
+    among invalid rows of a key without a valid one, the first wins and the rest are DUPLICATE.
+    """
+    reason = pd.Series(parse_errors, index=raw.index, dtype=object)
+    reason[reason.notna()] = UNPARSEABLE
+    reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
+    reason[reason.isna() & ~raw["id"].isin(records["id"])] = UNKNOWN_RECORD
+    reason[reason.isna() & ~raw["difficulty"].isin(schema.DIFFICULTIES)] = UNKNOWN_DIFFICULTY
+    key = raw["id"].astype(str) + "\x00" + raw["difficulty"].astype(str)
+    valid = reason.isna()
+    has_valid = key.isin(key[valid])
+    retried = ~valid & has_valid & reason.isin([UNPARSEABLE, EMPTY_PLAN])
+    reason[retried] = SUPERSEDED
+    reason[valid & key.where(valid).duplicated() & key.notna()] = DUPLICATE
+    lone = ~valid & ~has_valid
+    reason[lone & key.where(lone).duplicated()] = DUPLICATE
+    return reason
+
+
+def _authors_rule_note(raw: pd.DataFrame, calls: list[Any], generator: str) -> str | None:
+    """Return a message counting text outputs that parsed only by the authors' rules (</think>, fences)."""
+    col = raw["generated_tool_calls"]
+    text = col.map(lambda x: isinstance(x, str)).to_numpy(bool)
+    if not text.any():
+        return None
+    marked = col[text].str.contains(r"</think>|```", regex=True).to_numpy(bool)
+    ok = np.array([c is not None for c in calls], dtype=bool)[text]
+    n = int((marked & ok).sum())
+    return (f"{generator}: {n} generator output(s) read by the authors' rules (text after the last "
+            "</think>, Markdown fences stripped)") if n else None
+
+
 def build_generations(raw: pd.DataFrame, generator: str, records: pd.DataFrame,
-                      excl: list[pd.DataFrame]) -> pd.DataFrame:
+                      excl: list[pd.DataFrame], messages: list[str] | None = None) -> pd.DataFrame:
     """Return the valid generations of one generator config (exclusions recorded)."""
     require_columns(raw, generator, schema.REQUIRED_GENERATOR)
+    arrow = bool(raw.attrs.get("arrow_structs"))
     raw = raw.copy()
     raw["generator"] = generator
     if "__bad__" in raw:
@@ -391,15 +443,12 @@ def build_generations(raw: pd.DataFrame, generator: str, records: pd.DataFrame,
         excl.append(_exclusions(generator, raw[bad], "malformed JSON line"))
         raw = raw[~bad]
     raw["id"] = raw["id"].astype(str)
-    parsed = [try_normalize_calls(v) for v in raw["generated_tool_calls"]]
+    parsed = [try_normalize_calls(v, arrow) for v in raw["generated_tool_calls"]]
     calls = [p[0] for p in parsed]
-    reason = pd.Series([p[1] for p in parsed], index=raw.index, dtype=object)
-    reason[reason.notna()] = UNPARSEABLE
-    reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
-    reason[reason.isna() & ~raw["id"].isin(records["id"])] = UNKNOWN_RECORD
-    reason[reason.isna() & ~raw["difficulty"].isin(schema.DIFFICULTIES)] = UNKNOWN_DIFFICULTY
-    dup = raw.duplicated(["id", "difficulty"]) & reason.isna()
-    reason[dup] = DUPLICATE
+    reason = _generation_reasons(raw, calls, [p[1] for p in parsed], records)
+    note = _authors_rule_note(raw, calls, generator)
+    if note and messages is not None:
+        messages.append(note)
     bad = reason.notna()
     if bad.any():
         excl.append(_exclusions(generator, raw[bad], reason[bad]))
@@ -500,6 +549,16 @@ def generation_index(generations: pd.DataFrame, record_ids: list[str],
     return out
 
 
+def snap_verdicts(llm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (llm with float noise snapped to 0 / 0.5 / 1 and other values NaN, out-of-range mask)."""
+    labels = np.asarray(VERDICT_LABELS)
+    dist = np.abs(llm[:, None] - labels[None, :])
+    near = np.nanmin(np.where(np.isnan(dist), np.inf, dist), axis=1) <= SNAP_TOL
+    out_of_range = ~np.isnan(llm) & ~near
+    snapped = labels[np.argmin(np.where(np.isnan(dist), np.inf, dist), axis=1)]
+    return np.where(near, snapped, np.nan), out_of_range
+
+
 def _drop_bad_lines(raw: pd.DataFrame, judge: str, excl: list[pd.DataFrame]) -> pd.DataFrame:
     """Return a judge config without its malformed JSON lines (each one an exclusion)."""
     if "__bad__" in raw:
@@ -521,6 +580,10 @@ def _join_generations(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
     if (~has_gen).any():
         excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
         raw, key, row = raw[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
+    dup = pd.Series(key).duplicated().to_numpy()
+    if dup.any():  # a second row for the same (id, generator, difficulty): the first one counts
+        excl.append(_exclusions(judge, raw[dup], DUPLICATE_JUDGE, judge=judge))
+        raw, key, row = raw[~dup].reset_index(drop=True), key[~dup], row[~dup]
     return raw, key, row
 
 
@@ -571,8 +634,11 @@ def _condition_verdicts(raw: pd.DataFrame, judge: str, cond: str, flattened: boo
         excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge, condition=cond))
     parts = []
     for metric in schema.METRICS:
-        llm = llm_all[metric]
-        null_metric = np.isnan(llm) & ~null_block
+        llm, out_of_range = snap_verdicts(llm_all[metric])
+        if out_of_range.any():
+            excl.append(_exclusions(judge, raw[out_of_range], OUT_OF_RANGE, judge=judge,
+                                    condition=cond, metric=metric))
+        null_metric = np.isnan(llm) & ~null_block & ~out_of_range
         if null_metric.any():
             excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
                                     condition=cond, metric=metric))
@@ -756,7 +822,7 @@ def _load_generations(src: Source, files: dict[str, list[str]], revision: str | 
                       ) -> tuple[pd.DataFrame, list[str]]:
     """Return (scored valid generations of the released configs and generator runs, generator names)."""
     gen_frames = [build_generations(read_config(src, g, files.get(g), revision, engine, messages,
-                                                GENERATOR_DROP), g, records, excl)
+                                                GENERATOR_DROP), g, records, excl, messages)
                   for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
     generator_names = list(schema.GENERATORS)
     if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
@@ -766,7 +832,7 @@ def _load_generations(src: Source, files: dict[str, list[str]], revision: str | 
             if not _wanted(name, runs):
                 continue
             raw_gen = pd.DataFrame(_read_jsonl(path, GENERATOR_DROP))
-            gen_frames.append(build_generations(raw_gen, name, records, excl))
+            gen_frames.append(build_generations(raw_gen, name, records, excl, messages))
             generator_names.append(name)
             messages.append(f"loaded generator run {name!r}")
     generations = (pd.concat(gen_frames, ignore_index=True) if gen_frames else
@@ -880,25 +946,3 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
                  exclusions=exclusions, judges=judges_tbl, source=str(source),
                  revision=_source_revision(src, revision, files), label=src.label,
                  synthetic=synthetic, messages=messages)
-
-
-def check_published_scores(bench: Bench, tol: float = 1e-4) -> pd.DataFrame:
-    """Return generations whose recomputed scores differ from the published score_* columns.
-
-    One row per (id, generator, difficulty, metric) mismatch, with both values. NaN published
-    scores are not mismatches (they are reported by `bench.exclusions` or absent).
-    """
-    gen = bench.generations
-    parts = []
-    for metric, pcol in P_COLUMNS.items():
-        pub = gen[schema.SCORE_COLUMNS[metric]].astype(float)
-        diff = (gen[pcol] - pub).abs()
-        bad = diff > tol
-        if bad.any():
-            part = gen.loc[bad, ["id", "generator", "difficulty"]].copy()
-            part["metric"] = metric
-            part["recomputed"] = gen.loc[bad, pcol].to_numpy()
-            part["published"] = pub[bad].to_numpy()
-            parts.append(part)
-    cols = ["id", "generator", "difficulty", "metric", "recomputed", "published"]
-    return (pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols))
