@@ -144,6 +144,64 @@ def config_files(src: Source, revision: str | None = None) -> dict[str, list[str
     return out
 
 
+# --------------------------------------------------------------------------------------------
+# The hub: one short question first (probe), and the exact commit every read is pinned to
+# --------------------------------------------------------------------------------------------
+
+HUB_TIMEOUT: float = 5.0  # seconds the probe waits for the hub before giving up
+
+
+class HubUnavailable(BenchDataError):
+    """The hub, the repo or the revision cannot be reached; `reason` says which, in one line."""
+
+    def __init__(self, reason: str, hint: str) -> None:
+        super().__init__(f"{reason}. {hint}")
+        self.reason = reason
+
+
+OFFLINE_HINT = ("Offline, use data_source='sample' (the embedded synthetic sample) or a local "
+                "mirror folder of the hub repo")
+
+
+def _first_line(exc: BaseException, limit: int = 160) -> str:
+    """Return `Type: first line of the message`, shortened to `limit` characters."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def hub_commit(repo_id: str, revision: str | None = None,
+               timeout: float = HUB_TIMEOUT) -> str:
+    """Return the full commit sha that `revision` (branch, tag, sha; None = main) names on the
+    hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise."""
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.utils import (GatedRepoError, OfflineModeIsEnabled,
+                                       RepositoryNotFoundError, RevisionNotFoundError)
+    where = f"{repo_id!r} at {constants.ENDPOINT}"
+    try:
+        return HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
+    except RevisionNotFoundError:
+        reason = f"revision {revision!r} does not exist in {where}"
+    except GatedRepoError:
+        reason = f"{where} needs an access token with access to the repo (set HF_TOKEN)"
+    except RepositoryNotFoundError:
+        reason = f"dataset repo {where} not found (or not accessible without a token)"
+    except OfflineModeIsEnabled:
+        reason = f"cannot read {where}: HF_HUB_OFFLINE is set"
+    except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
+        waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
+        reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
+    raise HubUnavailable(reason, OFFLINE_HINT) from None
+
+
+def probe_hub(source: str | Path, revision: str | None = None,
+              timeout: float = HUB_TIMEOUT) -> str | None:
+    """Return the commit a hub source's revision resolves to, None for a local source; raise
+    HubUnavailable (one line) when the hub cannot answer, BenchDataError for a bad source."""
+    src = resolve_source(source)
+    return None if src.is_local else hub_commit(src.location, revision, timeout)
+
+
 # Columns the per-generator configs repeat from `main`; dropped on read to save memory.
 GENERATOR_DROP: tuple[str, ...] = ("available_tools", "expected_tool_calls")
 
@@ -676,7 +734,9 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
 
     generators / judges: subsets of config names (None = all); unknown names are skipped with a
     message. runs: "auto" loads judge runs from <source>/runs and data/runs, None loads none, a
-    list selects runs by name. engine: "datasets" (default) or "json" (read the JSON-lines files
+    list selects runs by name. revision: a hub branch, tag or commit (None = main), resolved
+    once to its commit, which every read uses and `bench.revision` records; offline the hub
+    source fails in seconds with HubUnavailable. engine: "datasets" (default) or "json" (read the JSON-lines files
     directly; local sources only unless huggingface_hub can download). justifications: keep the
     judges' one-sentence rationales in `verdicts` (more memory).
     """
@@ -685,6 +745,9 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
     messages: list[str] = []
+    if not src.is_local:  # fails in seconds offline; pins every read below to one commit
+        requested, revision = revision, hub_commit(src.location, revision)
+        messages.append(f"hub revision {requested or 'main'} = commit {revision}")
     try:
         files = config_files(src, revision)
     except Exception as exc:  # network, authentication, unknown repo or revision
