@@ -10,6 +10,8 @@ and is recorded in `unhandled`):
     POST /api/datasets/<repo>/paths-info/<rev>           info for the form field `paths`
     HEAD /datasets/<repo>/resolve/<rev>/<path>           ETag, X-Repo-Commit, Content-Length
     GET  /datasets/<repo>/resolve/<rev>/<path>           the file (Range requests honoured)
+    GET  /api/agent-harnesses                            an empty registry (huggingface_hub's
+                                                         user-agent detection asks for it)
 
 Each commit is a folder served as the repo at that commit; `main` (and any tag) points at one
 commit. Errors carry the hub's X-Error-Code header (RepoNotFound, RevisionNotFound,
@@ -48,7 +50,7 @@ class HubStandIn:
         self.repo_id = repo_id
         self.commits = {sha: Path(folder) for sha, folder in commits.items()}
         self.refs = dict(refs)  # branch or tag -> commit sha; must include "main"
-        self.requests: list[tuple[str, str]] = []
+        self.requests: list[tuple[str, str, str]] = []  # method, path, user agent
         self.unhandled: list[tuple[str, str]] = []
         self._oids: dict[Path, str] = {}
         self._server: ThreadingHTTPServer | None = None
@@ -192,15 +194,16 @@ class _Handler(BaseHTTPRequestHandler):
         """Dispatch one request."""
         url = urlsplit(self.path)
         path, query = unquote(url.path), parse_qs(url.query)
-        self.hub.requests.append((self.command, self.path))
+        self.hub.requests.append((self.command, self.path, self.headers.get("User-Agent", "")))
         api = self._repo_rest("/api/datasets/", path)
         res = self._repo_rest("/datasets/", path)
         if api is not None:
             self._api(api, query)
         elif res is not None and res.startswith("resolve/") and self.command in ("GET", "HEAD"):
             self._resolve(res[len("resolve/"):])
-        elif path.startswith(("/api/datasets/", "/datasets/")):
-            self.hub.unhandled.append((self.command, self.path))
+        elif path == "/api/agent-harnesses" and self.command == "GET":
+            self._send(200, _json({"standardEnvVars": [], "harnesses": {}}))
+        elif path.startswith(("/api/datasets/", "/datasets/")):  # another repo
             self._error(404, "RepoNotFound", "Repository not found")
         else:
             self.hub.unhandled.append((self.command, self.path))
