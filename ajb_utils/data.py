@@ -696,11 +696,10 @@ def _select(requested: list[str] | None, known: list[str], available: dict[str, 
 
 
 def _source_revision(src: Source, revision: str | None, files: dict[str, list[str]]) -> str:
-    """Return the revision to record: the pinned one, or a content hash for local sources."""
+    """Return the revision to record: the hub commit (load_bench resolves it before any read),
+    or a content hash for local sources."""
     if revision:
         return revision
-    if not src.is_local:
-        return "main (unpinned)"
     h = hashlib.sha256()
     root = Path(src.location)
     for rel in sorted({p for ps in files.values() for p in ps}):
@@ -735,10 +734,10 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     generators / judges: subsets of config names (None = all); unknown names are skipped with a
     message. runs: "auto" loads judge runs from <source>/runs and data/runs, None loads none, a
     list selects runs by name. revision: a hub branch, tag or commit (None = main), resolved
-    once to its commit, which every read uses and `bench.revision` records; offline the hub
-    source fails in seconds with HubUnavailable. engine: "datasets" (default) or "json" (read the JSON-lines files
-    directly; local sources only unless huggingface_hub can download). justifications: keep the
-    judges' one-sentence rationales in `verdicts` (more memory).
+    once to its commit, which every read uses and `bench.revision` records; offline, a hub
+    source fails in seconds with HubUnavailable. engine: "datasets" (default) or "json" (read
+    the JSON-lines files directly; local sources only unless huggingface_hub can download).
+    justifications: keep the judges' one-sentence rationales in `verdicts` (more memory).
     """
     src = resolve_source(source)
     engine = engine or "datasets"

@@ -52,6 +52,7 @@ class HubStandIn:
         self.refs = dict(refs)  # branch or tag -> commit sha; must include "main"
         self.requests: list[tuple[str, str, str]] = []  # method, path, user agent
         self.unhandled: list[tuple[str, str]] = []
+        self.bytes_served = 0  # file bytes sent by GET .../resolve/...
         self._oids: dict[Path, str] = {}
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -285,6 +286,7 @@ class _Handler(BaseHTTPRequestHandler):
                         break
                     self.wfile.write(chunk)
                     remaining -= len(chunk)
+                    self.hub.bytes_served += len(chunk)
 
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         self._route()
