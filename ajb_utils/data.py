@@ -170,16 +170,34 @@ def _first_line(exc: BaseException, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def _cached_ref(repo_id: str, revision: str | None) -> Path:
+    """Return the file where the local hub cache keeps the commit a branch or tag named."""
+    from huggingface_hub import constants
+    folder = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--"))
+    return folder / "refs" / (revision or "main")
+
+
 def hub_commit(repo_id: str, revision: str | None = None,
                timeout: float = HUB_TIMEOUT) -> str:
     """Return the full commit sha that `revision` (branch, tag, sha; None = main) names on the
-    hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise."""
+    hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise.
+
+    The answer is kept in the local hub cache (refs/<revision>), so with HF_HUB_OFFLINE=1 a
+    revision read before resolves to the same commit without the hub."""
     from huggingface_hub import HfApi, constants
     from huggingface_hub.utils import (GatedRepoError, OfflineModeIsEnabled,
                                        RepositoryNotFoundError, RevisionNotFoundError)
     where = f"{repo_id!r} at {constants.ENDPOINT}"
+    ref = _cached_ref(repo_id, revision)
     try:
-        return HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
+        sha = HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
+        if sha and sha != revision:
+            try:  # best effort, as huggingface_hub does it; a read-only cache is no error
+                ref.parent.mkdir(parents=True, exist_ok=True)
+                ref.write_text(sha)
+            except OSError:
+                pass
+        return sha
     except RevisionNotFoundError:
         reason = f"revision {revision!r} does not exist in {where}"
     except GatedRepoError:
@@ -187,10 +205,20 @@ def hub_commit(repo_id: str, revision: str | None = None,
     except RepositoryNotFoundError:
         reason = f"dataset repo {where} not found (or not accessible without a token)"
     except OfflineModeIsEnabled:
-        reason = f"cannot read {where}: HF_HUB_OFFLINE is set"
+        snapshot = ref.parent.parent / "snapshots" / (revision or "")
+        cached = revision if revision and snapshot.is_dir() else (
+            ref.read_text().strip() if ref.is_file() else None)
+        if cached:
+            log.warning("HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
+                        revision or "main", repo_id, cached)
+            return cached
+        reason = (f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} "
+                  "is not in the local hub cache")
     except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
         waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
         reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
+        if ref.is_file():
+            reason += f"; commit {ref.read_text().strip()[:12]} is cached: set HF_HUB_OFFLINE=1"
     raise HubUnavailable(reason, OFFLINE_HINT) from None
 
 

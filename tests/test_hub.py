@@ -219,6 +219,38 @@ def test_stopped_hub_fails_in_one_line_within_seconds(stopped):
     assert err.value.__suppress_context__  # no chained traceback from inside the client
 
 
+def test_offline_mode_reads_the_commit_cached_by_an_earlier_load(client, monkeypatch):
+    import datasets.config as ds_config
+    import huggingface_hub.constants as hf_constants
+
+    subset = dict(generators=["gpt5_4"], judges=["judge_gpt_5_4"], runs=None)
+    online = load_bench("hf", **subset)
+    for pinned in ("v1.0", None):  # only main was read: v1.0 is not cached
+        monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", True)
+        monkeypatch.setattr(ds_config, "HF_HUB_OFFLINE", True)
+        n_requests = len(client.requests)
+        if pinned:
+            with pytest.raises(HubUnavailable, match="HF_HUB_OFFLINE is set and revision v1.0"):
+                load_bench("hf", revision=pinned, **subset)
+            continue
+        offline = load_bench("hf", **subset)
+        assert offline.revision == online.revision == MAIN
+        assert len(client.requests) == n_requests  # the hub was not asked
+        pd.testing.assert_frame_equal(offline.verdicts, online.verdicts)
+
+
+def test_unreachable_hub_names_a_cached_commit(client, monkeypatch):
+    load_bench("hf", generators=[], judges=[], runs=None)  # caches main's commit
+    standin = HubStandIn(REPO, {MAIN: paths.SAMPLE_DIR}, {"main": MAIN}).start()
+    endpoint = standin.endpoint
+    standin.stop()
+    import huggingface_hub.constants as hf_constants
+
+    monkeypatch.setattr(hf_constants, "ENDPOINT", endpoint)
+    with pytest.raises(HubUnavailable, match=f"commit {MAIN[:12]} is cached: set HF_HUB_OFFLINE=1"):
+        load_bench("hf")
+
+
 def test_probe_of_a_local_source_needs_no_hub(stopped):
     assert probe_hub("sample") is None
     with pytest.raises(BenchDataError, match="neither"):
