@@ -176,7 +176,7 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 content = f"First pass: {json.dumps(other)}\nOn reflection, my final answer: {content}"
             if "cut" in modes:
                 content = content[: content.index('"overall_assessment"') + 24] if "overall_assessment" in content else content[:-3]
-            if "scale15" in modes or "pct" in modes or "fractions" in modes:
+            if ("scale15" in modes or "pct" in modes or "fractions" in modes) and content.startswith("{"):
                 obj = json.loads(content)
                 table = ({0.0: 1, 0.5: 3, 1.0: 5} if "scale15" in modes else {0.0: 0, 0.5: 50, 1.0: 100} if "pct" in modes
                          else {0.0: "0/2", 0.5: "1/2", 1.0: "2/2"})

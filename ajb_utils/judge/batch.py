@@ -82,10 +82,11 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
         size += n
     if buf or not parts:
         flush()
-    i = len(parts) + 1
-    while part_path(path, i).exists():  # parts left by an earlier, larger export
-        part_path(path, i).unlink()
-        i += 1
+    path = Path(path)
+    for old in path.parent.glob(f"{path.stem}.part*{path.suffix}"):  # parts left by an earlier, larger export
+        num = old.name[len(path.stem) + 5: len(old.name) - len(path.suffix)]
+        if num.isdigit() and int(num) > len(parts):
+            old.unlink()
     return parts
 
 
