@@ -238,6 +238,7 @@ class OpenAIBackend:
         self._clients = [self._clients[i] for i in order]
         self._client_urls = [self._client_urls[i] for i in order]
         self._rr = itertools.cycle(range(len(self._clients)))
+        self._inflight = [0] * len(self._clients)
         # structured-output ladder; the first rejection moves every later call down a rung
         ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
                   "json_object": ["json_object", "none"], "none": ["none"]}
@@ -274,7 +275,18 @@ class OpenAIBackend:
 
     async def chat(self, messages: list[dict[str, str]], json_reply: bool = True) -> ChatResult:
         """Return one completion (single attempt; raises CallError on failure)."""
-        client = self._clients[next(self._rr)]
+        # the least busy client (replica x pool shard), ties broken round-robin
+        start = next(self._rr)
+        n = len(self._clients)
+        idx = min(range(n), key=lambda j: (self._inflight[j], (j - start) % n))
+        self._inflight[idx] += 1
+        try:
+            return await self._chat(self._clients[idx], messages, json_reply)
+        finally:
+            self._inflight[idx] -= 1
+
+    async def _chat(self, client: Any, messages: list[dict[str, str]], json_reply: bool) -> ChatResult:
+        """Return one completion from one client (see chat)."""
         while True:
             fmt = self._formats[0]
             t0 = time.monotonic()

@@ -53,6 +53,7 @@ class RunConfig:
     extra_body: dict[str, Any] | None = None
     timeout_s: float = 300.0
     concurrency: int = 8
+    connections_per_client: int = 16  # HTTP pool shard size (httpcore scans a pool per request; see backends)
     rpm: float | None = None
     max_attempts: int = 6
     max_timeout_attempts: int = 2  # timed-out attempts per call (each may be a paid completion)
@@ -457,6 +458,7 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
         base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
         api_key_env=cfg.api_key_env, decoding=cfg.decoding, response_format=cfg.response_format,
         timeout_s=cfg.timeout_s, extra_body=cfg.extra_body, pool_size=max(8, 2 * cfg.concurrency),
+        shard_size=max(1, cfg.connections_per_client),
     )
 
 
