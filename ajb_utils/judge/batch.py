@@ -132,7 +132,8 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
                 c["noop_already_ok"] += 1
                 continue
             resp = rec.get("response") or {}
-            body = resp.get("body") or {}
+            body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
+            body = body or {}
             row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
                    "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
                    "attempts": 1}

@@ -145,10 +145,15 @@ def _print_summary(s: RunSummary) -> None:
     if s.dry_run:
         print(f"DRY RUN {s.name}: {s.n_units} units, {s.cached} already stored; pending calls:")
         for k, v in s.estimate.get("calls", {}).items():
-            print(f"  {k:32s} {v['calls']:>8d} calls  ~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok")
+            print(f"  {k:32s} {v['calls']:>8d} calls ({v.get('units', v['calls'])} units; identical requests sent once)  "
+                  f"~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok")
         usd = s.estimate.get("usd")
         print(f"  total ~{s.estimate.get('prompt_tokens', 0):,d} + ~{s.estimate.get('completion_tokens', 0):,d} tokens"
               + (f", ~${usd:,.2f}" if usd is not None else " (give --price-in/--price-out for a cost)"))
+        sp = s.store_spent or {}
+        if sp.get("attempts"):
+            print(f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
+                  f"({sp['attempts']} paid attempts); budgets count it")
         return
     print(s)
 

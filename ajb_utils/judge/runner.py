@@ -483,6 +483,13 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
     for u in units:
         by_kind.setdefault(f"{u.kind}:{u.condition}", []).append(u)
     for k, us in by_kind.items():
+        distinct: set[str] = set()
+        for u in us:  # identical requests are sent once
+            try:
+                distinct.add(messages_hash(ctx.messages(u)))
+            except KeyError:  # deref judge before its reference exists: counted as distinct
+                distinct.add(u.key)
+        n_calls = len(distinct)
         sample = us[:: max(1, len(us) // 200)][:200]
         chars = []
         for u in sample:
@@ -490,9 +497,9 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
                 chars.append(sum(len(m["content"]) for m in ctx.messages(u)))
             except KeyError:  # deref judge before its reference exists: use the with-GT size
                 chars.append(6000)
-        ptok = int(sum(chars) / max(len(chars), 1) / 4 * len(us))
-        ctok = min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(us[0].kind, 300)) * len(us)
-        out["calls"][k] = {"calls": len(us), "prompt_tokens": ptok, "completion_tokens": ctok}
+        ptok = int(sum(chars) / max(len(chars), 1) / 4 * n_calls)
+        ctok = min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(us[0].kind, 300)) * n_calls
+        out["calls"][k] = {"calls": n_calls, "units": len(us), "prompt_tokens": ptok, "completion_tokens": ctok}
         out["prompt_tokens"] += ptok
         out["completion_tokens"] += ctok
     out["usd"] = _cost(cfg, out["prompt_tokens"], out["completion_tokens"])
@@ -642,6 +649,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         pend_d = [] if cfg.reparse or cfg.offline else pend_d
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
+            summary.store_spent = store.spent()
             summary.elapsed_s = time.time() - t0
             return summary
         stats = _new_stats(store)
