@@ -21,6 +21,7 @@ Behaviour is chosen by the request's model name (a ``+``-separated list of modes
   filter      empty content with finish_reason=content_filter
   echo400     400 whose error message echoes the Authorization header (a leaky proxy)
   echo401     401 "Incorrect API key provided: <the key>" (fatal, and echoes the key)
+  echoreply   a good reply whose reasoning_content quotes the Authorization header
 Mode ``dup`` is not needed: identical prompts come from identical plans in the bench.
 A fixed ``latency`` (seconds) applies to every request. Each request is logged (message hash
 and model) to ``log_path`` when given, so tests can count re-paid calls. Run in-process with
@@ -185,6 +186,8 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 content = json.dumps(obj)
             if "filter" in modes:
                 content, finish = "", "content_filter"
+            if "echoreply" in modes:
+                reasoning = f"The request carried the header Bearer {token}; ignoring it."
             msg: dict[str, Any] = {"role": "assistant", "content": content}
             if reasoning is not None:
                 msg["reasoning_content"] = reasoning

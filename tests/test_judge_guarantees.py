@@ -212,6 +212,11 @@ def test_secrets_redacted_from_echoes_and_urls(server, bench, tmp_path) -> None:
     creds = server.url.replace("http://", "http://alice:pw-hunter2-XYZ@")
     s = run_judge(cfg(server, bench, tmp_path, "echo400", base_urls=[creds], abort_after=10**6, conditions=["with_gt"]))
     assert s.statuses == {"api_error": 12}
+    e = run_judge(cfg(server, bench, tmp_path, "echoreply", name="er", store_path=tmp_path / "er.sqlite",
+                      conditions=["with_gt"]))
+    assert e.statuses == {"ok": 12}
+    with Store(tmp_path / "er.sqlite", lock=False) as st:
+        assert all("header Bearer ***;" in r["reasoning"] for r in st.rows([e.run_hash]))  # the echo, masked
     r = subprocess.run(cli_args(server.url, tmp_path, "echo401"), capture_output=True, text=True, env=ENV, timeout=60)
     assert r.returncode == 2 and "Incorrect API key provided: ***" in r.stdout
     blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + [r.stdout.encode(), r.stderr.encode(),

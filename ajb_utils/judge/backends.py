@@ -308,8 +308,10 @@ class OpenAIBackend:
                     continue
                 raise err from None
             res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
-            if self._secrets:  # a server that echoes the key in its reply must not get it stored
-                res.content, res.reasoning = redact(res.content, self._secrets), redact(res.reasoning, self._secrets)
+            for sec in self._secrets:  # a server that echoes the key in a reply must not get it stored
+                if len(sec) >= 6:  # (only the key itself: a reply's text is otherwise kept verbatim)
+                    res.content = res.content.replace(sec, "***") if res.content else res.content
+                    res.reasoning = res.reasoning.replace(sec, "***") if res.reasoning else res.reasoning
             return res
 
     async def check(self, timeout_s: float = 5.0) -> None:

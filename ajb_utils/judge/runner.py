@@ -275,10 +275,10 @@ def _reuse(row: dict[str, Any], u: Unit, decoding: Decoding) -> dict[str, Any]:
 
 
 async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: RateLimiter, cfg: RunConfig,
-                     stats: _Stats, store: Any = None) -> dict[str, Any]:
+                     stats: _Stats, store: Any = None, request_hash: str | None = None) -> dict[str, Any]:
     """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts)."""
     messages = ctx.messages(u)
-    row = _unit_row(u, messages_hash(messages), backend.decoding)
+    row = _unit_row(u, request_hash or messages_hash(messages), backend.decoding)
     json_reply = u.kind in ("judge",)
     est_in = sum(len(str(m.get("content", ""))) for m in messages) // 4
     est_out = cfg.decoding.max_tokens or COMPLETION_GUESS.get(u.kind, 300)  # a timed-out call may have run to the cap
@@ -324,26 +324,28 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
 
 
 def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Decoding,
-                     stats: _Stats) -> list[list[Unit]]:
-    """Return pending units grouped by identical request (first = the one to call).
+                     stats: _Stats) -> list[tuple[list[Unit], str, int]]:
+    """Return pending units grouped by identical request: (units, request hash, ~prompt tokens); first = called.
 
     Units whose request already has an ok reply in the store (same run, same messages) are
     answered from it at once, recorded with ``reused_from``; nothing is sent for them.
     """
     groups: dict[tuple[str, str, str], list[Unit]] = {}
-    hashes: dict[str, str] = {}
+    size: dict[str, int] = {}
     for u in units:
-        h = hashes[u.key] = messages_hash(ctx.messages(u))
+        msgs = ctx.messages(u)
+        h = messages_hash(msgs)
+        size.setdefault(h, sum(len(str(m.get("content", ""))) for m in msgs) // 4)
         groups.setdefault((u.run_hash, u.kind, h), []).append(u)
     answered: dict[str, dict[str, str]] = {}
-    todo: list[list[Unit]] = []
+    todo: list[tuple[list[Unit], str, int]] = []
     for (rh, _, h), us in groups.items():
         if rh not in answered:
             answered[rh] = store.ok_by_request(rh)
         src = answered[rh].get(h)
         row = store.get(src) if src is not None else None
         if row is None:
-            todo.append(us)
+            todo.append((us, h, size[h]))
             continue
         for f in us:
             store.put(_reuse(row, f, decoding))
@@ -389,16 +391,15 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
 
     async def worker() -> None:
         """Pull request groups until none are left or the run aborts."""
-        for us in it:
+        for us, request_hash, est_in in it:
             u = us[0]
-            est_in = sum(len(str(m.get("content", ""))) for m in ctx.messages(u)) // 4
             est_out = _completion_guess(cfg, u.kind)
             if stats.abort or fatal or not budget_left(est_in, est_out):
                 return
             stats.reserved_in += est_in
             stats.reserved_out += est_out
             try:
-                row = await _call_unit(u, ctx, backend, limiter, cfg, stats, store)
+                row = await _call_unit(u, ctx, backend, limiter, cfg, stats, store, request_hash)
             except FatalBackendError as exc:
                 fatal.append(exc)
                 stats.abort = f"fatal backend error: {exc}"
