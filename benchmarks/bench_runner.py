@@ -57,7 +57,7 @@ def worker(args: argparse.Namespace) -> None:
                     export=not args.no_export, timeout_s=60, connections_per_client=args.connections_per_client)
     t = time.perf_counter()
     s = run_judge(cfg)
-    print(json.dumps({"new": s.new, "cached": s.cached, "elapsed": time.perf_counter() - t, "calls_s": s.calls_s,
+    print(json.dumps({"new": s.calls, "units": s.new, "cached": s.cached, "elapsed": time.perf_counter() - t, "calls_s": s.calls_s,
                       "statuses": s.statuses}), flush=True)
 
 

@@ -91,8 +91,8 @@ def test_identical_requests_sent_once_and_recorded(server, tmp_path) -> None:
     assert same >= 3  # the fixture does hold shared prompts
     n0 = server.state.requests
     s = run_judge(cfg(server, two, tmp_path))
-    assert s.statuses == {"ok": 48} and s.new + s.reused == 48
-    assert s.reused == 2 * same and server.state.requests - n0 == s.new == 48 - 2 * same
+    assert s.statuses == {"ok": 48} and s.new == s.calls + s.reused == 48
+    assert s.reused == 2 * same and server.state.requests - n0 == s.calls == 48 - 2 * same
     with Store(tmp_path / "store.sqlite", lock=False) as st:
         rows = {r["key"]: r for r in st.rows([s.run_hash])}
     reused = [r for r in rows.values() if r["reused_from"]]
@@ -110,7 +110,7 @@ def test_store_reuse_across_runs(server, bench, tmp_path) -> None:
     clone = make_toy_bench(4, generators=("qwen3_32b",))
     clone.generations = clone.generations.assign(generator="qwen3_32b_copy")  # same plans, new generator label
     b = run_judge(cfg(server, clone, tmp_path, conditions=["with_gt"]))
-    assert b.new == 0 and b.reused == 12 and server.state.requests - n0 == 12 and (b.table["ok"] == b.table["items"]).all()
+    assert b.calls == 0 and b.new == b.reused == 12 and server.state.requests - n0 == 12 and (b.table["ok"] == b.table["items"]).all()
 
 
 def test_timeouts_counted_as_spent_and_capped(server, bench, tmp_path) -> None:
@@ -138,11 +138,11 @@ def test_budget_is_the_stores_across_resumes(server, bench, tmp_path) -> None:
     n0 = server.state.requests
     runs = [run_judge(cfg(server, bench, tmp_path, **c)) for _ in range(3)]
     assert all(r.aborted and "budget" in r.aborted for r in runs)
-    assert runs[0].new > 0 and runs[1].new == 0 and runs[2].new == 0  # resumes do not start a fresh budget
+    assert runs[0].calls > 0 and runs[1].calls == 0 and runs[2].calls == 0  # resumes do not start a fresh budget
     with Store(tmp_path / "store.sqlite", lock=False) as st:
         spent = st.spent()
     assert spent["prompt_tokens"] + spent["completion_tokens"] <= 4000  # $0.004 at $1/M tokens, never exceeded
-    assert server.state.requests - n0 == runs[0].new
+    assert server.state.requests - n0 == runs[0].calls
     assert "spent on this store" in runs[2].aborted
 
 

@@ -112,8 +112,9 @@ class RunSummary:
     run_hash: str
     n_units: int = 0
     cached: int = 0
-    new: int = 0  # calls made (one per distinct request)
-    reused: int = 0  # units answered by an identical request's reply, recorded with reused_from
+    new: int = 0  # units answered in this execution (calls + reused)
+    calls: int = 0  # calls made: one per distinct request
+    reused: int = 0  # units answered by an identical request's reply (no call), recorded with reused_from
     statuses: dict[str, int] = field(default_factory=dict)
     retries: int = 0
     timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
@@ -132,8 +133,8 @@ class RunSummary:
 
     def __str__(self) -> str:
         """Return a human-readable report."""
-        lines = [f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new calls, "
-                 f"{self.reused} answered by an identical request, {self.retries} retries, "
+        lines = [f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new "
+                 f"({self.calls} calls, {self.reused} answered by an identical request), {self.retries} retries, "
                  f"tokens in/out {self.prompt_tokens}/{self.completion_tokens}, {self.elapsed_s:.1f}s",
                  f"statuses: {dict(self.statuses)}"]
         if self.timeouts:
@@ -698,7 +699,8 @@ def run_judge(cfg: RunConfig) -> RunSummary:
 
 def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
     """Copy an execution's counters (and the store's total spend) into the summary."""
-    summary.new, summary.reused, summary.retries, summary.aborted = stats.new, stats.reused, stats.retries, stats.abort
+    summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new, stats.reused
+    summary.retries, summary.aborted = stats.retries, stats.abort
     summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
     summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
     summary.store_spent = store.spent()
