@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
@@ -283,45 +284,59 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
     json_reply = u.kind in ("judge",)
     est_in = sum(len(str(m.get("content", ""))) for m in messages) // 4
     est_out = cfg.decoding.max_tokens or COMPLETION_GUESS.get(u.kind, 300)  # a timed-out call may have run to the cap
-    attempt = timeouts = 0
-    while True:
-        attempt += 1
-        await limiter.wait()
-        try:
-            res = await backend.chat(messages, json_reply=json_reply)
-        except CallError as err:
-            if err.kind in FATAL_KINDS:
-                raise FatalBackendError(str(err)) from None
-            if err.kind == "timeout":
-                # the provider may have generated (and billed) the whole answer: counted as spent
-                timeouts += 1
-                stats.timeouts += 1
-                stats.timeout_tokens += est_in + est_out
-                stats.spent_in += est_in
-                stats.spent_out += est_out
-                if store is not None:
-                    store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
-                if timeouts < cfg.max_timeout_attempts and attempt < cfg.max_attempts:
-                    stats.retries += 1
-                    await asyncio.sleep(backoff_delay(attempt, None, cfg.backoff_base_s, cfg.backoff_cap_s))
-                    continue
-                row.update(status=P.TIMEOUT, attempts=attempt,
-                           error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
-                                 f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500])
-                return row
-            if err.retryable and attempt < cfg.max_attempts:
-                stats.retries += 1
-                await asyncio.sleep(backoff_delay(attempt, err.retry_after, cfg.backoff_base_s, cfg.backoff_cap_s))
-                continue
-            status = P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR
-            row.update(status=status, attempts=attempt, error=str(err)[:500])
-            return row
-        status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
-        parsed["response_format"] = res.response_format
-        row.update(status=status, attempts=attempt, raw=res.content, reasoning=res.reasoning,
-                   finish_reason=res.finish_reason, parsed=parsed, model=res.model, fingerprint=res.fingerprint, prompt_tokens=res.prompt_tokens,
-                   completion_tokens=res.completion_tokens, latency_s=round(res.latency_s, 4))
+    attempts = timeouts = 0
+
+    def retry_this(exc: BaseException) -> bool:
+        """Return whether a failed attempt is retried (timeouts have their own, smaller cap)."""
+        if not isinstance(exc, CallError) or exc.kind in FATAL_KINDS:
+            return False
+        return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
+
+    def wait(rs: RetryCallState) -> float:
+        """Return the backoff before the next attempt (the server's Retry-After when given)."""
+        exc = rs.outcome.exception() if rs.outcome else None
+        return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
+
+    def count_retry(rs: RetryCallState) -> None:
+        """Count a retry."""
+        stats.retries += 1
+
+    retrying = AsyncRetrying(retry=retry_if_exception(retry_this), stop=stop_after_attempt(cfg.max_attempts), wait=wait,
+                             before_sleep=count_retry, reraise=True)
+    try:
+        async for attempt in retrying:
+            with attempt:
+                attempts += 1
+                await limiter.wait()
+                try:
+                    res = await backend.chat(messages, json_reply=json_reply)
+                except CallError as err:
+                    if err.kind == "timeout":  # the provider may have generated (and billed) the whole answer
+                        timeouts += 1
+                        stats.timeouts += 1
+                        stats.timeout_tokens += est_in + est_out
+                        stats.spent_in += est_in
+                        stats.spent_out += est_out
+                        if store is not None:
+                            store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
+                    raise
+    except CallError as err:
+        if err.kind in FATAL_KINDS:
+            raise FatalBackendError(str(err)) from None
+        if err.kind == "timeout":
+            row.update(status=P.TIMEOUT, attempts=attempts,
+                       error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
+                             f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500])
+        else:
+            row.update(status=P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR, attempts=attempts,
+                       error=str(err)[:500])
         return row
+    status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
+    parsed["response_format"] = res.response_format
+    row.update(status=status, attempts=attempts, raw=res.content, reasoning=res.reasoning,
+               finish_reason=res.finish_reason, parsed=parsed, model=res.model, fingerprint=res.fingerprint, prompt_tokens=res.prompt_tokens,
+               completion_tokens=res.completion_tokens, latency_s=round(res.latency_s, 4))
+    return row
 
 
 def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Decoding,

@@ -28,7 +28,7 @@ COLUMNS: list[str] = [
     "prompt_hash", "request_hash", "decoding", "seed", "prompt_tokens", "completion_tokens",
     "latency_s", "error", "updated_at", "reused_from",
 ]
-_SCHEMA = f"""
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
   key TEXT PRIMARY KEY, run_hash TEXT NOT NULL, kind TEXT NOT NULL, condition TEXT,
   item_id TEXT, generator TEXT, difficulty TEXT, unit TEXT, status TEXT NOT NULL,
