@@ -17,6 +17,11 @@ Notebooks run in parallel, one worker process per core by default (`--jobs N`; `
 them one after another in this process). Each notebook is executed on its own kernel with the
 same parameters either way, so the outputs do not depend on the number of workers; the report
 lines come in notebook order.
+
+A hub data source is probed once before any notebook runs (one request, a few seconds at most):
+offline, one line says what failed and the command that works offline (exit status 2). A
+data-source error inside a notebook (BenchDataError, HubUnavailable) stops the run there, since
+every later notebook would fail the same way.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ import yaml  # noqa: E402
 from ajb_utils import environment, paths, provenance  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
+DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError")  # the same in every notebook
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 
 
@@ -265,6 +271,24 @@ def execute_one(
     return Result(notebook.stem, True, time.perf_counter() - start, output=dest)
 
 
+def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
+    """Return None when every hub data source the notebooks will read answers, else one line
+    saying what failed and the command that works offline (each source probed once)."""
+    from ajb_utils.data import BenchDataError, HubUnavailable, probe_hub
+
+    wanted = {(str(p.get("data_source")), p.get("revision"))
+              for p in (params_for(spec, nb.stem) for nb in notebooks) if p.get("data_source")}
+    for source, revision in sorted(wanted, key=str):
+        try:
+            probe_hub(source, revision)
+        except HubUnavailable as exc:
+            return (f"error: {exc.reason}. Offline, this works: python scripts/run_notebooks.py "
+                    "--params papermill_params/sample.yaml (the embedded synthetic sample)")
+        except BenchDataError as exc:  # a source that is neither the hub nor a folder
+            return f"error: {exc}"
+    return None
+
+
 def kernel_config(socket_dir: Path | None = None) -> Any:
     """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), the
     sockets in `socket_dir` (a folder per notebook, so kernels running at once never share one)."""
@@ -331,6 +355,18 @@ def report_line(task: Task, res: Result) -> str:
     return f"{status} {task.notebook.stem:<32} {res.seconds:7.1f} s{task.note}" + (f"  {res.error}" if res.error else "")
 
 
+def stops_the_run(task: Task, res: Result, fail_fast: bool) -> bool:
+    """Return True when a result ends the run: any failure under --fail-fast, or a data-source
+    error (every later notebook would fail the same way), which is said in one line."""
+    if res.ok:
+        return False
+    if res.error.startswith(DATA_SOURCE_ERRORS):
+        print(f"stopped: a data-source error in {task.notebook.stem}; the other notebooks would fail "
+              "the same way", flush=True)
+        return True
+    return fail_fast
+
+
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
     """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order."""
     results: list[Result] = []
@@ -339,7 +375,7 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
             res = run_task(task)
             print(report_line(task, res), flush=True)
             results.append(res)
-            if not res.ok and fail_fast:
+            if stops_the_run(task, res, fail_fast):
                 break
         return results
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
@@ -350,9 +386,9 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
             res = fut.result()
             print(report_line(task, res), flush=True)
             results.append(res)
-            if not res.ok and fail_fast:
-                for other in futures:
-                    other.cancel()
+            if stops_the_run(task, res, fail_fast):
+                pool.shutdown(wait=True, cancel_futures=True)  # the ones already running finish
+                break
     return results
 
 
@@ -363,6 +399,10 @@ def main(argv: list[str] | None = None) -> int:
     notebooks = list_notebooks(args.notebooks_dir, args.only)
     if not notebooks:
         print(f"no notebooks matched in {paths.relpath(args.notebooks_dir)}", file=sys.stderr)
+        return 2
+    problem = None if args.list else probe_sources(spec, notebooks)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     os.environ.update(environment.kernel_environment())
     # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
