@@ -90,11 +90,11 @@ class TreeMemory(threading.Thread):
     def __init__(self, root: int) -> None:
         super().__init__(daemon=True)
         self.root, self.peak_sum_kb, self.peak_one_kb = root, 0, 0
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
         """Sample every 0.2 s."""
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             tree, todo, pids = _children(), [self.root], []
             while todo:
                 pid = todo.pop()
@@ -103,11 +103,11 @@ class TreeMemory(threading.Thread):
             sizes = [_rss_kb(p) for p in pids]
             self.peak_sum_kb = max(self.peak_sum_kb, sum(sizes))
             self.peak_one_kb = max(self.peak_one_kb, max(sizes, default=0))
-            self._stop.wait(0.2)
+            self._halt.wait(0.2)
 
     def stop(self) -> None:
         """Stop sampling."""
-        self._stop.set()
+        self._halt.set()
         self.join()
 
 
