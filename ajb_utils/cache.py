@@ -259,29 +259,30 @@ def _plain(value: Any) -> Any:
 
 
 def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
-    """Return one frame written by `write_frame` (Parquet read with memory mapping)."""
+    """Return one frame written by `write_frame` (Parquet read with memory mapping, one block per
+    column so that no column is copied into a consolidated block)."""
     table = pq.read_table(folder / f"{name}.parquet", memory_map=True)
-    flat = table.to_pandas()
+    text = {col: pd.Series(table.column(col).to_numpy(zero_copy_only=False), dtype=object)
+            for col in layout["object_text"]}
+    flat = (table.to_pandas(split_blocks=True, self_destruct=True) if table.num_columns
+            else pd.DataFrame(index=pd.RangeIndex(layout["rows"])))
+    del table
     objects: dict[str, list] = {}
     if layout["objects"]:
         with open(folder / f"{name}.objects.pkl", "rb") as fh:
             objects = pickle.load(fh)
-    cols: dict[str, Any] = {}
     for col in layout["columns"]:
         if col in layout["categories"]:
-            cols[col] = pd.Categorical.from_codes(
+            flat[col] = pd.Categorical.from_codes(
                 flat[col].to_numpy(), categories=pd.Index(layout["categories"][col]),
                 ordered=layout["ordered"][col], validate=False)
         elif col in objects:
             values = np.empty(layout["rows"], dtype=object)
             values[:] = objects[col]
-            cols[col] = pd.Series(values, dtype=object, copy=False)
-        elif col in layout["object_text"]:
-            cols[col] = pd.Series(table.column(col).to_numpy(zero_copy_only=False),
-                                  dtype=object, copy=False)
-        else:
-            cols[col] = flat[col]
-    return pd.DataFrame(cols, index=pd.RangeIndex(layout["rows"]))
+            flat[col] = pd.Series(values, dtype=object, copy=False)
+        elif col in text:
+            flat[col] = text[col]
+    return flat[layout["columns"]] if list(flat.columns) != layout["columns"] else flat
 
 
 # --------------------------------------------------------------------------------------------

@@ -273,3 +273,27 @@ def test_revision_of_a_local_folder_follows_its_content(tmp_path):
 def test_a_relative_folder_resolves_from_the_repository_root(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     assert data_mod.resolve_source("data/sample").location == str(data_mod.SAMPLE_DIR)
+
+
+def test_frames_of_every_column_kind_round_trip(tmp_path):
+    """Categoricals (unused and ordered categories), str-or-None objects, nested objects,
+    NaN in objects, floats, ints, bools, empty frames and frames of objects only."""
+    frames = {
+        "mixed": pd.DataFrame({
+            "cat": pd.Categorical(["b", "a", "b"], categories=["z", "b", "a"], ordered=True),
+            "text": pd.Series(["x", None, "y"], dtype=object),
+            "calls": pd.Series([[{"name": "f", "arguments": {"k": None}}], [], None], dtype=object),
+            "odd": pd.Series(["q", {"weird": [1, 2]}, float("nan")], dtype=object),
+            "f32": pd.Series([1.0, float("nan"), 0.5], dtype="float32"),
+            "i": [1, 2, 3], "flag": [True, False, True], "s": ["u", "v", "w"]}),
+        "empty": pd.DataFrame({"a": pd.Series([], dtype=float), "b": pd.Series([], dtype=object)}),
+        "objects_only": pd.DataFrame({"calls": pd.Series([[1], {"a": 2}], dtype=object)}),
+    }
+    for name, frame in frames.items():
+        layout = bench_cache.write_frame(frame, tmp_path, name)
+        back = bench_cache.read_frame(tmp_path, name, layout)
+        pd.testing.assert_frame_equal(back, frame, check_exact=True)
+    back = bench_cache.read_frame(tmp_path, "mixed", bench_cache.write_frame(
+        frames["mixed"], tmp_path, "mixed"))
+    assert back["text"].tolist() == ["x", None, "y"]
+    assert back["odd"].iloc[2] != back["odd"].iloc[2]  # NaN stays NaN, not None
