@@ -398,7 +398,9 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
     else:
         rs = _as_values(reproduced)
         text = ", ".join("n/a" if math.isnan(r) else _fmt(round(r, 4)) for r in rs)
-        if not rs or any(math.isnan(r) for r in rs):
+        if not rs:
+            holds, text, note = None, "not reproduced", _join(note, "nothing to compare on this data")
+        elif any(math.isnan(r) for r in rs):
             holds = False
         elif kind == "value":
             printed = _get(c, "printed")
