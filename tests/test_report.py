@@ -207,7 +207,7 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
     ax.plot([0, 1], [0, 1])
     figures.save_fig(fig, "F99", "demo", out)
     figures.save_fig(fig, "F99", "demo", out)  # a second save adds no second note
-    notes = [t for t in fig.texts if t.get_text() == provenance.SYNTHETIC_NOTE]
+    notes = [t for t in fig.texts if t.get_text() == provenance.SYNTHETIC_FIGURE_NOTE]
     assert len(notes) == 1
     plt.close(fig)
     files = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", out, caption="Demo")
