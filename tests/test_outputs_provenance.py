@@ -183,3 +183,21 @@ def test_non_default_run_changes_no_committed_file(tmp_path) -> None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(ROOT / "figures" / "_scratch" / "notebooks" / "sample-fewer_resamples", ignore_errors=True)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_index_renders_in_headless_chromium(tmp_path) -> None:
+    """The rendered index opens in a real browser from the file system and shows a page (not blank)."""
+    from PIL import Image
+
+    html = tmp_path / "html"
+    rn.render_html(paths.NOTEBOOKS_DIR / "00_index.ipynb", html)
+    shot = tmp_path / "index.png"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,900", f"--screenshot={shot}"]
+    subprocess.run(["chromium", *flags, (html / "00_index.html").as_uri()], capture_output=True, timeout=120)
+    assert shot.exists()
+    img = Image.open(shot).convert("L")
+    lo, hi = img.getextrema()
+    assert hi - lo > 100  # text on a page, not a blank or an error colour
