@@ -201,3 +201,21 @@ def test_index_renders_in_headless_chromium(tmp_path) -> None:
     img = Image.open(shot).convert("L")
     lo, hi = img.getextrema()
     assert hi - lo > 100  # text on a page, not a blank or an error colour
+
+
+def test_license_citation_and_changelog() -> None:
+    """LICENSE is the Apache-2.0 text pyproject names; CITATION.cff cites the paper with the README's authors."""
+    import tomllib
+
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == "Apache-2.0"
+    assert "Apache License" in license_text and "Version 2.0, January 2004" in license_text
+    assert "END OF TERMS AND CONDITIONS" in license_text
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0" and cff["license"] == "Apache-2.0"
+    paper = cff["preferred-citation"]
+    assert "2608.26623" in paper["url"] and paper["title"].startswith("AgentJudgeBench")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for a in paper["authors"]:
+        assert f"{a['family-names']}, {a['given-names']}" in readme  # the README's BibTeX
+    assert (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").startswith("# Changelog")
