@@ -43,7 +43,7 @@ import os
 
 from IPython.display import Markdown, display
 
-from ajb_utils import artifacts, paths, provenance
+from ajb_utils import artifacts, environment, paths, provenance, report
 
 label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(

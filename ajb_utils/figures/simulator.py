@@ -32,8 +32,8 @@ def figure_X5(sweeps: dict[str, pd.DataFrame]):
     """Return (fig, axes) 2x2: alignment vs hedge rate (ternary/binary), vs leniency (with/without GT), vs anchoring, and twin agreement/kappa vs blind sensitivity."""
     fig, axes = paper_figure(TEXT_WIDTH, 6.6, 2, 2)
     ax = axes[0, 0]
-    _sweep_lines(ax, sweeps["hedge_rate"], "align", ["with_gt", "without_gt"], "{c}, ternary {{0, .5, 1}}", color=OKABE_ITO["blue"])
-    _sweep_lines(ax, sweeps["hedge_rate"], "align_binary", ["with_gt", "without_gt"], "{c}, binary collapse", color=OKABE_ITO["vermillion"])
+    _sweep_lines(ax, sweeps["hedge_rate"], "align", ["with_gt", "without_gt"], "{c}, ternary", color=OKABE_ITO["blue"])
+    _sweep_lines(ax, sweeps["hedge_rate"], "align_binary", ["with_gt", "without_gt"], "{c}, binary", color=OKABE_ITO["vermillion"])
     ax.set(title="(a) Hedging wins only under the binary collapse", xlabel="hedge rate (% of verdicts 0.5)", ylabel="alignment (%)")
     ax = axes[0, 1]
     _sweep_lines(ax, sweeps["leniency"], "align", ["with_gt", "without_gt"], "{c}", color=OKABE_ITO["bluish_green"])
