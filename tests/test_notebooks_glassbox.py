@@ -20,12 +20,15 @@ from ajb_utils.paths import REPO_ROOT
 
 TAG = "glass-box"
 NOTEBOOKS: list[str] = [
+    "01_dataset_statistics",
     "02_programmatic_judge",
     "03_main_results",
     "04_rq1_metrics_topology",
     "05_rq2_agreement",
     "06_rq3_default_score",
     "10_anchoring",
+    "13_self_preference",
+    "14_decision_guide",
     "16_derivation_gap",
 ]
 UNCHECKED_TAGS = {"nbval-skip", "nbval-ignore-output", "raises-exception", "skip-execution"}
