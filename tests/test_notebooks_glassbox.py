@@ -27,6 +27,8 @@ NOTEBOOKS: list[str] = [
     "05_rq2_agreement",
     "06_rq3_default_score",
     "10_anchoring",
+    "11_human_validation",
+    "12_rewrite_validation",
     "13_self_preference",
     "14_decision_guide",
     "16_derivation_gap",
