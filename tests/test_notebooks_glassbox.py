@@ -34,6 +34,7 @@ NOTEBOOKS: list[str] = [
     "12_rewrite_validation",
     "13_self_preference",
     "14_decision_guide",
+    "15_new_judge",
     "16_derivation_gap",
 ]
 UNCHECKED_TAGS = {"nbval-skip", "nbval-ignore-output", "raises-exception", "skip-execution"}
