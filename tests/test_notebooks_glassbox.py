@@ -36,6 +36,7 @@ NOTEBOOKS: list[str] = [
     "14_decision_guide",
     "15_new_judge",
     "16_derivation_gap",
+    "17_judge_simulator",
 ]
 UNCHECKED_TAGS = {"nbval-skip", "nbval-ignore-output", "raises-exception", "skip-execution"}
 
