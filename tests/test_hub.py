@@ -22,7 +22,6 @@ import pandas as pd
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-import ajb_utils.data as ajb_data
 from ajb_utils import paths, report, schema
 from ajb_utils.data import BenchDataError, HubUnavailable, load_bench, probe_hub
 
@@ -89,7 +88,9 @@ def _point_clients_at(endpoint: str, home: Path, monkeypatch) -> dict[str, str]:
     monkeypatch.setattr(ds_config, "HF_MODULES_CACHE", home / "hf_home" / "modules")
     monkeypatch.setattr(ds_config, "DOWNLOADED_DATASETS_PATH", cache / "downloads")
     monkeypatch.setattr(ds_config, "EXTRACTED_DATASETS_PATH", cache / "downloads" / "extracted")
-    monkeypatch.setattr(ajb_data, "CACHE_DIR", Path(env["AJB_CACHE_DIR"]))
+    for module in [m for name, m in sys.modules.items() if name.startswith("ajb_utils")]:
+        if hasattr(module, "CACHE_DIR"):  # every cache of the package under `home` too
+            monkeypatch.setattr(module, "CACHE_DIR", Path(env["AJB_CACHE_DIR"]))
     return env
 
 
@@ -302,7 +303,8 @@ def test_notebook_01_runs_on_the_hub_through_the_standin(client, tmp_path):
     env = {**os.environ, **hub_env(client.endpoint, tmp_path)}
     params = tmp_path / "hf_standin.yaml"
     out = tmp_path / "figures"
-    params.write_text(f"default:\n  data_source: hf\n  revision: null\n  out_dir: {out}\n")
+    # the 20-record commit, by its tag: quick, and the outputs must name the commit, not the tag
+    params.write_text(f"default:\n  data_source: hf\n  revision: v1.0\n  out_dir: {out}\n")
     proc = subprocess.run([sys.executable, str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
                            "--params", str(params), "--only", "01",
                            "--output-dir", str(tmp_path / "nb"),
@@ -310,9 +312,9 @@ def test_notebook_01_runs_on_the_hub_through_the_standin(client, tmp_path):
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     prov = json.loads((out / "PROVENANCE.json").read_text())
-    assert (prov["source"], prov["revision"], prov["synthetic"]) == ("hf", MAIN, True)
+    assert (prov["source"], prov["revision"], prov["synthetic"]) == ("hf", V1, True)
     executed = nbformat.read(tmp_path / "nb" / "01_dataset_statistics.ipynb", as_version=4)
     shown = json.dumps([c.get("outputs", []) for c in executed.cells])
-    assert f"revision `{MAIN}`" in shown
+    assert f"revision `{V1}`" in shown
     assert any(p.endswith(".csv") for p in os.listdir(out))
     assert client.unhandled == []
