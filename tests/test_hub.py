@@ -283,7 +283,8 @@ def test_a_data_source_error_in_one_notebook_stops_the_run(tmp_path):
     nb_dir.mkdir()
     for stem in ("01_first", "02_second"):
         nb = new_notebook(cells=[
-            new_code_cell('data_source: str = "sample"  # source', metadata={"tags": ["parameters"]}),
+            new_code_cell('data_source: str = "sample"  # source',
+                          metadata={"tags": ["parameters"]}),
             new_code_cell("from ajb_utils.data import BenchDataError\n"
                           "raise BenchDataError('config main lacks column id')")])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
