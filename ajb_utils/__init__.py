@@ -1,22 +1,24 @@
 """ajb_utils: the tested library behind the AgentJudgeBench reproduction notebooks.
 
-Modules, one concern each:
-- schema      names, spellings and paper order of configs, metrics, conditions, difficulties
-- paths       repository, data and figure folders derived from the package location
-- calls       tool calls and tool schemas normalised from every encoding the release may use
+The house, from the ground up (imports point down only):
+- ground      schema (names, spellings, paper order), paths (repo folders), calls (tool calls and
+              schemas from every encoding the release may use)
 - data        load_bench(): one loading path for the hub, a local mirror, and the embedded sample
 - scoring     the programmatic judge (paper Eqs. 1-3) and the match score (Eq. 4a)
-- stats       alignment and lift (Eqs. 4-5), bootstrap CIs, kappa, agreement, binary collapse, juries
-- tables      one pure function per paper table (a module per notebook group)
-- figures     one function per paper figure, returning (fig, axes); style and save_fig
-- paper       the paper's reported values (data/paper/) and side-by-side comparison
-- report      banners, table writing (CSV + booktabs), claim checks, provenance, environment
-- artifacts   the artifact map: paper table/figure -> notebook -> output files
-- annotation  the human-annotation sheet workflow of Appendix G
+- stats/      alignment and lift (Eqs. 4-5), bootstrap CIs, agreement and kappa, ranking, juries
 - derivation  the derivation-path census of ground-truth argument values (DeRef, seed 004)
 - simulator   a parametrised judge simulator for teaching (hedging, leniency, anchoring)
-- sample      the deterministic synthetic sample generator (python -m ajb_utils.sample)
-- judge       the judge / generator runner (python -m ajb_utils.judge)
+- annotation  the human-annotation sheet workflow of Appendix G
+- paper       the paper's reported values (data/paper/) and side-by-side comparison
+- artifacts   the artifact map: paper table/figure -> notebook -> output files
+- provenance  output folders, PROVENANCE.json, the data banner, synthetic flags
+- report      tables on disk (CSV + booktabs), claim-check tables, display helpers
+- environment the environment report and the notebook kernels' environment
+- tables/     one pure function per paper table, a module per paper section
+- figures/    one function per paper figure returning (fig, axes), a module per paper section; style
+Two wings stand on data and scoring:
+- judge/      the judge / generator runner (python -m ajb_utils.judge)
+- sample/     the deterministic synthetic sample generator (python -m ajb_utils.sample)
 """
 
 __version__ = "0.1.0"

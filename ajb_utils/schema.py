@@ -17,6 +17,8 @@ GENERATORS: list[str] = [
     "gpt5_4",
 ]
 # The judge configs spell GPT-5.4 as a generator `gpt_5_4`; the generator config is `gpt5_4`.
+# The four open-weight generators: the paper's "12 (g, d) configurations" (data/paper/README.md item 1).
+OPEN_WEIGHT_GENERATORS: list[str] = [g for g in GENERATORS if g != "gpt5_4"]
 GENERATOR_ALIASES: dict[str, str] = {"gpt_5_4": "gpt5_4", "gpt-5.4": "gpt5_4"}
 
 # --- judges --------------------------------------------------------------------------------

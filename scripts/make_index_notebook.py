@@ -43,11 +43,11 @@ import os
 
 from IPython.display import Markdown, display
 
-from ajb_utils import artifacts, paths, report
+from ajb_utils import artifacts, environment, paths, provenance, report
 
-label = report.data_label(data_source)
+label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(
-    report.output_dir(label, out_dir), paths.NOTEBOOKS_DIR)
+    provenance.output_dir(label, out_dir), paths.NOTEBOOKS_DIR)
 print(f"data label: {label}; outputs linked under {files_root}/")'''
 
 SWITCH = """\
@@ -72,6 +72,12 @@ papermill notebooks/03_main_results.ipynb /tmp/03_hf.ipynb --cwd notebooks \\
 papermill notebooks/03_main_results.ipynb /tmp/03_local.ipynb --cwd notebooks \\
     -p data_source /data/AgentJudgeBench
 
+# other settings never overwrite the committed outputs: they get a folder of their own,
+# figures/sample-p<hash of the changed parameters>/ here, figures/sample-<file name>/ with a
+# run_notebooks.py parameter file; PROVENANCE.json there lists every parameter
+papermill notebooks/03_main_results.ipynb /tmp/03_quick.ipynb --cwd notebooks \\
+    -p n_bootstrap 200 -p seed 7
+
 # a new judge beside the paper's six (notebook 15): static judge, or any OpenAI-compatible endpoint
 python scripts/run_notebooks.py --params papermill_params/new_judge_static.yaml --only 15
 python scripts/run_notebooks.py --params papermill_params/new_judge_vllm.yaml --only 15
@@ -94,7 +100,7 @@ def build() -> nbformat.NotebookNode:
         new_code_cell("display(Markdown(artifacts.artifact_markdown(label, files_root)))"),
         new_markdown_cell(SWITCH),
         new_markdown_cell("## Environment"),
-        new_code_cell("report.environment_report()", metadata={"tags": ["nbval-ignore-output"]}),
+        new_code_cell("environment.environment_report()", metadata={"tags": ["nbval-ignore-output"]}),
     ]
     nb = new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}

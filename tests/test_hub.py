@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from ajb_utils import paths, report, schema
+from ajb_utils import paths, provenance, schema
 from ajb_utils.data import BenchDataError, HubUnavailable, load_bench, probe_hub
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -88,9 +88,7 @@ def _point_clients_at(endpoint: str, home: Path, monkeypatch) -> dict[str, str]:
     monkeypatch.setattr(ds_config, "HF_MODULES_CACHE", home / "hf_home" / "modules")
     monkeypatch.setattr(ds_config, "DOWNLOADED_DATASETS_PATH", cache / "downloads")
     monkeypatch.setattr(ds_config, "EXTRACTED_DATASETS_PATH", cache / "downloads" / "extracted")
-    for module in [m for name, m in sys.modules.items() if name.startswith("ajb_utils")]:
-        if hasattr(module, "CACHE_DIR"):  # every cache of the package under `home` too
-            monkeypatch.setattr(module, "CACHE_DIR", Path(env["AJB_CACHE_DIR"]))
+    # ajb_utils.cache reads $AJB_CACHE_DIR (set above) at every call
     return env
 
 
@@ -152,9 +150,9 @@ def test_hf_equals_sample_frame_for_frame_and_names_its_commit(client, tmp_path)
     # an unpinned load records the commit it read, wherever provenance is written
     assert (hf.label, hf.revision) == ("hf", MAIN)
     assert MAIN in hf.provenance()
-    assert f"revision `{MAIN}`" in report.banner_text(hf.label, hf.synthetic, hf.source,
+    assert f"revision `{MAIN}`" in provenance.banner_text(hf.label, hf.synthetic, hf.source,
                                                      hf.revision)
-    prov = json.loads(report.write_provenance(hf, tmp_path).read_text())
+    prov = json.loads(provenance.write_provenance(hf, tmp_path).read_text())
     assert (prov["source"], prov["revision"]) == ("hf", MAIN)
     assert client.unhandled == []
 

@@ -16,7 +16,8 @@ import yaml
 from ajb_utils import paper, schema
 from ajb_utils.judge.runner import RunSummary
 from ajb_utils.paths import NOTEBOOKS_DIR, REPO_ROOT, SAMPLE_DIR
-from ajb_utils.tables import extensions as ext
+from ajb_utils import judge
+from ajb_utils.tables import new_judge as ext
 
 NB = NOTEBOOKS_DIR / "15_new_judge.ipynb"
 J1, J2, NEW = "judge_gpt_5_4", "judge_qwq_32b", "my_judge"
@@ -93,9 +94,9 @@ def test_run_line_is_the_same_cached_or_new() -> None:
     files = [str(REPO_ROOT / "data" / "runs" / "x.jsonl")]
     a = RunSummary("x", "h", new=40, statuses={"ok": 36, "parse_error": 4}, elapsed_s=12.3, table=table, files=files)
     b = dataclasses.replace(a, new=0, cached=40, elapsed_s=0.1, table=table.assign(cached=10, new=0))
-    assert ext.run_line(a) == ext.run_line(b)
-    assert str(REPO_ROOT) not in ext.run_line(a) and "data/runs/x.jsonl" in ext.run_line(a)
-    assert ext.run_status(a).equals(ext.run_status(b))
+    assert judge.run_line(a) == judge.run_line(b)
+    assert str(REPO_ROOT) not in judge.run_line(a) and "data/runs/x.jsonl" in judge.run_line(a)
+    assert judge.run_status(a).equals(judge.run_status(b))
 
 
 def _notebook_defaults() -> dict:
@@ -124,12 +125,12 @@ def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
     src = tmp_path / "sample"
     shutil.copytree(SAMPLE_DIR, src, ignore=shutil.ignore_patterns("runs", "annotations"))
     items = load_bench(src, judges=[], runs=None)
-    cfg = ext.new_judge_config(p["run_name"], backend=p["backend"], base_url=p["base_url"], model=p["model"],
+    cfg = judge.new_judge_config(p["run_name"], backend=p["backend"], base_url=p["base_url"], model=p["model"],
                                api_key_env=p["api_key_env"], temperature=p["temperature"],
                                concurrency=p["concurrency"], conditions=p["conditions"], generators=p["generators"],
                                difficulties=p["difficulties"], limit=p["limit"], seed=p["seed"], bench=items)
     summary = run_judge(dataclasses.replace(cfg, out_dir=src / "runs"))
-    st = ext.run_status(summary)
+    st = judge.run_status(summary)
     assert st["null"].sum() == 0 and st["items"].sum() == 2 * len(items.generations)
     bench = load_bench(src, runs=[p["run_name"]])
     assert set(schema.MAIN_JUDGES) | {p["run_name"]} <= set(bench.judges["judge"])
@@ -142,7 +143,7 @@ def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
 
 
 def test_endpoint_run_works_inside_a_running_event_loop(tmp_path: Path) -> None:
-    """A Jupyter kernel runs an event loop; run_new_judge must still run the (asyncio.run-based) runner."""
+    """A Jupyter kernel runs an event loop; run_judge must still run the (asyncio.run-based) runner."""
     import asyncio
     import sys
 
@@ -150,13 +151,13 @@ def test_endpoint_run_works_inside_a_running_event_loop(tmp_path: Path) -> None:
     from fake_openai_server import FakeServer
 
     with FakeServer() as s:
-        cfg = ext.new_judge_config("ep", backend="openai", base_url=s.url, model="good", source="toy:3")
+        cfg = judge.new_judge_config("ep", backend="openai", base_url=s.url, model="good", source="toy:3")
         cfg = dataclasses.replace(cfg, out_dir=tmp_path / "runs", store_path=tmp_path / "store.sqlite")
 
         async def in_kernel():
-            return ext.run_new_judge(cfg)
+            return judge.run_judge(cfg)
 
         first = asyncio.run(in_kernel())
         again = asyncio.run(in_kernel())
     assert first.new > 0 and again.new == 0 and again.cached == first.new
-    assert ext.run_line(first) == ext.run_line(again)
+    assert judge.run_line(first) == judge.run_line(again)

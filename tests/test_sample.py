@@ -11,7 +11,7 @@ import pytest
 from ajb_utils import schema
 from ajb_utils.paths import SAMPLE_DIR
 from ajb_utils.sample import SCALES, build_sample
-from ajb_utils.sample_generators import ERROR_MODES, PLAN_MODES
+from ajb_utils.sample.generators import ERROR_MODES, PLAN_MODES
 from ajb_utils.scoring import programmatic_scores
 
 

@@ -111,7 +111,7 @@ def test_multinomial_matches_index_resampling(min_count):
     rng = np.random.default_rng(1)
     x = rng.choice([0.0, 0.25, 0.5, 0.8325, 1.0], size=40, p=[0.1, 0.1, 0.2, 0.2, 0.4])
     n_res = 40_000
-    mult = S._cell_mean_draws(np.zeros(40, np.int64), np.zeros(40, np.int64), x, 1, n_res,
+    mult = S.bootstrap._cell_mean_draws(np.zeros(40, np.int64), np.zeros(40, np.int64), x, 1, n_res,
                               np.random.default_rng(2), min_count=min_count)[0]
     naive = x[np.random.default_rng(3).integers(0, 40, size=(n_res, 40))].mean(axis=1)
     assert mult.mean() == pytest.approx(naive.mean(), abs=2e-3)
@@ -158,7 +158,7 @@ def test_stratified_keeps_stratum_sizes():
     rng = np.random.default_rng(0)
     y = rng.random(30).round(1)
     s = np.repeat([0, 1, 2], [5, 10, 15])
-    draws_idx = S._index_draws(y, s, 50, np.random.default_rng(1))
+    draws_idx = S.bootstrap._index_draws(y, s, 50, np.random.default_rng(1))
     assert draws_idx.shape == (50, 30)
     for k, (a, b) in enumerate([(0, 5), (5, 15), (15, 30)]):
         assert np.isin(draws_idx[:, a:b], y[s == k]).all()

@@ -1,17 +1,25 @@
-"""One function per paper figure, each returning (fig, axes); style and save_fig in `style`.
+"""One function per paper figure, each returning (fig, axes) and never calling plt.show(); `style` holds
+colours, rcParams and save_fig.
 
-Plot functions never call plt.show(). Modules by notebook group:
-- dataset: 01-03 dataset statistics, degradation (F06, F07, F08)
-- breakdown: 04-05, 13-14 per-metric, topology, agreement (F03, F09, F10)
-- ablations: 06-12 ablations and validation (F04, F05, ...)
-- extensions: 15-17 new judge, derivation gap, simulator (X2, X3, X4, X5)
+Modules by paper section (each module's `__all__` is what this package exports; no two share a name):
+- dataset: App. C (F06, F07)
+- main_results: §4.2 degradation (F08)
+- breakdown: RQ1 per metric and topology (F03, F09)
+- agreement: RQ2 confusion heatmaps (F10)
+- ablations: RQ4, RQ6 temperature and prompt format (F04, F05)
+- new_judge: beyond the paper (X2)
+- simulator: beyond the paper, the judge simulator (X5)
 """
 
-from ajb_utils.figures.style import *  # noqa: F401,F403  (set_style, colours, save_fig)
-from ajb_utils.figures.style import (close_all, condition_style, difficulty_marker,  # noqa: F401
-                                     figure_paths, generator_color, generator_palette,
-                                     judge_color, judge_palette, save_fig, set_style)
-from ajb_utils.figures.dataset import *  # noqa: F401,F403
-from ajb_utils.figures.breakdown import *  # noqa: F401,F403
+from ajb_utils.figures import ablations, agreement, breakdown, dataset, main_results, new_judge, simulator, style
 from ajb_utils.figures.ablations import *  # noqa: F401,F403
-from ajb_utils.figures.extensions import *  # noqa: F401,F403
+from ajb_utils.figures.agreement import *  # noqa: F401,F403
+from ajb_utils.figures.breakdown import *  # noqa: F401,F403
+from ajb_utils.figures.dataset import *  # noqa: F401,F403
+from ajb_utils.figures.main_results import *  # noqa: F401,F403
+from ajb_utils.figures.new_judge import *  # noqa: F401,F403
+from ajb_utils.figures.simulator import *  # noqa: F401,F403
+from ajb_utils.figures.style import *  # noqa: F401,F403
+
+SECTIONS = (style, dataset, main_results, breakdown, agreement, ablations, new_judge, simulator)
+__all__ = [name for module in SECTIONS for name in module.__all__]

@@ -1,23 +1,31 @@
-"""One pure function per paper table: `table_T02(bench) -> DataFrame` style.
+"""One pure function per paper table, `table_T02(bench) -> DataFrame` style; tables only read frames.
 
-Modules by notebook group:
-- dataset: 01 dataset statistics (T07, T08, T09, T18, T21)
-- main_results: 02-03 programmatic judge and main results (EQ1-5, AppI, T15, T02, T10, T11, C-F)
-- breakdown: 04 per-metric and per-topology (T24, T28, C-W) and 11's T14
-- agreement: 05 inter-judge agreement (T03, F10 data, T29, C-J)
-- audit: 13 self-preference (T23) and 14 decision guide and consistency audit (T06, X1)
-- ablations: 06-09 ablations (T04, T25, T27, T05, T26, T31)
-- anchoring: 10 anchoring (T01, GT lift, App. H mining)
-- validation: 11 human validation (T12, T13) and 12 rewrite validation (T19, T20, T22)
-- extensions: 15-17 new judge, derivation gap, simulator (X2, X3, X4, static judge)
+Modules by paper section (each module's `__all__` is what this package exports; no two share a name):
+- dataset: App. C, D dataset statistics (T07, T08, T09, T18, T21)
+- main_results: §3.2 and §4.2 programmatic judge and main results (EQ1-5, AppI, T15, T02, T10, T11, C-F)
+- breakdown: RQ1, App. Q, S, G per-metric, per-topology and weighting (T24, T28, C-W, T14)
+- agreement: RQ2, App. T inter-judge agreement and verdict scale (T03, F10 data, T29, C-J)
+- ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
+- anchoring: Finding 2, App. H, J (T01, GT lift, App. H mining)
+- validation: App. G, N human and rewrite validation (T12, T13, T19, T20, T22)
+- audit: App. O, A self-preference, decision guide, consistency audit (T23, T06, X1)
+- derivation: beyond the paper, seed 004 (X3, X3b, X4)
+- new_judge: beyond the paper, a new judge beside the six (X2)
 """
 
-from ajb_utils.tables.dataset import *  # noqa: F401,F403
-from ajb_utils.tables.main_results import *  # noqa: F401,F403
-from ajb_utils.tables.breakdown import *  # noqa: F401,F403
-from ajb_utils.tables.agreement import *  # noqa: F401,F403
-from ajb_utils.tables.audit import *  # noqa: F401,F403
+from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, derivation,
+                              main_results, new_judge, validation)
 from ajb_utils.tables.ablations import *  # noqa: F401,F403
+from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
+from ajb_utils.tables.audit import *  # noqa: F401,F403
+from ajb_utils.tables.breakdown import *  # noqa: F401,F403
+from ajb_utils.tables.dataset import *  # noqa: F401,F403
+from ajb_utils.tables.derivation import *  # noqa: F401,F403
+from ajb_utils.tables.main_results import *  # noqa: F401,F403
+from ajb_utils.tables.new_judge import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
-from ajb_utils.tables.extensions import *  # noqa: F401,F403
+
+SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, derivation,
+            new_judge)
+__all__ = [name for module in SECTIONS for name in module.__all__]

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema, stats
+from ajb_utils import paper, schema, stats
 from ajb_utils.stats import Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "pairwise_long", "table_T03", "extreme_pairs", "confusion_pair", "table_F10",
-    "binary_cells", "table_T29", "t29_spearman", "tier_gap_rho", "hard_cell_means",
+    "binary_cells", "table_T29", "binary_reading_note", "t29_spearman", "tier_gap_rho", "hard_cell_means",
     "jury_checks",
 ]
 
@@ -94,24 +94,29 @@ def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
 
 def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
                  missing: Missing = "exclude") -> pd.DataFrame:
-    """Return per (judge, generator, difficulty) cell: standard and binary-collapsed align (%)."""
+    """Return per (judge, generator, difficulty) cell: standard align (%), binary align under the
+    judge-side reading (``binary``) and with the reference collapsed too (``binary_both``)."""
     v = released_verdicts(bench, judges, [condition])
-    std = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
-    binv = stats.align(stats.binary_verdicts(v), by=["judge", "generator", "difficulty"], missing=missing)
-    out = std.rename(columns={"align": "standard"}).merge(
-        binv[["judge", "generator", "difficulty", "align"]].rename(columns={"align": "binary"}),
-        on=["judge", "generator", "difficulty"])
+    keys = ["judge", "generator", "difficulty"]
+    out = stats.align(v, by=keys, missing=missing).rename(columns={"align": "standard"})
+    for reading, col in (("judge", "binary"), ("both", "binary_both")):
+        b = stats.align(stats.binary_verdicts(v, reading=reading), by=keys, missing=missing)
+        out = out.merge(b[keys + ["align"]].rename(columns={"align": col}), on=keys)
     return out
 
 
 def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
               missing: Missing = "exclude") -> pd.DataFrame:
-    """Return T29: per judge mean standard / binary align over cells (%), delta (pp), 0.5-rate (%), ranks."""
+    """Return T29: per judge mean standard / binary align over cells (%) under both readings of the
+    collapse (``binary``: judge side only; ``binary_both``: judge and reference), their deltas (pp),
+    0.5-rate (%), ranks (standard, judge-side binary)."""
     cells = binary_cells(bench, judges, condition, missing)
     out = cells.groupby("judge", observed=True).agg(
-        standard=("standard", "mean"), binary=("binary", "mean"), n_cells=("standard", "size"))
+        standard=("standard", "mean"), binary=("binary", "mean"), binary_both=("binary_both", "mean"),
+        n_cells=("standard", "size"))
     out.index = out.index.astype(str)
     out["delta"] = out["binary"] - out["standard"]
+    out["delta_both"] = out["binary_both"] - out["standard"]
     v = released_verdicts(bench, judges, [condition])
     hr = stats.half_rate(v, "judge")
     hr.index = hr.index.astype(str)
@@ -120,7 +125,20 @@ def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str 
     out["rank_binary"] = out["binary"].rank(ascending=False, method="min").astype(int)
     out = out.sort_values("standard", ascending=False)
     out.index.name = "judge"
-    return out[["standard", "binary", "delta", "half_credit_rate", "rank_standard", "rank_binary", "n_cells"]]
+    return out[["standard", "binary", "delta", "binary_both", "delta_both", "half_credit_rate", "rank_standard",
+                "rank_binary", "n_cells"]]
+
+
+def binary_reading_note(t29: pd.DataFrame) -> str:
+    """Return which reading of the binary collapse gives a positive delta for every judge (as the paper's T29 does)."""
+    pos = {name: bool((t29[col] > 0).all()) for name, col in
+           (("judge side only", "delta"), ("judge and reference collapsed", "delta_both"))}
+    got = [k for k, v in pos.items() if v]
+    which = (" and ".join(got) if got else "neither reading")
+    return (f"The paper's T29 deltas are positive for all six judges; here {which} "
+            f"give{'s' if len(got) < 2 else ''} a positive delta for every judge "
+            f"(judge side only: min delta {t29['delta'].min():+.1f} pp; "
+            f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp).")
 
 
 def t29_spearman(t29: pd.DataFrame) -> tuple[float, float]:
@@ -148,46 +166,34 @@ def hard_cell_means(bench, judges: Sequence[str], condition: str,
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
 
 
-def jury_checks(bench, missing: Missing = "exclude") -> list[tuple]:
-    """Return C-J check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
-    from ajb_utils import paper
-
-    cl = paper.claims().set_index("claim_id")
+def jury_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
+    """Return the C-J verdicts (soft jury, mean agreement and kappa, tier-gap rho, kappa range, Prometheus)."""
     six = schema.MAIN_JUDGES
-    rows = []
-    for cond, cid in (("with_gt", "CJ.soft_jury_hard_gt"), ("without_gt", "CJ.ensemble_hard_nogt_v1")):
-        m = hard_cell_means(bench, six, cond, missing=missing)
-        best = m.drop("soft_jury").idxmax()
-        rows.append((f"soft jury of six, hard {cond} (%)", cl.loc[cid, "paper_value"],
-                     round(m["soft_jury"], 1), paper.check_claim(cl.loc[cid], m["soft_jury"]),
-                     f"best single: {schema.display(best)} {m[best]:.1f}"))
-        gap = m["soft_jury"] - m[best]
-        rows.append((f"soft jury - best single judge, hard {cond} (pp)",
-                     "<= 0 (matches, does not exceed)" if cond == "with_gt" else "|gap| <= 0.4",
-                     round(gap, 2), gap <= 0.05 if cond == "with_gt"
-                     else paper.check_claim(cl.loc["CJ.ensemble_gap_to_best"], abs(gap)), ""))
+    out = []
+    m = hard_cell_means(bench, six, "with_gt", missing=missing)
+    best = m.drop("soft_jury").idxmax()
+    out.append(paper.verdict("CJ.soft_jury_hard_gt", m["soft_jury"], shown=f"{m['soft_jury']:.2f}",
+                             note=f"best single: {schema.display(best)} {m[best]:.1f}"))
+    out.append(paper.verdict("CJ.jury_not_above_best_gt", m["soft_jury"] - m[best],
+                             shown=f"{m['soft_jury'] - m[best]:+.2f}"))
     pw = pairwise_long(bench, six)
     for cond in schema.MAIN_CONDITIONS:
         sub = pw[pw["condition"] == cond]
-        for stat, cid in (("agreement", f"CJ.mean_agreement_{cond}"), ("kappa", f"CJ.mean_kappa_{cond}")):
+        for stat in ("agreement", "kappa"):
             val = sub[stat].mean()
-            rows.append((f"mean pairwise {stat}, six judges, {cond}", cl.loc[cid, "paper_value"],
-                         round(val, 3), paper.check_claim(cl.loc[cid], val), ""))
-        cid = f"CJ.kappa_tier_rho_{cond}"
+            out.append(paper.verdict(f"CJ.mean_{stat}_{cond}", val, shown=f"{val:.3f}"))
         rho = tier_gap_rho(pw, cond)
-        rows.append((f"Spearman rho(kappa, tier gap), {cond}", cl.loc[cid, "paper_value"],
-                     round(rho, 3), paper.check_claim(cl.loc[cid], rho), "tiers: schema.JUDGE_TIER"))
+        out.append(paper.verdict(f"CJ.kappa_tier_rho_{cond}", rho, shown=f"{rho:.3f}",
+                                 note="tiers: schema.JUDGE_TIER"))
     kg = pw[pw["condition"] == "with_gt"]["kappa"]
-    rows.append(("pairwise kappa range, six judges, with GT", "0.225-0.606",
-                 f"{kg.min():.3f}-{kg.max():.3f}",
-                 paper.check_claim(cl.loc["CJ.kappa_range_with_gt"], [kg.min(), kg.max()]), ""))
+    out.append(paper.verdict("CJ.kappa_range_with_gt", [kg.min(), kg.max()],
+                             shown=f"{kg.min():.3f}-{kg.max():.3f}"))
     prom = pairwise_long(bench, six + ["judge_prometheus2_7b"])
     prom = prom[prom["judge_2"] == "judge_prometheus2_7b"]
     if not prom.empty:
         for stat, cid, fmt in (("agreement", "CJ.prometheus_agreement", "{:.1f}"),
                                ("kappa", "CJ.prometheus_kappa", "{:.3f}")):
             lo, hi = prom[stat].min(), prom[stat].max()
-            rows.append((f"Prometheus-2 {stat} with each main judge (both conditions)",
-                         f"{cl.loc[cid, 'paper_value']:g}-{cl.loc[cid, 'paper_value_hi']:g}",
-                         f"{fmt.format(lo)}-{fmt.format(hi)}", paper.check_claim(cl.loc[cid], [lo, hi]), ""))
-    return rows
+            out.append(paper.verdict(cid, [lo, hi], shown=f"{fmt.format(lo)}-{fmt.format(hi)}",
+                                     note="both conditions"))
+    return out

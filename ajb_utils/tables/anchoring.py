@@ -21,12 +21,12 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 
 __all__ = [
-    "SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "study_runs", "base_judge",
-    "gt_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
+    "ANCHORING_SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "anchoring_runs", "base_judge",
+    "gt_lift", "paired_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
     "c3_status", "t01_checks", "lift_checks", "apph_checks", "mine_over_anchoring", "anchoring_counts", "anchoring_metric_counts", "anchoring_cases",
 ]
 
-SITUATIONS: dict[int, str] = {
+ANCHORING_SITUATIONS: dict[int, str] = {
     1: "sample runs (synthetic; numbers are not the paper's)",
     2: "user runs (data/runs)",
     3: "paper values (no runs found; reported values shown as reported)",
@@ -46,7 +46,7 @@ def base_judge(name: str) -> str:
     return name if name.startswith("judge_") or f"judge_{name}" not in schema.JUDGES else f"judge_{name}"
 
 
-def study_runs(bench, study: str) -> pd.DataFrame:
+def anchoring_runs(bench, study: str) -> pd.DataFrame:
     """Return bench.judges rows of runs with this study, plus `base` (released judge name)."""
     j = bench.judges
     runs = j[(j["study"] == study) & (j["origin"] != "release")].copy()
@@ -56,11 +56,11 @@ def study_runs(bench, study: str) -> pd.DataFrame:
 
 def run_situation(bench, study: str) -> tuple[int, str]:
     """Return (1|2|3, description) for a RUN artifact: sample runs, user runs or paper values."""
-    runs = study_runs(bench, study)
+    runs = anchoring_runs(bench, study)
     if runs.empty:
-        return 3, SITUATIONS[3]
+        return 3, ANCHORING_SITUATIONS[3]
     user = runs[runs["origin"] != "sample run"]
-    return (2, SITUATIONS[2]) if len(user) else (1, SITUATIONS[1])
+    return (2, ANCHORING_SITUATIONS[2]) if len(user) else (1, ANCHORING_SITUATIONS[1])
 
 
 def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qwq_32b_c3") -> str:
@@ -74,7 +74,7 @@ def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qw
 def c3_status(bench, data_source: str) -> str:
     """Return which situation Table 1 is in and, when runs are missing, the commands to make them."""
     k, text = run_situation(bench, "c3")
-    runs = study_runs(bench, "c3")
+    runs = anchoring_runs(bench, "c3")
     lines = [f"Table 1 situation {k}: {text}."]
     if k != 3:
         lines.append("C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in
@@ -88,43 +88,51 @@ def c3_status(bench, data_source: str) -> str:
     return "\n".join(lines)
 
 
-def lift_checks(lift: pd.DataFrame) -> list[tuple]:
-    """Return check rows for Finding 2's lift claims (values and signs) from claims.csv."""
-    cl = paper.claims(artifact="C-F2")
+def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
+    """Return Finding 2's verdicts (lift values and signs) for a gt_lift/finding2_lift frame.
+
+    A sign claim counts a lift only when its bootstrap CI excludes 0, as the paper states its
+    signs "with non-overlapping bootstrap CIs"; otherwise the reproduced sign is 0 (no).
+    """
+    lv = lift.set_index("judge")
     ids = {"gpt_5_4": "judge_gpt_5_4", "gemini": "judge_gemini_2_5_pro", "qwq": "judge_qwq_32b",
            "oss_120b": "judge_gpt_oss_120b"}
-    lv = lift.set_index("judge")
-    rows = []
-    for c in cl.itertuples():
+    out = []
+    for c in paper.claims(artifact="C-F2").itertuples():
         j = ids.get(c.claim_id.split(".", 1)[1].removeprefix("lift_").removeprefix("sign_"))
         if j is None or j not in lv.index:
             continue
-        r = lv.at[j, "lift"]
-        if c.comparison == "sign":  # the paper's sign claims come with non-overlapping CIs
-            r = float(np.sign(r)) if (lv.at[j, "lo"] > 0 or lv.at[j, "hi"] < 0) else 0.0
-        rows.append((c.description, c.paper_value, round(float(r), 1),
-                     paper.check_claim(c._asdict(), r)))
-    return rows
+        r, lo, hi = (float(lv.at[j, k]) for k in ("lift", "lo", "hi"))
+        ci = f"paired {r:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        if c.kind == "sign":  # the paper states its signs "with non-overlapping bootstrap CIs"
+            excl = lo > 0 or hi < 0
+            out.append(paper.verdict(c.claim_id, float(np.sign(r)) if excl else 0.0, shown=ci,
+                                     note="paired CI excludes 0" if excl else "paired CI includes 0"))
+        else:  # the paper's value is Eq. 5b: a difference of cell means over 12 (g, d) cells
+            u = float(lv.at[j, "lift_unpaired"])
+            out.append(paper.verdict(c.claim_id, u, shown=f"{u:+.2f} (Eq. 5b); {ci}",
+                                     note="12 (g,d) cells, unpaired as the paper defines it"))
+    return out
 
 
-def t01_checks(split: pd.DataFrame) -> list[tuple]:
-    """Return check rows for the anchoring split (Gemini cGT ~ GT within 1.8 pp; QwQ cGT ~ noGT within 0.2 pp)."""
+def t01_checks(split: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the anchoring-split verdicts (Gemini cGT ~ GT within 1.8 pp; QwQ cGT ~ noGT within 0.2 pp)."""
     s = split.set_index("judge")
-    rows = []
-    for j, col, lim in (("judge_gemini_2_5_pro", "max_abs_cGT_minus_GT", 1.8),
-                        ("judge_qwq_32b", "max_abs_cGT_minus_noGT", 0.2)):
-        r = float(s.at[j, col]) if j in s.index else np.nan
-        rows.append((f"{schema.display(j)}: max |{col.removeprefix('max_abs_')}| (pp)", f"<= {lim}",
-                     round(r, 1), bool(r <= lim + 0.05) if r == r else None))
-    return rows
+    out = []
+    for cid, j, col in (("T01.gemini_cgt_vs_gt", "judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"),
+                        ("T01.qwq_cgt_vs_nogt", "judge_qwq_32b", "max_abs_cGT_minus_noGT")):
+        r = [float(s.at[j, col])] if j in s.index else []
+        out.append(paper.verdict(cid, r))
+    return out
 
 
-def apph_checks(counts: pd.DataFrame) -> list[tuple]:
-    """Return the App. H instance-count check (Gemini-2.5-Pro hard: 1,322)."""
-    c = paper.claims(artifact="AppH").iloc[0]
+def apph_checks(counts: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the App. H verdict: Gemini-2.5-Pro hard over-anchoring instances as a share of hard outputs."""
     hit = counts[(counts["judge"] == "judge_gemini_2_5_pro") & (counts["difficulty"] == "hard")]
-    r = int(hit["instances"].iloc[0]) if len(hit) else np.nan
-    return [(c["description"], int(c["paper_value"]), r, paper.check_claim(c, r) if r == r else None)]
+    if not len(hit):
+        return [paper.verdict("P.anchoring_instances", (0, 0))]
+    k = int(hit["instances"].iloc[0])
+    return [paper.verdict("P.anchoring_instances", (k, int(hit["n_records"].iloc[0])))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,18 +151,30 @@ def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None,
     return v
 
 
+def paired_lift(v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = "exclude") -> pd.DataFrame:
+    """Return per judge: the paired GT lift (pp) with its paired-bootstrap CI and sign, the unpaired lift beside it.
+
+    ``lift`` is Eq. 5b over the records judged in both conditions (mean over cells of the mean
+    paired difference), the quantity its interval [lo, hi] resamples; ``lift_unpaired`` is Eq. 5b
+    as the paper writes it (difference of the cells' mean alignments, each over all its records).
+    The two differ only where a record has a verdict in one condition (one-sided nulls).
+    """
+    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed, missing=missing)
+    ci = ci.rename(columns={"diff": "lift"})
+    ci["judge"] = ci["judge"].astype(str)
+    unpaired = stats.lift(stats.align(v, missing=missing)).rename("lift_unpaired").reset_index()
+    unpaired["judge"] = unpaired["judge"].astype(str)
+    out = unpaired.merge(ci[["judge", "lift", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="outer")
+    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-",
+                                                        np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)")))
+    return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs"]]
+
+
 def gt_lift(bench, judges: Sequence[str] | None = None,
             exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS,
             n_bootstrap: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """Return GT lift per judge (pp): lift (Eq. 5b), paired-bootstrap CI, n_cells, n_pairs, sign."""
-    v = _released(bench.verdicts, judges, exclude_generators)
-    cells = stats.align(v)
-    lift = stats.lift(cells).rename("lift").reset_index()
-    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed)
-    out = lift.merge(ci[["judge", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="left")
-    out["judge"] = out["judge"].astype(str)
-    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", "0 (CI spans 0)"))
-    return out[["judge", "lift", "lo", "hi", "sign", "n_cells", "n_pairs"]]
+    """Return GT lift per judge (pp): paired lift (Eq. 5b) with its paired CI and sign, unpaired lift, n_cells, n_pairs."""
+    return paired_lift(_released(bench.verdicts, judges, exclude_generators), n_bootstrap, seed)
 
 
 def per_metric_lift(bench, judges: Sequence[str] | None = None,
@@ -189,7 +209,7 @@ def table_T01(bench, generator: str = C3_GENERATOR) -> pd.DataFrame:
     per run, labelled by its released base judge. Empty when there are no C3 runs.
     """
     cols = ["judge", "run", "difficulty", "condition", "stat", "value", "n"]
-    runs = study_runs(bench, "c3")
+    runs = anchoring_runs(bench, "c3")
     if runs.empty:
         return pd.DataFrame(columns=cols)
     v = bench.verdicts
@@ -223,7 +243,7 @@ def reported_T01() -> pd.DataFrame:
 
 
 def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
-    """Return per judge: mean |cGT - GT|, mean |cGT - noGT| (pp) and which one cGT tracks."""
+    """Return per judge: max over difficulties of |cGT - GT| and |cGT - noGT| (pp) and which one cGT tracks."""
     d = t01[t01["stat"].isin(["delta_vs_with_gt", "delta_vs_without_gt"])].copy()
     d["abs"] = d["value"].astype(float).abs()
     w = d.pivot_table(index="judge", columns="stat", values="abs", aggfunc="max")
@@ -239,7 +259,7 @@ def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # Appendix H: over-anchoring instance mining
 # ---------------------------------------------------------------------------------------------
-KEYS: list[str] = ["judge", "generator", "difficulty", "id", "metric"]
+MINING_KEYS: list[str] = ["judge", "generator", "difficulty", "id", "metric"]
 
 
 def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = None,
@@ -255,9 +275,9 @@ def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = N
         v = v[v["judge"].isin(list(judges))]
     if difficulties is not None:
         v = v[v["difficulty"].isin(list(difficulties))]
-    g = v.groupby(KEYS + ["condition"], observed=True, sort=True)
+    g = v.groupby(MINING_KEYS + ["condition"], observed=True, sort=True)
     wide = g["llm_score"].first().unstack("condition")
-    p = g["p"].first().groupby(level=KEYS, observed=True).first()
+    p = g["p"].first().groupby(level=MINING_KEYS, observed=True).first()
     wide = wide.reindex(columns=schema.MAIN_CONDITIONS)
     lw, lo, pp = wide["with_gt"].to_numpy(float), wide["without_gt"].to_numpy(float), \
         p.reindex(wide.index).to_numpy(float)

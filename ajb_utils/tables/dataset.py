@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema
+from ajb_utils import paper, schema
 
 __all__ = [
     "GENERATOR_IDENTIFIERS", "JUDGE_IDENTIFIERS", "STRUCTURAL_VARIANTS",
@@ -17,7 +17,7 @@ __all__ = [
     "table_T18", "table_T21", "compare_T07", "compare_T08", "compare_T09",
 ]
 
-# Variant names as in data/paper/T08-F07_structural_stats.csv.
+# Variant names as in data/paper/T08_structural_stats.csv.
 STRUCTURAL_VARIANTS: dict[str, str] = {
     "available_tools_per_record": "Available tools per record",
     "parameters_per_tool": "Parameters per tool",
@@ -125,7 +125,6 @@ def table_T21(bench=None) -> pd.DataFrame:
 
 def _compare_long(long: pd.DataFrame, artifact: str, on: list[str]) -> pd.DataFrame:
     """Return paper.compare of a long reproduced frame (on + value) with one artifact's values."""
-    from ajb_utils import paper
 
     rep = paper.reported(artifact)
     rep = rep[rep["stat"].isin(set(long["stat"]))]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ajb_utils.sample_records import vocab
+from ajb_utils.sample.records import draw_value, vocab
 
 Rng = np.random.Generator
 ERROR_MODES: list[str] = [
@@ -35,7 +35,6 @@ def plausible_value(key: str, rng: Rng) -> Any:
     spec = vocab()["params"].get(key)
     if spec is None:
         return round(float(rng.uniform(1, 999)), 2) if key.endswith("_score") else "TBD"
-    from ajb_utils.sample_records import draw_value
     return draw_value(key, spec, rng)
 
 

@@ -1,0 +1,29 @@
+"""Seeded sub-streams and the row conventions shared by the synthetic sample's builders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Rng = np.random.Generator
+
+
+def rng_for(seed: int, *key: int) -> Rng:
+    """Return an independent generator for a keyed sub-stream of `seed`."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
+
+def judge_generator_name(generator: str) -> str:
+    """Return the `generator` column value of judge configs (GPT-5.4 is spelled gpt_5_4)."""
+    return "gpt_5_4" if generator == "gpt5_4" else generator
+
+
+def short_judge(judge: str) -> str:
+    """Return a judge's model name without the `judge_` prefix (run meta files)."""
+    return judge.removeprefix("judge_")
+
+
+def valid_rows(gens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the generations a judge sees: parseable and non-empty."""
+    return [g for g in gens if g["generated_tool_calls"]]

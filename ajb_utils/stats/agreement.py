@@ -1,0 +1,203 @@
+"""Agreement between judges (RQ2, Table 3, App. T): confusion, Cohen's kappa, exact agreement, binary collapse."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
+
+
+# ---------------------------------------------------------------------------------------------
+# agreement between judges (RQ2, Table 3, Appendix T)
+# ---------------------------------------------------------------------------------------------
+def _confusion_counts(a: np.ndarray, b: np.ndarray, labels: Sequence[float]) -> np.ndarray:
+    """Return confusion counts (L, L), rows = a; pairs with NaN / unknown labels are dropped."""
+    ca, cb = _label_codes(a, labels), _label_codes(b, labels)
+    ok = (ca >= 0) & (cb >= 0)
+    k = len(labels)
+    return np.bincount(ca[ok] * k + cb[ok], minlength=k * k).reshape(k, k)
+
+
+def kappa_from_confusion(conf: np.ndarray | pd.DataFrame) -> float:
+    """Return unweighted Cohen's kappa of a confusion matrix (L, L) of counts or shares."""
+    c = np.asarray(conf, dtype=float)
+    n = c.sum()
+    if n == 0:
+        return np.nan
+    po = np.trace(c) / n
+    pe = float(c.sum(axis=1) @ c.sum(axis=0)) / n**2
+    if np.isclose(pe, 1.0):
+        return np.nan  # both raters constant and equal: kappa undefined (sklearn gives nan too)
+    return float((po - pe) / (1.0 - pe))
+
+
+def cohen_kappa(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    labels: Sequence[float] = LABELS,
+) -> float:
+    """Return unweighted Cohen's kappa of two verdict vectors (n,) over ``labels``."""
+    return kappa_from_confusion(_confusion_counts(np.asarray(a), np.asarray(b), labels))
+
+
+def exact_agreement(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
+    """Return the fraction (0-1) of pairs (n,) with equal verdicts, over pairs with no NaN."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    ok = ~(np.isnan(a) | np.isnan(b))
+    if not ok.any():
+        return np.nan
+    return float(np.isclose(a[ok], b[ok]).mean())
+
+
+def _wide_verdicts(
+    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str]
+) -> pd.DataFrame:
+    """Return llm_score pivoted to one column per judge (index = keys) for one condition."""
+    sub = verdicts[verdicts["condition"] == condition]
+    if judges is not None:
+        sub = sub[sub["judge"].isin(list(judges))]
+    _require_unique(sub, list(keys) + ["judge"], "verdict")
+    wide = sub.groupby(list(keys) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
+    wide.columns = wide.columns.astype(str)
+    if judges is not None:
+        wide = wide.reindex(columns=[str(j) for j in judges])
+    return wide
+
+
+def pairwise_agreement(
+    verdicts: pd.DataFrame,
+    condition: str,
+    judges: Sequence[str] | None = None,
+    labels: Sequence[float] = LABELS,
+    keys: Sequence[str] = PAIR_KEYS,
+) -> pd.DataFrame:
+    """Return per judge pair: judge_a, judge_b, agreement_pct, kappa, n (aligned on keys).
+
+    Verdicts are pivoted to one column per judge on (id, generator, difficulty, metric); a pair
+    uses the rows where both judges have a verdict among ``labels``. Pairs in ``judges`` order.
+    """
+    wide = _wide_verdicts(verdicts, condition, judges, keys)
+    names = list(wide.columns)
+    codes = np.column_stack([_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels)
+                             for j in names]) if names else np.empty((0, 0), np.int64)
+    k = len(labels)
+    rows = []
+    for i, j in combinations(range(len(names)), 2):
+        ca, cb = codes[:, i], codes[:, j]
+        ok = (ca >= 0) & (cb >= 0)
+        conf = np.bincount(ca[ok] * k + cb[ok], minlength=k * k).reshape(k, k)
+        n = int(conf.sum())
+        rows.append({
+            "judge_a": names[i], "judge_b": names[j],
+            "agreement_pct": 100.0 * np.trace(conf) / n if n else np.nan,
+            "kappa": kappa_from_confusion(conf), "n": n,
+        })
+    return pd.DataFrame(rows, columns=["judge_a", "judge_b", "agreement_pct", "kappa", "n"])
+
+
+def agreement_matrix(pairwise: pd.DataFrame, judges: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return a square judge x judge table: upper triangle agreement %, lower triangle kappa."""
+    if judges is None:
+        judges = list(dict.fromkeys(list(pairwise["judge_a"]) + list(pairwise["judge_b"])))
+    judges = [str(j) for j in judges]
+    pos = {j: i for i, j in enumerate(judges)}
+    mat = np.full((len(judges), len(judges)), np.nan)
+    ia = pairwise["judge_a"].astype(str).map(pos)
+    ib = pairwise["judge_b"].astype(str).map(pos)
+    ok = ia.notna() & ib.notna()
+    ia, ib = ia[ok].to_numpy(int), ib[ok].to_numpy(int)
+    agr, kap = pairwise["agreement_pct"][ok].to_numpy(float), pairwise["kappa"][ok].to_numpy(float)
+    lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
+    mat[lo, hi] = agr
+    mat[hi, lo] = kap
+    return pd.DataFrame(mat, index=pd.Index(judges, name="judge"), columns=judges)
+
+
+def confusion(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    labels: Sequence[float] = LABELS,
+    normalize: bool = False,
+) -> pd.DataFrame:
+    """Return the confusion matrix (L, L) of two verdict vectors: rows = a, columns = b.
+
+    Counts, or shares in percent of N with ``normalize=True`` (as in tab:confusion-full).
+    """
+    conf = _confusion_counts(np.asarray(a), np.asarray(b), labels).astype(float if normalize else np.int64)
+    if normalize and conf.sum() > 0:
+        conf = 100.0 * conf / conf.sum()
+    return pd.DataFrame(conf, index=pd.Index(list(labels), name="a"),
+                        columns=pd.Index(list(labels), name="b"))
+
+
+def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] = LABELS,
+                       half: float = 0.5) -> float:
+    """Return the share (0-1) of off-diagonal mass in which at least one verdict is ``half``."""
+    c = np.asarray(conf, dtype=float)
+    lab = np.asarray(list(conf.index) if isinstance(conf, pd.DataFrame) else labels, dtype=float)
+    is_half = np.isclose(lab, half)
+    off = ~np.eye(len(lab), dtype=bool)
+    involves = (is_half[:, None] | is_half[None, :]) & off
+    total = c[off].sum()
+    return float(c[involves].sum() / total) if total > 0 else np.nan
+
+
+# ---------------------------------------------------------------------------------------------
+# verdict scale (Appendix T, tab:abl-binary)
+# ---------------------------------------------------------------------------------------------
+# Two readings of App. T's binary collapse. The text remaps a judge's 0.5 to 0 if the programmatic
+# reference is below 0.5 and to 1 otherwise ("judge": the reference keeps its value), then says the
+# remapped 0.5 "is always counted as correct", which holds only if the reference is collapsed to
+# the same side too ("both"): with p = 0.5 and a 0.5 verdict, "judge" gives match 0.5, "both" 1.
+BINARY_READINGS: tuple[str, ...] = ("judge", "both")
+
+
+def _side(p: np.ndarray) -> np.ndarray:
+    """Return the binary side of programmatic scores: 0 below 0.5, else 1 (NaN stays NaN)."""
+    return np.where(np.isnan(p), np.nan, np.where(p < 0.5, 0.0, 1.0))
+
+
+def binary_collapse(llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray,
+                    half: float = 0.5, reading: str = "judge") -> np.ndarray:
+    """Return verdicts (n,) with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN.
+
+    The verdicts are the same under both readings (BINARY_READINGS); they differ in the reference.
+    """
+    if reading not in BINARY_READINGS:
+        raise ValueError(f"reading must be one of {BINARY_READINGS}, got {reading!r}")
+    llm = np.asarray(llm_score, dtype=float)
+    p = np.asarray(p, dtype=float)
+    return np.where(np.isclose(llm, half), _side(p), llm)
+
+
+def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFrame:
+    """Return a copy of verdicts binary-collapsed, match recomputed.
+
+    ``reading="judge"``: only the judge's 0.5 is remapped, match = 1 - |p - l'|; ``"both"``: the
+    reference is collapsed to its side as well, match = 1 - |side(p) - l'| (App. T's "always
+    counted as correct"). See BINARY_READINGS.
+    """
+    out = verdicts.copy()
+    p = out["p"].to_numpy(float, na_value=np.nan)
+    out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p,
+                                       reading=reading)
+    ref = _side(p) if reading == "both" else p
+    if reading == "both":
+        out["p"] = ref
+    out["match"] = 1.0 - np.abs(ref - out["llm_score"].to_numpy(float))
+    return out
+
+
+def half_rate(verdicts: pd.DataFrame, by: str | Sequence[str] = "judge") -> pd.Series:
+    """Return the share (0-1) of non-null verdicts equal to 0.5 per judge (or per ``by``)."""
+    by = _as_list(by)
+    llm = verdicts["llm_score"].to_numpy(float, na_value=np.nan)
+    work = verdicts[by].copy()
+    work["_h"] = np.where(np.isnan(llm), np.nan, np.isclose(llm, 0.5).astype(float))
+    res = work.groupby(by, observed=True, sort=True)["_h"].mean()
+    res.name = "half_rate"
+    return res

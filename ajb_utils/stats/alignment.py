@@ -1,0 +1,215 @@
+"""Alignment (Eqs. 4-5): record mu, cell means, per-metric alignment, GT lift, difficulty degradation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils.schema import DIFFICULTIES
+from ajb_utils.stats.frames import (
+    CELL_KEYS,
+    RECORD_EXTRAS,
+    RECORD_KEYS,
+    Missing,
+    _as_list,
+    _check_missing,
+    _is_record_frame,
+    _match_values,
+    _require_unique,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# alignment (Eqs. 4-5)
+# ---------------------------------------------------------------------------------------------
+def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing,
+               m: np.ndarray) -> np.ndarray:
+    """Return a row mask (n,) of the records a missing-verdict rule keeps.
+
+    Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
+    record's whole (record, generator, judge, difficulty) tuple, in every condition.
+    """
+    rec = verdicts.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    if rec.size == 0:
+        return np.ones(0, dtype=bool)
+    has = np.bincount(rec, weights=(~np.isnan(m)).astype(float), minlength=rec.max() + 1) > 0
+    if missing != "miss" or "condition" not in keys:
+        return has[rec]
+    tuple_keys = [k for k in keys if k != "condition"]
+    tup = verdicts.groupby(tuple_keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    bad = np.zeros(tup.max() + 1, dtype=bool)
+    bad[tup[~has[rec]]] = True
+    return ~bad[tup]
+
+
+def record_alignment(
+    verdicts: pd.DataFrame,
+    missing: Missing = "exclude",
+    keys: Sequence[str] = RECORD_KEYS,
+    n_metrics: int | None = None,
+) -> pd.DataFrame:
+    """Return record-level mu (Eq. 4b) per record: columns keys..., [dag_type], mu, n_verdicts.
+
+    ``missing`` (see the package docstring): ``"exclude"`` averages the available per-metric
+    matches; ``"miss"`` and ``"authors"`` count a missing verdict (NaN llm_score / absent metric
+    row) as match 0 and divide by M (``n_metrics``, else the number of distinct metrics in the
+    frame). A record with no verdict at all is dropped by every rule; under ``"miss"``
+    (Appendix D) its (record, generator, judge, difficulty) tuple is dropped in every condition,
+    under ``"authors"`` only in the condition without a verdict. ``n_verdicts`` is the number of
+    non-missing metric verdicts. A record whose constant extra (dag_type) is null is kept.
+    Two rows for one (record, metric) are an error, not averaged.
+    """
+    _check_missing(missing)
+    keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
+    if "metric" in verdicts.columns:
+        _require_unique(verdicts, [k for k in keys if k not in RECORD_EXTRAS] + ["metric"], "verdict")
+    m = _match_values(verdicts)
+    keep = _kept_rows(verdicts, keys, missing, m)
+    work = verdicts.loc[keep, keys].copy()
+    work["_m"] = m[keep]
+    out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
+    if missing == "exclude":
+        mu = out["sum"] / out["count"]
+    else:
+        big_m = n_metrics if n_metrics is not None else int(verdicts["metric"].nunique())
+        mu = out["sum"] / big_m
+    res = pd.DataFrame({"mu": mu.astype(float), "n_verdicts": out["count"].astype(np.int64)})
+    return res.reset_index()
+
+
+def align(
+    verdicts: pd.DataFrame,
+    by: Sequence[str] = CELL_KEYS,
+    missing: Missing = "exclude",
+) -> pd.DataFrame:
+    """Return align (Eq. 5a, percent) per cell: columns by..., align, n (records per cell).
+
+    ``verdicts`` may be the long verdicts frame (record mu computed first with ``missing``) or
+    a record frame from :func:`record_alignment` (column ``mu``). Each record weighs 1.
+    """
+    by = _as_list(by)
+    if _is_record_frame(verdicts):
+        recs = verdicts
+    else:
+        extra = [c for c in by if c not in RECORD_KEYS]
+        recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
+    out = recs.groupby(by, observed=True, sort=True)["mu"].agg(["mean", "size"])
+    return pd.DataFrame({"align": 100.0 * out["mean"], "n": out["size"].astype(np.int64)}).reset_index()
+
+
+def per_metric_align(
+    verdicts: pd.DataFrame,
+    by: Sequence[str] = CELL_KEYS,
+    missing: Missing = "exclude",
+) -> pd.DataFrame:
+    """Return mean per-metric match x 100 per cell and metric: columns by..., metric, align, n.
+
+    Over the records the ``missing`` rule keeps. "exclude": mean over available verdicts (n =
+    their count). "miss" / "authors": sum of matches (NaN as 0) over the number of kept records
+    in the cell, so that the mean over the four metrics equals :func:`align` with the same rule
+    (n = that record count).
+    """
+    by = _as_list(by)
+    _check_missing(missing)
+    cols = by + ["metric"]
+    m = _match_values(verdicts)
+    extra = [c for c in by if c not in RECORD_KEYS]
+    keep = _kept_rows(verdicts, list(RECORD_KEYS) + extra, missing, m)
+    work = verdicts.loc[keep, cols].copy()
+    work["_m"] = m[keep]
+    g = work.groupby(cols, observed=True, sort=True)["_m"]
+    if missing == "exclude":
+        out = g.agg(["mean", "count"])
+        res = pd.DataFrame({"align": 100.0 * out["mean"], "n": out["count"].astype(np.int64)})
+        return res[res["n"] > 0].reset_index()
+    num = g.sum(min_count=0).rename("num").reset_index()
+    recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
+    den = recs.groupby(by, observed=True, sort=True).size().rename("n").reset_index()
+    res = num.merge(den, on=by, how="left")
+    res["align"] = 100.0 * res["num"] / res["n"]
+    return res[cols + ["align", "n"]]
+
+
+def lift(
+    cells: pd.DataFrame,
+    with_cond: str = "with_gt",
+    without_cond: str = "without_gt",
+    by: str | Sequence[str] = "judge",
+    over: Sequence[str] = ("generator", "difficulty"),
+    value: str = "align",
+) -> pd.Series:
+    """Return GT lift (Eq. 5b) per judge: mean over (g, d) cells of align_with - align_without.
+
+    Only cells present under both conditions enter the mean (a paired mean over cells).
+    """
+    by = _as_list(by)
+    keys = by + list(over)
+    sub = cells[cells["condition"].isin([with_cond, without_cond])]
+    wide = sub.groupby(keys + ["condition"], observed=True)[value].mean().unstack("condition")
+    diff = (wide[with_cond] - wide[without_cond]).dropna()
+    res = diff.groupby(level=by, observed=True, sort=True).mean()
+    res.name = "lift"
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# difficulty degradation (Finding 1, Appendix F)
+# ---------------------------------------------------------------------------------------------
+def monotone_pairs(
+    align_table: pd.DataFrame,
+    keys: Sequence[str] = ("generator", "judge", "condition"),
+    value: str = "align",
+    difficulties: Sequence[str] = DIFFICULTIES,
+) -> pd.DataFrame:
+    """Return per keys: one column per difficulty and ``monotone`` (strictly easy > medium > hard)."""
+    keys = list(keys)
+    wide = (align_table.groupby(keys + ["difficulty"], observed=True)[value].mean()
+            .unstack("difficulty"))
+    wide.columns = wide.columns.astype(str)
+    wide = wide.reindex(columns=list(difficulties))
+    a = wide.to_numpy(float)
+    mono = np.all(a[:, :-1] > a[:, 1:], axis=1)  # NaN compares False
+    wide["monotone"] = mono
+    wide.columns.name = None
+    return wide.reset_index()
+
+
+def degradation_slopes(
+    align_table: pd.DataFrame,
+    by: str | Sequence[str] = "generator",
+    conditions: Sequence[str] = ("with_gt", "without_gt"),
+    value: str = "align",
+    easy: str = "easy",
+    hard: str = "hard",
+) -> pd.DataFrame:
+    """Return easy-to-hard drop (pp) per condition and ratio = drop[cond 2] / drop[cond 1].
+
+    Rows: one per ``by`` group (alignment averaged over the other cells, e.g. judges) and a
+    last row ``all`` averaged over everything; columns by..., drop_<condition>..., ratio.
+    Finding 1's "1.5x" is the ratio without_gt / with_gt.
+    """
+    by = _as_list(by)
+    sub = align_table[align_table["condition"].isin(list(conditions))
+                      & align_table["difficulty"].isin([easy, hard])]
+
+    def drops(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+        m = frame.groupby(keys + ["condition", "difficulty"], observed=True)[value].mean()
+        m = m.unstack("difficulty")
+        d = (m[easy] - m[hard]).unstack("condition") if keys else (m[easy] - m[hard]).to_frame().T
+        d.columns = [f"drop_{c}" for c in d.columns.astype(str)]
+        return d.reindex(columns=[f"drop_{c}" for c in conditions])
+
+    per = drops(sub, by).reset_index() if by else pd.DataFrame()
+    for c in by:
+        per[c] = per[c].astype(str)
+    m = sub.groupby(["condition", "difficulty"], observed=True)[value].mean().unstack("difficulty")
+    tot = (m[easy] - m[hard])
+    tot.index = tot.index.astype(str)
+    total = pd.DataFrame([{**{c: "all" for c in by},
+                           **{f"drop_{c}": tot.get(c, np.nan) for c in conditions}}])
+    out = pd.concat([per, total], ignore_index=True) if by else total
+    c1, c2 = (f"drop_{c}" for c in conditions[:2])
+    out["ratio"] = out[c2] / out[c1]
+    return out

@@ -1,0 +1,112 @@
+"""Column keys, verdict labels, metric weightings and the small frame helpers every statistic shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+SeedLike = int | np.random.SeedSequence | np.random.Generator
+Missing = Literal["exclude", "miss", "authors"]
+MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
+
+LABELS: tuple[float, float, float] = (0.0, 0.5, 1.0)
+RECORD_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "judge", "condition")
+# Columns that are constant within a record and are carried to the record level when present.
+RECORD_EXTRAS: tuple[str, ...] = ("dag_type",)
+CELL_KEYS: tuple[str, ...] = ("judge", "generator", "difficulty", "condition")
+JURY_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "condition", "metric")
+PAIR_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "metric")
+
+# Metric weightings of §3.2 (ranking stability, "five alternative schemes"; the text names four)
+# and of Appendix G Table 14 (parameter structure halved / excluded). Unlisted metrics weigh 1.
+PAPER_WEIGHTINGS: dict[str, dict[str, float]] = {
+    "equal": {},
+    "seq_x2": {"sequence_accuracy": 2.0},
+    "param_x2": {"parameter_structure": 2.0},
+    "cov_x0.5": {"query_coverage": 0.5},
+    "seq_x2_param_x2": {"sequence_accuracy": 2.0, "parameter_structure": 2.0},
+    "param_x0.5": {"parameter_structure": 0.5},
+    "param_excluded": {"parameter_structure": 0.0},
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------------------------
+def _rng(seed: SeedLike) -> np.random.Generator:
+    """Return a Generator for an explicit seed (refuses None: CIs must be reproducible)."""
+    if seed is None:
+        raise ValueError("pass an explicit seed or numpy.random.Generator (None is not allowed)")
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def _as_list(x: str | Sequence[str]) -> list[str]:
+    """Return a list of column names from one name or a sequence of names."""
+    return [x] if isinstance(x, str) else list(x)
+
+
+def _match_values(verdicts: pd.DataFrame) -> np.ndarray:
+    """Return per-row match (n,) from the ``match`` column, or 1 - |p - llm_score| if absent."""
+    if "match" in verdicts.columns:
+        return verdicts["match"].to_numpy(dtype=float, na_value=np.nan)
+    p = verdicts["p"].to_numpy(dtype=float, na_value=np.nan)
+    llm = verdicts["llm_score"].to_numpy(dtype=float, na_value=np.nan)
+    return 1.0 - np.abs(p - llm)
+
+
+def _label_codes(x: np.ndarray, labels: Sequence[float]) -> np.ndarray:
+    """Return int codes (n,) of x in labels; -1 for NaN or a value not among the labels."""
+    x = np.asarray(x, dtype=float)
+    codes = np.full(x.shape, -1, dtype=np.int64)
+    for i, lab in enumerate(labels):
+        codes[np.isclose(x, lab)] = i
+    return codes
+
+
+def _alpha(ci: float) -> tuple[float, float]:
+    """Return the lower and upper percentile levels of a central ``ci`` interval."""
+    if not 0.0 < ci < 1.0:
+        raise ValueError(f"ci must be in (0, 1), got {ci}")
+    a = (1.0 - ci) / 2.0
+    return a, 1.0 - a
+
+
+def _is_record_frame(frame: pd.DataFrame) -> bool:
+    """Return True if frame is already record level (has ``mu``, no ``metric``)."""
+    return "mu" in frame.columns and "metric" not in frame.columns
+
+
+def _check_missing(missing: str) -> None:
+    """Raise ValueError unless ``missing`` names one of MISSING_RULES."""
+    if missing not in MISSING_RULES:
+        raise ValueError(f"missing must be one of {MISSING_RULES}, got {missing!r}")
+
+
+def _n_duplicates(frame: pd.DataFrame, keys: Sequence[str]) -> int:
+    """Return how many rows repeat an earlier row's ``keys`` (int codes for categoricals, fast)."""
+    keys = list(keys)
+    if not len(frame):
+        return 0
+    if all(isinstance(frame[k].dtype, pd.CategoricalDtype) for k in keys):
+        sizes = [len(frame[k].cat.categories) + 1 for k in keys]
+        if float(np.prod(sizes, dtype=float)) < 2.0**62:
+            code = np.zeros(len(frame), np.int64)
+            for k, n in zip(keys, sizes):
+                code = code * n + (frame[k].cat.codes.to_numpy(np.int64) + 1)
+            code.sort()
+            return int((code[1:] == code[:-1]).sum())
+    return int(frame.duplicated(keys).sum())
+
+
+def _require_unique(frame: pd.DataFrame, keys: Sequence[str], what: str) -> None:
+    """Raise ValueError if two rows share ``keys`` (the one row rule every statistic follows)."""
+    n = _n_duplicates(frame, keys)
+    if n:
+        raise ValueError(f"{n} duplicate {what} row(s) on {list(keys)}: one row per key is "
+                         "required (load_bench excludes duplicates with a reason; de-duplicate "
+                         "the frame first)")

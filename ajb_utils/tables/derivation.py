@@ -1,0 +1,111 @@
+"""Derivation gap (seed 004, DeRef): the census of argument derivation paths (X3), the static-judge baseline (X3b), DeRef (X4)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ajb_utils import derivation, paper, stats
+from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
+
+__all__ = [
+    "NONVISIBLE_BINS", "NONVISIBLE_LABELS", "DEREF_COMMAND", "table_X3", "checks_X3",
+    "table_X3_param_alignment", "table_X4", "table_X3b_static_baseline",
+]
+
+NONVISIBLE_BINS: list[float] = [-0.001, 0.0, 1 / 3, 2 / 3, 1.0]
+NONVISIBLE_LABELS: list[str] = ["0", "(0, 1/3]", "(1/3, 2/3]", "(2/3, 1]"]
+DEREF_COMMAND: str = ("python -m ajb_utils.judge run --backend openai --base-url http://localhost:8000/v1 "
+                      "--model <judge model> --deriver-model <deriver model> --source <data source> "
+                      "--conditions with_gt,without_gt,deref --difficulties hard --name <judge>_deref "
+                      "--study deref")
+
+
+def table_X3(census: pd.DataFrame) -> pd.DataFrame:
+    """Return derivation-path shares (%) by difficulty, overall ("all") and per topology (paper order)."""
+    overall = derivation.path_shares(census, ["difficulty"]).assign(dag_type="all")
+    per = derivation.path_shares(census, ["dag_type", "difficulty"])
+    out = pd.concat([overall, per], ignore_index=True)
+    out["dag_type"] = pd.Categorical(out["dag_type"], categories=["all", *TOPOLOGIES])
+    out["difficulty"] = pd.Categorical(out["difficulty"].astype(str), categories=list(DIFFICULTIES))
+    out = out.sort_values(["dag_type", "difficulty"]).reset_index(drop=True)
+    return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
+
+
+def checks_X3(x3: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the X3 verdict: the rewrite tiers make arguments less visible (easy > medium > hard VISIBLE share)."""
+    falls, shown = [], []
+    for topo, g in x3.groupby("dag_type", observed=True, sort=True):
+        v = g.set_index("difficulty")["VISIBLE"].reindex(list(DIFFICULTIES)).to_numpy(float)
+        falls.append(bool(v[0] > v[1] > v[2]))
+        shown.append(f"{topo} {' > '.join(f'{x:.1f}' for x in v)}")
+    return [paper.verdict("X3.visible_falls", falls, note="; ".join(shown))]
+
+
+def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | None = None,
+                             conditions: tuple[str, ...] = ("with_gt", "without_gt")) -> pd.DataFrame:
+    """Return parameter-structure alignment (%) per judge x condition x share of non-VISIBLE arguments of the record."""
+    share = derivation.record_nonvisible_share(census)
+    share["nonvisible"] = pd.cut(share["nonvisible_share"], NONVISIBLE_BINS, labels=NONVISIBLE_LABELS)
+    judges = judges or [j for j in MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    v = bench.verdicts
+    v = v[(v["metric"] == "parameter_structure") & v["judge"].isin(judges) & v["condition"].isin(conditions)]
+    v = v.assign(id=v["id"].astype(str), difficulty=v["difficulty"].astype(str)).merge(
+        share[["id", "difficulty", "nonvisible"]].assign(difficulty=lambda d: d["difficulty"].astype(str)),
+        on=["id", "difficulty"], how="inner")
+    cells = stats.per_metric_align(v, by=["judge", "condition", "nonvisible"])
+    wide = cells.pivot_table(index=["judge", "condition"], columns="nonvisible", values="align", observed=True)
+    n = v.groupby("nonvisible", observed=False).size()
+    wide.columns = [f"{c} (n={int(n.get(c, 0))})" for c in wide.columns]
+    wide = wide.reset_index()
+    wide["judge"] = pd.Categorical(wide["judge"].astype(str), categories=judges)
+    return wide.sort_values(["judge", "condition"]).reset_index(drop=True)
+
+
+def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
+    """Return per judge with `deref` verdicts: alignment (%) with GT, without GT, DeRef, overall and on hard, with the DeRef lifts."""
+    has = verdicts.loc[verdicts["condition"] == "deref", "judge"].astype(str).unique()
+    v = verdicts[verdicts["judge"].astype(str).isin(has)
+                 & verdicts["condition"].isin(["with_gt", "without_gt", "deref"])]
+    cols = ["judge", "subset", "with_gt", "without_gt", "deref", "deref_minus_without", "with_minus_deref", "n"]
+    if v.empty:
+        return pd.DataFrame(columns=cols)
+    parts = []
+    for subset, sub in (("all", v), (hard, v[v["difficulty"].astype(str) == hard])):
+        a = stats.align(sub, by=["judge", "condition"])
+        w = a.pivot_table(index="judge", columns="condition", values="align", observed=True)
+        w["n"] = a[a["condition"] == "deref"].set_index("judge")["n"]
+        parts.append(w.reset_index().assign(subset=subset))
+    out = pd.concat(parts, ignore_index=True)
+    out["deref_minus_without"] = out["deref"] - out["without_gt"]
+    out["with_minus_deref"] = out["with_gt"] - out["deref"]
+    out["judge"] = out["judge"].astype(str)
+    return out[cols].sort_values(["judge", "subset"]).reset_index(drop=True)
+
+
+def table_X3b_static_baseline(bench, static: pd.DataFrame, judges: list[str] | None = None,
+                              conditions: tuple[str, ...] = ("with_gt", "without_gt")) -> pd.DataFrame:
+    """Return per condition x difficulty x metric: the static judge's alignment (%) beside the LLM judges' best, median and worst, and its rank."""
+    judges = judges or [j for j in MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    v = bench.verdicts[bench.verdicts["judge"].isin(judges) & bench.verdicts["condition"].isin(conditions)]
+    llm = stats.per_metric_align(v, by=["judge", "condition", "difficulty"])
+    llm = llm.assign(judge=llm["judge"].astype(str), condition=llm["condition"].astype(str),
+                     difficulty=llm["difficulty"].astype(str), metric=llm["metric"].astype(str))
+    st = stats.per_metric_align(static[static["condition"].isin(conditions)], by=["condition", "difficulty"])
+    st = st.assign(condition=st["condition"].astype(str), difficulty=st["difficulty"].astype(str),
+                   metric=st["metric"].astype(str))
+    keys = ["condition", "difficulty", "metric"]
+    g = llm.groupby(keys, sort=False)["align"]
+    best_idx = llm.loc[g.idxmax(), keys + ["judge"]].rename(columns={"judge": "best_llm_judge"})
+    summ = g.agg(best_llm="max", median_llm="median", worst_llm="min").reset_index().merge(best_idx, on=keys)
+    out = st.rename(columns={"align": "static", "n": "n_static"}).merge(summ, on=keys, how="inner")
+    ranks = llm.merge(out[keys + ["static"]], on=keys)
+    out = out.merge(ranks.assign(beats=ranks["static"] > ranks["align"]).groupby(keys)["beats"].sum()
+                    .rename("llm_judges_beaten").reset_index(), on=keys)
+    out["static_minus_best"] = out["static"] - out["best_llm"]
+    out["condition"] = pd.Categorical(out["condition"], categories=list(conditions))
+    out["difficulty"] = pd.Categorical(out["difficulty"], categories=list(DIFFICULTIES))
+    out["metric"] = pd.Categorical(out["metric"], categories=METRICS)
+    out = out.sort_values(keys).reset_index(drop=True)
+    out["llm_judges_beaten"] = out["llm_judges_beaten"].astype(int)
+    return out[keys + ["static", "best_llm", "best_llm_judge", "median_llm", "worst_llm",
+                       "llm_judges_beaten", "static_minus_best", "n_static"]]

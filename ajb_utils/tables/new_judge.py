@@ -1,0 +1,131 @@
+"""A new judge beside the paper's six (X2): alignment per cell, per metric, GT lift, on the items it judged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import paper, schema, stats
+from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS
+from ajb_utils.tables.anchoring import paired_lift
+
+__all__ = [
+    "X2_KEYS", "X2_LIFT_EXCLUDED", "x2_verdicts", "x2_scope", "table_X2", "table_X2_metrics",
+    "table_X2_lift", "x2_judges_table",
+]
+
+X2_KEYS: list[str] = ["generator", "difficulty", "condition"]
+X2_LIFT_EXCLUDED: tuple[str, ...] = ("gpt5_4",)  # Eq. 5b averages the 12 open-weight cells (as notebook 10)
+def _paper_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Return df sorted by keys in paper order (generator 'all' last; unknown values after known ones)."""
+    orders = {"generator": [*schema.GENERATORS, "all"], "difficulty": list(DIFFICULTIES),
+              "condition": list(schema.CONDITIONS), "metric": list(METRICS)}
+    rank = {k: df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
+    return df.assign(**{f"_{k}": r for k, r in rank.items()}).sort_values([f"_{k}" for k in keys], kind="stable") \
+        .drop(columns=[f"_{k}" for k in keys]).reset_index(drop=True)
+
+
+def _item_keys(v: pd.DataFrame) -> np.ndarray:
+    """Return one int64 key per verdict row for its (id, generator, difficulty) item."""
+    key = np.zeros(len(v), dtype=np.int64)
+    for c in ("id", "generator", "difficulty"):
+        cat = v[c] if isinstance(v[c].dtype, pd.CategoricalDtype) else v[c].astype("category")
+        key = key * (len(cat.cat.categories) + 1) + cat.cat.codes.to_numpy(np.int64)
+    return key
+
+
+def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
+    """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items the new judge judged."""
+    judges = [*(judges or MAIN_JUDGES), run_name]
+    v = verdicts[verdicts["judge"].astype(str).isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    key = _item_keys(v)
+    v = v[np.isin(key, key[(v["judge"].astype(str) == run_name).to_numpy()])]
+    if isinstance(v["judge"].dtype, pd.CategoricalDtype):
+        v = v.assign(judge=v["judge"].cat.remove_unused_categories())
+    return v
+
+
+def x2_scope(bench, v: pd.DataFrame, run_name: str) -> str:
+    """Return a sentence on what X2 compares: items judged by the new judge out of the bench's generations."""
+    new = v[v["judge"].astype(str) == run_name]
+    n_items = int(np.unique(_item_keys(new)).size) if len(new) else 0
+    n_null = int(new["llm_score"].isna().sum())
+    return (f"All judges are compared on the {n_items} (record, generator, difficulty) items the new judge judged "
+            f"(of {len(bench.generations)} valid generations; unparseable/empty ones are excluded by load_bench, App. D); "
+            f"{n_null} of the new judge's {len(new)} metric verdicts are null and excluded (missing=\"exclude\").")
+
+
+def _paper_T02(judges: list[str]) -> pd.DataFrame:
+    """Return the paper's Table 2 alignment cells of the given judges: judge, generator, difficulty, condition, align."""
+    rep = paper.reported("T02")
+    rep = rep[(rep["stat"] == "alignment") & rep["judge"].isin(judges)]
+    return rep.rename(columns={"value": "align"})[["judge", *X2_KEYS, "align"]]
+
+
+def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
+    """Return X2: per generator (and 'all') x difficulty x condition, alignment (%) of the new judge, the six, their mean, the new judge's rank and the paper's six-judge mean."""
+    judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
+    cells = stats.align(v, by=["judge", *X2_KEYS])
+    cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
+    wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(columns=[run_name, *judges])
+    n = cells[cells["judge"] == run_name].set_index(X2_KEYS)["n"]
+    rep = _paper_T02(judges).groupby(X2_KEYS)["align"].mean().rename("paper_six_mean")
+    per = wide.join(n).join(rep).reset_index()
+    allrows = per.groupby(["difficulty", "condition"], sort=False).agg(
+        {**{c: "mean" for c in [run_name, *judges, "paper_six_mean"]}, "n": "sum"}).reset_index().assign(generator="all")
+    out = pd.concat([per, allrows], ignore_index=True)
+    out["six_mean"] = out[judges].mean(axis=1)
+    out["rank_of_7"] = out[[run_name, *judges]].rank(axis=1, ascending=False, method="min")[run_name].astype("Int64")
+    out["new_minus_six_mean"] = out[run_name] - out["six_mean"]
+    out["six_mean_minus_paper"] = out["six_mean"] - out["paper_six_mean"]
+    out["n"] = out["n"].astype("Int64")
+    out = out.rename(columns={j: schema.display(j) for j in judges})
+    cols = [*X2_KEYS, "n", run_name, *[schema.display(j) for j in judges], "six_mean", "rank_of_7",
+            "new_minus_six_mean", "paper_six_mean", "six_mean_minus_paper"]
+    return _paper_order(out[cols], X2_KEYS)
+
+
+def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
+    """Return per-metric alignment (%, mean over generator x difficulty cells): rows (source, judge), columns (condition, metric); paper rows from Table 24."""
+    judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
+    pm = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"])
+    pm = pm.assign(**{c: pm[c].astype(str) for c in ("judge", "condition", "metric")})
+    data = pm.groupby(["judge", "condition", "metric"])["align"].mean().reset_index().assign(source="data")
+    rep = paper.reported("T24")
+    rep = rep[(rep["stat"] == "alignment") & rep["judge"].isin(judges)].rename(columns={"value": "align"})
+    long = pd.concat([data, rep[["judge", "condition", "metric", "align"]].assign(source="paper (T24)")])
+    wide = long.pivot_table(index=["source", "judge"], columns=["condition", "metric"], values="align")
+    cols = [(c, m) for c in schema.MAIN_CONDITIONS for m in METRICS if (c, m) in wide.columns]
+    rows = [("data", j) for j in [run_name, *judges]] + [("paper (T24)", j) for j in judges]
+    wide = wide.reindex(index=pd.MultiIndex.from_tuples(rows, names=["source", "judge"]),
+                        columns=pd.MultiIndex.from_tuples(cols, names=["condition", "metric"]))
+    wide.index = wide.index.set_levels(wide.index.levels[1].map(schema.display), level="judge")
+    return wide
+
+
+def table_X2_lift(v: pd.DataFrame, run_name: str, judges: list[str] | None = None, n_bootstrap: int = 2000,
+                  seed: int = 0, exclude_generators: tuple[str, ...] = X2_LIFT_EXCLUDED) -> pd.DataFrame:
+    """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
+    judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
+    v = v[~v["generator"].astype(str).isin(exclude_generators)]
+    lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
+    cells = set(zip(v["generator"].astype(str), v["difficulty"].astype(str)))
+    rep = _paper_T02(judges)
+    rep = rep[[gd in cells for gd in zip(rep["generator"], rep["difficulty"])]]  # <= 15 paper cells
+    rep_lift = (stats.lift(rep) if len(rep) else pd.Series(dtype=float)).rename("paper_lift")
+    out = pd.DataFrame(index=pd.Index([run_name, *judges], name="judge")).join(lifts).join(rep_lift)
+    out["sign"] = out["sign"].fillna("n/a")
+    out["lift_minus_paper"] = out["lift_unpaired"] - out["paper_lift"]  # the paper's lift is unpaired
+    out = out.reset_index()
+    out["judge"] = out["judge"].map(schema.display)
+    out[["n_cells", "n_pairs"]] = out[["n_cells", "n_pairs"]].astype("Int64")
+    return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs", "paper_lift",
+                "lift_minus_paper"]]
+
+
+def x2_judges_table(bench, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
+    """Return the bench.judges rows of the new judge and the six (judge, display, origin, study, base model, conditions)."""
+    keep = [run_name, *(judges or MAIN_JUDGES)]
+    j = bench.judges[bench.judges["judge"].isin(keep)]
+    j = j.assign(_o=j["judge"].map({n: i for i, n in enumerate(keep)})).sort_values("_o")
+    return j[["judge", "display", "origin", "study", "base_model", "conditions"]].reset_index(drop=True)
