@@ -83,6 +83,28 @@ def test_second_process_on_a_locked_store_exits_at_once(server, tmp_path) -> Non
         pass
 
 
+def test_two_runner_processes_on_one_store(tmp_path) -> None:
+    import threading
+
+    with FakeServer() as srv:
+        srv.state.gate = threading.Event()  # the first runner's calls wait until the second has tried
+        args = cli_args(srv.url, tmp_path, "good", "--concurrency", "2")
+        args[args.index("--timeout") + 1] = "120"  # the gate may be closed for a while on a busy machine
+        first = subprocess.Popen(args, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while srv.state.requests < 2 and time.time() < deadline:
+            time.sleep(0.02)
+        second = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=60)
+        assert first.poll() is None and srv.state.requests == 2  # the first is mid-call; the second sent nothing
+        srv.state.gate.set()
+        assert second.returncode == 3 and "in use by another runner" in second.stderr
+        out, err = first.communicate(timeout=60)
+        assert first.returncode == 0, err
+        with Store(tmp_path / "cli.sqlite", lock=False) as st:
+            n_requests = st.conn.execute("SELECT COUNT(DISTINCT request_hash) FROM results").fetchone()[0]
+        assert srv.state.requests == n_requests  # every distinct request paid exactly once
+
+
 def test_identical_requests_sent_once_and_recorded(server, tmp_path) -> None:
     two = make_toy_bench(4, generators=("qwen3_32b", "llama_3_1_8b_instruct"))  # many identical plans
     g = two.generations
