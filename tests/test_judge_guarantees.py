@@ -69,10 +69,14 @@ def closed_port() -> int:
 
 
 # ------------------------------------------------------------------------------ never pay twice
-def test_second_process_on_a_locked_store_exits_at_once(server, tmp_path) -> None:
+def test_second_process_on_a_locked_store_exits_at_once(server, bench, tmp_path) -> None:
     with Store(tmp_path / "cli.sqlite"):  # a first runner holds the store
         with pytest.raises(StoreLockedError, match="in use by another runner"):
             Store(tmp_path / "cli.sqlite")
+        with pytest.raises(StoreLockedError):
+            run_judge(cfg(server, bench, tmp_path, store_path=tmp_path / "cli.sqlite"))
+        dry = run_judge(cfg(server, bench, tmp_path, store_path=tmp_path / "cli.sqlite", dry_run=True))
+        assert dry.estimate["calls"]  # a dry run only reads: it may look at a store in use
         n0 = server.state.requests
         t = time.time()
         r = subprocess.run(cli_args(server.url, tmp_path), capture_output=True, text=True, env=ENV, timeout=60)
