@@ -292,6 +292,22 @@ def test_exports_use_the_umask_and_leave_no_tmp_after_kill(tmp_path) -> None:
     assert sorted(x.name for x in tmp_path.iterdir()) == ["a.jsonl", "b.jsonl", "marker"]  # no orphan .tmp
 
 
+def test_export_fallback_without_o_tmpfile(tmp_path, monkeypatch) -> None:
+    from ajb_utils.judge.export import write_jsonl
+
+    dead = next(p for p in range(4_000_000, 4_100_000) if not Path(f"/proc/{p}").exists())
+    orphan = tmp_path / f".c.jsonl.{dead}.x1y2.tmp"  # left by a writer killed mid-export
+    orphan.write_text("half")
+    monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    old = os.umask(0o022)
+    try:
+        assert write_jsonl(tmp_path / "c.jsonl", [{"x": 1}, {"x": 2}]) == 2
+    finally:
+        os.umask(old)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["c.jsonl"]
+    assert (tmp_path / "c.jsonl").stat().st_mode & 0o777 == 0o644
+
+
 # ------------------------------------------------------------------------------------- batch files
 def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     from ajb_utils.judge import batch
