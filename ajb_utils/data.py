@@ -16,6 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,9 +32,9 @@ try:  # orjson parses JSON lines several times faster than the standard library
 except ImportError:  # pragma: no cover - orjson is a declared dependency
     from json import JSONDecodeError as _JSONError, loads as _loads
 
-from ajb_utils import schema
+from ajb_utils import cache as bench_cache, schema
 from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
-from ajb_utils.paths import CACHE_DIR, RUNS_DIR, SAMPLE_DIR
+from ajb_utils.paths import RUNS_DIR, SAMPLE_DIR
 from ajb_utils.scoring import P_COLUMNS, check_published_scores, score_frame  # noqa: F401 (re-exported)
 
 log = logging.getLogger("ajb_utils.data")
@@ -285,24 +288,46 @@ def _read_direct(src: Source, files: list[str], revision: str | None,
     return pd.DataFrame(rows)
 
 
-def _dataset_table(src: Source, config: str, revision: str | None) -> Any:
-    """Return a config's Arrow table through `datasets.load_dataset` (cached under data/cache)."""
+def _datasets_cache_dir(src: Source, files: list[str] | None) -> Path:
+    """Return where `datasets` keeps its Arrow copy of a config: for a local folder a directory
+    keyed by the folder's path and the content of the config's files (datasets itself keys local
+    folders by their basename only, and would serve stale or foreign data)."""
+    if not src.is_local:
+        return bench_cache.cache_root() / "datasets"  # hub data: datasets keys it by commit
+    root = Path(src.location)
+    paths = ([root / "README.md", *(root / f for f in files)] if files else
+             sorted(p for p in root.rglob("*") if p.is_file()))
+    return bench_cache.datasets_cache_dir(src.location, paths)
+
+
+def _dataset_table(src: Source, config: str, revision: str | None,
+                   files: list[str] | None = None) -> Any:
+    """Return a config's Arrow table through `datasets.load_dataset` (cached by content)."""
     import datasets
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
     ds = datasets.load_dataset(src.location, config, split="train", revision=revision,
-                               cache_dir=str(CACHE_DIR / "datasets"))
+                               cache_dir=str(_datasets_cache_dir(src, files)))
     return ds.data.table
 
 
 def _read_datasets(src: Source, config: str, revision: str | None,
-                   drop: tuple[str, ...] = ()) -> pd.DataFrame:
+                   drop: tuple[str, ...] = (), files: list[str] | None = None) -> pd.DataFrame:
     """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
-    table = _dataset_table(src, config, revision)
-    frame = pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
+    table = _dataset_table(src, config, revision, files)
+    frame = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names
                           if c not in drop})
     frame.attrs["arrow_structs"] = True  # null-valued dict keys may be union fills (calls.py)
     return frame
+
+
+def _pylist(column: Any) -> list[Any]:
+    """Return an Arrow column as Python values, decoding datasets' Json feature (the JSON text
+    `datasets` stores for a column whose type changes between rows) back to the values."""
+    values = column.to_pylist()
+    if getattr(column.type, "extension_name", None) == "arrow.json":
+        return [None if v is None else _loads(v) for v in values]
+    return values
 
 
 def read_config(src: Source, config: str, files: list[str] | None, revision: str | None,
@@ -310,7 +335,7 @@ def read_config(src: Source, config: str, files: list[str] | None, revision: str
     """Return one config's rows; `engine` "datasets" falls back to "json" on inference errors."""
     if engine == "datasets":
         try:
-            return _read_datasets(src, config, revision, drop)
+            return _read_datasets(src, config, revision, drop, files)
         except Exception as exc:  # Arrow inference / cast failures, missing optional deps
             if not files:
                 raise BenchDataError(f"config {config!r}: datasets failed ({exc}) and the "
@@ -804,7 +829,7 @@ def read_judge_config(src: Source, cfg: str, files: dict[str, list[str]], revisi
         fast = read_judge_arrow(Path(src.location) / paths_[0])
     elif engine == "datasets" and not justifications:
         try:  # the Arrow table straight from datasets, struct columns flattened
-            fast = flatten_judge_table(_dataset_table(src, cfg, revision))
+            fast = flatten_judge_table(_dataset_table(src, cfg, revision, paths_))
         except Exception:  # inference failures etc.: the general path reports them
             fast = None
     return fast if fast is not None else read_config(src, cfg, files.get(cfg), revision, engine,
@@ -895,20 +920,91 @@ def _tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, record_ids
     return verdicts
 
 
+# --------------------------------------------------------------------------------------------
+# The tidy-frame cache around the loader (ajb_utils.cache)
+# --------------------------------------------------------------------------------------------
+
+def _run_files(src: Source, runs: str | list[str] | None) -> list[Path]:
+    """Return every run file (jsonl and meta) `load_bench` may read for these `runs`."""
+    if runs is None:
+        return []
+    dirs = ([Path(src.location) / "runs", Path(src.location) / "runs" / "generators"]
+            if src.is_local else []) + [RUNS_DIR, RUNS_DIR / "generators"]
+    return sorted(p for d in dirs if d.is_dir() for p in d.iterdir()
+                  if p.is_file() and p.name.endswith((".jsonl", ".meta.json")))
+
+
+def _hub_commit(src: Source, revision: str | None) -> str | None:
+    """Return the hub commit a revision resolves to (None offline or on any hub error)."""
+    if revision and re.fullmatch(r"[0-9a-f]{40}", revision):
+        return revision
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
+        return None
+    try:
+        from huggingface_hub import HfApi
+        return HfApi().dataset_info(src.location, revision=revision, timeout=10).sha
+    except Exception:  # network, authentication, unknown repo or revision: load uncached
+        return None
+
+
+def _bench_from_cache(source: str | Path, label: str) -> Any:
+    """Return the function that rebuilds a Bench from a cache entry's frames and meta."""
+    def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
+        """Return the cached Bench, provenance from this call (source) and the entry."""
+        note = f"read from the tidy-frame cache (data/cache/{bench_cache.BENCH_DIR}/, key " \
+               f"{meta['key'][:12]}); load_bench(..., cache=False) reads the files again"
+        return Bench(**frames, source=str(source), revision=meta["revision"], label=label,
+                     synthetic=meta["synthetic"], messages=[*meta["messages"], note])
+    return make
+
+
+def _cached_load(source: str | Path, src: Source, args: dict[str, Any]) -> Bench:
+    """Return `load_bench(source, **args)` through the tidy-frame cache (keyed by content)."""
+    def load() -> Bench:
+        """Return the bench read from its files."""
+        return load_bench(source, **args, cache=False)
+
+    revision = args["revision"]
+    if src.is_local:
+        files = config_files(src, revision)
+        root = Path(src.location)
+        inputs = [root / "README.md", *(root / f for ps in files.values() for f in ps)]
+        commit = None
+    else:
+        commit = _hub_commit(src, revision)
+        if commit is None:  # cannot key by content: read without the cache
+            return load()
+        inputs = []
+    inputs += _run_files(src, args["runs"])
+    parts = {"location": src.location, "commit": commit,
+             "args": {k: v for k, v in args.items()},
+             "loader": bench_cache.code_fingerprint(sys.modules[__name__])}
+    return bench_cache.cached(
+        load, parts, inputs, src.label, _bench_from_cache(source, src.label),
+        lambda b: {"revision": b.revision, "synthetic": b.synthetic, "messages": b.messages})
+
+
 def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
                judges: list[str] | None = None, revision: str | None = None,
                runs: str | list[str] | None = "auto", engine: str | None = None,
-               justifications: bool = False) -> Bench:
+               justifications: bool = False, cache: bool = True) -> Bench:
     """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
 
     generators / judges: subsets of config names (None = all); unknown names are skipped with a
     message. runs: "auto" loads judge runs from <source>/runs and data/runs, None loads none, a
-    list selects runs by name. engine: "datasets" (default) or "json" (read the JSON-lines files
-    directly; local sources only unless huggingface_hub can download). justifications: keep the
-    judges' one-sentence rationales in `verdicts` (more memory).
+    list selects runs by name. engine: "json" (default for local folders: the JSON-lines files
+    read directly, judge configs by Arrow's C++ reader) or "datasets" (default for the hub:
+    `datasets.load_dataset`, its Arrow copy cached by content). justifications: keep the
+    judges' one-sentence rationales in `verdicts` (more memory). cache: read and write the
+    tidy-frame cache (ajb_utils.cache; keyed by the inputs' content or hub commit, the
+    arguments and the loader's code); False reads the files every time.
     """
     src = resolve_source(source)
-    engine = engine or "datasets"
+    engine = engine or ("json" if src.is_local else "datasets")
+    if cache:
+        args = {"generators": generators, "judges": judges, "revision": revision, "runs": runs,
+                "engine": engine, "justifications": justifications}
+        return _cached_load(source, src, args)
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
     messages: list[str] = []
