@@ -114,7 +114,7 @@ def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> 
 def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
     """Return the max and median CI half-width (pp) over all cells, six judges and all judges."""
     six = ci[ci["judge"].isin(schema.MAIN_JUDGES)]
-    rows = [("all cells (7 judges)", ci), ("six main judges", six)]
+    rows = [(f"all cells ({ci['judge'].nunique()} judges)", ci), ("six main judges", six)]
     return pd.DataFrame([{"cells": name, "n_cells": len(f), "max_half_width": f["half_width"].max(),
                           "median_half_width": f["half_width"].median()} for name, f in rows])
 
