@@ -22,7 +22,7 @@ from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_s
 
 __all__ = [
     "T02_KEYS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
-    "compare_T02", "table_T10", "compare_T10", "ci_half_width_summary", "table_T11",
+    "compare_T02", "missing_rule_fit", "table_T10", "compare_T10", "ci_half_width_summary", "table_T11",
     "degradation_table", "finding1", "finding1_band", "finding2_lift", "finding3_best_judge",
     "findings_checks", "worked_examples_EQ", "appendix_h_cases", "worked_example_AppI",
     "record_view", "param_upper_bound", "table_T15",
@@ -82,6 +82,23 @@ def compare_T02(cells: pd.DataFrame) -> pd.DataFrame:
     rep = paper.reported("T02")
     rep = rep[rep["stat"] == "alignment"]
     return paper.compare(cells, rep, on=T02_KEYS, value="align")
+
+
+def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.DataFrame:
+    """Return, per missing-verdict rule, how closely Table 2 reproduces: cells compared, mean and max |diff| (pp), best.
+
+    ``best`` marks the rule with the smallest mean |reproduced - reported| (on the hub data the
+    reproduction's answer to which rule the paper used; on the synthetic sample it means nothing).
+    """
+    rows = []
+    for rule in rules:
+        comp = compare_T02(table_T02(bench, missing=rule)).dropna(subset=["reported", "reproduced"])
+        err = (comp["reproduced"] - comp["reported"]).abs()
+        rows.append({"missing": rule, "n_cells": len(comp), "mean_abs_diff": err.mean(),
+                     "max_abs_diff": err.max()})
+    out = pd.DataFrame(rows)
+    out["best"] = out["mean_abs_diff"] == out["mean_abs_diff"].min()
+    return out
 
 
 def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
