@@ -22,7 +22,7 @@ _TOPO_COLORS = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "vermil
 def figure_F06(bench):
     """Return (fig, (ax_pie, ax_bar)): topology shares as a pie and record counts as bars."""
     t = table_T07(bench)
-    t = t[t["dag_type"] != "total"]
+    t = t[t["dag_type"].isin(schema.TOPOLOGIES)]  # records without a topology: T07's own row
     labels = [schema.TOPOLOGY_DISPLAY[d] for d in t["dag_type"]]
     fig, (ax_pie, ax_bar) = plt.subplots(1, 2, figsize=(9.0, 3.6))
     ax_pie.pie(t["records"], labels=labels, colors=_TOPO_COLORS, autopct="%1.1f%%",
