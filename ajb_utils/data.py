@@ -16,8 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,6 +151,92 @@ def config_files(src: Source, revision: str | None = None) -> dict[str, list[str
         name = schema.JUDGE_ALIASES.get(cfg["config_name"], cfg["config_name"])
         out[name] = paths
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# The hub: one short question first (probe), and the exact commit every read is pinned to
+# --------------------------------------------------------------------------------------------
+
+HUB_TIMEOUT: float = 5.0  # seconds the probe waits for the hub before giving up
+
+
+class HubUnavailable(BenchDataError):
+    """The hub, the repo or the revision cannot be reached; `reason` says which, in one line."""
+
+    def __init__(self, reason: str, hint: str) -> None:
+        super().__init__(f"{reason}. {hint}")
+        self.reason = reason
+
+
+OFFLINE_HINT = ("Offline, use data_source='sample' (the embedded synthetic sample) or a local "
+                "mirror folder of the hub repo")
+
+
+def _first_line(exc: BaseException, limit: int = 160) -> str:
+    """Return `Type: first line of the message`, shortened to `limit` characters."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _cached_ref(repo_id: str, revision: str | None) -> Path:
+    """Return the file where the local hub cache keeps the commit a branch or tag named."""
+    from huggingface_hub import constants
+    folder = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--"))
+    return folder / "refs" / (revision or "main")
+
+
+def hub_commit(repo_id: str, revision: str | None = None,
+               timeout: float = HUB_TIMEOUT) -> str:
+    """Return the full commit sha that `revision` (branch, tag, sha; None = main) names on the
+    hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise.
+
+    The answer is kept in the local hub cache (refs/<revision>), so with HF_HUB_OFFLINE=1 a
+    revision read before resolves to the same commit without the hub."""
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.utils import (GatedRepoError, OfflineModeIsEnabled,
+                                       RepositoryNotFoundError, RevisionNotFoundError)
+    where = f"{repo_id!r} at {constants.ENDPOINT}"
+    ref = _cached_ref(repo_id, revision)
+    try:
+        sha = HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
+        if sha and sha != revision:
+            try:  # best effort, as huggingface_hub does it; a read-only cache is no error
+                ref.parent.mkdir(parents=True, exist_ok=True)
+                ref.write_text(sha)
+            except OSError:
+                pass
+        return sha
+    except RevisionNotFoundError:
+        reason = f"revision {revision!r} does not exist in {where}"
+    except GatedRepoError:
+        reason = f"{where} needs an access token with access to the repo (set HF_TOKEN)"
+    except RepositoryNotFoundError:
+        reason = f"dataset repo {where} not found (or not accessible without a token)"
+    except OfflineModeIsEnabled:
+        snapshot = ref.parent.parent / "snapshots" / (revision or "")
+        cached = revision if revision and snapshot.is_dir() else (
+            ref.read_text().strip() if ref.is_file() else None)
+        if cached:
+            log.warning("HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
+                        revision or "main", repo_id, cached)
+            return cached
+        reason = (f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} "
+                  "is not in the local hub cache")
+    except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
+        waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
+        reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
+        if ref.is_file():
+            reason += f"; commit {ref.read_text().strip()[:12]} is cached: set HF_HUB_OFFLINE=1"
+    raise HubUnavailable(reason, OFFLINE_HINT) from None
+
+
+def probe_hub(source: str | Path, revision: str | None = None,
+              timeout: float = HUB_TIMEOUT) -> str | None:
+    """Return the commit a hub source's revision resolves to, None for a local source; raise
+    HubUnavailable (one line) when the hub cannot answer, BenchDataError for a bad source."""
+    src = resolve_source(source)
+    return None if src.is_local else hub_commit(src.location, revision, timeout)
 
 
 # Columns the per-generator configs repeat from `main`; dropped on read to save memory.
@@ -774,11 +858,10 @@ def _select(requested: list[str] | None, known: list[str], available: dict[str, 
 
 
 def _source_revision(src: Source, revision: str | None, files: dict[str, list[str]]) -> str:
-    """Return the revision to record: the pinned one, or a content hash for local sources."""
+    """Return the revision to record: the hub commit (load_bench resolves it before any read),
+    or a content hash for local sources."""
     if revision:
         return revision
-    if not src.is_local:
-        return "main (unpinned)"
     h = hashlib.sha256()
     root = Path(src.location)
     for rel in sorted({p for ps in files.values() for p in ps}):
@@ -934,19 +1017,6 @@ def _run_files(src: Source, runs: str | list[str] | None) -> list[Path]:
                   if p.is_file() and p.name.endswith((".jsonl", ".meta.json")))
 
 
-def _hub_commit(src: Source, revision: str | None) -> str | None:
-    """Return the hub commit a revision resolves to (None offline or on any hub error)."""
-    if revision and re.fullmatch(r"[0-9a-f]{40}", revision):
-        return revision
-    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
-        return None
-    try:
-        from huggingface_hub import HfApi
-        return HfApi().dataset_info(src.location, revision=revision, timeout=10).sha
-    except Exception:  # network, authentication, unknown repo or revision: load uncached
-        return None
-
-
 def _bench_from_cache(source: str | Path, label: str) -> Any:
     """Return the function that rebuilds a Bench from a cache entry's frames and meta."""
     def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
@@ -971,9 +1041,8 @@ def _cached_load(source: str | Path, src: Source, args: dict[str, Any]) -> Bench
         inputs = [root / "README.md", *(root / f for ps in files.values() for f in ps)]
         commit = None
     else:
-        commit = _hub_commit(src, revision)
-        if commit is None:  # cannot key by content: read without the cache
-            return load()
+        commit = hub_commit(src.location, revision)  # HubUnavailable (one line) when offline
+        args = {**args, "revision": commit}  # the load below reads exactly this commit
         inputs = []
     inputs += _run_files(src, args["runs"])
     parts = {"location": src.location, "commit": commit,
@@ -1008,6 +1077,9 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
     messages: list[str] = []
+    if not src.is_local:  # fails in seconds offline; pins every read below to one commit
+        requested, revision = revision, hub_commit(src.location, revision)
+        messages.append(f"hub revision {requested or 'main'} = commit {revision}")
     excl: list[pd.DataFrame] = []
     files = _config_files_or_explain(src, revision)
 

@@ -4,6 +4,9 @@
     python scripts/reproduce.py                         # embedded synthetic sample, offline
     python scripts/reproduce.py --params papermill_params/hf.yaml   # the released data (network)
 
+A hub source is probed first (one request, a few seconds at most): offline, the script prints one
+line saying what failed and the command that works offline, and exits with status 2.
+
 Steps, each printed as it goes:
 1. for the sample: rebuild it from its seed into a temporary folder and check it is
    byte-identical to data/sample (the sample is exactly what `ajb_utils.sample` makes);
@@ -29,7 +32,8 @@ sys.path.insert(0, str(REPO))
 import yaml  # noqa: E402
 
 from ajb_utils import schema, stats  # noqa: E402
-from ajb_utils.data import check_published_scores, load_bench  # noqa: E402
+from ajb_utils.data import (BenchDataError, HubUnavailable, check_published_scores,  # noqa: E402
+                            load_bench, probe_hub)
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
 
 SAMPLE_SEED = 0
@@ -77,6 +81,17 @@ def main() -> int:
     revision = (spec.get("default") or {}).get("revision")
     status = 0
     t_start = time.perf_counter()
+    try:  # one short question to the hub before anything else: offline, one line and exit
+        commit = probe_hub(source, revision)
+    except HubUnavailable as exc:
+        print(f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py "
+              "(the embedded synthetic sample)", file=sys.stderr)
+        return 2
+    except BenchDataError as exc:  # a source that is neither the hub nor a folder
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if commit:
+        print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
 
     if source == "sample":
         print("[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes ...")
@@ -87,7 +102,7 @@ def main() -> int:
         print(f"[1/3] data source {source!r}: nothing to verify locally")
 
     print(f"[2/3] loading {source!r} and re-scoring every generation ...")
-    bench = load_bench(source, revision=revision)
+    bench = load_bench(source, revision=commit or revision)  # the commit the probe saw
     if bench.synthetic:
         print("  SYNTHETIC SAMPLE - numbers are not the paper's")
     mismatches = check_published_scores(bench)

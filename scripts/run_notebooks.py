@@ -12,6 +12,11 @@ the others too, with a warning). Kernel `python3`, working directory notebooks/,
 on PYTHONPATH. A notebook is executed into a temporary folder and moved into place only when it
 succeeded, so a failure never leaves a half-written notebook behind; failed executions are kept
 under --failed-dir for debugging. Exit status 1 when any notebook fails.
+
+A hub data source is probed once before any notebook runs (one request, a few seconds at most):
+offline, one line says what failed and the command that works offline (exit status 2). A
+data-source error inside a notebook (BenchDataError, HubUnavailable) stops the run there, since
+every later notebook would fail the same way.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import yaml  # noqa: E402
 from ajb_utils import environment, paths, provenance  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
+DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError")  # the same in every notebook
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 
 
@@ -259,6 +265,24 @@ def execute_one(
     return Result(notebook.stem, True, time.perf_counter() - start, output=dest)
 
 
+def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
+    """Return None when every hub data source the notebooks will read answers, else one line
+    saying what failed and the command that works offline (each source probed once)."""
+    from ajb_utils.data import BenchDataError, HubUnavailable, probe_hub
+
+    wanted = {(str(p.get("data_source")), p.get("revision"))
+              for p in (params_for(spec, nb.stem) for nb in notebooks) if p.get("data_source")}
+    for source, revision in sorted(wanted, key=str):
+        try:
+            probe_hub(source, revision)
+        except HubUnavailable as exc:
+            return (f"error: {exc.reason}. Offline, this works: python scripts/run_notebooks.py "
+                    "--params papermill_params/sample.yaml (the embedded synthetic sample)")
+        except BenchDataError as exc:  # a source that is neither the hub nor a folder
+            return f"error: {exc}"
+    return None
+
+
 def kernel_config() -> Any:
     """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback)."""
     from traitlets.config import Config
@@ -300,6 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     if not notebooks:
         print(f"no notebooks matched in {paths.relpath(args.notebooks_dir)}", file=sys.stderr)
         return 2
+    problem = None if args.list else probe_sources(spec, notebooks)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     os.environ.update(environment.kernel_environment())
     # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
@@ -326,6 +354,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{status} {nb.stem:<32} {res.seconds:7.1f} s{note}" + (f"  {res.error}" if res.error else ""),
               flush=True)
         results.append(res)
+        if not res.ok and res.error.startswith(DATA_SOURCE_ERRORS):
+            print(f"stopped: a data-source error in {nb.stem}; the other notebooks would fail "
+                  "the same way", flush=True)
+            break
         if not res.ok and args.fail_fast:
             break
     if args.list:
