@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from ajb_utils import schema, stats  # noqa: E402
+from ajb_utils import paths, provenance, schema, scorecard, stats  # noqa: E402
 from ajb_utils.data import check_published_scores, load_bench  # noqa: E402
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
 
@@ -112,6 +112,9 @@ def main() -> int:
         if not args.no_html:
             cmd.append("--html")
         status |= subprocess.run(cmd, cwd=REPO).returncode
+    out = Path(spec.get("out_dir") or paths.FIGURES_DIR / provenance.data_label(source))
+    if out.is_dir():  # the scorecard of what the notebooks compared and checked (figures/<label>/SCORECARD.*)
+        scorecard.print_summary(out)
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
     return status
 
