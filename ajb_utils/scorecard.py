@@ -68,8 +68,10 @@ def read_comparisons(out_dir: Path | str) -> pd.DataFrame:
     for p in sorted(Path(out_dir).glob("*_compare.csv")):
         df = pd.read_csv(p)
         df.insert(0, "artifact", _artifact_of_file(p, "_compare.csv"))
-        frames.append(df[["artifact", "reported", "reproduced", "difference", "tolerance", "within"]])
-    cols = ["artifact", "reported", "reproduced", "difference", "tolerance", "within"]
+        key = next((c for c in ("stat", "variant") if c in df.columns), None)
+        df["group"] = df["artifact"] + "|" + (df[key].astype(str) if key else "")
+        frames.append(df[["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]])
+    cols = ["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
 
@@ -170,7 +172,7 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
 
 
 def _panel(v: float) -> int:
-    """Return the figure panel of a value by magnitude: 0 (<= 1.5), 1 (<= 100), 2 (counts)."""
+    """Return the figure panel of a statistic by its largest |value|: 0 (<= 1.5), 1 (<= 100), 2 (counts)."""
     a = abs(v)
     return 0 if a <= 1.5 else (1 if a <= 100 else 2)
 
@@ -179,12 +181,14 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     """Return the scorecard figure: reproduced vs reported per value on y = x, coloured by artifact,
     the largest out-of-tolerance differences labelled; panels by magnitude (κ/ρ, %/pp, counts)."""
     both = comparisons[comparisons["within"].isin(["yes", "no"])].copy()
-    both["panel"] = both["reported"].map(_panel)
+    # one panel per statistic (by its largest reported value), so a table's kappas, percentages
+    # and counts land on comparable axes
+    both["panel"] = both.groupby("group")["reported"].transform(lambda v: v.abs().max()).map(_panel)
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.4), squeeze=False)
-    titles = ["values <= 1.5 (kappa, rho, scores)", "values up to 100 (%, pp)", "counts"]
+    titles = ["statistics <= 1.5 (kappa, rho, scores)", "statistics up to 100 (%, pp)", "counts"]
     arts = list(dict.fromkeys(both["artifact"]))
-    cmap = plt.get_cmap("tab20", max(len(arts), 1))
-    colour = {a: cmap(i) for i, a in enumerate(arts)}
+    palette = list(plt.get_cmap("tab20").colors) + list(plt.get_cmap("tab20b").colors)
+    colour = {a: palette[i % len(palette)] for i, a in enumerate(arts)}
     for k, ax in enumerate(axes[0]):
         sub = both[both["panel"] == k]
         ax.set_title(titles[k], fontsize=9)
@@ -210,11 +214,11 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
                       f"{min(n_out, MAX_LABELS)} largest labelled)", fontsize=8)
         ax.set_ylabel("reproduced")
     handles = [plt.Line2D([], [], marker="o", linestyle="none", color=colour[a], label=a) for a in arts]
-    fig.legend(handles=handles, loc="upper center", ncol=min(len(arts), 12), fontsize=7,
-               bbox_to_anchor=(0.5, 1.08), frameon=False)
     fig.suptitle(("SYNTHETIC SAMPLE - " if synthetic else "") + "every compared value, reproduced vs reported (y = x)",
-                 fontsize=10, y=1.13)
-    fig.tight_layout()
+                 fontsize=10)
+    fig.tight_layout(rect=(0, 0.1, 1, 0.97))
+    fig.legend(handles=handles, loc="lower center", ncol=min(len(arts), 13), fontsize=7,
+               bbox_to_anchor=(0.5, 0.0), frameon=False)
     return fig, axes
 
 
