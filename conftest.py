@@ -1,16 +1,25 @@
-"""Repo-level pytest setup: the repository is importable, and notebook kernels (nbval) start with
-the same environment as scripts/run_notebooks.py (repo on PYTHONPATH, progress bars off)."""
+"""Repo-level pytest setup: the repository is importable, notebook kernels (nbval) start with
+the same environment as scripts/run_notebooks.py (repo on PYTHONPATH, progress bars off), and
+every cache (the tidy-frame cache, datasets' Arrow copies) goes to a temporary folder for the
+session, so no test reads or writes the repository's data/cache/."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from ajb_utils.cache import CACHE_ENV  # noqa: E402
 from ajb_utils.environment import kernel_environment  # noqa: E402
 
 os.environ.update(kernel_environment())
+_SESSION_CACHE = tempfile.mkdtemp(prefix="ajb_test_cache_")
+os.environ[CACHE_ENV] = _SESSION_CACHE  # inherited by nbval's notebook kernels
+atexit.register(shutil.rmtree, _SESSION_CACHE, ignore_errors=True)

@@ -5,18 +5,26 @@ A call arrives OpenAI-style ``{"function": {"name", "arguments"}}`` or flat ``{"
 array (pandas' view of an Arrow list) or a JSON string. Everything becomes a list of
 ``{"name": str, "arguments": dict}``.
 
-Union-filled nulls. When nested columns come through Arrow structs, a struct's fields are the
-union over all rows, and a row that lacks a field gets ``None`` there. Arrow cannot tell such a
-fill from a genuine JSON ``null``, so the rule is the same for every encoding: an argument key
-whose value is ``None`` is not an argument. JSON-string and struct encodings therefore give the
-same key sets, and the same scores. (A generator that emits an explicit ``"x": null`` is scored
-as if it had omitted ``x``; ``check_published_scores`` on the real data is the test of whether
-the authors' scorer did the same.)
+Null-valued argument keys. Where the raw JSON is read (JSON-string columns, the JSON-lines
+files read directly), a key present with a ``null`` value is a key, as in the authors' scorer:
+``{"x": null}`` has the key set ``{x}``. Only where the encoding cannot tell a fill from a null is
+it dropped: when nested columns come through Arrow structs, a struct's fields are the union over
+all rows and a row that lacks a field gets ``None`` there. Callers say so with ``arrow=True``
+(the loader does for configs read through ``datasets``); then a dict's ``None``-valued keys are
+not arguments, while arguments still stored as a JSON string keep theirs.
+``ajb_utils.scoring.check_published_scores`` reports the plans where the two readings differ from
+the published scores under the cause "null-valued argument key".
+
+Generator outputs as text. Before a plan stored as text is declared unparseable it is read as the
+authors' scorer reads it: the text after the last ``</think>``, with Markdown code fences
+(```` ```json ... ``` ````) stripped (:func:`authors_text`). What still fails is an Appendix D
+exclusion.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,9 +37,35 @@ class CallParseError(ValueError):
     """A call list that cannot be decoded (malformed JSON, a call without a name)."""
 
 
+THINK_END = "</think>"
+_FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
+
+
 def _strip_nulls(obj: Mapping[str, Any]) -> dict[str, Any]:
     """Return a mapping without its None-valued entries (top level only; see module doc)."""
     return {k: v for k, v in obj.items() if v is not None}
+
+
+def authors_text(text: str) -> str:
+    """Return a generator output as the authors' scorer reads it: after the last </think>, fences stripped."""
+    text = text.rsplit(THINK_END, 1)[-1].strip()
+    m = _FENCE.match(text)
+    return m.group(1).strip() if m else text
+
+
+def _loads_plan(text: str) -> Any:
+    """Return the JSON value of a plan stored as text, read by the authors' rules if plain JSON fails."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        first = exc
+    reread = authors_text(text)
+    if reread != text and reread:
+        try:
+            return json.loads(reread)
+        except json.JSONDecodeError as exc:
+            first = exc
+    raise CallParseError(f"malformed JSON: {first.msg} at char {first.pos}")
 
 
 def _as_list(value: Any) -> list[Any] | None:
@@ -40,14 +74,13 @@ def _as_list(value: Any) -> list[Any] | None:
         return None
     if isinstance(value, float) and np.isnan(value):
         return None
-    if isinstance(value, str | bytes):
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    if isinstance(value, str):
         text = value.strip()
         if not text:
             raise CallParseError("empty string where a JSON list was expected")
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CallParseError(f"malformed JSON: {exc.msg} at char {exc.pos}") from None
+        value = _loads_plan(text)
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, Mapping):
@@ -57,8 +90,11 @@ def _as_list(value: Any) -> list[Any] | None:
     raise CallParseError(f"expected a list of calls, got {type(value).__name__}")
 
 
-def parse_arguments(args: Any) -> dict[str, Any]:
-    """Return a call's arguments as a dict without null-valued keys (dict or JSON string in)."""
+def parse_arguments(args: Any, arrow: bool = False) -> dict[str, Any]:
+    """Return a call's arguments as a dict (dict or JSON string in; JSON null is no arguments).
+
+    Null-valued keys are kept, except in a dict that came through Arrow structs (``arrow``).
+    """
     if args is None:
         return {}
     if isinstance(args, str | bytes):
@@ -69,12 +105,27 @@ def parse_arguments(args: Any) -> dict[str, Any]:
             args = json.loads(text)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
+        if args is None:  # "null": no arguments, as a None value
+            return {}
+        if isinstance(args, Mapping):
+            return dict(args)  # raw JSON: a null-valued key is a key
     if isinstance(args, Mapping):
-        return _strip_nulls(dict(args))
+        return _strip_nulls(args) if arrow else dict(args)
     raise CallParseError(f"arguments must be an object, got {type(args).__name__}")
 
 
-def normalize_call(call: Any) -> Call:
+def _decoded_function(fn: str) -> Any:
+    """Return a `function` field that is a JSON object in a string as a dict, else the string."""
+    text = fn.strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CallParseError(f"function field is not valid JSON: {exc.msg}") from None
+    return fn
+
+
+def normalize_call(call: Any, arrow: bool = False) -> Call:
     """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
     if isinstance(call, str | bytes):
         try:
@@ -84,6 +135,8 @@ def normalize_call(call: Any) -> Call:
     if not isinstance(call, Mapping):
         raise CallParseError(f"a call must be an object, got {type(call).__name__}")
     fn = call.get("function")
+    if isinstance(fn, str):
+        fn = _decoded_function(fn)
     if isinstance(fn, str):  # {"function": "name", "arguments": {...}}
         name, args = fn, call.get("arguments")
     elif isinstance(fn, Mapping) and fn.get("name") is not None:
@@ -93,24 +146,25 @@ def normalize_call(call: Any) -> Call:
         args = call.get("arguments", call.get("parameters"))
     if not isinstance(name, str) or not name:
         raise CallParseError("a call has no tool name")
-    return {"name": name, "arguments": parse_arguments(args)}
+    return {"name": name, "arguments": parse_arguments(args, arrow)}
 
 
-def normalize_calls(value: Any) -> list[Call] | None:
+def normalize_calls(value: Any, arrow: bool = False) -> list[Call] | None:
     """Return a call list in canonical form; None when the value is null (no parseable output).
 
+    ``arrow``: the value came through Arrow structs (see module doc on null-valued keys).
     Raises CallParseError for malformed input (bad JSON, calls without names).
     """
     items = _as_list(value)
     if items is None:
         return None
-    return [normalize_call(c) for c in items]
+    return [normalize_call(c, arrow) for c in items]
 
 
-def try_normalize_calls(value: Any) -> tuple[list[Call] | None, str | None]:
+def try_normalize_calls(value: Any, arrow: bool = False) -> tuple[list[Call] | None, str | None]:
     """Return (calls, None) on success or (None, reason) when the value cannot be parsed."""
     try:
-        calls = normalize_calls(value)
+        calls = normalize_calls(value, arrow)
     except CallParseError as exc:
         return None, f"unparseable: {exc}"
     if calls is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,10 +30,10 @@ try:  # orjson parses JSON lines several times faster than the standard library
 except ImportError:  # pragma: no cover - orjson is a declared dependency
     from json import JSONDecodeError as _JSONError, loads as _loads
 
-from ajb_utils import schema
+from ajb_utils import cache as bench_cache, schema
 from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
-from ajb_utils.paths import CACHE_DIR, RUNS_DIR, SAMPLE_DIR
-from ajb_utils.scoring import P_COLUMNS, score_frame
+from ajb_utils.paths import RUNS_DIR, SAMPLE_DIR
+from ajb_utils.scoring import P_COLUMNS, check_published_scores, score_frame  # noqa: F401 (re-exported)
 
 log = logging.getLogger("ajb_utils.data")
 
@@ -46,6 +47,14 @@ NO_GENERATION = "no valid generation for verdict"
 NULL_BLOCK = "null judge verdict (whole condition)"
 NULL_METRIC = "null judge verdict (metric)"
 BAD_RECORD = "unparseable expected calls"
+SUPERSEDED = "invalid row superseded by a valid one"
+DUPLICATE_JUDGE = "duplicate judge row"
+OUT_OF_RANGE = "judge verdict outside {0, 0.5, 1}"
+NULL_TOPOLOGY = "null dag_type (record kept; not in topology breakdowns)"
+# A loaded llm_score within this distance of 0, 0.5 or 1 is that label (float noise); any other
+# value is an exclusion with reason OUT_OF_RANGE (the judge runner already snaps its parses).
+VERDICT_LABELS: tuple[float, ...] = (0.0, 0.5, 1.0)
+SNAP_TOL = 1e-6
 
 EXCLUSION_COLUMNS = ["config", "id", "generator", "difficulty", "judge", "condition",
                      "metric", "reason"]
@@ -142,6 +151,92 @@ def config_files(src: Source, revision: str | None = None) -> dict[str, list[str
         name = schema.JUDGE_ALIASES.get(cfg["config_name"], cfg["config_name"])
         out[name] = paths
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# The hub: one short question first (probe), and the exact commit every read is pinned to
+# --------------------------------------------------------------------------------------------
+
+HUB_TIMEOUT: float = 5.0  # seconds the probe waits for the hub before giving up
+
+
+class HubUnavailable(BenchDataError):
+    """The hub, the repo or the revision cannot be reached; `reason` says which, in one line."""
+
+    def __init__(self, reason: str, hint: str) -> None:
+        super().__init__(f"{reason}. {hint}")
+        self.reason = reason
+
+
+OFFLINE_HINT = ("Offline, use data_source='sample' (the embedded synthetic sample) or a local "
+                "mirror folder of the hub repo")
+
+
+def _first_line(exc: BaseException, limit: int = 160) -> str:
+    """Return `Type: first line of the message`, shortened to `limit` characters."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _cached_ref(repo_id: str, revision: str | None) -> Path:
+    """Return the file where the local hub cache keeps the commit a branch or tag named."""
+    from huggingface_hub import constants
+    folder = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--"))
+    return folder / "refs" / (revision or "main")
+
+
+def hub_commit(repo_id: str, revision: str | None = None,
+               timeout: float = HUB_TIMEOUT) -> str:
+    """Return the full commit sha that `revision` (branch, tag, sha; None = main) names on the
+    hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise.
+
+    The answer is kept in the local hub cache (refs/<revision>), so with HF_HUB_OFFLINE=1 a
+    revision read before resolves to the same commit without the hub."""
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.utils import (GatedRepoError, OfflineModeIsEnabled,
+                                       RepositoryNotFoundError, RevisionNotFoundError)
+    where = f"{repo_id!r} at {constants.ENDPOINT}"
+    ref = _cached_ref(repo_id, revision)
+    try:
+        sha = HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
+        if sha and sha != revision:
+            try:  # best effort, as huggingface_hub does it; a read-only cache is no error
+                ref.parent.mkdir(parents=True, exist_ok=True)
+                ref.write_text(sha)
+            except OSError:
+                pass
+        return sha
+    except RevisionNotFoundError:
+        reason = f"revision {revision!r} does not exist in {where}"
+    except GatedRepoError:
+        reason = f"{where} needs an access token with access to the repo (set HF_TOKEN)"
+    except RepositoryNotFoundError:
+        reason = f"dataset repo {where} not found (or not accessible without a token)"
+    except OfflineModeIsEnabled:
+        snapshot = ref.parent.parent / "snapshots" / (revision or "")
+        cached = revision if revision and snapshot.is_dir() else (
+            ref.read_text().strip() if ref.is_file() else None)
+        if cached:
+            log.warning("HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
+                        revision or "main", repo_id, cached)
+            return cached
+        reason = (f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} "
+                  "is not in the local hub cache")
+    except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
+        waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
+        reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
+        if ref.is_file():
+            reason += f"; commit {ref.read_text().strip()[:12]} is cached: set HF_HUB_OFFLINE=1"
+    raise HubUnavailable(reason, OFFLINE_HINT) from None
+
+
+def probe_hub(source: str | Path, revision: str | None = None,
+              timeout: float = HUB_TIMEOUT) -> str | None:
+    """Return the commit a hub source's revision resolves to, None for a local source; raise
+    HubUnavailable (one line) when the hub cannot answer, BenchDataError for a bad source."""
+    src = resolve_source(source)
+    return None if src.is_local else hub_commit(src.location, revision, timeout)
 
 
 # Columns the per-generator configs repeat from `main`; dropped on read to save memory.
@@ -277,22 +372,46 @@ def _read_direct(src: Source, files: list[str], revision: str | None,
     return pd.DataFrame(rows)
 
 
-def _dataset_table(src: Source, config: str, revision: str | None) -> Any:
-    """Return a config's Arrow table through `datasets.load_dataset` (cached under data/cache)."""
+def _datasets_cache_dir(src: Source, files: list[str] | None) -> Path:
+    """Return where `datasets` keeps its Arrow copy of a config: for a local folder a directory
+    keyed by the folder's path and the content of the config's files (datasets itself keys local
+    folders by their basename only, and would serve stale or foreign data)."""
+    if not src.is_local:
+        return bench_cache.cache_root() / "datasets"  # hub data: datasets keys it by commit
+    root = Path(src.location)
+    paths = ([root / "README.md", *(root / f for f in files)] if files else
+             sorted(p for p in root.rglob("*") if p.is_file()))
+    return bench_cache.datasets_cache_dir(src.location, paths)
+
+
+def _dataset_table(src: Source, config: str, revision: str | None,
+                   files: list[str] | None = None) -> Any:
+    """Return a config's Arrow table through `datasets.load_dataset` (cached by content)."""
     import datasets
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
     ds = datasets.load_dataset(src.location, config, split="train", revision=revision,
-                               cache_dir=str(CACHE_DIR / "datasets"))
+                               cache_dir=str(_datasets_cache_dir(src, files)))
     return ds.data.table
 
 
 def _read_datasets(src: Source, config: str, revision: str | None,
-                   drop: tuple[str, ...] = ()) -> pd.DataFrame:
+                   drop: tuple[str, ...] = (), files: list[str] | None = None) -> pd.DataFrame:
     """Return a config through `datasets.load_dataset` (Arrow), as a frame of Python objects."""
-    table = _dataset_table(src, config, revision)
-    return pd.DataFrame({c: table.column(c).to_pylist() for c in table.column_names
-                         if c not in drop})
+    table = _dataset_table(src, config, revision, files)
+    frame = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names
+                          if c not in drop})
+    frame.attrs["arrow_structs"] = True  # null-valued dict keys may be union fills (calls.py)
+    return frame
+
+
+def _pylist(column: Any) -> list[Any]:
+    """Return an Arrow column as Python values, decoding datasets' Json feature (the JSON text
+    `datasets` stores for a column whose type changes between rows) back to the values."""
+    values = column.to_pylist()
+    if getattr(column.type, "extension_name", None) == "arrow.json":
+        return [None if v is None else _loads(v) for v in values]
+    return values
 
 
 def read_config(src: Source, config: str, files: list[str] | None, revision: str | None,
@@ -300,7 +419,7 @@ def read_config(src: Source, config: str, files: list[str] | None, revision: str
     """Return one config's rows; `engine` "datasets" falls back to "json" on inference errors."""
     if engine == "datasets":
         try:
-            return _read_datasets(src, config, revision, drop)
+            return _read_datasets(src, config, revision, drop, files)
         except Exception as exc:  # Arrow inference / cast failures, missing optional deps
             if not files:
                 raise BenchDataError(f"config {config!r}: datasets failed ({exc}) and the "
@@ -345,7 +464,8 @@ def build_records(raw: pd.DataFrame, excl: list[pd.DataFrame]) -> pd.DataFrame:
         bad = raw["__bad__"].notna()
         excl.append(_exclusions("main", raw[bad], "malformed JSON line"))
         raw = raw[~bad]
-    parsed = [try_normalize_calls(v) for v in raw["expected_tool_calls"]]
+    arrow = bool(raw.attrs.get("arrow_structs"))
+    parsed = [try_normalize_calls(v, arrow) for v in raw["expected_tool_calls"]]
     ok = np.array([p[0] is not None for p in parsed], dtype=bool)
     if (~ok).any():
         excl.append(_exclusions("main", raw[~ok], BAD_RECORD))
@@ -367,6 +487,9 @@ def build_records(raw: pd.DataFrame, excl: list[pd.DataFrame]) -> pd.DataFrame:
     rec["n_expected_calls"] = rec["expected_calls"].map(len)
     rec["dag_type"] = pd.Categorical(rec["dag_type"], categories=_ordered(
         schema.TOPOLOGIES, rec["dag_type"]))
+    no_topology = rec["dag_type"].isna()
+    if no_topology.any():
+        excl.append(_exclusions("main", rec[no_topology], NULL_TOPOLOGY))
     return rec
 
 
@@ -380,10 +503,48 @@ def _ordered(known: list[str], values: pd.Series) -> list[str]:
 # Generations
 # --------------------------------------------------------------------------------------------
 
+def _generation_reasons(raw: pd.DataFrame, calls: list[Any], parse_errors: list[str | None],
+                        records: pd.DataFrame) -> pd.Series:
+    """Return each generation row's exclusion reason (None = kept).
+
+    Validity first, then de-duplication: a valid row is kept over invalid rows of the same
+    (id, difficulty) (they are SUPERSEDED, not Appendix D exclusions); among valid rows, and
+    among invalid rows of a key without a valid one, the first wins and the rest are DUPLICATE.
+    """
+    reason = pd.Series(parse_errors, index=raw.index, dtype=object)
+    reason[reason.notna()] = UNPARSEABLE
+    reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
+    reason[reason.isna() & ~raw["id"].isin(records["id"])] = UNKNOWN_RECORD
+    reason[reason.isna() & ~raw["difficulty"].isin(schema.DIFFICULTIES)] = UNKNOWN_DIFFICULTY
+    key = raw["id"].astype(str) + "\x00" + raw["difficulty"].astype(str)
+    valid = reason.isna()
+    has_valid = key.isin(key[valid])
+    retried = ~valid & has_valid & reason.isin([UNPARSEABLE, EMPTY_PLAN])
+    reason[retried] = SUPERSEDED
+    reason[valid & key.where(valid).duplicated() & key.notna()] = DUPLICATE
+    lone = ~valid & ~has_valid
+    reason[lone & key.where(lone).duplicated()] = DUPLICATE
+    return reason
+
+
+def _authors_rule_note(raw: pd.DataFrame, calls: list[Any], generator: str) -> str | None:
+    """Return a message counting text outputs that parsed only by the authors' rules (</think>, fences)."""
+    col = raw["generated_tool_calls"]
+    text = col.map(lambda x: isinstance(x, str)).to_numpy(bool)
+    if not text.any():
+        return None
+    marked = col[text].str.contains(r"</think>|```", regex=True).to_numpy(bool)
+    ok = np.array([c is not None for c in calls], dtype=bool)[text]
+    n = int((marked & ok).sum())
+    return (f"{generator}: {n} generator output(s) read by the authors' rules (text after the last "
+            "</think>, Markdown fences stripped)") if n else None
+
+
 def build_generations(raw: pd.DataFrame, generator: str, records: pd.DataFrame,
-                      excl: list[pd.DataFrame]) -> pd.DataFrame:
+                      excl: list[pd.DataFrame], messages: list[str] | None = None) -> pd.DataFrame:
     """Return the valid generations of one generator config (exclusions recorded)."""
     require_columns(raw, generator, schema.REQUIRED_GENERATOR)
+    arrow = bool(raw.attrs.get("arrow_structs"))
     raw = raw.copy()
     raw["generator"] = generator
     if "__bad__" in raw:
@@ -391,15 +552,12 @@ def build_generations(raw: pd.DataFrame, generator: str, records: pd.DataFrame,
         excl.append(_exclusions(generator, raw[bad], "malformed JSON line"))
         raw = raw[~bad]
     raw["id"] = raw["id"].astype(str)
-    parsed = [try_normalize_calls(v) for v in raw["generated_tool_calls"]]
+    parsed = [try_normalize_calls(v, arrow) for v in raw["generated_tool_calls"]]
     calls = [p[0] for p in parsed]
-    reason = pd.Series([p[1] for p in parsed], index=raw.index, dtype=object)
-    reason[reason.notna()] = UNPARSEABLE
-    reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
-    reason[reason.isna() & ~raw["id"].isin(records["id"])] = UNKNOWN_RECORD
-    reason[reason.isna() & ~raw["difficulty"].isin(schema.DIFFICULTIES)] = UNKNOWN_DIFFICULTY
-    dup = raw.duplicated(["id", "difficulty"]) & reason.isna()
-    reason[dup] = DUPLICATE
+    reason = _generation_reasons(raw, calls, [p[1] for p in parsed], records)
+    note = _authors_rule_note(raw, calls, generator)
+    if note and messages is not None:
+        messages.append(note)
     bad = reason.notna()
     if bad.any():
         excl.append(_exclusions(generator, raw[bad], reason[bad]))
@@ -500,6 +658,114 @@ def generation_index(generations: pd.DataFrame, record_ids: list[str],
     return out
 
 
+def snap_verdicts(llm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (llm with float noise snapped to 0 / 0.5 / 1 and other values NaN, out-of-range mask)."""
+    labels = np.asarray(VERDICT_LABELS)
+    dist = np.abs(llm[:, None] - labels[None, :])
+    near = np.nanmin(np.where(np.isnan(dist), np.inf, dist), axis=1) <= SNAP_TOL
+    out_of_range = ~np.isnan(llm) & ~near
+    snapped = labels[np.argmin(np.where(np.isnan(dist), np.inf, dist), axis=1)]
+    return np.where(near, snapped, np.nan), out_of_range
+
+
+def _drop_bad_lines(raw: pd.DataFrame, judge: str, excl: list[pd.DataFrame]) -> pd.DataFrame:
+    """Return a judge config without its malformed JSON lines (each one an exclusion)."""
+    if "__bad__" in raw:
+        bad = raw["__bad__"].notna()
+        excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
+        raw = raw[~bad]
+    return raw.reset_index(drop=True)
+
+
+def _join_generations(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
+                      record_ids: list[str], excl: list[pd.DataFrame]
+                      ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """Return (rows with a valid generation, their generation keys, their gen_index rows)."""
+    generator_names = gen_index.attrs.get("generator_names", schema.GENERATORS)
+    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids,
+                          generator_names)
+    row = gen_index.index.get_indexer(key)
+    has_gen = (key >= 0) & (row >= 0)
+    if (~has_gen).any():
+        excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
+        raw, key, row = raw[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
+    dup = pd.Series(key).duplicated().to_numpy()
+    if dup.any():  # a second row for the same (id, generator, difficulty): the first one counts
+        excl.append(_exclusions(judge, raw[dup], DUPLICATE_JUDGE, judge=judge))
+        raw, key, row = raw[~dup].reset_index(drop=True), key[~dup], row[~dup]
+    return raw, key, row
+
+
+def _name_columns(key: np.ndarray, record_ids: list[str],
+                  generator_names: list[str]) -> dict[str, pd.Categorical]:
+    """Return the id / generator / difficulty categoricals of generation keys."""
+    rec, gen, diff = _split_key(key)
+    return {
+        "id": pd.Categorical.from_codes(rec, categories=record_ids),
+        "generator": pd.Categorical.from_codes(gen, categories=generator_names),
+        "difficulty": pd.Categorical.from_codes(diff, categories=schema.DIFFICULTIES),
+    }
+
+
+def _present_conditions(raw: pd.DataFrame) -> list[str]:
+    """Return the condition columns a judge config carries (nested or flattened), in schema order."""
+    return [c for c in schema.CONDITIONS
+            if c in raw.columns or f"{c}.overall_alignment_pct" in raw.columns]
+
+
+def _condition_reader(raw: pd.DataFrame, cond: str, flattened: bool
+                      ) -> tuple[Any, list[dict[str, Any] | None] | None]:
+    """Return (field(metric, name) -> float array, the parsed blocks or None) for one condition."""
+    if flattened:
+        def flat_field(metric: str, name: str) -> np.ndarray:
+            """Return one flattened `cond.metric.name` column as floats."""
+            return raw[f"{cond}.{metric}.{name}"].to_numpy(float)
+        return flat_field, None
+    blocks = [_as_block(v) for v in raw[cond]]
+
+    def nested_field(metric: str, name: str) -> np.ndarray:
+        """Return one field of one metric across the parsed blocks as floats."""
+        return _to_float(_metric_field(blocks, metric, name))
+    return nested_field, blocks
+
+
+def _condition_verdicts(raw: pd.DataFrame, judge: str, cond: str, flattened: bool,
+                        names: dict[str, pd.Categorical], p_all: dict[str, np.ndarray],
+                        justifications: bool, excl: list[pd.DataFrame]) -> list[pd.DataFrame]:
+    """Return one long frame per metric of one condition column (null verdicts recorded)."""
+    field, blocks = _condition_reader(raw, cond, flattened)
+    # A null block: the condition is missing, or none of its metrics has a verdict (a failed
+    # judge call; its overall_alignment_pct is null too). The same rule for every encoding,
+    # since Arrow cannot tell an absent key from a null one.
+    llm_all = {m: np.array(field(m, "llm_score"), dtype=float) for m in schema.METRICS}
+    null_block = np.isnan(np.column_stack(list(llm_all.values()))).all(axis=1)
+    if null_block.any():
+        excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge, condition=cond))
+    parts = []
+    for metric in schema.METRICS:
+        llm, out_of_range = snap_verdicts(llm_all[metric])
+        if out_of_range.any():
+            excl.append(_exclusions(judge, raw[out_of_range], OUT_OF_RANGE, judge=judge,
+                                    condition=cond, metric=metric))
+        null_metric = np.isnan(llm) & ~null_block & ~out_of_range
+        if null_metric.any():
+            excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
+                                    condition=cond, metric=metric))
+        part = pd.DataFrame({
+            **names,
+            "condition": cond,
+            "metric": metric,
+            "llm_score": llm,
+            "p": p_all[metric],
+            "p_published": field(metric, "programmatic_score"),
+            "match_published": field(metric, "match_score"),
+        })
+        if justifications and blocks is not None:
+            part["justification"] = _metric_field(blocks, metric, "justification")
+        parts.append(part)
+    return parts
+
+
 def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
                    excl: list[pd.DataFrame], justifications: bool,
                    record_ids: list[str] | None = None) -> pd.DataFrame:
@@ -511,65 +777,19 @@ def build_verdicts(raw: pd.DataFrame, judge: str, gen_index: pd.DataFrame,
     if raw.attrs.get("flattened") and justifications:
         raw = pd.DataFrame(_read_jsonl(Path(raw.attrs["justifications_path"])))
     flattened = bool(raw.attrs.get("flattened"))
-    if "__bad__" in raw:
-        bad = raw["__bad__"].notna()
-        excl.append(_exclusions(judge, raw[bad], "malformed JSON line", judge=judge))
-        raw = raw[~bad]
-    raw = raw.reset_index(drop=True)
+    raw = _drop_bad_lines(raw, judge, excl)
     if isinstance(gen_index.index, pd.MultiIndex):  # (id, generator, difficulty) index
         flat = gen_index.reset_index()
         gen_index = generation_index(flat, record_ids or sorted(flat["id"].astype(str).unique()))
     record_ids = record_ids if record_ids is not None else gen_index.attrs["record_ids"]
     generator_names = gen_index.attrs.get("generator_names", schema.GENERATORS)
-    key = generation_keys(raw["id"], raw["generator"], raw["difficulty"], record_ids,
-                          generator_names)
-    row = gen_index.index.get_indexer(key)
-    has_gen = (key >= 0) & (row >= 0)
-    if (~has_gen).any():
-        excl.append(_exclusions(judge, raw[~has_gen], NO_GENERATION, judge=judge))
-        raw, key, row = raw[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
-    rec, gen, diff = _split_key(key)
-    names = {
-        "id": pd.Categorical.from_codes(rec, categories=record_ids),
-        "generator": pd.Categorical.from_codes(gen, categories=generator_names),
-        "difficulty": pd.Categorical.from_codes(diff, categories=schema.DIFFICULTIES),
-    }
+    raw, key, row = _join_generations(raw, judge, gen_index, record_ids, excl)
+    names = _name_columns(key, record_ids, generator_names)
     p_all = {m: gen_index[P_COLUMNS[m]].to_numpy(float)[row] for m in schema.METRICS}
-    conditions = [c for c in schema.CONDITIONS
-                  if c in raw.columns or f"{c}.overall_alignment_pct" in raw.columns]
     parts: list[pd.DataFrame] = []
-    for cond in conditions:
-        if flattened:
-            field = lambda m, f: raw[f"{cond}.{m}.{f}"].to_numpy(float)  # noqa: E731
-        else:
-            blocks = [_as_block(v) for v in raw[cond]]
-            field = lambda m, f: _to_float(_metric_field(blocks, m, f))  # noqa: E731
-        # A null block: the condition is missing, or none of its metrics has a verdict (a
-        # failed judge call; its overall_alignment_pct is null too). The same rule for every
-        # encoding, since Arrow cannot tell an absent key from a null one.
-        llm_all = {m: np.array(field(m, "llm_score"), dtype=float) for m in schema.METRICS}
-        null_block = np.isnan(np.column_stack(list(llm_all.values()))).all(axis=1)
-        if null_block.any():
-            excl.append(_exclusions(judge, raw[null_block], NULL_BLOCK, judge=judge,
-                                    condition=cond))
-        for metric in schema.METRICS:
-            llm = llm_all[metric]
-            null_metric = np.isnan(llm) & ~null_block
-            if null_metric.any():
-                excl.append(_exclusions(judge, raw[null_metric], NULL_METRIC, judge=judge,
-                                        condition=cond, metric=metric))
-            part = pd.DataFrame({
-                **names,
-                "condition": cond,
-                "metric": metric,
-                "llm_score": llm,
-                "p": p_all[metric],
-                "p_published": field(metric, "programmatic_score"),
-                "match_published": field(metric, "match_score"),
-            })
-            if justifications:
-                part["justification"] = _metric_field(blocks, metric, "justification")
-            parts.append(part)
+    for cond in _present_conditions(raw):
+        parts += _condition_verdicts(raw, judge, cond, flattened, names, p_all,
+                                     justifications, excl)
     if not parts:
         msg = f"judge config {judge!r} has no condition column ({schema.CONDITIONS})"
         raise BenchDataError(msg)
@@ -638,11 +858,10 @@ def _select(requested: list[str] | None, known: list[str], available: dict[str, 
 
 
 def _source_revision(src: Source, revision: str | None, files: dict[str, list[str]]) -> str:
-    """Return the revision to record: the pinned one, or a content hash for local sources."""
+    """Return the revision to record: the hub commit (load_bench resolves it before any read),
+    or a content hash for local sources."""
     if revision:
         return revision
-    if not src.is_local:
-        return "main (unpinned)"
     h = hashlib.sha256()
     root = Path(src.location)
     for rel in sorted({p for ps in files.values() for p in ps}):
@@ -668,23 +887,8 @@ def _categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFra
     return frame
 
 
-def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
-               judges: list[str] | None = None, revision: str | None = None,
-               runs: str | list[str] | None = "auto", engine: str | None = None,
-               justifications: bool = False) -> Bench:
-    """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
-
-    generators / judges: subsets of config names (None = all); unknown names are skipped with a
-    message. runs: "auto" loads judge runs from <source>/runs and data/runs, None loads none, a
-    list selects runs by name. engine: "datasets" (default) or "json" (read the JSON-lines files
-    directly; local sources only unless huggingface_hub can download). justifications: keep the
-    judges' one-sentence rationales in `verdicts` (more memory).
-    """
-    src = resolve_source(source)
-    engine = engine or "datasets"
-    if engine not in ("datasets", "json"):
-        raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
-    messages: list[str] = []
+def _config_files_or_explain(src: Source, revision: str | None) -> dict[str, list[str]]:
+    """Return the source's config -> files map; hub failures become a BenchDataError that says what to do."""
     try:
         files = config_files(src, revision)
     except Exception as exc:  # network, authentication, unknown repo or revision
@@ -696,97 +900,212 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
             "source='sample' or a local mirror directory of the hub repo.") from exc
     if schema.MAIN_CONFIG not in files and src.is_local:
         raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
-    excl: list[pd.DataFrame] = []
-    def read(cfg: str, drop: tuple[str, ...] = ()) -> pd.DataFrame:
-        """Return one config's raw rows through the chosen engine."""
-        return read_config(src, cfg, files.get(cfg), revision, engine, messages, drop)
+    return files
 
-    records = build_records(read(schema.MAIN_CONFIG), excl)
-    expected_by_id = records.set_index("id")["expected_calls"]
 
-    gen_frames = [build_generations(read(g, GENERATOR_DROP), g, records, excl)
+def read_judge_config(src: Source, cfg: str, files: dict[str, list[str]], revision: str | None,
+                      engine: str, messages: list[str], justifications: bool) -> pd.DataFrame:
+    """Return a judge config, through Arrow's fast reader where the file allows it."""
+    paths_ = files.get(cfg) or []
+    fast = None
+    if engine == "json" and src.is_local and len(paths_) == 1 and not justifications:
+        fast = read_judge_arrow(Path(src.location) / paths_[0])
+    elif engine == "datasets" and not justifications:
+        try:  # the Arrow table straight from datasets, struct columns flattened
+            fast = flatten_judge_table(_dataset_table(src, cfg, revision, paths_))
+        except Exception:  # inference failures etc.: the general path reports them
+            fast = None
+    return fast if fast is not None else read_config(src, cfg, files.get(cfg), revision, engine,
+                                                     messages)
+
+
+def _wanted(name: str, runs: str | list[str] | None) -> bool:
+    """Return True if a discovered run is selected by `runs` ("auto" or a list of names)."""
+    return not (isinstance(runs, list) and name not in runs)
+
+
+def _load_generations(src: Source, files: dict[str, list[str]], revision: str | None,
+                      engine: str, generators: list[str] | None, runs: str | list[str] | None,
+                      records: pd.DataFrame, excl: list[pd.DataFrame], messages: list[str]
+                      ) -> tuple[pd.DataFrame, list[str]]:
+    """Return (scored valid generations of the released configs and generator runs, generator names)."""
+    gen_frames = [build_generations(read_config(src, g, files.get(g), revision, engine, messages,
+                                                GENERATOR_DROP), g, records, excl, messages)
                   for g in _select(generators, schema.GENERATORS, files, "generator", messages)]
     generator_names = list(schema.GENERATORS)
     if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
         gen_dirs = ([Path(src.location) / "runs" / "generators"] if src.is_local else []) \
             + [RUNS_DIR / "generators"]
         for name, path, _meta in discover_runs(gen_dirs):
-            if isinstance(runs, list) and name not in runs:
+            if not _wanted(name, runs):
                 continue
             raw_gen = pd.DataFrame(_read_jsonl(path, GENERATOR_DROP))
-            gen_frames.append(build_generations(raw_gen, name,
-                                                records, excl))
+            gen_frames.append(build_generations(raw_gen, name, records, excl, messages))
             generator_names.append(name)
             messages.append(f"loaded generator run {name!r}")
     generations = (pd.concat(gen_frames, ignore_index=True) if gen_frames else
                    pd.DataFrame(columns=["id", "generator", "difficulty", "dag_type",
                                          "user_query", "generated_calls",
                                          *schema.SCORE_COLUMNS.values()]))
-    generations = score_frame(generations, expected_by_id)
+    generations = score_frame(generations, records.set_index("id")["expected_calls"])
     generations["n_generated_calls"] = generations["generated_calls"].map(len)
-    record_ids = records["id"].tolist()
-    gen_index = generation_index(generations, record_ids, generator_names)
+    return generations, generator_names
 
-    synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
-    judge_rows: list[dict[str, Any]] = []
-    verdict_frames: list[pd.DataFrame] = []
-    def read_judge(cfg: str) -> pd.DataFrame:
-        """Return a judge config, through Arrow's fast reader where the file allows it."""
-        paths_ = files.get(cfg) or []
-        fast = None
-        if engine == "json" and src.is_local and len(paths_) == 1 and not justifications:
-            fast = read_judge_arrow(Path(src.location) / paths_[0])
-        elif engine == "datasets" and not justifications:
-            try:  # the Arrow table straight from datasets, struct columns flattened
-                fast = flatten_judge_table(_dataset_table(src, cfg, revision))
-            except Exception:  # inference failures etc.: the general path reports them
-                fast = None
-        return fast if fast is not None else read(cfg)
 
-    for j in _select(judges, schema.JUDGES, files, "judge", messages):
-        verdict_frames.append(build_verdicts(read_judge(j), j, gen_index, excl,
-                                             justifications))
-        judge_rows.append(_judge_meta(j, "release", synthetic,
-                                      conditions=schema.MAIN_CONDITIONS))
+def _load_judge_runs(src: Source, runs: str | list[str] | None, gen_index: pd.DataFrame,
+                     justifications: bool, excl: list[pd.DataFrame], messages: list[str]
+                     ) -> tuple[list[pd.DataFrame], list[dict[str, Any]]]:
+    """Return (verdict frames, judges-table rows) of the judge runs under <source>/runs and data/runs."""
+    frames: list[pd.DataFrame] = []
+    rows: list[dict[str, Any]] = []
+    if runs is None:
+        return frames, rows
+    run_dirs = ([Path(src.location) / "runs"] if src.is_local else []) + [RUNS_DIR]
+    for name, path, meta in discover_runs(run_dirs):
+        if not _wanted(name, runs):
+            continue
+        raw = (None if justifications else read_judge_arrow(path))
+        raw = pd.DataFrame(_read_jsonl(path)) if raw is None else raw
+        try:
+            v = build_verdicts(raw, name, gen_index, excl, justifications)
+        except BenchDataError as exc:
+            messages.append(f"run {name!r} skipped: {exc}")
+            log.warning(messages[-1])
+            continue
+        frames.append(v)
+        origin = "sample run" if Path(path).parent.parent == Path(src.location) and \
+            src.label == "sample" else "run"
+        rows.append(_judge_meta(name, origin, meta.get("synthetic", False), meta,
+                                sorted(v["condition"].unique().tolist())))
+    return frames, rows
 
-    if runs is not None:
-        run_dirs = ([Path(src.location) / "runs"] if src.is_local else []) + [RUNS_DIR]
-        for name, path, meta in discover_runs(run_dirs):
-            if isinstance(runs, list) and name not in runs:
-                continue
-            raw = (None if justifications else read_judge_arrow(path))
-            raw = pd.DataFrame(_read_jsonl(path)) if raw is None else raw
-            try:
-                v = build_verdicts(raw, name, gen_index, excl, justifications)
-            except BenchDataError as exc:
-                messages.append(f"run {name!r} skipped: {exc}")
-                log.warning(messages[-1])
-                continue
-            verdict_frames.append(v)
-            origin = "sample run" if Path(path).parent.parent == Path(src.location) and \
-                src.label == "sample" else "run"
-            judge_rows.append(_judge_meta(name, origin, meta.get("synthetic", False), meta,
-                                          sorted(v["condition"].unique().tolist())))
 
-    verdicts = (pd.concat(verdict_frames, ignore_index=True) if verdict_frames else
-                pd.DataFrame(columns=["id", "generator", "difficulty", "condition", "metric",
-                                      "llm_score", "p", "p_published", "match_published",
-                                      "judge", "match"]))
+VERDICT_COLUMNS: list[str] = ["id", "generator", "difficulty", "condition", "metric", "llm_score",
+                              "p", "p_published", "match_published", "judge", "match"]
+
+
+def _tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, record_ids: list[str],
+                   orders: dict[str, list[str]]) -> pd.DataFrame:
+    """Return the verdict frames as one frame: dag_type from records, ordered categoricals, float32 scores."""
+    verdicts = (pd.concat(frames, ignore_index=True) if frames else
+                pd.DataFrame(columns=VERDICT_COLUMNS))
     if len(verdicts):
         dag_codes = records["dag_type"].cat.codes.to_numpy()
         verdicts["dag_type"] = pd.Categorical.from_codes(
             dag_codes[verdicts["id"].cat.codes.to_numpy()],
             categories=records["dag_type"].cat.categories)
-    judges_tbl = pd.DataFrame(judge_rows, columns=list(_judge_meta("x", "", False).keys()))
-    orders = {"generator": generator_names, "difficulty": schema.DIFFICULTIES,
-              "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
-              "condition": schema.CONDITIONS, "metric": schema.METRICS}
     verdicts = _categorize(verdicts, orders)
     for col in ("llm_score", "p", "p_published", "match_published", "match"):
         if col in verdicts:
             verdicts[col] = verdicts[col].astype("float32")
     if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
         verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=record_ids)
+    return verdicts
+
+
+# --------------------------------------------------------------------------------------------
+# The tidy-frame cache around the loader (ajb_utils.cache)
+# --------------------------------------------------------------------------------------------
+
+def _run_files(src: Source, runs: str | list[str] | None) -> list[Path]:
+    """Return every run file (jsonl and meta) `load_bench` may read for these `runs`."""
+    if runs is None:
+        return []
+    dirs = ([Path(src.location) / "runs", Path(src.location) / "runs" / "generators"]
+            if src.is_local else []) + [RUNS_DIR, RUNS_DIR / "generators"]
+    return sorted(p for d in dirs if d.is_dir() for p in d.iterdir()
+                  if p.is_file() and p.name.endswith((".jsonl", ".meta.json")))
+
+
+def _bench_from_cache(source: str | Path, label: str) -> Any:
+    """Return the function that rebuilds a Bench from a cache entry's frames and meta."""
+    def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
+        """Return the cached Bench, provenance from this call (source) and the entry."""
+        note = f"read from the tidy-frame cache (data/cache/{bench_cache.BENCH_DIR}/, key " \
+               f"{meta['key'][:12]}); load_bench(..., cache=False) reads the files again"
+        return Bench(**frames, source=str(source), revision=meta["revision"], label=label,
+                     synthetic=meta["synthetic"], messages=[*meta["messages"], note])
+    return make
+
+
+def _cached_load(source: str | Path, src: Source, args: dict[str, Any]) -> Bench:
+    """Return `load_bench(source, **args)` through the tidy-frame cache (keyed by content)."""
+    def load() -> Bench:
+        """Return the bench read from its files."""
+        return load_bench(source, **args, cache=False)
+
+    revision = args["revision"]
+    if src.is_local:
+        files = config_files(src, revision)
+        root = Path(src.location)
+        inputs = [root / "README.md", *(root / f for ps in files.values() for f in ps)]
+        commit = None
+    else:
+        commit = hub_commit(src.location, revision)  # HubUnavailable (one line) when offline
+        args = {**args, "revision": commit}  # the load below reads exactly this commit
+        inputs = []
+    inputs += _run_files(src, args["runs"])
+    parts = {"location": src.location, "commit": commit,
+             "args": {k: v for k, v in args.items()},
+             "loader": bench_cache.code_fingerprint(sys.modules[__name__])}
+    return bench_cache.cached(
+        load, parts, inputs, src.label, _bench_from_cache(source, src.label),
+        lambda b: {"revision": b.revision, "synthetic": b.synthetic, "messages": b.messages})
+
+
+def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
+               judges: list[str] | None = None, revision: str | None = None,
+               runs: str | list[str] | None = "auto", engine: str | None = None,
+               justifications: bool = False, cache: bool = True) -> Bench:
+    """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
+
+    generators / judges: subsets of config names (None = all); unknown names are skipped with a
+    message. runs: "auto" loads judge runs from <source>/runs and data/runs, None loads none, a
+    list selects runs by name. engine: "json" (default for local folders: the JSON-lines files
+    read directly, judge configs by Arrow's C++ reader) or "datasets" (default for the hub:
+    `datasets.load_dataset`, its Arrow copy cached by content). justifications: keep the
+    judges' one-sentence rationales in `verdicts` (more memory). cache: read and write the
+    tidy-frame cache (ajb_utils.cache; keyed by the inputs' content or hub commit, the
+    arguments and the loader's code); False reads the files every time.
+    """
+    src = resolve_source(source)
+    engine = engine or ("json" if src.is_local else "datasets")
+    if cache:
+        args = {"generators": generators, "judges": judges, "revision": revision, "runs": runs,
+                "engine": engine, "justifications": justifications}
+        return _cached_load(source, src, args)
+    if engine not in ("datasets", "json"):
+        raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
+    messages: list[str] = []
+    if not src.is_local:  # fails in seconds offline; pins every read below to one commit
+        requested, revision = revision, hub_commit(src.location, revision)
+        messages.append(f"hub revision {requested or 'main'} = commit {revision}")
+    excl: list[pd.DataFrame] = []
+    files = _config_files_or_explain(src, revision)
+
+    records = build_records(read_config(src, schema.MAIN_CONFIG, files.get(schema.MAIN_CONFIG),
+                                        revision, engine, messages), excl)
+    record_ids = records["id"].tolist()
+    generations, generator_names = _load_generations(src, files, revision, engine, generators,
+                                                     runs, records, excl, messages)
+    gen_index = generation_index(generations, record_ids, generator_names)
+
+    synthetic = src.label == "sample" or "synthetic" in _readme_text(src, revision)[:4000].lower()
+    verdict_frames: list[pd.DataFrame] = []
+    judge_rows: list[dict[str, Any]] = []
+    for j in _select(judges, schema.JUDGES, files, "judge", messages):
+        raw = read_judge_config(src, j, files, revision, engine, messages, justifications)
+        verdict_frames.append(build_verdicts(raw, j, gen_index, excl, justifications))
+        judge_rows.append(_judge_meta(j, "release", synthetic,
+                                      conditions=schema.MAIN_CONDITIONS))
+    run_frames, run_rows = _load_judge_runs(src, runs, gen_index, justifications, excl, messages)
+    judges_tbl = pd.DataFrame(judge_rows + run_rows,
+                              columns=list(_judge_meta("x", "", False).keys()))
+
+    orders = {"generator": generator_names, "difficulty": schema.DIFFICULTIES,
+              "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
+              "condition": schema.CONDITIONS, "metric": schema.METRICS}
+    verdicts = _tidy_verdicts(verdict_frames + run_frames, records, record_ids, orders)
     generations = _categorize(generations, {k: v for k, v in orders.items()
                                             if k in ("generator", "difficulty", "dag_type")})
     exclusions = (pd.concat(excl, ignore_index=True) if excl else
@@ -795,25 +1114,3 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
                  exclusions=exclusions, judges=judges_tbl, source=str(source),
                  revision=_source_revision(src, revision, files), label=src.label,
                  synthetic=synthetic, messages=messages)
-
-
-def check_published_scores(bench: Bench, tol: float = 1e-4) -> pd.DataFrame:
-    """Return generations whose recomputed scores differ from the published score_* columns.
-
-    One row per (id, generator, difficulty, metric) mismatch, with both values. NaN published
-    scores are not mismatches (they are reported by `bench.exclusions` or absent).
-    """
-    gen = bench.generations
-    parts = []
-    for metric, pcol in P_COLUMNS.items():
-        pub = gen[schema.SCORE_COLUMNS[metric]].astype(float)
-        diff = (gen[pcol] - pub).abs()
-        bad = diff > tol
-        if bad.any():
-            part = gen.loc[bad, ["id", "generator", "difficulty"]].copy()
-            part["metric"] = metric
-            part["recomputed"] = gen.loc[bad, pcol].to_numpy()
-            part["published"] = pub[bad].to_numpy()
-            parts.append(part)
-    cols = ["id", "generator", "difficulty", "metric", "recomputed", "published"]
-    return (pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols))

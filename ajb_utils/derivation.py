@@ -9,7 +9,8 @@ schemas) and assigns the FIRST matching path, in the DeRef order:
 2. ``FORMAT``   the value is in the query after one normalisation of the finite table below.
 3. ``DEFAULT``  the value equals the parameter's schema ``default`` (and, by 1-2, is not stated).
 4. ``HISTORY-ONLY`` the value equals a leaf of an earlier call's output (when outputs are known,
-   as in the authors' raw records), is a reference placeholder (``step2``, ``$tool``,
+   as in the authors' raw records; this rule is tried right after VISIBLE, before FORMAT and
+   DEFAULT, because a known output is evidence and the other rules are guesses), is a reference placeholder (``step2``, ``$tool``,
    ``{{tool.output}}``, ``<result of tool>``), or its parameter is declared as an earlier call's
    output (schema description "Output of / Reference from / Result of the <tool> step") or is
    named after an earlier call's tool (key words match an earlier tool's name words on their
@@ -335,15 +336,18 @@ class CallContext:
     earlier_outputs: list[Any]
 
 
+def from_earlier_output(value: Any, ctx: CallContext) -> bool:
+    """Return True if the value equals a leaf of an earlier call's known output."""
+    return any(out is not None and any(_same(value, leaf) for _, leaf in leaves(out))
+               for out in ctx.earlier_outputs)
+
+
 def history_rule(value: Any, param: str, ctx: CallContext) -> str | None:
     """Return which HISTORY-ONLY rule fires for a value (output / placeholder / schema / name) or None."""
     if not ctx.earlier_tools:
         return None
-    for out in ctx.earlier_outputs:
-        if out is None:
-            continue
-        if any(_same(value, leaf) for _, leaf in leaves(out)):
-            return "output"
+    if from_earlier_output(value, ctx):
+        return "output"
     if isinstance(value, str) and _PLACEHOLDER.match(value):
         return "placeholder"
     desc = str((ctx.schema.get("properties") or {}).get(param, {}).get("description", "")) if ctx.schema else ""
@@ -359,9 +363,16 @@ def history_rule(value: Any, param: str, ctx: CallContext) -> str | None:
 
 
 def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> tuple[str, str]:
-    """Return (path, rule) for one argument value: the first of VISIBLE, FORMAT, DEFAULT, HISTORY-ONLY, NO-SOURCE."""
+    """Return (path, rule) for one argument value: the first of VISIBLE, FORMAT, DEFAULT, HISTORY-ONLY, NO-SOURCE.
+
+    Where the record carries tool outputs, a value equal to an earlier output is HISTORY-ONLY
+    ("output") as soon as it is not literally in the query: the outputs decide before the
+    FORMAT, DEFAULT and other HISTORY-ONLY rules, which only guess at a source.
+    """
     if is_visible(value, param, q):
         return "VISIBLE", "literal"
+    if ctx.earlier_tools and from_earlier_output(value, ctx):
+        return "HISTORY-ONLY", "output"
     if is_format(value, param, q):
         return "FORMAT", "normalised"
     props = (ctx.schema.get("properties") or {}) if ctx.schema else {}
@@ -427,17 +438,36 @@ def raw_record_trace(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- the benchmark census ------
+def records_from_raw(raws: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Return records in the shape of ``bench.records`` (plus ``expected_outputs``) from raw authors' records.
+
+    The raw format has one user message; it stands for every difficulty's query.
+    """
+    rows = []
+    for raw in raws:
+        tr = raw_record_trace(raw)
+        rows.append({"id": str(raw.get("id")), "dag_type": tr["dag_type"],
+                     **{f"query_{d}": tr["query"] for d in DIFFICULTIES},
+                     "tools": tr["tools"], "expected_calls": tr["calls"],
+                     "expected_outputs": tr["outputs"]})
+    return pd.DataFrame(rows)
+
+
 def derivation_census(records: pd.DataFrame, difficulties: Iterable[str] = DIFFICULTIES) -> pd.DataFrame:
     """Return the census: one row per (id, difficulty, leaf argument) with dag_type and path.
 
-    ``records`` is ``bench.records``. No tool outputs are in the release, so HISTORY-ONLY fires
-    through placeholders, schema descriptions and parameter names only (see module doc).
+    ``records`` is ``bench.records`` or :func:`records_from_raw`. Where a record carries tool
+    outputs (column ``expected_outputs``), HISTORY-ONLY is decided from them first; the release
+    has none, so there it fires through placeholders, schema descriptions and parameter names
+    only (see module doc).
     """
     parts = []
+    has_outputs = "expected_outputs" in records.columns
     for r in records.itertuples(index=False):
         tools, calls = r.tools, r.expected_calls or []
+        outputs = r.expected_outputs if has_outputs else None
         for d in difficulties:
-            df = census_calls(str(getattr(r, f"query_{d}")), calls, tools)
+            df = census_calls(str(getattr(r, f"query_{d}")), calls, tools, outputs)
             df.insert(0, "difficulty", d)
             df.insert(0, "dag_type", str(r.dag_type))
             df.insert(0, "id", str(r.id))

@@ -55,7 +55,7 @@ def _paper_dir(paper_dir: Path | str | None) -> Path:
 
 
 def _file_ids(path: Path) -> list[str]:
-    """Return the artifact IDs encoded in a file name (``T07-F06_dag_counts.csv`` -> [T07, F06])."""
+    """Return the artifact IDs encoded in a file name (``T25-T27-F04_temperature.csv`` -> [T25, T27, F04])."""
     return path.stem.split("_", 1)[0].split("-")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REPO_ROOT: Path = Path(__file__).resolve().parent.parent
@@ -9,7 +10,7 @@ DATA_DIR: Path = REPO_ROOT / "data"
 SAMPLE_DIR: Path = DATA_DIR / "sample"
 PAPER_DIR: Path = DATA_DIR / "paper"
 RUNS_DIR: Path = DATA_DIR / "runs"
-CACHE_DIR: Path = DATA_DIR / "cache"
+CACHE_DIR: Path = Path(os.environ.get("AJB_CACHE_DIR") or DATA_DIR / "cache")  # tests: a tmp dir
 FIGURES_DIR: Path = REPO_ROOT / "figures"
 NOTEBOOKS_DIR: Path = REPO_ROOT / "notebooks"
 RESOURCES_DIR: Path = Path(__file__).resolve().parent / "resources"

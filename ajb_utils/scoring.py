@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.calls import normalize_calls
-from ajb_utils.schema import METRICS
+from ajb_utils.schema import METRICS, SCORE_COLUMNS
 from ajb_utils.stats import align as alignment  # noqa: F401  (scoring exposes alignment beside match)
 from ajb_utils.stats import lift, record_alignment  # noqa: F401
 
@@ -217,3 +217,63 @@ def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series,
 
 # Eqs. 4b, 5a and 5b over the long verdicts frame live in ajb_utils.stats (with the bootstrap);
 # they are exposed here too so the programmatic judge and its alignment read together.
+
+
+# --------------------------------------------------------------------------------------------
+# Published scores against the recomputed ones, mismatches grouped by cause
+# --------------------------------------------------------------------------------------------
+MISMATCH_CAUSES: dict[str, str] = {
+    "null-valued argument key": "the published score is what the plan scores with its null-valued "
+                                "argument keys dropped (calls.py: raw JSON keeps them as keys)",
+    "rounding": "the two differ by at most 1e-3 (rounding of the published value)",
+    "other": "neither of the above",
+}
+
+
+def _without_null_keys(plans: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    """Return call lists whose arguments lose their None-valued keys."""
+    return [[{"name": c["name"], "arguments": {k: v for k, v in c["arguments"].items()
+                                               if v is not None}} for c in plan] for plan in plans]
+
+
+def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
+    """Return generations whose recomputed scores differ from the published score_* columns.
+
+    One row per (id, generator, difficulty, metric) mismatch with both values and a ``cause``
+    (keys of MISMATCH_CAUSES). NaN published scores are not mismatches (they are reported by
+    ``bench.exclusions`` or absent). ``bench`` needs ``generations`` and ``records``.
+    """
+    gen = bench.generations
+    cols = ["id", "generator", "difficulty", "metric", "recomputed", "published", "cause"]
+    parts = []
+    for metric, pcol in P_COLUMNS.items():
+        pub = gen[SCORE_COLUMNS[metric]].astype(float)
+        bad = ((gen[pcol] - pub).abs() > tol).to_numpy()
+        if bad.any():
+            part = gen.loc[bad, ["id", "generator", "difficulty"]].copy()
+            part["metric"] = metric
+            part["recomputed"] = gen.loc[bad, pcol].to_numpy()
+            part["published"] = pub[bad].to_numpy()
+            part["_row"] = np.flatnonzero(bad)
+            parts.append(part)
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    out = pd.concat(parts, ignore_index=True)
+    rows = np.unique(out["_row"].to_numpy())
+    expected = bench.records.set_index("id")["expected_calls"]
+    sub = gen.iloc[rows]
+    alt = score_plans(_without_null_keys(sub["generated_calls"].tolist()),
+                      _without_null_keys(expected.reindex(sub["id"].astype(str)).tolist()))
+    alt.index = rows
+    alt_value = np.array([alt.at[r, P_COLUMNS[m]] for r, m in zip(out["_row"], out["metric"])])
+    cause = np.where(np.abs(alt_value - out["published"].to_numpy()) <= tol, "null-valued argument key",
+                     np.where((out["recomputed"] - out["published"]).abs() <= 1e-3, "rounding", "other"))
+    out["cause"] = pd.Categorical(cause, categories=list(MISMATCH_CAUSES))
+    return out[cols]
+
+
+def mismatch_summary(mismatches: pd.DataFrame) -> pd.DataFrame:
+    """Return mismatch counts by cause and metric, with each cause's meaning."""
+    n = mismatches.groupby(["cause", "metric"], observed=True).size().rename("n").reset_index()
+    n["meaning"] = n["cause"].astype(str).map(MISMATCH_CAUSES)
+    return n

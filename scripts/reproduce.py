@@ -4,13 +4,18 @@
     python scripts/reproduce.py                         # embedded synthetic sample, offline
     python scripts/reproduce.py --params papermill_params/hf.yaml   # the released data (network)
 
+A hub source is probed first (one request, a few seconds at most): offline, the script prints one
+line saying what failed and the command that works offline, and exits with status 2.
+
 Steps, each printed as it goes:
 1. for the sample: rebuild it from its seed into a temporary folder and check it is
    byte-identical to data/sample (the sample is exactly what `ajb_utils.sample` makes);
 2. load the data, recompute every programmatic score and compare with the published ones,
    report exclusions (paper Appendix D) and print a Table 2-style alignment summary;
 3. execute every notebook with papermill (scripts/run_notebooks.py), writing all tables and
-   figures under figures/<data label>/ and refreshing the notebooks' committed outputs.
+   figures under figures/<data label>/ and refreshing the notebooks' committed outputs (default
+   parameters only: any other parameter set writes to its own folder and leaves them untouched);
+then print where the report (HTML), the scorecard and the tables and figures are.
 """
 
 from __future__ import annotations
@@ -25,12 +30,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
 
 import yaml  # noqa: E402
 
-from ajb_utils import paths, provenance, schema, scorecard, stats  # noqa: E402
-from ajb_utils.data import check_published_scores, load_bench  # noqa: E402
+from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
+from ajb_utils.data import (BenchDataError, HubUnavailable, check_published_scores,  # noqa: E402
+                            load_bench, probe_hub)
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
+from run_notebooks import list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
 SAMPLE_SEED = 0
 
@@ -77,6 +85,17 @@ def main() -> int:
     revision = (spec.get("default") or {}).get("revision")
     status = 0
     t_start = time.perf_counter()
+    try:  # one short question to the hub before anything else: offline, one line and exit
+        commit = probe_hub(source, revision)
+    except HubUnavailable as exc:
+        print(f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py "
+              "(the embedded synthetic sample)", file=sys.stderr)
+        return 2
+    except BenchDataError as exc:  # a source that is neither the hub nor a folder
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if commit:
+        print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
 
     if source == "sample":
         print("[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes ...")
@@ -87,7 +106,7 @@ def main() -> int:
         print(f"[1/3] data source {source!r}: nothing to verify locally")
 
     print(f"[2/3] loading {source!r} and re-scoring every generation ...")
-    bench = load_bench(source, revision=revision)
+    bench = load_bench(source, revision=commit or revision)  # the commit the probe saw
     if bench.synthetic:
         print("  SYNTHETIC SAMPLE - numbers are not the paper's")
     mismatches = check_published_scores(bench)
@@ -106,16 +125,19 @@ def main() -> int:
     if not args.skip_notebooks:
         print("[3/3] executing every notebook (papermill) ...", flush=True)
         cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params",
-               str(args.params)]
+               str(args.params), "--no-summary"]
         if source == "sample":
             cmd.append("--in-place")
         if not args.no_html:
             cmd.append("--html")
         status |= subprocess.run(cmd, cwd=REPO).returncode
-    out = Path(spec.get("out_dir") or paths.FIGURES_DIR / provenance.data_label(source))
-    if out.is_dir():  # the scorecard of what the notebooks compared and checked (figures/<label>/SCORECARD.*)
+    runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
+    out = output_folder_of(runs[0][3]) if runs else None
+    if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
         scorecard.print_summary(out)
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
+    if not args.skip_notebooks:
+        print("\n".join(report_locations(args.params)))
     return status
 
 

@@ -13,6 +13,16 @@ Behaviour is chosen by the request's model name (a ``+``-separated list of modes
   r500        500 for the first 2 requests of each prompt, then good
   always429   429 forever; quota: 429 insufficient_quota; auth: 401; ctx: 400 context length
   noschema    400 when response_format json_schema is requested (servers that reject it)
+  hang        sleep ``hang_s`` (default 1 s) before answering: longer than a test's client timeout
+  twoobj      two complete judge objects that disagree ("first pass ... on reflection ...")
+  cut         JSON cut short but finish_reason=stop (a proxy that drops the tail)
+  scale15     every metric answered on a 1-5 scale (5, 4, 3, 5); pct: as percentages (100, 50, ...)
+  fractions   scores as strings "0/2", "1/2", "2/2" (read as 0, 0.5, 1, each with a note)
+  filter      empty content with finish_reason=content_filter
+  echo400     400 whose error message echoes the Authorization header (a leaky proxy)
+  echo401     401 "Incorrect API key provided: <the key>" (fatal, and echoes the key)
+  echoreply   a good reply whose reasoning_content quotes the Authorization header
+Mode ``dup`` is not needed: identical prompts come from identical plans in the bench.
 A fixed ``latency`` (seconds) applies to every request. Each request is logged (message hash
 and model) to ``log_path`` when given, so tests can count re-paid calls. Run in-process with
 ``FakeServer`` or as a subprocess: ``python tests/fake_openai_server.py --port 0 --latency 0.1``.
@@ -73,6 +83,7 @@ class _State:
         self.auth_headers: list[str] = []
         self.bodies: list[dict[str, Any]] = []
         self.keep_bodies = False
+        self.hang_s = 1.0
 
 
 def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
@@ -118,10 +129,17 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                     with open(state.log_path, "a", encoding="utf-8") as fh:
                         fh.write(json.dumps({"hash": mhash, "model": model, "t": time.time()}) + "\n")
             delay = state.latency + (2.0 if "slow" in modes and state.latency == 0 else 0.0)
+            delay += state.hang_s if "hang" in modes else 0.0
             if delay:
                 time.sleep(delay)
             err = lambda code, msg, typ="invalid_request_error", codev=None, hdr=None: self._send(  # noqa: E731
                 code, {"error": {"message": msg, "type": typ, "code": codev}}, hdr)
+            token = self.headers.get("Authorization", "").removeprefix("Bearer ")
+            if "echo401" in modes:
+                return err(401, f"Incorrect API key provided: {token}. Find your key at the dashboard.",
+                           codev="invalid_api_key")
+            if "echo400" in modes:
+                return err(400, f"Invalid request (auth={token}, url=https://admin:hunter2secret@proxy.local/v1)")
             if "auth" in modes:
                 return err(401, "Incorrect API key provided", "invalid_request_error", "invalid_api_key")
             if "quota" in modes:
@@ -152,6 +170,24 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 content, finish = content[: len(content) // 2], "length"
             if "refuse" in modes:
                 content = "I'm sorry, I can't help with that."
+            if "twoobj" in modes and content.startswith("{"):
+                other = json.loads(content)
+                first = other[KEYS[0]]["accuracy"]
+                other[KEYS[0]]["accuracy"] = 0.0 if first else 1.0
+                content = f"First pass: {json.dumps(other)}\nOn reflection, my final answer: {content}"
+            if "cut" in modes:
+                content = content[: content.index('"overall_assessment"') + 24] if "overall_assessment" in content else content[:-3]
+            if ("scale15" in modes or "pct" in modes or "fractions" in modes) and content.startswith("{"):
+                obj = json.loads(content)
+                table = ({0.0: 1, 0.5: 3, 1.0: 5} if "scale15" in modes else {0.0: 0, 0.5: 50, 1.0: 100} if "pct" in modes
+                         else {0.0: "0/2", 0.5: "1/2", 1.0: "2/2"})
+                for k in KEYS:
+                    obj[k]["accuracy"] = table[obj[k]["accuracy"]]
+                content = json.dumps(obj)
+            if "filter" in modes:
+                content, finish = "", "content_filter"
+            if "echoreply" in modes:
+                reasoning = f"The request carried the header Bearer {token}; ignoring it."
             msg: dict[str, Any] = {"role": "assistant", "content": content}
             if reasoning is not None:
                 msg["reasoning_content"] = reasoning

@@ -120,14 +120,23 @@ def test_datasets_inference_failure_falls_back_to_json(tmp_path, monkeypatch):
     assert len(bench.generations) == 4
 
 
-def test_type_changing_values_still_load_through_datasets(tmp_path):
+def test_type_changing_values_still_load_through_datasets(tmp_path, monkeypatch):
+    """A column whose type changes between rows reaches `datasets` as its Json feature (JSON
+    text per value); the loader decodes it, so both engines read the edited file alike. (This
+    test used to pass on a stale copy of the unedited folder from datasets' basename cache.)"""
+    monkeypatch.setenv("AJB_CACHE_DIR", str(tmp_path / "cache"))
     root = write_mini_repo(tmp_path / "r", "nested")
     path = root / "data" / "gpt5_4.jsonl"
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     rows[0]["user_query"] = {"weird": [1, 2]}  # type changes between rows
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    bench = load_bench(root, engine="datasets", runs=None)
-    assert len(bench.generations) == 4
+    via_datasets = load_bench(root, engine="datasets", runs=None, cache=False)
+    direct = load_bench(root, engine="json", runs=None, cache=False)
+    cols = ["id", "difficulty", "user_query", "p_tool", "p_param", "p_seq", "p_cov"]
+    pd.testing.assert_frame_equal(via_datasets.generations[cols], direct.generations[cols])
+    queries = via_datasets.generations.set_index(["id", "difficulty"])["user_query"]
+    assert queries[("r1", "easy")] == {"weird": [1, 2]}
+    assert queries[("r1", "hard")] == "q"
 
 
 def test_unknown_source_is_a_clear_error():
@@ -197,12 +206,8 @@ def test_run_with_prompt_key_spellings_loads_through_general_path(tmp_path):
 def test_hub_unreachable_is_a_clear_error(monkeypatch):
     """Offline, the hub source fails with a message saying what to do instead (no traceback
     from the middle of huggingface_hub)."""
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    import ajb_utils.data as data_mod
+    import huggingface_hub.constants
 
-    def offline(*args, **kwargs):
-        raise OSError("no network")
-
-    monkeypatch.setattr(data_mod, "_readme_text", offline)
-    with pytest.raises(BenchDataError, match="needs network access"):
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)  # read per request
+    with pytest.raises(BenchDataError, match="HF_HUB_OFFLINE is set.*Offline, use data_source="):
         load_bench("hf")

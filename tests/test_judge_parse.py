@@ -48,13 +48,66 @@ def test_repair_is_flagged() -> None:
     assert v.status == "ok" and v.repaired and v.scores["sequence_accuracy"] == 1.0
 
 
-def test_aliases_and_snapping() -> None:
-    v = parse_judge(json.dumps({"scores": {"Tool Selection": {"score": 0.8}, "param": "0.4", "sequence": 0.26,
-                                           "coverage": 90}}))
+def test_aliases_and_near_miss_snapping() -> None:
+    v = parse_judge(json.dumps({"scores": {"Tool Selection": {"score": 0.98}, "param": "0.5", "sequence": 0.52,
+                                           "coverage": "0,5"}}))
     assert v.status == "ok"
-    assert v.scores == {"tool_selection": 1.0, "parameter_structure": 0.5, "sequence_accuracy": 0.5, "query_coverage": 1.0}
-    assert any("snapped" in n for n in v.notes)
-    assert snap(0.25) == (0.5, "snapped 0.25->0.5") and snap("n/a")[0] is None
+    assert v.scores == {"tool_selection": 1.0, "parameter_structure": 0.5, "sequence_accuracy": 0.5, "query_coverage": 0.5}
+    assert any("snapped 0.98->1" in n for n in v.notes) and any("decimal comma" in n for n in v.notes)
+    assert snap("n/a")[0] is None
+
+
+@pytest.mark.parametrize("raw,expect", [
+    (0, 0.0), (1, 1.0), (0.5, 0.5), ("1", 1.0), (True, 1.0), (0.97, 1.0), (0.03, 0.0),
+    ("1/2", 0.5), ("2/2", 1.0), ("0/2", 0.0), ("0,5", 0.5), ("1.0 (fully correct)", 1.0),
+    # off-scale: a 1-5 or percentage answer is unreadable, never rescaled into a silent 0
+    (5, None), (4, None), (3, None), (2, None), (1.5, None), (0.8, None), (0.25, None), (90, None), (-1, None),
+    ("4/5", None), ("3", None), ("1/0", None), ("high", None), (None, None), (float("nan"), None),
+])
+def test_snap_scale(raw, expect) -> None:
+    value, note = snap(raw)
+    assert value == expect
+    if expect is None or raw not in (0, 1, 0.5, "1"):
+        assert note  # every change or refusal is explained
+
+
+def test_one_to_five_answer_is_parse_error_not_zero() -> None:
+    obj = {k: {"accuracy": s, "justification": "j"} for k, s in zip(list(GOOD)[:4], [5, 4, 3, 5], strict=True)}
+    v = parse_judge(json.dumps(obj))
+    assert v.status == "parse_error" and set(v.scores.values()) == {None}
+    assert sum("off-scale" in n for n in v.notes) == 4
+    for raw in (2, 1.5, 3, "4/5"):
+        bad = json.loads(S)
+        bad["sequence_accuracy"]["accuracy"] = raw
+        v = parse_judge(json.dumps(bad))
+        assert v.status == "parse_error" and v.scores["sequence_accuracy"] is None and v.scores["tool_selection"] == 1.0
+    for raw, want in (("1/2", 0.5), ("2/2", 1.0), ("0,5", 0.5)):
+        fixed = json.loads(S)
+        fixed["sequence_accuracy"]["accuracy"] = raw
+        v = parse_judge(json.dumps(fixed))
+        assert v.status == "ok" and v.scores["sequence_accuracy"] == want and any("sequence_accuracy:" in n for n in v.notes)
+
+
+def test_two_objects_and_unflagged_truncation() -> None:
+    other = json.loads(S)
+    other["tool_selection_accuracy"]["accuracy"] = 0.0
+    v = parse_judge(f"First pass: {S}\nOn reflection: {json.dumps(other)}")
+    assert v.status == "ambiguous" and set(v.scores.values()) == {None} and "2 complete JSON verdicts" in v.notes[0]
+    same = parse_judge(f"```json\n{S}\n```\nAgain: {S}")  # the same verdict twice is not ambiguous
+    assert same.status == "ok" and same.scores == EXPECT
+    cut = S[: S.index('"overall_assessment"') + 25]  # all four metrics, then cut mid-string
+    v = parse_judge(cut, finish_reason="stop")
+    assert v.status == "incomplete" and v.repaired and any("cut short" in n for n in v.notes)
+    assert parse_judge(cut, finish_reason="length").status == "truncated"
+    assert parse_judge(S, finish_reason="content_filter").status == "content_filter"
+
+
+def test_prometheus_scale_is_flagged() -> None:
+    r = parse_prometheus("Feedback: ok [RESULT] 4")
+    assert r["status"] == "ok" and r["score"] == 0.5 and r["notes"] == ["prometheus 1-5 mapped 4->0.5"]
+    for bad in ("Feedback: x [RESULT] 7", "Feedback: x [RESULT] 4.5", "Feedback: x [RESULT] 0"):
+        r = parse_prometheus(bad)
+        assert r["status"] == "parse_error" and r["score"] is None and "off-scale" in r["notes"][0]
 
 
 def test_failure_statuses() -> None:

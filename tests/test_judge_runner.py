@@ -80,14 +80,14 @@ def test_garbage_aborts_early(server, bench, tmp_path) -> None:
     assert s.aborted and "misconfigured" in s.aborted and s.new < 24
 
 
-@pytest.mark.parametrize("model,expect", [("auth", "fatal"), ("quota", "fatal"), ("ctx", "api_error")])
+@pytest.mark.parametrize("model,expect", [("auth", "fatal"), ("quota", "fatal"), ("ctx", "context_length")])
 def test_fail_fast(server, bench, tmp_path, model, expect) -> None:
     n0 = server.state.requests
-    s = run_judge(cfg(server, bench, tmp_path, model, concurrency=1, abort_after=10**6))
+    s = run_judge(cfg(server, bench, tmp_path, model, concurrency=1, abort_after=10**6, check_endpoint=False))
     if expect == "fatal":
         assert s.aborted and "fatal" in s.aborted and server.state.requests - n0 <= 2
     else:
-        assert s.statuses == {"api_error": 24} and server.state.requests - n0 == 24  # no retries
+        assert s.statuses == {"context_length": 24} and server.state.requests - n0 == 24  # no retries
 
 
 def test_resume_never_repays_and_round_robin(server, bench, tmp_path) -> None:

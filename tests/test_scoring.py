@@ -133,11 +133,13 @@ def test_encodings_agree() -> None:
 
 
 def test_null_filled_struct_keys_are_not_arguments() -> None:
-    """Arrow structs null-fill the union of fields; None-valued keys must not change a score."""
+    """Arrow structs null-fill the union of fields: there (arrow=True) None-valued keys are not
+    arguments; read as raw JSON the same keys are keys (issue 9 §2), scoring the 0.5 of Eq. 2."""
     exp = [c("a", x=1)]
     gen_struct = [{"function": {"name": "a", "arguments": {"x": 1, "y": None, "z": None}},
                    "name": None, "arguments": None}]
-    assert programmatic_scores(gen_struct, exp)["parameter_structure"] == 1.0
+    assert programmatic_scores(normalize_calls(gen_struct, arrow=True), exp)["parameter_structure"] == 1.0
+    assert programmatic_scores(gen_struct, exp)["parameter_structure"] == 0.5
 
 
 @pytest.mark.parametrize("bad", ["[{", '[{"arguments": {}}]', "42", '[{"name": "a", "arguments": "{x"}]'])

@@ -14,6 +14,7 @@ import asyncio
 import itertools
 import os
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,32 @@ from ajb_utils.schema import METRICS, PROMPT_KEYS
 
 
 class FatalBackendError(RuntimeError):
-    """An error that makes every further call pointless (auth, quota, unknown model)."""
+    """An error that makes every further call pointless (auth, quota, unknown model, endpoint down)."""
+
+
+_SECRET_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{12,}"), r"\1-***"),  # OpenAI-style keys
+    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}"), r"\1 ***"),
+    (re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s:@]+(?::[^/\s@]*)?@"), r"\1***@"),  # user:pass@ in URLs
+    (re.compile(r"(?i)([?&](?:api[_\-]?key|key|token|access_token|auth|sig|signature)=)[^&\s\"']+"), r"\1***"),
+]
+
+
+def redact(text: str | None, secrets: tuple[str, ...] | list[str] = ()) -> str | None:
+    """Return `text` with the given secrets, API-key-like tokens and URL credentials masked."""
+    if not text:
+        return text
+    for sec in secrets:
+        if sec and len(sec) >= 6 and sec in text:
+            text = text.replace(sec, "***")
+    for pat, rep in _SECRET_PATTERNS:
+        text = pat.sub(rep, text)
+    return text
+
+
+def redact_url(url: str) -> str:
+    """Return a base URL with any credentials (user:pass@, ?key=) masked."""
+    return redact(url) or url
 
 
 @dataclass
@@ -182,6 +208,7 @@ class OpenAIBackend:
     extra_body: dict[str, Any] | None = None
     max_tokens_param: str = "max_tokens"
     pool_size: int = 64
+    shard_size: int = 16  # connections per HTTP client (see __post_init__)
 
     def __post_init__(self) -> None:
         """Create one async client per base URL (SDK retries off)."""
@@ -190,16 +217,28 @@ class OpenAIBackend:
 
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
-            raise FatalBackendError(f"environment variable {self.api_key_env} is not set")
-        limits = httpx.Limits(max_connections=self.pool_size, max_keepalive_connections=self.pool_size)
-        self._clients = [
-            openai.AsyncOpenAI(
-                base_url=u, api_key=key or "EMPTY", max_retries=0, timeout=self.timeout_s,
-                http_client=httpx.AsyncClient(limits=limits, timeout=self.timeout_s),
-            )
-            for u in self.base_urls
-        ]
+            raise FatalBackendError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
+        self._secrets = (key,) if key else ()
+        # Connection pools: httpcore's pool scans its connections for every request it assigns, which
+        # grows quadratically with the pool; shards of <= SHARD connections keep that scan short, so
+        # concurrency 64-128 is not throttled by the client (benchmarks/bench_runner.py).
+        n_shards = max(1, -(-self.pool_size // self.shard_size))
+        per_shard = -(-self.pool_size // n_shards)
+        limits = httpx.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
+        self._clients = []
+        self._client_urls: list[str] = []
+        for u in self.base_urls:
+            for _ in range(n_shards):
+                self._clients.append(openai.AsyncOpenAI(
+                    base_url=u, api_key=key or "EMPTY", max_retries=0, timeout=self.timeout_s,
+                    http_client=httpx.AsyncClient(limits=limits, timeout=self.timeout_s)))
+                self._client_urls.append(u)
+        # interleave URLs so round-robin alternates replicas: url0-shard0, url1-shard0, url0-shard1, ...
+        order = sorted(range(len(self._clients)), key=lambda i: (i % n_shards, i // n_shards))
+        self._clients = [self._clients[i] for i in order]
+        self._client_urls = [self._client_urls[i] for i in order]
         self._rr = itertools.cycle(range(len(self._clients)))
+        self._inflight = [0] * len(self._clients)
         # structured-output ladder; the first rejection moves every later call down a rung
         ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
                   "json_object": ["json_object", "none"], "none": ["none"]}
@@ -236,7 +275,18 @@ class OpenAIBackend:
 
     async def chat(self, messages: list[dict[str, str]], json_reply: bool = True) -> ChatResult:
         """Return one completion (single attempt; raises CallError on failure)."""
-        client = self._clients[next(self._rr)]
+        # the least busy client (replica x pool shard), ties broken round-robin
+        start = next(self._rr)
+        n = len(self._clients)
+        idx = min(range(n), key=lambda j: (self._inflight[j], (j - start) % n))
+        self._inflight[idx] += 1
+        try:
+            return await self._chat(self._clients[idx], messages, json_reply)
+        finally:
+            self._inflight[idx] -= 1
+
+    async def _chat(self, client: Any, messages: list[dict[str, str]], json_reply: bool) -> ChatResult:
+        """Return one completion from one client (see chat)."""
         while True:
             fmt = self._formats[0]
             t0 = time.monotonic()
@@ -248,6 +298,7 @@ class OpenAIBackend:
                 resp = await client.post("/chat/completions", body=kw, cast_to=object)
             except Exception as exc:  # noqa: BLE001 - classified below
                 err = classify_error(exc)
+                err.message = redact(err.message, self._secrets) or ""
                 if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
                     if self._formats[0] == fmt:
                         self._formats.pop(0)
@@ -256,7 +307,44 @@ class OpenAIBackend:
                     self.max_tokens_param = "max_completion_tokens"
                     continue
                 raise err from None
-            return _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
+            res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
+            for sec in self._secrets:  # a server that echoes the key in a reply must not get it stored
+                if len(sec) >= 6:  # (only the key itself: a reply's text is otherwise kept verbatim)
+                    res.content = res.content.replace(sec, "***") if res.content else res.content
+                    res.reasoning = res.reasoning.replace(sec, "***") if res.reasoning else res.reasoning
+            return res
+
+    async def check(self, timeout_s: float = 5.0) -> None:
+        """Raise FatalBackendError unless every base URL answers (GET /models; any HTTP answer but 401/403 passes)."""
+        import openai
+
+        seen: set[str] = set()
+        for client, url in zip(self._clients, self._client_urls, strict=True):
+            if url in seen:
+                continue
+            seen.add(url)
+            shown = redact_url(url)
+            try:
+                await client.get("/models", cast_to=object, options={"timeout": min(timeout_s, self.timeout_s)})
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+                raise FatalBackendError(f"authentication failed at {shown}: "
+                                        f"{redact(str(getattr(exc, 'message', exc)), self._secrets)}") from None
+            except openai.APIStatusError:
+                continue  # the server answers (some have no /models route)
+            except openai.APITimeoutError:
+                raise FatalBackendError(f"no answer from {shown} within {min(timeout_s, self.timeout_s):g} s") from None
+            except openai.APIConnectionError as exc:
+                cause: BaseException | None = exc
+                while cause is not None and not isinstance(cause, ConnectionRefusedError):
+                    cause = cause.__cause__ or cause.__context__
+                if cause is not None:
+                    raise FatalBackendError(f"connection refused at {shown}") from None
+                raise FatalBackendError(f"cannot connect to {shown}: "
+                                        f"{redact(str(exc.__cause__ or exc), self._secrets)}") from None
+
+    def redact(self, text: str | None) -> str | None:
+        """Return `text` with this backend's key and any credentials masked."""
+        return redact(text, self._secrets)
 
     async def aclose(self) -> None:
         """Close the HTTP clients."""

@@ -2,12 +2,20 @@
 
 ``custom_id`` is the store key, so an import is idempotent and resumable: units already ``ok`` in
 the store are neither exported again nor overwritten, and partial result files can be imported
-as they arrive. Request bodies carry no credentials.
+as they arrive. Request bodies carry no credentials, and they carry every decoding field that
+defines the run (temperature, top_p, seed, max tokens -- as ``max_completion_tokens`` for
+reasoning models --, reasoning effort, thinking as ``chat_template_kwargs``, the extra body).
+
+Exports are split at the provider's per-file limits (OpenAI Batch API: 50,000 requests and
+200 MB per input file): ``batch_in.jsonl``, ``batch_in.part2.jsonl``, ... The same JSONL is the
+input format of vLLM's offline batch runner (``python -m vllm.entrypoints.openai.run_batch``),
+whose output file imports here unchanged.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,61 +23,136 @@ from typing import Any
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.conditions import Context, Unit
 
+MAX_REQUESTS_PER_FILE = 50_000
+MAX_BYTES_PER_FILE = 200 * 1024 * 1024
+_REASONING_MODEL = re.compile(r"^(o\d|gpt-5)", re.I)
+
+
+def batch_body(backend: Any, messages: list[dict[str, str]], json_reply: bool) -> dict[str, Any]:
+    """Return the full request body of one call: decoding, extra body and thinking merged in."""
+    body = backend.request_preview(messages, json_reply=json_reply)
+    body.update(body.pop("extra_body", None) or {})  # what the SDK would merge into the JSON body
+    dec = backend.decoding
+    reasoning = bool(dec.reasoning_effort) or bool(_REASONING_MODEL.match(str(backend.model)))
+    if reasoning and "max_tokens" in body:  # reasoning models reject max_tokens
+        body["max_completion_tokens"] = body.pop("max_tokens")
+    return body
+
+
+def part_path(path: Path, i: int) -> Path:
+    """Return the i-th (1-based) file of a split export: path itself, then <stem>.part<i><suffix>."""
+    path = Path(path)
+    return path if i == 1 else path.with_name(f"{path.stem}.part{i}{path.suffix}")
+
 
 def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[str, str], path: Path,
-                 retry_errors: bool = False) -> int:
-    """Write one Batch API request line per pending unit to `path`; return the line count."""
+                 retry_errors: bool = False, max_requests: int = MAX_REQUESTS_PER_FILE,
+                 max_bytes: int = MAX_BYTES_PER_FILE, retry_permanent: bool = False) -> list[tuple[Path, int]]:
+    """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)]."""
     from ajb_utils.judge.export import atomic_write_text
 
-    lines = []
+    parts: list[tuple[Path, int]] = []
+    buf: list[str] = []
+    size = 0
+
+    def flush() -> None:
+        """Write the current part."""
+        nonlocal buf, size
+        p = part_path(path, len(parts) + 1)
+        atomic_write_text(p, "".join(buf))
+        parts.append((p, len(buf)))
+        buf, size = [], 0
+
     for u in units:
         st = existing.get(u.key)
-        if st == P.OK or (st is not None and not retry_errors):
+        if st == P.OK or (st is not None and not (retry_permanent if st in P.PERMANENT else retry_errors)):
             continue
         try:
             msgs = ctx.messages(u)
         except KeyError:  # deref judge call whose reference is not derived yet
             continue
-        body = backend.request_preview(msgs, json_reply=u.kind == "judge")
-        body.pop("extra_body", None)
-        lines.append(json.dumps({"custom_id": u.key, "method": "POST", "url": "/v1/chat/completions", "body": body}))
-    atomic_write_text(Path(path), "\n".join(lines) + ("\n" if lines else ""))
-    return len(lines)
+        line = json.dumps({"custom_id": u.key, "method": "POST", "url": "/v1/chat/completions",
+                           "body": batch_body(backend, msgs, u.kind == "judge")}, ensure_ascii=False) + "\n"
+        n = len(line.encode("utf-8"))
+        if n > max_bytes:
+            raise ValueError(f"one request ({u.key}) is {n} bytes, over the {max_bytes}-byte file limit")
+        if buf and (len(buf) >= max_requests or size + n > max_bytes):
+            flush()
+        buf.append(line)
+        size += n
+    if buf or not parts:
+        flush()
+    path = Path(path)
+    for old in path.parent.glob(f"{path.stem}.part*{path.suffix}"):  # parts left by an earlier, larger export
+        num = old.name[len(path.stem) + 5: len(old.name) - len(path.suffix)]
+        if num.isdigit() and int(num) > len(parts):
+            old.unlink()
+    return parts
 
 
-def import_batch(path: Path, units: list[Unit], store: Any) -> Counter:
-    """Parse a Batch API output JSONL into the store (idempotent); return statuses imported."""
+def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] | None = None) -> Counter:
+    """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
+
+    Besides statuses the counts hold ``noop_already_ok`` (a result for a unit already ok in the
+    store: not overwritten), ``noop_duplicate`` (the same custom_id twice in the file: the first
+    is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
+    and skipped; the rest is imported).
+    """
     from ajb_utils.judge.prompts import messages_hash  # noqa: F401  (kept for symmetry)
     from ajb_utils.judge.runner import _parse_unit
 
     by_key = {u.key: u for u in units}
+    existing = store.statuses({u.run_hash for u in units})
     c: Counter = Counter()
     rows: list[dict[str, Any]] = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        rec = json.loads(line)
-        u = by_key.get(rec.get("custom_id"))
-        if u is None:
-            c["unknown_key"] += 1
-            continue
-        resp = (rec.get("response") or {})
-        body = resp.get("body") or {}
-        row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
-               "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
-               "attempts": 1}
-        if rec.get("error") or resp.get("status_code", 200) >= 400 or not body.get("choices"):
-            row.update(status=P.API_ERROR, error=json.dumps(rec.get("error") or body.get("error"))[:500])
-        else:
-            ch = body["choices"][0]
-            msg = ch.get("message") or {}
-            reasoning = msg.get("reasoning_content") or msg.get("reasoning")
-            status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
-            usage = body.get("usage") or {}
-            row.update(status=status, raw=msg.get("content"), reasoning=reasoning, finish_reason=ch.get("finish_reason"),
-                       parsed=parsed, model=body.get("model"), fingerprint=body.get("system_fingerprint"),
-                       prompt_tokens=usage.get("prompt_tokens"), completion_tokens=usage.get("completion_tokens"))
-        rows.append(row)
-        c[row["status"]] += 1
+    seen: set[str] = set()
+    problems = [] if problems is None else problems
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    raise ValueError("not a JSON object")
+            except ValueError as exc:
+                c["corrupt_line"] += 1
+                problems.append(f"{path}:{lineno}: corrupt line skipped ({str(exc)[:80]})")
+                continue
+            key = rec.get("custom_id")
+            u = by_key.get(key)
+            if u is None:
+                c["unknown_key"] += 1
+                continue
+            if key in seen:
+                c["noop_duplicate"] += 1
+                continue
+            seen.add(key)
+            if existing.get(key) == P.OK:
+                c["noop_already_ok"] += 1
+                continue
+            resp = rec.get("response") or {}
+            body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
+            body = body or {}
+            row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
+                   "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
+                   "attempts": 1}
+            if not isinstance(body, dict) or rec.get("error") or (resp.get("status_code") or 200) >= 400 \
+                    or not body.get("choices"):
+                err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)
+                low = json.dumps(err).lower()
+                status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
+                row.update(status=status, error=json.dumps(err)[:500])
+            else:
+                ch = body["choices"][0]
+                msg = ch.get("message") or {}
+                reasoning = msg.get("reasoning_content") or msg.get("reasoning")
+                status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
+                usage = body.get("usage") or {}
+                row.update(status=status, raw=msg.get("content"), reasoning=reasoning, finish_reason=ch.get("finish_reason"),
+                           parsed=parsed, model=body.get("model"), fingerprint=body.get("system_fingerprint"),
+                           prompt_tokens=usage.get("prompt_tokens"), completion_tokens=usage.get("completion_tokens"))
+            rows.append(row)
+            c[row["status"]] += 1
     store.put_many(rows)
     return c

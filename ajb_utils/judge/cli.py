@@ -71,11 +71,19 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
     r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
     r.add_argument("--max-attempts", type=int, default=6, help="attempts per call on 429/5xx/timeouts")
-    r.add_argument("--retry-errors", action="store_true", help="re-run only failed items (parse_error, api_error, ...)")
+    r.add_argument("--max-timeout-attempts", type=int, default=2,
+                   help="timed-out attempts per call before status timeout (each is counted as spent)")
+    r.add_argument("--retry-errors", action="store_true",
+                   help="re-run failed items (parse_error, api_error, timeout, ...), not permanent failures")
+    r.add_argument("--retry-permanent", action="store_true",
+                   help="also re-run permanent failures (context_length, refused, content_filter)")
+    r.add_argument("--no-endpoint-check", action="store_true", help="skip the GET /models check before the first item")
     r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
     r.add_argument("--dry-run", action="store_true", help="print calls and estimated tokens/cost, spend nothing")
-    r.add_argument("--budget-tokens", type=int, default=None, help="stop before exceeding this many tokens")
-    r.add_argument("--budget-usd", type=float, default=None, help="stop once this cost is reached (needs prices)")
+    r.add_argument("--budget-tokens", type=int, default=None,
+                   help="stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this")
+    r.add_argument("--budget-usd", type=float, default=None,
+                   help="the same in USD (needs --price-in/--price-out); counted across resumes from the store")
     r.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens (for estimates/budget)")
     r.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
     r.add_argument("--abort-after", type=int, default=40, help="check the failure rate after this many new calls")
@@ -104,7 +112,8 @@ def config_from_args(a: argparse.Namespace) -> RunConfig:
         decoding=Decoding(temperature=a.temperature, max_tokens=a.max_tokens, thinking=a.thinking, seed=a.seed,
                           top_p=a.top_p, reasoning_effort=a.reasoning_effort),
         response_format=a.response_format, extra_body=a.extra_body, timeout_s=a.timeout, concurrency=a.concurrency,
-        rpm=a.rpm, max_attempts=a.max_attempts, retry_errors=a.retry_errors, reparse=a.reparse, dry_run=a.dry_run,
+        rpm=a.rpm, max_attempts=a.max_attempts, max_timeout_attempts=a.max_timeout_attempts,
+        retry_permanent=a.retry_permanent, check_endpoint=not a.no_endpoint_check, retry_errors=a.retry_errors, reparse=a.reparse, dry_run=a.dry_run,
         budget_tokens=a.budget_tokens, budget_usd=a.budget_usd, price_in_per_m=a.price_in, price_out_per_m=a.price_out,
         abort_after=a.abort_after, abort_error_rate=a.abort_error_rate,
         deriver_model=getattr(a, "deriver_model", None), deriver_base_urls=getattr(a, "deriver_base_url", None),
@@ -136,10 +145,15 @@ def _print_summary(s: RunSummary) -> None:
     if s.dry_run:
         print(f"DRY RUN {s.name}: {s.n_units} units, {s.cached} already stored; pending calls:")
         for k, v in s.estimate.get("calls", {}).items():
-            print(f"  {k:32s} {v['calls']:>8d} calls  ~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok")
+            print(f"  {k:32s} {v['calls']:>8d} calls ({v.get('units', v['calls'])} units; identical requests sent once)  "
+                  f"~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok")
         usd = s.estimate.get("usd")
         print(f"  total ~{s.estimate.get('prompt_tokens', 0):,d} + ~{s.estimate.get('completion_tokens', 0):,d} tokens"
               + (f", ~${usd:,.2f}" if usd is not None else " (give --price-in/--price-out for a cost)"))
+        sp = s.store_spent or {}
+        if sp.get("attempts"):
+            print(f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
+                  f"({sp['attempts']} paid attempts); budgets count it")
         return
     print(s)
 
@@ -162,10 +176,20 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
             existing = store.statuses([run_hash, dhash])
             pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
             todo = pending_d if pending_d else units  # derive first, then judge
-            n = batch.export_batch(todo, ctx, _make_backend(cfg), existing, a.file, cfg.retry_errors)
-            print(f"wrote {n} requests to {a.file}" + (" (DeRef deriver calls; import, then export again)" if pending_d else ""))
+            parts = batch.export_batch(todo, ctx, _make_backend(cfg), existing, a.file, cfg.retry_errors,
+                                       retry_permanent=cfg.retry_permanent)
+            for path, n in parts:
+                print(f"wrote {n} requests to {path}")
+            if len(parts) > 1:
+                print(f"split into {len(parts)} files at the provider's per-file limits "
+                      f"({batch.MAX_REQUESTS_PER_FILE:,} requests, {batch.MAX_BYTES_PER_FILE // 2**20} MB); upload each")
+            if pending_d:
+                print("(DeRef deriver calls; import, then export again)")
             return 0
-        c = batch.import_batch(a.file, [*derivers, *units], store)
+        problems: list[str] = []
+        c = batch.import_batch(a.file, [*derivers, *units], store, problems)
+        for msg in problems:
+            print(msg)
         print(f"imported {dict(c)}")
     cfg.dry_run, cfg.retry_errors, cfg.reparse, cfg.offline = False, False, False, True
     s = run_judge(cfg)  # export what the store now holds; no call is made
@@ -177,11 +201,21 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     a = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from ajb_utils.judge.backends import FatalBackendError, redact
+    from ajb_utils.judge.store import StoreLockedError
+
     cfg = config_from_args(a)
-    if a.cmd.startswith("batch"):
-        return _batch(a, cfg)
-    fn = {"run": run_judge, "generate": run_generate, "rewrite": run_rewrite}[a.cmd]
-    s = fn(cfg)
+    try:
+        if a.cmd.startswith("batch"):
+            return _batch(a, cfg)
+        fn = {"run": run_judge, "generate": run_generate, "rewrite": run_rewrite}[a.cmd]
+        s = fn(cfg)
+    except StoreLockedError as exc:  # a second runner on the same store: stop before any call
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    except (FatalBackendError, ValueError, FileNotFoundError) as exc:  # one clear line, not a traceback
+        print(f"error: {redact(str(exc))}", file=sys.stderr)
+        return 2
     _print_summary(s)
     return 2 if s.aborted else 0
 

@@ -81,6 +81,22 @@ class Context:
         self._donors: dict[str, str] | None = None
         self.corrupt_seed = corrupt_seed
         self.derived: dict[tuple[str, str], str] = {}  # (record id, difficulty) -> reference JSON
+        self._rows: tuple[list[Any], list[Any]] | None = None  # generations' query / calls as lists
+        self._refs: dict[str, str] = {}  # record id -> rendered expected calls
+
+    def _generation(self, row: int) -> tuple[str, Any]:
+        """Return (user query, generated calls) of a generations row (list access, not pandas .iloc)."""
+        if self._rows is None:
+            g = self.generations
+            self._rows = (g["user_query"].astype(str).tolist(), g["generated_calls"].tolist())
+        return self._rows[0][row], self._rows[1][row]
+
+    def reference(self, rid: str) -> str:
+        """Return (cached) a record's expected calls rendered for the reference slot."""
+        t = self._refs.get(rid)
+        if t is None:
+            t = self._refs[rid] = prompts.calls_json(list(self.records.at[rid, "expected_calls"]))
+        return t
 
     def donors(self) -> dict[str, str]:
         """Return the C3 donor map (computed over the whole benchmark, so --limit cannot change it)."""
@@ -111,19 +127,19 @@ class Context:
             r = self.records.loc[u.item_id]
             return prompts.generator_messages(str(r.get("system_prompt") or ""), self.query(u.item_id, u.difficulty),
                                               self.tools_text(u.item_id))
-        g = self.generations.iloc[u.row]
+        query, calls = self._generation(u.row)
         rid = u.item_id
         ref = None
         if u.condition in ("with_gt", "freeform", "prometheus"):
-            ref = prompts.calls_json(list(self.records.at[rid, "expected_calls"]))
+            ref = self.reference(rid)
         elif u.condition == "corrupted_gt":
-            ref = prompts.calls_json(list(self.records.at[self.donors()[rid], "expected_calls"]))
+            ref = self.reference(self.donors()[rid])
         elif u.condition == "deref":
             ref = self.derived.get((rid, u.difficulty))
             if ref is None:
                 raise KeyError(f"no derived reference for {rid}/{u.difficulty}")
-        return prompts.judge_messages(u.condition, str(g["user_query"]), self.tools_text(rid),
-                                      prompts.calls_json(list(g["generated_calls"] or [])), ref,
+        return prompts.judge_messages(u.condition, query, self.tools_text(rid),
+                                      prompts.calls_json(list(calls) if calls is not None else []), ref,
                                       u.unit or None)
 
 

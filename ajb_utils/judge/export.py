@@ -24,27 +24,83 @@ from ajb_utils.judge.static_judge import P_COLS
 from ajb_utils.schema import METRICS, SCORE_COLUMNS, OVERALL_SCORE_COLUMN
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (temp file in the same folder, fsync, rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def _umask() -> int:
+    """Return the process umask without changing it (Linux /proc; else the os.umask round trip)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    m = os.umask(0o022)
+    os.umask(m)
+    return m
+
+
+def atomic_write_lines(path: Path, lines: Iterable[str]) -> int:
+    """Write `lines` (given without newlines) to `path` atomically, one per line; return the count."""
+    counter = [0]
+
+    def chunks() -> Iterable[str]:
+        """Yield each line with its newline, counting."""
+        for line in lines:
+            counter[0] += 1
+            yield line + "\n"
+
+    _atomic_write(path, chunks())
+    return counter[0]
+
+
+def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
+    """Write text chunks to `path` atomically.
+
+    The new content is streamed to an unnamed file in the target folder (Linux ``O_TMPFILE``),
+    fsynced, given a name and renamed over `path`: a kill at any moment leaves either the old file
+    or the new one, and no orphan temporary file (elsewhere: a named ``.tmp`` removed on errors).
+    The file gets the user's normal mode (0666 minus the umask), not mkstemp's 0600.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = 0o666 & ~_umask()
+    fd, tmp = None, None
+    if hasattr(os, "O_TMPFILE"):
+        try:
+            fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+        except OSError:  # file systems without O_TMPFILE support
+            fd = None
+    if fd is None:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, mode)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", closefd=False) as fh:
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
+        if tmp is None:  # name the unnamed file, then rename it over the target
+            tmp = str(path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+            dfd = os.open(path.parent, os.O_RDONLY)
+            try:  # a dir fd makes CPython call linkat(..., AT_SYMLINK_FOLLOW) instead of link()
+                os.link(f"/proc/self/fd/{fd}", os.path.basename(tmp), src_dir_fd=dfd, dst_dir_fd=dfd,
+                        follow_symlinks=True)
+            finally:
+                os.close(dfd)
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+        tmp = None
+    finally:
+        os.close(fd)
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (see _atomic_write)."""
+    _atomic_write(path, [text])
 
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:
-    """Write rows as JSON lines atomically; return the row count."""
-    lines = [json.dumps(r, ensure_ascii=False, default=_json_default) for r in rows]
-    atomic_write_text(path, "\n".join(lines) + ("\n" if lines else ""))
-    return len(lines)
+    """Write rows as JSON lines atomically (streamed, not held in memory as text); return the row count."""
+    return atomic_write_lines(path, (json.dumps(r, ensure_ascii=False, default=_json_default) for r in rows))
 
 
 def _json_default(o: Any) -> Any:

@@ -17,8 +17,17 @@ from typing import Any
 from ajb_utils.schema import METRICS, PROMPT_KEYS
 
 OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED = "ok", "parse_error", "api_error", "truncated", "refused"
-STATUSES: list[str] = [OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED]
+AMBIGUOUS = "ambiguous"  # two complete JSON verdicts that disagree: neither is taken
+INCOMPLETE = "incomplete"  # JSON cut short although finish_reason was not "length"
+CONTEXT_LENGTH, CONTENT_FILTER, TIMEOUT = "context_length", "content_filter", "timeout"
+STATUSES: list[str] = [OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED, AMBIGUOUS, INCOMPLETE, CONTEXT_LENGTH,
+                       CONTENT_FILTER, TIMEOUT]
+# failures that a retry cannot fix (the same prompt gets the same answer): not retried unless asked
+PERMANENT: frozenset[str] = frozenset({CONTEXT_LENGTH, REFUSED, CONTENT_FILTER})
 VERDICT_VALUES: tuple[float, ...] = (0.0, 0.5, 1.0)
+# a "clear near-miss" of the {0, 0.5, 1} scale (0.98, 0.52, 1e-9) is snapped and noted; anything
+# farther away (0.8, 2, 5, 90, "4/5") is off-scale: that metric is unreadable -> parse_error
+NEAR_MISS: float = 0.05
 # Prometheus-2 1-5 score -> {0, 0.5, 1}: 5 = matches the reference (1.0); 4 ("one minor issue")
 # and 3 ("partial") = 0.5, as the with-GT rubric gives 0.5 to minor missing/extra; 2, 1 = 0.0.
 PROMETHEUS_MAP: dict[int, float] = {1: 0.0, 2: 0.0, 3: 0.5, 4: 0.5, 5: 1.0}
@@ -104,6 +113,11 @@ def balanced_spans(text: str, open_ch: str = "{", close_ch: str = "}") -> list[s
 
 def repair_json(text: str) -> str:
     """Return a best-effort repaired JSON text (trailing commas, literals, quotes, unclosed)."""
+    return repair_json_cut(text)[0]
+
+
+def repair_json_cut(text: str) -> tuple[str, bool]:
+    """Return (repaired JSON text, cut): `cut` says strings or brackets had to be closed (cut-short text)."""
     t = text.strip()
     t = re.sub(r"//[^\n\"]*$", "", t, flags=re.M)
     t = re.sub(r"\bTrue\b", "true", t)
@@ -128,6 +142,7 @@ def repair_json(text: str) -> str:
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]" and stack:
             stack.pop()
+    cut = in_str or bool(stack)
     if in_str:
         t += '"'
     t = re.sub(r",\s*,", ",", t)
@@ -136,19 +151,26 @@ def repair_json(text: str) -> str:
     t = re.sub(r":\s*$", ": null", t)
     t += "".join(reversed(stack))
     t = re.sub(r",(\s*[}\]])", r"\1", t)
-    return t
+    return t, cut
 
 
 def _loads(text: str) -> tuple[Any, bool]:
     """Return (object, repaired) for a JSON candidate, or (None, False) when beyond repair."""
+    obj, repaired, _ = _loads_cut(text)
+    return obj, repaired
+
+
+def _loads_cut(text: str) -> tuple[Any, bool, bool]:
+    """Return (object, repaired, cut short) for a JSON candidate; (None, False, False) beyond repair."""
     try:
-        return json.loads(text), False
+        return json.loads(text), False, False
     except (json.JSONDecodeError, ValueError):
         pass
+    fixed, cut = repair_json_cut(text)
     try:
-        return json.loads(repair_json(text)), True
+        return json.loads(fixed), True, cut
     except (json.JSONDecodeError, ValueError):
-        return None, False
+        return None, False, False
 
 
 def json_candidates(text: str, kind: str = "object") -> list[tuple[str, str]]:
@@ -201,27 +223,46 @@ def metric_for_key(key: str) -> str | None:
     return _KEY_ALIASES.get(_norm_key(key))
 
 
+_NUMBER = re.compile(r"^\s*(-?\d+(?:[.,]\d+)?)\s*(?:/\s*(\d+(?:[.,]\d+)?))?(?P<rest>\D*)$")
+
+
 def snap(value: Any) -> tuple[float | None, str | None]:
-    """Return (value snapped to {0, 0.5, 1}, note) for a raw score; percentages are rescaled."""
+    """Return (value on {0, 0.5, 1}, note) for a raw score; off-scale values give (None, reason).
+
+    Accepted: 0, 0.5, 1 (numbers or numeric strings), booleans, a decimal comma ("0,5"), a fraction
+    ("1/2", "2/2") and values within NEAR_MISS of the scale, each with a note. Never rescaled: a 1-5
+    or percentage answer to the 0/0.5/1 rubric is off-scale, not a silent 0.
+    """
     if isinstance(value, bool):
         return (1.0 if value else 0.0), "bool"
+    notes: list[str] = []
     if isinstance(value, str):
-        m = re.search(r"-?\d+(?:\.\d+)?", value)
+        m = _NUMBER.match(value)
         if not m:
             return None, f"non-numeric {value!r}"
-        value = float(m.group(0))
+        num = m.group(1)
+        if "," in num:
+            notes.append(f"decimal comma {num!r}")
+            num = num.replace(",", ".")
+        v = float(num)
+        if m.group(2) is not None:
+            den = float(m.group(2).replace(",", "."))
+            if den == 0:
+                return None, f"non-numeric {value!r}"
+            v /= den
+            notes.append(f"fraction {value.strip()!r}={v:g}")
+        if m.group("rest").strip():
+            notes.append("text after the number")
+        value = v
     if not isinstance(value, int | float) or math.isnan(float(value)):
         return None, f"non-numeric {value!r}"
     v = float(value)
-    note = None
-    if 1.0 < v <= 100.0:
-        v, note = v / 100.0, "percent rescaled"
-    if v < 0 or v > 1:
-        return None, f"out of range {value!r}"
-    snapped = min(VERDICT_VALUES, key=lambda x: (abs(x - v), -x))
-    if snapped != v:
-        note = (note + "; " if note else "") + f"snapped {v:g}->{snapped:g}"
-    return snapped, note
+    nearest = min(VERDICT_VALUES, key=lambda x: (abs(x - v), -x))
+    if abs(nearest - v) > NEAR_MISS:
+        return None, f"off-scale {value!r} (the rubric allows 0, 0.5, 1)"
+    if nearest != v:
+        notes.append(f"snapped {v:g}->{nearest:g}")
+    return nearest, "; ".join(notes) or None
 
 
 def _extract_scores(obj: Any) -> tuple[dict[str, float | None], dict[str, str], str | None, list[str]]:
@@ -269,13 +310,71 @@ def _extract_scores(obj: Any) -> tuple[dict[str, float | None], dict[str, str], 
     return scores, justs, overall, notes
 
 
+def _verdict(obj: Any, src: str, origin: str, repaired: bool) -> Verdict | None:
+    """Return the Verdict of one decoded candidate (None when it holds no metric key)."""
+    scores, justs, overall, notes = _extract_scores(obj)
+    if not scores:
+        return None
+    missing = [m for m in METRICS if scores.get(m) is None]
+    return Verdict(
+        status=PARSE_ERROR if missing else OK,
+        scores={m: scores.get(m) for m in METRICS},
+        justifications={m: justs.get(m, "") for m in METRICS},
+        overall=overall, repaired=repaired, source=f"{src}:{origin}",
+        notes=notes + ([f"unreadable {missing}"] if missing else []),
+    )
+
+
+def _n_read(v: Verdict) -> int:
+    """Return how many metrics a verdict read."""
+    return sum(x is not None for x in v.scores.values())
+
+
+def _best_of_source(src: str, text: str) -> Verdict | None:
+    """Return the verdict one text gives: complete strict objects first, flagging disagreeing objects."""
+    complete: dict[tuple, Verdict] = {}  # distinct complete, strictly valid objects (fence == prose span)
+    cut_ok: Verdict | None = None
+    best: Verdict | None = None
+    for origin, cand in json_candidates(text):
+        obj, repaired, cut = _loads_cut(cand)
+        if obj is None:
+            continue
+        v = _verdict(obj, src, origin, repaired)
+        if v is None:
+            continue
+        if v.status == OK and cut:
+            v.notes.append("JSON cut short (closed by the repair step)")
+            cut_ok = cut_ok or v
+            continue
+        if v.status == OK:
+            complete.setdefault(tuple(v.scores.values()), v)
+        elif best is None or (_n_read(v), len(v.notes) == 0) > (_n_read(best), len(best.notes) == 0):
+            best = v
+    if len(complete) > 1:
+        first = next(iter(complete.values()))
+        return Verdict(status=AMBIGUOUS, scores={m: None for m in METRICS}, source=first.source,
+                       notes=[f"{len(complete)} complete JSON verdicts with different scores "
+                              f"{[list(k) for k in complete]}; none taken"])
+    if complete:
+        return next(iter(complete.values()))
+    if cut_ok is not None:
+        cut_ok.status = INCOMPLETE
+        return cut_ok
+    return best
+
+
 def parse_judge(
     content: str | None,
     reasoning: str | None = None,
     finish_reason: str | None = None,
     refusal: str | None = None,
 ) -> Verdict:
-    """Return the Verdict for one four-metric judge reply (status ok only if all four parsed)."""
+    """Return the Verdict for one four-metric judge reply (status ok only if all four parsed).
+
+    Flagged, never silently ok: two complete objects that disagree (``ambiguous``), JSON closed
+    by the repair step without finish_reason=length (``incomplete``), off-scale values
+    (``parse_error``), finish_reason=length (``truncated``), content_filter (``content_filter``).
+    """
     content = content or ""
     answer, thoughts = strip_think(content)
     sources: list[tuple[str, str]] = [("content", answer)]
@@ -285,31 +384,19 @@ def parse_judge(
         sources.append(("think", thoughts))
     best: Verdict | None = None
     for src, text in sources:
-        for origin, cand in json_candidates(text):
-            obj, repaired = _loads(cand)
-            if obj is None:
-                continue
-            scores, justs, overall, notes = _extract_scores(obj)
-            n_ok = sum(scores.get(m) is not None for m in METRICS)
-            if n_ok == 0:
-                continue
-            v = Verdict(
-                status=OK if n_ok == len(METRICS) else PARSE_ERROR,
-                scores={m: scores.get(m) for m in METRICS},
-                justifications={m: justs.get(m, "") for m in METRICS},
-                overall=overall,
-                repaired=repaired,
-                source=f"{src}:{origin}",
-                notes=notes + ([] if n_ok == len(METRICS) else [f"missing {[m for m in METRICS if scores.get(m) is None]}"]),
-            )
-            if best is None or sum(x is not None for x in v.scores.values()) > sum(
-                x is not None for x in best.scores.values()
-            ):
-                best = v
-            if v.status == OK:
-                break
-        if best is not None and best.status == OK:
+        v = _best_of_source(src, text)
+        if v is None:
+            continue
+        if v.status in (OK, AMBIGUOUS, INCOMPLETE):
+            best = v
             break
+        if best is None or _n_read(v) > _n_read(best):
+            best = v
+    if finish_reason == "content_filter":
+        v = best or Verdict(status=CONTENT_FILTER)
+        v.status = CONTENT_FILTER
+        v.notes.append("finish_reason=content_filter")
+        return v
     if finish_reason == "length":
         v = best or Verdict(status=TRUNCATED)
         v.status = TRUNCATED
@@ -317,7 +404,7 @@ def parse_judge(
         return v
     if best is not None:
         return best
-    if refusal or finish_reason == "content_filter" or (_REFUSAL.search(answer) and "{" not in answer):
+    if refusal or (_REFUSAL.search(answer) and "{" not in answer):
         return Verdict(status=REFUSED, notes=[f"refusal: {(refusal or answer)[:200]}"])
     return Verdict(status=PARSE_ERROR, notes=["no JSON object with metric keys found"])
 
@@ -329,24 +416,37 @@ def _texts(content: str | None, reasoning: str | None) -> list[str]:
 
 
 # --------------------------------------------------------------------------- Prometheus 1-5
-_RESULT = re.compile(r"\[RESULT\]\s*[:\-]?\s*\(?\s*([1-5])(?:\.0)?\b", re.I)
-_SCORE_FALLBACK = re.compile(r"(?:score|result)\s*(?:is|:|=)?\s*\(?\s*([1-5])(?:\s*/\s*5)?\b", re.I)
+_RESULT = re.compile(r"\[RESULT\]\s*[:\-]?\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])", re.I)
+_SCORE_FALLBACK = re.compile(r"(?:score|result)\s*(?:is|:|=)?\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])(?:\s*/\s*5)?", re.I)
 
 
 def parse_prometheus(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
-    """Return {status, score_1_5, score, feedback} for one Prometheus-style reply."""
+    """Return {status, score_1_5, score, feedback, notes} for one Prometheus-style reply.
+
+    The prompt asks for an integer 1-5; it is mapped by PROMETHEUS_MAP and the mapping is noted.
+    Anything else after [RESULT] (0, 7, 4.5) is a parse_error, never a guess.
+    """
+    empty = {"score_1_5": None, "score": None, "feedback": ""}
+    if finish_reason == "content_filter":
+        return {"status": CONTENT_FILTER, **empty, "notes": ["finish_reason=content_filter"]}
     for src in _texts(content, reasoning):
         m = _RESULT.search(src) or None
         if m is None:
             hits = list(_SCORE_FALLBACK.finditer(src))
             m = hits[-1] if hits else None
         if m:
-            s = int(m.group(1))
+            raw = float(m.group(1))
+            if raw not in PROMETHEUS_MAP:
+                return {"status": PARSE_ERROR, **empty, "notes": [f"off-scale Prometheus score {m.group(1)!r} (1-5)"]}
+            s = int(raw)
             fb = src[: m.start()].replace("Feedback:", "").strip()
-            return {"status": OK, "score_1_5": s, "score": PROMETHEUS_MAP[s], "feedback": fb[:2000]}
+            notes = [f"prometheus 1-5 mapped {s}->{PROMETHEUS_MAP[s]:g}"]
+            if finish_reason == "length":
+                notes.append("finish_reason=length after the [RESULT] score")
+            return {"status": OK, "score_1_5": s, "score": PROMETHEUS_MAP[s], "feedback": fb[:2000], "notes": notes}
     if finish_reason == "length":
-        return {"status": TRUNCATED, "score_1_5": None, "score": None, "feedback": ""}
-    return {"status": PARSE_ERROR, "score_1_5": None, "score": None, "feedback": ""}
+        return {"status": TRUNCATED, **empty, "notes": ["finish_reason=length"]}
+    return {"status": PARSE_ERROR, **empty, "notes": ["no [RESULT] 1-5 score found"]}
 
 
 # ------------------------------------------------------------------------- generator outputs

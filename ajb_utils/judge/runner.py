@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
@@ -53,11 +54,15 @@ class RunConfig:
     extra_body: dict[str, Any] | None = None
     timeout_s: float = 300.0
     concurrency: int = 8
+    connections_per_client: int = 16  # HTTP pool shard size (httpcore scans a pool per request; see backends)
     rpm: float | None = None
     max_attempts: int = 6
+    max_timeout_attempts: int = 2  # timed-out attempts per call (each may be a paid completion)
     backoff_base_s: float = 1.0
     backoff_cap_s: float = 60.0
-    retry_errors: bool = False
+    retry_errors: bool = False  # re-send failed units (not the permanent failures)
+    retry_permanent: bool = False  # also re-send context_length / refused / content_filter units
+    check_endpoint: bool = True  # GET /models on every base URL before the first item
     reparse: bool = False
     dry_run: bool = False
     budget_tokens: int | None = None
@@ -90,7 +95,11 @@ class RunConfig:
 
     def public(self) -> dict[str, Any]:
         """Return the config as stored/exported: secret-free (the key variable's name only)."""
+        from ajb_utils.judge.backends import redact_url
+
         d = {k: v for k, v in asdict(self).items() if k not in ("bench",)}
+        d["base_urls"] = [redact_url(u) for u in self.base_urls]
+        d["deriver_base_urls"] = [redact_url(u) for u in self.deriver_base_urls] if self.deriver_base_urls else None
         d["out_dir"] = str(self.out_dir)
         d["store_path"] = str(self.store_path) if self.store_path else None
         return d
@@ -104,11 +113,17 @@ class RunSummary:
     run_hash: str
     n_units: int = 0
     cached: int = 0
-    new: int = 0
+    new: int = 0  # units answered in this execution (calls + reused)
+    calls: int = 0  # calls made: one per distinct request
+    reused: int = 0  # units answered by an identical request's reply (no call), recorded with reused_from
     statuses: dict[str, int] = field(default_factory=dict)
     retries: int = 0
+    timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
+    timeout_tokens: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    store_spent: dict[str, int] = field(default_factory=dict)  # all runs / resumes on this store
+    export_skipped: str | None = None
     elapsed_s: float = 0.0
     calls_s: float = 0.0  # wall time of the call phase only
     aborted: str | None = None
@@ -119,11 +134,21 @@ class RunSummary:
 
     def __str__(self) -> str:
         """Return a human-readable report."""
-        lines = [f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new calls, "
-                 f"{self.retries} retries, tokens in/out {self.prompt_tokens}/{self.completion_tokens}, "
-                 f"{self.elapsed_s:.1f}s", f"statuses: {dict(self.statuses)}"]
+        lines = [f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new "
+                 f"({self.calls} calls, {self.reused} answered by an identical request), {self.retries} retries, "
+                 f"tokens in/out {self.prompt_tokens}/{self.completion_tokens}, {self.elapsed_s:.1f}s",
+                 f"statuses: {dict(self.statuses)}"]
+        if self.timeouts:
+            lines.append(f"timeouts: {self.timeouts} timed-out attempts, counted as spent (~{self.timeout_tokens} tokens, "
+                         "estimated: a provider may bill a completion the client stopped waiting for)")
+        if self.store_spent:
+            lines.append(f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
+                         f"{self.store_spent.get('completion_tokens', 0)} tokens over {self.store_spent.get('attempts', 0)} "
+                         f"paid attempts ({self.store_spent.get('estimated', 0)} estimated)")
         if self.aborted:
             lines.append(f"ABORTED: {self.aborted}")
+        if self.export_skipped:
+            lines.append(f"export skipped: {self.export_skipped}")
         if self.table is not None and len(self.table):
             lines.append(self.table.to_string(index=False))
         lines += [f"wrote {f}" for f in self.files]
@@ -184,18 +209,32 @@ def default_store(name: str) -> Path:
 # ---------------------------------------------------------------------------------- engine
 @dataclass
 class _Stats:
-    """Live counters of one execution."""
+    """Live counters of one execution (spend also counts what the store recorded before it)."""
 
     statuses: Counter = field(default_factory=Counter)
-    new: int = 0
+    new: int = 0  # units answered by a call of their own
+    reused: int = 0  # units answered by an identical request's reply (no call)
     retries: int = 0
-    prompt_tokens: int = 0
+    timeouts: int = 0  # timed-out attempts, each counted as spent
+    timeout_tokens: int = 0  # their estimated tokens
+    prompt_tokens: int = 0  # usage reported by replies in this process
     completion_tokens: int = 0
+    spent_in: int = 0  # every paid attempt in this process (replies + estimated timeouts)
+    spent_out: int = 0
+    base_in: int = 0  # spent by earlier runs / resumes on this store
+    base_out: int = 0
+    reserved_in: int = 0  # estimates of the calls in flight
+    reserved_out: int = 0
     abort: str | None = None
 
     def failure_rate(self) -> float:
-        """Return the share of new calls that did not end ok."""
-        return 0.0 if not self.new else 1.0 - self.statuses[P.OK] / self.new
+        """Return the share of new calls that failed for a reason a config error would explain.
+
+        Permanent per-item failures (context length, refusals, content filter) are properties of
+        the items, not signs of a misconfigured judge, and are left out.
+        """
+        n = self.new - sum(self.statuses[s] for s in P.PERMANENT)
+        return 0.0 if n <= 0 else 1.0 - self.statuses[P.OK] / n
 
 
 def _parse_unit(kind: str, content: str | None, reasoning: str | None, finish: str | None,
@@ -205,6 +244,8 @@ def _parse_unit(kind: str, content: str | None, reasoning: str | None, finish: s
         v = P.parse_judge(content, reasoning, finish, refusal)
         return v.status, v.to_json()
     res = PARSERS[kind](content, reasoning, finish)
+    if finish == "content_filter" and res["status"] != P.CONTENT_FILTER:
+        res["status"] = P.CONTENT_FILTER
     return res["status"], res
 
 
@@ -215,89 +256,191 @@ def _cost(cfg: RunConfig, tin: int, tout: int) -> float | None:
     return tin * cfg.price_in_per_m / 1e6 + tout * cfg.price_out_per_m / 1e6
 
 
+def _completion_guess(cfg: RunConfig, kind: str) -> int:
+    """Return the completion tokens assumed for a call not answered yet (budget reservations)."""
+    return min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(kind, 300))
+
+
+def _unit_row(u: Unit, request_hash: str, decoding: Decoding) -> dict[str, Any]:
+    """Return the identity part of a unit's store row."""
+    return {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
+            "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
+            "request_hash": request_hash, "decoding": decoding.to_dict(), "seed": decoding.seed}
+
+
+def _reuse(row: dict[str, Any], u: Unit, decoding: Decoding) -> dict[str, Any]:
+    """Return the store row of a unit answered by an identical request's row (no call, nothing paid)."""
+    out = {**row, **_unit_row(u, row["request_hash"], decoding)}
+    out.update(attempts=0, prompt_tokens=0, completion_tokens=0, latency_s=0.0,
+               reused_from=row.get("reused_from") or row["key"])
+    return out
+
+
 async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: RateLimiter, cfg: RunConfig,
-                     stats: _Stats) -> dict[str, Any]:
-    """Return the store row of one unit after up to max_attempts attempts."""
+                     stats: _Stats, store: Any = None, request_hash: str | None = None) -> dict[str, Any]:
+    """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts)."""
     messages = ctx.messages(u)
-    row: dict[str, Any] = {
-        "key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
-        "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
-        "request_hash": messages_hash(messages), "decoding": backend.decoding.to_dict(), "seed": backend.decoding.seed,
-    }
+    row = _unit_row(u, request_hash or messages_hash(messages), backend.decoding)
     json_reply = u.kind in ("judge",)
-    attempt = 0
-    while True:
-        attempt += 1
-        await limiter.wait()
-        try:
-            res = await backend.chat(messages, json_reply=json_reply)
-        except CallError as err:
-            if err.kind in FATAL_KINDS:
-                raise FatalBackendError(str(err)) from None
-            if err.retryable and attempt < cfg.max_attempts:
-                stats.retries += 1
-                await asyncio.sleep(backoff_delay(attempt, err.retry_after, cfg.backoff_base_s, cfg.backoff_cap_s))
-                continue
-            row.update(status=P.API_ERROR, attempts=attempt, error=str(err)[:500])
-            return row
-        status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
-        parsed["response_format"] = res.response_format
-        row.update(status=status, attempts=attempt, raw=res.content, reasoning=res.reasoning,
-                   finish_reason=res.finish_reason, parsed=parsed, model=res.model, fingerprint=res.fingerprint, prompt_tokens=res.prompt_tokens,
-                   completion_tokens=res.completion_tokens, latency_s=round(res.latency_s, 4))
+    est_in = sum(len(str(m.get("content", ""))) for m in messages) // 4
+    est_out = cfg.decoding.max_tokens or COMPLETION_GUESS.get(u.kind, 300)  # a timed-out call may have run to the cap
+    attempts = timeouts = 0
+
+    def retry_this(exc: BaseException) -> bool:
+        """Return whether a failed attempt is retried (timeouts have their own, smaller cap)."""
+        if not isinstance(exc, CallError) or exc.kind in FATAL_KINDS:
+            return False
+        return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
+
+    def wait(rs: RetryCallState) -> float:
+        """Return the backoff before the next attempt (the server's Retry-After when given)."""
+        exc = rs.outcome.exception() if rs.outcome else None
+        return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
+
+    def count_retry(rs: RetryCallState) -> None:
+        """Count a retry."""
+        stats.retries += 1
+
+    retrying = AsyncRetrying(retry=retry_if_exception(retry_this), stop=stop_after_attempt(cfg.max_attempts), wait=wait,
+                             before_sleep=count_retry, reraise=True)
+    try:
+        async for attempt in retrying:
+            with attempt:
+                attempts += 1
+                await limiter.wait()
+                try:
+                    res = await backend.chat(messages, json_reply=json_reply)
+                except CallError as err:
+                    if err.kind == "timeout":  # the provider may have generated (and billed) the whole answer
+                        timeouts += 1
+                        stats.timeouts += 1
+                        stats.timeout_tokens += est_in + est_out
+                        stats.spent_in += est_in
+                        stats.spent_out += est_out
+                        if store is not None:
+                            store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
+                    raise
+    except CallError as err:
+        if err.kind in FATAL_KINDS:
+            raise FatalBackendError(str(err)) from None
+        if err.kind == "timeout":
+            row.update(status=P.TIMEOUT, attempts=attempts,
+                       error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
+                             f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500])
+        else:
+            row.update(status=P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR, attempts=attempts,
+                       error=str(err)[:500])
         return row
+    status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
+    parsed["response_format"] = res.response_format
+    row.update(status=status, attempts=attempts, raw=res.content, reasoning=res.reasoning,
+               finish_reason=res.finish_reason, parsed=parsed, model=res.model, fingerprint=res.fingerprint, prompt_tokens=res.prompt_tokens,
+               completion_tokens=res.completion_tokens, latency_s=round(res.latency_s, 4))
+    return row
+
+
+def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Decoding,
+                     stats: _Stats) -> list[tuple[list[Unit], str, int]]:
+    """Return pending units grouped by identical request: (units, request hash, ~prompt tokens); first = called.
+
+    Units whose request already has an ok reply in the store (same run, same messages) are
+    answered from it at once, recorded with ``reused_from``; nothing is sent for them.
+    """
+    groups: dict[tuple[str, str, str], list[Unit]] = {}
+    size: dict[str, int] = {}
+    for u in units:
+        msgs = ctx.messages(u)
+        h = messages_hash(msgs)
+        size.setdefault(h, sum(len(str(m.get("content", ""))) for m in msgs) // 4)
+        groups.setdefault((u.run_hash, u.kind, h), []).append(u)
+    answered: dict[str, dict[str, str]] = {}
+    todo: list[tuple[list[Unit], str, int]] = []
+    for (rh, _, h), us in groups.items():
+        if rh not in answered:
+            answered[rh] = store.ok_by_request(rh)
+        src = answered[rh].get(h)
+        row = store.get(src) if src is not None else None
+        if row is None:
+            todo.append((us, h, size[h]))
+            continue
+        for f in us:
+            store.put(_reuse(row, f, decoding))
+            stats.reused += 1
+    return todo
 
 
 async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, store: Any, cfg: RunConfig,
                    stats: _Stats, label: str) -> None:
-    """Run units with bounded concurrency, committing each result as soon as it is parsed."""
+    """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
     if not units:
         return
+    groups = _group_identical(units, ctx, store, backend.decoding, stats)
+    if not groups:
+        return
     limiter = RateLimiter(cfg.rpm)
-    it = iter(units)
+    it = iter(groups)
     pbar = None
     if cfg.progress:
         from tqdm.auto import tqdm
 
-        pbar = tqdm(total=len(units), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
+        pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
 
-    def budget_left(u: Unit) -> bool:
-        """Return False (and set abort) when the next call would exceed a budget."""
-        guess = COMPLETION_GUESS.get(u.kind, 300)
-        used = stats.prompt_tokens + stats.completion_tokens
-        if cfg.budget_tokens is not None and used + guess > cfg.budget_tokens:
-            stats.abort = f"token budget {cfg.budget_tokens} reached ({used} used)"
+    def budget_left(est_in: int, est_out: int) -> bool:
+        """Return False (and set abort) when the next call could take the store past a budget.
+
+        Counted: everything the store recorded as spent (earlier runs and resumes included), this
+        process's paid attempts (timeouts estimated), the calls in flight and this call (estimated).
+        """
+        used_in, used_out = stats.base_in + stats.spent_in, stats.base_out + stats.spent_out
+        tin, tout = used_in + stats.reserved_in + est_in, used_out + stats.reserved_out + est_out
+        if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
+            stats.abort = (f"token budget {cfg.budget_tokens} reached: {used_in + used_out} spent on this store "
+                           f"(earlier runs included), {stats.reserved_in + stats.reserved_out} in flight")
             return False
-        cost = _cost(cfg, stats.prompt_tokens, stats.completion_tokens)
-        if cfg.budget_usd is not None and cost is not None and cost >= cfg.budget_usd:
-            stats.abort = f"budget ${cfg.budget_usd} reached (${cost:.4f} spent)"
+        cost = _cost(cfg, tin, tout)
+        if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
+            spent = _cost(cfg, used_in, used_out) or 0.0
+            stats.abort = f"budget ${cfg.budget_usd} reached: ${spent:.4f} spent on this store (earlier runs included)"
             return False
         return True
 
     async def worker() -> None:
-        """Pull units until none are left or the run aborts."""
-        for u in it:
-            if stats.abort or fatal or not budget_left(u):
+        """Pull request groups until none are left or the run aborts."""
+        for us, request_hash, est_in in it:
+            u = us[0]
+            est_out = _completion_guess(cfg, u.kind)
+            if stats.abort or fatal or not budget_left(est_in, est_out):
                 return
+            stats.reserved_in += est_in
+            stats.reserved_out += est_out
             try:
-                row = await _call_unit(u, ctx, backend, limiter, cfg, stats)
+                row = await _call_unit(u, ctx, backend, limiter, cfg, stats, store, request_hash)
             except FatalBackendError as exc:
                 fatal.append(exc)
                 stats.abort = f"fatal backend error: {exc}"
                 return
-            store.put(row)
+            finally:
+                stats.reserved_in -= est_in
+                stats.reserved_out -= est_out
+            store.put_paid(row)
+            for f in us[1:]:
+                store.put(_reuse(row, f, backend.decoding))
+                stats.reused += 1
             stats.new += 1
             stats.statuses[row["status"]] += 1
-            stats.prompt_tokens += row.get("prompt_tokens") or 0
-            stats.completion_tokens += row.get("completion_tokens") or 0
+            got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
+            stats.prompt_tokens += got_in
+            stats.completion_tokens += got_out
+            stats.spent_in += got_in
+            stats.spent_out += got_out
             if stats.new >= cfg.abort_after and stats.failure_rate() >= cfg.abort_error_rate and not stats.abort:
                 stats.abort = (f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
                                f"({dict(stats.statuses)}): the judge looks misconfigured")
             if pbar is not None:
                 pbar.update(1)
                 pbar.set_postfix(ok=stats.statuses[P.OK], fail=stats.new - stats.statuses[P.OK], retries=stats.retries,
-                                 tok=stats.prompt_tokens + stats.completion_tokens,
+                                 timeouts=stats.timeouts, tok=stats.spent_in + stats.spent_out,
                                  fail_rate=f"{stats.failure_rate():.1%}", refresh=False)
 
     try:
@@ -305,6 +448,21 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
     finally:
         if pbar is not None:
             pbar.close()
+
+
+def _new_stats(store: Any) -> _Stats:
+    """Return fresh counters carrying what the store has recorded as spent."""
+    spent = store.spent()
+    return _Stats(base_in=spent["prompt_tokens"], base_out=spent["completion_tokens"])
+
+
+async def _check(*backends: OpenAIBackend) -> None:
+    """Raise FatalBackendError if any endpoint is down (before the first item is sent)."""
+    done: list[OpenAIBackend] = []
+    for b in backends:
+        if not any(b is d for d in done):
+            await b.check()
+            done.append(b)
 
 
 # ------------------------------------------------------------------------------ entry points
@@ -317,12 +475,22 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
         base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
         api_key_env=cfg.api_key_env, decoding=cfg.decoding, response_format=cfg.response_format,
         timeout_s=cfg.timeout_s, extra_body=cfg.extra_body, pool_size=max(8, 2 * cfg.concurrency),
+        shard_size=max(1, cfg.connections_per_client),
     )
 
 
-def _pending(units: list[Unit], existing: dict[str, str], retry_errors: bool) -> list[Unit]:
-    """Return the units that still need a call (missing, or failed with retry_errors)."""
-    return [u for u in units if u.key not in existing or (retry_errors and existing[u.key] != P.OK)]
+def _pending(units: list[Unit], existing: dict[str, str], retry_errors: bool,
+             retry_permanent: bool = False) -> list[Unit]:
+    """Return the units that still need a call: missing, or failed with retry_errors.
+
+    Permanent failures (context_length, refused, content_filter) would fail again the same way;
+    they are re-sent only with retry_permanent.
+    """
+    def again(st: str) -> bool:
+        """Return whether a stored failure is re-sent."""
+        return st != P.OK and (retry_permanent if st in P.PERMANENT else retry_errors)
+
+    return [u for u in units if u.key not in existing or again(existing[u.key])]
 
 
 def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]:
@@ -332,6 +500,13 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
     for u in units:
         by_kind.setdefault(f"{u.kind}:{u.condition}", []).append(u)
     for k, us in by_kind.items():
+        distinct: set[str] = set()
+        for u in us:  # identical requests are sent once
+            try:
+                distinct.add(messages_hash(ctx.messages(u)))
+            except KeyError:  # deref judge before its reference exists: counted as distinct
+                distinct.add(u.key)
+        n_calls = len(distinct)
         sample = us[:: max(1, len(us) // 200)][:200]
         chars = []
         for u in sample:
@@ -339,9 +514,9 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
                 chars.append(sum(len(m["content"]) for m in ctx.messages(u)))
             except KeyError:  # deref judge before its reference exists: use the with-GT size
                 chars.append(6000)
-        ptok = int(sum(chars) / max(len(chars), 1) / 4 * len(us))
-        ctok = min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(us[0].kind, 300)) * len(us)
-        out["calls"][k] = {"calls": len(us), "prompt_tokens": ptok, "completion_tokens": ctok}
+        ptok = int(sum(chars) / max(len(chars), 1) / 4 * n_calls)
+        ctok = min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(us[0].kind, 300)) * n_calls
+        out["calls"][k] = {"calls": n_calls, "units": len(us), "prompt_tokens": ptok, "completion_tokens": ctok}
         out["prompt_tokens"] += ptok
         out["completion_tokens"] += ctok
     out["usd"] = _cost(cfg, out["prompt_tokens"], out["completion_tokens"])
@@ -369,9 +544,15 @@ def _outcomes(store: Any, hashes: list[str], kinds: tuple[str, ...]) -> dict[str
 def _provenance(r: dict[str, Any]) -> dict[str, Any]:
     """Return the provenance fields of a stored row kept in exports."""
     parsed = r.get("parsed") or {}
-    return {"attempts": r["attempts"], "model": r["model"], "fingerprint": r["fingerprint"],
-            "prompt_hash": r["prompt_hash"], "seed": r["seed"], "repaired": bool(parsed.get("repaired")),
-            "finish_reason": r["finish_reason"]}
+    out = {"attempts": r["attempts"], "model": r["model"], "fingerprint": r["fingerprint"],
+           "prompt_hash": r["prompt_hash"], "seed": r["seed"], "repaired": bool(parsed.get("repaired")),
+           "finish_reason": r["finish_reason"], "notes": list(parsed.get("notes") or []),
+           "source": parsed.get("source") or None}
+    if r.get("reused_from"):
+        out["reused_from"] = r["reused_from"]  # answered by an identical request (no call of its own)
+    if r.get("error"):
+        out["error"] = r["error"]
+    return out
 
 
 def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tuple[str, str, str, str], dict[str, Any]]:
@@ -392,6 +573,10 @@ def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tup
             p = r["parsed"] or {}
             o["n"] += 1
             o["provenance"]["attempts"] = max(o["provenance"]["attempts"], r["attempts"])
+            if o["n"] > 1:  # per-metric notes of the four Prometheus calls
+                o["provenance"]["notes"] += [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
+            else:
+                o["provenance"]["notes"] = [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
             if r["status"] != P.OK:
                 o["status"] = r["status"]
             o["scores"][u.unit] = p.get("score")
@@ -476,21 +661,24 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.statuses = dict(_reparse(store, hashes))
         existing = store.statuses(hashes)
         summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
-        pend_d = _pending(derivers, existing, cfg.retry_errors)
-        pend_j = [] if cfg.reparse or cfg.offline else _pending(units, existing, cfg.retry_errors)
+        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent)
+        pend_j = [] if cfg.reparse or cfg.offline else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent)
         pend_d = [] if cfg.reparse or cfg.offline else pend_d
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
+            summary.store_spent = store.spent()
             summary.elapsed_s = time.time() - t0
             return summary
-        stats = _Stats()
+        stats = _new_stats(store)
         if pend_d or pend_j:
             backend = _make_backend(cfg)
             dbackend = _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
 
             async def go() -> None:
-                """Derive references, then judge."""
+                """Check the endpoints, derive references, then judge."""
                 try:
+                    if cfg.check_endpoint:
+                        await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
                     await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
                     _load_derived(store, ctx, derivers)
                     ready = [u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)]
@@ -504,22 +692,40 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             tc = time.time()
             asyncio.run(go())
             summary.calls_s = time.time() - tc
-        summary.new, summary.retries, summary.aborted = stats.new, stats.retries, stats.abort
-        summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
+        _fill_summary(summary, stats, store)
         rows = _outcomes(store, [run_hash], ("judge", "prometheus"))
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))
         summary.table = _summary_table(units, existing, rows)
-        if cfg.export:
+        summary.export_skipped = _skip_export(summary)
+        if cfg.export and not summary.export_skipped:
             outcomes = _merge_judge(units, rows)
             from ajb_utils.judge.export import judge_rows, write_jsonl, write_meta
 
             out = Path(cfg.out_dir)
             n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-            write_meta(out / f"{cfg.name}.meta.json", _meta(cfg, "judge", gen_names, src_label, run_hash))
+            meta = _meta(cfg, "judge", gen_names, src_label, run_hash)
+            meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
+            write_meta(out / f"{cfg.name}.meta.json", meta)
             summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
             log.info("exported %d rows", n)
     summary.elapsed_s = time.time() - t0
     return summary
+
+
+def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
+    """Copy an execution's counters (and the store's total spend) into the summary."""
+    summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new, stats.reused
+    summary.retries, summary.aborted = stats.retries, stats.abort
+    summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
+    summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
+    summary.store_spent = store.spent()
+
+
+def _skip_export(summary: RunSummary) -> str | None:
+    """Return why an export is skipped: an aborted run with no ok verdict must not replace a previous export."""
+    if summary.aborted and not summary.statuses.get(P.OK):
+        return "the run aborted before any verdict was ok; a previous export (if any) is left as it was"
+    return None
 
 
 def _load_derived(store: Any, ctx: Context, derivers: list[Unit]) -> None:
@@ -578,26 +784,28 @@ def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFra
             _reparse(store, [run_hash])
         existing = store.statuses([run_hash])
         summary.cached = sum(existing.get(u.key) == P.OK for u in units)
-        pend = [] if cfg.reparse else _pending(units, existing, cfg.retry_errors)
+        pend = [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent)
         if cfg.dry_run:
             summary.estimate = _estimate(pend, ctx, cfg)
             return summary, bench, recs, {}, units
-        stats = _Stats()
+        stats = _new_stats(store)
         if pend:
             backend = _make_backend(cfg)
 
             async def go() -> None:
-                """Run the units."""
+                """Check the endpoint, then run the units."""
                 try:
+                    if cfg.check_endpoint:
+                        await _check(backend)
                     await _execute(pend, ctx, backend, store, cfg, stats, f"{kind} {cfg.name}")
                 finally:
                     await backend.aclose()
 
             asyncio.run(go())
-        summary.new, summary.retries, summary.aborted = stats.new, stats.retries, stats.abort
-        summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
+        _fill_summary(summary, stats, store)
         rows = _outcomes(store, [run_hash], (kind,))
     summary.statuses = dict(Counter(r["status"] for r in rows.values()))
+    summary.export_skipped = _skip_export(summary)
     summary.elapsed_s = time.time() - t0
     return summary, bench, recs, rows, units
 
@@ -608,7 +816,7 @@ def run_generate(cfg: RunConfig) -> RunSummary:
     from ajb_utils.judge.export import generator_rows, write_jsonl, write_meta
 
     summary, bench, recs, rows, units = _run_records(cfg, "generate")
-    if cfg.dry_run or not cfg.export:
+    if cfg.dry_run or not cfg.export or summary.export_skipped:
         return summary
     outcomes = {}
     for u in units:
@@ -644,7 +852,7 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
         summary.elapsed_s = time.time() - t0
     else:
         summary, bench, recs, rows, units = _run_records(cfg, "rewrite")
-        if cfg.dry_run:
+        if cfg.dry_run or summary.export_skipped:
             return summary
         rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
         rows_out = []

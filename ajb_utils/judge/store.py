@@ -5,6 +5,12 @@ reply is committed as soon as it is parsed, with its raw text, so a crash (even 
 at most the calls in flight, and a restart never re-pays for a stored verdict. An ``ok`` row is
 never overwritten except by ``reparse``; failed rows are replaced on retry with the attempt count
 accumulated. Secrets are never written here (the config is stored with its key *name* only).
+
+One writer at a time: opening a store takes an exclusive lock on ``<store>.lock`` (``filelock``;
+released by the OS if the process dies, so ``kill -9`` leaves no stale lock). A second runner on
+the same store fails at once with :class:`StoreLockedError` instead of paying for every answer
+twice. Money spent is recorded per paid attempt in the ``spend`` table (timed-out attempts with
+estimated tokens), so a budget holds across resumes.
 """
 
 from __future__ import annotations
@@ -20,21 +26,30 @@ COLUMNS: list[str] = [
     "key", "run_hash", "kind", "condition", "item_id", "generator", "difficulty", "unit",
     "status", "attempts", "raw", "reasoning", "finish_reason", "parsed", "model", "fingerprint",
     "prompt_hash", "request_hash", "decoding", "seed", "prompt_tokens", "completion_tokens",
-    "latency_s", "error", "updated_at",
+    "latency_s", "error", "updated_at", "reused_from",
 ]
-_SCHEMA = f"""
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
   key TEXT PRIMARY KEY, run_hash TEXT NOT NULL, kind TEXT NOT NULL, condition TEXT,
   item_id TEXT, generator TEXT, difficulty TEXT, unit TEXT, status TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 1, raw TEXT, reasoning TEXT, finish_reason TEXT, parsed TEXT,
   model TEXT, fingerprint TEXT, prompt_hash TEXT, request_hash TEXT, decoding TEXT, seed INTEGER,
-  prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, error TEXT, updated_at REAL
+  prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, error TEXT, updated_at REAL,
+  reused_from TEXT
 );
 CREATE INDEX IF NOT EXISTS results_run ON results(run_hash, kind, status);
 CREATE TABLE IF NOT EXISTS runs (
   run_hash TEXT PRIMARY KEY, name TEXT, config TEXT, created_at REAL
 );
+CREATE TABLE IF NOT EXISTS spend (
+  at REAL, run_hash TEXT, key TEXT, what TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
+  estimated INTEGER NOT NULL DEFAULT 0
+);
 """
+
+
+class StoreLockedError(RuntimeError):
+    """Another process holds the store: a second writer would pay for every answer twice."""
 _UPSERT = f"""
 INSERT INTO results ({", ".join(COLUMNS)}) VALUES ({", ".join("?" for _ in COLUMNS)})
 ON CONFLICT(key) DO UPDATE SET
@@ -44,22 +59,55 @@ WHERE results.status != 'ok'
 """
 
 
+def lock_path(path: Path | str) -> Path:
+    """Return the lock file beside a store."""
+    p = Path(path)
+    return p.with_name(p.name + ".lock")
+
+
 class Store:
     """The verdict store (one SQLite file; safe to reopen after any crash)."""
 
-    def __init__(self, path: Path | str, durable: bool = False) -> None:
-        """Open (and create) the store at `path`; `durable` also survives power loss."""
+    def __init__(self, path: Path | str, durable: bool = False, lock: bool = True) -> None:
+        """Open (and create) the store at `path`, exclusively unless `lock` is False (read-only use)."""
+        from filelock import FileLock, Timeout
+
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
-        self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self.conn.executescript(_SCHEMA)
+        self._lock = None
+        if lock:
+            self._lock = FileLock(str(lock_path(self.path)), timeout=0)
+            try:
+                self._lock.acquire()
+            except Timeout:
+                raise StoreLockedError(
+                    f"store {self.path} is in use by another runner (lock {lock_path(self.path)} is held); "
+                    "wait for it to finish or use another --store / --name") from None
+        try:
+            self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
+            self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self.conn.executescript(_SCHEMA)
+            cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
+            if "reused_from" not in cols:  # stores written before identical requests were shared
+                self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
+        except BaseException:
+            self._release()
+            raise
+
+    def _release(self) -> None:
+        """Release the writer lock (if held)."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def close(self) -> None:
-        """Close the connection (checkpointing the WAL)."""
-        self.conn.close()
+        """Close the connection (checkpointing the WAL) and release the lock."""
+        try:
+            self.conn.close()
+        finally:
+            self._release()
 
     def __enter__(self) -> Store:
         """Return self (context manager)."""
@@ -76,6 +124,35 @@ class Store:
             "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?)",
             (run_hash, name, json.dumps(config, sort_keys=True, default=str), time.time()),
         )
+
+    def add_spend(self, run_hash: str, key: str, what: str, prompt_tokens: int | None, completion_tokens: int | None,
+                  estimated: bool = False) -> None:
+        """Record one paid attempt (a reply, or a timed-out request with estimated tokens)."""
+        self.conn.execute("INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)))
+
+    def put_paid(self, row: dict[str, Any]) -> None:
+        """Commit one result row and its spend in one transaction (a kill leaves both or neither)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.put(row)
+            if row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens"):
+                self.add_spend(row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens"))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def spent(self) -> dict[str, int]:
+        """Return the tokens spent over the store's whole life (every run, every resume)."""
+        r = self.conn.execute("SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), "
+                              "COUNT(*), COALESCE(SUM(estimated), 0) FROM spend").fetchone()
+        return {"prompt_tokens": int(r[0]), "completion_tokens": int(r[1]), "attempts": int(r[2]), "estimated": int(r[3])}
+
+    def ok_by_request(self, run_hash: str) -> dict[str, str]:
+        """Return {request hash: key} of the ok rows of a run that were answered by a call of their own."""
+        q = "SELECT request_hash, key FROM results WHERE run_hash=? AND status='ok' AND request_hash IS NOT NULL"
+        return dict(self.conn.execute(q, (run_hash,)).fetchall())
 
     def put(self, row: dict[str, Any]) -> None:
         """Commit one result row (never replaces an ok row; accumulates attempts on retry)."""
@@ -97,6 +174,8 @@ class Store:
         try:
             for r in rows:
                 self.put(r)
+                if r.get("prompt_tokens") or r.get("completion_tokens"):  # imported batch results were paid
+                    self.add_spend(r["run_hash"], r["key"], "batch", r.get("prompt_tokens"), r.get("completion_tokens"))
                 n += 1
             self.conn.execute("COMMIT")
         except BaseException:

@@ -11,13 +11,21 @@ with ``llm_score``, ``p`` and ``match``). Names may be categorical; every groupb
 
 Missing verdicts. The paper's Eq. 4b averages the M = 4 per-metric matches of a record. A metric
 whose verdict is missing (NaN ``llm_score``, or no row for that metric although the record has
-rows for others) is handled by one of two rules, chosen with ``missing=``:
+rows for others) is handled by one of three rules, chosen with ``missing=``:
 
 - ``"exclude"`` (default): the record's mu is the mean over the metrics it has;
-- ``"miss"``: a missing verdict counts as a full miss (match 0) and mu = sum of matches / M, as
-  the authors' code does.
+- ``"miss"`` (Appendix D): a missing verdict counts as a full miss (match 0), mu = sum of
+  matches / M; a record whose judge returned no verdict at all is excluded, and with it its
+  (record, generator, judge, difficulty) tuple in every condition (Appendix D excludes tuples,
+  each "evaluated under both with GT and without GT conditions");
+- ``"authors"`` (the authors' analysis script, the rule the README attributes to them): a record
+  whose condition has no verdict at all (null ``overall_alignment_pct``) is dropped in that
+  condition only, while a single null metric inside a verdict counts as a miss (the verdict's
+  overall alignment already holds it as 0).
 
-A record with no row at all is never seen, so neither rule can count it.
+Every rule drops a record without any verdict (its mu is undefined, not 0). A record with no row
+at all is never seen. Every statistic follows one row rule: one row per (record, judge,
+condition, metric); a duplicate is an error (``load_bench`` excludes them with a reason).
 
 Bootstrap. All intervals are percentile intervals. Every random function takes an explicit
 ``seed`` (int, SeedSequence or ``numpy.random.Generator``); ``None`` is refused so that a CI
@@ -35,6 +43,7 @@ kept in every resample.
 
 from ajb_utils.stats.agreement import (
     agreement_matrix,
+    BINARY_READINGS,
     binary_collapse,
     binary_verdicts,
     cohen_kappa,
@@ -62,6 +71,7 @@ from ajb_utils.stats.frames import (
     PAPER_WEIGHTINGS,
     RECORD_EXTRAS,
     RECORD_KEYS,
+    MISSING_RULES,
     Missing,
     SeedLike,
 )
@@ -69,10 +79,10 @@ from ajb_utils.stats.juries import majority_jury, soft_jury
 from ajb_utils.stats.ranking import ranking_stability, spearman
 
 __all__ = [
-    "SeedLike", "Missing", "LABELS", "RECORD_KEYS", "RECORD_EXTRAS", "CELL_KEYS", "JURY_KEYS",
+    "SeedLike", "Missing", "MISSING_RULES", "LABELS", "RECORD_KEYS", "RECORD_EXTRAS", "CELL_KEYS", "JURY_KEYS",
     "PAIR_KEYS", "PAPER_WEIGHTINGS", "record_alignment", "align", "per_metric_align", "lift",
     "monotone_pairs", "degradation_slopes", "bootstrap_ci", "bootstrap_cells", "bootstrap_diff_ci",
     "kappa_from_confusion", "cohen_kappa", "exact_agreement", "pairwise_agreement",
-    "agreement_matrix", "confusion", "offdiag_half_share", "binary_collapse", "binary_verdicts",
+    "agreement_matrix", "confusion", "offdiag_half_share", "BINARY_READINGS", "binary_collapse", "binary_verdicts",
     "half_rate", "spearman", "ranking_stability", "soft_jury", "majority_jury",
 ]

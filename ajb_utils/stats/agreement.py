@@ -8,7 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes
+from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
 
 # ---------------------------------------------------------------------------------------------
@@ -60,6 +60,7 @@ def _wide_verdicts(
     sub = verdicts[verdicts["condition"] == condition]
     if judges is not None:
         sub = sub[sub["judge"].isin(list(judges))]
+    _require_unique(sub, list(keys) + ["judge"], "verdict")
     wide = sub.groupby(list(keys) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
     wide.columns = wide.columns.astype(str)
     if judges is not None:
@@ -148,22 +149,46 @@ def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] 
 # ---------------------------------------------------------------------------------------------
 # verdict scale (Appendix T, tab:abl-binary)
 # ---------------------------------------------------------------------------------------------
+# Two readings of App. T's binary collapse. The text remaps a judge's 0.5 to 0 if the programmatic
+# reference is below 0.5 and to 1 otherwise ("judge": the reference keeps its value), then says the
+# remapped 0.5 "is always counted as correct", which holds only if the reference is collapsed to
+# the same side too ("both"): with p = 0.5 and a 0.5 verdict, "judge" gives match 0.5, "both" 1.
+BINARY_READINGS: tuple[str, ...] = ("judge", "both")
+
+
+def _side(p: np.ndarray) -> np.ndarray:
+    """Return the binary side of programmatic scores: 0 below 0.5, else 1 (NaN stays NaN)."""
+    return np.where(np.isnan(p), np.nan, np.where(p < 0.5, 0.0, 1.0))
+
+
 def binary_collapse(llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray,
-                    half: float = 0.5) -> np.ndarray:
-    """Return verdicts (n,) with each 0.5 remapped to 0 if p < 0.5 else 1 (NaN stays NaN)."""
+                    half: float = 0.5, reading: str = "judge") -> np.ndarray:
+    """Return verdicts (n,) with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN.
+
+    The verdicts are the same under both readings (BINARY_READINGS); they differ in the reference.
+    """
+    if reading not in BINARY_READINGS:
+        raise ValueError(f"reading must be one of {BINARY_READINGS}, got {reading!r}")
     llm = np.asarray(llm_score, dtype=float)
     p = np.asarray(p, dtype=float)
-    is_half = np.isclose(llm, half)
-    mapped = np.where(np.isnan(p), np.nan, np.where(p < 0.5, 0.0, 1.0))
-    return np.where(is_half, mapped, llm)
+    return np.where(np.isclose(llm, half), _side(p), llm)
 
 
-def binary_verdicts(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """Return a copy of verdicts with llm_score binary-collapsed and match recomputed."""
+def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFrame:
+    """Return a copy of verdicts binary-collapsed, match recomputed.
+
+    ``reading="judge"``: only the judge's 0.5 is remapped, match = 1 - |p - l'|; ``"both"``: the
+    reference is collapsed to its side as well, match = 1 - |side(p) - l'| (App. T's "always
+    counted as correct"). See BINARY_READINGS.
+    """
     out = verdicts.copy()
     p = out["p"].to_numpy(float, na_value=np.nan)
-    out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p)
-    out["match"] = 1.0 - np.abs(p - out["llm_score"].to_numpy(float))
+    out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p,
+                                       reading=reading)
+    ref = _side(p) if reading == "both" else p
+    if reading == "both":
+        out["p"] = ref
+    out["match"] = 1.0 - np.abs(ref - out["llm_score"].to_numpy(float))
     return out
 
 

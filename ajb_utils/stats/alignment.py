@@ -14,14 +14,36 @@ from ajb_utils.stats.frames import (
     RECORD_KEYS,
     Missing,
     _as_list,
+    _check_missing,
     _is_record_frame,
     _match_values,
+    _require_unique,
 )
 
 
 # ---------------------------------------------------------------------------------------------
 # alignment (Eqs. 4-5)
 # ---------------------------------------------------------------------------------------------
+def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing,
+               m: np.ndarray) -> np.ndarray:
+    """Return a row mask (n,) of the records a missing-verdict rule keeps.
+
+    Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
+    record's whole (record, generator, judge, difficulty) tuple, in every condition.
+    """
+    rec = verdicts.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    if rec.size == 0:
+        return np.ones(0, dtype=bool)
+    has = np.bincount(rec, weights=(~np.isnan(m)).astype(float), minlength=rec.max() + 1) > 0
+    if missing != "miss" or "condition" not in keys:
+        return has[rec]
+    tuple_keys = [k for k in keys if k != "condition"]
+    tup = verdicts.groupby(tuple_keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    bad = np.zeros(tup.max() + 1, dtype=bool)
+    bad[tup[~has[rec]]] = True
+    return ~bad[tup]
+
+
 def record_alignment(
     verdicts: pd.DataFrame,
     missing: Missing = "exclude",
@@ -30,22 +52,25 @@ def record_alignment(
 ) -> pd.DataFrame:
     """Return record-level mu (Eq. 4b) per record: columns keys..., [dag_type], mu, n_verdicts.
 
-    ``missing="exclude"`` averages the available per-metric matches; ``missing="miss"`` counts a
-    missing verdict (NaN llm_score / absent metric row) as match 0 and divides by M, where M is
-    ``n_metrics`` or else the number of distinct metrics in the frame (4 for the full frame).
-    ``n_verdicts`` in the output is the number of non-missing metric verdicts of the record.
-    Records with no available verdict are dropped under "exclude" (mu would be undefined).
+    ``missing`` (see the package docstring): ``"exclude"`` averages the available per-metric
+    matches; ``"miss"`` and ``"authors"`` count a missing verdict (NaN llm_score / absent metric
+    row) as match 0 and divide by M (``n_metrics``, else the number of distinct metrics in the
+    frame). A record with no verdict at all is dropped by every rule; under ``"miss"``
+    (Appendix D) its (record, generator, judge, difficulty) tuple is dropped in every condition,
+    under ``"authors"`` only in the condition without a verdict. ``n_verdicts`` is the number of
+    non-missing metric verdicts. A record whose constant extra (dag_type) is null is kept.
+    Two rows for one (record, metric) are an error, not averaged.
     """
-    if missing not in ("exclude", "miss"):
-        raise ValueError(f"missing must be 'exclude' or 'miss', got {missing!r}")
+    _check_missing(missing)
     keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
+    if "metric" in verdicts.columns:
+        _require_unique(verdicts, [k for k in keys if k not in RECORD_EXTRAS] + ["metric"], "verdict")
     m = _match_values(verdicts)
-    work = verdicts[keys].copy()
-    work["_m"] = m
-    g = work.groupby(keys, observed=True, sort=True)["_m"]
-    out = g.agg(["sum", "count"])
+    keep = _kept_rows(verdicts, keys, missing, m)
+    work = verdicts.loc[keep, keys].copy()
+    work["_m"] = m[keep]
+    out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
     if missing == "exclude":
-        out = out[out["count"] > 0]
         mu = out["sum"] / out["count"]
     else:
         big_m = n_metrics if n_metrics is not None else int(verdicts["metric"].nunique())
@@ -81,24 +106,26 @@ def per_metric_align(
 ) -> pd.DataFrame:
     """Return mean per-metric match x 100 per cell and metric: columns by..., metric, align, n.
 
-    "exclude": mean over available verdicts (n = their count). "miss": sum of matches (NaN as 0)
-    over the number of records in the cell that have any row, so that the mean over the four
-    metrics equals :func:`align` with ``missing="miss"`` (n = that record count).
+    Over the records the ``missing`` rule keeps. "exclude": mean over available verdicts (n =
+    their count). "miss" / "authors": sum of matches (NaN as 0) over the number of kept records
+    in the cell, so that the mean over the four metrics equals :func:`align` with the same rule
+    (n = that record count).
     """
     by = _as_list(by)
+    _check_missing(missing)
     cols = by + ["metric"]
-    work = verdicts[cols].copy()
-    work["_m"] = _match_values(verdicts)
+    m = _match_values(verdicts)
+    extra = [c for c in by if c not in RECORD_KEYS]
+    keep = _kept_rows(verdicts, list(RECORD_KEYS) + extra, missing, m)
+    work = verdicts.loc[keep, cols].copy()
+    work["_m"] = m[keep]
     g = work.groupby(cols, observed=True, sort=True)["_m"]
     if missing == "exclude":
         out = g.agg(["mean", "count"])
         res = pd.DataFrame({"align": 100.0 * out["mean"], "n": out["count"].astype(np.int64)})
         return res[res["n"] > 0].reset_index()
-    if missing != "miss":
-        raise ValueError(f"missing must be 'exclude' or 'miss', got {missing!r}")
     num = g.sum(min_count=0).rename("num").reset_index()
-    extra = [c for c in by if c not in RECORD_KEYS]
-    recs = record_alignment(verdicts, missing="miss", keys=list(RECORD_KEYS) + extra)
+    recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
     den = recs.groupby(by, observed=True, sort=True).size().rename("n").reset_index()
     res = num.merge(den, on=by, how="left")
     res["align"] = 100.0 * res["num"] / res["n"]

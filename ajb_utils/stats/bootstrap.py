@@ -8,7 +8,15 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.stats.alignment import record_alignment
-from ajb_utils.stats.frames import Missing, SeedLike, _alpha, _as_list, _is_record_frame, _rng
+from ajb_utils.stats.frames import (
+    Missing,
+    SeedLike,
+    _alpha,
+    _as_list,
+    _is_record_frame,
+    _require_unique,
+    _rng,
+)
 
 # ---------------------------------------------------------------------------------------------
 # bootstrap
@@ -155,13 +163,13 @@ def bootstrap_cells(
     exact multinomial draw (n_resamples, K) per (cell, stratum). Cells are drawn in sorted
     order from one Generator, so the result is deterministic for a seed. ``scale`` multiplies
     mean, lo and hi (100 for percent alignment from a record frame's ``mu``). NaN values are
-    dropped.
+    dropped; a NaN in a ``by`` column is a cell of its own (never dropped silently).
     """
     by = _as_list(by)
     cols = by + ([strata] if strata else []) + [value]
     df = frame[cols]
     df = df[df[value].notna()]
-    g = df.groupby(by, observed=True, sort=True)
+    g = df.groupby(by, observed=True, sort=True, dropna=False)  # a NaN key is a cell of its own
     cell = g.ngroup().to_numpy(np.int64)
     keys = g.size().rename("n").reset_index()
     n_cells = len(keys)
@@ -201,6 +209,7 @@ def bootstrap_diff_ci(
     recs = frame if _is_record_frame(frame) else record_alignment(frame, missing=missing)
     idx = list(dict.fromkeys(by + list(cells) + list(pair_on)))
     sub = recs[recs["condition"].isin([a, b])]
+    _require_unique(sub, idx + ["condition"], "record")
     wide = sub.groupby(idx + ["condition"], observed=True)["mu"].first().unstack("condition")
     if a not in wide.columns or b not in wide.columns:
         return pd.DataFrame(columns=by + ["diff", "lo", "hi", "n_pairs", "n_cells"])

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 SeedLike = int | np.random.SeedSequence | np.random.Generator
-Missing = Literal["exclude", "miss"]
+Missing = Literal["exclude", "miss", "authors"]
+MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
 
 LABELS: tuple[float, float, float] = (0.0, 0.5, 1.0)
 RECORD_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "judge", "condition")
@@ -78,3 +79,34 @@ def _alpha(ci: float) -> tuple[float, float]:
 def _is_record_frame(frame: pd.DataFrame) -> bool:
     """Return True if frame is already record level (has ``mu``, no ``metric``)."""
     return "mu" in frame.columns and "metric" not in frame.columns
+
+
+def _check_missing(missing: str) -> None:
+    """Raise ValueError unless ``missing`` names one of MISSING_RULES."""
+    if missing not in MISSING_RULES:
+        raise ValueError(f"missing must be one of {MISSING_RULES}, got {missing!r}")
+
+
+def _n_duplicates(frame: pd.DataFrame, keys: Sequence[str]) -> int:
+    """Return how many rows repeat an earlier row's ``keys`` (int codes for categoricals, fast)."""
+    keys = list(keys)
+    if not len(frame):
+        return 0
+    if all(isinstance(frame[k].dtype, pd.CategoricalDtype) for k in keys):
+        sizes = [len(frame[k].cat.categories) + 1 for k in keys]
+        if float(np.prod(sizes, dtype=float)) < 2.0**62:
+            code = np.zeros(len(frame), np.int64)
+            for k, n in zip(keys, sizes):
+                code = code * n + (frame[k].cat.codes.to_numpy(np.int64) + 1)
+            code.sort()
+            return int((code[1:] == code[:-1]).sum())
+    return int(frame.duplicated(keys).sum())
+
+
+def _require_unique(frame: pd.DataFrame, keys: Sequence[str], what: str) -> None:
+    """Raise ValueError if two rows share ``keys`` (the one row rule every statistic follows)."""
+    n = _n_duplicates(frame, keys)
+    if n:
+        raise ValueError(f"{n} duplicate {what} row(s) on {list(keys)}: one row per key is "
+                         "required (load_bench excludes duplicates with a reason; de-duplicate "
+                         "the frame first)")

@@ -20,7 +20,7 @@ def _jury(verdicts: pd.DataFrame, judges: Sequence[str], name: str, min_judges: 
     judges = list(judges)
     sub = verdicts[verdicts["judge"].isin(judges) & verdicts["llm_score"].notna()]
     keys = list(JURY_KEYS) + [c for c in RECORD_EXTRAS if c in sub.columns]
-    g = sub.groupby(keys, observed=True, sort=True)
+    g = sub.groupby(keys, observed=True, sort=True, dropna=False)  # a null dag_type is kept
     out = pd.DataFrame({"llm_score": reducer(g["llm_score"]).astype(float),
                         "p": g["p"].first().astype(float),
                         "n_judges": g["llm_score"].count().astype(np.int64)})

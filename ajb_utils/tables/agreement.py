@@ -17,7 +17,7 @@ from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "pairwise_long", "table_T03", "extreme_pairs", "confusion_pair", "table_F10",
-    "binary_cells", "table_T29", "t29_spearman", "tier_gap_rho", "hard_cell_means",
+    "binary_cells", "table_T29", "binary_reading_note", "t29_spearman", "tier_gap_rho", "hard_cell_means",
     "jury_checks",
 ]
 
@@ -94,24 +94,29 @@ def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
 
 def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
                  missing: Missing = "exclude") -> pd.DataFrame:
-    """Return per (judge, generator, difficulty) cell: standard and binary-collapsed align (%)."""
+    """Return per (judge, generator, difficulty) cell: standard align (%), binary align under the
+    judge-side reading (``binary``) and with the reference collapsed too (``binary_both``)."""
     v = released_verdicts(bench, judges, [condition])
-    std = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
-    binv = stats.align(stats.binary_verdicts(v), by=["judge", "generator", "difficulty"], missing=missing)
-    out = std.rename(columns={"align": "standard"}).merge(
-        binv[["judge", "generator", "difficulty", "align"]].rename(columns={"align": "binary"}),
-        on=["judge", "generator", "difficulty"])
+    keys = ["judge", "generator", "difficulty"]
+    out = stats.align(v, by=keys, missing=missing).rename(columns={"align": "standard"})
+    for reading, col in (("judge", "binary"), ("both", "binary_both")):
+        b = stats.align(stats.binary_verdicts(v, reading=reading), by=keys, missing=missing)
+        out = out.merge(b[keys + ["align"]].rename(columns={"align": col}), on=keys)
     return out
 
 
 def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
               missing: Missing = "exclude") -> pd.DataFrame:
-    """Return T29: per judge mean standard / binary align over cells (%), delta (pp), 0.5-rate (%), ranks."""
+    """Return T29: per judge mean standard / binary align over cells (%) under both readings of the
+    collapse (``binary``: judge side only; ``binary_both``: judge and reference), their deltas (pp),
+    0.5-rate (%), ranks (standard, judge-side binary)."""
     cells = binary_cells(bench, judges, condition, missing)
     out = cells.groupby("judge", observed=True).agg(
-        standard=("standard", "mean"), binary=("binary", "mean"), n_cells=("standard", "size"))
+        standard=("standard", "mean"), binary=("binary", "mean"), binary_both=("binary_both", "mean"),
+        n_cells=("standard", "size"))
     out.index = out.index.astype(str)
     out["delta"] = out["binary"] - out["standard"]
+    out["delta_both"] = out["binary_both"] - out["standard"]
     v = released_verdicts(bench, judges, [condition])
     hr = stats.half_rate(v, "judge")
     hr.index = hr.index.astype(str)
@@ -120,7 +125,20 @@ def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str 
     out["rank_binary"] = out["binary"].rank(ascending=False, method="min").astype(int)
     out = out.sort_values("standard", ascending=False)
     out.index.name = "judge"
-    return out[["standard", "binary", "delta", "half_credit_rate", "rank_standard", "rank_binary", "n_cells"]]
+    return out[["standard", "binary", "delta", "binary_both", "delta_both", "half_credit_rate", "rank_standard",
+                "rank_binary", "n_cells"]]
+
+
+def binary_reading_note(t29: pd.DataFrame) -> str:
+    """Return which reading of the binary collapse gives a positive delta for every judge (as the paper's T29 does)."""
+    pos = {name: bool((t29[col] > 0).all()) for name, col in
+           (("judge side only", "delta"), ("judge and reference collapsed", "delta_both"))}
+    got = [k for k, v in pos.items() if v]
+    which = (" and ".join(got) if got else "neither reading")
+    return (f"The paper's T29 deltas are positive for all six judges; here {which} "
+            f"give{'s' if len(got) < 2 else ''} a positive delta for every judge "
+            f"(judge side only: min delta {t29['delta'].min():+.1f} pp; "
+            f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp).")
 
 
 def t29_spearman(t29: pd.DataFrame) -> tuple[float, float]:

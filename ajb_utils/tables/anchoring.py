@@ -22,7 +22,7 @@ from ajb_utils import paper, schema, stats
 
 __all__ = [
     "ANCHORING_SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "anchoring_runs", "base_judge",
-    "gt_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
+    "gt_lift", "paired_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
     "c3_status", "t01_checks", "lift_checks", "apph_checks", "mine_over_anchoring", "anchoring_counts", "anchoring_metric_counts", "anchoring_cases",
 ]
 
@@ -103,13 +103,15 @@ def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
         if j is None or j not in lv.index:
             continue
         r, lo, hi = (float(lv.at[j, k]) for k in ("lift", "lo", "hi"))
-        ci = f"{r:+.2f} [{lo:+.2f}, {hi:+.2f}]"
-        if c.kind == "sign":
+        ci = f"paired {r:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        if c.kind == "sign":  # the paper states its signs "with non-overlapping bootstrap CIs"
             excl = lo > 0 or hi < 0
             out.append(paper.verdict(c.claim_id, float(np.sign(r)) if excl else 0.0, shown=ci,
-                                     note="CI excludes 0" if excl else "CI includes 0"))
-        else:
-            out.append(paper.verdict(c.claim_id, r, shown=ci, note="12 (g,d) cells (Eq. 5b)"))
+                                     note="paired CI excludes 0" if excl else "paired CI includes 0"))
+        else:  # the paper's value is Eq. 5b: a difference of cell means over 12 (g, d) cells
+            u = float(lv.at[j, "lift_unpaired"])
+            out.append(paper.verdict(c.claim_id, u, shown=f"{u:+.2f} (Eq. 5b); {ci}",
+                                     note="12 (g,d) cells, unpaired as the paper defines it"))
     return out
 
 
@@ -149,18 +151,30 @@ def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None,
     return v
 
 
+def paired_lift(v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = "exclude") -> pd.DataFrame:
+    """Return per judge: the paired GT lift (pp) with its paired-bootstrap CI and sign, the unpaired lift beside it.
+
+    ``lift`` is Eq. 5b over the records judged in both conditions (mean over cells of the mean
+    paired difference), the quantity its interval [lo, hi] resamples; ``lift_unpaired`` is Eq. 5b
+    as the paper writes it (difference of the cells' mean alignments, each over all its records).
+    The two differ only where a record has a verdict in one condition (one-sided nulls).
+    """
+    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed, missing=missing)
+    ci = ci.rename(columns={"diff": "lift"})
+    ci["judge"] = ci["judge"].astype(str)
+    unpaired = stats.lift(stats.align(v, missing=missing)).rename("lift_unpaired").reset_index()
+    unpaired["judge"] = unpaired["judge"].astype(str)
+    out = unpaired.merge(ci[["judge", "lift", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="outer")
+    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-",
+                                                        np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)")))
+    return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs"]]
+
+
 def gt_lift(bench, judges: Sequence[str] | None = None,
             exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS,
             n_bootstrap: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """Return GT lift per judge (pp): lift (Eq. 5b), paired-bootstrap CI, n_cells, n_pairs, sign."""
-    v = _released(bench.verdicts, judges, exclude_generators)
-    cells = stats.align(v)
-    lift = stats.lift(cells).rename("lift").reset_index()
-    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed)
-    out = lift.merge(ci[["judge", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="left")
-    out["judge"] = out["judge"].astype(str)
-    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", "0 (CI spans 0)"))
-    return out[["judge", "lift", "lo", "hi", "sign", "n_cells", "n_pairs"]]
+    """Return GT lift per judge (pp): paired lift (Eq. 5b) with its paired CI and sign, unpaired lift, n_cells, n_pairs."""
+    return paired_lift(_released(bench.verdicts, judges, exclude_generators), n_bootstrap, seed)
 
 
 def per_metric_lift(bench, judges: Sequence[str] | None = None,
@@ -229,7 +243,7 @@ def reported_T01() -> pd.DataFrame:
 
 
 def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
-    """Return per judge: mean |cGT - GT|, mean |cGT - noGT| (pp) and which one cGT tracks."""
+    """Return per judge: max over difficulties of |cGT - GT| and |cGT - noGT| (pp) and which one cGT tracks."""
     d = t01[t01["stat"].isin(["delta_vs_with_gt", "delta_vs_without_gt"])].copy()
     d["abs"] = d["value"].astype(float).abs()
     w = d.pivot_table(index="judge", columns="stat", values="abs", aggfunc="max")

@@ -19,7 +19,7 @@ import pandas as pd
 from ajb_utils import paper, report, schema, stats
 from ajb_utils.data import generation_keys
 from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
-from ajb_utils.tables.anchoring import lift_checks
+from ajb_utils.tables.anchoring import lift_checks, paired_lift
 
 __all__ = [
     "T02_KEYS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
@@ -200,19 +200,14 @@ def finding1_band(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0,
 
 def finding2_lift(bench, cells: pd.DataFrame, n_generators: int = 5, n_bootstrap: int = 2000,
                   seed: stats.SeedLike = 0) -> pd.DataFrame:
-    """Return GT lift (Eq. 5b, pp) per six-judge judge with a paired bootstrap 95% CI and its sign."""
+    """Return GT lift (pp) per six-judge judge as anchoring.paired_lift gives it: the paired lift with its
+    paired-bootstrap 95% CI and sign, and the paper's unpaired Eq. 5b (`lift_unpaired`) beside it.
+
+    `cells` only names the generator set's judges; the lifts are computed from the verdicts."""
     gens = _generators(n_generators)
-    sub = cells[cells["generator"].isin(gens) & cells["judge"].isin(schema.MAIN_JUDGES)]
-    lift = stats.lift(sub, by="judge").rename("lift").reset_index()
-    lift["judge"] = lift["judge"].astype(str)
     v = main_verdicts(bench, schema.MAIN_JUDGES)
-    v = v[v["generator"].isin(gens)]
-    ci = stats.bootstrap_diff_ci(v, by="judge", n_resamples=n_bootstrap, seed=seed)
-    ci["judge"] = ci["judge"].astype(str)
-    out = lift.merge(ci[["judge", "diff", "lo", "hi", "n_pairs"]], on="judge", how="left")
-    out = out.rename(columns={"diff": "paired_lift"})
-    out["sign"] = np.sign(out["lift"]).astype(int)
-    out["ci_excludes_0"] = (out["lo"] > 0) | (out["hi"] < 0)
+    out = paired_lift(v[v["generator"].isin(gens)], n_bootstrap, seed)
+    out = out[out["judge"].isin(set(cells["judge"].astype(str)))]
     out["_o"] = out["judge"].map({j: i for i, j in enumerate(schema.JUDGES)})
     return out.sort_values("_o").drop(columns="_o").reset_index(drop=True)
 

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS
+from ajb_utils.tables.anchoring import paired_lift
 
 __all__ = [
     "X2_KEYS", "X2_LIFT_EXCLUDED", "x2_verdicts", "x2_scope", "table_X2", "table_X2_metrics",
@@ -104,24 +105,22 @@ def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = 
 
 def table_X2_lift(v: pd.DataFrame, run_name: str, judges: list[str] | None = None, n_bootstrap: int = 2000,
                   seed: int = 0, exclude_generators: tuple[str, ...] = X2_LIFT_EXCLUDED) -> pd.DataFrame:
-    """Return GT lift (Eq. 5b, pp) per judge with paired-bootstrap 95% CI and sign, beside the lift from the paper's Table 2."""
+    """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
     judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
     v = v[~v["generator"].astype(str).isin(exclude_generators)]
-    lift = stats.lift(stats.align(v)).rename("lift")
-    lift.index = lift.index.astype(str)
-    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed)
-    ci = ci.assign(judge=ci["judge"].astype(str)).set_index("judge")[["lo", "hi", "n_cells", "n_pairs"]]
+    lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
     cells = set(zip(v["generator"].astype(str), v["difficulty"].astype(str)))
     rep = _paper_T02(judges)
     rep = rep[[gd in cells for gd in zip(rep["generator"], rep["difficulty"])]]  # <= 15 paper cells
-    rep_lift = stats.lift(rep).rename("paper_lift")
-    out = pd.DataFrame(index=pd.Index([run_name, *judges], name="judge")).join(lift).join(ci).join(rep_lift)
-    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)")))
-    out["lift_minus_paper"] = out["lift"] - out["paper_lift"]
+    rep_lift = (stats.lift(rep) if len(rep) else pd.Series(dtype=float)).rename("paper_lift")
+    out = pd.DataFrame(index=pd.Index([run_name, *judges], name="judge")).join(lifts).join(rep_lift)
+    out["sign"] = out["sign"].fillna("n/a")
+    out["lift_minus_paper"] = out["lift_unpaired"] - out["paper_lift"]  # the paper's lift is unpaired
     out = out.reset_index()
     out["judge"] = out["judge"].map(schema.display)
     out[["n_cells", "n_pairs"]] = out[["n_cells", "n_pairs"]].astype("Int64")
-    return out[["judge", "lift", "lo", "hi", "sign", "n_cells", "n_pairs", "paper_lift", "lift_minus_paper"]]
+    return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs", "paper_lift",
+                "lift_minus_paper"]]
 
 
 def x2_judges_table(bench, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:

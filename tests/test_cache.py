@@ -1,0 +1,259 @@
+"""Caches keyed by content: the tidy-frame cache and datasets' Arrow copies of local folders.
+
+Every test points the caches at its own tmp_path (never the repository's data/cache/).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ajb_utils.cache as bench_cache
+import ajb_utils.data as data_mod
+from ajb_utils.data import load_bench
+from mini_repo import write_mini_repo
+
+FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
+CACHE_NOTE = "tidy-frame cache"
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch) -> Path:
+    """Return this test's cache folder ($AJB_CACHE_DIR under tmp_path)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(bench_cache.CACHE_ENV, str(folder))
+    return folder
+
+
+def _judge_rows(root: Path) -> list[dict]:
+    """Return the rows of the mini repo's judge config."""
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _write_rows(path: Path, rows: list[dict]) -> None:
+    """Write rows as JSON lines."""
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _score(bench, rid: str, difficulty: str, metric: str) -> float:
+    """Return the judge's with-GT verdict of one row and metric."""
+    v = bench.verdicts
+    row = v[(v["id"] == rid) & (v["difficulty"] == difficulty) & (v["condition"] == "with_gt")
+            & (v["metric"] == metric)]
+    assert len(row) == 1
+    return float(row["llm_score"].iloc[0])
+
+
+def _from_cache(bench) -> bool:
+    """Return True when the bench was read from the tidy-frame cache."""
+    return any(CACHE_NOTE in m for m in bench.messages)
+
+
+@pytest.mark.parametrize("cache", [True, False], ids=["tidy-cache", "no-tidy-cache"])
+@pytest.mark.parametrize("engine", ["datasets", "json"])
+def test_an_edit_of_a_local_mirror_is_read_again(tmp_path, engine, cache):
+    """Issue 14.1: a verdict changed from 1.0 to 0.5 (same file size) and a dropped generation
+    row are seen by the next load, through every engine and cache."""
+    root = write_mini_repo(tmp_path / "mirror", "nested")
+    first = load_bench(root, engine=engine, runs=None, cache=cache)
+    rows = _judge_rows(root)
+    assert rows[0]["with_gt"]["tool_selection"]["llm_score"] == 1.0
+    size = (root / "data" / "judge_gpt_5_4.jsonl").stat().st_size
+    rows[0]["with_gt"]["tool_selection"]["llm_score"] = 0.5
+    _write_rows(root / "data" / "judge_gpt_5_4.jsonl", rows)
+    assert (root / "data" / "judge_gpt_5_4.jsonl").stat().st_size == size
+    gen_path = root / "data" / "gpt5_4.jsonl"
+    gen_rows = gen_path.read_text().splitlines()
+    _write_rows(gen_path, [json.loads(line) for line in gen_rows[1:]])
+
+    second = load_bench(root, engine=engine, runs=None, cache=cache)
+    rid, diff = rows[0]["id"], rows[0]["difficulty"]
+    assert _score(first, rid, diff, "tool_selection") == 1.0
+    dropped = json.loads(gen_rows[0])
+    keys = set(zip(second.generations["id"], second.generations["difficulty"]))
+    assert (dropped["id"], dropped["difficulty"]) not in keys
+    assert len(second.generations) == len(first.generations) - 1
+    if (rid, diff) in keys:
+        assert _score(second, rid, diff, "tool_selection") == 0.5
+    assert not _from_cache(second)
+
+
+@pytest.mark.parametrize("engine", ["datasets", "json"])
+def test_folders_with_the_same_basename_do_not_share_data(tmp_path, engine):
+    """Issue 14.1: two mirrors called `r` in different places give their own verdicts."""
+    a = write_mini_repo(tmp_path / "a" / "r", "nested")
+    b = write_mini_repo(tmp_path / "b" / "r", "nested")
+    rows = _judge_rows(b)
+    for row in rows:
+        row["with_gt"]["tool_selection"]["llm_score"] = 0.0
+    _write_rows(b / "data" / "judge_gpt_5_4.jsonl", rows)
+    bench_a = load_bench(a, engine=engine, runs=None)
+    bench_b = load_bench(b, engine=engine, runs=None)
+    sel = (bench_b.verdicts["condition"] == "with_gt") & (
+        bench_b.verdicts["metric"] == "tool_selection")
+    assert (bench_b.verdicts.loc[sel, "llm_score"] == 0.0).all()
+    sel_a = (bench_a.verdicts["condition"] == "with_gt") & (
+        bench_a.verdicts["metric"] == "tool_selection")
+    assert (bench_a.verdicts.loc[sel_a, "llm_score"] > 0).any()
+    assert not _from_cache(bench_b)
+
+
+def test_identical_copies_are_separate_entries(tmp_path, own_cache):
+    """Never shared between sources: an identical copy in another folder gets its own entry."""
+    a = write_mini_repo(tmp_path / "a" / "r", "nested")
+    b = tmp_path / "b" / "r"
+    shutil.copytree(a, b)
+    load_bench(a, runs=None)
+    assert not _from_cache(load_bench(b, runs=None))
+    assert len(list((own_cache / "bench").glob("r-*"))) == 2
+
+
+def test_cached_frames_equal_the_loaded_frames(tmp_path):
+    """The cache holds exactly what the loader produces: dtypes, categories and their order,
+    call lists, None vs NaN, provenance."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    fresh = load_bench(root, cache=False)
+    load_bench(root)
+    cached = load_bench(root)
+    assert _from_cache(cached) and not _from_cache(fresh)
+    for name in FRAMES:
+        pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name),
+                                      check_exact=True, check_categorical=True)
+    for name in ("records", "generations", "verdicts"):
+        for col, dtype in getattr(fresh, name).dtypes.items():
+            if isinstance(dtype, pd.CategoricalDtype):
+                assert getattr(cached, name)[col].cat.categories.tolist() == \
+                    dtype.categories.tolist()
+    assert (cached.revision, cached.synthetic, cached.label, cached.source) == \
+        (fresh.revision, fresh.synthetic, fresh.label, fresh.source)
+    assert cached.messages[:-1] == fresh.messages
+
+
+def test_the_embedded_sample_round_trips_through_the_cache():
+    """The sample (3 M-row layout in miniature) reads back identical from the cache."""
+    fresh = load_bench("sample", cache=False)
+    load_bench("sample")
+    cached = load_bench("sample")
+    assert _from_cache(cached)
+    for name in FRAMES:
+        pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name),
+                                      check_exact=True)
+
+
+def test_cache_false_bypasses_the_cache(tmp_path, own_cache):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    load_bench(root, runs=None, cache=False)
+    assert not (own_cache / "bench").exists()
+    load_bench(root, runs=None)
+    assert len(list((own_cache / "bench").glob("r-*"))) == 1
+    assert not _from_cache(load_bench(root, runs=None, cache=False))
+    assert _from_cache(load_bench(root, runs=None))
+
+
+def test_arguments_are_part_of_the_key(tmp_path):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    load_bench(root, runs=None)
+    assert not _from_cache(load_bench(root, runs=None, judges=["judge_gpt_5_4"]))
+    assert not _from_cache(load_bench(root, runs=None, engine="datasets"))
+    assert _from_cache(load_bench(root, runs=None))
+
+
+def test_a_new_run_file_invalidates(tmp_path):
+    """A judge run written to <source>/runs after a load is part of the next load."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    assert "my_judge" not in load_bench(root).judges["judge"].tolist()
+    (root / "runs").mkdir()
+    _write_rows(root / "runs" / "my_judge.jsonl", _judge_rows(root))
+    bench = load_bench(root)
+    assert not _from_cache(bench)
+    assert "my_judge" in bench.judges["judge"].tolist()
+
+
+def test_loader_code_and_package_version_are_part_of_the_key(tmp_path, monkeypatch):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    load_bench(root, runs=None)
+    assert _from_cache(load_bench(root, runs=None))
+    monkeypatch.setattr(bench_cache, "code_fingerprint", lambda entry: "another loader")
+    assert not _from_cache(load_bench(root, runs=None))
+    monkeypatch.setattr(bench_cache, "__version__", "99.0")
+    assert not _from_cache(load_bench(root, runs=None))
+
+
+def test_code_fingerprint_covers_the_loaders_source_files(tmp_path, monkeypatch):
+    """data.py, calls.py, scoring.py (and what they reach) are hashed: editing one changes it."""
+    reached = bench_cache.loader_modules(data_mod)
+    assert {"ajb_utils.data", "ajb_utils.calls", "ajb_utils.scoring", "ajb_utils.schema",
+            "ajb_utils.cache"} <= reached
+    before = bench_cache.code_fingerprint(data_mod)
+    import ajb_utils.calls as calls_mod
+    edited = tmp_path / "calls.py"
+    edited.write_text(Path(calls_mod.__file__).read_text() + "\n# an edit\n")
+    monkeypatch.setattr(calls_mod, "__file__", str(edited))
+    assert bench_cache.code_fingerprint(data_mod) != before
+
+
+def test_stale_entries_of_a_source_are_removed(tmp_path, own_cache):
+    root = write_mini_repo(tmp_path / "r", "nested")
+    load_bench(root, runs=None)
+    rows = _judge_rows(root)
+    rows[0]["with_gt"]["tool_selection"]["llm_score"] = 0.5
+    _write_rows(root / "data" / "judge_gpt_5_4.jsonl", rows)
+    load_bench(root, runs=None)
+    assert len(list((own_cache / "bench").glob("r-*"))) == 1
+
+
+def test_file_digest_sees_same_size_edits_even_with_mtime_restored(tmp_path, own_cache):
+    path = tmp_path / "f.jsonl"
+    path.write_text('{"llm_score": 1.0}\n')
+    first = bench_cache.file_digests([path])[str(path.resolve())]
+    st = path.stat()
+    path.write_text('{"llm_score": 0.5}\n')
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # mtime set back; ctime still moves
+    second = bench_cache.file_digests([path])[str(path.resolve())]
+    assert first != second
+    assert second == bench_cache.hash_file(path)
+    assert bench_cache.file_digests([tmp_path / "absent"]) == {
+        str((tmp_path / "absent").resolve()): "missing"}
+
+
+def test_an_input_edited_during_the_load_is_not_cached(tmp_path, own_cache):
+    path = tmp_path / "input.jsonl"
+    path.write_text("a\n")
+
+    class Fake:
+        """A stand-in bench with empty frames."""
+
+        def __init__(self) -> None:
+            for name in FRAMES:
+                setattr(self, name, pd.DataFrame({"x": [1]}))
+
+    def load():
+        path.write_text("b\n")
+        return Fake()
+
+    def meta(bench):
+        return {"revision": None, "synthetic": False, "messages": []}
+
+    bench_cache.cached(load, {"location": "x"}, [path], "x", lambda f, m: "hit", meta)
+    assert not list((own_cache / "bench").glob("x-*"))
+    bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit", meta)
+    assert bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit",
+                              meta) == "hit"
+
+
+def test_datasets_cache_of_a_local_folder_is_keyed_by_path_and_content(tmp_path):
+    a = write_mini_repo(tmp_path / "a" / "r", "nested")
+    b = write_mini_repo(tmp_path / "b" / "r", "nested")
+    files = [a / "README.md", a / "data" / "main.jsonl"]
+    same = bench_cache.datasets_cache_dir(str(a), files)
+    assert bench_cache.datasets_cache_dir(str(a), files) == same
+    assert bench_cache.datasets_cache_dir(str(b), [b / "README.md", b / "data" / "main.jsonl"]) \
+        != same
+    (a / "data" / "main.jsonl").write_text((a / "data" / "main.jsonl").read_text() + "\n")
+    assert bench_cache.datasets_cache_dir(str(a), files) != same

@@ -1,0 +1,194 @@
+"""What loaded rows mean on messy input (issue 14 items 2, 4-7; issue 9 §2): each test guards one bug."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ajb_utils import calls as C
+from ajb_utils import stats
+from ajb_utils.data import load_bench
+from ajb_utils import scoring
+from mini_repo import EXPECTED, write_mini_repo
+
+
+def _rows(path: Path) -> list[dict]:
+    """Return the JSON lines of a file."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _write(path: Path, rows: list[dict]) -> None:
+    """Write rows as JSON lines."""
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _reasons(bench) -> dict[str, int]:
+    """Return exclusion counts by reason."""
+    return bench.exclusions.groupby("reason").size().to_dict()
+
+
+# ------------------------------------------------------------------ item 2: duplicate judge rows
+@pytest.mark.parametrize("engine", ["json", "datasets"])
+def test_duplicate_judge_row_is_an_exclusion_not_a_second_vote(tmp_path, engine):
+    # a basename of its own: the datasets cache is keyed by folder basename (issue 14 item 1)
+    root = write_mini_repo(tmp_path / f"duplicate_judge_row_{engine}")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    rows = _rows(path)
+    copy = json.loads(json.dumps(rows[0]))  # r1 easy, a perfect plan (p = 1 everywhere)
+    for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
+        copy["with_gt"][m]["llm_score"] = 0.0  # the copy disagrees: averaging would give 0.5
+    _write(path, rows + [copy])
+    bench = load_bench(root, engine=engine, runs=None)
+    v = bench.verdicts
+    key = ["id", "generator", "difficulty", "judge", "condition", "metric"]
+    assert not v.duplicated(key).any()
+    assert _reasons(bench)["duplicate judge row"] == 1
+    r1 = v[(v["id"] == "r1") & (v["difficulty"] == "easy") & (v["condition"] == "with_gt")]
+    assert r1.loc[r1["metric"] == "sequence_accuracy", "llm_score"].item() == 0.5  # first row kept
+    mu = stats.record_alignment(v, missing="miss")
+    assert (mu["mu"] <= 1.0).all()
+
+
+def test_stats_refuse_duplicate_rows_instead_of_choosing_one():
+    """record_alignment, pairwise_agreement and bootstrap_diff_ci share one row rule: a key twice is an error."""
+    rows = [("r1", "g", "easy", j, c, "tool_selection", 1.0, 1.0)
+            for j in ("A", "B") for c in ("with_gt", "without_gt")]
+    rows.append(("r1", "g", "easy", "A", "with_gt", "tool_selection", 0.0, 1.0))
+    v = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric",
+                                    "llm_score", "p"])
+    v["match"] = 1 - (v["p"] - v["llm_score"]).abs()
+    for fn in (lambda: stats.record_alignment(v),
+               lambda: stats.pairwise_agreement(v, "with_gt"),
+               lambda: stats.bootstrap_diff_ci(v, by="judge", n_resamples=10, seed=0)):
+        with pytest.raises(ValueError, match="duplicate"):
+            fn()
+
+
+# ------------------------------------------------------------------ item 4: null topology
+def test_null_dag_type_record_stays_in_alignment_and_is_reported(tmp_path):
+    root = write_mini_repo(tmp_path / "r")
+    path = root / "data" / "main.jsonl"
+    rows = _rows(path)
+    rows[0]["dag_type"] = None  # r1
+    _write(path, rows)
+    bench = load_bench(root, engine="json", runs=None)
+    assert "null dag_type" in " ".join(bench.exclusions["reason"])
+    rec = stats.record_alignment(bench.verdicts)
+    assert "r1" in set(rec["id"].astype(str))
+    cells = stats.align(bench.verdicts)
+    n_records = bench.verdicts.drop_duplicates(["id", "difficulty", "condition"]) \
+        .groupby("condition", observed=True).size()
+    assert cells.groupby("condition", observed=True)["n"].sum().to_dict() == n_records.to_dict()
+    jury = stats.soft_jury(bench.verdicts, ["judge_gpt_5_4"])
+    assert "r1" in set(jury["id"].astype(str))
+
+
+# ------------------------------------------------------------------ item 5: de-duplication order
+def test_unparseable_then_valid_retry_keeps_the_valid_generation(tmp_path):
+    root = write_mini_repo(tmp_path / "r")
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = _rows(path)
+    bad = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "hard")
+    assert bad["generated_tool_calls"] is None
+    retry = {**bad, "generated_tool_calls": EXPECTED,
+             **{f"score_{m}": 1.0 for m in ("tool_selection", "parameter_structure",
+                                            "sequence_accuracy", "query_coverage")}}
+    _write(path, rows + [retry])
+    bench = load_bench(root, engine="json", runs=None)
+    g = bench.generations
+    assert ((g["id"] == "r2") & (g["difficulty"] == "hard")).sum() == 1
+    reasons = _reasons(bench)
+    assert reasons.get("unparseable generator output", 0) == 0  # not an Appendix D exclusion
+    assert reasons["invalid row superseded by a valid one"] == 1
+
+
+# ------------------------------------------------------------------ item 6: range of llm_score
+def test_out_of_range_llm_score_is_an_exclusion(tmp_path):
+    root = write_mini_repo(tmp_path / "r")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    rows = _rows(path)
+    rows[0]["with_gt"]["tool_selection"]["llm_score"] = 4  # a 1-5 rubric's 4
+    rows[0]["with_gt"]["query_coverage"]["llm_score"] = 0.4999999  # float noise snaps to 0.5
+    _write(path, rows)
+    bench = load_bench(root, engine="json", runs=None)
+    v = bench.verdicts
+    assert (v["match"].dropna() >= 0).all() and (v["match"].dropna() <= 1).all()
+    assert _reasons(bench)["judge verdict outside {0, 0.5, 1}"] == 1
+    assert set(v["llm_score"].dropna().unique()) <= {0.0, 0.5, 1.0}
+
+
+# ------------------------------------------------------------------ item 7: calls
+def test_arguments_null_string_is_no_arguments_like_none():
+    a = C.normalize_call({"function": {"name": "f", "arguments": "null"}})
+    b = C.normalize_call({"function": {"name": "f", "arguments": None}})
+    assert a == b == {"name": "f", "arguments": {}}
+
+
+def test_json_string_function_field_is_decoded():
+    call = {"type": "function", "function": json.dumps({"name": "f", "arguments": {"x": 1}})}
+    assert C.normalize_call(call) == {"name": "f", "arguments": {"x": 1}}
+    assert C.normalize_call({"function": "f", "arguments": {"x": 1}}) == {"name": "f", "arguments": {"x": 1}}
+
+
+def test_bootstrap_cells_with_nan_in_by_keeps_that_cell():
+    df = pd.DataFrame({"g": ["a", "a", None, None], "v": [1.0, 0.0, 1.0, 1.0]})
+    out = stats.bootstrap_cells(df, by=["g"], value="v", n_resamples=50, seed=0)
+    assert len(out) == 2 and out["n"].sum() == 4
+    assert out.loc[out["g"].isna(), "mean"].item() == 1.0
+
+
+# ------------------------------------------------------------------ issue 9: the authors' parse rules
+def test_think_and_fence_output_is_read_as_the_authors_scorer_does():
+    plan = [{"name": "get_load", "arguments": {"site": 1}}]
+    text = "<think>maybe [not json]</think>\n```json\n" + json.dumps(plan) + "\n```"
+    assert C.normalize_calls(text) == plan
+    assert C.normalize_calls("<think>a</think><think>b</think> " + json.dumps(plan)) == plan
+    assert C.try_normalize_calls("<think>only thoughts")[0] is None
+
+
+def test_think_fence_generation_loads_as_valid(tmp_path):
+    root = write_mini_repo(tmp_path / "r")
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = _rows(path)
+    bad = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "hard")
+    bad["generated_tool_calls"] = "<think>plan</think>\n```json\n" + json.dumps(EXPECTED) + "\n```"
+    for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
+        bad[f"score_{m}"] = 1.0
+    _write(path, rows)
+    bench = load_bench(root, engine="json", runs=None)
+    assert ((bench.generations["id"] == "r2") & (bench.generations["difficulty"] == "hard")).sum() == 1
+    assert any("</think>" in m for m in bench.messages)
+    assert scoring.check_published_scores(bench).empty
+
+
+# ------------------------------------------------------------------ issue 9: null-valued argument keys
+def test_null_valued_key_is_a_key_in_raw_json_and_dropped_only_for_arrow():
+    raw = '[{"name": "f", "arguments": {"x": 1, "y": null}}]'
+    assert C.normalize_calls(raw) == [{"name": "f", "arguments": {"x": 1, "y": None}}]
+    as_struct = [{"name": "f", "arguments": {"x": 1, "y": None}}]
+    assert C.normalize_calls(as_struct) == [{"name": "f", "arguments": {"x": 1, "y": None}}]
+    assert C.normalize_calls(as_struct, arrow=True) == [{"name": "f", "arguments": {"x": 1}}]
+    # a JSON string inside an Arrow column is still raw JSON: its null is a key
+    assert C.normalize_calls([{"name": "f", "arguments": '{"y": null}'}], arrow=True) == \
+        [{"name": "f", "arguments": {"y": None}}]
+
+
+def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
+    root = write_mini_repo(tmp_path / "r")
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = _rows(path)
+    r1 = next(r for r in rows if r["id"] == "r1" and r["difficulty"] == "easy")
+    plan = json.loads(json.dumps(EXPECTED))
+    plan[0]["function"]["arguments"] = json.dumps({"site": 1, "note": None})  # extra null key
+    r1["generated_tool_calls"] = plan  # published scores stay those of a null-dropping scorer
+    other = next(r for r in rows if r["id"] == "r3" and r["difficulty"] == "hard")
+    other["score_tool_selection"] = 0.123
+    _write(path, rows)
+    bad = scoring.check_published_scores(load_bench(root, engine="json", runs=None))
+    causes = bad.groupby("cause").size().to_dict()
+    assert causes == {"null-valued argument key": 1, "other": 1}
+    assert bad.loc[bad["cause"] == "null-valued argument key", "metric"].tolist() == ["parameter_structure"]
