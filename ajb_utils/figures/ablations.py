@@ -86,10 +86,10 @@ def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title
     ax.set_ylim(max(0, np.nanmin(vals) - 10), 104)
     ax.set_xticks(x, diffs)
     ax.set_ylabel("alignment (%)")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title, fontsize=7)
     if not drawn:
-        ax.text(0.5, 0.04, missing_note, ha="center", va="bottom", fontsize=7, transform=ax.transAxes)
-    ax.legend(fontsize=6, loc="upper right", ncol=2, frameon=False)
+        ax.text(0.5, 0.04, missing_note, ha="center", va="bottom", fontsize=5, transform=ax.transAxes)
+    ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
 
 
 def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFrame | None = None,
@@ -102,7 +102,7 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFram
     without-GT run); the runner has no free-form without-GT prompt. Panel (c) draws the
     structured - free-form gap of both pairings with the paper's values.
     """
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4), squeeze=False)
+    fig, axes = paper_figure(TEXT_WIDTH, 3.4, 1, 3, squeeze=False)
     diffs = list(schema.DIFFICULTIES)
     x = np.arange(len(diffs))
     pf = paper_f05 if paper_f05 is not None else pd.DataFrame(
@@ -110,17 +110,17 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFram
     ours_gt = f05 if f05["structured"].notna().any() else None
     src = str(f05["source"].iloc[0]) if len(f05) else "no runs"
     _format_panel(axes[0, 0], ours_gt, pf[pf["condition"] == "with_gt"],
-                  f"With GT: Qwen3-32B on Llama-3.3-70B ({src})", "no runs: the paper's values only")
+                  f"With GT, Qwen3-32B / Llama-3.3-70B\n({src})", "no runs: the paper's values only")
     _format_panel(axes[0, 1], f05_without_gt, pf[pf["condition"] == "without_gt"],
-                  "Without GT: structured = released without-GT judge",
-                  "no without-GT run of this judge: the paper's values only")
+                  "Without GT\n(structured = released without-GT judge)",
+                  "no without-GT run of this judge:\nthe paper's values only")
     ax = axes[0, 2]
     ax.axhline(0, color="black", linewidth=0.8)
     for cond, marker in (("with_gt", "D"), ("without_gt", "s")):
         p = pf[pf["condition"] == cond].set_index("difficulty").reindex(diffs)
         if p["delta"].notna().any():
             ax.plot(x, p["delta"], marker=marker, linestyle="none", markerfacecolor="none",
-                    color=OKABE_ITO["blue"], label=f"paper: Qwen3-32B / Llama-3.3-70B, {cond.replace('_', ' ')}")
+                    color=OKABE_ITO["blue"], label="paper: Qwen3-32B / Llama-3.3-70B, " + ("with GT" if cond == "with_gt" else "without GT"))
     if f05["delta"].notna().any() and ours_gt is not None:
         d = f05.set_index("difficulty").reindex(diffs)["delta"]
         ax.plot(x, d, marker="o", color=OKABE_ITO["blue"], label="Qwen3-32B / Llama-3.3-70B, with GT")
@@ -132,7 +132,6 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFram
                 label="QwQ-32B / SmolLM3-3B")
     ax.set_xticks(x, diffs)
     ax.set_ylabel("structured − free-form (pp)")
-    ax.set_title("Gap per difficulty, both pairings", fontsize=9)
-    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    fig.tight_layout()
+    ax.set_title("Gap per difficulty, both pairings", fontsize=8)
+    ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
     return fig, axes
