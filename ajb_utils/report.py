@@ -112,6 +112,37 @@ def checks_table(verdicts: Iterable[paper.Verdict]) -> pd.DataFrame:
     return paper.checks(verdicts)
 
 
+def show_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> None:
+    """Display a checks table whole and write it to <out_dir>/<artifact_id>_checks.csv (the scorecard reads it)."""
+    path = Path(out_dir) / f"{artifact_id}_checks.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, lineterminator="\n")
+    show(table)
+
+
+def show_comparison(cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str,
+                    tolerance: float = 0.0, digits: int = 3, from_paper: bool = False) -> None:
+    """Display a `paper.compare` result whole as reported | reproduced | difference | tolerance | within,
+    and write it to <out_dir>/<artifact_id>_compare.csv (the scorecard reads it).
+
+    `from_paper=True` (no runs: the "reproduced" column holds the paper's own values) shows the
+    values and writes nothing, so the scorecard never counts the paper against itself.
+    """
+    sbs = paper.side_by_side(cmp, tolerance)
+    if from_paper:
+        print(f"{artifact_id}: no reproduced values on this data (the paper's own numbers are shown); "
+              "nothing is compared")
+        show(sbs.drop(columns=["reproduced", "difference", "tolerance", "within"]), digits)
+        return
+    path = Path(out_dir) / f"{artifact_id}_compare.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    both = sbs["within"] != "n/a"
+    print(f"{artifact_id}: {int(both.sum())} values compared, {int((sbs['within'] == 'yes').sum())} within "
+          f"tolerance; {int((~both).sum())} rows on one side only")
+    show(sbs, digits)
+
+
 # ---- display -------------------------------------------------------------------------------
 def rounded(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """Return a copy of `df` with float columns rounded to `digits` (other columns untouched)."""

@@ -34,11 +34,11 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import yaml  # noqa: E402
 
-from ajb_utils import schema, stats  # noqa: E402
+from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
 from ajb_utils.data import (BenchDataError, HubUnavailable, check_published_scores,  # noqa: E402
                             load_bench, probe_hub)
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
-from run_notebooks import report_locations  # noqa: E402
+from run_notebooks import list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
 SAMPLE_SEED = 0
 
@@ -135,6 +135,10 @@ def main() -> int:
         if args.jobs is not None:
             cmd += ["--jobs", str(args.jobs)]
         status |= subprocess.run(cmd, cwd=REPO).returncode
+    runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
+    out = output_folder_of(runs[0][3]) if runs else None
+    if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
+        scorecard.print_summary(out)
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
     if not args.skip_notebooks:
         print("\n".join(report_locations(args.params)))

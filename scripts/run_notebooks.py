@@ -472,7 +472,7 @@ def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
     lines = [f"tables and figures: {paths.relpath(folder)}/"]
     if html_dir is not None and (html_dir / "00_index.html").exists():
         lines.insert(0, f"report (open in a browser): {paths.relpath(html_dir / '00_index.html')}")
-    cards = sorted(p for p in folder.glob("*scorecard*") if p.is_file())
+    cards = sorted(p for p in folder.glob("*[Ss][Cc][Oo][Rr][Ee][Cc][Aa][Rr][Dd]*") if p.is_file())
     lines.append("scorecard: " + (", ".join(paths.relpath(p) for p in cards) if cards
                                   else "none in this folder (it comes from the claim-check notebooks)"))
     return lines
