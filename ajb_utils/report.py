@@ -8,22 +8,22 @@ Usage in a notebook::
 
     out = provenance.output_dir(bench.label, out_dir, bench)
     report.write_table(t02, "T02", "main_alignment", out, caption="Alignment (%)", float_format="%.1f")
-    report.show(report.checks_table([("monotone in difficulty", "30/30", "30/30", True)]))
+    report.show(report.checks_table([paper.verdict("CF1.monotone_pairs", (30, 30))]))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paths, schema
+from ajb_utils import paper, paths, schema
 from ajb_utils.provenance import SYNTHETIC_NOTE, is_synthetic_dir
 
-CHECK_COLUMNS: list[str] = ["claim", "paper value", "reproduced value", "holds"]
+CHECK_COLUMNS: list[str] = paper.CHECK_COLUMNS
 
 
 class WrittenFiles(list):
@@ -113,40 +113,9 @@ def write_table(
 
 
 # ---- claim checks ----------------------------------------------------------------------------
-def _yes_no(holds: Any) -> str:
-    """Return 'yes' / 'no' for a truthy / falsy verdict and 'n/a' for None or NaN."""
-    if holds is None or (isinstance(holds, float) and holds != holds):
-        return "n/a"
-    if isinstance(holds, str):
-        return holds
-    return "yes" if bool(holds) else "no"
-
-
-def checks_table(rows: Iterable[Mapping[str, Any] | Sequence[Any]]) -> pd.DataFrame:
-    """Return a claim-check table (claim, paper value, reproduced value, holds yes/no[, note]).
-
-    Each row is a tuple `(claim, paper, reproduced, holds[, note])` or a mapping with those keys
-    (`paper`/`paper value`, `reproduced`/`reproduced value`).
-    """
-    out = []
-    for r in rows:
-        if isinstance(r, Mapping):
-            rec = {
-                "claim": r["claim"],
-                "paper value": r.get("paper", r.get("paper value")),
-                "reproduced value": r.get("reproduced", r.get("reproduced value")),
-                "holds": r.get("holds"),
-                "note": r.get("note", ""),
-            }
-        else:
-            vals = list(r) + [""] * (5 - len(r))
-            rec = dict(zip([*CHECK_COLUMNS, "note"], vals[:5]))
-        rec["holds"] = _yes_no(rec["holds"])
-        out.append(rec)
-    df = pd.DataFrame(out, columns=[*CHECK_COLUMNS, "note"])
-    if (df["note"].fillna("") == "").all():
-        df = df.drop(columns="note")
-    return df
+def checks_table(verdicts: Iterable[paper.Verdict]) -> pd.DataFrame:
+    """Return the checks table of engine verdicts (`paper.verdict`); see `paper.checks`."""
+    return paper.checks(verdicts)
 
 
 # ---- display -------------------------------------------------------------------------------
@@ -212,12 +181,16 @@ def display_names(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def show(df: pd.DataFrame, digits: int = 3, max_rows: int = 60) -> None:
-    """Display `df` for reading (see `for_reader`; at most `max_rows` rows); returns None."""
+def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
+    """Display `df` for reading (see `for_reader`), every row and column (never truncated); returns None.
+
+    `max_rows` is accepted for old call sites and ignored: tables are shown whole.
+    """
     from IPython.display import display
 
-    with pd.option_context("display.max_rows", max_rows, "display.max_columns", 50,
-                           "display.width", 160):
+    n = len(df) + 1
+    with pd.option_context("display.max_rows", n, "display.min_rows", n, "display.max_columns", None,
+                           "display.width", 250, "display.max_colwidth", None):
         display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else rounded(df, digits))
 
 

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from ajb_utils import artifacts, environment, figures, paths, provenance, report, schema  # noqa: E402
+from ajb_utils import artifacts, environment, figures, paper, paths, provenance, report, schema  # noqa: E402
 
 SHARED_ARTIFACTS_MD = paths.REPO_ROOT.parent / "shared" / "ARTIFACTS.md"
 
@@ -127,16 +127,21 @@ def test_output_dir_absolute(tmp_path: Path) -> None:
     assert out == tmp_path / "x" and out.is_dir()
 
 
-def test_checks_table() -> None:
-    df = report.checks_table([
-        ("monotone decline", "30/30", "29/30", False),
-        {"claim": "slope ratio", "paper": 1.5, "reproduced": 1.48, "holds": True},
-        ("band", "77-82", None, None),
-    ])
-    assert list(df.columns) == ["claim", "paper value", "reproduced value", "holds"]
+def test_checks_table_is_the_engine() -> None:
+    df = report.checks_table([paper.verdict("CF1.monotone_pairs", (29, 30)),
+                              paper.verdict("CF1.slope_ratio", 1.48),
+                              paper.verdict("P.records", 120, full_data=False)])
+    assert list(df.columns) == paper.CHECK_COLUMNS
     assert df["holds"].tolist() == ["no", "yes", "n/a"]
-    with_note = report.checks_table([("c", 1, 1, True, "rounded")])
-    assert with_note.loc[0, "note"] == "rounded"
+    assert df["kind"].tolist() == ["share", "value", "count"]
+    with pytest.raises(TypeError):
+        report.checks_table([("monotone decline", "30/30", "29/30", False)])
+
+
+def test_show_never_truncates(capsys) -> None:
+    report.show(pd.DataFrame({"x": range(300), "y": ["a" * 80] * 300}))
+    out = capsys.readouterr().out
+    assert "299" in out and "..." not in out and "rows x" not in out
 
 
 def test_environment_report_is_machine_independent() -> None:
