@@ -156,6 +156,9 @@ def export_sheet(df: pd.DataFrame, path: str | Path) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             df.to_csv(fh, index=False, lineterminator="\n", float_format="%.4g")
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; the sheet is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

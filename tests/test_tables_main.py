@@ -117,7 +117,7 @@ def test_finding2_lift_matches_stats(bench, cells) -> None:
     sub = cells[cells["generator"] != "gpt5_4"]
     w = sub.pivot_table(index=["judge", "generator", "difficulty"], columns="condition", values="align")
     ref = (w["with_gt"] - w["without_gt"]).groupby(level="judge").mean()
-    assert lift.loc["judge_gemini_2_5_pro", "lift"] == pytest.approx(ref["judge_gemini_2_5_pro"])
+    assert lift.loc["judge_gemini_2_5_pro", "lift_unpaired"] == pytest.approx(ref["judge_gemini_2_5_pro"])
     assert "judge_prometheus2_7b" not in lift.index
     assert (lift["lo"] <= lift["hi"]).all()
 

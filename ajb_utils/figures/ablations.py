@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema
-from ajb_utils.figures.style import OKABE_ITO, condition_style
+from ajb_utils.figures.style import OKABE_ITO, TEXT_WIDTH, condition_style, paper_figure
 
 __all__ = ["DIFFICULTY_COLORS", "figure_F04", "figure_F05"]
 
@@ -45,21 +45,19 @@ def _temperature_panel(ax, table: pd.DataFrame, title: str) -> None:
     ax.set_xticks(temps)
     ax.set_xlabel("judge temperature T")
     ax.set_ylabel("alignment (%)")
-    ax.set_title(f"{title}\n({source}; max spread {table['max_spread'].max():.2f} pp)", fontsize=9)
+    ax.set_title(f"{title}\n({source}; max spread {table['max_spread'].max():.2f} pp)")
 
 
 def figure_F04(t25: pd.DataFrame, t27: pd.DataFrame) -> tuple[plt.Figure, np.ndarray]:
     """Return Figure 4: alignment vs judge temperature for the two pairings (T25, T27)."""
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), squeeze=False)
+    fig, axes = paper_figure(TEXT_WIDTH, 3.0, 1, 2, squeeze=False)
     _temperature_panel(axes[0, 0], t25, "Qwen3-32B judge on Llama-3.3-70B")
     _temperature_panel(axes[0, 1], t27, "GPT-OSS-120B judge on Llama-3.1-8B")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     if not handles:
         handles, labels = axes[0, 1].get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False,
-                   bbox_to_anchor=(0.5, -0.08))
-    fig.tight_layout()
+        fig.legend(handles, labels, loc="outside lower center", ncol=3)
     return fig, axes
 
 

@@ -122,31 +122,24 @@ def weighting_stability(bench, weightings: Mapping[str, Mapping[str, float]] = C
     return res[cols]
 
 
-def weighting_checks(bench, missing: Missing = "exclude") -> list[tuple]:
-    """Return C-W check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
-
-    cl = paper.claims().set_index("claim_id")
-    rows = []
+def weighting_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
+    """Return the C-W verdicts (ranking stability, topology weighting, T14) from the claim engine."""
+    out = []
     for cond in schema.MAIN_CONDITIONS:
         rs = weighting_stability(bench, condition=cond, missing=missing)
         rho = rs["rho"].drop("equal")
-        rows.append((f"min Spearman rho vs equal weights ({cond}, {len(rho)} weightings)",
-                     ">= 0.83", round(float(rho.min()), 3),
-                     paper.check_claim(cl.loc["CW.weighting_rho"], rho.min()),
-                     "weakest: " + str(rho.idxmin())))
+        out.append(paper.verdict("CW.weighting_rho", rho, shown=f"min {rho.min():.3f} ({cond})",
+                                 note=f"{cond}; weakest: {rho.idxmin()}"))
     shift = topology_weighting_shift(topology_long(bench, "with_gt", schema.MAIN_JUDGES, missing))
     max_shift = float(shift["shift_pp"].abs().max())
-    same = bool((shift["rank_unweighted"] == shift["rank_count_weighted"]).all())
-    rows.append(("max |count-weighted - unweighted| topology mean, with GT (pp)", "<= 1.5",
-                 round(max_shift, 2), paper.check_claim(cl.loc["CW.topology_weighting_shift"], max_shift),
-                 "weights = records per topology"))
-    rows.append(("judge ranking unchanged by topology weighting", "no change",
-                 "no change" if same else "changed", same, ""))
+    changed = int((shift["rank_unweighted"] != shift["rank_count_weighted"]).sum())
+    out.append(paper.verdict("CW.topology_weighting_shift", max_shift, shown=f"{max_shift:.2f}",
+                             note="with GT; weights = records per topology"))
+    out.append(paper.verdict("CW.topology_rank_changes", (changed, len(shift))))
     t14 = table_T14(bench, missing=missing)
     qwq = float(t14.loc["judge_qwq_32b", "shift_excluded_pp"]) if "judge_qwq_32b" in t14.index else np.nan
-    rows.append(("QwQ-32B |equal - param excluded| with GT (pp, T14)", "<= 0.2", round(abs(qwq), 2),
-                 paper.check_claim(cl.loc["CW.param_weighting_qwq_shift"], abs(qwq)), ""))
-    return rows
+    out.append(paper.verdict("CW.param_weighting_qwq_shift", abs(qwq), shown=f"{abs(qwq):.2f}"))
+    return out
 
 
 def table_T14(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,

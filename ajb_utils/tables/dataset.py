@@ -17,7 +17,7 @@ __all__ = [
     "table_T18", "table_T21", "compare_T07", "compare_T08", "compare_T09",
 ]
 
-# Variant names as in data/paper/T08-F07_structural_stats.csv.
+# Variant names as in data/paper/T08_structural_stats.csv.
 STRUCTURAL_VARIANTS: dict[str, str] = {
     "available_tools_per_record": "Available tools per record",
     "parameters_per_tool": "Parameters per tool",

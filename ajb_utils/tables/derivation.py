@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ajb_utils import derivation, stats
+from ajb_utils import derivation, paper, stats
 from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
 
 __all__ = [
@@ -31,16 +31,14 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
 
 
-def checks_X3(x3: pd.DataFrame) -> list[dict]:
-    """Return claim rows: the rewrite tiers make arguments less visible (easy > medium > hard VISIBLE share)."""
-    rows = []
+def checks_X3(x3: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the X3 verdict: the rewrite tiers make arguments less visible (easy > medium > hard VISIBLE share)."""
+    falls, shown = [], []
     for topo, g in x3.groupby("dag_type", observed=True, sort=True):
         v = g.set_index("difficulty")["VISIBLE"].reindex(list(DIFFICULTIES)).to_numpy(float)
-        rows.append({"claim": f"VISIBLE share falls easy > medium > hard ({topo})",
-                     "paper": "tiers validated by LLM meta-judges (App. N)",
-                     "reproduced": " > ".join(f"{x:.1f}" for x in v),
-                     "holds": bool(v[0] > v[1] > v[2])})
-    return rows
+        falls.append(bool(v[0] > v[1] > v[2]))
+        shown.append(f"{topo} {' > '.join(f'{x:.1f}' for x in v)}")
+    return [paper.verdict("X3.visible_falls", falls, note="; ".join(shown))]
 
 
 def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | None = None,
