@@ -15,6 +15,7 @@ The house, from the ground up (imports point down only):
 - provenance  output folders, PROVENANCE.json, the data banner, synthetic flags
 - report      tables on disk (CSV + booktabs), claim-check tables, display helpers
 - environment the environment report and the notebook kernels' environment
+- scorecard   the reproduction scorecard: every compared value and checked claim of an output folder
 - tables/     one pure function per paper table, a module per paper section
 - figures/    one function per paper figure returning (fig, axes), a module per paper section; style
 Two wings stand on data and scoring:

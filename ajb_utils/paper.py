@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,12 @@ DIMENSIONS: list[str] = [
 ]
 VALUE_COLUMNS: list[str] = ["value", "unit", "source", "note"]
 CLAIM_COLUMNS: list[str] = [
-    "claim_id", "artifact", "description", "paper_value", "paper_value_hi", "unit",
-    "comparison", "tolerance", "source", "note",
+    "claim_id", "artifact", "description", "kind", "paper_value", "paper_value_hi", "population",
+    "expected", "unit", "tolerance", "source", "note",
 ]
-COMPARISONS: tuple[str, ...] = ("eq", ">=", "<=", "between", "sign", "count")
 # Judges of the paper's ablations that are not released configs (RQ4/RQ6 use Qwen3-32B as judge).
-ABLATION_JUDGES: dict[str, str] = {"judge_qwen3_32b": "Qwen3-32B (ablation judge, RQ4/RQ6)"}
+ABLATION_JUDGES: dict[str, str] = {"judge_qwen3_32b": "Qwen3-32B (ablation judge, RQ4/RQ6)",
+                                   "judge_qwen3_1_7b": "Qwen3-1.7B (draft-only judge-scale figure)"}
 CLAIMS_FILE: str = "claims.csv"
 
 _ORDER: dict[str, list[str]] = {
@@ -54,7 +55,7 @@ def _paper_dir(paper_dir: Path | str | None) -> Path:
 
 
 def _file_ids(path: Path) -> list[str]:
-    """Return the artifact IDs encoded in a file name (``T07-F06_dag_counts.csv`` -> [T07, F06])."""
+    """Return the artifact IDs encoded in a file name (``T25-T27-F04_temperature.csv`` -> [T25, T27, F04])."""
     return path.stem.split("_", 1)[0].split("-")
 
 
@@ -104,8 +105,13 @@ def reported(artifact: str, paper_dir: Path | str | None = None) -> pd.DataFrame
 
 
 def claims(paper_dir: Path | str | None = None, artifact: str | None = None) -> pd.DataFrame:
-    """Return the named, checkable claims (claims.csv), optionally only those of one artifact."""
-    df = _read_csv(_paper_dir(paper_dir) / CLAIMS_FILE)
+    """Return the named, checkable claims (claims.csv, plus `printed`: paper_value as printed).
+
+    Optionally only those of one artifact."""
+    path = _paper_dir(paper_dir) / CLAIMS_FILE
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    df = _read_csv(path)
+    df["printed"] = raw["paper_value"]  # the value as printed, for its precision
     if artifact is not None:
         df = df[df["artifact"] == artifact].reset_index(drop=True)
     return df
@@ -191,6 +197,280 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
     return out
 
 
+# ---- the claim engine ------------------------------------------------------------------------
+# One function family checks every claim of the paper. Each claim has ONE definition (its row of
+# claims.csv: kind, paper value, tolerance, population) and gets ONE verdict for given data,
+# wherever a notebook shows it. Kinds:
+#   value  |r - v| <= half a unit of v's last printed digit + the stated tolerance
+#   sign   sign(r) == sign(v) (0 never matches a signed claim)
+#   order  a ranking or "best of": `expected` is max:<item>, min:<item>, lowest:<a>,<b> (the
+#          k lowest are exactly these), rank:<item>=<k> or desc:<a>><b>>..., checked on a Series of scores indexed by item (ties share the best)
+#   share  a count k of a population n, compared as k/n with the paper's v/N (N = population),
+#          so it does not scale with corpus size; tolerance in percentage points
+#   range  every reproduced value inside [lo, hi] +- tolerance (an open side is blank)
+#   count  an exact count, only where the population is the paper's: a numeric population must
+#          equal the reproduced one, and "corpus" counts are not compared on synthetic data
+KINDS: tuple[str, ...] = ("value", "sign", "order", "share", "range", "count")
+CHECK_COLUMNS: list[str] = ["claim_id", "claim", "kind", "tolerance", "paper value",
+                            "reproduced value", "holds", "note"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One claim checked on one set of reproduced values: what was compared and whether it holds."""
+
+    claim_id: str
+    claim: str
+    kind: str
+    tolerance: str
+    paper: str
+    reproduced: str
+    holds: bool | None
+    note: str = ""
+
+    def row(self) -> dict[str, Any]:
+        """Return the verdict as a checks-table row (CHECK_COLUMNS)."""
+        return dict(zip(CHECK_COLUMNS, [self.claim_id, self.claim, self.kind, self.tolerance,
+                                        self.paper, self.reproduced, _yes_no(self.holds), self.note]))
+
+
+def _yes_no(holds: bool | None) -> str:
+    """Return 'yes' / 'no', or 'n/a' when the claim could not be compared."""
+    return "n/a" if holds is None else ("yes" if holds else "no")
+
+
+def half_unit(value: float | str) -> float:
+    """Return half a unit of the last printed digit of a number ('92.7' -> 0.05, '30' -> 0.5)."""
+    s = str(value).strip().lstrip("+-")
+    if "e" in s.lower():
+        s = f"{float(s):f}".rstrip("0")
+    decimals = len(s.split(".", 1)[1]) if "." in s else 0
+    return 0.5 * 10.0 ** (-decimals)
+
+
+def claim(claim_id: str, paper_dir: Path | str | None = None) -> pd.Series:
+    """Return one claim's definition (its claims.csv row) by id."""
+    cl = claims(paper_dir)
+    hit = cl[cl["claim_id"] == claim_id]
+    if hit.empty:
+        raise KeyError(f"unknown claim_id {claim_id!r}; see data/paper/claims.csv")
+    return hit.iloc[0]
+
+
+def _fmt(x: float) -> str:
+    """Return a number as the paper would print it (no trailing zeros)."""
+    return "" if _isnull(x) else f"{x:,.4f}".rstrip("0").rstrip(".").replace(",", "")
+
+
+def _paper_text(c: Mapping[str, Any]) -> str:
+    """Return the claim's paper value as a reader sees it ('77-82', '>= 0.83', '30/30', ...)."""
+    kind = str(c["kind"])
+    v, hi = _get(c, "paper_value"), _get(c, "paper_value_hi")
+    if kind == "order":
+        return str(_get(c, "expected"))
+    if kind == "range":
+        lo_s, hi_s = _get(c, "printed"), _fmt(hi)
+        lo_s = "" if _isnull(v) else (lo_s if isinstance(lo_s, str) else _fmt(v))
+        if lo_s and hi_s:
+            return f"{lo_s}-{hi_s}"
+        return f">= {lo_s}" if lo_s else f"<= {hi_s}"
+    if kind == "share":
+        pop = float(_get(c, "population"))
+        return f"{_fmt(v)}/{_fmt(pop)} ({100 * v / pop:.1f}%)"
+    printed = _get(c, "printed")
+    return printed if isinstance(printed, str) else _fmt(v)
+
+
+def _tolerance_text(c: Mapping[str, Any]) -> str:
+    """Return the tolerance a verdict applies, in words short enough for a table column."""
+    kind = str(c["kind"])
+    tol = _get(c, "tolerance")
+    tol = 0.0 if _isnull(tol) else float(tol)
+    unit = str(_get(c, "unit")) if not _isnull(_get(c, "unit")) else ""
+    if kind == "value":
+        hu = half_unit(_get(c, "printed") if isinstance(_get(c, "printed"), str) else c["paper_value"])
+        return f"±{_fmt(hu)} (printed)" + (f" + {_fmt(tol)}" if tol else "") + (f" {unit}" if unit else "")
+    if kind == "range":
+        return f"±{_fmt(tol)} {unit}".strip() if tol else "none"
+    if kind == "share":
+        return f"±{_fmt(tol)} pp of share" if tol else "exact share"
+    if kind == "count":
+        return f"±{_fmt(tol)}" if tol else "exact"
+    if kind == "order":
+        return "ties share the best"
+    return "sign only"
+
+
+def _scores(reproduced: Any) -> pd.Series:
+    """Return an order claim's reproduced scores as a float Series indexed by item."""
+    if isinstance(reproduced, pd.Series):
+        return reproduced.astype(float)
+    if isinstance(reproduced, Mapping):
+        return pd.Series(dict(reproduced), dtype=float)
+    raise TypeError("an 'order' claim needs a Series or mapping of scores indexed by item")
+
+
+def _check_order(spec: str, s: pd.Series) -> tuple[bool | None, str]:
+    """Return (holds, reproduced text) for an order spec on scores (higher = better)."""
+    s = s.dropna()
+    if s.empty:
+        return None, "no scores"
+    how, _, arg = spec.partition(":")
+    if how in ("max", "min"):
+        best = s.max() if how == "max" else s.min()
+        tops = [str(i) for i in s.index[np.isclose(s.to_numpy(), best, rtol=0, atol=1e-12)]]
+        return arg in tops, f"{how}: {', '.join(tops)} ({_fmt(round(best, 4))})"
+    if how == "lowest":
+        want = set(arg.split(","))
+        low = set(map(str, s.nsmallest(len(want)).index))
+        return low == want, "lowest: " + ", ".join(f"{i} {_fmt(round(s[i], 2))}" for i in s.nsmallest(len(want)).index)
+    if how == "rank":
+        item, _, k = arg.partition("=")
+        if item not in s.index:
+            return None, f"{item} absent"
+        rank = int(s.rank(ascending=False, method="min")[item])
+        return rank == int(k), f"rank {rank} of {len(s)}"
+    if how == "desc":
+        items = arg.split(">")
+        if not set(items) <= set(s.index):
+            return None, f"missing {sorted(set(items) - set(s.index))}"
+        vals = s.reindex(items).to_numpy()
+        shown = " > ".join(f"{i} {_fmt(round(x, 2))}" for i, x in zip(items, vals))
+        return bool(np.all(np.diff(vals) < 0)), shown
+    raise ValueError(f"unknown order spec {spec!r}; use max:, min:, lowest:a,b, rank:<item>=<k> or desc:a>b>c")
+
+
+def _as_share(reproduced: Any) -> tuple[float, float]:
+    """Return (k, n) from a (k, n) pair or an iterable of booleans."""
+    if isinstance(reproduced, tuple) and len(reproduced) == 2:
+        return float(reproduced[0]), float(reproduced[1])
+    vals = np.asarray(list(reproduced), dtype=bool)
+    return float(vals.sum()), float(vals.size)
+
+
+def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
+            shown: str | None = None, note: str = "", population: float | None = None,
+            full_data: bool = True) -> Verdict:
+    """Return the Verdict of one claim (a claim_id or its row) on reproduced values.
+
+    `shown` replaces the reproduced-value text; `population` is the reproduced population of a
+    count claim; `full_data=False` (the synthetic sample) leaves corpus-sized counts uncompared.
+    """
+    c = claim(claim_ref) if isinstance(claim_ref, str) else claim_ref
+    kind = str(_get(c, "kind")).strip()
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
+    v, hi = float(_get(c, "paper_value")), float(_get(c, "paper_value_hi"))
+    tol = _get(c, "tolerance")
+    tol = 0.0 if _isnull(tol) else float(tol)
+    eps = 1e-9
+    holds: bool | None
+    text = ""
+    if kind == "order":
+        holds, text = _check_order(str(_get(c, "expected")), _scores(reproduced))
+    elif kind == "share":
+        k, n = _as_share(reproduced)
+        pop = float(_get(c, "population"))
+        if n == 0:
+            holds, text = None, "0/0"
+        else:
+            holds = abs(100 * k / n - 100 * v / pop) <= tol + eps
+            text = f"{_fmt(k)}/{_fmt(n)} ({100 * k / n:.1f}%)"
+    elif kind == "count":
+        if isinstance(reproduced, (list, np.ndarray, pd.Series)) and len(reproduced) and all(
+                isinstance(b, (bool, np.bool_)) for b in reproduced):
+            reproduced = int(sum(bool(b) for b in reproduced))
+        rs = _as_values(reproduced)
+        if len(rs) != 1:
+            raise ValueError("a 'count' claim needs one number or an iterable of bools")
+        r = rs[0]
+        text = "n/a" if math.isnan(r) else _fmt(r)
+        pop = _get(c, "population")
+        if math.isnan(r):
+            holds = False
+        elif str(pop) == "corpus" and not full_data:
+            holds, note = None, _join(note, "synthetic sample: the corpus is not the paper's, so its counts are not compared")
+        elif not _isnull(pop) and str(pop) != "corpus" and population is not None \
+                and float(population) != float(pop):
+            holds, note = None, _join(note, f"population {_fmt(population)} is not the paper's {_fmt(float(pop))}: count not compared")
+        else:
+            holds = abs(round(r) - v) <= tol + eps
+    else:
+        rs = _as_values(reproduced)
+        text = ", ".join("n/a" if math.isnan(r) else _fmt(round(r, 4)) for r in rs)
+        if not rs:
+            holds, text, note = None, "not reproduced", _join(note, "nothing to compare on this data")
+        elif any(math.isnan(r) for r in rs):
+            holds = False
+        elif kind == "value":
+            printed = _get(c, "printed")
+            bound = half_unit(printed if isinstance(printed, str) else v) + tol
+            holds = all(abs(r - v) <= bound + eps for r in rs)
+        elif kind == "range":
+            lo = -math.inf if math.isnan(v) else v
+            up = math.inf if math.isnan(hi) else hi
+            lo, up = min(lo, up), max(lo, up)
+            holds = all(lo - tol - eps <= r <= up + tol + eps for r in rs)
+        else:  # sign
+            holds = all(np.sign(r) == np.sign(v) and abs(r) > eps for r in rs)
+    return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), kind, _tolerance_text(c),
+                   _paper_text(c), shown if shown is not None else text, holds, note)
+
+
+def _join(a: str, b: str) -> str:
+    """Return two notes joined by '; ' (either may be empty)."""
+    return "; ".join(x for x in (a, b) if x)
+
+
+def checks(verdicts: Iterable[Verdict]) -> pd.DataFrame:
+    """Return the checks table of verdicts: claim_id, claim, kind, tolerance, paper value,
+    reproduced value, holds (yes / no / n/a), note. The only way a `holds` column is made."""
+    rows = []
+    for vd in verdicts:
+        if not isinstance(vd, Verdict):
+            raise TypeError(f"checks() takes Verdicts from paper.verdict(), got {type(vd).__name__}")
+        rows.append(vd.row())
+    return pd.DataFrame(rows, columns=CHECK_COLUMNS)
+
+
+SIDE_BY_SIDE_COLUMNS: list[str] = ["reported", "reproduced", "difference", "tolerance", "within"]
+
+
+def _decimals(x: float) -> int:
+    """Return the number of decimals of a transcribed value (trailing zeros of a float are lost)."""
+    if _isnull(x):
+        return 0
+    s = f"{float(x):.6f}".rstrip("0")
+    return len(s.split(".", 1)[1]) if "." in s else 0
+
+
+def side_by_side(cmp: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
+    """Return a `compare` result as keys | reported | reproduced | difference | tolerance | within.
+
+    The tolerance of a row is half a unit of the reported table's printed precision (the most
+    decimals among its rows of the same `stat`, or of the whole table) plus the stated
+    `tolerance`; `within` is yes / no, or n/a when either side is missing.
+    """
+    keys = [c for c in cmp.columns if c not in ("reproduced", "reported", "diff", "source")]
+    rep = cmp["reported"]
+    dec = rep.map(_decimals)
+    if "stat" in cmp.columns:
+        dec = dec.groupby(cmp["stat"].fillna("")).transform("max")
+    else:
+        dec = pd.Series(dec.max() if len(dec) else 0, index=cmp.index)
+    tol = 0.5 * 10.0 ** (-dec.astype(float)) + float(tolerance)
+    ok = (cmp["diff"].abs() <= tol + 1e-9)
+    within = np.where(cmp["diff"].isna(), "n/a", np.where(ok, "yes", "no"))
+    out = cmp[keys].copy()
+    out["reported"] = rep
+    out["reproduced"] = cmp["reproduced"]
+    out["difference"] = cmp["diff"]
+    out["tolerance"] = tol.round(6)
+    out["within"] = within
+    out.attrs = dict(cmp.attrs)
+    return out
+
+
 def _as_values(x: Any) -> list[float]:
     """Return a scalar or an iterable of numbers/bools as a flat list of floats."""
     if isinstance(x, (pd.Series, pd.Index, np.ndarray, list, tuple)) or (
@@ -209,55 +489,5 @@ def _get(row: Mapping[str, Any] | pd.Series, key: str) -> Any:
 
 
 def check_claim(claim_row: Mapping[str, Any] | pd.Series | str, reproduced_value: Any) -> bool:
-    """Return True when the reproduced value satisfies the claim's comparison within tolerance.
-
-    Kinds: eq (|r - v| <= tol), >= (r >= v - tol), <= (r <= v + tol), between (v - tol <= r <=
-    hi + tol), sign (sign(r) == sign(v); |r| <= tol when v == 0), count (round(r) equals v within
-    tol; an iterable of bools is summed first). For eq/>=/<=/between/sign an iterable must hold
-    for every element. NaN reproduced values never satisfy a claim. A str is a claim_id.
-    """
-    if isinstance(claim_row, str):
-        cl = claims()
-        hit = cl[cl["claim_id"] == claim_row]
-        if hit.empty:
-            raise KeyError(f"unknown claim_id {claim_row!r}")
-        claim_row = hit.iloc[0]
-    kind = str(_get(claim_row, "comparison")).strip()
-    if kind not in COMPARISONS:
-        raise ValueError(f"unknown comparison {kind!r}; expected one of {COMPARISONS}")
-    v = float(_get(claim_row, "paper_value"))
-    hi = float(_get(claim_row, "paper_value_hi"))
-    tol = _get(claim_row, "tolerance")
-    tol = 0.0 if _isnull(tol) else float(tol)
-    eps = 1e-9
-    if kind == "count":
-        vals = list(reproduced_value) if isinstance(reproduced_value, (list, tuple, np.ndarray,
-                                                                      pd.Series)) else None
-        if vals is not None and all(isinstance(b, (bool, np.bool_)) for b in vals):
-            r = float(sum(bool(b) for b in vals))
-        else:
-            rs = _as_values(reproduced_value)
-            if len(rs) != 1:
-                raise ValueError("a 'count' claim needs one number or an iterable of bools")
-            r = rs[0]
-        if math.isnan(r):
-            return False
-        return abs(round(r) - v) <= tol + eps
-    rs = _as_values(reproduced_value)
-    if not rs or any(math.isnan(r) for r in rs):
-        return False
-    if kind == "eq":
-        return all(abs(r - v) <= tol + eps for r in rs)
-    if kind == ">=":
-        return all(r >= v - tol - eps for r in rs)
-    if kind == "<=":
-        return all(r <= v + tol + eps for r in rs)
-    if kind == "between":
-        if math.isnan(hi):
-            raise ValueError("a 'between' claim needs paper_value_hi")
-        lo, up = min(v, hi), max(v, hi)
-        return all(lo - tol - eps <= r <= up + tol + eps for r in rs)
-    # sign
-    if v == 0:
-        return all(abs(r) <= tol + eps for r in rs)
-    return all(np.sign(r) == np.sign(v) and abs(r) > eps for r in rs)
+    """Return True when the claim holds on the reproduced value (`verdict(...).holds is True`)."""
+    return verdict(claim_row, reproduced_value).holds is True

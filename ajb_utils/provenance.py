@@ -6,6 +6,8 @@ outputs stay stable under nbval.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -17,6 +19,7 @@ from ajb_utils import paths, schema
 
 SYNTHETIC_LINE: str = "SYNTHETIC SAMPLE — numbers are not the paper's"
 SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_utils.sample): numbers are not the paper's."
+SYNTHETIC_FIGURE_NOTE: str = "Synthetic sample: not the paper's numbers"  # fits a 3.3 in column at 6 pt
 
 
 def data_label(data_source: str) -> str:
@@ -64,33 +67,121 @@ def bench_banner(bench: Any) -> Any:
     return banner(bench.label, is_synthetic(bench), getattr(bench, "source", None), getattr(bench, "revision", None))
 
 
-def output_dir(data_label: str, out_dir: str | Path | None = None, bench: Any = None) -> Path:
-    """Return (and create) where outputs go: `out_dir` (relative = to the repo root) or figures/<label>/.
+# Every notebook parameter and its default (the notebooks' parameters cells declare the same
+# defaults: tests/test_notebook_parameters.py checks it). The default values write figures/<label>/.
+DEFAULT_PARAMETERS: dict[str, Any] = {
+    "seed": 20260826, "n_bootstrap": 2000, "missing": "exclude",
+    "anchoring_judge": "judge_gemini_2_5_pro", "anchoring_difficulty": "hard", "n_cases": 3,
+    "annotation_sheet_path": None, "sheet_generator": "llama_3_3_70b_instruct",
+    "backend": "static", "base_url": "http://localhost:8000/v1", "model": None, "api_key_env": None,
+    "run_name": "static_schema_judge", "temperature": 0.0, "concurrency": 8,
+    "conditions": ["with_gt", "without_gt"], "generators": None, "difficulties": None, "limit": None,
+    "judges": None, "static_conditions": ["with_gt", "without_gt", "deref"],
+    "sensitivity": 0.85, "blind_sensitivity": 0.30, "leniency": 0.15, "hedge_rate": 0.10,
+    "anchoring": 0.10, "false_alarm": 0.03, "n_grid": 11,
+}
+# Parameters that say where data comes from or goes, or how fast a run goes: they never name a folder.
+LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "concurrency")
+# run_notebooks.py sets this to the parameter file's stem, so its outputs go to figures/<label>-<stem>/.
+PARAMS_NAME_ENV: str = "AJB_PARAMS_NAME"
+_PLAIN = (str, int, float, bool, type(None), list, tuple, dict)
 
-    Given the `bench`, also write PROVENANCE.json there (source, revision, synthetic flag), so
-    every table and figure in the folder can be traced to the data that made it.
+
+def run_parameters(namespace: dict[str, Any]) -> dict[str, Any]:
+    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only."""
+    names = [*LOCATION_PARAMETERS, *DEFAULT_PARAMETERS]
+    return {k: namespace[k] for k in names if k in namespace and isinstance(namespace[k], _PLAIN)}
+
+
+def nondefault_parameters(params: dict[str, Any]) -> dict[str, Any]:
+    """Return the parameters that differ from DEFAULT_PARAMETERS (location parameters left out)."""
+    def same(k: str, v: Any) -> bool:
+        d = DEFAULT_PARAMETERS[k]
+        return d == v and (d is None) == (v is None) and isinstance(v, bool) == isinstance(d, bool)
+
+    return {k: v for k, v in params.items()
+            if k not in LOCATION_PARAMETERS and not (k in DEFAULT_PARAMETERS and same(k, v))}
+
+
+def parameter_tag(params: dict[str, Any]) -> str:
+    """Return the short folder tag of a parameter set: '' for the defaults, else 'p' + 8 hex digits of their hash."""
+    changed = nondefault_parameters(params)
+    if not changed:
+        return ""
+    blob = json.dumps(changed, sort_keys=True, default=str)
+    return "p" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:8]
+
+
+def output_folder_name(data_label: str, params: dict[str, Any] | None = None, params_name: str | None = None) -> str:
+    """Return the folder name under figures/: the label for default parameters, else '<label>-<name or hash>'."""
+    tag = parameter_tag(params or {})
+    if not tag:
+        return data_label
+    name = params_name if params_name is not None else os.environ.get(PARAMS_NAME_ENV, "")
+    safe = "".join(ch if ch.isalnum() or ch in "._" else "_" for ch in (name or ""))
+    return f"{data_label}-{safe or tag}"
+
+
+def output_dir(data_label: str, out_dir: str | Path | None = None, bench: Any = None,
+               params: dict[str, Any] | None = None) -> Path:
+    """Return (and create) where outputs go: `out_dir` (relative = to the repo root), else figures/<label>/
+    for the default parameters and figures/<label>-<parameter file or hash>/ for any other set.
+
+    Given the `bench`, also record in its PROVENANCE.json the source, revision, package version,
+    every parameter and the judge runs read, so every file in the folder can be traced.
     """
     if out_dir is None or str(out_dir) == "":
-        p = paths.figures_dir(data_label)
+        p = paths.figures_dir(output_folder_name(data_label, params))
     else:
         p = Path(out_dir)
         p = p if p.is_absolute() else paths.REPO_ROOT / p
         p.mkdir(parents=True, exist_ok=True)
     if bench is not None:
-        write_provenance(bench, p)
+        write_provenance(bench, p, params)
     return p
 
 
-def write_provenance(bench: Any, out: Path) -> Path:
-    """Return the path of PROVENANCE.json written (atomically, deterministically) for `bench`."""
+def runs_read(bench: Any) -> list[str]:
+    """Return the names of the judge runs (beyond the release) a Bench holds, sorted."""
+    judges = getattr(bench, "judges", None)
+    if not isinstance(judges, pd.DataFrame) or "origin" not in judges:
+        return []
+    return sorted(judges.loc[judges["origin"] != "release", "judge"].astype(str).tolist())
+
+
+def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the PROVENANCE.json record of one notebook's outputs (no timestamps, no absolute paths)."""
     from ajb_utils import __version__
-    record = {"source": str(bench.source), "revision": bench.revision, "label": bench.label,
-              "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
-              "note": SYNTHETIC_NOTE if bench.synthetic else "released data"}
+    source = str(bench.source)
+    if os.path.isabs(source):
+        source = paths.relpath(source)
+    shown = {k: v for k, v in (params or {}).items() if k != "out_dir"}
+    return {"source": source, "revision": bench.revision, "label": bench.label,
+            "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
+            "note": SYNTHETIC_NOTE if bench.synthetic else "released data",
+            "parameters": dict(sorted(shown.items())), "runs": runs_read(bench)}
+
+
+def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
+    """Return the path of PROVENANCE.json after merging this notebook's record into it (atomic, locked).
+
+    Notebooks writing one folder share source and parameters; parameters and runs are merged
+    (a notebook adds the parameters it declares), so the file describes the whole folder.
+    """
     path = Path(out) / "PROVENANCE.json"
-    tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
-    tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    record = provenance_record(bench, params)
+    with open(Path(out) / ".PROVENANCE.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        except ValueError:
+            old = {}
+        if old.get("source") == record["source"] and old.get("revision") == record["revision"]:
+            record["parameters"] = dict(sorted({**old.get("parameters", {}), **record["parameters"]}.items()))
+            record["runs"] = sorted(set(old.get("runs", [])) | set(record["runs"]))
+        tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
+        tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(path)
     return path
 
 

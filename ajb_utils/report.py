@@ -8,22 +8,22 @@ Usage in a notebook::
 
     out = provenance.output_dir(bench.label, out_dir, bench)
     report.write_table(t02, "T02", "main_alignment", out, caption="Alignment (%)", float_format="%.1f")
-    report.show(report.checks_table([("monotone in difficulty", "30/30", "30/30", True)]))
+    report.show(report.checks_table([paper.verdict("CF1.monotone_pairs", (30, 30))]))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paths
+from ajb_utils import paper, paths, schema
 from ajb_utils.provenance import SYNTHETIC_NOTE, is_synthetic_dir
 
-CHECK_COLUMNS: list[str] = ["claim", "paper value", "reproduced value", "holds"]
+CHECK_COLUMNS: list[str] = paper.CHECK_COLUMNS
 
 
 class WrittenFiles(list):
@@ -47,7 +47,12 @@ def _formatter(float_format: str | Callable[[float], str] | None) -> Callable[[A
         fmt = lambda x: float_format % x  # noqa: E731
     else:
         fmt = float_format.format
-    return lambda x: fmt(x) if isinstance(x, (float, np.floating)) else str(x)
+    return lambda x: _no_negative_zero(fmt(x)) if isinstance(x, (float, np.floating)) else str(x)
+
+
+def _no_negative_zero(text: str) -> str:
+    """Return a formatted number without the sign of a rounded negative zero ('-0.0' -> '0.0')."""
+    return text[1:] if text.startswith("-") and not any(ch in "123456789" for ch in text) else text
 
 
 def latex_table(
@@ -59,6 +64,7 @@ def latex_table(
 ) -> str:
     """Return a booktabs LaTeX table (\\toprule/\\midrule/\\bottomrule) for a DataFrame."""
     show_index = index if index is not None else not isinstance(df.index, pd.RangeIndex)
+    df = display_names(df)
     styler = df.style.format(formatter=_formatter(float_format), na_rep="--", escape="latex")
     styler = styler.format_index(escape="latex", axis=0).format_index(escape="latex", axis=1)
     if not show_index:
@@ -107,40 +113,40 @@ def write_table(
 
 
 # ---- claim checks ----------------------------------------------------------------------------
-def _yes_no(holds: Any) -> str:
-    """Return 'yes' / 'no' for a truthy / falsy verdict and 'n/a' for None or NaN."""
-    if holds is None or (isinstance(holds, float) and holds != holds):
-        return "n/a"
-    if isinstance(holds, str):
-        return holds
-    return "yes" if bool(holds) else "no"
+def checks_table(verdicts: Iterable[paper.Verdict]) -> pd.DataFrame:
+    """Return the checks table of engine verdicts (`paper.verdict`); see `paper.checks`."""
+    return paper.checks(verdicts)
 
 
-def checks_table(rows: Iterable[Mapping[str, Any] | Sequence[Any]]) -> pd.DataFrame:
-    """Return a claim-check table (claim, paper value, reproduced value, holds yes/no[, note]).
+def show_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> None:
+    """Display a checks table whole and write it to <out_dir>/<artifact_id>_checks.csv (the scorecard reads it)."""
+    path = Path(out_dir) / f"{artifact_id}_checks.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, lineterminator="\n")
+    show(table)
 
-    Each row is a tuple `(claim, paper, reproduced, holds[, note])` or a mapping with those keys
-    (`paper`/`paper value`, `reproduced`/`reproduced value`).
+
+def show_comparison(cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str,
+                    tolerance: float = 0.0, digits: int = 3, from_paper: bool = False) -> None:
+    """Display a `paper.compare` result whole as reported | reproduced | difference | tolerance | within,
+    and write it to <out_dir>/<artifact_id>_compare.csv (the scorecard reads it).
+
+    `from_paper=True` (no runs: the "reproduced" column holds the paper's own values) shows the
+    values and writes nothing, so the scorecard never counts the paper against itself.
     """
-    out = []
-    for r in rows:
-        if isinstance(r, Mapping):
-            rec = {
-                "claim": r["claim"],
-                "paper value": r.get("paper", r.get("paper value")),
-                "reproduced value": r.get("reproduced", r.get("reproduced value")),
-                "holds": r.get("holds"),
-                "note": r.get("note", ""),
-            }
-        else:
-            vals = list(r) + [""] * (5 - len(r))
-            rec = dict(zip([*CHECK_COLUMNS, "note"], vals[:5]))
-        rec["holds"] = _yes_no(rec["holds"])
-        out.append(rec)
-    df = pd.DataFrame(out, columns=[*CHECK_COLUMNS, "note"])
-    if (df["note"].fillna("") == "").all():
-        df = df.drop(columns="note")
-    return df
+    sbs = paper.side_by_side(cmp, tolerance)
+    if from_paper:
+        print(f"{artifact_id}: no reproduced values on this data (the paper's own numbers are shown); "
+              "nothing is compared")
+        show(sbs.drop(columns=["reproduced", "difference", "tolerance", "within"]), digits)
+        return
+    path = Path(out_dir) / f"{artifact_id}_compare.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    both = sbs["within"] != "n/a"
+    print(f"{artifact_id}: {int(both.sum())} values compared, {int((sbs['within'] == 'yes').sum())} within "
+          f"tolerance; {int((~both).sum())} rows on one side only")
+    show(sbs, digits)
 
 
 # ---- display -------------------------------------------------------------------------------
@@ -149,12 +155,73 @@ def rounded(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     return df.round(digits)
 
 
-def show(df: pd.DataFrame, digits: int = 3, max_rows: int = 60) -> None:
-    """Display `df` rounded for reading (at most `max_rows` rows); returns None."""
+NAME_COLUMNS_KEPT_WITH: tuple[str, ...] = ("name", "display")  # a table that lists both keeps its config names
+
+
+def _display_labels(index: pd.Index) -> pd.Index:
+    """Return an index with config names as display names, NaN labels as 'n/a', difficulties in paper order."""
+    def relabel(values: pd.Index) -> pd.Index:
+        return pd.Index([("n/a" if isinstance(v, float) and v != v else schema.DISPLAY.get(v, v)
+                          if isinstance(v, str) else v) for v in values], name=values.name)
+
+    if isinstance(index, pd.MultiIndex):
+        return pd.MultiIndex.from_arrays([relabel(index.get_level_values(i)) for i in range(index.nlevels)],
+                                         names=index.names)
+    return relabel(index)
+
+
+def _paper_order(index: pd.Index) -> np.ndarray:
+    """Return the stable row order that puts difficulty labels in easy/medium/hard order within each group."""
+    levels = [index.get_level_values(i) for i in range(index.nlevels)]
+    if not any(set(map(str, lv)) & set(schema.DIFFICULTIES) for lv in levels):
+        return np.arange(len(index))
+    keys = []
+    for lv in levels:
+        if set(map(str, lv)) <= set(schema.DIFFICULTIES) | {"all", "mean", "n/a"}:
+            rank = {d: i for i, d in enumerate([*schema.DIFFICULTIES, "all", "mean", "n/a"])}
+            keys.append(np.array([rank[str(v)] for v in lv]))
+        else:
+            keys.append(pd.factorize(lv)[0])
+    return np.lexsort(keys[::-1])
+
+
+def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """Return `df` as a reader sees it: rounded, display names for judges and generators (labels and
+    name columns), difficulties in easy/medium/hard order, no '-0.0', no NaN row labels."""
+    out = df.round(digits)
+    floats = out.select_dtypes("floating").columns
+    out[floats] = out[floats] + 0.0  # -0.0 + 0.0 == +0.0
+    out = out.iloc[_paper_order(out.index)]
+    out = out.iloc[:, _paper_order(out.columns)]
+    return display_names(out)
+
+
+def display_names(df: pd.DataFrame) -> pd.DataFrame:
+    """Return `df` with judge and generator config names shown as the paper's display names (in
+    labels, and in text columns unless the table lists both: a `name`/`display` column), NaN labels as 'n/a'."""
+    out = df.copy()
+    if not any(str(c) in NAME_COLUMNS_KEPT_WITH for c in out.columns):
+        for col in out.columns:
+            if not pd.api.types.is_numeric_dtype(out[col].dtype) and not pd.api.types.is_bool_dtype(out[col].dtype):
+                vals = out[col].astype(object)
+                known = vals.map(lambda v: isinstance(v, str) and v in schema.DISPLAY).astype(bool)
+                if known.any():
+                    out[col] = vals.where(~known, vals.map(schema.DISPLAY))
+    out.index = _display_labels(out.index)
+    out.columns = _display_labels(out.columns)
+    return out
+
+
+def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
+    """Display `df` for reading (see `for_reader`), every row and column (never truncated); returns None.
+
+    `max_rows` is accepted for old call sites and ignored: tables are shown whole.
+    """
     from IPython.display import display
 
-    with pd.option_context("display.max_rows", max_rows, "display.max_columns", 50,
-                           "display.width", 160):
-        display(rounded(df, digits))
+    n = len(df) + 1
+    with pd.option_context("display.max_rows", n, "display.min_rows", n, "display.max_columns", None,
+                           "display.width", 250, "display.max_colwidth", None):
+        display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else rounded(df, digits))
 
 

@@ -43,7 +43,7 @@ import os
 
 from IPython.display import Markdown, display
 
-from ajb_utils import artifacts, paths, provenance
+from ajb_utils import artifacts, environment, paths, provenance, report
 
 label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(
@@ -71,6 +71,12 @@ papermill notebooks/03_main_results.ipynb /tmp/03_hf.ipynb --cwd notebooks \\
 # a local mirror of the hub repo (outputs go to figures/<folder name>/)
 papermill notebooks/03_main_results.ipynb /tmp/03_local.ipynb --cwd notebooks \\
     -p data_source /data/AgentJudgeBench
+
+# other settings never overwrite the committed outputs: they get a folder of their own,
+# figures/sample-p<hash of the changed parameters>/ here, figures/sample-<file name>/ with a
+# run_notebooks.py parameter file; PROVENANCE.json there lists every parameter
+papermill notebooks/03_main_results.ipynb /tmp/03_quick.ipynb --cwd notebooks \\
+    -p n_bootstrap 200 -p seed 7
 
 # a new judge beside the paper's six (notebook 15): static judge, or any OpenAI-compatible endpoint
 python scripts/run_notebooks.py --params papermill_params/new_judge_static.yaml --only 15

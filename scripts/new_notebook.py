@@ -37,7 +37,7 @@ from ajb_utils import figures, report, schema
 from ajb_utils.data import load_bench
 
 bench = load_bench(data_source, revision=revision)
-out = provenance.output_dir(bench.label, out_dir, bench)
+out = provenance.output_dir(bench.label, out_dir, bench, params=provenance.run_parameters(globals()))
 figures.set_style()
 display(provenance.bench_banner(bench))'''
 
@@ -78,7 +78,9 @@ def skeleton(stem: str, title: str) -> nbformat.NotebookNode:
     cells = [
         new_markdown_cell(title_markdown(stem, title)),
         params,
-        new_markdown_cell("Derived values and data (papermill does not recompute these; keep them out of the parameters cell)."),
+        new_markdown_cell("## Load the data\n\nThe data source named in the parameters cell, with a banner saying what it is. "
+                          "Tables and figures go to `out`: figures/<data label>/ for the default parameters, a folder of "
+                          "their own for any other parameter set (PROVENANCE.json there records every parameter)."),
         new_code_cell(SETUP_SOURCE),
         new_markdown_cell("## First result\n\n_One short paragraph: what the next table or figure shows._"),
         new_code_cell("# one call into ajb_utils, then report.write_table(...) or figures.save_fig(...)"),

@@ -13,7 +13,9 @@ Steps, each printed as it goes:
 2. load the data, recompute every programmatic score and compare with the published ones,
    report exclusions (paper Appendix D) and print a Table 2-style alignment summary;
 3. execute every notebook with papermill (scripts/run_notebooks.py), writing all tables and
-   figures under figures/<data label>/ and refreshing the notebooks' committed outputs.
+   figures under figures/<data label>/ and refreshing the notebooks' committed outputs (default
+   parameters only: any other parameter set writes to its own folder and leaves them untouched);
+then print where the report (HTML), the scorecard and the tables and figures are.
 """
 
 from __future__ import annotations
@@ -28,13 +30,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
 
 import yaml  # noqa: E402
 
-from ajb_utils import schema, stats  # noqa: E402
+from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
 from ajb_utils.data import (BenchDataError, HubUnavailable, check_published_scores,  # noqa: E402
                             load_bench, probe_hub)
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
+from run_notebooks import list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
 SAMPLE_SEED = 0
 
@@ -123,7 +127,7 @@ def main() -> int:
     if not args.skip_notebooks:
         print("[3/3] executing every notebook (papermill) ...", flush=True)
         cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params",
-               str(args.params)]
+               str(args.params), "--no-summary"]
         if source == "sample":
             cmd.append("--in-place")
         if not args.no_html:
@@ -131,7 +135,13 @@ def main() -> int:
         if args.jobs is not None:
             cmd += ["--jobs", str(args.jobs)]
         status |= subprocess.run(cmd, cwd=REPO).returncode
+    runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
+    out = output_folder_of(runs[0][3]) if runs else None
+    if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
+        scorecard.print_summary(out)
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
+    if not args.skip_notebooks:
+        print("\n".join(report_locations(args.params)))
     return status
 
 

@@ -13,6 +13,13 @@ on PYTHONPATH. A notebook is executed into a temporary folder and moved into pla
 succeeded, so a failure never leaves a half-written notebook behind; failed executions are kept
 under --failed-dir for debugging. Exit status 1 when any notebook fails.
 
+Outputs never clobber the committed ones: with the notebooks' default parameters the tables and
+figures go to figures/<data label>/; a parameter file that changes any other parameter sends every
+notebook's outputs to figures/<data label>-<parameter file name>/ (unless it sets `out_dir`), and
+--in-place then keeps the executed notebooks under figures/_scratch/ instead of overwriting them.
+With --html, the rendered notebooks go to <output folder>/html/ with links rewritten to work when
+that folder is opened in a browser (notebook links to .html, file links relative to html/).
+
 Notebooks run in parallel, one worker process per core by default (`--jobs N`; `--jobs 1` runs
 them one after another in this process). Each notebook is executed on its own kernel with the
 same parameters either way, so the outputs do not depend on the number of workers; the report
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import html.parser
 import logging
 import os
 import re
@@ -213,21 +221,88 @@ def atomic_copy(src: Path, dest: Path) -> None:
     os.close(fd)
     try:
         shutil.copyfile(src, tmp)
+        os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes 0600; a notebook is an ordinary file
         os.replace(tmp, dest)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
 
 
-def render_html(notebook: Path, html_dir: Path) -> Path:
-    """Return the HTML file written for an executed notebook (nbconvert, classic template)."""
+LINK_RE = re.compile(r'(?P<attr>\b(?:href|src)=)(?P<q>["\'])(?P<url>[^"\']*)(?P=q)')
+
+
+def is_relative_link(url: str) -> bool:
+    """Return True for a link that points into the repository (not a scheme, anchor, data or absolute URL)."""
+    return bool(url) and not url.startswith(("#", "/", "data:")) and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", url)
+
+
+def rewrite_link(url: str, notebook_dir: Path, html_dir: Path) -> str:
+    """Return a notebook-relative link rewritten for a page in `html_dir`: NN_*.ipynb -> NN_*.html, files relative."""
+    if not is_relative_link(url):
+        return url
+    path, sep, frag = url.partition("#")
+    target = (notebook_dir / path).resolve()
+    if NOTEBOOK_RE.match(target.name) and target.parent == notebook_dir.resolve():
+        return f"{target.stem}.html{sep}{frag}"
+    return os.path.relpath(target, html_dir.resolve()).replace(os.sep, "/") + sep + frag
+
+
+def rewrite_links(body: str, notebook_dir: Path, html_dir: Path) -> str:
+    """Return HTML with every relative href/src rewritten by `rewrite_link`."""
+    def sub(m: re.Match) -> str:
+        return f"{m['attr']}{m['q']}{rewrite_link(m['url'], notebook_dir, html_dir)}{m['q']}"
+
+    return LINK_RE.sub(sub, body)
+
+
+class _LinkCollector(html.parser.HTMLParser):
+    """Collect the href/src values of an HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.links += [v for k, v in attrs if k in ("href", "src") and v]
+
+
+def page_links(page: Path) -> list[str]:
+    """Return every href/src of an HTML page, parsed (not regex-matched)."""
+    collector = _LinkCollector()
+    collector.feed(page.read_text(encoding="utf-8"))
+    return collector.links
+
+
+def broken_links(page: Path) -> list[str]:
+    """Return the relative links of an HTML page whose target file does not exist."""
+    from urllib.parse import unquote
+
+    bad = []
+    for url in page_links(page):
+        if is_relative_link(url) and not (page.parent / unquote(url.partition("#")[0])).exists():
+            bad.append(url)
+    return bad
+
+
+def current_umask() -> int:
+    """Return the process umask (read by setting and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) -> Path:
+    """Return the HTML file written for an executed notebook (nbconvert), links rewritten for `html_dir`.
+
+    `source_dir` is the folder the notebook's relative links were written for (default: its own).
+    """
     import nbformat
     from nbconvert import HTMLExporter
 
     body, _ = HTMLExporter().from_notebook_node(nbformat.read(notebook, as_version=4))
     out = html_dir / f"{notebook.stem}.html"
     html_dir.mkdir(parents=True, exist_ok=True)
-    out.write_text(body, encoding="utf-8")
+    out.write_text(rewrite_links(body, source_dir or notebook.parent, html_dir), encoding="utf-8")
     return out
 
 
@@ -271,6 +346,26 @@ def execute_one(
     return Result(notebook.stem, True, time.perf_counter() - start, output=dest)
 
 
+def quiet_kernel_manager() -> type:
+    """Return a kernel manager class that does not SIGINT the kernel on shutdown.
+
+    jupyter_client interrupts a kernel before asking it to shut down; an idle ipykernel then logs
+    "[IPKernelApp] ERROR | KeyboardInterrupt caught in kernel", which reads as a failure on a
+    successful run. The shutdown request alone stops an idle kernel; a hung one is still killed.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class QuietShutdownKernelManager(AsyncKernelManager):
+        """AsyncKernelManager without the interrupt that precedes a shutdown request."""
+
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    return QuietShutdownKernelManager
+
+
 def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
     """Return None when every hub data source the notebooks will read answers, else one line
     saying what failed and the command that works offline (each source probed once)."""
@@ -290,11 +385,12 @@ def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
 
 
 def kernel_config(socket_dir: Path | None = None) -> Any:
-    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), the
-    sockets in `socket_dir` (a folder per notebook, so kernels running at once never share one)."""
+    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), quiet
+    shutdown, the sockets in `socket_dir` (a folder per notebook, so kernels running at once never share one)."""
     from traitlets.config import Config
     config = Config()
     config.KernelManager.transport = "ipc"
+    config.NotebookClient.kernel_manager_class = quiet_kernel_manager()
     if socket_dir is not None:
         config.KernelManager.ip = str(socket_dir / "kernel")
     return config
@@ -317,6 +413,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--timeout", type=int, default=None, help="per-cell timeout in seconds")
     ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
     ap.add_argument("--list", action="store_true", help="print the notebooks and their parameters, run nothing")
+    ap.add_argument("--no-summary", action="store_true", help="leave out the closing lines saying where outputs are")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="notebooks executed at once, one worker process each (default: one per core)")
     return ap.parse_args(argv)
@@ -325,6 +422,60 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def html_dir_for(params: dict[str, Any]) -> Path:
     """Return the HTML folder for a parameter set: <out_dir>/html or figures/<label>/html."""
     return provenance.output_dir(data_label_of(params), params.get("out_dir")) / "html"
+
+
+def run_out_dir(resolved: list[dict[str, Any]], params_file: Path | None) -> str | None:
+    """Return the out_dir every notebook of a run is given: None when all parameters are the defaults
+    (figures/<label>/) or the file sets out_dir, else figures/<label>-<parameter file stem>."""
+    if any(r.get("out_dir") for r in resolved):
+        return None
+    if not any(provenance.nondefault_parameters(r) for r in resolved):
+        return None
+    label = data_label_of(resolved[0]) if resolved else "sample"
+    stem = params_file.stem if params_file is not None else "params"
+    return paths.relpath(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1}, stem))
+
+
+def output_folder_of(params: dict[str, Any]) -> Path:
+    """Return the folder a notebook run with `params` writes to (out_dir, else figures/<label>/)."""
+    return provenance.output_dir(data_label_of(params), params.get("out_dir"))
+
+
+def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | None
+              ) -> tuple[list[tuple[Path, dict[str, Any], list[str], dict[str, Any]]], str | None]:
+    """Return ([(notebook, parameters to inject, names dropped, resolved parameters)], forced out_dir)."""
+    plan = []
+    for nb in notebooks:
+        declared = declared_parameters(nb)
+        params, dropped = filter_params(params_for(spec, nb.stem), declared)
+        defaults = default_values(parameters_cell_source(nb))
+        plan.append((nb, declared, params, dropped, defaults, {**defaults, **params}))
+    forced = run_out_dir([p[5] for p in plan], params_file)
+    runs = []
+    for nb, declared, params, dropped, defaults, resolved in plan:
+        if forced and "out_dir" in declared:
+            params = {**params, "out_dir": forced}
+            resolved = {**resolved, "out_dir": forced}
+        runs.append((nb, drop_defaults(params, defaults), dropped, resolved))
+    return runs, forced
+
+
+def report_locations(params_file: Path, notebooks_dir: Path = paths.NOTEBOOKS_DIR) -> list[str]:
+    """Return the closing lines of a whole run with `params_file` (where report, scorecard, figures are)."""
+    runs, _ = plan_runs(load_params(params_file), list_notebooks(notebooks_dir), params_file)
+    folder = output_folder_of(runs[0][3]) if runs else paths.FIGURES_DIR
+    return end_summary(folder, folder / "html")
+
+
+def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
+    """Return the closing lines: where the report, the scorecard and the tables/figures are."""
+    lines = [f"tables and figures: {paths.relpath(folder)}/"]
+    if html_dir is not None and (html_dir / "00_index.html").exists():
+        lines.insert(0, f"report (open in a browser): {paths.relpath(html_dir / '00_index.html')}")
+    cards = sorted(p for p in folder.glob("*[Ss][Cc][Oo][Rr][Ee][Cc][Aa][Rr][Dd]*") if p.is_file())
+    lines.append("scorecard: " + (", ".join(paths.relpath(p) for p in cards) if cards
+                                  else "none in this folder (it comes from the claim-check notebooks)"))
+    return lines
 
 
 @dataclass
@@ -345,7 +496,7 @@ def run_task(task: Task) -> Result:
     """Return the Result of executing one Task (and rendering its HTML when asked)."""
     res = execute_one(task.notebook, task.dest, task.params, task.kernel, task.failed_dir, task.timeout)
     if res.ok and task.html_dir is not None:
-        render_html(task.dest, task.html_dir)
+        render_html(task.dest, task.html_dir, source_dir=task.notebook.parent)
     return res
 
 
@@ -408,20 +559,26 @@ def main(argv: list[str] | None = None) -> int:
     # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
+    runs, forced = plan_runs(spec, notebooks, args.params)
+    if forced and not args.list:
+        print(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
+    in_place = args.in_place and not any(r[1] for r in runs)
+    if args.in_place and not in_place and not args.list:
+        print("--in-place refreshes the committed notebooks with their default parameters only; "
+              f"executed copies go to {paths.relpath(SCRATCH_DIR / 'notebooks')}/ instead")
+    folder, html_dir, dest = paths.FIGURES_DIR, None, paths.NOTEBOOKS_DIR
     tasks: list[Task] = []
-    for nb in notebooks:
-        params, dropped = filter_params(params_for(spec, nb.stem), declared_parameters(nb))
-        defaults = default_values(parameters_cell_source(nb))
-        resolved = {**defaults, **params}  # what the notebook will run with
-        params = drop_defaults(params, defaults)
+    for nb, params, dropped, resolved in runs:
         if args.list:
             print(f"{nb.stem}: {params}" + (f"  (not declared: {', '.join(dropped)})" if dropped else ""))
             continue
-        if args.in_place:
+        if in_place:
             dest = nb
         else:
-            out_root = args.output_dir or SCRATCH_DIR / "notebooks" / data_label_of(resolved)
+            out_root = args.output_dir or SCRATCH_DIR / "notebooks" / output_folder_of(resolved).name
             dest = out_root / nb.name
+        folder = output_folder_of(resolved)
+        html_dir = html_dir_for(resolved) if args.html else None
         note = f"  (ignored: {', '.join(dropped)})" if dropped else ""
         tasks.append(Task(nb, dest, params, args.kernel, failed_dir, args.timeout,
                           html_dir_for(resolved) if args.html else None, note))
@@ -436,6 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     if failed:
         print(f"failed: {', '.join(failed)} (executed copies in {paths.relpath(failed_dir)}/)")
         return 1
+    if not args.no_summary:
+        print(f"executed notebooks: {paths.relpath(dest.parent)}/")
+        print("\n".join(end_summary(folder, html_dir)))
     return 0
 
 

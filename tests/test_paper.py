@@ -27,7 +27,7 @@ VALID = {
     "metric": set(schema.METRICS),
     "dag_type": set(schema.TOPOLOGIES),
 }
-SOURCE_RE = re.compile(r"(draft LaTeX (tab|fig|sec|app):|arXiv v1 )")
+SOURCE_RE = re.compile(r"(draft LaTeX (tab|fig|sec|app):|arXiv v1 |draft figure \S+\.pdf)")
 
 
 def _latex_dir() -> Path | None:
@@ -108,7 +108,7 @@ def test_csv_parses_with_required_columns(path: Path) -> None:
 
 def test_file_names_carry_artifact_ids() -> None:
     for p in CSV_FILES:
-        assert re.fullmatch(r"([TF]\d{2})(-[TF]\d{2})*_[a-z0-9_]+\.csv", p.name), p.name
+        assert re.fullmatch(r"(([TF]\d{2})(-[TF]\d{2})*|DRAFT)_[a-z0-9_]+\.csv", p.name), p.name
 
 
 def test_t02_has_180_draft_rows_full_grid() -> None:
@@ -124,13 +124,17 @@ def test_t02_has_180_draft_rows_full_grid() -> None:
 
 def test_claims_csv() -> None:
     cl = paper.claims()
-    assert list(cl.columns) == paper.CLAIM_COLUMNS
+    assert list(cl.columns) == paper.CLAIM_COLUMNS + ["printed"]
     assert cl["claim_id"].is_unique
-    assert set(cl["comparison"]) <= set(paper.COMPARISONS)
+    assert set(cl["kind"]) <= set(paper.KINDS)
     assert (cl["source"].str.strip() != "").all()
-    assert cl["paper_value"].notna().all()
-    assert cl.loc[cl["comparison"] == "between", "paper_value_hi"].notna().all()
-    for art in ["C-F1", "C-F2", "C-F3", "C-W", "C-J", "X1"]:
+    rng = cl[cl["kind"] == "range"]
+    assert (rng["paper_value"].notna() | rng["paper_value_hi"].notna()).all()
+    for k in ("value", "sign", "share", "count"):
+        assert cl.loc[cl["kind"] == k, "paper_value"].notna().all(), k
+    assert cl.loc[cl["kind"] == "share", "population"].notna().all()
+    assert cl.loc[cl["kind"] == "order", "expected"].notna().all()
+    for art in ["C-F1", "C-F2", "C-F3", "C-W", "C-J", "X1", "F03", "F09", "T06"]:
         assert (cl["artifact"] == art).any(), art
     want = {"CF1.monotone_pairs": 30, "CF1.slope_ratio": 1.5, "CF2.lift_gpt_5_4": -1.5,
             "CF2.lift_gemini": -3.9, "CF3.qwq_best_with_gt": 10, "CW.weighting_rho": 0.83,
@@ -307,32 +311,134 @@ def test_compare_paper_order() -> None:
     assert out["judge"].iloc[0] == schema.MAIN_JUDGES[0]
 
 
-def _claim(kind: str, v: float, hi: float = np.nan, tol: float = 0.0) -> dict:
-    return {"comparison": kind, "paper_value": v, "paper_value_hi": hi, "tolerance": tol}
+def _claim(kind: str, v: float = np.nan, hi: float = np.nan, tol: float = 0.0,
+           printed: str | None = None, population: object = np.nan, expected: str = "") -> dict:
+    return {"claim_id": "t", "description": "t", "kind": kind, "paper_value": v,
+            "paper_value_hi": hi, "tolerance": tol, "unit": "",
+            "printed": printed if printed is not None else ("" if np.isnan(v) else repr(v)),
+            "population": population, "expected": expected}
 
 
-def test_check_claim_each_kind() -> None:
-    assert paper.check_claim(_claim("eq", 1.5, tol=0.1), 1.58)
-    assert not paper.check_claim(_claim("eq", 1.5, tol=0.1), 1.7)
-    assert paper.check_claim(_claim("eq", -1.5, tol=0.05), -1.5)
-    assert paper.check_claim(_claim(">=", 0.83), 0.9)
-    assert paper.check_claim(_claim(">=", 0.83), [0.83, 0.95])
-    assert not paper.check_claim(_claim(">=", 0.83), [0.82, 0.95])
-    assert paper.check_claim(_claim("<=", 1.5), 1.5)
-    assert not paper.check_claim(_claim("<=", 1.5, tol=0.0), 1.6)
-    assert paper.check_claim(_claim("between", 77, 82), [77.0, 79.5, 82.0])
-    assert not paper.check_claim(_claim("between", 77, 82), [76.9, 80])
-    assert paper.check_claim(_claim("between", 77, 82, tol=0.1), 76.95)
-    assert paper.check_claim(_claim("sign", -1), -3.58)
-    assert not paper.check_claim(_claim("sign", -1), 0.2)
-    assert not paper.check_claim(_claim("sign", 1), 0.0)
-    assert paper.check_claim(_claim("count", 30), 30)
-    assert paper.check_claim(_claim("count", 2), [True, False, True])
-    assert not paper.check_claim(_claim("count", 10), 11)
-    assert not paper.check_claim(_claim("eq", 1.0), np.nan)
+def _holds(c: dict, r: object, **kw: object) -> bool | None:
+    return paper.verdict(c, r, **kw).holds
+
+
+def test_half_unit_of_printed_value() -> None:
+    assert paper.half_unit("92.7") == pytest.approx(0.05)
+    assert paper.half_unit("0.419") == pytest.approx(0.0005)
+    assert paper.half_unit("30") == pytest.approx(0.5)
+    assert paper.half_unit("-3.9") == pytest.approx(0.05)
+
+
+def test_value_kind_uses_printed_precision_plus_tolerance() -> None:
+    c = _claim("value", 92.7, printed="92.7")
+    assert _holds(c, 92.74) and _holds(c, 92.65)
+    assert not _holds(c, 92.5) and not _holds(c, 92.76)
+    assert _holds(_claim("value", 1.5, tol=0.1, printed="1.5"), 1.64)
+    assert not _holds(_claim("value", 1.5, tol=0.1, printed="1.5"), 1.66)
+    assert not _holds(c, np.nan)
+    assert _holds(c, [92.7, 92.71]) and not _holds(c, [92.7, 93.0])
+
+
+def test_sign_kind() -> None:
+    assert _holds(_claim("sign", -1), -0.9)  # -0.9 vs -6.9: the sign agrees, nothing more
+    assert not _holds(_claim("sign", -1), 0.2)
+    assert not _holds(_claim("sign", 1), 0.0)
+
+
+def test_range_kind_open_and_closed() -> None:
+    band = _claim("range", 77, 82, tol=0.05)
+    assert _holds(band, [77.0, 79.5, 82.0]) and _holds(band, 76.96)
+    assert not _holds(band, [76.9, 80])
+    assert _holds(_claim("range", 0.83), [0.83, 0.95]) and not _holds(_claim("range", 0.83), 0.82)
+    at_most = _claim("range", hi=0.09)
+    assert _holds(at_most, 0.09) and not _holds(at_most, 0.1)
+    assert paper.verdict(at_most, 0.05).paper == "<= 0.09"
+
+
+def test_share_kind_does_not_scale_with_population() -> None:
+    c = _claim("share", 30, population=30)
+    assert _holds(c, (24, 24)) and _holds(c, [True] * 24)
+    assert not _holds(c, (23, 24))
+    app_h = _claim("share", 1322, population=18024, tol=0.05)  # 7.33%
+    assert _holds(app_h, (733, 10000)) and not _holds(app_h, (100, 10000))
+    assert _holds(_claim("share", 10, population=15), (8, 12))
+
+
+def test_count_kind_only_on_the_papers_population() -> None:
+    c = _claim("count", 4, population=5)
+    assert _holds(c, 4, population=5) is True
+    assert _holds(c, 3, population=5) is False
+    assert _holds(c, 4, population=4) is None  # another population: not compared
+    assert _holds(c, [True, True, False, True, True]) is True
+    corpus = _claim("count", 3808, population="corpus")
+    assert _holds(corpus, 3808) is True
+    assert _holds(corpus, 200, full_data=False) is None
+    assert "synthetic" in paper.verdict(corpus, 200, full_data=False).note
+    assert _holds(corpus, 3807) is False
+
+
+def test_order_kind() -> None:
+    s = pd.Series({"fan_out": 93.0, "linear": 90.0, "fan_in": 83.0, "loop_like": 84.0})
+    assert _holds(_claim("order", expected="max:fan_out"), s)
+    assert not _holds(_claim("order", expected="max:linear"), s)
+    assert _holds(_claim("order", expected="min:fan_in"), s)
+    assert _holds(_claim("order", expected="lowest:fan_in,loop_like"), s)
+    assert not _holds(_claim("order", expected="lowest:fan_in,linear"), s)
+    assert _holds(_claim("order", expected="rank:linear=2"), s)
+    assert not _holds(_claim("order", expected="rank:fan_in=3"), s)
+    assert _holds(_claim("order", expected="desc:fan_out>linear>fan_in"), s)
+    assert not _holds(_claim("order", expected="desc:linear>fan_out"), s)
+    tie = pd.Series({"a": 1.0, "b": 1.0, "c": 0.5})
+    assert _holds(_claim("order", expected="max:b"), tie)  # ties share the best
     with pytest.raises(ValueError):
-        paper.check_claim(_claim("approx", 1.0), 1.0)
+        _holds(_claim("order", expected="best:a"), tie)
+
+
+def test_checks_table_shows_kind_and_tolerance_and_takes_only_verdicts() -> None:
+    t = paper.checks([paper.verdict("CF2.lift_gemini", -3.85),
+                      paper.verdict("CF1.monotone_pairs", (24, 24))])
+    assert list(t.columns) == paper.CHECK_COLUMNS
+    assert t["kind"].tolist() == ["value", "share"]
+    assert t["holds"].tolist() == ["yes", "yes"]
+    assert t["tolerance"].iloc[0].startswith("±0.05")
+    with pytest.raises(TypeError):
+        paper.checks([("a claim", 1, 1, True)])
+    with pytest.raises(ValueError):
+        paper.verdict(_claim("approx", 1.0), 1.0)
+
+
+def test_check_claim_is_the_engine() -> None:
     row = paper.claims().set_index("claim_id").loc["CF2.lift_gemini"]
     assert paper.check_claim(row, -3.85) and not paper.check_claim(row, -3.58)
     with pytest.raises(KeyError):
         paper.check_claim("no.such.claim", 1.0)
+
+
+# ------------------------------------------------------------------ numbers printed in the draft's figures
+FIGURE_FILES = {"abl_format.pdf": "F05", "per_metric_both.pdf": "F03",
+                "dataset_dag_distribution.pdf": "F06", "dataset_statistics.pdf": "F07",
+                "abl_scale.pdf": "DRAFT"}
+
+
+@pytest.mark.parametrize("pdf,artifact", sorted(FIGURE_FILES.items()))
+def test_figure_numbers_are_the_pdfs(pdf: str, artifact: str) -> None:
+    """Every decimal number pdftotext reads from a draft figure is transcribed, and vice versa."""
+    import shutil
+    import subprocess
+
+    root = _latex_dir()
+    if root is None or shutil.which("pdftotext") is None:
+        pytest.skip("draft figures or pdftotext (poppler-utils) not available")
+    text = subprocess.run(["pdftotext", "-layout", str(root.parent / "figures" / pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    printed = {float(x) for x in re.findall(r"(?<![\d.])\d+\.\d(?![\d])", text)}
+    rep = paper.reported(artifact)
+    assert (rep["source"] == f"draft figure {pdf}").any()
+    mine = set(rep.loc[rep["source"] == f"draft figure {pdf}", "value"].round(1))
+    decimals = {v for v in mine if v != int(v)}
+    assert decimals <= printed, sorted(decimals - printed)
+    # axis ticks and model names (Qwen3-1.7B, Gemini-2.5-Pro, GPT-5.4)
+    ticks = {1.7, 2.5, 5.4, 90.0, 95.0, 85.0, 80.0, 75.0, 70.0, 65.0, 60.0, 92.5, 87.5, 82.5, 77.5}
+    assert printed - ticks - {v for v in printed if v in mine} == set() or artifact == "F06", \
+        sorted(printed - ticks - mine)

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from ajb_utils import artifacts, environment, figures, paths, provenance, report, schema  # noqa: E402
+from ajb_utils import artifacts, environment, figures, paper, paths, provenance, report, schema  # noqa: E402
 
 SHARED_ARTIFACTS_MD = paths.REPO_ROOT.parent / "shared" / "ARTIFACTS.md"
 
@@ -32,7 +32,7 @@ def test_write_table_writes_csv_and_booktabs_tex(table: pd.DataFrame, tmp_path: 
     for rule in ("\\toprule", "\\midrule", "\\bottomrule"):
         assert tex.count(rule) == 1, rule
     assert "\\label{tab:T02}" in tex and "\\caption{Alignment (\\%)}" in tex
-    assert "judge\\_gpt\\_5\\_4" in tex  # underscores escaped
+    assert "with\\_gt" in tex and "GPT-5.4" in tex  # underscores escaped; display names for a reader
     assert "89.1" in tex and "--" in tex  # float_format and NaN
     back = pd.read_csv(written[0], index_col="judge")
     assert back.loc["judge_gpt_5_4", "with_gt"] == pytest.approx(89.123)
@@ -127,16 +127,21 @@ def test_output_dir_absolute(tmp_path: Path) -> None:
     assert out == tmp_path / "x" and out.is_dir()
 
 
-def test_checks_table() -> None:
-    df = report.checks_table([
-        ("monotone decline", "30/30", "29/30", False),
-        {"claim": "slope ratio", "paper": 1.5, "reproduced": 1.48, "holds": True},
-        ("band", "77-82", None, None),
-    ])
-    assert list(df.columns) == ["claim", "paper value", "reproduced value", "holds"]
+def test_checks_table_is_the_engine() -> None:
+    df = report.checks_table([paper.verdict("CF1.monotone_pairs", (29, 30)),
+                              paper.verdict("CF1.slope_ratio", 1.48),
+                              paper.verdict("P.records", 120, full_data=False)])
+    assert list(df.columns) == paper.CHECK_COLUMNS
     assert df["holds"].tolist() == ["no", "yes", "n/a"]
-    with_note = report.checks_table([("c", 1, 1, True, "rounded")])
-    assert with_note.loc[0, "note"] == "rounded"
+    assert df["kind"].tolist() == ["share", "value", "count"]
+    with pytest.raises(TypeError):
+        report.checks_table([("monotone decline", "30/30", "29/30", False)])
+
+
+def test_show_never_truncates(capsys) -> None:
+    report.show(pd.DataFrame({"x": range(300), "y": ["a" * 80] * 300}))
+    out = capsys.readouterr().out
+    assert "299" in out and "..." not in out and "rows x" not in out
 
 
 def test_environment_report_is_machine_independent() -> None:
@@ -207,7 +212,7 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
     ax.plot([0, 1], [0, 1])
     figures.save_fig(fig, "F99", "demo", out)
     figures.save_fig(fig, "F99", "demo", out)  # a second save adds no second note
-    notes = [t for t in fig.texts if t.get_text() == provenance.SYNTHETIC_NOTE]
+    notes = [t for t in fig.texts if t.get_text() == provenance.SYNTHETIC_FIGURE_NOTE]
     assert len(notes) == 1
     plt.close(fig)
     files = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", out, caption="Demo")
@@ -243,3 +248,35 @@ def test_synthetic_flag_follows_provenance(tmp_path):
     real = provenance.output_dir("hf", tmp_path / "sample",
                              SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False))
     assert not provenance.is_synthetic_dir(real)  # provenance wins over the folder name
+
+
+def test_for_reader_shows_display_names_order_and_no_negative_zero():
+    """What a reader sees: paper names, easy/medium/hard, 0.0 for a rounded -0.04, 'n/a' for a NaN label."""
+    import numpy as np
+    import pandas as pd
+
+    from ajb_utils import report
+    idx = pd.MultiIndex.from_tuples([("judge_gpt_5_4", "hard"), ("judge_gpt_5_4", "easy"),
+                                     ("judge_qwq_32b", "medium"), ("judge_qwq_32b", "easy")],
+                                    names=["judge", "difficulty"])
+    df = pd.DataFrame({"lift": [-0.04, 1.26, 2.0, -3.0], "generator": ["qwen3_32b"] * 4}, index=idx)
+    out = report.for_reader(df, digits=1)
+    assert list(out.index) == [("GPT-5.4", "easy"), ("GPT-5.4", "hard"), ("QwQ-32B", "easy"), ("QwQ-32B", "medium")]
+    assert str(out.loc[("GPT-5.4", "hard"), "lift"]) == "0.0" and out["generator"].iloc[0] == "Qwen3-32B"
+    nan_label = report.for_reader(pd.DataFrame({"x": [1.0, 2.0]}, index=["a", np.nan]))
+    assert list(nan_label.index) == ["a", "n/a"]
+    wide = report.for_reader(pd.DataFrame([[1.0, 2.0, 3.0]], columns=["hard", "easy", "medium"]))
+    assert list(wide.columns) == ["easy", "medium", "hard"]
+    listing = pd.DataFrame({"judge": ["judge_gpt_5_4"], "name": ["GPT-5.4"]})
+    assert report.for_reader(listing)["judge"].iloc[0] == "judge_gpt_5_4"  # a config-name listing keeps them
+
+
+def test_latex_tables_use_display_names_and_no_negative_zero():
+    """The booktabs file a paper would \\input: GPT-5.4 (not judge\\_gpt\\_5\\_4), 0.0 (not -0.0); the CSV keeps config names."""
+    import pandas as pd
+
+    from ajb_utils import report
+    df = pd.DataFrame({"judge": ["judge_gpt_5_4", "judge_qwq_32b"], "lift": [-0.04, -1.26]})
+    tex = report.latex_table(df, float_format="%.1f")
+    assert "GPT-5.4" in tex and "QwQ-32B" in tex and "judge\\_gpt" not in tex
+    assert " 0.0 " in tex and "-0.0" not in tex and "-1.3" in tex

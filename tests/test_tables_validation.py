@@ -48,7 +48,7 @@ def test_anchoring_split_on_paper_table1():
     assert split.at["judge_qwq_32b", "max_abs_cGT_minus_noGT"] == pytest.approx(0.2)
     assert split.at["judge_gemini_2_5_pro", "corrupted GT tracks"].startswith("with GT")
     assert split.at["judge_qwq_32b", "corrupted GT tracks"].startswith("without GT")
-    assert all(r[3] for r in anchoring.t01_checks(split.reset_index()))
+    assert all(v.holds for v in anchoring.t01_checks(split.reset_index()))
 
 
 def test_base_judge_names():

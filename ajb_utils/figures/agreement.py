@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from ajb_utils import schema
+from ajb_utils.figures.style import TEXT_WIDTH, paper_figure
 
 __all__ = ["figure_F10"]
 
 
-def figure_F10(f10: pd.DataFrame):
-    """Return (fig, axes[2]): 3x3 verdict confusion heatmaps (% of verdicts) of the two pairs in f10."""
+def figure_F10(f10: pd.DataFrame, condition: str | None = None):
+    """Return (fig, axes[2]): 3x3 verdict confusion heatmaps (% of verdicts) of the two pairs in f10,
+    one shared colour bar, the condition in the figure title (from f10's `condition` column)."""
+    if condition is None:
+        condition = str(f10["condition"].iloc[0]) if "condition" in f10 and len(f10) else ""
     pairs = list(dict.fromkeys(f10["pair"]))
-    fig, axes = plt.subplots(1, len(pairs), figsize=(4.2 * len(pairs), 3.6), squeeze=False)
+    fig, axes = paper_figure(TEXT_WIDTH, 3.0, 1, len(pairs), squeeze=False)
     axes = axes[0]
     labels = ["0", "0.5", "1"]
+    im = None
     for ax, pair in zip(axes, pairs):
         sub = f10[f10["pair"] == pair]
         shares = sub[sub["stat"] == "share_of_verdicts"].set_index("variant")["value"]
         mat = np.array([[shares.get(f"{a}|{b}", np.nan) for b in labels] for a in labels], float)
-        ax.imshow(mat, cmap="Blues", vmin=0, vmax=100)
+        im = ax.imshow(mat, cmap="Blues", vmin=0, vmax=100)
         for (r, c), val in np.ndenumerate(mat):
-            ax.text(c, r, f"{val:.1f}%", ha="center", va="center", fontsize=8,
+            ax.text(c, r, f"{val:.1f}%", ha="center", va="center", fontsize=7,
                     color="white" if val > 50 else "black")
         stat = sub.set_index("stat")["value"]
         a, b = sub["judge"].iloc[0], sub["judge_2"].iloc[0]
@@ -32,7 +36,11 @@ def figure_F10(f10: pd.DataFrame):
         ax.set_xlabel(f"{schema.display(b)} verdict")
         ax.set_ylabel(f"{schema.display(a)} verdict")
         ax.grid(False)
-        ax.set_title(f"{pair}: agreement {stat['agreement']:.1f}%, κ = {stat['kappa']:.2f}\n"
-                     f"off-diagonal with a 0.5: {stat['offdiag_share_with_a_0.5']:.1f}%", fontsize=8)
-    fig.tight_layout()
+        ax.set_title(f"{pair.capitalize()} agreement: {stat['agreement']:.1f}%, κ = {stat['kappa']:.2f}\n"
+                     f"off-diagonal with a 0.5: {stat['offdiag_share_with_a_0.5']:.1f}%")
+    if im is not None:
+        fig.colorbar(im, ax=list(axes), label="% of verdicts", shrink=0.85)
+    cond = schema.CONDITION_DISPLAY.get(condition, condition)
+    fig.suptitle(f"Verdict confusion of the most and least agreeing judge pairs ({cond})" if cond else
+                 "Verdict confusion of the most and least agreeing judge pairs")
     return fig, axes

@@ -22,12 +22,12 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from ajb_utils import schema
-from ajb_utils.provenance import SYNTHETIC_NOTE, is_synthetic_dir
+from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, is_synthetic_dir
 from ajb_utils.report import WrittenFiles
 
 __all__ = [
     "OKABE_ITO", "NEUTRAL_GREY", "JUDGE_COLORS", "GENERATOR_COLORS", "CONDITION_STYLES", "DIFFICULTY_MARKERS",
-    "PNG_DPI", "STYLE_RC", "set_style", "judge_color", "judge_palette", "generator_color", "generator_palette",
+    "PNG_DPI", "STYLE_RC", "COLUMN_WIDTH", "TEXT_WIDTH", "FIGURE_WIDTHS", "paper_figure", "set_style", "judge_color", "judge_palette", "generator_color", "generator_palette",
     "condition_style", "difficulty_marker", "figure_paths", "save_fig", "close_all",
 ]
 
@@ -75,17 +75,21 @@ CONDITION_STYLES: dict[str, dict[str, Any]] = {
 DIFFICULTY_MARKERS: dict[str, str] = {"easy": "o", "medium": "s", "hard": "^"}
 
 PNG_DPI: int = 200
+# A two-column paper's column and text widths (inches): every figure is one or the other.
+COLUMN_WIDTH: float = 3.3
+TEXT_WIDTH: float = 6.9
+FIGURE_WIDTHS: tuple[float, float] = (COLUMN_WIDTH, TEXT_WIDTH)
 # The paper-style rcParams set_style() applies (on top of seaborn's whitegrid).
 STYLE_RC: dict[str, Any] = {
     "font.family": "DejaVu Sans",  # ships with matplotlib: same glyphs on every machine
-    "font.size": 9,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "legend.fontsize": 8,
-    "legend.title_fontsize": 8,
-    "figure.titlesize": 11,
+    "font.size": 8,  # at print size: 7-9 pt, like a paper's captions
+    "axes.titlesize": 8.5,
+    "axes.labelsize": 8,
+    "xtick.labelsize": 7,
+    "ytick.labelsize": 7,
+    "legend.fontsize": 7,
+    "legend.title_fontsize": 7,
+    "figure.titlesize": 9,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.edgecolor": "0.3",
@@ -95,7 +99,7 @@ STYLE_RC: dict[str, Any] = {
     "lines.markersize": 4.5,
     "legend.frameon": False,
     "figure.dpi": 100,
-    "figure.figsize": (6.0, 3.6),
+    "figure.figsize": (6.9, 3.0),
     "savefig.dpi": PNG_DPI,
     "pdf.fonttype": 42,  # embed TrueType (Type 42), not Type 3
     "ps.fonttype": 42,
@@ -110,6 +114,17 @@ def set_style() -> None:
 
     sns.set_theme(style="whitegrid", context="paper", rc=STYLE_RC)
     mpl.rcParams.update(STYLE_RC)
+
+
+def paper_figure(width: float, height: float, nrows: int = 1, ncols: int = 1, **subplot_kw: Any):
+    """Return (fig, axes) at a paper width (COLUMN_WIDTH or TEXT_WIDTH) with constrained layout.
+
+    Constrained layout keeps titles, labels, colour bars and `loc="outside ..."` figure legends
+    inside the figure, so the saved file has the size the paper prints.
+    """
+    if width not in FIGURE_WIDTHS:
+        raise ValueError(f"figure width {width} in: use COLUMN_WIDTH ({COLUMN_WIDTH}) or TEXT_WIDTH ({TEXT_WIDTH})")
+    return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **subplot_kw)
 
 
 def _canonical_judge(name: str) -> str:
@@ -167,13 +182,15 @@ def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> W
     png, pdf = figure_paths(artifact_id, name, out_dir)
     png.parent.mkdir(parents=True, exist_ok=True)
     if is_synthetic_dir(out_dir) and not getattr(fig, "_ajb_synthetic_note", False):
-        fig.text(0.002, 0.998, SYNTHETIC_NOTE, ha="left", va="top", fontsize=7, color="0.45")
+        # above the figure (va="bottom" at y=1): it never covers a title or a panel
+        fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")
         fig._ajb_synthetic_note = True  # once per figure, even if saved twice
     with mpl.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
-        fig.savefig(png, dpi=PNG_DPI, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(png, dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.02, metadata={"Software": None})
         fig.savefig(
             pdf,
             bbox_inches="tight",
+            pad_inches=0.02,
             metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
         )
     return WrittenFiles([png, pdf])

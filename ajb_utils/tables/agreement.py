@@ -166,45 +166,34 @@ def hard_cell_means(bench, judges: Sequence[str], condition: str,
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
 
 
-def jury_checks(bench, missing: Missing = "exclude") -> list[tuple]:
-    """Return C-J check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
-
-    cl = paper.claims().set_index("claim_id")
+def jury_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
+    """Return the C-J verdicts (soft jury, mean agreement and kappa, tier-gap rho, kappa range, Prometheus)."""
     six = schema.MAIN_JUDGES
-    rows = []
-    for cond, cid in (("with_gt", "CJ.soft_jury_hard_gt"), ("without_gt", "CJ.ensemble_hard_nogt_v1")):
-        m = hard_cell_means(bench, six, cond, missing=missing)
-        best = m.drop("soft_jury").idxmax()
-        rows.append((f"soft jury of six, hard {cond} (%)", cl.loc[cid, "paper_value"],
-                     round(m["soft_jury"], 1), paper.check_claim(cl.loc[cid], m["soft_jury"]),
-                     f"best single: {schema.display(best)} {m[best]:.1f}"))
-        gap = m["soft_jury"] - m[best]
-        rows.append((f"soft jury - best single judge, hard {cond} (pp)",
-                     "<= 0 (matches, does not exceed)" if cond == "with_gt" else "|gap| <= 0.4",
-                     round(gap, 2), gap <= 0.05 if cond == "with_gt"
-                     else paper.check_claim(cl.loc["CJ.ensemble_gap_to_best"], abs(gap)), ""))
+    out = []
+    m = hard_cell_means(bench, six, "with_gt", missing=missing)
+    best = m.drop("soft_jury").idxmax()
+    out.append(paper.verdict("CJ.soft_jury_hard_gt", m["soft_jury"], shown=f"{m['soft_jury']:.2f}",
+                             note=f"best single: {schema.display(best)} {m[best]:.1f}"))
+    out.append(paper.verdict("CJ.jury_not_above_best_gt", m["soft_jury"] - m[best],
+                             shown=f"{m['soft_jury'] - m[best]:+.2f}"))
     pw = pairwise_long(bench, six)
     for cond in schema.MAIN_CONDITIONS:
         sub = pw[pw["condition"] == cond]
-        for stat, cid in (("agreement", f"CJ.mean_agreement_{cond}"), ("kappa", f"CJ.mean_kappa_{cond}")):
+        for stat in ("agreement", "kappa"):
             val = sub[stat].mean()
-            rows.append((f"mean pairwise {stat}, six judges, {cond}", cl.loc[cid, "paper_value"],
-                         round(val, 3), paper.check_claim(cl.loc[cid], val), ""))
-        cid = f"CJ.kappa_tier_rho_{cond}"
+            out.append(paper.verdict(f"CJ.mean_{stat}_{cond}", val, shown=f"{val:.3f}"))
         rho = tier_gap_rho(pw, cond)
-        rows.append((f"Spearman rho(kappa, tier gap), {cond}", cl.loc[cid, "paper_value"],
-                     round(rho, 3), paper.check_claim(cl.loc[cid], rho), "tiers: schema.JUDGE_TIER"))
+        out.append(paper.verdict(f"CJ.kappa_tier_rho_{cond}", rho, shown=f"{rho:.3f}",
+                                 note="tiers: schema.JUDGE_TIER"))
     kg = pw[pw["condition"] == "with_gt"]["kappa"]
-    rows.append(("pairwise kappa range, six judges, with GT", "0.225-0.606",
-                 f"{kg.min():.3f}-{kg.max():.3f}",
-                 paper.check_claim(cl.loc["CJ.kappa_range_with_gt"], [kg.min(), kg.max()]), ""))
+    out.append(paper.verdict("CJ.kappa_range_with_gt", [kg.min(), kg.max()],
+                             shown=f"{kg.min():.3f}-{kg.max():.3f}"))
     prom = pairwise_long(bench, six + ["judge_prometheus2_7b"])
     prom = prom[prom["judge_2"] == "judge_prometheus2_7b"]
     if not prom.empty:
         for stat, cid, fmt in (("agreement", "CJ.prometheus_agreement", "{:.1f}"),
                                ("kappa", "CJ.prometheus_kappa", "{:.3f}")):
             lo, hi = prom[stat].min(), prom[stat].max()
-            rows.append((f"Prometheus-2 {stat} with each main judge (both conditions)",
-                         f"{cl.loc[cid, 'paper_value']:g}-{cl.loc[cid, 'paper_value_hi']:g}",
-                         f"{fmt.format(lo)}-{fmt.format(hi)}", paper.check_claim(cl.loc[cid], [lo, hi]), ""))
-    return rows
+            out.append(paper.verdict(cid, [lo, hi], shown=f"{fmt.format(lo)}-{fmt.format(hi)}",
+                                     note="both conditions"))
+    return out

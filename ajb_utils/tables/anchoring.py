@@ -88,43 +88,51 @@ def c3_status(bench, data_source: str) -> str:
     return "\n".join(lines)
 
 
-def lift_checks(lift: pd.DataFrame) -> list[tuple]:
-    """Return check rows for Finding 2's lift claims from claims.csv: values on the paper's (unpaired) Eq. 5b, signs on the paired CI."""
-    cl = paper.claims(artifact="C-F2")
+def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
+    """Return Finding 2's verdicts (lift values and signs) for a gt_lift/finding2_lift frame.
+
+    A sign claim counts a lift only when its bootstrap CI excludes 0, as the paper states its
+    signs "with non-overlapping bootstrap CIs"; otherwise the reproduced sign is 0 (no).
+    """
+    lv = lift.set_index("judge")
     ids = {"gpt_5_4": "judge_gpt_5_4", "gemini": "judge_gemini_2_5_pro", "qwq": "judge_qwq_32b",
            "oss_120b": "judge_gpt_oss_120b"}
-    lv = lift.set_index("judge")
-    rows = []
-    for c in cl.itertuples():
+    out = []
+    for c in paper.claims(artifact="C-F2").itertuples():
         j = ids.get(c.claim_id.split(".", 1)[1].removeprefix("lift_").removeprefix("sign_"))
         if j is None or j not in lv.index:
             continue
-        r = lv.at[j, "lift_unpaired"]
-        if c.comparison == "sign":  # the paper's sign claims come with non-overlapping CIs
-            r = float(np.sign(r)) if (lv.at[j, "lo"] > 0 or lv.at[j, "hi"] < 0) else 0.0
-        rows.append((c.description, c.paper_value, round(float(r), 1),
-                     paper.check_claim(c._asdict(), r)))
-    return rows
+        r, lo, hi = (float(lv.at[j, k]) for k in ("lift", "lo", "hi"))
+        ci = f"paired {r:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        if c.kind == "sign":  # the paper states its signs "with non-overlapping bootstrap CIs"
+            excl = lo > 0 or hi < 0
+            out.append(paper.verdict(c.claim_id, float(np.sign(r)) if excl else 0.0, shown=ci,
+                                     note="paired CI excludes 0" if excl else "paired CI includes 0"))
+        else:  # the paper's value is Eq. 5b: a difference of cell means over 12 (g, d) cells
+            u = float(lv.at[j, "lift_unpaired"])
+            out.append(paper.verdict(c.claim_id, u, shown=f"{u:+.2f} (Eq. 5b); {ci}",
+                                     note="12 (g,d) cells, unpaired as the paper defines it"))
+    return out
 
 
-def t01_checks(split: pd.DataFrame) -> list[tuple]:
-    """Return check rows for the anchoring split (Gemini cGT ~ GT within 1.8 pp; QwQ cGT ~ noGT within 0.2 pp)."""
+def t01_checks(split: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the anchoring-split verdicts (Gemini cGT ~ GT within 1.8 pp; QwQ cGT ~ noGT within 0.2 pp)."""
     s = split.set_index("judge")
-    rows = []
-    for j, col, lim in (("judge_gemini_2_5_pro", "max_abs_cGT_minus_GT", 1.8),
-                        ("judge_qwq_32b", "max_abs_cGT_minus_noGT", 0.2)):
-        r = float(s.at[j, col]) if j in s.index else np.nan
-        rows.append((f"{schema.display(j)}: max |{col.removeprefix('max_abs_')}| (pp)", f"<= {lim}",
-                     round(r, 1), bool(r <= lim + 0.05) if r == r else None))
-    return rows
+    out = []
+    for cid, j, col in (("T01.gemini_cgt_vs_gt", "judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"),
+                        ("T01.qwq_cgt_vs_nogt", "judge_qwq_32b", "max_abs_cGT_minus_noGT")):
+        r = [float(s.at[j, col])] if j in s.index else []
+        out.append(paper.verdict(cid, r))
+    return out
 
 
-def apph_checks(counts: pd.DataFrame) -> list[tuple]:
-    """Return the App. H instance-count check (Gemini-2.5-Pro hard: 1,322)."""
-    c = paper.claims(artifact="AppH").iloc[0]
+def apph_checks(counts: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the App. H verdict: Gemini-2.5-Pro hard over-anchoring instances as a share of hard outputs."""
     hit = counts[(counts["judge"] == "judge_gemini_2_5_pro") & (counts["difficulty"] == "hard")]
-    r = int(hit["instances"].iloc[0]) if len(hit) else np.nan
-    return [(c["description"], int(c["paper_value"]), r, paper.check_claim(c, r) if r == r else None)]
+    if not len(hit):
+        return [paper.verdict("P.anchoring_instances", (0, 0))]
+    k = int(hit["instances"].iloc[0])
+    return [paper.verdict("P.anchoring_instances", (k, int(hit["n_records"].iloc[0])))]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ajb_utils.stats import Missing
 __all__ = [
     "CW_WEIGHTINGS", "T14_WEIGHTINGS", "released_verdicts", "per_metric_long", "table_T24",
     "topology_long", "table_T28", "topology_weighting_shift", "weighting_stability",
-    "weighting_checks", "table_T14",
+    "weighting_checks", "table_T14", "breakdown_checks",
 ]
 
 # C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
@@ -122,31 +122,24 @@ def weighting_stability(bench, weightings: Mapping[str, Mapping[str, float]] = C
     return res[cols]
 
 
-def weighting_checks(bench, missing: Missing = "exclude") -> list[tuple]:
-    """Return C-W check rows (claim, paper, reproduced, holds, note) for report.checks_table."""
-
-    cl = paper.claims().set_index("claim_id")
-    rows = []
+def weighting_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
+    """Return the C-W verdicts (ranking stability, topology weighting, T14) from the claim engine."""
+    out = []
     for cond in schema.MAIN_CONDITIONS:
         rs = weighting_stability(bench, condition=cond, missing=missing)
         rho = rs["rho"].drop("equal")
-        rows.append((f"min Spearman rho vs equal weights ({cond}, {len(rho)} weightings)",
-                     ">= 0.83", round(float(rho.min()), 3),
-                     paper.check_claim(cl.loc["CW.weighting_rho"], rho.min()),
-                     "weakest: " + str(rho.idxmin())))
+        out.append(paper.verdict("CW.weighting_rho", rho, shown=f"min {rho.min():.3f} ({cond})",
+                                 note=f"{cond}; weakest: {rho.idxmin()}"))
     shift = topology_weighting_shift(topology_long(bench, "with_gt", schema.MAIN_JUDGES, missing))
     max_shift = float(shift["shift_pp"].abs().max())
-    same = bool((shift["rank_unweighted"] == shift["rank_count_weighted"]).all())
-    rows.append(("max |count-weighted - unweighted| topology mean, with GT (pp)", "<= 1.5",
-                 round(max_shift, 2), paper.check_claim(cl.loc["CW.topology_weighting_shift"], max_shift),
-                 "weights = records per topology"))
-    rows.append(("judge ranking unchanged by topology weighting", "no change",
-                 "no change" if same else "changed", same, ""))
+    changed = int((shift["rank_unweighted"] != shift["rank_count_weighted"]).sum())
+    out.append(paper.verdict("CW.topology_weighting_shift", max_shift, shown=f"{max_shift:.2f}",
+                             note="with GT; weights = records per topology"))
+    out.append(paper.verdict("CW.topology_rank_changes", (changed, len(shift))))
     t14 = table_T14(bench, missing=missing)
     qwq = float(t14.loc["judge_qwq_32b", "shift_excluded_pp"]) if "judge_qwq_32b" in t14.index else np.nan
-    rows.append(("QwQ-32B |equal - param excluded| with GT (pp, T14)", "<= 0.2", round(abs(qwq), 2),
-                 paper.check_claim(cl.loc["CW.param_weighting_qwq_shift"], abs(qwq)), ""))
-    return rows
+    out.append(paper.verdict("CW.param_weighting_qwq_shift", abs(qwq), shown=f"{abs(qwq):.2f}"))
+    return out
 
 
 def table_T14(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
@@ -161,3 +154,35 @@ def table_T14(bench, condition: str = "with_gt", judges: Sequence[str] | None = 
     out.columns.name = None
     out.attrs["rho"] = rs["rho"].to_dict()
     return out
+
+
+def breakdown_checks(t24_long: pd.DataFrame, topo: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the verdicts of Figure 3's and Figure 9's captions and RQ1's text on reproduced frames.
+
+    `t24_long`: judge, condition, metric, align (six judges); `topo`: judge, dag_type, align (with GT).
+    """
+    pm = t24_long[t24_long["judge"].astype(str).isin(schema.MAIN_JUDGES)]
+    pm = pm.assign(judge=pm["judge"].astype(str), metric=pm["metric"].astype(str))
+    spread = pm.groupby(["condition", "metric"])["align"].agg(lambda v: v.max() - v.min())
+    gt_metric = pm[pm["condition"] == "with_gt"].groupby("metric")["align"].mean()
+    tp = topo[topo["judge"].astype(str).isin(schema.MAIN_JUDGES)]
+    tp = tp.assign(judge=tp["judge"].astype(str), dag_type=tp["dag_type"].astype(str))
+    wide = tp.pivot_table(index="judge", columns="dag_type", values="align")
+    mean = wide.mean()
+    top = wide.idxmax(axis=1)
+    leader = wide.idxmax(axis=0)
+    bottom = wide.idxmin(axis=0)
+    nogt = spread.xs("without_gt") if "without_gt" in spread.index.get_level_values(0) else pd.Series(dtype=float)
+    return [
+        paper.verdict("F03.seq_weakest_gt", gt_metric),
+        paper.verdict("F03.seq_spread_gt", spread.get(("with_gt", "sequence_accuracy"), np.nan)),
+        paper.verdict("F03.seq_spread_nogt", spread.get(("without_gt", "sequence_accuracy"), np.nan)),
+        paper.verdict("F03.within_3pp_nogt", nogt, shown=", ".join(f"{x:.2f}" for x in nogt)),
+        paper.verdict("F09.fan_out_easiest", mean),
+        paper.verdict("F09.fan_out_every_judge", (top == "fan_out").tolist()),
+        paper.verdict("F09.hardest_fan_in_loop", mean),
+        paper.verdict("T28.qwq_leads_topologies", (leader == "judge_qwq_32b").tolist()),
+        paper.verdict("T28.oss120b_leads_fan_out", wide["fan_out"] if "fan_out" in wide else pd.Series(dtype=float)),
+        paper.verdict("T28.gemini_weakest", (bottom == "judge_gemini_2_5_pro").tolist()),
+        paper.verdict("T28.easiest_hardest_gap", float(mean.get("fan_out", np.nan) - mean.get("fan_in", np.nan))),
+    ]

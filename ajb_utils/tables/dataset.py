@@ -9,15 +9,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema
+from ajb_utils import data, paper, schema
 
 __all__ = [
     "GENERATOR_IDENTIFIERS", "JUDGE_IDENTIFIERS", "STRUCTURAL_VARIANTS",
-    "structural_counts", "table_T07", "table_T08", "table_T09", "table_T09_attrition",
+    "structural_counts", "table_T07", "table_T08", "table_T09", "table_T09_attrition", "dataset_checks",
     "table_T18", "table_T21", "compare_T07", "compare_T08", "compare_T09",
 ]
 
-# Variant names as in data/paper/T08-F07_structural_stats.csv.
+# Variant names as in data/paper/T08_structural_stats.csv.
 STRUCTURAL_VARIANTS: dict[str, str] = {
     "available_tools_per_record": "Available tools per record",
     "parameters_per_tool": "Parameters per tool",
@@ -44,9 +44,13 @@ JUDGE_IDENTIFIERS: dict[str, tuple[str, str]] = {
 
 
 def table_T07(bench) -> pd.DataFrame:
-    """Return records per DAG topology: dag_type, records, share (%), plus a 'total' row."""
-    counts = (bench.records["dag_type"].astype(str).value_counts()
-              .reindex(schema.TOPOLOGIES, fill_value=0))
+    """Return records per DAG topology: dag_type, records, share (%), plus a 'total' row.
+
+    Records with a null dag_type are a row of their own (schema.NO_TOPOLOGY) before the total.
+    """
+    labels = schema.topology_labels(bench.records["dag_type"])
+    extra = sorted(set(labels) - set(schema.TOPOLOGIES))
+    counts = labels.value_counts().reindex(list(schema.TOPOLOGIES) + extra, fill_value=0)
     out = pd.DataFrame({"dag_type": counts.index, "records": counts.to_numpy(np.int64)})
     total = int(out["records"].sum())
     out["share"] = 100.0 * out["records"] / max(total, 1)
@@ -98,7 +102,9 @@ def table_T09(bench) -> pd.DataFrame:
 def table_T09_attrition(bench) -> pd.DataFrame:
     """Return excluded generations per generator by Appendix D reason, with attrition (%) of 3 x records."""
     ex = bench.exclusions
-    ex = ex[ex["judge"].isna() & ex["generator"].isin(schema.GENERATORS)]
+    # a retried or repeated row is not attrition: the key has its one row (valid or excluded)
+    ex = ex[ex["judge"].isna() & ex["generator"].isin(schema.GENERATORS)
+            & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])]
     wide = (ex.groupby(["generator", "reason"]).size().unstack("reason", fill_value=0)
             .reindex(schema.GENERATORS, fill_value=0))
     wide.columns = [str(c) for c in wide.columns]
@@ -157,3 +163,29 @@ def compare_T09(t09: pd.DataFrame) -> pd.DataFrame:
     long = pd.concat([per, tot], ignore_index=True)
     long["generator"] = long["generator"].where(long["generator"] != "total", np.nan)
     return _compare_long(long, "T09", ["generator", "difficulty", "stat"])
+
+
+def dataset_checks(bench, t07: pd.DataFrame, t08: pd.DataFrame, t09: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the dataset claims' verdicts (counts on the paper's corpus only; shares otherwise)."""
+    full = not bench.synthetic
+    topo = t07[t07["dag_type"] != "total"].set_index("dag_type")
+    s8 = t08.set_index("variant")
+    tot = t09.set_index("generator").loc["total"]
+    n_valid, n_max = int(tot["valid"]), int(tot["theoretical_max"])
+    calls = s8.loc["expected_tool_calls_per_record"]
+    tools = s8.loc["available_tools_per_record"]
+    return [
+        paper.verdict("P.records", len(bench.records), full_data=full),
+        paper.verdict("P.rows", 3 * len(bench.records), full_data=full),
+        paper.verdict("P.theoretical_max", n_max, full_data=full),
+        paper.verdict("P.valid_records", (n_valid, n_max)),
+        paper.verdict("P.success_rate", 100.0 * n_valid / n_max, shown=f"{100.0 * n_valid / n_max:.2f}"),
+        paper.verdict("P.tools_range", [tools["min"], tools["max"]],
+                      shown=f"{int(tools['min'])}-{int(tools['max'])}"),
+        paper.verdict("F07.calls_range", [calls["min"], calls["max"]],
+                      shown=f"{int(calls['min'])}-{int(calls['max'])}"),
+        paper.verdict("F07.param_median", float(s8.loc["parameters_per_tool", "median"])),
+        paper.verdict("F06.fan_in_quarter", float(topo.loc["fan_in", "share"]),
+                      shown=f"{topo.loc['fan_in', 'share']:.1f}"),
+        paper.verdict("F06.loop_like_rarest", topo["records"].astype(float)),
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ajb_utils import derivation, stats
+from ajb_utils import derivation, paper, stats
 from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
 
 __all__ = [
@@ -31,16 +31,14 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
 
 
-def checks_X3(x3: pd.DataFrame) -> list[dict]:
-    """Return claim rows: the rewrite tiers make arguments less visible (easy > medium > hard VISIBLE share)."""
-    rows = []
+def checks_X3(x3: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the X3 verdict: the rewrite tiers make arguments less visible (easy > medium > hard VISIBLE share)."""
+    falls, shown = [], []
     for topo, g in x3.groupby("dag_type", observed=True, sort=True):
         v = g.set_index("difficulty")["VISIBLE"].reindex(list(DIFFICULTIES)).to_numpy(float)
-        rows.append({"claim": f"VISIBLE share falls easy > medium > hard ({topo})",
-                     "paper": "tiers validated by LLM meta-judges (App. N)",
-                     "reproduced": " > ".join(f"{x:.1f}" for x in v),
-                     "holds": bool(v[0] > v[1] > v[2])})
-    return rows
+        falls.append(bool(v[0] > v[1] > v[2]))
+        shown.append(f"{topo} {' > '.join(f'{x:.1f}' for x in v)}")
+    return [paper.verdict("X3.visible_falls", falls, note="; ".join(shown))]
 
 
 def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | None = None,
@@ -56,8 +54,9 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
         on=["id", "difficulty"], how="inner")
     cells = stats.per_metric_align(v, by=["judge", "condition", "nonvisible"])
     wide = cells.pivot_table(index=["judge", "condition"], columns="nonvisible", values="align", observed=True)
-    n = v.groupby("nonvisible", observed=False).size()
-    wide.columns = [f"{c} (n={int(n.get(c, 0))})" for c in wide.columns]
+    # n counts (record, difficulty) units in the bin, not verdict rows
+    n = v.drop_duplicates(["id", "difficulty"]).groupby("nonvisible", observed=False).size()
+    wide.columns = [f"{c} (n={int(n.get(c, 0))} records)" for c in wide.columns]
     wide = wide.reset_index()
     wide["judge"] = pd.Categorical(wide["judge"].astype(str), categories=judges)
     return wide.sort_values(["judge", "condition"]).reset_index(drop=True)

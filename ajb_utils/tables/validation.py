@@ -177,23 +177,16 @@ def reported_T13() -> pd.DataFrame:
     return r[["judge", "variant", "value", "source"]].reset_index(drop=True)
 
 
-def t13_checks(t13: pd.DataFrame) -> list[tuple]:
-    """Return check rows for T13's named claims (mean delta, Spearman rho, GPT-OSS-120B first)."""
+def t13_checks(t13: pd.DataFrame) -> list[paper.Verdict]:
+    """Return T13's verdicts (sign of the mean delta, Spearman rho, GPT-OSS-120B first on both orderings)."""
     if t13.empty:
         return []
-    r = paper.reported("T13")
-    get = lambda stat: float(r.loc[r["stat"] == stat, "value"].iloc[0])  # noqa: E731
-    top = t13.loc[t13["rank_human"] == 1, "judge"].tolist()
+    s = t13.set_index("judge")
     mean_delta = float(t13["delta"].mean())
-    rho = float(t13.attrs.get("rho", np.nan))
-    return [
-        ("mean delta human - programmatic (pp)", get("mean_delta"), round(mean_delta, 1),
-         bool(np.sign(mean_delta) == np.sign(get("mean_delta")))),
-        ("Spearman rho of the two rankings", get("spearman_prog_vs_human_ranking"), round(rho, 2),
-         bool(abs(rho - get("spearman_prog_vs_human_ranking")) <= 0.005)),
-        ("top judge under human references", "GPT-OSS-120B",
-         ", ".join(schema.display(j) for j in top), "judge_gpt_oss_120b" in top),
-    ]
+    return [paper.verdict("T13.mean_delta_sign", mean_delta, shown=f"{mean_delta:+.2f}"),
+            paper.verdict("T13.spearman", float(t13.attrs.get("rho", np.nan))),
+            paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
+            paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"])]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,18 +279,12 @@ def sheet_round_trip(bench, ann: pd.DataFrame, path: str | Path) -> tuple[pd.Dat
     return (sheet, *annotation.agreement_from_sheet(sheet))
 
 
-def t12_checks(t12: pd.DataFrame) -> list[tuple]:
-    """Return the overall-agreement check (92.7 %) and parameter-structure agreement (82.5 %)."""
-    c = paper.claims(artifact="T12")
-    c = c[c["claim_id"] == "P.human_agreement"].iloc[0]
+def t12_checks(t12: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the overall-agreement (92.7 %) and parameter-structure agreement (82.5 %) verdicts."""
     get = lambda m, v: t12.loc[(t12["stat"] == "agreement") & (t12[m] == v), "value"]  # noqa: E731
     overall, param = get("variant", "overall"), get("metric", "parameter_structure")
-    r = float(overall.iloc[0]) if len(overall) else np.nan
-    p = float(param.iloc[0]) if len(param) else np.nan
-    return [(c["description"] + " (%)", c["paper_value"], round(r, 1),
-             paper.check_claim(c, r) if r == r else None),
-            ("parameter-structure agreement (%), the lowest metric", 82.5, round(p, 1),
-             bool(abs(p - 82.5) <= 0.05) if p == p else None)]
+    return [paper.verdict("P.human_agreement", overall.head(1).tolist()),
+            paper.verdict("T12.param_agreement", param.head(1).tolist())]
 
 
 def rewrite_status(situation: tuple[int, str], data_source: str) -> str:

@@ -342,7 +342,7 @@ def t07() -> None:
     rows.append({"dag_type": "", "stat": "share_total", "value": 100.0, "unit": "%", "source": src})
     rows.append({"dag_type": "", "stat": "rows_total", "value": 11424, "unit": "count",
                  "source": "draft LaTeX tab:dag-counts caption; arXiv v1 App. C text (Table 7 caption)"})
-    write("T07-F06_dag_counts.csv", ["dag_type", "stat"], rows)
+    write("T07_dag_counts.csv", ["dag_type", "stat"], rows)
 
 
 def t08() -> None:
@@ -358,7 +358,7 @@ def t08() -> None:
                  "unit": "%", "source": "draft LaTeX app:dataset-stats text; arXiv v1 App. C text"})
     rows.append({"variant": "enterprise_domains", "stat": "count", "value": 15, "unit": "count",
                  "source": "arXiv v1 §3.1 text; draft LaTeX app:dataset-stats text"})
-    write("T08-F07_structural_stats.csv", ["variant", "stat"], rows)
+    write("T08_structural_stats.csv", ["variant", "stat"], rows)
 
 
 def t09() -> None:
@@ -641,7 +641,7 @@ def t24() -> None:
                          "row in the draft"})
     rows.append({"judge": JUD_EXTRA_PROM, "condition": "with_gt", "stat": "gap_below_six_judges_max",
                  "value": 45, "unit": "pp", "source": "arXiv v1 App. Q text (Table 24 caption)"})
-    write("T24-F03_per_metric.csv", ["judge", "condition", "metric", "stat"], rows)
+    write("T24_per_metric.csv", ["judge", "condition", "metric", "stat"], rows)
 
 
 # ------------------------------------------------------------------ T25/T27/F04 temperature
@@ -747,107 +747,235 @@ def t31() -> None:
                      "condition": "with_gt", "variant": "structured_minus_freeform", "stat": "delta",
                      "value": v, "unit": "pp", "source": src,
                      "note": "T31 second pairing; table body not in v1 text; not in the draft"})
-    src2 = ("arXiv v1 §4.2 text; arXiv v1 Figure 5 caption; draft LaTeX fig:abl-format caption")
-    rows.append({"generator": GEN["Llama-3.3-70B"], "judge": "judge_qwen3_32b", "condition": "with_gt",
-                 "variant": "structured_minus_freeform", "stat": "delta_min", "value": 4.8,
-                 "unit": "pp", "source": src2, "note": "F05: '+4.8 to +6.5 pp across all difficulties'"})
-    rows.append({"generator": GEN["Llama-3.3-70B"], "judge": "judge_qwen3_32b", "condition": "with_gt",
-                 "variant": "structured_minus_freeform", "stat": "delta_max", "value": 6.5,
-                 "unit": "pp", "source": src2})
-    write("T31-F05_format.csv",
+    write("T31_format.csv",
           ["generator", "judge", "difficulty", "condition", "variant", "stat"], rows)
+
+
+# ------------------------------------------------------------------ numbers printed in the draft's figures
+# Read with `pdftotext -layout` / `-bbox` from shared/reference/agentjudgebench-draft-latex/figures/;
+# bars are matched to judges/difficulties by their x position. Figures whose PDFs print only axis
+# ticks (degradation, abl_temperature, abl_reasoning) carry no numbers; the PNG figures
+# (interjudge_*, per_topology_v3, topo_heatmap) are images without a text layer.
+def f03() -> None:
+    src = "draft figure per_metric_both.pdf"
+    data = {  # with GT tool, param, seq, cov | without GT tool, param, seq, cov (bar labels)
+        "GPT-5.4": (83.8, 90.0, 72.3, 94.0, 84.7, 89.8, 80.7, 91.0),
+        "Claude": (86.4, 86.5, 78.0, 92.7, 83.2, 88.2, 80.1, 91.3),
+        "Gemini-2.5-Pro": (82.6, 89.4, 64.2, 93.3, 82.9, 89.5, 80.4, 92.3),
+        "QwQ-32B": (88.5, 89.8, 84.8, 93.9, 82.0, 89.9, 79.9, 91.5),
+        "GPT-OSS-20B": (70.7, 89.0, 86.4, 92.5, 81.7, 89.2, 79.5, 89.5),
+        "GPT-OSS-120B": (88.7, 89.7, 82.9, 93.5, 82.1, 89.9, 79.4, 91.6),
+    }
+    rows = []
+    for j, vals in data.items():
+        for i, v in enumerate(vals):
+            rows.append({"judge": JUD[j], "condition": COND2[i // 4], "metric": MET[i % 4],
+                         "stat": "alignment", "value": v, "unit": "%", "source": src})
+    rows.append({"condition": "with_gt", "metric": "sequence_accuracy", "stat": "spread",
+                 "value": 22, "unit": "pp", "source": src, "note": "annotation '22 pp spread'"})
+    rows.append({"condition": "without_gt", "metric": "sequence_accuracy", "stat": "spread",
+                 "value": 1.3, "unit": "pp", "source": src, "note": "annotation '1.3 pp'"})
+    rows.append({"condition": "without_gt", "stat": "max_spread_any_metric", "value": 3,
+                 "unit": "pp", "source": src,
+                 "note": "annotation 'All judges within 3 pp on every metric'"})
+    write("F03_per_metric_figure.csv", ["judge", "condition", "metric", "stat"], rows)
+
+
+def f05() -> None:
+    src = "draft figure abl_format.pdf"
+    data = {  # condition -> difficulty -> (structured, free-form, printed gap)
+        "with_gt": {"easy": (96.4, 90.1, 6.3), "medium": (93.5, 87.0, 6.5), "hard": (87.5, 82.7, 4.8)},
+        "without_gt": {"easy": (95.1, 89.1, 6.0), "medium": (91.8, 85.9, 5.9), "hard": (84.0, 79.4, 4.6)},
+    }
+    rows = []
+    for cond, by in data.items():
+        for d, (st, ff, gap) in by.items():
+            for variant, v, unit in (("structured", st, "%"), ("freeform", ff, "%"),
+                                     ("structured_minus_freeform", gap, "pp")):
+                rows.append({"generator": GEN["Llama-3.3-70B"], "judge": "judge_qwen3_32b",
+                             "difficulty": d, "condition": cond, "variant": variant,
+                             "stat": "delta" if unit == "pp" else "alignment", "value": v,
+                             "unit": unit, "source": src})
+    src2 = "arXiv v1 §4.2 text; arXiv v1 Figure 5 caption; draft LaTeX fig:abl-format caption"
+    for stat, v in (("delta_min", 4.8), ("delta_max", 6.5)):
+        rows.append({"generator": GEN["Llama-3.3-70B"], "judge": "judge_qwen3_32b",
+                     "condition": "with_gt", "variant": "structured_minus_freeform", "stat": stat,
+                     "value": v, "unit": "pp", "source": src2,
+                     "note": "caption: '+4.8 to +6.5 pp across all difficulties'"})
+    write("F05_prompt_format_figure.csv",
+          ["generator", "judge", "difficulty", "condition", "variant", "stat"], rows)
+
+
+def f06() -> None:
+    src = "draft figure dataset_dag_distribution.pdf"
+    data = {"linear": (812, 21.3), "fan_out": (399, 10.5), "fan_in": (1049, 27.5),
+            "diamond": (501, 13.2), "optional_enrichment": (823, 21.6), "loop_like": (224, 5.9)}
+    rows = []
+    for t, (n, p) in data.items():
+        rows.append({"dag_type": t, "stat": "records", "value": n, "unit": "count", "source": src})
+        rows.append({"dag_type": t, "stat": "share", "value": p, "unit": "%", "source": src})
+    write("F06_dag_distribution_figure.csv", ["dag_type", "stat"], rows)
+
+
+def f07() -> None:
+    src = "draft figure dataset_statistics.pdf"
+    rows = [{"variant": q, "stat": "mean", "value": v, "unit": "count", "source": src,
+             "note": "dashed-line label 'Mean'"}
+            for q, v in (("available_tools_per_record", 12.9), ("parameters_per_tool", 2.4),
+                         ("expected_tool_calls_per_record", 3.3))]
+    write("F07_structural_histograms_figure.csv", ["variant", "stat"], rows)
+
+
+def draft_scale() -> None:
+    src = "draft figure abl_scale.pdf"
+    judges = ["judge_qwen3_1_7b", "judge_gpt_oss_20b", "judge_qwq_32b", "judge_gpt_oss_120b",
+              "judge_claude_large", "judge_gpt_5_4"]
+    vals = {"with_gt": (90.9, 84.6, 89.1, 88.6, 85.8, 84.9),
+            "without_gt": (89.0, 84.8, 85.6, 85.6, 85.5, 86.4)}
+    rows = [{"judge": j, "condition": c, "stat": "mean_alignment", "value": v, "unit": "%",
+             "source": src, "note": "draft-only judge-scale figure (RQ5 'scale', dropped in v1)"}
+            for c, vs in vals.items() for j, v in zip(judges, vs)]
+    write("DRAFT_judge_scale_figure.csv", ["judge", "condition", "stat"], rows)
 
 
 # ------------------------------------------------------------------ claims.csv
 V1F1 = "arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text"
 CLAIMS: list[tuple] = [
-    # claim_id, artifact, description, paper_value, paper_value_hi, unit, comparison, tolerance, source, note
-    ("CF1.monotone_pairs", "C-F1", "(generator, judge) pairs with strictly monotone easy > medium > hard alignment under both conditions", 30, "", "count", "count", 0, V1F1, "30 of 30"),
-    ("CF1.slope_ratio", "C-F1", "mean (easy - hard) drop without GT / with GT", 1.5, "", "ratio", "eq", 0.15, V1F1 + "; arXiv v1 abstract; draft LaTeX fig:degradation caption", "'roughly 1.5x'; tolerance is ours"),
-    ("CF1.hard_nogt_band", "C-F1", "hard without-GT alignment of all six judges lies in the 77-82% band (per generator, on four of five generators)", 77, 82, "%", "between", 0.05, V1F1 + "; arXiv v1 abstract", "check per generator; see CF1.band_generators"),
-    ("CF1.band_generators", "C-F1", "generators whose six hard without-GT cells all lie in 77-82%", 4, "", "count", "count", 0, V1F1, "'across four of five generators (including frontier GPT-5.4)'"),
-    ("CF1.medium_hard_drop_gt", "C-F1", "medium -> hard drop with GT", 5, 7, "pp", "between", 0.0, "arXiv v1 §4.2 text (Scope of Finding 1); draft LaTeX sec:exp:main text", "'~5-7 pp'"),
-    ("CF2.lift_gpt_5_4", "C-F2", "GT lift (Eq. 5b) of judge GPT-5.4", -1.5, "", "pp", "eq", 0.05, "arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract", "Eq. 5b averages 12 (g,d) cells"),
-    ("CF2.lift_gemini", "C-F2", "GT lift (Eq. 5b) of judge Gemini-2.5-Pro", -3.9, "", "pp", "eq", 0.05, "arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract", "Eq. 5b averages 12 (g,d) cells"),
-    ("CF2.sign_gpt_5_4", "C-F2", "GT lift of GPT-5.4 is negative", -1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", "with non-overlapping bootstrap CIs"),
-    ("CF2.sign_gemini", "C-F2", "GT lift of Gemini-2.5-Pro is negative", -1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", ""),
-    ("CF2.sign_qwq", "C-F2", "GT lift of QwQ-32B is positive", 1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", ""),
-    ("CF2.sign_oss_120b", "C-F2", "GT lift of GPT-OSS-120B is positive", 1, "", "sign", "sign", 0, V1_42 + " (Finding 2)", ""),
-    ("CF3.qwq_best_with_gt", "C-F3", "(generator, difficulty) cells where QwQ-32B has the highest with-GT alignment", 10, "", "count", "count", 0, V1_42 + " (Finding 3); draft LaTeX sec:exp:main text", "10 of 15"),
-    ("CF3.qwq_best_without_gt", "C-F3", "cells where QwQ-32B has the highest without-GT alignment", 0, "", "count", "count", 0, V1_42 + " (Finding 3); draft LaTeX sec:exp:main text", "'never the top without-GT judge'"),
-    ("CW.weighting_rho", "C-W", "Spearman rho between equal-weight judge ranking and each of five alternative metric weightings", 0.83, "", "rho", ">=", 0.0, "arXiv v1 §3.2 text", "v1 only; not in the draft"),
-    ("CW.topology_weighting_shift", "C-W", "max |count-weighted - unweighted| topology average of headline figures", 1.5, "", "pp", "<=", 0.0, "arXiv v1 App. B text; draft LaTeX app:limitations text", "no ranking change"),
-    ("CW.decision_guide_weighting_shift", "C-W", "max |count-weighted - unweighted| shift of decision-guide means", 0.3, "", "pp", "<=", 0.0, "arXiv v1 App. A text; draft LaTeX app:decision-guide text", ""),
-    ("CW.param_weighting_qwq_shift", "C-W", "QwQ-32B shift between equal-weight and parameter-excluded with-GT alignment (T14)", 0.2, "", "pp", "<=", 0.0, "arXiv v1 App. G text", ""),
-    ("CW.eq2_upper_bound_shift", "C-W", "max per-judge shift of with-GT alignment under the Eq. 2 upper-bound correction (T15)", 0.09, "", "pp", "<=", 0.0, "arXiv v1 App. G text; arXiv v1 Limitations text", ""),
-    ("CJ.soft_jury_hard_gt", "C-J", "soft jury of six judges, with-GT hard alignment (matches, does not exceed, best single judge)", 82.5, "", "%", "eq", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
-    ("CJ.kappa_tier_rho_without_gt", "C-J", "Spearman rho of pairwise kappa vs judge tier gap, without GT", -0.825, "", "rho", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", "p < 0.01"),
-    ("CJ.kappa_tier_rho_with_gt", "C-J", "Spearman rho of pairwise kappa vs judge tier gap, with GT", -0.171, "", "rho", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
-    ("CJ.ensemble_hard_nogt_v1", "C-J", "six-judge ensemble hard without-GT alignment", 79.5, "", "%", "eq", 0.05, "arXiv v1 §4.2 text (RQ3)", "v1; the draft says 77.6"),
-    ("CJ.ensemble_hard_nogt_draft", "C-J", "six-judge ensemble hard without-GT alignment", 77.6, "", "%", "eq", 0.05, "draft LaTeX sec:exp:ceiling text", "draft; v1 says 79.5"),
-    ("CJ.best_single_hard_nogt", "C-J", "best individual judge (GPT-5.4) hard without-GT alignment", 79.8, "", "%", "eq", 0.05, "arXiv v1 §4.2 text (RQ3)", "v1 only"),
-    ("CJ.ensemble_gap_to_best", "C-J", "|ensemble - best individual| hard without GT", 0.4, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text (RQ3)", "v1 only"),
-    ("CJ.mean_agreement_with_gt", "C-J", "mean pairwise exact agreement of the six judges, with GT", 79.1, "", "%", "eq", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
-    ("CJ.mean_kappa_with_gt", "C-J", "mean pairwise Cohen's kappa of the six judges, with GT", 0.419, "", "kappa", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", "v1 §1 rounds to 0.42"),
-    ("CJ.mean_agreement_without_gt", "C-J", "mean pairwise exact agreement of the six judges, without GT", 92.6, "", "%", "eq", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
-    ("CJ.mean_kappa_without_gt", "C-J", "mean pairwise Cohen's kappa of the six judges, without GT", 0.559, "", "kappa", "eq", 0.0005, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
-    ("CJ.kappa_range_with_gt", "C-J", "pairwise kappa of the six judges, with GT, all within", 0.225, 0.606, "kappa", "between", 0.0005, "arXiv v1 §4.2 text (footnote)", ""),
-    ("CJ.offdiag_half_credit", "C-J", "share of off-diagonal confusion entries involving a 0.5 verdict (highest and lowest pair)", 94, 97, "%", "between", 0.0, "arXiv v1 §4.2 text; arXiv v1 App. T text", "94.7% and 96.8%"),
-    ("CJ.prometheus_agreement", "C-J", "Prometheus-2 exact agreement with each main judge", 42, 52, "%", "between", 0.5, "arXiv v1 §4.2 text", "v1 only"),
-    ("CJ.prometheus_kappa", "C-J", "Prometheus-2 kappa with each main judge", 0.01, 0.07, "kappa", "between", 0.005, "arXiv v1 §4.2 text", "v1 only"),
-    ("CJ.prometheus_gap", "C-J", "Prometheus-2 alignment below the six judges", 20, 30, "pp", "between", 0.0, "arXiv v1 Limitations text; arXiv v1 App. B text", "v1 only"),
-    # X1 audit: derived claims recomputed from the paper's own tables
-    ("X1.T06_from_T02", "X1", "max |T06 value - unweighted five-generator mean of T02| (the guide says it is derived from Table 2)", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:decision-guide caption; arXiv v1 App. A text", "draft T02 reproduces T06 only over the four open-weight generators"),
-    ("X1.qwq_mean_with_gt", "X1", "QwQ-32B mean with-GT alignment", 89.1, "", "%", "eq", 0.05, "arXiv v1 App. A text; draft LaTeX app:decision-guide text", "draft T02: 88.0 over 15 cells, 89.1 over the 12 open-weight cells"),
-    ("X1.qwq_mean_without_gt", "X1", "QwQ-32B mean without-GT alignment", 85.6, "", "%", "eq", 0.05, "arXiv v1 App. A text; draft LaTeX app:decision-guide text", "draft T02: 85.2 over 15 cells, 85.6 over 12"),
-    ("X1.lift_gpt_5_4", "X1", "GT lift of GPT-5.4 recomputed from T02", -1.5, "", "pp", "eq", 0.05, "arXiv v1 abstract; draft LaTeX abstract", "draft T02: -1.2 (15 cells), -1.5 (12 cells)"),
-    ("X1.lift_gemini", "X1", "GT lift of Gemini-2.5-Pro recomputed from T02", -3.9, "", "pp", "eq", 0.05, "arXiv v1 abstract; draft LaTeX abstract", "draft T02: -3.6 (15 cells), -3.85 (12 cells)"),
-    ("X1.hard_nogt_band", "X1", "hard without-GT cells of T02 inside 77-82% per generator", 77, 82, "%", "between", 0.05, "arXiv v1 abstract; arXiv v1 §4.2 text", ""),
-    ("X1.band_generators", "X1", "generators of T02 whose six hard without-GT cells all lie in 77-82%", 4, "", "count", "count", 0, "arXiv v1 §4.2 text", "draft T02 gives 2 (Qwen3-32B, GPT-5.4); 3 using six-judge means"),
-    ("X1.monotone_pairs", "X1", "strictly monotone (generator, judge) pairs in T02", 30, "", "count", "count", 0, "arXiv v1 §4.2 text", ""),
-    ("X1.slope_ratio", "X1", "slope ratio recomputed from T02", 1.5, "", "ratio", "eq", 0.15, "arXiv v1 §4.2 text", ""),
-    ("X1.qwq_best_cells", "X1", "cells where QwQ-32B is best with GT in T02", 10, "", "count", "count", 0, "arXiv v1 §4.2 text", "11 if the SmolLM3-3B medium tie (84.8) counts"),
-    ("X1.ci_half_width", "X1", "max bootstrap 95% CI half-width, all cells", 0.3, "", "pp", "<=", 0.0, "arXiv v1 App. E text; draft LaTeX app:bootstrap-ci text", "draft T02 caption says <=0.7; printed T10 reaches 0.7"),
-    ("X1.T04_from_T02", "X1", "max |T04 1.0-default - six-judge mean of T02 hard without GT|", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:c2-ceiling caption", "Llama-3.3-70B: 84.3 vs 84.23"),
-    ("X1.T01_from_T02", "X1", "max |T01 GT/no-GT columns - T02 Llama-3.3-70B cells|", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:c3-full", "QwQ hard GT 84.6 vs 87.5; Gemini hard GT 78.9 vs 82.2"),
-    ("X1.T29_from_T02", "X1", "max |T29 standard - 15-cell with-GT mean of T02|", 0, "", "pp", "<=", 0.05, "draft LaTeX tab:abl-binary caption", "QwQ-32B 87.6 vs 88.0"),
-    ("X1.T13_qwq_human_rank", "X1", "rank of QwQ-32B under human-verdict alignment (T13)", 4, "", "rank", "count", 0, "arXiv v1 App. G text", "the printed T13 column ranks it 3rd"),
-    ("X1.T13_spearman", "X1", "Spearman rho of programmatic vs human judge ranking (T13)", 0.26, "", "rho", "eq", 0.005, "arXiv v1 App. G text", ""),
-    ("X1.T29_spearman", "X1", "Spearman rho of standard vs binary ranking (T29)", 0.03, "", "rho", "eq", 0.005, "draft LaTeX tab:abl-binary caption; arXiv v1 App. T text", "T29 columns give -0.029: compare |rho|"),
-    # prose numbers the notebooks check
-    ("P.records", "T07", "unique records", 3808, "", "count", "count", 0, "arXiv v1 abstract; draft LaTeX tab:dag-counts", ""),
-    ("P.rows", "T07", "records x difficulties", 11424, "", "count", "count", 0, "draft LaTeX tab:dag-counts caption", ""),
-    ("P.tuples", "T09", "valid (generator, judge, difficulty, record) tuples", 321648, "", "count", "count", 0, "arXiv v1 §1, §4.1 text; draft LaTeX tab:eval-stats", ""),
-    ("P.valid_records", "T09", "valid (generator, difficulty, record) inputs", 53608, "", "count", "count", 0, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", "of 57,120"),
-    ("P.theoretical_max", "T09", "theoretical maximum generator inputs", 57120, "", "count", "count", 0, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", ""),
-    ("P.success_rate", "T09", "overall valid share", 93.8, "", "%", "eq", 0.05, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", ""),
-    ("P.instances", "T09", "evaluation instances (x 6 judges x 2 conditions)", 643296, "", "count", "count", 0, "arXiv v1 App. D text; draft LaTeX tab:eval-stats", ""),
-    ("P.null_tuples", "T09", "persistent judge-null tuples excluded", 10498, "", "count", "eq", 50, "arXiv v1 App. D text", "approximate"),
-    ("P.domains", "T08", "enterprise domains", 15, "", "count", "count", 0, "arXiv v1 §3.1 text", ""),
-    ("P.tools_range", "T08", "available tools per record", 8, 19, "count", "between", 0, "arXiv v1 §3.1 text; draft LaTeX tab:dataset-stats", ""),
-    ("P.human_agreement", "T12", "human agreement with programmatic scorer", 92.7, "", "%", "eq", 0.05, "arXiv v1 §3.1, App. G text; draft LaTeX tab:prog-judge-agree", ""),
-    ("P.mismatch_share", "T12", "metric-level prog-vs-LLM mismatches on tool/seq/cov", 74.1, "", "%", "eq", 0.05, "arXiv v1 App. G text; draft LaTeX app:limitations text", "draft: QwQ-32B, 12-cell evaluation"),
-    ("P.anchoring_instances", "AppH", "over-anchoring instances, Gemini-2.5-Pro hard (rule of App. H)", 1322, "", "count", "count", 0, "arXiv v1 App. H text; draft LaTeX app:anchoring-cases text", ""),
-    ("P.worked_example_alignment", "AppI", "alignment of the App. I worked example (QwQ-32B on Llama-3.3-70B, hard fan-in)", 83.3, "", "%", "eq", 0.05, "arXiv v1 App. I text", "seq programmatic 0.33; v1 only"),
-    ("P.binary_rho", "T29", "Spearman rho standard vs binary ranking", 0.03, "", "rho", "eq", 0.005, "arXiv v1 App. A, App. T text; draft LaTeX tab:abl-binary", "p = 0.96"),
-    ("P.kappa_range", "T03", "pairwise kappa range (six judges, with GT)", 0.225, 0.606, "kappa", "between", 0.0005, "arXiv v1 §4.2 text (footnote)", ""),
-    ("P.unanimity_med_hard", "T20", "hard strictly harder than medium, unanimous", 93.9, "", "%", "eq", 0.05, "arXiv v1 §3.1 text; draft LaTeX tab:rewrite-validation-unanimity", ""),
-    ("P.unanimity_easy_med", "T20", "medium strictly harder than easy, unanimous", 58.1, "", "%", "eq", 0.05, "arXiv v1 §3.1 text; draft LaTeX tab:rewrite-validation-unanimity", ""),
-    ("P.temperature_spread", "T25", "max temperature spread, Qwen3-32B on Llama-3.3-70B", 0.6, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text", ""),
-    ("P.temperature_spread_2", "T27", "max temperature spread, GPT-OSS-120B on Llama-3.1-8B", 0.25, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text", ""),
-    ("P.cot_max", "T26", "max |thinking on - off| per cell", 0.3, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text; draft LaTeX tab:app-abl-e6", ""),
-    ("P.cot_mean_gt", "T26", "mean with-GT thinking gap", 0.11, "", "pp", "eq", 0.005, "arXiv v1 §4.2 text", ""),
-    ("P.format_gain", "F05", "structured minus free-form, Qwen3-32B on Llama-3.3-70B, with GT, every difficulty", 4.8, 6.5, "pp", "between", 0.05, "arXiv v1 §4.2 text; draft LaTeX fig:abl-format", ""),
-    ("P.c2_strong", "T04", "C2 delta for the three strongest generators", 1.0, "", "pp", "<=", 0.0, "arXiv v1 §4.2 text", ""),
-    ("P.c2_weak", "T04", "C2 delta for the two weakest generators", 4.1, 5.6, "pp", "between", 0.05, "arXiv v1 §4.2 text", ""),
-    ("P.self_bias_seq", "T23", "GPT-5.4 judge bias on own sequence accuracy", 0.172, "", "score", "eq", 0.0005, "arXiv v1 App. O text; arXiv v1 Limitations text", ""),
-    ("P.judge_scale_gap", "DRAFT", "GPT-OSS-120B minus GPT-OSS-20B, GT (draft-only scale figure)", 4.0, "", "pp", "eq", 0.05, "draft LaTeX sec:abl:scale text", "draft only; RQ5 'scale' and Qwen3-1.7B (84.3%) were dropped in v1"),
+    # claim_id, artifact, description, kind, paper_value, paper_value_hi, population, expected, unit, tolerance, source, note
+    ('CF1.monotone_pairs', 'C-F1', '(generator, judge) pairs with strictly monotone easy > medium > hard alignment under both conditions', 'share', 30, '', 30, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text', '30 of 30; a share of the pairs, so the 12-cell (24-pair) view is comparable'),
+    ('CF1.slope_ratio', 'C-F1', 'mean (easy - hard) drop without GT / with GT', 'value', 1.5, '', '', '', 'ratio', 0.1, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text; arXiv v1 abstract; draft LaTeX fig:degradation caption', "'roughly 1.5x'; tolerance is ours"),
+    ('CF1.hard_nogt_band', 'C-F1', 'hard without-GT alignment of all six judges lies in the 77-82% band (per generator, on four of five generators)', 'range', 77, 82, '', '', '%', 0.05, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text; arXiv v1 abstract', 'check per generator; see CF1.band_generators'),
+    ('CF1.band_generators', 'C-F1', 'generators whose six hard without-GT cells all lie in 77-82%', 'count', 4, '', 5, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text', "'across four of five generators (including frontier GPT-5.4)'"),
+    ('CF1.medium_hard_drop_gt', 'C-F1', 'medium -> hard drop with GT', 'range', 5, 7, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text (Scope of Finding 1); draft LaTeX sec:exp:main text', "'~5-7 pp'"),
+    ('CF2.lift_gpt_5_4', 'C-F2', 'GT lift (Eq. 5b) of judge GPT-5.4', 'value', -1.5, '', '', '', 'pp', 0.0, 'arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract', 'Eq. 5b averages 12 (g,d) cells'),
+    ('CF2.lift_gemini', 'C-F2', 'GT lift (Eq. 5b) of judge Gemini-2.5-Pro', 'value', -3.9, '', '', '', 'pp', 0.0, 'arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract', 'Eq. 5b averages 12 (g,d) cells'),
+    ('CF2.sign_gpt_5_4', 'C-F2', 'GT lift of GPT-5.4 is negative', 'sign', -1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', 'with non-overlapping bootstrap CIs'),
+    ('CF2.sign_gemini', 'C-F2', 'GT lift of Gemini-2.5-Pro is negative', 'sign', -1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', ''),
+    ('CF2.sign_qwq', 'C-F2', 'GT lift of QwQ-32B is positive', 'sign', 1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', ''),
+    ('CF2.sign_oss_120b', 'C-F2', 'GT lift of GPT-OSS-120B is positive', 'sign', 1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', ''),
+    ('CF3.qwq_best_with_gt', 'C-F3', '(generator, difficulty) cells where QwQ-32B has the highest with-GT alignment', 'share', 10, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX sec:exp:main text', '10 of 15; ties excluded'),
+    ('CF3.qwq_best_without_gt', 'C-F3', 'cells where QwQ-32B has the highest without-GT alignment', 'share', 0, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX sec:exp:main text', "'never the top without-GT judge'"),
+    ('CW.weighting_rho', 'C-W', 'Spearman rho between equal-weight judge ranking and each of five alternative metric weightings', 'range', 0.83, '', '', '', 'rho', 0.0, 'arXiv v1 §3.2 text', 'v1 only; not in the draft'),
+    ('CW.topology_weighting_shift', 'C-W', 'max |count-weighted - unweighted| topology average of headline figures', 'range', '', 1.5, '', '', 'pp', 0.0, 'arXiv v1 App. B text; draft LaTeX app:limitations text', 'no ranking change'),
+    ('CW.decision_guide_weighting_shift', 'C-W', 'max |count-weighted - unweighted| shift of decision-guide means', 'range', '', 0.3, '', '', 'pp', 0.0, 'arXiv v1 App. A text; draft LaTeX app:decision-guide text', ''),
+    ('CW.param_weighting_qwq_shift', 'C-W', 'QwQ-32B shift between equal-weight and parameter-excluded with-GT alignment (T14)', 'range', '', 0.2, '', '', 'pp', 0.0, 'arXiv v1 App. G text', ''),
+    ('CW.eq2_upper_bound_shift', 'C-W', 'max per-judge shift of with-GT alignment under the Eq. 2 upper-bound correction (T15)', 'range', '', 0.09, '', '', 'pp', 0.0, 'arXiv v1 App. G text; arXiv v1 Limitations text', ''),
+    ('CJ.soft_jury_hard_gt', 'C-J', 'soft jury of six judges, with-GT hard alignment (matches, does not exceed, best single judge)', 'value', 82.5, '', '', '', '%', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', ''),
+    ('CJ.kappa_tier_rho_without_gt', 'C-J', 'Spearman rho of pairwise kappa vs judge tier gap, without GT', 'value', -0.825, '', '', '', 'rho', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', 'p < 0.01'),
+    ('CJ.kappa_tier_rho_with_gt', 'C-J', 'Spearman rho of pairwise kappa vs judge tier gap, with GT', 'value', -0.171, '', '', '', 'rho', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', ''),
+    ('CJ.ensemble_hard_nogt_v1', 'C-J', 'six-judge ensemble hard without-GT alignment', 'value', 79.5, '', '', '', '%', 0.0, 'arXiv v1 §4.2 text (RQ3)', 'v1; the draft says 77.6'),
+    ('CJ.ensemble_hard_nogt_draft', 'C-J', 'six-judge ensemble hard without-GT alignment', 'value', 77.6, '', '', '', '%', 0.0, 'draft LaTeX sec:exp:ceiling text', 'draft; v1 says 79.5'),
+    ('CJ.best_single_hard_nogt', 'C-J', 'best individual judge (GPT-5.4) hard without-GT alignment', 'value', 79.8, '', '', '', '%', 0.0, 'arXiv v1 §4.2 text (RQ3)', 'v1 only'),
+    ('CJ.ensemble_gap_to_best', 'C-J', '|ensemble - best individual| hard without GT', 'range', '', 0.4, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text (RQ3)', 'v1 only'),
+    ('CJ.mean_agreement_with_gt', 'C-J', 'mean pairwise exact agreement of the six judges, with GT', 'value', 79.1, '', '', '', '%', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', ''),
+    ('CJ.mean_kappa_with_gt', 'C-J', "mean pairwise Cohen's kappa of the six judges, with GT", 'value', 0.419, '', '', '', 'kappa', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', 'v1 §1 rounds to 0.42'),
+    ('CJ.mean_agreement_without_gt', 'C-J', 'mean pairwise exact agreement of the six judges, without GT', 'value', 92.6, '', '', '', '%', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', ''),
+    ('CJ.mean_kappa_without_gt', 'C-J', "mean pairwise Cohen's kappa of the six judges, without GT", 'value', 0.559, '', '', '', 'kappa', 0.0, 'arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text', ''),
+    ('CJ.kappa_range_with_gt', 'C-J', 'pairwise kappa of the six judges, with GT, all within', 'range', 0.225, 0.606, '', '', 'kappa', 0.0005, 'arXiv v1 §4.2 text (footnote)', ''),
+    ('CJ.offdiag_half_credit', 'C-J', 'share of off-diagonal confusion entries involving a 0.5 verdict (highest and lowest pair)', 'range', 94, 97, '', '', '%', 0.0, 'arXiv v1 §4.2 text; arXiv v1 App. T text', '94.7% and 96.8%'),
+    ('CJ.prometheus_agreement', 'C-J', 'Prometheus-2 exact agreement with each main judge', 'range', 42, 52, '', '', '%', 0.5, 'arXiv v1 §4.2 text', 'v1 only'),
+    ('CJ.prometheus_kappa', 'C-J', 'Prometheus-2 kappa with each main judge', 'range', 0.01, 0.07, '', '', 'kappa', 0.005, 'arXiv v1 §4.2 text', 'v1 only'),
+    ('CJ.prometheus_gap', 'C-J', 'Prometheus-2 alignment below the six judges', 'range', 20, 30, '', '', 'pp', 0.0, 'arXiv v1 Limitations text; arXiv v1 App. B text', 'v1 only'),
+    ('X1.T06_from_T02', 'X1', 'max |T06 value - unweighted five-generator mean of T02| (the guide says it is derived from Table 2)', 'range', '', 0, '', '', 'pp', 0.05, 'draft LaTeX tab:decision-guide caption; arXiv v1 App. A text', 'draft T02 reproduces T06 only over the four open-weight generators'),
+    ('X1.qwq_mean_with_gt', 'X1', 'QwQ-32B mean with-GT alignment', 'value', 89.1, '', '', '', '%', 0.0, 'arXiv v1 App. A text; draft LaTeX app:decision-guide text', 'draft T02: 88.0 over 15 cells, 89.1 over the 12 open-weight cells'),
+    ('X1.qwq_mean_without_gt', 'X1', 'QwQ-32B mean without-GT alignment', 'value', 85.6, '', '', '', '%', 0.0, 'arXiv v1 App. A text; draft LaTeX app:decision-guide text', 'draft T02: 85.2 over 15 cells, 85.6 over 12'),
+    ('X1.ci_half_width', 'X1', 'max bootstrap 95% CI half-width, all cells', 'range', '', 0.3, '', '', 'pp', 0.0, 'arXiv v1 App. E text; draft LaTeX app:bootstrap-ci text', 'draft T02 caption says <=0.7; printed T10 reaches 0.7'),
+    ('X1.T04_from_T02', 'X1', 'max |T04 1.0-default - six-judge mean of T02 hard without GT|', 'range', '', 0, '', '', 'pp', 0.05, 'draft LaTeX tab:c2-ceiling caption', 'Llama-3.3-70B: 84.3 vs 84.23'),
+    ('X1.T01_from_T02', 'X1', 'max |T01 GT/no-GT columns - T02 Llama-3.3-70B cells|', 'range', '', 0, '', '', 'pp', 0.05, 'draft LaTeX tab:c3-full', 'QwQ hard GT 84.6 vs 87.5; Gemini hard GT 78.9 vs 82.2'),
+    ('X1.T29_from_T02', 'X1', 'max |T29 standard - 15-cell with-GT mean of T02|', 'range', '', 0, '', '', 'pp', 0.05, 'draft LaTeX tab:abl-binary caption', 'QwQ-32B 87.6 vs 88.0'),
+    ('X1.T13_qwq_human_rank', 'X1', 'rank of QwQ-32B under human-verdict alignment (T13)', 'order', '', '', '', 'rank:judge_qwq_32b=4', 'rank', 0, 'arXiv v1 App. G text', 'the printed T13 column ranks it 3rd'),
+    ('X1.T13_spearman', 'X1', 'Spearman rho of programmatic vs human judge ranking (T13)', 'value', 0.26, '', '', '', 'rho', 0.0, 'arXiv v1 App. G text', ''),
+    ('X1.T29_spearman', 'X1', 'Spearman rho of standard vs binary ranking (T29)', 'value', 0.03, '', '', '', 'rho', 0.0, 'draft LaTeX tab:abl-binary caption; arXiv v1 App. T text', 'T29 columns give -0.029: compare |rho|'),
+    ('P.records', 'T07', 'unique records', 'count', 3808, '', 'corpus', '', 'count', 0, 'arXiv v1 abstract; draft LaTeX tab:dag-counts', ''),
+    ('P.rows', 'T07', 'records x difficulties', 'count', 11424, '', 'corpus', '', 'count', 0, 'draft LaTeX tab:dag-counts caption', ''),
+    ('P.tuples', 'T09', 'valid (generator, judge, difficulty, record) tuples', 'share', 321648, '', 342720, '', 'count', 0.05, 'arXiv v1 §1, §4.1 text; draft LaTeX tab:eval-stats', 'of 57,120 x 6 judges = 342,720 possible tuples'),
+    ('P.valid_records', 'T09', 'valid (generator, difficulty, record) inputs', 'share', 53608, '', 57120, '', 'count', 0.05, 'arXiv v1 App. D text; draft LaTeX tab:eval-stats', 'of 57,120'),
+    ('P.theoretical_max', 'T09', 'theoretical maximum generator inputs', 'count', 57120, '', 'corpus', '', 'count', 0, 'arXiv v1 App. D text; draft LaTeX tab:eval-stats', ''),
+    ('P.success_rate', 'T09', 'overall valid share', 'value', 93.8, '', '', '', '%', 0.0, 'arXiv v1 App. D text; draft LaTeX tab:eval-stats', ''),
+    ('P.instances', 'T09', 'evaluation instances (x 6 judges x 2 conditions)', 'share', 643296, '', 685440, '', 'count', 0.05, 'arXiv v1 App. D text; draft LaTeX tab:eval-stats', 'of 57,120 x 6 judges x 2 conditions = 685,440'),
+    ('P.null_tuples', 'T09', 'persistent judge-null tuples excluded', 'count', 10498, '', 'corpus', '', 'count', 50, 'arXiv v1 App. D text', 'approximate'),
+    ('P.domains', 'T08', 'enterprise domains', 'count', 15, '', 'corpus', '', 'count', 0, 'arXiv v1 §3.1 text', ''),
+    ('P.tools_range', 'T08', 'available tools per record', 'range', 8, 19, '', '', 'count', 0, 'arXiv v1 §3.1 text; draft LaTeX tab:dataset-stats', ''),
+    ('P.human_agreement', 'T12', 'human agreement with programmatic scorer', 'value', 92.7, '', '', '', '%', 0.0, 'arXiv v1 §3.1, App. G text; draft LaTeX tab:prog-judge-agree', ''),
+    ('P.mismatch_share', 'T12', 'metric-level prog-vs-LLM mismatches on tool/seq/cov', 'value', 74.1, '', '', '', '%', 0.0, 'arXiv v1 App. G text; draft LaTeX app:limitations text', 'draft: QwQ-32B, 12-cell evaluation'),
+    ('P.anchoring_instances', 'AppH', 'over-anchoring instances, Gemini-2.5-Pro hard (rule of App. H)', 'share', 1322, '', 18024, '', 'count', 0.05, 'arXiv v1 App. H text; draft LaTeX app:anchoring-cases text', 'population is our reading: the 18,024 valid hard generator outputs of T09 (Gemini-2.5-Pro judges each)'),
+    ('P.worked_example_alignment', 'AppI', 'alignment of the App. I worked example (QwQ-32B on Llama-3.3-70B, hard fan-in)', 'value', 83.3, '', '', '', '%', 0.0, 'arXiv v1 App. I text', 'seq programmatic 0.33; v1 only'),
+    ('P.binary_rho', 'T29', 'Spearman rho standard vs binary ranking', 'value', 0.03, '', '', '', 'rho', 0.0, 'arXiv v1 App. A, App. T text; draft LaTeX tab:abl-binary', 'p = 0.96'),
+    ('P.kappa_range', 'T03', 'pairwise kappa range (six judges, with GT)', 'range', 0.225, 0.606, '', '', 'kappa', 0.0005, 'arXiv v1 §4.2 text (footnote)', ''),
+    ('P.unanimity_med_hard', 'T20', 'hard strictly harder than medium, unanimous', 'value', 93.9, '', '', '', '%', 0.0, 'arXiv v1 §3.1 text; draft LaTeX tab:rewrite-validation-unanimity', ''),
+    ('P.unanimity_easy_med', 'T20', 'medium strictly harder than easy, unanimous', 'value', 58.1, '', '', '', '%', 0.0, 'arXiv v1 §3.1 text; draft LaTeX tab:rewrite-validation-unanimity', ''),
+    ('P.temperature_spread', 'T25', 'max temperature spread, Qwen3-32B on Llama-3.3-70B', 'range', '', 0.6, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text', ''),
+    ('P.temperature_spread_2', 'T27', 'max temperature spread, GPT-OSS-120B on Llama-3.1-8B', 'range', '', 0.25, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text', ''),
+    ('P.cot_max', 'T26', 'max |thinking on - off| per cell', 'range', '', 0.3, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text; draft LaTeX tab:app-abl-e6', ''),
+    ('P.cot_mean_gt', 'T26', 'mean with-GT thinking gap', 'value', 0.11, '', '', '', 'pp', 0.0, 'arXiv v1 §4.2 text', ''),
+    ('P.format_gain', 'F05', 'structured minus free-form, Qwen3-32B on Llama-3.3-70B, with GT, every difficulty', 'range', 4.8, 6.5, '', '', 'pp', 0.05, 'arXiv v1 §4.2 text; draft LaTeX fig:abl-format', ''),
+    ('P.c2_strong', 'T04', 'C2 delta for the three strongest generators', 'range', '', 1.0, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text', ''),
+    ('P.c2_weak', 'T04', 'C2 delta for the two weakest generators', 'range', 4.1, 5.6, '', '', 'pp', 0.05, 'arXiv v1 §4.2 text', ''),
+    ('P.self_bias_seq', 'T23', 'GPT-5.4 judge bias on own sequence accuracy', 'value', 0.172, '', '', '', 'score', 0.0, 'arXiv v1 App. O text; arXiv v1 Limitations text', ''),
+    ('P.judge_scale_gap', 'DRAFT', 'GPT-OSS-120B minus GPT-OSS-20B, GT (draft-only scale figure)', 'value', 4.0, '', '', '', 'pp', 0.0, 'draft LaTeX sec:abl:scale text', "draft only; RQ5 'scale' and Qwen3-1.7B (84.3%) were dropped in v1"),
+    ('F09.fan_out_easiest', 'F09', 'fan-out has the highest with-GT alignment of the six topologies (mean over the six judges)', 'order', '', '', '', 'max:fan_out', '%', 0, 'draft LaTeX fig:topo-heatmap caption; draft LaTeX sec:exp RQ1 text', "'fan_out easiest'"),
+    ('F09.fan_out_every_judge', 'F09', 'judges whose highest with-GT topology is fan-out', 'share', 6, '', 6, '', 'count', 0, 'draft LaTeX fig:topo-heatmap caption', "'consistently achieves the highest alignment across all judges'"),
+    ('F09.hardest_fan_in_loop', 'F09', 'fan-in and loop-like are the two lowest with-GT topologies (mean over the six judges)', 'order', '', '', '', 'lowest:fan_in,loop_like', '%', 0, 'draft LaTeX fig:topo-heatmap caption; draft LaTeX sec:exp RQ1 text', "'fan-in and loop-like are the hardest'"),
+    ('T28.qwq_leads_topologies', 'T28', 'topologies where QwQ-32B has the highest with-GT alignment', 'share', 5, '', 6, '', 'count', 0, 'draft LaTeX app:pertopology text', "'QwQ-32B leads on five of six topologies'"),
+    ('T28.oss120b_leads_fan_out', 'T28', 'GPT-OSS-120B has the highest with-GT alignment on fan-out', 'order', '', '', '', 'max:judge_gpt_oss_120b', '%', 0, 'draft LaTeX app:pertopology text', ''),
+    ('T28.gemini_weakest', 'T28', 'topologies where Gemini-2.5-Pro has the lowest with-GT alignment', 'share', 6, '', 6, '', 'count', 0, 'draft LaTeX app:pertopology text', "'consistently weakest'"),
+    ('T28.easiest_hardest_gap', 'T28', 'with-GT gap between fan-out and fan-in (mean over the six judges)', 'value', 10, '', '', '', 'pp', 1.0, 'draft LaTeX app:pertopology text', "'roughly 10 pp'; tolerance is ours"),
+    ('F03.seq_weakest_gt', 'F03', 'sequence accuracy is the weakest metric with GT (mean over the six judges)', 'order', '', '', '', 'min:sequence_accuracy', '%', 0, 'draft LaTeX sec:exp RQ1 text', ''),
+    ('F03.seq_spread_gt', 'F03', 'with-GT spread (max - min over the six judges) of sequence accuracy', 'value', 22, '', '', '', 'pp', 0, 'draft figure per_metric_both.pdf', "annotation '22 pp spread'"),
+    ('F03.seq_spread_nogt', 'F03', 'without-GT spread (max - min over the six judges) of sequence accuracy', 'value', 1.3, '', '', '', 'pp', 0, 'draft figure per_metric_both.pdf', "annotation '1.3 pp'"),
+    ('F03.within_3pp_nogt', 'F03', 'without GT, spread over the six judges on every metric', 'range', '', 3, '', '', 'pp', 0.05, 'draft figure per_metric_both.pdf; arXiv v1 App. Q text', "annotation 'All judges within 3 pp on every metric'"),
+    ('F06.fan_in_quarter', 'F06', 'fan-in share of the records', 'range', 25, '', '', '', '%', 0, 'draft LaTeX fig:dag-distribution caption', "'over a quarter of all records'"),
+    ('F06.loop_like_rarest', 'F06', 'loop-like is the rarest topology', 'order', '', '', '', 'min:loop_like', 'count', 0, 'draft LaTeX fig:dag-distribution caption', "'the rarest at 5.9%'"),
+    ('F07.calls_range', 'F07', 'expected tool calls per record', 'range', 2, 5, '', '', 'count', 0, 'draft LaTeX fig:dataset-stats caption', "'ranges from 2 to 5'"),
+    ('F07.param_median', 'F07', 'median parameters per tool', 'value', 2, '', '', '', 'count', 0, 'draft LaTeX fig:dataset-stats caption', "'a median of 2'"),
+    ('T06.nogt_leaders', 'T06', 'without-GT difficulties whose best judge is Gemini-2.5-Pro or GPT-5.4', 'share', 3, '', 3, '', 'count', 0, 'draft LaTeX app:decision-guide Takeaways (1)', "'Gemini-2.5-Pro and GPT-5.4 lead'"),
+    ('T06.nogt_lead_margin', 'T06', 'lead of the best without-GT judge over the runner-up, every difficulty', 'range', '', 1, '', '', 'pp', 0.05, 'draft LaTeX app:decision-guide Takeaways (1)', "'lead narrowly (<= 1 pp)'"),
+    ('T06.hard_nogt_spread', 'T06', 'hard without GT: difference between any two of the six judges', 'range', '', 2, '', '', 'pp', 0.05, 'draft LaTeX app:decision-guide Takeaways (1)', "'<= 2 pp'"),
+    ('T06.qwq_dominates_gt', 'T06', 'with-GT difficulties whose best judge is QwQ-32B', 'share', 3, '', 3, '', 'count', 0, 'draft LaTeX app:decision-guide Takeaways (2)', "'dominates all difficulty levels'"),
+    ('T06.oss120b_open_alternative', 'T06', 'GPT-OSS-120B is the best open-weight judge besides QwQ-32B with GT (mean over difficulties)', 'order', '', '', '', 'max:judge_gpt_oss_120b', '%', 0, 'draft LaTeX app:decision-guide Takeaways (2)', 'open-weight: GPT-OSS-20B, GPT-OSS-120B'),
+    ('T06.binary_prefers_oss20b', 'T06', 'binary-collapse alignment of GPT-OSS-20B minus QwQ-32B', 'sign', 1, '', '', '', 'sign', 0, 'draft LaTeX app:decision-guide Takeaways (4)', "'should prefer GPT-OSS-20B over QwQ-32B'"),
+    ('T06.oss120b_tops_human', 'T06', 'GPT-OSS-120B has the highest alignment with human verdicts (T13)', 'order', '', '', '', 'max:judge_gpt_oss_120b', '%', 0, 'draft LaTeX app:decision-guide Takeaways (5)', "'tops both the programmatic and human-verdict orderings'"),
+    ('T06.oss120b_tops_programmatic', 'T06', 'GPT-OSS-120B has the highest alignment with the programmatic reference on the annotated records (T13)', 'order', '', '', '', 'max:judge_gpt_oss_120b', '%', 0, 'draft LaTeX app:decision-guide Takeaways (5)', ''),
+    ('X1.F03_from_T24', 'X1', 'max |figure value - table value|, per-metric figure vs T24', 'range', '', 0, '', '', 'pp', 0.05, 'draft figure per_metric_both.pdf; draft LaTeX tab:e4-permetric', ''),
+    ('X1.F06_from_T07', 'X1', 'max |figure value - table value|, topology figure vs T07', 'range', '', 0, '', '', 'count', 0.05, 'draft figure dataset_dag_distribution.pdf; draft LaTeX tab:dag-counts', ''),
+    ('X1.F07_from_T08', 'X1', 'max |figure mean - table mean|, histograms vs T08', 'range', '', 0, '', '', 'count', 0.05, 'draft figure dataset_statistics.pdf; draft LaTeX tab:dataset-stats', ''),
+    ('X1.F05_gaps', 'X1', 'max |printed gap - (structured - free-form)| in the prompt-format figure', 'range', '', 0, '', '', 'pp', 0.05, 'draft figure abl_format.pdf', ''),
+    ('X1.F05_caption_range', 'X1', "with-GT gaps of the prompt-format figure inside the caption's +4.8..+6.5 pp", 'range', 4.8, 6.5, '', '', 'pp', 0.05, 'draft figure abl_format.pdf; draft LaTeX fig:abl-format caption', ''),
+    ('X1.F10_from_T03', 'X1', 'max |F10 header agreement - T03 agreement| for the same pairs', 'range', '', 0, '', '', 'pp', 0.05, 'draft LaTeX tab:confusion-full; draft LaTeX tab:interjudge', ''),
+    ('X1.F10_kappa_from_T03', 'X1', 'max |F10 header kappa - T03 kappa| for the same pairs', 'range', '', 0, '', '', 'kappa', 0.005, 'draft LaTeX tab:confusion-full; draft LaTeX tab:interjudge', ''),
+    ('X1.F10_diagonal', 'X1', 'max |F10 header agreement - sum of the matrix diagonal|', 'range', '', 0, '', '', 'pp', 0.15, 'draft LaTeX tab:confusion-full', 'three printed diagonal cells, each rounded'),
+    ('X1.T09_totals', 'X1', 'max |T09 total row - sum of generator rows|', 'range', '', 0, '', '', 'count', 0, 'draft LaTeX tab:eval-stats', ''),
+    ('X1.T09_tuples', 'X1', 'T09 total valid records x 6 judges (text: 321,648 tuples)', 'value', 321648, '', '', '', 'count', 0, 'draft LaTeX tab:eval-stats caption; arXiv v1 §1 text', ''),
+    ('X1.T09_instances', 'X1', 'T09 total valid records x 6 judges x 2 conditions (text: 643,296 instances)', 'value', 643296, '', '', '', 'count', 0, 'arXiv v1 App. D text', ''),
+    ('X1.T09_success_rate', 'X1', 'T09 total valid records / 57,120 (text: 93.8%)', 'value', 93.8, '', '', '', '%', 0, 'arXiv v1 App. D text', ''),
+    ('X1.guide_takeaways_5gen', 'X1', "decision-guide takeaways that hold on T02's five generators (the caption's set)", 'share', 7, '', 7, '', 'count', 0, 'draft LaTeX app:decision-guide Takeaways', 'the seven checkable takeaways T06.*'),
+    ("CJ.jury_not_above_best_gt", "C-J", "soft jury of six minus best single judge, hard with GT ('matches, does not exceed')", "range", "", 0, "", "", "pp", 0.05, "arXiv v1 §4.2 text; draft LaTeX sec:exp:interjudge text", ""),
+    ("CW.topology_rank_changes", "C-W", "judges whose with-GT rank changes under count-weighted topology averages", "share", 0, "", 6, "", "count", 0, "arXiv v1 App. B text; draft LaTeX app:limitations text", "'no ranking change'"),
+    ("T15.rank_changes", "T15", "judges whose with-GT rank changes under the Eq. 2 upper-bound correction", "share", 0, "", 6, "", "count", 0, "arXiv v1 App. G text", "'ranking unchanged'"),
+    ("T15.extra_key_share", "T15", "share of generated calls whose only error is an extra key", "value", 0.83, "", "", "", "%", 0, "arXiv v1 App. G text", "of 186,654 calls"),
+    ("T15.p_param_current", "T15", "mean parameter-structure score, current Eq. 2", "value", 90.5, "", "", "", "%", 0, "arXiv v1 App. G text", ""),
+    ("T15.p_param_upper", "T15", "mean parameter-structure score, upper-bound correction", "value", 91.0, "", "", "", "%", 0, "arXiv v1 App. G text", ""),
+    ("T05.paired_cells", "T05", "paired thinking on/off cells (4 generators x 3 difficulties x 2 conditions)", "count", 24, "", 24, "", "count", 0, "draft LaTeX tab:app-abl-e6", ""),
+    ("T31.sign_easy", "T31", "QwQ-32B on SmolLM3-3B, easy: structured minus free-form is positive", "sign", 1, "", "", "", "sign", 0, "arXiv v1 §4.2 text; arXiv v1 App. U text", "+3.9 pp"),
+    ("T31.sign_medium", "T31", "QwQ-32B on SmolLM3-3B, medium: structured minus free-form is positive", "sign", 1, "", "", "", "sign", 0, "arXiv v1 §4.2 text; arXiv v1 App. U text", "+2.4 pp"),
+    ("T31.sign_hard", "T31", "QwQ-32B on SmolLM3-3B, hard: structured minus free-form is negative", "sign", -1, "", "", "", "sign", 0, "arXiv v1 §4.2 text; arXiv v1 App. U text", "-0.8 pp"),
+    ("T01.gemini_cgt_vs_gt", "T01", "Gemini-2.5-Pro: max |corrupted GT - GT| over difficulties", "range", "", 1.8, "", "", "pp", 0.05, "arXiv v1 App. J text", "'within 0-1.8 pp'"),
+    ("T01.qwq_cgt_vs_nogt", "T01", "QwQ-32B: max |corrupted GT - no GT| over difficulties", "range", "", 0.2, "", "", "pp", 0.05, "arXiv v1 App. J text", ""),
+    ("T12.param_agreement", "T12", "human agreement on parameter structure, the lowest metric", "value", 82.5, "", "", "", "%", 0, "draft LaTeX tab:prog-judge-agree", ""),
+    ("T13.mean_delta_sign", "T13", "mean alignment change from programmatic to human references is negative", "sign", -1, "", "", "", "sign", 0, "draft LaTeX tab:judge-vs-human", "sign only: the mean depends on which records humans corrected"),
+    ("T13.spearman", "T13", "Spearman rho of the judge rankings against programmatic and human references", "value", 0.26, "", "", "", "rho", 0, "arXiv v1 App. G text", ""),
+    ("T22.all_positive", "T22", "criteria whose unanimity rises without GPT-5.4 as meta-judge", "share", 4, "", 4, "", "count", 0, "arXiv v1 App. N text", ""),
+    ("T23.seq_other_max", "T23", "GPT-5.4 judge bias on other generators' sequence accuracy (max)", "range", "", 0.008, "", "", "score", 0.0005, "arXiv v1 App. O text", ""),
+    ("T23.own_all", "T23", "GPT-5.4 judge bias on own generations, all metrics", "value", 0.012, "", "", "", "score", 0, "arXiv v1 App. O text", ""),
+    ("T23.other_all_range", "T23", "GPT-5.4 judge bias on the other four generators, all metrics", "range", -0.024, 0.034, "", "", "score", 0.0005, "arXiv v1 App. O text", ""),
+    ("T23.oss120b_on_gpt54", "T23", "GPT-OSS-120B bias on GPT-5.4 generations, all metrics (a non-self judge)", "value", 0.072, "", "", "", "score", 0, "arXiv v1 App. O text", ""),
+    ("X3.visible_falls", "X3", "topologies whose VISIBLE argument share falls easy > medium > hard", "share", 6, "", 6, "", "count", 0, "ours (seed 004): the rewrite tiers validated in arXiv v1 App. N should hide arguments", "a package analysis, not a number of the paper"),
 ]
 
 
 def claims() -> None:
-    cols = ["claim_id", "artifact", "description", "paper_value", "paper_value_hi", "unit",
-            "comparison", "tolerance", "source", "note"]
+    cols = ["claim_id", "artifact", "description", "kind", "paper_value", "paper_value_hi",
+            "population", "expected", "unit", "tolerance", "source", "note"]
     ids = [c[0] for c in CLAIMS]
     assert len(ids) == len(set(ids))
     with open(OUT / "claims.csv", "w", newline="", encoding="utf-8") as fh:
@@ -860,7 +988,8 @@ def claims() -> None:
 
 def main() -> None:
     for fn in [t01, t02, t03, t04, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15, t19, t20,
-               t22, t23, t24, t25, t26, t28, t29, t31, f08, f10, claims]:
+               t22, t23, t24, t25, t26, t28, t29, t31, f03, f05, f06, f07, draft_scale, f08, f10,
+               claims]:
         fn()
 
 

@@ -1,0 +1,143 @@
+"""Every paper figure rendered from the sample: a paper width (3.3 or 6.9 in), nothing drawn outside
+the figure, and no legend covering plotted data (lines, bars, markers, images, text in the axes).
+
+figure_F05 is owned by the claim-check work and checked there; every other figure function is here.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import Collection  # noqa: E402
+from matplotlib.image import AxesImage  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+
+from ajb_utils import figures, simulator, tables  # noqa: E402
+from ajb_utils.data import load_bench  # noqa: E402
+from ajb_utils.tables import ablations  # noqa: E402
+
+RUN = "static_schema_judge"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    figures.set_style()
+    return load_bench("sample")
+
+
+def _x2(bench):
+    b = load_bench("sample", runs=[RUN])
+    return figures.figure_X2(tables.table_X2(tables.x2_verdicts(b.verdicts, RUN), RUN), RUN)
+
+
+def _x5(bench):
+    params = simulator.JudgeParams("simulated", 0.85, 0.30, 0.15, 0.10, 0.10, 0.03)
+    p = simulator.p_long(bench.generations)
+    return figures.figure_X5(simulator.teaching_sweeps(p, params, np.linspace(0, 1, 5), 1))
+
+
+MAKERS = {
+    "F03": lambda b: figures.figure_F03(tables.table_T24(b)),
+    "F04": lambda b: figures.figure_F04(ablations.table_T25(b), ablations.table_T27(b)),
+    "F06": figures.figure_F06,
+    "F07": figures.figure_F07,
+    "F08": lambda b: figures.figure_F08(tables.degradation_table(tables.table_T02(b))),
+    "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt")),
+    "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
+    "X2": _x2,
+    "X5": _x5,
+}
+
+
+def _dense(vertices: np.ndarray, k: int = 20) -> np.ndarray:
+    """Return the points of a polyline with k points per segment (so a crossing segment is caught)."""
+    v = vertices[np.isfinite(vertices).all(axis=1)]
+    if len(v) < 2:
+        return v
+    t = np.linspace(0, 1, k, endpoint=False)[:, None, None]
+    pts = v[:-1][None] + t * (v[1:] - v[:-1])[None]
+    return np.vstack([pts.reshape(-1, 2), v[-1:]])
+
+
+def data_extents(ax) -> list:
+    """Return (artist, display points or bbox) of the data an axes draws, clipped to the axes."""
+    from matplotlib.spines import Spine
+    from matplotlib.transforms import Bbox
+
+    out = []
+    for art in ax.get_children():
+        if not art.get_visible() or art is ax.patch or isinstance(art, Spine):
+            continue
+        if isinstance(art, Text) and art in (ax.title, ax._left_title, ax._right_title):
+            continue
+        clip = art.get_clip_on()
+        if isinstance(art, Line2D) and len(art.get_xdata()):
+            pts = _dense(art.get_transform().transform(np.column_stack([art.get_xdata(), art.get_ydata()]).astype(float)))
+            if clip:
+                pts = pts[[ax.bbox.contains(x, y) for x, y in pts]]
+            out.append((art, pts))
+        elif isinstance(art, (Patch, AxesImage, Collection, Text)):
+            if isinstance(art, Text) and not art.get_text().strip():
+                continue
+            bb = art.get_window_extent()
+            if clip and not isinstance(art, Text):
+                bb = Bbox.intersection(bb, ax.bbox)
+            if bb is not None and bb.width > 0 and bb.height > 0:
+                out.append((art, bb))
+    return out
+
+
+def legend_overlaps(fig) -> list[str]:
+    """Return a description of every (legend, data artist) pair whose extents intersect."""
+    fig.canvas.draw()
+    legends = [lg for ax in fig.axes if (lg := ax.get_legend()) is not None] + list(fig.legends)
+    hits = []
+    for lg in legends:
+        box = lg.get_window_extent()
+        for ax in fig.axes:
+            for art, ext in data_extents(ax):
+                if isinstance(ext, np.ndarray):
+                    inside = bool(len(ext)) and bool(((ext[:, 0] >= box.x0) & (ext[:, 0] <= box.x1)
+                                                      & (ext[:, 1] >= box.y0) & (ext[:, 1] <= box.y1)).any())
+                else:
+                    inside = box.overlaps(ext)
+                if inside:
+                    hits.append(f"legend {[t.get_text() for t in lg.get_texts()][:2]} over {art}")
+    return hits
+
+
+def test_overlap_check_can_fail() -> None:
+    """The checker finds a legend that sits on a line (so a pass below means something)."""
+    fig, ax = plt.subplots(figsize=(3.3, 2.0))
+    ax.plot(np.linspace(0, 1, 50), np.full(50, 0.5), label="a line through the middle")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="center")
+    assert legend_overlaps(fig)
+    ax.get_legend().remove()
+    ax.legend(loc="upper left")
+    assert not legend_overlaps(fig)
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("artifact", sorted(MAKERS))
+def test_figure_size_and_legends(artifact, bench, tmp_path) -> None:
+    fig, _ = MAKERS[artifact](bench)
+    width, height = fig.get_size_inches()
+    assert width in figures.FIGURE_WIDTHS, f"{artifact} is {width} in wide"
+    assert height <= 9.0
+    fig.canvas.draw()
+    tight = fig.get_tightbbox(fig.canvas.get_renderer())
+    assert tight.x0 >= -0.02 and tight.x1 <= width + 0.02, f"{artifact} draws outside its {width} in: {tight}"
+    assert not legend_overlaps(fig), legend_overlaps(fig)
+    png, _pdf = figures.save_fig(fig, artifact, "test", tmp_path / "sample")
+    from PIL import Image
+    px = Image.open(png).size[0] / figures.PNG_DPI
+    assert px <= width + 0.05, f"{artifact} saved {px:.2f} in wide"
+    plt.close(fig)

@@ -1,0 +1,221 @@
+"""Where outputs go and what made them: folders as a function of the parameters, PROVENANCE.json,
+one parameters cell per notebook with each parameter once, HTML links that resolve, and a
+non-default parameter run that leaves every committed file untouched."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pandas as pd
+import pytest
+import yaml
+
+from ajb_utils import paths, provenance
+
+ROOT = paths.REPO_ROOT
+NOTEBOOKS = sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
+
+
+def _load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+rn = _load_script("run_notebooks")
+
+
+def parameter_cells(nb_path: Path) -> list[str]:
+    """Return the sources of the cells tagged `parameters`."""
+    nb = nbformat.read(nb_path, as_version=4)
+    return [c.source for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+
+
+def repeated_parameters(source: str) -> list[str]:
+    """Return the names a parameters cell assigns more than once."""
+    names = [t.id for node in ast.parse(source).body
+             for t in (node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)])
+             if isinstance(t, ast.Name)]
+    return sorted({n for n in names if names.count(n) > 1})
+
+
+# ---- folders ---------------------------------------------------------------------------------
+def test_default_parameters_write_the_label_folder() -> None:
+    defaults = {"data_source": "sample", "revision": None, "out_dir": None, **provenance.DEFAULT_PARAMETERS}
+    assert provenance.output_folder_name("sample", defaults) == "sample"
+    assert provenance.output_folder_name("hf", {"data_source": "hf", "seed": 20260826}) == "hf"
+    assert provenance.parameter_tag({"concurrency": 2}) == ""  # speed never names a folder
+
+
+def test_other_parameters_get_their_own_folder(monkeypatch) -> None:
+    monkeypatch.delenv(provenance.PARAMS_NAME_ENV, raising=False)
+    changed = {"n_bootstrap": 200, "seed": 7}
+    expected = "p" + hashlib.sha256(json.dumps(changed, sort_keys=True).encode()).hexdigest()[:8]
+    assert provenance.parameter_tag({"seed": 7, "n_bootstrap": 200, "missing": "exclude"}) == expected
+    assert provenance.output_folder_name("sample", {"n_bootstrap": 200, "seed": 7}) == f"sample-{expected}"
+    assert provenance.output_folder_name("sample", {"seed": 7}, "my params") == "sample-my_params"
+    assert provenance.parameter_tag({"seed": 7}) != provenance.parameter_tag({"seed": 8})
+    assert provenance.parameter_tag({"temperature": 0}) == ""  # 0 == 0.0, the default
+    assert provenance.parameter_tag({"limit": 0}) != ""  # 0 is not None
+
+
+def test_run_parameters_takes_plain_values_only() -> None:
+    import ajb_utils.tables.anchoring as module
+    ns = {"seed": 3, "anchoring": module, "data_source": "sample", "bench": object(), "n_cases": 2}
+    assert provenance.run_parameters(ns) == {"data_source": "sample", "seed": 3, "n_cases": 2}
+
+
+def test_provenance_records_parameters_and_runs(tmp_path) -> None:
+    judges = pd.DataFrame({"judge": ["judge_qwq_32b", "my_run"], "origin": ["release", "run"]})
+    bench = SimpleNamespace(source=str(ROOT / "data" / "sample"), revision="r1", label="sample",
+                            synthetic=True, judges=judges)
+    out = provenance.output_dir("sample", tmp_path / "o", bench, params={"seed": 7, "out_dir": "x"})
+    rec = json.loads((out / "PROVENANCE.json").read_text())
+    assert rec["parameters"] == {"seed": 7}
+    assert rec["runs"] == ["my_run"] and rec["revision"] == "r1" and rec["ajb_utils"]
+    assert rec["source"] == "data/sample"  # never a machine's absolute path
+    provenance.output_dir("sample", tmp_path / "o", bench, params={"n_bootstrap": 50})
+    rec = json.loads((out / "PROVENANCE.json").read_text())
+    assert rec["parameters"] == {"n_bootstrap": 50, "seed": 7}  # notebooks of one folder merge
+
+
+# ---- notebooks' parameters cells -------------------------------------------------------------
+def test_repeat_detector_finds_a_repeat() -> None:
+    assert repeated_parameters("a: int = 1\nb = 2\na: int = 1\n") == ["a"]
+    assert repeated_parameters("a: int = 1\nb = 2\n") == []
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_one_parameters_cell_each_parameter_once(nb_path: Path) -> None:
+    cells = parameter_cells(nb_path)
+    assert len(cells) == 1, f"{nb_path.name}: {len(cells)} parameters cells"
+    assert repeated_parameters(cells[0]) == []
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_defaults_are_the_registered_defaults(nb_path: Path) -> None:
+    """The folder rule (defaults -> figures/<label>/) holds only if both agree."""
+    defaults = rn.default_values(parameter_cells(nb_path)[0])
+    names = rn.assigned_names(parameter_cells(nb_path)[0]) - set(provenance.LOCATION_PARAMETERS)
+    assert names <= set(provenance.DEFAULT_PARAMETERS), names - set(provenance.DEFAULT_PARAMETERS)
+    for name in names:
+        assert defaults[name] == provenance.DEFAULT_PARAMETERS[name], (nb_path.name, name)
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_outputs_folder_follows_the_parameters(nb_path: Path) -> None:
+    text = "\n".join(c.source for c in nbformat.read(nb_path, as_version=4).cells if c.cell_type == "code")
+    calls = text.count("provenance.output_dir(") if "load_bench(" in text else 0  # 00 loads no data
+    assert text.count("params=provenance.run_parameters(globals())") >= calls
+    assert "keep them out of the parameters cell" not in nb_path.read_text(encoding="utf-8")
+
+
+# ---- HTML ------------------------------------------------------------------------------------
+def test_rewrite_link() -> None:
+    nbdir, html = paths.NOTEBOOKS_DIR, paths.FIGURES_DIR / "sample" / "html"
+    assert rn.rewrite_link("03_main_results.ipynb", nbdir, html) == "03_main_results.html"
+    assert rn.rewrite_link("03_main_results.ipynb#table-2", nbdir, html) == "03_main_results.html#table-2"
+    assert rn.rewrite_link("../figures/sample/T02_main_alignment.csv", nbdir, html) == "../T02_main_alignment.csv"
+    assert rn.rewrite_link("https://arxiv.org/abs/2608.26623", nbdir, html) == "https://arxiv.org/abs/2608.26623"
+    assert rn.rewrite_link("#top", nbdir, html) == "#top"
+
+
+def test_every_link_of_the_rendered_index_resolves(tmp_path) -> None:
+    html = tmp_path / "html"
+    for nb in NOTEBOOKS:
+        rn.render_html(nb, html)
+    links = rn.page_links(html / "00_index.html")
+    relative = [u for u in links if rn.is_relative_link(u)]
+    assert len(relative) > 50  # the artifact map links every notebook and file
+    assert rn.broken_links(html / "00_index.html") == []
+    assert {p.name: rn.broken_links(p) for p in html.glob("*.html") if rn.broken_links(p)} == {}
+
+
+def test_broken_link_is_reported(tmp_path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<a href="missing.csv">x</a><a href="https://example.org">y</a><img src="p.html">')
+    assert rn.broken_links(page) == ["missing.csv"]
+
+
+# ---- a non-default run -----------------------------------------------------------------------
+def _tracked_state() -> tuple[str, str]:
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    digest = hashlib.sha256()
+    for p in sorted((ROOT / "figures" / "sample").iterdir()):
+        if p.is_file() and not p.name.startswith("."):
+            digest.update(p.name.encode() + p.read_bytes())
+    for p in NOTEBOOKS:
+        digest.update(p.read_bytes())
+    return status, digest.hexdigest()
+
+
+def test_non_default_run_changes_no_committed_file(tmp_path) -> None:
+    """The README's rerun with other settings (here through a parameter file, --in-place and all)
+    writes to figures/sample-<file>/ and leaves every committed file as it was."""
+    params = tmp_path / "fewer_resamples.yaml"
+    params.write_text(yaml.safe_dump({"default": {"data_source": "sample", "seed": 7, "n_bootstrap": 50}}))
+    folder = paths.FIGURES_DIR / "sample-fewer_resamples"
+    before = _tracked_state()
+    try:
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "run_notebooks.py"), "--params", str(params),
+                               "--only", "00", "13", "--in-place", "--html"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert _tracked_state() == before
+        rec = json.loads((folder / "PROVENANCE.json").read_text())
+        assert rec["parameters"]["seed"] == 7 and rec["source"] == "sample"
+        assert "sample-fewer_resamples/html/00_index.html" in proc.stdout  # the end summary says where
+        assert "KeyboardInterrupt" not in proc.stderr
+        for nb in (ROOT / "figures" / "_scratch" / "notebooks" / "sample-fewer_resamples").glob("*.ipynb"):
+            assert nb.stat().st_mode & 0o044 == 0o044  # readable by group and others, like any file
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(ROOT / "figures" / "_scratch" / "notebooks" / "sample-fewer_resamples", ignore_errors=True)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_index_renders_in_headless_chromium(tmp_path) -> None:
+    """The rendered index opens in a real browser from the file system and shows a page (not blank)."""
+    from PIL import Image
+
+    html = tmp_path / "html"
+    rn.render_html(paths.NOTEBOOKS_DIR / "00_index.ipynb", html)
+    shot = tmp_path / "index.png"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,900", f"--screenshot={shot}"]
+    subprocess.run(["chromium", *flags, (html / "00_index.html").as_uri()], capture_output=True, timeout=120)
+    assert shot.exists()
+    img = Image.open(shot).convert("L")
+    lo, hi = img.getextrema()
+    assert hi - lo > 100  # text on a page, not a blank or an error colour
+
+
+def test_license_citation_and_changelog() -> None:
+    """LICENSE is the Apache-2.0 text pyproject names; CITATION.cff cites the paper with the README's authors."""
+    import tomllib
+
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == "Apache-2.0"
+    assert "Apache License" in license_text and "Version 2.0, January 2004" in license_text
+    assert "END OF TERMS AND CONDITIONS" in license_text
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0" and cff["license"] == "Apache-2.0"
+    paper = cff["preferred-citation"]
+    assert "2608.26623" in paper["url"] and paper["title"].startswith("AgentJudgeBench")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for a in paper["authors"]:
+        assert f"{a['family-names']}, {a['given-names']}" in readme  # the README's BibTeX
+    assert (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").startswith("# Changelog")
