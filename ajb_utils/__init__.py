@@ -4,6 +4,7 @@ The house, from the ground up (imports point down only):
 - ground      schema (names, spellings, paper order), paths (repo folders), calls (tool calls and
               schemas from every encoding the release may use)
 - data        load_bench(): one loading path for the hub, a local mirror, and the embedded sample
+- cache       the tidy-frame cache: a loaded Bench as Parquet, keyed by content (data/cache/bench/)
 - scoring     the programmatic judge (paper Eqs. 1-3) and the match score (Eq. 4a)
 - stats/      alignment and lift (Eqs. 4-5), bootstrap CIs, agreement and kappa, ranking, juries
 - derivation  the derivation-path census of ground-truth argument values (DeRef, seed 004)
@@ -14,6 +15,7 @@ The house, from the ground up (imports point down only):
 - provenance  output folders, PROVENANCE.json, the data banner, synthetic flags
 - report      tables on disk (CSV + booktabs), claim-check tables, display helpers
 - environment the environment report and the notebook kernels' environment
+- scorecard   the reproduction scorecard: every compared value and checked claim of an output folder
 - tables/     one pure function per paper table, a module per paper section
 - figures/    one function per paper figure returning (fig, axes), a module per paper section; style
 Two wings stand on data and scoring:

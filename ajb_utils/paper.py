@@ -55,7 +55,7 @@ def _paper_dir(paper_dir: Path | str | None) -> Path:
 
 
 def _file_ids(path: Path) -> list[str]:
-    """Return the artifact IDs encoded in a file name (``T07-F06_dag_counts.csv`` -> [T07, F06])."""
+    """Return the artifact IDs encoded in a file name (``T25-T27-F04_temperature.csv`` -> [T25, T27, F04])."""
     return path.stem.split("_", 1)[0].split("-")
 
 
@@ -431,6 +431,44 @@ def checks(verdicts: Iterable[Verdict]) -> pd.DataFrame:
             raise TypeError(f"checks() takes Verdicts from paper.verdict(), got {type(vd).__name__}")
         rows.append(vd.row())
     return pd.DataFrame(rows, columns=CHECK_COLUMNS)
+
+
+SIDE_BY_SIDE_COLUMNS: list[str] = ["reported", "reproduced", "difference", "tolerance", "within"]
+
+
+def _decimals(x: float) -> int:
+    """Return the number of decimals of a transcribed value (trailing zeros of a float are lost)."""
+    if _isnull(x):
+        return 0
+    s = f"{float(x):.6f}".rstrip("0")
+    return len(s.split(".", 1)[1]) if "." in s else 0
+
+
+def side_by_side(cmp: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
+    """Return a `compare` result as keys | reported | reproduced | difference | tolerance | within.
+
+    The tolerance of a row is half a unit of the reported table's printed precision (the most
+    decimals among its rows of the same `stat`, or of the whole table) plus the stated
+    `tolerance`; `within` is yes / no, or n/a when either side is missing.
+    """
+    keys = [c for c in cmp.columns if c not in ("reproduced", "reported", "diff", "source")]
+    rep = cmp["reported"]
+    dec = rep.map(_decimals)
+    if "stat" in cmp.columns:
+        dec = dec.groupby(cmp["stat"].fillna("")).transform("max")
+    else:
+        dec = pd.Series(dec.max() if len(dec) else 0, index=cmp.index)
+    tol = 0.5 * 10.0 ** (-dec.astype(float)) + float(tolerance)
+    ok = (cmp["diff"].abs() <= tol + 1e-9)
+    within = np.where(cmp["diff"].isna(), "n/a", np.where(ok, "yes", "no"))
+    out = cmp[keys].copy()
+    out["reported"] = rep
+    out["reproduced"] = cmp["reproduced"]
+    out["difference"] = cmp["diff"]
+    out["tolerance"] = tol.round(6)
+    out["within"] = within
+    out.attrs = dict(cmp.attrs)
+    return out
 
 
 def _as_values(x: Any) -> list[float]:

@@ -47,7 +47,12 @@ def _formatter(float_format: str | Callable[[float], str] | None) -> Callable[[A
         fmt = lambda x: float_format % x  # noqa: E731
     else:
         fmt = float_format.format
-    return lambda x: fmt(x) if isinstance(x, (float, np.floating)) else str(x)
+    return lambda x: _no_negative_zero(fmt(x)) if isinstance(x, (float, np.floating)) else str(x)
+
+
+def _no_negative_zero(text: str) -> str:
+    """Return a formatted number without the sign of a rounded negative zero ('-0.0' -> '0.0')."""
+    return text[1:] if text.startswith("-") and not any(ch in "123456789" for ch in text) else text
 
 
 def latex_table(
@@ -59,6 +64,7 @@ def latex_table(
 ) -> str:
     """Return a booktabs LaTeX table (\\toprule/\\midrule/\\bottomrule) for a DataFrame."""
     show_index = index if index is not None else not isinstance(df.index, pd.RangeIndex)
+    df = display_names(df)
     styler = df.style.format(formatter=_formatter(float_format), na_rep="--", escape="latex")
     styler = styler.format_index(escape="latex", axis=0).format_index(escape="latex", axis=1)
     if not show_index:
@@ -112,6 +118,37 @@ def checks_table(verdicts: Iterable[paper.Verdict]) -> pd.DataFrame:
     return paper.checks(verdicts)
 
 
+def show_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> None:
+    """Display a checks table whole and write it to <out_dir>/<artifact_id>_checks.csv (the scorecard reads it)."""
+    path = Path(out_dir) / f"{artifact_id}_checks.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, lineterminator="\n")
+    show(table)
+
+
+def show_comparison(cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str,
+                    tolerance: float = 0.0, digits: int = 3, from_paper: bool = False) -> None:
+    """Display a `paper.compare` result whole as reported | reproduced | difference | tolerance | within,
+    and write it to <out_dir>/<artifact_id>_compare.csv (the scorecard reads it).
+
+    `from_paper=True` (no runs: the "reproduced" column holds the paper's own values) shows the
+    values and writes nothing, so the scorecard never counts the paper against itself.
+    """
+    sbs = paper.side_by_side(cmp, tolerance)
+    if from_paper:
+        print(f"{artifact_id}: no reproduced values on this data (the paper's own numbers are shown); "
+              "nothing is compared")
+        show(sbs.drop(columns=["reproduced", "difference", "tolerance", "within"]), digits)
+        return
+    path = Path(out_dir) / f"{artifact_id}_compare.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    both = sbs["within"] != "n/a"
+    print(f"{artifact_id}: {int(both.sum())} values compared, {int((sbs['within'] == 'yes').sum())} within "
+          f"tolerance; {int((~both).sum())} rows on one side only")
+    show(sbs, digits)
+
+
 # ---- display -------------------------------------------------------------------------------
 def rounded(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """Return a copy of `df` with float columns rounded to `digits` (other columns untouched)."""
@@ -154,6 +191,15 @@ def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     out = df.round(digits)
     floats = out.select_dtypes("floating").columns
     out[floats] = out[floats] + 0.0  # -0.0 + 0.0 == +0.0
+    out = out.iloc[_paper_order(out.index)]
+    out = out.iloc[:, _paper_order(out.columns)]
+    return display_names(out)
+
+
+def display_names(df: pd.DataFrame) -> pd.DataFrame:
+    """Return `df` with judge and generator config names shown as the paper's display names (in
+    labels, and in text columns unless the table lists both: a `name`/`display` column), NaN labels as 'n/a'."""
+    out = df.copy()
     if not any(str(c) in NAME_COLUMNS_KEPT_WITH for c in out.columns):
         for col in out.columns:
             if not pd.api.types.is_numeric_dtype(out[col].dtype) and not pd.api.types.is_bool_dtype(out[col].dtype):
@@ -161,8 +207,6 @@ def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
                 known = vals.map(lambda v: isinstance(v, str) and v in schema.DISPLAY).astype(bool)
                 if known.any():
                     out[col] = vals.where(~known, vals.map(schema.DISPLAY))
-    out = out.iloc[_paper_order(out.index)]
-    out = out.iloc[:, _paper_order(out.columns)]
     out.index = _display_labels(out.index)
     out.columns = _display_labels(out.columns)
     return out

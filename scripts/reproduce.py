@@ -34,11 +34,11 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import yaml  # noqa: E402
 
-from ajb_utils import schema, stats  # noqa: E402
+from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
 from ajb_utils.data import (BenchDataError, HubUnavailable, check_published_scores,  # noqa: E402
                             load_bench, probe_hub)
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
-from run_notebooks import report_locations  # noqa: E402
+from run_notebooks import list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
 SAMPLE_SEED = 0
 
@@ -79,6 +79,8 @@ def main() -> int:
     ap.add_argument("--skip-notebooks", action="store_true")
     ap.add_argument("--no-html", action="store_true",
                     help="skip the HTML rendering of executed notebooks (figures/<label>/html/)")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="notebooks executed at once (default: one per core)")
     args = ap.parse_args()
     spec = yaml.safe_load(args.params.read_text()) or {}
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
@@ -130,7 +132,13 @@ def main() -> int:
             cmd.append("--in-place")
         if not args.no_html:
             cmd.append("--html")
+        if args.jobs is not None:
+            cmd += ["--jobs", str(args.jobs)]
         status |= subprocess.run(cmd, cwd=REPO).returncode
+    runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
+    out = output_folder_of(runs[0][3]) if runs else None
+    if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
+        scorecard.print_summary(out)
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
     if not args.skip_notebooks:
         print("\n".join(report_locations(args.params)))

@@ -246,9 +246,25 @@ def test_figures_all_situations(sample, no_runs):
         fig, axes = F.figure_F04(A.table_T25(b), A.table_T27(b))
         assert axes.shape == (1, 2)
         plt.close(fig)
-        fig, axes = F.figure_F05(A.format_table(b, "F05"), A.table_T31(b))
-        assert axes.shape == (1, 2)
+        fig, axes = F.figure_F05(A.format_table(b, "F05"), A.table_T31(b),
+                                 A.format_without_gt(b), A.format_paper_F05())
+        assert axes.shape == (1, 3)  # with GT, without GT (the paper's second panel), the gap
+        assert axes[0, 1].get_title().startswith("Without GT")
+        # the paper's printed without-GT values are drawn as markers
+        ys = sorted(np.round(np.concatenate([ln.get_ydata() for ln in axes[0, 1].get_lines()]), 1))
+        assert {95.1, 91.8, 84.0, 89.1, 85.9, 79.4} <= set(ys)
         plt.close(fig)
+
+
+def test_compare_F05_both_conditions(sample):
+    f05 = A.format_table(sample, "F05")
+    cmp = A.compare_F05(sample, f05)
+    rep = paper.reported("F05").dropna(subset=["difficulty"])
+    assert len(cmp) == len(rep) and cmp["reported"].notna().all()
+    got = cmp.dropna(subset=["reproduced"])
+    assert set(got["condition"]) <= {"with_gt", "without_gt"}
+    # with GT every printed value (structured, free-form, gap) has a reproduced partner
+    assert got[got["condition"] == "with_gt"].shape[0] == 9
 
 
 def test_compare_T04_uses_paper_rows(sample):

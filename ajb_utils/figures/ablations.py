@@ -61,47 +61,77 @@ def figure_F04(t25: pd.DataFrame, t27: pd.DataFrame) -> tuple[plt.Figure, np.nda
     return fig, axes
 
 
-def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame) -> tuple[plt.Figure, np.ndarray]:
-    """Return Figure 5: (a) structured vs free-form alignment, (b) the gap per difficulty.
-
-    Panel (a) draws the first pairing's alignments when runs exist; panel (b) draws the
-    structured - free-form gap of both pairings with the paper's values (T31 per difficulty,
-    F05 as its +4.8..+6.5 pp band).
-    """
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), squeeze=False)
-    ax = axes[0, 0]
-    diffs = [d for d in schema.DIFFICULTIES]
+def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title: str,
+                  missing_note: str) -> None:
+    """Draw one condition of Figure 5: our structured / free-form bars and the paper's printed values."""
+    diffs = list(schema.DIFFICULTIES)
     x = np.arange(len(diffs))
-    if f05["structured"].notna().any():
-        s = f05.set_index("difficulty").reindex(diffs)
-        ax.bar(x - 0.2, s["structured"], 0.4, label="structured (JSON rubric)",
-               color=OKABE_ITO["blue"])
-        ax.bar(x + 0.2, s["freeform"], 0.4, label="free-form", color=OKABE_ITO["sky_blue"])
-        lo = np.nanmin(s[["structured", "freeform"]].to_numpy())
-        ax.set_ylim(max(0, lo - 10), 104)
-        ax.set_xticks(x, diffs)
-        ax.set_ylabel("alignment with GT (%)")
-        ax.legend(fontsize=8, loc="upper right", ncol=2, frameon=False)
-        ax.set_title(f"Qwen3-32B on Llama-3.3-70B ({f05['source'].iloc[0]})", fontsize=9)
-    else:
-        _note(ax, "Qwen3-32B on Llama-3.3-70B\nno runs: the paper prints only the gap\n"
-                  "(+4.8 to +6.5 pp, panel b)")
-    ax = axes[0, 1]
-    ax.axhspan(4.8, 6.5, color=OKABE_ITO["blue"], alpha=0.12,
-               label="paper: Qwen3-32B / Llama-3.3-70B range")
+    drawn = False
+    if ours is not None and len(ours):
+        s = ours.set_index("difficulty").reindex(diffs)
+        for col, dx, colour, label in (("structured", -0.2, OKABE_ITO["blue"], "structured (JSON rubric)"),
+                                       ("freeform", 0.2, OKABE_ITO["sky_blue"], "free-form")):
+            if col in s and s[col].notna().any():
+                ax.bar(x + dx, s[col], 0.4, label=label, color=colour)
+                drawn = True
+    p = paper_vals.set_index("difficulty").reindex(diffs)
+    for col, dx, label in (("structured", -0.2, "paper: structured"), ("freeform", 0.2, "paper: free-form")):
+        ax.plot(x + dx, p[col], marker="D", linestyle="none", markerfacecolor="none",
+                color=OKABE_ITO["vermillion"] if col == "structured" else OKABE_ITO["orange"], label=label)
+    vals = p[["structured", "freeform"]].to_numpy(float)
+    if ours is not None and len(ours):
+        vals = np.concatenate([vals.ravel(), ours.drop(columns=["difficulty"], errors="ignore")
+                               .select_dtypes("number").drop(columns=["n", "delta"], errors="ignore")
+                               .to_numpy(float).ravel()])
+    ax.set_ylim(max(0, np.nanmin(vals) - 10), 104)
+    ax.set_xticks(x, diffs)
+    ax.set_ylabel("alignment (%)")
+    ax.set_title(title, fontsize=7)
+    if not drawn:
+        ax.text(0.5, 0.04, missing_note, ha="center", va="bottom", fontsize=5, transform=ax.transAxes)
+    ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
+
+
+def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFrame | None = None,
+               paper_f05: pd.DataFrame | None = None) -> tuple[plt.Figure, np.ndarray]:
+    """Return Figure 5: (a) with GT, (b) without GT, structured vs free-form; (c) the gap per difficulty.
+
+    Panels (a) and (b) draw our alignments as bars (when runs exist) and the values the draft's
+    figure prints as open markers (`paper_f05`: condition, difficulty, structured, freeform,
+    delta). Without GT only the structured prompt can be reproduced (the released judge's
+    without-GT run); the runner has no free-form without-GT prompt. Panel (c) draws the
+    structured - free-form gap of both pairings with the paper's values.
+    """
+    fig, axes = paper_figure(TEXT_WIDTH, 3.4, 1, 3, squeeze=False)
+    diffs = list(schema.DIFFICULTIES)
+    x = np.arange(len(diffs))
+    pf = paper_f05 if paper_f05 is not None else pd.DataFrame(
+        columns=["condition", "difficulty", "structured", "freeform", "delta"])
+    ours_gt = f05 if f05["structured"].notna().any() else None
+    src = str(f05["source"].iloc[0]) if len(f05) else "no runs"
+    _format_panel(axes[0, 0], ours_gt, pf[pf["condition"] == "with_gt"],
+                  f"With GT, Qwen3-32B / Llama-3.3-70B\n({src})", "no runs: the paper's values only")
+    _format_panel(axes[0, 1], f05_without_gt, pf[pf["condition"] == "without_gt"],
+                  "Without GT\n(structured = released without-GT judge)",
+                  "no without-GT run of this judge:\nthe paper's values only")
+    ax = axes[0, 2]
     ax.axhline(0, color="black", linewidth=0.8)
-    if f05["delta"].notna().any():
+    for cond, marker in (("with_gt", "D"), ("without_gt", "s")):
+        p = pf[pf["condition"] == cond].set_index("difficulty").reindex(diffs)
+        if p["delta"].notna().any():
+            ax.plot(x, p["delta"], marker=marker, linestyle="none", markerfacecolor="none",
+                    color=OKABE_ITO["blue"], label="paper: Qwen3-32B / Llama-3.3-70B, " + ("with GT" if cond == "with_gt" else "without GT"))
+    if f05["delta"].notna().any() and ours_gt is not None:
         d = f05.set_index("difficulty").reindex(diffs)["delta"]
-        ax.plot(x, d, marker="o", color=OKABE_ITO["blue"], label="Qwen3-32B / Llama-3.3-70B")
+        ax.plot(x, d, marker="o", color=OKABE_ITO["blue"], label="Qwen3-32B / Llama-3.3-70B, with GT")
     t = t31.set_index("difficulty").reindex(diffs)
     ax.plot(x, t["paper_delta"], marker="D", linestyle="none", markerfacecolor="none",
             color=OKABE_ITO["vermillion"], label="paper: QwQ-32B / SmolLM3-3B")
-    if t["structured"].notna().any():
+    if "structured" in t and t["structured"].notna().any():
         ax.plot(x, t["delta"], marker="o", color=OKABE_ITO["vermillion"],
                 label="QwQ-32B / SmolLM3-3B")
     ax.set_xticks(x, diffs)
     ax.set_ylabel("structured − free-form (pp)")
-    ax.set_title("Gap per difficulty, both pairings", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    fig.tight_layout()
+    ax.set_title("Gap per difficulty, both pairings", fontsize=8)
+    ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
     return fig, axes

@@ -28,11 +28,11 @@ from ajb_utils import paper, report, schema, stats
 
 __all__ = [
     "STUDIES", "SITUATIONS", "PAIRINGS", "JUDGE_ENDPOINTS", "base_model_key", "study_runs",
-    "situation", "situation_line", "run_commands", "rerun_command", "hard_band",
+    "situation", "situation_line", "from_paper", "run_commands", "rerun_command", "hard_band",
     "paper_hard_band", "verdict_compression", "compression_by_metric", "ensemble_vs_best",
     "table_T04", "compare_T04", "pairing_alignment", "temperature_table", "table_T25",
     "table_T27", "compare_T25", "temperature_checks", "table_T26", "compare_T26", "table_T05",
-    "thinking_checks", "format_table", "format_paper_F05", "compare_F05", "table_T31", "format_checks", "rq3_checks",
+    "thinking_checks", "format_table", "format_paper_F05", "format_without_gt", "compare_F05", "table_T31", "format_checks", "rq3_checks",
     "c2_checks", "commands_text",
 ]
 
@@ -363,6 +363,11 @@ def table_T04(bench) -> pd.DataFrame:
                            "source"]].rename_axis("generator").reset_index()
 
 
+def from_paper(t: pd.DataFrame) -> bool:
+    """Return True when an ablation table holds the paper's values (no runs on this data)."""
+    return bool(len(t)) and bool((t["source"].astype(str) == PAPER_SOURCE).all())
+
+
 def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
     """Return T04 beside the paper's tab:c2-ceiling (generator, column, reproduced, reported, diff)."""
     cols = {"default_1_0": ("alignment", "without_gt"), "default_0_5": ("alignment", "without_gt_05"),
@@ -370,6 +375,8 @@ def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
     long = t04.melt(id_vars="generator", value_vars=list(cols), var_name="column")
     long["stat"] = long["column"].map(lambda c: cols[c][0])
     long["condition"] = long["column"].map(lambda c: cols[c][1])
+    if t04["source"].astype(str).str.contains(PAPER_SOURCE, regex=False).any():
+        long = long[long["column"] == "default_1_0"]  # the 0.5-default columns are the paper's own
     cmp = paper.compare(long, paper.reported("T04"), on=["generator", "condition", "stat"])
     return cmp.round(2)
 
@@ -598,6 +605,24 @@ def format_paper_F05() -> pd.DataFrame:
                        ["condition", "difficulty"])
 
 
+def format_without_gt(bench) -> pd.DataFrame:
+    """Return the F05 pairing's structured-prompt alignment without GT per difficulty (difficulty, structured, n).
+
+    The structured prompt without GT is the released ``without_gt`` of the same base model
+    (Qwen3-32B is not a released judge, so on the release this is usually empty); the runner
+    has no free-form without-GT prompt, so there is no free-form column.
+    """
+    key, gen = PAIRINGS["F05"]
+    v = bench.verdicts
+    rel = v[(v["judge"] == "judge_" + key) & (v["generator"] == gen) & (v["condition"] == "without_gt")]
+    if not len(rel):
+        return pd.DataFrame(columns=["difficulty", "structured", "n"])
+    cells = _cells(rel, ["generator", "difficulty", "condition"])
+    out = pd.DataFrame({"difficulty": cells["difficulty"].astype(str).to_numpy(),
+                        "structured": cells["align"].to_numpy(), "n": cells["n"].to_numpy()})
+    return _paper_sort(out, ["difficulty"])
+
+
 def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
     """Return F05 beside the draft figure: per condition x difficulty x variant, reported | reproduced | diff.
 
@@ -608,14 +633,10 @@ def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
     key, gen = PAIRINGS["F05"]
     long = f05.melt(id_vars="difficulty", value_vars=["structured", "freeform", "delta"],
                     var_name="variant").assign(condition="with_gt")
-    rel = bench.verdicts[(bench.verdicts["judge"] == "judge_" + key)
-                         & (bench.verdicts["generator"] == gen)
-                         & (bench.verdicts["condition"] == "without_gt")]
-    if len(rel):
-        nogt = _cells(rel, ["generator", "difficulty", "condition"])
-        long = pd.concat([long, pd.DataFrame({"difficulty": nogt["difficulty"].astype(str),
-                                              "variant": "structured", "condition": "without_gt",
-                                              "value": nogt["align"].to_numpy()})])
+    nogt = format_without_gt(bench)
+    if len(nogt):
+        long = pd.concat([long, pd.DataFrame({"difficulty": nogt["difficulty"], "variant": "structured",
+                                              "condition": "without_gt", "value": nogt["structured"]})])
     if (f05["source"] == PAPER_SOURCE).all():
         long = long.iloc[0:0]
     long["variant"] = long["variant"].replace({"delta": "structured_minus_freeform"})

@@ -20,7 +20,7 @@ from ajb_utils.tables.main_results import finding1, finding1_band, finding3_best
 
 __all__ = [
     "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
-    "decision_guide", "table_T06", "compare_T06", "band_cells", "best_cells", "audit_table2",
+    "decision_guide", "table_T06", "compare_T06", "compare_T06_values", "band_cells", "best_cells", "audit_table2",
     "findings_on_table2", "takeaway_checks", "audit_cross_tables",
     "t23_checks", "table_T06_both",
 ]
@@ -112,6 +112,14 @@ def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
     return out[["condition", "difficulty", "best", "best_align", "paper_judge_best", "paper_align_best",
                 "diff_best", "same_best", "runner_up", "runner_up_align", "paper_judge_runner_up",
                 "paper_align_runner_up"]]
+
+
+def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
+    """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition, difficulty, variant)."""
+    long = pd.concat([guide[["condition", "difficulty"]].assign(variant=v, value=guide[col])
+                      for v, col in (("best", "best_align"), ("runner_up", "runner_up_align"))])
+    rep = reported[reported["variant"].isin(["best", "runner_up"])]
+    return paper.compare(long, rep, on=["condition", "difficulty", "variant"])
 
 
 # ---- X1 consistency audit ---------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ajb_utils.stats import Missing
 __all__ = [
     "CW_WEIGHTINGS", "T14_WEIGHTINGS", "released_verdicts", "per_metric_long", "table_T24",
     "topology_long", "table_T28", "topology_weighting_shift", "weighting_stability",
-    "weighting_checks", "table_T14",
+    "weighting_checks", "table_T14", "breakdown_checks",
 ]
 
 # C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
@@ -154,3 +154,35 @@ def table_T14(bench, condition: str = "with_gt", judges: Sequence[str] | None = 
     out.columns.name = None
     out.attrs["rho"] = rs["rho"].to_dict()
     return out
+
+
+def breakdown_checks(t24_long: pd.DataFrame, topo: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the verdicts of Figure 3's and Figure 9's captions and RQ1's text on reproduced frames.
+
+    `t24_long`: judge, condition, metric, align (six judges); `topo`: judge, dag_type, align (with GT).
+    """
+    pm = t24_long[t24_long["judge"].astype(str).isin(schema.MAIN_JUDGES)]
+    pm = pm.assign(judge=pm["judge"].astype(str), metric=pm["metric"].astype(str))
+    spread = pm.groupby(["condition", "metric"])["align"].agg(lambda v: v.max() - v.min())
+    gt_metric = pm[pm["condition"] == "with_gt"].groupby("metric")["align"].mean()
+    tp = topo[topo["judge"].astype(str).isin(schema.MAIN_JUDGES)]
+    tp = tp.assign(judge=tp["judge"].astype(str), dag_type=tp["dag_type"].astype(str))
+    wide = tp.pivot_table(index="judge", columns="dag_type", values="align")
+    mean = wide.mean()
+    top = wide.idxmax(axis=1)
+    leader = wide.idxmax(axis=0)
+    bottom = wide.idxmin(axis=0)
+    nogt = spread.xs("without_gt") if "without_gt" in spread.index.get_level_values(0) else pd.Series(dtype=float)
+    return [
+        paper.verdict("F03.seq_weakest_gt", gt_metric),
+        paper.verdict("F03.seq_spread_gt", spread.get(("with_gt", "sequence_accuracy"), np.nan)),
+        paper.verdict("F03.seq_spread_nogt", spread.get(("without_gt", "sequence_accuracy"), np.nan)),
+        paper.verdict("F03.within_3pp_nogt", nogt, shown=", ".join(f"{x:.2f}" for x in nogt)),
+        paper.verdict("F09.fan_out_easiest", mean),
+        paper.verdict("F09.fan_out_every_judge", (top == "fan_out").tolist()),
+        paper.verdict("F09.hardest_fan_in_loop", mean),
+        paper.verdict("T28.qwq_leads_topologies", (leader == "judge_qwq_32b").tolist()),
+        paper.verdict("T28.oss120b_leads_fan_out", wide["fan_out"] if "fan_out" in wide else pd.Series(dtype=float)),
+        paper.verdict("T28.gemini_weakest", (bottom == "judge_gemini_2_5_pro").tolist()),
+        paper.verdict("T28.easiest_hardest_gap", float(mean.get("fan_out", np.nan) - mean.get("fan_in", np.nan))),
+    ]

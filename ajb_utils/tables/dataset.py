@@ -13,7 +13,7 @@ from ajb_utils import data, paper, schema
 
 __all__ = [
     "GENERATOR_IDENTIFIERS", "JUDGE_IDENTIFIERS", "STRUCTURAL_VARIANTS",
-    "structural_counts", "table_T07", "table_T08", "table_T09", "table_T09_attrition",
+    "structural_counts", "table_T07", "table_T08", "table_T09", "table_T09_attrition", "dataset_checks",
     "table_T18", "table_T21", "compare_T07", "compare_T08", "compare_T09",
 ]
 
@@ -163,3 +163,29 @@ def compare_T09(t09: pd.DataFrame) -> pd.DataFrame:
     long = pd.concat([per, tot], ignore_index=True)
     long["generator"] = long["generator"].where(long["generator"] != "total", np.nan)
     return _compare_long(long, "T09", ["generator", "difficulty", "stat"])
+
+
+def dataset_checks(bench, t07: pd.DataFrame, t08: pd.DataFrame, t09: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the dataset claims' verdicts (counts on the paper's corpus only; shares otherwise)."""
+    full = not bench.synthetic
+    topo = t07[t07["dag_type"] != "total"].set_index("dag_type")
+    s8 = t08.set_index("variant")
+    tot = t09.set_index("generator").loc["total"]
+    n_valid, n_max = int(tot["valid"]), int(tot["theoretical_max"])
+    calls = s8.loc["expected_tool_calls_per_record"]
+    tools = s8.loc["available_tools_per_record"]
+    return [
+        paper.verdict("P.records", len(bench.records), full_data=full),
+        paper.verdict("P.rows", 3 * len(bench.records), full_data=full),
+        paper.verdict("P.theoretical_max", n_max, full_data=full),
+        paper.verdict("P.valid_records", (n_valid, n_max)),
+        paper.verdict("P.success_rate", 100.0 * n_valid / n_max, shown=f"{100.0 * n_valid / n_max:.2f}"),
+        paper.verdict("P.tools_range", [tools["min"], tools["max"]],
+                      shown=f"{int(tools['min'])}-{int(tools['max'])}"),
+        paper.verdict("F07.calls_range", [calls["min"], calls["max"]],
+                      shown=f"{int(calls['min'])}-{int(calls['max'])}"),
+        paper.verdict("F07.param_median", float(s8.loc["parameters_per_tool", "median"])),
+        paper.verdict("F06.fan_in_quarter", float(topo.loc["fan_in", "share"]),
+                      shown=f"{topo.loc['fan_in', 'share']:.1f}"),
+        paper.verdict("F06.loop_like_rarest", topo["records"].astype(float)),
+    ]

@@ -119,14 +119,12 @@ def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
 
 
 def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> pd.DataFrame:
-    """Return one generator's CI block (mean, lo, hi) beside tab:ci-llama70b's values."""
+    """Return one generator's CI block (mean, lo, hi; long, one row per cell and stat) beside tab:ci-llama70b's values."""
     rep = paper.reported("T10").dropna(subset=["judge"])
     long = ci[ci["generator"] == generator].melt(id_vars=T02_KEYS, value_vars=["mean", "lo", "hi"],
                                                  var_name="stat", value_name="value")
     long["stat"] = long["stat"].map({"mean": "mean", "lo": "ci_lo", "hi": "ci_hi"})
-    wide = paper.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
-    return wide.pivot_table(index=T02_KEYS, columns="stat", values=["reproduced", "reported"],
-                            aggfunc="first", sort=False)
+    return paper.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
 
 
 def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
