@@ -231,8 +231,9 @@ def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                                "disagree": (by_m["size"] - by_m["sum"]).astype(int),
                                "agreement": 100.0 * by_m["sum"] / by_m["size"]})
     per_metric.index.name = "metric"
-    by_t = ok.groupby(long["dag_type"].astype(str)).agg(["sum", "size"])
-    by_t = by_t.reindex([t for t in schema.TOPOLOGIES if t in by_t.index])
+    by_t = ok.groupby(schema.topology_labels(long["dag_type"])).agg(["sum", "size"])
+    order = list(schema.TOPOLOGIES) + sorted(set(by_t.index) - set(schema.TOPOLOGIES))
+    by_t = by_t.reindex([t for t in order if t in by_t.index])  # a null topology is counted last
     per_topology = pd.DataFrame({"agree": by_t["sum"].astype(int), "total": by_t["size"].astype(int),
                                  "agreement": 100.0 * by_t["sum"] / by_t["size"]})
     per_topology.index.name = "dag_type"

@@ -81,6 +81,10 @@ def _as_list(value: Any) -> list[Any] | None:
         if not text:
             raise CallParseError("empty string where a JSON list was expected")
         value = _loads_plan(text)
+        if isinstance(value, str):  # a text plan JSON-encoded once more (datasets' Json feature)
+            if not value.strip():
+                raise CallParseError("empty string where a JSON list was expected")
+            value = _loads_plan(value.strip())
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, Mapping):

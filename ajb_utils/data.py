@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency
     from json import JSONDecodeError as _JSONError, loads as _loads
 
 from ajb_utils import cache as bench_cache, schema
-from ajb_utils.calls import normalize_calls, normalize_tools, try_normalize_calls, CallParseError
+from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.paths import RUNS_DIR, SAMPLE_DIR
 from ajb_utils.scoring import P_COLUMNS, check_published_scores, score_frame  # noqa: F401 (re-exported)
 

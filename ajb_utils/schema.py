@@ -6,6 +6,8 @@ topologies), so sorting by these lists reproduces the paper's row and column ord
 
 from __future__ import annotations
 
+from typing import Any
+
 HF_REPO_ID: str = "ServiceNow-AI/AgentJudgeBench"
 
 # --- generators (config name -> value used in judge configs' `generator` column) -------------
@@ -125,6 +127,17 @@ TOPOLOGIES: list[str] = [
     "optional_enrichment",
     "loop_like",
 ]
+# The label a record with a null dag_type gets in per-topology counts (it is in no topology, but
+# it is counted, never dropped silently).
+NO_TOPOLOGY: str = "(no topology)"
+
+
+def topology_labels(values: Any) -> Any:
+    """Return a dag_type Series as strings, nulls (and their string spellings) as NO_TOPOLOGY."""
+    out = values.astype(object).where(values.notna(), NO_TOPOLOGY).astype(str)
+    return out.where(~out.isin(["nan", "None", ""]), NO_TOPOLOGY)
+
+
 TOPOLOGY_DISPLAY: dict[str, str] = {
     "linear": "Linear",
     "fan_out": "Fan-Out",

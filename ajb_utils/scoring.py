@@ -270,10 +270,3 @@ def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
                      np.where((out["recomputed"] - out["published"]).abs() <= 1e-3, "rounding", "other"))
     out["cause"] = pd.Categorical(cause, categories=list(MISMATCH_CAUSES))
     return out[cols]
-
-
-def mismatch_summary(mismatches: pd.DataFrame) -> pd.DataFrame:
-    """Return mismatch counts by cause and metric, with each cause's meaning."""
-    n = mismatches.groupby(["cause", "metric"], observed=True).size().rename("n").reset_index()
-    n["meaning"] = n["cause"].astype(str).map(MISMATCH_CAUSES)
-    return n

@@ -84,6 +84,7 @@ class _State:
         self.bodies: list[dict[str, Any]] = []
         self.keep_bodies = False
         self.hang_s = 1.0
+        self.gate: threading.Event | None = None  # when set to an unset Event, requests wait for it
 
 
 def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
@@ -128,6 +129,8 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 if state.log_path:
                     with open(state.log_path, "a", encoding="utf-8") as fh:
                         fh.write(json.dumps({"hash": mhash, "model": model, "t": time.time()}) + "\n")
+            if state.gate is not None:
+                state.gate.wait(30)
             delay = state.latency + (2.0 if "slow" in modes and state.latency == 0 else 0.0)
             delay += state.hang_s if "hang" in modes else 0.0
             if delay:

@@ -65,7 +65,7 @@ class HubStandIn:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "HubStandIn":
+    def start(self) -> HubStandIn:
         """Start serving in a daemon thread; return self."""
         handler = type("Handler", (_Handler,), {"hub": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -82,7 +82,7 @@ class HubStandIn:
             self._thread.join(timeout=5)
             self._server = None
 
-    def __enter__(self) -> "HubStandIn":
+    def __enter__(self) -> HubStandIn:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

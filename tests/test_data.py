@@ -203,11 +203,13 @@ def test_run_with_prompt_key_spellings_loads_through_general_path(tmp_path):
     assert a["llm_score"].tolist() == b["llm_score"].tolist()
 
 
-def test_hub_unreachable_is_a_clear_error(monkeypatch):
+def test_hub_unreachable_is_a_clear_error(monkeypatch, tmp_path):
     """Offline, the hub source fails with a message saying what to do instead (no traceback
     from the middle of huggingface_hub)."""
     import huggingface_hub.constants
 
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)  # read per request
-    with pytest.raises(BenchDataError, match="HF_HUB_OFFLINE is set.*Offline, use data_source="):
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))  # nothing cached
+    with pytest.raises(BenchDataError, match="HF_HUB_OFFLINE is set and revision main .* not in "
+                                             "the local hub cache. Offline, use data_source="):
         load_bench("hf")

@@ -281,7 +281,8 @@ def test_a_data_source_error_in_one_notebook_stops_the_run(tmp_path):
     nb_dir.mkdir()
     for stem in ("01_first", "02_second"):
         nb = new_notebook(cells=[
-            new_code_cell('data_source: str = "sample"  # source', metadata={"tags": ["parameters"]}),
+            new_code_cell('data_source: str = "sample"  # source',
+                          metadata={"tags": ["parameters"]}),
             new_code_cell("from ajb_utils.data import BenchDataError\n"
                           "raise BenchDataError('config main lacks column id')")])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
@@ -301,7 +302,8 @@ def test_notebook_01_runs_on_the_hub_through_the_standin(client, tmp_path):
     env = {**os.environ, **hub_env(client.endpoint, tmp_path)}
     params = tmp_path / "hf_standin.yaml"
     out = tmp_path / "figures"
-    params.write_text(f"default:\n  data_source: hf\n  revision: null\n  out_dir: {out}\n")
+    # the 20-record commit, by its tag: quick, and the outputs must name the commit, not the tag
+    params.write_text(f"default:\n  data_source: hf\n  revision: v1.0\n  out_dir: {out}\n")
     proc = subprocess.run([sys.executable, str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
                            "--params", str(params), "--only", "01",
                            "--output-dir", str(tmp_path / "nb"),
@@ -309,9 +311,9 @@ def test_notebook_01_runs_on_the_hub_through_the_standin(client, tmp_path):
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     prov = json.loads((out / "PROVENANCE.json").read_text())
-    assert (prov["source"], prov["revision"], prov["synthetic"]) == ("hf", MAIN, True)
+    assert (prov["source"], prov["revision"], prov["synthetic"]) == ("hf", V1, True)
     executed = nbformat.read(tmp_path / "nb" / "01_dataset_statistics.ipynb", as_version=4)
     shown = json.dumps([c.get("outputs", []) for c in executed.cells])
-    assert f"revision `{MAIN}`" in shown
+    assert f"revision `{V1}`" in shown
     assert any(p.endswith(".csv") for p in os.listdir(out))
     assert client.unhandled == []

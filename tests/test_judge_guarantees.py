@@ -69,10 +69,14 @@ def closed_port() -> int:
 
 
 # ------------------------------------------------------------------------------ never pay twice
-def test_second_process_on_a_locked_store_exits_at_once(server, tmp_path) -> None:
+def test_second_process_on_a_locked_store_exits_at_once(server, bench, tmp_path) -> None:
     with Store(tmp_path / "cli.sqlite"):  # a first runner holds the store
         with pytest.raises(StoreLockedError, match="in use by another runner"):
             Store(tmp_path / "cli.sqlite")
+        with pytest.raises(StoreLockedError):
+            run_judge(cfg(server, bench, tmp_path, store_path=tmp_path / "cli.sqlite"))
+        dry = run_judge(cfg(server, bench, tmp_path, store_path=tmp_path / "cli.sqlite", dry_run=True))
+        assert dry.estimate["calls"]  # a dry run only reads: it may look at a store in use
         n0 = server.state.requests
         t = time.time()
         r = subprocess.run(cli_args(server.url, tmp_path), capture_output=True, text=True, env=ENV, timeout=60)
@@ -81,6 +85,28 @@ def test_second_process_on_a_locked_store_exits_at_once(server, tmp_path) -> Non
         assert time.time() - t < 30
     with Store(tmp_path / "cli.sqlite"):  # released on close
         pass
+
+
+def test_two_runner_processes_on_one_store(tmp_path) -> None:
+    import threading
+
+    with FakeServer() as srv:
+        srv.state.gate = threading.Event()  # the first runner's calls wait until the second has tried
+        args = cli_args(srv.url, tmp_path, "good", "--concurrency", "2")
+        args[args.index("--timeout") + 1] = "120"  # the gate may be closed for a while on a busy machine
+        first = subprocess.Popen(args, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while srv.state.requests < 2 and time.time() < deadline:
+            time.sleep(0.02)
+        second = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=60)
+        assert first.poll() is None and srv.state.requests == 2  # the first is mid-call; the second sent nothing
+        srv.state.gate.set()
+        assert second.returncode == 3 and "in use by another runner" in second.stderr
+        out, err = first.communicate(timeout=60)
+        assert first.returncode == 0, err
+        with Store(tmp_path / "cli.sqlite", lock=False) as st:
+            n_requests = st.conn.execute("SELECT COUNT(DISTINCT request_hash) FROM results").fetchone()[0]
+        assert srv.state.requests == n_requests  # every distinct request paid exactly once
 
 
 def test_identical_requests_sent_once_and_recorded(server, tmp_path) -> None:
@@ -266,6 +292,22 @@ def test_exports_use_the_umask_and_leave_no_tmp_after_kill(tmp_path) -> None:
     assert sorted(x.name for x in tmp_path.iterdir()) == ["a.jsonl", "b.jsonl", "marker"]  # no orphan .tmp
 
 
+def test_export_fallback_without_o_tmpfile(tmp_path, monkeypatch) -> None:
+    from ajb_utils.judge.export import write_jsonl
+
+    dead = next(p for p in range(4_000_000, 4_100_000) if not Path(f"/proc/{p}").exists())
+    orphan = tmp_path / f".c.jsonl.{dead}.x1y2.tmp"  # left by a writer killed mid-export
+    orphan.write_text("half")
+    monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    old = os.umask(0o022)
+    try:
+        assert write_jsonl(tmp_path / "c.jsonl", [{"x": 1}, {"x": 2}]) == 2
+    finally:
+        os.umask(old)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["c.jsonl"]
+    assert (tmp_path / "c.jsonl").stat().st_mode & 0o777 == 0o644
+
+
 # ------------------------------------------------------------------------------------- batch files
 def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     from ajb_utils.judge import batch
@@ -273,6 +315,7 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     from ajb_utils.judge.runner import _make_backend, load_items
 
     c = RunConfig(name="b", backend="openai", model="o4-mini", base_urls=[server.url], source="toy:3",
+                  generators=["qwen3_32b"],  # one generator: no identical requests in this test
                   decoding=Decoding(temperature=None, max_tokens=4000, reasoning_effort="low", thinking=False, seed=3),
                   extra_body={"service_tier": "flex", "metadata": {"run": "x"}}, conditions=["with_gt", "without_gt"])
     b, _, gens = load_items(c)
@@ -280,10 +323,10 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     _, units = judge_units(ctx, c.conditions, config_hash(c.identity()), None)
     (tmp_path / "in.part9.jsonl").write_text("stale\n")
     parts = batch.export_batch(units, ctx, _make_backend(c), {}, tmp_path / "in.jsonl", max_requests=7)
-    assert [n for _, n in parts] == [7, 7, 7, 7, 7, 1] and parts[1][0].name == "in.part2.jsonl"
+    assert [n for _, n in parts] == [7, 7, 4] and parts[1][0].name == "in.part2.jsonl"
     assert not (tmp_path / "in.part9.jsonl").exists()
     reqs = [json.loads(x) for p, _ in parts for x in p.read_text().splitlines()]
-    assert len({r["custom_id"] for r in reqs}) == len(units) == 36
+    assert len({r["custom_id"] for r in reqs}) == len(units) == 18
     body = reqs[0]["body"]
     assert body["max_completion_tokens"] == 4000 and "max_tokens" not in body and body["reasoning_effort"] == "low"
     assert body["service_tier"] == "flex" and body["metadata"] == {"run": "x"} and body["seed"] == 3
@@ -291,7 +334,7 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     by_bytes = batch.export_batch(units, ctx, _make_backend(c), {}, tmp_path / "sz.jsonl", max_bytes=3 * len(
         json.dumps(reqs[0]).encode()) + 10)
     assert all(p.stat().st_size <= 3 * len(json.dumps(reqs[0]).encode()) + 10 for p, _ in by_bytes) and len(by_bytes) > 3
-    assert sum(n for _, n in by_bytes) == 36
+    assert sum(n for _, n in by_bytes) == 18
     from fake_openai_server import answer_for
 
     lines = []
@@ -310,6 +353,32 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
         again = batch.import_batch(tmp_path / "out.jsonl", units, st)
         assert again == Counter({"noop_already_ok": 10, "corrupt_line": 1, "noop_duplicate": 1})
         assert st.count() == 10 and st.spent()["prompt_tokens"] == 100  # the no-ops are not counted as paid twice
+
+
+def test_batch_sends_identical_requests_once(server, tmp_path) -> None:
+    from fake_openai_server import answer_for
+
+    from ajb_utils.judge.cli import main
+
+    args = ["--backend", "openai", "--model", "gpt-x", "--base-url", server.url, "--source", "toy:4", "--name", "bd",
+            "--out", str(tmp_path / "runs"), "--store", str(tmp_path / "bd.sqlite"), "--no-progress",
+            "--conditions", "with_gt", "--file", str(tmp_path / "in.jsonl")]
+    assert main(["batch-export", *args]) == 0
+    reqs = [json.loads(x) for x in (tmp_path / "in.jsonl").read_text().splitlines()]
+    distinct = {json.dumps(r["body"]["messages"], sort_keys=True) for r in reqs}
+    assert len(distinct) == len(reqs) < 4 * 2 * 3  # two generators' identical plans are exported once
+    out = []
+    for q in reqs:
+        body = {"model": "gpt-x", "choices": [{"message": {"content": answer_for(q["body"]["messages"])},
+                                               "finish_reason": "stop"}], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+        out.append(json.dumps({"custom_id": q["custom_id"], "response": {"status_code": 200, "body": body}}))
+    (tmp_path / "out.jsonl").write_text("\n".join(out) + "\n")
+    args[-1] = str(tmp_path / "out.jsonl")
+    assert main(["batch-import", *args]) == 0
+    with Store(tmp_path / "bd.sqlite", lock=False) as st:
+        rows = list(st.rows([h for (h,) in st.conn.execute("SELECT DISTINCT run_hash FROM results")]))
+    assert len(rows) == 24 and all(r["status"] == "ok" for r in rows)
+    assert sum(bool(r["reused_from"]) for r in rows) == 24 - len(reqs)
 
 
 # --------------------------------------------------------------------------------- kill -9 / resume

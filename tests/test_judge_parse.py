@@ -94,7 +94,10 @@ def test_two_objects_and_unflagged_truncation() -> None:
     v = parse_judge(f"First pass: {S}\nOn reflection: {json.dumps(other)}")
     assert v.status == "ambiguous" and set(v.scores.values()) == {None} and "2 complete JSON verdicts" in v.notes[0]
     same = parse_judge(f"```json\n{S}\n```\nAgain: {S}")  # the same verdict twice is not ambiguous
-    assert same.status == "ok" and same.scores == EXPECT
+    assert same.status == "ok" and same.scores == EXPECT and not same.notes  # fence and prose: one object
+    second = S.replace('"a"', '"a, on reflection"')
+    rephrased = parse_judge(f"{S}\nFinal: {second}")
+    assert rephrased.status == "ok" and any("2 JSON verdicts with the same scores" in n for n in rephrased.notes)
     cut = S[: S.index('"overall_assessment"') + 25]  # all four metrics, then cut mid-string
     v = parse_judge(cut, finish_reason="stop")
     assert v.status == "incomplete" and v.repaired and any("cut short" in n for n in v.notes)

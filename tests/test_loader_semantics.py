@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -148,10 +147,12 @@ def test_think_and_fence_output_is_read_as_the_authors_scorer_does():
     assert C.normalize_calls(text) == plan
     assert C.normalize_calls("<think>a</think><think>b</think> " + json.dumps(plan)) == plan
     assert C.try_normalize_calls("<think>only thoughts")[0] is None
+    assert C.normalize_calls(json.dumps(text)) == plan  # JSON-encoded once more, as datasets stores it
 
 
-def test_think_fence_generation_loads_as_valid(tmp_path):
-    root = write_mini_repo(tmp_path / "r")
+@pytest.mark.parametrize("engine", ["json", "datasets"])
+def test_think_fence_generation_loads_as_valid(tmp_path, engine):
+    root = write_mini_repo(tmp_path / f"think_fence_{engine}")
     path = root / "data" / "gpt5_4.jsonl"
     rows = _rows(path)
     bad = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "hard")
@@ -159,7 +160,7 @@ def test_think_fence_generation_loads_as_valid(tmp_path):
     for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
         bad[f"score_{m}"] = 1.0
     _write(path, rows)
-    bench = load_bench(root, engine="json", runs=None)
+    bench = load_bench(root, engine=engine, runs=None)
     assert ((bench.generations["id"] == "r2") & (bench.generations["difficulty"] == "hard")).sum() == 1
     assert any("</think>" in m for m in bench.messages)
     assert scoring.check_published_scores(bench).empty

@@ -59,7 +59,8 @@ def test_table_X2_hand_computed(tiny) -> None:
     # with GT: new (1+1)/2 = 100, J1 (1+.5)/2 = 75, J2 .5 = 50 -> rank 1; without GT: 25, 100, 50 -> rank 3
     assert r.loc["with_gt", [NEW, d1, d2]].tolist() == [100.0, 75.0, 50.0]
     assert r.loc["without_gt", [NEW, d1, d2]].tolist() == [25.0, 100.0, 50.0]
-    assert r["rank_of_7"].tolist() == [1, 3]
+    assert r["rank"].tolist() == [1, 3]
+    assert r["of"].tolist() == [3, 3]  # the new judge and the two given, not a fixed 7
     assert r.loc["with_gt", "six_mean"] == 62.5 and r.loc["with_gt", "new_minus_six_mean"] == 37.5
     assert r["n"].tolist() == [1, 1]
     rep = paper.reported("T02")
@@ -137,7 +138,8 @@ def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
     v = ext.x2_verdicts(bench.verdicts, p["run_name"])
     x2 = ext.table_X2(v, p["run_name"])
     assert len(x2) == (len(schema.GENERATORS) + 1) * 3 * 2
-    assert x2[p["run_name"]].notna().all() and x2["rank_of_7"].between(1, 7).all()
+    assert x2[p["run_name"]].notna().all() and (x2["of"] == 7).all() \
+        and (x2["rank"] >= 1).all() and (x2["rank"] <= x2["of"]).all()
     g = x2[x2["generator"] != "all"]
     assert g["n"].sum() == 2 * len(items.generations)
 

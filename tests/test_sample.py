@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from ajb_utils import schema
+from ajb_utils import schema, stats
+from ajb_utils.calls import try_normalize_calls
 from ajb_utils.paths import SAMPLE_DIR
 from ajb_utils.sample import SCALES, build_sample
 from ajb_utils.sample.generators import ERROR_MODES, PLAN_MODES
+from ajb_utils.sample.messy import THINK_GENERATOR
 from ajb_utils.scoring import programmatic_scores
 
 
@@ -48,8 +50,11 @@ def test_records_shape(tiny: tuple[Path, dict[str, Any]]) -> None:
     """Topology counts, 8-19 tools, 2-5 calls, 32-hex ids, OpenAI-style calls and tools."""
     out, _ = tiny
     rows = read_jsonl(out / "data/main.jsonl")
-    assert [r["dag_type"] for r in rows].count("fan_in") == SCALES["tiny"]["fan_in"]
-    assert {r["dag_type"] for r in rows} == set(schema.TOPOLOGIES)
+    # one record has no topology on purpose (sample/messy.py)
+    assert sum(r["dag_type"] is None for r in rows) == 1
+    counts = {t: [r["dag_type"] for r in rows].count(t) for t in schema.TOPOLOGIES}
+    assert sum(counts.values()) == sum(SCALES["tiny"].values()) - 1
+    assert all(SCALES["tiny"][t] - 1 <= counts[t] <= SCALES["tiny"][t] for t in schema.TOPOLOGIES)
     for r in rows:
         assert list(r) == schema.MAIN_COLUMNS
         assert len(r["id"]) == 32 and int(r["id"], 16) >= 0
@@ -76,7 +81,7 @@ def test_published_scores_match_scorer(tiny: tuple[Path, dict[str, Any]]) -> Non
     for g in schema.GENERATORS:
         for r in read_jsonl(out / f"data/{g}.jsonl"):
             assert list(r) == schema.GENERATOR_COLUMNS
-            if r["generated_tool_calls"] is None:
+            if try_normalize_calls(r["generated_tool_calls"])[0] is None:  # unparseable, incl. the messy one
                 assert all(r[c] is None for c in schema.SCORE_COLUMNS.values())
                 continue
             scores = programmatic_scores(r["generated_tool_calls"], r["expected_tool_calls"])
@@ -113,8 +118,10 @@ def test_committed_sample_is_current() -> None:
 
 
 def test_judge_rows(tiny: tuple[Path, dict[str, Any]]) -> None:
-    """Verdicts in {0, 0.5, 1} or null; match = 1 - |p - l|; only valid generations judged."""
-    out, _ = tiny
+    """Verdicts in {0, 0.5, 1} or null; match = 1 - |p - l|; only valid generations judged
+    (except the one out-of-range verdict sample/messy.py plants)."""
+    out, summary = tiny
+    planted = summary["messy"]["out_of_range_score"]  # (judge, id, difficulty, generator)
     valid = {(r["id"], g, r["difficulty"]) for g in schema.GENERATORS
              for r in read_jsonl(out / f"data/{g}.jsonl") if r["generated_tool_calls"]}
     for j in schema.JUDGES:
@@ -123,6 +130,10 @@ def test_judge_rows(tiny: tuple[Path, dict[str, Any]]) -> None:
             for cond in schema.MAIN_CONDITIONS:
                 for m in schema.METRICS:
                     b = r[cond][m]
+                    if (j, r["id"], r["difficulty"], r["generator"]) == planted and cond == "with_gt" \
+                            and m == "tool_selection":
+                        assert b["llm_score"] == 4.0
+                        continue
                     assert b["llm_score"] in (None, 0.0, 0.5, 1.0)
                     if b["llm_score"] is not None:
                         assert b["match_score"] == round(1 - abs(b["programmatic_score"]
@@ -165,9 +176,46 @@ def test_readme_and_loading(tmp_path: Path) -> None:
     assert "SYNTHETIC" in text
     for p in SAMPLE_DIR.rglob("*.jsonl"):
         assert f"path: {p.relative_to(SAMPLE_DIR).as_posix()}" in text
+        if p.stem == THINK_GENERATOR:  # one plan is text on purpose: Arrow's reader refuses the mix
+            continue
         assert pj.read_json(p).num_rows > 0
         assert p.stat().st_size < 5_000_000
     datasets = pytest.importorskip("datasets")
-    for config in ("main", "llama_3_3_70b_instruct", "judge_qwq_32b"):
+    for config in ("main", "llama_3_3_70b_instruct", "judge_qwq_32b", THINK_GENERATOR):
         ds = datasets.load_dataset(str(SAMPLE_DIR), config, cache_dir=str(tmp_path))
         assert ds["train"].num_rows > 0
+
+
+def test_messy_cases_are_each_counted_by_the_loader(tiny: tuple[Path, dict[str, Any]]) -> None:
+    """Every planted messy row (sample/messy.py) is one counted exclusion with its reason, or a message."""
+    from ajb_utils.data import load_bench
+    out, summary = tiny
+    bench = load_bench(out, engine="json", runs=None)
+    ex = bench.exclusions
+    want = {"duplicate_judge_row": "duplicate judge row",
+            "out_of_range_score": "judge verdict outside {0, 0.5, 1}",
+            "unparseable_then_valid": "invalid row superseded by a valid one",
+            "one_sided_null": "null judge verdict (whole condition)"}
+    for case, reason in want.items():
+        config, rid, diff, gen = summary["messy"][case]
+        hit = ex[(ex["config"] == config) & (ex["id"] == rid) & (ex["difficulty"] == diff)
+                 & (ex["generator"].map(schema.canonical_generator) == schema.canonical_generator(gen))
+                 & (ex["reason"] == reason)]
+        assert len(hit) == 1, case
+    assert (ex["reason"] == "duplicate judge row").sum() == 1
+    assert (ex["reason"] == "judge verdict outside {0, 0.5, 1}").sum() == 1
+    assert (ex["reason"] == "invalid row superseded by a valid one").sum() == 1
+    _, rid, _, _ = summary["messy"]["null_topology"]
+    assert ex.loc[ex["reason"].str.startswith("null dag_type"), "id"].tolist() == [rid]
+    assert rid in set(stats.record_alignment(bench.verdicts)["id"].astype(str))
+    config, rid, diff, _ = summary["messy"]["think_fence_output"]
+    g = bench.generations
+    assert ((g["generator"] == config) & (g["id"] == rid) & (g["difficulty"] == diff)).sum() == 1
+    assert any(m.startswith(f"{config}: 1 generator output") for m in bench.messages)
+    # the one-sided null: with GT has no verdict, without GT has four
+    config, rid, diff, gen = summary["messy"]["one_sided_null"]
+    v = bench.verdicts
+    one = v[(v["judge"] == config) & (v["id"] == rid) & (v["difficulty"] == diff)
+            & (v["generator"] == gen)]
+    assert one.groupby("condition", observed=True)["llm_score"].count().to_dict() == \
+        {"with_gt": 0, "without_gt": 4}

@@ -340,12 +340,17 @@ def test_half_rate():
 # ------------------------------------------------------------------------------------------
 # ranking
 # ------------------------------------------------------------------------------------------
-def test_spearman_vs_scipy():
-    rng = np.random.default_rng(0)
-    x, y = rng.random(12), rng.random(12)
-    ref = sps.spearmanr(x, y)
-    assert S.spearman(x, y) == pytest.approx((ref.statistic, ref.pvalue))
-    assert S.spearman([1, 2, 3, 4], [10, 20, 30, 40])[0] == pytest.approx(1.0)
+def test_spearman_vs_hand_formula():
+    """rho = 1 - 6 sum d^2 / (n (n^2 - 1)) without ties; p from the t statistic with n - 2 df."""
+    x, y = [1, 2, 3, 4, 5], [2, 1, 4, 3, 5]  # d = 1, 1, 1, 1, 0
+    rho, p = S.spearman(x, y)
+    assert rho == pytest.approx(1 - 6 * 4 / (5 * 24))  # 0.8
+    t = 0.8 * np.sqrt(3 / (1 - 0.64))
+    assert p == pytest.approx(2 * sps.t.sf(t, 3))
+    # ties get average ranks: y ranks (1, 2, 3.5, 3.5) -> Pearson of the ranks
+    rho_t, _ = S.spearman([1, 2, 3, 4], [10, 20, 30, 30])
+    assert rho_t == pytest.approx(np.corrcoef([1, 2, 3, 4], [1, 2, 3.5, 3.5])[0, 1])
+    assert S.spearman([1, 2, 3, 4], [40, 30, 20, 10])[0] == pytest.approx(-1.0)
 
 
 def test_ranking_stability():

@@ -136,3 +136,20 @@ def test_census_of_the_real_record_reads_its_outputs():
     assert step4.at["utilization_ratio", "rule"] == "output"
     assert step4.at["predicted_demand", "rule"] == "output"  # not only by its name
     assert step4.at["max_capacity", "path"] == "VISIBLE"
+
+
+def test_missing_rule_fit_names_the_rule_the_reported_values_follow(monkeypatch):
+    """With reported values made by the 'authors' rule, that rule fits exactly and is marked best."""
+    from ajb_utils import paper
+    from ajb_utils.data import load_bench
+    from ajb_utils.tables import main_results
+
+    bench = load_bench("sample")
+    truth = main_results.table_T02(bench, missing="authors").rename(columns={"align": "value"})
+    truth = truth.assign(stat="alignment", source="test", **{k: truth[k].astype(str) for k in
+                                                             main_results.T02_KEYS})
+    monkeypatch.setattr(paper, "reported", lambda artifact: truth)
+    fit = main_results.missing_rule_fit(bench).set_index("missing")
+    assert fit.at["authors", "max_abs_diff"] == pytest.approx(0.0)
+    assert fit["best"].tolist() == [False, False, True]
+    assert fit.at["exclude", "max_abs_diff"] > 0  # the sample's null metrics make the rules differ

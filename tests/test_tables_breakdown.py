@@ -66,6 +66,21 @@ def test_table_T14_weights(tiny):
     assert (t14["rank_equal"] == t14["rank_param_excluded"]).all()
 
 
+def test_table_T14_weights_with_parameter_structure_rows():
+    """A: tool 100, param 0; B: tool 60, param 80 (one cell, one record): hand-computed weighted means."""
+    rows = []
+    for j, tool, param in (("judge_gpt_5_4", 1.0, 0.0), ("judge_qwq_32b", 0.6, 0.8)):
+        rows.append(("r1", "qwen3_32b", "hard", j, "with_gt", "tool_selection", "linear", 1.0, tool))
+        rows.append(("r1", "qwen3_32b", "hard", j, "with_gt", "parameter_structure", "linear", 1.0, param))
+    t14 = tables.table_T14(_bench(_verdicts(rows)), judges=["judge_gpt_5_4", "judge_qwq_32b"])
+    a, b = t14.loc["judge_gpt_5_4"], t14.loc["judge_qwq_32b"]
+    assert (a["equal"], b["equal"]) == (pytest.approx(50.0), pytest.approx(70.0))
+    assert (a["param_x0.5"], b["param_x0.5"]) == (pytest.approx(100 / 1.5), pytest.approx(100 / 1.5))
+    assert (a["param_excluded"], b["param_excluded"]) == (pytest.approx(100.0), pytest.approx(60.0))
+    assert (a["rank_equal"], a["rank_param_excluded"]) == (2, 1)  # excluding the metric flips the order
+    assert a["shift_excluded_pp"] == pytest.approx(50.0)
+
+
 def test_pairwise_kappa_matches_sklearn(tiny):
     from sklearn.metrics import cohen_kappa_score
 
@@ -163,5 +178,6 @@ def test_exports_are_declared():
 
     for mod in (breakdown, agreement, audit):
         for name in mod.__all__:
-            assert hasattr(tables, name), name
+            # the very object, not a same-named one from another section (a shadowing star import)
+            assert getattr(tables, name) is getattr(mod, name), name
     assert schema.MAIN_JUDGES[0] == "judge_gpt_5_4"

@@ -28,7 +28,7 @@ F07_AXES: dict[str, tuple[str, str]] = {
 def figure_F06(bench):
     """Return (fig, ax): records per DAG topology as horizontal bars, each labelled with count and share."""
     t = table_T07(bench)
-    t = t[t["dag_type"] != "total"]
+    t = t[t["dag_type"].isin(schema.TOPOLOGIES)]  # records without a topology: T07's own row
     labels = [schema.TOPOLOGY_DISPLAY[d] for d in t["dag_type"]]
     n = t["records"].to_numpy(int)
     fig, ax = paper_figure(COLUMN_WIDTH, 2.3)

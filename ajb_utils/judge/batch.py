@@ -2,7 +2,9 @@
 
 ``custom_id`` is the store key, so an import is idempotent and resumable: units already ``ok`` in
 the store are neither exported again nor overwritten, and partial result files can be imported
-as they arrive. Request bodies carry no credentials, and they carry every decoding field that
+as they arrive. Identical requests (same run, same messages) are exported once; after an import,
+``share_identical`` gives the other units the answer (recorded with ``reused_from``). Request
+bodies carry no credentials, and they carry every decoding field that
 defines the run (temperature, top_p, seed, max tokens -- as ``max_completion_tokens`` for
 reasoning models --, reasoning effort, thinking as ``chat_template_kwargs``, the extra body).
 
@@ -63,6 +65,9 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
         parts.append((p, len(buf)))
         buf, size = [], 0
 
+    from ajb_utils.judge.prompts import messages_hash
+
+    sent: set[tuple[str, str, str]] = set()  # identical requests are exported once (see share_identical)
     for u in units:
         st = existing.get(u.key)
         if st == P.OK or (st is not None and not (retry_permanent if st in P.PERMANENT else retry_errors)):
@@ -71,6 +76,10 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
             msgs = ctx.messages(u)
         except KeyError:  # deref judge call whose reference is not derived yet
             continue
+        ident = (u.run_hash, u.kind, messages_hash(msgs))
+        if ident in sent:
+            continue
+        sent.add(ident)
         line = json.dumps({"custom_id": u.key, "method": "POST", "url": "/v1/chat/completions",
                            "body": batch_body(backend, msgs, u.kind == "judge")}, ensure_ascii=False) + "\n"
         n = len(line.encode("utf-8"))
@@ -90,7 +99,31 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
     return parts
 
 
-def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] | None = None) -> Counter:
+def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:
+    """Answer units not yet ok from an ok stored reply to the identical request (reused_from); return the count.
+
+    An export sends each distinct request once; after an import this gives the other units
+    (e.g. the same plan from two generators) their answer, recorded as reused, not paid.
+    """
+    from ajb_utils.judge.runner import _group_identical, _Stats
+
+    existing = store.statuses({u.run_hash for u in units})
+    ready = []
+    for u in units:
+        if existing.get(u.key) == P.OK:
+            continue
+        try:
+            ctx.messages(u)
+        except KeyError:  # deref judge call whose reference is not derived yet
+            continue
+        ready.append(u)
+    stats = _Stats()
+    _group_identical(ready, ctx, store, decoding, stats)
+    return stats.reused
+
+
+def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] | None = None,
+                 ctx: Context | None = None) -> Counter:
     """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
 
     Besides statuses the counts hold ``noop_already_ok`` (a result for a unit already ok in the
@@ -98,7 +131,7 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
     is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
     and skipped; the rest is imported).
     """
-    from ajb_utils.judge.prompts import messages_hash  # noqa: F401  (kept for symmetry)
+    from ajb_utils.judge.prompts import messages_hash
     from ajb_utils.judge.runner import _parse_unit
 
     by_key = {u.key: u for u in units}
@@ -137,6 +170,11 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
             row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
                    "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
                    "attempts": 1}
+            if ctx is not None:  # the request's hash lets identical requests share this answer
+                try:
+                    row["request_hash"] = messages_hash(ctx.messages(u))
+                except KeyError:
+                    pass
             if not isinstance(body, dict) or rec.get("error") or (resp.get("status_code") or 200) >= 400 \
                     or not body.get("choices"):
                 err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)

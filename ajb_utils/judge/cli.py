@@ -187,10 +187,15 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
                 print("(DeRef deriver calls; import, then export again)")
             return 0
         problems: list[str] = []
-        c = batch.import_batch(a.file, [*derivers, *units], store, problems)
+        _load_derived(store, ctx, derivers)
+        c = batch.import_batch(a.file, [*derivers, *units], store, problems, ctx)
         for msg in problems:
             print(msg)
         print(f"imported {dict(c)}")
+        _load_derived(store, ctx, derivers)
+        shared = batch.share_identical([*derivers, *units], ctx, store, cfg.decoding)
+        if shared:
+            print(f"{shared} more units answered by an identical request (recorded with reused_from; not paid)")
     cfg.dry_run, cfg.retry_errors, cfg.reparse, cfg.offline = False, False, False, True
     s = run_judge(cfg)  # export what the store now holds; no call is made
     _print_summary(s)

@@ -56,7 +56,8 @@ def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
 
     The new content is streamed to an unnamed file in the target folder (Linux ``O_TMPFILE``),
     fsynced, given a name and renamed over `path`: a kill at any moment leaves either the old file
-    or the new one, and no orphan temporary file (elsewhere: a named ``.tmp`` removed on errors).
+    or the new one, and no orphan temporary file. Elsewhere a named ``.<name>.<pid>.*.tmp`` is used,
+    removed on errors, and removed by the next export if its writer was killed.
     The file gets the user's normal mode (0666 minus the umask), not mkstemp's 0600.
     """
     path = Path(path)
@@ -69,7 +70,8 @@ def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
         except OSError:  # file systems without O_TMPFILE support
             fd = None
     if fd is None:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        _remove_orphans(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
         os.fchmod(fd, mode)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", closefd=False) as fh:
@@ -91,6 +93,20 @@ def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
         os.close(fd)
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def _remove_orphans(path: Path) -> None:
+    """Remove temporary files of `path` left by killed writers (named .<name>.<pid>.*.tmp, pid gone)."""
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            tmp.unlink(missing_ok=True)
+        except PermissionError:  # alive, another user's process
+            pass
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -333,6 +333,7 @@ def _n_read(v: Verdict) -> int:
 def _best_of_source(src: str, text: str) -> Verdict | None:
     """Return the verdict one text gives: complete strict objects first, flagging disagreeing objects."""
     complete: dict[tuple, Verdict] = {}  # distinct complete, strictly valid objects (fence == prose span)
+    texts: set[str] = set()
     cut_ok: Verdict | None = None
     best: Verdict | None = None
     for origin, cand in json_candidates(text):
@@ -348,6 +349,7 @@ def _best_of_source(src: str, text: str) -> Verdict | None:
             continue
         if v.status == OK:
             complete.setdefault(tuple(v.scores.values()), v)
+            texts.add(re.sub(r"\s+", "", cand))
         elif best is None or (_n_read(v), len(v.notes) == 0) > (_n_read(best), len(best.notes) == 0):
             best = v
     if len(complete) > 1:
@@ -356,7 +358,10 @@ def _best_of_source(src: str, text: str) -> Verdict | None:
                        notes=[f"{len(complete)} complete JSON verdicts with different scores "
                               f"{[list(k) for k in complete]}; none taken"])
     if complete:
-        return next(iter(complete.values()))
+        v = next(iter(complete.values()))
+        if len(texts) > 1:
+            v.notes.append(f"{len(texts)} JSON verdicts with the same scores; took the one from {v.source}")
+        return v
     if cut_ok is not None:
         cut_ok.status = INCOMPLETE
         return cut_ok

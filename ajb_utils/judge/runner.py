@@ -654,7 +654,8 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     from ajb_utils.judge.store import Store
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
-    with Store(cfg.store_path or default_store(cfg.name), durable=cfg.durable) as store:
+    # a dry run only reads (and registers the run): it may look at a store another run is writing
+    with Store(cfg.store_path or default_store(cfg.name), durable=cfg.durable, lock=not cfg.dry_run) as store:
         store.register_run(run_hash, cfg.name, cfg.public())
         hashes = [run_hash, deriver_hash]
         if cfg.reparse:
@@ -778,7 +779,8 @@ def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFra
     from ajb_utils.judge.store import Store
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
-    with Store(cfg.store_path or default_store(cfg.name), durable=cfg.durable) as store:
+    # a dry run only reads (and registers the run): it may look at a store another run is writing
+    with Store(cfg.store_path or default_store(cfg.name), durable=cfg.durable, lock=not cfg.dry_run) as store:
         store.register_run(run_hash, cfg.name, cfg.public())
         if cfg.reparse:
             _reparse(store, [run_hash])

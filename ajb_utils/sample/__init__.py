@@ -7,6 +7,7 @@
 - judges      simulated LLM judges, behaviour in resources/sample_judges.yaml
 - studies     the human-annotation and rewrite meta-judge studies
 - streams     seeded sub-streams and the shared row conventions
+- messy       one row of each messy case the loader must count (duplicate, nulls, range, retry)
 - build       writes configs, runs, annotations and the README header; the command line
 """
 

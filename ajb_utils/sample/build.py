@@ -24,6 +24,7 @@ from ajb_utils.paths import DATA_DIR, SAMPLE_DIR
 from ajb_utils.sample.generators import openai_calls, simulate_generation, tool_overlap
 from ajb_utils.sample.judges import (behaviour, condition_block, follow_reference, profile,
                                      resample, simulate_verdicts, uniforms)
+from ajb_utils.sample.messy import add_messy_cases
 from ajb_utils.sample.records import build_record
 from ajb_utils.sample.streams import Rng, judge_generator_name, rng_for, short_judge, valid_rows
 from ajb_utils.sample.studies import human_annotations, rewrite_validation
@@ -280,6 +281,10 @@ def readme_text(configs: list[tuple[str, str]], scale: str, seed: int) -> str:
               "prompt format, C2, C3) and files under `annotations/` (human study, rewrite",
               "validation) are simulated too; in the small sample the rewrite-validation study",
               "has more triplets than records, so some of its ids are not in `main`.", "",
+              "Messy rows on purpose (`ajb_utils/sample/messy.py`), one of each, so every loader",
+              "rule runs on the sample: a duplicated judge row, a one-sided null verdict, a record",
+              "with a null topology, an unparseable generation followed by a valid retry, a",
+              "verdict outside {0, 0.5, 1}, and a plan wrapped in `<think>` and a code fence.", "",
               "What it is for: running the notebooks and tests offline, in seconds, through the",
               "same loading path as the released dataset (same layout, configs and columns).",
               "It reproduces the paper's qualitative patterns only roughly; use the hub data",
@@ -295,23 +300,25 @@ def build_sample(scale: str, seed: int, out: Path) -> dict[str, Any]:
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
+    main_rows = [main_row(r) for r in records]
+    gen_rows = {g: [public_generation(r) for r in gens[g]] for g in GENERATORS}
+    judge_configs = {j: main_judge_config(gens, j, seed) for j in JUDGES}
+    specs = run_specs()
+    runs = {spec["name"]: run_config(gens, spec["judge"], spec["generators"], spec["conditions"],
+                                     seed, tag, spec["rate"], spec.get("difficulties"))
+            for tag, spec in enumerate(specs)}
+    messy = add_messy_cases(main_rows, gen_rows, judge_configs, runs)
     configs: list[tuple[str, str]] = [("main", "data/main.jsonl")]
-    write_jsonl(tmp / "data/main.jsonl", [main_row(r) for r in records])
+    write_jsonl(tmp / "data/main.jsonl", main_rows)
     for g in GENERATORS:
         configs.append((g, f"data/{g}.jsonl"))
-        write_jsonl(tmp / f"data/{g}.jsonl", [public_generation(r) for r in gens[g]])
-    judge_configs = {}
+        write_jsonl(tmp / f"data/{g}.jsonl", gen_rows[g])
     for j in JUDGES:
-        judge_configs[j] = main_judge_config(gens, j, seed)
         configs.append((j, f"data/{j}.jsonl"))
         write_jsonl(tmp / f"data/{j}.jsonl", judge_configs[j])
-    runs = {}
-    for tag, spec in enumerate(run_specs()):
-        rows = run_config(gens, spec["judge"], spec["generators"], spec["conditions"], seed,
-                          tag, spec["rate"], spec.get("difficulties"))
-        runs[spec["name"]] = rows
+    for spec in specs:
         configs.append((spec["name"], f"runs/{spec['name']}.jsonl"))
-        write_jsonl(tmp / f"runs/{spec['name']}.jsonl", rows)
+        write_jsonl(tmp / f"runs/{spec['name']}.jsonl", runs[spec["name"]])
         (tmp / f"runs/{spec['name']}.meta.json").write_text(
             json.dumps(run_meta(spec), indent=1) + "\n", encoding="utf-8")
     human = human_annotations(records, gens, seed)
@@ -323,7 +330,7 @@ def build_sample(scale: str, seed: int, out: Path) -> dict[str, Any]:
     (tmp / "README.md").write_text(readme_text(configs, scale, seed), encoding="utf-8")
     replace_dir(tmp, out)
     return {"records": records, "generations": gens, "judges": judge_configs, "runs": runs,
-            "human": human, "rewrite": rewrite, "configs": configs}
+            "human": human, "rewrite": rewrite, "configs": configs, "messy": messy}
 
 
 def replace_dir(tmp: Path, out: Path) -> None:

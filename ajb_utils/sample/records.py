@@ -15,7 +15,6 @@ import numpy as np
 import yaml
 
 from ajb_utils.paths import RESOURCES_DIR
-from ajb_utils.schema import TOPOLOGIES
 
 Rng = np.random.Generator
 SYSTEM_PROMPT = (
@@ -463,12 +462,3 @@ def build_query(calls: list[dict[str, Any]], provenance: list[dict[str, str]],
         text = "Quick one: " + "; ".join(clauses) + " - sort it out."
     text = text[0].upper() + text[1:]
     return text, how
-
-
-def topology_of(index: int, counts: dict[str, int]) -> str:
-    """Return the topology of the index-th record when records are laid out by `counts`."""
-    for t in TOPOLOGIES:
-        if index < counts[t]:
-            return t
-        index -= counts[t]
-    raise IndexError(index)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema
+from ajb_utils import data, paper, schema
 
 __all__ = [
     "GENERATOR_IDENTIFIERS", "JUDGE_IDENTIFIERS", "STRUCTURAL_VARIANTS",
@@ -44,9 +44,13 @@ JUDGE_IDENTIFIERS: dict[str, tuple[str, str]] = {
 
 
 def table_T07(bench) -> pd.DataFrame:
-    """Return records per DAG topology: dag_type, records, share (%), plus a 'total' row."""
-    counts = (bench.records["dag_type"].astype(str).value_counts()
-              .reindex(schema.TOPOLOGIES, fill_value=0))
+    """Return records per DAG topology: dag_type, records, share (%), plus a 'total' row.
+
+    Records with a null dag_type are a row of their own (schema.NO_TOPOLOGY) before the total.
+    """
+    labels = schema.topology_labels(bench.records["dag_type"])
+    extra = sorted(set(labels) - set(schema.TOPOLOGIES))
+    counts = labels.value_counts().reindex(list(schema.TOPOLOGIES) + extra, fill_value=0)
     out = pd.DataFrame({"dag_type": counts.index, "records": counts.to_numpy(np.int64)})
     total = int(out["records"].sum())
     out["share"] = 100.0 * out["records"] / max(total, 1)
@@ -98,7 +102,9 @@ def table_T09(bench) -> pd.DataFrame:
 def table_T09_attrition(bench) -> pd.DataFrame:
     """Return excluded generations per generator by Appendix D reason, with attrition (%) of 3 x records."""
     ex = bench.exclusions
-    ex = ex[ex["judge"].isna() & ex["generator"].isin(schema.GENERATORS)]
+    # a retried or repeated row is not attrition: the key has its one row (valid or excluded)
+    ex = ex[ex["judge"].isna() & ex["generator"].isin(schema.GENERATORS)
+            & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])]
     wide = (ex.groupby(["generator", "reason"]).size().unstack("reason", fill_value=0)
             .reindex(schema.GENERATORS, fill_value=0))
     wide.columns = [str(c) for c in wide.columns]

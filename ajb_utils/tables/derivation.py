@@ -54,8 +54,9 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
         on=["id", "difficulty"], how="inner")
     cells = stats.per_metric_align(v, by=["judge", "condition", "nonvisible"])
     wide = cells.pivot_table(index=["judge", "condition"], columns="nonvisible", values="align", observed=True)
-    n = v.groupby("nonvisible", observed=False).size()
-    wide.columns = [f"{c} (n={int(n.get(c, 0))})" for c in wide.columns]
+    # n counts (record, difficulty) units in the bin, not verdict rows
+    n = v.drop_duplicates(["id", "difficulty"]).groupby("nonvisible", observed=False).size()
+    wide.columns = [f"{c} (n={int(n.get(c, 0))} records)" for c in wide.columns]
     wide = wide.reset_index()
     wide["judge"] = pd.Categorical(wide["judge"].astype(str), categories=judges)
     return wide.sort_values(["judge", "condition"]).reset_index(drop=True)

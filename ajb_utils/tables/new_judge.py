@@ -63,7 +63,7 @@ def _paper_T02(judges: list[str]) -> pd.DataFrame:
 
 
 def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
-    """Return X2: per generator (and 'all') x difficulty x condition, alignment (%) of the new judge, the six, their mean, the new judge's rank and the paper's six-judge mean."""
+    """Return X2: per generator (and 'all') x difficulty x condition, alignment (%) of the new judge, the six, their mean, the new judge's rank (``rank`` of ``of`` judges) and the paper's six-judge mean."""
     judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
     cells = stats.align(v, by=["judge", *X2_KEYS])
     cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
@@ -75,12 +75,14 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
         {**{c: "mean" for c in [run_name, *judges, "paper_six_mean"]}, "n": "sum"}).reset_index().assign(generator="all")
     out = pd.concat([per, allrows], ignore_index=True)
     out["six_mean"] = out[judges].mean(axis=1)
-    out["rank_of_7"] = out[[run_name, *judges]].rank(axis=1, ascending=False, method="min")[run_name].astype("Int64")
+    ranked = out[[run_name, *judges]]
+    out["rank"] = ranked.rank(axis=1, ascending=False, method="min")[run_name].astype("Int64")
+    out["of"] = ranked.notna().sum(axis=1).astype("Int64")  # judges ranked in the row (not a fixed 7)
     out["new_minus_six_mean"] = out[run_name] - out["six_mean"]
     out["six_mean_minus_paper"] = out["six_mean"] - out["paper_six_mean"]
     out["n"] = out["n"].astype("Int64")
     out = out.rename(columns={j: schema.display(j) for j in judges})
-    cols = [*X2_KEYS, "n", run_name, *[schema.display(j) for j in judges], "six_mean", "rank_of_7",
+    cols = [*X2_KEYS, "n", run_name, *[schema.display(j) for j in judges], "six_mean", "rank", "of",
             "new_minus_six_mean", "paper_six_mean", "six_mean_minus_paper"]
     return _paper_order(out[cols], X2_KEYS)
 
