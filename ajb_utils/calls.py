@@ -29,8 +29,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import orjson
 
 Call = dict[str, Any]
+_LONG_DIGITS = re.compile(r"\d{19}")
 
 
 class CallParseError(ValueError):
@@ -43,7 +45,22 @@ _FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
 
 def _strip_nulls(obj: Mapping[str, Any]) -> dict[str, Any]:
     """Return a mapping without its None-valued entries (top level only; see module doc)."""
-    return {k: v for k, v in obj.items() if v is not None}
+    for v in obj.values():
+        if v is None:
+            return {k: v for k, v in obj.items() if v is not None}
+    return obj if type(obj) is dict else dict(obj)
+
+
+def _json_loads(text: str | bytes) -> Any:
+    """Return decoded JSON exactly as the standard library would, through orjson when it can:
+    the standard library for what orjson rejects (NaN, lone surrogates) or would turn into a
+    float (integers of 19 or more digits); json.JSONDecodeError when the text is invalid."""
+    if _LONG_DIGITS.search(text if isinstance(text, str) else text.decode("utf-8", "replace")):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def authors_text(text: str) -> str:
@@ -56,13 +73,13 @@ def authors_text(text: str) -> str:
 def _loads_plan(text: str) -> Any:
     """Return the JSON value of a plan stored as text, read by the authors' rules if plain JSON fails."""
     try:
-        return json.loads(text)
+        return _json_loads(text)
     except json.JSONDecodeError as exc:
         first = exc
     reread = authors_text(text)
     if reread != text and reread:
         try:
-            return json.loads(reread)
+            return _json_loads(reread)
         except json.JSONDecodeError as exc:
             first = exc
     raise CallParseError(f"malformed JSON: {first.msg} at char {first.pos}")
@@ -106,13 +123,13 @@ def parse_arguments(args: Any, arrow: bool = False) -> dict[str, Any]:
         if not text:
             return {}
         try:
-            args = json.loads(text)
+            args = _json_loads(text)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
         if args is None:  # "null": no arguments, as a None value
             return {}
-        if isinstance(args, Mapping):
-            return dict(args)  # raw JSON: a null-valued key is a key
+        if type(args) is dict:  # raw JSON, freshly decoded: a null-valued key is a key
+            return args
     if isinstance(args, Mapping):
         return _strip_nulls(args) if arrow else dict(args)
     raise CallParseError(f"arguments must be an object, got {type(args).__name__}")
@@ -123,7 +140,7 @@ def _decoded_function(fn: str) -> Any:
     text = fn.strip()
     if text.startswith("{"):
         try:
-            return json.loads(text)
+            return _json_loads(text)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"function field is not valid JSON: {exc.msg}") from None
     return fn
@@ -133,7 +150,7 @@ def normalize_call(call: Any, arrow: bool = False) -> Call:
     """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
     if isinstance(call, str | bytes):
         try:
-            call = json.loads(call)
+            call = _json_loads(call)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"call is not valid JSON: {exc.msg}") from None
     if not isinstance(call, Mapping):
@@ -181,7 +198,7 @@ def as_mapping(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     if isinstance(value, str | bytes):
-        value = json.loads(value) if value.strip() else {}
+        value = _json_loads(value) if value.strip() else {}
     if not isinstance(value, Mapping):
         raise CallParseError(f"expected an object, got {type(value).__name__}")
     return dict(value)
@@ -190,7 +207,7 @@ def as_mapping(value: Any) -> dict[str, Any]:
 def normalize_tool(tool: Any) -> dict[str, Any]:
     """Return one tool schema as ``{"name", "description", "properties", "required"}``."""
     if isinstance(tool, str | bytes):
-        tool = json.loads(tool)
+        tool = _json_loads(tool)
     if not isinstance(tool, Mapping):
         raise CallParseError(f"a tool must be an object, got {type(tool).__name__}")
     fn = as_mapping(tool.get("function")) if tool.get("function") is not None else tool

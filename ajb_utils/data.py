@@ -13,10 +13,13 @@ the paper's Appendix D (unparseable or empty generator output; null judge verdic
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import logging
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +35,7 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency
 
 from ajb_utils import cache as bench_cache, schema
 from ajb_utils.calls import normalize_tools, try_normalize_calls
-from ajb_utils.paths import RUNS_DIR, SAMPLE_DIR
+from ajb_utils.paths import REPO_ROOT, RUNS_DIR, SAMPLE_DIR
 from ajb_utils.scoring import P_COLUMNS, check_published_scores, score_frame  # noqa: F401 (re-exported)
 
 log = logging.getLogger("ajb_utils.data")
@@ -112,6 +115,8 @@ def resolve_source(source: str | Path) -> Source:
     if str(source) == "hf":
         return Source(schema.HF_REPO_ID, False, "hf")
     path = Path(source).expanduser()
+    if not path.is_absolute() and not path.is_dir() and (REPO_ROOT / path).is_dir():
+        path = REPO_ROOT / path  # e.g. data/sample_full from notebooks/ or any other folder
     if path.is_dir():
         return Source(str(path.resolve()), True, path.resolve().name)
     if "/" in str(source) and not path.exists() and not str(source).startswith((".", "/")):
@@ -864,10 +869,11 @@ def _source_revision(src: Source, revision: str | None, files: dict[str, list[st
         return revision
     h = hashlib.sha256()
     root = Path(src.location)
-    for rel in sorted({p for ps in files.values() for p in ps}):
-        path = root / rel
+    rels = sorted({p for ps in files.values() for p in ps})
+    digests = bench_cache.file_digests([root / rel for rel in rels])  # content, not sizes
+    for rel in rels:
         h.update(rel.encode())
-        h.update(str(path.stat().st_size if path.exists() else -1).encode())
+        h.update(digests[str((root / rel).resolve())].encode())
     readme = root / "README.md"
     if readme.exists():
         h.update(readme.read_bytes())
@@ -1017,6 +1023,19 @@ def _run_files(src: Source, runs: str | list[str] | None) -> list[Path]:
                   if p.is_file() and p.name.endswith((".jsonl", ".meta.json")))
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (a load builds millions of acyclic objects, and each
+    collection would walk them all); restore its state afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _bench_from_cache(source: str | Path, label: str) -> Any:
     """Return the function that rebuilds a Bench from a cache entry's frames and meta."""
     def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
@@ -1070,12 +1089,14 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     """
     src = resolve_source(source)
     engine = engine or ("json" if src.is_local else "datasets")
-    if cache:
-        args = {"generators": generators, "judges": judges, "revision": revision, "runs": runs,
-                "engine": engine, "justifications": justifications}
-        return _cached_load(source, src, args)
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
+    if cache or gc.isenabled():  # the entry: through the cache, the cyclic GC paused
+        args = {"generators": generators, "judges": judges, "revision": revision, "runs": runs,
+                "engine": engine, "justifications": justifications}
+        with _gc_paused():
+            return (_cached_load(source, src, args) if cache
+                    else load_bench(source, **args, cache=False))
     messages: list[str] = []
     if not src.is_local:  # fails in seconds offline; pins every read below to one commit
         requested, revision = revision, hub_commit(src.location, revision)

@@ -179,7 +179,7 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
         if old.get("source") == record["source"] and old.get("revision") == record["revision"]:
             record["parameters"] = dict(sorted({**old.get("parameters", {}), **record["parameters"]}.items()))
             record["runs"] = sorted(set(old.get("runs", [])) | set(record["runs"]))
-        tmp = path.with_suffix(".json.tmp")
+        tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
         tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         tmp.replace(path)
     return path

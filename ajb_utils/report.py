@@ -47,7 +47,12 @@ def _formatter(float_format: str | Callable[[float], str] | None) -> Callable[[A
         fmt = lambda x: float_format % x  # noqa: E731
     else:
         fmt = float_format.format
-    return lambda x: fmt(x) if isinstance(x, (float, np.floating)) else str(x)
+    return lambda x: _no_negative_zero(fmt(x)) if isinstance(x, (float, np.floating)) else str(x)
+
+
+def _no_negative_zero(text: str) -> str:
+    """Return a formatted number without the sign of a rounded negative zero ('-0.0' -> '0.0')."""
+    return text[1:] if text.startswith("-") and not any(ch in "123456789" for ch in text) else text
 
 
 def latex_table(
@@ -59,6 +64,7 @@ def latex_table(
 ) -> str:
     """Return a booktabs LaTeX table (\\toprule/\\midrule/\\bottomrule) for a DataFrame."""
     show_index = index if index is not None else not isinstance(df.index, pd.RangeIndex)
+    df = display_names(df)
     styler = df.style.format(formatter=_formatter(float_format), na_rep="--", escape="latex")
     styler = styler.format_index(escape="latex", axis=0).format_index(escape="latex", axis=1)
     if not show_index:
@@ -185,6 +191,15 @@ def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     out = df.round(digits)
     floats = out.select_dtypes("floating").columns
     out[floats] = out[floats] + 0.0  # -0.0 + 0.0 == +0.0
+    out = out.iloc[_paper_order(out.index)]
+    out = out.iloc[:, _paper_order(out.columns)]
+    return display_names(out)
+
+
+def display_names(df: pd.DataFrame) -> pd.DataFrame:
+    """Return `df` with judge and generator config names shown as the paper's display names (in
+    labels, and in text columns unless the table lists both: a `name`/`display` column), NaN labels as 'n/a'."""
+    out = df.copy()
     if not any(str(c) in NAME_COLUMNS_KEPT_WITH for c in out.columns):
         for col in out.columns:
             if not pd.api.types.is_numeric_dtype(out[col].dtype) and not pd.api.types.is_bool_dtype(out[col].dtype):
@@ -192,8 +207,6 @@ def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
                 known = vals.map(lambda v: isinstance(v, str) and v in schema.DISPLAY).astype(bool)
                 if known.any():
                     out[col] = vals.where(~known, vals.map(schema.DISPLAY))
-    out = out.iloc[_paper_order(out.index)]
-    out = out.iloc[:, _paper_order(out.columns)]
     out.index = _display_labels(out.index)
     out.columns = _display_labels(out.columns)
     return out

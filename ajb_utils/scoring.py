@@ -40,6 +40,7 @@ P_COLUMNS: dict[str, str] = {
 }
 DECIMALS = 4
 _LE = np.frompyfunc(operator.le, 2, 1)  # element-wise set containment on object arrays
+_NAME, _ARGUMENTS = operator.itemgetter("name"), operator.itemgetter("arguments")
 
 
 def p_tool(pred_names: list[str], exp_names: list[str]) -> float:
@@ -114,11 +115,11 @@ def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
     k = np.repeat(np.arange(len(call_lists)), lengths)
     starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
     keys = np.empty(len(flat), dtype=object)
-    keys[:] = [frozenset(c["arguments"]) for c in flat]
+    keys[:] = list(map(frozenset, map(_ARGUMENTS, flat)))
     return pd.DataFrame({
         "k": k,
         "pos": np.arange(len(flat)) - starts,
-        "name": [c["name"] for c in flat],
+        "name": list(map(_NAME, flat)),
         "keys": keys,
     })
 

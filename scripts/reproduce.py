@@ -79,6 +79,8 @@ def main() -> int:
     ap.add_argument("--skip-notebooks", action="store_true")
     ap.add_argument("--no-html", action="store_true",
                     help="skip the HTML rendering of executed notebooks (figures/<label>/html/)")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="notebooks executed at once (default: one per core)")
     args = ap.parse_args()
     spec = yaml.safe_load(args.params.read_text()) or {}
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
@@ -130,6 +132,8 @@ def main() -> int:
             cmd.append("--in-place")
         if not args.no_html:
             cmd.append("--html")
+        if args.jobs is not None:
+            cmd += ["--jobs", str(args.jobs)]
         status |= subprocess.run(cmd, cwd=REPO).returncode
     runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
     out = output_folder_of(runs[0][3]) if runs else None

@@ -20,6 +20,11 @@ notebook's outputs to figures/<data label>-<parameter file name>/ (unless it set
 With --html, the rendered notebooks go to <output folder>/html/ with links rewritten to work when
 that folder is opened in a browser (notebook links to .html, file links relative to html/).
 
+Notebooks run in parallel, one worker process per core by default (`--jobs N`; `--jobs 1` runs
+them one after another in this process). Each notebook is executed on its own kernel with the
+same parameters either way, so the outputs do not depend on the number of workers; the report
+lines come in notebook order.
+
 A hub data source is probed once before any notebook runs (one request, a few seconds at most):
 offline, one line says what failed and the command that works offline (exit status 2). A
 data-source error inside a notebook (BenchDataError, HubUnavailable) stops the run there, since
@@ -29,6 +34,7 @@ every later notebook would fail the same way.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import html.parser
 import logging
 import os
@@ -325,7 +331,7 @@ def execute_one(
                 progress_bar=False,
                 log_output=False,
                 execution_timeout=timeout,
-                config=kernel_config(),
+                config=kernel_config(Path(tmp)),
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, kernels others
             seconds = time.perf_counter() - start
@@ -378,12 +384,15 @@ def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
     return None
 
 
-def kernel_config() -> Any:
-    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), quiet shutdown."""
+def kernel_config(socket_dir: Path | None = None) -> Any:
+    """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), quiet
+    shutdown, the sockets in `socket_dir` (a folder per notebook, so kernels running at once never share one)."""
     from traitlets.config import Config
     config = Config()
     config.KernelManager.transport = "ipc"
     config.NotebookClient.kernel_manager_class = quiet_kernel_manager()
+    if socket_dir is not None:
+        config.KernelManager.ip = str(socket_dir / "kernel")
     return config
 
 
@@ -405,6 +414,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
     ap.add_argument("--list", action="store_true", help="print the notebooks and their parameters, run nothing")
     ap.add_argument("--no-summary", action="store_true", help="leave out the closing lines saying where outputs are")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="notebooks executed at once, one worker process each (default: one per core)")
     return ap.parse_args(argv)
 
 
@@ -467,6 +478,71 @@ def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
     return lines
 
 
+@dataclass
+class Task:
+    """One notebook to execute: where from, where to, with what, and where its HTML goes."""
+
+    notebook: Path
+    dest: Path
+    params: dict[str, Any]
+    kernel: str
+    failed_dir: Path
+    timeout: int | None
+    html_dir: Path | None
+    note: str = ""
+
+
+def run_task(task: Task) -> Result:
+    """Return the Result of executing one Task (and rendering its HTML when asked)."""
+    res = execute_one(task.notebook, task.dest, task.params, task.kernel, task.failed_dir, task.timeout)
+    if res.ok and task.html_dir is not None:
+        render_html(task.dest, task.html_dir, source_dir=task.notebook.parent)
+    return res
+
+
+def report_line(task: Task, res: Result) -> str:
+    """Return the printed line for one finished notebook."""
+    status = "ok  " if res.ok else "FAIL"
+    return f"{status} {task.notebook.stem:<32} {res.seconds:7.1f} s{task.note}" + (f"  {res.error}" if res.error else "")
+
+
+def stops_the_run(task: Task, res: Result, fail_fast: bool) -> bool:
+    """Return True when a result ends the run: any failure under --fail-fast, or a data-source
+    error (every later notebook would fail the same way), which is said in one line."""
+    if res.ok:
+        return False
+    if res.error.startswith(DATA_SOURCE_ERRORS):
+        print(f"stopped: a data-source error in {task.notebook.stem}; the other notebooks would fail "
+              "the same way", flush=True)
+        return True
+    return fail_fast
+
+
+def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
+    """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order."""
+    results: list[Result] = []
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            res = run_task(task)
+            print(report_line(task, res), flush=True)
+            results.append(res)
+            if stops_the_run(task, res, fail_fast):
+                break
+        return results
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        futures = [pool.submit(run_task, task) for task in tasks]
+        for task, fut in zip(tasks, futures):
+            if fut.cancelled():
+                continue
+            res = fut.result()
+            print(report_line(task, res), flush=True)
+            results.append(res)
+            if stops_the_run(task, res, fail_fast):
+                pool.shutdown(wait=True, cancel_futures=True)  # the ones already running finish
+                break
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the notebooks; return the process exit status (0 all ok, 1 any failed, 2 none found)."""
     args = parse_args(argv)
@@ -483,7 +559,6 @@ def main(argv: list[str] | None = None) -> int:
     # We pass only declared parameters; papermill's own check misses PEP 604 annotations.
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
-    results: list[Result] = []
     runs, forced = plan_runs(spec, notebooks, args.params)
     if forced and not args.list:
         print(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
@@ -492,6 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         print("--in-place refreshes the committed notebooks with their default parameters only; "
               f"executed copies go to {paths.relpath(SCRATCH_DIR / 'notebooks')}/ instead")
     folder, html_dir, dest = paths.FIGURES_DIR, None, paths.NOTEBOOKS_DIR
+    tasks: list[Task] = []
     for nb, params, dropped, resolved in runs:
         if args.list:
             print(f"{nb.stem}: {params}" + (f"  (not declared: {', '.join(dropped)})" if dropped else ""))
@@ -501,27 +577,19 @@ def main(argv: list[str] | None = None) -> int:
         else:
             out_root = args.output_dir or SCRATCH_DIR / "notebooks" / output_folder_of(resolved).name
             dest = out_root / nb.name
-        res = execute_one(nb, dest, params, args.kernel, failed_dir, args.timeout)
         folder = output_folder_of(resolved)
-        if res.ok and args.html:
-            html_dir = html_dir_for(resolved)
-            render_html(dest, html_dir, source_dir=nb.parent)
+        html_dir = html_dir_for(resolved) if args.html else None
         note = f"  (ignored: {', '.join(dropped)})" if dropped else ""
-        status = "ok  " if res.ok else "FAIL"
-        print(f"{status} {nb.stem:<32} {res.seconds:7.1f} s{note}" + (f"  {res.error}" if res.error else ""),
-              flush=True)
-        results.append(res)
-        if not res.ok and res.error.startswith(DATA_SOURCE_ERRORS):
-            print(f"stopped: a data-source error in {nb.stem}; the other notebooks would fail "
-                  "the same way", flush=True)
-            break
-        if not res.ok and args.fail_fast:
-            break
+        tasks.append(Task(nb, dest, params, args.kernel, failed_dir, args.timeout,
+                          html_dir_for(resolved) if args.html else None, note))
     if args.list:
         return 0
+    start = time.perf_counter()
+    results = run_tasks(tasks, args.jobs, args.fail_fast)
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
-    print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s in all")
+    print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s of notebook time "
+          f"in {time.perf_counter() - start:.1f} s wall ({max(1, args.jobs)} worker(s))")
     if failed:
         print(f"failed: {', '.join(failed)} (executed copies in {paths.relpath(failed_dir)}/)")
         return 1

@@ -257,3 +257,19 @@ def test_datasets_cache_of_a_local_folder_is_keyed_by_path_and_content(tmp_path)
         != same
     (a / "data" / "main.jsonl").write_text((a / "data" / "main.jsonl").read_text() + "\n")
     assert bench_cache.datasets_cache_dir(str(a), files) != same
+
+
+def test_revision_of_a_local_folder_follows_its_content(tmp_path):
+    """Issue 14.1: the recorded revision changes with a same-size edit, and only then."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    first = load_bench(root, runs=None, cache=False).revision
+    assert load_bench(root, runs=None, cache=False).revision == first
+    rows = _judge_rows(root)
+    rows[0]["with_gt"]["tool_selection"]["llm_score"] = 0.5  # 1.0 -> 0.5: same size
+    _write_rows(root / "data" / "judge_gpt_5_4.jsonl", rows)
+    assert load_bench(root, runs=None, cache=False).revision != first
+
+
+def test_a_relative_folder_resolves_from_the_repository_root(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    assert data_mod.resolve_source("data/sample").location == str(data_mod.SAMPLE_DIR)

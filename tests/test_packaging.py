@@ -10,9 +10,13 @@ import yaml
 from ajb_utils.paths import REPO_ROOT
 
 
+CONDA_NAMES = {"python-xxhash": "xxhash"}  # conda-forge name -> the pip name it installs
+
+
 def _name(spec: str) -> str:
     """Return the normalised package name of a requirement string."""
-    return re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower().replace("_", "-")
+    name = re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower().replace("_", "-")
+    return CONDA_NAMES.get(name, name)
 
 
 def test_environment_yml_matches_pyproject() -> None:

@@ -115,3 +115,26 @@ def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(tmp_path: P
     assert sorted(p.name for p in nbdir.iterdir()) == ["01_ok.ipynb", "02_bad.ipynb"]  # no temp files left
     assert _stdout_text(ok).strip() == "1"  # the good one ran in place
     assert (tmp_path / "failed" / "02_bad.ipynb").exists()  # kept for debugging, elsewhere
+
+
+def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(tmp_path: Path) -> None:
+    """--jobs 3 and --jobs 1 write byte-identical notebooks; report lines stay in notebook order
+    although the first notebook finishes last; kernels running at once never share sockets."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    _write_nb(nbdir / "01_slow.ipynb", "import time; time.sleep(3); print(a * 2)")
+    _write_nb(nbdir / "02_fast.ipynb", "print(a + 1, b)")
+    _write_nb(nbdir / "03_fast.ipynb", "print(sorted({'x': 1, 'y': a}.items()))")
+    params = tmp_path / "p.yaml"
+    params.write_text(yaml.safe_dump({"default": {"a": 5}}))
+    outs = {}
+    for jobs in ("1", "3"):
+        out = tmp_path / f"out{jobs}"
+        res = _run("--params", str(params), "--notebooks-dir", str(nbdir), "--output-dir", str(out),
+                   "--failed-dir", str(tmp_path / "failed"), "--jobs", jobs)
+        assert res.returncode == 0, res.stdout + res.stderr
+        lines = [ln.split()[1] for ln in res.stdout.splitlines() if ln.startswith("ok")]
+        assert lines == ["01_slow", "02_fast", "03_fast"]
+        outs[jobs] = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert outs["1"] == outs["3"]
+    assert _stdout_text(tmp_path / "out3" / "01_slow.ipynb").strip() == "10"

@@ -169,3 +169,21 @@ def test_vectorised_on_empty_input() -> None:
     assert len(score_plans([], [])) == 0
     with pytest.raises(ValueError):
         score_plans([[]], [])
+
+
+def test_argument_decoding_keeps_the_standard_librarys_results():
+    """orjson decodes arguments; what it rejects but JSON readers accept (NaN, big integers)
+    still decodes as before, and invalid JSON is still a CallParseError."""
+    import math
+
+    from ajb_utils.calls import CallParseError, parse_arguments
+
+    assert parse_arguments('{"a": 1, "b": null, "c": [1, {"d": null}]}') == {
+        "a": 1, "b": None, "c": [1, {"d": None}]}
+    assert math.isnan(parse_arguments('{"x": NaN}')["x"])
+    assert parse_arguments('{"n": 123456789012345678901234567890}') == {
+        "n": 123456789012345678901234567890}
+    with pytest.raises(CallParseError, match="not valid JSON"):
+        parse_arguments('{"x": ')
+    given = {"a": 1}
+    assert parse_arguments(given) == given and parse_arguments(given) is not given
