@@ -417,6 +417,13 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
                    _paper_text(c), shown if shown is not None else text, holds, note)
 
 
+def not_reproduced(claim_ref: str | Mapping[str, Any] | pd.Series, why: str) -> Verdict:
+    """Return the n/a Verdict of a claim this data cannot test (e.g. an ablation without runs): never 'yes'."""
+    c = claim(claim_ref) if isinstance(claim_ref, str) else claim_ref
+    return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), str(_get(c, "kind")).strip(),
+                   _tolerance_text(c), _paper_text(c), "not reproduced", None, why)
+
+
 def _join(a: str, b: str) -> str:
     """Return two notes joined by '; ' (either may be empty)."""
     return "; ".join(x for x in (a, b) if x)

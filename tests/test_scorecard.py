@@ -80,6 +80,18 @@ def test_scorecard_on_released_data_says_so(tmp_path: Path) -> None:
     assert "reproduction verdict of the paper" in text and "SYNTHETIC" not in text
 
 
+def test_print_summary_writes_the_scorecard_and_prints_one_screen(tmp_path: Path, capsys) -> None:
+    """What scripts/reproduce.py calls at its end: the files exist afterwards and the text fits a screen."""
+    out = _folder(tmp_path)
+    report.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
+    capsys.readouterr()
+    text = scorecard.print_summary(out)
+    printed = capsys.readouterr().out
+    assert text in printed and "1/2 reported values" in printed
+    assert (out / "SCORECARD.md").exists() and (out / "SCORECARD.csv").exists()
+    assert len(printed.splitlines()) <= 25
+
+
 def test_comparison_from_the_paper_itself_is_not_counted(tmp_path: Path) -> None:
     out = _folder(tmp_path)
     report.show_comparison(_cmp([1.0, 2.0], [1.0, 2.0]), "T25", out, from_paper=True)

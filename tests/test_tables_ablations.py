@@ -154,8 +154,12 @@ def test_no_runs_returns_paper_values(no_runs):
     # the draft's figure prints both alignments per difficulty (with GT here)
     assert list(f05["structured"]) == [96.4, 93.5, 87.5] and list(f05["delta"]) == [6.3, 6.5, 4.8]
     assert list(A.format_paper_F05()["condition"].unique()) == ["with_gt", "without_gt"]
-    # the paper's own values are not a reproduction: no verdict
+    # the paper's own values are not a reproduction: no verdict, in every ablation
     assert (A.format_checks(f05, A.table_T31(no_runs))["holds"] == "n/a").all()
+    for checks in (A.temperature_checks(t25, A.table_T27(no_runs)), A.thinking_checks(A.table_T05(A.table_T26(no_runs))),
+                   A.c2_checks(A.table_T04(no_runs))):
+        assert (checks["holds"] == "n/a").all(), checks
+        assert (checks["reproduced value"] == "not reproduced").all()
 
 
 @pytest.mark.parametrize("study", A.STUDIES)

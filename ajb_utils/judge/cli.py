@@ -156,6 +156,11 @@ def _print_summary(s: RunSummary) -> None:
                   f"({sp['attempts']} paid attempts); budgets count it")
         return
     print(s)
+    if s.files and any(str(f).endswith(".jsonl") for f in s.files):
+        print(f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
+              "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
+              f"{s.name} and this run's settings, then: python scripts/run_notebooks.py --params <that file> "
+              "--only 15 (items already answered come from the store; nothing is paid twice)")
 
 
 def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:

@@ -615,19 +615,25 @@ def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dic
         ["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"]].reset_index(drop=True)
 
 
-def _meta(cfg: RunConfig, kind: str, generators: list[str], source_label: str, run_hash: str) -> dict[str, Any]:
-    """Return a run's .meta.json content (DATA_FORMAT.md section 2)."""
+def _meta(cfg: RunConfig, kind: str, generators: list[str], source_label: str, run_hash: str,
+          synthetic: bool = False) -> dict[str, Any]:
+    """Return a run's .meta.json content (DATA_FORMAT.md section 2); `synthetic` marks a run over synthetic data."""
     model = cfg.model if cfg.backend != "static" else "static-v1"
     return {
         "name": cfg.name, "judge": cfg.judge or model, "display": cfg.display or cfg.name,
         "study": cfg.study if cfg.backend != "static" or cfg.study != "new_judge" else "static",
         "conditions": list(cfg.conditions) if kind == "judge" else [],
         "generators": generators, "decoding": cfg.decoding.to_dict() if cfg.backend != "static" else {},
-        "prompt_variant": "structured", "backend": cfg.backend, "model": model, "synthetic": False,
+        "prompt_variant": "structured", "backend": cfg.backend, "model": model, "synthetic": bool(synthetic),
         "source": source_label, "kind": kind, "run_hash": run_hash,
         "response_format": cfg.response_format if cfg.backend != "static" else None,
         "created_unix": int(time.time()),
     }
+
+
+def _synthetic(bench: Any) -> bool:
+    """Return True when the items came from synthetic data (the embedded sample or a copy of it)."""
+    return bool(getattr(bench, "synthetic", False))
 
 
 def _check_conditions(conditions: list[str]) -> None:
@@ -704,7 +710,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
 
             out = Path(cfg.out_dir)
             n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-            meta = _meta(cfg, "judge", gen_names, src_label, run_hash)
+            meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench))
             meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
             write_meta(out / f"{cfg.name}.meta.json", meta)
             summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
@@ -762,7 +768,7 @@ def _run_static(cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[
     if cfg.export:
         out = Path(cfg.out_dir)
         write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-        write_meta(out / f"{cfg.name}.meta.json", _meta(cfg, "judge", gen_names, src_label, "static-v1"))
+        write_meta(out / f"{cfg.name}.meta.json", _meta(cfg, "judge", gen_names, src_label, "static-v1", _synthetic(bench)))
         summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
     summary.elapsed_s = time.time() - t0
     return summary
@@ -828,7 +834,7 @@ def run_generate(cfg: RunConfig) -> RunSummary:
             outcomes[(u.item_id, u.difficulty)] = {"status": r["status"], "calls": calls, "provenance": _provenance(r)}
     out = Path(cfg.out_dir) / "generators"
     write_jsonl(out / f"{cfg.name}.jsonl", generator_rows(bench.records, outcomes))
-    meta = _meta(cfg, "generator", [cfg.name], getattr(bench, "label", cfg.source), summary.run_hash)
+    meta = _meta(cfg, "generator", [cfg.name], getattr(bench, "label", cfg.source), summary.run_hash, _synthetic(bench))
     meta["study"] = "new_generator"
     write_meta(out / f"{cfg.name}.meta.json", meta)
     summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
@@ -869,6 +875,6 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
         run_hash, src = summary.run_hash, getattr(bench, "label", cfg.source)
     if cfg.export:
         write_jsonl(out / f"{cfg.name}.rewrite_validation.jsonl", rows_out)
-        write_meta(out / f"{cfg.name}.rewrite_validation.meta.json", _meta(cfg, "rewrite_meta_judge", [], src, run_hash))
+        write_meta(out / f"{cfg.name}.rewrite_validation.meta.json", _meta(cfg, "rewrite_meta_judge", [], src, run_hash, _synthetic(bench)))
         summary.files = [str(out / f"{cfg.name}.rewrite_validation.jsonl")]
     return summary

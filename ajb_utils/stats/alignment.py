@@ -44,6 +44,24 @@ def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing,
     return ~bad[tup]
 
 
+def _kept_records(out: pd.DataFrame, missing: Missing) -> np.ndarray:
+    """Return a mask over a per-record (sum, count) frame of the records a missing-verdict rule keeps (see _kept_rows)."""
+    has = (out["count"] > 0).to_numpy()
+    if missing != "miss" or "condition" not in out.index.names or has.all():
+        return has
+    idx = out.index
+    code = np.zeros(len(out), dtype=np.int64)  # one int per (record, generator, judge, difficulty) tuple
+    for pos, name in enumerate(idx.names):
+        if name == "condition" or name in RECORD_EXTRAS:
+            continue
+        codes = np.asarray(idx.codes[pos], dtype=np.int64) if isinstance(idx, pd.MultiIndex) \
+            else pd.factorize(idx)[0].astype(np.int64)
+        code = code * (int(codes.max(initial=0)) + 2) + codes + 1
+    tup = np.unique(code, return_inverse=True)[1]
+    bad = np.bincount(tup, weights=(~has).astype(float)) > 0
+    return has & ~bad[tup]
+
+
 def record_alignment(
     verdicts: pd.DataFrame,
     missing: Missing = "exclude",
@@ -65,11 +83,10 @@ def record_alignment(
     keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
     if "metric" in verdicts.columns:
         _require_unique(verdicts, [k for k in keys if k not in RECORD_EXTRAS] + ["metric"], "verdict")
-    m = _match_values(verdicts)
-    keep = _kept_rows(verdicts, keys, missing, m)
-    work = verdicts.loc[keep, keys].copy()
-    work["_m"] = m[keep]
+    work = verdicts[keys].copy()
+    work["_m"] = _match_values(verdicts)
     out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
+    out = out[_kept_records(out, missing)]
     if missing == "exclude":
         mu = out["sum"] / out["count"]
     else:
@@ -116,7 +133,10 @@ def per_metric_align(
     cols = by + ["metric"]
     m = _match_values(verdicts)
     extra = [c for c in by if c not in RECORD_KEYS]
-    keep = _kept_rows(verdicts, list(RECORD_KEYS) + extra, missing, m)
+    if missing == "exclude":  # a record without verdicts adds nothing to a mean over verdicts
+        keep = np.ones(len(verdicts), dtype=bool)
+    else:
+        keep = _kept_rows(verdicts, list(RECORD_KEYS) + extra, missing, m)
     work = verdicts.loc[keep, cols].copy()
     work["_m"] = m[keep]
     g = work.groupby(cols, observed=True, sort=True)["_m"]

@@ -363,6 +363,9 @@ def table_T04(bench) -> pd.DataFrame:
                            "source"]].rename_axis("generator").reset_index()
 
 
+NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing is reproduced"
+
+
 def from_paper(t: pd.DataFrame) -> bool:
     """Return True when an ablation table holds the paper's values (no runs on this data)."""
     return bool(len(t)) and bool((t["source"].astype(str) == PAPER_SOURCE).all())
@@ -388,6 +391,8 @@ def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
     weak = d.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])
     fmt = lambda s: ", ".join(f"{schema.display(k)} {v:+.2f}" for k, v in s.items())  # noqa: E731
     src = str(t04["source"].iloc[0])
+    if t04["source"].astype(str).str.contains(PAPER_SOURCE, regex=False).any():  # the deltas are the paper's
+        return report.checks_table([paper.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.c2_strong", "P.c2_weak")])
     return report.checks_table([paper.verdict("P.c2_strong", strong, shown=fmt(strong), note=src),
                                 paper.verdict("P.c2_weak", weak, shown=fmt(weak), note=src)])
 
@@ -475,11 +480,14 @@ def compare_T25(t25: pd.DataFrame) -> pd.DataFrame:
 
 
 def temperature_checks(t25: pd.DataFrame, t27: pd.DataFrame) -> pd.DataFrame:
-    """Return the RQ4 verdicts (max spread <= 0.6 pp and <= 0.25 pp)."""
+    """Return the RQ4 verdicts (max spread <= 0.6 pp and <= 0.25 pp); n/a where a table holds the paper's values."""
     out = []
     for claim_id, t in (("P.temperature_spread", t25), ("P.temperature_spread_2", t27)):
         if claim_id.endswith("_2") and "condition" in t:  # the paper's T27 states the with-GT spread
             t = t[t["condition"].isin(["with_gt", "all"])]
+        if from_paper(t):
+            out.append(paper.not_reproduced(claim_id, NO_RUNS_NOTE))
+            continue
         spread = float(t["max_spread"].max())
         out.append(paper.verdict(claim_id, spread, shown=f"{spread:.2f}", note=str(t["source"].iloc[0])))
     return report.checks_table(out)
@@ -545,6 +553,9 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
 
 def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ5 verdicts (mean GT gap +0.11 pp, max |delta| 0.3 pp, 24 paired cells)."""
+    if from_paper(t05):
+        return report.checks_table([paper.not_reproduced(c, NO_RUNS_NOTE)
+                                    for c in ("P.cot_mean_gt", "P.cot_max", "T05.paired_cells")])
     s = t05.set_index("condition")
     gt, allc = s.loc["with_gt"], s.loc["all"]
     return report.checks_table([

@@ -168,7 +168,7 @@ def compare_T09(t09: pd.DataFrame) -> pd.DataFrame:
 def dataset_checks(bench, t07: pd.DataFrame, t08: pd.DataFrame, t09: pd.DataFrame) -> list[paper.Verdict]:
     """Return the dataset claims' verdicts (counts on the paper's corpus only; shares otherwise)."""
     full = not bench.synthetic
-    topo = t07[t07["dag_type"] != "total"].set_index("dag_type")
+    topo = t07[t07["dag_type"].isin(schema.TOPOLOGIES)].set_index("dag_type")  # the six named topologies
     s8 = t08.set_index("variant")
     tot = t09.set_index("generator").loc["total"]
     n_valid, n_max = int(tot["valid"]), int(tot["theoretical_max"])

@@ -1,0 +1,32 @@
+"""Dataset claims are checked on the six named topologies: a record without a topology (an exclusion
+row of T07) is not a seventh topology competing for 'rarest'."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pandas as pd
+
+from ajb_utils import schema, tables
+
+
+def _t07(counts: dict[str, int]) -> pd.DataFrame:
+    """Return a T07-shaped frame with the given topology counts and a total row."""
+    out = pd.DataFrame({"dag_type": list(counts), "records": list(counts.values())})
+    total = int(out["records"].sum())
+    out["share"] = 100.0 * out["records"] / total
+    out.loc[len(out)] = ["total", total, 100.0]
+    return out
+
+
+def test_a_null_topology_is_not_the_rarest_topology() -> None:
+    counts = {t: 20 for t in schema.TOPOLOGIES} | {"loop_like": 5, schema.NO_TOPOLOGY: 1}
+    t07 = _t07(counts)
+    t08 = pd.DataFrame({"variant": ["expected_tool_calls_per_record", "available_tools_per_record",
+                                    "parameters_per_tool"],
+                        "min": [2, 8, 1], "max": [5, 19, 4], "median": [3, 12, 2]})
+    t09 = pd.DataFrame({"generator": ["total"], "valid": [100], "theoretical_max": [120]})
+    bench = SimpleNamespace(synthetic=True, records=pd.DataFrame({"id": range(126)}))
+    rarest = next(v for v in tables.dataset_checks(bench, t07, t08, t09) if v.claim_id == "F06.loop_like_rarest")
+    assert rarest.holds is True, rarest
+    assert schema.NO_TOPOLOGY not in rarest.reproduced
