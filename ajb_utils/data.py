@@ -925,9 +925,25 @@ def read_judge_config(src: Source, cfg: str, files: dict[str, list[str]], revisi
                                                      messages)
 
 
-def _wanted(name: str, runs: str | list[str] | None) -> bool:
-    """Return True if a discovered run is selected by `runs` ("auto" or a list of names)."""
-    return not (isinstance(runs, list) and name not in runs)
+def _wanted(name: str, runs: str | list[str] | None, path: Path | None = None,
+            meta: dict[str, Any] | None = None, src: Source | None = None,
+            messages: list[str] | None = None) -> bool:
+    """Return True if a discovered run is selected by `runs` ("auto" or a list of names).
+
+    Under "auto", a run in data/runs/ made on another data source (its meta's `source` is not this
+    source's label) is left out, saying so: runs judge one source's generations and must not leak
+    into another's tables. A run named in a list is always read."""
+    if isinstance(runs, list):
+        return name in runs
+    made_on = (meta or {}).get("source")
+    if src is None or path is None or made_on is None or RUNS_DIR not in Path(path).parents:
+        return True
+    if str(made_on) in (src.label, str(src.location)):
+        return True
+    if messages is not None:
+        messages.append(f"run {name!r} in {RUNS_DIR.name}/ skipped: made on source {made_on!r}, not "
+                        f"{src.label!r} (name it in runs=[...] to read it anyway)")
+    return False
 
 
 def _load_generations(src: Source, files: dict[str, list[str]], revision: str | None,
@@ -942,8 +958,8 @@ def _load_generations(src: Source, files: dict[str, list[str]], revision: str | 
     if runs is not None:  # generator runs made with `python -m ajb_utils.judge generate`
         gen_dirs = ([Path(src.location) / "runs" / "generators"] if src.is_local else []) \
             + [RUNS_DIR / "generators"]
-        for name, path, _meta in discover_runs(gen_dirs):
-            if not _wanted(name, runs):
+        for name, path, meta in discover_runs(gen_dirs):
+            if not _wanted(name, runs, path, meta, src, messages):
                 continue
             raw_gen = pd.DataFrame(_read_jsonl(path, GENERATOR_DROP))
             gen_frames.append(build_generations(raw_gen, name, records, excl, messages))
@@ -968,7 +984,7 @@ def _load_judge_runs(src: Source, runs: str | list[str] | None, gen_index: pd.Da
         return frames, rows
     run_dirs = ([Path(src.location) / "runs"] if src.is_local else []) + [RUNS_DIR]
     for name, path, meta in discover_runs(run_dirs):
-        if not _wanted(name, runs):
+        if not _wanted(name, runs, path, meta, src, messages):
             continue
         raw = (None if justifications else read_judge_arrow(path))
         raw = pd.DataFrame(_read_jsonl(path)) if raw is None else raw

@@ -1,0 +1,39 @@
+"""Runs under data/runs/ judge one data source's generations: under runs="auto" a run made on another
+source is left out (with a message), so e.g. a full-scale run never leaks into the sample's tables."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from ajb_utils import data
+from ajb_utils.paths import SAMPLE_DIR
+
+RUN = "synthetic_qwq_32b_c2"
+
+
+@pytest.fixture
+def runs_dir(tmp_path, monkeypatch):
+    """A data/runs/ stand-in holding one copy of a sample run per source label."""
+    d = tmp_path / "runs"
+    d.mkdir()
+    meta = json.loads((SAMPLE_DIR / "runs" / f"{RUN}.meta.json").read_text())
+    for name, source in (("made_on_sample", "sample"), ("made_on_full", "sample_full")):
+        shutil.copy(SAMPLE_DIR / "runs" / f"{RUN}.jsonl", d / f"{name}.jsonl")
+        (d / f"{name}.meta.json").write_text(json.dumps({**meta, "name": name, "source": source}))
+    monkeypatch.setattr(data, "RUNS_DIR", d)
+    return d
+
+
+def test_auto_reads_only_runs_made_on_this_source(runs_dir) -> None:
+    bench = data.load_bench("sample", judges=[], cache=False)
+    judges = set(bench.judges["judge"])
+    assert "made_on_sample" in judges and "made_on_full" not in judges
+    assert any("made_on_full" in m and "sample_full" in m for m in bench.messages)
+
+
+def test_a_run_named_explicitly_is_read_whatever_its_source(runs_dir) -> None:
+    bench = data.load_bench("sample", judges=[], runs=["made_on_full"], cache=False)
+    assert set(bench.judges["judge"]) == {"made_on_full"}
