@@ -57,6 +57,7 @@ from ajb_utils import environment, paths, provenance  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
 DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError")  # the same in every notebook
+RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write: starts when they are done
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 
 
@@ -585,7 +586,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         return 0
     start = time.perf_counter()
-    results = run_tasks(tasks, args.jobs, args.fail_fast)
+    first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
+    results = run_tasks(first, args.jobs, args.fail_fast)
+    if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
+        results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s of notebook time "

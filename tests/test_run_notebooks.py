@@ -138,3 +138,18 @@ def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(tmp_p
         outs[jobs] = {p.name: p.read_bytes() for p in out.iterdir()}
     assert outs["1"] == outs["3"]
     assert _stdout_text(tmp_path / "out3" / "01_slow.ipynb").strip() == "10"
+
+
+def test_the_scorecard_notebook_starts_after_all_the_others(tmp_path: Path) -> None:
+    """18_scorecard reads what the other notebooks write, so with parallel workers it waits for all of
+    them, even for a slow notebook that started before it."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    marker = tmp_path / "written_by_01"
+    _write_nb(nbdir / "01_slow.ipynb", f"import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).write_text('x')")
+    _write_nb(nbdir / "02_fast.ipynb", "print(a)")
+    _write_nb(nbdir / "18_scorecard.ipynb", f"import pathlib; print(pathlib.Path({str(marker)!r}).exists())")
+    res = _run("--params", str(paths.REPO_ROOT / "papermill_params" / "sample.yaml"), "--notebooks-dir", str(nbdir),
+               "--output-dir", str(tmp_path / "out"), "--failed-dir", str(tmp_path / "failed"), "--jobs", "2")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert _stdout_text(tmp_path / "out" / "18_scorecard.ipynb").strip() == "True"
