@@ -17,14 +17,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai_server import FakeServer  # noqa: E402
+from runner_support import REPO, SECRET, cfg  # noqa: E402
 
 from ajb_utils.judge import Decoding, RunConfig, run_judge  # noqa: E402
 from ajb_utils.judge.backends import FatalBackendError, redact  # noqa: E402
 from ajb_utils.judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
 
-SECRET = "sk-test-DO-NOT-LEAK-4f9a2c"
-REPO = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "AJB_TEST_KEY": SECRET}
 
 
@@ -42,14 +41,6 @@ def server():
 @pytest.fixture(autouse=True)
 def key_env(monkeypatch):
     monkeypatch.setenv("AJB_TEST_KEY", SECRET)
-
-
-def cfg(server, bench, tmp_path, model="good", **kw) -> RunConfig:
-    base = dict(name="t", backend="openai", model=model, base_urls=[server.url], api_key_env="AJB_TEST_KEY",
-                bench=bench, out_dir=tmp_path / "runs", store_path=tmp_path / "store.sqlite", progress=False,
-                backoff_base_s=0.01, concurrency=4, timeout_s=30, conditions=["with_gt", "without_gt"])
-    base.update(kw)
-    return RunConfig(**base)
 
 
 def cli_args(url: str, tmp_path: Path, model: str = "good", *extra: str) -> list[str]:

@@ -13,13 +13,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fake_openai_server import FakeServer  # noqa: E402
+from runner_support import REPO, SECRET, cfg  # noqa: E402
 
-from ajb_utils.judge import Decoding, RunConfig, run_generate, run_judge, run_rewrite  # noqa: E402
+from ajb_utils.judge import Decoding, run_generate, run_judge, run_rewrite  # noqa: E402
 from ajb_utils.judge.store import Store  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
 
-SECRET = "sk-test-DO-NOT-LEAK-4f9a2c"
-REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +35,6 @@ def server():
 @pytest.fixture(autouse=True)
 def key_env(monkeypatch):
     monkeypatch.setenv("AJB_TEST_KEY", SECRET)
-
-
-def cfg(server, bench, tmp_path, model="good", **kw) -> RunConfig:
-    base = dict(name="t", backend="openai", model=model, base_urls=[server.url], api_key_env="AJB_TEST_KEY",
-                bench=bench, out_dir=tmp_path / "runs", store_path=tmp_path / "store.sqlite", progress=False,
-                backoff_base_s=0.01, concurrency=4, timeout_s=30, conditions=["with_gt", "without_gt"])
-    base.update(kw)
-    return RunConfig(**base)
 
 
 @pytest.mark.parametrize("model", ["good", "think", "reasoning", "malformed", "noschema", "r429", "r500"])
