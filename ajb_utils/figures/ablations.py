@@ -63,7 +63,7 @@ def figure_F04(t25: pd.DataFrame, t27: pd.DataFrame) -> tuple[plt.Figure, np.nda
 
 def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title: str,
                   missing_note: str) -> None:
-    """Draw one condition of Figure 5: our structured / free-form bars and the paper's printed values."""
+    """Draw one condition of Figure 5: our structured / free-form alignments (filled) and the paper's printed values (open)."""
     diffs = list(schema.DIFFICULTIES)
     x = np.arange(len(diffs))
     drawn = False
@@ -72,7 +72,8 @@ def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title
         for col, dx, colour, label in (("structured", -0.2, OKABE_ITO["blue"], "structured (JSON rubric)"),
                                        ("freeform", 0.2, OKABE_ITO["sky_blue"], "free-form")):
             if col in s and s[col].notna().any():
-                ax.bar(x + dx, s[col], 0.4, label=label, color=colour)
+                ax.plot(x + dx, s[col], marker="o", markersize=5, linestyle="none", label=label,
+                        color=colour)  # points, not bars: the axis does not start at 0
                 drawn = True
     p = paper_vals.set_index("difficulty").reindex(diffs)
     for col, dx, label in (("structured", -0.2, "paper: structured"), ("freeform", 0.2, "paper: free-form")):
@@ -83,7 +84,7 @@ def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title
         vals = np.concatenate([vals.ravel(), ours.drop(columns=["difficulty"], errors="ignore")
                                .select_dtypes("number").drop(columns=["n", "delta"], errors="ignore")
                                .to_numpy(float).ravel()])
-    ax.set_ylim(max(0, np.nanmin(vals) - 10), 104)
+    ax.set_ylim(max(0.0, np.floor(np.nanmin(vals) / 5) * 5 - 5), 100)  # alignment ends at 100 %
     ax.set_xticks(x, diffs)
     ax.set_ylabel("alignment (%)")
     ax.set_title(title, fontsize=7)
@@ -96,7 +97,7 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFram
                paper_f05: pd.DataFrame | None = None) -> tuple[plt.Figure, np.ndarray]:
     """Return Figure 5: (a) with GT, (b) without GT, structured vs free-form; (c) the gap per difficulty.
 
-    Panels (a) and (b) draw our alignments as bars (when runs exist) and the values the draft's
+    Panels (a) and (b) draw our alignments as filled points (when runs exist) and the values the draft's
     figure prints as open markers (`paper_f05`: condition, difficulty, structured, freeform,
     delta). Without GT only the structured prompt can be reproduced (the released judge's
     without-GT run); the runner has no free-form without-GT prompt. Panel (c) draws the
