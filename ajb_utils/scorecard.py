@@ -136,8 +136,24 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     order = {nb: i for i, nb in enumerate(SECTIONS)}
     out["_o"] = out["notebook"].map(order).fillna(99)
     out["_r"] = out["row"].map({"artifact": 0, "claim": 1, "audit": 2})
-    out = out.sort_values(["_o", "_r"], kind="stable").drop(columns=["_o", "_r"])
-    return out.reset_index(drop=True)
+    out = out.sort_values(["_o", "_r"], kind="stable").drop(columns=["_o", "_r"]).reset_index(drop=True)
+    out.attrs["missing_rule"] = missing_rule_line(out_dir)
+    return out
+
+
+RULE_FIT_FILE: str = "T02_missing_rule_fit.csv"  # written by notebook 03 (tables.missing_rule_fit)
+
+
+def missing_rule_line(out_dir: Path | str) -> str:
+    """Return one line naming the missing-verdict rule under which Table 2 reproduces best ('' if not computed)."""
+    path = Path(out_dir) / RULE_FIT_FILE
+    if not path.exists():
+        return ""
+    fit = pd.read_csv(path)
+    best = fit.loc[fit["mean_abs_diff"].idxmin()]
+    others = ", ".join(f"{r.missing} {r.mean_abs_diff:.2f}" for r in fit.itertuples() if r.missing != best["missing"])
+    return (f"missing-verdict rule closest to Table 2: {best['missing']} (mean |diff| {best['mean_abs_diff']:.2f} pp "
+            f"over {int(best['n_cells'])} cells; {others})")
 
 
 def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
@@ -160,8 +176,10 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
              f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
              f"  {c['yes'] + c['no'] + c['n/a'] + c['conflict']} claims on data: {c['yes']} hold, "
              f"{c['no']} do not, {c['n/a']} not comparable here, {c['conflict']} conflicting",
-             f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent",
-             "  by section (values within / compared; claims holding / checked):"]
+             f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent"]
+    if card.attrs.get("missing_rule"):
+        lines.append("  " + card.attrs["missing_rule"] + (" - meaningless on synthetic data" if synthetic else ""))
+    lines.append("  by section (values within / compared; claims holding / checked):")
     for sec, g in card.groupby("section", sort=False):
         ga, gc = g[g["row"] == "artifact"], g[g["row"] == "claim"]
         lines.append(f"    {sec:<48} {int(ga['within tolerance'].fillna(0).sum()):>5}/"

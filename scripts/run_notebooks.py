@@ -163,14 +163,30 @@ def drop_defaults(params: dict[str, Any], defaults: dict[str, Any]) -> dict[str,
 VOLATILE_NB_KEYS = ("input_path", "output_path", "start_time", "end_time", "duration")
 
 
+def coalesce_streams(outputs: list[Any]) -> list[Any]:
+    """Return cell outputs with consecutive stream outputs of the same name joined into one: how
+    one print is split into messages depends on flush timing, which must not change the file."""
+    out: list[Any] = []
+    for o in outputs:
+        if (o.get("output_type") == "stream" and out and out[-1].get("output_type") == "stream"
+                and out[-1].get("name") == o.get("name")):
+            out[-1]["text"] = "".join([out[-1]["text"], o["text"]])
+        else:
+            out.append(o)
+    return out
+
+
 def scrub_volatile(nb: Any) -> Any:
-    """Return the executed notebook without timestamps, durations and temp paths (stable diffs)."""
+    """Return the executed notebook without timestamps, durations and temp paths, and with
+    coalesced streams (stable diffs)."""
     pm_meta = nb.metadata.get("papermill", {})
     for key in VOLATILE_NB_KEYS:
         pm_meta.pop(key, None)
     for cell in nb.cells:
         cell.metadata.pop("papermill", None)
         cell.metadata.pop("execution", None)
+        if cell.get("cell_type") == "code" and cell.get("outputs"):
+            cell["outputs"] = coalesce_streams(cell["outputs"])
         if "injected-parameters" in cell.metadata.get("tags", []):
             cell["id"] = "injected-parameters"
     return nb

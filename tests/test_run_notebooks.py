@@ -153,3 +153,13 @@ def test_the_scorecard_notebook_starts_after_all_the_others(tmp_path: Path) -> N
                "--output-dir", str(tmp_path / "out"), "--failed-dir", str(tmp_path / "failed"), "--jobs", "2")
     assert res.returncode == 0, res.stdout + res.stderr
     assert _stdout_text(tmp_path / "out" / "18_scorecard.ipynb").strip() == "True"
+
+
+def test_split_stream_messages_are_joined_so_the_file_does_not_depend_on_flush_timing() -> None:
+    """One print may arrive as two stream messages ('text' then a newline); the saved notebook is the same."""
+    from nbformat.v4 import new_output
+    split = [new_output("stream", name="stdout", text="T06: 12 values compared"), new_output("stream", name="stdout", text="\n"),
+             new_output("stream", name="stderr", text="warn\n"), new_output("stream", name="stdout", text="next\n")]
+    joined = rn.coalesce_streams(split)
+    assert [(o["name"], o["text"]) for o in joined] == [("stdout", "T06: 12 values compared\n"), ("stderr", "warn\n"),
+                                                        ("stdout", "next\n")]

@@ -204,3 +204,15 @@ def test_no_committed_table_is_truncated() -> None:
                 html = "".join(o.get("data", {}).get("text/html", ""))
                 assert not cut.search(text), (p.name, text[:200])
                 assert "<td>...</td>" not in html and "<th>...</th>" not in html, p.name
+
+
+def test_the_scorecard_names_the_missing_rule_that_reproduces_table_2_best(tmp_path) -> None:
+    """Notebook 03 writes Table 2's fit under each missing-verdict rule; the scorecard names the closest."""
+    from ajb_utils import scorecard
+    assert scorecard.missing_rule_line(tmp_path) == ""  # not computed: nothing said
+    pd.DataFrame({"missing": ["exclude", "miss", "authors"], "n_cells": [84, 84, 84],
+                  "mean_abs_diff": [0.31, 0.52, 0.08], "max_abs_diff": [1.2, 2.0, 0.4]}).to_csv(
+        tmp_path / scorecard.RULE_FIT_FILE, index=False)
+    line = scorecard.missing_rule_line(tmp_path)
+    assert line.startswith("missing-verdict rule closest to Table 2: authors (mean |diff| 0.08 pp over 84 cells")
+    assert "exclude 0.31" in line and "miss 0.52" in line
