@@ -617,6 +617,12 @@ def t23() -> None:
 
 
 # ------------------------------------------------------------------ T24 per metric
+def per_metric_rows(data: dict[str, tuple[float, ...]], src: str) -> list[dict]:
+    """Return alignment rows from judge -> (with GT tool, param, seq, cov, without GT tool, param, seq, cov)."""
+    return [{"judge": JUD[j], "condition": COND2[i // 4], "metric": MET[i % 4], "stat": "alignment",
+             "value": v, "unit": "%", "source": src} for j, vals in data.items() for i, v in enumerate(vals)]
+
+
 def t24() -> None:
     src = "draft LaTeX tab:e4-permetric"
     data = {  # with GT tool, param, seq, cov | without GT tool, param, seq, cov
@@ -627,11 +633,7 @@ def t24() -> None:
         "GPT-OSS-20B": (70.7, 89.0, 86.4, 92.5, 81.7, 89.2, 79.5, 89.5),
         "GPT-OSS-120B": (88.7, 89.7, 82.9, 93.5, 82.1, 89.9, 79.4, 91.6),
     }
-    rows = []
-    for j, vals in data.items():
-        for i, v in enumerate(vals):
-            rows.append({"judge": JUD[j], "condition": COND2[i // 4], "metric": MET[i % 4],
-                         "stat": "alignment", "value": v, "unit": "%", "source": src})
+    rows = per_metric_rows(data, src)
     txt = "arXiv v1 App. Q text; draft LaTeX app:permetric-table text"
     rows.append({"condition": "without_gt", "stat": "max_spread_any_metric", "value": 3.0,
                  "unit": "pp", "source": txt})
@@ -766,11 +768,7 @@ def f03() -> None:
         "GPT-OSS-20B": (70.7, 89.0, 86.4, 92.5, 81.7, 89.2, 79.5, 89.5),
         "GPT-OSS-120B": (88.7, 89.7, 82.9, 93.5, 82.1, 89.9, 79.4, 91.6),
     }
-    rows = []
-    for j, vals in data.items():
-        for i, v in enumerate(vals):
-            rows.append({"judge": JUD[j], "condition": COND2[i // 4], "metric": MET[i % 4],
-                         "stat": "alignment", "value": v, "unit": "%", "source": src})
+    rows = per_metric_rows(data, src)
     rows.append({"condition": "with_gt", "metric": "sequence_accuracy", "stat": "spread",
                  "value": 22, "unit": "pp", "source": src, "note": "annotation '22 pp spread'"})
     rows.append({"condition": "without_gt", "metric": "sequence_accuracy", "stat": "spread",
