@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import nbformat
-import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_notebook
 

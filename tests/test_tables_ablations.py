@@ -14,7 +14,6 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
-import pandas as pd
 import pytest
 
 matplotlib.use("Agg")

@@ -17,7 +17,7 @@ from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "pairwise_long", "table_T03", "extreme_pairs", "confusion_pair", "table_F10",
-    "binary_cells", "table_T29", "binary_reading_note", "t29_spearman", "tier_gap_rho", "hard_cell_means",
+    "binary_cells", "table_T29", "compare_T29", "binary_reading_note", "t29_spearman", "tier_gap_rho", "hard_cell_means",
     "jury_checks",
 ]
 
@@ -127,6 +127,16 @@ def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str 
     out.index.name = "judge"
     return out[["standard", "binary", "delta", "binary_both", "delta_both", "half_credit_rate", "rank_standard",
                 "rank_binary", "n_cells"]]
+
+
+def compare_T29(t29: pd.DataFrame) -> pd.DataFrame:
+    """Return T29 (judge-side reading) beside the paper's tab:abl-binary: standard, binary, delta, half-credit rate."""
+    long = t29.reset_index().melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
+                                  var_name="variant")
+    rep = paper.reported("T29").dropna(subset=["judge"])
+    rep = rep.assign(variant=rep["variant"].where(rep["stat"] != "half_credit_rate", "half_credit_rate")
+                     .replace({"binary_minus_standard": "delta"}))
+    return paper.compare(long, rep, on=["judge", "variant"])
 
 
 def binary_reading_note(t29: pd.DataFrame) -> str:
