@@ -223,10 +223,11 @@ def case_view(bench, id: str, generator: str, difficulty: str,
 
 
 def show_case(view: dict[str, Any], synthetic: bool = False) -> None:
-    """Display a case_view: record, queries, tools, the plan diff, p per metric, verdicts and justifications."""
+    """Display a case_view: record, queries, tool names, the plan diff, p per metric, verdicts and justifications."""
     report.show(view["record"])
-    report.show(view["queries"])
-    report.show(view["tools"])
+    for d, q in zip(view["queries"]["difficulty"], view["queries"]["query"]):
+        print(f"query ({d}): {q}")
+    print(f"tools ({len(view['tools'])}): " + ", ".join(map(str, view["tools"]["tool"])))
     print(view["diff"])
     report.show(view["p"].set_index("metric").T, digits=4)
     report.show(view["verdicts"], digits=1)
