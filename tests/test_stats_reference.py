@@ -34,7 +34,7 @@ def test_always_1_equals_p_bar_cell_by_cell(bench) -> None:
     for cond in schema.MAIN_CONDITIONS:
         got = refs[refs["condition"] == cond].merge(t11, on=["generator", "difficulty"], validate="1:1")
         assert len(got) == len(t11) == 15
-        np.testing.assert_allclose(got["align"], got["p_bar"], rtol=0, atol=1e-10)  # 1 - |p - 1| = p up to float rounding
+        np.testing.assert_array_equal(got["align"].to_numpy(), got["p_bar"].to_numpy())  # exactly, not up to rounding
 
 
 def test_oracle_hand_cases() -> None:

@@ -109,7 +109,12 @@ def reference_verdicts(generations: pd.DataFrame, kinds: Sequence[str] = ("alway
             l = np.full_like(p, np.nan)
         else:
             raise ValueError(f"unknown reference judge {kind!r}; known: {sorted(REFERENCE_JUDGES)}")
-        m = uniform_expectation(p) if kind == "uniform_expected" else 1.0 - np.abs(p - l)
+        if kind == "uniform_expected":
+            m = uniform_expectation(p)
+        elif kind == "always_1":
+            m = p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
+        else:
+            m = 1.0 - np.abs(p - l)
         for cond in conditions:
             parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))
     if static is not None:
