@@ -74,9 +74,9 @@ def _first(df: pd.DataFrame, sort_cols: list[str], ascending: list[bool]) -> pd.
 def _flawed_hard_passed(bench, v: pd.DataFrame, judges: Sequence[str]) -> dict[str, Any] | None:
     """Return the flawed_hard_passed case (keys and the numbers behind the choice)."""
     w = v[(v["condition"] == "without_gt") & (v["difficulty"] == "hard")]
+    w = w.assign(one=(w["llm_score"] == 1.0).astype(np.int64))
     g = w.groupby(["id", "generator", "difficulty"])
-    ok = g.agg(n=("llm_score", "size"), n_one=("llm_score", lambda s: int((s == 1.0).sum())),
-               n_judges=("judge", "nunique")).reset_index()
+    ok = g.agg(n=("llm_score", "size"), n_one=("one", "sum"), n_judges=("judge", "nunique")).reset_index()
     ok = ok[(ok["n_judges"] == len(judges)) & (ok["n_one"] == ok["n"]) & (ok["n"] == len(judges) * len(schema.METRICS))]
     gen = bench.generations.assign(id=bench.generations["id"].astype(str),
                                    generator=bench.generations["generator"].astype(str),
@@ -94,9 +94,8 @@ def _flawed_hard_passed(bench, v: pd.DataFrame, judges: Sequence[str]) -> dict[s
 def _p075_tie(v: pd.DataFrame) -> dict[str, Any] | None:
     """Return the p075_tie case."""
     q = v[np.isclose(v["p"].astype(float), 0.75)]
-    g = q.groupby(["id", "generator", "difficulty", "metric", "condition"])["llm_score"]
-    t = pd.DataFrame({"n05": g.apply(lambda s: int((s == 0.5).sum())),
-                      "n10": g.apply(lambda s: int((s == 1.0).sum()))}).reset_index()
+    q = q.assign(n05=(q["llm_score"] == 0.5).astype(np.int64), n10=(q["llm_score"] == 1.0).astype(np.int64))
+    t = q.groupby(["id", "generator", "difficulty", "metric", "condition"])[["n05", "n10"]].sum().reset_index()
     t = t[(t["n05"] > 0) & (t["n10"] > 0)]
     t = t.assign(split=np.minimum(t["n05"], t["n10"]), total=t["n05"] + t["n10"], _m=_rank(t, "metric"),
                  _c=t["condition"].map({c: i for i, c in enumerate(schema.MAIN_CONDITIONS)}))
