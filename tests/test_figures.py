@@ -44,12 +44,13 @@ def _x5(bench):
 
 
 MAKERS = {
-    "F03": lambda b: figures.figure_F03(tables.table_T24(b)),
+    "F03": lambda b: figures.figure_F03(tables.table_T24(b), tables.reference_breakdown(b)["T24"]),
     "F04": lambda b: figures.figure_F04(ablations.table_T25(b), ablations.table_T27(b)),
     "F06": figures.figure_F06,
     "F07": figures.figure_F07,
-    "F08": lambda b: figures.figure_F08(tables.degradation_table(tables.table_T02(b))),
-    "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt")),
+    "F08": lambda b: figures.figure_F08(tables.degradation_table(tables.table_T02(b)), tables.degradation_ci(b, 200, 0),
+                                        tables.degradation_references(tables.reference_cells(b))),
+    "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=tables.reference_breakdown(b)["T28"]),
     "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
     "X2": _x2,
     "X5": _x5,

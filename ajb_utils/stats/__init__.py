@@ -1,7 +1,9 @@
 """Statistics for AgentJudgeBench: alignment (Eqs. 4-5), bootstrap CIs, agreement, ranking, juries.
 
 Modules: `alignment` (mu, cells, lift, degradation), `bootstrap`, `agreement` (kappa, confusion,
-binary collapse), `ranking` (Spearman, ranking stability), `juries`; `frames` holds the shared keys.
+binary collapse), `ranking` (Spearman, ranking stability), `juries`, `reference` (reference judges:
+always-1.0 = p-bar, always-0.5, uniform random, the {0, 0.5, 1} oracle, the static judge's rows);
+`frames` holds the shared keys.
 
 Compute only: every function takes tidy frames or arrays and returns frames, series or numbers;
 plotting lives in ``ajb_utils.figures``. The input is the ``verdicts`` long frame of
@@ -77,6 +79,14 @@ from ajb_utils.stats.frames import (
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
 from ajb_utils.stats.ranking import ranking_stability, spearman
+from ajb_utils.stats.reference import (
+    REFERENCE_JUDGES,
+    metric_rows,
+    oracle_match,
+    reference_verdicts,
+    ternary_oracle,
+    uniform_expectation,
+)
 
 __all__ = [
     "SeedLike", "Missing", "MISSING_RULES", "LABELS", "RECORD_KEYS", "RECORD_EXTRAS", "CELL_KEYS", "JURY_KEYS",
@@ -85,4 +95,6 @@ __all__ = [
     "kappa_from_confusion", "cohen_kappa", "exact_agreement", "pairwise_agreement",
     "agreement_matrix", "confusion", "offdiag_half_share", "BINARY_READINGS", "binary_collapse", "binary_verdicts",
     "half_rate", "spearman", "ranking_stability", "soft_jury", "majority_jury",
+    "REFERENCE_JUDGES", "metric_rows", "oracle_match", "reference_verdicts", "ternary_oracle",
+    "uniform_expectation",
 ]

@@ -8,6 +8,7 @@ records. Missing verdicts follow ``stats`` ``missing="exclude"`` unless a caller
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ from ajb_utils.stats import Missing
 __all__ = [
     "CW_WEIGHTINGS", "T14_WEIGHTINGS", "released_verdicts", "per_metric_long", "table_T24",
     "topology_long", "table_T28", "topology_weighting_shift", "weighting_stability",
-    "weighting_checks", "table_T14", "breakdown_checks",
+    "weighting_checks", "table_T14", "breakdown_checks", "reference_breakdown",
 ]
 
 # C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
@@ -186,3 +187,17 @@ def breakdown_checks(t24_long: pd.DataFrame, topo: pd.DataFrame) -> list[paper.V
         paper.verdict("T28.gemini_weakest", (bottom == "judge_gemini_2_5_pro").tolist()),
         paper.verdict("T28.easiest_hardest_gap", float(mean.get("fan_out", np.nan) - mean.get("fan_in", np.nan))),
     ]
+
+
+def reference_breakdown(bench, kinds: Sequence[str] = ("always_1", "oracle"), static: pd.DataFrame | None = None,
+                        seed: stats.SeedLike = 0, condition: str = "with_gt") -> dict[str, pd.DataFrame]:
+    """Return {'T24', 'T28'}: the reference judges' rows (stats.reference) in table_T24's and table_T28's layout.
+
+    Reference judges other than the static one read no GT, so their two T24 conditions agree.
+    ``static`` is the static judge's verdict frame (made by the notebook with the runner), added when given.
+    """
+    refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
+    names = [stats.REFERENCE_JUDGES[k] for k in kinds if k != "static"]
+    names += [stats.REFERENCE_JUDGES["static"]] if static is not None else []
+    pseudo = SimpleNamespace(verdicts=refv)
+    return {"T24": table_T24(pseudo, judges=names), "T28": table_T28(pseudo, condition, judges=names)}

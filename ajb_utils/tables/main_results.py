@@ -27,6 +27,8 @@ __all__ = [
     "degradation_table", "finding1", "finding1_band", "finding2_lift", "finding3_best_judge",
     "findings_checks", "worked_examples_EQ", "appendix_h_cases", "worked_example_AppI",
     "record_view", "param_upper_bound", "table_T15",
+    "REFERENCE_KINDS", "reference_cells", "table_T02_references", "degradation_references",
+    "degradation_ci", "paper_without_gt_vs_pbar",
 ]
 
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
@@ -133,6 +135,121 @@ def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
     rows = [(f"all cells ({ci['judge'].nunique()} judges)", ci), ("six main judges", six)]
     return pd.DataFrame([{"cells": name, "n_cells": len(f), "max_half_width": f["half_width"].max(),
                           "median_half_width": f["half_width"].median()} for name, f in rows])
+
+
+# ---------------------------------------------------------------------------------------------
+# Reference judges beside Table 2 (always-1.0 = p-bar, always-0.5, uniform, oracle, static)
+# ---------------------------------------------------------------------------------------------
+REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")
+
+
+def reference_cells(bench, static: pd.DataFrame | None = None, seed: stats.SeedLike = 0,
+                    kinds: Sequence[str] = REFERENCE_KINDS, missing: stats.Missing = "exclude") -> pd.DataFrame:
+    """Return Table 2 cells (generator, judge, difficulty, condition, align, n) of the reference judges.
+
+    Over every valid generation (``bench.generations``); ``static`` is the static judge's verdict
+    frame (``ajb_utils.judge.static_verdicts``, made by the notebook), added when given.
+    """
+    refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
+    cells = stats.align(refv, by=T02_KEYS, missing=missing)
+    for c in T02_KEYS:
+        cells[c] = cells[c].astype(str)
+    return cells
+
+
+def table_T02_references(cells: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFrame:
+    """Return, per generator, the six judges' mean / best / worst and each reference judge, wide like Table 2.
+
+    Rows (generator, row), columns (difficulty, condition), alignment in %. ``cells`` is
+    table_T02's long frame, ``refs`` reference_cells'. The rows "six judges: ..." summarise the
+    six main judges (Prometheus-2 left out); the "ref: ..." rows are the reference judges.
+    """
+    six = cells[cells["judge"].isin(schema.MAIN_JUDGES)]
+    keys = ["generator", "difficulty", "condition"]
+    g = six.groupby(keys)["align"]
+    summ = pd.concat([g.mean().rename("six judges: mean"), g.max().rename("six judges: best"),
+                      g.min().rename("six judges: worst")], axis=1).reset_index()
+    summ = summ.melt(id_vars=keys, var_name="row", value_name="align")
+    long = pd.concat([summ, refs.rename(columns={"judge": "row"})[keys + ["row", "align"]]], ignore_index=True)
+    rows_order = list(dict.fromkeys(list(summ["row"]) + [stats.REFERENCE_JUDGES[k] for k in stats.REFERENCE_JUDGES
+                                                          if stats.REFERENCE_JUDGES[k] in set(refs["judge"])]))
+    wide = long.pivot_table(index=["generator", "row"], columns=["difficulty", "condition"], values="align",
+                            aggfunc="first")
+    gens = [x for x in schema.GENERATORS if x in set(long["generator"])]
+    idx = pd.MultiIndex.from_product([gens, rows_order], names=["generator", "row"])
+    cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS], names=["difficulty", "condition"])
+    return wide.reindex(index=idx, columns=cols)
+
+
+def degradation_references(refs: pd.DataFrame, kinds: Sequence[str] = ("always_1", "oracle"),
+                           n_generators: int = 5) -> pd.DataFrame:
+    """Return degradation_table rows (without GT; references read no GT) of reference judges, with a `judge` column."""
+    parts = []
+    for k in kinds:
+        name = stats.REFERENCE_JUDGES[k]
+        if name not in set(refs["judge"]):
+            continue
+        d = degradation_table(refs, judges=[name], n_generators=n_generators)
+        parts.append(d[d["condition"] == "without_gt"].assign(judge=name))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def degradation_ci(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, n_generators: int = 5,
+                   missing: stats.Missing = "exclude") -> pd.DataFrame:
+    """Return bootstrap 95% CIs of Figure 8's points: generator ('all' too), condition, difficulty, mean, lo, hi, half_width.
+
+    The statistic is the mean over records of the six main judges' mean record alignment mu (%):
+    records are resampled within each (generator, condition, difficulty), stratified by dag_type
+    ('all': by generator). Where every judge has a verdict for every record this mean equals the
+    figure's point; otherwise it differs by the few records a judge lacks, so the figure draws the
+    half-width around its own point.
+    """
+    v = main_verdicts(bench, schema.MAIN_JUDGES)
+    v = v[v["generator"].isin(_generators(n_generators))]
+    rec = stats.record_alignment(v, missing=missing)
+    for c in ("id", "generator", "difficulty", "condition", "dag_type"):
+        if c in rec:
+            rec[c] = rec[c].astype(str)
+    keys = ["id", "generator", "difficulty", "condition"]
+    per = rec.groupby(keys, observed=True).agg(mu=("mu", "mean"), dag_type=("dag_type", "first")).reset_index()
+    one = stats.bootstrap_cells(per, by=["generator", "condition", "difficulty"], value="mu", strata="dag_type",
+                                n_resamples=n_bootstrap, seed=seed, scale=100.0)
+    allg = stats.bootstrap_cells(per, by=["condition", "difficulty"], value="mu", strata="generator",
+                                 n_resamples=n_bootstrap, seed=seed, scale=100.0)
+    allg.insert(0, "generator", "all")
+    out = pd.concat([allg, one], ignore_index=True)
+    out["half_width"] = (out["hi"] - out["lo"]) / 2.0
+    return out
+
+
+def paper_without_gt_vs_pbar() -> pd.DataFrame:
+    """Return per (generator, difficulty) the reported p-bar (Table 11) beside the reported six-judge without-GT cells (Table 2).
+
+    Columns generator, difficulty, p_bar (= the alignment of an always-1.0 judge), six_mean,
+    six_min, six_max (%), mean_minus_p_bar (pp), n_judges_below_p_bar, source. Both tables are the
+    draft LaTeX's (the arXiv v1 text prints neither in full); the sources are carried through.
+    """
+    t02 = paper.reported("T02")
+    t02 = t02[(t02["stat"] == "alignment") & (t02["condition"] == "without_gt")
+              & t02["judge"].isin(schema.MAIN_JUDGES)]
+    t11 = paper.reported("T11")
+    t11 = t11[t11["stat"] == "programmatic_accuracy"][["generator", "difficulty", "value", "source"]]
+    g = t02.groupby(["generator", "difficulty"])["value"]
+    six = pd.DataFrame({"six_mean": g.mean(), "six_min": g.min(), "six_max": g.max(),
+                        "n_judges": g.size()}).reset_index()
+    out = t11.rename(columns={"value": "p_bar", "source": "source_p_bar"}).merge(six, on=["generator", "difficulty"])
+    out["mean_minus_p_bar"] = out["six_mean"] - out["p_bar"]
+    below = t02.merge(out[["generator", "difficulty", "p_bar"]], on=["generator", "difficulty"])
+    nb = (below["value"] < below["p_bar"]).groupby([below["generator"], below["difficulty"]]).sum()
+    out["n_judges_below_p_bar"] = nb.reindex(pd.MultiIndex.from_frame(out[["generator", "difficulty"]])).to_numpy()
+    out["n_judges_below_p_bar"] = out["n_judges_below_p_bar"].astype(np.int64)
+    out["n_judges"] = out["n_judges"].astype(np.int64)
+    out["source_T02"] = ", ".join(sorted(set(t02["source"].astype(str))))
+    out["_g"] = out["generator"].map({x: i for i, x in enumerate(schema.GENERATORS)})
+    out["_d"] = out["difficulty"].map({x: i for i, x in enumerate(schema.DIFFICULTIES)})
+    out = out.sort_values(["_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
+    return out[["generator", "difficulty", "p_bar", "six_mean", "six_min", "six_max", "mean_minus_p_bar",
+                "n_judges_below_p_bar", "n_judges", "source_p_bar", "source_T02"]]
 
 
 # ---------------------------------------------------------------------------------------------

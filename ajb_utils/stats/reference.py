@@ -1,0 +1,129 @@
+"""Reference judges: what no judgement at all (or perfect judgement on the {0, 0.5, 1} scale) scores.
+
+A number means little until it stands beside these. Every reference judge answers from the
+programmatic scores p alone (or from nothing), so it reads neither the ground truth nor the plan
+the way an LLM judge does; its with-GT and without-GT cells are the same.
+
+- ``always_1``: l = 1.0 on every metric. Its match is 1 - |p - 1| = p, so its alignment is the
+  generator's programmatic accuracy p-bar (Table 11): **always-1.0 = p-bar**, cell by cell.
+- ``always_0.5``: l = 0.5 (the hedge). Its match is 1 - |p - 0.5|, at least 0.5.
+- ``uniform``: l drawn uniformly from {0, 0.5, 1} (seeded). Its expected match at p is
+  1 - (|p| + |p - 0.5| + |p - 1|) / 3 (:func:`uniform_expectation`): 2/3 at p = 0.5, 1/2 at
+  p = 0 or 1, never below 1/2.
+- ``oracle``: the {0, 0.5, 1} verdict nearest p (:func:`ternary_oracle`). No judge restricted to
+  that scale can match better on any metric, so its alignment is the ceiling of every such judge.
+  Tie rule: at p = 0.25 and p = 0.75 two verdicts are equally near; the oracle takes the upper one
+  (0.25 -> 0.5, 0.75 -> 1.0). The match is 0.75 either way, so the ceiling does not depend on it.
+- ``static``: the runner's schema-only judge. Tables and statistics never call the runner; a
+  notebook computes its verdicts (``ajb_utils.judge.static_verdicts``, as notebook 16 does) and
+  passes the frame to :func:`reference_verdicts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils.schema import MAIN_CONDITIONS, METRICS
+from ajb_utils.stats.frames import SeedLike, _rng
+
+# Judge names of the reference judges in verdict frames and tables (readable as they stand).
+REFERENCE_JUDGES: dict[str, str] = {
+    "always_1": "ref: always 1.0 (= p-bar)",
+    "always_0.5": "ref: always 0.5",
+    "uniform": "ref: uniform {0, 0.5, 1}",
+    "uniform_expected": "ref: uniform, expected",
+    "oracle": "ref: {0, 0.5, 1} oracle (ceiling)",
+    "static": "ref: static schema-only",
+}
+_P_COLS: dict[str, str] = {"tool_selection": "p_tool", "parameter_structure": "p_param",
+                           "sequence_accuracy": "p_seq", "query_coverage": "p_cov"}
+
+
+def ternary_oracle(p: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Return the {0, 0.5, 1} verdict nearest each p (n,); ties at 0.25 / 0.75 go up."""
+    p = np.asarray(p, dtype=float)
+    return np.where(p < 0.25, 0.0, np.where(p < 0.75, 0.5, 1.0))
+
+
+def oracle_match(p: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Return the best match 1 - |p - l| any {0, 0.5, 1} verdict l can reach at each p (n,)."""
+    p = np.asarray(p, dtype=float)
+    return 1.0 - np.abs(p - ternary_oracle(p))
+
+
+def uniform_expectation(p: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Return the expected match (n,) of a verdict drawn uniformly from {0, 0.5, 1}, exactly."""
+    p = np.asarray(p, dtype=float)
+    return 1.0 - (np.abs(p) + np.abs(p - 0.5) + np.abs(p - 1.0)) / 3.0
+
+
+def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
+    """Return one row per (generation, metric): id, generator, difficulty, dag_type, metric, p (float64).
+
+    ``generations`` is ``bench.generations`` (its p_tool, p_param, p_seq, p_cov columns); the
+    generation order is kept, metrics in the paper's order within a generation.
+    """
+    keys = [c for c in ("id", "generator", "difficulty", "dag_type") if c in generations.columns]
+    base = generations[keys].reset_index(drop=True)
+    n = len(base)
+    out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True)
+    for c in keys:
+        out[c] = out[c].astype(str)
+    out["metric"] = np.tile(METRICS, n)
+    p = np.column_stack([generations[_P_COLS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
+    out["p"] = p.reshape(-1)
+    return out[out["p"].notna()].reset_index(drop=True)
+
+
+def reference_verdicts(generations: pd.DataFrame, kinds: Sequence[str] = ("always_1", "always_0.5", "uniform",
+                                                                          "oracle"),
+                       seed: SeedLike = 0, static: pd.DataFrame | None = None,
+                       conditions: Sequence[str] = tuple(MAIN_CONDITIONS)) -> pd.DataFrame:
+    """Return long verdict rows of the reference judges, in the verdicts frame's columns.
+
+    Columns id, generator, difficulty, dag_type, condition, metric, llm_score, p, match, judge
+    (judge = REFERENCE_JUDGES[kind]). Every kind but ``static`` gets the same verdicts under each
+    condition. ``uniform_expected`` has llm_score NaN and match = :func:`uniform_expectation`
+    (the exact mean of ``uniform``). ``static`` (kind or frame) appends the given static-judge
+    verdicts (``ajb_utils.judge.static_verdicts``) of those conditions.
+    """
+    rows = metric_rows(generations)
+    p = rows["p"].to_numpy(float)
+    rng = _rng(seed)
+    parts = []
+    for kind in kinds:
+        if kind == "static":
+            continue
+        if kind == "always_1":
+            l = np.ones_like(p)
+        elif kind == "always_0.5":
+            l = np.full_like(p, 0.5)
+        elif kind == "uniform":
+            l = rng.integers(0, 3, size=p.size) / 2.0
+        elif kind == "oracle":
+            l = ternary_oracle(p)
+        elif kind == "uniform_expected":
+            l = np.full_like(p, np.nan)
+        else:
+            raise ValueError(f"unknown reference judge {kind!r}; known: {sorted(REFERENCE_JUDGES)}")
+        if kind == "uniform_expected":
+            m = uniform_expectation(p)
+        elif kind == "always_1":
+            m = p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
+        else:
+            m = 1.0 - np.abs(p - l)
+        for cond in conditions:
+            parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))
+    if static is not None:
+        s = static[static["condition"].astype(str).isin(list(conditions))]
+        cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match"]
+        s = s[[c for c in cols if c in s.columns]].astype({c: str for c in ("id", "generator", "difficulty",
+                                                                          "condition", "metric")})
+        parts.append(s.assign(judge=REFERENCE_JUDGES["static"]))
+    cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match", "judge"]
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    return pd.concat(parts, ignore_index=True)[cols]

@@ -1,0 +1,107 @@
+"""Claims we question, computed (teaching, beside §3.2 and §4.2 RQ2): where the paper's reasoning is open to doubt.
+
+- §3.2: "an independent judge attains 50 % in expectation". A judge whose verdict is uniform on
+  {0, 0.5, 1} and independent of the plan has expected match 1 - (|p| + |p - 0.5| + |p - 1|) / 3,
+  which is 50 % only at p = 0 or 1 and 66.7 % at p = 0.5; and an always-1.0 judge, as independent
+  of the plan, attains p-bar (:func:`independent_judge_table`).
+- §4.2 RQ2: the soft jury (mean of six verdicts) is scored on a continuous scale no single judge
+  may use; snapping it back to {0, 0.5, 1} shows how much of its edge is the scale
+  (:func:`jury_scale_check`).
+- §4.2 RQ2: "the higher without-GT [agreement and kappa] reflects prompt-driven verdict compression".
+  Compression (more shared 1.0 verdicts) raises raw agreement p_o, but Cohen's kappa subtracts the
+  chance agreement p_e of the marginals, which compression raises too; :func:`kappa_compression`
+  puts p_o, p_e, kappa and the 1.0-rate per condition side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import schema, stats
+from ajb_utils.stats import Missing
+from ajb_utils.tables.agreement import pairwise_long
+from ajb_utils.tables.breakdown import released_verdicts
+
+__all__ = ["uniform_expectation_points", "independent_judge_table", "jury_scale_check", "kappa_compression"]
+
+
+def uniform_expectation_points(p: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0)) -> pd.DataFrame:
+    """Return per p: the expected match (%) of a uniform {0, 0.5, 1} verdict, of always-1.0 and of always-0.5."""
+    p = np.asarray(p, float)
+    return pd.DataFrame({"p": p, "uniform_expected": 100 * stats.uniform_expectation(p), "always_1": 100 * p,
+                         "always_0.5": 100 * (1 - np.abs(p - 0.5))})
+
+
+def independent_judge_table(bench) -> pd.DataFrame:
+    """Return per difficulty ('all' too): the share of fractional p (0 < p < 1, %) and the alignment (%) of three
+    judges whose verdicts ignore the plan: uniform {0, 0.5, 1} (exact expectation), always-1.0 (= p-bar), always-0.5.
+
+    Over every valid generation's four metrics, each metric verdict weighing one (the mean over
+    generations of the four-metric mean).
+    """
+    rows = stats.metric_rows(bench.generations)
+    p = rows["p"].to_numpy(float)
+    work = pd.DataFrame({"difficulty": rows["difficulty"], "fractional": (p > 0) & (p < 1),
+                         "uniform_expected": stats.uniform_expectation(p), "always_1": p,
+                         "always_0.5": 1 - np.abs(p - 0.5)})
+    cols = ["fractional", "uniform_expected", "always_1", "always_0.5"]
+    out = 100 * work.groupby("difficulty")[cols].mean().reindex(schema.DIFFICULTIES)
+    out.loc["all"] = 100 * work[cols].mean()
+    out.index.name = "difficulty"
+    return out.rename(columns={"fractional": "fractional_p_pct"}).reset_index()
+
+
+def jury_scale_check(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), difficulty: str = "hard",
+                     missing: Missing = "exclude") -> pd.DataFrame:
+    """Return per condition: the best single judge, the soft jury, the soft jury snapped to {0, 0.5, 1}, the majority
+    (median, ties to the lower verdict) and the share of soft-jury verdicts off the scale; alignment = mean over generators (%).
+
+    Snapping uses stats.ternary_oracle (nearest label, ties upward), so a snapped jury is a judge
+    on the same scale as its members.
+    """
+    rows = []
+    for cond in schema.MAIN_CONDITIONS:
+        v = released_verdicts(bench, judges, [cond])
+        v = v[v["difficulty"] == difficulty]
+        v = v.assign(judge=v["judge"].astype(str))
+        soft = stats.soft_jury(v, judges)
+        snapped = soft.assign(llm_score=stats.ternary_oracle(soft["llm_score"]), judge="snapped_jury")
+        snapped["match"] = 1.0 - (snapped["p"] - snapped["llm_score"]).abs()
+        major = stats.majority_jury(v, judges, tie="lower")
+        allv = pd.concat([v, soft.assign(judge="soft_jury"), snapped, major.assign(judge="majority_jury")],
+                         ignore_index=True)
+        allv["judge"] = allv["judge"].astype(str)
+        cell = stats.align(allv, by=["judge", "generator"], missing=missing).groupby("judge")["align"].mean()
+        single = cell.reindex([j for j in judges if j in cell.index])
+        best = single.idxmax()
+        off = ~np.isin(soft["llm_score"].to_numpy(float), stats.LABELS)
+        rows.append({"condition": cond, "best_judge": best, "best_single": single[best],
+                     "soft_jury": cell["soft_jury"], "snapped_jury": cell["snapped_jury"],
+                     "majority_jury": cell["majority_jury"], "soft_minus_best": cell["soft_jury"] - single[best],
+                     "snapped_minus_best": cell["snapped_jury"] - single[best],
+                     "soft_off_scale_pct": 100.0 * off.mean()})
+    return pd.DataFrame(rows)
+
+
+def kappa_compression(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) -> pd.DataFrame:
+    """Return per condition: mean over judge pairs of agreement p_o (%), chance agreement p_e (%) and kappa, and the
+    shares (%) of the judges' verdicts that are 1.0 and 0.5.
+
+    p_e is recovered per pair from kappa = (p_o - p_e) / (1 - p_e) as p_e = (p_o - kappa) / (1 - kappa).
+    """
+    pw = pairwise_long(bench, list(judges))
+    po = pw["agreement"] / 100.0
+    pw = pw.assign(p_e=100.0 * (po - pw["kappa"]) / (1.0 - pw["kappa"]))
+    g = pw.groupby("condition")
+    v = released_verdicts(bench, judges)
+    v = v[v["llm_score"].notna()]
+    share = v.assign(one=v["llm_score"] == 1.0, half=v["llm_score"] == 0.5).groupby("condition", observed=True)
+    out = pd.DataFrame({"p_o": g["agreement"].mean(), "p_e": g["p_e"].mean(), "kappa": g["kappa"].mean(),
+                        "verdicts_1_pct": 100.0 * share["one"].mean(), "verdicts_05_pct": 100.0 * share["half"].mean()})
+    out.index = out.index.astype(str)
+    out = out.reindex([c for c in schema.MAIN_CONDITIONS if c in out.index])
+    out.index.name = "condition"
+    return out.reset_index()

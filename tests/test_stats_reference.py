@@ -1,0 +1,146 @@
+"""Reference judges (stats.reference, tables.reference_cells): always-1.0 = p-bar, the oracle ceiling,
+the uniform judge's expectation, against hand-computed cases and the sample's Table 11."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ajb_utils import schema, stats, tables
+from ajb_utils.data import load_bench
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """Return the embedded sample, loaded once."""
+    return load_bench("sample")
+
+
+def _gens(p_rows: list[list[float]], generator: str = "g", difficulty: str = "hard") -> pd.DataFrame:
+    """Return a generations frame with one generation per row of four p values."""
+    p = np.asarray(p_rows, float)
+    return pd.DataFrame({"id": [f"r{i}" for i in range(len(p))], "generator": generator, "difficulty": difficulty,
+                         "dag_type": "linear", "p_tool": p[:, 0], "p_param": p[:, 1], "p_seq": p[:, 2],
+                         "p_cov": p[:, 3]})
+
+
+def test_always_1_equals_p_bar_cell_by_cell(bench) -> None:
+    """An always-1.0 judge's alignment is Table 11's p-bar in every (generator, difficulty) cell, both conditions."""
+    refs = tables.reference_cells(bench, kinds=("always_1",))
+    t11 = tables.table_T11(bench).melt(id_vars="generator", var_name="difficulty", value_name="p_bar")
+    for cond in schema.MAIN_CONDITIONS:
+        got = refs[refs["condition"] == cond].merge(t11, on=["generator", "difficulty"], validate="1:1")
+        assert len(got) == len(t11) == 15
+        np.testing.assert_array_equal(got["align"].to_numpy(), got["p_bar"].to_numpy())  # exactly, not up to rounding
+
+
+def test_oracle_hand_cases() -> None:
+    """The nearest {0, 0.5, 1} verdict and its match on hand-computed p, ties at 0.25 / 0.75 upward."""
+    p = [0.0, 0.1, 0.25, 0.4, 0.5, 0.6, 0.6667, 0.75, 0.9, 1.0]
+    np.testing.assert_array_equal(stats.ternary_oracle(p), [0, 0, 0.5, 0.5, 0.5, 0.5, 0.5, 1, 1, 1])
+    np.testing.assert_allclose(stats.oracle_match(p), [1, 0.9, 0.75, 0.9, 1, 0.9, 0.8333, 0.75, 0.9, 1], atol=1e-12)
+
+
+def test_oracle_is_the_ceiling_of_every_ternary_judge() -> None:
+    """No verdict vector on {0, 0.5, 1} aligns better than the oracle (brute force over all 3^4 verdicts per record)."""
+    rng = np.random.default_rng(3)
+    p = rng.choice([0.0, 0.25, 0.3333, 0.5, 0.6667, 0.75, 1.0], size=(30, 4))
+    best = np.array([max(np.mean(1 - np.abs(row - np.array(v))) for v in itertools.product((0, 0.5, 1), repeat=4))
+                     for row in p])
+    np.testing.assert_allclose(stats.oracle_match(p).mean(axis=1), best, atol=1e-12)
+    cells = stats.align(stats.reference_verdicts(_gens(p.tolist()), ["oracle"]), by=["judge", "condition"])
+    np.testing.assert_allclose(cells["align"], 100 * best.mean(), atol=1e-9)
+
+
+def test_oracle_hard_ceiling_below_100_on_the_sample(bench) -> None:
+    """On the sample no {0, 0.5, 1} judge reaches 100 % on hard plans (fractional p exist)."""
+    refs = tables.reference_cells(bench, kinds=("oracle",))
+    hard = refs[refs["difficulty"] == "hard"]["align"]
+    assert (hard < 100).all() and (hard > 85).all()
+
+
+def test_uniform_expectation_hand_cases() -> None:
+    """E[1 - |p - l|] for l uniform on {0, 0.5, 1}: 2/3 at p = 0.5, 1/2 at p = 0 or 1, 7/12 at p = 0.25."""
+    np.testing.assert_allclose(stats.uniform_expectation([0.5, 0.0, 1.0, 0.25, 0.75]),
+                               [2 / 3, 0.5, 0.5, 7 / 12, 7 / 12], atol=1e-12)
+    cells = stats.align(stats.reference_verdicts(_gens([[0.5] * 4] * 3), ["uniform_expected"]),
+                        by=["judge", "condition"])
+    np.testing.assert_allclose(cells["align"], 200 / 3, atol=1e-9)  # 66.7 %, not the 50 % of §3.2
+
+
+def test_uniform_draws_are_seeded_and_average_to_the_expectation() -> None:
+    """The sampled uniform judge is deterministic per seed, draws only {0, 0.5, 1}, and its mean match is near the expectation."""
+    gens = _gens([[0.5, 0.0, 1.0, 0.25]] * 5000)
+    a = stats.reference_verdicts(gens, ["uniform"], seed=7)
+    b = stats.reference_verdicts(gens, ["uniform"], seed=7)
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["llm_score"]) == {0.0, 0.5, 1.0}
+    wgt = a[a["condition"] == "with_gt"]
+    exp = stats.uniform_expectation(wgt["p"]).mean()
+    assert abs(wgt["match"].mean() - exp) < 0.01  # 20,000 draws: standard error about 0.002
+    assert (a[a["condition"] == "with_gt"]["llm_score"].to_numpy()
+            == a[a["condition"] == "without_gt"]["llm_score"].to_numpy()).all()
+
+
+def test_constant_judges_hand_case() -> None:
+    """always-0.5 matches 1 - |p - 0.5|; always-1.0 matches p."""
+    v = stats.reference_verdicts(_gens([[1.0, 0.5, 0.0, 0.75]]), ["always_1", "always_0.5"], conditions=["with_gt"])
+    got = v.groupby("judge")["match"].apply(list).to_dict()
+    assert got[stats.REFERENCE_JUDGES["always_1"]] == [1.0, 0.5, 0.0, 0.75]
+    assert got[stats.REFERENCE_JUDGES["always_0.5"]] == [0.5, 1.0, 0.5, 0.75]
+
+
+def test_static_frame_is_appended_and_unknown_kind_refused() -> None:
+    """A static-judge verdict frame joins the reference rows under its own name; an unknown kind is an error."""
+    gens = _gens([[1.0, 1.0, 0.5, 1.0]])
+    static = stats.reference_verdicts(gens, ["always_0.5"]).drop(columns="judge")
+    v = stats.reference_verdicts(gens, ["always_1"], static=static)
+    assert set(v["judge"]) == {stats.REFERENCE_JUDGES["always_1"], stats.REFERENCE_JUDGES["static"]}
+    with pytest.raises(ValueError, match="unknown reference judge"):
+        stats.reference_verdicts(gens, ["always_2"])
+
+
+def test_T02_references_layout(bench) -> None:
+    """The reference table has the six judges' mean / best / worst and one row per reference judge for each generator."""
+    cells = tables.table_T02(bench)
+    wide = tables.table_T02_references(cells, tables.reference_cells(bench))
+    assert wide.shape == (5 * (3 + len(tables.REFERENCE_KINDS)), 6)
+    six = cells[cells["judge"].isin(schema.MAIN_JUDGES) & (cells["generator"] == "qwen3_32b")
+                & (cells["difficulty"] == "hard") & (cells["condition"] == "without_gt")]["align"]
+    assert wide.loc[("qwen3_32b", "six judges: mean"), ("hard", "without_gt")] == pytest.approx(six.mean())
+
+
+def test_paper_without_gt_beside_p_bar() -> None:
+    """The draft's Table 2 without-GT cells beside its Table 11: Llama-3.3-70B hard p-bar 84.5, six judges average 84.2."""
+    t = tables.paper_without_gt_vs_pbar()
+    assert len(t) == 15 and (t["n_judges"] == 6).all()
+    row = t[(t["generator"] == "llama_3_3_70b_instruct") & (t["difficulty"] == "hard")].iloc[0]
+    assert row["p_bar"] == pytest.approx(84.5) and round(row["six_mean"], 1) == pytest.approx(84.2)
+    assert row["six_min"] <= row["six_mean"] <= row["six_max"]
+
+
+def test_reference_breakdown_always_1_is_mean_p_per_metric(bench) -> None:
+    """Table 24's always-1.0 row is the mean p of each metric over the (generator, difficulty) cells; the oracle bounds it."""
+    rb = tables.reference_breakdown(bench)
+    row = rb["T24"].loc[stats.REFERENCE_JUDGES["always_1"]]
+    cols = {"tool_selection": "p_tool", "parameter_structure": "p_param", "sequence_accuracy": "p_seq",
+            "query_coverage": "p_cov"}
+    for m, c in cols.items():
+        hand = 100 * bench.generations.groupby(["generator", "difficulty"], observed=True)[c].mean().mean()
+        assert row[("without_gt", m)] == pytest.approx(hand, abs=1e-9)
+    assert (rb["T24"].loc[stats.REFERENCE_JUDGES["oracle"]] >= row).all()
+    assert list(rb["T28"].columns) == [t for t in schema.TOPOLOGIES if t in set(bench.records["dag_type"].dropna())]
+
+
+def test_degradation_ci_brackets_the_six_judge_mean(bench) -> None:
+    """Figure 8's CIs: one row per (generator or 'all', condition, difficulty), lo <= mean <= hi, seeded."""
+    a = tables.degradation_ci(bench, 300, 1)
+    b = tables.degradation_ci(bench, 300, 1)
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 6 * 2 * 3 and ((a["lo"] <= a["mean"]) & (a["mean"] <= a["hi"])).all()
+    deg = tables.degradation_table(tables.table_T02(bench)).set_index(["generator", "condition"])
+    one = a.set_index(["generator", "condition", "difficulty"])["mean"]
+    assert abs(one[("qwen3_32b", "with_gt", "hard")] - deg.loc[("qwen3_32b", "with_gt"), "hard"]) < 0.5

@@ -1,0 +1,69 @@
+"""Claims we question (tables.questions): hand cases for the uniform judge, the soft jury's scale, kappa and chance."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ajb_utils import schema, stats, tables
+from ajb_utils.data import load_bench
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """Return the embedded sample, loaded once."""
+    return load_bench("sample")
+
+
+def test_uniform_points_hand_values() -> None:
+    """Uniform verdicts give 66.7 % at p = 0.5 and 50 % only at p = 0 or 1 (the 50 % of §3.2 is the minimum)."""
+    t = tables.uniform_expectation_points().set_index("p")
+    assert t.loc[0.5, "uniform_expected"] == pytest.approx(200 / 3)
+    assert t.loc[0.0, "uniform_expected"] == t.loc[1.0, "uniform_expected"] == pytest.approx(50.0)
+    assert (t["uniform_expected"] >= 50 - 1e-12).all()
+
+
+def test_independent_judges_on_the_sample(bench) -> None:
+    """always-1.0 over all metric verdicts is the mean of p; the uniform judge is above 50 % wherever p is fractional."""
+    t = tables.independent_judge_table(bench).set_index("difficulty")
+    assert t.loc["all", "always_1"] == pytest.approx(100 * bench.generations["p_mean"].mean(), abs=1e-9)
+    assert (t["uniform_expected"] > 50).all() and (t["fractional_p_pct"] > 0).all()
+
+
+def _toy_bench() -> SimpleNamespace:
+    """Return a bench-like object: two judges at p = 0.75 saying 0.5 and 1.0 on every metric of 3 hard records."""
+    rows = []
+    for j, l in (("judge_gpt_5_4", 0.5), ("judge_qwq_32b", 1.0)):
+        for cond in schema.MAIN_CONDITIONS:
+            for r in range(3):
+                for m in schema.METRICS:
+                    rows.append({"id": f"r{r}", "generator": "qwen3_32b", "difficulty": "hard", "condition": cond,
+                                 "metric": m, "judge": j, "llm_score": l, "p": 0.75, "match": 1 - abs(0.75 - l),
+                                 "dag_type": "linear"})
+    return SimpleNamespace(verdicts=pd.DataFrame(rows))
+
+
+def test_soft_jury_wins_only_by_its_scale() -> None:
+    """Judges saying 0.5 and 1.0 at p = 0.75 each score 75 %; their mean 0.75 scores 100 %, snapped back to the scale 75 %."""
+    t = tables.jury_scale_check(_toy_bench(), judges=["judge_gpt_5_4", "judge_qwq_32b"]).set_index("condition")
+    row = t.loc["with_gt"]
+    assert row["best_single"] == pytest.approx(75.0) and row["soft_jury"] == pytest.approx(100.0)
+    assert row["snapped_jury"] == pytest.approx(75.0) and row["soft_off_scale_pct"] == pytest.approx(100.0)
+
+
+def test_kappa_compression_chance_agreement(bench) -> None:
+    """p_e recovered from kappa equals the chance agreement of one pair's confusion marginals."""
+    t = tables.kappa_compression(bench).set_index("condition")
+    assert list(t.index) == schema.MAIN_CONDITIONS
+    pw = tables.pairwise_long(bench, schema.MAIN_JUDGES)
+    a, b = "judge_qwq_32b", "judge_gpt_oss_120b"
+    v = bench.verdicts[(bench.verdicts["condition"] == "with_gt") & bench.verdicts["judge"].isin([a, b])]
+    w = v.pivot_table(index=["id", "generator", "difficulty", "metric"], columns="judge", values="llm_score",
+                      observed=True).dropna()
+    pe = sum((w[a] == k).mean() * (w[b] == k).mean() for k in stats.LABELS)
+    row = pw[(pw["judge"] == a) & (pw["judge_2"] == b) & (pw["condition"] == "with_gt")].iloc[0]
+    assert (row["agreement"] / 100 - row["kappa"]) / (1 - row["kappa"]) == pytest.approx(pe, abs=1e-9)
+    assert np.isfinite(t["p_e"]).all()
