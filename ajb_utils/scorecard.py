@@ -3,10 +3,15 @@
 Notebooks write what they compare (`report.show_comparison` -> ``<ID>_compare.csv``) and what they
 check (`report.show_checks` and the C-F/C-W/C-J writers -> ``*_checks.csv``) into the output folder
 (figures/<label>/). `write_scorecard` gathers them into ``SCORECARD.csv`` and ``SCORECARD.md``
-(grouped by paper section, linked to the notebooks) and one figure, ``SCORECARD.png/.pdf``: every
-compared value, reproduced against reported, on a y = x line. `summary` is the one-screen text
-the main command (scripts/reproduce.py) prints at its end. On the synthetic sample every line says
-so; on the released data it is the reproduction verdict of the paper.
+(grouped by paper section, linked to the notebooks; tables that render as GFM) and one figure,
+``SCORECARD.png/.pdf``: every compared value's relative difference from its reported value, one row
+per artifact by paper section. `summary` is the one-screen text the main command
+(scripts/reproduce.py) prints at its end. On the synthetic sample every line says so; on the
+released data it is the reproduction verdict of the paper.
+
+Every file is a deterministic function of the folder's CSVs: rows keep file order, every sort is
+stable (ties go to the earlier row), and the figure is drawn and saved under one fixed style
+(`FIGURE_STYLE`), whatever the caller's rcParams (a Jupyter kernel's differ from a script's).
 
 Verdicts on the paper's own tables (the X1 audit, tables with a ``checked on`` column) are kept
 apart from verdicts on data: they say whether the paper agrees with itself.
