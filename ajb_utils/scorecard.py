@@ -287,10 +287,12 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
         if n_in < n:  # the largest relative difference outside tolerance (first in file order on a tie)
             out = in_file[in_file["within"] == "no"]
             worst = out.loc[out["relative"].abs().sort_values(ascending=False, kind="stable").index[0]]
-            note += (f"   {signed(worst['relative'])} %: {plain_number(worst['reported'])}"
-                     f" \u2192 {plain_number(worst['reproduced'])}")
+            rep_, mine_ = (plain_number(worst[c]).replace("-", "\u2212") for c in ("reported", "reproduced"))
+            note += f"   {signed(worst['relative'])} %: {rep_} \u2192 {mine_}"
         ax.text(1.01, y_of[a], note, transform=ax.get_yaxis_transform(), ha="left", va="center",
                 fontsize=6, color="0.2", clip_on=False)
+    if not ids:
+        ax.text(0.5, 0.5, "nothing compared in this folder", ha="center", va="center", transform=ax.transAxes)
     ax.axvline(0, color="0.3", linewidth=0.8, zorder=2)
     for i, (kind, _) in enumerate(rows):
         if kind == "section" and i > 0:
