@@ -341,6 +341,7 @@ def test_scorecard_figure_reads_well(tmp_path: Path) -> None:
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
             assert not _boxes_overlap(boxes[i], boxes[j]), (labels[i].get_text(), labels[j].get_text())
+    assert len(fig.legends) == 1 and not _boxes_overlap(fig.legends[0].get_window_extent(r), ax.bbox)
     shown = [t.get_text() for t in ax.get_xticklabels() + ax.texts]
     assert not any(re.search(r"\d[eE][+-]?\d", s) for s in shown), shown
     rows = {t.get_text().split()[0]: t for t in ax.get_yticklabels() if t.get_text()}
