@@ -9,7 +9,9 @@ map survives a renamed notebook as long as the number stays.
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 import pandas as pd
 
@@ -20,10 +22,15 @@ ORIGINS: tuple[str, ...] = ("HF", "RUN", "PAPER", "TEXT", "-")
 COLUMNS: list[str] = ["artifact_id", "paper_artifact", "origin", "notebook", "output_files", "note"]
 
 
+@functools.lru_cache(maxsize=4)
+def _read_map(path: str, mtime_ns: int) -> pd.DataFrame:
+    """Return the parsed artifact map of one version of the file (cached by path and modification time)."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)[COLUMNS]
+
+
 def artifact_table() -> pd.DataFrame:
     """Return the artifact map, one row per artifact ID, in the CSV's (paper-section) order."""
-    df = pd.read_csv(ARTIFACTS_CSV, dtype=str, keep_default_na=False)
-    return df[COLUMNS]
+    return _read_map(str(ARTIFACTS_CSV), ARTIFACTS_CSV.stat().st_mtime_ns).copy()
 
 
 def split_files(cell: str) -> list[str]:
@@ -58,12 +65,16 @@ def all_expected_outputs(label: str) -> list[str]:
     return sorted(f"figures/{label}/{f}" for f in files)
 
 
+# rows of artifacts.csv that the paper's artifact map (shared ARTIFACTS.md) does not list, and why
+PACKAGE_ONLY: dict[str, str] = {
+    "X6": "the reproduction scorecard (notebook 18) is the package's summary of every comparison, not a paper artifact",
+}
 ORIGIN_LEGEND: dict[str, str] = {
     "HF": "computable from the released dataset",
     "RUN": "needs judge runs beyond the release (the sample simulates them; real data uses data/runs/)",
     "PAPER": "only the paper's reported values exist (shown, with the workflow to make new ones)",
     "TEXT": "descriptive table without data",
-    "-": "teaching material, no paper counterpart",
+    "-": "the package's own (teaching material, the scorecard), no paper counterpart",
 }
 
 
@@ -102,3 +113,49 @@ def artifact_markdown(label: str, files_root: str | None = None) -> str:
 def origin_markdown() -> str:
     """Return the origin legend (HF, RUN, PAPER, TEXT, -) as a Markdown bullet list."""
     return "\n".join(f"- **{k}**: {v}" for k, v in ORIGIN_LEGEND.items())
+
+
+# files a notebook writes whose names do not start with an artifact ID: name prefix -> notebook
+PREFIX_NOTEBOOKS: dict[str, str] = {"annotation_sheet_": "11_human_validation"}
+
+
+def notebook_of(artifact_id: str) -> str:
+    """Return the notebook that shows an artifact ('C-F1' -> C-F's, 'T01-T24lift' -> T01's, 'X3b' -> X3's), '' if unmapped."""
+    m = artifact_table().set_index("artifact_id")["notebook"]
+    for key in (artifact_id, artifact_id.rstrip("0123456789"), artifact_id.split("-")[0],
+                re.sub(r"[a-z]+$", "", artifact_id)):  # 'X3b' (a variant of X3) -> X3
+        if key in m.index:
+            return str(m[key])
+    return ""
+
+
+def notebook_of_file(name: str) -> str:
+    """Return the notebook that writes an output file of a figures/<label>/ folder, by the map, then by
+    its artifact-ID prefix ('T02_compare.csv' -> 03_main_results); '' for the folder's own files."""
+    df = artifact_table()
+    for r in df.itertuples():
+        if name in split_files(r.output_files):
+            return str(r.notebook)
+    for prefix, nb in PREFIX_NOTEBOOKS.items():
+        if name.startswith(prefix):
+            return nb
+    return notebook_of(name.split("_", 1)[0]) if "_" in name else ""
+
+
+def folder_files(out_dir: Path | str) -> pd.DataFrame:
+    """Return every file of an output folder (top level, hidden files left out) by name: file, notebook."""
+    names = sorted(p.name for p in Path(out_dir).iterdir() if p.is_file() and not p.name.startswith("."))
+    return pd.DataFrame({"file": names, "notebook": [notebook_of_file(n) for n in names]},
+                        columns=["file", "notebook"])
+
+
+def folder_markdown(out_dir: Path | str, files_root: str) -> str:
+    """Return a Markdown table linking every file of an output folder, one row per notebook (number
+    order, the folder's own files last); links are `files_root/<file>` (relative to notebooks/)."""
+    files = folder_files(out_dir) if Path(out_dir).is_dir() else pd.DataFrame(columns=["file", "notebook"])
+    lines = ["| notebook | files |", "|---|---|"]
+    order = sorted(set(files["notebook"]) - {""}) + ([""] if (files["notebook"] == "").any() else [])
+    for nb in order:
+        links = " · ".join(f"[{_md_cell(f)}]({files_root}/{f})" for f in files.loc[files["notebook"] == nb, "file"])
+        lines.append(f"| {f'[{nb}]({nb}.ipynb)' if nb else 'the folder itself'} | {links} |")
+    return "\n".join(lines)

@@ -225,3 +225,18 @@ def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None
         display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else rounded(df, digits))
 
 
+
+
+# ---- the HTML report -----------------------------------------------------------------------
+REPORT_PAGES: tuple[tuple[str, str], ...] = (
+    ("report (open in a browser)", "00_index.html"),
+    ("scorecard page", "18_scorecard.html"),
+)
+
+
+def report_page_lines(html_dir: Path | str | None) -> list[str]:
+    """Return the closing lines naming the report's entry pages that exist (the index, the scorecard page)."""
+    if html_dir is None:
+        return []
+    return [f"{what}: {paths.relpath(Path(html_dir) / page)}" for what, page in REPORT_PAGES
+            if (Path(html_dir) / page).exists()]

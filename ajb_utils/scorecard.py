@@ -3,10 +3,15 @@
 Notebooks write what they compare (`report.show_comparison` -> ``<ID>_compare.csv``) and what they
 check (`report.show_checks` and the C-F/C-W/C-J writers -> ``*_checks.csv``) into the output folder
 (figures/<label>/). `write_scorecard` gathers them into ``SCORECARD.csv`` and ``SCORECARD.md``
-(grouped by paper section, linked to the notebooks) and one figure, ``SCORECARD.png/.pdf``: every
-compared value, reproduced against reported, on a y = x line. `summary` is the one-screen text
-the main command (scripts/reproduce.py) prints at its end. On the synthetic sample every line says
-so; on the released data it is the reproduction verdict of the paper.
+(grouped by paper section, linked to the notebooks; tables that render as GFM) and one figure,
+``SCORECARD.png/.pdf``: every compared value's relative difference from its reported value, one row
+per artifact by paper section. `summary` is the one-screen text the main command
+(scripts/reproduce.py) prints at its end. On the synthetic sample every line says so; on the
+released data it is the reproduction verdict of the paper.
+
+Every file is a deterministic function of the folder's CSVs: rows keep file order, every sort is
+stable (ties go to the earlier row), and the figure is drawn and saved under one fixed style
+(`FIGURE_STYLE`), whatever the caller's rcParams (a Jupyter kernel's differ from a script's).
 
 Verdicts on the paper's own tables (the X1 audit, tables with a ``checked on`` column) are kept
 apart from verdicts on data: they say whether the paper agrees with itself.
@@ -19,10 +24,12 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, MultipleLocator
 
 from ajb_utils import artifacts, paper, paths
-from ajb_utils.figures.style import save_fig
-from ajb_utils.provenance import SYNTHETIC_NOTE, is_synthetic_dir
+from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
+from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
 
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
@@ -45,16 +52,11 @@ SCORECARD_COLUMNS: list[str] = [
     "section", "notebook", "row", "id", "description", "paper value", "reproduced value", "kind",
     "tolerance", "holds", "values compared", "max |difference|", "within tolerance", "note",
 ]
-MAX_LABELS: int = 12
 
 
 def _notebook_of(artifact_id: str) -> str:
     """Return the notebook that shows an artifact ('C-F1' -> the C-F notebook), '' if unmapped."""
-    m = artifacts.artifact_table().set_index("artifact_id")["notebook"]
-    for key in (artifact_id, artifact_id.rstrip("0123456789"), artifact_id.split("-")[0]):
-        if key in m.index:
-            return str(m[key])
-    return ""
+    return artifacts.notebook_of(artifact_id)
 
 
 def _artifact_of_file(path: Path, suffix: str) -> str:
@@ -132,6 +134,8 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     audit = audit.assign(row="audit", note=audit["note"].where(audit["note"] == "", audit["note"] + "; ")
                          + "checked on " + audit["checked on"])
     out = pd.concat([arts, claims, audit], ignore_index=True).reindex(columns=SCORECARD_COLUMNS)
+    for col in ("values compared", "within tolerance"):  # counts print as counts ("14", not "14.0")
+        out[col] = out[col].astype("Int64")
     out["section"] = out["notebook"].map(SECTIONS).fillna("other")
     order = {nb: i for i, nb in enumerate(SECTIONS)}
     out["_o"] = out["notebook"].map(order).fillna(99)
@@ -189,66 +193,155 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     return "\n".join(lines)
 
 
-def _panel(v: float) -> int:
-    """Return the figure panel of a statistic by its largest |value|: 0 (<= 1.5), 1 (<= 100), 2 (counts)."""
-    a = abs(v)
-    return 0 if a <= 1.5 else (1 if a <= 100 else 2)
+FIGURE_CLIP: float = 100.0  # |relative difference| (%) beyond which a value is drawn at the axis edge
+WITHIN_STYLE: dict = {"marker": "o", "color": "#0072B2", "s": 9, "linewidths": 0, "alpha": 0.75}  # Okabe-Ito blue
+OUTSIDE_STYLE: dict = {"marker": "x", "color": "#D55E00", "s": 12, "linewidths": 0.8}  # Okabe-Ito vermillion
+CLIPPED_STYLE: dict = {"marker": "D", "color": "#D55E00", "s": 12, "linewidths": 0}
+ROW_LABEL_CHARS: int = 34
+# matplotlib's defaults plus the package style, whatever the caller's rcParams (a Jupyter kernel's
+# inline backend changes fonts and face colours): the figure's bytes depend on the data only
+FIGURE_STYLE: list = ["default", STYLE_RC]
+
+
+def plain_number(x: float) -> str:
+    """Return a number as a reader reads it, never in scientific notation ('55,320', '12.5', '0.204')."""
+    if x != x:
+        return ""
+    if float(x).is_integer():
+        return f"{x:,.0f}"
+    a = abs(x)
+    return f"{x:,.1f}" if a >= 10 else (f"{x:.2f}" if a >= 1 else f"{x:.3f}")
+
+
+def signed(x: float) -> str:
+    """Return a rounded percentage with its sign, a true minus and no '-0' ('+12', '\u221297', '0')."""
+    r = int(round(x))
+    return "0" if r == 0 else (f"+{r}" if r > 0 else f"\u2212{-r}")
+
+
+def relative_differences(comparisons: pd.DataFrame) -> pd.DataFrame:
+    """Return the compared rows (within yes/no) with `scale` (the largest |reported| of the row's statistic)
+    and `relative` = 100 * difference / scale, in file order."""
+    both = comparisons[comparisons["within"].isin(["yes", "no"])].copy()
+    rep = both.groupby("group", sort=False)["reported"].transform(lambda v: v.abs().max())
+    rpr = both.groupby("group", sort=False)["reproduced"].transform(lambda v: v.abs().max())
+    both["scale"] = rep.where(rep > 0, rpr.where(rpr > 0, 1.0))
+    both["relative"] = 100.0 * both["difference"] / both["scale"]
+    return both
+
+
+def _row_order(ids: list[str]) -> list[str]:
+    """Return artifact IDs in paper order: by section, then by the artifact map's row, then by ID."""
+    amap = artifacts.artifact_table()
+    pos = {a: i for i, a in enumerate(amap["artifact_id"])}
+    sec = {nb: i for i, nb in enumerate(SECTIONS)}
+
+    def key(a: str) -> tuple[int, int, str]:
+        base = a if a in pos else a.split("-")[0]
+        return (sec.get(_notebook_of(a), len(sec)), pos.get(base, len(pos)), a)
+
+    return sorted(ids, key=key)
+
+
+def _row_label(artifact_id: str) -> str:
+    """Return a row label: the ID and the artifact's short name from the map ('T07  record counts by DAG topology')."""
+    amap = artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]
+    name = str(amap.get(artifact_id, "")).split(": ", 1)[-1].split(" (")[0]
+    if len(name) > ROW_LABEL_CHARS:
+        name = name[: name.rfind(" ", 0, ROW_LABEL_CHARS)].rstrip(" ,;") + " …"
+    return f"{artifact_id}  {name}".rstrip()
 
 
 def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Figure, np.ndarray]:
-    """Return the scorecard figure: reproduced vs reported per value on y = x, coloured by artifact,
-    the largest out-of-tolerance differences labelled; panels by magnitude (κ/ρ, %/pp, counts)."""
-    both = comparisons[comparisons["within"].isin(["yes", "no"])].copy()
-    # one panel per statistic (by its largest reported value), so a table's kappas, percentages
-    # and counts land on comparable axes
-    both["panel"] = both.groupby("group")["reported"].transform(lambda v: v.abs().max()).map(_panel)
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4.4), squeeze=False)
-    titles = ["statistics <= 1.5 (kappa, rho, scores)", "statistics up to 100 (%, pp)", "counts"]
-    arts = list(dict.fromkeys(both["artifact"]))
-    palette = list(plt.get_cmap("tab20").colors) + list(plt.get_cmap("tab20b").colors)
-    colour = {a: palette[i % len(palette)] for i, a in enumerate(arts)}
-    for k, ax in enumerate(axes[0]):
-        sub = both[both["panel"] == k]
-        ax.set_title(titles[k], fontsize=9)
-        if sub.empty:
-            ax.text(0.5, 0.5, "nothing compared", ha="center", va="center", transform=ax.transAxes)
-            continue
-        lo = float(np.nanmin(sub[["reported", "reproduced"]].to_numpy()))
-        hi = float(np.nanmax(sub[["reported", "reproduced"]].to_numpy()))
-        ax.plot([lo, hi], [lo, hi], color="0.3", linewidth=0.8, zorder=1)
-        for a, g in sub.groupby("artifact", sort=False):
-            ax.scatter(g["reported"], g["reproduced"], s=10, color=colour[a], label=a, zorder=2,
-                       marker="o" if (g["within"] == "yes").all() else "o", alpha=0.8)
-        out = sub[sub["within"] == "no"]
-        out = out.reindex(out["difference"].abs().sort_values(ascending=False).index).head(MAX_LABELS)
-        for r in out.itertuples():
-            ax.annotate(f"{r.artifact} {r.difference:+.3g}", (r.reported, r.reproduced), fontsize=6,
-                        xytext=(3, 3), textcoords="offset points")
-        if k == 2:
-            ax.set_xscale("symlog")
-            ax.set_yscale("symlog")
-        n_out = int((sub["within"] == "no").sum())
-        ax.set_xlabel(f"reported ({len(sub)} values; {n_out} outside tolerance, "
-                      f"{min(n_out, MAX_LABELS)} largest labelled)", fontsize=8)
-        ax.set_ylabel("reproduced")
-    handles = [plt.Line2D([], [], marker="o", linestyle="none", color=colour[a], label=a) for a in arts]
-    fig.suptitle(("SYNTHETIC SAMPLE - " if synthetic else "") + "every compared value, reproduced vs reported (y = x)",
-                 fontsize=10)
-    fig.tight_layout(rect=(0, 0.1, 1, 0.97))
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(arts), 13), fontsize=7,
-               bbox_to_anchor=(0.5, 0.0), frameon=False)
-    return fig, axes
+    """Return the scorecard figure: one row per compared artifact, grouped by paper section; each value's
+    relative difference from the reported value (%); within tolerance as dots, outside as crosses;
+    at the right, values within / compared and the largest difference (reported -> reproduced)."""
+    rel = relative_differences(comparisons)
+    ids = _row_order(list(dict.fromkeys(rel["artifact"])))
+    rows: list[tuple[str, str]] = []  # (kind, text): a section header or an artifact
+    current = None
+    for a in ids:
+        sec = SECTIONS.get(_notebook_of(a), "other")
+        if sec != current:
+            rows.append(("section", sec))
+            current = sec
+        rows.append(("artifact", a))
+    height = 0.9 + 0.155 * max(len(rows), 3)
+    fig, ax = paper_figure(TEXT_WIDTH, height)
+    ax = np.atleast_1d(ax)[0]
+    y_of = {text: -i for i, (kind, text) in enumerate(rows) if kind == "artifact"}
+    golden = 0.6180339887
+    for a in ids:
+        in_file = rel[rel["artifact"] == a]
+        g = in_file.sort_values("relative", kind="stable")
+        y = y_of[a] + (((np.arange(len(g)) * golden) % 1.0) - 0.5) * 0.56
+        x = g["relative"].to_numpy(dtype=float)
+        inside = (g["within"] == "yes").to_numpy()
+        clipped = np.abs(x) > FIGURE_CLIP
+        xc = np.clip(x, -FIGURE_CLIP * 1.04, FIGURE_CLIP * 1.04)
+        ax.scatter(xc[inside & ~clipped], y[inside & ~clipped], zorder=4, **WITHIN_STYLE)
+        ax.scatter(xc[~inside & ~clipped], y[~inside & ~clipped], zorder=3, **OUTSIDE_STYLE)
+        ax.scatter(xc[clipped], y[clipped], zorder=3, **CLIPPED_STYLE)
+        n_in, n = int(inside.sum()), len(g)
+        note = f"{n_in}/{n}"
+        if n_in < n:  # the largest relative difference outside tolerance (first in file order on a tie)
+            out = in_file[in_file["within"] == "no"]
+            worst = out.loc[out["relative"].abs().sort_values(ascending=False, kind="stable").index[0]]
+            rep_, mine_ = (plain_number(worst[c]).replace("-", "\u2212") for c in ("reported", "reproduced"))
+            note += f"   {signed(worst['relative'])} %: {rep_} \u2192 {mine_}"
+        ax.text(1.01, y_of[a], note, transform=ax.get_yaxis_transform(), ha="left", va="center",
+                fontsize=6, color="0.2", clip_on=False)
+    if not ids:
+        ax.text(0.5, 0.5, "nothing compared in this folder", ha="center", va="center", transform=ax.transAxes)
+    ax.axvline(0, color="0.3", linewidth=0.8, zorder=2)
+    for i, (kind, _) in enumerate(rows):
+        if kind == "section" and i > 0:
+            ax.axhline(-i + 0.5, color="0.75", linewidth=0.5, zorder=1)
+    ax.set_yticks([-i for i in range(len(rows))])
+    ax.set_yticklabels([_row_label(t) if k == "artifact" else t for k, t in rows])
+    for tick, (kind, _) in zip(ax.get_yticklabels(), rows):
+        tick.set_fontsize(6.5)
+        if kind == "section":
+            tick.set_fontweight("bold")
+    ax.tick_params(axis="y", length=0)
+    ax.grid(axis="y", visible=False)
+    ax.set_ylim(-len(rows) + 0.4, 0.6)
+    ax.set_xlim(-FIGURE_CLIP * 1.09, FIGURE_CLIP * 1.09)
+    ax.xaxis.set_major_locator(MultipleLocator(50))
+    ax.xaxis.set_minor_locator(MultipleLocator(10))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: signed(v)))
+    ax.set_xlabel("(reproduced \u2212 reported) / largest |reported| of the statistic (%)")
+    ax.text(1.01, 1.0, "within / compared; largest outside (%)", transform=ax.transAxes, ha="left",
+            va="bottom", fontsize=6, color="0.2", fontweight="bold")
+    handles = [Line2D([], [], linestyle="none", marker=WITHIN_STYLE["marker"], color=WITHIN_STYLE["color"],
+                      label="within tolerance"),
+               Line2D([], [], linestyle="none", marker=OUTSIDE_STYLE["marker"], color=OUTSIDE_STYLE["color"],
+                      label="outside tolerance"),
+               Line2D([], [], linestyle="none", marker=CLIPPED_STYLE["marker"], color=CLIPPED_STYLE["color"],
+                      label=f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=6.5, frameon=False)
+    if synthetic:  # the one synthetic warning (save_fig sees the flag and adds no second)
+        fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")
+        fig._ajb_synthetic_note = True
+    return fig, np.array([ax])
+
+
+def _md_cell(x: object) -> str:
+    """Return one Markdown table cell: pipes escaped, NaN empty, numbers plain (counts as integers)."""
+    if x is None or x is pd.NA or (isinstance(x, float) and np.isnan(x)):
+        return ""
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x)}"
+    if isinstance(x, (float, np.floating)):
+        return plain_number(float(x)).replace(",", "")
+    return str(x).replace("|", "\\|").replace("\n", " ")
 
 
 def _md_table(df: pd.DataFrame) -> str:
-    """Return a Markdown table of a frame (pipes in cells escaped, NaN shown empty)."""
-    def cell(x: object) -> str:
-        if isinstance(x, float):
-            return "" if np.isnan(x) else f"{x:.4g}"
-        return str(x).replace("|", "\\|").replace("\n", " ")
-
-    head = "| " + " | ".join(df.columns) + " |\n|" + "---|" * len(df.columns) + "\n"
-    return head + "".join("| " + " | ".join(cell(x) for x in r) + " |\n" for r in df.itertuples(index=False))
+    """Return a Markdown (GFM) table of a frame: pipes escaped in the header and cells, NaN shown empty."""
+    head = ("| " + " | ".join(_md_cell(str(c)) for c in df.columns) + " |\n|"
+            + "---|" * len(df.columns) + "\n")
+    return head + "".join("| " + " | ".join(_md_cell(x) for x in r) + " |\n" for r in df.itertuples(index=False))
 
 
 def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
@@ -262,7 +355,12 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
              "band), count (exact, only on the paper's population). `n/a`: not comparable on this "
              "data. Audit rows check the paper against itself.\n",
              "```\n" + summary(card, label, synthetic) + "\n```\n",
-             "![scorecard figure](SCORECARD.png)\n"]
+             "![scorecard figure](SCORECARD.png)\n",
+             "Every compared value: its difference from the reported value as a percentage of the "
+             "statistic's largest reported magnitude, one row per artifact by paper section; dots within "
+             "tolerance, crosses outside, diamonds more than 100 % off (drawn at the edge). Notebook "
+             "[18_scorecard](../../notebooks/18_scorecard.ipynb) shows this page and links every file of "
+             "the folder.\n"]
     parts = [x + "\n" for x in parts]
     for sec, g in card.groupby("section", sort=False):
         nbs = [n for n in dict.fromkeys(g["notebook"]) if isinstance(n, str) and n]
@@ -288,8 +386,9 @@ def write_scorecard(out_dir: Path | str, label: str | None = None) -> pd.DataFra
     card = build(out)
     card.to_csv(out / "SCORECARD.csv", index=False, float_format="%.6g", lineterminator="\n")
     (out / "SCORECARD.md").write_text(markdown(card, label, synthetic), encoding="utf-8")
-    fig, _ = figure_scorecard(read_comparisons(out), synthetic)
-    save_fig(fig, "SCORECARD", "", out)
+    with plt.style.context(FIGURE_STYLE):  # the same bytes from a kernel, a script or a test
+        fig, _ = figure_scorecard(read_comparisons(out), synthetic)
+        save_fig(fig, "SCORECARD", "", out)
     plt.close(fig)
     return card
 

@@ -79,7 +79,7 @@ def skeleton(stem: str, title: str) -> nbformat.NotebookNode:
         new_markdown_cell(title_markdown(stem, title)),
         params,
         new_markdown_cell("## Load the data\n\nThe data source named in the parameters cell, with a banner saying what it is. "
-                          "Tables and figures go to `out`: figures/<data label>/ for the default parameters, a folder of "
+                          "Tables and figures go to `out`: `figures/<data label>/` for the default parameters, a folder of "
                           "their own for any other parameter set (PROVENANCE.json there records every parameter)."),
         new_code_cell(SETUP_SOURCE),
         new_markdown_cell("## First result\n\n_One short paragraph: what the next table or figure shows._"),

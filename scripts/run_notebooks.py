@@ -486,9 +486,9 @@ def report_locations(params_file: Path, notebooks_dir: Path = paths.NOTEBOOKS_DI
 
 def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
     """Return the closing lines: where the report, the scorecard and the tables/figures are."""
-    lines = [f"tables and figures: {paths.relpath(folder)}/"]
-    if html_dir is not None and (html_dir / "00_index.html").exists():
-        lines.insert(0, f"report (open in a browser): {paths.relpath(html_dir / '00_index.html')}")
+    from ajb_utils.report import report_page_lines
+
+    lines = report_page_lines(html_dir) + [f"tables and figures: {paths.relpath(folder)}/"]
     cards = sorted(p for p in folder.glob("*[Ss][Cc][Oo][Rr][Ee][Cc][Aa][Rr][Dd]*") if p.is_file())
     lines.append("scorecard: " + (", ".join(paths.relpath(p) for p in cards) if cards
                                   else "none in this folder (it comes from the claim-check notebooks)"))

@@ -169,12 +169,17 @@ def test_artifact_table_ids_unique_and_origins_valid() -> None:
     assert df["notebook"].str.match(r"^\d{2}_[a-z0-9_]+$").all()
     for row in df.itertuples():
         for f in artifacts.split_files(row.output_files):
+            if row.artifact_id in artifacts.PACKAGE_ONLY:  # the scorecard's fixed names (SCORECARD.md, ...)
+                assert Path(f).suffix in {".csv", ".md", ".png", ".pdf"}, f
+                continue
             assert f.startswith(f"{row.artifact_id}_"), f
             assert Path(f).suffix in {".csv", ".tex", ".png", ".pdf"}, f
 
 
 def test_tables_have_csv_and_tex_figures_png_and_pdf() -> None:
-    files = artifacts.all_expected_outputs("sample")
+    package_only = {f for r in artifacts.artifact_table().itertuples() if r.artifact_id in artifacts.PACKAGE_ONLY
+                    for f in artifacts.split_files(r.output_files)}
+    files = [f for f in artifacts.all_expected_outputs("sample") if Path(f).name not in package_only]
     stems = {Path(f).stem for f in files}
     for stem in stems:
         sfx = {Path(f).suffix for f in files if Path(f).stem == stem}
@@ -198,7 +203,29 @@ def test_artifact_table_covers_shared_artifacts_md() -> None:
         if m and m.group(1) != "ID":
             ids |= {t.strip() for t in m.group(1).split(",")}
     ids = {"C-F" if t.startswith("C-F") else t for t in ids}
-    assert ids == set(artifacts.artifact_table()["artifact_id"])
+    table = set(artifacts.artifact_table()["artifact_id"])
+    # the package's own rows are named, with a reason, and are not in the paper's map; the rest match exactly
+    assert set(artifacts.PACKAGE_ONLY) <= table and not set(artifacts.PACKAGE_ONLY) & ids
+    assert ids == table - set(artifacts.PACKAGE_ONLY)
+
+
+def test_the_map_includes_the_scorecard_notebook() -> None:
+    """Notebook 18 is in the index's map, with the files it writes."""
+    nbs = artifacts.notebook_map().set_index("notebook")
+    assert "18_scorecard" in nbs.index and nbs.loc["18_scorecard", "artifacts"] == "X6"
+    assert artifacts.expected_outputs("18", "sample") == [f"figures/sample/SCORECARD.{s}" for s in
+                                                          ("csv", "md", "pdf", "png")]
+
+
+def test_every_output_file_has_a_notebook() -> None:
+    """Every file the sample run wrote is attributed to the notebook that wrote it (or to the folder)."""
+    files = artifacts.folder_files(paths.FIGURES_DIR / "sample")
+    assert len(files) > 100
+    own = set(files.loc[files["notebook"] == "", "file"])
+    assert own == {"README.md", "PROVENANCE.json"}, own
+    assert artifacts.notebook_of_file("T02_compare.csv") == "03_main_results"
+    assert artifacts.notebook_of_file("T01-T24lift_compare.csv") == "10_anchoring"
+    assert artifacts.notebook_of_file("SCORECARD.png") == "18_scorecard"
 
 
 def test_sample_outputs_are_labelled_synthetic(tmp_path):

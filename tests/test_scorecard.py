@@ -216,3 +216,138 @@ def test_the_scorecard_names_the_missing_rule_that_reproduces_table_2_best(tmp_p
     line = scorecard.missing_rule_line(tmp_path)
     assert line.startswith("missing-verdict rule closest to Table 2: authors (mean |diff| 0.08 pp over 84 cells")
     assert "exclude 0.31" in line and "miss 0.52" in line
+
+
+# ---- deterministic files, Markdown that renders, a figure that reads -------------------------
+def _tied_folder(tmp_path: Path) -> Path:
+    """Return a synthetic output folder whose comparisons have tied |differences| (the unstable-sort case)."""
+    out = _folder(tmp_path)
+    rep = [90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 20.0] * 4
+    mine = [r + (-1.0 if i % 2 else 1.0) for i, r in enumerate(rep)]  # every |difference| is 1.0
+    report.show_comparison(_cmp(rep, mine), "T02", out)
+    report.show_comparison(_cmp([3808.0, 812.0, 12345.0], [120.0, 19.0, 12344.0]), "T07", out)
+    report.show_comparison(_cmp([0.61, 0.2, 0.0], [0.3, 0.2, 0.0]), "T03", out)
+    report.show_checks(report.checks_table([paper.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
+    return out
+
+
+_WRITE = """
+import sys, matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+if sys.argv[2] == "kernel-like":  # what an inline backend does to rcParams
+    plt.rcParams.update({"font.size": 10, "figure.facecolor": (1, 1, 1, 0), "figure.dpi": 72})
+from ajb_utils import scorecard
+scorecard.write_scorecard(sys.argv[1], "sample")
+"""
+
+
+def test_the_scorecard_is_the_same_bytes_on_every_run(tmp_path: Path) -> None:
+    """Two runs, here and in a fresh process (another hash seed, other rcParams): PNG, PDF, MD and CSV identical."""
+    import os
+    import subprocess
+    import sys
+
+    out = _tied_folder(tmp_path)
+    names = ("SCORECARD.png", "SCORECARD.pdf", "SCORECARD.md", "SCORECARD.csv")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context({"font.size": 13, "lines.markersize": 9}):  # this process: other rcParams
+        scorecard.write_scorecard(out, "sample")
+    got = [{n: (out / n).read_bytes() for n in names}]
+    env = {**os.environ, "PYTHONHASHSEED": "7", "PYTHONPATH": str(paths.REPO_ROOT)}
+    subprocess.run([sys.executable, "-c", _WRITE, str(out), "kernel-like"], check=True, env=env,
+                   cwd=tmp_path, capture_output=True, timeout=300)
+    got.append({n: (out / n).read_bytes() for n in names})
+    for n in names:
+        assert got[0][n] == got[1][n], n
+    pdf = got[0]["SCORECARD.pdf"]
+    assert b"CreationDate" not in pdf and b"ModDate" not in pdf and b"Producer" not in pdf
+    assert b"Software" not in got[0]["SCORECARD.png"][:2000]  # no version text in the PNG header
+
+
+def _md_tables(md: str) -> list[dict]:
+    """Return every table mistune (nbconvert's Markdown renderer, GFM tables) finds: header and row cell counts."""
+    import mistune
+
+    def text(node: dict) -> str:
+        return node.get("raw", "") + "".join(text(c) for c in node.get("children", []))
+
+    tables = []
+    for tok in mistune.create_markdown(renderer=None, plugins=["table"])(md):
+        if tok["type"] == "table":
+            head, body = tok["children"]
+            tables.append({"header": [text(c) for c in head["children"]],
+                           "rows": [len(r["children"]) for r in body["children"]]})
+    return tables
+
+
+def test_every_table_of_scorecard_md_renders(tmp_path: Path) -> None:
+    """SCORECARD.md's tables render as tables (a `max |difference|` header once broke all of them)."""
+    out = _tied_folder(tmp_path)
+    pd.DataFrame({"claim_id": ["CF1.monotone_pairs"], "claim": ["a | b"], "paper value": ["1"],
+                  "reproduced value": ["1"], "kind": ["share"], "tolerance": ["exact"], "holds": ["yes"],
+                  "note": ["x|y"]}).reindex(columns=paper.CHECK_COLUMNS, fill_value="").to_csv(
+        out / "T04_checks.csv", index=False)
+    scorecard.write_scorecard(out, "sample")
+    for md in ((out / "SCORECARD.md").read_text(encoding="utf-8"),
+               (paths.FIGURES_DIR / "sample" / "SCORECARD.md").read_text(encoding="utf-8")):
+        n_source = len(re.findall(r"^\|(---\|)+$", md, flags=re.M))
+        tables = _md_tables(md)
+        assert n_source >= 3 and len(tables) == n_source
+        for t in tables:
+            assert set(t["rows"]) == {len(t["header"])}, t["header"]
+            assert t["header"][0] == "id"
+        art = [t for t in tables if "values compared" in t["header"]]
+        assert art and all("max |difference|" in t["header"] for t in art)
+
+
+def test_scorecard_md_prints_counts_as_integers_and_numbers_plainly(tmp_path: Path) -> None:
+    out = _tied_folder(tmp_path)
+    card = scorecard.write_scorecard(out, "sample")
+    arts = card[card["row"] == "artifact"].set_index("id")
+    assert str(arts["values compared"].dtype) == "Int64" and int(arts.loc["T02", "values compared"]) == 32
+    md = (out / "SCORECARD.md").read_text(encoding="utf-8")
+    assert "| 32 |" in md and "32.0" not in md
+    assert not re.search(r"\d[eE][+-]\d", md)  # 3688, not 3.688e+03
+    assert scorecard.plain_number(55320.0) == "55,320" and scorecard.plain_number(0.2041) == "0.204"
+    assert scorecard.plain_number(-12.54) == "-12.5" and scorecard.signed(-0.4) == "0"
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_scorecard_figure_reads_well(tmp_path: Path) -> None:
+    """Distinct markers in and out of tolerance, labels that never overlap, no scientific notation,
+    the synthetic warning once, a paper's text width; ties labelled by file order."""
+    import matplotlib.pyplot as plt
+
+    from ajb_utils import figures, provenance
+
+    out = _tied_folder(tmp_path)
+    fig, axes = scorecard.figure_scorecard(scorecard.read_comparisons(out), synthetic=True)
+    figures.save_fig(fig, "SCORECARD", "", out)
+    ax = axes[0]
+    assert fig.get_figwidth() == pytest.approx(figures.TEXT_WIDTH)
+    markers = {scorecard.WITHIN_STYLE["marker"], scorecard.OUTSIDE_STYLE["marker"], scorecard.CLIPPED_STYLE["marker"]}
+    assert len(markers) == 3 and scorecard.WITHIN_STYLE["color"] != scorecard.OUTSIDE_STYLE["color"]
+    notes = [t for t in fig.texts if t.get_text() == provenance.SYNTHETIC_FIGURE_NOTE]
+    assert len(notes) == 1 and "SYNTHETIC" not in " ".join(t.get_text() for t in fig.texts if t not in notes)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    labels = [t for t in ax.texts if t.get_text()] + [t for t in ax.get_yticklabels() if t.get_text()]
+    boxes = [t.get_window_extent(r) for t in labels]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            assert not _boxes_overlap(boxes[i], boxes[j]), (labels[i].get_text(), labels[j].get_text())
+    assert len(fig.legends) == 1 and not _boxes_overlap(fig.legends[0].get_window_extent(r), ax.bbox)
+    shown = [t.get_text() for t in ax.get_xticklabels() + ax.texts]
+    assert not any(re.search(r"\d[eE][+-]?\d", s) for s in shown), shown
+    rows = {t.get_text().split()[0]: t for t in ax.get_yticklabels() if t.get_text()}
+    assert {"T02", "T03", "T07"} <= set(rows)
+    notes_by_row = [t.get_text() for t in ax.texts if t.get_text()[:1].isdigit()]
+    # T02: 32 values, every |difference| 1.0 and |relative| 1.1 %: the first in file order is named
+    assert "0/32   +1 %: 90 \u2192 91" in notes_by_row, notes_by_row
+    assert any(s.startswith("0/3 ") and "3,808 \u2192 120" in s for s in notes_by_row), notes_by_row
+    plt.close(fig)
