@@ -13,6 +13,7 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -268,6 +269,46 @@ def show_comparison(cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str,
     print(f"the {k} largest |differences| of {len(sbs)} rows; the full table ({len(sbs)} rows): "
           f"{paths.relpath(path)}")
     show(largest_differences(sbs, k), digits)
+
+
+# ---- the judge prompts, as a diff ----------------------------------------------------------------
+PROMPT_TEMPLATES: dict[str, str] = {  # condition -> the authors' template (resources/prompts/ATTRIBUTION.md)
+    "with_gt": "judge_with_gt.txt",
+    "without_gt": "judge_no_gt.txt",
+    "without_gt_05": "judge_no_gt_0.5default.txt",
+    "freeform": "judge_freeform.txt",
+}
+PROMPT_ATTRIBUTION: str = ("Prompt templates: the AgentJudgeBench authors' released prompts (arXiv 2608.26623, "
+                           "App. W and App. X), copied verbatim under Apache-2.0; see "
+                           "`ajb_utils/resources/prompts/ATTRIBUTION.md`.")
+
+
+def prompt_template(condition: str) -> str:
+    """Return the judge prompt template of a condition as sent to the model (the authors' leading '# ' notes dropped)."""
+    text = (paths.RESOURCES_DIR / "prompts" / PROMPT_TEMPLATES[condition]).read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and (lines[i].startswith("# ") or (i and not lines[i].strip() and lines[i - 1].startswith("# "))):
+        i += 1
+    return "".join(lines[i:])
+
+
+def prompt_diff(a: str, b: str, context: int = 2) -> str:
+    """Return the unified diff (text) from the prompt template of condition `a` to that of condition `b`."""
+    old, new = prompt_template(a).splitlines(), prompt_template(b).splitlines()
+    return "\n".join(difflib.unified_diff(old, new, fromfile=f"{a} ({PROMPT_TEMPLATES[a]})",
+                                           tofile=f"{b} ({PROMPT_TEMPLATES[b]})", n=context, lineterm=""))
+
+
+def show_prompt_diff(a: str, b: str, context: int = 2) -> None:
+    """Display `prompt_diff(a, b)` as a Markdown diff block with the authors' attribution; returns None."""
+    from IPython.display import Markdown, display
+
+    diff = prompt_diff(a, b, context)
+    added = sum(1 for line in diff.splitlines()[2:] if line.startswith("+"))
+    removed = sum(1 for line in diff.splitlines()[2:] if line.startswith("-"))
+    display(Markdown(f"**{a} → {b}**: {removed} lines removed, {added} added.\n\n```diff\n{diff}\n```\n\n"
+                     f"*{PROMPT_ATTRIBUTION}*"))
 
 
 # ---- display -------------------------------------------------------------------------------

@@ -334,3 +334,14 @@ def test_comparison_grid_puts_small_keys_on_columns() -> None:
     fig, ax = report.comparison_heatmap(sbs, "x")
     assert fig.get_size_inches()[0] == pytest.approx(6.9)
     plt.close(fig)
+
+
+def test_prompt_diff_shows_the_c2_change() -> None:
+    diff = report.prompt_diff("without_gt", "without_gt_05")
+    removed = [x for x in diff.splitlines()[2:] if x.startswith("-")]
+    added = [x for x in diff.splitlines()[2:] if x.startswith("+")]
+    assert any("default to **1.0" in x for x in removed) and any("default to **0.5" in x for x in added)
+    assert diff.splitlines()[0] == "--- without_gt (judge_no_gt.txt)"
+    assert not report.prompt_template("freeform").startswith("#")  # the authors' notes are not sent
+    assert report.prompt_diff("with_gt", "with_gt") == ""
+    assert "Apache-2.0" in report.PROMPT_ATTRIBUTION
