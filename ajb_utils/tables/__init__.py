@@ -10,12 +10,13 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - validation: App. G, N human and rewrite validation (T12, T13, T19, T20, T22)
 - audit: App. O, A self-preference, decision guide, consistency audit (T23, T06, X1)
 - decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
+- questioned: claims we question, computed (T22 cannot fail, App. N's triplets, App. H's rounding)
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
 """
 
 from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, decision, derivation,
-                              main_results, new_judge, validation)
+                              main_results, new_judge, questioned, validation)
 from ajb_utils.tables.ablations import *  # noqa: F401,F403
 from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
@@ -26,8 +27,9 @@ from ajb_utils.tables.decision import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
+from ajb_utils.tables.questioned import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
 
 SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, decision,
-            derivation, new_judge)
+            questioned, derivation, new_judge)
 __all__ = [name for module in SECTIONS for name in module.__all__]
