@@ -276,11 +276,11 @@ def test_dropping_a_rater_never_lowers_unanimity() -> None:
     from ajb_utils import tables
 
     votes = {"r0": (1, 1, 1), "r1": (1, 1, 0), "r2": (0, 1, 0)}
-    rw = pd.DataFrame([{"id": r, "meta_judge": j, "criterion": "c", "verdict": bool(v[k])}
+    rw = pd.DataFrame([{"id": r, "meta_judge": j, "criterion": "hard_preserves_gt", "verdict": bool(v[k])}
                        for r, v in votes.items() for k, j in enumerate(["a", "b", "c"])])
     u = tables.unanimity_by_subset(rw).set_index("raters")["unanimity"]
     assert u["a + b + c"] == pytest.approx(100 / 3)
-    assert u["a + b"] == pytest.approx(200 / 3) and u["a + c"] == pytest.approx(100.0) and u["b + c"] == pytest.approx(100 / 3)
+    assert u["a + b"] == pytest.approx(200 / 3) and u["a + c"] == pytest.approx(200 / 3) and u["b + c"] == pytest.approx(100 / 3)
     assert (tables.unanimity_by_subset(rw)["minus_all"] >= 0).all()
 
 
