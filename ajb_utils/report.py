@@ -201,7 +201,7 @@ def comparison_heatmap(sbs: pd.DataFrame, title: str = ""):
 
     grid = comparison_grid(sbs)
     n_rows, n_cols = grid.shape
-    height = min(9.0, 0.9 + 0.16 * n_rows)
+    height = min(9.0, 1.2 + 0.17 * n_rows)
     fig, ax = plt.subplots(figsize=(6.9, height), layout="constrained")
     vals = grid.to_numpy(float)
     lim = float(np.nanmax(np.abs(vals))) if np.isfinite(vals).any() else 1.0

@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper
+from ajb_utils import paper, schema
 from ajb_utils.tables.validation import table_T20
 
 __all__ = ["SCALE", "unanimity_by_subset", "triplet_claim", "apph_rounding"]
@@ -36,7 +36,7 @@ def unanimity_by_subset(rw: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for subset in [tuple(judges)] + list(combinations(judges, len(judges) - 1)):
         t = table_T20(rw, list(subset))
-        rows.append(t[["criterion", "unanimity"]].assign(raters=" + ".join(subset)))
+        rows.append(t[["criterion", "unanimity"]].assign(raters=" + ".join(schema.display(j) for j in subset)))
     out = pd.concat(rows, ignore_index=True)
     every = out.groupby("criterion", sort=False)["unanimity"].transform("first")
     out["minus_all"] = out["unanimity"] - every
