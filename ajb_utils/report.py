@@ -206,8 +206,7 @@ def comparison_heatmap(sbs: pd.DataFrame, title: str = ""):
     vals = grid.to_numpy(float)
     lim = float(np.nanmax(np.abs(vals))) if np.isfinite(vals).any() else 1.0
     lim = lim if lim > 0 else 1.0
-    cmap = plt.get_cmap("RdBu_r").copy()
-    cmap.set_bad("0.85")
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="0.85")
     im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, vmin=-lim, vmax=lim, aspect="auto",
                    interpolation="nearest")
     ax.set_xticks(range(n_cols), [str(c) for c in grid.columns], rotation=30 if n_cols > 4 else 0,
