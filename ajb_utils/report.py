@@ -374,15 +374,19 @@ def display_names(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
-    """Display `df` for reading (see `for_reader`), every row and column (never truncated); returns None.
+    """Display `df` for reading (see `for_reader`), every column, at most `max_rows` rows (default
+    MAX_SHOWN_ROWS = 40); a longer table is cut with a line saying so (never silently); returns None.
 
-    `max_rows` is accepted for old call sites and ignored: tables are shown whole.
+    Keep a long table whole on disk with `write_table` (or use `show_comparison` for comparisons).
     """
     from IPython.display import display
 
+    limit = MAX_SHOWN_ROWS if max_rows is None else max_rows
+    if len(df) > limit:
+        print(f"showing the first {limit} of {len(df)} rows (a reader's cut, in table order; "
+              "report.write_table keeps the table whole on disk)")
+        df = df.iloc[:limit]
     n = len(df) + 1
     with pd.option_context("display.max_rows", n, "display.min_rows", n, "display.max_columns", None,
                            "display.width", 250, "display.max_colwidth", None):
         display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else rounded(df, digits))
-
-

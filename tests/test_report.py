@@ -138,10 +138,15 @@ def test_checks_table_is_the_engine() -> None:
         report.checks_table([("monotone decline", "30/30", "29/30", False)])
 
 
-def test_show_never_truncates(capsys) -> None:
+def test_show_never_truncates_silently(capsys) -> None:
+    """Up to 40 rows every row and column is shown; a longer table is cut with a line that says so."""
+    report.show(pd.DataFrame({"x": range(40), "y": ["a" * 80] * 40}))
+    out = capsys.readouterr().out
+    assert "39" in out and "..." not in out and "rows x" not in out and "showing" not in out
     report.show(pd.DataFrame({"x": range(300), "y": ["a" * 80] * 300}))
     out = capsys.readouterr().out
-    assert "299" in out and "..." not in out and "rows x" not in out
+    assert "showing the first 40 of 300 rows" in out and "\n39 " in out and "\n40 " not in out
+    assert "..." not in out and "rows x" not in out
 
 
 def test_environment_report_is_machine_independent() -> None:
