@@ -689,16 +689,23 @@ def compare_T26(t26: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
-    """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3.
+    """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3,
+    and cells whose paired 95% CI excludes 0 (NaN without CIs: the paper's values).
 
     Deltas are computed from the unrounded alignments (on runs) or the printed cells (paper).
     """
     d = t26.dropna(subset=["delta"])
     parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
-    g = pd.concat(parts).groupby("condition", sort=False)["delta"]
+    both = pd.concat(parts)
+    g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame({"mean_delta": g.mean(), "max_abs_delta": g.apply(lambda s: s.abs().max()),
                         "n_cells": g.size(),
                         "cells_over_0_3": g.apply(lambda s: int((s.abs() > 0.3 + 1e-9).sum()))})
+    if "delta_lo" in both and both["delta_lo"].notna().any():
+        excl = (both["delta_lo"] > 0) | (both["delta_hi"] < 0)
+        out["cells_ci_excludes_0"] = excl.groupby(both["condition"], sort=False).sum().astype(int)
+    else:
+        out["cells_ci_excludes_0"] = np.nan
     out["source"] = t26["source"].iloc[0] if len(t26) else PAPER_SOURCE
     return out.rename_axis("condition").reset_index()
 
