@@ -476,7 +476,8 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     if not runs.empty:
         both = pd.concat([hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
                           hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]])
-        base = both["judge"].astype(str).map(lambda j: dict(zip(runs["judge"], "judge_" + runs["key"])).get(j, j))
+        to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
+        base = both["judge"].astype(str).map(lambda j: to_base.get(j, j))
         ci = paired_delta_ci(both.assign(base=base.to_numpy()), both["condition"].astype(str), "without_gt_05",
                              "without_gt", ["generator"], average_over="base", n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(out, ci, ["generator"])
