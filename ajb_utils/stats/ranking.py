@@ -87,8 +87,9 @@ def rank1_probability(
         m = g.to_numpy(float)  # (n_cell, J)
         if not len(m):
             continue
-        idx = rng.integers(0, len(m), size=(n_resamples, len(m)))
-        draws += m[idx].mean(axis=1)  # (n_resamples, J)
+        idx = rng.integers(0, len(m), size=(n_resamples, len(m)), dtype=np.int32)  # shared by the judges
+        for j in range(m.shape[1]):  # one judge at a time: memory (n_resamples, n_cell), not x J
+            draws[:, j] += m[idx, j].mean(axis=1)
         point += m.mean(axis=0)
         n_cells += 1
     if n_cells == 0:
