@@ -13,6 +13,7 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -126,27 +127,187 @@ def show_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> N
     show(table)
 
 
+COMPARISON_SHOWN_WHOLE: int = 10  # a comparison of at most this many rows is shown whole
+COMPARISON_LARGEST: int = 10  # otherwise: a heatmap of every difference + this many largest ones
+MAX_SHOWN_ROWS: int = 40  # no table a notebook displays has more rows (tests/test_notebook_outputs.py)
+
+
+def comparison_path(artifact_id: str, out_dir: Path | str) -> Path:
+    """Return where `show_comparison` writes the full side-by-side table: <out_dir>/<artifact_id>_compare.csv."""
+    return Path(out_dir) / f"{artifact_id}_compare.csv"
+
+
+def largest_differences(sbs: pd.DataFrame, k: int = COMPARISON_LARGEST) -> pd.DataFrame:
+    """Return the `k` rows of a side-by-side table with the largest |difference| (ties in table order;
+    rows without a difference last), so the reader sees the worst cells first."""
+    size = sbs["difference"].abs().fillna(-1.0).to_numpy()
+    order = np.argsort(-size, kind="stable")
+    return sbs.iloc[order[:k]]
+
+
+def _key_columns(sbs: pd.DataFrame) -> list[str]:
+    """Return the key columns of a side-by-side table (everything but the value columns)."""
+    values = {"reported", "reproduced", "difference", "tolerance", "within"}
+    return [c for c in sbs.columns if c not in values]
+
+
+def _label(values: pd.DataFrame) -> pd.Series:
+    """Return one text label per row joining its key values with ' · ' (display names, 'n/a' for NaN)."""
+    parts = [values[c].map(lambda v: "n/a" if v is None or (isinstance(v, float) and v != v)
+                           else str(schema.DISPLAY.get(v, v)) if isinstance(v, str) else str(v))
+             for c in values.columns]
+    if not parts:
+        return pd.Series([""] * len(values), index=values.index)
+    out = parts[0]
+    for p in parts[1:]:
+        out = out + " · " + p
+    return out
+
+
+def comparison_grid(sbs: pd.DataFrame, max_columns: int = 12) -> pd.DataFrame:
+    """Return reproduced - reported as a 2-D grid (rows x columns of joined key labels) for a heatmap.
+
+    The key columns with the fewest distinct values go to the columns while their product stays
+    <= `max_columns` (at least one key stays on the rows); rows and columns keep the table's order.
+    A missing difference (one side only) is NaN.
+    """
+    keys = _key_columns(sbs)
+    if not keys:
+        return pd.DataFrame({"difference": sbs["difference"].to_numpy()})
+    sizes = {k: sbs[k].astype(str).nunique() for k in keys}
+    cols: list[str] = []
+    width = 1
+    for k in sorted(keys, key=lambda k: (sizes[k], keys.index(k))):
+        if len(cols) + 1 < len(keys) and sizes[k] > 1 and width * sizes[k] <= max_columns:
+            cols.append(k)
+            width *= sizes[k]
+    cols = [k for k in keys if k in cols]
+    rows = [k for k in keys if k not in cols]
+    r = _label(sbs[rows])
+    c = _label(sbs[cols]) if cols else pd.Series("difference", index=sbs.index)
+    frame = pd.DataFrame({"row": r.to_numpy(), "col": c.to_numpy(), "d": sbs["difference"].to_numpy(float)})
+    grid = frame.pivot_table(index="row", columns="col", values="d", aggfunc="first", sort=False,
+                             dropna=False)
+    grid = grid.reindex(index=pd.unique(frame["row"]), columns=pd.unique(frame["col"]))
+    grid.index.name = " · ".join(rows)
+    grid.columns.name = " · ".join(cols) if cols else None
+    return grid
+
+
+def comparison_heatmap(sbs: pd.DataFrame, title: str = ""):
+    """Return (fig, ax): reproduced - reported of a side-by-side table as a diverging heatmap
+    (blue below, red above the paper; grey: one side only; values written in cells up to 120 cells)."""
+    import matplotlib.pyplot as plt
+
+    grid = comparison_grid(sbs)
+    n_rows, n_cols = grid.shape
+    height = min(9.0, 1.2 + 0.17 * n_rows)
+    fig, ax = plt.subplots(figsize=(6.9, height), layout="constrained")
+    vals = grid.to_numpy(float)
+    lim = float(np.nanmax(np.abs(vals))) if np.isfinite(vals).any() else 1.0
+    lim = lim if lim > 0 else 1.0
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="0.85")
+    im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, vmin=-lim, vmax=lim, aspect="auto",
+                   interpolation="nearest")
+    ax.set_xticks(range(n_cols), [str(c) for c in grid.columns], rotation=30 if n_cols > 4 else 0,
+                  ha="right" if n_cols > 4 else "center", fontsize=6)
+    ax.set_yticks(range(n_rows), [str(r) for r in grid.index], fontsize=max(4, min(7, 90 // max(n_rows, 1))))
+    ax.set_xlabel(grid.columns.name or "")
+    ax.set_ylabel(grid.index.name or "")
+    ax.grid(False)
+    if n_rows * n_cols <= 120:
+        for (i, j), v in np.ndenumerate(vals):
+            if np.isfinite(v):
+                ax.text(j, i, _no_negative_zero(f"{v:+.1f}".replace("+0.0", "0.0")), ha="center", va="center", fontsize=5,
+                        color="white" if abs(v) > 0.6 * lim else "black")
+    fig.colorbar(im, ax=ax, label="reproduced − reported", shrink=0.8)
+    ax.set_title(title, fontsize=8)
+    return fig, ax
+
+
 def show_comparison(cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str,
                     tolerance: float = 0.0, digits: int = 3, from_paper: bool = False) -> None:
-    """Display a `paper.compare` result whole as reported | reproduced | difference | tolerance | within,
-    and write it to <out_dir>/<artifact_id>_compare.csv (the scorecard reads it).
+    """Display a `paper.compare` result for reading and write it whole to <out_dir>/<artifact_id>_compare.csv
+    (reported | reproduced | difference | tolerance | within; the scorecard reads it); returns None.
 
-    `from_paper=True` (no runs: the "reproduced" column holds the paper's own values) shows the
-    values and writes nothing, so the scorecard never counts the paper against itself.
+    Up to COMPARISON_SHOWN_WHOLE rows the table is shown whole; a longer one is shown as a heatmap
+    of reproduced - reported (`comparison_heatmap`) plus its COMPARISON_LARGEST largest
+    differences, and a line says how many rows the full table has and where it is (nothing is
+    cut silently). `from_paper=True` (no runs: the "reproduced" column holds the paper's own
+    values) shows the values (at most MAX_SHOWN_ROWS rows) and writes nothing, so the scorecard
+    never counts the paper against itself.
     """
     sbs = paper.side_by_side(cmp, tolerance)
     if from_paper:
         print(f"{artifact_id}: no reproduced values on this data (the paper's own numbers are shown); "
               "nothing is compared")
-        show(sbs.drop(columns=["reproduced", "difference", "tolerance", "within"]), digits)
+        vals = sbs.drop(columns=["reproduced", "difference", "tolerance", "within"])
+        if len(vals) > MAX_SHOWN_ROWS:
+            print(f"the first {MAX_SHOWN_ROWS} of {len(vals)} reported values (all of them: data/paper/)")
+        show(vals.iloc[:MAX_SHOWN_ROWS], digits)
         return
-    path = Path(out_dir) / f"{artifact_id}_compare.csv"
+    path = comparison_path(artifact_id, out_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
     both = sbs["within"] != "n/a"
     print(f"{artifact_id}: {int(both.sum())} values compared, {int((sbs['within'] == 'yes').sum())} within "
           f"tolerance; {int((~both).sum())} rows on one side only")
-    show(sbs, digits)
+    if len(sbs) <= COMPARISON_SHOWN_WHOLE:
+        print(f"all {len(sbs)} rows (also in {paths.relpath(path)}):")
+        show(sbs, digits)
+        return
+    from IPython.display import display
+    import matplotlib.pyplot as plt
+
+    worst = float(sbs["difference"].abs().max()) if both.any() else float("nan")
+    fig, _ = comparison_heatmap(sbs, f"{artifact_id}: reproduced − reported, {int(both.sum())} values "
+                                     f"(max |difference| {worst:.2f})")
+    display(fig)
+    plt.close(fig)
+    k = min(COMPARISON_LARGEST, len(sbs))
+    print(f"the {k} largest |differences| of {len(sbs)} rows; the full table ({len(sbs)} rows): "
+          f"{paths.relpath(path)}")
+    show(largest_differences(sbs, k), digits)
+
+
+# ---- the judge prompts, as a diff ----------------------------------------------------------------
+PROMPT_TEMPLATES: dict[str, str] = {  # condition -> the authors' template (resources/prompts/ATTRIBUTION.md)
+    "with_gt": "judge_with_gt.txt",
+    "without_gt": "judge_no_gt.txt",
+    "without_gt_05": "judge_no_gt_0.5default.txt",
+    "freeform": "judge_freeform.txt",
+}
+PROMPT_ATTRIBUTION: str = ("Prompt templates: the AgentJudgeBench authors' released prompts (arXiv 2608.26623, "
+                           "App. W and App. X), copied verbatim under Apache-2.0; see "
+                           "`ajb_utils/resources/prompts/ATTRIBUTION.md`.")
+
+
+def prompt_template(condition: str) -> str:
+    """Return the judge prompt template of a condition as sent to the model (the authors' leading '# ' notes dropped)."""
+    text = (paths.RESOURCES_DIR / "prompts" / PROMPT_TEMPLATES[condition]).read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and (lines[i].startswith("# ") or (i and not lines[i].strip() and lines[i - 1].startswith("# "))):
+        i += 1
+    return "".join(lines[i:])
+
+
+def prompt_diff(a: str, b: str, context: int = 2) -> str:
+    """Return the unified diff (text) from the prompt template of condition `a` to that of condition `b`."""
+    old, new = prompt_template(a).splitlines(), prompt_template(b).splitlines()
+    return "\n".join(difflib.unified_diff(old, new, fromfile=f"{a} ({PROMPT_TEMPLATES[a]})",
+                                           tofile=f"{b} ({PROMPT_TEMPLATES[b]})", n=context, lineterm=""))
+
+
+def show_prompt_diff(a: str, b: str, context: int = 2) -> None:
+    """Display `prompt_diff(a, b)` as a Markdown diff block with the authors' attribution; returns None."""
+    from IPython.display import Markdown, display
+
+    diff = prompt_diff(a, b, context)
+    added = sum(1 for line in diff.splitlines()[2:] if line.startswith("+"))
+    removed = sum(1 for line in diff.splitlines()[2:] if line.startswith("-"))
+    display(Markdown(f"**{a} → {b}**: {removed} lines removed, {added} added.\n\n```diff\n{diff}\n```\n\n"
+                     f"*{PROMPT_ATTRIBUTION}*"))
 
 
 # ---- display -------------------------------------------------------------------------------
@@ -213,12 +374,18 @@ def display_names(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
-    """Display `df` for reading (see `for_reader`), every row and column (never truncated); returns None.
+    """Display `df` for reading (see `for_reader`), every column, at most `max_rows` rows (default
+    MAX_SHOWN_ROWS = 40); a longer table is cut with a line saying so (never silently); returns None.
 
-    `max_rows` is accepted for old call sites and ignored: tables are shown whole.
+    Keep a long table whole on disk with `write_table` (or use `show_comparison` for comparisons).
     """
     from IPython.display import display
 
+    limit = MAX_SHOWN_ROWS if max_rows is None else max_rows
+    if len(df) > limit:
+        print(f"showing the first {limit} of {len(df)} rows (a reader's cut, in table order; "
+              "report.write_table keeps the table whole on disk)")
+        df = df.iloc[:limit]
     n = len(df) + 1
     with pd.option_context("display.max_rows", n, "display.min_rows", n, "display.max_columns", None,
                            "display.width", 250, "display.max_colwidth", None):

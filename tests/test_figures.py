@@ -45,7 +45,9 @@ def _x5(bench):
 
 MAKERS = {
     "F03": lambda b: figures.figure_F03(tables.table_T24(b), tables.reference_breakdown(b)["T24"]),
-    "F04": lambda b: figures.figure_F04(ablations.table_T25(b), ablations.table_T27(b)),
+    "F04": lambda b: figures.figure_F04(ablations.table_T25(b), ablations.table_T27(b),
+                                        ablations.temperature_ci(b, "T25"), ablations.temperature_ci(b, "T27")),
+    "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
     "F06": figures.figure_F06,
     "F07": figures.figure_F07,
     "F08": lambda b: figures.figure_F08(tables.degradation_table(tables.table_T02(b)), tables.degradation_ci(b, 200, 0),

@@ -138,10 +138,15 @@ def test_checks_table_is_the_engine() -> None:
         report.checks_table([("monotone decline", "30/30", "29/30", False)])
 
 
-def test_show_never_truncates(capsys) -> None:
+def test_show_never_truncates_silently(capsys) -> None:
+    """Up to 40 rows every row and column is shown; a longer table is cut with a line that says so."""
+    report.show(pd.DataFrame({"x": range(40), "y": ["a" * 80] * 40}))
+    out = capsys.readouterr().out
+    assert "39" in out and "..." not in out and "rows x" not in out and "showing" not in out
     report.show(pd.DataFrame({"x": range(300), "y": ["a" * 80] * 300}))
     out = capsys.readouterr().out
-    assert "299" in out and "..." not in out and "rows x" not in out
+    assert "showing the first 40 of 300 rows" in out and "\n39 " in out and "\n40 " not in out
+    assert "..." not in out and "rows x" not in out
 
 
 def test_environment_report_is_machine_independent() -> None:
@@ -307,3 +312,68 @@ def test_latex_tables_use_display_names_and_no_negative_zero():
     tex = report.latex_table(df, float_format="%.1f")
     assert "GPT-5.4" in tex and "QwQ-32B" in tex and "judge\\_gpt" not in tex
     assert " 0.0 " in tex and "-0.0" not in tex and "-1.3" in tex
+
+
+# ---- comparisons for reading (heatmap + largest differences, the full table on disk) -------------
+def _long_comparison() -> pd.DataFrame:
+    """Return a 5 generators x 3 difficulties x 2 conditions comparison (30 rows) with known differences."""
+    keys = pd.MultiIndex.from_product([schema.GENERATORS, list(schema.DIFFICULTIES), ["with_gt", "without_gt"]],
+                                      names=["generator", "difficulty", "condition"]).to_frame(index=False)
+    rep = keys.assign(value=80.0, source="s")
+    mine = keys.assign(value=80.0 + 0.1 * pd.RangeIndex(len(keys)))  # row i differs by +0.1 i
+    return paper.compare(mine, rep, on=["generator", "difficulty", "condition"])
+
+
+def test_show_comparison_shows_heatmap_and_ten_largest_writes_everything(tmp_path: Path, capsys) -> None:
+    from unittest import mock
+
+    shown: list = []
+    with mock.patch("IPython.display.display", side_effect=shown.append):
+        report.show_comparison(_long_comparison(), "T02", tmp_path)
+    printed = capsys.readouterr().out
+    figs = [x for x in shown if isinstance(x, plt.Figure)]
+    frames = [x for x in shown if isinstance(x, pd.DataFrame)]
+    assert len(figs) == 1 and len(frames) == 1
+    top = frames[0]
+    assert len(top) == 10
+    # the ten largest are rows 29..20 (differences 2.9..2.0), largest first
+    assert top["difference"].tolist() == pytest.approx([0.1 * i for i in range(29, 19, -1)])
+    full = pd.read_csv(tmp_path / "T02_compare.csv")
+    assert len(full) == 30  # nothing cut: the file holds every row
+    assert "30 rows" in printed and "T02_compare.csv" in printed and "10 largest" in printed
+
+
+def test_show_comparison_small_table_is_shown_whole(tmp_path: Path, capsys) -> None:
+    from unittest import mock
+
+    shown: list = []
+    cmp = _long_comparison().head(4)
+    with mock.patch("IPython.display.display", side_effect=shown.append):
+        report.show_comparison(cmp, "T11", tmp_path)
+    assert [type(x) for x in shown] == [pd.DataFrame] and len(shown[0]) == 4
+    assert "all 4 rows" in capsys.readouterr().out
+
+
+def test_comparison_grid_puts_small_keys_on_columns() -> None:
+    sbs = paper.side_by_side(_long_comparison())
+    grid = report.comparison_grid(sbs)
+    assert grid.shape == (5, 6)  # generators on rows, difficulty x condition (6) on columns
+    assert grid.columns[0] == "easy · with_gt" and grid.index[0] == schema.display(schema.GENERATORS[0])
+    assert grid.iloc[0, 1] == pytest.approx(0.1) and grid.iloc[4, 5] == pytest.approx(2.9)
+    one_sided = sbs.copy()
+    one_sided.loc[3, "difference"] = float("nan")
+    assert report.comparison_grid(one_sided).isna().sum().sum() == 1
+    fig, ax = report.comparison_heatmap(sbs, "x")
+    assert fig.get_size_inches()[0] == pytest.approx(6.9)
+    plt.close(fig)
+
+
+def test_prompt_diff_shows_the_c2_change() -> None:
+    diff = report.prompt_diff("without_gt", "without_gt_05")
+    removed = [x for x in diff.splitlines()[2:] if x.startswith("-")]
+    added = [x for x in diff.splitlines()[2:] if x.startswith("+")]
+    assert any("default to **1.0" in x for x in removed) and any("default to **0.5" in x for x in added)
+    assert diff.splitlines()[0] == "--- without_gt (judge_no_gt.txt)"
+    assert not report.prompt_template("freeform").startswith("#")  # the authors' notes are not sent
+    assert report.prompt_diff("with_gt", "with_gt") == ""
+    assert "Apache-2.0" in report.PROMPT_ATTRIBUTION

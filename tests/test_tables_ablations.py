@@ -273,3 +273,67 @@ def test_compare_F05_both_conditions(sample):
 def test_compare_T04_uses_paper_rows(sample):
     cmp = A.compare_T04(A.table_T04(sample))
     assert len(cmp) == len(paper.reported("T04")) and cmp["reported"].notna().all()
+
+
+# ---- paired CIs on every ablation delta ------------------------------------------------------------
+def _two_variant_verdicts(shift: np.ndarray, n: int = 40, seed: int = 3):
+    """Return a verdict frame of n records x 2 variants x 4 metrics; variant "a" = variant "b" + shift per record."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    base = rng.choice([0.0, 0.5, 1.0], size=(n, 4))
+    for i in range(n):
+        for m, metric in enumerate(schema.METRICS):
+            for var, llm in (("b", base[i, m]), ("a", base[i, m] + shift[i])):
+                rows.append({"id": f"r{i}", "generator": "g", "difficulty": "hard", "condition": "with_gt",
+                             "metric": metric, "p": 1.0, "llm_score": llm, "judge": f"run_{var}", "var": var})
+    return pd.DataFrame(rows)
+
+
+def test_paired_delta_ci_is_exact_on_a_constant_shift() -> None:
+    """Every record moves by the same amount: the paired CI collapses onto it (an unpaired one would not)."""
+    v = _two_variant_verdicts(np.zeros(40))
+    v["p"] = 1.0
+    v["llm_score"] = np.where(v["var"] == "a", 1.0, 0.9)  # a: match 1.0 on every metric; b: 0.9
+    ci = A.paired_delta_ci(v, v["var"], "a", "b", ["difficulty"], n_bootstrap=500, seed=1)
+    assert ci["paired_delta"].iloc[0] == pytest.approx(10.0, abs=1e-4)
+    assert ci["delta_lo"].iloc[0] == pytest.approx(10.0, abs=1e-4) and ci["delta_hi"].iloc[0] == pytest.approx(10.0, abs=1e-4)
+    assert ci["n_pairs"].iloc[0] == 40
+
+
+def test_paired_delta_ci_matches_a_naive_paired_bootstrap() -> None:
+    """The library's paired CI against a hand-written loop resampling the per-record differences."""
+    rng = np.random.default_rng(0)
+    shift = rng.choice([-0.5, 0.0, 0.0, 0.5], size=60)
+    v = _two_variant_verdicts(shift, n=60)
+    v["p"] = 1.0
+    v["llm_score"] = v["llm_score"].clip(0, 1)
+    ci = A.paired_delta_ci(v, v["var"], "a", "b", ["difficulty"], n_bootstrap=4000, seed=2).iloc[0]
+    mu = (1 - (v["p"] - v["llm_score"]).abs()).groupby([v["var"], v["id"]]).mean().unstack("var")
+    d = 100 * (mu["a"] - mu["b"]).to_numpy()
+    boot = np.array([d[rng.integers(0, d.size, d.size)].mean() for _ in range(4000)])
+    assert ci["paired_delta"] == pytest.approx(d.mean(), abs=1e-6)
+    assert ci["delta_lo"] == pytest.approx(np.quantile(boot, 0.025), abs=0.6)
+    assert ci["delta_hi"] == pytest.approx(np.quantile(boot, 0.975), abs=0.6)
+
+
+def test_every_ablation_delta_carries_a_seeded_paired_ci(sample) -> None:
+    t04, t25, t26 = A.table_T04(sample, seed=5), A.table_T25(sample, seed=5), A.table_T26(sample, seed=5)
+    f05, t31 = A.format_table(sample, seed=5), A.table_T31(sample, seed=5)
+    c3 = A.c3_delta_ci(sample, seed=5)
+    for name, t in (("T04", t04), ("T25", t25), ("T26", t26), ("F05", f05), ("T31", t31)):
+        assert {"delta", "delta_lo", "delta_hi", "n_pairs"} <= set(t.columns), name
+        ok = t.dropna(subset=["delta_lo"])
+        assert len(ok) == len(t), name
+        # the paired point estimate may differ from the unpaired delta only through unpaired records
+        assert (ok["delta_lo"] <= ok["delta"] + 0.5).all() and (ok["delta_hi"] >= ok["delta"] - 0.5).all(), name
+    assert len(c3) == 12 and c3["excludes_0"].dtype == bool
+    assert A.table_T04(sample, seed=5)[["delta_lo", "delta_hi"]].equals(t04[["delta_lo", "delta_hi"]])  # seeded
+    assert not A.table_T04(sample, seed=6)[["delta_lo"]].equals(t04[["delta_lo"]])
+
+
+def test_no_runs_tables_have_empty_cis(no_runs) -> None:
+    for t in (A.table_T04(no_runs), A.table_T26(no_runs), A.format_table(no_runs)):
+        assert "delta_lo" in t.columns and t["delta_lo"].isna().all()
+    assert A.c3_delta_ci(no_runs).empty and A.temperature_ci(no_runs).empty

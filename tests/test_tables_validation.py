@@ -266,3 +266,33 @@ def test_situation_2_user_rewrite_verdicts(tmp_path):
     got = t19.set_index("meta_judge")["yes_rate"]
     for mj, value in yes.items():
         assert got[mj] == pytest.approx(value)
+
+
+# ---- claims we question (tables.questions) ------------------------------------------------------------
+def test_dropping_a_rater_never_lowers_unanimity() -> None:
+    """Hand case: 3 records x 3 raters; r0 unanimous, r1 split 2-1, r2 split 2-1 the other way."""
+    import pandas as pd
+
+    from ajb_utils import tables
+
+    votes = {"r0": (1, 1, 1), "r1": (1, 1, 0), "r2": (0, 1, 0)}
+    rw = pd.DataFrame([{"id": r, "meta_judge": j, "criterion": "hard_preserves_gt", "verdict": bool(v[k])}
+                       for r, v in votes.items() for k, j in enumerate(["a", "b", "c"])])
+    u = tables.unanimity_by_subset(rw).set_index("raters")["unanimity"]
+    assert u["a + b + c"] == pytest.approx(100 / 3)
+    assert u["a + b"] == pytest.approx(200 / 3) and u["a + c"] == pytest.approx(200 / 3) and u["b + c"] == pytest.approx(100 / 3)
+    assert (tables.unanimity_by_subset(rw)["minus_all"] >= 0).all()
+
+
+def test_triplet_claim_and_apph_rounding() -> None:
+    import pandas as pd
+
+    from ajb_utils import tables
+
+    t = tables.triplet_claim().iloc[0]
+    assert t["claimed_unanimity"] == 100.0 and t["reported_unanimity"] == pytest.approx(93.9)
+    assert t["implied_mixed"] == 12 == t["reported_mixed"]
+    mined = pd.DataFrame({"judge": ["j"] * 4, "p": [0.75, 0.5, 0.25, 0.6], "l_with_gt": [1.0, 1.0, 0.5, 0.5]})
+    r = tables.apph_rounding(mined).iloc[0]
+    # 0.75 -> 1.0 ties 0.5 (rounding); 0.5 -> 1.0 is not; 0.25 -> 0.5 ties 0.0 (rounding); 0.6 -> 0.5 nearest
+    assert (r["flagged"], r["rounding"]) == (4, 3)

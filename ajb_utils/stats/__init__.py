@@ -78,7 +78,7 @@ from ajb_utils.stats.frames import (
     SeedLike,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
-from ajb_utils.stats.ranking import ranking_stability, spearman
+from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
 from ajb_utils.stats.reference import (
     REFERENCE_JUDGES,
     metric_rows,
@@ -94,7 +94,7 @@ __all__ = [
     "monotone_pairs", "degradation_slopes", "bootstrap_ci", "bootstrap_cells", "bootstrap_diff_ci",
     "kappa_from_confusion", "cohen_kappa", "exact_agreement", "pairwise_agreement",
     "agreement_matrix", "confusion", "offdiag_half_share", "BINARY_READINGS", "binary_collapse", "binary_verdicts",
-    "half_rate", "spearman", "ranking_stability", "soft_jury", "majority_jury",
+    "half_rate", "spearman", "ranking_stability", "rank1_probability", "soft_jury", "majority_jury",
     "REFERENCE_JUDGES", "metric_rows", "oracle_match", "reference_verdicts", "ternary_oracle",
     "uniform_expectation",
 ]

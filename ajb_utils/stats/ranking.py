@@ -51,3 +51,52 @@ def ranking_stability(
     out["rho"] = [r for r, _ in rp]
     out["pvalue"] = [pv for _, pv in rp]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# P(rank 1): how often each judge comes first under a paired bootstrap (decision guide)
+# ---------------------------------------------------------------------------------------------
+def rank1_probability(
+    records: pd.DataFrame,
+    cells: Sequence[str] = ("generator",),
+    n_resamples: int = 2000,
+    seed: int = 0,
+    ci: float = 0.95,
+) -> pd.DataFrame:
+    """Return per judge: align (%), lo, hi, p_rank1, n_records; sorted by align (best first).
+
+    ``records``: one row per (judge, id, cells...) with ``mu`` (a record frame of one condition
+    and difficulty). Only records judged by every judge are kept (per cell), so every resample
+    scores all judges on the same records: within each cell the record ids are drawn with
+    replacement once per resample (n_resamples, n_cell) and shared by the judges (paired).
+    A judge's score is the unweighted mean over cells of its cell mean (as Table 6); p_rank1 is
+    the share of resamples in which it has the highest score (ties go to the first in judge
+    order), lo/hi its percentile CI. Seeded: the same seed gives the same result.
+    """
+    cells = list(cells)
+    judges = sorted(records["judge"].astype(str).unique())
+    rng = np.random.default_rng(seed)
+    wide = records.assign(judge=records["judge"].astype(str)).pivot_table(
+        index=cells + ["id"], columns="judge", values="mu", observed=True, aggfunc="first")
+    wide = wide.reindex(columns=judges).dropna()
+    groups = wide.groupby(level=cells, observed=True, sort=True) if cells else [((), wide)]
+    point = np.zeros(len(judges))
+    draws = np.zeros((n_resamples, len(judges)))
+    n_cells = 0
+    for _, g in groups:
+        m = g.to_numpy(float)  # (n_cell, J)
+        if not len(m):
+            continue
+        idx = rng.integers(0, len(m), size=(n_resamples, len(m)), dtype=np.int32)  # shared by the judges
+        for j in range(m.shape[1]):  # one judge at a time: memory (n_resamples, n_cell), not x J
+            draws[:, j] += m[idx, j].mean(axis=1)
+        point += m.mean(axis=0)
+        n_cells += 1
+    if n_cells == 0:
+        return pd.DataFrame(columns=["judge", "align", "lo", "hi", "p_rank1", "n_records"])
+    draws, point = 100 * draws / n_cells, 100 * point / n_cells
+    wins = np.bincount(draws.argmax(axis=1), minlength=len(judges)) / n_resamples
+    lo_q, hi_q = (1 - ci) / 2, 1 - (1 - ci) / 2
+    out = pd.DataFrame({"judge": judges, "align": point, "lo": np.quantile(draws, lo_q, axis=0),
+                        "hi": np.quantile(draws, hi_q, axis=0), "p_rank1": wins, "n_records": len(wide)})
+    return out.sort_values(["align", "judge"], ascending=[False, True], kind="stable").reset_index(drop=True)

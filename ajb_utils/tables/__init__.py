@@ -8,21 +8,23 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
 - anchoring: Finding 2, App. H, J (T01, GT lift, App. H mining)
 - validation: App. G, N human and rewrite validation (T12, T13, T19, T20, T22)
-- questions: claims we question, computed (§3.2's 50 %, the soft jury's scale, kappa and compression)
+- questions: claims we question, computed (§3.2's 50 %, the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
 - audit: App. O, A self-preference, decision guide, consistency audit (T23, T06, X1)
+- decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
 """
 
-from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, derivation, gallery,
-                              main_results, new_judge, questions, validation)
+from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, decision, derivation,
+                              gallery, main_results, new_judge, questions, validation)
 from ajb_utils.tables.ablations import *  # noqa: F401,F403
 from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
 from ajb_utils.tables.audit import *  # noqa: F401,F403
 from ajb_utils.tables.breakdown import *  # noqa: F401,F403
 from ajb_utils.tables.dataset import *  # noqa: F401,F403
+from ajb_utils.tables.decision import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
@@ -30,6 +32,6 @@ from ajb_utils.tables.new_judge import *  # noqa: F401,F403
 from ajb_utils.tables.questions import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
 
-SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, derivation,
-            new_judge, gallery, questions)
+SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, decision,
+            derivation, new_judge, gallery, questions)
 __all__ = [name for module in SECTIONS for name in module.__all__]

@@ -33,7 +33,8 @@ __all__ = [
     "table_T04", "compare_T04", "pairing_alignment", "temperature_table", "table_T25",
     "table_T27", "compare_T25", "temperature_checks", "table_T26", "compare_T26", "table_T05",
     "thinking_checks", "format_table", "format_paper_F05", "format_without_gt", "compare_F05", "table_T31", "format_checks", "rq3_checks",
-    "c2_checks", "commands_text",
+    "c2_checks", "commands_text", "paired_delta_ci", "pairing_cell_ci", "temperature_ci",
+    "c3_delta_ci", "N_BOOTSTRAP",
 ]
 
 STUDIES: tuple[str, ...] = ("c2", "temperature", "thinking", "format")
@@ -62,6 +63,8 @@ JUDGE_ENDPOINTS: dict[str, tuple[str, str, str | None]] = {
 NOTEBOOK_OF_STUDY: dict[str, str] = {"c2": "06", "temperature": "07", "thinking": "08",
                                      "format": "09"}
 PAPER_SOURCE = "paper (reported)"
+N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (seeded)
+DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,6 +202,113 @@ def commands_text(study: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# paired bootstrap CIs of ablation deltas (records judged under both variants)
+# ---------------------------------------------------------------------------------------------
+def paired_delta_ci(verdicts: pd.DataFrame, variant: Sequence | pd.Series, a: str, b: str,
+                    by: Sequence[str], average_over: str | None = None,
+                    n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
+    """Return per cell of ``by`` the paired delta align(a) - align(b) (pp) with its 95% percentile CI.
+
+    Columns: by..., paired_delta, delta_lo, delta_hi, n_pairs. ``variant`` labels each verdict
+    row (a run's temperature, thinking flag, prompt, or its condition); records (id, generator,
+    difficulty) judged under both ``a`` and ``b`` are paired and resampled jointly
+    (`stats.bootstrap_diff_ci`, seeded). With ``average_over`` (e.g. the base judge of T04) the
+    delta is the mean over its values of each one's mean paired difference, each resampled
+    within itself. Missing rule: ``missing="exclude"``, as every ablation table here.
+    """
+    by = list(by)
+    out_cols = by + ["paired_delta"] + DELTA_CI_COLUMNS
+    if not len(verdicts):
+        return pd.DataFrame(columns=out_cols)
+    w = verdicts.copy()
+    kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
+    for c, new in kept.items():
+        w[new] = w[c].astype(str)
+    w["condition"] = pd.Series(np.asarray(variant), index=w.index).astype(str)
+    w["_avg"] = w[average_over].astype(str) if average_over else ""
+    byk = [kept.get(c, c) for c in by]
+    keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
+    recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
+    ci = stats.bootstrap_diff_ci(recs, a=a, b=b, by=byk, cells=("_avg",),
+                                 pair_on=("id", "generator", "difficulty"),
+                                 n_resamples=n_bootstrap, seed=seed)
+    ci = ci.rename(columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta",
+                            "lo": "delta_lo", "hi": "delta_hi"})
+    for c in by:
+        ci[c] = ci[c].astype(str)
+    return ci.reindex(columns=out_cols)
+
+
+def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.DataFrame:
+    """Return ``table`` with delta_lo, delta_hi, n_pairs of ``ci`` joined on ``on`` (NaN where none)."""
+    if not len(ci):
+        return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
+    keyed = table.assign(**{c: table[c].astype(str) for c in on})
+    merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
+    for c in on:
+        merged[c] = table[c].to_numpy()
+    return merged
+
+
+def pairing_cell_ci(bench, study: str, base_model: str, generators: Sequence[str], variant: str,
+                    conditions: Sequence[str] | None = None, n_bootstrap: int = N_BOOTSTRAP,
+                    seed: int = 0) -> pd.DataFrame:
+    """Return :func:`pairing_alignment` with a 95% bootstrap CI per cell (lo, hi; records resampled, seeded)."""
+    cells = pairing_alignment(bench, study, base_model, generators, variant, conditions)
+    if cells.empty:
+        return cells.assign(lo=np.nan, hi=np.nan)
+    v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
+    recs = stats.record_alignment(v)
+    recs["variant"] = recs["judge"].astype(str).str.rsplit("|", n=1).str[-1]
+    ci = stats.bootstrap_cells(recs, ["variant", "generator", "difficulty", "condition"], "mu",
+                               n_resamples=n_bootstrap, seed=seed, scale=100.0)
+    keys = ["variant", "generator", "difficulty", "condition"]
+    for c in keys:
+        ci[c] = ci[c].astype(str)
+    return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
+
+
+def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP,
+                   seed: int = 0) -> pd.DataFrame:
+    """Return the alignment CI of every (temperature, difficulty, condition) point of F04 (long; empty without runs).
+
+    Columns: temperature (float), difficulty, condition, align, lo, hi, n.
+    """
+    key, gen = PAIRINGS[artifact]
+    c = pairing_cell_ci(bench, "temperature", key, [gen], "temperature", n_bootstrap=n_bootstrap, seed=seed)
+    cols = ["temperature", "difficulty", "condition", "align", "lo", "hi", "n"]
+    if c.empty:
+        return pd.DataFrame(columns=cols)
+    c["temperature"] = c["variant"].astype(float)
+    return c[cols].reset_index(drop=True)
+
+
+def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
+    """Return the C3 deltas (corrupted GT - GT, corrupted GT - no GT) per run and difficulty with paired CIs.
+
+    Columns: judge (released base judge), run, difficulty, stat (delta_vs_with_gt |
+    delta_vs_without_gt), paired_delta, delta_lo, delta_hi, n_pairs, excludes_0. Empty without C3 runs.
+    """
+    cols = ["judge", "run", "difficulty", "stat", "paired_delta"] + DELTA_CI_COLUMNS + ["excludes_0"]
+    j = bench.judges
+    runs = j[(j["study"] == "c3") & (j["origin"] != "release")]
+    v = bench.verdicts
+    v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
+    if not len(v):
+        return pd.DataFrame(columns=cols)
+    v = v.assign(run=v["judge"].astype(str))
+    parts = []
+    for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
+        part = paired_delta_ci(v, v["condition"].astype(str), "corrupted_gt", ref, ["run", "difficulty"],
+                               n_bootstrap=n_bootstrap, seed=seed)
+        parts.append(part.assign(stat=stat))
+    out = pd.concat(parts, ignore_index=True)
+    out["judge"] = out["run"].map(dict(zip(runs["judge"], "judge_" + runs["base_model"].map(base_model_key))))
+    out["excludes_0"] = (out["delta_lo"] > 0) | (out["delta_hi"] < 0)
+    return _paper_sort(out, ["difficulty"]).sort_values(["run", "stat"], kind="stable")[cols].reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------------------------------
 # RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04)
 # ---------------------------------------------------------------------------------------------
 def _main_judges(bench) -> list[str]:
@@ -327,10 +437,12 @@ def rq3_checks(bench) -> pd.DataFrame:
     ])
 
 
-def table_T04(bench) -> pd.DataFrame:
+def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T04: hard without-GT alignment, 1.0-default vs 0.5-default, mean over judges.
 
-    Columns: generator, default_1_0, default_0_5, delta (pp), n_judges, n_records, source.
+    Columns: generator, default_1_0, default_0_5, delta (pp), delta_lo, delta_hi (paired 95% CI
+    of the delta: each judge's records judged under both prompts, resampled within each judge,
+    seeded; NaN without runs), n_pairs, n_judges, n_records, source.
     default_1_0 is always computed from the released ``without_gt`` (same judges as the C2
     runs when there are runs, else the six). default_0_5 comes from the c2 runs'
     ``without_gt_05``; with no runs it (and delta) is the paper's reported value.
@@ -359,8 +471,18 @@ def table_T04(bench) -> pd.DataFrame:
         out["delta"] = out["default_0_5"] - out["default_1_0"]
         out["source"] = situation(bench, "c2")
     order = [x for x in schema.GENERATORS if x in out.index]
-    return out.loc[order, ["default_1_0", "default_0_5", "delta", "n_judges", "n_records",
-                           "source"]].rename_axis("generator").reset_index()
+    out = out.loc[order].rename_axis("generator").reset_index()
+    ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
+    if not runs.empty:
+        both = pd.concat([hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
+                          hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]])
+        to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
+        base = both["judge"].astype(str).map(lambda j: to_base.get(j, j))
+        ci = paired_delta_ci(both.assign(base=base.to_numpy()), both["condition"].astype(str), "without_gt_05",
+                             "without_gt", ["generator"], average_over="base", n_bootstrap=n_bootstrap, seed=seed)
+    out = _with_delta_ci(out, ci, ["generator"])
+    return out[["generator", "default_1_0", "default_0_5", "delta", "delta_lo", "delta_hi", "n_pairs",
+                "n_judges", "n_records", "source"]]
 
 
 NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing is reproduced"
@@ -400,19 +522,13 @@ def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant
 # ---------------------------------------------------------------------------------------------
-def pairing_alignment(bench, study: str, base_model: str, generators: Sequence[str],
-                      variant: str, conditions: Sequence[str] | None = None) -> pd.DataFrame:
-    """Return align per (variant, generator, difficulty, condition) for one pairing's runs.
-
-    ``variant`` is a column of :func:`study_runs` (temperature, thinking) or "condition"
-    (the format study keeps both prompts in one run). Runs sharing a variant are pooled.
-    Columns: variant, generator, difficulty, condition, align, n.
-    """
+def _pairing_verdicts(bench, study: str, base_model: str, generators: Sequence[str], variant: str,
+                      conditions: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return (verdicts of one pairing's runs with a ``variant`` column and judge "<run>|<variant>", the runs)."""
     gens = [schema.canonical_generator(g) for g in generators]
     runs = pd.concat([study_runs(bench, study, base_model, g) for g in gens]).drop_duplicates("judge")
-    cols = ["variant", "generator", "difficulty", "condition", "align", "n"]
     if runs.empty:
-        return pd.DataFrame(columns=cols)
+        return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
     v = bench.verdicts
     v = v[v["judge"].isin(runs["judge"]) & v["generator"].astype(str).isin(gens)]
     if conditions is not None:
@@ -423,15 +539,33 @@ def pairing_alignment(bench, study: str, base_model: str, generators: Sequence[s
     else:
         v["variant"] = v["judge"].astype(str).map(runs.set_index("judge")[variant]).astype(str)
     v["judge"] = v["judge"].astype(str) + "|" + v["variant"]
+    return v, runs
+
+
+def pairing_alignment(bench, study: str, base_model: str, generators: Sequence[str],
+                      variant: str, conditions: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return align per (variant, generator, difficulty, condition) for one pairing's runs.
+
+    ``variant`` is a column of :func:`study_runs` (temperature, thinking) or "condition"
+    (the format study keeps both prompts in one run). Runs sharing a variant are pooled.
+    Columns: variant, generator, difficulty, condition, align, n.
+    """
+    cols = ["variant", "generator", "difficulty", "condition", "align", "n"]
+    v, runs = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
+    if runs.empty:
+        return pd.DataFrame(columns=cols)
     cells = _cells(v, ["variant", "generator", "difficulty", "condition"])
     return _paper_sort(cells[cols], ["generator", "difficulty", "condition"])
 
 
-def temperature_table(bench, artifact: str = "T25") -> pd.DataFrame:
-    """Return a temperature table: rows (difficulty, condition), columns T=..., max_spread, n, source.
+def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP,
+                      seed: int = 0) -> pd.DataFrame:
+    """Return a temperature table: rows (difficulty, condition), columns T=..., max_spread, delta,
+    delta_lo, delta_hi, n_pairs, n, source.
 
-    With runs: alignment of the pairing's temperature runs; without: the paper's values (T25
-    has the full grid; T27 only its max spread, with GT).
+    With runs: alignment of the pairing's temperature runs; delta = align at the highest minus
+    the lowest temperature with its paired 95% CI (records judged at both, seeded). Without: the
+    paper's values (T25 has the full grid; T27 only its max spread, with GT) and no delta.
     """
     key, gen = PAIRINGS[artifact]
     cells = pairing_alignment(bench, "temperature", key, [gen], "temperature")
@@ -453,21 +587,30 @@ def temperature_table(bench, artifact: str = "T25") -> pd.DataFrame:
         cells["variant"] = "T=" + cells["variant"].astype(float).map(lambda t: f"{t:.1f}")
         grid = cells.pivot_table(index=["difficulty", "condition"], columns="variant",
                                  values="align", sort=False)
+        tcols = list(grid.columns)
         grid["max_spread"] = grid.max(axis=1) - grid.min(axis=1)
+        hi_t, lo_t = max(tcols, key=lambda c: float(c[2:])), min(tcols, key=lambda c: float(c[2:]))
+        grid["delta"] = grid[hi_t] - grid[lo_t]
         grid["n"] = cells.groupby(["difficulty", "condition"], sort=False)["n"].min()
         grid["source"] = situation(bench, "temperature", key, gen)
+        v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
+        ci = paired_delta_ci(v, v["variant"].astype(float).map(lambda t: f"T={t:.1f}"), hi_t, lo_t,
+                             ["difficulty", "condition"], n_bootstrap=n_bootstrap, seed=seed)
+        grid = grid.reset_index()
+        grid = _with_delta_ci(grid, ci, ["difficulty", "condition"]).set_index(["difficulty", "condition"])
+        grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n", "source"]]
     grid.columns.name = None
     return _paper_sort(grid.reset_index(), ["difficulty", "condition"])
 
 
-def table_T25(bench) -> pd.DataFrame:
+def table_T25(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T25: Qwen3-32B judge on Llama-3.3-70B at T in {0.3, 0.7, 1.0} (see temperature_table)."""
-    return temperature_table(bench, "T25")
+    return temperature_table(bench, "T25", n_bootstrap, seed)
 
 
-def table_T27(bench) -> pd.DataFrame:
+def table_T27(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T27: GPT-OSS-120B judge on Llama-3.1-8B at T in {0.3, 0.7, 1.0}."""
-    return temperature_table(bench, "T27")
+    return temperature_table(bench, "T27", n_bootstrap, seed)
 
 
 def compare_T25(t25: pd.DataFrame) -> pd.DataFrame:
@@ -496,11 +639,13 @@ def temperature_checks(t25: pd.DataFrame, t27: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # RQ5: thinking on/off (T05, T26)
 # ---------------------------------------------------------------------------------------------
-def table_T26(bench) -> pd.DataFrame:
+def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T26: QwQ-32B thinking on vs off per generator x difficulty x condition (24 cells).
 
     Columns: generator, difficulty, condition, thinking_on, thinking_off, delta (pp, on - off),
-    n (records, min of the two), source. With no runs the paper's tab:app-abl-e6 values.
+    delta_lo, delta_hi (paired 95% CI: records judged with thinking on and off, seeded; NaN
+    without runs), n_pairs, n (records, min of the two), source. With no runs the paper's
+    tab:app-abl-e6 values.
     """
     key = PAIRINGS["T26"][0]
     cells = pairing_alignment(bench, "thinking", key, OPEN_GENERATORS, "thinking")
@@ -521,7 +666,15 @@ def table_T26(bench) -> pd.DataFrame:
     wide["delta"] = wide["thinking_on"] - wide["thinking_off"]
     wide["source"] = source
     wide.columns.name = None
-    out = wide.reset_index()[keys + ["thinking_on", "thinking_off", "delta", "n", "source"]]
+    out = wide.reset_index()
+    ci = pd.DataFrame(columns=keys + DELTA_CI_COLUMNS)
+    if source != PAPER_SOURCE:
+        v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
+        v["cond"] = v["condition"].astype(str)
+        ci = paired_delta_ci(v, v["variant"], "True", "False", ["generator", "difficulty", "cond"],
+                             n_bootstrap=n_bootstrap, seed=seed).rename(columns={"cond": "condition"})
+    out = _with_delta_ci(out, ci, keys)
+    out = out[keys + ["thinking_on", "thinking_off", "delta"] + DELTA_CI_COLUMNS[:2] + ["n_pairs", "n", "source"]]
     return _paper_sort(out, keys)
 
 
@@ -537,16 +690,23 @@ def compare_T26(t26: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
-    """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3.
+    """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3,
+    and cells whose paired 95% CI excludes 0 (NaN without CIs: the paper's values).
 
     Deltas are computed from the unrounded alignments (on runs) or the printed cells (paper).
     """
     d = t26.dropna(subset=["delta"])
     parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
-    g = pd.concat(parts).groupby("condition", sort=False)["delta"]
+    both = pd.concat(parts)
+    g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame({"mean_delta": g.mean(), "max_abs_delta": g.apply(lambda s: s.abs().max()),
                         "n_cells": g.size(),
                         "cells_over_0_3": g.apply(lambda s: int((s.abs() > 0.3 + 1e-9).sum()))})
+    if "delta_lo" in both and both["delta_lo"].notna().any():
+        excl = (both["delta_lo"] > 0) | (both["delta_hi"] < 0)
+        out["cells_ci_excludes_0"] = excl.groupby(both["condition"], sort=False).sum().astype(int)
+    else:
+        out["cells_ci_excludes_0"] = np.nan
     out["source"] = t26["source"].iloc[0] if len(t26) else PAPER_SOURCE
     return out.rename_axis("condition").reset_index()
 
@@ -568,17 +728,21 @@ def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 # RQ6: structured vs free-form (F05, T31)
 # ---------------------------------------------------------------------------------------------
-def format_table(bench, artifact: str = "F05") -> pd.DataFrame:
+def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP,
+                 seed: int = 0) -> pd.DataFrame:
     """Return structured (with_gt) vs free-form alignment per difficulty for one pairing.
 
-    Columns: difficulty, structured, freeform, delta (pp, structured - freeform), n, source.
+    Columns: difficulty, structured, freeform, delta (pp, structured - freeform), n, source,
+    then the 95% CIs (seeded): structured_lo/hi, freeform_lo/hi (records resampled) and
+    delta_lo/hi, n_pairs (paired: records judged under both prompts of the run).
     The structured baseline is the format run's own ``with_gt``; if the run lacks it, the
     released judge of the same base model. With no runs, the paper's values (F05: both
     alignments per difficulty as printed in the draft's figure; T31: the deltas).
     """
     key, gen = PAIRINGS[artifact]
     cells = pairing_alignment(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
-    cols = ["difficulty", "structured", "freeform", "delta", "n", "source"]
+    cols = ["difficulty", "structured", "freeform", "delta", "n", "source", "structured_lo",
+            "structured_hi", "freeform_lo", "freeform_hi"] + DELTA_CI_COLUMNS
     if cells.empty:
         if artifact == "F05":  # the draft's figure prints both alignments per difficulty
             fig = format_paper_F05().query("condition == 'with_gt'")
@@ -590,19 +754,32 @@ def format_table(bench, artifact: str = "F05") -> pd.DataFrame:
                                 "delta": rep["value"].to_numpy()})
         out["source"] = PAPER_SOURCE
         return out.reindex(columns=cols)
+    v, _ = _pairing_verdicts(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
     if "with_gt" not in set(cells["variant"]):
         rel = bench.verdicts[(bench.verdicts["judge"] == "judge_" + key)
                              & (bench.verdicts["generator"] == gen)
                              & (bench.verdicts["condition"] == "with_gt")]
         base = _cells(rel, ["generator", "difficulty", "condition"]).assign(variant="with_gt")
         cells = pd.concat([cells, base[cells.columns]])
+        v = pd.concat([v, rel.assign(variant="with_gt", judge=rel["judge"].astype(str) + "|with_gt")])
     wide = cells.pivot_table(index="difficulty", columns="variant", values="align", sort=False)
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
     wide["n"] = cells.groupby("difficulty", sort=False)["n"].min()
     wide["source"] = situation(bench, "format", key, gen)
     wide.columns.name = None
-    return _paper_sort(wide.reset_index()[cols], ["difficulty"])
+    recs = stats.record_alignment(v)
+    recs["variant"] = recs["condition"].astype(str)
+    cell_ci = stats.bootstrap_cells(recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap,
+                                    seed=seed, scale=100.0)
+    for var, name in (("with_gt", "structured"), ("freeform", "freeform")):
+        c = cell_ci[cell_ci["variant"].astype(str) == var]
+        c = c.set_index(c["difficulty"].astype(str))
+        wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
+    ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap,
+                         seed=seed)
+    out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
+    return _paper_sort(out[cols], ["difficulty"])
 
 
 def format_paper_F05() -> pd.DataFrame:
@@ -655,9 +832,9 @@ def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
     return paper.compare(long, rep, on=["condition", "difficulty", "variant"])
 
 
-def table_T31(bench) -> pd.DataFrame:
+def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T31: QwQ-32B on SmolLM3-3B, structured vs free-form per difficulty, with the paper's deltas."""
-    t = format_table(bench, "T31")
+    t = format_table(bench, "T31", n_bootstrap, seed)
     rep = paper.reported("T31")
     rep = rep[rep["generator"] == PAIRINGS["T31"][1]].set_index("difficulty")["value"]
     t["paper_delta"] = t["difficulty"].map(rep)

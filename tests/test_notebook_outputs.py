@@ -1,0 +1,219 @@
+"""What the committed notebooks show a reader: no output table over 40 rows (HTML tables, plain-text
+DataFrame reprs, Markdown tables), and the anatomy of every section notebook (01-17): at the top the
+question, what you will learn, what it reads and writes; at the end "Takeaways" (3-5 bullets) and
+"Try it" (predict-then-run exercises, each answer checked by a cell with an assert)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from ajb_utils import paths, report
+
+NOTEBOOKS = sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
+SECTION_NOTEBOOKS = [p for p in NOTEBOOKS if 1 <= int(p.name[:2]) <= 17]
+MAX_ROWS = report.MAX_SHOWN_ROWS
+
+
+# ---- counting the rows of what a cell displays ---------------------------------------------------
+class _RowCounter(HTMLParser):
+    """Count the body rows of every HTML table (rows inside <tbody>, or every <tr> without a <thead>)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[int]] = []  # per table: [rows in head, rows in body]
+        self._part = 1
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "table":
+            self.tables.append([0, 0])
+            self._part = 1
+        elif tag == "thead":
+            self._part = 0
+        elif tag == "tbody":
+            self._part = 1
+        elif tag == "tr" and self.tables:
+            self.tables[-1][self._part] += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self._part = 1
+
+
+def html_table_rows(html: str) -> list[int]:
+    """Return the number of body rows of each HTML table in `html`."""
+    p = _RowCounter()
+    p.feed(html)
+    return [body for _, body in p.tables]
+
+
+# a DataFrame / Series repr line: a label, then at least two spaces, then a value
+_REPR_LINE = re.compile(r"^\s*\S.*?\S?\s{2,}\S")
+
+
+def text_table_rows(text: str) -> list[int]:
+    """Return the data rows (lines after a header) of each run of DataFrame-repr-like lines in `text`."""
+    runs, n = [], 0
+    for line in text.splitlines() + [""]:
+        if line.strip() and _REPR_LINE.match(line):
+            n += 1
+        else:
+            if n > 1:
+                runs.append(n - 1)
+            n = 0
+    return runs
+
+
+def markdown_table_rows(text: str) -> list[int]:
+    """Return the body rows (after the |---| line) of each Markdown pipe table in `text`."""
+    runs, n = [], 0
+    for line in text.splitlines() + [""]:
+        if line.lstrip().startswith("|"):
+            n += 1
+        else:
+            if n > 2:
+                runs.append(n - 2)
+            n = 0
+    return runs
+
+
+def output_table_rows(output: dict) -> list[int]:
+    """Return the row count of every table one notebook output displays (HTML, plain text, Markdown, stream)."""
+    data = output.get("data", {})
+    if "text/html" in data:
+        return html_table_rows("".join(data["text/html"]))  # its text/plain twin is the same table
+    rows = markdown_table_rows("".join(data.get("text/markdown", "")))
+    rows += text_table_rows("".join(data.get("text/plain", "")))
+    if output.get("output_type") == "stream":
+        rows += text_table_rows("".join(output.get("text", "")))
+    return rows
+
+
+def long_tables(nb: dict) -> list[tuple[str, int]]:
+    """Return (cell id, rows) for every output table with more than MAX_ROWS rows."""
+    out = []
+    for cell in nb["cells"]:
+        for o in cell.get("outputs", []):
+            out += [(str(cell.get("id")), n) for n in output_table_rows(o) if n > MAX_ROWS]
+    return out
+
+
+def _nb(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_row_counter_sees_every_kind_of_long_table() -> None:
+    """The check can fail: a 41-row DataFrame shown as HTML, as plain text, printed, or as Markdown."""
+    import pandas as pd
+
+    df = pd.DataFrame({"judge": [f"j{i}" for i in range(41)], "align": [80.0 + i / 10 for i in range(41)]})
+    short = df.head(40)
+    cases = {
+        "html": {"output_type": "display_data", "data": {"text/html": df.to_html(), "text/plain": str(df)}},
+        "plain": {"output_type": "execute_result", "data": {"text/plain": df.to_string()}},
+        "stream": {"output_type": "stream", "name": "stdout", "text": df.to_string() + "\n"},
+        "markdown": {"output_type": "display_data", "data": {"text/markdown": "\n".join(
+            ["| judge | align |", "|---|---|"] + [f"| {j} | {a} |" for j, a in zip(df["judge"], df["align"])])}},
+    }
+    for kind, o in cases.items():
+        assert max(output_table_rows(o)) == 41, kind
+        nb = {"cells": [{"id": "x", "outputs": [o]}]}
+        assert long_tables(nb) == [("x", 41)], kind
+    ok = {"output_type": "display_data", "data": {"text/html": short.to_html(), "text/plain": str(short)}}
+    assert long_tables({"cells": [{"id": "y", "outputs": [ok]}]}) == []
+    # prose and commands (single spaces) are not tables
+    prose = {"output_type": "stream", "name": "stdout",
+             "text": "\n".join(f"wrote figures/sample/T{i:02d}_x.csv" for i in range(60))}
+    assert output_table_rows(prose) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_committed_output_table_over_40_rows(path: Path) -> None:
+    """A reader never scrolls a wall of numbers: longer tables go to disk (report.show_comparison)."""
+    assert long_tables(_nb(path)) == [], f"{path.name}: tables over {MAX_ROWS} rows (cell id, rows)"
+
+
+# ---- anatomy ----------------------------------------------------------------------------------------
+TOP_PARTS: dict[str, re.Pattern] = {
+    "the question": re.compile(r"question", re.I),
+    "what you will learn": re.compile(r"you will learn|you'll learn", re.I),
+    "what it reads": re.compile(r"\breads?\b|\binputs?\b", re.I),
+    "what it writes": re.compile(r"\bwrites?\b|\boutputs?\b", re.I),
+}
+_HEADING = re.compile(r"^#{1,4}\s+(.*)$", re.M)
+_BULLET = re.compile(r"^\s*(?:[-*]|\d+\.)\s+\S", re.M)
+
+
+def _source(cell: dict) -> str:
+    return "".join(cell.get("source", ""))
+
+
+def anatomy_problems(nb: dict) -> list[str]:
+    """Return what a section notebook's anatomy lacks (empty when complete)."""
+    cells = nb["cells"]
+    first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
+    top = "\n".join(_source(c) for c in cells[:first_code] if c["cell_type"] == "markdown")
+    problems = [f"top lacks {name}" for name, rx in TOP_PARTS.items() if not rx.search(top)]
+
+    def heading_index(word: str) -> int | None:
+        for i, c in enumerate(cells):
+            if c["cell_type"] == "markdown" and any(word in h.lower() for h in _HEADING.findall(_source(c))):
+                return i
+        return None
+
+    take, try_it = heading_index("takeaways"), heading_index("try it")
+    if take is None:
+        problems.append("no 'Takeaways' heading")
+    else:
+        text = _source(cells[take]).lower().split("takeaways", 1)[1]
+        text = re.split(r"^#{1,4}\s", text, maxsplit=1, flags=re.M)[0]
+        n = len(_BULLET.findall(text))
+        if not 3 <= n <= 5:
+            problems.append(f"'Takeaways' has {n} bullets (3-5 expected)")
+    if try_it is None:
+        problems.append("no 'Try it' heading")
+    else:
+        if take is not None and try_it < take:
+            problems.append("'Try it' comes before 'Takeaways'")
+        checks = [c for c in cells[try_it + 1:] if c["cell_type"] == "code" and re.search(r"^\s*assert\b",
+                                                                                          _source(c), re.M)]
+        if not 2 <= len(checks) <= 3:
+            problems.append(f"'Try it' has {len(checks)} checked exercises (2-3 cells with an assert expected)")
+    if take is not None:  # at the end: after it only "Try it" and the environment report (level-2 headings)
+        later = [h for c in cells[take + 1:] if c["cell_type"] == "markdown"
+                 for h in re.findall(r"^#{1,2}\s+(.*)$", _source(c), re.M)]
+        if any(not re.match(r"try it|environment", h.strip(), re.I) for h in later):
+            problems.append("'Takeaways' is not at the end")
+    return problems
+
+
+def test_anatomy_check_can_fail() -> None:
+    def md(text: str) -> dict:
+        return {"cell_type": "markdown", "source": text}
+
+    def code(text: str) -> dict:
+        return {"cell_type": "code", "source": text, "outputs": []}
+
+    top = md("# T\n\n**Question.** Why?\n\n**You will learn** a, b.\n\n**Reads** x. **Writes** y.")
+    good = {"cells": [top, code("x = 1"), md("## Takeaways\n\n- a\n- b\n- c"),
+                      md("## Try it\n\nPredict ..."), code("answer = 1\nassert answer == 1"),
+                      code("assert True"), md("## Environment"), code("env()")]}
+    assert anatomy_problems(good) == []
+    bare = {"cells": [md("# T"), code("x = 1"), md("## Environment"), code("env()")]}
+    assert len(anatomy_problems(bare)) == 6
+    two_bullets = {"cells": [top, code("x = 1"), md("## Takeaways\n\n- a\n- b"), md("## Try it"),
+                             code("assert 1"), code("assert 2")]}
+    assert anatomy_problems(two_bullets) == ["'Takeaways' has 2 bullets (3-5 expected)"]
+    unchecked = {"cells": [top, code("x = 1"), md("## Takeaways\n\n- a\n- b\n- c"), md("## Try it"),
+                           code("print(1)"), code("assert 2")]}
+    assert anatomy_problems(unchecked) == ["'Try it' has 1 checked exercises (2-3 cells with an assert expected)"]
+
+
+@pytest.mark.parametrize("path", SECTION_NOTEBOOKS, ids=lambda p: p.stem)
+def test_section_notebook_has_the_anatomy(path: Path) -> None:
+    """Top: question, what you will learn, reads, writes. End: Takeaways (3-5 bullets), Try it (2-3 checks)."""
+    assert anatomy_problems(_nb(path)) == [], path.name
