@@ -172,16 +172,18 @@ def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
                    "--conditions", "with_gt", "--timeout", "60")
         first = subprocess.Popen(args, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 120
-        while server_stats(url)["requests"] < 12 and time.time() < deadline and first.poll() is None:
-            time.sleep(0.02)
-        os.kill(first.pid, signal.SIGKILL)  # some answers committed, up to 8 in flight
+        while server_stats(url)["requests"] < 9 and time.time() < deadline and first.poll() is None:
+            time.sleep(0.01)
+        assert first.poll() is None
+        os.kill(first.pid, signal.SIGKILL)  # the first answer committed, 8 calls in flight
         first.wait()
+        time.sleep(0.6)  # the calls in flight are answered (and billed) on the server
         for _ in range(2):
             r = run_cli(args)
             assert r.returncode in (0, 2), r.stderr
         time.sleep(1.0)  # requests in flight at the kill finish (and are billed) on the server
         billed = server_stats(url)
-        assert billed["billed_calls"] >= 12 and billed["billed_tokens"] <= budget, billed
+        assert billed["billed_calls"] >= 9 and billed["billed_tokens"] <= budget, billed
         assert "budget" in r.stdout
         with Store(tmp_path / "cli.sqlite", lock=False) as st:
             spent = st.spent()
@@ -218,7 +220,8 @@ def test_key_echoed_in_non_json_bodies_and_fingerprints_is_redacted(server, benc
     for secret in (SECRET, "pw-hunter2-XYZ"):
         assert not any(secret.encode() in b for b in blobs), secret
     with Store(tmp_path / "store.sqlite", lock=False) as st:
-        assert "Bearer ***" in next(st.rows([s1.run_hash]))["error"]  # what was wrong is still said
+        err = next(st.rows([s1.run_hash]))["error"]
+        assert "upstream proxy error for Bearer" in err and "***" in err  # what was wrong is still said
     assert export_rows(s2.files[0])[0]["judge_status"]["with_gt"]["fingerprint"] == "fp_***"
 
 

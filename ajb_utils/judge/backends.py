@@ -46,6 +46,30 @@ def redact(text: str | None, secrets: tuple[str, ...] | list[str] = ()) -> str |
     return text
 
 
+def url_credentials(urls: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Return the user names, passwords and query tokens that base URLs carry (secrets to mask)."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    out: list[str] = []
+    for u in urls:
+        parts = urlsplit(u)
+        out += [x for x in (parts.username, parts.password) if x]
+        out += [v for k, v in parse_qsl(parts.query) if v and re.search(r"(?i)key|token|auth|sig", k)]
+    return tuple(x for x in out if len(x) >= 6)
+
+
+def mask_secrets(res: ChatResult, secrets: tuple[str, ...]) -> ChatResult:
+    """Return `res` with every secret replaced by *** in every string field a server returned (in place)."""
+    for f in ("content", "reasoning", "finish_reason", "model", "fingerprint", "refusal"):
+        v = getattr(res, f)
+        if isinstance(v, str):
+            for sec in secrets:
+                if len(sec) >= 6 and sec in v:
+                    v = v.replace(sec, "***")
+            setattr(res, f, v)
+    return res
+
+
 def redact_url(url: str) -> str:
     """Return a base URL with any credentials (user:pass@, ?key=) masked."""
     return redact(url) or url
@@ -219,6 +243,7 @@ class OpenAIBackend:
         if self.api_key_env and not key:
             raise FatalBackendError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
         self._secrets = (key,) if key else ()
+        self._secrets += url_credentials(self.base_urls)
         # Connection pools: httpcore's pool scans its connections for every request it assigns, which
         # grows quadratically with the pool; shards of <= SHARD connections keep that scan short, so
         # concurrency 64-128 is not throttled by the client (benchmarks/bench_runner.py).
@@ -307,11 +332,13 @@ class OpenAIBackend:
                     self.max_tokens_param = "max_completion_tokens"
                     continue
                 raise err from None
-            res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
-            for sec in self._secrets:  # a server that echoes the key in a reply must not get it stored
-                if len(sec) >= 6:  # (only the key itself: a reply's text is otherwise kept verbatim)
-                    res.content = res.content.replace(sec, "***") if res.content else res.content
-                    res.reasoning = res.reasoning.replace(sec, "***") if res.reasoning else res.reasoning
+            try:
+                res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
+            except CallError as err:  # a non-JSON body may echo anything the request carried
+                err.message = redact(err.message, self._secrets) or ""
+                raise
+            if self._secrets:  # a server that echoes the key (or a URL credential) must not get it stored
+                mask_secrets(res, self._secrets)
             return res
 
     async def check(self, timeout_s: float = 5.0) -> None:
