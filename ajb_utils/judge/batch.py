@@ -65,7 +65,7 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
         parts.append((p, len(buf)))
         buf, size = [], 0
 
-    from ajb_utils.judge.prompts import messages_hash
+    from ajb_utils.judge.conditions import request_hash
 
     sent: set[tuple[str, str, str]] = set()  # identical requests are exported once (see share_identical)
     for u in units:
@@ -76,7 +76,7 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
             msgs = ctx.messages(u)
         except KeyError:  # deref judge call whose reference is not derived yet
             continue
-        ident = (u.run_hash, u.kind, messages_hash(msgs))
+        ident = (u.run_hash, u.kind, request_hash(u))
         if ident in sent:
             continue
         sent.add(ident)
@@ -132,7 +132,7 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
     is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
     and skipped; the rest is imported).
     """
-    from ajb_utils.judge.prompts import messages_hash
+    from ajb_utils.judge.conditions import request_hash
     from ajb_utils.judge.runner import _parse_unit
 
     import hashlib
@@ -182,7 +182,8 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
                "attempts": 1}
         if ctx is not None:  # the request's hash lets identical requests share this answer
             try:
-                row["request_hash"] = messages_hash(ctx.messages(u))
+                ctx.messages(u)  # a deref call whose reference is not derived yet has no request
+                row["request_hash"] = request_hash(u)
             except KeyError:
                 pass
         if not isinstance(body, dict) or rec.get("error") or (resp.get("status_code") or 200) >= 400 \

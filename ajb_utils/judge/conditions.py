@@ -36,6 +36,16 @@ class Unit:
     prompt_hash: str
     row: int  # index into the context's generations (or records) frame
     needs: str | None = None  # key of the deriver unit a deref judge call waits for
+    inputs: str = ""  # hash of the texts the prompt is rendered from (part of the key)
+
+
+def request_hash(u: Unit) -> str:
+    """Return the hash identifying a unit's request: its template(s) and the inputs rendered into them.
+
+    Two units with the same request hash get the same messages (identical requests are sent once),
+    and the hash is known without rendering the prompt.
+    """
+    return hashlib.sha256(json.dumps([u.kind, u.prompt_hash, u.unit, u.inputs]).encode()).hexdigest()[:24]
 
 
 def unit_key(run_hash: str, kind: str, condition: str, item_id: str, generator: str,
@@ -205,13 +215,13 @@ def judge_units(ctx: Context, conditions: list[str], run_hash: str, deriver_hash
                     ph = prompts.template_hash(prompts.DERIVER_TEMPLATE)
                     ih = ctx.record_inputs("deriver", rid, d)
                     derivers[dk] = Unit(unit_key(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, ih),
-                                        deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, -1)
+                                        deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, -1, None, ih)
                 needs = derivers[dk].key
             ih = ctx.judge_inputs(row, rid, d, cond, needs)
             for m in metrics:
                 kind = "prometheus" if cond == "prometheus" else "judge"
                 key = unit_key(run_hash, kind, cond, rid, gen, d, m, hashes[m], ih)
-                units.append(Unit(key, run_hash, kind, cond, rid, gen, d, m, hashes[m], row, needs))
+                units.append(Unit(key, run_hash, kind, cond, rid, gen, d, m, hashes[m], row, needs, ih))
     return list(derivers.values()), units
 
 
@@ -223,11 +233,12 @@ def record_units(ctx: Context, kind: str, run_hash: str, ids: list[str], difficu
         for rid in ids:
             for d in difficulties or DIFFICULTIES:
                 ih = ctx.record_inputs(kind, rid, d)
-                out.append(Unit(unit_key(run_hash, kind, "", rid, "", d, "", ph, ih), run_hash, kind, "", rid, "", d, "", ph, -1))
+                out.append(Unit(unit_key(run_hash, kind, "", rid, "", d, "", ph, ih), run_hash, kind, "", rid, "", d, "", ph, -1,
+                                None, ih))
     else:
         ph = prompts.template_hash(prompts.REWRITE_TEMPLATE)
         for rid in ids:
             ih = ctx.record_inputs(kind, rid, "")
             out.append(Unit(unit_key(run_hash, kind, "", rid, "", "", "", ph, ih), run_hash, kind, "rewrite_meta_judge", rid,
-                            "", "", "", ph, -1))
+                            "", "", "", ph, -1, None, ih))
     return out

@@ -25,8 +25,9 @@ from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
     FATAL_KINDS, CallError, Decoding, FatalBackendError, OpenAIBackend, RateLimiter, backoff_delay,
 )
-from ajb_utils.judge.conditions import Context, Unit, config_hash, judge_units, record_units, stratified_ids
-from ajb_utils.judge.prompts import messages_hash
+from ajb_utils.judge.conditions import (
+    Context, Unit, config_hash, judge_units, record_units, request_hash as unit_request_hash, stratified_ids,
+)
 from ajb_utils.paths import CACHE_DIR, RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES, METRICS
 
@@ -395,7 +396,7 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
     the answer and its usage replace the reservation in one transaction.
     """
     messages = ctx.messages(u)
-    row = _unit_row(u, request_hash or messages_hash(messages), backend.decoding)
+    row = _unit_row(u, request_hash or unit_request_hash(u), backend.decoding)
     json_reply = u.kind in ("judge",)
     est_in = prompt_reservation(messages)
     est_out = completion_reservation(cfg)  # a timed-out call may have run to the cap
@@ -471,12 +472,8 @@ def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Deco
     answered from it at once, recorded with ``reused_from``; nothing is sent for them.
     """
     groups: dict[tuple[str, str, str], list[Unit]] = {}
-    size: dict[str, int] = {}
-    for u in units:
-        msgs = ctx.messages(u)
-        h = messages_hash(msgs)
-        size.setdefault(h, prompt_reservation(msgs))
-        groups.setdefault((u.run_hash, u.kind, h), []).append(u)
+    for u in units:  # grouped by the request's hash: known without rendering the prompt
+        groups.setdefault((u.run_hash, u.kind, unit_request_hash(u)), []).append(u)
     answered: dict[str, dict[str, str]] = {}
     todo: list[tuple[list[Unit], str, int]] = []
     for (rh, _, h), us in groups.items():
@@ -485,7 +482,7 @@ def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Deco
         src = answered[rh].get(h)
         row = store.get(src) if src is not None else None
         if row is None:
-            todo.append((us, h, size[h]))
+            todo.append((us, h, 0))
             continue
         for f in us:
             store.put(_reuse(row, f, decoding))
@@ -643,7 +640,7 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
         distinct: set[str] = set()
         for u in us:  # identical requests are sent once
             try:
-                distinct.add(messages_hash(ctx.messages(u)))
+                distinct.add(unit_request_hash(u))
             except KeyError:  # deref judge before its reference exists: counted as distinct
                 distinct.add(u.key)
         n_calls = len(distinct)
