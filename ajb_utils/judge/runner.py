@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
@@ -137,6 +136,7 @@ class RunSummary:
     export_skipped: str | None = None
     elapsed_s: float = 0.0
     calls_s: float = 0.0  # wall time of the call phase only
+    calls_cpu_s: float = 0.0  # CPU time of this process during the call phase (load-independent cost of the calls)
     aborted: str | None = None
     dry_run: bool = False
     estimate: dict[str, Any] = field(default_factory=dict)
@@ -408,42 +408,36 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
             return False
         return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
 
-    def wait(rs: RetryCallState) -> float:
-        """Return the backoff before the next attempt (the server's Retry-After when given)."""
-        exc = rs.outcome.exception() if rs.outcome else None
-        return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
-
-    def count_retry(rs: RetryCallState) -> None:
-        """Count a retry."""
-        stats.retries += 1
-
-    retrying = AsyncRetrying(retry=retry_if_exception(retry_this), stop=stop_after_attempt(cfg.max_attempts), wait=wait,
-                             before_sleep=count_retry, reraise=True)
     try:
-        async for attempt in retrying:
-            with attempt:
-                await limiter.wait()
-                rid = reserve(u, est_in, est_out) if reserve is not None else None
-                attempts += 1
-                try:
-                    res = await backend.chat(messages, json_reply=json_reply)
-                except BaseException as err:
-                    stats.reserved_in -= est_in if rid is not None else 0
-                    stats.reserved_out -= est_out if rid is not None else 0
-                    if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
-                        timeouts += 1
-                        stats.timeouts += 1
-                        stats.timeout_tokens += est_in + est_out
-                        stats.spent_in += est_in
-                        stats.spent_out += est_out
-                        if store is not None and rid is not None:
-                            store.keep_as_spent(rid, "timeout")
-                        elif store is not None:
-                            store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
-                    elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
-                        store.release(rid)  # an HTTP error / refused connection: nothing generated
+        while True:  # attempts: retried with jittered backoff (the server's Retry-After when given)
+            await limiter.wait()
+            rid = reserve(u, est_in, est_out) if reserve is not None else None
+            attempts += 1
+            try:
+                res = await backend.chat(messages, json_reply=json_reply)
+            except BaseException as err:
+                stats.reserved_in -= est_in if rid is not None else 0
+                stats.reserved_out -= est_out if rid is not None else 0
+                if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
+                    timeouts += 1
+                    stats.timeouts += 1
+                    stats.timeout_tokens += est_in + est_out
+                    stats.spent_in += est_in
+                    stats.spent_out += est_out
+                    if store is not None and rid is not None:
+                        store.keep_as_spent(rid, "timeout")
+                    elif store is not None:
+                        store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
+                elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
+                    store.release(rid)  # an HTTP error / refused connection: nothing generated
+                if not retry_this(err) or attempts >= cfg.max_attempts:
                     raise
-                row["_reservation"] = (rid, est_in, est_out)
+                stats.retries += 1
+                await asyncio.sleep(backoff_delay(attempts, getattr(err, "retry_after", None), cfg.backoff_base_s,
+                                                  cfg.backoff_cap_s))
+                continue
+            row["_reservation"] = (rid, est_in, est_out)
+            break
     except CallError as err:
         if err.kind in FATAL_KINDS:
             code = f", HTTP {err.status_code}" if err.status_code else ""
@@ -836,9 +830,9 @@ def run_judge(cfg: RunConfig) -> RunSummary:
                     if dbackend is not backend:
                         await dbackend.aclose()
 
-            tc = time.time()
+            tc, cpu0 = time.time(), time.process_time()
             asyncio.run(go())
-            summary.calls_s = time.time() - tc
+            summary.calls_s, summary.calls_cpu_s = time.time() - tc, time.process_time() - cpu0
         keys = {u.key for u in units}
         _mark_scale_ambiguity(store, [u for u in units if u.kind == "judge"])
         _fill_summary(summary, stats, store)

@@ -164,10 +164,15 @@ class Store:
         """Commit one result row and its spend (replacing its reservation) in one transaction."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
-            if reservation is not None:
-                self.conn.execute("DELETE FROM spend WHERE rowid=?", (reservation,))
             self.put(row)
-            if row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens"):
+            paid = row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens")
+            if reservation is not None and paid:  # the reservation becomes the reply's reported usage
+                self.conn.execute("UPDATE spend SET at=?, what='reply', prompt_tokens=?, completion_tokens=?, estimated=0 "
+                                  "WHERE rowid=?", (time.time(), row.get("prompt_tokens") or 0,
+                                                    row.get("completion_tokens") or 0, reservation))
+            elif reservation is not None:
+                self.conn.execute("DELETE FROM spend WHERE rowid=?", (reservation,))
+            elif paid:
                 self.add_spend(row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens"))
             self.conn.execute("COMMIT")
         except BaseException:
