@@ -342,3 +342,35 @@ def test_static_cli_unknown_generator_and_bad_source_are_one_line(tmp_path) -> N
     dbg = run_cli([*base, "--source", str(tmp_path / "empty"), "--debug"])
     assert dbg.returncode == 2 and "Traceback" in dbg.stderr
     assert not (tmp_path / "runs").exists()
+
+
+# ------------------------------------------------------------- the fast renderer is exact
+@pytest.mark.parametrize("value", [
+    [{"type": "function", "function": {"name": "f", "arguments": {"x": 0.5, "s": "é \u2028 \x1f \"q\"", "n": None}}}],
+    {"small": [1e-5, 6.5e-07, 0.0001], "big": [1e16, 1.5e300, 2**70], "nan": float("nan"), "inf": float("inf")},
+    {1: "int key", None: "none key", True: "bool key", "empty": [{}, []], "text": "one-time 0.00001"},
+    [3, -0.0, 123456789012345678, True, False, "plain"],
+])
+def test_dumps_indent2_is_json_dumps_byte_for_byte(value) -> None:
+    import numpy as np
+
+    from ajb_utils.judge.prompts import dumps_indent2
+
+    for v in (value, {"np": [np.float64(0.25), np.int64(3), np.bool_(True), np.array([1, 2])], "v": value}):
+        assert dumps_indent2(v) == json.dumps(v, ensure_ascii=False, indent=2, default=str)
+
+
+def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
+    import random
+
+    from ajb_utils.judge import prompts
+
+    b = make_toy_bench(6)
+    for calls in b.generations["generated_calls"]:
+        spec = [{"type": "function", "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
+                for c in list(calls)]
+        assert prompts.calls_json(list(calls)) == json.dumps(spec, ensure_ascii=False, indent=2, default=str)
+    rng = random.Random(0)
+    for _ in range(2000):
+        f = 10 ** rng.uniform(-9, 18) * rng.choice([1, -1])
+        assert prompts.dumps_indent2({"x": f}) == json.dumps({"x": f}, ensure_ascii=False, indent=2)
