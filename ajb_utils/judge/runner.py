@@ -156,7 +156,9 @@ class RunSummary:
         if self.store_spent:
             lines.append(f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
                          f"{self.store_spent.get('completion_tokens', 0)} tokens over {self.store_spent.get('attempts', 0)} "
-                         f"paid attempts ({self.store_spent.get('estimated', 0)} estimated)")
+                         f"paid attempts ({self.store_spent.get('estimated', 0)} estimated"
+                         + (f", {self.store_spent['reserved']} of them reservations of calls a killed run never saw "
+                            "answered" if self.store_spent.get("reserved") else "") + ")")
         if self.aborted:
             lines.append(f"ABORTED: {self.aborted}")
         if self.export_skipped:
