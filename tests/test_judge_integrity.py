@@ -163,7 +163,7 @@ def test_timed_out_calls_count_at_their_reservation(server, bench, tmp_path) -> 
 
 
 def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
-    srv = subprocess.Popen([sys.executable, str(REPO / "tests" / "fake_openai_server.py"), "--latency", "0.4"],
+    srv = subprocess.Popen([sys.executable, str(REPO / "tests" / "fake_openai_server.py"), "--latency", "1.0"],
                            stdout=subprocess.PIPE, text=True)
     try:
         url = srv.stdout.readline().strip()
@@ -177,11 +177,11 @@ def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
         assert first.poll() is None
         os.kill(first.pid, signal.SIGKILL)  # the first answer committed, 8 calls in flight
         first.wait()
-        time.sleep(0.6)  # the calls in flight are answered (and billed) on the server
+        time.sleep(1.2)  # the calls in flight are answered (and billed) on the server
         for _ in range(2):
             r = run_cli(args)
             assert r.returncode in (0, 2), r.stderr
-        time.sleep(1.0)  # requests in flight at the kill finish (and are billed) on the server
+        time.sleep(1.5)  # requests in flight at the kill finish (and are billed) on the server
         billed = server_stats(url)
         assert billed["billed_calls"] >= 9 and billed["billed_tokens"] <= budget, billed
         assert "budget" in r.stdout
@@ -329,6 +329,12 @@ def test_unknown_names_fail_at_once_listing_the_valid_ones(server, tmp_path, fla
     line = one_line_error(run_cli(cli(server.url, tmp_path, "good", flag, value)))
     assert value in line and valid in line
     assert server.state.requests == 0 and not (tmp_path / "cli.sqlite").exists()
+
+
+def test_usage_errors_are_one_line(tmp_path) -> None:
+    base = [sys.executable, "-m", "ajb_utils.judge", "run", "--backend", "static"]
+    assert "--name" in one_line_error(run_cli(base))
+    assert "--backend" in one_line_error(run_cli([*base[:4], "--backend", "foo", "--name", "x"]))
 
 
 def test_static_cli_unknown_generator_and_bad_source_are_one_line(tmp_path) -> None:

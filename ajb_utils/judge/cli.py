@@ -126,9 +126,17 @@ def config_from_args(a: argparse.Namespace) -> RunConfig:
     )
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (what is wrong, where the options are), exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Print `error: ...` and exit 2 (no usage block)."""
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser."""
-    p = argparse.ArgumentParser(prog="python -m ajb_utils.judge", description="Run a judge or generator on AgentJudgeBench.",
+    p = _OneLineParser(prog="python -m ajb_utils.judge", description="Run a judge or generator on AgentJudgeBench.",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     for cmd, help_, judge in (("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),

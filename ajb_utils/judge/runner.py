@@ -284,6 +284,11 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     """
     if not units or isinstance(store, _NoStore):
         return 0
+    hashes = sorted({u.run_hash for u in units})
+    q = (f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
+         "AND parsed LIKE '%off-scale%' LIMIT 1")
+    if store.conn.execute(q, hashes).fetchone() is None:  # the common case: nothing off-scale, nothing to read
+        return 0
     keys = {u.key for u in units}
     rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
     seen = sorted({m.group(1) for r in rows for n in ((r["parsed"] or {}).get("notes") or [])
