@@ -354,7 +354,7 @@ def test_static_cli_unknown_generator_and_bad_source_are_one_line(tmp_path) -> N
 @pytest.mark.parametrize("value", [
     [{"type": "function", "function": {"name": "f", "arguments": {"x": 0.5, "s": "é \u2028 \x1f \"q\"", "n": None}}}],
     {"small": [1e-5, 6.5e-07, 0.0001], "big": [1e16, 1.5e300, 2**70], "nan": float("nan"), "inf": float("inf")},
-    {1: "int key", None: "none key", True: "bool key", "empty": [{}, []], "text": "one-time 0.00001"},
+    {1: "int key", None: "none key", False: "bool key", "empty": [{}, []], "text": "one-time 0.00001"},
     [3, -0.0, 123456789012345678, True, False, "plain"],
 ])
 def test_dumps_indent2_is_json_dumps_byte_for_byte(value) -> None:

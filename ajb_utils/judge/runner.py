@@ -797,7 +797,6 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     deriver_hash = config_hash(cfg.deriver_identity())
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
-    from ajb_utils.judge.store import Store
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
     # a dry run only reads: it may look at a store another run is writing, and creates none
@@ -931,7 +930,6 @@ def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFra
     run_hash = config_hash({**cfg.identity(), "role": kind})
     ctx = Context(bench.records, bench.generations.iloc[:0], cfg.seed)
     units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
-    from ajb_utils.judge.store import Store
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
     # a dry run only reads: it may look at a store another run is writing, and creates none
