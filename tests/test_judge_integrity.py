@@ -380,3 +380,32 @@ def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
     for _ in range(2000):
         f = 10 ** rng.uniform(-9, 18) * rng.choice([1, -1])
         assert prompts.dumps_indent2({"x": f}) == json.dumps({"x": f}, ensure_ascii=False, indent=2)
+
+
+# ------------------------------------- the SDK path (HTTPS endpoints) behaves like the plain one
+@pytest.mark.parametrize("model,statuses", [("good", {"ok": 12}), ("r429", {"ok": 12}), ("nonjson", {"api_error": 12}),
+                                            ("fpecho", {"ok": 12}), ("scale15ones", None)])
+def test_sdk_path_gives_the_same_statuses_and_leaks_nothing(server, bench, tmp_path, model, statuses) -> None:
+    runs = []
+    for plain in (True, False):
+        runs.append(run_judge(cfg(server, bench, tmp_path, model, plain_http=plain, name=f"p{plain}", max_attempts=3,
+                                  store_path=tmp_path / f"{plain}.sqlite", conditions=["with_gt"], abort_after=10**6)))
+    assert runs[0].statuses == runs[1].statuses and (statuses is None or runs[0].statuses == statuses)
+    if model != "r429":  # (the fake server's 429s are per prompt: the second run meets none, so fewer attempts)
+        assert Path(runs[0].files[0]).read_bytes() == Path(runs[1].files[0]).read_bytes()
+    assert not any(SECRET.encode() in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+
+
+def test_sdk_path_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
+    from ajb_utils.judge.backends import FatalBackendError
+
+    s = run_judge(cfg(server, bench, tmp_path, "auth", concurrency=8, check_endpoint=False, plain_http=False))
+    assert server.state.requests == 1 and "401" in s.aborted
+    import socket
+
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+    for plain in (True, False):
+        with pytest.raises(FatalBackendError, match=f"connection refused at http://127.0.0.1:{port}/v1"):
+            run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{port}/v1"}), bench, tmp_path, plain_http=plain))

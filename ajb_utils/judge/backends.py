@@ -265,10 +265,7 @@ class OpenAIBackend:
     plain_http: bool = True  # http:// URLs without a proxy: POSTs through fasthttp (a fraction of the CPU)
 
     def __post_init__(self) -> None:
-        """Create one async client per base URL (SDK retries off)."""
-        import httpx
-        import openai
-
+        """Create the HTTP clients: plain keep-alive pools for http:// URLs, else SDK clients (retries off)."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise FatalBackendError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
@@ -283,12 +280,25 @@ class OpenAIBackend:
         if self.plain_http and all(fasthttp.usable(u, os.environ) for u in self.base_urls):
             hdr = {"Authorization": f"Bearer {key or 'EMPTY'}"}
             self._plain = [fasthttp.PlainHTTPPool(u, hdr, self.timeout_s) for u in self.base_urls]
-            self.pool_size = min(self.pool_size, self.shard_size)  # the SDK clients only check the endpoints
+        self._clients: list[Any] = []
+        self._client_urls: list[str] = []
+        if self._plain is None:
+            self._sdk_clients(key)
+        self._rr = itertools.cycle(range(max(len(self._clients), len(self._plain or []))))
+        self._inflight = [0] * max(len(self._clients), len(self._plain or []))
+        # structured-output ladder; the first rejection moves every later call down a rung
+        ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
+                  "json_object": ["json_object", "none"], "none": ["none"]}
+        self._formats = ladder.get(self.response_format, ["none"])
+
+    def _sdk_clients(self, key: str) -> None:
+        """Create the SDK clients: per base URL, shards of at most `shard_size` connections."""
+        import httpx
+        import openai
+
         n_shards = max(1, -(-self.pool_size // self.shard_size))
         per_shard = -(-self.pool_size // n_shards)
         limits = httpx.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
-        self._clients = []
-        self._client_urls: list[str] = []
         for u in self.base_urls:
             for _ in range(n_shards):
                 self._clients.append(openai.AsyncOpenAI(
@@ -299,12 +309,6 @@ class OpenAIBackend:
         order = sorted(range(len(self._clients)), key=lambda i: (i % n_shards, i // n_shards))
         self._clients = [self._clients[i] for i in order]
         self._client_urls = [self._client_urls[i] for i in order]
-        self._rr = itertools.cycle(range(len(self._clients)))
-        self._inflight = [0] * len(self._clients)
-        # structured-output ladder; the first rejection moves every later call down a rung
-        ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
-                  "json_object": ["json_object", "none"], "none": ["none"]}
-        self._formats = ladder.get(self.response_format, ["none"])
 
     def _request(self, messages: list[dict[str, str]], json_reply: bool, fmt: str) -> dict[str, Any]:
         """Return the keyword arguments of one chat.completions.create call."""
@@ -427,6 +431,8 @@ class OpenAIBackend:
 
     async def check(self, timeout_s: float = 5.0) -> None:
         """Raise FatalBackendError unless every base URL answers (GET /models; any HTTP answer but 401/403 passes)."""
+        if self._plain is not None:
+            return await self._check_plain(timeout_s)
         import openai
 
         seen: set[str] = set()
@@ -452,6 +458,23 @@ class OpenAIBackend:
                     raise FatalBackendError(f"connection refused at {shown}") from None
                 raise FatalBackendError(f"cannot connect to {shown}: "
                                         f"{redact(str(exc.__cause__ or exc), self._secrets)}") from None
+
+    async def _check_plain(self, timeout_s: float) -> None:
+        """The endpoint check through the plain clients (same messages as the SDK path)."""
+        for pool, url in zip(self._plain or [], self.base_urls, strict=True):
+            shown = redact_url(url)
+            t = min(timeout_s, self.timeout_s)
+            try:
+                code, _, data = await pool.request("GET", "/models", None, timeout_s=t)
+            except CallError as err:
+                if err.kind == "timeout":
+                    raise FatalBackendError(f"no answer from {shown} within {t:g} s") from None
+                if "ConnectionRefused" in err.message:
+                    raise FatalBackendError(f"connection refused at {shown}") from None
+                raise FatalBackendError(f"cannot connect to {shown}: {redact(err.message, self._secrets)}") from None
+            if code in (401, 403):
+                msg = _http_error(code, {}, data).message
+                raise FatalBackendError(f"authentication failed at {shown}: {redact(msg, self._secrets)}")
 
     def redact(self, text: str | None) -> str | None:
         """Return `text` with this backend's key and any credentials masked."""

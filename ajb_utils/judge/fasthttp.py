@@ -57,18 +57,25 @@ class PlainHTTPPool:
 
     async def post(self, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
         """Return (status, lower-cased headers, body) of one POST; raise CallError on timeout / connection errors."""
+        return await self.request("POST", path, body)
+
+    async def request(self, method: str, path: str, body: bytes | None,
+                      timeout_s: float | None = None) -> tuple[int, dict[str, str], bytes]:
+        """Return (status, lower-cased headers, body) of one request; raise CallError on timeout / connection errors."""
         from ajb_utils.judge.backends import CallError
 
+        t = self.timeout_s if timeout_s is None else timeout_s
         try:
-            return await asyncio.wait_for(self._post(path, body), self.timeout_s)
+            return await asyncio.wait_for(self._send(method, path, body), t)
         except asyncio.TimeoutError:
-            raise CallError("timeout", f"no response within {self.timeout_s:g} s", True) from None
+            raise CallError("timeout", f"no response within {t:g} s", True) from None
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, _Stale) as exc:
             raise CallError("connection", f"{type(exc).__name__}: {exc}", True) from None
 
-    async def _post(self, path: str, body: bytes) -> tuple[int, dict[str, str], bytes]:
+    async def _send(self, method: str, path: str, body: bytes | None) -> tuple[int, dict[str, str], bytes]:
         """Send on an idle connection (a stale one is replaced once) or a new one."""
-        req = b"POST " + (self.prefix + path).encode() + b" HTTP/1.1\r\n" + self._head \
+        body = body or b""
+        req = method.encode() + b" " + (self.prefix + path).encode() + b" HTTP/1.1\r\n" + self._head \
             + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
         for _ in range(2):
             reused = bool(self._idle)

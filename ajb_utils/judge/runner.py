@@ -91,6 +91,7 @@ class RunConfig:
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
     replace_export: bool = False  # replace an export that another run (other settings or store) wrote
+    plain_http: bool = True  # http:// endpoints through judge.fasthttp (False: the OpenAI SDK for every URL)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
@@ -613,7 +614,7 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
         base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
         api_key_env=cfg.api_key_env, decoding=cfg.decoding, response_format=cfg.response_format,
         timeout_s=cfg.timeout_s, extra_body=cfg.extra_body, pool_size=max(8, 2 * cfg.concurrency),
-        shard_size=max(1, cfg.connections_per_client),
+        shard_size=max(1, cfg.connections_per_client), plain_http=cfg.plain_http,
     )
 
 
