@@ -409,3 +409,42 @@ def test_sdk_path_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
     for plain in (True, False):
         with pytest.raises(FatalBackendError, match=f"connection refused at http://127.0.0.1:{port}/v1"):
             run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{port}/v1"}), bench, tmp_path, plain_http=plain))
+
+
+# ------------------------------------------------------------------ the plain HTTP client's framing
+def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepalive() -> None:
+    import asyncio
+
+    from ajb_utils.judge.fasthttp import PlainHTTPPool
+
+    body = json.dumps({"x": "y" * 5000}).encode()
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 1000]), body[i:i + 1000]) for i in range(0, len(body), 1000))
+    replies = [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + b"0\r\n\r\n",
+               b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),  # then the server drops it
+               b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + body]
+    seen: list[bytes] = []
+
+    async def handle(reader, writer) -> None:
+        while replies:
+            head = await reader.readuntil(b"\r\n\r\n")
+            n = int(next(x for x in head.split(b"\r\n") if x.lower().startswith(b"content-length")).split(b":")[1])
+            seen.append(await reader.readexactly(n))
+            reply = replies.pop(0)
+            writer.write(reply)
+            await writer.drain()
+            if len(replies) == 1 or b"Connection: close" in reply:
+                break  # close: the client's kept-alive connection goes stale
+        writer.close()
+
+    async def main() -> list:
+        srv = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = srv.sockets[0].getsockname()[1]
+        pool = PlainHTTPPool(f"http://127.0.0.1:{port}/v1", {"Authorization": "Bearer k"}, 10)
+        out = [await pool.post("/chat/completions", b'{"n": %d}' % i) for i in range(3)]
+        await pool.aclose()
+        srv.close()
+        return out
+
+    out = asyncio.run(main())
+    assert [o[0] for o in out] == [200, 200, 200] and all(o[2] == body for o in out)
+    assert seen == [b'{"n": 0}', b'{"n": 1}', b'{"n": 2}']  # each request sent once

@@ -232,7 +232,8 @@ def _check_config(cfg: RunConfig) -> None:
     if cfg.budget_usd is not None and (cfg.price_in_per_m is None or cfg.price_out_per_m is None):
         raise ValueError("--budget-usd needs --price-in and --price-out (USD per 1M prompt / completion tokens): "
                          "without prices a USD budget cannot be checked; give both, or use --budget-tokens")
-    if cfg.backend != "static" and not cfg.dry_run and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+    calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
+    if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise FatalBackendError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
 
 
