@@ -22,6 +22,17 @@ Behaviour is chosen by the request's model name (a ``+``-separated list of modes
   echo400     400 whose error message echoes the Authorization header (a leaky proxy)
   echo401     401 "Incorrect API key provided: <the key>" (fatal, and echoes the key)
   echoreply   a good reply whose reasoning_content quotes the Authorization header
+  scale15ones a 1-5 judge that also answers 1: a third of the prompts get 1 for all four metrics
+              (read alone, a perfect 1.0), the others 5 / 3 / 1 for 1.0 / 0.5 / 0
+  nonjson     a 200 response whose body is plain text (not JSON) echoing the Authorization header
+  fpecho      a good reply whose ``system_fingerprint`` and ``model`` echo the key
+  long        a good verdict with a long overall_assessment: ``long_tokens`` (default 2,000) completion
+              tokens, capped at the request's max_tokens (then cut, finish_reason=length)
+Billing: every 200 answer is billed when the server decides it (before any latency or hang, so a
+call the client stops waiting for is billed too): ``/stats`` returns requests, billed calls and
+billed prompt / completion tokens (prompt = len(json.dumps(messages)) // 4, completion =
+len(content) // 4, at most max_tokens), so tests compare what the runner counted with what was
+billed, also across a second process.
 Mode ``dup`` is not needed: identical prompts come from identical plans in the bench.
 A fixed ``latency`` (seconds) applies to every request. Each request is logged (message hash
 and model) to ``log_path`` when given, so tests can count re-paid calls. Run in-process with
@@ -85,6 +96,16 @@ class _State:
         self.keep_bodies = False
         self.hang_s = 1.0
         self.gate: threading.Event | None = None  # when set to an unset Event, requests wait for it
+        self.billed_calls = 0
+        self.billed_prompt = 0
+        self.billed_completion = 0
+        self.long_tokens = 2000
+
+    def stats(self) -> dict[str, int]:
+        """Return the request and billing counters."""
+        return {"requests": self.requests, "billed_calls": self.billed_calls, "billed_prompt": self.billed_prompt,
+                "billed_completion": self.billed_completion,
+                "billed_tokens": self.billed_prompt + self.billed_completion}
 
 
 def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
@@ -107,7 +128,7 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:  # noqa: N802
             """Serve /v1/models and /stats."""
             if self.path.endswith("/stats"):
-                self._send(200, {"requests": state.requests})
+                self._send(200, state.stats())
             else:
                 self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
 
@@ -133,7 +154,7 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.gate.wait(30)
             delay = state.latency + (2.0 if "slow" in modes and state.latency == 0 else 0.0)
             delay += state.hang_s if "hang" in modes else 0.0
-            if delay:
+            if delay and not modes & {"echo401", "echo400", "auth", "quota", "ctx", "always429"}:
                 time.sleep(delay)
             err = lambda code, msg, typ="invalid_request_error", codev=None, hdr=None: self._send(  # noqa: E731
                 code, {"error": {"message": msg, "type": typ, "code": codev}}, hdr)
@@ -191,12 +212,36 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 content, finish = "", "content_filter"
             if "echoreply" in modes:
                 reasoning = f"The request carried the header Bearer {token}; ignoring it."
+            if "scale15ones" in modes and content.startswith("{"):
+                obj = json.loads(content)
+                ones = int(mhash, 16) % 3 == 0
+                for k in KEYS:
+                    obj[k]["accuracy"] = 1 if ones else {0.0: 1, 0.5: 3, 1.0: 5}[obj[k]["accuracy"]]
+                content = json.dumps(obj)
+            cap = body.get("max_tokens") or body.get("max_completion_tokens")
+            if "long" in modes and content.startswith("{"):
+                obj = json.loads(content)
+                obj["overall_assessment"] = "Detailed review. " * (state.long_tokens // 4)
+                content = json.dumps(obj)
+            if cap and len(content or "") // 4 > cap:
+                content, finish = content[: 4 * cap], "length"
+            with state.lock:
+                state.billed_calls += 1
+                state.billed_prompt += len(json.dumps(messages)) // 4
+                state.billed_completion += len(content or "") // 4
+            if "nonjson" in modes:
+                data = f"<html>upstream proxy error for Bearer {token}</html>".encode()
+                self.wfile.write(f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(data)}\r\n\r\n"
+                                 .encode() + data)
+                return None
             msg: dict[str, Any] = {"role": "assistant", "content": content}
             if reasoning is not None:
                 msg["reasoning_content"] = reasoning
+            fp = f"fp_{token}" if "fpecho" in modes else "fp_fake"
+            served = f"{model.replace('+', '-')}-served" + (f"-{token}" if "fpecho" in modes else "")
             self._send(200, {
                 "id": f"chatcmpl-{state.requests}", "object": "chat.completion", "created": int(time.time()),
-                "model": model.replace("+", "-") + "-served", "system_fingerprint": "fp_fake",
+                "model": served, "system_fingerprint": fp,
                 "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
                 "usage": {"prompt_tokens": len(json.dumps(messages)) // 4, "completion_tokens": len(content or "") // 4,
                           "total_tokens": 0},

@@ -106,7 +106,8 @@ def test_decoding_is_identity_and_sent(server, bench, tmp_path) -> None:
         server.state.keep_bodies = False
     assert body["temperature"] == 0.3 and body["max_tokens"] == 99 and body["seed"] == 7
     assert body["chat_template_kwargs"] == {"enable_thinking": False}
-    b = run_judge(cfg(server, bench, tmp_path, decoding=Decoding(temperature=0.7), conditions=["with_gt"], limit=1))
+    b = run_judge(cfg(server, bench, tmp_path, decoding=Decoding(temperature=0.7), conditions=["with_gt"], limit=1,
+                      replace_export=True))  # another run at the same export path is refused unless asked
     assert a.run_hash != b.run_hash and b.new == 3
 
 
@@ -125,7 +126,7 @@ def test_dry_run_spends_nothing(server, bench, tmp_path, capsys) -> None:
 
 
 def test_budget_cap(server, bench, tmp_path) -> None:
-    s = run_judge(cfg(server, bench, tmp_path, budget_tokens=3000, concurrency=1))
+    s = run_judge(cfg(server, bench, tmp_path, budget_tokens=3000, concurrency=1, decoding=Decoding(max_tokens=512)))
     assert s.aborted and "budget" in s.aborted and 0 < s.new < 24
 
 

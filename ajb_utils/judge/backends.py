@@ -46,6 +46,30 @@ def redact(text: str | None, secrets: tuple[str, ...] | list[str] = ()) -> str |
     return text
 
 
+def url_credentials(urls: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Return the user names, passwords and query tokens that base URLs carry (secrets to mask)."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    out: list[str] = []
+    for u in urls:
+        parts = urlsplit(u)
+        out += [x for x in (parts.username, parts.password) if x]
+        out += [v for k, v in parse_qsl(parts.query) if v and re.search(r"(?i)key|token|auth|sig", k)]
+    return tuple(x for x in out if len(x) >= 6)
+
+
+def mask_secrets(res: ChatResult, secrets: tuple[str, ...]) -> ChatResult:
+    """Return `res` with every secret replaced by *** in every string field a server returned (in place)."""
+    for f in ("content", "reasoning", "finish_reason", "model", "fingerprint", "refusal"):
+        v = getattr(res, f)
+        if isinstance(v, str):
+            for sec in secrets:
+                if len(sec) >= 6 and sec in v:
+                    v = v.replace(sec, "***")
+            setattr(res, f, v)
+    return res
+
+
 def redact_url(url: str) -> str:
     """Return a base URL with any credentials (user:pass@, ?key=) masked."""
     return redact(url) or url
@@ -165,31 +189,60 @@ def classify_error(exc: BaseException) -> CallError:
     import openai
 
     msg = str(getattr(exc, "message", None) or exc)[:500]
-    low = msg.lower()
     code = getattr(exc, "status_code", None)
     if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
         return CallError("timeout", msg, True)
     if isinstance(exc, openai.APIConnectionError):
         return CallError("connection", msg, True)
-    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+    if isinstance(exc, openai.APIStatusError):
+        return classify_status(code or 0, msg, _retry_after(exc))
+    return CallError("connection", f"{type(exc).__name__}: {msg}", True)
+
+
+def classify_status(code: int, msg: str, retry_after: float | None = None) -> CallError:
+    """Return the CallError of an HTTP error status and its message (the SDK's and the plain client's rules)."""
+    low = msg.lower()
+    if code in (401, 403):
         return CallError("auth", msg, False, status_code=code)
-    if isinstance(exc, openai.NotFoundError):
+    if code == 404:
         return CallError("not_found", msg, False, status_code=code)
-    if isinstance(exc, openai.RateLimitError):
+    if code == 429:
         if "insufficient_quota" in low or "quota" in low and "exceeded your current quota" in low:
             return CallError("quota", msg, False, status_code=code)
-        return CallError("rate_limit", msg, True, _retry_after(exc), code)
-    if isinstance(exc, openai.APIStatusError):
-        if code in (408, 409) or (code or 0) >= 500:
-            return CallError("server", msg, True, _retry_after(exc), code)
-        if any(s in low for s in ("context length", "context_length", "maximum context", "too many tokens", "prompt is too long", "reduce the length")):
-            return CallError("context_length", msg, False, status_code=code)
-        if "response_format" in low or "json_schema" in low or "structured output" in low:
-            return CallError("response_format", msg, False, status_code=code)
-        if "max_completion_tokens" in low and "max_tokens" in low:
-            return CallError("max_tokens_param", msg, False, status_code=code)
-        return CallError("bad_request", msg, False, status_code=code)
-    return CallError("connection", f"{type(exc).__name__}: {msg}", True)
+        return CallError("rate_limit", msg, True, retry_after, code)
+    if code in (408, 409) or code >= 500:
+        return CallError("server", msg, True, retry_after, code)
+    if any(s in low for s in ("context length", "context_length", "maximum context", "too many tokens",
+                              "prompt is too long", "reduce the length")):
+        return CallError("context_length", msg, False, status_code=code)
+    if "response_format" in low or "json_schema" in low or "structured output" in low:
+        return CallError("response_format", msg, False, status_code=code)
+    if "max_completion_tokens" in low and "max_tokens" in low:
+        return CallError("max_tokens_param", msg, False, status_code=code)
+    return CallError("bad_request", msg, False, status_code=code)
+
+
+def _http_error(code: int, headers: dict[str, str], data: bytes) -> CallError:
+    """Return the CallError of an HTTP error response read by the plain client."""
+    import orjson
+
+    try:
+        body: Any = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        body = data.decode("utf-8", "replace")
+    err = body.get("error") if isinstance(body, dict) else None
+    msg = f"Error code: {code} - {body}"
+    if isinstance(err, dict) and err.get("message"):
+        msg = f"Error code: {code} - {err['message']} ({err.get('type') or err.get('code') or ''})"
+    ra = None
+    try:
+        if "retry-after-ms" in headers:
+            ra = float(headers["retry-after-ms"]) / 1000.0
+        elif "retry-after" in headers:
+            ra = float(headers["retry-after"])
+    except ValueError:
+        ra = None
+    return classify_status(code, msg[:500], ra)
 
 
 FATAL_KINDS = frozenset({"auth", "quota", "not_found"})
@@ -209,24 +262,43 @@ class OpenAIBackend:
     max_tokens_param: str = "max_tokens"
     pool_size: int = 64
     shard_size: int = 16  # connections per HTTP client (see __post_init__)
+    plain_http: bool = True  # http:// URLs without a proxy: POSTs through fasthttp (a fraction of the CPU)
 
     def __post_init__(self) -> None:
-        """Create one async client per base URL (SDK retries off)."""
-        import httpx
-        import openai
-
+        """Create the HTTP clients: plain keep-alive pools for http:// URLs, else SDK clients (retries off)."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise FatalBackendError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
         self._secrets = (key,) if key else ()
+        self._secrets += url_credentials(self.base_urls)
         # Connection pools: httpcore's pool scans its connections for every request it assigns, which
         # grows quadratically with the pool; shards of <= SHARD connections keep that scan short, so
         # concurrency 64-128 is not throttled by the client (benchmarks/bench_runner.py).
+        from ajb_utils.judge import fasthttp
+
+        self._plain: list[Any] | None = None
+        if self.plain_http and all(fasthttp.usable(u, os.environ) for u in self.base_urls):
+            hdr = {"Authorization": f"Bearer {key or 'EMPTY'}"}
+            self._plain = [fasthttp.PlainHTTPPool(u, hdr, self.timeout_s) for u in self.base_urls]
+        self._clients: list[Any] = []
+        self._client_urls: list[str] = []
+        if self._plain is None:
+            self._sdk_clients(key)
+        self._rr = itertools.cycle(range(max(len(self._clients), len(self._plain or []))))
+        self._inflight = [0] * max(len(self._clients), len(self._plain or []))
+        # structured-output ladder; the first rejection moves every later call down a rung
+        ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
+                  "json_object": ["json_object", "none"], "none": ["none"]}
+        self._formats = ladder.get(self.response_format, ["none"])
+
+    def _sdk_clients(self, key: str) -> None:
+        """Create the SDK clients: per base URL, shards of at most `shard_size` connections."""
+        import httpx
+        import openai
+
         n_shards = max(1, -(-self.pool_size // self.shard_size))
         per_shard = -(-self.pool_size // n_shards)
         limits = httpx.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
-        self._clients = []
-        self._client_urls: list[str] = []
         for u in self.base_urls:
             for _ in range(n_shards):
                 self._clients.append(openai.AsyncOpenAI(
@@ -237,12 +309,6 @@ class OpenAIBackend:
         order = sorted(range(len(self._clients)), key=lambda i: (i % n_shards, i // n_shards))
         self._clients = [self._clients[i] for i in order]
         self._client_urls = [self._client_urls[i] for i in order]
-        self._rr = itertools.cycle(range(len(self._clients)))
-        self._inflight = [0] * len(self._clients)
-        # structured-output ladder; the first rejection moves every later call down a rung
-        ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
-                  "json_object": ["json_object", "none"], "none": ["none"]}
-        self._formats = ladder.get(self.response_format, ["none"])
 
     def _request(self, messages: list[dict[str, str]], json_reply: bool, fmt: str) -> dict[str, Any]:
         """Return the keyword arguments of one chat.completions.create call."""
@@ -275,6 +341,8 @@ class OpenAIBackend:
 
     async def chat(self, messages: list[dict[str, str]], json_reply: bool = True) -> ChatResult:
         """Return one completion (single attempt; raises CallError on failure)."""
+        if self._plain is not None:
+            return await self._chat_plain(messages, json_reply)
         # the least busy client (replica x pool shard), ties broken round-robin
         start = next(self._rr)
         n = len(self._clients)
@@ -307,15 +375,64 @@ class OpenAIBackend:
                     self.max_tokens_param = "max_completion_tokens"
                     continue
                 raise err from None
-            res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
-            for sec in self._secrets:  # a server that echoes the key in a reply must not get it stored
-                if len(sec) >= 6:  # (only the key itself: a reply's text is otherwise kept verbatim)
-                    res.content = res.content.replace(sec, "***") if res.content else res.content
-                    res.reasoning = res.reasoning.replace(sec, "***") if res.reasoning else res.reasoning
+            try:
+                res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
+            except CallError as err:  # a non-JSON body may echo anything the request carried
+                err.message = redact(err.message, self._secrets) or ""
+                raise
+            if self._secrets:  # a server that echoes the key (or a URL credential) must not get it stored
+                mask_secrets(res, self._secrets)
             return res
+
+    async def _chat_plain(self, messages: list[dict[str, str]], json_reply: bool) -> ChatResult:
+        """Return one completion through the plain HTTP client (the least busy base URL; see chat)."""
+        import orjson
+
+        plain = self._plain or []
+        start = next(self._rr) % len(plain)
+        idx = min(range(len(plain)), key=lambda j: (self._inflight[j], (j - start) % len(plain)))
+        self._inflight[idx] += 1
+        try:
+            while True:
+                fmt = self._formats[0]
+                kw = self._request(messages, json_reply, fmt)
+                kw.update(kw.pop("extra_body", None) or {})
+                t0 = time.monotonic()
+                try:
+                    code, headers, data = await plain[idx].post("/chat/completions", orjson.dumps(kw))
+                except CallError as err:
+                    err.message = redact(err.message, self._secrets) or ""
+                    raise
+                if code >= 400:
+                    err = _http_error(code, headers, data)
+                    err.message = redact(err.message, self._secrets) or ""
+                    if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
+                        if self._formats[0] == fmt:
+                            self._formats.pop(0)
+                        continue
+                    if err.kind == "max_tokens_param" and self.max_tokens_param == "max_tokens":
+                        self.max_tokens_param = "max_completion_tokens"
+                        continue
+                    raise err
+                try:
+                    resp: Any = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    resp = data.decode("utf-8", "replace")
+                try:
+                    res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
+                except CallError as err:
+                    err.message = redact(err.message, self._secrets) or ""
+                    raise
+                if self._secrets:
+                    mask_secrets(res, self._secrets)
+                return res
+        finally:
+            self._inflight[idx] -= 1
 
     async def check(self, timeout_s: float = 5.0) -> None:
         """Raise FatalBackendError unless every base URL answers (GET /models; any HTTP answer but 401/403 passes)."""
+        if self._plain is not None:
+            return await self._check_plain(timeout_s)
         import openai
 
         seen: set[str] = set()
@@ -342,12 +459,31 @@ class OpenAIBackend:
                 raise FatalBackendError(f"cannot connect to {shown}: "
                                         f"{redact(str(exc.__cause__ or exc), self._secrets)}") from None
 
+    async def _check_plain(self, timeout_s: float) -> None:
+        """The endpoint check through the plain clients (same messages as the SDK path)."""
+        for pool, url in zip(self._plain or [], self.base_urls, strict=True):
+            shown = redact_url(url)
+            t = min(timeout_s, self.timeout_s)
+            try:
+                code, _, data = await pool.request("GET", "/models", None, timeout_s=t)
+            except CallError as err:
+                if err.kind == "timeout":
+                    raise FatalBackendError(f"no answer from {shown} within {t:g} s") from None
+                if "ConnectionRefused" in err.message:
+                    raise FatalBackendError(f"connection refused at {shown}") from None
+                raise FatalBackendError(f"cannot connect to {shown}: {redact(err.message, self._secrets)}") from None
+            if code in (401, 403):
+                msg = _http_error(code, {}, data).message
+                raise FatalBackendError(f"authentication failed at {shown}: {redact(msg, self._secrets)}")
+
     def redact(self, text: str | None) -> str | None:
         """Return `text` with this backend's key and any credentials masked."""
         return redact(text, self._secrets)
 
     async def aclose(self) -> None:
         """Close the HTTP clients."""
+        for p in self._plain or []:
+            await p.aclose()
         for c in self._clients:
             await c.close()
 

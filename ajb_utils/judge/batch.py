@@ -65,7 +65,7 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
         parts.append((p, len(buf)))
         buf, size = [], 0
 
-    from ajb_utils.judge.prompts import messages_hash
+    from ajb_utils.judge.conditions import request_hash
 
     sent: set[tuple[str, str, str]] = set()  # identical requests are exported once (see share_identical)
     for u in units:
@@ -76,7 +76,7 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
             msgs = ctx.messages(u)
         except KeyError:  # deref judge call whose reference is not derived yet
             continue
-        ident = (u.run_hash, u.kind, messages_hash(msgs))
+        ident = (u.run_hash, u.kind, request_hash(u))
         if ident in sent:
             continue
         sent.add(ident)
@@ -127,70 +127,82 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
     """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
 
     Besides statuses the counts hold ``noop_already_ok`` (a result for a unit already ok in the
-    store: not overwritten), ``noop_duplicate`` (the same custom_id twice in the file: the first
+    store: not overwritten), ``noop_already_imported`` (the very same line was imported before, from
+    this file or another: its usage is not counted again), ``noop_duplicate`` (the same custom_id twice in the file: the first
     is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
     and skipped; the rest is imported).
     """
-    from ajb_utils.judge.prompts import messages_hash
+    from ajb_utils.judge.conditions import request_hash
     from ajb_utils.judge.runner import _parse_unit
+
+    import hashlib
 
     by_key = {u.key: u for u in units}
     existing = store.statuses({u.run_hash for u in units})
     c: Counter = Counter()
     rows: list[dict[str, Any]] = []
+    line_hashes: list[str] = []
     seen: set[str] = set()
     problems = [] if problems is None else problems
     with open(path, encoding="utf-8", errors="replace") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
+        lines = list(enumerate(fh, 1))
+    done_before = store.imported(hashlib.sha256(x.strip().encode()).hexdigest() for _, x in lines if x.strip())
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        lh = hashlib.sha256(line.strip().encode()).hexdigest()
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:
+            c["corrupt_line"] += 1
+            problems.append(f"{path}:{lineno}: corrupt line skipped ({str(exc)[:80]})")
+            continue
+        key = rec.get("custom_id")
+        u = by_key.get(key)
+        if u is None:
+            c["unknown_key"] += 1
+            continue
+        if key in seen:
+            c["noop_duplicate"] += 1
+            continue
+        seen.add(key)
+        if existing.get(key) == P.OK:
+            c["noop_already_ok"] += 1
+            continue
+        if lh in done_before:
+            c["noop_already_imported"] += 1
+            continue
+        resp = rec.get("response") or {}
+        body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
+        body = body or {}
+        row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
+               "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
+               "attempts": 1}
+        if ctx is not None:  # the request's hash lets identical requests share this answer
             try:
-                rec = json.loads(line)
-                if not isinstance(rec, dict):
-                    raise ValueError("not a JSON object")
-            except ValueError as exc:
-                c["corrupt_line"] += 1
-                problems.append(f"{path}:{lineno}: corrupt line skipped ({str(exc)[:80]})")
-                continue
-            key = rec.get("custom_id")
-            u = by_key.get(key)
-            if u is None:
-                c["unknown_key"] += 1
-                continue
-            if key in seen:
-                c["noop_duplicate"] += 1
-                continue
-            seen.add(key)
-            if existing.get(key) == P.OK:
-                c["noop_already_ok"] += 1
-                continue
-            resp = rec.get("response") or {}
-            body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
-            body = body or {}
-            row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
-                   "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
-                   "attempts": 1}
-            if ctx is not None:  # the request's hash lets identical requests share this answer
-                try:
-                    row["request_hash"] = messages_hash(ctx.messages(u))
-                except KeyError:
-                    pass
-            if not isinstance(body, dict) or rec.get("error") or (resp.get("status_code") or 200) >= 400 \
-                    or not body.get("choices"):
-                err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)
-                low = json.dumps(err).lower()
-                status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
-                row.update(status=status, error=json.dumps(err)[:500])
-            else:
-                ch = body["choices"][0]
-                msg = ch.get("message") or {}
-                reasoning = msg.get("reasoning_content") or msg.get("reasoning")
-                status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
-                usage = body.get("usage") or {}
-                row.update(status=status, raw=msg.get("content"), reasoning=reasoning, finish_reason=ch.get("finish_reason"),
-                           parsed=parsed, model=body.get("model"), fingerprint=body.get("system_fingerprint"),
-                           prompt_tokens=usage.get("prompt_tokens"), completion_tokens=usage.get("completion_tokens"))
-            rows.append(row)
-            c[row["status"]] += 1
-    store.put_many(rows)
+                ctx.messages(u)  # a deref call whose reference is not derived yet has no request
+                row["request_hash"] = request_hash(u)
+            except KeyError:
+                pass
+        if not isinstance(body, dict) or rec.get("error") or (resp.get("status_code") or 200) >= 400 \
+                or not body.get("choices"):
+            err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)
+            low = json.dumps(err).lower()
+            status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
+            row.update(status=status, error=json.dumps(err)[:500])
+        else:
+            ch = body["choices"][0]
+            msg = ch.get("message") or {}
+            reasoning = msg.get("reasoning_content") or msg.get("reasoning")
+            status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
+            usage = body.get("usage") or {}
+            row.update(status=status, raw=msg.get("content"), reasoning=reasoning, finish_reason=ch.get("finish_reason"),
+                       parsed=parsed, model=body.get("model"), fingerprint=body.get("system_fingerprint"),
+                       prompt_tokens=usage.get("prompt_tokens"), completion_tokens=usage.get("completion_tokens"))
+        rows.append(row)
+        line_hashes.append(lh)
+        c[row["status"]] += 1
+    store.put_many(rows, imported=line_hashes)
     return c

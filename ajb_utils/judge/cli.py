@@ -83,12 +83,13 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--budget-tokens", type=int, default=None,
                    help="stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this")
     r.add_argument("--budget-usd", type=float, default=None,
-                   help="the same in USD (needs --price-in/--price-out); counted across resumes from the store")
+                   help="the same in USD; refused without --price-in and --price-out; counted across resumes from the store")
     r.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens (for estimates/budget)")
     r.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
     r.add_argument("--abort-after", type=int, default=40, help="check the failure rate after this many new calls")
     r.add_argument("--abort-error-rate", type=float, default=0.6, help="abort when this share of calls fails")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
     o = p.add_argument_group("output")
     o.add_argument("--name", required=True, help="run name: data/runs/<name>.jsonl, store data/cache/judge/<name>.sqlite")
     o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
@@ -96,6 +97,9 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     o.add_argument("--display", default=None, help="display name in tables")
     o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
     o.add_argument("--study", default="new_judge", help="study label in the meta (new_judge, temperature, thinking, ...)")
+    o.add_argument("--replace-export", action="store_true",
+                   help="replace an export at the same path written by another run (other settings or store); "
+                        "without it such a run stops before writing")
     if judge:
         o.add_argument("--deriver-model", default=None, help="DeRef deriver model (default: --model)")
         o.add_argument("--deriver-base-url", action="append", default=None, help="DeRef deriver endpoint(s)")
@@ -118,13 +122,21 @@ def config_from_args(a: argparse.Namespace) -> RunConfig:
         abort_after=a.abort_after, abort_error_rate=a.abort_error_rate,
         deriver_model=getattr(a, "deriver_model", None), deriver_base_urls=getattr(a, "deriver_base_url", None),
         judge=a.judge_label, display=a.display, study=a.study, out_dir=a.out, store_path=a.store,
-        progress=not a.no_progress,
+        progress=not a.no_progress, replace_export=a.replace_export,
     )
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (what is wrong, where the options are), exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Print `error: ...` and exit 2 (no usage block)."""
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser."""
-    p = argparse.ArgumentParser(prog="python -m ajb_utils.judge", description="Run a judge or generator on AgentJudgeBench.",
+    p = _OneLineParser(prog="python -m ajb_utils.judge", description="Run a judge or generator on AgentJudgeBench.",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     for cmd, help_, judge in (("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),
@@ -137,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
         _common(sp, judge)
         if cmd.startswith("batch"):
             sp.add_argument("--file", type=Path, required=True, help="the batch JSONL to write / read")
+        if cmd == "batch-export":
+            from ajb_utils.judge.batch import MAX_BYTES_PER_FILE, MAX_REQUESTS_PER_FILE
+
+            sp.add_argument("--batch-max-requests", type=int, default=MAX_REQUESTS_PER_FILE,
+                            help=f"split the export into files of at most this many requests (default {MAX_REQUESTS_PER_FILE:,})")
+            sp.add_argument("--batch-max-mb", type=float, default=MAX_BYTES_PER_FILE / 2**20,
+                            help=f"... and at most this many MB (default {MAX_BYTES_PER_FILE // 2**20})")
     return p
 
 
@@ -174,6 +193,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     run_hash, dhash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, cfg.conditions, run_hash, dhash)
+    backend = _make_backend(cfg) if a.cmd == "batch-export" else None  # a missing key variable: before any file
     with Store(cfg.store_path or default_store(cfg.name)) as store:
         store.register_run(run_hash, cfg.name, cfg.public())
         if a.cmd == "batch-export":
@@ -181,13 +201,15 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
             existing = store.statuses([run_hash, dhash])
             pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
             todo = pending_d if pending_d else units  # derive first, then judge
-            parts = batch.export_batch(todo, ctx, _make_backend(cfg), existing, a.file, cfg.retry_errors,
+            max_bytes = int(a.batch_max_mb * 2**20)
+            parts = batch.export_batch(todo, ctx, backend, existing, a.file, cfg.retry_errors,
+                                       max_requests=a.batch_max_requests, max_bytes=max_bytes,
                                        retry_permanent=cfg.retry_permanent)
             for path, n in parts:
                 print(f"wrote {n} requests to {path}")
             if len(parts) > 1:
-                print(f"split into {len(parts)} files at the provider's per-file limits "
-                      f"({batch.MAX_REQUESTS_PER_FILE:,} requests, {batch.MAX_BYTES_PER_FILE // 2**20} MB); upload each")
+                print(f"split into {len(parts)} files at the per-file limits "
+                      f"({a.batch_max_requests:,} requests, {a.batch_max_mb:g} MB); upload each")
             if pending_d:
                 print("(DeRef deriver calls; import, then export again)")
             return 0
@@ -207,15 +229,29 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit code."""
-    a = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+def _one_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
+    """Return an exception as one redacted line ("error: ..."), with a hint for unexpected ones."""
     from ajb_utils.judge.backends import FatalBackendError, redact
+
+    msg = " ".join(str(exc).split()) or type(exc).__name__
+    if not isinstance(exc, FatalBackendError | ValueError | FileNotFoundError | NotADirectoryError):
+        msg = f"{type(exc).__name__}: {msg} (run again with --debug for the traceback)"
+    return f"error: {redact(msg, secrets)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; return the exit code (2: an error, said in one line; 3: the store is in use)."""
+    import os
+
+    from ajb_utils.judge.backends import url_credentials
     from ajb_utils.judge.store import StoreLockedError
 
-    cfg = config_from_args(a)
+    a = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    key = os.environ.get(a.api_key_env or "", "") if a.api_key_env else ""
+    secrets = ((key,) if key else ()) + url_credentials(a.base_urls or [])
     try:
+        cfg = config_from_args(a)
         if a.cmd.startswith("batch"):
             return _batch(a, cfg)
         fn = {"run": run_judge, "generate": run_generate, "rewrite": run_rewrite}[a.cmd]
@@ -223,8 +259,14 @@ def main(argv: list[str] | None = None) -> int:
     except StoreLockedError as exc:  # a second runner on the same store: stop before any call
         print(f"error: {exc}", file=sys.stderr)
         return 3
-    except (FatalBackendError, ValueError, FileNotFoundError) as exc:  # one clear line, not a traceback
-        print(f"error: {redact(str(exc))}", file=sys.stderr)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - every user-facing error: one clear line, not a traceback
+        if a.debug:
+            import traceback
+
+            traceback.print_exc()
+        print(_one_line(exc, secrets), file=sys.stderr)
         return 2
     _print_summary(s)
     return 2 if s.aborted else 0

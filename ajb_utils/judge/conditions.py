@@ -36,13 +36,33 @@ class Unit:
     prompt_hash: str
     row: int  # index into the context's generations (or records) frame
     needs: str | None = None  # key of the deriver unit a deref judge call waits for
+    inputs: str = ""  # hash of the texts the prompt is rendered from (part of the key)
+
+
+def request_hash(u: Unit) -> str:
+    """Return the hash identifying a unit's request: its template(s) and the inputs rendered into them.
+
+    Two units with the same request hash get the same messages (identical requests are sent once),
+    and the hash is known without rendering the prompt.
+    """
+    return hashlib.sha256(json.dumps([u.kind, u.prompt_hash, u.unit, u.inputs]).encode()).hexdigest()[:24]
 
 
 def unit_key(run_hash: str, kind: str, condition: str, item_id: str, generator: str,
-             difficulty: str, unit: str, prompt_hash: str) -> str:
-    """Return the store key of a unit (sha256 over its identity)."""
-    s = json.dumps([run_hash, kind, condition, item_id, generator, difficulty, unit, prompt_hash])
+             difficulty: str, unit: str, prompt_hash: str, inputs_hash: str = "") -> str:
+    """Return the store key of a unit (sha256 over its identity and the hash of what it judges)."""
+    s = json.dumps([run_hash, kind, condition, item_id, generator, difficulty, unit, prompt_hash, inputs_hash])
     return hashlib.sha256(s.encode()).hexdigest()[:32]
+
+
+def inputs_hash(*parts: str) -> str:
+    """Return the hash of the texts a prompt is rendered from (query, schemas, plan, reference)."""
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode("utf-8", "surrogatepass")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()[:24]
 
 
 def config_hash(identity: dict[str, Any]) -> str:
@@ -83,6 +103,7 @@ class Context:
         self.derived: dict[tuple[str, str], str] = {}  # (record id, difficulty) -> reference JSON
         self._rows: tuple[list[Any], list[Any]] | None = None  # generations' query / calls as lists
         self._refs: dict[str, str] = {}  # record id -> rendered expected calls
+        self._plans: dict[int, str] = {}  # generations row -> hash of its query and rendered plan
 
     def _generation(self, row: int) -> tuple[str, Any]:
         """Return (user query, generated calls) of a generations row (list access, not pandas .iloc)."""
@@ -90,6 +111,39 @@ class Context:
             g = self.generations
             self._rows = (g["user_query"].astype(str).tolist(), g["generated_calls"].tolist())
         return self._rows[0][row], self._rows[1][row]
+
+    def plan_text(self, row: int) -> str:
+        """Return a generations row's plan rendered for the prompt."""
+        calls = self._generation(row)[1]
+        return prompts.calls_json(list(calls) if calls is not None else [])
+
+    def plan_hash(self, row: int) -> str:
+        """Return (cached: small, unlike the texts) the hash of a row's query and rendered plan."""
+        h = self._plans.get(row)
+        if h is None:
+            h = self._plans[row] = inputs_hash(self._generation(row)[0], self.plan_text(row))
+        return h
+
+    def judge_inputs(self, row: int, rid: str, difficulty: str, condition: str, needs: str | None) -> str:
+        """Return the hash of what a judge call judges: query, schemas, plan and reference (or its deriver)."""
+        if condition in ("with_gt", "freeform", "prometheus"):
+            ref = self.reference(rid)
+        elif condition == "corrupted_gt":
+            ref = self.reference(self.donors()[rid])
+        elif condition == "deref":
+            ref = f"derived by {needs}"  # the deriver's key holds the hash of its own inputs
+        else:
+            ref = ""
+        return inputs_hash(self.plan_hash(row), self.tools_text(rid), ref)
+
+    def record_inputs(self, kind: str, rid: str, difficulty: str) -> str:
+        """Return the hash of what a deriver / generator / rewrite call reads of a record."""
+        if kind == "deriver":
+            return inputs_hash(self.query(rid, difficulty), self.tools_text(rid))
+        r = self.records.loc[rid]
+        if kind == "generate":
+            return inputs_hash(str(r.get("system_prompt") or ""), self.query(rid, difficulty), self.tools_text(rid))
+        return inputs_hash(*(str(r[f"query_{d}"]) for d in DIFFICULTIES), self.tools_text(rid), self.reference(rid))
 
     def reference(self, rid: str) -> str:
         """Return (cached) a record's expected calls rendered for the reference slot."""
@@ -127,7 +181,7 @@ class Context:
             r = self.records.loc[u.item_id]
             return prompts.generator_messages(str(r.get("system_prompt") or ""), self.query(u.item_id, u.difficulty),
                                               self.tools_text(u.item_id))
-        query, calls = self._generation(u.row)
+        query = self._generation(u.row)[0]
         rid = u.item_id
         ref = None
         if u.condition in ("with_gt", "freeform", "prometheus"):
@@ -138,8 +192,7 @@ class Context:
             ref = self.derived.get((rid, u.difficulty))
             if ref is None:
                 raise KeyError(f"no derived reference for {rid}/{u.difficulty}")
-        return prompts.judge_messages(u.condition, query, self.tools_text(rid),
-                                      prompts.calls_json(list(calls) if calls is not None else []), ref,
+        return prompts.judge_messages(u.condition, query, self.tools_text(rid), self.plan_text(u.row), ref,
                                       u.unit or None)
 
 
@@ -160,13 +213,15 @@ def judge_units(ctx: Context, conditions: list[str], run_hash: str, deriver_hash
                 dk = (rid, d)
                 if dk not in derivers:
                     ph = prompts.template_hash(prompts.DERIVER_TEMPLATE)
-                    derivers[dk] = Unit(unit_key(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph),
-                                        deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, -1)
+                    ih = ctx.record_inputs("deriver", rid, d)
+                    derivers[dk] = Unit(unit_key(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, ih),
+                                        deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, -1, None, ih)
                 needs = derivers[dk].key
+            ih = ctx.judge_inputs(row, rid, d, cond, needs)
             for m in metrics:
                 kind = "prometheus" if cond == "prometheus" else "judge"
-                key = unit_key(run_hash, kind, cond, rid, gen, d, m, hashes[m])
-                units.append(Unit(key, run_hash, kind, cond, rid, gen, d, m, hashes[m], row, needs))
+                key = unit_key(run_hash, kind, cond, rid, gen, d, m, hashes[m], ih)
+                units.append(Unit(key, run_hash, kind, cond, rid, gen, d, m, hashes[m], row, needs, ih))
     return list(derivers.values()), units
 
 
@@ -177,9 +232,13 @@ def record_units(ctx: Context, kind: str, run_hash: str, ids: list[str], difficu
         ph = prompts.template_hash(prompts.GENERATOR_SYSTEM, prompts.GENERATOR_USER)
         for rid in ids:
             for d in difficulties or DIFFICULTIES:
-                out.append(Unit(unit_key(run_hash, kind, "", rid, "", d, "", ph), run_hash, kind, "", rid, "", d, "", ph, -1))
+                ih = ctx.record_inputs(kind, rid, d)
+                out.append(Unit(unit_key(run_hash, kind, "", rid, "", d, "", ph, ih), run_hash, kind, "", rid, "", d, "", ph, -1,
+                                None, ih))
     else:
         ph = prompts.template_hash(prompts.REWRITE_TEMPLATE)
         for rid in ids:
-            out.append(Unit(unit_key(run_hash, kind, "", rid, "", "", "", ph), run_hash, kind, "rewrite_meta_judge", rid, "", "", "", ph, -1))
+            ih = ctx.record_inputs(kind, rid, "")
+            out.append(Unit(unit_key(run_hash, kind, "", rid, "", "", "", ph, ih), run_hash, kind, "rewrite_meta_judge", rid,
+                            "", "", "", ph, -1, None, ih))
     return out

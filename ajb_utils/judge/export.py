@@ -13,7 +13,8 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,33 @@ import pandas as pd
 from ajb_utils.judge.parse import OK
 from ajb_utils.judge.static_judge import P_COLS
 from ajb_utils.schema import METRICS, SCORE_COLUMNS, OVERALL_SCORE_COLUMN
+
+
+@contextmanager
+def claim_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> Iterator[None]:
+    """Hold the export lock of `meta_path` and raise ValueError if another run wrote the export there.
+
+    Another run = another run hash (model, decoding, response format, ...) or another store; the
+    same run resuming on its own store may rewrite its export. `replace` allows the overwrite.
+    """
+    from filelock import FileLock
+
+    meta_path = Path(meta_path)
+    meta_path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(meta_path.with_name(f".{meta_path.name}.lock")), timeout=120):
+        if meta_path.exists() and not replace:
+            try:
+                old = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                old = {}
+            same = old.get("run_hash") == meta.get("run_hash") and (
+                "store_id" not in old or old.get("store_id") == meta.get("store_id"))
+            if isinstance(old, dict) and old and not same:
+                raise ValueError(
+                    f"{meta_path.parent / meta_path.name.replace('.meta.json', '.jsonl')} holds the export of another "
+                    f"run (run hash {old.get('run_hash')}, store {old.get('store_id')}; this run: {meta.get('run_hash')}, "
+                    f"store {meta.get('store_id')}): use another --name or --out, or --replace-export to replace it")
+        yield
 
 
 def _umask() -> int:

@@ -12,6 +12,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ajb_utils.schema import METRICS, PROMPT_KEYS
@@ -191,8 +192,9 @@ def json_candidates(text: str, kind: str = "object") -> list[tuple[str, str]]:
 
 
 # ---------------------------------------------------------------------- judge verdict parsing
+@lru_cache(maxsize=4096)
 def _norm_key(k: str) -> str:
-    """Return a key lower-cased with spaces/hyphens/&/dots as underscores."""
+    """Return a key lower-cased with spaces/hyphens/&/dots as underscores (cached: replies repeat their keys)."""
     return re.sub(r"[\s\-&./]+", "_", str(k).strip().lower()).strip("_")
 
 
@@ -332,6 +334,16 @@ def _n_read(v: Verdict) -> int:
 
 def _best_of_source(src: str, text: str) -> Verdict | None:
     """Return the verdict one text gives: complete strict objects first, flagging disagreeing objects."""
+    t = text.strip()
+    if t.startswith("{") and t.endswith("}") and "```" not in t:  # the common reply: one clean JSON object
+        try:
+            obj = json.loads(t)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and not any(isinstance(v, dict) and metric_for_key(k) is None for k, v in obj.items()):
+            v = _verdict(obj, src, "whole", False)
+            if v is not None and v.status == OK:
+                return v  # what the general path below returns for it (one candidate: whole = the one span)
     complete: dict[tuple, Verdict] = {}  # distinct complete, strictly valid objects (fence == prose span)
     texts: set[str] = set()
     cut_ok: Verdict | None = None

@@ -6,8 +6,11 @@ Python API: ``run_judge(RunConfig(...)) -> RunSummary`` (also ``run_generate``, 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
+import os
+import re
 import sys
 import time
 from collections import Counter
@@ -16,14 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
     FATAL_KINDS, CallError, Decoding, FatalBackendError, OpenAIBackend, RateLimiter, backoff_delay,
 )
-from ajb_utils.judge.conditions import Context, Unit, config_hash, judge_units, record_units, stratified_ids
-from ajb_utils.judge.prompts import messages_hash
+from ajb_utils.judge.conditions import (
+    Context, Unit, config_hash, judge_units, record_units, request_hash as unit_request_hash, stratified_ids,
+)
 from ajb_utils.paths import CACHE_DIR, RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES, METRICS
 
@@ -31,6 +34,11 @@ log = logging.getLogger("ajb_utils.judge")
 PARSERS = {"judge": None, "prometheus": P.parse_prometheus, "deriver": P.parse_deriver,
            "generate": P.parse_generator, "rewrite": P.parse_rewrite}
 COMPLETION_GUESS = {"judge": 350, "prometheus": 250, "deriver": 500, "generate": 400, "rewrite": 200}
+UNCAPPED_RESERVATION = 32_768  # completion tokens reserved per call when no max_tokens is sent
+
+
+class _OverBudget(Exception):
+    """The next attempt's reservation would take the store past a budget (nothing is sent)."""
 
 
 @dataclass
@@ -82,16 +90,19 @@ class RunConfig:
     progress: bool = True
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
+    replace_export: bool = False  # replace an export that another run (other settings or store) wrote
+    plain_http: bool = True  # http:// endpoints through judge.fasthttp (False: the OpenAI SDK for every URL)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
         return {"backend": self.backend, "model": self.model, "decoding": self.decoding.to_dict(),
-                "extra_body": self.extra_body, "corrupt_seed": self.seed}
+                "extra_body": self.extra_body, "corrupt_seed": self.seed, "response_format": self.response_format}
 
     def deriver_identity(self) -> dict[str, Any]:
         """Return the identity of the DeRef deriver calls."""
         return {"backend": self.backend, "model": self.deriver_model or self.model,
-                "decoding": self.decoding.to_dict(), "extra_body": self.extra_body, "role": "deriver"}
+                "decoding": self.decoding.to_dict(), "extra_body": self.extra_body, "role": "deriver",
+                "response_format": self.response_format}
 
     def public(self) -> dict[str, Any]:
         """Return the config as stored/exported: secret-free (the key variable's name only)."""
@@ -126,9 +137,11 @@ class RunSummary:
     export_skipped: str | None = None
     elapsed_s: float = 0.0
     calls_s: float = 0.0  # wall time of the call phase only
+    calls_cpu_s: float = 0.0  # CPU time of this process during the call phase (load-independent cost of the calls)
     aborted: str | None = None
     dry_run: bool = False
     estimate: dict[str, Any] = field(default_factory=dict)
+    store_id: str | None = None
     table: pd.DataFrame | None = None
     files: list[str] = field(default_factory=list)
 
@@ -144,7 +157,9 @@ class RunSummary:
         if self.store_spent:
             lines.append(f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
                          f"{self.store_spent.get('completion_tokens', 0)} tokens over {self.store_spent.get('attempts', 0)} "
-                         f"paid attempts ({self.store_spent.get('estimated', 0)} estimated)")
+                         f"paid attempts ({self.store_spent.get('estimated', 0)} estimated"
+                         + (f", {self.store_spent['reserved']} of them reservations of calls a killed run never saw "
+                            "answered" if self.store_spent.get("reserved") else "") + ")")
         if self.aborted:
             lines.append(f"ABORTED: {self.aborted}")
         if self.export_skipped:
@@ -187,8 +202,12 @@ def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
         bench = make_toy_bench(n)
     if bench is None:
         from ajb_utils.data import load_bench
+        from ajb_utils.schema import GENERATORS
 
-        bench = load_bench(cfg.source, generators=cfg.generators, runs=None)
+        known = cfg.generators is not None and set(cfg.generators) <= set(GENERATORS)
+        bench = load_bench(cfg.source, generators=cfg.generators if known else None, runs=None)
+    _check_names("generator", cfg.generators, sorted(bench.generations["generator"].astype(str).unique()), "--generators")
+    _check_names("difficulty", cfg.difficulties, list(DIFFICULTIES), "--difficulties")
     records = bench.records
     ids = set(stratified_ids(records, cfg.limit, cfg.seed))
     recs = records[records["id"].astype(str).isin(ids)].reset_index(drop=True)
@@ -201,9 +220,98 @@ def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
     return bench, recs, g[mask].reset_index(drop=True)
 
 
+def _check_names(what: str, given: list[str] | None, valid: list[str], flag: str) -> None:
+    """Raise ValueError (one line, the valid names listed) when `given` holds a name not in `valid`."""
+    bad = [x for x in (given or []) if x not in valid]
+    if bad:
+        raise ValueError(f"unknown {what} name(s) {', '.join(bad)} ({flag}); choose from: {', '.join(valid)}")
+
+
+def _check_config(cfg: RunConfig) -> None:
+    """Raise ValueError / FatalBackendError on a config that cannot run as asked (before anything is created)."""
+    if cfg.budget_usd is not None and (cfg.price_in_per_m is None or cfg.price_out_per_m is None):
+        raise ValueError("--budget-usd needs --price-in and --price-out (USD per 1M prompt / completion tokens): "
+                         "without prices a USD budget cannot be checked; give both, or use --budget-tokens")
+    calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
+    if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+        raise FatalBackendError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
+
+
 def default_store(name: str) -> Path:
     """Return the default store file of a run name."""
     return CACHE_DIR / "judge" / f"{name}.sqlite"
+
+
+class _NoStore:
+    """The empty store a dry run reads when the store file does not exist (a dry run creates nothing)."""
+
+    store_id = None
+
+    def __enter__(self) -> _NoStore:
+        """Return self."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Nothing to close."""
+
+    def statuses(self, run_hashes: Any) -> dict[str, str]:
+        """Return no rows."""
+        return {}
+
+    def spent(self) -> dict[str, int]:
+        """Return zero spend."""
+        return {"prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "estimated": 0, "reserved": 0}
+
+
+def _open_store(cfg: RunConfig) -> Any:
+    """Return the run's store: locked for a run; read-only (or an empty stand-in, creating nothing) for a dry run."""
+    from ajb_utils.judge.store import Store
+
+    path = Path(cfg.store_path or default_store(cfg.name))
+    if cfg.dry_run:
+        return Store(path, lock=False) if path.exists() else _NoStore()
+    return Store(path, durable=cfg.durable)
+
+
+_OFF_SCALE = re.compile(r"off-scale (.+?) \(the rubric allows")
+_READ_HOW = ("bool", "fraction", "snapped", "decimal comma")
+
+
+def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
+    """Mark ok verdicts ambiguous when the judge shows another scale in the run; return how many were marked.
+
+    A judge that answers any metric off the {0, 0.5, 1} scale (5, 3, 90, 0.8) in this run may be
+    on a 1-5 or 0-100 scale, where its plain 1s (and 0s) mean something else: those verdicts are
+    stored as ``ambiguous`` (with a note), never as ok.
+    """
+    if not units or isinstance(store, _NoStore):
+        return 0
+    hashes = sorted({u.run_hash for u in units})
+    q = (f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
+         "AND parsed LIKE '%off-scale%' LIMIT 1")
+    if store.conn.execute(q, hashes).fetchone() is None:  # the common case: nothing off-scale, nothing to read
+        return 0
+    keys = {u.key for u in units}
+    rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
+    seen = sorted({m.group(1) for r in rows for n in ((r["parsed"] or {}).get("notes") or [])
+                   for m in [_OFF_SCALE.search(n)] if m})
+    if not seen:
+        return 0
+    shown = ", ".join(seen[:6])
+    marked = 0
+    for r in rows:
+        p = r["parsed"] or {}
+        if r["status"] != P.OK:
+            continue
+        how = {n.split(":", 1)[0] for n in p.get("notes") or [] if any(w in n for w in _READ_HOW)}
+        amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
+        if not amb:
+            continue
+        p["notes"] = [*(p.get("notes") or []), *(f"{m}: {p['scores'][m]:g} is ambiguous: this judge answered on "
+                                                 f"another scale in this run (saw {shown})" for m in amb)]
+        store.overwrite_parse(r["key"], P.AMBIGUOUS, p)
+        marked += 1
+    return marked
 
 
 # ---------------------------------------------------------------------------------- engine
@@ -223,8 +331,9 @@ class _Stats:
     spent_out: int = 0
     base_in: int = 0  # spent by earlier runs / resumes on this store
     base_out: int = 0
-    reserved_in: int = 0  # estimates of the calls in flight
+    reserved_in: int = 0  # reservations of the calls in flight
     reserved_out: int = 0
+    fatal_calls: int = 0  # calls that ended the run (auth, quota, unknown model)
     abort: str | None = None
 
     def failure_rate(self) -> float:
@@ -276,14 +385,30 @@ def _reuse(row: dict[str, Any], u: Unit, decoding: Decoding) -> dict[str, Any]:
     return out
 
 
+def prompt_reservation(messages: list[dict[str, Any]]) -> int:
+    """Return the prompt tokens reserved for a request: its JSON length / 3 (a tokenizer's ~4 chars/token, with room)."""
+    return len(json.dumps(messages)) // 3 + 16
+
+
+def completion_reservation(cfg: RunConfig) -> int:
+    """Return the completion tokens reserved for a call: the request's own max tokens."""
+    return cfg.decoding.max_tokens or UNCAPPED_RESERVATION
+
+
 async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: RateLimiter, cfg: RunConfig,
-                     stats: _Stats, store: Any = None, request_hash: str | None = None) -> dict[str, Any]:
-    """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts)."""
+                     stats: _Stats, store: Any = None, request_hash: str | None = None,
+                     reserve: Any = None) -> dict[str, Any]:
+    """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts).
+
+    `reserve(est_in, est_out)` is called before every attempt: it returns a committed reservation
+    id (or raises _OverBudget and nothing is sent). The reply's row carries ``_reservation`` so
+    the answer and its usage replace the reservation in one transaction.
+    """
     messages = ctx.messages(u)
-    row = _unit_row(u, request_hash or messages_hash(messages), backend.decoding)
+    row = _unit_row(u, request_hash or unit_request_hash(u), backend.decoding)
     json_reply = u.kind in ("judge",)
-    est_in = sum(len(str(m.get("content", ""))) for m in messages) // 4
-    est_out = cfg.decoding.max_tokens or COMPLETION_GUESS.get(u.kind, 300)  # a timed-out call may have run to the cap
+    est_in = prompt_reservation(messages)
+    est_out = completion_reservation(cfg)  # a timed-out call may have run to the cap
     attempts = timeouts = 0
 
     def retry_this(exc: BaseException) -> bool:
@@ -292,37 +417,40 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
             return False
         return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
 
-    def wait(rs: RetryCallState) -> float:
-        """Return the backoff before the next attempt (the server's Retry-After when given)."""
-        exc = rs.outcome.exception() if rs.outcome else None
-        return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
-
-    def count_retry(rs: RetryCallState) -> None:
-        """Count a retry."""
-        stats.retries += 1
-
-    retrying = AsyncRetrying(retry=retry_if_exception(retry_this), stop=stop_after_attempt(cfg.max_attempts), wait=wait,
-                             before_sleep=count_retry, reraise=True)
     try:
-        async for attempt in retrying:
-            with attempt:
-                attempts += 1
-                await limiter.wait()
-                try:
-                    res = await backend.chat(messages, json_reply=json_reply)
-                except CallError as err:
-                    if err.kind == "timeout":  # the provider may have generated (and billed) the whole answer
-                        timeouts += 1
-                        stats.timeouts += 1
-                        stats.timeout_tokens += est_in + est_out
-                        stats.spent_in += est_in
-                        stats.spent_out += est_out
-                        if store is not None:
-                            store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
+        while True:  # attempts: retried with jittered backoff (the server's Retry-After when given)
+            await limiter.wait()
+            rid = reserve(u, est_in, est_out) if reserve is not None else None
+            attempts += 1
+            try:
+                res = await backend.chat(messages, json_reply=json_reply)
+            except BaseException as err:
+                stats.reserved_in -= est_in if rid is not None else 0
+                stats.reserved_out -= est_out if rid is not None else 0
+                if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
+                    timeouts += 1
+                    stats.timeouts += 1
+                    stats.timeout_tokens += est_in + est_out
+                    stats.spent_in += est_in
+                    stats.spent_out += est_out
+                    if store is not None and rid is not None:
+                        store.keep_as_spent(rid, "timeout")
+                    elif store is not None:
+                        store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
+                elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
+                    store.release(rid)  # an HTTP error / refused connection: nothing generated
+                if not retry_this(err) or attempts >= cfg.max_attempts:
                     raise
+                stats.retries += 1
+                await asyncio.sleep(backoff_delay(attempts, getattr(err, "retry_after", None), cfg.backoff_base_s,
+                                                  cfg.backoff_cap_s))
+                continue
+            row["_reservation"] = (rid, est_in, est_out)
+            break
     except CallError as err:
         if err.kind in FATAL_KINDS:
-            raise FatalBackendError(str(err)) from None
+            code = f", HTTP {err.status_code}" if err.status_code else ""
+            raise FatalBackendError(f"{err.kind}{code}: {err.message}") from None
         if err.kind == "timeout":
             row.update(status=P.TIMEOUT, attempts=attempts,
                        error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
@@ -347,12 +475,8 @@ def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Deco
     answered from it at once, recorded with ``reused_from``; nothing is sent for them.
     """
     groups: dict[tuple[str, str, str], list[Unit]] = {}
-    size: dict[str, int] = {}
-    for u in units:
-        msgs = ctx.messages(u)
-        h = messages_hash(msgs)
-        size.setdefault(h, sum(len(str(m.get("content", ""))) for m in msgs) // 4)
-        groups.setdefault((u.run_hash, u.kind, h), []).append(u)
+    for u in units:  # grouped by the request's hash: known without rendering the prompt
+        groups.setdefault((u.run_hash, u.kind, unit_request_hash(u)), []).append(u)
     answered: dict[str, dict[str, str]] = {}
     todo: list[tuple[list[Unit], str, int]] = []
     for (rh, _, h), us in groups.items():
@@ -361,7 +485,7 @@ def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Deco
         src = answered[rh].get(h)
         row = store.get(src) if src is not None else None
         if row is None:
-            todo.append((us, h, size[h]))
+            todo.append((us, h, 0))
             continue
         for f in us:
             store.put(_reuse(row, f, decoding))
@@ -386,6 +510,14 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
         pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
 
+    def reserve(u: Unit, est_in: int, est_out: int) -> int:
+        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent)."""
+        if stats.abort or fatal or not budget_left(est_in, est_out):
+            raise _OverBudget()
+        stats.reserved_in += est_in
+        stats.reserved_out += est_out
+        return store.reserve(u.run_hash, u.key, est_in, est_out)
+
     def budget_left(est_in: int, est_out: int) -> bool:
         """Return False (and set abort) when the next call could take the store past a budget.
 
@@ -405,25 +537,29 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
             return False
         return True
 
-    async def worker() -> None:
-        """Pull request groups until none are left or the run aborts."""
-        for us, request_hash, est_in in it:
+    async def worker(n_max: int | None = None) -> None:
+        """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
+        done = 0
+        for us, request_hash, _ in it:
             u = us[0]
-            est_out = _completion_guess(cfg, u.kind)
-            if stats.abort or fatal or not budget_left(est_in, est_out):
+            if stats.abort or fatal:
                 return
-            stats.reserved_in += est_in
-            stats.reserved_out += est_out
             try:
-                row = await _call_unit(u, ctx, backend, limiter, cfg, stats, store, request_hash)
+                row = await _call_unit(u, ctx, backend, limiter, cfg, stats, store, request_hash, reserve)
+            except _OverBudget:
+                return
             except FatalBackendError as exc:
                 fatal.append(exc)
-                stats.abort = f"fatal backend error: {exc}"
+                stats.fatal_calls += 1
+                n = stats.new + stats.fatal_calls
+                stats.abort = (f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
+                               f"{', no other call was sent' if n == 1 else ''}): {exc}")
                 return
-            finally:
+            rid, est_in, est_out = row.pop("_reservation", (None, 0, 0))
+            if rid is not None:
                 stats.reserved_in -= est_in
                 stats.reserved_out -= est_out
-            store.put_paid(row)
+            store.put_paid(row, rid)
             for f in us[1:]:
                 store.put(_reuse(row, f, backend.decoding))
                 stats.reused += 1
@@ -442,8 +578,12 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
                 pbar.set_postfix(ok=stats.statuses[P.OK], fail=stats.new - stats.statuses[P.OK], retries=stats.retries,
                                  timeouts=stats.timeouts, tok=stats.spent_in + stats.spent_out,
                                  fail_rate=f"{stats.failure_rate():.1%}", refresh=False)
+            done += 1
+            if n_max is not None and done >= n_max:
+                return
 
     try:
+        await worker(1)  # the first call alone: a wrong key, quota or model stops the run at one call
         await asyncio.gather(*(worker() for _ in range(max(1, cfg.concurrency))))
     finally:
         if pbar is not None:
@@ -475,7 +615,7 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
         base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
         api_key_env=cfg.api_key_env, decoding=cfg.decoding, response_format=cfg.response_format,
         timeout_s=cfg.timeout_s, extra_body=cfg.extra_body, pool_size=max(8, 2 * cfg.concurrency),
-        shard_size=max(1, cfg.connections_per_client),
+        shard_size=max(1, cfg.connections_per_client), plain_http=cfg.plain_http,
     )
 
 
@@ -503,7 +643,7 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
         distinct: set[str] = set()
         for u in us:  # identical requests are sent once
             try:
-                distinct.add(messages_hash(ctx.messages(u)))
+                distinct.add(unit_request_hash(u))
             except KeyError:  # deref judge before its reference exists: counted as distinct
                 distinct.add(u.key)
         n_calls = len(distinct)
@@ -616,7 +756,7 @@ def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dic
 
 
 def _meta(cfg: RunConfig, kind: str, generators: list[str], source_label: str, run_hash: str,
-          synthetic: bool = False) -> dict[str, Any]:
+          synthetic: bool = False, store_id: str | None = None) -> dict[str, Any]:
     """Return a run's .meta.json content (DATA_FORMAT.md section 2); `synthetic` marks a run over synthetic data."""
     model = cfg.model if cfg.backend != "static" else "static-v1"
     return {
@@ -627,6 +767,7 @@ def _meta(cfg: RunConfig, kind: str, generators: list[str], source_label: str, r
         "prompt_variant": "structured", "backend": cfg.backend, "model": model, "synthetic": bool(synthetic),
         "source": source_label, "kind": kind, "run_hash": run_hash,
         "response_format": cfg.response_format if cfg.backend != "static" else None,
+        "store_id": store_id,  # the store the answers came from (two stores never share an export)
         "created_unix": int(time.time()),
     }
 
@@ -647,6 +788,7 @@ def _check_conditions(conditions: list[str]) -> None:
 def run_judge(cfg: RunConfig) -> RunSummary:
     """Run (or resume) a judge over the selected items and export data/runs/<name>.jsonl; return the summary."""
     _check_conditions(cfg.conditions)
+    _check_config(cfg)
     t0 = time.time()
     bench, recs, gens = load_items(cfg)
     src_label = getattr(bench, "label", str(cfg.source))
@@ -657,12 +799,12 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     deriver_hash = config_hash(cfg.deriver_identity())
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
-    from ajb_utils.judge.store import Store
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
-    # a dry run only reads (and registers the run): it may look at a store another run is writing
-    with Store(cfg.store_path or default_store(cfg.name), durable=cfg.durable, lock=not cfg.dry_run) as store:
-        store.register_run(run_hash, cfg.name, cfg.public())
+    # a dry run only reads: it may look at a store another run is writing, and creates none
+    with _open_store(cfg) as store:
+        if not cfg.dry_run:
+            store.register_run(run_hash, cfg.name, cfg.public())
         hashes = [run_hash, deriver_hash]
         if cfg.reparse:
             summary.statuses = dict(_reparse(store, hashes))
@@ -696,23 +838,26 @@ def run_judge(cfg: RunConfig) -> RunSummary:
                     if dbackend is not backend:
                         await dbackend.aclose()
 
-            tc = time.time()
+            tc, cpu0 = time.time(), time.process_time()
             asyncio.run(go())
-            summary.calls_s = time.time() - tc
+            summary.calls_s, summary.calls_cpu_s = time.time() - tc, time.process_time() - cpu0
+        keys = {u.key for u in units}
+        _mark_scale_ambiguity(store, [u for u in units if u.kind == "judge"])
         _fill_summary(summary, stats, store)
-        rows = _outcomes(store, [run_hash], ("judge", "prometheus"))
+        rows = {k: r for k, r in _outcomes(store, [run_hash], ("judge", "prometheus")).items() if k in keys}
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))
         summary.table = _summary_table(units, existing, rows)
         summary.export_skipped = _skip_export(summary)
         if cfg.export and not summary.export_skipped:
             outcomes = _merge_judge(units, rows)
-            from ajb_utils.judge.export import judge_rows, write_jsonl, write_meta
+            from ajb_utils.judge.export import claim_export, judge_rows, write_jsonl, write_meta
 
             out = Path(cfg.out_dir)
-            n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-            meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench))
+            meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
             meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
-            write_meta(out / f"{cfg.name}.meta.json", meta)
+            with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+                n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
+                write_meta(out / f"{cfg.name}.meta.json", meta)
             summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
             log.info("exported %d rows", n)
     summary.elapsed_s = time.time() - t0
@@ -721,7 +866,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
 
 def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
     """Copy an execution's counters (and the store's total spend) into the summary."""
-    summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new, stats.reused
+    summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new + stats.fatal_calls, stats.reused
     summary.retries, summary.aborted = stats.retries, stats.abort
     summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
     summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
@@ -766,9 +911,13 @@ def _run_static(cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[
     summary.table = (v[v["metric"] == METRICS[0]].groupby(["generator", "difficulty", "condition"], observed=True, sort=False)
                      .size().rename("items").reset_index().assign(ok=lambda d: d["items"], null=0, cached=0, new=lambda d: d["items"]))
     if cfg.export:
+        from ajb_utils.judge.export import claim_export
+
         out = Path(cfg.out_dir)
-        write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-        write_meta(out / f"{cfg.name}.meta.json", _meta(cfg, "judge", gen_names, src_label, "static-v1", _synthetic(bench)))
+        meta = _meta(cfg, "judge", gen_names, src_label, "static-v1", _synthetic(bench))
+        with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+            write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
+            write_meta(out / f"{cfg.name}.meta.json", meta)
         summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
     summary.elapsed_s = time.time() - t0
     return summary
@@ -776,18 +925,19 @@ def _run_static(cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[
 
 def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
     """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units)."""
+    _check_config(cfg)
     t0 = time.time()
     bench, recs, _ = load_items(cfg)
     ids = recs["id"].astype(str).tolist()
     run_hash = config_hash({**cfg.identity(), "role": kind})
     ctx = Context(bench.records, bench.generations.iloc[:0], cfg.seed)
     units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
-    from ajb_utils.judge.store import Store
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
-    # a dry run only reads (and registers the run): it may look at a store another run is writing
-    with Store(cfg.store_path or default_store(cfg.name), durable=cfg.durable, lock=not cfg.dry_run) as store:
-        store.register_run(run_hash, cfg.name, cfg.public())
+    # a dry run only reads: it may look at a store another run is writing, and creates none
+    with _open_store(cfg) as store:
+        if not cfg.dry_run:
+            store.register_run(run_hash, cfg.name, cfg.public())
         if cfg.reparse:
             _reparse(store, [run_hash])
         existing = store.statuses([run_hash])
@@ -811,7 +961,9 @@ def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFra
 
             asyncio.run(go())
         _fill_summary(summary, stats, store)
-        rows = _outcomes(store, [run_hash], (kind,))
+        keys = {u.key for u in units}
+        rows = {k: r for k, r in _outcomes(store, [run_hash], (kind,)).items() if k in keys}
+        summary.store_id = store.store_id
     summary.statuses = dict(Counter(r["status"] for r in rows.values()))
     summary.export_skipped = _skip_export(summary)
     summary.elapsed_s = time.time() - t0
@@ -832,11 +984,15 @@ def run_generate(cfg: RunConfig) -> RunSummary:
         if r is not None:
             calls = (r["parsed"] or {}).get("calls") if r["status"] == P.OK else None
             outcomes[(u.item_id, u.difficulty)] = {"status": r["status"], "calls": calls, "provenance": _provenance(r)}
+    from ajb_utils.judge.export import claim_export
+
     out = Path(cfg.out_dir) / "generators"
-    write_jsonl(out / f"{cfg.name}.jsonl", generator_rows(bench.records, outcomes))
-    meta = _meta(cfg, "generator", [cfg.name], getattr(bench, "label", cfg.source), summary.run_hash, _synthetic(bench))
+    meta = _meta(cfg, "generator", [cfg.name], getattr(bench, "label", cfg.source), summary.run_hash, _synthetic(bench),
+                 summary.store_id)
     meta["study"] = "new_generator"
-    write_meta(out / f"{cfg.name}.meta.json", meta)
+    with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+        write_jsonl(out / f"{cfg.name}.jsonl", generator_rows(bench.records, outcomes))
+        write_meta(out / f"{cfg.name}.meta.json", meta)
     summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
     return summary
 
@@ -844,16 +1000,21 @@ def run_generate(cfg: RunConfig) -> RunSummary:
 @outside_event_loop
 def run_rewrite(cfg: RunConfig) -> RunSummary:
     """Run the Appendix N rewrite meta-judge; export <out>/annotations/<name>.rewrite_validation.jsonl."""
-    from ajb_utils.judge.export import write_jsonl, write_meta
+    from ajb_utils.judge.export import claim_export, write_jsonl, write_meta
     from ajb_utils.judge.static_judge import static_rewrite_verdicts
 
-    cfg.study = "rewrite_meta_judge"
+    cfg = dataclasses.replace(cfg, study="rewrite_meta_judge")  # a copy: the caller's config is left as it was
     out = Path(cfg.out_dir) / "annotations"
     if cfg.backend == "static":
         t0 = time.time()
         bench, recs, _ = load_items(cfg)
+        summary = RunSummary(cfg.name, "static-v1", n_units=len(recs), new=len(recs), statuses={P.OK: len(recs)},
+                             dry_run=cfg.dry_run)
+        if cfg.dry_run:  # a dry run writes nothing (data/runs/annotations is what notebook 12 reads)
+            summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
+            summary.new, summary.statuses = 0, {}
+            return summary
         df = static_rewrite_verdicts(recs)
-        summary = RunSummary(cfg.name, "static-v1", n_units=len(recs), new=len(recs), statuses={P.OK: len(recs)})
         rows_out = df.to_dict("records")
         run_hash = "static-v1"
         src = getattr(bench, "label", cfg.source)
@@ -874,7 +1035,9 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
                                  "pair": pair, "criterion": crit, "verdict": bool(r["parsed"]["verdicts"][k])})
         run_hash, src = summary.run_hash, getattr(bench, "label", cfg.source)
     if cfg.export:
-        write_jsonl(out / f"{cfg.name}.rewrite_validation.jsonl", rows_out)
-        write_meta(out / f"{cfg.name}.rewrite_validation.meta.json", _meta(cfg, "rewrite_meta_judge", [], src, run_hash, _synthetic(bench)))
+        meta = _meta(cfg, "rewrite_meta_judge", [], src, run_hash, _synthetic(bench), summary.store_id)
+        with claim_export(out / f"{cfg.name}.rewrite_validation.meta.json", meta, cfg.replace_export):
+            write_jsonl(out / f"{cfg.name}.rewrite_validation.jsonl", rows_out)
+            write_meta(out / f"{cfg.name}.rewrite_validation.meta.json", meta)
         summary.files = [str(out / f"{cfg.name}.rewrite_validation.jsonl")]
     return summary

@@ -9,8 +9,16 @@ accumulated. Secrets are never written here (the config is stored with its key *
 One writer at a time: opening a store takes an exclusive lock on ``<store>.lock`` (``filelock``;
 released by the OS if the process dies, so ``kill -9`` leaves no stale lock). A second runner on
 the same store fails at once with :class:`StoreLockedError` instead of paying for every answer
-twice. Money spent is recorded per paid attempt in the ``spend`` table (timed-out attempts with
-estimated tokens), so a budget holds across resumes.
+twice. The lock is taken on the store's resolved path, so a store opened through a symlink is
+the same store.
+
+Money: before a call is sent, its reservation (the prompt's estimated tokens plus the request's
+own max tokens) is committed to the ``spend`` table (``what='reserved'``). A reply replaces the
+reservation by its reported usage in the same transaction that commits the answer; a timed-out
+attempt keeps its reservation as spent (``what='timeout'``); an attempt the server refused
+(HTTP error) releases it. A reservation left by a killed process stays counted as spent, so a
+budget holds across kills and resumes. Lines imported from batch output files are remembered by
+their hash (``imported``), so importing a file twice adds nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +54,8 @@ CREATE TABLE IF NOT EXISTS spend (
   at REAL, run_hash TEXT, key TEXT, what TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
   estimated INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 """
 
 
@@ -72,7 +83,7 @@ class Store:
         """Open (and create) the store at `path`, exclusively unless `lock` is False (read-only use)."""
         from filelock import FileLock, Timeout
 
-        self.path = Path(path)
+        self.path = Path(path).expanduser().resolve()  # a symlink to a store is that store (one lock)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = None
         if lock:
@@ -92,6 +103,10 @@ class Store:
             cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
             if "reused_from" not in cols:  # stores written before identical requests were shared
                 self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
+            if lock:
+                self.conn.execute("INSERT OR IGNORE INTO info VALUES ('store_id', ?)", (uuid.uuid4().hex[:16],))
+            row = self.conn.execute("SELECT value FROM info WHERE name='store_id'").fetchone()
+            self.store_id: str | None = row[0] if row else None
         except BaseException:
             self._release()
             raise
@@ -131,12 +146,33 @@ class Store:
         self.conn.execute("INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, ?)",
                           (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)))
 
-    def put_paid(self, row: dict[str, Any]) -> None:
-        """Commit one result row and its spend in one transaction (a kill leaves both or neither)."""
+    def reserve(self, run_hash: str, key: str, prompt_tokens: int, completion_tokens: int) -> int:
+        """Commit a reservation for one attempt about to be sent; return its id (counted as spent until settled)."""
+        cur = self.conn.execute("INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)",
+                                (time.time(), run_hash, key, int(prompt_tokens), int(completion_tokens)))
+        return int(cur.lastrowid)
+
+    def release(self, reservation: int) -> None:
+        """Drop the reservation of an attempt the server answered with an error (not billed)."""
+        self.conn.execute("DELETE FROM spend WHERE rowid=? AND what='reserved'", (reservation,))
+
+    def keep_as_spent(self, reservation: int, what: str = "timeout") -> None:
+        """Turn a reservation into estimated spend (a timed-out attempt may have been billed in full)."""
+        self.conn.execute("UPDATE spend SET what=? WHERE rowid=? AND what='reserved'", (what, reservation))
+
+    def put_paid(self, row: dict[str, Any], reservation: int | None = None) -> None:
+        """Commit one result row and its spend (replacing its reservation) in one transaction."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             self.put(row)
-            if row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens"):
+            paid = row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens")
+            if reservation is not None and paid:  # the reservation becomes the reply's reported usage
+                self.conn.execute("UPDATE spend SET at=?, what='reply', prompt_tokens=?, completion_tokens=?, estimated=0 "
+                                  "WHERE rowid=?", (time.time(), row.get("prompt_tokens") or 0,
+                                                    row.get("completion_tokens") or 0, reservation))
+            elif reservation is not None:
+                self.conn.execute("DELETE FROM spend WHERE rowid=?", (reservation,))
+            elif paid:
                 self.add_spend(row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens"))
             self.conn.execute("COMMIT")
         except BaseException:
@@ -144,10 +180,22 @@ class Store:
             raise
 
     def spent(self) -> dict[str, int]:
-        """Return the tokens spent over the store's whole life (every run, every resume)."""
+        """Return the tokens spent over the store's whole life (every run, every resume, open reservations)."""
         r = self.conn.execute("SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), "
-                              "COUNT(*), COALESCE(SUM(estimated), 0) FROM spend").fetchone()
-        return {"prompt_tokens": int(r[0]), "completion_tokens": int(r[1]), "attempts": int(r[2]), "estimated": int(r[3])}
+                              "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0) "
+                              "FROM spend").fetchone()
+        return {"prompt_tokens": int(r[0]), "completion_tokens": int(r[1]), "attempts": int(r[2]),
+                "estimated": int(r[3]), "reserved": int(r[4])}
+
+    def imported(self, line_hashes: Iterable[str]) -> set[str]:
+        """Return which of the given batch-output line hashes were imported before."""
+        hs = list(line_hashes)
+        seen: set[str] = set()
+        for i in range(0, len(hs), 500):
+            chunk = hs[i:i + 500]
+            q = f"SELECT line_hash FROM imported WHERE line_hash IN ({','.join('?' for _ in chunk)})"
+            seen.update(x for (x,) in self.conn.execute(q, chunk))
+        return seen
 
     def ok_by_request(self, run_hash: str) -> dict[str, str]:
         """Return {request hash: key} of the ok rows of a run that were answered by a call of their own."""
@@ -167,11 +215,12 @@ class Store:
             vals[COLUMNS.index("attempts")] = 1
         self.conn.execute(_UPSERT, vals)  # autocommit: one durable transaction per row
 
-    def put_many(self, rows: Iterable[dict[str, Any]]) -> int:
-        """Commit many rows in one transaction (for imports and the static judge); return count."""
+    def put_many(self, rows: Iterable[dict[str, Any]], imported: Iterable[str] = ()) -> int:
+        """Commit many rows (and the hashes of the batch lines they came from) in one transaction; return count."""
         n = 0
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            self.conn.executemany("INSERT OR IGNORE INTO imported VALUES (?, ?)", [(h, time.time()) for h in imported])
             for r in rows:
                 self.put(r)
                 if r.get("prompt_tokens") or r.get("completion_tokens"):  # imported batch results were paid
