@@ -157,9 +157,10 @@ def missing_rule_line(out_dir: Path | str) -> str:
 
 
 def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
-    """Return holds counts (yes / no / n/a / conflict) of one row type."""
+    """Return holds counts (yes / no / indistinguishable / n/a / conflict) of one row type."""
     h = card.loc[card["row"] == row, "holds"].astype(str)
     return {"yes": int((h == "yes").sum()), "no": int((h == "no").sum()),
+            "indistinguishable": int((h == paper.INDISTINGUISHABLE).sum()),
             "n/a": int((h == "n/a").sum()), "conflict": int(h.str.startswith("CONFLICT").sum())}
 
 
@@ -174,8 +175,9 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
                else "reproduction verdict of the paper"))
     lines = [head,
              f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
-             f"  {c['yes'] + c['no'] + c['n/a'] + c['conflict']} claims on data: {c['yes']} hold, "
-             f"{c['no']} do not, {c['n/a']} not comparable here, {c['conflict']} conflicting",
+             f"  {sum(c.values())} claims on data: {c['yes']} hold, "
+             f"{c['no']} do not, {c['indistinguishable']} indistinguishable (CI spans 0), "
+             f"{c['n/a']} not comparable here (data missing), {c['conflict']} conflicting",
              f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent"]
     if card.attrs.get("missing_rule"):
         lines.append("  " + card.attrs["missing_rule"] + (" - meaningless on synthetic data" if synthetic else ""))

@@ -11,8 +11,8 @@ situations, told apart by :func:`situation` from ``bench.judges`` metadata (neve
 
 Runs are selected by ``study`` (c2, temperature, thinking, format), base model (normalised, so
 ``Qwen/Qwen3-32B``, ``qwen3_32b`` and ``judge_qwen3_32b`` are the same) and ``decoding``.
-Missing-value rule everywhere: ``stats`` ``missing="exclude"`` (a record's mu averages the
-metric verdicts it has; null verdicts are not counted as misses).
+Missing-value rule everywhere: ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
+with the paper: a condition without any verdict is dropped, a null metric counts as a miss).
 """
 
 from __future__ import annotations
@@ -208,8 +208,8 @@ def _main_judges(bench) -> list[str]:
 
 
 def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Return stats.align per cell with plain-string keys (missing="exclude")."""
-    out = stats.align(verdicts, by=list(by))
+    """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
+    out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
     for c in by:
         out[c] = out[c].astype(str)
     return out

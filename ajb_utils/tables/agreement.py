@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import Missing
+from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
@@ -93,7 +93,7 @@ def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
 
 
 def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
-                 missing: Missing = "exclude") -> pd.DataFrame:
+                 missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return per (judge, generator, difficulty) cell: standard align (%), binary align under the
     judge-side reading (``binary``) and with the reference collapsed too (``binary_both``)."""
     v = released_verdicts(bench, judges, [condition])
@@ -106,7 +106,7 @@ def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: s
 
 
 def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
-              missing: Missing = "exclude") -> pd.DataFrame:
+              missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return T29: per judge mean standard / binary align over cells (%) under both readings of the
     collapse (``binary``: judge side only; ``binary_both``: judge and reference), their deltas (pp),
     0.5-rate (%), ranks (standard, judge-side binary)."""
@@ -123,20 +123,47 @@ def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str 
     out["half_credit_rate"] = 100.0 * hr.reindex(out.index)
     out["rank_standard"] = out["standard"].rank(ascending=False, method="min").astype(int)
     out["rank_binary"] = out["binary"].rank(ascending=False, method="min").astype(int)
+    out["rank_binary_both"] = out["binary_both"].rank(ascending=False, method="min").astype(int)
     out = out.sort_values("standard", ascending=False)
     out.index.name = "judge"
     return out[["standard", "binary", "delta", "binary_both", "delta_both", "half_credit_rate", "rank_standard",
-                "rank_binary", "n_cells"]]
+                "rank_binary", "rank_binary_both", "n_cells"]]
 
 
-def compare_T29(t29: pd.DataFrame) -> pd.DataFrame:
-    """Return T29 (judge-side reading) beside the paper's tab:abl-binary: standard, binary, delta, half-credit rate."""
-    long = t29.reset_index().melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
-                                  var_name="variant")
-    rep = paper.reported("T29").dropna(subset=["judge"])
+# Under the judge-side reading a 0.5 verdict moves to 0 or 1 while p stays, so a verdict gains
+# at most 0.5 and delta <= 50 x the 0.5-rate (pp, the rate as a share). The paper's T29 breaks
+# that bound (GPT-OSS-120B: delta 7.9 at a 14.0 % rate, bound 7.0), so only the both-collapsed
+# reading can give its values: that is the one compared with the paper.
+PAPER_BINARY_READING: str = "both"
+
+
+def judge_side_bound(half_credit_rate_pct: float | pd.Series) -> float | pd.Series:
+    """Return the largest delta (pp) the judge-side collapse allows at a 0.5-rate given in %: 0.5 x rate."""
+    return 0.5 * half_credit_rate_pct
+
+
+def compare_T29(t29: pd.DataFrame, reported: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Return T29 under the both-collapsed reading beside the paper's tab:abl-binary (standard, binary,
+    delta, half-credit rate), with the judge-side reading's value beside it (``judge_side``, not
+    compared) and its bound ``judge_side_bound`` = 0.5 x 0.5-rate on the delta rows."""
+    t = t29.reset_index()
+    both = t.assign(binary=t["binary_both"], delta=t["delta_both"])
+    long = both.melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
+                     var_name="variant")
+    rep = paper.reported("T29") if reported is None else reported
+    rep = rep.dropna(subset=["judge"])
     rep = rep.assign(variant=rep["variant"].where(rep["stat"] != "half_credit_rate", "half_credit_rate")
                      .replace({"binary_minus_standard": "delta"}))
-    return paper.compare(long, rep, on=["judge", "variant"])
+    out = paper.compare(long, rep, on=["judge", "variant"])
+    side = t.melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
+                  var_name="variant", value_name="judge_side")
+    attrs = dict(out.attrs)
+    out = out.merge(side.astype({"judge": str}), on=["judge", "variant"], how="left")
+    rate = rep[rep["variant"] == "half_credit_rate"].set_index("judge")["value"]
+    out["judge_side_bound"] = np.where(out["variant"] == "delta",
+                                       judge_side_bound(out["judge"].map(rate).astype(float)), np.nan)
+    out.attrs = attrs
+    return out
 
 
 def binary_reading_note(t29: pd.DataFrame) -> str:
@@ -151,9 +178,12 @@ def binary_reading_note(t29: pd.DataFrame) -> str:
             f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp).")
 
 
-def t29_spearman(t29: pd.DataFrame) -> tuple[float, float]:
-    """Return (rho, p) of Spearman between the standard and binary judge alignments of T29."""
-    return stats.spearman(t29["standard"], t29["binary"])
+def t29_spearman(t29: pd.DataFrame, column: str = "binary_both") -> tuple[float, float]:
+    """Return (rho, p) of Spearman between the standard and binary judge alignments of T29
+    (the both-collapsed reading the paper's values need; ``column="binary"`` for the judge side;
+    a frame without ``binary_both``, e.g. the paper's own columns, uses ``binary``)."""
+    col = column if column in t29.columns else "binary"
+    return stats.spearman(t29["standard"], t29[col])
 
 
 def tier_gap_rho(pw: pd.DataFrame, condition: str, tiers: dict[str, int] = schema.JUDGE_TIER) -> float:
@@ -164,7 +194,7 @@ def tier_gap_rho(pw: pd.DataFrame, condition: str, tiers: dict[str, int] = schem
 
 
 def hard_cell_means(bench, judges: Sequence[str], condition: str,
-                    difficulty: str = "hard", missing: Missing = "exclude") -> pd.Series:
+                    difficulty: str = "hard", missing: Missing = PAPER_MISSING) -> pd.Series:
     """Return per judge (and 'soft_jury' of the judges) mean align (%) over generators at one difficulty."""
     v = released_verdicts(bench, judges, [condition])
     v = v[v["difficulty"] == difficulty]
@@ -176,7 +206,7 @@ def hard_cell_means(bench, judges: Sequence[str], condition: str,
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
 
 
-def jury_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
+def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     """Return the C-J verdicts (soft jury, mean agreement and kappa, tier-gap rho, kappa range, Prometheus)."""
     six = schema.MAIN_JUDGES
     out = []

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import Missing
+from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.main_results import finding1, finding1_band, finding3_best_judge
 
@@ -62,7 +62,7 @@ def table_T23_other_judges(bench, generator: str = "gpt5_4", condition: str = "w
 
 
 # ---- T06 decision guide -----------------------------------------------------------------------
-def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = "exclude") -> pd.DataFrame:
+def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return the Table-2-shaped frame from data: generator, judge, difficulty, condition, value (%)."""
     cells = stats.align(released_verdicts(bench, judges), by=_KEYS, missing=missing)
     out = cells.rename(columns={"align": "value"})
@@ -96,7 +96,7 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
                 "gap"]].reset_index(drop=True)
 
 
-def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = "exclude") -> pd.DataFrame:
+def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return T06 from data: the decision guide over the given generators (default all five)."""
     return decision_guide(table2_frame(bench, missing=missing), generators)
 
@@ -115,11 +115,23 @@ def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
-    """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition, difficulty, variant)."""
-    long = pd.concat([guide[["condition", "difficulty"]].assign(variant=v, value=guide[col])
-                      for v, col in (("best", "best_align"), ("runner_up", "runner_up_align"))])
+    """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition,
+    difficulty, variant), with the judge in each slot on both sides: ``same_item`` is "no" where
+    the slot holds another judge, and `paper.side_by_side` then never counts the value as within."""
+    long = pd.concat([guide[["condition", "difficulty"]].assign(variant=v, value=guide[col],
+                                                                 reproduced_judge=guide[slot])
+                      for v, col, slot in (("best", "best_align", "best"),
+                                           ("runner_up", "runner_up_align", "runner_up"))])
     rep = reported[reported["variant"].isin(["best", "runner_up"])]
-    return paper.compare(long, rep, on=["condition", "difficulty", "variant"])
+    out = paper.compare(long, rep, on=["condition", "difficulty", "variant"])
+    attrs = dict(out.attrs)
+    key = ["condition", "difficulty", "variant"]
+    judges = long[key + ["reproduced_judge"]].astype(str).merge(
+        rep[key + ["judge"]].astype(str).rename(columns={"judge": "paper_judge"}), on=key, how="outer")
+    out = out.merge(judges, on=key, how="left")
+    out["same_item"] = np.where(out["reproduced_judge"] == out["paper_judge"], "yes", "no")
+    out.attrs = attrs
+    return out
 
 
 # ---- X1 consistency audit ---------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Tables for notebooks 02-03: programmatic judge and main results (EQ1-5, AppI, T15, T02, T10, T11, C-F).
 
 Conventions: alignment cells come from `stats.align` on the released judges' verdicts under the
-two main conditions (missing-value rule `missing="exclude"`: a record's mu averages the metrics
-it has; records with no verdict are not seen). "Six-judge" statistics use schema.MAIN_JUDGES
+two main conditions (missing-value rule `stats.PAPER_MISSING`, the authors' rule, for every
+table compared with the paper: a condition without any verdict is dropped, a null metric inside
+a verdict counts as a miss; `missing="exclude"` and `"miss"` stay available). "Six-judge" statistics use schema.MAIN_JUDGES
 (Prometheus-2 is a reported baseline row, never part of them). `n_generators=4` restricts to the
 four open-weight generators, the 12-cell averages the paper's headline numbers correspond to
 (data/paper/README.md item 1).
@@ -50,7 +51,7 @@ def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.Dat
 
 
 def alignment_cells(bench, judges: Sequence[str] = tuple(schema.JUDGES),
-                    missing: stats.Missing = "exclude") -> pd.DataFrame:
+                    missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
     """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys."""
     cells = stats.align(main_verdicts(bench, judges), by=T02_KEYS, missing=missing)
     for c in T02_KEYS:
@@ -58,7 +59,7 @@ def alignment_cells(bench, judges: Sequence[str] = tuple(schema.JUDGES),
     return cells
 
 
-def table_T02(bench, missing: stats.Missing = "exclude") -> pd.DataFrame:
+def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
     """Return Table 2 long: generator, judge, difficulty, condition, align (%), n (records)."""
     return alignment_cells(bench, schema.JUDGES, missing)
 
@@ -103,7 +104,7 @@ def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.Da
 
 
 def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
-              missing: stats.Missing = "exclude") -> pd.DataFrame:
+              missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
     """Return bootstrap 95% CIs for every Table 2 cell: keys, mean, lo, hi, half_width (pp), n.
 
     Records are resampled with replacement within each cell, stratified by dag_type (topology
@@ -425,7 +426,7 @@ def param_upper_bound(bench) -> pd.DataFrame:
 
 
 def table_T15(bench, ub: pd.DataFrame | None = None,
-              missing: stats.Missing = "exclude") -> dict[str, pd.DataFrame]:
+              missing: stats.Missing = stats.PAPER_MISSING) -> dict[str, pd.DataFrame]:
     """Return {'summary', 'judges'}: Eq. 2 upper-bound corpus numbers and each judge's with-GT
     alignment (mean over (g, d) cells, %) under the current vs upper-bound reference, with ranks.
 

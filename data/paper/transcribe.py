@@ -42,16 +42,49 @@ MET = ["tool_selection", "parameter_structure", "sequence_accuracy", "query_cove
 V1_42 = "arXiv v1 §4.2 text"
 
 
+def _decimals(v: object) -> int:
+    """Return the decimals of a typed value as Python prints it (0.43 -> 2; trailing zeros lost)."""
+    s = repr(v)
+    return len(s.split(".", 1)[1]) if isinstance(v, float) and "." in s and "e" not in s else 0
+
+
+def printed(rows: list[dict]) -> list[str]:
+    """Return each row's value as the source prints it.
+
+    A LaTeX table prints one statistic at one precision, so the printed precision of a table
+    value is the most decimals typed for any value of the same (stat, unit, source) in the file:
+    0.43 beside 0.606 is printed 0.430, 13 beside 7.9 is printed 13.0. A number quoted in prose
+    or on a figure (a source without ``tab:``) is its own group; a value typed as a string is
+    taken verbatim; an int stays an int where its group has no decimals.
+    """
+    group = [(r.get("stat", ""), r.get("unit", ""), r.get("source", ""))
+             if "tab:" in str(r.get("source", "")) else id(r) for r in rows]
+    most: dict[object, int] = {}
+    for g, r in zip(group, rows):
+        most[g] = max(most.get(g, 0), _decimals(r["value"]))
+    out = []
+    for g, r in zip(group, rows):
+        v = r["value"]
+        if isinstance(v, str) or isinstance(v, bool):
+            out.append(str(v))
+        elif isinstance(v, float) or most[g]:
+            out.append(f"{float(v):.{most[g]}f}")
+        else:
+            out.append(str(v))
+    return out
+
+
 def write(name: str, cols: list[str], rows: list[dict]) -> None:
-    """Write rows (dicts) to OUT/name with columns cols + value, unit, source, note."""
+    """Write rows (dicts) to OUT/name with columns cols + value, unit, source, note; values as printed."""
     allc = cols + ["value", "unit", "source", "note"]
+    shown = printed(rows)
     with open(OUT / name, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=allc, lineterminator="\n")
         w.writeheader()
-        for r in rows:
+        for r, text in zip(rows, shown):
             extra = set(r) - set(allc)
             assert not extra, (name, extra)
-            w.writerow({c: r.get(c, "") for c in allc})
+            w.writerow({**{c: r.get(c, "") for c in allc}, "value": text})
 
 
 def grid_rows(block: dict[str, list[list[float]]], keyname: str, keymap: dict[str, str] | None,
