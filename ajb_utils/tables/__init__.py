@@ -11,6 +11,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - audit: App. O, A self-preference, decision guide, consistency audit (T23, T06, X1)
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
+- every_claim: every claim of claims.csv checked on one Bench, in one call (claim_verdicts)
 """
 
 from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, derivation,
@@ -25,7 +26,9 @@ from ajb_utils.tables.derivation import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
+from ajb_utils.tables import every_claim  # noqa: E402  (after the section modules it gathers)
+from ajb_utils.tables.every_claim import *  # noqa: F401,F403,E402
 
 SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, derivation,
-            new_judge)
+            new_judge, every_claim)
 __all__ = [name for module in SECTIONS for name in module.__all__]

@@ -23,7 +23,7 @@ __all__ = [
     "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
     "decision_guide", "table_T06", "compare_T06", "compare_T06_values", "band_cells", "best_cells", "audit_table2",
     "findings_on_table2", "takeaway_checks", "audit_cross_tables",
-    "t23_checks", "table_T06_both", "audit_text_numbers", "weighting_shift_T06", "guide_weighting_checks",
+    "t23_checks", "table_T06_both", "audit_text_numbers", "weighting_shift_T06", "guide_weighting_checks", "scale_checks",
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
@@ -115,6 +115,17 @@ def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
     m = float(sh["shift"].abs().max())
     return [paper.verdict("CW.decision_guide_weighting_shift", m, shown=f"{m:.2f}",
                           note="four open-weight generators (the guide's numbers), every judge and slot")]
+
+
+def scale_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
+    """Return P.judge_scale_gap: GPT-OSS-120B minus GPT-OSS-20B mean with-GT alignment over the four
+    open-weight generators' cells (the draft's judge-scale figure plots these 12-cell means)."""
+    sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    m = sub.groupby("judge")["value"].mean()
+    if not {"judge_gpt_oss_120b", "judge_gpt_oss_20b"} <= set(m.index):
+        return [paper.not_reproduced("P.judge_scale_gap", "no GPT-OSS-120B or GPT-OSS-20B cells")]
+    d = float(m["judge_gpt_oss_120b"] - m["judge_gpt_oss_20b"])
+    return [paper.verdict("P.judge_scale_gap", d, shown=f"{d:+.2f}", note="12 with-GT cells")]
 
 
 def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:

@@ -26,7 +26,7 @@ __all__ = [
     "T02_KEYS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
     "compare_T02", "missing_rule_fit", "table_T10", "compare_T10", "ci_half_width_summary", "table_T11",
     "degradation_table", "finding1", "finding1_band", "finding2_lift", "finding3_best_judge",
-    "findings_checks", "finding_verdicts", "band_four_of_five", "slope_ratios", "ci_checks", "worked_examples_EQ", "appendix_h_cases", "worked_example_AppI",
+    "findings_checks", "finding_verdicts", "band_four_of_five", "slope_ratios", "ci_checks", "mismatch_checks", "worked_examples_EQ", "appendix_h_cases", "worked_example_AppI",
     "record_view", "param_upper_bound", "table_T15",
 ]
 
@@ -338,7 +338,22 @@ def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000,
                                  shown=f"paired {pl['lift']:+.2f} [{pl['lo']:+.2f}, {pl['hi']:+.2f}]"))
     else:
         out.append(paper.not_reproduced("CJ.prometheus_lift_negative", "no Prometheus-2 verdicts in this data"))
+    out += mismatch_checks(bench)
     return report.checks_table(out)
+
+
+def mismatch_checks(bench, judge: str = "judge_qwq_32b") -> list[paper.Verdict]:
+    """Return App. G's share of metric-level programmatic-vs-LLM mismatches (match < 1) that fall on
+    tool selection, sequence accuracy or coverage (P.mismatch_share), for one judge on the four
+    open-weight generators (the draft's "QwQ-32B, 12-cell evaluation"), both main conditions."""
+    v = main_verdicts(bench, [judge])
+    v = v[v["generator"].isin(schema.OPEN_WEIGHT_GENERATORS) & v["llm_score"].notna()]
+    miss = v[v["match"].astype(float) < 1 - 1e-9]
+    if miss.empty:
+        return [paper.not_reproduced("P.mismatch_share", f"no {schema.display(judge)} verdicts that differ from p")]
+    share = 100 * float((miss["metric"].astype(str) != "parameter_structure").mean())
+    return [paper.verdict("P.mismatch_share", share, shown=f"{share:.1f}",
+                          note=f"{len(miss)} mismatches of {schema.display(judge)}, 12 cells, both conditions")]
 
 
 def ci_checks(ci: pd.DataFrame) -> list[paper.Verdict]:
