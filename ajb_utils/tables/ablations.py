@@ -668,13 +668,20 @@ def table_T31(bench) -> pd.DataFrame:
 def format_checks(f05: pd.DataFrame, t31: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ6 verdicts: F05 every with-GT difficulty in +4.8..+6.5 pp; T31 signs per difficulty."""
     src = str(f05["source"].iloc[0]) if len(f05) else ""
-    d = f05["delta"].dropna() if src != PAPER_SOURCE else pd.Series(dtype=float)
-    out = [paper.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d), note=src)]
+    if src == PAPER_SOURCE or not len(f05):
+        out = [paper.not_reproduced("P.format_gain", NO_RUNS_NOTE)]
+    else:
+        d = f05["delta"].dropna()
+        out = [paper.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d), note=src)]
     t = t31.set_index("difficulty")
+    ours = "structured" in t and t["structured"].notna().any()
     for diff in schema.DIFFICULTIES:
-        ours = "structured" in t and t["structured"].notna().any()
-        r = [float(t["delta"].get(diff, np.nan))] if ours else []
-        out.append(paper.verdict(f"T31.sign_{diff}", r, shown=f"{r[0]:+.2f}" if r else None))
+        if not ours:
+            out.append(paper.not_reproduced(f"T31.sign_{diff}", NO_RUNS_NOTE))
+            continue
+        r = float(t["delta"].get(diff, np.nan))
+        ci = (t.at[diff, "lo"], t.at[diff, "hi"]) if {"lo", "hi"} <= set(t.columns) and diff in t.index else None
+        out.append(paper.verdict(f"T31.sign_{diff}", [r], shown=f"{r:+.2f}", ci=ci))  # a paired CI spanning 0: indistinguishable
     return report.checks_table(out)
 
 
