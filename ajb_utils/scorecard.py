@@ -119,6 +119,22 @@ def claim_rows(checks: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+UNCHECKED_NOTE: str = paper.MISSING_DATA + "no notebook of this output folder checked it"
+
+
+def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
+    """Return an n/a claim row for every claim of claims.csv that no checks table of the folder
+    holds (on data or in the audit), so every claim of the paper appears once in the scorecard."""
+    seen = set(checks["claim_id"])
+    todo = paper.claims()
+    todo = todo[~todo["claim_id"].isin(seen)]
+    rows = [{"id": c.claim_id, "description": c.description, "paper value": paper.not_reproduced(c.claim_id, "").paper,
+             "reproduced value": "not checked", "kind": c.kind, "tolerance": "", "holds": "n/a",
+             "note": UNCHECKED_NOTE, "notebook": _notebook_of(c.artifact)} for c in todo.itertuples()]
+    return pd.DataFrame(rows, columns=["id", "description", "paper value", "reproduced value", "kind",
+                                       "tolerance", "holds", "note", "notebook"])
+
+
 def build(out_dir: Path | str) -> pd.DataFrame:
     """Return the scorecard of an output folder (SCORECARD_COLUMNS), artifacts then claims then audit."""
     cmp = read_comparisons(out_dir)
@@ -127,7 +143,7 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     arts["notebook"] = arts["id"].map(_notebook_of)
     arts["description"] = arts["id"].map(
         artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
-    claims = claim_rows(chk).assign(row="claim")
+    claims = pd.concat([claim_rows(chk), unchecked_rows(chk)], ignore_index=True).assign(row="claim")
     audit = chk[chk["checked on"] != ""].rename(columns={"claim_id": "id", "claim": "description"})
     audit = audit.assign(row="audit", note=audit["note"].where(audit["note"] == "", audit["note"] + "; ")
                          + "checked on " + audit["checked on"])
