@@ -446,6 +446,17 @@ def audit_text_numbers() -> list[paper.Verdict]:
     for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):
         m = float(t03.query("stat == @stat")["value"].mean())
         out.append(paper.verdict(cid, m, shown=f"{m:.3f}", note="15 pairs"))
+    agree = t03.query("stat == 'agreement'")
+    agree = pd.Series(agree["value"].to_numpy(float), index=agree["judge"] + "|" + agree["judge_2"])
+    out += [paper.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
+            paper.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement")]
+    t24 = paper.reported("T24").query("stat == 'alignment'")
+    lift = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
+    lift = (lift["with_gt"] - lift["without_gt"]).unstack("metric")
+    for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
+        row = lift.loc[j]
+        out.append(paper.verdict(f"CF2.seq_concentration_{cid}", row, note="T24 with minus without GT",
+                                 shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items())))
     t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
     out.append(paper.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
     t02 = paper.reported("T02")
