@@ -23,7 +23,7 @@ __all__ = [
     "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
     "decision_guide", "table_T06", "compare_T06", "compare_T06_values", "band_cells", "best_cells", "audit_table2",
     "findings_on_table2", "takeaway_checks", "audit_cross_tables",
-    "t23_checks", "table_T06_both", "audit_text_numbers", "weighting_shift_T06", "guide_weighting_checks", "scale_checks",
+    "t23_checks", "table_T06_both", "audit_text_numbers", "audit_text_table", "weighting_shift_T06", "guide_weighting_checks", "scale_checks",
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
@@ -396,8 +396,12 @@ def audit_cross_tables() -> pd.DataFrame:
         index=["judge", "difficulty", "condition"], columns="stat", values="value")
     half = ((t10["ci_hi"] - t10["ci_lo"]) / 2).max()
     out.append(paper.verdict("X1.ci_half_width", float(half), shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"))
-    out += audit_text_numbers()
     return _checked_on(out, "paper tables and figures")
+
+
+def audit_text_table() -> pd.DataFrame:
+    """Return X1 part 3 as a checks table: the text's quoted numbers against the tables they rest on."""
+    return _checked_on(audit_text_numbers(), "paper text vs tables")
 
 
 def audit_text_numbers() -> list[paper.Verdict]:

@@ -14,8 +14,8 @@ import pandas as pd
 from ajb_utils import derivation, paper, report, schema
 from ajb_utils.tables import ablations, anchoring, validation
 from ajb_utils.tables.agreement import f10_checks, jury_checks, table_F10, table_T29, t29_checks
-from ajb_utils.tables.audit import (audit_cross_tables, audit_table2, guide_weighting_checks, scale_checks,
-                                    t23_checks, table2_frame, takeaway_checks)
+from ajb_utils.tables.audit import (audit_cross_tables, audit_table2, audit_text_table, guide_weighting_checks,
+                                    scale_checks, t23_checks, table2_frame, takeaway_checks)
 from ajb_utils.tables.breakdown import breakdown_checks, per_metric_long, topology_long, weighting_checks
 from ajb_utils.tables.dataset import dataset_checks, table_T07, table_T08, table_T09
 from ajb_utils.tables.derivation import checks_X3, table_X3
@@ -105,8 +105,8 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
     on_data += checks_X3(table_X3(derivation.derivation_census(bench.records)))
     data = pd.concat([report.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})
-    audit = pd.concat([audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables()],
-                      ignore_index=True)
+    audit = pd.concat([audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables(),
+                       audit_text_table()], ignore_index=True)
     return pd.concat([data, audit], ignore_index=True)
 
 
