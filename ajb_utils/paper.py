@@ -296,7 +296,7 @@ def _paper_text(c: Mapping[str, Any]) -> str:
         lo_s, hi_s = _get(c, "printed"), _fmt(hi)
         lo_s = "" if _isnull(v) else (lo_s if isinstance(lo_s, str) else _fmt(v))
         if lo_s and hi_s:
-            return f"{lo_s}-{hi_s}"
+            return lo_s if float(v) == float(hi) else f"{lo_s}-{hi_s}"  # a point band: its tolerance says how wide
         return f">= {lo_s}" if lo_s else f"<= {hi_s}"
     if kind == "share":
         pop = float(_get(c, "population"))
