@@ -79,8 +79,13 @@ def _normalise_id(artifact: str) -> str:
 
 
 def _read_csv(path: Path) -> pd.DataFrame:
-    """Return a reported-value CSV with string dimensions (missing -> NaN) and float values."""
+    """Return a reported-value CSV with string dimensions (missing -> NaN) and float values.
+
+    A file with a ``value`` column also gets ``printed``: the value as the source prints it
+    (the CSV's text, "0.430", "13.0"), from which its precision is read."""
     df = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    if "value" in df.columns:
+        df["printed"] = df["value"]
     for col in ("value", "paper_value", "paper_value_hi", "tolerance"):
         if col in df.columns:
             df[col] = pd.to_numeric(df[col])
@@ -179,7 +184,9 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
     if rep_col not in reported.columns:
         raise KeyError(f"reported frame lacks value column {value!r} (and 'value')")
     left = _keys_as_str(reproduced, on)[on + [value]].rename(columns={value: "reproduced"})
-    right_cols = on + [rep_col] + (["source"] if "source" in reported.columns else [])
+    has_printed = rep_col == "value" and "printed" in reported.columns
+    right_cols = on + [rep_col] + (["source"] if "source" in reported.columns else []) + (
+        ["printed"] if has_printed else [])
     right = _keys_as_str(reported, on)[right_cols].rename(columns={rep_col: "reported"})
     if "source" not in right.columns:
         right["source"] = np.nan
@@ -189,7 +196,8 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
     merged["diff"] = merged["reproduced"] - merged["reported"]
     n_left = int((merged["_merge"] == "left_only").sum())
     n_right = int((merged["_merge"] == "right_only").sum())
-    out = _sort_paper_order(merged[on + ["reproduced", "reported", "diff", "source"]], on)
+    out = _sort_paper_order(merged[on + ["reproduced", "reported", "diff", "source"]
+                                   + (["printed"] if has_printed else [])], on)
     out.attrs = {}
     out.attrs["unmatched"] = n_left + n_right
     out.attrs["unmatched_reproduced"] = n_left
@@ -202,7 +210,8 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
 # claims.csv: kind, paper value, tolerance, population) and gets ONE verdict for given data,
 # wherever a notebook shows it. Kinds:
 #   value  |r - v| <= half a unit of v's last printed digit + the stated tolerance
-#   sign   sign(r) == sign(v) (0 never matches a signed claim)
+#   sign   sign(r) == sign(v) (0 never matches a signed claim); given a CI (`ci=`) that spans
+#          0, the verdict is "indistinguishable" (neither holds nor fails: the data cannot tell)
 #   order  a ranking or "best of": `expected` is max:<item>, min:<item>, lowest:<a>,<b> (the
 #          k lowest are exactly these), rank:<item>=<k> or desc:<a>><b>>..., checked on a Series of scores indexed by item (ties share the best)
 #   share  a count k of a population n, compared as k/n with the paper's v/N (N = population),
@@ -211,6 +220,11 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
 #   count  an exact count, only where the population is the paper's: a numeric population must
 #          equal the reproduced one, and "corpus" counts are not compared on synthetic data
 KINDS: tuple[str, ...] = ("value", "sign", "order", "share", "range", "count")
+# The values of a checks table's `holds` column. "indistinguishable": a sign claim whose CI spans
+# 0; "n/a": the data lack what the claim needs (the note says what is missing).
+INDISTINGUISHABLE: str = "indistinguishable"
+HOLDS_VALUES: tuple[str, ...] = ("yes", "no", INDISTINGUISHABLE, "n/a")
+MISSING_DATA: str = "missing data: "  # how the note of an n/a verdict starts
 CHECK_COLUMNS: list[str] = ["claim_id", "claim", "kind", "tolerance", "paper value",
                             "reproduced value", "holds", "note"]
 
@@ -227,11 +241,17 @@ class Verdict:
     reproduced: str
     holds: bool | None
     note: str = ""
+    state: str = ""  # "" (from holds) or INDISTINGUISHABLE
+
+    @property
+    def status(self) -> str:
+        """Return the verdict as the `holds` column shows it: yes / no / indistinguishable / n/a."""
+        return self.state or _yes_no(self.holds)
 
     def row(self) -> dict[str, Any]:
         """Return the verdict as a checks-table row (CHECK_COLUMNS)."""
         return dict(zip(CHECK_COLUMNS, [self.claim_id, self.claim, self.kind, self.tolerance,
-                                        self.paper, self.reproduced, _yes_no(self.holds), self.note]))
+                                        self.paper, self.reproduced, self.status, self.note]))
 
 
 def _yes_no(holds: bool | None) -> str:
@@ -239,13 +259,17 @@ def _yes_no(holds: bool | None) -> str:
     return "n/a" if holds is None else ("yes" if holds else "no")
 
 
-def half_unit(value: float | str) -> float:
-    """Return half a unit of the last printed digit of a number ('92.7' -> 0.05, '30' -> 0.5)."""
-    s = str(value).strip().lstrip("+-")
+def printed_decimals(value: float | str) -> int:
+    """Return the decimals of a number as printed ('13.0' -> 1, '0.430' -> 3, '30' -> 0, '1,322' -> 0)."""
+    s = str(value).strip().lstrip("+-").replace(",", "")
     if "e" in s.lower():
         s = f"{float(s):f}".rstrip("0")
-    decimals = len(s.split(".", 1)[1]) if "." in s else 0
-    return 0.5 * 10.0 ** (-decimals)
+    return len(s.split(".", 1)[1]) if "." in s else 0
+
+
+def half_unit(value: float | str) -> float:
+    """Return half a unit of the last printed digit of a number ('92.7' -> 0.05, '30' -> 0.5, '13.0' -> 0.05)."""
+    return 0.5 * 10.0 ** (-printed_decimals(value))
 
 
 def claim(claim_id: str, paper_dir: Path | str | None = None) -> pd.Series:
@@ -272,7 +296,7 @@ def _paper_text(c: Mapping[str, Any]) -> str:
         lo_s, hi_s = _get(c, "printed"), _fmt(hi)
         lo_s = "" if _isnull(v) else (lo_s if isinstance(lo_s, str) else _fmt(v))
         if lo_s and hi_s:
-            return f"{lo_s}-{hi_s}"
+            return lo_s if float(v) == float(hi) else f"{lo_s}-{hi_s}"  # a point band: its tolerance says how wide
         return f">= {lo_s}" if lo_s else f"<= {hi_s}"
     if kind == "share":
         pop = float(_get(c, "population"))
@@ -348,13 +372,21 @@ def _as_share(reproduced: Any) -> tuple[float, float]:
     return float(vals.sum()), float(vals.size)
 
 
+def _spans_zero(ci: Any) -> list[bool]:
+    """Return, per (lo, hi) interval of `ci` (one pair or a list of pairs), whether it contains 0."""
+    pairs = [ci] if len(ci) == 2 and not isinstance(ci[0], (tuple, list, np.ndarray)) else list(ci)
+    return [bool(float(lo) <= 0.0 <= float(hi)) for lo, hi in pairs]
+
+
 def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
             shown: str | None = None, note: str = "", population: float | None = None,
-            full_data: bool = True) -> Verdict:
+            full_data: bool = True, ci: Any = None) -> Verdict:
     """Return the Verdict of one claim (a claim_id or its row) on reproduced values.
 
     `shown` replaces the reproduced-value text; `population` is the reproduced population of a
-    count claim; `full_data=False` (the synthetic sample) leaves corpus-sized counts uncompared.
+    count claim; `full_data=False` (the synthetic sample) leaves corpus-sized counts uncompared;
+    `ci` is a (lo, hi) interval (or one per value) of a sign claim: if any spans 0 the verdict
+    is "indistinguishable" instead of yes or no.
     """
     c = claim(claim_ref) if isinstance(claim_ref, str) else claim_ref
     kind = str(_get(c, "kind")).strip()
@@ -368,11 +400,13 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
     text = ""
     if kind == "order":
         holds, text = _check_order(str(_get(c, "expected")), _scores(reproduced))
+        if holds is None:
+            note = _join(note, MISSING_DATA + text)
     elif kind == "share":
         k, n = _as_share(reproduced)
         pop = float(_get(c, "population"))
         if n == 0:
-            holds, text = None, "0/0"
+            holds, text, note = None, "0/0", _join(note, MISSING_DATA + "an empty population (0/0)")
         else:
             holds = abs(100 * k / n - 100 * v / pop) <= tol + eps
             text = f"{_fmt(k)}/{_fmt(n)} ({100 * k / n:.1f}%)"
@@ -392,14 +426,15 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
             holds, note = None, _join(note, "synthetic sample: the corpus is not the paper's, so its counts are not compared")
         elif not _isnull(pop) and str(pop) != "corpus" and population is not None \
                 and float(population) != float(pop):
-            holds, note = None, _join(note, f"population {_fmt(population)} is not the paper's {_fmt(float(pop))}: count not compared")
+            holds, note = None, _join(note, MISSING_DATA + f"the paper's population of {_fmt(float(pop))} "
+                                      f"(here {_fmt(population)}): count not compared")
         else:
             holds = abs(round(r) - v) <= tol + eps
     else:
         rs = _as_values(reproduced)
         text = ", ".join("n/a" if math.isnan(r) else _fmt(round(r, 4)) for r in rs)
         if not rs:
-            holds, text, note = None, "not reproduced", _join(note, "nothing to compare on this data")
+            holds, text, note = None, "not reproduced", _join(note, MISSING_DATA + "nothing to compare on this data")
         elif any(math.isnan(r) for r in rs):
             holds = False
         elif kind == "value":
@@ -413,13 +448,21 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
             holds = all(lo - tol - eps <= r <= up + tol + eps for r in rs)
         else:  # sign
             holds = all(np.sign(r) == np.sign(v) and abs(r) > eps for r in rs)
+            if ci is not None and any(_spans_zero(ci)):
+                return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), kind,
+                               _tolerance_text(c), _paper_text(c), shown if shown is not None else text,
+                               None, _join(note, "95% CI spans 0: sign indistinguishable from 0"),
+                               INDISTINGUISHABLE)
     return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), kind, _tolerance_text(c),
                    _paper_text(c), shown if shown is not None else text, holds, note)
 
 
 def not_reproduced(claim_ref: str | Mapping[str, Any] | pd.Series, why: str) -> Verdict:
-    """Return the n/a Verdict of a claim this data cannot test (e.g. an ablation without runs): never 'yes'."""
+    """Return the n/a Verdict of a claim this data cannot test (e.g. an ablation without runs): never 'yes'.
+
+    `why` names the data that are missing; the note starts with MISSING_DATA."""
     c = claim(claim_ref) if isinstance(claim_ref, str) else claim_ref
+    why = why if why.startswith(MISSING_DATA) else MISSING_DATA + why
     return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), str(_get(c, "kind")).strip(),
                    _tolerance_text(c), _paper_text(c), "not reproduced", None, why)
 
@@ -454,19 +497,27 @@ def _decimals(x: float) -> int:
 def side_by_side(cmp: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
     """Return a `compare` result as keys | reported | reproduced | difference | tolerance | within.
 
-    The tolerance of a row is half a unit of the reported table's printed precision (the most
-    decimals among its rows of the same `stat`, or of the whole table) plus the stated
-    `tolerance`; `within` is yes / no, or n/a when either side is missing.
+    The tolerance of a row is half a unit of the last digit of its reported value as printed
+    (the ``printed`` column `compare` carries from the transcription: "13.0" -> 0.05, "0.430"
+    -> 0.0005; without it, the most decimals among rows of the same `stat`) plus the stated
+    `tolerance`; `within` is yes / no, or n/a when either side is missing. A row whose
+    ``same_item`` column says "no" (e.g. a decision-guide slot held by another judge than the
+    paper's) is never within tolerance, whatever its difference.
     """
-    keys = [c for c in cmp.columns if c not in ("reproduced", "reported", "diff", "source")]
+    keys = [c for c in cmp.columns if c not in ("reproduced", "reported", "diff", "source", "printed")]
     rep = cmp["reported"]
-    dec = rep.map(_decimals)
-    if "stat" in cmp.columns:
-        dec = dec.groupby(cmp["stat"].fillna("")).transform("max")
-    else:
-        dec = pd.Series(dec.max() if len(dec) else 0, index=cmp.index)
+    if "printed" in cmp.columns:  # the source's own text: "13.0" has one decimal, "0.430" three
+        dec = cmp["printed"].map(lambda t: printed_decimals(t) if isinstance(t, str) else 0)
+    else:  # no printed text: the most decimals among rows of the same stat (zeros are lost)
+        dec = rep.map(_decimals)
+        if "stat" in cmp.columns:
+            dec = dec.groupby(cmp["stat"].fillna("")).transform("max")
+        else:
+            dec = pd.Series(dec.max() if len(dec) else 0, index=cmp.index)
     tol = 0.5 * 10.0 ** (-dec.astype(float)) + float(tolerance)
     ok = (cmp["diff"].abs() <= tol + 1e-9)
+    if "same_item" in cmp.columns:
+        ok = ok & (cmp["same_item"].astype(str) != "no")
     within = np.where(cmp["diff"].isna(), "n/a", np.where(ok, "yes", "no"))
     out = cmp[keys].copy()
     out["reported"] = rep

@@ -121,6 +121,22 @@ def claim_rows(checks: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+UNCHECKED_NOTE: str = paper.MISSING_DATA + "no notebook of this output folder checked it"
+
+
+def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
+    """Return an n/a claim row for every claim of claims.csv that no checks table of the folder
+    holds (on data or in the audit), so every claim of the paper appears once in the scorecard."""
+    seen = set(checks["claim_id"])
+    todo = paper.claims()
+    todo = todo[~todo["claim_id"].isin(seen)]
+    rows = [{"id": c.claim_id, "description": c.description, "paper value": paper.not_reproduced(c.claim_id, "").paper,
+             "reproduced value": "not checked", "kind": c.kind, "tolerance": "", "holds": "n/a",
+             "note": UNCHECKED_NOTE, "notebook": _notebook_of(c.artifact)} for c in todo.itertuples()]
+    return pd.DataFrame(rows, columns=["id", "description", "paper value", "reproduced value", "kind",
+                                       "tolerance", "holds", "note", "notebook"])
+
+
 def build(out_dir: Path | str) -> pd.DataFrame:
     """Return the scorecard of an output folder (SCORECARD_COLUMNS), artifacts then claims then audit."""
     cmp = read_comparisons(out_dir)
@@ -129,7 +145,7 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     arts["notebook"] = arts["id"].map(_notebook_of)
     arts["description"] = arts["id"].map(
         artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
-    claims = claim_rows(chk).assign(row="claim")
+    claims = pd.concat([claim_rows(chk), unchecked_rows(chk)], ignore_index=True).assign(row="claim")
     audit = chk[chk["checked on"] != ""].rename(columns={"claim_id": "id", "claim": "description"})
     audit = audit.assign(row="audit", note=audit["note"].where(audit["note"] == "", audit["note"] + "; ")
                          + "checked on " + audit["checked on"])
@@ -161,9 +177,10 @@ def missing_rule_line(out_dir: Path | str) -> str:
 
 
 def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
-    """Return holds counts (yes / no / n/a / conflict) of one row type."""
+    """Return holds counts (yes / no / indistinguishable / n/a / conflict) of one row type."""
     h = card.loc[card["row"] == row, "holds"].astype(str)
     return {"yes": int((h == "yes").sum()), "no": int((h == "no").sum()),
+            "indistinguishable": int((h == paper.INDISTINGUISHABLE).sum()),
             "n/a": int((h == "n/a").sum()), "conflict": int(h.str.startswith("CONFLICT").sum())}
 
 
@@ -178,8 +195,9 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
                else "reproduction verdict of the paper"))
     lines = [head,
              f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
-             f"  {c['yes'] + c['no'] + c['n/a'] + c['conflict']} claims on data: {c['yes']} hold, "
-             f"{c['no']} do not, {c['n/a']} not comparable here, {c['conflict']} conflicting",
+             f"  {sum(c.values())} claims on data: {c['yes']} hold, "
+             f"{c['no']} do not, {c['indistinguishable']} indistinguishable (CI spans 0), "
+             f"{c['n/a']} not comparable here (data missing), {c['conflict']} conflicting",
              f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent"]
     if card.attrs.get("missing_rule"):
         lines.append("  " + card.attrs["missing_rule"] + (" - meaningless on synthetic data" if synthetic else ""))

@@ -62,7 +62,7 @@ def test_other_parameters_get_their_own_folder(monkeypatch) -> None:
     monkeypatch.delenv(provenance.PARAMS_NAME_ENV, raising=False)
     changed = {"n_bootstrap": 200, "seed": 7}
     expected = "p" + hashlib.sha256(json.dumps(changed, sort_keys=True).encode()).hexdigest()[:8]
-    assert provenance.parameter_tag({"seed": 7, "n_bootstrap": 200, "missing": "exclude"}) == expected
+    assert provenance.parameter_tag({"seed": 7, "n_bootstrap": 200, "missing": "authors"}) == expected
     assert provenance.output_folder_name("sample", {"n_bootstrap": 200, "seed": 7}) == f"sample-{expected}"
     assert provenance.output_folder_name("sample", {"seed": 7}, "my params") == "sample-my_params"
     assert provenance.parameter_tag({"seed": 7}) != provenance.parameter_tag({"seed": 8})

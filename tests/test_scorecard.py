@@ -72,6 +72,22 @@ def test_scorecard_counts_artifacts_and_claims(tmp_path: Path, capsys: pytest.Ca
     assert "Synthetic sample" in md and "notebooks/03_main_results.ipynb" in md
 
 
+def test_scorecard_counts_indistinguishable_and_lists_unchecked_claims(tmp_path: Path) -> None:
+    out = _folder(tmp_path, synthetic=False)
+    report.show_comparison(_cmp([1.0], [1.0]), "T11", out)
+    report.show_checks(report.checks_table([paper.verdict("CF2.sign_gemini", -0.5, ci=(-1.0, 0.2)),
+                                            paper.verdict("CF2.sign_qwq", 1.0, ci=(0.5, 1.5))]), "C-F_findings", out)
+    card = scorecard.write_scorecard(out, "hf")
+    cl = card[card["row"] == "claim"].set_index("id")
+    assert cl.loc["CF2.sign_gemini", "holds"] == paper.INDISTINGUISHABLE and cl.loc["CF2.sign_qwq", "holds"] == "yes"
+    # every other claim of claims.csv is listed once, n/a, with the missing data named
+    assert set(cl.index) | set(card.loc[card["row"] == "audit", "id"]) >= set(paper.claims()["claim_id"])
+    rest = cl.drop(["CF2.sign_gemini", "CF2.sign_qwq"])
+    assert (rest["holds"] == "n/a").all() and rest["note"].str.startswith(paper.MISSING_DATA).all()
+    text = scorecard.summary(card, "hf", False)
+    assert "1 indistinguishable (CI spans 0)" in text and f"{len(cl)} claims on data: 1 hold" in text
+
+
 def test_scorecard_on_released_data_says_so(tmp_path: Path) -> None:
     out = _folder(tmp_path, synthetic=False)
     report.show_comparison(_cmp([1.0], [1.0]), "T11", out)
@@ -175,7 +191,7 @@ def test_every_holds_cell_comes_from_the_engine() -> None:
             row = dict(zip(t.columns, r))
             assert row[id_col] in known.index, (nb, row[id_col])
             assert row["kind"] == known.loc[row[id_col], "kind"], (nb, row[id_col])
-            assert row["holds"] in ("yes", "no", "n/a"), (nb, row[id_col], row["holds"])
+            assert row["holds"] in paper.HOLDS_VALUES, (nb, row[id_col], row["holds"])
 
 
 def test_one_claim_one_verdict_across_notebooks() -> None:

@@ -71,7 +71,8 @@ def test_sample_T25_matches_stats_align(sample):
     judge = runs.loc[runs["temperature"] == 0.7, "judge"].iloc[0]
     v = sample.verdicts
     ref = stats.align(v[(v["judge"] == judge) & (v["difficulty"] == "hard")
-                        & (v["condition"] == "with_gt")], by=["judge"])["align"].iloc[0]
+                        & (v["condition"] == "with_gt")], by=["judge"],
+                      missing=stats.PAPER_MISSING)["align"].iloc[0]
     row = t25[(t25["difficulty"] == "hard") & (t25["condition"] == "with_gt")].iloc[0]
     assert row["T=0.7"] == pytest.approx(ref)
     grid = t25[["T=0.3", "T=0.7", "T=1.0"]]

@@ -53,14 +53,24 @@ def test_T09_totals_and_attrition(bench) -> None:
     assert ((t["valid"].iloc[:-1] + att["excluded"]) == t["theoretical_max"].iloc[:-1]).all()
 
 
-def test_T02_cell_equals_hand_mean(bench, cells) -> None:
+def test_T02_cell_equals_hand_mean_under_the_authors_rule_by_default(bench, cells) -> None:
     v = bench.verdicts
     sub = v[(v["judge"] == "judge_qwq_32b") & (v["generator"] == "smollm3_3b")
             & (v["difficulty"] == "hard") & (v["condition"] == "without_gt")]
-    mu = sub.groupby("id", observed=True)["match"].mean()  # exclude rule
+    by_id = sub.groupby("id", observed=True)["match"]
+    # the authors' script: a record with any verdict counts, a null metric is a miss (0 of 4)
+    has = by_id.count() > 0
+    authors = (by_id.sum() / 4)[has]
+    exclude = by_id.mean()  # the mean over the metrics a record has
+    assert stats.PAPER_MISSING == "authors"
     got = cells.query("judge == 'judge_qwq_32b' and generator == 'smollm3_3b' and "
                       "difficulty == 'hard' and condition == 'without_gt'")
-    assert got["align"].iloc[0] == pytest.approx(100 * mu.mean(), abs=1e-4)
+    assert got["align"].iloc[0] == pytest.approx(100 * authors.mean(), abs=1e-4)
+    assert abs(100 * authors.mean() - 100 * exclude.mean()) > 0.1  # the cell tells the rules apart
+    other = tables.table_T02(bench, missing="exclude").query(
+        "judge == 'judge_qwq_32b' and generator == 'smollm3_3b' and difficulty == 'hard' and "
+        "condition == 'without_gt'")
+    assert other["align"].iloc[0] == pytest.approx(100 * exclude.mean(), abs=1e-4)  # still named, still there
     assert len(cells) == 5 * 7 * 3 * 2
 
 

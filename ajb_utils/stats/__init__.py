@@ -15,7 +15,7 @@ Missing verdicts. The paper's Eq. 4b averages the M = 4 per-metric matches of a 
 whose verdict is missing (NaN ``llm_score``, or no row for that metric although the record has
 rows for others) is handled by one of three rules, chosen with ``missing=``:
 
-- ``"exclude"`` (default): the record's mu is the mean over the metrics it has;
+- ``"exclude"`` (default of the ``stats`` functions): the record's mu is the mean over the metrics it has;
 - ``"miss"`` (Appendix D): a missing verdict counts as a full miss (match 0), mu = sum of
   matches / M; a record whose judge returned no verdict at all is excluded, and with it its
   (record, generator, judge, difficulty) tuple in every condition (Appendix D excludes tuples,
@@ -23,7 +23,8 @@ rows for others) is handled by one of three rules, chosen with ``missing=``:
 - ``"authors"`` (the authors' analysis script, the rule the README attributes to them): a record
   whose condition has no verdict at all (null ``overall_alignment_pct``) is dropped in that
   condition only, while a single null metric inside a verdict counts as a miss (the verdict's
-  overall alignment already holds it as 0).
+  overall alignment already holds it as 0). Every comparison with the paper uses this rule:
+  ``PAPER_MISSING``, the default of the tables the notebooks compare with the paper.
 
 Every rule drops a record without any verdict (its mu is undefined, not 0). A record with no row
 at all is never seen. Every statistic follows one row rule: one row per (record, judge,
@@ -74,6 +75,7 @@ from ajb_utils.stats.frames import (
     RECORD_EXTRAS,
     RECORD_KEYS,
     MISSING_RULES,
+    PAPER_MISSING,
     Missing,
     SeedLike,
 )
@@ -89,7 +91,7 @@ from ajb_utils.stats.reference import (
 )
 
 __all__ = [
-    "SeedLike", "Missing", "MISSING_RULES", "LABELS", "RECORD_KEYS", "RECORD_EXTRAS", "CELL_KEYS", "JURY_KEYS",
+    "SeedLike", "Missing", "MISSING_RULES", "PAPER_MISSING", "LABELS", "RECORD_KEYS", "RECORD_EXTRAS", "CELL_KEYS", "JURY_KEYS",
     "PAIR_KEYS", "PAPER_WEIGHTINGS", "record_alignment", "align", "per_metric_align", "lift",
     "monotone_pairs", "degradation_slopes", "bootstrap_ci", "bootstrap_cells", "bootstrap_diff_ci",
     "kappa_from_confusion", "cohen_kappa", "exact_agreement", "pairwise_agreement",

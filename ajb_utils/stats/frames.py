@@ -11,6 +11,10 @@ import pandas as pd
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 Missing = Literal["exclude", "miss", "authors"]
 MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
+# The rule of every comparison with the paper: the authors' analysis script (a condition without
+# any verdict is dropped, a null metric inside a verdict counts as a miss). `stats` functions keep
+# "exclude" as their default; the tables compared with the paper default to this one.
+PAPER_MISSING: Missing = "authors"
 
 LABELS: tuple[float, float, float] = (0.0, 0.5, 1.0)
 RECORD_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "judge", "condition")

@@ -14,6 +14,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
+- every_claim: every claim of claims.csv checked on one Bench, in one call (claim_verdicts)
 """
 
 from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, decision, derivation,
@@ -31,7 +32,9 @@ from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
 from ajb_utils.tables.questions import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
+from ajb_utils.tables import every_claim  # noqa: E402  (after the section modules it gathers)
+from ajb_utils.tables.every_claim import *  # noqa: F401,F403,E402
 
 SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, decision,
-            derivation, new_judge, gallery, questions)
+            derivation, new_judge, gallery, questions, every_claim)
 __all__ = [name for module in SECTIONS for name in module.__all__]

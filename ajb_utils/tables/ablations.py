@@ -11,8 +11,8 @@ situations, told apart by :func:`situation` from ``bench.judges`` metadata (neve
 
 Runs are selected by ``study`` (c2, temperature, thinking, format), base model (normalised, so
 ``Qwen/Qwen3-32B``, ``qwen3_32b`` and ``judge_qwen3_32b`` are the same) and ``decoding``.
-Missing-value rule everywhere: ``stats`` ``missing="exclude"`` (a record's mu averages the
-metric verdicts it has; null verdicts are not counted as misses).
+Missing-value rule everywhere: ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
+with the paper: a condition without any verdict is dropped, a null metric counts as a miss).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ __all__ = [
     "table_T04", "compare_T04", "pairing_alignment", "temperature_table", "table_T25",
     "table_T27", "compare_T25", "temperature_checks", "table_T26", "compare_T26", "table_T05",
     "thinking_checks", "format_table", "format_paper_F05", "format_without_gt", "compare_F05", "table_T31", "format_checks", "rq3_checks",
-    "c2_checks", "commands_text", "paired_delta_ci", "pairing_cell_ci", "temperature_ci",
-    "c3_delta_ci", "N_BOOTSTRAP",
+    "c2_checks", "commands_text", "lever_checks", "repeat_checks", "paired_delta_ci", "pairing_cell_ci",
+    "temperature_ci", "c3_delta_ci", "N_BOOTSTRAP",
 ]
 
 STUDIES: tuple[str, ...] = ("c2", "temperature", "thinking", "format")
@@ -318,8 +318,8 @@ def _main_judges(bench) -> list[str]:
 
 
 def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Return stats.align per cell with plain-string keys (missing="exclude")."""
-    out = stats.align(verdicts, by=list(by))
+    """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
+    out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
     for c in by:
         out[c] = out[c].astype(str)
     return out
@@ -845,11 +845,62 @@ def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
 def format_checks(f05: pd.DataFrame, t31: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ6 verdicts: F05 every with-GT difficulty in +4.8..+6.5 pp; T31 signs per difficulty."""
     src = str(f05["source"].iloc[0]) if len(f05) else ""
-    d = f05["delta"].dropna() if src != PAPER_SOURCE else pd.Series(dtype=float)
-    out = [paper.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d), note=src)]
+    if src == PAPER_SOURCE or not len(f05):
+        out = [paper.not_reproduced("P.format_gain", NO_RUNS_NOTE)]
+    else:
+        d = f05["delta"].dropna()
+        out = [paper.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d), note=src)]
     t = t31.set_index("difficulty")
+    ours = "structured" in t and t["structured"].notna().any()
     for diff in schema.DIFFICULTIES:
-        ours = "structured" in t and t["structured"].notna().any()
-        r = [float(t["delta"].get(diff, np.nan))] if ours else []
-        out.append(paper.verdict(f"T31.sign_{diff}", r, shown=f"{r[0]:+.2f}" if r else None))
+        if not ours:
+            out.append(paper.not_reproduced(f"T31.sign_{diff}", NO_RUNS_NOTE))
+            continue
+        r = float(t["delta"].get(diff, np.nan))
+        ci = (t.at[diff, "lo"], t.at[diff, "hi"]) if {"lo", "hi"} <= set(t.columns) and diff in t.index else None
+        out.append(paper.verdict(f"T31.sign_{diff}", [r], shown=f"{r:+.2f}", ci=ci))  # a paired CI spanning 0: indistinguishable
     return report.checks_table(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Across RQ3-RQ6: the largest lever (P.format_largest_lever); repeated runs (P.repeat_spread)
+# ---------------------------------------------------------------------------------------------
+def lever_checks(t04: pd.DataFrame, t25: pd.DataFrame, t27: pd.DataFrame, t05: pd.DataFrame,
+                 f05: pd.DataFrame, t31: pd.DataFrame) -> list[paper.Verdict]:
+    """Return P.format_largest_lever: the largest max |effect| (pp) of the four levers, each from
+    its own study's table (C2 delta, temperature spread, thinking |on - off|, format gap)."""
+    tabs = {"c2": [t04], "temperature": [t25, t27], "thinking": [t05], "format": [f05, t31]}
+    missing = [k for k, ts in tabs.items() if all(from_paper(t) or not len(t) for t in ts)]
+    if missing:
+        return [paper.not_reproduced("P.format_largest_lever", "no runs of " + ", ".join(missing))]
+    effect = pd.Series({
+        "c2": t04["delta"].abs().max(),
+        "temperature": max(t["max_spread"].abs().max() for t in (t25, t27) if not from_paper(t) and len(t)),
+        "thinking": t05["max_abs_delta"].abs().max(),
+        "format": max(t["delta"].abs().max() for t in (f05, t31) if not from_paper(t) and len(t)),
+    }, dtype=float)
+    return [paper.verdict("P.format_largest_lever", effect)]
+
+
+def repeat_checks(bench) -> list[paper.Verdict]:
+    """Return P.repeat_spread: the largest alignment difference (pp) between runs of one configuration
+    (same study, base model and decoding) on the cells they share; n/a without such repeats."""
+    spreads = []
+    for study in STUDIES:
+        runs = study_runs(bench, study)
+        if runs.empty:
+            continue
+        runs = runs.assign(dec=runs["decoding"].astype(str))
+        for _, grp in runs.groupby(["key", "dec"]):
+            if len(grp) < 2:
+                continue
+            v = bench.verdicts[bench.verdicts["judge"].isin(grp["judge"].tolist())]
+            cells = _cells(v, ["judge", "generator", "difficulty", "condition"])
+            wide = cells.pivot_table(index=["generator", "difficulty", "condition"], columns="judge",
+                                     values="align").dropna()
+            if len(wide):
+                spreads.append(float((wide.max(axis=1) - wide.min(axis=1)).max()))
+    if not spreads:
+        return [paper.not_reproduced("P.repeat_spread", "no two runs of one judge configuration")]
+    return [paper.verdict("P.repeat_spread", max(spreads), shown=f"{max(spreads):.2f}",
+                          note=f"{len(spreads)} repeated configuration(s)")]

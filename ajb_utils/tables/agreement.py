@@ -6,19 +6,20 @@ metric) key; pairs use only keys where both have a non-null verdict in {0, 0.5, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import Missing
+from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "pairwise_long", "table_T03", "extreme_pairs", "confusion_pair", "table_F10",
     "binary_cells", "table_T29", "compare_T29", "binary_reading_note", "t29_spearman", "tier_gap_rho", "hard_cell_means",
-    "jury_checks",
+    "jury_checks", "tier_search", "tier_note", "judge_side_bound", "t29_checks", "f10_checks", "matrix_stats",
 ]
 
 
@@ -93,7 +94,7 @@ def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
 
 
 def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
-                 missing: Missing = "exclude") -> pd.DataFrame:
+                 missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return per (judge, generator, difficulty) cell: standard align (%), binary align under the
     judge-side reading (``binary``) and with the reference collapsed too (``binary_both``)."""
     v = released_verdicts(bench, judges, [condition])
@@ -106,7 +107,7 @@ def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: s
 
 
 def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
-              missing: Missing = "exclude") -> pd.DataFrame:
+              missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return T29: per judge mean standard / binary align over cells (%) under both readings of the
     collapse (``binary``: judge side only; ``binary_both``: judge and reference), their deltas (pp),
     0.5-rate (%), ranks (standard, judge-side binary)."""
@@ -123,20 +124,47 @@ def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str 
     out["half_credit_rate"] = 100.0 * hr.reindex(out.index)
     out["rank_standard"] = out["standard"].rank(ascending=False, method="min").astype(int)
     out["rank_binary"] = out["binary"].rank(ascending=False, method="min").astype(int)
+    out["rank_binary_both"] = out["binary_both"].rank(ascending=False, method="min").astype(int)
     out = out.sort_values("standard", ascending=False)
     out.index.name = "judge"
     return out[["standard", "binary", "delta", "binary_both", "delta_both", "half_credit_rate", "rank_standard",
-                "rank_binary", "n_cells"]]
+                "rank_binary", "rank_binary_both", "n_cells"]]
 
 
-def compare_T29(t29: pd.DataFrame) -> pd.DataFrame:
-    """Return T29 (judge-side reading) beside the paper's tab:abl-binary: standard, binary, delta, half-credit rate."""
-    long = t29.reset_index().melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
-                                  var_name="variant")
-    rep = paper.reported("T29").dropna(subset=["judge"])
+# Under the judge-side reading a 0.5 verdict moves to 0 or 1 while p stays, so a verdict gains
+# at most 0.5 and delta <= 50 x the 0.5-rate (pp, the rate as a share). The paper's T29 breaks
+# that bound (GPT-OSS-120B: delta 7.9 at a 14.0 % rate, bound 7.0), so only the both-collapsed
+# reading can give its values: that is the one compared with the paper.
+PAPER_BINARY_READING: str = "both"
+
+
+def judge_side_bound(half_credit_rate_pct: float | pd.Series) -> float | pd.Series:
+    """Return the largest delta (pp) the judge-side collapse allows at a 0.5-rate given in %: 0.5 x rate."""
+    return 0.5 * half_credit_rate_pct
+
+
+def compare_T29(t29: pd.DataFrame, reported: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Return T29 under the both-collapsed reading beside the paper's tab:abl-binary (standard, binary,
+    delta, half-credit rate), with the judge-side reading's value beside it (``judge_side``, not
+    compared) and its bound ``judge_side_bound`` = 0.5 x 0.5-rate on the delta rows."""
+    t = t29.reset_index()
+    both = t.assign(binary=t["binary_both"], delta=t["delta_both"])
+    long = both.melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
+                     var_name="variant")
+    rep = paper.reported("T29") if reported is None else reported
+    rep = rep.dropna(subset=["judge"])
     rep = rep.assign(variant=rep["variant"].where(rep["stat"] != "half_credit_rate", "half_credit_rate")
                      .replace({"binary_minus_standard": "delta"}))
-    return paper.compare(long, rep, on=["judge", "variant"])
+    out = paper.compare(long, rep, on=["judge", "variant"])
+    side = t.melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
+                  var_name="variant", value_name="judge_side")
+    attrs = dict(out.attrs)
+    out = out.merge(side.astype({"judge": str}), on=["judge", "variant"], how="left")
+    rate = rep[rep["variant"] == "half_credit_rate"].set_index("judge")["value"]
+    out["judge_side_bound"] = np.where(out["variant"] == "delta",
+                                       judge_side_bound(out["judge"].map(rate).astype(float)), np.nan)
+    out.attrs = attrs
+    return out
 
 
 def binary_reading_note(t29: pd.DataFrame) -> str:
@@ -151,9 +179,12 @@ def binary_reading_note(t29: pd.DataFrame) -> str:
             f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp).")
 
 
-def t29_spearman(t29: pd.DataFrame) -> tuple[float, float]:
-    """Return (rho, p) of Spearman between the standard and binary judge alignments of T29."""
-    return stats.spearman(t29["standard"], t29["binary"])
+def t29_spearman(t29: pd.DataFrame, column: str = "binary_both") -> tuple[float, float]:
+    """Return (rho, p) of Spearman between the standard and binary judge alignments of T29
+    (the both-collapsed reading the paper's values need; ``column="binary"`` for the judge side;
+    a frame without ``binary_both``, e.g. the paper's own columns, uses ``binary``)."""
+    col = column if column in t29.columns else "binary"
+    return stats.spearman(t29["standard"], t29[col])
 
 
 def tier_gap_rho(pw: pd.DataFrame, condition: str, tiers: dict[str, int] = schema.JUDGE_TIER) -> float:
@@ -163,8 +194,43 @@ def tier_gap_rho(pw: pd.DataFrame, condition: str, tiers: dict[str, int] = schem
     return stats.spearman(gap, sub["kappa"])[0]
 
 
+def _capacity_ordered(t: Mapping[str, int]) -> bool:
+    """Return True when a tiering follows parameter count: GPT-OSS-20B < QwQ-32B < GPT-OSS-120B <= each frontier judge."""
+    frontier = min(t["judge_gpt_5_4"], t["judge_claude_large"], t["judge_gemini_2_5_pro"])
+    return t["judge_gpt_oss_20b"] < t["judge_qwq_32b"] < t["judge_gpt_oss_120b"] <= frontier
+
+
+def tier_search(pw: pd.DataFrame, condition: str = "with_gt",
+                judges: Sequence[str] = schema.MAIN_JUDGES) -> pd.DataFrame:
+    """Return every ordinal tiering of the judges (each weak ordering, tiers 0..k-1) with the
+    Spearman rho of pairwise kappa vs tier gap it gives: columns tiering (judge=tier, paper
+    order), capacity_ordered (follows parameter count), rho. 4,683 rows for six judges."""
+    sub = pw[pw["condition"] == condition]
+    a, b = sub["judge"].astype(str).to_numpy(), sub["judge_2"].astype(str).to_numpy()
+    kappa = sub["kappa"].to_numpy(float)
+    judges = list(judges)
+    rows = []
+    for labels in itertools.product(range(len(judges)), repeat=len(judges)):
+        if sorted(set(labels)) != list(range(len(set(labels)))):
+            continue
+        t = dict(zip(judges, labels))
+        gap = np.abs(np.array([t[x] for x in a]) - np.array([t[y] for y in b]))
+        rho = stats.spearman(gap, kappa)[0] if len(set(gap)) > 1 else np.nan
+        rows.append({"tiering": ", ".join(f"{schema.display(j)}={k}" for j, k in t.items()),
+                     "capacity_ordered": _capacity_ordered(t), "rho": rho})
+    return pd.DataFrame(rows)
+
+
+def tier_note(n_hits: int, n_capacity_hits: int) -> str:
+    """Return the note a tier-gap rho verdict carries: its definition is unknown when no capacity tiering gives the paper's rho."""
+    if n_capacity_hits:
+        return "tiers: schema.JUDGE_TIER"
+    return ("rests on an unknown definition: no capacity-ordered tiering gives the paper's with-GT "
+            f"-0.171 from Table 3 ({n_hits} of 4683 ordinal tierings do, none by parameter count; "
+            "X1.tier_rho_with_gt) and Table 3 has no without-GT block; computed with schema.JUDGE_TIER")
+
 def hard_cell_means(bench, judges: Sequence[str], condition: str,
-                    difficulty: str = "hard", missing: Missing = "exclude") -> pd.Series:
+                    difficulty: str = "hard", missing: Missing = PAPER_MISSING) -> pd.Series:
     """Return per judge (and 'soft_jury' of the judges) mean align (%) over generators at one difficulty."""
     v = released_verdicts(bench, judges, [condition])
     v = v[v["difficulty"] == difficulty]
@@ -176,7 +242,13 @@ def hard_cell_means(bench, judges: Sequence[str], condition: str,
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
 
 
-def jury_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
+# The tier definition behind the paper's kappa-vs-tier rho is unknown: with Table 3's kappas no
+# capacity-ordered tiering gives -0.171 (X1.tier_rho_with_gt; two of the 4,683 ordinal tierings
+# do, with QwQ-32B above the frontier judges), and Table 3 has no without-GT block for -0.825.
+TIER_NOTE: str = tier_note(2, 0)
+
+
+def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     """Return the C-J verdicts (soft jury, mean agreement and kappa, tier-gap rho, kappa range, Prometheus)."""
     six = schema.MAIN_JUDGES
     out = []
@@ -193,11 +265,25 @@ def jury_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
             val = sub[stat].mean()
             out.append(paper.verdict(f"CJ.mean_{stat}_{cond}", val, shown=f"{val:.3f}"))
         rho = tier_gap_rho(pw, cond)
-        out.append(paper.verdict(f"CJ.kappa_tier_rho_{cond}", rho, shown=f"{rho:.3f}",
-                                 note="tiers: schema.JUDGE_TIER"))
+        out.append(paper.verdict(f"CJ.kappa_tier_rho_{cond}", rho, shown=f"{rho:.3f}", note=TIER_NOTE))
     kg = pw[pw["condition"] == "with_gt"]["kappa"]
-    out.append(paper.verdict("CJ.kappa_range_with_gt", [kg.min(), kg.max()],
-                             shown=f"{kg.min():.3f}-{kg.max():.3f}"))
+    for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
+        out.append(paper.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))
+    gt = pw[pw["condition"] == "with_gt"]
+    agree = pd.Series(gt["agreement"].to_numpy(float), index=gt["judge"].astype(str) + "|" + gt["judge_2"].astype(str))
+    out += [paper.verdict("CJ.highest_pair", agree), paper.verdict("CJ.lowest_pair", agree)]
+    t2 = stats.align(released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
+                     by=["judge", "generator", "difficulty", "condition"], missing=missing)
+    t2["judge"] = t2["judge"].astype(str)
+    if (t2["judge"] == "judge_prometheus2_7b").any():
+        cell = t2.pivot_table(index=["generator", "difficulty", "condition"], columns="judge", values="align",
+                              observed=True)
+        gap = cell[[j for j in six if j in cell.columns]].mean(axis=1) - cell["judge_prometheus2_7b"]
+        per = gap.groupby(level="condition").mean()
+        out.append(paper.verdict("CJ.prometheus_gap", per, shown=", ".join(f"{c} {x:.1f}" for c, x in per.items()),
+                                 note="six-judge mean minus Prometheus-2, mean over cells, per condition"))
+    else:
+        out.append(paper.not_reproduced("CJ.prometheus_gap", "no Prometheus-2 verdicts in this data"))
     prom = pairwise_long(bench, six + ["judge_prometheus2_7b"])
     prom = prom[prom["judge_2"] == "judge_prometheus2_7b"]
     if not prom.empty:
@@ -207,3 +293,43 @@ def jury_checks(bench, missing: Missing = "exclude") -> list[paper.Verdict]:
             out.append(paper.verdict(cid, [lo, hi], shown=f"{fmt.format(lo)}-{fmt.format(hi)}",
                                      note="both conditions"))
     return out
+
+
+def t29_checks(t29: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the T29 verdicts on the both-collapsed reading the paper's values need: the ranking rho
+    (P.binary_rho), the 0.5-rate gain (T29.half_rate_gain) and takeaway (4) (T06.binary_prefers_oss20b)."""
+    rho, pval = t29_spearman(t29)
+    gain, _ = stats.spearman(t29["half_credit_rate"], t29["delta_both"])
+    out = [paper.verdict("P.binary_rho", rho, shown=f"{rho:+.3f}", note=f"p = {pval:.3f}; both-collapsed reading"),
+           paper.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}",
+                         note="Spearman over the judges, both-collapsed delta")]
+    b = t29["binary_both"]
+    if {"judge_gpt_oss_20b", "judge_qwq_32b"} <= set(b.index):
+        d = float(b["judge_gpt_oss_20b"] - b["judge_qwq_32b"])
+        out.append(paper.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}", note="both-collapsed reading"))
+    else:
+        out.append(paper.not_reproduced("T06.binary_prefers_oss20b", "no GPT-OSS-20B or QwQ-32B verdicts"))
+    return out
+
+
+def f10_checks(f10: pd.DataFrame) -> list[paper.Verdict]:
+    """Return the F10 verdict: share of off-diagonal mass with a 0.5 verdict, both pairs (CJ.offdiag_half_credit)."""
+    off = f10.query("stat == 'offdiag_share_with_a_0.5'")["value"]
+    return [paper.verdict("CJ.offdiag_half_credit", off)]
+
+
+def matrix_stats(f10: pd.DataFrame) -> pd.DataFrame:
+    """Return per (judge, judge_2, condition) of a Figure-10-shaped frame the agreement (%) and kappa
+    implied by its 3 x 3 matrix of verdict shares (``share_of_verdicts`` rows, variant 'a|b')."""
+    cells = f10[f10["stat"] == "share_of_verdicts"]
+    rows = []
+    for (a, b, c), g in cells.groupby(["judge", "judge_2", "condition"], sort=False):
+        m = np.zeros((3, 3))
+        for var, x in zip(g["variant"], g["value"]):
+            i, j = (stats.LABELS.index(float(t)) for t in str(var).split("|"))
+            m[i, j] = float(x)
+        n = m.sum()
+        po, pe = np.trace(m) / n, float(m.sum(axis=1) @ m.sum(axis=0)) / n ** 2
+        rows.append({"judge": a, "judge_2": b, "condition": c, "agreement": 100 * po,
+                     "kappa": (po - pe) / (1 - pe), "total": n})
+    return pd.DataFrame(rows)

@@ -91,8 +91,8 @@ def c3_status(bench, data_source: str) -> str:
 def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
     """Return Finding 2's verdicts (lift values and signs) for a gt_lift/finding2_lift frame.
 
-    A sign claim counts a lift only when its bootstrap CI excludes 0, as the paper states its
-    signs "with non-overlapping bootstrap CIs"; otherwise the reproduced sign is 0 (no).
+    A sign claim is decided only when its paired bootstrap CI excludes 0, as the paper states its
+    signs "with non-overlapping bootstrap CIs"; a CI that spans 0 is "indistinguishable".
     """
     lv = lift.set_index("judge")
     ids = {"gpt_5_4": "judge_gpt_5_4", "gemini": "judge_gemini_2_5_pro", "qwq": "judge_qwq_32b",
@@ -105,9 +105,8 @@ def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
         r, lo, hi = (float(lv.at[j, k]) for k in ("lift", "lo", "hi"))
         ci = f"paired {r:+.2f} [{lo:+.2f}, {hi:+.2f}]"
         if c.kind == "sign":  # the paper states its signs "with non-overlapping bootstrap CIs"
-            excl = lo > 0 or hi < 0
-            out.append(paper.verdict(c.claim_id, float(np.sign(r)) if excl else 0.0, shown=ci,
-                                     note="paired CI excludes 0" if excl else "paired CI includes 0"))
+            out.append(paper.verdict(c.claim_id, r, shown=ci, ci=(lo, hi),
+                                     note="paired CI excludes 0" if (lo > 0 or hi < 0) else ""))
         else:  # the paper's value is Eq. 5b: a difference of cell means over 12 (g, d) cells
             u = float(lv.at[j, "lift_unpaired"])
             out.append(paper.verdict(c.claim_id, u, shown=f"{u:+.2f} (Eq. 5b); {ci}",
@@ -151,7 +150,7 @@ def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None,
     return v
 
 
-def paired_lift(v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = "exclude") -> pd.DataFrame:
+def paired_lift(v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
     """Return per judge: the paired GT lift (pp) with its paired-bootstrap CI and sign, the unpaired lift beside it.
 
     ``lift`` is Eq. 5b over the records judged in both conditions (mean over cells of the mean
@@ -214,7 +213,7 @@ def table_T01(bench, generator: str = C3_GENERATOR) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     v = bench.verdicts
     v = v[v["judge"].isin(runs["judge"].tolist()) & (v["generator"] == generator)]
-    cells = stats.align(v, by=["judge", "difficulty", "condition"])
+    cells = stats.align(v, by=["judge", "difficulty", "condition"], missing=stats.PAPER_MISSING)
     cells["judge"] = cells["judge"].astype(str)
     cells = cells.rename(columns={"judge": "run", "align": "value"})
     cells["run"] = cells["run"].astype(str)

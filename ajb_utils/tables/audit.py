@@ -14,15 +14,16 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import Missing
+from ajb_utils.stats import PAPER_MISSING, Missing
+from ajb_utils.tables.agreement import judge_side_bound, matrix_stats, tier_search
 from ajb_utils.tables.breakdown import released_verdicts
-from ajb_utils.tables.main_results import finding1, finding1_band, finding3_best_judge
+from ajb_utils.tables.main_results import finding_verdicts
 
 __all__ = [
     "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
     "decision_guide", "table_T06", "compare_T06", "compare_T06_values", "band_cells", "best_cells", "audit_table2",
     "findings_on_table2", "takeaway_checks", "audit_cross_tables",
-    "t23_checks", "table_T06_both",
+    "t23_checks", "table_T06_both", "audit_text_numbers", "audit_text_table", "weighting_shift_T06", "guide_weighting_checks", "scale_checks",
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
@@ -62,7 +63,7 @@ def table_T23_other_judges(bench, generator: str = "gpt5_4", condition: str = "w
 
 
 # ---- T06 decision guide -----------------------------------------------------------------------
-def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = "exclude") -> pd.DataFrame:
+def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return the Table-2-shaped frame from data: generator, judge, difficulty, condition, value (%)."""
     cells = stats.align(released_verdicts(bench, judges), by=_KEYS, missing=missing)
     out = cells.rename(columns={"align": "value"})
@@ -96,7 +97,38 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
                 "gap"]].reset_index(drop=True)
 
 
-def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = "exclude") -> pd.DataFrame:
+def weighting_shift_T06(t2: pd.DataFrame, generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS) -> pd.DataFrame:
+    """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
+    and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
+    sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
+    g = sub.groupby(["condition", "difficulty", "judge"])
+    out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})
+    out["shift"] = out["count_weighted"] - out["unweighted"]
+    return out.reset_index()
+
+
+def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
+    """Return CW.decision_guide_weighting_shift on a Table-2-shaped frame with record counts ``n``."""
+    if "n" not in t2.columns:
+        return [paper.not_reproduced("CW.decision_guide_weighting_shift", "no record counts per Table 2 cell")]
+    sh = weighting_shift_T06(t2)
+    m = float(sh["shift"].abs().max())
+    return [paper.verdict("CW.decision_guide_weighting_shift", m, shown=f"{m:.2f}",
+                          note="four open-weight generators (the guide's numbers), every judge and slot")]
+
+
+def scale_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
+    """Return P.judge_scale_gap: GPT-OSS-120B minus GPT-OSS-20B mean with-GT alignment over the four
+    open-weight generators' cells (the draft's judge-scale figure plots these 12-cell means)."""
+    sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    m = sub.groupby("judge")["value"].mean()
+    if not {"judge_gpt_oss_120b", "judge_gpt_oss_20b"} <= set(m.index):
+        return [paper.not_reproduced("P.judge_scale_gap", "no GPT-OSS-120B or GPT-OSS-20B cells")]
+    d = float(m["judge_gpt_oss_120b"] - m["judge_gpt_oss_20b"])
+    return [paper.verdict("P.judge_scale_gap", d, shown=f"{d:+.2f}", note="12 with-GT cells")]
+
+
+def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return T06 from data: the decision guide over the given generators (default all five)."""
     return decision_guide(table2_frame(bench, missing=missing), generators)
 
@@ -115,11 +147,23 @@ def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
-    """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition, difficulty, variant)."""
-    long = pd.concat([guide[["condition", "difficulty"]].assign(variant=v, value=guide[col])
-                      for v, col in (("best", "best_align"), ("runner_up", "runner_up_align"))])
+    """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition,
+    difficulty, variant), with the judge in each slot on both sides: ``same_item`` is "no" where
+    the slot holds another judge, and `paper.side_by_side` then never counts the value as within."""
+    long = pd.concat([guide[["condition", "difficulty"]].assign(variant=v, value=guide[col],
+                                                                 reproduced_judge=guide[slot])
+                      for v, col, slot in (("best", "best_align", "best"),
+                                           ("runner_up", "runner_up_align", "runner_up"))])
     rep = reported[reported["variant"].isin(["best", "runner_up"])]
-    return paper.compare(long, rep, on=["condition", "difficulty", "variant"])
+    out = paper.compare(long, rep, on=["condition", "difficulty", "variant"])
+    attrs = dict(out.attrs)
+    key = ["condition", "difficulty", "variant"]
+    judges = long[key + ["reproduced_judge"]].astype(str).merge(
+        rep[key + ["judge"]].astype(str).rename(columns={"judge": "paper_judge"}), on=key, how="outer")
+    out = out.merge(judges, on=key, how="left")
+    out["same_item"] = np.where(out["reproduced_judge"] == out["paper_judge"], "yes", "no")
+    out.attrs = attrs
+    return out
 
 
 # ---- X1 consistency audit ---------------------------------------------------------------------
@@ -169,28 +213,13 @@ def _checked_on(verdicts: list[paper.Verdict], on: str) -> pd.DataFrame:
 def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
     """Return the Findings verdicts on a Table-2-shaped frame, each on its definition's generators.
 
-    The same claim definitions as the reproduction (notebook 03): Findings 1 and 3 over five
-    generators, Finding 2's lift over Eq. 5b's four open-weight generators (here without CIs,
-    which a printed table does not carry: the sign is the lift's sign).
+    The same claim definitions as the reproduction (notebook 03, `finding_verdicts`): Findings 1
+    and 3 over five generators, the medium-to-hard drop and Finding 2's lift over Eq. 5b's four
+    open-weight generators (here without CIs, which a printed table does not carry: the sign is
+    the lift's sign).
     """
-    cells = _cells_frame(t2)
-    f5, f4 = finding1(cells, 5), finding1(cells, 4)
-    band = finding1_band(cells, n_generators=5)
-    nb = int(band["all_six_in_band"].sum())
-    hard = t2[(t2["condition"] == "without_gt") & (t2["difficulty"] == "hard")]["value"]
+    out = finding_verdicts(_cells_frame(t2))
     four = t2[t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
-    strict, tied, n_cells = best_cells(t2)
-    out = [paper.verdict("CF1.monotone_pairs", (f5["monotone_pairs"], f5["n_pairs"]),
-                         note=f"4 generators: {f4['monotone_pairs']}/{f4['n_pairs']}"),
-           paper.verdict("CF1.slope_ratio", f5["slope_ratio"], shown=f"{f5['slope_ratio']:.3f}",
-                         note=f"4 generators: {f4['slope_ratio']:.2f}"),
-           paper.verdict("CF1.hard_nogt_band", hard, shown=f"{hard.min():.1f}-{hard.max():.1f}",
-                         note=f"{int(hard.between(77.0, 82.0).sum())}/{len(hard)} cells inside"),
-           paper.verdict("CF1.band_generators", nb, population=len(band),
-                         shown=f"{nb}/{len(band)}: " + ", ".join(
-                             schema.display(g) for g in band.loc[band["all_six_in_band"], "generator"])),
-           paper.verdict("CF1.medium_hard_drop_gt", f5["medium_hard_drop_gt"],
-                         shown=f"{f5['medium_hard_drop_gt']:.2f}")]
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         r4, r5 = _lift(four, j), _lift(t2, j)
         out.append(paper.verdict(f"CF2.lift_{cid}", r4, shown=f"{r4:+.2f}",
@@ -199,11 +228,6 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
                    ("qwq", "judge_qwq_32b"), ("oss_120b", "judge_gpt_oss_120b")):
         out.append(paper.verdict(f"CF2.sign_{cid}", _lift(four, j), shown=f"{_lift(four, j):+.2f}",
                                  note="4 generators; no CI in a printed table"))
-    out.append(paper.verdict("CF3.qwq_best_with_gt", (strict, n_cells),
-                             note=f"{tied} if ties count"))
-    s3 = finding3_best_judge(cells, 5)
-    s3 = s3[s3["condition"] == "without_gt"]
-    out.append(paper.verdict("CF3.qwq_best_without_gt", (int(s3["qwq"].sum()), len(s3))))
     return out
 
 
@@ -373,6 +397,85 @@ def audit_cross_tables() -> pd.DataFrame:
     half = ((t10["ci_hi"] - t10["ci_lo"]) / 2).max()
     out.append(paper.verdict("X1.ci_half_width", float(half), shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"))
     return _checked_on(out, "paper tables and figures")
+
+
+def audit_text_table() -> pd.DataFrame:
+    """Return X1 part 3 as a checks table: the text's quoted numbers against the tables they rest on."""
+    return _checked_on(audit_text_numbers(), "paper text vs tables")
+
+
+def audit_text_numbers() -> list[paper.Verdict]:
+    """Return X1 part 3: numbers and orderings the text quotes, each against the table it rests on.
+
+    Figure 10's matrices (kappa and agreement derived from each 3 x 3 matrix) vs Table 3; Table
+    29's deltas vs the judge-side bound 50 x 0.5-rate; the kappa-vs-tier rho vs every tiering of
+    Table 3; §1's temperature spread vs Tables 25/27; the RQ2 means vs Table 3; the 24 paired
+    thinking comparisons vs Table 26; the ensemble and best single judge vs Table 2.
+    """
+    out: list[paper.Verdict] = []
+    t03 = paper.reported("T03").query("condition == 'with_gt'").dropna(subset=["judge_2"])
+    t03s = t03.set_index(["judge", "judge_2", "stat"])["value"]
+    ms = matrix_stats(paper.reported("F10").query("condition == 'with_gt'")).set_index(["judge", "judge_2"])
+    for stat, cid, fmt in (("kappa", "X1.F10_kappa_from_matrix", "{:.3f}"),
+                           ("agreement", "X1.F10_agreement_from_matrix", "{:.1f}")):
+        tab = t03s.xs(stat, level="stat").reindex(ms.index)
+        dev = _max_abs(ms[stat], tab)
+        out.append(paper.verdict(cid, dev, shown=fmt.format(dev), note="; ".join(
+            f"{schema.display(a)} x {schema.display(b)}: matrix {fmt.format(ms.at[(a, b), stat])} vs T03 "
+            f"{fmt.format(tab[(a, b)])}" for a, b in ms.index)))
+    t29 = paper.reported("T29").dropna(subset=["judge"])
+    rate = t29.query("stat == 'half_credit_rate'").set_index("judge")["value"]
+    delta = t29.query("variant == 'binary_minus_standard'").set_index("judge")["value"]
+    excess = (delta - judge_side_bound(rate.reindex(delta.index))).sort_values(ascending=False)
+    out.append(paper.verdict("X1.T29_judge_side_bound", float(excess.max()), shown=f"{excess.max():+.2f}",
+                             note="; ".join(f"{schema.display(j)} delta {delta[j]:.1f} vs bound {0.5 * rate[j]:.1f}"
+                                            for j in excess.index if excess[j] > 0)))
+    gain = stats.spearman(rate.reindex(delta.index), delta)[0]
+    out.append(paper.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="printed T29 columns"))
+    kappa = t03.query("stat == 'kappa'")
+    search = tier_search(kappa.assign(kappa=kappa["value"]), "with_gt")
+    target = paper.claim("X1.tier_rho_with_gt")
+    bound = paper.half_unit(target["printed"])
+    hits = search[(search["rho"] - float(target["paper_value"])).abs() <= bound + 1e-9]
+    cap = search[search["capacity_ordered"]].dropna(subset=["rho"])
+    near = cap.iloc[int((cap["rho"] - float(target["paper_value"])).abs().to_numpy().argmin())]
+    out.append(paper.verdict("X1.tier_rho_with_gt", float(near["rho"]), shown=f"{near['rho']:.3f}",
+                             note=f"closest of {len(cap)} capacity-ordered tierings: {near['tiering']}; "
+                                  f"{len(hits)} of {len(search)} ordinal tierings give -0.171, none "
+                                  f"capacity-ordered: " + " | ".join(hits["tiering"])))
+    out.append(paper.not_reproduced("X1.tier_rho_without_gt", "Table 3 prints no without-GT kappas"))
+    temp = paper.reported("T25").query("stat == 'max_spread'")["value"]
+    out.append(paper.verdict("X1.temperature_intro", float(temp.max()), shown=f"{temp.max():.2f}",
+                             note="T25 (Qwen3-32B on Llama-3.3-70B) 0.6; T27 (GPT-OSS-120B on Llama-3.1-8B) 0.25"))
+    for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):
+        m = float(t03.query("stat == @stat")["value"].mean())
+        out.append(paper.verdict(cid, m, shown=f"{m:.3f}", note="15 pairs"))
+    agree = t03.query("stat == 'agreement'")
+    agree = pd.Series(agree["value"].to_numpy(float), index=agree["judge"] + "|" + agree["judge_2"])
+    out += [paper.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
+            paper.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement")]
+    t24 = paper.reported("T24").query("stat == 'alignment'")
+    lift = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
+    lift = (lift["with_gt"] - lift["without_gt"]).unstack("metric")
+    for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
+        row = lift.loc[j]
+        out.append(paper.verdict(f"CF2.seq_concentration_{cid}", row, note="T24 with minus without GT",
+                                 shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items())))
+    t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
+    out.append(paper.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
+    t02 = paper.reported("T02")
+    hard = t02[(t02["difficulty"] == "hard") & (t02["condition"] == "without_gt")]
+    for gens, tag in ((schema.GENERATORS, "5 generators"), (schema.OPEN_WEIGHT_GENERATORS, "4 generators")):
+        m = hard[hard["generator"].isin(list(gens))].groupby("judge")["value"].mean()
+        best = m.idxmax()
+        out.append(paper.verdict("CJ.best_single_hard_nogt", float(m[best]), shown=f"{m[best]:.2f}",
+                                 note=f"T02 {tag}: best {schema.display(best)}"))
+        for cid in ("CJ.ensemble_hard_nogt_v1", "CJ.ensemble_hard_nogt_draft"):
+            ens = float(paper.claim(cid)["paper_value"])
+            out.append(paper.verdict("CJ.ensemble_gap_to_best", abs(ens - m[best]), shown=f"{abs(ens - m[best]):.2f}",
+                                     note=f"{cid.rsplit('_', 1)[1]} ensemble {ens:g} vs T02 {tag} best "
+                                          f"{schema.display(best)} {m[best]:.2f}"))
+    return out
 
 
 def t23_checks(bench, condition: str = "with_gt") -> list[paper.Verdict]:

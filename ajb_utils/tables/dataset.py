@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import chi2_contingency
 
 from ajb_utils import data, paper, schema
 
 __all__ = [
     "GENERATOR_IDENTIFIERS", "JUDGE_IDENTIFIERS", "STRUCTURAL_VARIANTS",
     "structural_counts", "table_T07", "table_T08", "table_T09", "table_T09_attrition", "dataset_checks",
+    "corpus_checks", "null_tuples",
     "table_T18", "table_T21", "compare_T07", "compare_T08", "compare_T09",
 ]
 
@@ -188,4 +190,60 @@ def dataset_checks(bench, t07: pd.DataFrame, t08: pd.DataFrame, t09: pd.DataFram
         paper.verdict("F06.fan_in_quarter", float(topo.loc["fan_in", "share"]),
                       shown=f"{topo.loc['fan_in', 'share']:.1f}"),
         paper.verdict("F06.loop_like_rarest", topo["records"].astype(float)),
-    ]
+    ] + corpus_checks(bench)
+
+
+NULL_REASON: str = "null judge verdict (whole condition)"
+
+
+def null_tuples(bench) -> pd.DataFrame:
+    """Return one row per (generator, judge, difficulty, id) of the six judges under the two main
+    conditions, with ``n_conditions`` judged and ``null`` (a condition without any verdict)."""
+    v = bench.verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & v["condition"].isin(schema.MAIN_CONDITIONS)]
+    keys = ["generator", "judge", "difficulty", "id", "condition"]
+    rec = v.assign(has=v["llm_score"].notna()).groupby(keys, observed=True).agg(
+        has=("has", "any"), dag_type=("dag_type", "first")).reset_index()
+    tup = rec.groupby(keys[:-1], observed=True).agg(
+        n_conditions=("condition", "size"), null=("has", lambda h: not bool(h.all())),
+        dag_type=("dag_type", "first")).reset_index()
+    return tup
+
+
+def _uniform_p(tup: pd.DataFrame, by: str) -> tuple[float, str]:
+    """Return (chi-square p-value of null vs judged tuples across `by`, shown text)."""
+    tab = pd.crosstab(tup[by].astype(str), tup["null"])
+    if True not in tab.columns or len(tab) < 2:
+        return np.nan, ""
+    p = float(chi2_contingency(tab.to_numpy())[1])
+    rate = (100 * tab[True] / tab.sum(axis=1)).round(1)
+    return p, f"p = {p:.3f}; null rate % " + ", ".join(f"{k} {x:g}" for k, x in rate.items())
+
+
+def corpus_checks(bench) -> list[paper.Verdict]:
+    """Return the corpus claims of §1 and App. D: tuples and instances (shares of the theoretical
+    grid), persistent null tuples (a count of the paper's corpus), their spread over topologies
+    and difficulties (chi-square), and the claims the release has no data for (domains, retries)."""
+    full = not bench.synthetic
+    n_gen, n_j = len(schema.GENERATORS), len(schema.MAIN_JUDGES)
+    grid = 3 * len(bench.records) * n_gen * n_j
+    tup = null_tuples(bench)
+    n_inst = int(tup["n_conditions"].sum())
+    out = [paper.verdict("P.tuples", (len(tup), grid), note=f"of {len(bench.records)} records x 3 x {n_gen} x {n_j}"),
+           paper.verdict("P.instances", (n_inst, 2 * grid), note="x 2 conditions")]
+    n_null = int(tup["null"].sum())
+    out.append(paper.verdict("P.null_tuples", n_null, full_data=full,
+                             note=f"{n_null} of {len(tup)} tuples have a condition without any verdict"))
+    if "domain" in bench.records.columns:
+        out.append(paper.verdict("P.domains", int(bench.records["domain"].nunique()), full_data=full))
+    else:
+        out.append(paper.not_reproduced("P.domains", "the release has no domain field per record"))
+    out.append(paper.not_reproduced("P.null_recovery", "the release holds the verdicts after the last retry, "
+                                                       "not the retry rounds"))
+    for cid, by in (("P.null_uniform_topology", "dag_type"), ("P.null_uniform_difficulty", "difficulty")):
+        p, shown = _uniform_p(tup.dropna(subset=[by]), by)
+        if np.isnan(p):
+            out.append(paper.not_reproduced(cid, "no persistent null verdicts to locate"))
+        else:
+            out.append(paper.verdict(cid, p, shown=shown))
+    return out

@@ -42,16 +42,49 @@ MET = ["tool_selection", "parameter_structure", "sequence_accuracy", "query_cove
 V1_42 = "arXiv v1 §4.2 text"
 
 
+def _decimals(v: object) -> int:
+    """Return the decimals of a typed value as Python prints it (0.43 -> 2; trailing zeros lost)."""
+    s = repr(v)
+    return len(s.split(".", 1)[1]) if isinstance(v, float) and "." in s and "e" not in s else 0
+
+
+def printed(rows: list[dict]) -> list[str]:
+    """Return each row's value as the source prints it.
+
+    A LaTeX table prints one statistic at one precision, so the printed precision of a table
+    value is the most decimals typed for any value of the same (stat, unit, source) in the file:
+    0.43 beside 0.606 is printed 0.430, 13 beside 7.9 is printed 13.0. A number quoted in prose
+    or on a figure (a source without ``tab:``) is its own group; a value typed as a string is
+    taken verbatim; an int stays an int where its group has no decimals.
+    """
+    group = [(r.get("stat", ""), r.get("unit", ""), r.get("source", ""))
+             if "tab:" in str(r.get("source", "")) else id(r) for r in rows]
+    most: dict[object, int] = {}
+    for g, r in zip(group, rows):
+        most[g] = max(most.get(g, 0), _decimals(r["value"]))
+    out = []
+    for g, r in zip(group, rows):
+        v = r["value"]
+        if isinstance(v, str) or isinstance(v, bool):
+            out.append(str(v))
+        elif isinstance(v, float) or most[g]:
+            out.append(f"{float(v):.{most[g]}f}")
+        else:
+            out.append(str(v))
+    return out
+
+
 def write(name: str, cols: list[str], rows: list[dict]) -> None:
-    """Write rows (dicts) to OUT/name with columns cols + value, unit, source, note."""
+    """Write rows (dicts) to OUT/name with columns cols + value, unit, source, note; values as printed."""
     allc = cols + ["value", "unit", "source", "note"]
+    shown = printed(rows)
     with open(OUT / name, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=allc, lineterminator="\n")
         w.writeheader()
-        for r in rows:
+        for r, text in zip(rows, shown):
             extra = set(r) - set(allc)
             assert not extra, (name, extra)
-            w.writerow({c: r.get(c, "") for c in allc})
+            w.writerow({**{c: r.get(c, "") for c in allc}, "value": text})
 
 
 def grid_rows(block: dict[str, list[list[float]]], keyname: str, keymap: dict[str, str] | None,
@@ -842,17 +875,41 @@ CLAIMS: list[tuple] = [
     # claim_id, artifact, description, kind, paper_value, paper_value_hi, population, expected, unit, tolerance, source, note
     ('CF1.monotone_pairs', 'C-F1', '(generator, judge) pairs with strictly monotone easy > medium > hard alignment under both conditions', 'share', 30, '', 30, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text', '30 of 30; a share of the pairs, so the 12-cell (24-pair) view is comparable'),
     ('CF1.slope_ratio', 'C-F1', 'mean (easy - hard) drop without GT / with GT', 'value', 1.5, '', '', '', 'ratio', 0.1, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text; arXiv v1 abstract; draft LaTeX fig:degradation caption', "'roughly 1.5x'; tolerance is ours"),
-    ('CF1.hard_nogt_band', 'C-F1', 'hard without-GT alignment of all six judges lies in the 77-82% band (per generator, on four of five generators)', 'range', 77, 82, '', '', '%', 0.05, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text; arXiv v1 abstract', 'check per generator; see CF1.band_generators'),
+    ('CF1.hard_nogt_band', 'C-F1', 'hard without-GT alignment of the six judges lies in the 77-82% band on four of five generators (the 24 cells of the four generators nearest the band)', 'range', 77, 82, '', '', '%', 0.05, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text; arXiv v1 abstract', "'across four of five generators': the generator left out is the one farthest outside the band; see CF1.band_generators"),
     ('CF1.band_generators', 'C-F1', 'generators whose six hard without-GT cells all lie in 77-82%', 'count', 4, '', 5, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX sec:exp:main text', "'across four of five generators (including frontier GPT-5.4)'"),
-    ('CF1.medium_hard_drop_gt', 'C-F1', 'medium -> hard drop with GT', 'range', 5, 7, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text (Scope of Finding 1); draft LaTeX sec:exp:main text', "'~5-7 pp'"),
+    ('CF1.medium_hard_drop_gt', 'C-F1', 'medium -> hard drop with GT (mean over the four open-weight generators, the convention of the paper-derived numbers)', 'range', 5, 7, '', '', 'pp', 0.0, 'arXiv v1 §4.2 text (Scope of Finding 1); draft LaTeX sec:exp:main text', "'~5-7 pp'"),
     ('CF2.lift_gpt_5_4', 'C-F2', 'GT lift (Eq. 5b) of judge GPT-5.4', 'value', -1.5, '', '', '', 'pp', 0.0, 'arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract', 'Eq. 5b averages 12 (g,d) cells'),
     ('CF2.lift_gemini', 'C-F2', 'GT lift (Eq. 5b) of judge Gemini-2.5-Pro', 'value', -3.9, '', '', '', 'pp', 0.0, 'arXiv v1 abstract; arXiv v1 §5 text; draft LaTeX abstract', 'Eq. 5b averages 12 (g,d) cells'),
     ('CF2.sign_gpt_5_4', 'C-F2', 'GT lift of GPT-5.4 is negative', 'sign', -1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', 'with non-overlapping bootstrap CIs'),
     ('CF2.sign_gemini', 'C-F2', 'GT lift of Gemini-2.5-Pro is negative', 'sign', -1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', ''),
     ('CF2.sign_qwq', 'C-F2', 'GT lift of QwQ-32B is positive', 'sign', 1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', ''),
     ('CF2.sign_oss_120b', 'C-F2', 'GT lift of GPT-OSS-120B is positive', 'sign', 1, '', '', '', 'sign', 0, 'arXiv v1 §4.2 text (Finding 2)', ''),
-    ('CF3.qwq_best_with_gt', 'C-F3', '(generator, difficulty) cells where QwQ-32B has the highest with-GT alignment', 'share', 10, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX sec:exp:main text', '10 of 15; ties excluded'),
-    ('CF3.qwq_best_without_gt', 'C-F3', 'cells where QwQ-32B has the highest without-GT alignment', 'share', 0, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX sec:exp:main text', "'never the top without-GT judge'"),
+    ('CF3.qwq_best_with_gt', 'C-F3', '(generator, difficulty) cells where QwQ-32B has the highest with-GT alignment', 'share', 10, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX sec:exp:main text', '10 of 15; a tie at the top is not a lead (one definition for both halves of Finding 3)'),
+    ('CF3.qwq_best_without_gt', 'C-F3', 'cells where QwQ-32B has the highest without-GT alignment', 'share', 0, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX sec:exp:main text', "'never the top without-GT judge'; a tie at the top is not a lead, as in CF3.qwq_best_with_gt"),
+    ('CF3.frontier_lead_without_gt', 'C-F3', 'without-GT (generator, difficulty) cells whose best judge is Gemini-2.5-Pro or GPT-5.4', 'share', 15, '', 15, '', 'count', 0, 'arXiv v1 §4.2 text (Finding 3); draft LaTeX app:decision-guide Takeaways (1)', "'Gemini-2.5-Pro and GPT-5.4 lead without-GT on stronger and weaker generators'"),
+    ('CF2.seq_concentration_gpt_5_4', 'C-F2', 'GPT-5.4: the metric with the most negative GT lift is sequence accuracy', 'order', '', '', '', 'min:sequence_accuracy', 'pp', 0, 'arXiv v1 §4.2 text (Finding 2)', "'the effect concentrates in sequence accuracy' (Figure 3)"),
+    ('CF2.seq_concentration_gemini', 'C-F2', 'Gemini-2.5-Pro: the metric with the most negative GT lift is sequence accuracy', 'order', '', '', '', 'min:sequence_accuracy', 'pp', 0, 'arXiv v1 §4.2 text (Finding 2)', "'the effect concentrates in sequence accuracy' (Figure 3)"),
+    ('F08.slope_every_generator', 'F08', 'per-generator slope ratio (easy-hard drop without GT / with GT), every generator', 'range', 1.5, 1.5, '', '', 'ratio', 0.1, 'arXiv v1 §4.2 text (Finding 1); draft LaTeX fig:degradation caption', "'1.5x ... across all generators'; tolerance is ours, as CF1.slope_ratio"),
+    ('CJ.highest_pair', 'C-J', 'highest with-GT exact agreement of the 15 judge pairs: QwQ-32B x GPT-OSS-120B', 'order', '', '', '', 'max:judge_qwq_32b|judge_gpt_oss_120b', '%', 0, 'arXiv v1 §4.2 text (RQ2); arXiv v1 App. T text', '89.4%, kappa 0.606'),
+    ('CJ.lowest_pair', 'C-J', 'lowest with-GT exact agreement of the 15 judge pairs: Claude x GPT-OSS-20B', 'order', '', '', '', 'min:judge_claude_large|judge_gpt_oss_20b', '%', 0, 'arXiv v1 §4.2 text (RQ2); arXiv v1 App. T text', '70.4%, kappa 0.225'),
+    ('CJ.prometheus_lift_negative', 'C-J', 'Prometheus-2 GT lift (Eq. 5b, four open-weight generators) is negative', 'sign', -1, '', '', '', 'sign', 0, 'arXiv v1 App. B text', "'a negative GT lift opposite to most judges'"),
+    ('T29.half_rate_gain', 'T29', "Spearman rho of the 0.5-rate and the binary-minus-standard delta over the six judges is positive", 'sign', 1, '', '', '', 'sign', 0, 'arXiv v1 App. T text; draft LaTeX app:decision-guide Takeaways (4)', "'judges with high 0.5 rates gain disproportionately'"),
+    ('T10.ci_half_width', 'T10', 'max bootstrap 95% CI half-width over every Table 2 cell of the six judges (on data)', 'range', '', 0.3, '', '', 'pp', 0.0, 'arXiv v1 App. E text', 'the data version of X1.ci_half_width'),
+    ('P.null_recovery', 'T09', 'recovery rate of persistently null records over two retries', 'range', '', 5, '', '', '%', 0, 'arXiv v1 App. D text', "'<5% recovery'; needs retry logs"),
+    ('P.null_uniform_topology', 'T09', 'persistent judge nulls spread uniformly over topologies: chi-square p-value of null vs judged tuples by topology', 'range', 0.05, '', '', '', 'p', 0, 'arXiv v1 App. D text', "'distributed uniformly across DAG topologies'; p >= 0.05 reads as uniform (ours)"),
+    ('P.null_uniform_difficulty', 'T09', 'persistent judge nulls spread uniformly over difficulties: chi-square p-value of null vs judged tuples by difficulty', 'range', 0.05, '', '', '', 'p', 0, 'arXiv v1 App. D text', "'and difficulty levels'; p >= 0.05 reads as uniform (ours)"),
+    ('T12.param_error_modes', 'T12', 'parameter-structure disagreements whose generation adds schema-valid keys absent from the GT trace', 'share', 16, '', 21, '', 'count', 0.05, 'arXiv v1 App. G text', "'~16 of 21 cases'; tolerance in share points"),
+    ('P.repeat_spread', 'T25', 'max |alignment difference| between repeated runs of one judge configuration (same model, decoding, prompt)', 'range', '', 0.6, '', '', 'pp', 0, 'arXiv v1 App. U title; draft LaTeX app:abl-temp text', "'insensitive to sampling stochasticity'; needs two runs of one configuration"),
+    ('P.format_largest_lever', 'F05', 'the prompt format is the largest lever of RQ3-RQ6 (largest max |effect|: format, C2, temperature, thinking)', 'order', '', '', '', 'max:format', 'pp', 0, 'arXiv v1 §1 text; arXiv v1 §4.2 text (RQ6)', "'the largest lever we test'"),
+    ('X1.F10_kappa_from_matrix', 'X1', "max |kappa computed from F10's printed 3x3 matrix - T03 kappa| for the two pairs", 'range', '', 0, '', '', 'kappa', 0.01, 'draft LaTeX tab:confusion-full; draft LaTeX tab:interjudge', 'matrix cells print one decimal: about +-0.01 in kappa'),
+    ('X1.F10_agreement_from_matrix', 'X1', "max |matrix diagonal sum of F10 - T03 agreement| for the two pairs", 'range', '', 0, '', '', 'pp', 0.15, 'draft LaTeX tab:confusion-full; draft LaTeX tab:interjudge', 'three printed diagonal cells, each rounded'),
+    ('X1.T29_judge_side_bound', 'X1', 'max over judges of T29 delta - 50 x 0.5-rate (the judge-side collapse allows at most 0)', 'range', '', 0, '', '', 'pp', 0.05, 'draft LaTeX tab:abl-binary', 'a positive value: only the both-collapsed reading can give the printed deltas'),
+    ('X1.tier_rho_with_gt', 'X1', 'Spearman rho of T03 with-GT kappa vs tier gap, closest over every capacity-ordered tiering (GPT-OSS-20B < QwQ-32B < GPT-OSS-120B <= each frontier judge)', 'value', -0.171, '', '', '', 'rho', 0, 'draft LaTeX sec:exp:interjudge text; draft LaTeX tab:interjudge', 'the tier definition is not given in the paper'),
+    ('X1.tier_rho_without_gt', 'X1', 'Spearman rho of T03 without-GT kappa vs tier gap, from the printed table', 'value', -0.825, '', '', '', 'rho', 0, 'draft LaTeX sec:exp:interjudge text', 'T03 prints only the with-GT block'),
+    ('X1.temperature_intro', 'X1', "max temperature spread over the two pairings (T25, T27) against §1's '<= 0.25 pp spread, two judge-generator pairings'", 'range', '', 0.25, '', '', 'pp', 0, 'arXiv v1 §1 text; draft LaTeX tab:app-abl-temp', '§4.2 and T25 give 0.6 pp for the first pairing'),
+    ('X1.mean_agreement_T03', 'X1', 'mean exact agreement of the 15 with-GT pairs of T03 (text: 79.1%)', 'value', 79.1, '', '', '', '%', 0, 'arXiv v1 §4.2 text; draft LaTeX tab:interjudge', ''),
+    ('X1.mean_kappa_T03', 'X1', 'mean kappa of the 15 with-GT pairs of T03 (text: 0.419)', 'value', 0.419, '', '', '', 'kappa', 0, 'arXiv v1 §4.2 text; draft LaTeX tab:interjudge', ''),
+    ('X1.cot_pairs', 'X1', "paired thinking on/off cells printed in T26 (text: '24 paired comparisons')", 'count', 24, '', '', '', 'count', 0, 'arXiv v1 §1 text; draft LaTeX tab:app-abl-e6', ''),
     ('CW.weighting_rho', 'C-W', 'Spearman rho between equal-weight judge ranking and each of five alternative metric weightings', 'range', 0.83, '', '', '', 'rho', 0.0, 'arXiv v1 §3.2 text', 'v1 only; not in the draft'),
     ('CW.topology_weighting_shift', 'C-W', 'max |count-weighted - unweighted| topology average of headline figures', 'range', '', 1.5, '', '', 'pp', 0.0, 'arXiv v1 App. B text; draft LaTeX app:limitations text', 'no ranking change'),
     ('CW.decision_guide_weighting_shift', 'C-W', 'max |count-weighted - unweighted| shift of decision-guide means', 'range', '', 0.3, '', '', 'pp', 0.0, 'arXiv v1 App. A text; draft LaTeX app:decision-guide text', ''),
@@ -953,7 +1010,7 @@ CLAIMS: list[tuple] = [
     ("T15.extra_key_share", "T15", "share of generated calls whose only error is an extra key", "value", 0.83, "", "", "", "%", 0, "arXiv v1 App. G text", "of 186,654 calls"),
     ("T15.p_param_current", "T15", "mean parameter-structure score, current Eq. 2", "value", 90.5, "", "", "", "%", 0, "arXiv v1 App. G text", ""),
     ("T15.p_param_upper", "T15", "mean parameter-structure score, upper-bound correction", "value", 91.0, "", "", "", "%", 0, "arXiv v1 App. G text", ""),
-    ("T05.paired_cells", "T05", "paired thinking on/off cells (4 generators x 3 difficulties x 2 conditions)", "count", 24, "", 24, "", "count", 0, "draft LaTeX tab:app-abl-e6", ""),
+    ("T05.paired_cells", "T05", "thinking on/off cells with verdicts under both modes (of 4 generators x 3 difficulties x 2 conditions)", "count", 24, "", 24, "", "count", 0, "draft LaTeX tab:app-abl-e6", "counts cells of the runs, not of the design: fails when a cell lacks one mode"),
     ("T31.sign_easy", "T31", "QwQ-32B on SmolLM3-3B, easy: structured minus free-form is positive", "sign", 1, "", "", "", "sign", 0, "arXiv v1 §4.2 text; arXiv v1 App. U text", "+3.9 pp"),
     ("T31.sign_medium", "T31", "QwQ-32B on SmolLM3-3B, medium: structured minus free-form is positive", "sign", 1, "", "", "", "sign", 0, "arXiv v1 §4.2 text; arXiv v1 App. U text", "+2.4 pp"),
     ("T31.sign_hard", "T31", "QwQ-32B on SmolLM3-3B, hard: structured minus free-form is negative", "sign", -1, "", "", "", "sign", 0, "arXiv v1 §4.2 text; arXiv v1 App. U text", "-0.8 pp"),
