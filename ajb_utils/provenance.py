@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ajb_utils import paths, schema
+from ajb_utils import parameters, paths, schema
 
 SYNTHETIC_LINE: str = "SYNTHETIC SAMPLE — numbers are not the paper's"
 SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_utils.sample): numbers are not the paper's."
@@ -88,7 +88,10 @@ _PLAIN = (str, int, float, bool, type(None), list, tuple, dict)
 
 
 def run_parameters(namespace: dict[str, Any]) -> dict[str, Any]:
-    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only."""
+    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only;
+    raise parameters.ParameterError first for a name papermill injected that the notebook does not declare
+    or an unknown judge/generator/condition value (so nothing is written)."""
+    parameters.check_namespace(namespace)
     names = [*LOCATION_PARAMETERS, *DEFAULT_PARAMETERS]
     return {k: namespace[k] for k in names if k in namespace and isinstance(namespace[k], _PLAIN)}
 

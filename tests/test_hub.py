@@ -292,9 +292,11 @@ def test_a_data_source_error_in_one_notebook_stops_the_run(tmp_path):
                            "--notebooks-dir", str(nb_dir), "--output-dir", str(tmp_path / "out"),
                            "--failed-dir", str(tmp_path / "failed")],
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 1
-    assert "FAIL 01_first" in proc.stdout and "02_second" not in proc.stdout
-    assert "stopped: a data-source error in 01_first" in proc.stdout
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "02_second" not in proc.stdout
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: config main lacks column id"), proc.stderr
+    assert "(in 01_first; the run stopped there" in lines[0]
 
 
 # ---- a notebook with the hf parameter set ----------------------------------------------------

@@ -83,7 +83,7 @@ def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
     nbdir, out = tmp_path / "nbs", tmp_path / "out"
     nbdir.mkdir()
     _write_nb(nbdir / "01_ok.ipynb", "print(a, b, 'c' in globals())")
-    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)")
+    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)", params=PARAMS_CELL + "c: int = 0  # only here\n")
     params = tmp_path / "p.yaml"
     params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_ok": {"b": "x"}}))
     res = _run("--params", str(params), "--notebooks-dir", str(nbdir), "--output-dir", str(out),
