@@ -129,3 +129,19 @@ def test_no_notebook_matched() -> None:
 ])
 def test_new_notebook_errors(args: list[str], expected: str) -> None:
     _assert_one_line(_run("new_notebook.py", *args), expected)
+
+
+def test_new_notebook_skeleton_runs_top_to_bottom(tmp_path: Path) -> None:
+    """The skeleton's code cells import every module they use (it used to miss provenance, environment)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("new_notebook", SCRIPTS / "new_notebook.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    nb = mod.skeleton("19_try", "Try")
+    namespace: dict = {}
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            source = cell.source.replace('out_dir: str | None = None', f'out_dir: str | None = {str(tmp_path)!r}')
+            exec(compile(source, "<cell>", "exec"), namespace)
+    assert (tmp_path / "PROVENANCE.json").exists()
