@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ajb_utils import parameters, paths, schema
+from ajb_utils import environment, parameters, paths, schema
 
 SYNTHETIC_LINE: str = "SYNTHETIC SAMPLE — numbers are not the paper's"
 SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_utils.sample): numbers are not the paper's."
@@ -162,7 +162,8 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
     return {"source": source, "revision": bench.revision, "label": bench.label,
             "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
             "note": SYNTHETIC_NOTE if bench.synthetic else "released data",
-            "parameters": dict(sorted(shown.items())), "runs": runs_read(bench)}
+            "parameters": dict(sorted(shown.items())), "runs": runs_read(bench),
+            "environment": environment.provenance_environment()}
 
 
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
