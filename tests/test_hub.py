@@ -27,6 +27,8 @@ from ajb_utils.data import BenchDataError, HubUnavailable, load_bench, probe_hub
 sys.path.insert(0, str(Path(__file__).parent))
 from hub_standin import HubStandIn, commit_sha, hub_env, reduced_copy  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a loopback hub, real clients and subprocesses: `-m "not slow"` skips them
+
 REPO = schema.HF_REPO_ID
 MAIN, V1, BROKEN = commit_sha("main"), commit_sha("v1.0"), commit_sha("late-type-change")
 N_V1 = 20  # records in the v1.0 commit
