@@ -160,3 +160,15 @@ def check_namespace(namespace: Mapping[str, Any]) -> None:
         declared, injected = found
         check_names(injected, declared, "this notebook")
     check_values({k: namespace[k] for k in CHOICES if k in namespace})
+
+
+def check_kernel() -> None:
+    """Run check_namespace on the IPython kernel's namespace when there is one (a notebook that
+    writes without calling run_parameters, e.g. the scorecard); returns None."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        check_namespace(shell.user_ns)

@@ -133,6 +133,7 @@ def output_dir(data_label: str, out_dir: str | Path | None = None, bench: Any = 
     Given the `bench`, also record in its PROVENANCE.json the source, revision, package version,
     every parameter and the judge runs read, so every file in the folder can be traced.
     """
+    parameters.check_kernel()  # a typo'd parameter stops a notebook here, before its folder exists
     if out_dir is None or str(out_dir) == "":
         p = paths.figures_dir(output_folder_name(data_label, params))
     else:

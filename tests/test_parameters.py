@@ -113,12 +113,12 @@ def untouched_figures():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args, expected", [
-    (["-p", "n_bootsrap", "10"], "unknown parameter 'n_bootsrap'"),
-    (["-p", "anchoring_judge", "judge_foo"], "anchoring_judge"),
+@pytest.mark.parametrize("nb, args, expected", [
+    ("03_main_results.ipynb", ["-p", "n_bootsrap", "10"], "unknown parameter 'n_bootsrap'"),
+    ("10_anchoring.ipynb", ["-p", "anchoring_judge", "judge_foo"], "anchoring_judge"),
+    ("18_scorecard.ipynb", ["-p", "out_dri", "x"], "unknown parameter 'out_dri'"),
 ])
-def test_papermill_cli_fails_before_writing(tmp_path: Path, untouched_figures, args, expected) -> None:
-    nb = "10_anchoring.ipynb" if "anchoring_judge" in args else "03_main_results.ipynb"
+def test_papermill_cli_fails_before_writing(tmp_path: Path, untouched_figures, nb, args, expected) -> None:
     proc = subprocess.run(["papermill", str(paths.NOTEBOOKS_DIR / nb), str(tmp_path / "x.ipynb"),
                            "--cwd", str(paths.NOTEBOOKS_DIR), *args, "--no-progress-bar"],
                           capture_output=True, text=True, timeout=300)
@@ -157,3 +157,16 @@ def test_shipped_parameter_files_pass_the_check() -> None:
 
 def test_papermill_is_on_path() -> None:
     assert shutil.which("papermill"), "the papermill CLI is installed with the package"
+
+
+def test_output_dir_checks_the_kernel_namespace(monkeypatch, tmp_path: Path) -> None:
+    """A notebook that only calls provenance.output_dir (the scorecard) is checked too."""
+    import IPython
+
+    shell = type("Shell", (), {"user_ns": {"In": ["", "out_dir = None\n", "# Parameters\nout_dri = 'x'\n"]}})()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    with pytest.raises(parameters.ParameterError, match="unknown parameter 'out_dri'.*did you mean 'out_dir'"):
+        provenance.output_dir("sample", tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+    shell.user_ns["In"] = ["", "out_dir = None\n", "x = 1"]
+    assert provenance.output_dir("sample", tmp_path / "o") == tmp_path / "o"
