@@ -39,8 +39,7 @@ from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
 from ajb_utils.data import HubUnavailable, check_published_scores, load_bench, probe_hub  # noqa: E402
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
 from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
-from run_notebooks import (check_spec, list_notebooks, load_params, output_folder_of, plan_runs,  # noqa: E402
-                           report_locations)
+from run_notebooks import check_spec, list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
 SAMPLE_SEED = 0
 
