@@ -35,8 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
-from ajb_utils.data import HubUnavailable, check_published_scores, load_bench, probe_hub  # noqa: E402
+from ajb_utils import paths  # noqa: E402
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
 from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
 from run_notebooks import check_spec, list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
@@ -64,6 +63,8 @@ def verify_sample() -> bool:
 
 def summary_table(bench) -> str:
     """Return the Table 2-style summary (judge x condition x difficulty, mean over generators)."""
+    from ajb_utils import schema, stats
+
     released = bench.verdicts[bench.verdicts["judge"].isin(schema.JUDGES)
                               & bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     cells = stats.align(released, by=("judge", "generator", "difficulty", "condition"))
@@ -86,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     spec = load_params(args.params)
     check_spec(spec, paths.NOTEBOOKS_DIR, list_notebooks(paths.NOTEBOOKS_DIR), args.params)
+    # imported after the checks, so that a typo is reported before pandas, matplotlib and datasets load
+    from ajb_utils import scorecard
+    from ajb_utils.data import HubUnavailable, check_published_scores, load_bench, probe_hub
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
     revision = (spec.get("default") or {}).get("revision")
     status = 0

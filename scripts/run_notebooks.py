@@ -215,7 +215,7 @@ def check_spec(spec: dict[str, Any], notebooks_dir: Path, selected: list[Path], 
     """Raise ParameterError (one line, listing the valid names or values) before any notebook runs: a
     shared name no notebook declares, a block naming no notebook, a name its notebook's block gives that
     the notebook does not declare, or an unknown judge/generator/condition value; returns None."""
-    where = paths.relpath(params_file) if params_file is not None else "the parameters"
+    where = str(params_file) if params_file is not None else "the parameters"  # as the user gave it
     declared = {nb.stem: declared_parameters(nb) for nb in list_notebooks(notebooks_dir)}
     known = set().union(*declared.values(), provenance.LOCATION_PARAMETERS, provenance.DEFAULT_PARAMETERS)
     shared = {k for k in spec if k != "default" and not is_notebook_key(k)} | set(spec.get("default") or {})
