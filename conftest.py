@@ -23,3 +23,12 @@ os.environ.update(kernel_environment())
 _SESSION_CACHE = tempfile.mkdtemp(prefix="ajb_test_cache_")
 os.environ[CACHE_ENV] = _SESSION_CACHE  # inherited by nbval's notebook kernels
 atexit.register(shutil.rmtree, _SESSION_CACHE, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark nbval's notebook cells slow: `python -m pytest -m "not slow"` skips them (CI runs all)."""
+    import pytest
+
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from ajb_utils import paths, schema
+from ajb_utils import environment, parameters, paths, schema
 
 SYNTHETIC_LINE: str = "SYNTHETIC SAMPLE — numbers are not the paper's"
 SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_utils.sample): numbers are not the paper's."
@@ -88,7 +88,10 @@ _PLAIN = (str, int, float, bool, type(None), list, tuple, dict)
 
 
 def run_parameters(namespace: dict[str, Any]) -> dict[str, Any]:
-    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only."""
+    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only;
+    raise parameters.ParameterError first for a name papermill injected that the notebook does not declare
+    or an unknown judge/generator/condition value (so nothing is written)."""
+    parameters.check_namespace(namespace)
     names = [*LOCATION_PARAMETERS, *DEFAULT_PARAMETERS]
     return {k: namespace[k] for k in names if k in namespace and isinstance(namespace[k], _PLAIN)}
 
@@ -130,6 +133,7 @@ def output_dir(data_label: str, out_dir: str | Path | None = None, bench: Any = 
     Given the `bench`, also record in its PROVENANCE.json the source, revision, package version,
     every parameter and the judge runs read, so every file in the folder can be traced.
     """
+    parameters.check_kernel()  # a typo'd parameter stops a notebook here, before its folder exists
     if out_dir is None or str(out_dir) == "":
         p = paths.figures_dir(output_folder_name(data_label, params))
     else:
@@ -159,7 +163,8 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
     return {"source": source, "revision": bench.revision, "label": bench.label,
             "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
             "note": SYNTHETIC_NOTE if bench.synthetic else "released data",
-            "parameters": dict(sorted(shown.items())), "runs": runs_read(bench)}
+            "parameters": dict(sorted(shown.items())), "runs": runs_read(bench),
+            "environment": environment.provenance_environment()}
 
 
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:

@@ -229,4 +229,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ajb_utils.script_errors import run_main
+
+    sys.exit(run_main(lambda argv: main()))

@@ -23,6 +23,7 @@ import nbformat  # noqa: E402
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook  # noqa: E402
 
 from ajb_utils import artifacts, paths  # noqa: E402
+from ajb_utils.script_errors import DEBUG_HELP, UserError, run_main  # noqa: E402
 
 PARAMETERS_SOURCE = '''\
 data_source: str = "sample"  # "sample", "hf", or a path to a local mirror of the hub repo
@@ -33,7 +34,7 @@ seed: int = 20260826  # every random step is seeded from this'''
 SETUP_SOURCE = '''\
 from IPython.display import display
 
-from ajb_utils import figures, report, schema
+from ajb_utils import environment, figures, provenance, report, schema
 from ajb_utils.data import load_bench
 
 bench = load_bench(data_source, revision=revision)
@@ -101,21 +102,21 @@ def cell_ids(nb: nbformat.NotebookNode, stem: str) -> nbformat.NotebookNode:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write notebooks/<stem>.ipynb; return 0 on success, 1 if it exists or the name is malformed."""
+    """Write notebooks/<stem>.ipynb; return 0 (UserError, exit 2 by run_main, if it exists or the name is malformed)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("stem", help="NN_topic, e.g. 03_main_results")
     ap.add_argument("title", help="notebook title (markdown heading)")
     ap.add_argument("--dir", type=Path, default=paths.NOTEBOOKS_DIR, help="target folder (default notebooks/)")
     ap.add_argument("--force", action="store_true", help="overwrite an existing notebook")
+    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     args = ap.parse_args(argv)
     stem = args.stem.removesuffix(".ipynb")
     if not re.match(r"^\d{2}_[a-z0-9_]+$", stem):
-        print(f"stem must look like NN_topic (lower case), got {stem!r}", file=sys.stderr)
-        return 1
+        raise UserError(f"the notebook name must look like NN_topic (two digits, lower case), got {stem!r}; "
+                        "e.g. 19_my_topic")
     target = args.dir / f"{stem}.ipynb"
     if target.exists() and not args.force:
-        print(f"{paths.relpath(target)} exists; use --force to overwrite", file=sys.stderr)
-        return 1
+        raise UserError(f"{paths.relpath(target)} exists; choose another name, or use --force to overwrite it")
     nb = cell_ids(skeleton(stem, args.title), stem)
     nbformat.validate(nb)
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -125,4 +126,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

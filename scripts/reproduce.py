@@ -4,8 +4,11 @@
     python scripts/reproduce.py                         # embedded synthetic sample, offline
     python scripts/reproduce.py --params papermill_params/hf.yaml   # the released data (network)
 
-A hub source is probed first (one request, a few seconds at most): offline, the script prints one
-line saying what failed and the command that works offline, and exits with status 2.
+Before anything runs, the parameter file is checked against every notebook's `parameters` cell
+(an unknown name or judge/generator value is an error listing the valid ones) and a hub source is
+probed (one request, a few seconds at most). Every user error (a missing or bad parameter file, an
+unknown parameter, a missing or empty data folder, a truncated data file, the hub offline) is one
+line saying what is wrong and what to do, exit status 2; `--debug` shows the traceback too.
 
 Steps, each printed as it goes:
 1. for the sample: rebuild it from its seed into a temporary folder and check it is
@@ -32,13 +35,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-import yaml  # noqa: E402
-
-from ajb_utils import paths, schema, scorecard, stats  # noqa: E402
-from ajb_utils.data import (BenchDataError, HubUnavailable, check_published_scores,  # noqa: E402
-                            load_bench, probe_hub)
+from ajb_utils import paths  # noqa: E402
 from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
-from run_notebooks import list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
+from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
+from run_notebooks import check_spec, list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
 SAMPLE_SEED = 0
 
@@ -63,6 +63,8 @@ def verify_sample() -> bool:
 
 def summary_table(bench) -> str:
     """Return the Table 2-style summary (judge x condition x difficulty, mean over generators)."""
+    from ajb_utils import schema, stats
+
     released = bench.verdicts[bench.verdicts["judge"].isin(schema.JUDGES)
                               & bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     cells = stats.align(released, by=("judge", "generator", "difficulty", "condition"))
@@ -72,8 +74,8 @@ def summary_table(bench) -> str:
     return wide.round(1).to_string()
 
 
-def main() -> int:
-    """Run the three steps; return the exit status (non-zero if any step failed)."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the three steps; return the exit status (1 if a step failed; a user error raises, see run_main)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
     ap.add_argument("--skip-notebooks", action="store_true")
@@ -81,8 +83,13 @@ def main() -> int:
                     help="skip the HTML rendering of executed notebooks (figures/<label>/html/)")
     ap.add_argument("--jobs", type=int, default=None,
                     help="notebooks executed at once (default: one per core)")
-    args = ap.parse_args()
-    spec = yaml.safe_load(args.params.read_text()) or {}
+    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
+    args = ap.parse_args(argv)
+    spec = load_params(args.params)
+    check_spec(spec, paths.NOTEBOOKS_DIR, list_notebooks(paths.NOTEBOOKS_DIR), args.params)
+    # imported after the checks, so that a typo is reported before pandas, matplotlib and datasets load
+    from ajb_utils import scorecard
+    from ajb_utils.data import HubUnavailable, check_published_scores, load_bench, probe_hub
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
     revision = (spec.get("default") or {}).get("revision")
     status = 0
@@ -92,9 +99,6 @@ def main() -> int:
     except HubUnavailable as exc:
         print(f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py "
               "(the embedded synthetic sample)", file=sys.stderr)
-        return 2
-    except BenchDataError as exc:  # a source that is neither the hub nor a folder
-        print(f"error: {exc}", file=sys.stderr)
         return 2
     if commit:
         print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
@@ -134,7 +138,10 @@ def main() -> int:
             cmd.append("--html")
         if args.jobs is not None:
             cmd += ["--jobs", str(args.jobs)]
-        status |= subprocess.run(cmd, cwd=REPO).returncode
+        code = subprocess.run(cmd, cwd=REPO).returncode
+        if code == 2:  # run_notebooks.py said what is wrong, in one line
+            return 2
+        status |= code
     runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
     out = output_folder_of(runs[0][3]) if runs else None
     if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
@@ -146,4 +153,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_main(main))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import html.parser
 import logging
 import os
@@ -53,10 +54,14 @@ if str(REPO_ROOT) not in sys.path:
 
 import yaml  # noqa: E402
 
-from ajb_utils import environment, paths, provenance  # noqa: E402
+from ajb_utils import environment, parameters, paths, provenance  # noqa: E402
+from ajb_utils.parameters import ParameterError, assigned_names, parameters_cell_source  # noqa: E402,F401
+from ajb_utils.script_errors import DEBUG_HELP, UserError, require_parameter_file, run_main, with_hint  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
-DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError")  # the same in every notebook
+# Errors a notebook raises about what the user asked for (the data source, a parameter): the same in
+# every notebook, so the run stops there with one line and exit status 2.
+DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError", "ParameterError")
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write: starts when they are done
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 
@@ -82,12 +87,19 @@ def list_notebooks(notebooks_dir: Path, only: list[str] | None = None) -> list[P
 
 
 def load_params(path: Path | None) -> dict[str, Any]:
-    """Return the parsed parameter YAML ({} when no file is given)."""
+    """Return the parsed parameter YAML ({} when no file is given); UserError for a missing or bad file."""
     if path is None:
         return {}
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    try:
+        data = yaml.safe_load(require_parameter_file(path).read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        at = f" (line {where.line + 1})" if where is not None else ""
+        raise UserError(f"parameter file {path} is not valid YAML{at}: "
+                        f"{getattr(exc, 'problem', None) or exc}; compare papermill_params/sample.yaml") from None
     if not isinstance(data, dict):
-        raise SystemExit(f"{path}: expected a mapping at the top level")
+        raise UserError(f"parameter file {path}: expected a mapping at the top level (name: value lines); "
+                        "compare papermill_params/sample.yaml")
     return data
 
 
@@ -105,32 +117,6 @@ def params_for(spec: dict[str, Any], stem: str) -> dict[str, Any]:
         if isinstance(block, dict):
             merged.update(block)
     return merged
-
-
-def parameters_cell_source(notebook: Path) -> str:
-    """Return the source of the first cell tagged `parameters` ('' when there is none)."""
-    import nbformat
-
-    nb = nbformat.read(notebook, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            return cell.source
-    return ""
-
-
-def assigned_names(source: str) -> set[str]:
-    """Return the top-level names a cell assigns (plain or annotated), empty if it does not parse."""
-    import ast
-
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
-    names: set[str] = set()
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        names |= {t.id for t in targets if isinstance(t, ast.Name)}
-    return names
 
 
 def default_values(source: str) -> dict[str, Any]:
@@ -210,14 +196,49 @@ def scrub_file(path: Path) -> None:
 
 
 def declared_parameters(notebook: Path) -> set[str]:
-    """Return the names the notebook's `parameters` cell declares.
+    """Return the names the notebook's `parameters` cell declares (see parameters.declared_parameters)."""
+    return set(_declared(Path(notebook).resolve()))
 
-    Union of papermill.inspect_notebook and an AST scan of the cell: papermill's annotation
-    regex does not accept PEP 604 unions (`revision: str | None = None` is invisible to it).
-    """
-    import papermill as pm
 
-    return set(pm.inspect_notebook(str(notebook)).keys()) | assigned_names(parameters_cell_source(notebook))
+@functools.lru_cache(maxsize=None)
+def _declared(notebook: Path) -> frozenset[str]:
+    """Return the declared names of a notebook file, read once per process."""
+    return frozenset(parameters.declared_parameters(notebook))
+
+
+def block_matches(key: Any, stem: str) -> bool:
+    """Return True when a parameter-file block key (`03`, 3 or `03_main_results`) names notebook `stem`."""
+    return key in (stem[:2], int(stem[:2]), stem)
+
+
+def check_spec(spec: dict[str, Any], notebooks_dir: Path, selected: list[Path], params_file: Path | None) -> None:
+    """Raise ParameterError (one line, listing the valid names or values) before any notebook runs: a
+    shared name no notebook declares, a block naming no notebook, a name its notebook's block gives that
+    the notebook does not declare, or an unknown judge/generator/condition value; returns None."""
+    where = str(params_file) if params_file is not None else "the parameters"  # as the user gave it
+    declared = {nb.stem: declared_parameters(nb) for nb in list_notebooks(notebooks_dir)}
+    known = set().union(*declared.values(), provenance.LOCATION_PARAMETERS, provenance.DEFAULT_PARAMETERS)
+    shared = {k for k in spec if k != "default" and not is_notebook_key(k)} | set(spec.get("default") or {})
+    if shared - known:
+        raise ParameterError(parameters.unknown_names_message(shared - known, known,
+                                                              f"in {where} (declared by no notebook)"))
+    for key, block in spec.items():
+        if not is_notebook_key(key):
+            continue
+        stems = [stem for stem in declared if block_matches(key, stem)]
+        if not stems:
+            raise ParameterError(f"block {key!r} in {where} names no notebook in {paths.relpath(notebooks_dir)}/; "
+                                 f"valid: {', '.join(declared)} (or their numbers)")
+        if not isinstance(block, dict):
+            raise ParameterError(f"block {key!r} in {where} must map parameter names to values, got {block!r}")
+        for stem in stems:
+            parameters.check_names(block, declared[stem], f"{stem} in {where}")
+    problems = []
+    for nb in selected:
+        kept, _ = filter_params(params_for(spec, nb.stem), declared.get(nb.stem) or declared_parameters(nb))
+        problems += [f"{p} (in {where})" for p in parameters.value_problems(kept) if f"{p} (in {where})" not in problems]
+    if problems:
+        raise ParameterError(" | ".join(problems))
 
 
 def filter_params(params: dict[str, Any], declared: set[str]) -> tuple[dict[str, Any], list[str]]:
@@ -433,6 +454,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--no-summary", action="store_true", help="leave out the closing lines saying where outputs are")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="notebooks executed at once, one worker process each (default: one per core)")
+    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     return ap.parse_args(argv)
 
 
@@ -528,11 +550,12 @@ def stops_the_run(task: Task, res: Result, fail_fast: bool) -> bool:
     error (every later notebook would fail the same way), which is said in one line."""
     if res.ok:
         return False
-    if res.error.startswith(DATA_SOURCE_ERRORS):
-        print(f"stopped: a data-source error in {task.notebook.stem}; the other notebooks would fail "
-              "the same way", flush=True)
-        return True
-    return fail_fast
+    return is_user_error(res) or fail_fast
+
+
+def is_user_error(res: Result) -> bool:
+    """Return True when a notebook failed on what the user asked for (data source, parameter), not a bug."""
+    return not res.ok and res.error.split(":", 1)[0] in DATA_SOURCE_ERRORS
 
 
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
@@ -541,7 +564,8 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             res = run_task(task)
-            print(report_line(task, res), flush=True)
+            if not is_user_error(res):  # said once, in one line, by main()
+                print(report_line(task, res), flush=True)
             results.append(res)
             if stops_the_run(task, res, fail_fast):
                 break
@@ -552,7 +576,8 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
             if fut.cancelled():
                 continue
             res = fut.result()
-            print(report_line(task, res), flush=True)
+            if not is_user_error(res):
+                print(report_line(task, res), flush=True)
             results.append(res)
             if stops_the_run(task, res, fail_fast):
                 pool.shutdown(wait=True, cancel_futures=True)  # the ones already running finish
@@ -561,13 +586,19 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the notebooks; return the process exit status (0 all ok, 1 any failed, 2 none found)."""
+    """Run the notebooks; return the process exit status (0 all ok, 1 any failed, 2 a user error:
+    a missing or bad parameter file, an unknown parameter, no notebook matched, a data-source error)."""
     args = parse_args(argv)
     spec = load_params(args.params)
+    if not args.notebooks_dir.is_dir():
+        raise UserError(f"notebook folder {args.notebooks_dir} does not exist; the notebooks are in "
+                        f"{paths.relpath(paths.NOTEBOOKS_DIR)}/")
     notebooks = list_notebooks(args.notebooks_dir, args.only)
     if not notebooks:
-        print(f"no notebooks matched in {paths.relpath(args.notebooks_dir)}", file=sys.stderr)
-        return 2
+        numbers = ", ".join(p.name[:2] for p in list_notebooks(args.notebooks_dir)) or "none"
+        raise UserError(f"no notebook matched {' '.join(args.only or [])!r} in {paths.relpath(args.notebooks_dir)}/; "
+                        f"--only takes numbers or stems (there: {numbers})")
+    check_spec(spec, args.notebooks_dir, notebooks, args.params)
     problem = None if args.list else probe_sources(spec, notebooks)
     if problem:
         print(problem, file=sys.stderr)
@@ -606,6 +637,12 @@ def main(argv: list[str] | None = None) -> int:
     results = run_tasks(first, args.jobs, args.fail_fast)
     if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
         results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
+    stopped = next((r for r in results if is_user_error(r)), None)
+    if stopped is not None:
+        kind, _, message = stopped.error.partition(": ")
+        print(f"error: {with_hint(kind, message)} (in {stopped.name}; the run stopped there, as every other "
+              "notebook would fail the same way)", file=sys.stderr)
+        return 2
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s of notebook time "
@@ -620,4 +657,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_main(main))

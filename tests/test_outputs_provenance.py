@@ -161,6 +161,7 @@ def _tracked_state() -> tuple[str, str]:
     return status, digest.hexdigest()
 
 
+@pytest.mark.slow
 def test_non_default_run_changes_no_committed_file(tmp_path) -> None:
     """The README's rerun with other settings (here through a parameter file, --in-place and all)
     writes to figures/sample-<file>/ and leaves every committed file as it was."""

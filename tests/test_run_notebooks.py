@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_notebook
 
@@ -79,11 +80,12 @@ def test_list_notebooks_order_and_only(tmp_path: Path) -> None:
 
 
 # ---- end to end (starts a python3 kernel per notebook) ----------------------------------------
+@pytest.mark.slow
 def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
     nbdir, out = tmp_path / "nbs", tmp_path / "out"
     nbdir.mkdir()
     _write_nb(nbdir / "01_ok.ipynb", "print(a, b, 'c' in globals())")
-    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)")
+    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)", params=PARAMS_CELL + "c: int = 0  # only here\n")
     params = tmp_path / "p.yaml"
     params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_ok": {"b": "x"}}))
     res = _run("--params", str(params), "--notebooks-dir", str(nbdir), "--output-dir", str(out),
@@ -99,6 +101,7 @@ def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
     assert "start_time" not in text and "output_path" not in text and str(tmp_path) not in text
 
 
+@pytest.mark.slow
 def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(tmp_path: Path) -> None:
     nbdir = tmp_path / "nbs"
     nbdir.mkdir()
@@ -116,6 +119,7 @@ def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(tmp_path: P
     assert (tmp_path / "failed" / "02_bad.ipynb").exists()  # kept for debugging, elsewhere
 
 
+@pytest.mark.slow
 def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(tmp_path: Path) -> None:
     """--jobs 3 and --jobs 1 write byte-identical notebooks; report lines stay in notebook order
     although the first notebook finishes last; kernels running at once never share sockets."""
@@ -139,6 +143,7 @@ def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(tmp_p
     assert _stdout_text(tmp_path / "out3" / "01_slow.ipynb").strip() == "10"
 
 
+@pytest.mark.slow
 def test_the_scorecard_notebook_starts_after_all_the_others(tmp_path: Path) -> None:
     """18_scorecard reads what the other notebooks write, so with parallel workers it waits for all of
     them, even for a slow notebook that started before it."""

@@ -1,0 +1,183 @@
+"""Notebook parameters: the names a notebook declares, and checks that stop a typo'd name or an
+unknown judge/generator/condition value before anything is written.
+
+Two callers share these checks. The scripts (run_notebooks.py, reproduce.py) check a parameter
+file against every notebook's `parameters` cell before launching any kernel. Inside a kernel,
+`provenance.run_parameters(globals())` (every notebook's load cell) calls `check_namespace`: papermill
+injects its `injected-parameters` cell right after the `parameters` cell, so the kernel's input
+history (IPython's `In`) holds both, and a name papermill injected that the parameters cell does not
+declare fails the notebook (papermill's own CLI only warns "Passed unknown parameter").
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ajb_utils import paths, schema
+
+# The first line of the cell papermill injects (its Python translator's comment).
+INJECTED_HEADER: str = "# Parameters"
+MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")  # ajb_utils.stats.frames.MISSING_RULES
+BACKENDS: tuple[str, ...] = ("static", "openai")
+
+
+class ParameterError(ValueError):
+    """An unknown parameter name or value; the message is one line and lists the valid ones."""
+
+
+def assigned_names(source: str) -> set[str]:
+    """Return the top-level names a cell assigns (plain or annotated), empty if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return names
+
+
+def parameters_cell_source(notebook: Path | str) -> str:
+    """Return the source of a notebook's first cell tagged `parameters` ('' when there is none).
+
+    Read as plain JSON: nbformat's schema validation of a notebook with outputs costs ~0.2 s, and
+    the scripts read every notebook before launching."""
+    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            source = cell.get("source", "")
+            return "".join(source) if isinstance(source, list) else source
+    return ""
+
+
+def declared_parameters(notebook: Path | str) -> set[str]:
+    """Return the names a notebook's `parameters` cell declares: the top-level names it assigns (an
+    AST reading, which also sees PEP 604 annotations such as `revision: str | None = None` that
+    papermill's regex misses); papermill.inspect_notebook only when the cell does not parse."""
+    source = parameters_cell_source(notebook)
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        import papermill as pm
+
+        return set(pm.inspect_notebook(str(notebook)).keys())
+    return assigned_names(source)
+
+
+def injected_from_history(history: Sequence[str]) -> tuple[set[str], set[str]] | None:
+    """Return (declared, injected) names from a kernel's input history: the last cell papermill
+    injected and the cell executed just before it (the `parameters` cell); None when none was injected."""
+    cells = list(history)
+    for i in range(len(cells) - 1, 0, -1):
+        if str(cells[i]).lstrip().startswith(INJECTED_HEADER):
+            return assigned_names(str(cells[i - 1])), assigned_names(str(cells[i]))
+    return None
+
+
+def _quoted(names: Iterable[str]) -> str:
+    """Return names as 'a', 'b' (sorted)."""
+    return ", ".join(repr(n) for n in sorted(names))
+
+
+def _suggestions(unknown: Iterable[str], valid: Iterable[str]) -> str:
+    """Return '; did you mean ...?' for the close matches of the unknown names ('' when none)."""
+    valid = sorted(valid)
+    pairs = [(u, m[0]) for u in sorted(unknown) if (m := difflib.get_close_matches(u, valid, n=1, cutoff=0.75))]
+    return "; " + ", ".join(f"{u!r}: did you mean {m!r}?" for u, m in pairs) if pairs else ""
+
+
+def unknown_names_message(unknown: Iterable[str], valid: Iterable[str], where: str) -> str:
+    """Return the one-line message for parameter names `where` does not declare."""
+    unknown, valid = sorted(unknown), sorted(valid)
+    noun = "parameter" if len(unknown) == 1 else "parameters"
+    return (f"unknown {noun} {_quoted(unknown)} {where}{_suggestions(unknown, valid)}; "
+            f"valid names: {', '.join(valid)}")
+
+
+def check_names(given: Iterable[str], declared: Iterable[str], notebook: str) -> None:
+    """Raise ParameterError when `given` holds a name the notebook does not declare; returns None."""
+    unknown = set(given) - set(declared)
+    if unknown:
+        raise ParameterError(unknown_names_message(unknown, declared, f"for {notebook}"))
+
+
+def run_names() -> list[str]:
+    """Return the names of the judge runs under data/runs/ (a run's name is a valid judge name)."""
+    return sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl")) if paths.RUNS_DIR.is_dir() else []
+
+
+def _judges() -> list[str]:
+    return [*schema.JUDGES, *schema.JUDGE_ALIASES]
+
+
+def _generators() -> list[str]:
+    return [*schema.GENERATORS, *schema.GENERATOR_ALIASES]
+
+
+# parameter -> (valid values, whether it is a list); a None value always means "the default set".
+CHOICES: dict[str, tuple[Any, bool]] = {
+    "anchoring_judge": (_judges, False),
+    "judges": (lambda: [*_judges(), *run_names()], True),
+    "sheet_generator": (_generators, False),
+    "generators": (_generators, True),
+    "anchoring_difficulty": (lambda: schema.DIFFICULTIES, False),
+    "difficulties": (lambda: schema.DIFFICULTIES, True),
+    "conditions": (lambda: schema.CONDITIONS, True),
+    "static_conditions": (lambda: schema.CONDITIONS, True),
+    "missing": (lambda: MISSING_RULES, False),
+    "backend": (lambda: BACKENDS, False),
+}
+
+
+def value_problems(params: Mapping[str, Any]) -> list[str]:
+    """Return one line per parameter whose value names no known judge/generator/condition/rule."""
+    problems = []
+    for name, (valid_of, is_list) in CHOICES.items():
+        value = params.get(name)
+        if name not in params or value is None:
+            continue
+        values = list(value) if is_list and isinstance(value, (list, tuple)) else [value]
+        if is_list and isinstance(value, str):
+            problems.append(f"{name} must be a list (e.g. [{value!r}]), got {value!r}")
+            continue
+        valid = [str(v) for v in valid_of()]
+        bad = [v for v in values if str(v) not in valid]
+        if bad:
+            problems.append(f"unknown {name} value {_quoted(map(str, bad))}{_suggestions(map(str, bad), valid)}; "
+                            f"valid: {', '.join(valid)}")
+    return problems
+
+
+def check_values(params: Mapping[str, Any]) -> None:
+    """Raise ParameterError (one line) when a parameter value names nothing known; returns None."""
+    problems = value_problems(params)
+    if problems:
+        raise ParameterError(" | ".join(problems))
+
+
+def check_namespace(namespace: Mapping[str, Any]) -> None:
+    """Raise ParameterError when papermill injected a name the notebook's `parameters` cell does not
+    declare, or a parameter names an unknown judge/generator/condition; returns None."""
+    found = injected_from_history(namespace.get("In") or [])
+    if found is not None:
+        declared, injected = found
+        check_names(injected, declared, "this notebook")
+    check_values({k: namespace[k] for k in CHOICES if k in namespace})
+
+
+def check_kernel() -> None:
+    """Run check_namespace on the IPython kernel's namespace when there is one (a notebook that
+    writes without calling run_parameters, e.g. the scorecard); returns None."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        check_namespace(shell.user_ns)

@@ -1,0 +1,124 @@
+"""The README is true: every example command in it runs.
+
+Each fenced shell or Python block of README.md is preceded by a marker: `<!-- runnable -->` (this
+test runs it), `<!-- runnable: slow ... -->` (runs it too, marked slow: `-m "not slow"` skips it
+locally, CI runs it) or `<!-- not run: <why> -->` (needs a server or the network). A runnable block
+runs as written, line by line from the repository's root, in a temporary copy of the repository,
+so nothing it writes lands in the checkout; `pip install ...` (the environment the tests run in)
+and the test command itself (this suite) are the two lines it leaves out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ajb_utils import paths
+
+README = paths.REPO_ROOT / "README.md"
+FENCE = re.compile(r"(?:<!--\s*(?P<marker>[^>]*?)\s*-->\s*\n)?```(?P<lang>\w*)\n(?P<body>.*?)\n```", re.S)
+SHELL = ("bash", "sh", "shell", "console")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced block of the README: its language, body, marker and the line it starts on."""
+
+    lang: str
+    body: str
+    marker: str
+    line: int
+
+    @property
+    def runnable(self) -> bool:
+        return self.marker.startswith("runnable")
+
+    @property
+    def slow(self) -> bool:
+        return self.marker.startswith("runnable: slow")
+
+
+def readme_blocks(text: str) -> list[Block]:
+    """Return the README's fenced blocks with their markers ('' when a block has none)."""
+    return [Block(m["lang"], m["body"], (m["marker"] or "").strip(), text[: m.start("body")].count("\n"))
+            for m in FENCE.finditer(text)]
+
+
+def commands(block: Block) -> str:
+    """Return the shell script a runnable block runs: its lines, without `pip install ... &&` and
+    without the test command (comments and continuation lines kept)."""
+    out = []
+    for line in block.body.splitlines():
+        line = re.sub(r"^pip install [^&]*&&\s*", "", line)
+        if re.match(r"^\s*python -m pytest\b", line):
+            continue
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def repo_copy(dest: Path) -> Path:
+    """Return a copy of the repository's files (tracked and untracked, not ignored) under `dest`."""
+    root = paths.REPO_ROOT
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
+                            capture_output=True, check=False)
+    if listed.returncode == 0:
+        for rel in filter(None, listed.stdout.decode().split("\0")):
+            src = root / rel
+            if src.is_file():
+                (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dest / rel)
+    else:  # not a git checkout: everything but caches and outputs of other runs
+        shutil.copytree(root, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(
+            ".git", "__pycache__", "cache", "runs", "_scratch", "sample_full", "*.egg-info"))
+    return dest
+
+
+BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+RUNNABLE = [b for b in BLOCKS if b.runnable]
+
+
+def test_every_shell_and_python_block_says_whether_it_runs() -> None:
+    unmarked = [b.line for b in BLOCKS if b.lang in (*SHELL, "python")
+                and not (b.runnable or b.marker.startswith("not run:"))]
+    assert unmarked == [], f"README blocks starting on lines {unmarked} need <!-- runnable --> or <!-- not run: why -->"
+    assert len(RUNNABLE) >= 4
+
+
+def test_the_readme_names_only_files_that_exist() -> None:
+    text = README.read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:papermill_params|scripts|notebooks|docs|\.ci|benchmarks)/[\w./-]+\.(?:yaml|py|ipynb|md))", text))
+    named |= {f".ci/{m}" for m in re.findall(r"\.ci/([\w-]+)\b", text)}
+    missing = sorted(n for n in named if not (paths.REPO_ROOT / n).exists()
+                     and n != "docs/PERFORMANCE.md")  # written by branch perf (issue 22 item 6)
+    assert missing == []
+    shipped = sorted(p.name for p in (paths.REPO_ROOT / "papermill_params").glob("*.yaml"))
+    assert all(name in text for name in shipped), shipped
+    notebooks = sorted(p.stem for p in paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
+    assert f"{len(notebooks)} notebooks" in text and notebooks[0] in text and notebooks[-1] in text
+    assert "my/quick.yaml" not in text
+
+
+def test_commands_leave_out_the_install_and_the_test_command() -> None:
+    block = Block("bash", 'pip install -c requirements.lock -e ".[dev]" && python scripts/reproduce.py\n'
+                          '# tests\npip install -e . && python -m pytest -q', "runnable", 1)
+    assert commands(block) == "python scripts/reproduce.py\n# tests\n"
+
+
+@pytest.mark.parametrize("block", [pytest.param(b, id=f"line{b.line}", marks=[pytest.mark.slow] if b.slow else [])
+                                   for b in RUNNABLE])
+def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
+    root = repo_copy(tmp_path / "repo")
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    if block.lang == "python":
+        argv = [sys.executable, "-c", block.body]
+    else:
+        argv = ["bash", "-euo", "pipefail", "-c", commands(block)]
+    proc = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, f"README block at line {block.line} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
