@@ -213,3 +213,70 @@ def test_hub_unreachable_is_a_clear_error(monkeypatch, tmp_path):
     with pytest.raises(BenchDataError, match="HF_HUB_OFFLINE is set and revision main .* not in "
                                              "the local hub cache. Offline, use data_source="):
         load_bench("hf")
+
+
+# ------------------------------------------------------------------ issue 20: one loading path
+def _with_null_arguments(root: Path) -> Path:
+    """Give some generated and expected calls flat-dict arguments with null-valued keys
+    (Arrow structs after `datasets`, plain objects for the JSON reader); return `root`."""
+    for name, col in (("gpt5_4", "generated_tool_calls"), ("main", "expected_tool_calls")):
+        path = root / "data" / f"{name}.jsonl"
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        for i, row in enumerate(rows):
+            calls = row.get(col)
+            if not calls:
+                continue
+            row[col] = [{"name": (c.get("function") or c)["name"],
+                         "arguments": {**(json.loads(a) if isinstance(
+                             a := (c.get("function") or c)["arguments"], str) else a),
+                             **({"note": None} if (i + j) % 2 else {})}}
+                        for j, c in enumerate(calls)]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return root
+
+
+def test_engines_agree_on_null_valued_argument_keys(tmp_path):
+    """Both engines give identical frames when arguments are objects with null values."""
+    benches = {e: load_bench(_with_null_arguments(write_mini_repo(tmp_path / e, "nested")),
+                             engine=e, runs=None, cache=False) for e in ("json", "datasets")}
+    a, b = benches["json"], benches["datasets"]
+    for name in ("records", "generations", "verdicts", "exclusions"):
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name), obj=name)
+    # the rule itself: a null-valued argument key is not an argument
+    calls = a.generations.set_index(["id", "difficulty"])["generated_calls"]
+    assert all(v is not None for c in calls for call in c for v in call["arguments"].values())
+
+
+def test_a_file_cut_inside_a_line_is_an_error_naming_it(tmp_path):
+    from ajb_utils.data import IncompleteDataError
+    root = write_mini_repo(tmp_path / "r", "nested")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])  # cut mid-line at two thirds
+    assert not path.read_bytes().endswith(b"\n")
+    for engine in ("json", "datasets"):
+        with pytest.raises(IncompleteDataError) as err:
+            load_bench(root, engine=engine, runs=None, cache=False)
+        msg = str(err.value)
+        assert "judge_gpt_5_4.jsonl" in msg and "download" in msg and len(msg.splitlines()) == 1
+    assert issubclass(IncompleteDataError, BenchDataError)
+
+
+def test_a_config_with_fewer_rows_than_declared_is_an_error(tmp_path):
+    from ajb_utils.data import IncompleteDataError
+    root = write_mini_repo(tmp_path / "r", "nested")
+    readme = root / "README.md"
+    head, rest = readme.read_text().split("\n---\n", 1)
+    readme.write_text(head + "\ndataset_info:\n- config_name: judge_gpt_5_4\n  splits:\n"
+                      "  - name: train\n    num_examples: 40\n---\n" + rest)
+    with pytest.raises(IncompleteDataError, match=r"judge_gpt_5_4.*40"):
+        load_bench(root, engine="json", runs=None, cache=False)
+
+
+def test_an_empty_folder_is_the_same_one_line_error_as_a_missing_path(tmp_path):
+    from ajb_utils.data import probe_hub
+    (tmp_path / "empty").mkdir()
+    for call in (resolve_source, probe_hub, load_bench):
+        with pytest.raises(BenchDataError) as err:
+            call(tmp_path / "empty")
+        assert len(str(err.value).splitlines()) == 1 and "empty" in str(err.value)

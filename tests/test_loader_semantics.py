@@ -193,3 +193,26 @@ def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
     causes = bad.groupby("cause").size().to_dict()
     assert causes == {"null-valued argument key": 1, "other": 1}
     assert bad.loc[bad["cause"] == "null-valued argument key", "metric"].tolist() == ["parameter_structure"]
+
+
+# ------------------------------------------------------------------ issue 20.2: one dedup policy
+@pytest.mark.parametrize("engine", ["json", "datasets"])
+def test_a_null_judge_row_then_its_valid_retry_keeps_the_retry(tmp_path, engine):
+    root = write_mini_repo(tmp_path / f"null_then_retry_{engine}")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    rows = _rows(path)
+    failed = json.loads(json.dumps(rows[0]))  # r1 easy, a failed call: no verdict at all
+    for cond in ("with_gt", "without_gt"):
+        for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
+            failed[cond][m]["llm_score"] = None
+        failed[cond]["overall_alignment_pct"] = None
+    _write(path, [failed] + rows)  # the failed row first, then its valid retry
+    bench = load_bench(root, engine=engine, runs=None, cache=False)
+    v = bench.verdicts
+    r1 = v[(v["id"] == "r1") & (v["difficulty"] == "easy") & (v["condition"] == "with_gt")]
+    assert r1["llm_score"].notna().all() and len(r1) == 4
+    assert r1.loc[r1["metric"] == "sequence_accuracy", "llm_score"].item() == 0.5
+    reasons = _reasons(bench)
+    assert reasons.get("duplicate judge row", 0) == 0
+    assert reasons["invalid row superseded by a valid one"] == 1
+    assert reasons.get("null judge verdict (whole condition)", 0) == 0
