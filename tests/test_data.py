@@ -217,20 +217,17 @@ def test_hub_unreachable_is_a_clear_error(monkeypatch, tmp_path):
 
 # ------------------------------------------------------------------ issue 20: one loading path
 def _with_null_arguments(root: Path) -> Path:
-    """Give some generated and expected calls flat-dict arguments with null-valued keys
-    (Arrow structs after `datasets`, plain objects for the JSON reader); return `root`."""
+    """Give every generated and expected call flat-dict arguments of one shape, {"site", "note"},
+    with "note" null in some calls: Arrow structs after `datasets`, plain objects for the JSON
+    reader; return `root`."""
     for name, col in (("gpt5_4", "generated_tool_calls"), ("main", "expected_tool_calls")):
         path = root / "data" / f"{name}.jsonl"
         rows = [json.loads(line) for line in path.read_text().splitlines()]
         for i, row in enumerate(rows):
-            calls = row.get(col)
-            if not calls:
-                continue
-            row[col] = [{"name": (c.get("function") or c)["name"],
-                         "arguments": {**(json.loads(a) if isinstance(
-                             a := (c.get("function") or c)["arguments"], str) else a),
-                             **({"note": None} if (i + j) % 2 else {})}}
-                        for j, c in enumerate(calls)]
+            if row.get(col):
+                row[col] = [{"name": (c.get("function") or c)["name"],
+                             "arguments": {"site": 1, "note": None if (i + j) % 2 else 0}}
+                            for j, c in enumerate(row[col])]
         path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return root
 
