@@ -15,6 +15,7 @@ import pytest
 
 import ajb_utils.cache as bench_cache
 import ajb_utils.data as data_mod
+from ajb_utils import paths
 from ajb_utils.data import load_bench
 from mini_repo import write_mini_repo
 
@@ -272,7 +273,7 @@ def test_revision_of_a_local_folder_follows_its_content(tmp_path):
 
 def test_a_relative_folder_resolves_from_the_repository_root(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    assert data_mod.resolve_source("data/sample").location == str(data_mod.SAMPLE_DIR)
+    assert data_mod.resolve_source("data/sample").location == str(paths.SAMPLE_DIR)
 
 
 def test_frames_of_every_column_kind_round_trip(tmp_path):

@@ -108,12 +108,12 @@ def test_datasets_inference_failure_falls_back_to_json(tmp_path, monkeypatch):
     stores such columns as a Json feature instead). Simulate the older failure."""
     import pyarrow as pa
 
-    import ajb_utils.data as data_mod
+    from ajb_utils.data import read
 
     def fail(*args, **kwargs):
         raise pa.lib.ArrowInvalid("JSON parse error: Column changed from object to string")
 
-    monkeypatch.setattr(data_mod, "_dataset_table", fail)
+    monkeypatch.setattr(read, "dataset_table", fail)
     root = write_mini_repo(tmp_path / "r", "nested")
     bench = load_bench(root, engine="datasets", runs=None)
     assert sum("read the JSON-lines file directly" in m for m in bench.messages) == 3

@@ -166,16 +166,14 @@ def test_think_fence_generation_loads_as_valid(tmp_path, engine):
     assert scoring.check_published_scores(bench).empty
 
 
-# ------------------------------------------------------------------ issue 9: null-valued argument keys
-def test_null_valued_key_is_a_key_in_raw_json_and_dropped_only_for_arrow():
-    raw = '[{"name": "f", "arguments": {"x": 1, "y": null}}]'
-    assert C.normalize_calls(raw) == [{"name": "f", "arguments": {"x": 1, "y": None}}]
-    as_struct = [{"name": "f", "arguments": {"x": 1, "y": None}}]
-    assert C.normalize_calls(as_struct) == [{"name": "f", "arguments": {"x": 1, "y": None}}]
-    assert C.normalize_calls(as_struct, arrow=True) == [{"name": "f", "arguments": {"x": 1}}]
-    # a JSON string inside an Arrow column is still raw JSON: its null is a key
-    assert C.normalize_calls([{"name": "f", "arguments": '{"y": null}'}], arrow=True) == \
-        [{"name": "f", "arguments": {"y": None}}]
+# ------------------------------------------------------------------ issue 20.1: null-valued argument keys
+def test_a_null_valued_key_is_not_an_argument_in_any_encoding():
+    want = [{"name": "f", "arguments": {"x": 1}}]
+    assert C.normalize_calls('[{"name": "f", "arguments": {"x": 1, "y": null}}]') == want
+    assert C.normalize_calls([{"name": "f", "arguments": {"x": 1, "y": None}}]) == want
+    assert C.normalize_calls([{"name": "f", "arguments": '{"x": 1, "y": null}'}]) == want
+    assert C.normalize_calls([{"function": {"name": "f", "arguments": {"x": 1, "y": None}},
+                               "name": None, "arguments": None}]) == want  # an Arrow struct
 
 
 def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
@@ -190,9 +188,9 @@ def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
     other["score_tool_selection"] = 0.123
     _write(path, rows)
     bad = scoring.check_published_scores(load_bench(root, engine="json", runs=None))
-    causes = bad.groupby("cause").size().to_dict()
-    assert causes == {"null-valued argument key": 1, "other": 1}
-    assert bad.loc[bad["cause"] == "null-valued argument key", "metric"].tolist() == ["parameter_structure"]
+    causes = bad.groupby("cause", observed=True).size().to_dict()
+    assert causes == {"other": 1}  # a null-valued key is not an argument (issue 20 §1): no mismatch
+    assert bad["metric"].tolist() == ["tool_selection"]
 
 
 # ------------------------------------------------------------------ issue 20.2: one dedup policy

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from ajb_utils import data
+from ajb_utils import data, paths
 from ajb_utils.paths import SAMPLE_DIR
 
 RUN = "synthetic_qwq_32b_c2"
@@ -23,7 +23,7 @@ def runs_dir(tmp_path, monkeypatch):
     for name, source in (("made_on_sample", "sample"), ("made_on_full", "sample_full")):
         shutil.copy(SAMPLE_DIR / "runs" / f"{RUN}.jsonl", d / f"{name}.jsonl")
         (d / f"{name}.meta.json").write_text(json.dumps({**meta, "name": name, "source": source}))
-    monkeypatch.setattr(data, "RUNS_DIR", d)
+    monkeypatch.setattr(paths, "RUNS_DIR", d)
     return d
 
 
