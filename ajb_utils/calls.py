@@ -112,6 +112,8 @@ def parse_arguments(args: Any) -> dict[str, Any]:
     null is no arguments)."""
     if args is None:
         return {}
+    if type(args) is dict:
+        return {k: v for k, v in args.items() if v is not None}
     if isinstance(args, str | bytes):
         text = args.strip()
         if not text:
@@ -140,6 +142,9 @@ def _decoded_function(fn: str) -> Any:
 
 def normalize_call(call: Any) -> Call:
     """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
+    fn = call.get("function") if type(call) is dict else None
+    if type(fn) is dict and type(fn.get("name")) is str and fn["name"]:  # the common case, fast
+        return {"name": fn["name"], "arguments": parse_arguments(fn.get("arguments"))}
     if isinstance(call, str | bytes):
         try:
             call = _json_loads(call)

@@ -242,16 +242,22 @@ def _to_float(values: list[Any]) -> np.ndarray:
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
+_NAMES = ("id", "generator", "difficulty")
+
+
 class _Condition:
     """One condition column of a judge config, read once: field(metric, name) -> float array."""
 
     def __init__(self, rows: pd.DataFrame, cond: str, flat: bool) -> None:
-        self.rows, self.cond, self.flat = rows, cond, flat
+        self.cond, self.flat = cond, flat
+        self.rows = rows[[c for c in rows.columns if c in _NAMES or c.startswith(cond + ".")]
+                         if flat else [*_NAMES, cond]]
         self.blocks = None if flat else [_as_block(v) for v in rows[cond]]
         self.llm = {m: self.field(m, "llm_score") for m in schema.METRICS}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
         self.null = np.isnan(np.column_stack(list(self.llm.values()))).all(axis=1)
+        self.ident = self.rows[list(_NAMES)]
 
     def field(self, metric: str, name: str) -> np.ndarray:
         """Return one field of one metric across the rows as floats."""
@@ -262,9 +268,16 @@ class _Condition:
     def keep(self, mask: np.ndarray) -> None:
         """Keep only the rows of `mask` (returns None)."""
         self.rows = self.rows[mask].reset_index(drop=True)
+        self.ident = self.rows[list(_NAMES)]
         self.blocks = None if self.blocks is None else [b for b, k in zip(self.blocks, mask) if k]
         self.llm = {m: v[mask] for m, v in self.llm.items()}
         self.null = self.null[mask]
+
+
+def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
+    """Return `n` copies of `value` as a categorical over `categories`."""
+    return pd.Categorical.from_codes(np.full(n, categories.index(value), dtype=np.int16),
+                                     categories=categories)
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
@@ -310,7 +323,7 @@ def build_verdicts(raw: Raw | pd.DataFrame, judge: str, generations: GenerationI
     parts = [part for c in conds
              for part in _condition_parts(c, judge, names, p_all, justifications, excl)]
     out = pd.concat(parts, ignore_index=True)
-    out["judge"] = judge
+    out["judge"] = _constant(judge, [judge], len(out))
     out["match"] = 1.0 - np.abs(out["p"] - out["llm_score"])
     return out
 
@@ -320,18 +333,20 @@ def _condition_parts(c: _Condition, judge: str, names: dict[str, pd.Categorical]
                      excl: list[pd.DataFrame]) -> list[pd.DataFrame]:
     """Return one long frame per metric of one condition (null and out-of-range verdicts recorded)."""
     if c.null.any():
-        excl.append(exclusions(judge, c.rows[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
+        excl.append(exclusions(judge, c.ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
     parts = []
     for metric in schema.METRICS:
         llm, out_of_range = snap_verdicts(c.llm[metric])
         if out_of_range.any():
-            excl.append(exclusions(judge, c.rows[out_of_range], OUT_OF_RANGE, judge=judge,
+            excl.append(exclusions(judge, c.ident[out_of_range], OUT_OF_RANGE, judge=judge,
                                    condition=c.cond, metric=metric))
         null_metric = np.isnan(llm) & ~c.null & ~out_of_range
         if null_metric.any():
-            excl.append(exclusions(judge, c.rows[null_metric], NULL_METRIC, judge=judge,
+            excl.append(exclusions(judge, c.ident[null_metric], NULL_METRIC, judge=judge,
                                    condition=c.cond, metric=metric))
-        part = pd.DataFrame({**names, "condition": c.cond, "metric": metric, "llm_score": llm,
+        part = pd.DataFrame({**names, "condition": _constant(c.cond, schema.CONDITIONS, len(llm)),
+                             "metric": _constant(metric, schema.METRICS, len(llm)),
+                             "llm_score": llm,
                              "p": p_all[metric],
                              "p_published": c.field(metric, "programmatic_score"),
                              "match_published": c.field(metric, "match_score")})
@@ -362,6 +377,9 @@ def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame,
                   orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return the verdict frames as one frame: dag_type from records, ordered categoricals,
     float32 scores."""
+    judges = orders["judge"]
+    frames = [f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f)))
+              if len(f) else f for f in frames]
     verdicts = pd.concat(frames, ignore_index=True) if frames else \
         pd.DataFrame(columns=VERDICT_COLUMNS)
     if len(verdicts):

@@ -137,10 +137,11 @@ def _first_values(frame: pd.DataFrame) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 
 def _verdict_arrow_schema() -> Any:
-    """Return the explicit Arrow schema of a judge config (every known condition column)."""
+    """Return the explicit Arrow schema of a judge config's numbers (every known condition
+    column; justifications are not read on this path)."""
     import pyarrow as pa
-    metric = pa.struct([("llm_score", pa.float64()), ("justification", pa.string()),
-                        ("programmatic_score", pa.float64()), ("match_score", pa.float64())])
+    metric = pa.struct([("llm_score", pa.float64()), ("programmatic_score", pa.float64()),
+                        ("match_score", pa.float64())])
     block = pa.struct([(m, metric) for m in schema.METRICS]
                       + [("overall_alignment_pct", pa.float64())])
     return pa.schema([("id", pa.string()), ("generator", pa.string()),
@@ -168,7 +169,8 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
                                       and all(m in block for m in schema.METRICS)):
             return None
     try:
-        table = paj.read_json(path, parse_options=paj.ParseOptions(
+        table = paj.read_json(path, read_options=paj.ReadOptions(block_size=1 << 24),
+                              parse_options=paj.ParseOptions(
             explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"))
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None

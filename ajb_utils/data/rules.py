@@ -43,11 +43,16 @@ def require_columns(frame: pd.DataFrame, config: str, required: list[str]) -> No
                              f"it has {sorted(map(str, frame.columns))}")
 
 
-def exclusions(config: str, frame: pd.DataFrame, reason: str | pd.Series | np.ndarray,
+def _text(values: pd.Series) -> list[str]:
+    """Return a column's values as strings (without a pandas string conversion of the column)."""
+    return [v if type(v) is str else str(v) for v in values.to_numpy(dtype=object)]
+
+
+def exclusions(config: str, frame: pd.DataFrame, reason: str | np.ndarray,
                **fixed: Any) -> pd.DataFrame:
     """Return exclusion rows for the rows of `frame` with a reason (`fixed` names judge,
     condition, metric)."""
-    out = pd.DataFrame({c: frame[c].astype(str).to_numpy() if c in frame else None
+    out = pd.DataFrame({c: _text(frame[c]) if c in frame else None
                         for c in ("id", "generator", "difficulty")}, index=range(len(frame)))
     out["config"] = config
     for k in ("judge", "condition", "metric"):
