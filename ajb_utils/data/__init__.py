@@ -27,9 +27,9 @@ from ajb_utils import cache as bench_cache, schema
 from ajb_utils.data.bench import Bench, BenchDataError, HubUnavailable, IncompleteDataError
 from ajb_utils.data.build import (GenerationIndex, build_generations, build_records,
                                   build_verdicts, categorize, generation_keys,
-                                  score_generations, tidy_exclusions, tidy_verdicts)
+                                  score_generations, tidy_verdicts)
 from ajb_utils.data.read import GENERATOR_DROP, Raw, read_config, read_files, read_path
-from ajb_utils.data.rules import DUPLICATE, SUPERSEDED
+from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
 from ajb_utils.data.runs import (JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs,
                                  select_runs)
 from ajb_utils.data.source import (Source, hub_commit, probe_hub, read_card, resolve_source,
@@ -147,7 +147,7 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     card = read_card(src, revision)
     judge_runs = select_runs(src, runs, "", messages)
     generator_runs = select_runs(src, runs, "generators", messages)
-    excl: list[pd.DataFrame] = []
+    excl: list[Excluded] = []
     with _gc_paused():
         records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine,
                                             messages), excl)
@@ -195,7 +195,7 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
         generations = categorize(generations, {k: orders[k] for k in
                                                ("generator", "difficulty", "dag_type")})
     return Bench(records=records, generations=generations, verdicts=tidy,
-                 exclusions=tidy_exclusions(excl), judges=judges_tbl, source=str(source),
+                 exclusions=exclusion_frame(excl), judges=judges_tbl, source=str(source),
                  revision=source_revision(src, revision, card),
                  label=label_with_runs(src.label, runs, judge_runs + generator_runs),
                  synthetic=card.synthetic, messages=messages)

@@ -16,7 +16,7 @@ from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.read import Raw
 from ajb_utils.data.rules import (BAD_RECORD, DUPLICATE, DUPLICATE_JUDGE, EMPTY_PLAN,
-                                  EXCLUSION_COLUMNS, NO_GENERATION, NULL_BLOCK, NULL_METRIC,
+                                  NO_GENERATION, Excluded, NULL_BLOCK, NULL_METRIC,
                                   NULL_TOPOLOGY, OUT_OF_RANGE, UNKNOWN_DIFFICULTY,
                                   UNKNOWN_RECORD, UNPARSEABLE, dedup, exclusions, malformed,
                                   require_columns, snap_verdicts)
@@ -48,7 +48,7 @@ def ordered(known: list[str], values: pd.Series) -> list[str]:
 # Records
 # --------------------------------------------------------------------------------------------
 
-def build_records(raw: Raw, excl: list[pd.DataFrame]) -> pd.DataFrame:
+def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     """Return the records frame (one row per record) from the `main` config."""
     rows = raw.rows
     require_columns(rows, "main", schema.REQUIRED_MAIN)
@@ -116,7 +116,7 @@ def authors_rule_note(rows: pd.DataFrame, calls: list[Any], generator: str) -> s
 
 
 def build_generations(raw: Raw, generator: str, records: pd.DataFrame,
-                      excl: list[pd.DataFrame], messages: list[str]) -> pd.DataFrame:
+                      excl: list[Excluded], messages: list[str]) -> pd.DataFrame:
     """Return the valid, unscored generations of one generator config (exclusions recorded)."""
     rows = raw.rows
     require_columns(rows, generator, schema.REQUIRED_GENERATOR)
@@ -287,7 +287,7 @@ def present_conditions(rows: pd.DataFrame) -> list[str]:
 
 
 def build_verdicts(raw: Raw | pd.DataFrame, judge: str, generations: GenerationIndex | pd.DataFrame,
-                   excl: list[pd.DataFrame], justifications: bool = False) -> pd.DataFrame:
+                   excl: list[Excluded], justifications: bool = False) -> pd.DataFrame:
     """Return the long verdict frame of one judge config (every condition column present).
 
     `generations`: the valid generations (a GenerationIndex, or a frame with id, generator,
@@ -330,7 +330,7 @@ def build_verdicts(raw: Raw | pd.DataFrame, judge: str, generations: GenerationI
 
 def _condition_parts(c: _Condition, judge: str, names: dict[str, pd.Categorical],
                      p_all: dict[str, np.ndarray], justifications: bool,
-                     excl: list[pd.DataFrame]) -> list[pd.DataFrame]:
+                     excl: list[Excluded]) -> list[pd.DataFrame]:
     """Return one long frame per metric of one condition (null and out-of-range verdicts recorded)."""
     if c.null.any():
         excl.append(exclusions(judge, c.ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
@@ -395,8 +395,3 @@ def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame,
         verdicts["id"] = pd.Categorical(verdicts["id"].astype(str),
                                         categories=records["id"].tolist())
     return verdicts
-
-
-def tidy_exclusions(excl: list[pd.DataFrame]) -> pd.DataFrame:
-    """Return every exclusion as one frame (EXCLUSION_COLUMNS)."""
-    return pd.concat(excl, ignore_index=True) if excl else pd.DataFrame(columns=EXCLUSION_COLUMNS)

@@ -48,22 +48,34 @@ def _text(values: pd.Series) -> list[str]:
     return [v if type(v) is str else str(v) for v in values.to_numpy(dtype=object)]
 
 
+Excluded = dict[str, list[Any]]  # EXCLUSION_COLUMNS -> values: one batch of exclusion rows
+
+
 def exclusions(config: str, frame: pd.DataFrame, reason: str | np.ndarray,
-               **fixed: Any) -> pd.DataFrame:
-    """Return exclusion rows for the rows of `frame` with a reason (`fixed` names judge,
-    condition, metric)."""
-    out = pd.DataFrame({c: _text(frame[c]) if c in frame else None
-                        for c in ("id", "generator", "difficulty")}, index=range(len(frame)))
-    out["config"] = config
+               **fixed: Any) -> Excluded:
+    """Return exclusion rows (a batch, `exclusion_frame` joins them) for the rows of `frame` with
+    a reason (`fixed` names judge, condition, metric)."""
+    n = len(frame)
+    out: Excluded = {c: _text(frame[c]) if c in frame else [None] * n
+                     for c in ("id", "generator", "difficulty")}
+    out["config"] = [config] * n
     for k in ("judge", "condition", "metric"):
-        out[k] = fixed.get(k)
-    out["reason"] = reason if isinstance(reason, str) else np.asarray(reason, dtype=object)
-    return out[EXCLUSION_COLUMNS]
+        out[k] = [fixed.get(k)] * n
+    out["reason"] = [reason] * n if isinstance(reason, str) else list(reason)
+    return out
 
 
-def malformed(config: str, bad: list[str], **fixed: Any) -> pd.DataFrame:
+def malformed(config: str, bad: list[str], **fixed: Any) -> Excluded:
     """Return one exclusion per malformed JSON line (no id is known for them)."""
     return exclusions(config, pd.DataFrame(index=range(len(bad))), MALFORMED, **fixed)
+
+
+def exclusion_frame(batches: list[Excluded]) -> pd.DataFrame:
+    """Return every exclusion batch as one frame (EXCLUSION_COLUMNS; text columns, object where
+    a value is missing)."""
+    columns = {c: [v for b in batches for v in b[c]] for c in EXCLUSION_COLUMNS}
+    return pd.DataFrame({c: pd.Series(v, dtype=object if None in v else None)
+                         for c, v in columns.items()}, columns=EXCLUSION_COLUMNS)
 
 
 def dedup(key: np.ndarray | pd.Series, valid: np.ndarray, duplicate: str) -> np.ndarray:
