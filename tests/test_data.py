@@ -277,3 +277,16 @@ def test_an_empty_folder_is_the_same_one_line_error_as_a_missing_path(tmp_path):
         with pytest.raises(BenchDataError) as err:
             call(tmp_path / "empty")
         assert len(str(err.value).splitlines()) == 1 and "empty" in str(err.value)
+
+
+@pytest.mark.parametrize("engine", ["json", "datasets"])
+def test_an_unknown_condition_column_is_reported_not_dropped_silently(tmp_path, engine):
+    root = write_mini_repo(tmp_path / f"unknown_{engine}", "nested")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in rows:
+        r["with_gt_v2"] = r["with_gt"]  # a condition this package does not know
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bench = load_bench(root, engine=engine, runs=None, cache=False)
+    assert any("with_gt_v2" in m and "not known" in m for m in bench.messages), bench.messages
+    assert set(bench.verdicts["condition"].astype(str)) == {"with_gt", "without_gt"}

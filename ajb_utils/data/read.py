@@ -59,19 +59,11 @@ def _cut(path: Path, what: str) -> IncompleteDataError:
 
 def check_complete(path: Path) -> None:
     """Raise IncompleteDataError when a JSON-lines file's last line is cut (no newline, no JSON)."""
-    size = os.path.getsize(path)
-    if size == 0:
-        return
     with open(path, "rb") as fh:
-        start = max(0, size - _TAIL)
-        fh.seek(start)
+        fh.seek(max(0, os.path.getsize(path) - _TAIL))
         tail = fh.read()
-        while tail[-1:] != b"\n" and b"\n" not in tail and start > 0:
-            start = max(0, start - _TAIL)
-            fh.seek(start)
-            tail = fh.read()
     last = tail.rsplit(b"\n", 1)[-1]
-    if last.strip():
+    if last.strip() and b"\n" in tail:  # (a last line longer than _TAIL is not checked here)
         try:
             _loads(last)
         except _JSONError:
@@ -123,13 +115,9 @@ def unknown_conditions(values: dict[str, Any]) -> list[str]:
                   if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
 
 
-def _first_values(frame: pd.DataFrame) -> dict[str, Any]:
-    """Return each column's first non-null value (None if all null)."""
-    out = {}
-    for col in frame.columns:
-        idx = frame[col].first_valid_index()
-        out[str(col)] = None if idx is None else frame[col].at[idx]
-    return out
+def _head(frame: pd.DataFrame) -> dict[str, Any]:
+    """Return the first row of a frame as a dict ({} when empty)."""
+    return frame.iloc[0].to_dict() if len(frame) else {}
 
 
 # --------------------------------------------------------------------------------------------
@@ -296,12 +284,11 @@ def read_config(src: Source, card: Card, config: str, revision: str | None, engi
             flat = flatten_judge_table(table) if judge and not justifications else None
             if flat is not None:
                 raw = Raw(flat, flat=True, unknown=unknown_conditions(
-                    {f.name: dict.fromkeys(getattr(f.type, "names", None) or [], 0) or None
-                     for f in table.schema}))
+                    (table.slice(0, 1).to_pylist() or [{}])[0]))
             else:
                 rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names
                                      if c not in drop})
-                raw = Raw(rows, unknown=unknown_conditions(_first_values(rows)) if judge else [])
+                raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if judge else [])
             return _checked(raw, config, card, files)
     paths = [fetch(src, rel, revision) for rel in files]
     raw = read_path(paths[0], drop, judge, justifications) if len(paths) == 1 else \
@@ -318,7 +305,7 @@ def read_files(paths: list[Path], drop: tuple[str, ...] = (), judge: bool = Fals
         rows += r
         bad += b
     frame = pd.DataFrame(rows)
-    return Raw(frame, bad, unknown=unknown_conditions(_first_values(frame)) if judge else [])
+    return Raw(frame, bad, unknown=unknown_conditions(_head(frame)) if judge else [])
 
 
 def read_path(path: Path, drop: tuple[str, ...] = (), judge: bool = False,
