@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,17 @@ def _select(requested: list[str] | None, known: list[str], available: dict[str, 
         messages.append(msg)
         log.warning(msg)
     return [k for k in known if k in out]
+
+
+class _Deferred:
+    """A read done when its result is asked for (the `datasets` engine reads in the caller's thread)."""
+
+    def __init__(self, fn: Callable[..., Raw], *args: Any, **kwargs: Any) -> None:
+        self.call = lambda: fn(*args, **kwargs)
+
+    def result(self) -> Raw:
+        """Return the read's result."""
+        return self.call()
 
 
 @contextlib.contextmanager
@@ -148,7 +160,16 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
     judge_runs = select_runs(src, runs, "", messages)
     generator_runs = select_runs(src, runs, "generators", messages)
     excl: list[Excluded] = []
-    with _gc_paused():
+    wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
+    read_messages: dict[str, list[str]] = {j: [] for j in wanted}
+    with _gc_paused(), ThreadPoolExecutor(max_workers=1) as pool:
+        # JSON-lines judge configs are read by Arrow's C++ reader (no GIL) in a second thread
+        # while this one parses and scores the generations.
+        ahead = pool.submit if engine == "json" else _Deferred
+        judge_raw = {j: ahead(read_config, src, card, j, revision, engine, read_messages[j],
+                              judge=True, justifications=justifications) for j in wanted}
+        run_raw = {r.name: ahead(read_path, r.path, judge=True, justifications=justifications)
+                   for r in judge_runs}
         records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine,
                                             messages), excl)
         frames = [build_generations(read_config(src, card, g, revision, engine, messages,
@@ -163,17 +184,18 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
         generations = score_generations(frames, records)
         index = GenerationIndex.of(generations, records["id"].tolist(), generator_names)
 
+        messages += judge_messages
         verdicts: list[pd.DataFrame] = []
         judge_rows: list[dict[str, Any]] = []
-        for j in _select(judges, schema.JUDGES, card.files, "judge", messages):
-            raw = read_config(src, card, j, revision, engine, messages, judge=True,
-                              justifications=justifications)
+        for j in wanted:
+            raw = judge_raw[j].result()
+            messages += read_messages[j]
             _report_unknown(j, raw, messages)
             verdicts.append(build_verdicts(raw, j, index, excl, justifications))
             judge_rows.append(judge_meta(j, "release", card.synthetic,
                                          conditions=schema.MAIN_CONDITIONS))
         for run in judge_runs:
-            raw = read_path(run.path, judge=True, justifications=justifications)
+            raw = run_raw[run.name].result()
             _report_unknown(run.name, raw, messages)
             try:
                 v = build_verdicts(raw, run.name, index, excl, justifications)
