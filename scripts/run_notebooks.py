@@ -56,7 +56,7 @@ import yaml  # noqa: E402
 from ajb_utils import environment, paths, provenance  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
-DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError")  # the same in every notebook
+DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError")  # the same in every notebook
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write: starts when they are done
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 
