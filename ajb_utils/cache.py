@@ -7,10 +7,15 @@ mapping instead of parsing JSON lines again. The key is a hash of everything the
 - the source (its resolved location: never shared between sources, even with equal content);
 - the inputs: the content hash of every file read (README.md, each config's data file, every run
   file), or, for the hub, the commit the revision resolves to (unresolved hub loads are not cached);
+  of a run's .meta.json only the fields that shape the frames (not when it was made: an identical
+  rerun keeps the entry);
 - the load arguments (generators, judges, runs, engine, justifications);
 - the package version, the library versions that shape the frames, and a hash of the loader's own
-  source files (every `ajb_utils` module `data.py` reaches), so a change of the loader's code or
-  semantics invalidates every entry.
+  source files (every `ajb_utils` module the `ajb_utils.data` package reaches), so a change of the
+  loader's code or semantics invalidates every entry.
+
+`keyed_by_content(plan)` is the decorator that puts a loader behind the cache: `load_bench` is
+written as a plain load, and `plan` says how one call is keyed.
 
 File hashes are content hashes (xxh3-128 of the bytes). Hashing 1.1 GB on every load would cost a
 second, so a digest is remembered per file together with the file's (size, mtime_ns, ctime_ns,
@@ -23,6 +28,8 @@ at a temporary folder so they never share the repository's cache). Deleting it i
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import os
 import pickle
@@ -30,6 +37,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -366,3 +374,42 @@ def cached(load: Callable[[], Any], key_parts: dict[str, Any], inputs: list[Path
     except (OSError, ValueError, TypeError, pa.ArrowException, pickle.PicklingError) as exc:
         log.warning("the bench was loaded but not cached (%s: %s)", type(exc).__name__, exc)
     return bench
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one call of a cached loader is keyed and rebuilt: `parts` (source, commit, arguments and
+    any other content of the key), `inputs` (files hashed into the key), the entry's `label`, the
+    arguments the load runs with, `make(frames, meta)` rebuilding its result from an entry and
+    `provenance(result)` giving the JSON-able fields kept beside the frames."""
+
+    parts: dict[str, Any]
+    inputs: list[Path]
+    label: str
+    args: dict[str, Any]
+    make: Callable[[dict[str, pd.DataFrame], dict[str, Any]], Any]
+    provenance: Callable[[Any], dict[str, Any]]
+
+
+def keyed_by_content(plan: Callable[..., Plan]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Return a decorator for a loader with a `cache: bool` parameter: cache=False runs it, else
+    `plan(**arguments)` keys the call and the loader runs only on a miss (then the entry is kept).
+    The loader's code (its module and every ajb_utils module it reaches) is part of the key."""
+    def decorate(load: Callable[..., Any]) -> Callable[..., Any]:
+        """Return `load` behind the cache."""
+        signature = inspect.signature(load)
+
+        @functools.wraps(load)
+        def cached_load(*args: Any, **kwargs: Any) -> Any:
+            """Return the load's result, from the cache when its inputs are unchanged."""
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            arguments = dict(bound.arguments)
+            if not arguments.pop("cache"):
+                return load(**arguments, cache=False)
+            p = plan(**arguments)
+            parts = {**p.parts, "loader": code_fingerprint(sys.modules[load.__module__])}
+            return cached(lambda: load(**p.args, cache=False), parts, p.inputs, p.label, p.make,
+                          p.provenance)
+        return cached_load
+    return decorate

@@ -5,15 +5,11 @@ A call arrives OpenAI-style ``{"function": {"name", "arguments"}}`` or flat ``{"
 array (pandas' view of an Arrow list) or a JSON string. Everything becomes a list of
 ``{"name": str, "arguments": dict}``.
 
-Null-valued argument keys. Where the raw JSON is read (JSON-string columns, the JSON-lines
-files read directly), a key present with a ``null`` value is a key, as in the authors' scorer:
-``{"x": null}`` has the key set ``{x}``. Only where the encoding cannot tell a fill from a null is
-it dropped: when nested columns come through Arrow structs, a struct's fields are the union over
-all rows and a row that lacks a field gets ``None`` there. Callers say so with ``arrow=True``
-(the loader does for configs read through ``datasets``); then a dict's ``None``-valued keys are
-not arguments, while arguments still stored as a JSON string keep theirs.
-``ajb_utils.scoring.check_published_scores`` reports the plans where the two readings differ from
-the published scores under the cause "null-valued argument key".
+Null-valued argument keys. A key whose value is JSON ``null`` is not an argument: ``{"x": 1,
+"y": null}`` has the key set ``{x}``, in every encoding and whatever read the bytes. It is the one
+reading every encoding can express: Arrow structs (``datasets``, the hub's Parquet) cannot tell a
+null from an absent field, since a struct's fields are the union over rows. The rule is applied
+here, once, for every loader engine (docs/DATA_FORMAT.md §3).
 
 Generator outputs as text. Before a plan stored as text is declared unparseable it is read as the
 authors' scorer reads it: the text after the last ``</think>``, with Markdown code fences
@@ -44,7 +40,7 @@ _FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.S)
 
 
 def _strip_nulls(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a mapping without its None-valued entries (top level only; see module doc)."""
+    """Return a mapping as a dict without its None-valued entries (top level only; see module doc)."""
     for v in obj.values():
         if v is None:
             return {k: v for k, v in obj.items() if v is not None}
@@ -111,13 +107,13 @@ def _as_list(value: Any) -> list[Any] | None:
     raise CallParseError(f"expected a list of calls, got {type(value).__name__}")
 
 
-def parse_arguments(args: Any, arrow: bool = False) -> dict[str, Any]:
-    """Return a call's arguments as a dict (dict or JSON string in; JSON null is no arguments).
-
-    Null-valued keys are kept, except in a dict that came through Arrow structs (``arrow``).
-    """
+def parse_arguments(args: Any) -> dict[str, Any]:
+    """Return a call's arguments as a dict without null-valued keys (dict or JSON string in; JSON
+    null is no arguments)."""
     if args is None:
         return {}
+    if type(args) is dict:
+        return {k: v for k, v in args.items() if v is not None}
     if isinstance(args, str | bytes):
         text = args.strip()
         if not text:
@@ -128,10 +124,8 @@ def parse_arguments(args: Any, arrow: bool = False) -> dict[str, Any]:
             raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
         if args is None:  # "null": no arguments, as a None value
             return {}
-        if type(args) is dict:  # raw JSON, freshly decoded: a null-valued key is a key
-            return args
     if isinstance(args, Mapping):
-        return _strip_nulls(args) if arrow else dict(args)
+        return {k: v for k, v in args.items() if v is not None}  # always a new dict
     raise CallParseError(f"arguments must be an object, got {type(args).__name__}")
 
 
@@ -146,8 +140,11 @@ def _decoded_function(fn: str) -> Any:
     return fn
 
 
-def normalize_call(call: Any, arrow: bool = False) -> Call:
+def normalize_call(call: Any) -> Call:
     """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
+    fn = call.get("function") if type(call) is dict else None
+    if type(fn) is dict and type(fn.get("name")) is str and fn["name"]:  # the common case, fast
+        return {"name": fn["name"], "arguments": parse_arguments(fn.get("arguments"))}
     if isinstance(call, str | bytes):
         try:
             call = _json_loads(call)
@@ -167,25 +164,24 @@ def normalize_call(call: Any, arrow: bool = False) -> Call:
         args = call.get("arguments", call.get("parameters"))
     if not isinstance(name, str) or not name:
         raise CallParseError("a call has no tool name")
-    return {"name": name, "arguments": parse_arguments(args, arrow)}
+    return {"name": name, "arguments": parse_arguments(args)}
 
 
-def normalize_calls(value: Any, arrow: bool = False) -> list[Call] | None:
+def normalize_calls(value: Any) -> list[Call] | None:
     """Return a call list in canonical form; None when the value is null (no parseable output).
 
-    ``arrow``: the value came through Arrow structs (see module doc on null-valued keys).
     Raises CallParseError for malformed input (bad JSON, calls without names).
     """
     items = _as_list(value)
     if items is None:
         return None
-    return [normalize_call(c, arrow) for c in items]
+    return [normalize_call(c) for c in items]
 
 
-def try_normalize_calls(value: Any, arrow: bool = False) -> tuple[list[Call] | None, str | None]:
+def try_normalize_calls(value: Any) -> tuple[list[Call] | None, str | None]:
     """Return (calls, None) on success or (None, reason) when the value cannot be parsed."""
     try:
-        calls = normalize_calls(value, arrow)
+        calls = normalize_calls(value)
     except CallParseError as exc:
         return None, f"unparseable: {exc}"
     if calls is None:

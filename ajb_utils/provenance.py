@@ -6,7 +6,6 @@ outputs stay stable under nbval.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from filelock import FileLock
 
 from ajb_utils import environment, parameters, paths, schema
 
@@ -175,8 +175,7 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
     """
     path = Path(out) / "PROVENANCE.json"
     record = provenance_record(bench, params)
-    with open(Path(out) / ".PROVENANCE.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(Path(out) / ".PROVENANCE.lock"):  # any OS (fcntl would not import on Windows)
         try:
             old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
         except ValueError:

@@ -307,6 +307,7 @@ def reduced_copy(src: Path, dest: Path, n_records: int) -> Path:
     and only the rows of other JSON-lines files whose `id` is among them; return `dest`."""
     main = (src / "data" / "main.jsonl").read_bytes().splitlines()
     keep = {json.loads(line)["id"] for line in main[:n_records] if line.strip()}
+    kept: dict[str, int] = {}
     for path in sorted(p for p in src.rglob("*") if p.is_file()):
         out = dest / path.relative_to(src)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -314,10 +315,26 @@ def reduced_copy(src: Path, dest: Path, n_records: int) -> Path:
             shutil.copyfile(path, out)
             continue
         with open(path, "rb") as fin, open(out, "wb") as fout:
-            for line in fin:
-                if line.strip() and orjson.loads(line).get("id") in keep:
-                    fout.write(line)
+            rows = [line for line in fin if line.strip() and orjson.loads(line).get("id") in keep]
+            fout.writelines(rows)
+        kept[path.relative_to(src).as_posix()] = len(rows)
+    _declare_rows(dest / "README.md", kept)
     return dest
+
+
+def _declare_rows(readme: Path, kept: dict[str, int]) -> None:
+    """Rewrite the row counts a card's `dataset_info:` declares to the rows kept per file."""
+    import yaml
+
+    head, sep, rest = readme.read_text(encoding="utf-8")[3:].partition("\n---\n")
+    header = yaml.safe_load(head)
+    if not header.get("dataset_info"):
+        return
+    path_of = {c["config_name"]: c["data_files"][0]["path"] for c in header["configs"]}
+    for entry in header["dataset_info"]:
+        entry["splits"][0]["num_examples"] = kept.get(path_of.get(entry["config_name"]), 0)
+    readme.write_text("---\n" + yaml.safe_dump(header, sort_keys=False) + "---\n" + rest,
+                      encoding="utf-8")
 
 
 def hub_env(endpoint: str, home: Path) -> dict[str, str]:

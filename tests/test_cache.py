@@ -15,6 +15,7 @@ import pytest
 
 import ajb_utils.cache as bench_cache
 import ajb_utils.data as data_mod
+from ajb_utils import paths
 from ajb_utils.data import load_bench
 from mini_repo import write_mini_repo
 
@@ -272,7 +273,7 @@ def test_revision_of_a_local_folder_follows_its_content(tmp_path):
 
 def test_a_relative_folder_resolves_from_the_repository_root(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    assert data_mod.resolve_source("data/sample").location == str(data_mod.SAMPLE_DIR)
+    assert data_mod.resolve_source("data/sample").location == str(paths.SAMPLE_DIR)
 
 
 def test_frames_of_every_column_kind_round_trip(tmp_path):
@@ -297,3 +298,17 @@ def test_frames_of_every_column_kind_round_trip(tmp_path):
         frames["mixed"], tmp_path, "mixed"))
     assert back["text"].tolist() == ["x", None, "y"]
     assert back["odd"].iloc[2] != back["odd"].iloc[2]  # NaN stays NaN, not None
+
+
+def test_a_rerun_with_identical_verdicts_keeps_the_hit(tmp_path):
+    """A run's .meta.json carries when it was made: that alone must not defeat the cache."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    (root / "runs").mkdir()
+    _write_rows(root / "runs" / "my_judge.jsonl", _judge_rows(root))
+    meta = {"name": "my_judge", "judge": "my_judge", "created_unix": 1_700_000_000}
+    (root / "runs" / "my_judge.meta.json").write_text(json.dumps(meta))
+    assert not _from_cache(load_bench(root))
+    (root / "runs" / "my_judge.meta.json").write_text(json.dumps({**meta, "created_unix": 1_800_000_000}))
+    assert _from_cache(load_bench(root))
+    (root / "runs" / "my_judge.meta.json").write_text(json.dumps({**meta, "display": "Mine"}))
+    assert not _from_cache(load_bench(root))  # a field the frames show is content

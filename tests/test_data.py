@@ -108,12 +108,12 @@ def test_datasets_inference_failure_falls_back_to_json(tmp_path, monkeypatch):
     stores such columns as a Json feature instead). Simulate the older failure."""
     import pyarrow as pa
 
-    import ajb_utils.data as data_mod
+    from ajb_utils.data import read
 
     def fail(*args, **kwargs):
         raise pa.lib.ArrowInvalid("JSON parse error: Column changed from object to string")
 
-    monkeypatch.setattr(data_mod, "_dataset_table", fail)
+    monkeypatch.setattr(read, "dataset_table", fail)
     root = write_mini_repo(tmp_path / "r", "nested")
     bench = load_bench(root, engine="datasets", runs=None)
     assert sum("read the JSON-lines file directly" in m for m in bench.messages) == 3
@@ -213,3 +213,80 @@ def test_hub_unreachable_is_a_clear_error(monkeypatch, tmp_path):
     with pytest.raises(BenchDataError, match="HF_HUB_OFFLINE is set and revision main .* not in "
                                              "the local hub cache. Offline, use data_source="):
         load_bench("hf")
+
+
+# ------------------------------------------------------------------ issue 20: one loading path
+def _with_null_arguments(root: Path) -> Path:
+    """Give every generated and expected call flat-dict arguments of one shape, {"site", "note"},
+    with "note" null in some calls: Arrow structs after `datasets`, plain objects for the JSON
+    reader; return `root`."""
+    for name, col in (("gpt5_4", "generated_tool_calls"), ("main", "expected_tool_calls")):
+        path = root / "data" / f"{name}.jsonl"
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        for i, row in enumerate(rows):
+            if row.get(col):
+                row[col] = [{"name": (c.get("function") or c)["name"],
+                             "arguments": {"site": 1, "note": None if (i + j) % 2 else 0}}
+                            for j, c in enumerate(row[col])]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return root
+
+
+def test_engines_agree_on_null_valued_argument_keys(tmp_path):
+    """Both engines give identical frames when arguments are objects with null values."""
+    benches = {e: load_bench(_with_null_arguments(write_mini_repo(tmp_path / e, "nested")),
+                             engine=e, runs=None, cache=False) for e in ("json", "datasets")}
+    a, b = benches["json"], benches["datasets"]
+    for name in ("records", "generations", "verdicts", "exclusions"):
+        pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name), obj=name)
+    # the rule itself: a null-valued argument key is not an argument
+    calls = a.generations.set_index(["id", "difficulty"])["generated_calls"]
+    assert all(v is not None for c in calls for call in c for v in call["arguments"].values())
+
+
+def test_a_file_cut_inside_a_line_is_an_error_naming_it(tmp_path):
+    from ajb_utils.data import IncompleteDataError
+    root = write_mini_repo(tmp_path / "r", "nested")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 2 // 3])  # cut mid-line at two thirds
+    assert not path.read_bytes().endswith(b"\n")
+    for engine in ("json", "datasets"):
+        with pytest.raises(IncompleteDataError) as err:
+            load_bench(root, engine=engine, runs=None, cache=False)
+        msg = str(err.value)
+        assert "judge_gpt_5_4.jsonl" in msg and "download" in msg and len(msg.splitlines()) == 1
+    assert issubclass(IncompleteDataError, BenchDataError)
+
+
+def test_a_config_with_fewer_rows_than_declared_is_an_error(tmp_path):
+    from ajb_utils.data import IncompleteDataError
+    root = write_mini_repo(tmp_path / "r", "nested")
+    readme = root / "README.md"
+    head, rest = readme.read_text().split("\n---\n", 1)
+    readme.write_text(head + "\ndataset_info:\n- config_name: judge_gpt_5_4\n  splits:\n"
+                      "  - name: train\n    num_examples: 40\n---\n" + rest)
+    with pytest.raises(IncompleteDataError, match=r"judge_gpt_5_4.*40"):
+        load_bench(root, engine="json", runs=None, cache=False)
+
+
+def test_an_empty_folder_is_the_same_one_line_error_as_a_missing_path(tmp_path):
+    from ajb_utils.data import probe_hub
+    (tmp_path / "empty").mkdir()
+    for call in (resolve_source, probe_hub, load_bench):
+        with pytest.raises(BenchDataError) as err:
+            call(tmp_path / "empty")
+        assert len(str(err.value).splitlines()) == 1 and "empty" in str(err.value)
+
+
+@pytest.mark.parametrize("engine", ["json", "datasets"])
+def test_an_unknown_condition_column_is_reported_not_dropped_silently(tmp_path, engine):
+    root = write_mini_repo(tmp_path / f"unknown_{engine}", "nested")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in rows:
+        r["with_gt_v2"] = r["with_gt"]  # a condition this package does not know
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    bench = load_bench(root, engine=engine, runs=None, cache=False)
+    assert any("with_gt_v2" in m and "not known" in m for m in bench.messages), bench.messages
+    assert set(bench.verdicts["condition"].astype(str)) == {"with_gt", "without_gt"}

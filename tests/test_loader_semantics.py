@@ -166,16 +166,14 @@ def test_think_fence_generation_loads_as_valid(tmp_path, engine):
     assert scoring.check_published_scores(bench).empty
 
 
-# ------------------------------------------------------------------ issue 9: null-valued argument keys
-def test_null_valued_key_is_a_key_in_raw_json_and_dropped_only_for_arrow():
-    raw = '[{"name": "f", "arguments": {"x": 1, "y": null}}]'
-    assert C.normalize_calls(raw) == [{"name": "f", "arguments": {"x": 1, "y": None}}]
-    as_struct = [{"name": "f", "arguments": {"x": 1, "y": None}}]
-    assert C.normalize_calls(as_struct) == [{"name": "f", "arguments": {"x": 1, "y": None}}]
-    assert C.normalize_calls(as_struct, arrow=True) == [{"name": "f", "arguments": {"x": 1}}]
-    # a JSON string inside an Arrow column is still raw JSON: its null is a key
-    assert C.normalize_calls([{"name": "f", "arguments": '{"y": null}'}], arrow=True) == \
-        [{"name": "f", "arguments": {"y": None}}]
+# ------------------------------------------------------------------ issue 20.1: null-valued argument keys
+def test_a_null_valued_key_is_not_an_argument_in_any_encoding():
+    want = [{"name": "f", "arguments": {"x": 1}}]
+    assert C.normalize_calls('[{"name": "f", "arguments": {"x": 1, "y": null}}]') == want
+    assert C.normalize_calls([{"name": "f", "arguments": {"x": 1, "y": None}}]) == want
+    assert C.normalize_calls([{"name": "f", "arguments": '{"x": 1, "y": null}'}]) == want
+    assert C.normalize_calls([{"function": {"name": "f", "arguments": {"x": 1, "y": None}},
+                               "name": None, "arguments": None}]) == want  # an Arrow struct
 
 
 def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
@@ -190,6 +188,29 @@ def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
     other["score_tool_selection"] = 0.123
     _write(path, rows)
     bad = scoring.check_published_scores(load_bench(root, engine="json", runs=None))
-    causes = bad.groupby("cause").size().to_dict()
-    assert causes == {"null-valued argument key": 1, "other": 1}
-    assert bad.loc[bad["cause"] == "null-valued argument key", "metric"].tolist() == ["parameter_structure"]
+    causes = bad.groupby("cause", observed=True).size().to_dict()
+    assert causes == {"other": 1}  # a null-valued key is not an argument (issue 20 §1): no mismatch
+    assert bad["metric"].tolist() == ["tool_selection"]
+
+
+# ------------------------------------------------------------------ issue 20.2: one dedup policy
+@pytest.mark.parametrize("engine", ["json", "datasets"])
+def test_a_null_judge_row_then_its_valid_retry_keeps_the_retry(tmp_path, engine):
+    root = write_mini_repo(tmp_path / f"null_then_retry_{engine}")
+    path = root / "data" / "judge_gpt_5_4.jsonl"
+    rows = _rows(path)
+    failed = json.loads(json.dumps(rows[0]))  # r1 easy, a failed call: no verdict at all
+    for cond in ("with_gt", "without_gt"):
+        for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
+            failed[cond][m]["llm_score"] = None
+        failed[cond]["overall_alignment_pct"] = None
+    _write(path, [failed] + rows)  # the failed row first, then its valid retry
+    bench = load_bench(root, engine=engine, runs=None, cache=False)
+    v = bench.verdicts
+    r1 = v[(v["id"] == "r1") & (v["difficulty"] == "easy") & (v["condition"] == "with_gt")]
+    assert r1["llm_score"].notna().all() and len(r1) == 4
+    assert r1.loc[r1["metric"] == "sequence_accuracy", "llm_score"].item() == 0.5
+    reasons = _reasons(bench)
+    assert reasons.get("duplicate judge row", 0) == 0
+    assert reasons["invalid row superseded by a valid one"] == 1
+    assert reasons.get("null judge verdict (whole condition)", 0) == 0

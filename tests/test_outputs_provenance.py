@@ -220,3 +220,11 @@ def test_license_citation_and_changelog() -> None:
     for a in paper["authors"]:
         assert f"{a['family-names']}, {a['given-names']}" in readme  # the README's BibTeX
     assert (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").startswith("# Changelog")
+
+
+def test_provenance_imports_without_fcntl() -> None:
+    """provenance locks PROVENANCE.json with filelock, so the package imports on Windows (no fcntl)."""
+    code = ("import sys; sys.modules['fcntl'] = None; import ajb_utils.provenance, ajb_utils.data;"
+            " print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "ok", out.stderr

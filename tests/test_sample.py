@@ -219,3 +219,23 @@ def test_messy_cases_are_each_counted_by_the_loader(tiny: tuple[Path, dict[str, 
             & (v["generator"] == gen)]
     assert one.groupby("condition", observed=True)["llm_score"].count().to_dict() == \
         {"with_gt": 0, "without_gt": 4}
+
+
+def test_synthetic_is_a_field_of_the_readme_header(tmp_path: Path) -> None:
+    """The builder writes `synthetic: true` in the YAML header, the loader reads it from there;
+    a card without the field (the real release) is not synthetic, whatever its prose says."""
+    import shutil
+
+    import yaml
+
+    from ajb_utils.data import load_bench
+    text = (SAMPLE_DIR / "README.md").read_text()
+    assert yaml.safe_load(text.split("---")[1])["synthetic"] is True
+    copy = tmp_path / "mirror"
+    shutil.copytree(SAMPLE_DIR, copy, ignore=shutil.ignore_patterns("runs", "annotations"))
+    head, prose = (copy / "README.md").read_text().split("\n---\n", 1)
+    (copy / "README.md").write_text(head.replace("synthetic: true\n", "") + "\n---\n"
+                                    + "Built with a synthetic-data-generation framework.\n" + prose)
+    assert load_bench(copy, runs=None, cache=False).synthetic is False
+    (copy / "README.md").write_text(head + "\n---\n# a card\n")
+    assert load_bench(copy, runs=None, cache=False).synthetic is True

@@ -132,14 +132,15 @@ def test_encodings_agree() -> None:
     assert programmatic_scores(gen_flat, exp_flat) == programmatic_scores(gen_oa, exp_oa)
 
 
-def test_null_filled_struct_keys_are_not_arguments() -> None:
-    """Arrow structs null-fill the union of fields: there (arrow=True) None-valued keys are not
-    arguments; read as raw JSON the same keys are keys (issue 9 §2), scoring the 0.5 of Eq. 2."""
+def test_null_valued_keys_are_not_arguments() -> None:
+    """A null-valued argument key is not an argument in any encoding (issue 20 §1): Arrow structs
+    null-fill the union of fields, and raw JSON reads the same (Eq. 2 gives 1.0 both ways)."""
     exp = [c("a", x=1)]
     gen_struct = [{"function": {"name": "a", "arguments": {"x": 1, "y": None, "z": None}},
                    "name": None, "arguments": None}]
-    assert programmatic_scores(normalize_calls(gen_struct, arrow=True), exp)["parameter_structure"] == 1.0
-    assert programmatic_scores(gen_struct, exp)["parameter_structure"] == 0.5
+    gen_json = json.dumps([{"name": "a", "arguments": {"x": 1, "y": None, "z": None}}])
+    assert programmatic_scores(normalize_calls(gen_struct), exp)["parameter_structure"] == 1.0
+    assert programmatic_scores(gen_json, exp)["parameter_structure"] == 1.0
 
 
 @pytest.mark.parametrize("bad", ["[{", '[{"arguments": {}}]', "42", '[{"name": "a", "arguments": "{x"}]'])
@@ -179,7 +180,7 @@ def test_argument_decoding_keeps_the_standard_librarys_results():
     from ajb_utils.calls import CallParseError, parse_arguments
 
     assert parse_arguments('{"a": 1, "b": null, "c": [1, {"d": null}]}') == {
-        "a": 1, "b": None, "c": [1, {"d": None}]}
+        "a": 1, "c": [1, {"d": None}]}  # a null-valued key is not an argument (top level only)
     assert math.isnan(parse_arguments('{"x": NaN}')["x"])
     assert parse_arguments('{"n": 123456789012345678901234567890}') == {
         "n": 123456789012345678901234567890}

@@ -261,12 +261,20 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
             fh.write(dumps(r) + "\n")
 
 
-def readme_text(configs: list[tuple[str, str]], scale: str, seed: int) -> str:
-    """Return README.md: the `configs:` YAML header and a plain statement of what this is."""
-    lines = ["---", "configs:"]
+def readme_text(configs: list[tuple[str, str]], scale: str, seed: int,
+                rows: dict[str, int] | None = None) -> str:
+    """Return README.md: the YAML header (`synthetic: true`, the `configs:` and, given `rows`,
+    each config's row count as the hub's `dataset_info:` gives it) and a plain statement of what
+    this is. The loader reads `synthetic` and the row counts from the header (ajb_utils.data)."""
+    lines = ["---", "synthetic: true", "configs:"]
     for name, path in configs:
         lines += [f"- config_name: {name}", "  data_files:", "  - split: train",
                   f"    path: {path}"]
+    if rows:
+        lines.append("dataset_info:")
+        for name, _path in configs:
+            lines += [f"- config_name: {name}", "  splits:", "  - name: train",
+                      f"    num_examples: {rows[name]}"]
     lines += ["---", "", "# AgentJudgeBench - SYNTHETIC sample", "",
               "**This is SYNTHETIC data. Its numbers are not the paper's.** It was made by",
               f"`python -m ajb_utils.sample --scale {scale} --seed {seed}`.", "",
@@ -309,15 +317,19 @@ def build_sample(scale: str, seed: int, out: Path) -> dict[str, Any]:
             for tag, spec in enumerate(specs)}
     messy = add_messy_cases(main_rows, gen_rows, judge_configs, runs)
     configs: list[tuple[str, str]] = [("main", "data/main.jsonl")]
+    n_rows: dict[str, int] = {"main": len(main_rows)}
     write_jsonl(tmp / "data/main.jsonl", main_rows)
     for g in GENERATORS:
         configs.append((g, f"data/{g}.jsonl"))
+        n_rows[g] = len(gen_rows[g])
         write_jsonl(tmp / f"data/{g}.jsonl", gen_rows[g])
     for j in JUDGES:
         configs.append((j, f"data/{j}.jsonl"))
+        n_rows[j] = len(judge_configs[j])
         write_jsonl(tmp / f"data/{j}.jsonl", judge_configs[j])
     for spec in specs:
         configs.append((spec["name"], f"runs/{spec['name']}.jsonl"))
+        n_rows[spec["name"]] = len(runs[spec["name"]])
         write_jsonl(tmp / f"runs/{spec['name']}.jsonl", runs[spec["name"]])
         (tmp / f"runs/{spec['name']}.meta.json").write_text(
             json.dumps(run_meta(spec), indent=1) + "\n", encoding="utf-8")
@@ -326,8 +338,9 @@ def build_sample(scale: str, seed: int, out: Path) -> dict[str, Any]:
     for name, rows in (("synthetic_human_annotations", human),
                        ("synthetic_rewrite_validation", rewrite)):
         configs.append((name, f"annotations/{name}.jsonl"))
+        n_rows[name] = len(rows)
         write_jsonl(tmp / f"annotations/{name}.jsonl", rows)
-    (tmp / "README.md").write_text(readme_text(configs, scale, seed), encoding="utf-8")
+    (tmp / "README.md").write_text(readme_text(configs, scale, seed, n_rows), encoding="utf-8")
     replace_dir(tmp, out)
     return {"records": records, "generations": gens, "judges": judge_configs, "runs": runs,
             "human": human, "rewrite": rewrite, "configs": configs, "messy": messy}

@@ -1,0 +1,231 @@
+"""One loading path for the hub, a local mirror of it, and the embedded sample.
+
+`load_bench(source)` is the one public entry. It resolves the source (`source`: "sample" ->
+data/sample, "hf" -> ServiceNow-AI/AgentJudgeBench pinned to one commit, or a folder laid out
+like the hub repo) and reads its card once; reads each config's bytes into rows (`read`: the
+JSON-lines files, or `datasets.load_dataset`); builds the tidy frames of a `Bench` (`build`,
+docs/DATA_FORMAT.md §4) with calls normalised once (`ajb_utils.calls`) and bad rows left out by
+named rules (`rules`, Appendix D), each one counted in `Bench.exclusions`; and adds the runs it is
+asked for (`runs`). The tidy-frame cache (`ajb_utils.cache`) is a decorator around it.
+
+To open one config interactively, `datasets` is the documented way:
+`datasets.load_dataset("data/sample", "judge_qwq_32b")` (or the hub repo id) gives the raw rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ajb_utils import cache as bench_cache, schema
+from ajb_utils.data.bench import Bench, BenchDataError, HubUnavailable, IncompleteDataError
+from ajb_utils.data.build import (GenerationIndex, build_generations, build_records,
+                                  build_verdicts, categorize, generation_keys,
+                                  score_generations, tidy_verdicts)
+from ajb_utils.data.read import GENERATOR_DROP, Raw, read_config, read_files, read_path
+from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
+from ajb_utils.data.runs import (JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs,
+                                 select_runs)
+from ajb_utils.data.source import (Source, hub_commit, probe_hub, read_card, resolve_source,
+                                   source_revision)
+from ajb_utils.scoring import check_published_scores
+
+__all__ = ["Bench", "BenchDataError", "HubUnavailable", "IncompleteDataError", "load_bench",
+           "probe_hub", "resolve_source", "check_published_scores", "build_verdicts",
+           "generation_keys", "DUPLICATE", "SUPERSEDED"]
+
+log = logging.getLogger("ajb_utils.data")
+CACHE_NOTE = "read from the tidy-frame cache"
+
+
+def _engine(engine: str | None, src: Source) -> str:
+    """Return the engine to read with: "json" for local folders, "datasets" for the hub."""
+    engine = engine or ("json" if src.is_local else "datasets")
+    if engine not in ("datasets", "json"):
+        raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
+    return engine
+
+
+def _select(requested: list[str] | None, known: list[str], available: dict[str, Any],
+            kind: str, messages: list[str]) -> list[str]:
+    """Return requested configs that exist, in paper order; unknown ones skipped with a message."""
+    wanted = known if requested is None else [schema.canonical_generator(r) for r in requested]
+    out = []
+    for name in wanted:
+        if name not in known:
+            msg = f"unknown {kind} config {name!r} skipped (known: {', '.join(known)})"
+        elif name not in available:
+            if requested is None:
+                continue
+            msg = f"{kind} config {name!r} not in this source; skipped"
+        else:
+            out.append(name)
+            continue
+        messages.append(msg)
+        log.warning(msg)
+    return [k for k in known if k in out]
+
+
+class _Deferred:
+    """A read done when its result is asked for (the `datasets` engine reads in the caller's thread)."""
+
+    def __init__(self, fn: Callable[..., Raw], *args: Any, **kwargs: Any) -> None:
+        self.call = lambda: fn(*args, **kwargs)
+
+    def result(self) -> Raw:
+        """Return the read's result."""
+        return self.call()
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (a load builds millions of acyclic objects, and each
+    collection would walk them all); restore its state afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _plan(source: str | Path, generators: list[str] | None, judges: list[str] | None,
+          revision: str | None, runs: RunsArg, engine: str | None,
+          justifications: bool) -> bench_cache.Plan:
+    """Return how `load_bench(source, ...)` is keyed in the tidy-frame cache: the source's files
+    by content (or the hub commit), the arguments, and the runs it would read."""
+    src = resolve_source(source)
+    engine = _engine(engine, src)
+    if src.is_local:
+        commit, root = None, Path(src.location)
+        card = read_card(src, revision)
+        inputs = [root / "README.md", *(root / f for ps in card.files.values() for f in ps)]
+    else:
+        commit = hub_commit(src.location, revision)  # HubUnavailable (one line) when offline
+        inputs = []
+    found = [*select_runs(src, runs, "", []), *select_runs(src, runs, "generators", [])]
+    args = {"generators": generators, "judges": judges, "revision": commit or revision,
+            "runs": runs, "engine": engine, "justifications": justifications}
+    label = label_with_runs(src.label, runs, found)
+
+    def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
+        """Return the cached Bench, provenance from this call (source) and the entry."""
+        note = (f"{CACHE_NOTE} (data/cache/{bench_cache.BENCH_DIR}/, key {meta['key'][:12]}); "
+                "load_bench(..., cache=False) reads the files again")
+        return Bench(**frames, source=str(source), revision=meta["revision"], label=label,
+                     synthetic=meta["synthetic"], messages=[*meta["messages"], note])
+
+    return bench_cache.Plan(
+        parts={"location": src.location, "commit": commit, "args": args,
+               "runs": {str(r.path): key_meta(r) for r in found}},
+        inputs=inputs + [r.path for r in found], label=label, args={"source": source, **args},
+        make=make, provenance=lambda b: {"revision": b.revision, "synthetic": b.synthetic,
+                                         "messages": b.messages})
+
+
+@bench_cache.keyed_by_content(_plan)
+def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
+               judges: list[str] | None = None, revision: str | None = None,
+               runs: RunsArg = "shipped", engine: str | None = None,
+               justifications: bool = False, cache: bool = True) -> Bench:
+    """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
+
+    generators / judges: subsets of config names (None = all); unknown names are skipped with a
+    message. runs: "shipped" (default) the source's own runs (<source>/runs), "auto" also the
+    user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
+    to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
+    engine: "json" (default for local folders: the JSON-lines files read directly, judge configs
+    by Arrow's C++ reader) or "datasets" (default for the hub: `datasets.load_dataset`, its Arrow
+    copy cached by content); both give the same frames. justifications: keep the judges'
+    one-sentence rationales in `verdicts` (more memory). cache: read and write the tidy-frame
+    cache (keyed by the inputs' content or hub commit, the arguments and the loader's code);
+    False reads the files every time. Raises BenchDataError (one line) for a source it cannot
+    read, IncompleteDataError for a file cut short.
+    """
+    src = resolve_source(source)
+    engine = _engine(engine, src)
+    messages: list[str] = []
+    if not src.is_local:  # fails in seconds offline; pins every read below to one commit
+        requested, revision = revision, hub_commit(src.location, revision)
+        messages.append(f"hub revision {requested or 'main'} = commit {revision}")
+    card = read_card(src, revision)
+    judge_runs = select_runs(src, runs, "", messages)
+    generator_runs = select_runs(src, runs, "generators", messages)
+    excl: list[Excluded] = []
+    wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
+    read_messages: dict[str, list[str]] = {j: [] for j in wanted}
+    with _gc_paused(), ThreadPoolExecutor(max_workers=1) as pool:
+        # JSON-lines judge configs are read by Arrow's C++ reader (no GIL) in a second thread
+        # while this one parses and scores the generations.
+        ahead = pool.submit if engine == "json" else _Deferred
+        judge_raw = {j: ahead(read_config, src, card, j, revision, engine, read_messages[j],
+                              judge=True, justifications=justifications) for j in wanted}
+        run_raw = {r.name: ahead(read_path, r.path, judge=True, justifications=justifications)
+                   for r in judge_runs}
+        records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine,
+                                            messages), excl)
+        frames = [build_generations(read_config(src, card, g, revision, engine, messages,
+                                                GENERATOR_DROP), g, records, excl, messages)
+                  for g in _select(generators, schema.GENERATORS, card.files, "generator",
+                                   messages)]
+        for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
+            frames.append(build_generations(read_files([run.path], GENERATOR_DROP), run.name,
+                                            records, excl, messages))
+            messages.append(f"loaded generator run {run.name!r}")
+        generator_names = [*schema.GENERATORS, *(r.name for r in generator_runs)]
+        generations = score_generations(frames, records)
+        index = GenerationIndex.of(generations, records["id"].tolist(), generator_names)
+
+        messages += judge_messages
+        verdicts: list[pd.DataFrame] = []
+        judge_rows: list[dict[str, Any]] = []
+        for j in wanted:
+            raw = judge_raw[j].result()
+            messages += read_messages[j]
+            _report_unknown(j, raw, messages)
+            verdicts.append(build_verdicts(raw, j, index, excl, justifications))
+            judge_rows.append(judge_meta(j, "release", card.synthetic,
+                                         conditions=schema.MAIN_CONDITIONS))
+        for run in judge_runs:
+            raw = run_raw[run.name].result()
+            _report_unknown(run.name, raw, messages)
+            try:
+                v = build_verdicts(raw, run.name, index, excl, justifications)
+            except IncompleteDataError:
+                raise
+            except BenchDataError as exc:
+                messages.append(f"run {run.name!r} skipped: {exc}")
+                log.warning(messages[-1])
+                continue
+            verdicts.append(v)
+            origin = "sample run" if run.shipped and src.label == "sample" else "run"
+            judge_rows.append(judge_meta(run.name, origin, run.meta.get("synthetic", False),
+                                         run.meta, sorted(v["condition"].unique().tolist())))
+        judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
+        orders = {"generator": generator_names, "difficulty": schema.DIFFICULTIES,
+                  "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
+                  "condition": schema.CONDITIONS, "metric": schema.METRICS}
+        tidy = tidy_verdicts(verdicts, records, orders)
+        generations = categorize(generations, {k: orders[k] for k in
+                                               ("generator", "difficulty", "dag_type")})
+    return Bench(records=records, generations=generations, verdicts=tidy,
+                 exclusions=exclusion_frame(excl), judges=judges_tbl, source=str(source),
+                 revision=source_revision(src, revision, card),
+                 label=label_with_runs(src.label, runs, judge_runs + generator_runs),
+                 synthetic=card.synthetic, messages=messages)
+
+
+def _report_unknown(config: str, raw: Raw, messages: list[str]) -> None:
+    """Say which condition-like columns of a judge config are not known conditions (not read)."""
+    if raw.unknown:
+        messages.append(f"judge config {config!r}: column(s) {raw.unknown} are not known "
+                        f"conditions ({', '.join(schema.CONDITIONS)}); not read")
+        log.warning(messages[-1])

@@ -1,0 +1,205 @@
+"""Where the bytes come from: the source ("sample", "hf", a hub repo id, a local mirror), the hub
+commit every read is pinned to, and the card (the README's YAML header, read once): which files
+each config has, how many rows it declares, and whether the data is synthetic."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ajb_utils import cache as bench_cache, schema
+from ajb_utils.data.bench import BenchDataError, HubUnavailable
+from ajb_utils.paths import REPO_ROOT, SAMPLE_DIR
+
+log = logging.getLogger("ajb_utils.data")
+
+HUB_TIMEOUT: float = 5.0  # seconds the probe waits for the hub before giving up
+OFFLINE_HINT = ("Offline, use data_source='sample' (the embedded synthetic sample) or a local "
+                "mirror folder of the hub repo")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where configs come from: a local directory or a hub repo id."""
+
+    location: str
+    is_local: bool
+    label: str
+
+
+def resolve_source(source: str | Path) -> Source:
+    """Return the Source for "sample", "hf", a hub repo id, or a local directory; BenchDataError
+    (one line) for anything else, an empty folder included."""
+    if str(source) == "sample":
+        return Source(str(SAMPLE_DIR), True, "sample")
+    if str(source) == "hf":
+        return Source(schema.HF_REPO_ID, False, "hf")
+    path = Path(source).expanduser()
+    if not path.is_absolute() and not path.is_dir() and (REPO_ROOT / path).is_dir():
+        path = REPO_ROOT / path  # e.g. data/sample_full from notebooks/ or any other folder
+    if path.is_dir() and next(path.iterdir(), None) is None:
+        raise BenchDataError(f"data source {str(source)!r} is an empty folder, not a mirror of the "
+                             "hub repo (README.md and data/); use 'sample', 'hf' or a mirror")
+    if path.is_dir():
+        return Source(str(path.resolve()), True, path.resolve().name)
+    if "/" in str(source) and not path.exists() and not str(source).startswith((".", "/")):
+        return Source(str(source), False, str(source).replace("/", "__"))
+    raise BenchDataError(f"data source {str(source)!r} is neither 'sample', 'hf', a hub repo id, "
+                         "nor an existing directory")
+
+
+# --------------------------------------------------------------------------------------------
+# The hub: one short question first, and the exact commit every read is pinned to
+# --------------------------------------------------------------------------------------------
+
+def _first_line(exc: BaseException, limit: int = 160) -> str:
+    """Return `Type: first line of the message`, shortened to `limit` characters."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _cached_ref(repo_id: str, revision: str | None) -> Path:
+    """Return the file where the local hub cache keeps the commit a branch or tag named."""
+    from huggingface_hub import constants
+    folder = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--"))
+    return folder / "refs" / (revision or "main")
+
+
+def hub_commit(repo_id: str, revision: str | None = None,
+               timeout: float = HUB_TIMEOUT) -> str:
+    """Return the full commit sha that `revision` (branch, tag, sha; None = main) names on the
+    hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise.
+
+    The answer is kept in the local hub cache (refs/<revision>), so with HF_HUB_OFFLINE=1 a
+    revision read before resolves to the same commit without the hub."""
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.utils import (GatedRepoError, OfflineModeIsEnabled,
+                                       RepositoryNotFoundError, RevisionNotFoundError)
+    where = f"{repo_id!r} at {constants.ENDPOINT}"
+    ref = _cached_ref(repo_id, revision)
+    try:
+        sha = HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
+        if sha and sha != revision:
+            try:  # best effort, as huggingface_hub does it; a read-only cache is no error
+                ref.parent.mkdir(parents=True, exist_ok=True)
+                ref.write_text(sha)
+            except OSError:
+                pass
+        return sha
+    except RevisionNotFoundError:
+        reason = f"revision {revision!r} does not exist in {where}"
+    except GatedRepoError:
+        reason = f"{where} needs an access token with access to the repo (set HF_TOKEN)"
+    except RepositoryNotFoundError:
+        reason = f"dataset repo {where} not found (or not accessible without a token)"
+    except OfflineModeIsEnabled:
+        snapshot = ref.parent.parent / "snapshots" / (revision or "")
+        cached = revision if revision and snapshot.is_dir() else (
+            ref.read_text().strip() if ref.is_file() else None)
+        if cached:
+            log.warning("HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
+                        revision or "main", repo_id, cached)
+            return cached
+        reason = (f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} "
+                  "is not in the local hub cache")
+    except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
+        waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
+        reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
+        if ref.is_file():
+            reason += f"; commit {ref.read_text().strip()[:12]} is cached: set HF_HUB_OFFLINE=1"
+    raise HubUnavailable(reason, OFFLINE_HINT) from None
+
+
+def probe_hub(source: str | Path, revision: str | None = None,
+              timeout: float = HUB_TIMEOUT) -> str | None:
+    """Return the commit a hub source's revision resolves to, None for a local source; raise
+    HubUnavailable (one line) when the hub cannot answer, BenchDataError for a bad source."""
+    src = resolve_source(source)
+    return None if src.is_local else hub_commit(src.location, revision, timeout)
+
+
+def fetch(src: Source, rel: str, revision: str | None) -> Path:
+    """Return the local path of one repo file (downloaded at `revision` for a hub source)."""
+    if src.is_local:
+        return Path(src.location) / rel
+    from huggingface_hub import hf_hub_download
+    return Path(hf_hub_download(src.location, rel, repo_type="dataset", revision=revision))
+
+
+# --------------------------------------------------------------------------------------------
+# The card: the README's YAML header, read once
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Card:
+    """What a source's README header says: config -> files, config -> declared rows, synthetic."""
+
+    files: dict[str, list[str]]
+    rows: dict[str, int] = field(default_factory=dict)
+    synthetic: bool = False
+    readme: bytes = b""
+
+
+def parse_card(text: str, readme: bytes = b"") -> Card:
+    """Return the Card of a README text (its `configs:`, `dataset_info:` and `synthetic:` fields)."""
+    header: dict[str, Any] = {}
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        header = (yaml.safe_load(text[3:end]) or {}) if end > 0 else {}
+    files: dict[str, list[str]] = {}
+    for cfg in header.get("configs", []) or []:
+        given = cfg.get("data_files", [])
+        paths: list[str] = []
+        for f in given if isinstance(given, list) else [given]:
+            p = f.get("path") if isinstance(f, dict) else f
+            paths.extend(p if isinstance(p, list) else [p])
+        files[schema.JUDGE_ALIASES.get(cfg["config_name"], cfg["config_name"])] = paths
+    rows: dict[str, int] = {}
+    info = header.get("dataset_info") or []
+    for entry in info if isinstance(info, list) else [info]:
+        splits = entry.get("splits") or [] if isinstance(entry, dict) else []
+        n = sum(int(s.get("num_examples") or 0) for s in splits if isinstance(s, dict))
+        if n:
+            name = entry.get("config_name", schema.MAIN_CONFIG)
+            rows[schema.JUDGE_ALIASES.get(name, name)] = n
+    return Card(files, rows, header.get("synthetic") is True, readme)
+
+
+def read_card(src: Source, revision: str | None) -> Card:
+    """Return the source's Card; a hub failure or a source without `main` is a one-line
+    BenchDataError that says what to do."""
+    try:
+        path = fetch(src, "README.md", revision)
+        readme = path.read_bytes() if path.exists() else b""
+    except Exception as exc:  # network, authentication, unknown repo or revision
+        if src.is_local:
+            raise
+        raise BenchDataError(
+            f"cannot read {src.location!r} (revision {revision or 'main'}) from the hub: "
+            f"{_first_line(exc)}. The hub needs network access; offline, use "
+            "source='sample' or a local mirror directory of the hub repo.") from exc
+    card = parse_card(readme.decode("utf-8"), readme)
+    if schema.MAIN_CONFIG not in card.files and src.is_local:
+        raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
+    return card
+
+
+def source_revision(src: Source, revision: str | None, card: Card) -> str:
+    """Return the revision to record: the hub commit, or a content hash for a local source."""
+    if revision:
+        return revision
+    h = hashlib.sha256()
+    root = Path(src.location)
+    rels = sorted({p for ps in card.files.values() for p in ps})
+    digests = bench_cache.file_digests([root / rel for rel in rels])  # content, not sizes
+    for rel in rels:
+        h.update(rel.encode())
+        h.update(digests[str((root / rel).resolve())].encode())
+    h.update(card.readme)
+    return "local:" + h.hexdigest()[:12]
