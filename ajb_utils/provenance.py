@@ -70,7 +70,7 @@ def bench_banner(bench: Any) -> Any:
 # Every notebook parameter and its default (the notebooks' parameters cells declare the same
 # defaults: tests/test_notebook_parameters.py checks it). The default values write figures/<label>/.
 DEFAULT_PARAMETERS: dict[str, Any] = {
-    "seed": 20260826, "n_bootstrap": 2000, "missing": "authors",
+    "seed": 20260826, "n_bootstrap": 2000, "missing": "authors", "runs": "shipped",
     "anchoring_judge": "judge_gemini_2_5_pro", "anchoring_difficulty": "hard", "n_cases": 3,
     "annotation_sheet_path": None, "sheet_generator": "llama_3_3_70b_instruct",
     "backend": "static", "base_url": "http://localhost:8000/v1", "model": None, "api_key_env": None,
