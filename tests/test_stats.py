@@ -189,7 +189,8 @@ def test_bootstrap_cells_matches_bootstrap_ci():
     again = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=3)
     pd.testing.assert_frame_equal(out, again)
     other = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=4)
-    assert not np.allclose(out["lo"], other["lo"])
+    # (quantiles of a discrete bootstrap distribution can coincide for two seeds: compare both ends)
+    assert not (np.allclose(out["lo"], other["lo"]) and np.allclose(out["hi"], other["hi"]))
     strat = S.bootstrap_cells(df, by=["cell"], value="v", strata="dag", n_resamples=500, seed=3,
                               scale=100)
     assert np.allclose(strat["mean"], 100 * out["mean"])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -25,7 +27,7 @@ from ajb_utils.stats.frames import (
 # Values whose count in a (cell, stratum) group is below this are resampled by index (see
 # _group_sums): a multinomial category costs about one binomial draw (~80 ns) per resample,
 # an index draw a few ns per item, so rare values are cheaper by index. Both are exact.
-_MIN_MULTINOMIAL_COUNT = 16
+_MIN_MULTINOMIAL_COUNT = 32
 
 
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:
@@ -71,23 +73,36 @@ def _cell_rngs(seed: SeedLike, keys: pd.DataFrame) -> list[np.random.Generator]:
     return [np.random.default_rng(cell_seed(base, names, k)) for k in keys.itertuples(index=False)]
 
 
-def _picks(rng: np.random.Generator, m: int, size: int) -> np.ndarray:
-    """Return ``size`` exact uniform indices in [0, m), in the narrowest unsigned dtype that holds m."""
-    dtype = np.uint8 if m <= 2**8 else np.uint16 if m <= 2**16 else np.uint32 if m <= 2**32 else np.int64
-    return rng.integers(0, m, size=size, dtype=dtype)
+# Rare items of a group are drawn two at a time from a table of their pair sums when the
+# table (m * m floats) fits in a core's cache: one uniform index in [0, m*m) is two independent
+# uniform picks in [0, m), so half the draws and gathers for the same exact distribution.
+_MAX_PAIR_ITEMS = 512
+
+
+def _ragged_sums(table: np.ndarray, k: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Return per resample the sum of k[r] uniform picks from ``table`` (n_resamples,)."""
+    out = np.zeros(k.size)
+    total = int(k.sum())
+    if total:
+        draws = table[rng.integers(0, table.size, size=total)]
+        pos = k > 0
+        out[pos] = np.add.reduceat(draws, (np.cumsum(k) - k)[pos])
+    return out
 
 
 def _group_sums(
     counts: np.ndarray, values: np.ndarray, n_resamples: int, rng: np.random.Generator,
-    min_count: int = _MIN_MULTINOMIAL_COUNT,
+    min_count: int = _MIN_MULTINOMIAL_COUNT, max_pair: int = _MAX_PAIR_ITEMS,
 ) -> np.ndarray:
     """Return resampled sums (n_resamples,) of a group given distinct values (K,) and counts (K,).
 
     Exact bootstrap of the sum of n = counts.sum() items drawn with replacement: split the
     values into frequent (count >= min_count) and rare ones; the number T of draws that land on
     rare items is Binomial(n, n_rare / n), the frequent counts are Multinomial(n - T, their
-    frequencies), and the T rare draws are uniform over the rare items. This is the same joint
-    distribution as Multinomial(n, counts / n), hence as index resampling.
+    frequencies), and the T rare draws are uniform over the rare items (drawn in pairs from a
+    pair-sum table when there are at most ``max_pair`` rare items, T // 2 pairs plus one single
+    pick when T is odd). This is the same joint distribution as Multinomial(n, counts / n),
+    hence as index resampling.
     """
     n = int(counts.sum())
     sums = np.zeros(n_resamples)
@@ -107,11 +122,11 @@ def _group_sums(
         sums += (n - t) * vh[0]
     elif ch.size > 1:
         sums += rng.multinomial(n - t, ch / ch.sum()) @ vh  # (n_resamples, K_head) @ (K_head,)
-    if m:
-        draws = rare[_picks(rng, m, int(t.sum()))]
-        pos = t > 0
-        starts = np.cumsum(t) - t
-        sums[pos] += np.add.reduceat(draws, starts[pos]) if draws.size else 0.0
+    if m and m <= max_pair:
+        sums += _ragged_sums((rare[:, None] + rare[None, :]).ravel(), t // 2, rng)
+        sums += _ragged_sums(rare, t & 1, rng)
+    elif m:
+        sums += _ragged_sums(rare, t, rng)
     return sums
 
 
@@ -148,12 +163,37 @@ def _cell_mean_draws(
     new_grp = np.r_[True, (uc[1:] != uc[:-1]) | (us[1:] != us[:-1])]
     g_starts = np.flatnonzero(new_grp)
     g_ends = np.r_[g_starts[1:], uc.size]
-    # a loop over (cell, stratum) groups, never over rows
-    for a, b in zip(g_starts.tolist(), g_ends.tolist()):
-        k = int(uc[a])
-        sums[k] += _group_sums(counts[a:b], uv[a:b], n_resamples, rngs[k], min_count)
+    # a loop over (cell, stratum) groups, never over rows; cells in parallel threads (numpy's
+    # generators release the GIL), each cell with its own Generator, so the result does not
+    # depend on the number of threads or their schedule
+    bounds = np.r_[g_starts, uc.size]
+    cells_of = uc[g_starts]
+    first = np.searchsorted(cells_of, np.arange(n_cells + 1))
+
+    def cell_sums(k: int) -> None:
+        for i in range(first[k], first[k + 1]):
+            a, b = bounds[i], bounds[i + 1]
+            sums[k] += _group_sums(counts[a:b], uv[a:b], n_resamples, rngs[k], min_count)
+
+    shared = len({id(r) for r in rngs}) < n_cells  # one Generator for several cells: in order
+    workers = 1 if shared or n_cells < 2 else min(_max_threads(), n_cells)
+    if workers == 1:
+        for k in range(n_cells):
+            cell_sums(k)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(cell_sums, range(n_cells)))
     with np.errstate(invalid="ignore", divide="ignore"):
         return sums / n_cell[:, None]
+
+
+def _max_threads() -> int:
+    """Return how many threads the bootstrap may use: the usable cores, at most 4 ($AJB_THREADS overrides)."""
+    env = os.environ.get("AJB_THREADS")
+    if env:
+        return max(1, int(env))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(4, cores))
 
 
 def _index_draws(
