@@ -46,7 +46,8 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
     """Return parameter-structure alignment (%) per judge x condition x share of non-VISIBLE arguments of the record."""
     share = derivation.record_nonvisible_share(census)
     share["nonvisible"] = pd.cut(share["nonvisible_share"], NONVISIBLE_BINS, labels=NONVISIBLE_LABELS)
-    judges = judges or [j for j in MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    present = {str(x) for x in bench.verdicts["judge"].unique()}  # once, not once per judge
+    judges = judges or [j for j in MAIN_JUDGES if j in present]
     v = bench.verdicts
     v = v[(v["metric"] == "parameter_structure") & v["judge"].isin(judges) & v["condition"].isin(conditions)]
     v = v.assign(id=v["id"].astype(str), difficulty=v["difficulty"].astype(str)).merge(
@@ -86,7 +87,8 @@ def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
 def table_X3b_static_baseline(bench, static: pd.DataFrame, judges: list[str] | None = None,
                               conditions: tuple[str, ...] = ("with_gt", "without_gt")) -> pd.DataFrame:
     """Return per condition x difficulty x metric: the static judge's alignment (%) beside the LLM judges' best, median and worst, and its rank."""
-    judges = judges or [j for j in MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    present = {str(x) for x in bench.verdicts["judge"].unique()}  # once, not once per judge
+    judges = judges or [j for j in MAIN_JUDGES if j in present]
     v = bench.verdicts[bench.verdicts["judge"].isin(judges) & bench.verdicts["condition"].isin(conditions)]
     llm = stats.per_metric_align(v, by=["judge", "condition", "difficulty"])
     llm = llm.assign(judge=llm["judge"].astype(str), condition=llm["condition"].astype(str),
