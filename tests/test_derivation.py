@@ -150,3 +150,14 @@ def test_census_equals_the_per_call_census_on_the_sample():
     assert len(got) == len(ref) > 1000
     pd.testing.assert_frame_equal(got, ref)
     assert set(got["path"].astype(str)) >= {"VISIBLE", "FORMAT", "NO-SOURCE"}
+
+
+def test_deref_pool_gives_the_same_X4_as_every_verdict():
+    from ajb_utils import judge, tables
+    from ajb_utils.data import load_bench
+    bench = load_bench("sample")
+    static = judge.static_verdicts(bench, ["with_gt", "without_gt", "deref"])
+    everything = pd.concat([bench.verdicts.astype({"judge": str}), static.assign(judge="static")], ignore_index=True)
+    pool = tables.deref_pool(bench.verdicts, static)
+    assert len(pool) < len(everything)
+    pd.testing.assert_frame_equal(tables.table_X4(pool), tables.table_X4(everything))

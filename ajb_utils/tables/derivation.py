@@ -9,7 +9,7 @@ from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
 
 __all__ = [
     "NONVISIBLE_BINS", "NONVISIBLE_LABELS", "DEREF_COMMAND", "table_X3", "checks_X3",
-    "table_X3_param_alignment", "table_X4", "table_X3b_static_baseline",
+    "table_X3_param_alignment", "table_X4", "deref_pool", "table_X3b_static_baseline",
 ]
 
 NONVISIBLE_BINS: list[float] = [-0.001, 0.0, 1 / 3, 2 / 3, 1.0]
@@ -65,9 +65,8 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
 
 def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
     """Return per judge with `deref` verdicts: alignment (%) with GT, without GT, DeRef, overall and on hard, with the DeRef lifts."""
-    has = verdicts.loc[verdicts["condition"] == "deref", "judge"].astype(str).unique()
-    v = verdicts[verdicts["judge"].astype(str).isin(has)
-                 & verdicts["condition"].isin(["with_gt", "without_gt", "deref"])]
+    has = list(verdicts.loc[verdicts["condition"] == "deref", "judge"].unique())  # no string copy of every row
+    v = verdicts[verdicts["judge"].isin(has) & verdicts["condition"].isin(["with_gt", "without_gt", "deref"])]
     cols = ["judge", "subset", "with_gt", "without_gt", "deref", "deref_minus_without", "with_minus_deref", "n"]
     if v.empty:
         return pd.DataFrame(columns=cols)
@@ -82,6 +81,13 @@ def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
     out["with_minus_deref"] = out["with_gt"] - out["deref"]
     out["judge"] = out["judge"].astype(str)
     return out[cols].sort_values(["judge", "subset"]).reset_index(drop=True)
+
+
+def deref_pool(verdicts: pd.DataFrame, static: pd.DataFrame, name: str = "static") -> pd.DataFrame:
+    """Return the verdicts :func:`table_X4` reads: the judges with ``deref`` verdicts among ``verdicts``, then ``static`` as judge ``name`` (judge as str)."""
+    has = verdicts.loc[verdicts["condition"] == "deref", "judge"].unique()
+    llm = verdicts[verdicts["judge"].isin(list(has))]
+    return pd.concat([llm.astype({"judge": str}), static.assign(judge=name)], ignore_index=True)
 
 
 def table_X3b_static_baseline(bench, static: pd.DataFrame, judges: list[str] | None = None,
