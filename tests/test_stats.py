@@ -496,3 +496,22 @@ def test_bootstrap_cells_stratified_agrees_with_naive_resampler():
     lo, hi = np.quantile(naive, [0.025, 0.975])
     assert out["lo"].iloc[0] == pytest.approx(lo, abs=0.01)
     assert out["hi"].iloc[0] == pytest.approx(hi, abs=0.01)
+
+
+@pytest.mark.parametrize("drop", [("judge", "judge_gpt_5_4"), ("generator", "llama_3_3_70b_instruct"),
+                                  ("generator", "gpt5_4")])
+def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
+    # the example: dropping GPT-5.4 used to move QwQ-32B intervals (every cell after it
+    # in the one shared Generator's order)
+    from types import SimpleNamespace
+
+    from ajb_utils import tables
+    from ajb_utils.data import load_bench
+    v = load_bench("sample").verdicts
+    col, name = drop
+    full = tables.table_T10(SimpleNamespace(verdicts=v), n_bootstrap=200, seed=1)
+    part = tables.table_T10(SimpleNamespace(verdicts=v[v[col] != name]), n_bootstrap=200, seed=1)
+    key = ["generator", "judge", "difficulty", "condition"]
+    qwq = full[(full["judge"] == "judge_qwq_32b") & (full[col] != name)].set_index(key)
+    assert len(qwq) >= 24
+    pd.testing.assert_frame_equal(part.set_index(key).loc[qwq.index], qwq)
