@@ -515,3 +515,23 @@ def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
     qwq = full[(full["judge"] == "judge_qwq_32b") & (full[col] != name)].set_index(key)
     assert len(qwq) >= 24
     pd.testing.assert_frame_equal(part.set_index(key).loc[qwq.index], qwq)
+
+
+def test_bootstrap_cells_same_result_for_any_number_of_threads(monkeypatch):
+    recs = _grid_records(n=80)
+    outs = []
+    for threads in ("1", "3"):
+        monkeypatch.setenv("AJB_THREADS", threads)
+        outs.append(S.bootstrap_cells(recs, by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=2))
+    pd.testing.assert_frame_equal(outs[0], outs[1])
+
+
+def test_pair_table_draws_match_single_picks_in_distribution():
+    # rare items drawn two at a time from the pair-sum table vs one at a time: same sum distribution
+    rng = np.random.default_rng(0)
+    values = np.unique(rng.random(40).round(3))
+    counts = rng.integers(1, 5, size=values.size)
+    a = S.bootstrap._group_sums(counts, values, 40_000, np.random.default_rng(1), min_count=10**9, max_pair=10**6)
+    b = S.bootstrap._group_sums(counts, values, 40_000, np.random.default_rng(2), min_count=10**9, max_pair=0)
+    assert a.mean() == pytest.approx(b.mean(), rel=2e-3) and a.std() == pytest.approx(b.std(), rel=0.03)
+    assert sps.ks_2samp(a, b).pvalue > 1e-4
