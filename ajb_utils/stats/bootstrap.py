@@ -26,7 +26,9 @@ from ajb_utils.stats.frames import (
 # ---------------------------------------------------------------------------------------------
 # Values whose count in a (cell, stratum) group is below this are resampled by index (see
 # _group_sums): a multinomial category costs about one binomial draw (~80 ns) per resample,
-# an index draw a few ns per item, so rare values are cheaper by index. Both are exact.
+# an index draw a few ns per item (half that in pairs), so rare values are cheaper by index.
+# Both are exact; 32 (with pairs up to 512 items) was the fastest of a grid on the full-scale
+# Table 2 (docs/PERFORMANCE.md).
 _MIN_MULTINOMIAL_COUNT = 32
 
 
