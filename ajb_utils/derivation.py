@@ -147,6 +147,17 @@ _PLACEHOLDER = re.compile(
 _HISTORY_DESC = re.compile(
     r"\b(?:output|result|reference|id|identifier|value)s?\s+(?:of|from|returned by)\s+(?:the\s+)?([a-z][\w\s]*?)\s+(?:step|call|tool)\b", re.I)
 _WORDS = re.compile(r"[a-z0-9]+")
+_PREFILTER = True  # skip a regex when the literals it needs are absent (tests turn it off to compare)
+_FOUR_DIGITS = re.compile(r"\d{4}")
+_LETTERS = re.compile(r"[a-z]+")
+# per currency: its non-alphabetic names (substring test) and one regex of its alphabetic names
+_CURRENCY_FINDERS = {
+    code: (tuple(n for n in names if not n.isalpha()),
+           re.compile("|".join(rf"\b{n}\b" for n in names if n.isalpha())) if any(n.isalpha() for n in names) else None)
+    for code, names in _CURRENCY.items()}
+_UNITS_WORD_SETS = [frozenset(w.split()) for w in _UNITS_WORDS]
+_FOLD_VALUE = re.compile(r"[\s_\-]+")
+_FOLD_QUERY = re.compile(r"[^\w@.#$%]+")
 
 
 def _close(a: float, b: float) -> bool:
@@ -187,31 +198,45 @@ class QueryIndex:
     dates: set[str] = field(default_factory=set)
     currencies: set[str] = field(default_factory=set)
     squashed: str = ""
+    folded: str = ""
+    plain: str = ""
 
     def __post_init__(self) -> None:
         """Extract every candidate value of the query with the precompiled regexes."""
         t = self.text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2011", "-")
         self.lower = t.lower()
         self.squashed = " " + re.sub(r"[\s_\-]+", " ", self.lower) + " "
+        self.folded = _FOLD_QUERY.sub(" ", self.squashed)  # what has_text_folded searches
+        self.plain = self.text.replace("\u202f", " ")  # what has_text searches
         for m in _NUM_TOKEN.finditer(t):
             self.visible_numbers.add(_num_key(float(m.group())))
         fmt = self.format_numbers
+        # The expensive regexes only run when a literal they need is in the text (exact for
+        # ASCII text, where IGNORECASE matching equals matching the lower-cased text).
+        # Number words and month names only match as whole words (bounded on both sides), so
+        # the set of the text's letter runs decides; units may follow a word without a space.
+        low, ascii_ = self.lower, _PREFILTER and t.isascii()
+        tokens = set(_LETTERS.findall(low)) if ascii_ else set()
+        words = not ascii_ or any(ws <= tokens for ws in _UNITS_WORD_SETS)
+        phrases = not ascii_ or any(w in low for w in _FIXED_PHRASES)
+        units = not ascii_ or any(w in low for w in _UNIT_FACTORS)
+        months = not ascii_ or (not tokens.isdisjoint(_MONTHS) and _FOUR_DIGITS.search(t) is not None)
         for m in _THOUSANDS.finditer(t):
             fmt.add(_num_key(float(m.group().replace(",", ""))))
         for m in _SUFFIXED.finditer(t):
             fmt.add(_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]))
         for m in _PERCENT.finditer(t):
             fmt.add(_num_key(float(m.group(1)) / 100.0))
-        for m in _WORD_NUM.finditer(t):
+        for m in _WORD_NUM.finditer(t) if words else ():
             fmt.add(float(_UNITS_WORDS[m.group(1).lower()]))
-        for m in _PHRASE.finditer(t):
+        for m in _PHRASE.finditer(t) if phrases else ():
             fmt.update(_FIXED_PHRASES[m.group(1).lower()])
-        for m in _NUM_UNIT.finditer(t):
+        for m in _NUM_UNIT.finditer(t) if units else ():
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
         for rx, order in ((_DATE_DMY, "dmy"), (_DATE_MDY, "mdy")):
-            for m in rx.finditer(t):
+            for m in rx.finditer(t) if months else ():
                 a, b, y = m.groups()
                 d, mo = (_day(a), _MONTHS[b.lower().rstrip(".")]) if order == "dmy" else (_day(b), _MONTHS[a.lower().rstrip(".")])
                 iso = _iso(int(y), mo, d)
@@ -221,8 +246,8 @@ class QueryIndex:
             iso = _iso(int(m.group(1)), int(m.group(2)), int(m.group(3)))
             if iso:
                 self.dates.add(iso)
-        for code, names in _CURRENCY.items():
-            if any((n in self.lower) if not n.isalpha() else re.search(rf"\b{n}\b", self.lower) for n in names):
+        for code, (symbols, rx) in _CURRENCY_FINDERS.items():
+            if any(n in low for n in symbols) or (rx is not None and rx.search(low)):
                 self.currencies.add(code)
 
     def has_number(self, x: float) -> bool:
@@ -235,14 +260,14 @@ class QueryIndex:
 
     def has_text(self, s: str) -> bool:
         """Return whether s occurs case-sensitively in the query, not inside a longer word."""
-        if not s:
+        if not s or s not in self.plain:  # a substring test first: most values are not in the query
             return False
-        return re.search(r"(?<![\w])" + re.escape(s) + r"(?![\w])", self.text.replace("\u202f", " ")) is not None
+        return re.search(r"(?<![\w])" + re.escape(s) + r"(?![\w])", self.plain) is not None
 
     def has_text_folded(self, s: str) -> bool:
         """Return whether s occurs ignoring case and '_' / '-' / space differences."""
-        folded = re.sub(r"[\s_\-]+", " ", s.lower()).strip()
-        return bool(folded) and f" {folded} " in re.sub(r"[^\w@.#$%]+", " ", self.squashed)
+        folded = _FOLD_VALUE.sub(" ", s.lower()).strip()
+        return bool(folded) and f" {folded} " in self.folded
 
     def bool_stated(self, param: str, value: bool, words: Sequence[str]) -> bool:
         """Return whether '<param> <word>' (param as identifier or words; up to 2 words between) is in the query."""
@@ -385,6 +410,37 @@ def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> t
     return "NO-SOURCE", "none"
 
 
+CENSUS_COLUMNS: list[str] = ["step", "tool", "param", "arg_path", "value", "path", "rule"]
+
+
+def _call_contexts(calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],
+                   outputs: Sequence[Any] | None) -> list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]]:
+    """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]).
+
+    What the census needs of a record that does not depend on the query: built once per record
+    and reused for each difficulty.
+    """
+    by_name = {str(t.get("name")): t for t in tools or []}
+    out = []
+    for i, c in enumerate(calls):
+        ctx = CallContext(str(c["name"]), by_name.get(str(c["name"]), {}),
+                          [str(x["name"]) for x in calls[:i]],
+                          list(outputs[:i]) if outputs is not None else [])
+        args = [(str(key), path, leaf, json.dumps(leaf, default=str))
+                for key, v in (c.get("arguments") or {}).items() for path, leaf in leaves(v, str(key))]
+        out.append((i + 1, ctx, args))
+    return out
+
+
+def _census_rows(contexts: list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]],
+                 q: QueryIndex) -> Iterator[tuple]:
+    """Yield one census row (CENSUS_COLUMNS) per leaf argument value of the calls, against query q."""
+    for step, ctx, args in contexts:
+        for key, path, leaf, text in args:
+            p, rule = classify_value(leaf, key, q, ctx)  # nested leaves: anchored on the key
+            yield (step, ctx.tool, key, path, text, p, rule)
+
+
 def census_calls(query: str, calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],
                  outputs: Sequence[Any] | None = None, q: QueryIndex | None = None) -> pd.DataFrame:
     """Return one row per leaf argument value: step, tool, param, path (leaf), value, path, rule.
@@ -393,17 +449,8 @@ def census_calls(query: str, calls: Sequence[Mapping[str, Any]], tools: Sequence
     (``ajb_utils.calls.normalize_tools``); ``outputs[i]`` the output of call i when known.
     """
     q = q if q is not None else QueryIndex(query)
-    by_name = {str(t.get("name")): t for t in tools or []}
-    rows = []
-    for i, c in enumerate(calls):
-        ctx = CallContext(str(c["name"]), by_name.get(str(c["name"]), {}),
-                          [str(x["name"]) for x in calls[:i]],
-                          list(outputs[:i]) if outputs is not None else [])
-        for key, v in (c.get("arguments") or {}).items():
-            for path, leaf in leaves(v, str(key)):
-                p, rule = classify_value(leaf, str(key), q, ctx)  # nested leaves: anchored on the key
-                rows.append((i + 1, ctx.tool, str(key), path, json.dumps(leaf, default=str), p, rule))
-    return pd.DataFrame(rows, columns=["step", "tool", "param", "arg_path", "value", "path", "rule"])
+    rows = list(_census_rows(_call_contexts(calls, tools, outputs), q))
+    return pd.DataFrame(rows, columns=CENSUS_COLUMNS)
 
 
 # ---------------------------------------------------------------- raw records ---------------
@@ -459,20 +506,24 @@ def derivation_census(records: pd.DataFrame, difficulties: Iterable[str] = DIFFI
     ``records`` is ``bench.records`` or :func:`records_from_raw`. Where a record carries tool
     outputs (column ``expected_outputs``), HISTORY-ONLY is decided from them first; the release
     has none, so there it fires through placeholders, schema descriptions and parameter names
-    only (see module doc).
+    only (see module doc). The same rows as :func:`census_calls` per record and difficulty,
+    concatenated; built as one list of rows (each record's calls digested once, each query
+    once), not a frame per call.
     """
-    parts = []
+    difficulties = list(difficulties)
     has_outputs = "expected_outputs" in records.columns
-    for r in records.itertuples(index=False):
-        tools, calls = r.tools, r.expected_calls or []
-        outputs = r.expected_outputs if has_outputs else None
-        for d in difficulties:
-            df = census_calls(str(getattr(r, f"query_{d}")), calls, tools, outputs)
-            df.insert(0, "difficulty", d)
-            df.insert(0, "dag_type", str(r.dag_type))
-            df.insert(0, "id", str(r.id))
-            parts.append(df)
-    out = pd.concat(parts, ignore_index=True)
+    cols = ["id", "dag_type", "tools", "expected_calls", *[f"query_{d}" for d in difficulties]]
+    cols += ["expected_outputs"] if has_outputs else []
+    rows: list[tuple] = []
+    for r in zip(*(records[c].tolist() for c in cols)):
+        rid, dag, tools, calls = str(r[0]), str(r[1]), r[2], r[3] or []
+        contexts = _call_contexts(calls, tools, r[-1] if has_outputs else None)
+        if not any(args for _, _, args in contexts):
+            continue
+        for j, d in enumerate(difficulties):
+            q = QueryIndex(str(r[4 + j]))
+            rows.extend((rid, dag, d, *row) for row in _census_rows(contexts, q))
+    out = pd.DataFrame(rows, columns=["id", "dag_type", "difficulty", *CENSUS_COLUMNS])
     out["path"] = pd.Categorical(out["path"], categories=PATHS)
     out["difficulty"] = pd.Categorical(out["difficulty"], categories=list(DIFFICULTIES))
     return out

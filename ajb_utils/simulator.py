@@ -67,52 +67,99 @@ def _snap(p: np.ndarray) -> np.ndarray:
     return np.select([p < 0.25, p < 0.75], [0.0, 0.5], 1.0)
 
 
-def simulate_verdicts(p: pd.DataFrame, params: JudgeParams, rng: np.random.Generator,
-                      conditions: Sequence[str] = SIM_CONDITIONS) -> pd.DataFrame:
-    """Return simulated verdicts (long format: keys, judge, condition, metric, llm_score, p, match) for `p` from :func:`p_long`."""
-    n = len(p)
-    pv = p["p"].to_numpy(float)
-    overlap = p["p_tool"].to_numpy(float) > 0
+def _simulated_scores(pv: np.ndarray, overlap: np.ndarray, params: JudgeParams, rng: np.random.Generator,
+                      conditions: Sequence[str] = SIM_CONDITIONS) -> list[np.ndarray]:
+    """Return one verdict vector (n,) per condition for programmatic scores pv (n,) (rules in the module doc)."""
+    n = pv.size
     flawed = pv < 1.0 - 1e-9
-    parts = []
+    snapped = _snap(pv)
+    out = []
     for cond in conditions:
         u = rng.random((5, n))  # hedge, anchor, detect, lenient, false alarm (+ its severity)
         sens = params.sensitivity if cond == "with_gt" else params.blind_sensitivity
         detected = u[2] < sens
-        flawed_verdict = np.where(detected & (u[3] >= params.leniency), _snap(pv), 1.0)
+        flawed_verdict = np.where(detected & (u[3] >= params.leniency), snapped, 1.0)
         alarm = u[4] < params.false_alarm
         clean_verdict = np.where(alarm, np.where(u[4] < params.false_alarm / 2, 0.0, 0.5), 1.0)
         v = np.where(flawed, flawed_verdict, clean_verdict)
         if cond == "with_gt":
             v = np.where((u[1] < params.anchoring) & overlap, 1.0, v)
-        v = np.where(u[0] < params.hedge_rate, 0.5, v)
-        parts.append(p[["id", "generator", "difficulty", "dag_type", "metric"]].assign(
-            judge=params.name, condition=cond, llm_score=v, p=pv, match=1.0 - np.abs(pv - v)))
+        out.append(np.where(u[0] < params.hedge_rate, 0.5, v))
+    return out
+
+
+def simulate_verdicts(p: pd.DataFrame, params: JudgeParams, rng: np.random.Generator,
+                      conditions: Sequence[str] = SIM_CONDITIONS) -> pd.DataFrame:
+    """Return simulated verdicts (long format: keys, judge, condition, metric, llm_score, p, match) for `p` from :func:`p_long`."""
+    pv = p["p"].to_numpy(float)
+    scores = _simulated_scores(pv, p["p_tool"].to_numpy(float) > 0, params, rng, conditions)
+    parts = [p[["id", "generator", "difficulty", "dag_type", "metric"]].assign(
+        judge=params.name, condition=cond, llm_score=v, p=pv, match=1.0 - np.abs(pv - v))
+        for cond, v in zip(conditions, scores)]
     return pd.concat(parts, ignore_index=True)
 
 
-def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.DataFrame:
-    """Return per condition: align (ternary, binary-collapsed), 0.5-rate, and agreement/kappa with an identically-behaved twin judge."""
+@dataclass(frozen=True)
+class _Rows:
+    """What every simulated summary of one `p` frame shares: scores, tool overlap, record codes."""
+
+    pv: np.ndarray  # p per row (n,)
+    overlap: np.ndarray  # p_tool > 0 per row (n,)
+    record: np.ndarray  # record code per row (n,), records in sorted key order
+    n_records: int
+    side: np.ndarray  # p's binary side per row (n,): 0 below 0.5, else 1
+
+
+def _rows(p: pd.DataFrame) -> _Rows:
+    """Return the arrays of `p` the summaries need (one factorisation of the record keys)."""
+    rec = p.groupby(["id", "generator", "difficulty", "dag_type"], observed=True, sort=True,
+                    dropna=False).ngroup().to_numpy(np.int64)
+    pv = p["p"].to_numpy(float)
+    return _Rows(pv, p["p_tool"].to_numpy(float) > 0, rec, int(rec.max()) + 1 if rec.size else 0,
+                 np.where(pv < 0.5, 0.0, 1.0))
+
+
+def _align_pct(match: np.ndarray, rows: _Rows) -> float:
+    """Return Eq. 5a (percent): the mean over records of each record's mean match (Eq. 4b)."""
+    sums = np.bincount(rows.record, weights=match, minlength=rows.n_records)
+    counts = np.bincount(rows.record, minlength=rows.n_records)
+    return float(100.0 * (sums / counts).mean())
+
+
+def _summary(rows: _Rows, params: JudgeParams, seed: int) -> pd.DataFrame:
+    """Return :func:`simulation_summary` from precomputed rows (arrays only, no verdict frames)."""
     rng = np.random.default_rng(seed)
-    a = simulate_verdicts(p, params, rng)
-    b = simulate_verdicts(p, replace(params, name="twin"), rng)
-    rows = []
-    for cond in SIM_CONDITIONS:
-        va, vb = a[a["condition"] == cond], b[b["condition"] == cond]
-        la, lb = va["llm_score"].to_numpy(), vb["llm_score"].to_numpy()
-        rows.append({"condition": cond,
-                     "align": float(stats.align(va, by=["condition"])["align"].iloc[0]),
-                     "align_binary": float(stats.align(stats.binary_verdicts(va), by=["condition"])["align"].iloc[0]),
-                     "half_rate_pct": 100.0 * float(np.isclose(la, 0.5).mean()),
-                     "share_1_pct": 100.0 * float(np.isclose(la, 1.0).mean()),
-                     "twin_agreement_pct": 100.0 * stats.exact_agreement(la, lb),
-                     "twin_kappa": stats.cohen_kappa(la, lb)})
-    return pd.DataFrame(rows)
+    a = _simulated_scores(rows.pv, rows.overlap, params, rng)
+    b = _simulated_scores(rows.pv, rows.overlap, params, rng)  # the twin (same behaviour, next draws)
+    out = []
+    for cond, la, lb in zip(SIM_CONDITIONS, a, b):
+        ca, cb = (2.0 * la).astype(np.int64), (2.0 * lb).astype(np.int64)  # codes of {0, 0.5, 1}
+        collapsed = np.where(ca == 1, rows.side, la)  # stats.binary_collapse: a 0.5 goes to p's side
+        conf = np.bincount(3 * ca + cb, minlength=9).reshape(3, 3)  # rows: the judge, columns: its twin
+        out.append({"condition": cond,
+                    "align": _align_pct(1.0 - np.abs(rows.pv - la), rows),
+                    "align_binary": _align_pct(1.0 - np.abs(rows.pv - collapsed), rows),
+                    "half_rate_pct": 100.0 * float((ca == 1).mean()),
+                    "share_1_pct": 100.0 * float((ca == 2).mean()),
+                    "twin_agreement_pct": 100.0 * float((ca == cb).mean()),
+                    "twin_kappa": stats.kappa_from_confusion(conf)})
+    return pd.DataFrame(out)
 
 
-def sweep(p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int) -> pd.DataFrame:
+def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.DataFrame:
+    """Return per condition: align (ternary, binary-collapsed), 0.5-rate, and agreement/kappa with an identically-behaved twin judge.
+
+    The numbers of ``stats.align`` / ``stats.binary_verdicts`` over :func:`simulate_verdicts`'
+    frames (tested), computed on arrays.
+    """
+    return _summary(_rows(p), params, seed)
+
+
+def sweep(p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int,
+          rows: _Rows | None = None) -> pd.DataFrame:
     """Return :func:`simulation_summary` for each value of one parameter (column `value`), same seed per value."""
-    parts = [simulation_summary(p, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x))
+    rows = rows if rows is not None else _rows(p)
+    parts = [_summary(rows, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x))
              for x in values]
     out = pd.concat(parts, ignore_index=True)
     return out[["param", "value", *[c for c in out.columns if c not in ("param", "value")]]]
@@ -123,6 +170,8 @@ TEACHING_PARAMS: tuple[str, ...] = ("hedge_rate", "leniency", "anchoring", "blin
 
 def teaching_sweeps(p: pd.DataFrame, base: JudgeParams, grid: Sequence[float], seed: int) -> dict[str, pd.DataFrame]:
     """Return the four X5 sweeps {param: sweep frame}; the blind-sensitivity sweep turns hedging and false alarms off to isolate compression."""
-    out = {k: sweep(p, base, k, grid, seed) for k in TEACHING_PARAMS[:3]}
-    out["blind_sensitivity"] = sweep(p, replace(base, hedge_rate=0.0, false_alarm=0.0), "blind_sensitivity", grid, seed)
+    rows = _rows(p)
+    out = {k: sweep(p, base, k, grid, seed, rows) for k in TEACHING_PARAMS[:3]}
+    out["blind_sensitivity"] = sweep(p, replace(base, hedge_rate=0.0, false_alarm=0.0), "blind_sensitivity",
+                                     grid, seed, rows)
     return out

@@ -107,3 +107,57 @@ def test_path_shares_sum_to_100() -> None:
     sh = dv.path_shares(census).set_index("difficulty")
     assert sh.loc["easy", "VISIBLE"] == 50.0 and sh.loc["hard", "NO-SOURCE"] == 100.0
     assert sh[dv.PATHS].sum(axis=1).round(6).eq(100.0).all()
+
+
+# ------------------------------------------------------------------------------------------
+# speed work (issue 20) must not change a single census row
+# ------------------------------------------------------------------------------------------
+TRICKY_QUERIES = [
+    "Set a 10-gig link for half a dozen sites, 5min apart, from the first of March 2024 for an hour",
+    "Phone someone often; content tenant done",  # number words inside other words
+    "March 1st 2024, 1 Mar. 2024, mar 3 2024 and MAY 5, 2025; 2024/03/01",
+    "fivemin TWO DOZEN Gigabit 2.5k $1,500 15% 3bn 1.2M 10 GW 500 kW 100 meg",
+    "pay in pounds, euros or dollars; £5, € 7 and US dollars; yen",
+    "dry run on, auto approve off",
+    "naïve café at 5 minutes past noon, the twenty-first of June 2024",  # non-ASCII: full path
+    "",
+]
+
+
+def test_query_index_prefilters_change_nothing(monkeypatch):
+    from ajb_utils.data import load_bench
+    recs = load_bench("sample").records
+    queries = TRICKY_QUERIES + [str(q) for d in ("easy", "medium", "hard") for q in recs[f"query_{d}"]]
+    fast = [dv.QueryIndex(q) for q in queries]
+    monkeypatch.setattr(dv, "_PREFILTER", False)
+    slow = [dv.QueryIndex(q) for q in queries]
+    assert fast == slow
+    assert any(q.dates for q in fast) and any(q.format_numbers for q in fast)
+
+
+def test_census_equals_the_per_call_census_on_the_sample():
+    from ajb_utils.data import load_bench
+    recs = load_bench("sample").records
+    got = dv.derivation_census(recs)
+    parts = []
+    for r in recs.itertuples(index=False):
+        for d in ("easy", "medium", "hard"):
+            df = dv.census_calls(str(getattr(r, f"query_{d}")), r.expected_calls or [], r.tools)
+            parts.append(df.assign(id=str(r.id), dag_type=str(r.dag_type), difficulty=d))
+    ref = pd.concat(parts, ignore_index=True)[list(got.columns)]
+    ref["path"] = pd.Categorical(ref["path"], categories=dv.PATHS)
+    ref["difficulty"] = pd.Categorical(ref["difficulty"], categories=["easy", "medium", "hard"])
+    assert len(got) == len(ref) > 1000
+    pd.testing.assert_frame_equal(got, ref)
+    assert set(got["path"].astype(str)) >= {"VISIBLE", "FORMAT", "NO-SOURCE"}
+
+
+def test_deref_pool_gives_the_same_X4_as_every_verdict():
+    from ajb_utils import judge, tables
+    from ajb_utils.data import load_bench
+    bench = load_bench("sample")
+    static = judge.static_verdicts(bench, ["with_gt", "without_gt", "deref"])
+    everything = pd.concat([bench.verdicts.astype({"judge": str}), static.assign(judge="static")], ignore_index=True)
+    pool = tables.deref_pool(bench.verdicts, static)
+    assert len(pool) < len(everything)
+    pd.testing.assert_frame_equal(tables.table_X4(pool), tables.table_X4(everything))

@@ -10,7 +10,7 @@ import yaml
 from ajb_utils.paths import REPO_ROOT
 
 
-CONDA_NAMES = {"python-xxhash": "xxhash"}  # conda-forge name -> the pip name it installs
+CONDA_NAMES = {"python-xxhash": "xxhash", "python-duckdb": "duckdb"}  # conda-forge name -> the pip name it installs
 
 
 def _name(spec: str) -> str:
@@ -22,7 +22,8 @@ def _name(spec: str) -> str:
 def test_environment_yml_matches_pyproject() -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
     py = {_name(s) for s in project["dependencies"]}
-    py |= {_name(s) for s in project["optional-dependencies"]["dev"]}
+    for group in ("dev", "bench"):
+        py |= {_name(s) for s in project["optional-dependencies"][group]}
     env = yaml.safe_load((REPO_ROOT / "environment.yml").read_text())
     conda = {_name(s) for s in env["dependencies"] if isinstance(s, str)} - {"python", "pip"}
     assert py == conda, f"only in pyproject: {py - conda}; only in environment.yml: {conda - py}"

@@ -189,7 +189,8 @@ def test_bootstrap_cells_matches_bootstrap_ci():
     again = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=3)
     pd.testing.assert_frame_equal(out, again)
     other = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=4)
-    assert not np.allclose(out["lo"], other["lo"])
+    # (quantiles of a discrete bootstrap distribution can coincide for two seeds: compare both ends)
+    assert not (np.allclose(out["lo"], other["lo"]) and np.allclose(out["hi"], other["hi"]))
     strat = S.bootstrap_cells(df, by=["cell"], value="v", strata="dag", n_resamples=500, seed=3,
                               scale=100)
     assert np.allclose(strat["mean"], 100 * out["mean"])
@@ -430,3 +431,107 @@ def test_degradation_slopes():
     assert row["drop_without_gt"] == pytest.approx((15 + 15) / 2)
     assert row["ratio"] == pytest.approx(15 / 11)
     assert ds.iloc[1]["ratio"] == pytest.approx(15 / 11)
+
+
+# ------------------------------------------------------------------------------------------
+# bootstrap: a cell's interval depends on that cell only (issue 20, defect 4)
+# ------------------------------------------------------------------------------------------
+def _grid_records(judges=("A", "B", "C"), generators=("g1", "g2"), n=60, seed=0):
+    """Record frame (judge, generator, difficulty, condition, dag_type, mu) over a small grid."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for j in judges:
+        for g in generators:
+            for d in ("easy", "hard"):
+                for c in ("with_gt", "without_gt"):
+                    mu = rng.choice([0.25, 0.5, 0.75, 0.8333, 1.0], size=n)
+                    dag = rng.choice(["chain", "fan_in", "parallel"], size=n)
+                    rows += [(j, g, d, c, t, m) for t, m in zip(dag, mu)]
+    df = pd.DataFrame(rows, columns=["judge", "generator", "difficulty", "condition", "dag_type", "mu"])
+    for c in ["judge", "generator", "difficulty", "condition", "dag_type"]:
+        df[c] = df[c].astype("category")
+    return df
+
+
+KEYS4 = ["judge", "generator", "difficulty", "condition"]
+
+
+@pytest.mark.parametrize("drop", [{"judge": "A"}, {"generator": "g1"}, {"judge": "C"}])
+def test_bootstrap_cell_ci_does_not_depend_on_other_cells(drop):
+    recs = _grid_records()
+    full = S.bootstrap_cells(recs, by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=5)
+    (col, val), = drop.items()
+    part = S.bootstrap_cells(recs[recs[col] != val], by=KEYS4, value="mu", strata="dag_type",
+                             n_resamples=300, seed=5)
+    kept = full[full[col] != val].reset_index(drop=True)
+    assert len(part) == len(kept) > 0
+    for c in ("mean", "lo", "hi", "n"):
+        np.testing.assert_array_equal(part[c].to_numpy(), kept[c].to_numpy())
+    # the rows' order in the frame does not matter either
+    shuffled = recs.sample(frac=1.0, random_state=1)
+    again = S.bootstrap_cells(shuffled, by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=5)
+    pd.testing.assert_frame_equal(again, full)
+    # still seeded: another seed moves the intervals
+    other = S.bootstrap_cells(recs, by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=6)
+    assert not np.allclose(other["lo"], full["lo"])
+
+
+def test_bootstrap_diff_ci_judge_interval_does_not_depend_on_other_judges():
+    recs = _grid_records(n=40).drop(columns="dag_type")
+    recs["id"] = recs.groupby(KEYS4, observed=True).cumcount().map("r{}".format)
+    full = S.bootstrap_diff_ci(recs, n_resamples=300, seed=2).set_index("judge")
+    part = S.bootstrap_diff_ci(recs[recs["judge"] != "A"], n_resamples=300, seed=2).set_index("judge")
+    pd.testing.assert_frame_equal(part, full.loc[part.index])
+
+
+def test_bootstrap_cells_stratified_agrees_with_naive_resampler():
+    # one cell, two strata: exact counts scheme vs index resampling within each stratum
+    rng = np.random.default_rng(4)
+    x = rng.choice([0.0, 0.25, 0.5, 0.8333, 1.0], size=90, p=[0.1, 0.1, 0.2, 0.2, 0.4])
+    s = np.repeat([0, 1], [30, 60])
+    df = pd.DataFrame({"cell": "c", "dag": s, "v": x})
+    n_res = 20_000
+    out = S.bootstrap_cells(df, by=["cell"], value="v", strata="dag", n_resamples=n_res, seed=0)
+    naive = S.bootstrap._index_draws(x, s, n_res, np.random.default_rng(9)).mean(axis=1)
+    lo, hi = np.quantile(naive, [0.025, 0.975])
+    assert out["lo"].iloc[0] == pytest.approx(lo, abs=0.01)
+    assert out["hi"].iloc[0] == pytest.approx(hi, abs=0.01)
+
+
+@pytest.mark.parametrize("drop", [("judge", "judge_gpt_5_4"), ("generator", "llama_3_3_70b_instruct"),
+                                  ("generator", "gpt5_4")])
+def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
+    # the issue's example: dropping GPT-5.4 used to move QwQ-32B intervals (every cell after it
+    # in the one shared Generator's order)
+    from types import SimpleNamespace
+
+    from ajb_utils import tables
+    from ajb_utils.data import load_bench
+    v = load_bench("sample").verdicts
+    col, name = drop
+    full = tables.table_T10(SimpleNamespace(verdicts=v), n_bootstrap=200, seed=1)
+    part = tables.table_T10(SimpleNamespace(verdicts=v[v[col] != name]), n_bootstrap=200, seed=1)
+    key = ["generator", "judge", "difficulty", "condition"]
+    qwq = full[(full["judge"] == "judge_qwq_32b") & (full[col] != name)].set_index(key)
+    assert len(qwq) >= 24
+    pd.testing.assert_frame_equal(part.set_index(key).loc[qwq.index], qwq)
+
+
+def test_bootstrap_cells_same_result_for_any_number_of_threads(monkeypatch):
+    recs = _grid_records(n=80)
+    outs = []
+    for threads in ("1", "3"):
+        monkeypatch.setenv("AJB_THREADS", threads)
+        outs.append(S.bootstrap_cells(recs, by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=2))
+    pd.testing.assert_frame_equal(outs[0], outs[1])
+
+
+def test_pair_table_draws_match_single_picks_in_distribution():
+    # rare items drawn two at a time from the pair-sum table vs one at a time: same sum distribution
+    rng = np.random.default_rng(0)
+    values = np.unique(rng.random(40).round(3))
+    counts = rng.integers(1, 5, size=values.size)
+    a = S.bootstrap._group_sums(counts, values, 40_000, np.random.default_rng(1), min_count=10**9, max_pair=10**6)
+    b = S.bootstrap._group_sums(counts, values, 40_000, np.random.default_rng(2), min_count=10**9, max_pair=0)
+    assert a.mean() == pytest.approx(b.mean(), rel=2e-3) and a.std() == pytest.approx(b.std(), rel=0.03)
+    assert sps.ks_2samp(a, b).pvalue > 1e-4

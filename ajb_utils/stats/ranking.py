@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _sps
 
 from ajb_utils.schema import METRICS
 from ajb_utils.stats.frames import PAPER_WEIGHTINGS
@@ -17,6 +16,8 @@ from ajb_utils.stats.frames import PAPER_WEIGHTINGS
 # ---------------------------------------------------------------------------------------------
 def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> tuple[float, float]:
     """Return (rho, pvalue) of Spearman's rank correlation of x (n,) and y (n,) (scipy)."""
+    from scipy import stats as _sps  # here, not at the top: scipy.stats costs every notebook ~1 s to import
+
     res = _sps.spearmanr(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
     return float(res.statistic), float(res.pvalue)
 

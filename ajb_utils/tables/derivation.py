@@ -9,7 +9,7 @@ from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
 
 __all__ = [
     "NONVISIBLE_BINS", "NONVISIBLE_LABELS", "DEREF_COMMAND", "table_X3", "checks_X3",
-    "table_X3_param_alignment", "table_X4", "table_X3b_static_baseline",
+    "table_X3_param_alignment", "table_X4", "deref_pool", "table_X3b_static_baseline",
 ]
 
 NONVISIBLE_BINS: list[float] = [-0.001, 0.0, 1 / 3, 2 / 3, 1.0]
@@ -47,7 +47,8 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
     """Return parameter-structure alignment (%) per judge x condition x share of non-VISIBLE arguments of the record."""
     share = derivation.record_nonvisible_share(census)
     share["nonvisible"] = pd.cut(share["nonvisible_share"], NONVISIBLE_BINS, labels=NONVISIBLE_LABELS)
-    judges = judges or [j for j in MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    present = {str(x) for x in bench.verdicts["judge"].unique()}  # once, not once per judge
+    judges = judges or [j for j in MAIN_JUDGES if j in present]
     v = bench.verdicts
     v = v[(v["metric"] == "parameter_structure") & v["judge"].isin(judges) & v["condition"].isin(conditions)]
     v = v.assign(id=v["id"].astype(str), difficulty=v["difficulty"].astype(str)).merge(
@@ -65,9 +66,8 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
 
 def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
     """Return per judge with `deref` verdicts: alignment (%) with GT, without GT, DeRef, overall and on hard, with the DeRef lifts."""
-    has = verdicts.loc[verdicts["condition"] == "deref", "judge"].astype(str).unique()
-    v = verdicts[verdicts["judge"].astype(str).isin(has)
-                 & verdicts["condition"].isin(["with_gt", "without_gt", "deref"])]
+    has = list(verdicts.loc[verdicts["condition"] == "deref", "judge"].unique())  # no string copy of every row
+    v = verdicts[verdicts["judge"].isin(has) & verdicts["condition"].isin(["with_gt", "without_gt", "deref"])]
     cols = ["judge", "subset", "with_gt", "without_gt", "deref", "deref_minus_without", "with_minus_deref", "n"]
     if v.empty:
         return pd.DataFrame(columns=cols)
@@ -84,10 +84,18 @@ def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
     return out[cols].sort_values(["judge", "subset"]).reset_index(drop=True)
 
 
+def deref_pool(verdicts: pd.DataFrame, static: pd.DataFrame, name: str = "static") -> pd.DataFrame:
+    """Return the verdicts :func:`table_X4` reads: the judges with ``deref`` verdicts among ``verdicts``, then ``static`` as judge ``name`` (judge as str)."""
+    has = verdicts.loc[verdicts["condition"] == "deref", "judge"].unique()
+    llm = verdicts[verdicts["judge"].isin(list(has))]
+    return pd.concat([llm.astype({"judge": str}), static.assign(judge=name)], ignore_index=True)
+
+
 def table_X3b_static_baseline(bench, static: pd.DataFrame, judges: list[str] | None = None,
                               conditions: tuple[str, ...] = ("with_gt", "without_gt")) -> pd.DataFrame:
     """Return per condition x difficulty x metric: the static judge's alignment (%) beside the LLM judges' best, median and worst, and its rank."""
-    judges = judges or [j for j in MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    present = {str(x) for x in bench.verdicts["judge"].unique()}  # once, not once per judge
+    judges = judges or [j for j in MAIN_JUDGES if j in present]
     v = bench.verdicts[bench.verdicts["judge"].isin(judges) & bench.verdicts["condition"].isin(conditions)]
     llm = stats.per_metric_align(v, by=["judge", "condition", "difficulty"])
     llm = llm.assign(judge=llm["judge"].astype(str), condition=llm["condition"].astype(str),

@@ -64,7 +64,8 @@ def _paper_T02(judges: list[str]) -> pd.DataFrame:
 
 def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
     """Return X2: per generator (and 'all') x difficulty x condition, alignment (%) of the new judge, the six, their mean, the new judge's rank (``rank`` of ``of`` judges) and the paper's six-judge mean."""
-    judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
+    present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
+    judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     cells = stats.align(v, by=["judge", *X2_KEYS])
     cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
     wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(columns=[run_name, *judges])
@@ -89,7 +90,8 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
 
 def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
     """Return per-metric alignment (%, mean over generator x difficulty cells): rows (source, judge), columns (condition, metric); paper rows from Table 24."""
-    judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
+    present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
+    judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     pm = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"])
     pm = pm.assign(**{c: pm[c].astype(str) for c in ("judge", "condition", "metric")})
     data = pm.groupby(["judge", "condition", "metric"])["align"].mean().reset_index().assign(source="data")
@@ -108,7 +110,8 @@ def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = 
 def table_X2_lift(v: pd.DataFrame, run_name: str, judges: list[str] | None = None, n_bootstrap: int = 2000,
                   seed: int = 0, exclude_generators: tuple[str, ...] = X2_LIFT_EXCLUDED) -> pd.DataFrame:
     """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
-    judges = [j for j in (judges or MAIN_JUDGES) if j in set(v["judge"].astype(str))]
+    present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
+    judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     v = v[~v["generator"].astype(str).isin(exclude_generators)]
     lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
     cells = set(zip(v["generator"].astype(str), v["difficulty"].astype(str)))
