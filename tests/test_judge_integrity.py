@@ -411,11 +411,11 @@ def test_sdk_path_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
             run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{port}/v1"}), bench, tmp_path, plain_http=plain))
 
 
-# ------------------------------------------------------------------ the plain HTTP client's framing
+# ------------------------------------------------------------- the http:// path's framing (aiohttp)
 def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepalive() -> None:
     import asyncio
 
-    from ajb_utils.judge.fasthttp import PlainHTTPPool
+    from ajb_utils.judge.backends import AiohttpPool
 
     body = json.dumps({"x": "y" * 5000}).encode()
     chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 1000]), body[i:i + 1000]) for i in range(0, len(body), 1000))
@@ -439,8 +439,11 @@ def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepal
     async def main() -> list:
         srv = await asyncio.start_server(handle, "127.0.0.1", 0)
         port = srv.sockets[0].getsockname()[1]
-        pool = PlainHTTPPool(f"http://127.0.0.1:{port}/v1", {"Authorization": "Bearer k"}, 10)
-        out = [await pool.post("/chat/completions", b'{"n": %d}' % i) for i in range(3)]
+        pool = AiohttpPool(f"http://127.0.0.1:{port}/v1", "k", 10, 4)
+        out = []
+        for i in range(3):
+            out.append(await pool.request("POST", "/chat/completions", b'{"n": %d}' % i))
+            await asyncio.sleep(0.05)  # idle between calls: the server's close of a kept-alive connection is seen
         await pool.aclose()
         srv.close()
         return out
