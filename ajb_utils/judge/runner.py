@@ -92,7 +92,7 @@ class RunConfig:
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
     replace_export: bool = False  # replace an export that another run (other settings or store) wrote
-    plain_http: bool = True  # http:// endpoints through judge.fasthttp (False: the OpenAI SDK for every URL)
+    plain_http: bool = True  # http:// endpoints through aiohttp (False: the OpenAI SDK for every URL)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
