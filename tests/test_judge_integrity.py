@@ -461,7 +461,7 @@ def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(serv
 
     waits: list[tuple[int, float | None]] = []
     monkeypatch.setattr(R, "backoff_delay", lambda n, ra, base, cap: waits.append((n, ra)) or 0.0)
-    one = dict(conditions=["with_gt"], abort_after=10**6, plain_http=plain, check_endpoint=False)
+    one = {"conditions": ["with_gt"], "abort_after": 10**6, "plain_http": plain, "check_endpoint": False}
     s = run_judge(cfg(server, bench, tmp_path, "r429", name="a", store_path=tmp_path / "a.sqlite", **one))
     assert s.statuses == {"ok": 12} and s.retries == len(waits) == 24  # 2 429s per prompt, each waited on
     assert {ra for _, ra in waits} == {0.0} and {n for n, _ in waits} == {1, 2}  # the server's Retry-After: 0

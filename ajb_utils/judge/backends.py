@@ -299,7 +299,7 @@ class AiohttpPool:
         try:
             async with self._open().request(method, self.url + path, data=body, **kw) as resp:
                 return resp.status, resp.headers, await resp.read()
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise CallError("timeout", f"no response within {t:g} s", True) from None
         except aiohttp.ClientConnectorError as exc:
             name = type(exc.os_error).__name__ if isinstance(exc.os_error, OSError) else type(exc).__name__
