@@ -7,7 +7,7 @@
    unlike the ratio) and the load average before and after each level. ``--latency auto`` uses
    concurrency / 160 s instead (a fixed ideal of 160 req/s: the pool behaviour without the CPU
    cap). ``--connections-per-client 100000`` puts every SDK connection in one httpx pool (https
-   endpoints; http:// ones go through ajb_utils.judge.fasthttp). Each level sends at least
+   endpoints; http:// ones go through aiohttp). Each level sends at least
    25 x concurrency requests (3,200 at 128), so filling and draining the pool (one latency each)
    stays a small share of the run. The fake server runs in its own process and shares the
    machine: on 2 cores, 640 req/s needs the runner and the server together under ~3 ms of CPU

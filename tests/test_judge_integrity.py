@@ -411,11 +411,11 @@ def test_sdk_path_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
             run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{port}/v1"}), bench, tmp_path, plain_http=plain))
 
 
-# ------------------------------------------------------------------ the plain HTTP client's framing
+# ------------------------------------------------------------- the http:// path's framing (aiohttp)
 def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepalive() -> None:
     import asyncio
 
-    from ajb_utils.judge.fasthttp import PlainHTTPPool
+    from ajb_utils.judge.backends import AiohttpPool
 
     body = json.dumps({"x": "y" * 5000}).encode()
     chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 1000]), body[i:i + 1000]) for i in range(0, len(body), 1000))
@@ -439,8 +439,11 @@ def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepal
     async def main() -> list:
         srv = await asyncio.start_server(handle, "127.0.0.1", 0)
         port = srv.sockets[0].getsockname()[1]
-        pool = PlainHTTPPool(f"http://127.0.0.1:{port}/v1", {"Authorization": "Bearer k"}, 10)
-        out = [await pool.post("/chat/completions", b'{"n": %d}' % i) for i in range(3)]
+        pool = AiohttpPool(f"http://127.0.0.1:{port}/v1", "k", 10, 4)
+        out = []
+        for i in range(3):
+            out.append(await pool.request("POST", "/chat/completions", b'{"n": %d}' % i))
+            await asyncio.sleep(0.05)  # idle between calls: the server's close of a kept-alive connection is seen
         await pool.aclose()
         srv.close()
         return out
@@ -448,3 +451,30 @@ def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepal
     out = asyncio.run(main())
     assert [o[0] for o in out] == [200, 200, 200] and all(o[2] == body for o in out)
     assert seen == [b'{"n": 0}', b'{"n": 1}', b'{"n": 2}']  # each request sent once
+
+
+# ----------------------------------------------------------- the retry policy (tenacity.AsyncRetrying)
+@pytest.mark.parametrize("plain", [True, False])
+def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(server, bench, tmp_path, monkeypatch,
+                                                                             plain) -> None:
+    import ajb_utils.judge.runner as R
+
+    waits: list[tuple[int, float | None]] = []
+    monkeypatch.setattr(R, "backoff_delay", lambda n, ra, base, cap: waits.append((n, ra)) or 0.0)
+    one = {"conditions": ["with_gt"], "abort_after": 10**6, "plain_http": plain, "check_endpoint": False}
+    s = run_judge(cfg(server, bench, tmp_path, "r429", name="a", store_path=tmp_path / "a.sqlite", **one))
+    assert s.statuses == {"ok": 12} and s.retries == len(waits) == 24  # 2 429s per prompt, each waited on
+    assert {ra for _, ra in waits} == {0.0} and {n for n, _ in waits} == {1, 2}  # the server's Retry-After: 0
+    waits.clear()
+    s = run_judge(cfg(server, bench, tmp_path, "r500", name="b", store_path=tmp_path / "b.sqlite", **one))
+    assert s.statuses == {"ok": 12} and {ra for _, ra in waits} == {None}  # no Retry-After: jittered exponential
+    waits.clear()
+    n0 = server.state.requests
+    s = run_judge(cfg(server, bench, tmp_path, "always429", name="c", store_path=tmp_path / "c.sqlite", max_attempts=3,
+                      **one))
+    assert s.statuses == {"api_error": 12} and server.state.requests - n0 == 36  # stop after 3 attempts each
+    assert s.retries == 24  # slept twice per unit (tenacity also asks for a wait after the last one, unused)
+    waits.clear()
+    n0 = server.state.requests
+    s = run_judge(cfg(server, bench, tmp_path, "ctx", name="d", store_path=tmp_path / "d.sqlite", **one))
+    assert s.statuses == {"context_length": 12} and server.state.requests - n0 == 12 and waits == []  # not retried

@@ -1,6 +1,9 @@
 """Model backends: any OpenAI-compatible chat-completions endpoint, called with our own retries.
 
-The SDK's retries are off (``max_retries=0``) so every 429/5xx is seen here: jittered exponential
+Plain ``http://`` endpoints (local vLLM / SGLang / Ollama, no proxy variable set) are called
+through an aiohttp session per base URL (C-accelerated HTTP parser, keep-alive pool): a fraction
+of the SDK's CPU per call. HTTPS endpoints, proxies and ``plain_http=False`` go through the OpenAI
+SDK (retries off, ``max_retries=0``). Either way every 429/5xx is seen here: jittered exponential
 backoff honouring ``Retry-After``, fail fast on auth / quota / model-not-found (the whole run stops)
 and on context-length errors (that item only), round-robin over several base URLs, a
 requests-per-minute limiter, and a JSON-schema -> JSON-object -> plain-prompting fallback for
@@ -222,8 +225,8 @@ def classify_status(code: int, msg: str, retry_after: float | None = None) -> Ca
     return CallError("bad_request", msg, False, status_code=code)
 
 
-def _http_error(code: int, headers: dict[str, str], data: bytes) -> CallError:
-    """Return the CallError of an HTTP error response read by the plain client."""
+def _http_error(code: int, headers: Any, data: bytes) -> CallError:
+    """Return the CallError of an HTTP error response read through aiohttp (headers: case-insensitive)."""
     import orjson
 
     try:
@@ -245,6 +248,72 @@ def _http_error(code: int, headers: dict[str, str], data: bytes) -> CallError:
     return classify_status(code, msg[:500], ra)
 
 
+PROXY_VARIABLES: tuple[str, ...] = ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY")
+
+
+class AiohttpPool:
+    """One aiohttp session (keep-alive pool) to one http:// base URL; `request` -> (status, headers, body)."""
+
+    def __init__(self, base_url: str, key: str, timeout_s: float, limit: int) -> None:
+        """Prepare the session's settings (credentials in the URL become Basic auth, as httpx does)."""
+        import base64
+        from urllib.parse import unquote, urlsplit, urlunsplit
+
+        u = urlsplit(base_url)
+        self.url = urlunsplit((u.scheme, u.netloc.rsplit("@", 1)[-1], u.path.rstrip("/"), u.query, ""))
+        self.headers = {"Accept": "application/json", "Content-Type": "application/json",
+                        "User-Agent": "ajb-utils-judge", "Authorization": f"Bearer {key}"}
+        if u.username is not None:
+            cred = f"{unquote(u.username)}:{unquote(u.password or '')}".encode()
+            self.headers["Authorization"] = "Basic " + base64.b64encode(cred).decode()
+        self.timeout_s, self.limit = timeout_s, limit
+        self._session: Any = None
+        import aiohttp  # noqa: F401 - imported here, at setup (its import builds SSL contexts: ~0.2 s of CPU)
+
+    @staticmethod
+    def usable(base_url: str, environ: Any) -> bool:
+        """Return whether a base URL goes through aiohttp: http://, a host, and no proxy variable set."""
+        from urllib.parse import urlsplit
+
+        u = urlsplit(base_url)
+        return u.scheme == "http" and bool(u.hostname) and not any(environ.get(v) for v in PROXY_VARIABLES)
+
+    def _open(self) -> Any:
+        """Return the session, created on first use (inside the running event loop)."""
+        if self._session is None:
+            import aiohttp
+
+            self._session = aiohttp.ClientSession(
+                headers=self.headers, connector=aiohttp.TCPConnector(limit=self.limit, limit_per_host=self.limit),
+                timeout=aiohttp.ClientTimeout(total=self.timeout_s), cookie_jar=aiohttp.DummyCookieJar(),
+                trust_env=False)  # an API client keeps no cookies; proxies go the SDK's way (see usable)
+        return self._session
+
+    async def request(self, method: str, path: str, body: bytes | None,
+                      timeout_s: float | None = None) -> tuple[int, Any, bytes]:
+        """Return (status, headers, body) of one request; raise CallError on timeout / connection errors."""
+        import aiohttp
+
+        t = self.timeout_s if timeout_s is None else timeout_s
+        kw: dict[str, Any] = {} if timeout_s is None else {"timeout": aiohttp.ClientTimeout(total=t)}
+        try:
+            async with self._open().request(method, self.url + path, data=body, **kw) as resp:
+                return resp.status, resp.headers, await resp.read()
+        except TimeoutError:
+            raise CallError("timeout", f"no response within {t:g} s", True) from None
+        except aiohttp.ClientConnectorError as exc:
+            name = type(exc.os_error).__name__ if isinstance(exc.os_error, OSError) else type(exc).__name__
+            raise CallError("connection", f"{name}: {exc}", True) from None
+        except (aiohttp.ClientError, OSError, ValueError) as exc:
+            raise CallError("connection", f"{type(exc).__name__}: {exc}", True) from None
+
+    async def aclose(self) -> None:
+        """Close the session and its connections."""
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
 FATAL_KINDS = frozenset({"auth", "quota", "not_found"})
 
 
@@ -262,24 +331,18 @@ class OpenAIBackend:
     max_tokens_param: str = "max_tokens"
     pool_size: int = 64
     shard_size: int = 16  # connections per HTTP client (see __post_init__)
-    plain_http: bool = True  # http:// URLs without a proxy: POSTs through fasthttp (a fraction of the CPU)
+    plain_http: bool = True  # http:// URLs without a proxy: aiohttp (a fraction of the SDK's CPU per call)
 
     def __post_init__(self) -> None:
-        """Create the HTTP clients: plain keep-alive pools for http:// URLs, else SDK clients (retries off)."""
+        """Create the HTTP clients: aiohttp sessions for http:// URLs, else SDK clients (retries off)."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise FatalBackendError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
         self._secrets = (key,) if key else ()
         self._secrets += url_credentials(self.base_urls)
-        # Connection pools: httpcore's pool scans its connections for every request it assigns, which
-        # grows quadratically with the pool; shards of <= SHARD connections keep that scan short, so
-        # concurrency 64-128 is not throttled by the client (benchmarks/bench_runner.py).
-        from ajb_utils.judge import fasthttp
-
-        self._plain: list[Any] | None = None
-        if self.plain_http and all(fasthttp.usable(u, os.environ) for u in self.base_urls):
-            hdr = {"Authorization": f"Bearer {key or 'EMPTY'}"}
-            self._plain = [fasthttp.PlainHTTPPool(u, hdr, self.timeout_s) for u in self.base_urls]
+        self._plain: list[AiohttpPool] | None = None
+        if self.plain_http and all(AiohttpPool.usable(u, os.environ) for u in self.base_urls):
+            self._plain = [AiohttpPool(u, key or "EMPTY", self.timeout_s, self.pool_size) for u in self.base_urls]
         self._clients: list[Any] = []
         self._client_urls: list[str] = []
         if self._plain is None:
@@ -292,7 +355,11 @@ class OpenAIBackend:
         self._formats = ladder.get(self.response_format, ["none"])
 
     def _sdk_clients(self, key: str) -> None:
-        """Create the SDK clients: per base URL, shards of at most `shard_size` connections."""
+        """Create the SDK clients: per base URL, shards of at most `shard_size` connections.
+
+        httpcore's pool scans its connections for every request it assigns, which grows
+        quadratically with the pool; shards of <= shard_size connections keep that scan short.
+        """
         import httpx
         import openai
 
@@ -385,7 +452,7 @@ class OpenAIBackend:
             return res
 
     async def _chat_plain(self, messages: list[dict[str, str]], json_reply: bool) -> ChatResult:
-        """Return one completion through the plain HTTP client (the least busy base URL; see chat)."""
+        """Return one completion through aiohttp (the least busy base URL; see chat)."""
         import orjson
 
         plain = self._plain or []
@@ -399,7 +466,7 @@ class OpenAIBackend:
                 kw.update(kw.pop("extra_body", None) or {})
                 t0 = time.monotonic()
                 try:
-                    code, headers, data = await plain[idx].post("/chat/completions", orjson.dumps(kw))
+                    code, headers, data = await plain[idx].request("POST", "/chat/completions", orjson.dumps(kw))
                 except CallError as err:
                     err.message = redact(err.message, self._secrets) or ""
                     raise
@@ -460,7 +527,7 @@ class OpenAIBackend:
                                         f"{redact(str(exc.__cause__ or exc), self._secrets)}") from None
 
     async def _check_plain(self, timeout_s: float) -> None:
-        """The endpoint check through the plain clients (same messages as the SDK path)."""
+        """The endpoint check through aiohttp (same messages as the SDK path)."""
         for pool, url in zip(self._plain or [], self.base_urls, strict=True):
             shown = redact_url(url)
             t = min(timeout_s, self.timeout_s)

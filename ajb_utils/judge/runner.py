@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import tenacity
 
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
@@ -91,7 +92,7 @@ class RunConfig:
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
     replace_export: bool = False  # replace an export that another run (other settings or store) wrote
-    plain_http: bool = True  # http:// endpoints through judge.fasthttp (False: the OpenAI SDK for every URL)
+    plain_http: bool = True  # http:// endpoints through aiohttp (False: the OpenAI SDK for every URL)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
@@ -417,36 +418,43 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
             return False
         return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
 
+    async def attempt() -> Any:
+        """Send one attempt under its own reservation; settle the reservation when it fails."""
+        nonlocal attempts, timeouts
+        await limiter.wait()
+        rid = reserve(u, est_in, est_out) if reserve is not None else None
+        attempts += 1
+        try:
+            res = await backend.chat(messages, json_reply=json_reply)
+        except BaseException as err:
+            stats.reserved_in -= est_in if rid is not None else 0
+            stats.reserved_out -= est_out if rid is not None else 0
+            if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
+                timeouts += 1
+                stats.timeouts += 1
+                stats.timeout_tokens += est_in + est_out
+                stats.spent_in += est_in
+                stats.spent_out += est_out
+                if store is not None and rid is not None:
+                    store.keep_as_spent(rid, "timeout")
+                elif store is not None:
+                    store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
+            elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
+                store.release(rid)  # an HTTP error / refused connection: nothing generated
+            raise
+        row["_reservation"] = (rid, est_in, est_out)
+        return res
+
+    def wait(rs: tenacity.RetryCallState) -> float:
+        """Return the wait before the next attempt: the server's Retry-After, else full-jitter exponential."""
+        exc = rs.outcome.exception() if rs.outcome is not None else None
+        return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
+
+    retrying = tenacity.AsyncRetrying(stop=tenacity.stop_after_attempt(cfg.max_attempts),
+                                      retry=tenacity.retry_if_exception(retry_this), wait=wait, reraise=True,
+                                      before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1))
     try:
-        while True:  # attempts: retried with jittered backoff (the server's Retry-After when given)
-            await limiter.wait()
-            rid = reserve(u, est_in, est_out) if reserve is not None else None
-            attempts += 1
-            try:
-                res = await backend.chat(messages, json_reply=json_reply)
-            except BaseException as err:
-                stats.reserved_in -= est_in if rid is not None else 0
-                stats.reserved_out -= est_out if rid is not None else 0
-                if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
-                    timeouts += 1
-                    stats.timeouts += 1
-                    stats.timeout_tokens += est_in + est_out
-                    stats.spent_in += est_in
-                    stats.spent_out += est_out
-                    if store is not None and rid is not None:
-                        store.keep_as_spent(rid, "timeout")
-                    elif store is not None:
-                        store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
-                elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
-                    store.release(rid)  # an HTTP error / refused connection: nothing generated
-                if not retry_this(err) or attempts >= cfg.max_attempts:
-                    raise
-                stats.retries += 1
-                await asyncio.sleep(backoff_delay(attempts, getattr(err, "retry_after", None), cfg.backoff_base_s,
-                                                  cfg.backoff_cap_s))
-                continue
-            row["_reservation"] = (rid, est_in, est_out)
-            break
+        res = await retrying(attempt)
     except CallError as err:
         if err.kind in FATAL_KINDS:
             code = f", HTTP {err.status_code}" if err.status_code else ""
