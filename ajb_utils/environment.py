@@ -24,7 +24,7 @@ from ajb_utils import paths
 ENV_PACKAGES: list[str] = [
     "numpy", "pandas", "scipy", "matplotlib", "seaborn", "datasets", "papermill",
     "pyarrow", "orjson", "xxhash", "huggingface_hub", "pyyaml", "jupyterlab", "ipykernel", "nbconvert",
-    "jinja2", "openai", "tenacity", "filelock", "tqdm",
+    "jinja2", "openai", "aiohttp", "tenacity", "filelock", "tqdm",
 ]
 LOCK_FILE: Path = paths.REPO_ROOT / "requirements.lock"
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)")
