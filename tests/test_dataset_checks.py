@@ -26,7 +26,10 @@ def test_a_null_topology_is_not_the_rarest_topology() -> None:
                                     "parameters_per_tool"],
                         "min": [2, 8, 1], "max": [5, 19, 4], "median": [3, 12, 2]})
     t09 = pd.DataFrame({"generator": ["total"], "valid": [100], "theoretical_max": [120]})
-    bench = SimpleNamespace(synthetic=True, records=pd.DataFrame({"id": range(126)}))
+    verdicts = pd.DataFrame({c: pd.Series(dtype=object) for c in
+                             ["generator", "judge", "difficulty", "id", "condition", "dag_type"]}
+                            | {"llm_score": pd.Series(dtype=float)})  # the corpus checks read it; none here
+    bench = SimpleNamespace(synthetic=True, records=pd.DataFrame({"id": range(126)}), verdicts=verdicts)
     rarest = next(v for v in tables.dataset_checks(bench, t07, t08, t09) if v.claim_id == "F06.loop_like_rarest")
     assert rarest.holds is True, rarest
     assert schema.NO_TOPOLOGY not in rarest.reproduced

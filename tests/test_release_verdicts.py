@@ -37,8 +37,11 @@ def release_copy(src: Path, dest: Path, n_records: int = N_RECORDS) -> Path:
     card = yaml.safe_load(head)
     card["configs"] = [c for c in card["configs"]
                        if all(f["path"].startswith("data/") for f in c["data_files"])]
+    kept = {c["config_name"] for c in card["configs"]}
+    if isinstance(card.get("dataset_info"), list):  # the declared row counts of the configs kept
+        card["dataset_info"] = [d for d in card["dataset_info"] if d.get("config_name") in kept]
     for key in [k for k in card if "synthetic" in str(k).lower()]:
-        card[key] = False  # the loader branch's explicit field, if present
+        del card[key]  # the explicit `synthetic:` field: a real card has none
     body = "\n".join(line for line in body.splitlines() if "synthetic" not in line.lower())
     (dest / "README.md").write_text("---\n" + yaml.safe_dump(card, sort_keys=False) + "---\n" + body + "\n",
                                     encoding="utf-8")
