@@ -27,15 +27,34 @@ import pandas as pd
 from ajb_utils import schema
 
 __all__ = [
-    "SHEET_BASE_COLUMNS", "sheet_columns", "annotation_sheet", "sheet_from_annotations",
-    "export_sheet", "read_sheet", "sheet_to_long", "agreement_from_sheet", "agreement_tables",
+    "SHEET_BASE_COLUMNS",
+    "sheet_columns",
+    "annotation_sheet",
+    "sheet_from_annotations",
+    "export_sheet",
+    "read_sheet",
+    "sheet_to_long",
+    "agreement_from_sheet",
+    "agreement_tables",
     "SheetError",
 ]
 
-SHEET_BASE_COLUMNS: list[str] = ["id", "generator", "difficulty", "dag_type", "query", "tools",
-                                 "generated_calls", "expected_calls"]
-P_COLUMN: dict[str, str] = {"tool_selection": "p_tool", "parameter_structure": "p_param",
-                            "sequence_accuracy": "p_seq", "query_coverage": "p_cov"}
+SHEET_BASE_COLUMNS: list[str] = [
+    "id",
+    "generator",
+    "difficulty",
+    "dag_type",
+    "query",
+    "tools",
+    "generated_calls",
+    "expected_calls",
+]
+P_COLUMN: dict[str, str] = {
+    "tool_selection": "p_tool",
+    "parameter_structure": "p_param",
+    "sequence_accuracy": "p_seq",
+    "query_coverage": "p_cov",
+}
 YES = {"yes", "y", "true", "1", "agree"}
 NO = {"no", "n", "false", "0", "disagree"}
 
@@ -46,9 +65,13 @@ class SheetError(ValueError):
 
 def sheet_columns() -> list[str]:
     """Return the sheet's columns in order."""
-    return (SHEET_BASE_COLUMNS + [f"programmatic_{m}" for m in schema.METRICS]
-            + [f"agree_{m}" for m in schema.METRICS] + [f"human_{m}" for m in schema.METRICS]
-            + ["note"])
+    return (
+        SHEET_BASE_COLUMNS
+        + [f"programmatic_{m}" for m in schema.METRICS]
+        + [f"agree_{m}" for m in schema.METRICS]
+        + [f"human_{m}" for m in schema.METRICS]
+        + ["note"]
+    )
 
 
 def _compact_args(args: dict) -> str:
@@ -77,21 +100,33 @@ def _compact_tools(tools) -> str:
 
 def _sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
     """Return empty sheet rows for (id, generator, difficulty) pairs, in the pairs' order."""
-    gen = bench.generations.assign(**{c: bench.generations[c].astype(str)
-                                      for c in ("id", "generator", "difficulty", "dag_type")})
+    gen = bench.generations.assign(
+        **{c: bench.generations[c].astype(str) for c in ("id", "generator", "difficulty", "dag_type")}
+    )
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
-    g = pairs[["id", "generator", "difficulty"]].astype(str).merge(
-        gen, on=["id", "generator", "difficulty"], how="left", validate="one_to_one")
+    g = (
+        pairs[["id", "generator", "difficulty"]]
+        .astype(str)
+        .merge(gen, on=["id", "generator", "difficulty"], how="left", validate="one_to_one")
+    )
     if g["user_query"].isna().any():
         missing = g.loc[g["user_query"].isna(), ["id", "generator"]].head(3).to_dict("records")
-        raise SheetError(f"{int(g['user_query'].isna().sum())} annotated rows have no valid "
-                         f"generation in this data source, e.g. {missing}")
-    out = pd.DataFrame({"id": g["id"], "generator": g["generator"], "difficulty": g["difficulty"],
-                        "dag_type": g["dag_type"], "query": g["user_query"],
-                        "tools": rec["tools"].reindex(g["id"]).map(_compact_tools).to_numpy(),
-                        "generated_calls": g["generated_calls"].map(_compact_calls),
-                        "expected_calls": rec["expected_calls"].reindex(g["id"])
-                        .map(_compact_calls).to_numpy()})
+        raise SheetError(
+            f"{int(g['user_query'].isna().sum())} annotated rows have no valid "
+            f"generation in this data source, e.g. {missing}"
+        )
+    out = pd.DataFrame(
+        {
+            "id": g["id"],
+            "generator": g["generator"],
+            "difficulty": g["difficulty"],
+            "dag_type": g["dag_type"],
+            "query": g["user_query"],
+            "tools": rec["tools"].reindex(g["id"]).map(_compact_tools).to_numpy(),
+            "generated_calls": g["generated_calls"].map(_compact_calls),
+            "expected_calls": rec["expected_calls"].reindex(g["id"]).map(_compact_calls).to_numpy(),
+        }
+    )
     for m in schema.METRICS:
         out[f"programmatic_{m}"] = g[P_COLUMN[m]].astype(float).round(4).to_numpy()
     for prefix in ("agree_", "human_"):
@@ -101,8 +136,14 @@ def _sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
     return out[sheet_columns()].reset_index(drop=True)
 
 
-def annotation_sheet(bench, generator: str = "llama_3_3_70b_instruct", n_per_topology: int = 20,
-                     n_imperfect: int = 14, seed: int = 0, difficulty: str = "hard") -> pd.DataFrame:
+def annotation_sheet(
+    bench,
+    generator: str = "llama_3_3_70b_instruct",
+    n_per_topology: int = 20,
+    n_imperfect: int = 14,
+    seed: int = 0,
+    difficulty: str = "hard",
+) -> pd.DataFrame:
     """Return a blank sheet: per topology n_imperfect records with a score < 1 and the rest perfect.
 
     Records are a seeded draw among the generator's valid generations at ``difficulty``; when a
@@ -142,8 +183,11 @@ def sheet_from_annotations(bench, annotations: pd.DataFrame) -> pd.DataFrame:
         sheet[f"agree_{m}"] = ok.map({True: "yes", False: "no"}).astype(object)
         sheet[f"human_{m}"] = wide_h[m].reindex(sheet.index).where(ok == False)  # noqa: E712
     if "note" in a.columns:
-        notes = (a[~a["human_agrees"].astype(bool)].groupby(["id", "generator"])["note"]
-                 .agg(lambda s: " | ".join(sorted(set(map(str, s))))))
+        notes = (
+            a[~a["human_agrees"].astype(bool)]
+            .groupby(["id", "generator"])["note"]
+            .agg(lambda s: " | ".join(sorted(set(map(str, s)))))
+        )
         sheet["note"] = notes.reindex(sheet.index).fillna("").to_numpy()
     return sheet.reset_index()[sheet_columns()]
 
@@ -173,8 +217,9 @@ def _parse_agree(col: pd.Series, name: str) -> pd.Series:
     bad = s.notna() & (s != "") & ~s.isin(YES | NO)
     if bad.any():
         rows = (np.flatnonzero(bad.to_numpy()) + 2)[:5].tolist()
-        raise SheetError(f"column {name!r}: values must be yes/no (or empty), got "
-                         f"{sorted(set(s[bad]))[:5]} on CSV line(s) {rows}")
+        raise SheetError(
+            f"column {name!r}: values must be yes/no (or empty), got {sorted(set(s[bad]))[:5]} on CSV line(s) {rows}"
+        )
     return s.map(lambda v: True if v in YES else (False if v in NO else pd.NA)).astype("boolean")
 
 
@@ -194,8 +239,9 @@ def read_sheet(path: str | Path) -> pd.DataFrame:
         bad = (h.isna() & df[f"human_{m}"].notna()) | (h < 0) | (h > 1)
         if bad.any():
             rows = (np.flatnonzero(bad.to_numpy()) + 2)[:5].tolist()
-            raise SheetError(f"column 'human_{m}': scores must be numbers in [0, 1]; "
-                             f"bad value(s) on CSV line(s) {rows}")
+            raise SheetError(
+                f"column 'human_{m}': scores must be numbers in [0, 1]; bad value(s) on CSV line(s) {rows}"
+            )
         need = (df[f"agree_{m}"] == False).fillna(False) & h.isna()  # noqa: E712
         if need.any():
             rows = (np.flatnonzero(need.to_numpy()) + 2)[:5].tolist()
@@ -212,9 +258,12 @@ def sheet_to_long(sheet: pd.DataFrame) -> pd.DataFrame:
         ok = sheet[f"agree_{m}"].astype("boolean")
         p = sheet[f"programmatic_{m}"].astype(float)
         part = sheet[["id", "generator", "difficulty", "dag_type"]].assign(
-            metric=m, programmatic_score=p, human_agrees=ok,
+            metric=m,
+            programmatic_score=p,
+            human_agrees=ok,
             human_score=pd.to_numeric(sheet[f"human_{m}"], errors="coerce").where(ok == False, p),  # noqa: E712
-            note=sheet["note"])
+            note=sheet["note"],
+        )
         parts.append(part[ok.notna().to_numpy()])
     out = pd.concat(parts, ignore_index=True)
     out["human_agrees"] = out["human_agrees"].astype(bool)
@@ -227,15 +276,24 @@ def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     by_m = ok.groupby(long["metric"].astype(str)).agg(["sum", "size"])
     by_m = by_m.reindex([m for m in schema.METRICS if m in by_m.index])
     by_m.loc["overall"] = [int(ok.sum()), int(ok.size)]
-    per_metric = pd.DataFrame({"agree": by_m["sum"].astype(int),
-                               "disagree": (by_m["size"] - by_m["sum"]).astype(int),
-                               "agreement": 100.0 * by_m["sum"] / by_m["size"]})
+    per_metric = pd.DataFrame(
+        {
+            "agree": by_m["sum"].astype(int),
+            "disagree": (by_m["size"] - by_m["sum"]).astype(int),
+            "agreement": 100.0 * by_m["sum"] / by_m["size"],
+        }
+    )
     per_metric.index.name = "metric"
     by_t = ok.groupby(schema.topology_labels(long["dag_type"])).agg(["sum", "size"])
     order = list(schema.TOPOLOGIES) + sorted(set(by_t.index) - set(schema.TOPOLOGIES))
     by_t = by_t.reindex([t for t in order if t in by_t.index])  # a null topology is counted last
-    per_topology = pd.DataFrame({"agree": by_t["sum"].astype(int), "total": by_t["size"].astype(int),
-                                 "agreement": 100.0 * by_t["sum"] / by_t["size"]})
+    per_topology = pd.DataFrame(
+        {
+            "agree": by_t["sum"].astype(int),
+            "total": by_t["size"].astype(int),
+            "agreement": 100.0 * by_t["sum"] / by_t["size"],
+        }
+    )
     per_topology.index.name = "dag_type"
     return per_metric.reset_index(), per_topology.reset_index()
 

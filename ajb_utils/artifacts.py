@@ -85,8 +85,7 @@ def notebook_map() -> pd.DataFrame:
     for nb, g in df.groupby("notebook", sort=True):
         n_files = sum(len(split_files(c)) for c in g["output_files"])
         origins = ", ".join(dict.fromkeys(g["origin"]))
-        rows.append({"notebook": nb, "artifacts": ", ".join(g["artifact_id"]), "origins": origins,
-                     "files": n_files})
+        rows.append({"notebook": nb, "artifacts": ", ".join(g["artifact_id"]), "origins": origins, "files": n_files})
     return pd.DataFrame(rows, columns=["notebook", "artifacts", "origins", "files"])
 
 
@@ -122,8 +121,12 @@ PREFIX_NOTEBOOKS: dict[str, str] = {"annotation_sheet_": "11_human_validation"}
 def notebook_of(artifact_id: str) -> str:
     """Return the notebook that shows an artifact ('C-F1' -> C-F's, 'T01-T24lift' -> T01's, 'X3b' -> X3's), '' if unmapped."""
     m = artifact_table().set_index("artifact_id")["notebook"]
-    for key in (artifact_id, artifact_id.rstrip("0123456789"), artifact_id.split("-")[0],
-                re.sub(r"[a-z]+$", "", artifact_id)):  # 'X3b' (a variant of X3) -> X3
+    for key in (
+        artifact_id,
+        artifact_id.rstrip("0123456789"),
+        artifact_id.split("-")[0],
+        re.sub(r"[a-z]+$", "", artifact_id),
+    ):  # 'X3b' (a variant of X3) -> X3
         if key in m.index:
             return str(m[key])
     return ""
@@ -145,8 +148,7 @@ def notebook_of_file(name: str) -> str:
 def folder_files(out_dir: Path | str) -> pd.DataFrame:
     """Return every file of an output folder (top level, hidden files left out) by name: file, notebook."""
     names = sorted(p.name for p in Path(out_dir).iterdir() if p.is_file() and not p.name.startswith("."))
-    return pd.DataFrame({"file": names, "notebook": [notebook_of_file(n) for n in names]},
-                        columns=["file", "notebook"])
+    return pd.DataFrame({"file": names, "notebook": [notebook_of_file(n) for n in names]}, columns=["file", "notebook"])
 
 
 def folder_markdown(out_dir: Path | str, files_root: str) -> str:

@@ -72,6 +72,7 @@ def cache_root() -> Path:
 # Content hashes of input files
 # --------------------------------------------------------------------------------------------
 
+
 def _signature(st: os.stat_result) -> list[int]:
     """Return the stat fields that change whenever a file's content may have changed."""
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
@@ -156,6 +157,7 @@ def signatures(paths: Iterable[Path]) -> dict[str, list[int] | None]:
 # The loader's own code
 # --------------------------------------------------------------------------------------------
 
+
 def _package_modules(module: ModuleType) -> set[str]:
     """Return the names of the ajb_utils modules a module refers to in its globals."""
     out = set()
@@ -192,22 +194,30 @@ def code_fingerprint(entry: ModuleType) -> str:
 
 def bench_key(parts: dict[str, Any]) -> str:
     """Return the cache key of a load: a hash of its parts plus the package and library versions."""
-    full = {"format": FORMAT, "ajb_utils": __version__, "pandas": pd.__version__,
-            "pyarrow": pa.__version__, "numpy": np.__version__, **parts}
+    full = {
+        "format": FORMAT,
+        "ajb_utils": __version__,
+        "pandas": pd.__version__,
+        "pyarrow": pa.__version__,
+        "numpy": np.__version__,
+        **parts,
+    }
     return xxhash.xxh3_128(orjson.dumps(full, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def datasets_cache_dir(location: str, files: Iterable[Path]) -> Path:
     """Return the `datasets` cache folder for a local config: keyed by its path and content."""
     digests = file_digests(files)
-    key = xxhash.xxh3_128(orjson.dumps({"location": location, "files": digests},
-                                       option=orjson.OPT_SORT_KEYS)).hexdigest()
+    key = xxhash.xxh3_128(
+        orjson.dumps({"location": location, "files": digests}, option=orjson.OPT_SORT_KEYS)
+    ).hexdigest()
     return cache_root() / "datasets" / "local" / key[:20]
 
 
 # --------------------------------------------------------------------------------------------
 # Frames on disk
 # --------------------------------------------------------------------------------------------
+
 
 def _is_text(values: pd.Series) -> bool:
     """Return True when every value of an object column is a str or None (Parquet-exact)."""
@@ -222,8 +232,7 @@ def _split_frame(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any], dic
     strings or None go to Parquet; any other object column (call lists, tool schemas) is pickled.
     """
     flat: dict[str, Any] = {}
-    layout: dict[str, Any] = {"columns": [], "categories": {}, "ordered": {}, "objects": [],
-                              "object_text": []}
+    layout: dict[str, Any] = {"columns": [], "categories": {}, "ordered": {}, "objects": [], "object_text": []}
     objects: dict[str, list] = {}
     for col in frame.columns:
         s = frame[col]
@@ -245,8 +254,7 @@ def _split_frame(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any], dic
 
 def write_frame(frame: pd.DataFrame, folder: Path, name: str) -> dict[str, Any]:
     """Write one frame to `folder` (name.parquet and, if needed, name.objects.pkl); return its layout."""
-    if not (isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0
-            and frame.index.step == 1):
+    if not (isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0 and frame.index.step == 1):
         frame = frame.reset_index(drop=True)
     if not all(isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
         raise ValueError(f"frame {name!r}: column names must be unique strings to be cached")
@@ -270,10 +278,14 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
     """Return one frame written by `write_frame` (Parquet read with memory mapping, one block per
     column so that no column is copied into a consolidated block)."""
     table = pq.read_table(folder / f"{name}.parquet", memory_map=True)
-    text = {col: pd.Series(table.column(col).to_numpy(zero_copy_only=False), dtype=object)
-            for col in layout["object_text"]}
-    flat = (table.to_pandas(split_blocks=True, self_destruct=True) if table.num_columns
-            else pd.DataFrame(index=pd.RangeIndex(layout["rows"])))
+    text = {
+        col: pd.Series(table.column(col).to_numpy(zero_copy_only=False), dtype=object) for col in layout["object_text"]
+    }
+    flat = (
+        table.to_pandas(split_blocks=True, self_destruct=True)
+        if table.num_columns
+        else pd.DataFrame(index=pd.RangeIndex(layout["rows"]))
+    )
     del table
     objects: dict[str, list] = {}
     if layout["objects"]:
@@ -282,8 +294,11 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
     for col in layout["columns"]:
         if col in layout["categories"]:
             flat[col] = pd.Categorical.from_codes(
-                flat[col].to_numpy(), categories=pd.Index(layout["categories"][col]),
-                ordered=layout["ordered"][col], validate=False)
+                flat[col].to_numpy(),
+                categories=pd.Index(layout["categories"][col]),
+                ordered=layout["ordered"][col],
+                validate=False,
+            )
         elif col in objects:
             values = np.empty(layout["rows"], dtype=object)
             values[:] = objects[col]
@@ -296,6 +311,7 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 # Bench entries
 # --------------------------------------------------------------------------------------------
+
 
 def entry_dir(label: str, key: str, root: Path | None = None) -> Path:
     """Return the folder of one cache entry: bench/<source label>-<key prefix>."""
@@ -323,8 +339,7 @@ def write_entry(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, A
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         layouts = {name: write_frame(frames[name], tmp, name) for name in FRAMES}
-        (tmp / "meta.json").write_bytes(orjson.dumps({**meta, "layouts": layouts},
-                                                     option=orjson.OPT_INDENT_2))
+        (tmp / "meta.json").write_bytes(orjson.dumps({**meta, "layouts": layouts}, option=orjson.OPT_INDENT_2))
         try:
             os.rename(tmp, folder)
         except OSError:  # written meanwhile by a concurrent load
@@ -349,9 +364,14 @@ def _remove_stale(current: Path, meta: dict[str, Any]) -> None:
             shutil.rmtree(other, ignore_errors=True)
 
 
-def cached(load: Callable[[], Any], key_parts: dict[str, Any], inputs: list[Path],
-           label: str, make: Callable[[dict[str, pd.DataFrame], dict[str, Any]], Any],
-           provenance: Callable[[Any], dict[str, Any]]) -> Any:
+def cached(
+    load: Callable[[], Any],
+    key_parts: dict[str, Any],
+    inputs: list[Path],
+    label: str,
+    make: Callable[[dict[str, pd.DataFrame], dict[str, Any]], Any],
+    provenance: Callable[[Any], dict[str, Any]],
+) -> Any:
     """Return `make(frames, meta)` from the cache entry of this load, or `load()` (then cached).
 
     `key_parts` must name the source, its revision or commit, and the load arguments; the content
@@ -367,8 +387,7 @@ def cached(load: Callable[[], Any], key_parts: dict[str, Any], inputs: list[Path
     bench = load()
     if signatures(inputs) != before:  # an input changed while it was read: do not keep it
         return bench
-    meta = {"key": key, "location": key_parts.get("location"), "args": key_parts.get("args"),
-            **provenance(bench)}
+    meta = {"key": key, "location": key_parts.get("location"), "args": key_parts.get("args"), **provenance(bench)}
     try:
         write_entry(folder, {name: getattr(bench, name) for name in FRAMES}, meta)
     except (OSError, ValueError, TypeError, pa.ArrowException, pickle.PicklingError) as exc:
@@ -395,6 +414,7 @@ def keyed_by_content(plan: Callable[..., Plan]) -> Callable[[Callable[..., Any]]
     """Return a decorator for a loader with a `cache: bool` parameter: cache=False runs it, else
     `plan(**arguments)` keys the call and the loader runs only on a miss (then the entry is kept).
     The loader's code (its module and every ajb_utils module it reaches) is part of the key."""
+
     def decorate(load: Callable[..., Any]) -> Callable[..., Any]:
         """Return `load` behind the cache."""
         signature = inspect.signature(load)
@@ -409,7 +429,8 @@ def keyed_by_content(plan: Callable[..., Plan]) -> Callable[[Callable[..., Any]]
                 return load(**arguments, cache=False)
             p = plan(**arguments)
             parts = {**p.parts, "loader": code_fingerprint(sys.modules[load.__module__])}
-            return cached(lambda: load(**p.args, cache=False), parts, p.inputs, p.label, p.make,
-                          p.provenance)
+            return cached(lambda: load(**p.args, cache=False), parts, p.inputs, p.label, p.make, p.provenance)
+
         return cached_load
+
     return decorate

@@ -81,45 +81,148 @@ FORMAT_TABLE: pd.DataFrame = pd.DataFrame(
 
 # ---------------------------------------------------------------- finite tables --------------
 _UNITS_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-    "ninety": 90, "hundred": 100, "a hundred": 100, "thousand": 1000, "a thousand": 1000,
-    "a dozen": 12, "half a dozen": 6, "two dozen": 24, "a couple of": 2,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "a hundred": 100,
+    "thousand": 1000,
+    "a thousand": 1000,
+    "a dozen": 12,
+    "half a dozen": 6,
+    "two dozen": 24,
+    "a couple of": 2,
 }
 _ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
-    "nineteenth": 19, "twentieth": 20, "twenty-first": 21, "twenty-second": 22,
-    "twenty-third": 23, "twenty-fourth": 24, "twenty-fifth": 25, "twenty-sixth": 26,
-    "twenty-seventh": 27, "twenty-eighth": 28, "twenty-ninth": 29, "thirtieth": 30,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "twenty-first": 21,
+    "twenty-second": 22,
+    "twenty-third": 23,
+    "twenty-fourth": 24,
+    "twenty-fifth": 25,
+    "twenty-sixth": 26,
+    "twenty-seventh": 27,
+    "twenty-eighth": 28,
+    "twenty-ninth": 29,
+    "thirtieth": 30,
     "thirty-first": 31,
 }
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"])}
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ]
+    )
+}
 _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 # phrase -> candidate values (durations in seconds and minutes; spans in days)
 _FIXED_PHRASES: dict[str, tuple[float, ...]] = {
-    "a minute": (60.0,), "one minute": (60.0,), "an hour": (3600.0, 60.0), "one hour": (3600.0, 60.0),
-    "half an hour": (1800.0, 30.0), "a day": (1.0, 86400.0), "one day": (1.0, 86400.0),
-    "a week": (7.0,), "one week": (7.0,), "a fortnight": (14.0,), "a month": (30.0,),
-    "one month": (30.0,), "a quarter": (90.0,), "a year": (365.0,), "one year": (365.0,),
-    "gigabit": (1000.0,), "a gig": (1000.0,),
+    "a minute": (60.0,),
+    "one minute": (60.0,),
+    "an hour": (3600.0, 60.0),
+    "one hour": (3600.0, 60.0),
+    "half an hour": (1800.0, 30.0),
+    "a day": (1.0, 86400.0),
+    "one day": (1.0, 86400.0),
+    "a week": (7.0,),
+    "one week": (7.0,),
+    "a fortnight": (14.0,),
+    "a month": (30.0,),
+    "one month": (30.0,),
+    "a quarter": (90.0,),
+    "a year": (365.0,),
+    "one year": (365.0,),
+    "gigabit": (1000.0,),
+    "a gig": (1000.0,),
 }
 _UNIT_FACTORS: dict[str, tuple[float, ...]] = {  # "<number> <unit>" -> value x factor
-    "minute": (60.0,), "minutes": (60.0,), "min": (60.0,), "mins": (60.0,),
-    "hour": (3600.0, 60.0), "hours": (3600.0, 60.0), "hr": (3600.0, 60.0), "hrs": (3600.0, 60.0),
-    "week": (7.0,), "weeks": (7.0,), "month": (30.0,), "months": (30.0,),
-    "year": (365.0,), "years": (365.0,), "day": (1.0,), "days": (1.0,),
-    "gig": (1000.0,), "gigabit": (1000.0,), "gbps": (1000.0,), "meg": (1.0,), "mbps": (1.0,),
-    "gw": (1000.0,), "kw": (0.001, 1000.0), "mw": (1.0,),
+    "minute": (60.0,),
+    "minutes": (60.0,),
+    "min": (60.0,),
+    "mins": (60.0,),
+    "hour": (3600.0, 60.0),
+    "hours": (3600.0, 60.0),
+    "hr": (3600.0, 60.0),
+    "hrs": (3600.0, 60.0),
+    "week": (7.0,),
+    "weeks": (7.0,),
+    "month": (30.0,),
+    "months": (30.0,),
+    "year": (365.0,),
+    "years": (365.0,),
+    "day": (1.0,),
+    "days": (1.0,),
+    "gig": (1000.0,),
+    "gigabit": (1000.0,),
+    "gbps": (1000.0,),
+    "meg": (1.0,),
+    "mbps": (1.0,),
+    "gw": (1000.0,),
+    "kw": (0.001, 1000.0),
+    "mw": (1.0,),
 }
-_CURRENCY = {"usd": ("dollar", "dollars", "$", "us dollars"), "eur": ("euro", "euros", "€"),
-             "gbp": ("pound", "pounds", "£", "sterling"), "jpy": ("yen", "¥")}
+_CURRENCY = {
+    "usd": ("dollar", "dollars", "$", "us dollars"),
+    "eur": ("euro", "euros", "€"),
+    "gbp": ("pound", "pounds", "£", "sterling"),
+    "jpy": ("yen", "¥"),
+}
 _BOOL_WORDS = {True: ("on", "yes", "enabled", "enable", "true"), False: ("off", "no", "disabled", "disable", "false")}
 _SUFFIX = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "mn": 1e6, "bn": 1e9, "b": 1e9, "B": 1e9}
 _HISTORY_KEY_DROP = frozenset({"score", "ref", "id", "result", "output", "value", "reference"})
@@ -129,32 +232,52 @@ _NUM_TOKEN = re.compile(r"(?<![\w.,])-?\d+(?:\.\d+)?(?![\d,]*\d)(?!\.\d)")
 _THOUSANDS = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])")
 _SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k|K|M|mn|bn|B)\b")
 _PERCENT = re.compile(r"(-?\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)")
-_NUM_UNIT = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|" + "|".join(
-    sorted((re.escape(w) for w in _UNITS_WORDS), key=len, reverse=True)) + r")[\s-]?("
-    + "|".join(sorted(_UNIT_FACTORS, key=len, reverse=True)) + r")\b", re.I)
-_WORD_NUM = re.compile(r"\b(" + "|".join(sorted((re.escape(w) for w in _UNITS_WORDS), key=len, reverse=True)) + r")\b", re.I)
-_PHRASE = re.compile(r"\b(" + "|".join(sorted((re.escape(w) for w in _FIXED_PHRASES), key=len, reverse=True)) + r")\b", re.I)
+_NUM_UNIT = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?|"
+    + "|".join(sorted((re.escape(w) for w in _UNITS_WORDS), key=len, reverse=True))
+    + r")[\s-]?("
+    + "|".join(sorted(_UNIT_FACTORS, key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_WORD_NUM = re.compile(
+    r"\b(" + "|".join(sorted((re.escape(w) for w in _UNITS_WORDS), key=len, reverse=True)) + r")\b", re.I
+)
+_PHRASE = re.compile(
+    r"\b(" + "|".join(sorted((re.escape(w) for w in _FIXED_PHRASES), key=len, reverse=True)) + r")\b", re.I
+)
 _MONTH_RX = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ORD_RX = "|".join(sorted((re.escape(o) for o in _ORDINALS), key=len, reverse=True))
-_DATE_DMY = re.compile(r"\b(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RX + r")\.?,?\s+(\d{4})\b", re.I)
-_DATE_MDY = re.compile(r"\b(" + _MONTH_RX + r")\.?\s+(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?,?\s+(\d{4})\b", re.I)
+_DATE_DMY = re.compile(
+    r"\b(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RX + r")\.?,?\s+(\d{4})\b", re.I
+)
+_DATE_MDY = re.compile(
+    r"\b(" + _MONTH_RX + r")\.?\s+(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?,?\s+(\d{4})\b", re.I
+)
 _DATE_ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 _ISO_VALUE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$")
 _IDENT_VALUE = re.compile(r"^[A-Za-z]{1,8}[-_#]?(\d{3,})$")
 _PLACEHOLDER = re.compile(
     r"^\s*(?:step[_\s\-#]?\d+|call[_\s\-#]?\d+|\$\{?[a-z_][\w.]*\}?|\{\{.*\}\}|<\s*(?:result|output)s?\s+of\s+.+>"
-    r"|(?:the\s+)?(?:result|output)\s+of\s+(?:the\s+)?[\w\s]+)\s*$", re.I)
+    r"|(?:the\s+)?(?:result|output)\s+of\s+(?:the\s+)?[\w\s]+)\s*$",
+    re.I,
+)
 _HISTORY_DESC = re.compile(
-    r"\b(?:output|result|reference|id|identifier|value)s?\s+(?:of|from|returned by)\s+(?:the\s+)?([a-z][\w\s]*?)\s+(?:step|call|tool)\b", re.I)
+    r"\b(?:output|result|reference|id|identifier|value)s?\s+(?:of|from|returned by)\s+(?:the\s+)?([a-z][\w\s]*?)\s+(?:step|call|tool)\b",
+    re.I,
+)
 _WORDS = re.compile(r"[a-z0-9]+")
 _PREFILTER = True  # skip a regex when the literals it needs are absent (tests turn it off to compare)
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _LETTERS = re.compile(r"[a-z]+")
 # per currency: its non-alphabetic names (substring test) and one regex of its alphabetic names
 _CURRENCY_FINDERS = {
-    code: (tuple(n for n in names if not n.isalpha()),
-           re.compile("|".join(rf"\b{n}\b" for n in names if n.isalpha())) if any(n.isalpha() for n in names) else None)
-    for code, names in _CURRENCY.items()}
+    code: (
+        tuple(n for n in names if not n.isalpha()),
+        re.compile("|".join(rf"\b{n}\b" for n in names if n.isalpha())) if any(n.isalpha() for n in names) else None,
+    )
+    for code, names in _CURRENCY.items()
+}
 _UNITS_WORD_SETS = [frozenset(w.split()) for w in _UNITS_WORDS]
 _FOLD_VALUE = re.compile(r"[\s_\-]+")
 _FOLD_QUERY = re.compile(r"[^\w@.#$%]+")
@@ -238,7 +361,11 @@ class QueryIndex:
         for rx, order in ((_DATE_DMY, "dmy"), (_DATE_MDY, "mdy")):
             for m in rx.finditer(t) if months else ():
                 a, b, y = m.groups()
-                d, mo = (_day(a), _MONTHS[b.lower().rstrip(".")]) if order == "dmy" else (_day(b), _MONTHS[a.lower().rstrip(".")])
+                d, mo = (
+                    (_day(a), _MONTHS[b.lower().rstrip(".")])
+                    if order == "dmy"
+                    else (_day(b), _MONTHS[a.lower().rstrip(".")])
+                )
                 iso = _iso(int(y), mo, d)
                 if iso:
                     self.dates.add(iso)
@@ -363,8 +490,7 @@ class CallContext:
 
 def from_earlier_output(value: Any, ctx: CallContext) -> bool:
     """Return True if the value equals a leaf of an earlier call's known output."""
-    return any(out is not None and any(_same(value, leaf) for _, leaf in leaves(out))
-               for out in ctx.earlier_outputs)
+    return any(out is not None and any(_same(value, leaf) for _, leaf in leaves(out)) for out in ctx.earlier_outputs)
 
 
 def history_rule(value: Any, param: str, ctx: CallContext) -> str | None:
@@ -402,7 +528,12 @@ def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> t
         return "FORMAT", "normalised"
     props = (ctx.schema.get("properties") or {}) if ctx.schema else {}
     spec = props.get(param.split(".")[0].split("[")[0], {})
-    if isinstance(spec, Mapping) and "default" in spec and spec["default"] is not None and _same(value, spec["default"]):
+    if (
+        isinstance(spec, Mapping)
+        and "default" in spec
+        and spec["default"] is not None
+        and _same(value, spec["default"])
+    ):
         return "DEFAULT", "schema default"
     rule = history_rule(value, param.split(".")[0].split("[")[0], ctx)
     if rule:
@@ -413,8 +544,9 @@ def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> t
 CENSUS_COLUMNS: list[str] = ["step", "tool", "param", "arg_path", "value", "path", "rule"]
 
 
-def _call_contexts(calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],
-                   outputs: Sequence[Any] | None) -> list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]]:
+def _call_contexts(
+    calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]], outputs: Sequence[Any] | None
+) -> list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]]:
     """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]).
 
     What the census needs of a record that does not depend on the query: built once per record
@@ -423,17 +555,24 @@ def _call_contexts(calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[s
     by_name = {str(t.get("name")): t for t in tools or []}
     out = []
     for i, c in enumerate(calls):
-        ctx = CallContext(str(c["name"]), by_name.get(str(c["name"]), {}),
-                          [str(x["name"]) for x in calls[:i]],
-                          list(outputs[:i]) if outputs is not None else [])
-        args = [(str(key), path, leaf, json.dumps(leaf, default=str))
-                for key, v in (c.get("arguments") or {}).items() for path, leaf in leaves(v, str(key))]
+        ctx = CallContext(
+            str(c["name"]),
+            by_name.get(str(c["name"]), {}),
+            [str(x["name"]) for x in calls[:i]],
+            list(outputs[:i]) if outputs is not None else [],
+        )
+        args = [
+            (str(key), path, leaf, json.dumps(leaf, default=str))
+            for key, v in (c.get("arguments") or {}).items()
+            for path, leaf in leaves(v, str(key))
+        ]
         out.append((i + 1, ctx, args))
     return out
 
 
-def _census_rows(contexts: list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]],
-                 q: QueryIndex) -> Iterator[tuple]:
+def _census_rows(
+    contexts: list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]], q: QueryIndex
+) -> Iterator[tuple]:
     """Yield one census row (CENSUS_COLUMNS) per leaf argument value of the calls, against query q."""
     for step, ctx, args in contexts:
         for key, path, leaf, text in args:
@@ -441,8 +580,13 @@ def _census_rows(contexts: list[tuple[int, CallContext, list[tuple[str, str, Any
             yield (step, ctx.tool, key, path, text, p, rule)
 
 
-def census_calls(query: str, calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]],
-                 outputs: Sequence[Any] | None = None, q: QueryIndex | None = None) -> pd.DataFrame:
+def census_calls(
+    query: str,
+    calls: Sequence[Mapping[str, Any]],
+    tools: Sequence[Mapping[str, Any]],
+    outputs: Sequence[Any] | None = None,
+    q: QueryIndex | None = None,
+) -> pd.DataFrame:
     """Return one row per leaf argument value: step, tool, param, path (leaf), value, path, rule.
 
     ``calls`` are canonical ``{"name", "arguments"}``; ``tools`` canonical schemas
@@ -478,10 +622,13 @@ def raw_record_trace(raw: Mapping[str, Any]) -> dict[str, Any]:
                 o = item.get("output", item) if isinstance(item, Mapping) else None
                 if isinstance(o, Mapping) and "function" in o:
                     out_by_id[str(o["function"])] = o.get("output")
-    return {"query": str(raw.get("user_message", "")), "calls": calls,
-            "outputs": [out_by_id.get(str(i)) if i is not None else None for i in ids],
-            "tools": normalize_tools(raw.get("available_tools") or raw.get("tools")),
-            "dag_type": raw.get("dag_type")}
+    return {
+        "query": str(raw.get("user_message", "")),
+        "calls": calls,
+        "outputs": [out_by_id.get(str(i)) if i is not None else None for i in ids],
+        "tools": normalize_tools(raw.get("available_tools") or raw.get("tools")),
+        "dag_type": raw.get("dag_type"),
+    }
 
 
 # ---------------------------------------------------------------- the benchmark census ------
@@ -493,10 +640,16 @@ def records_from_raw(raws: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     rows = []
     for raw in raws:
         tr = raw_record_trace(raw)
-        rows.append({"id": str(raw.get("id")), "dag_type": tr["dag_type"],
-                     **{f"query_{d}": tr["query"] for d in DIFFICULTIES},
-                     "tools": tr["tools"], "expected_calls": tr["calls"],
-                     "expected_outputs": tr["outputs"]})
+        rows.append(
+            {
+                "id": str(raw.get("id")),
+                "dag_type": tr["dag_type"],
+                **{f"query_{d}": tr["query"] for d in DIFFICULTIES},
+                "tools": tr["tools"],
+                "expected_calls": tr["calls"],
+                "expected_outputs": tr["outputs"],
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -22,9 +22,27 @@ from ajb_utils import paths
 
 # The packages whose versions can change an output, in the report's order (the runtime dependencies).
 ENV_PACKAGES: list[str] = [
-    "numpy", "pandas", "scipy", "matplotlib", "seaborn", "datasets", "papermill",
-    "pyarrow", "orjson", "xxhash", "huggingface_hub", "pyyaml", "jupyterlab", "ipykernel", "nbconvert",
-    "jinja2", "openai", "aiohttp", "tenacity", "filelock", "tqdm",
+    "numpy",
+    "pandas",
+    "scipy",
+    "matplotlib",
+    "seaborn",
+    "datasets",
+    "papermill",
+    "pyarrow",
+    "orjson",
+    "xxhash",
+    "huggingface_hub",
+    "pyyaml",
+    "jupyterlab",
+    "ipykernel",
+    "nbconvert",
+    "jinja2",
+    "openai",
+    "aiohttp",
+    "tenacity",
+    "filelock",
+    "tqdm",
 ]
 LOCK_FILE: Path = paths.REPO_ROOT / "requirements.lock"
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)")
@@ -93,8 +111,11 @@ def provenance_environment() -> dict[str, object]:
     version of every runtime dependency and whether they are requirements.lock's; deterministic for a
     given environment (no paths, hosts, times; the patch level of python and the platform left out,
     so that the same lock gives the same file on any machine)."""
-    return {"python": ".".join(platform.python_version_tuple()[:2]),
-            "packages": resolved_versions(), "lock": lock_status()}
+    return {
+        "python": ".".join(platform.python_version_tuple()[:2]),
+        "packages": resolved_versions(),
+        "lock": lock_status(),
+    }
 
 
 def package_version(name: str) -> str:

@@ -24,17 +24,36 @@ from ajb_utils import schema
 from ajb_utils.paths import PAPER_DIR
 
 DIMENSIONS: list[str] = [
-    "generator", "judge", "judge_2", "difficulty", "condition", "metric", "dag_type", "variant",
+    "generator",
+    "judge",
+    "judge_2",
+    "difficulty",
+    "condition",
+    "metric",
+    "dag_type",
+    "variant",
     "stat",
 ]
 VALUE_COLUMNS: list[str] = ["value", "unit", "source", "note"]
 CLAIM_COLUMNS: list[str] = [
-    "claim_id", "artifact", "description", "kind", "paper_value", "paper_value_hi", "population",
-    "expected", "unit", "tolerance", "source", "note",
+    "claim_id",
+    "artifact",
+    "description",
+    "kind",
+    "paper_value",
+    "paper_value_hi",
+    "population",
+    "expected",
+    "unit",
+    "tolerance",
+    "source",
+    "note",
 ]
 # Judges of the paper's ablations that are not released configs (RQ4/RQ6 use Qwen3-32B as judge).
-ABLATION_JUDGES: dict[str, str] = {"judge_qwen3_32b": "Qwen3-32B (ablation judge, RQ4/RQ6)",
-                                   "judge_qwen3_1_7b": "Qwen3-1.7B (draft-only judge-scale figure)"}
+ABLATION_JUDGES: dict[str, str] = {
+    "judge_qwen3_32b": "Qwen3-32B (ablation judge, RQ4/RQ6)",
+    "judge_qwen3_1_7b": "Qwen3-1.7B (draft-only judge-scale figure)",
+}
 CLAIMS_FILE: str = "claims.csv"
 
 _ORDER: dict[str, list[str]] = {
@@ -129,11 +148,17 @@ def list_artifacts(paper_dir: Path | str | None = None) -> pd.DataFrame:
     n_claims = cl.groupby("artifact").size().to_dict()
     rows = []
     for aid, path in files.items():
-        rows.append({"artifact": aid, "file": path.name, "topic": path.stem.split("_", 1)[1],
-                     "n_rows": len(_read_csv(path)), "n_claims": int(n_claims.get(aid, 0))})
+        rows.append(
+            {
+                "artifact": aid,
+                "file": path.name,
+                "topic": path.stem.split("_", 1)[1],
+                "n_rows": len(_read_csv(path)),
+                "n_claims": int(n_claims.get(aid, 0)),
+            }
+        )
     for aid in sorted(set(n_claims) - set(files)):
-        rows.append({"artifact": aid, "file": "", "topic": "claims only", "n_rows": 0,
-                     "n_claims": int(n_claims[aid])})
+        rows.append({"artifact": aid, "file": "", "topic": "claims only", "n_rows": 0, "n_claims": int(n_claims[aid])})
     return pd.DataFrame(rows, columns=["artifact", "file", "topic", "n_rows", "n_claims"])
 
 
@@ -162,16 +187,14 @@ def _sort_paper_order(df: pd.DataFrame, on: list[str]) -> pd.DataFrame:
         order = _ORDER.get(c)
         if order:
             rank = {v: i for i, v in enumerate(order)}
-            keys.append(df[c].map(lambda v, r=rank: (0, r[v], "") if v in r else
-                                  (1, 0, "" if _isnull(v) else str(v))))
+            keys.append(df[c].map(lambda v, r=rank: (0, r[v], "") if v in r else (1, 0, "" if _isnull(v) else str(v))))
         else:
             keys.append(df[c].map(lambda v: (1 if _isnull(v) else 0, "" if _isnull(v) else str(v))))
     order_idx = sorted(range(len(df)), key=lambda i: tuple(k.iloc[i] for k in keys))
     return df.iloc[order_idx].reset_index(drop=True)
 
 
-def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
-            value: str = "value") -> pd.DataFrame:
+def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str], value: str = "value") -> pd.DataFrame:
     """Return on + [reproduced, reported, diff, source] (outer join; attrs['unmatched'] counts misses)."""
     on = list(on)
     for name, frame in (("reproduced", reproduced), ("reported", reported)):
@@ -185,8 +208,9 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
         raise KeyError(f"reported frame lacks value column {value!r} (and 'value')")
     left = _keys_as_str(reproduced, on)[on + [value]].rename(columns={value: "reproduced"})
     has_printed = rep_col == "value" and "printed" in reported.columns
-    right_cols = on + [rep_col] + (["source"] if "source" in reported.columns else []) + (
-        ["printed"] if has_printed else [])
+    right_cols = (
+        on + [rep_col] + (["source"] if "source" in reported.columns else []) + (["printed"] if has_printed else [])
+    )
     right = _keys_as_str(reported, on)[right_cols].rename(columns={rep_col: "reported"})
     if "source" not in right.columns:
         right["source"] = np.nan
@@ -196,8 +220,9 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str],
     merged["diff"] = merged["reproduced"] - merged["reported"]
     n_left = int((merged["_merge"] == "left_only").sum())
     n_right = int((merged["_merge"] == "right_only").sum())
-    out = _sort_paper_order(merged[on + ["reproduced", "reported", "diff", "source"]
-                                   + (["printed"] if has_printed else [])], on)
+    out = _sort_paper_order(
+        merged[on + ["reproduced", "reported", "diff", "source"] + (["printed"] if has_printed else [])], on
+    )
     out.attrs = {}
     out.attrs["unmatched"] = n_left + n_right
     out.attrs["unmatched_reproduced"] = n_left
@@ -225,8 +250,16 @@ KINDS: tuple[str, ...] = ("value", "sign", "order", "share", "range", "count")
 INDISTINGUISHABLE: str = "indistinguishable"
 HOLDS_VALUES: tuple[str, ...] = ("yes", "no", INDISTINGUISHABLE, "n/a")
 MISSING_DATA: str = "missing data: "  # how the note of an n/a verdict starts
-CHECK_COLUMNS: list[str] = ["claim_id", "claim", "kind", "tolerance", "paper value",
-                            "reproduced value", "holds", "note"]
+CHECK_COLUMNS: list[str] = [
+    "claim_id",
+    "claim",
+    "kind",
+    "tolerance",
+    "paper value",
+    "reproduced value",
+    "holds",
+    "note",
+]
 
 
 @dataclass(frozen=True)
@@ -250,8 +283,21 @@ class Verdict:
 
     def row(self) -> dict[str, Any]:
         """Return the verdict as a checks-table row (CHECK_COLUMNS)."""
-        return dict(zip(CHECK_COLUMNS, [self.claim_id, self.claim, self.kind, self.tolerance,
-                                        self.paper, self.reproduced, self.status, self.note]))
+        return dict(
+            zip(
+                CHECK_COLUMNS,
+                [
+                    self.claim_id,
+                    self.claim,
+                    self.kind,
+                    self.tolerance,
+                    self.paper,
+                    self.reproduced,
+                    self.status,
+                    self.note,
+                ],
+            )
+        )
 
 
 def _yes_no(holds: bool | None) -> str:
@@ -378,9 +424,16 @@ def _spans_zero(ci: Any) -> list[bool]:
     return [bool(float(lo) <= 0.0 <= float(hi)) for lo, hi in pairs]
 
 
-def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
-            shown: str | None = None, note: str = "", population: float | None = None,
-            full_data: bool = True, ci: Any = None) -> Verdict:
+def verdict(
+    claim_ref: str | Mapping[str, Any] | pd.Series,
+    reproduced: Any,
+    *,
+    shown: str | None = None,
+    note: str = "",
+    population: float | None = None,
+    full_data: bool = True,
+    ci: Any = None,
+) -> Verdict:
     """Return the Verdict of one claim (a claim_id or its row) on reproduced values.
 
     `shown` replaces the reproduced-value text; `population` is the reproduced population of a
@@ -411,8 +464,11 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
             holds = abs(100 * k / n - 100 * v / pop) <= tol + eps
             text = f"{_fmt(k)}/{_fmt(n)} ({100 * k / n:.1f}%)"
     elif kind == "count":
-        if isinstance(reproduced, (list, np.ndarray, pd.Series)) and len(reproduced) and all(
-                isinstance(b, (bool, np.bool_)) for b in reproduced):
+        if (
+            isinstance(reproduced, (list, np.ndarray, pd.Series))
+            and len(reproduced)
+            and all(isinstance(b, (bool, np.bool_)) for b in reproduced)
+        ):
             reproduced = int(sum(bool(b) for b in reproduced))
         rs = _as_values(reproduced)
         if len(rs) != 1:
@@ -423,11 +479,19 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
         if math.isnan(r):
             holds = False
         elif str(pop) == "corpus" and not full_data:
-            holds, note = None, _join(note, "synthetic sample: the corpus is not the paper's, so its counts are not compared")
-        elif not _isnull(pop) and str(pop) != "corpus" and population is not None \
-                and float(population) != float(pop):
-            holds, note = None, _join(note, MISSING_DATA + f"the paper's population of {_fmt(float(pop))} "
-                                      f"(here {_fmt(population)}): count not compared")
+            holds, note = (
+                None,
+                _join(note, "synthetic sample: the corpus is not the paper's, so its counts are not compared"),
+            )
+        elif not _isnull(pop) and str(pop) != "corpus" and population is not None and float(population) != float(pop):
+            holds, note = (
+                None,
+                _join(
+                    note,
+                    MISSING_DATA + f"the paper's population of {_fmt(float(pop))} "
+                    f"(here {_fmt(population)}): count not compared",
+                ),
+            )
         else:
             holds = abs(round(r) - v) <= tol + eps
     else:
@@ -449,12 +513,27 @@ def verdict(claim_ref: str | Mapping[str, Any] | pd.Series, reproduced: Any, *,
         else:  # sign
             holds = all(np.sign(r) == np.sign(v) and abs(r) > eps for r in rs)
             if ci is not None and any(_spans_zero(ci)):
-                return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), kind,
-                               _tolerance_text(c), _paper_text(c), shown if shown is not None else text,
-                               None, _join(note, "95% CI spans 0: sign indistinguishable from 0"),
-                               INDISTINGUISHABLE)
-    return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), kind, _tolerance_text(c),
-                   _paper_text(c), shown if shown is not None else text, holds, note)
+                return Verdict(
+                    str(_get(c, "claim_id")),
+                    str(_get(c, "description")),
+                    kind,
+                    _tolerance_text(c),
+                    _paper_text(c),
+                    shown if shown is not None else text,
+                    None,
+                    _join(note, "95% CI spans 0: sign indistinguishable from 0"),
+                    INDISTINGUISHABLE,
+                )
+    return Verdict(
+        str(_get(c, "claim_id")),
+        str(_get(c, "description")),
+        kind,
+        _tolerance_text(c),
+        _paper_text(c),
+        shown if shown is not None else text,
+        holds,
+        note,
+    )
 
 
 def not_reproduced(claim_ref: str | Mapping[str, Any] | pd.Series, why: str) -> Verdict:
@@ -463,8 +542,16 @@ def not_reproduced(claim_ref: str | Mapping[str, Any] | pd.Series, why: str) -> 
     `why` names the data that are missing; the note starts with MISSING_DATA."""
     c = claim(claim_ref) if isinstance(claim_ref, str) else claim_ref
     why = why if why.startswith(MISSING_DATA) else MISSING_DATA + why
-    return Verdict(str(_get(c, "claim_id")), str(_get(c, "description")), str(_get(c, "kind")).strip(),
-                   _tolerance_text(c), _paper_text(c), "not reproduced", None, why)
+    return Verdict(
+        str(_get(c, "claim_id")),
+        str(_get(c, "description")),
+        str(_get(c, "kind")).strip(),
+        _tolerance_text(c),
+        _paper_text(c),
+        "not reproduced",
+        None,
+        why,
+    )
 
 
 def _join(a: str, b: str) -> str:
@@ -515,7 +602,7 @@ def side_by_side(cmp: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
         else:
             dec = pd.Series(dec.max() if len(dec) else 0, index=cmp.index)
     tol = 0.5 * 10.0 ** (-dec.astype(float)) + float(tolerance)
-    ok = (cmp["diff"].abs() <= tol + 1e-9)
+    ok = cmp["diff"].abs() <= tol + 1e-9
     if "same_item" in cmp.columns:
         ok = ok & (cmp["same_item"].astype(str) != "no")
     within = np.where(cmp["diff"].isna(), "n/a", np.where(ok, "yes", "no"))
@@ -532,7 +619,8 @@ def side_by_side(cmp: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
 def _as_values(x: Any) -> list[float]:
     """Return a scalar or an iterable of numbers/bools as a flat list of floats."""
     if isinstance(x, (pd.Series, pd.Index, np.ndarray, list, tuple)) or (
-            isinstance(x, Iterable) and not isinstance(x, (str, bytes, Mapping))):
+        isinstance(x, Iterable) and not isinstance(x, (str, bytes, Mapping))
+    ):
         return [float(v) for v in np.asarray(list(x), dtype=float).ravel()]
     return [float(x)]
 

@@ -96,8 +96,7 @@ def unknown_names_message(unknown: Iterable[str], valid: Iterable[str], where: s
     """Return the one-line message for parameter names `where` does not declare."""
     unknown, valid = sorted(unknown), sorted(valid)
     noun = "parameter" if len(unknown) == 1 else "parameters"
-    return (f"unknown {noun} {_quoted(unknown)} {where}{_suggestions(unknown, valid)}; "
-            f"valid names: {', '.join(valid)}")
+    return f"unknown {noun} {_quoted(unknown)} {where}{_suggestions(unknown, valid)}; valid names: {', '.join(valid)}"
 
 
 def check_names(given: Iterable[str], declared: Iterable[str], notebook: str) -> None:
@@ -109,7 +108,9 @@ def check_names(given: Iterable[str], declared: Iterable[str], notebook: str) ->
 
 def run_names() -> list[str]:
     """Return the names of the judge runs under data/runs/ (a run's name is a valid judge name)."""
-    return sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl")) if paths.RUNS_DIR.is_dir() else []
+    return (
+        sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl")) if paths.RUNS_DIR.is_dir() else []
+    )
 
 
 def _judges() -> list[str]:
@@ -149,8 +150,10 @@ def value_problems(params: Mapping[str, Any]) -> list[str]:
         valid = [str(v) for v in valid_of()]
         bad = [v for v in values if str(v) not in valid]
         if bad:
-            problems.append(f"unknown {name} value {_quoted(map(str, bad))}{_suggestions(map(str, bad), valid)}; "
-                            f"valid: {', '.join(valid)}")
+            problems.append(
+                f"unknown {name} value {_quoted(map(str, bad))}{_suggestions(map(str, bad), valid)}; "
+                f"valid: {', '.join(valid)}"
+            )
     return problems
 
 

@@ -38,8 +38,9 @@ def banner_text(label: str, synthetic: bool, source: str | None = None, revision
     where = f" · source `{source}`" if source else ""
     rev = f" · revision `{revision}`" if revision else ""
     if synthetic:
-        return (f"**⚠️ {SYNTHETIC_LINE}.** Data: `{label}`{where}{rev} — "
-                f"run with `data_source=\"hf\"` for the released data.")
+        return (
+            f'**⚠️ {SYNTHETIC_LINE}.** Data: `{label}`{where}{rev} — run with `data_source="hf"` for the released data.'
+        )
     return f"**Data: `{label}`**{where}{rev} — released AgentJudgeBench data."
 
 
@@ -70,15 +71,35 @@ def bench_banner(bench: Any) -> Any:
 # Every notebook parameter and its default (the notebooks' parameters cells declare the same
 # defaults: tests/test_notebook_parameters.py checks it). The default values write figures/<label>/.
 DEFAULT_PARAMETERS: dict[str, Any] = {
-    "seed": 20260826, "n_bootstrap": 2000, "missing": "authors", "runs": "shipped",
-    "anchoring_judge": "judge_gemini_2_5_pro", "anchoring_difficulty": "hard", "n_cases": 3,
-    "annotation_sheet_path": None, "sheet_generator": "llama_3_3_70b_instruct",
-    "backend": "static", "base_url": "http://localhost:8000/v1", "model": None, "api_key_env": None,
-    "run_name": "static_schema_judge", "temperature": 0.0, "concurrency": 8,
-    "conditions": ["with_gt", "without_gt"], "generators": None, "difficulties": None, "limit": None,
-    "judges": None, "static_conditions": ["with_gt", "without_gt", "deref"],
-    "sensitivity": 0.85, "blind_sensitivity": 0.30, "leniency": 0.15, "hedge_rate": 0.10,
-    "anchoring": 0.10, "false_alarm": 0.03, "n_grid": 11,
+    "seed": 20260826,
+    "n_bootstrap": 2000,
+    "missing": "authors",
+    "runs": "shipped",
+    "anchoring_judge": "judge_gemini_2_5_pro",
+    "anchoring_difficulty": "hard",
+    "n_cases": 3,
+    "annotation_sheet_path": None,
+    "sheet_generator": "llama_3_3_70b_instruct",
+    "backend": "static",
+    "base_url": "http://localhost:8000/v1",
+    "model": None,
+    "api_key_env": None,
+    "run_name": "static_schema_judge",
+    "temperature": 0.0,
+    "concurrency": 8,
+    "conditions": ["with_gt", "without_gt"],
+    "generators": None,
+    "difficulties": None,
+    "limit": None,
+    "judges": None,
+    "static_conditions": ["with_gt", "without_gt", "deref"],
+    "sensitivity": 0.85,
+    "blind_sensitivity": 0.30,
+    "leniency": 0.15,
+    "hedge_rate": 0.10,
+    "anchoring": 0.10,
+    "false_alarm": 0.03,
+    "n_grid": 11,
 }
 # Parameters that say where data comes from or goes, or how fast a run goes: they never name a folder.
 LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "concurrency")
@@ -98,12 +119,14 @@ def run_parameters(namespace: dict[str, Any]) -> dict[str, Any]:
 
 def nondefault_parameters(params: dict[str, Any]) -> dict[str, Any]:
     """Return the parameters that differ from DEFAULT_PARAMETERS (location parameters left out)."""
+
     def same(k: str, v: Any) -> bool:
         d = DEFAULT_PARAMETERS[k]
         return d == v and (d is None) == (v is None) and isinstance(v, bool) == isinstance(d, bool)
 
-    return {k: v for k, v in params.items()
-            if k not in LOCATION_PARAMETERS and not (k in DEFAULT_PARAMETERS and same(k, v))}
+    return {
+        k: v for k, v in params.items() if k not in LOCATION_PARAMETERS and not (k in DEFAULT_PARAMETERS and same(k, v))
+    }
 
 
 def parameter_tag(params: dict[str, Any]) -> str:
@@ -125,8 +148,9 @@ def output_folder_name(data_label: str, params: dict[str, Any] | None = None, pa
     return f"{data_label}-{safe or tag}"
 
 
-def output_dir(data_label: str, out_dir: str | Path | None = None, bench: Any = None,
-               params: dict[str, Any] | None = None) -> Path:
+def output_dir(
+    data_label: str, out_dir: str | Path | None = None, bench: Any = None, params: dict[str, Any] | None = None
+) -> Path:
     """Return (and create) where outputs go: `out_dir` (relative = to the repo root), else figures/<label>/
     for the default parameters and figures/<label>-<parameter file or hash>/ for any other set.
 
@@ -156,15 +180,22 @@ def runs_read(bench: Any) -> list[str]:
 def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """Return the PROVENANCE.json record of one notebook's outputs (no timestamps, no absolute paths)."""
     from ajb_utils import __version__
+
     source = str(bench.source)
     if os.path.isabs(source):
         source = paths.relpath(source)
     shown = {k: v for k, v in (params or {}).items() if k != "out_dir"}
-    return {"source": source, "revision": bench.revision, "label": bench.label,
-            "synthetic": bool(bench.synthetic), "ajb_utils": __version__,
-            "note": SYNTHETIC_NOTE if bench.synthetic else "released data",
-            "parameters": dict(sorted(shown.items())), "runs": runs_read(bench),
-            "environment": environment.provenance_environment()}
+    return {
+        "source": source,
+        "revision": bench.revision,
+        "label": bench.label,
+        "synthetic": bool(bench.synthetic),
+        "ajb_utils": __version__,
+        "note": SYNTHETIC_NOTE if bench.synthetic else "released data",
+        "parameters": dict(sorted(shown.items())),
+        "runs": runs_read(bench),
+        "environment": environment.provenance_environment(),
+    }
 
 
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:

@@ -100,11 +100,11 @@ def metric_name(key: str) -> str:
 MAIN_CONDITIONS: list[str] = ["with_gt", "without_gt"]
 # Conditions the judge runner can produce beyond the released two (see DESIGN.md / issue 4).
 EXTRA_CONDITIONS: list[str] = [
-    "without_gt_05",   # C2: without-GT prompt with a 0.5 default
-    "corrupted_gt",    # C3: reference swapped for another record's of the same topology
-    "freeform",        # A5: minimal free-form prompt (shows the reference)
-    "prometheus",      # W.4: Prometheus-style absolute grading, one call per metric
-    "deref",           # seed 004: derived reference in the reference slot
+    "without_gt_05",  # C2: without-GT prompt with a 0.5 default
+    "corrupted_gt",  # C3: reference swapped for another record's of the same topology
+    "freeform",  # A5: minimal free-form prompt (shows the reference)
+    "prometheus",  # W.4: Prometheus-style absolute grading, one call per metric
+    "deref",  # seed 004: derived reference in the reference slot
 ]
 CONDITIONS: list[str] = MAIN_CONDITIONS + EXTRA_CONDITIONS
 CONDITION_DISPLAY: dict[str, str] = {
@@ -175,13 +175,25 @@ JUDGE_TIER: dict[str, int] = {
 
 # Column contracts of the released configs (dataset card, seeds/003).
 MAIN_COLUMNS: list[str] = [
-    "id", "dag_type", "query_easy", "query_medium", "query_hard",
-    "system_prompt", "available_tools", "expected_tool_calls",
+    "id",
+    "dag_type",
+    "query_easy",
+    "query_medium",
+    "query_hard",
+    "system_prompt",
+    "available_tools",
+    "expected_tool_calls",
 ]
 GENERATOR_COLUMNS: list[str] = [
-    "id", "dag_type", "difficulty", "user_query", "available_tools",
-    "generated_tool_calls", "expected_tool_calls",
-    *SCORE_COLUMNS.values(), OVERALL_SCORE_COLUMN,
+    "id",
+    "dag_type",
+    "difficulty",
+    "user_query",
+    "available_tools",
+    "generated_tool_calls",
+    "expected_tool_calls",
+    *SCORE_COLUMNS.values(),
+    OVERALL_SCORE_COLUMN,
 ]
 JUDGE_COLUMNS: list[str] = ["id", "generator", "difficulty", "dag_type", *MAIN_CONDITIONS]
 # What the loader cannot do without (the rest is optional and filled if missing).

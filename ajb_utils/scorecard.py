@@ -49,8 +49,20 @@ SECTIONS: dict[str, str] = {
     "16_derivation_gap": "Derivation gap (ours)",
 }
 SCORECARD_COLUMNS: list[str] = [
-    "section", "notebook", "row", "id", "description", "paper value", "reproduced value", "kind",
-    "tolerance", "holds", "values compared", "max |difference|", "within tolerance", "note",
+    "section",
+    "notebook",
+    "row",
+    "id",
+    "description",
+    "paper value",
+    "reproduced value",
+    "kind",
+    "tolerance",
+    "holds",
+    "values compared",
+    "max |difference|",
+    "within tolerance",
+    "note",
 ]
 
 
@@ -84,7 +96,7 @@ def read_checks(out_dir: Path | str) -> pd.DataFrame:
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
         if not set(paper.CHECK_COLUMNS) <= set(df.columns):
             continue  # not an engine table
-        art = _artifact_of_file(p, p.name[p.name.index("_"):]) if "_" in p.name else p.stem
+        art = _artifact_of_file(p, p.name[p.name.index("_") :]) if "_" in p.name else p.stem
         df["file"] = p.name
         df["notebook"] = _notebook_of(art)
         if "checked on" not in df.columns:
@@ -98,9 +110,13 @@ def artifact_rows(comparisons: pd.DataFrame) -> pd.DataFrame:
     """Return one row per artifact: values compared, max |difference|, how many within tolerance."""
     both = comparisons[comparisons["within"].isin(["yes", "no"])]
     g = both.groupby("artifact", sort=False)
-    out = pd.DataFrame({"values compared": g.size(),
-                        "max |difference|": g["difference"].agg(lambda d: d.abs().max()),
-                        "within tolerance": g["within"].agg(lambda w: int((w == "yes").sum()))})
+    out = pd.DataFrame(
+        {
+            "values compared": g.size(),
+            "max |difference|": g["difference"].agg(lambda d: d.abs().max()),
+            "within tolerance": g["within"].agg(lambda w: int((w == "yes").sum())),
+        }
+    )
     return out.reset_index()
 
 
@@ -113,11 +129,19 @@ def claim_rows(checks: pd.DataFrame) -> pd.DataFrame:
         first = g.iloc[0]
         holds = verdicts[0] if len(verdicts) == 1 else "CONFLICT (" + " / ".join(verdicts) + ")"
         nbs = list(dict.fromkeys(n for n in g["notebook"] if n))
-        rows.append({"id": cid, "description": first["claim"], "paper value": first["paper value"],
-                     "reproduced value": first["reproduced value"], "kind": first["kind"],
-                     "tolerance": first["tolerance"], "holds": holds,
-                     "note": first["note"] + (f" [shown in {', '.join(nbs)}]" if len(nbs) > 1 else ""),
-                     "notebook": nbs[0] if nbs else ""})
+        rows.append(
+            {
+                "id": cid,
+                "description": first["claim"],
+                "paper value": first["paper value"],
+                "reproduced value": first["reproduced value"],
+                "kind": first["kind"],
+                "tolerance": first["tolerance"],
+                "holds": holds,
+                "note": first["note"] + (f" [shown in {', '.join(nbs)}]" if len(nbs) > 1 else ""),
+                "notebook": nbs[0] if nbs else "",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -130,11 +154,34 @@ def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
     seen = set(checks["claim_id"])
     todo = paper.claims()
     todo = todo[~todo["claim_id"].isin(seen)]
-    rows = [{"id": c.claim_id, "description": c.description, "paper value": paper.not_reproduced(c.claim_id, "").paper,
-             "reproduced value": "not checked", "kind": c.kind, "tolerance": "", "holds": "n/a",
-             "note": UNCHECKED_NOTE, "notebook": _notebook_of(c.artifact)} for c in todo.itertuples()]
-    return pd.DataFrame(rows, columns=["id", "description", "paper value", "reproduced value", "kind",
-                                       "tolerance", "holds", "note", "notebook"])
+    rows = [
+        {
+            "id": c.claim_id,
+            "description": c.description,
+            "paper value": paper.not_reproduced(c.claim_id, "").paper,
+            "reproduced value": "not checked",
+            "kind": c.kind,
+            "tolerance": "",
+            "holds": "n/a",
+            "note": UNCHECKED_NOTE,
+            "notebook": _notebook_of(c.artifact),
+        }
+        for c in todo.itertuples()
+    ]
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "id",
+            "description",
+            "paper value",
+            "reproduced value",
+            "kind",
+            "tolerance",
+            "holds",
+            "note",
+            "notebook",
+        ],
+    )
 
 
 def build(out_dir: Path | str) -> pd.DataFrame:
@@ -143,12 +190,15 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     chk = read_checks(out_dir)
     arts = artifact_rows(cmp).rename(columns={"artifact": "id"}).assign(row="artifact")
     arts["notebook"] = arts["id"].map(_notebook_of)
-    arts["description"] = arts["id"].map(
-        artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
+    arts["description"] = (
+        arts["id"].map(artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
+    )
     claims = pd.concat([claim_rows(chk), unchecked_rows(chk)], ignore_index=True).assign(row="claim")
     audit = chk[chk["checked on"] != ""].rename(columns={"claim_id": "id", "claim": "description"})
-    audit = audit.assign(row="audit", note=audit["note"].where(audit["note"] == "", audit["note"] + "; ")
-                         + "checked on " + audit["checked on"])
+    audit = audit.assign(
+        row="audit",
+        note=audit["note"].where(audit["note"] == "", audit["note"] + "; ") + "checked on " + audit["checked on"],
+    )
     out = pd.concat([arts, claims, audit], ignore_index=True).reindex(columns=SCORECARD_COLUMNS)
     for col in ("values compared", "within tolerance"):  # counts print as counts ("14", not "14.0")
         out[col] = out[col].astype("Int64")
@@ -172,16 +222,22 @@ def missing_rule_line(out_dir: Path | str) -> str:
     fit = pd.read_csv(path)
     best = fit.loc[fit["mean_abs_diff"].idxmin()]
     others = ", ".join(f"{r.missing} {r.mean_abs_diff:.2f}" for r in fit.itertuples() if r.missing != best["missing"])
-    return (f"missing-verdict rule closest to Table 2: {best['missing']} (mean |diff| {best['mean_abs_diff']:.2f} pp "
-            f"over {int(best['n_cells'])} cells; {others})")
+    return (
+        f"missing-verdict rule closest to Table 2: {best['missing']} (mean |diff| {best['mean_abs_diff']:.2f} pp "
+        f"over {int(best['n_cells'])} cells; {others})"
+    )
 
 
 def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
     """Return holds counts (yes / no / indistinguishable / n/a / conflict) of one row type."""
     h = card.loc[card["row"] == row, "holds"].astype(str)
-    return {"yes": int((h == "yes").sum()), "no": int((h == "no").sum()),
-            "indistinguishable": int((h == paper.INDISTINGUISHABLE).sum()),
-            "n/a": int((h == "n/a").sum()), "conflict": int(h.str.startswith("CONFLICT").sum())}
+    return {
+        "yes": int((h == "yes").sum()),
+        "no": int((h == "no").sum()),
+        "indistinguishable": int((h == paper.INDISTINGUISHABLE).sum()),
+        "n/a": int((h == "n/a").sum()),
+        "conflict": int(h.str.startswith("CONFLICT").sum()),
+    }
 
 
 def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
@@ -190,23 +246,29 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     n_cmp = int(arts["values compared"].fillna(0).sum())
     n_in = int(arts["within tolerance"].fillna(0).sum())
     c, a = _counts(card, "claim"), _counts(card, "audit")
-    head = (f"SCORECARD figures/{label}/ - "
-            + ("SYNTHETIC SAMPLE: verdicts test the package, not the paper" if synthetic
-               else "reproduction verdict of the paper"))
-    lines = [head,
-             f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
-             f"  {sum(c.values())} claims on data: {c['yes']} hold, "
-             f"{c['no']} do not, {c['indistinguishable']} indistinguishable (CI spans 0), "
-             f"{c['n/a']} not comparable here (data missing), {c['conflict']} conflicting",
-             f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent"]
+    head = f"SCORECARD figures/{label}/ - " + (
+        "SYNTHETIC SAMPLE: verdicts test the package, not the paper"
+        if synthetic
+        else "reproduction verdict of the paper"
+    )
+    lines = [
+        head,
+        f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
+        f"  {sum(c.values())} claims on data: {c['yes']} hold, "
+        f"{c['no']} do not, {c['indistinguishable']} indistinguishable (CI spans 0), "
+        f"{c['n/a']} not comparable here (data missing), {c['conflict']} conflicting",
+        f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent",
+    ]
     if card.attrs.get("missing_rule"):
         lines.append("  " + card.attrs["missing_rule"] + (" - meaningless on synthetic data" if synthetic else ""))
     lines.append("  by section (values within / compared; claims holding / checked):")
     for sec, g in card.groupby("section", sort=False):
         ga, gc = g[g["row"] == "artifact"], g[g["row"] == "claim"]
-        lines.append(f"    {sec:<48} {int(ga['within tolerance'].fillna(0).sum()):>5}/"
-                     f"{int(ga['values compared'].fillna(0).sum()):<5} "
-                     f"{int((gc['holds'] == 'yes').sum()):>3}/{len(gc):<3}")
+        lines.append(
+            f"    {sec:<48} {int(ga['within tolerance'].fillna(0).sum()):>5}/"
+            f"{int(ga['values compared'].fillna(0).sum()):<5} "
+            f"{int((gc['holds'] == 'yes').sum()):>3}/{len(gc):<3}"
+        )
     lines.append(f"  full table: figures/{label}/SCORECARD.md (.csv); figure: SCORECARD.png")
     return "\n".join(lines)
 
@@ -307,8 +369,17 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
             worst = out.loc[out["relative"].abs().sort_values(ascending=False, kind="stable").index[0]]
             rep_, mine_ = (plain_number(worst[c]).replace("-", "\u2212") for c in ("reported", "reproduced"))
             note += f"   {signed(worst['relative'])} %: {rep_} \u2192 {mine_}"
-        ax.text(1.01, y_of[a], note, transform=ax.get_yaxis_transform(), ha="left", va="center",
-                fontsize=6, color="0.2", clip_on=False)
+        ax.text(
+            1.01,
+            y_of[a],
+            note,
+            transform=ax.get_yaxis_transform(),
+            ha="left",
+            va="center",
+            fontsize=6,
+            color="0.2",
+            clip_on=False,
+        )
     if not ids:
         ax.text(0.5, 0.5, "nothing compared in this folder", ha="center", va="center", transform=ax.transAxes)
     ax.axvline(0, color="0.3", linewidth=0.8, zorder=2)
@@ -329,14 +400,43 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     ax.xaxis.set_minor_locator(MultipleLocator(10))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: signed(v)))
     ax.set_xlabel("(reproduced \u2212 reported) / largest |reported| of the statistic (%)")
-    ax.text(1.01, 1.0, "within / compared; largest outside (%)", transform=ax.transAxes, ha="left",
-            va="bottom", fontsize=6, color="0.2", fontweight="bold")
-    handles = [Line2D([], [], linestyle="none", marker=WITHIN_STYLE["marker"], color=WITHIN_STYLE["color"],
-                      label="within tolerance"),
-               Line2D([], [], linestyle="none", marker=OUTSIDE_STYLE["marker"], color=OUTSIDE_STYLE["color"],
-                      label="outside tolerance"),
-               Line2D([], [], linestyle="none", marker=CLIPPED_STYLE["marker"], color=CLIPPED_STYLE["color"],
-                      label=f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)")]
+    ax.text(
+        1.01,
+        1.0,
+        "within / compared; largest outside (%)",
+        transform=ax.transAxes,
+        ha="left",
+        va="bottom",
+        fontsize=6,
+        color="0.2",
+        fontweight="bold",
+    )
+    handles = [
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker=WITHIN_STYLE["marker"],
+            color=WITHIN_STYLE["color"],
+            label="within tolerance",
+        ),
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker=OUTSIDE_STYLE["marker"],
+            color=OUTSIDE_STYLE["color"],
+            label="outside tolerance",
+        ),
+        Line2D(
+            [],
+            [],
+            linestyle="none",
+            marker=CLIPPED_STYLE["marker"],
+            color=CLIPPED_STYLE["color"],
+            label=f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)",
+        ),
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=6.5, frameon=False)
     if synthetic:  # the one synthetic warning (save_fig sees the flag and adds no second)
         fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")
@@ -357,40 +457,46 @@ def _md_cell(x: object) -> str:
 
 def _md_table(df: pd.DataFrame) -> str:
     """Return a Markdown (GFM) table of a frame: pipes escaped in the header and cells, NaN shown empty."""
-    head = ("| " + " | ".join(_md_cell(str(c)) for c in df.columns) + " |\n|"
-            + "---|" * len(df.columns) + "\n")
+    head = "| " + " | ".join(_md_cell(str(c)) for c in df.columns) + " |\n|" + "---|" * len(df.columns) + "\n"
     return head + "".join("| " + " | ".join(_md_cell(x) for x in r) + " |\n" for r in df.itertuples(index=False))
 
 
 def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     """Return SCORECARD.md: the summary, then per paper section its artifacts, claims and audit rows."""
-    parts = [f"# Reproduction scorecard: figures/{label}/\n",
-             (f"**{SYNTHETIC_NOTE}** The verdicts below test the package on synthetic data; they say "
-              "nothing about the paper.\n" if synthetic else
-              "Verdicts on the released data: the reproduction verdict of the paper.\n"),
-             "Kinds: value (within the printed precision plus the stated tolerance), sign, order "
-             "(ranking or best-of), share (a count as a share of its population), range (inside a "
-             "band), count (exact, only on the paper's population). `n/a`: not comparable on this "
-             "data. Audit rows check the paper against itself.\n",
-             "```\n" + summary(card, label, synthetic) + "\n```\n",
-             "![scorecard figure](SCORECARD.png)\n",
-             "Every compared value: its difference from the reported value as a percentage of the "
-             "statistic's largest reported magnitude, one row per artifact by paper section; dots within "
-             "tolerance, crosses outside, diamonds more than 100 % off (drawn at the edge). Notebook "
-             "[18_scorecard](../../notebooks/18_scorecard.ipynb) shows this page and links every file of "
-             "the folder.\n"]
+    parts = [
+        f"# Reproduction scorecard: figures/{label}/\n",
+        (
+            f"**{SYNTHETIC_NOTE}** The verdicts below test the package on synthetic data; they say "
+            "nothing about the paper.\n"
+            if synthetic
+            else "Verdicts on the released data: the reproduction verdict of the paper.\n"
+        ),
+        "Kinds: value (within the printed precision plus the stated tolerance), sign, order "
+        "(ranking or best-of), share (a count as a share of its population), range (inside a "
+        "band), count (exact, only on the paper's population). `n/a`: not comparable on this "
+        "data. Audit rows check the paper against itself.\n",
+        "```\n" + summary(card, label, synthetic) + "\n```\n",
+        "![scorecard figure](SCORECARD.png)\n",
+        "Every compared value: its difference from the reported value as a percentage of the "
+        "statistic's largest reported magnitude, one row per artifact by paper section; dots within "
+        "tolerance, crosses outside, diamonds more than 100 % off (drawn at the edge). Notebook "
+        "[18_scorecard](../../notebooks/18_scorecard.ipynb) shows this page and links every file of "
+        "the folder.\n",
+    ]
     parts = [x + "\n" for x in parts]
     for sec, g in card.groupby("section", sort=False):
         nbs = [n for n in dict.fromkeys(g["notebook"]) if isinstance(n, str) and n]
         links = ", ".join(f"[{n}](../../notebooks/{n}.ipynb)" for n in nbs)
         parts.append(f"\n## {sec}\n\nNotebook: {links or '-'}\n")
-        arts = g[g["row"] == "artifact"][["id", "description", "values compared", "max |difference|",
-                                          "within tolerance"]]
+        arts = g[g["row"] == "artifact"][
+            ["id", "description", "values compared", "max |difference|", "within tolerance"]
+        ]
         if len(arts):
             parts.append("\n" + _md_table(arts))
         for row, title in (("claim", "Claims"), ("audit", "Consistency audit (the paper's own tables)")):
-            c = g[g["row"] == row][["id", "description", "paper value", "reproduced value", "kind",
-                                     "tolerance", "holds", "note"]]
+            c = g[g["row"] == row][
+                ["id", "description", "paper value", "reproduced value", "kind", "tolerance", "holds", "note"]
+            ]
             if len(c):
                 parts.append(f"\n**{title}**\n\n" + _md_table(c))
     return "".join(parts)

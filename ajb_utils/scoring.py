@@ -108,6 +108,7 @@ def match(p: Any, llm_score: Any) -> Any:
 # Vectorised path: a whole frame of plans at once.
 # --------------------------------------------------------------------------------------------
 
+
 def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
     """Return one row per call: plan index `k`, position `pos`, tool `name`, argument key set."""
     lengths = np.fromiter((len(c) for c in call_lists), dtype=np.int64, count=len(call_lists))
@@ -116,12 +117,14 @@ def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
     starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
     keys = np.empty(len(flat), dtype=object)
     keys[:] = list(map(frozenset, map(_ARGUMENTS, flat)))
-    return pd.DataFrame({
-        "k": k,
-        "pos": np.arange(len(flat)) - starts,
-        "name": list(map(_NAME, flat)),
-        "keys": keys,
-    })
+    return pd.DataFrame(
+        {
+            "k": k,
+            "pos": np.arange(len(flat)) - starts,
+            "name": list(map(_NAME, flat)),
+            "keys": keys,
+        }
+    )
 
 
 def _per_plan(series: pd.Series, n: int, fill: float = 0.0) -> np.ndarray:
@@ -139,8 +142,8 @@ def _call_scores(g: pd.DataFrame, e: pd.DataFrame) -> pd.DataFrame:
     """
     last = e.sort_values(["k", "pos"]).drop_duplicates(["k", "name"], keep="last")
     calls = g[["k", "pos", "name", "keys"]].merge(
-        last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}),
-        on=["k", "name"], how="left")
+        last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}), on=["k", "name"], how="left"
+    )
     pred_keys = calls["keys"].to_numpy()
     exp_keys = calls["exp_keys"].to_numpy()
     defined = calls["exp_keys"].notna().to_numpy()
@@ -153,14 +156,12 @@ def _call_scores(g: pd.DataFrame, e: pd.DataFrame) -> pd.DataFrame:
     return calls[["k", "pos", "name", "s"]]
 
 
-def call_param_scores(generated: list[list[dict[str, Any]]],
-                      expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
+def call_param_scores(generated: list[list[dict[str, Any]]], expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
     """Return one row per generated call: plan index k, pos, name, s (Eq. 2, in {0, 0.5, 1})."""
     return _call_scores(_call_table(generated), _call_table(expected))
 
 
-def score_plans(generated: list[list[dict[str, Any]]],
-                expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
+def score_plans(generated: list[list[dict[str, Any]]], expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
     """Return p_tool, p_param, p_seq, p_cov for aligned lists of canonical call lists.
 
     Vectorised with pandas merges over a long call table, independent of the per-plan code
@@ -197,8 +198,9 @@ def score_plans(generated: list[list[dict[str, Any]]],
     return out.round(DECIMALS)
 
 
-def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series,
-                calls_col: str = "generated_calls") -> pd.DataFrame:
+def score_frame(
+    generations: pd.DataFrame, expected_by_id: pd.Series, calls_col: str = "generated_calls"
+) -> pd.DataFrame:
     """Return `generations` with p_tool, p_param, p_seq, p_cov and p_mean added.
 
     `expected_by_id` maps record id -> canonical expected call list.
@@ -225,7 +227,7 @@ def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series,
 # --------------------------------------------------------------------------------------------
 MISMATCH_CAUSES: dict[str, str] = {
     "null-valued argument key": "the published score is what the plan scores with its null-valued "
-                                "argument keys dropped (calls.py: raw JSON keeps them as keys)",
+    "argument keys dropped (calls.py: raw JSON keeps them as keys)",
     "rounding": "the two differ by at most 1e-3 (rounding of the published value)",
     "other": "neither of the above",
 }
@@ -233,8 +235,10 @@ MISMATCH_CAUSES: dict[str, str] = {
 
 def _without_null_keys(plans: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
     """Return call lists whose arguments lose their None-valued keys."""
-    return [[{"name": c["name"], "arguments": {k: v for k, v in c["arguments"].items()
-                                               if v is not None}} for c in plan] for plan in plans]
+    return [
+        [{"name": c["name"], "arguments": {k: v for k, v in c["arguments"].items() if v is not None}} for c in plan]
+        for plan in plans
+    ]
 
 
 def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
@@ -263,11 +267,16 @@ def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
     rows = np.unique(out["_row"].to_numpy())
     expected = bench.records.set_index("id")["expected_calls"]
     sub = gen.iloc[rows]
-    alt = score_plans(_without_null_keys(sub["generated_calls"].tolist()),
-                      _without_null_keys(expected.reindex(sub["id"].astype(str)).tolist()))
+    alt = score_plans(
+        _without_null_keys(sub["generated_calls"].tolist()),
+        _without_null_keys(expected.reindex(sub["id"].astype(str)).tolist()),
+    )
     alt.index = rows
     alt_value = np.array([alt.at[r, P_COLUMNS[m]] for r, m in zip(out["_row"], out["metric"])])
-    cause = np.where(np.abs(alt_value - out["published"].to_numpy()) <= tol, "null-valued argument key",
-                     np.where((out["recomputed"] - out["published"]).abs() <= 1e-3, "rounding", "other"))
+    cause = np.where(
+        np.abs(alt_value - out["published"].to_numpy()) <= tol,
+        "null-valued argument key",
+        np.where((out["recomputed"] - out["published"]).abs() <= 1e-3, "rounding", "other"),
+    )
     out["cause"] = pd.Categorical(cause, categories=list(MISMATCH_CAUSES))
     return out[cols]

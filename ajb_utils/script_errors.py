@@ -34,8 +34,10 @@ def one_line(exc: BaseException) -> str:
     return "error: " + (" / ".join(lines) if lines else type(exc).__name__)
 
 
-DATA_HINT: str = ("a data source is 'sample', 'hf', a hub repo id, or a copy of the hub repo "
-                  "(README.md with its configs: header, data/*.jsonl; see docs/DATA_FORMAT.md)")
+DATA_HINT: str = (
+    "a data source is 'sample', 'hf', a hub repo id, or a copy of the hub repo "
+    "(README.md with its configs: header, data/*.jsonl; see docs/DATA_FORMAT.md)"
+)
 
 
 def with_hint(kind: str, message: str) -> str:
@@ -70,5 +72,7 @@ def require_parameter_file(path: Path | str) -> Path:
     if p.is_file():
         return p
     what = "is a folder" if p.is_dir() else "does not exist"
-    raise UserError(f"parameter file {path} {what}; the shipped ones are "
-                    f"{', '.join(shipped_parameter_files())} (copy one to make your own)")
+    raise UserError(
+        f"parameter file {path} {what}; the shipped ones are "
+        f"{', '.join(shipped_parameter_files())} (copy one to make your own)"
+    )

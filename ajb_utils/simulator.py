@@ -27,8 +27,12 @@ import pandas as pd
 from ajb_utils import stats
 from ajb_utils.schema import METRICS
 
-P_COLUMNS: dict[str, str] = {"tool_selection": "p_tool", "parameter_structure": "p_param",
-                             "sequence_accuracy": "p_seq", "query_coverage": "p_cov"}
+P_COLUMNS: dict[str, str] = {
+    "tool_selection": "p_tool",
+    "parameter_structure": "p_param",
+    "sequence_accuracy": "p_seq",
+    "query_coverage": "p_cov",
+}
 SIM_CONDITIONS: tuple[str, str] = ("with_gt", "without_gt")
 
 
@@ -55,8 +59,10 @@ def p_long(generations: pd.DataFrame) -> pd.DataFrame:
     """Return one row per (id, generator, difficulty, metric): dag_type, p and p_tool (tool overlap proxy)."""
     keys = ["id", "generator", "difficulty", "dag_type"]
     base = generations[keys + list(P_COLUMNS.values())]
-    parts = [base[keys].assign(metric=m, p=base[c].to_numpy(float), p_tool=base["p_tool"].to_numpy(float))
-             for m, c in P_COLUMNS.items()]
+    parts = [
+        base[keys].assign(metric=m, p=base[c].to_numpy(float), p_tool=base["p_tool"].to_numpy(float))
+        for m, c in P_COLUMNS.items()
+    ]
     out = pd.concat(parts, ignore_index=True)
     out["metric"] = pd.Categorical(out["metric"], categories=METRICS)
     return out.dropna(subset=["p"]).reset_index(drop=True)
@@ -67,8 +73,13 @@ def _snap(p: np.ndarray) -> np.ndarray:
     return np.select([p < 0.25, p < 0.75], [0.0, 0.5], 1.0)
 
 
-def _simulated_scores(pv: np.ndarray, overlap: np.ndarray, params: JudgeParams, rng: np.random.Generator,
-                      conditions: Sequence[str] = SIM_CONDITIONS) -> list[np.ndarray]:
+def _simulated_scores(
+    pv: np.ndarray,
+    overlap: np.ndarray,
+    params: JudgeParams,
+    rng: np.random.Generator,
+    conditions: Sequence[str] = SIM_CONDITIONS,
+) -> list[np.ndarray]:
     """Return one verdict vector (n,) per condition for programmatic scores pv (n,) (rules in the module doc)."""
     n = pv.size
     flawed = pv < 1.0 - 1e-9
@@ -88,14 +99,18 @@ def _simulated_scores(pv: np.ndarray, overlap: np.ndarray, params: JudgeParams, 
     return out
 
 
-def simulate_verdicts(p: pd.DataFrame, params: JudgeParams, rng: np.random.Generator,
-                      conditions: Sequence[str] = SIM_CONDITIONS) -> pd.DataFrame:
+def simulate_verdicts(
+    p: pd.DataFrame, params: JudgeParams, rng: np.random.Generator, conditions: Sequence[str] = SIM_CONDITIONS
+) -> pd.DataFrame:
     """Return simulated verdicts (long format: keys, judge, condition, metric, llm_score, p, match) for `p` from :func:`p_long`."""
     pv = p["p"].to_numpy(float)
     scores = _simulated_scores(pv, p["p_tool"].to_numpy(float) > 0, params, rng, conditions)
-    parts = [p[["id", "generator", "difficulty", "dag_type", "metric"]].assign(
-        judge=params.name, condition=cond, llm_score=v, p=pv, match=1.0 - np.abs(pv - v))
-        for cond, v in zip(conditions, scores)]
+    parts = [
+        p[["id", "generator", "difficulty", "dag_type", "metric"]].assign(
+            judge=params.name, condition=cond, llm_score=v, p=pv, match=1.0 - np.abs(pv - v)
+        )
+        for cond, v in zip(conditions, scores)
+    ]
     return pd.concat(parts, ignore_index=True)
 
 
@@ -112,11 +127,15 @@ class _Rows:
 
 def _rows(p: pd.DataFrame) -> _Rows:
     """Return the arrays of `p` the summaries need (one factorisation of the record keys)."""
-    rec = p.groupby(["id", "generator", "difficulty", "dag_type"], observed=True, sort=True,
-                    dropna=False).ngroup().to_numpy(np.int64)
+    rec = (
+        p.groupby(["id", "generator", "difficulty", "dag_type"], observed=True, sort=True, dropna=False)
+        .ngroup()
+        .to_numpy(np.int64)
+    )
     pv = p["p"].to_numpy(float)
-    return _Rows(pv, p["p_tool"].to_numpy(float) > 0, rec, int(rec.max()) + 1 if rec.size else 0,
-                 np.where(pv < 0.5, 0.0, 1.0))
+    return _Rows(
+        pv, p["p_tool"].to_numpy(float) > 0, rec, int(rec.max()) + 1 if rec.size else 0, np.where(pv < 0.5, 0.0, 1.0)
+    )
 
 
 def _align_pct(match: np.ndarray, rows: _Rows) -> float:
@@ -136,13 +155,17 @@ def _summary(rows: _Rows, params: JudgeParams, seed: int) -> pd.DataFrame:
         ca, cb = (2.0 * la).astype(np.int64), (2.0 * lb).astype(np.int64)  # codes of {0, 0.5, 1}
         collapsed = np.where(ca == 1, rows.side, la)  # stats.binary_collapse: a 0.5 goes to p's side
         conf = np.bincount(3 * ca + cb, minlength=9).reshape(3, 3)  # rows: the judge, columns: its twin
-        out.append({"condition": cond,
-                    "align": _align_pct(1.0 - np.abs(rows.pv - la), rows),
-                    "align_binary": _align_pct(1.0 - np.abs(rows.pv - collapsed), rows),
-                    "half_rate_pct": 100.0 * float((ca == 1).mean()),
-                    "share_1_pct": 100.0 * float((ca == 2).mean()),
-                    "twin_agreement_pct": 100.0 * float((ca == cb).mean()),
-                    "twin_kappa": stats.kappa_from_confusion(conf)})
+        out.append(
+            {
+                "condition": cond,
+                "align": _align_pct(1.0 - np.abs(rows.pv - la), rows),
+                "align_binary": _align_pct(1.0 - np.abs(rows.pv - collapsed), rows),
+                "half_rate_pct": 100.0 * float((ca == 1).mean()),
+                "share_1_pct": 100.0 * float((ca == 2).mean()),
+                "twin_agreement_pct": 100.0 * float((ca == cb).mean()),
+                "twin_kappa": stats.kappa_from_confusion(conf),
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -155,12 +178,14 @@ def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.Da
     return _summary(_rows(p), params, seed)
 
 
-def sweep(p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int,
-          rows: _Rows | None = None) -> pd.DataFrame:
+def sweep(
+    p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int, rows: _Rows | None = None
+) -> pd.DataFrame:
     """Return :func:`simulation_summary` for each value of one parameter (column `value`), same seed per value."""
     rows = rows if rows is not None else _rows(p)
-    parts = [_summary(rows, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x))
-             for x in values]
+    parts = [
+        _summary(rows, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x)) for x in values
+    ]
     out = pd.concat(parts, ignore_index=True)
     return out[["param", "value", *[c for c in out.columns if c not in ("param", "value")]]]
 
@@ -172,6 +197,7 @@ def teaching_sweeps(p: pd.DataFrame, base: JudgeParams, grid: Sequence[float], s
     """Return the four X5 sweeps {param: sweep frame}; the blind-sensitivity sweep turns hedging and false alarms off to isolate compression."""
     rows = _rows(p)
     out = {k: sweep(p, base, k, grid, seed, rows) for k in TEACHING_PARAMS[:3]}
-    out["blind_sensitivity"] = sweep(p, replace(base, hedge_rate=0.0, false_alarm=0.0), "blind_sensitivity",
-                                     grid, seed, rows)
+    out["blind_sensitivity"] = sweep(
+        p, replace(base, hedge_rate=0.0, false_alarm=0.0), "blind_sensitivity", grid, seed, rows
+    )
     return out

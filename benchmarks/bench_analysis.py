@@ -34,8 +34,15 @@ from ajb_utils.data import load_bench  # noqa: E402
 NOTEBOOKS = ("01", "02", "03", "04", "05", "10", "11", "13", "14")
 TARGETS = {"analysis (a)": 180.0, "T02 + CIs (b)": 15.0, "peak memory GB (c)": 4.0}
 # Named functions that compute claim checks / mined cases from the bench (timed if present).
-EXTRA_FUNCS = ("findings_checks", "table_T15", "weighting_checks", "jury_checks",
-               "gt_lift", "per_metric_lift", "mine_over_anchoring")
+EXTRA_FUNCS = (
+    "findings_checks",
+    "table_T15",
+    "weighting_checks",
+    "jury_checks",
+    "gt_lift",
+    "per_metric_lift",
+    "mine_over_anchoring",
+)
 
 
 def _figure_input(fid: str, bench, cache: dict):
@@ -117,8 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     bench = load_bench(args.data, engine="json")
     load_s = time.perf_counter() - t0
-    print(f"load: {load_s:.1f} s ({len(bench.records)} records, {len(bench.generations)} generations, "
-          f"{len(bench.verdicts)} verdict rows)  [not part of the analysis budget]")
+    print(
+        f"load: {load_s:.1f} s ({len(bench.records)} records, {len(bench.generations)} generations, "
+        f"{len(bench.verdicts)} verdict rows)  [not part of the analysis budget]"
+    )
     total, rows = time_analysis(bench)
     print("\n(a) functions timed:")
     for name, status, dt in rows:

@@ -36,9 +36,10 @@ def main() -> int:
     ap.add_argument("--runs", action="store_true", help="also load data/runs (default: none)")
     args = ap.parse_args()
     sha = commit_sha("bench")
-    with tempfile.TemporaryDirectory(prefix="ajb_hub_bench_") as tmp, \
-            HubStandIn("ServiceNow-AI/AgentJudgeBench", {sha: args.folder.resolve()},
-                       {"main": sha}) as hub:
+    with (
+        tempfile.TemporaryDirectory(prefix="ajb_hub_bench_") as tmp,
+        HubStandIn("ServiceNow-AI/AgentJudgeBench", {sha: args.folder.resolve()}, {"main": sha}) as hub,
+    ):
         os.environ.update(hub_env(hub.endpoint, Path(tmp)))  # before the clients are imported
         from ajb_utils.data import load_bench
 
@@ -50,13 +51,16 @@ def main() -> int:
         load_bench("hf", runs="auto" if args.runs else None)
         warm, warm_cpu = time.perf_counter() - start, time.process_time() - cpu
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
-        print(f"folder {args.folder}: {served / 1e6:.1f} MB served over loopback, "
-              f"{len(bench.verdicts):,} verdict rows, revision {bench.revision}")
-        print(f"first load (download + Arrow conversion + build): {cold:.1f} s "
-              f"({cold_cpu:.1f} s CPU, this process, server thread included)")
+        print(
+            f"folder {args.folder}: {served / 1e6:.1f} MB served over loopback, "
+            f"{len(bench.verdicts):,} verdict rows, revision {bench.revision}"
+        )
+        print(
+            f"first load (download + Arrow conversion + build): {cold:.1f} s "
+            f"({cold_cpu:.1f} s CPU, this process, server thread included)"
+        )
         print(f"second load (caches warm, revision re-resolved): {warm:.1f} s ({warm_cpu:.1f} s CPU)")
-        print(f"peak memory: {peak:.2f} GB; {len(hub.requests)} requests, "
-              f"{len(hub.unhandled)} unhandled")
+        print(f"peak memory: {peak:.2f} GB; {len(hub.requests)} requests, {len(hub.unhandled)} unhandled")
     return 0
 
 

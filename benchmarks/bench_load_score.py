@@ -33,8 +33,9 @@ def ensure_full_sample(path: Path) -> None:
     if (path / "README.md").exists():
         return
     print(f"generating the full-scale sample into {path} ...", flush=True)
-    subprocess.run([sys.executable, "-m", "ajb_utils.sample", "--scale", "full", "--out",
-                    str(path)], check=True, cwd=REPO)
+    subprocess.run(
+        [sys.executable, "-m", "ajb_utils.sample", "--scale", "full", "--out", str(path)], check=True, cwd=REPO
+    )
 
 
 def peak_gb() -> float:
@@ -47,8 +48,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", default=str(REPO / "data" / "sample_full"))
     ap.add_argument("--engine", default="json", choices=["json", "datasets"])
-    ap.add_argument("--reference-rows", type=int, default=5000,
-                    help="plans scored by the per-plan reference scorer, for comparison")
+    ap.add_argument(
+        "--reference-rows", type=int, default=5000, help="plans scored by the per-plan reference scorer, for comparison"
+    )
     args = ap.parse_args()
     source = Path(args.source)
     ensure_full_sample(source)
@@ -70,14 +72,16 @@ def main() -> int:
         programmatic_scores(g, expected[i])
     ref_s = (time.perf_counter() - t0) * n_gen / max(len(sub), 1)
 
-    rows = [("load (engine=%s, all configs, incl. scoring)" % args.engine, load_s, "s",
-             TARGETS["load_s"]),
-            (f"score {n_gen:,} generations (vectorised)", score_s, "s", TARGETS["score_s"]),
-            (f"score {n_gen:,} generations (per-plan reference, extrapolated)", ref_s, "s",
-             None),
-            ("peak memory", peak_gb(), "GB", TARGETS["peak_gb"])]
-    print(f"\nfull-scale sample: {len(bench.records):,} records, {n_gen:,} generations, "
-          f"{n_ver:,} verdict rows, {len(bench.exclusions):,} exclusions")
+    rows = [
+        ("load (engine=%s, all configs, incl. scoring)" % args.engine, load_s, "s", TARGETS["load_s"]),
+        (f"score {n_gen:,} generations (vectorised)", score_s, "s", TARGETS["score_s"]),
+        (f"score {n_gen:,} generations (per-plan reference, extrapolated)", ref_s, "s", None),
+        ("peak memory", peak_gb(), "GB", TARGETS["peak_gb"]),
+    ]
+    print(
+        f"\nfull-scale sample: {len(bench.records):,} records, {n_gen:,} generations, "
+        f"{n_ver:,} verdict rows, {len(bench.exclusions):,} exclusions"
+    )
     print(f"{'measure':<62} {'value':>9}  {'target':>8}  result")
     ok = True
     for name, value, unit, target in rows:

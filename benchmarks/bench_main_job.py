@@ -35,8 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 FULL_DIR = REPO / "data" / "sample_full"
-PARAMS = {"small": REPO / "papermill_params" / "sample.yaml",
-          "full": REPO / "papermill_params" / "full.yaml"}
+PARAMS = {"small": REPO / "papermill_params" / "sample.yaml", "full": REPO / "papermill_params" / "full.yaml"}
 TARGETS = {"small": 45.0, "full": 120.0}  # issue 20 (issue 13: 60 s and 240 s)
 LINE = re.compile(r"^(ok  |FAIL) (\d\d_\S+)\s+([\d.]+) s")
 LOAD_SNIPPET = """
@@ -54,8 +53,7 @@ def ensure_full_sample() -> None:
     """Make the full-scale sample when it does not exist yet."""
     if not (FULL_DIR / "README.md").exists():
         print(f"making the full-scale sample in {FULL_DIR} ...", flush=True)
-        subprocess.run([sys.executable, "-m", "ajb_utils.sample", "--scale", "full"], check=True,
-                       cwd=REPO)
+        subprocess.run([sys.executable, "-m", "ajb_utils.sample", "--scale", "full"], check=True, cwd=REPO)
 
 
 def _children() -> dict[int, list[int]]:
@@ -118,8 +116,7 @@ def run_main(scale: str, cache_dir: Path, jobs: int | None) -> dict:
         cmd += ["--jobs", str(jobs)]
     env = {**os.environ, "AJB_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(REPO)}
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     mem = TreeMemory(proc.pid)
     mem.start()
     out, _ = proc.communicate()
@@ -129,16 +126,26 @@ def run_main(scale: str, cache_dir: Path, jobs: int | None) -> dict:
     failed = [m.group(2) for m in map(LINE.match, out.splitlines()) if m and m.group(1) == "FAIL"]
     if proc.returncode != 0:
         print(out[-3000:], file=sys.stderr)
-    return {"seconds": seconds, "notebooks": notebooks, "failed": failed, "status": proc.returncode,
-            "peak_tree_gb": mem.peak_sum_kb / 1024**2, "peak_process_gb": mem.peak_one_kb / 1024**2}
+    return {
+        "seconds": seconds,
+        "notebooks": notebooks,
+        "failed": failed,
+        "status": proc.returncode,
+        "peak_tree_gb": mem.peak_sum_kb / 1024**2,
+        "peak_process_gb": mem.peak_one_kb / 1024**2,
+    }
 
 
 def fill_cache(scale: str, cache_dir: Path) -> None:
     """Fill the tidy-frame cache with one load of the scale's source (no notebook runs)."""
     source = "sample" if scale == "small" else str(FULL_DIR)
     env = {**os.environ, "AJB_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(REPO)}
-    subprocess.run([sys.executable, "-c", "import sys; from ajb_utils.data import load_bench; "
-                    "load_bench(sys.argv[1])", source], env=env, check=True, cwd=REPO)
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from ajb_utils.data import load_bench; load_bench(sys.argv[1])", source],
+        env=env,
+        check=True,
+        cwd=REPO,
+    )
 
 
 def bench_main(scales: list[str], repeat: int, jobs: int | None, warm_only: bool = False) -> list[dict]:
@@ -155,10 +162,13 @@ def bench_main(scales: list[str], repeat: int, jobs: int | None, warm_only: bool
                     res = run_main(scale, cache_dir, jobs)
                     res["load_before"], res["load_after"] = load0, os.getloadavg()[0]
                     rows.append({"scale": scale, "cache": state, "run": rep + 1, **res})
-                    print(f"{scale:<5} {state:<4} run {rep + 1}: {res['seconds']:6.1f} s, peak "
-                          f"{res['peak_tree_gb']:.2f} GB (tree) / {res['peak_process_gb']:.2f} GB "
-                          f"(one process), status {res['status']}, load average {load0:.1f} -> "
-                          f"{res['load_after']:.1f}", flush=True)
+                    print(
+                        f"{scale:<5} {state:<4} run {rep + 1}: {res['seconds']:6.1f} s, peak "
+                        f"{res['peak_tree_gb']:.2f} GB (tree) / {res['peak_process_gb']:.2f} GB "
+                        f"(one process), status {res['status']}, load average {load0:.1f} -> "
+                        f"{res['load_after']:.1f}",
+                        flush=True,
+                    )
             finally:
                 shutil.rmtree(cache_dir, ignore_errors=True)
     return rows
@@ -169,17 +179,33 @@ def bench_load(repeat: int) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="ajb_bench_cache_") as cache_dir:
         env = {**os.environ, "AJB_CACHE_DIR": cache_dir, "PYTHONPATH": str(REPO)}
-        subprocess.run([sys.executable, "-c", LOAD_SNIPPET, str(FULL_DIR), "cached"], env=env,
-                       check=True, capture_output=True)  # fill the cache once
+        subprocess.run(
+            [sys.executable, "-c", LOAD_SNIPPET, str(FULL_DIR), "cached"], env=env, check=True, capture_output=True
+        )  # fill the cache once
         for rep in range(repeat):
             for state in ("cold", "cached"):
-                out = subprocess.run([sys.executable, "-c", LOAD_SNIPPET, str(FULL_DIR), state],
-                                     env=env, check=True, capture_output=True, text=True).stdout
+                out = subprocess.run(
+                    [sys.executable, "-c", LOAD_SNIPPET, str(FULL_DIR), state],
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
                 seconds, peak, n = out.split()
-                rows.append({"state": state, "run": rep + 1, "seconds": float(seconds),
-                             "peak_gb": float(peak), "verdict_rows": int(n)})
-                print(f"load {state:<6} run {rep + 1}: {float(seconds):6.2f} s, peak "
-                      f"{float(peak):.2f} GB, {int(n):,} verdict rows", flush=True)
+                rows.append(
+                    {
+                        "state": state,
+                        "run": rep + 1,
+                        "seconds": float(seconds),
+                        "peak_gb": float(peak),
+                        "verdict_rows": int(n),
+                    }
+                )
+                print(
+                    f"load {state:<6} run {rep + 1}: {float(seconds):6.2f} s, peak "
+                    f"{float(peak):.2f} GB, {int(n):,} verdict rows",
+                    flush=True,
+                )
     return rows
 
 
@@ -198,8 +224,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=None, help="notebook workers (default: one per core)")
     ap.add_argument("--load-only", action="store_true")
-    ap.add_argument("--warm-only", action="store_true",
-                    help="fill the cache with one load instead of a cold main command, then time one warm run")
+    ap.add_argument(
+        "--warm-only",
+        action="store_true",
+        help="fill the cache with one load instead of a cold main command, then time one warm run",
+    )
     ap.add_argument("--json", type=Path, help="also write every measurement to this JSON file")
     args = ap.parse_args()
     scales = ["small", "full"] if args.scale == "both" else [args.scale]

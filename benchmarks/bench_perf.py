@@ -63,7 +63,9 @@ def timed(what: str, fn, *args, **kwargs):
 
 def jsonl_files(source: Path) -> list[Path]:
     """Return the JSON-lines files a load of ``source`` reads: data/*.jsonl and runs/*.jsonl."""
-    return sorted(Path(p) for p in glob.glob(str(source / "data" / "*.jsonl")) + glob.glob(str(source / "runs" / "*.jsonl")))
+    return sorted(
+        Path(p) for p in glob.glob(str(source / "data" / "*.jsonl")) + glob.glob(str(source / "runs" / "*.jsonl"))
+    )
 
 
 def parse_floor(files: list[Path]) -> int:
@@ -92,13 +94,20 @@ def polars_cells(source: Path) -> pd.DataFrame:
         lf = pl.scan_ndjson(path, infer_schema_length=None)
         for cond in CONDITIONS:
             block = pl.col(cond)
-            cols = [block.struct.field(m).struct.field(f).cast(pl.Float64).alias(f"{f[0]}_{m}")
-                    for m in METRICS for f in ("llm_score", "match_score")]
+            cols = [
+                block.struct.field(m).struct.field(f).cast(pl.Float64).alias(f"{f[0]}_{m}")
+                for m in METRICS
+                for f in ("llm_score", "match_score")
+            ]
             mu = pl.mean_horizontal([pl.when(pl.col(f"l_{m}").is_not_null()).then(pl.col(f"m_{m}")) for m in METRICS])
-            parts.append(lf.select("id", "generator", "difficulty", *cols).with_columns(mu=mu)
-                         .filter(pl.col("mu").is_not_null())
-                         .group_by("generator", "difficulty").agg(align=100 * pl.col("mu").mean(), n=pl.len())
-                         .with_columns(judge=pl.lit(judge), condition=pl.lit(cond)))
+            parts.append(
+                lf.select("id", "generator", "difficulty", *cols)
+                .with_columns(mu=mu)
+                .filter(pl.col("mu").is_not_null())
+                .group_by("generator", "difficulty")
+                .agg(align=100 * pl.col("mu").mean(), n=pl.len())
+                .with_columns(judge=pl.lit(judge), condition=pl.lit(cond))
+            )
     return pl.concat(pl.collect_all(parts)).to_pandas()
 
 
@@ -110,19 +119,24 @@ def duckdb_cells(source: Path) -> pd.DataFrame:
     parts = []
     for judge, path in judge_files(source):
         for cond in CONDITIONS:
-            ms = [f"CASE WHEN {cond}.{m}.llm_score IS NOT NULL THEN {cond}.{m}.match_score::DOUBLE END" for m in METRICS]
+            ms = [
+                f"CASE WHEN {cond}.{m}.llm_score IS NOT NULL THEN {cond}.{m}.match_score::DOUBLE END" for m in METRICS
+            ]
             num = " + ".join(f"coalesce({x}, 0)" for x in ms)
             den = " + ".join(f"({x} IS NOT NULL)::INT" for x in ms)
-            q = (f"SELECT generator, difficulty, 100 * avg(mu) AS align, count(*) AS n FROM ("
-                 f"SELECT generator, difficulty, ({num}) / nullif({den}, 0) AS mu "
-                 f"FROM read_json('{path}', format='newline_delimited', sample_size=-1)) "
-                 f"WHERE mu IS NOT NULL GROUP BY generator, difficulty")
+            q = (
+                f"SELECT generator, difficulty, 100 * avg(mu) AS align, count(*) AS n FROM ("
+                f"SELECT generator, difficulty, ({num}) / nullif({den}, 0) AS mu "
+                f"FROM read_json('{path}', format='newline_delimited', sample_size=-1)) "
+                f"WHERE mu IS NOT NULL GROUP BY generator, difficulty"
+            )
             parts.append(con.execute(q).df().assign(judge=judge, condition=cond))
     return pd.concat(parts, ignore_index=True)
 
 
 def max_cell_diff(ours: pd.DataFrame, other: pd.DataFrame) -> tuple[int, float]:
     """Return (cells matched, max |align difference| in pp) between our Table 2 cells and a one-off's."""
+
     def norm(s: pd.Series) -> pd.Series:
         return s.astype(str).str.replace("_", "", regex=False)
 
@@ -143,15 +157,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--source", default=str(REPO / "data" / "sample_full"))
     ap.add_argument("--n-bootstrap", type=int, default=2000)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["cold", "oneoffs", "census", "simulator"],
-                    help="leave out measurements (cold: the cache=False load)")
+    ap.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=["cold", "oneoffs", "census", "simulator"],
+        help="leave out measurements (cold: the cache=False load)",
+    )
     args = ap.parse_args(argv)
     src = Path(args.source)
     if not (src / "README.md").exists():
         print(f"{src} missing: python -m ajb_utils.sample --scale full")
         return 2
-    print(f"source {src}; cache {_CACHE}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"cores {os.cpu_count()}; uptime load {os.getloadavg()}", flush=True)
+    print(
+        f"source {src}; cache {_CACHE}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+        f"cores {os.cpu_count()}; uptime load {os.getloadavg()}",
+        flush=True,
+    )
     files = jsonl_files(src)
     size = sum(f.stat().st_size for f in files) / 1e9
     n_lines = timed(f"parse floor: orjson over {len(files)} files ({size:.2f} GB)", parse_floor, files)
@@ -172,20 +194,35 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {n} cells matched ours; max |difference| {d:.4f} pp", flush=True)
             except ImportError:
                 print(f"  {name} not installed (pip install -e '.[bench]')")
-    recs = timed("Table 2 + CIs: record alignment", stats.record_alignment,
-                 tables.main_results.main_verdicts(bench))
-    timed(f"Table 2 + CIs: bootstrap alone ({args.n_bootstrap} resamples, every cell)", stats.bootstrap_cells,
-          recs, by=tables.main_results.T02_KEYS, value="mu", strata="dag_type",
-          n_resamples=args.n_bootstrap, seed=0, scale=100.0)
-    timed("Table 2 + CIs (table_T02 + table_T10)", lambda: (tables.table_T02(bench),
-                                                          tables.table_T10(bench, n_bootstrap=args.n_bootstrap, seed=0)))
+    recs = timed("Table 2 + CIs: record alignment", stats.record_alignment, tables.main_results.main_verdicts(bench))
+    timed(
+        f"Table 2 + CIs: bootstrap alone ({args.n_bootstrap} resamples, every cell)",
+        stats.bootstrap_cells,
+        recs,
+        by=tables.main_results.T02_KEYS,
+        value="mu",
+        strata="dag_type",
+        n_resamples=args.n_bootstrap,
+        seed=0,
+        scale=100.0,
+    )
+    timed(
+        "Table 2 + CIs (table_T02 + table_T10)",
+        lambda: (tables.table_T02(bench), tables.table_T10(bench, n_bootstrap=args.n_bootstrap, seed=0)),
+    )
     if "census" not in args.skip:
         timed("derivation census (notebook 16)", derivation.derivation_census, bench.records)
     if "simulator" not in args.skip:
         p = simulator.p_long(bench.generations)
         grid = np.round(np.linspace(0.0, 1.0, 11), 3)
-        timed("simulator: the four teaching sweeps (notebook 17)", simulator.teaching_sweeps, p,
-              simulator.JudgeParams(), grid, 20260826)
+        timed(
+            "simulator: the four teaching sweeps (notebook 17)",
+            simulator.teaching_sweeps,
+            p,
+            simulator.JudgeParams(),
+            grid,
+            20260826,
+        )
     print(f"peak memory of this process {peak_gb():.2f} GB", flush=True)
 
     t = {row["what"]: row["wall_s"] for row in ROWS}

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections import Counter
 import os
 import signal
 import sqlite3
@@ -31,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,21 +63,60 @@ def worker(args: argparse.Namespace) -> None:
     from ajb_utils.judge.toybench import make_toy_bench
 
     bench = make_toy_bench(args.records, generators=("qwen3_32b", "llama_3_1_8b_instruct"))
-    cfg = RunConfig(name="bench", backend="openai", model="good", base_urls=[args.url], bench=bench,
-                    conditions=args.conditions.split(","), out_dir=Path(args.tmp) / "runs",
-                    store_path=Path(args.tmp) / "store.sqlite", concurrency=args.concurrency, progress=False,
-                    export=not args.no_export, timeout_s=60, connections_per_client=args.connections_per_client)
+    cfg = RunConfig(
+        name="bench",
+        backend="openai",
+        model="good",
+        base_urls=[args.url],
+        bench=bench,
+        conditions=args.conditions.split(","),
+        out_dir=Path(args.tmp) / "runs",
+        store_path=Path(args.tmp) / "store.sqlite",
+        concurrency=args.concurrency,
+        progress=False,
+        export=not args.no_export,
+        timeout_s=60,
+        connections_per_client=args.connections_per_client,
+    )
     t = time.perf_counter()
     s = run_judge(cfg)
-    print(json.dumps({"new": s.calls, "units": s.new, "cached": s.cached, "elapsed": time.perf_counter() - t, "calls_s": s.calls_s,
-                      "calls_cpu_s": s.calls_cpu_s, "statuses": s.statuses}), flush=True)
+    print(
+        json.dumps(
+            {
+                "new": s.calls,
+                "units": s.new,
+                "cached": s.cached,
+                "elapsed": time.perf_counter() - t,
+                "calls_s": s.calls_s,
+                "calls_cpu_s": s.calls_cpu_s,
+                "statuses": s.statuses,
+            }
+        ),
+        flush=True,
+    )
 
 
-def _sub(url: str, tmp: str, records: int, conditions: str, concurrency: int, no_export: bool = False,
-         per_client: int = 16) -> subprocess.Popen:
+def _sub(
+    url: str, tmp: str, records: int, conditions: str, concurrency: int, no_export: bool = False, per_client: int = 16
+) -> subprocess.Popen:
     """Start a worker subprocess."""
-    cmd = [sys.executable, __file__, "--worker", "--url", url, "--tmp", tmp, "--records", str(records),
-           "--conditions", conditions, "--concurrency", str(concurrency), "--connections-per-client", str(per_client)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--worker",
+        "--url",
+        url,
+        "--tmp",
+        tmp,
+        "--records",
+        str(records),
+        "--conditions",
+        conditions,
+        "--concurrency",
+        str(concurrency),
+        "--connections-per-client",
+        str(per_client),
+    ]
     cmd += ["--no-export"] if no_export else []
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
 
@@ -105,12 +144,14 @@ def throughput(n: int, concurrency: int, latency: float, per_client: int = 16) -
     e2e = res["new"] / res["elapsed"] / ideal
     cpu_ms = 1000 * res["calls_cpu_s"] / max(res["new"], 1)
     load1 = os.getloadavg()[0]
-    print(f"throughput at concurrency {concurrency}, latency {latency:g}s: "
-          f"{res['new']} requests in {res['calls_s']:.2f}s (call phase) = {rate:.1f} req/s; ideal {ideal:.0f} "
-          f"req/s; ratio {ratio:.3f} ({'PASS' if ratio >= 0.8 else 'FAIL'} >= 0.80); runner CPU {cpu_ms:.2f} ms/call "
-          f"(cap of one process: {1000 / max(cpu_ms, 1e-9):.0f} req/s), fake server CPU {srv_ms:.2f} ms/call; load average {load0:.2f} -> {load1:.2f} "
-          f"on {os.cpu_count()} CPUs; end-to-end incl. setup {res['elapsed']:.2f}s, ratio {e2e:.3f}; "
-          f"statuses {res['statuses']}")
+    print(
+        f"throughput at concurrency {concurrency}, latency {latency:g}s: "
+        f"{res['new']} requests in {res['calls_s']:.2f}s (call phase) = {rate:.1f} req/s; ideal {ideal:.0f} "
+        f"req/s; ratio {ratio:.3f} ({'PASS' if ratio >= 0.8 else 'FAIL'} >= 0.80); runner CPU {cpu_ms:.2f} ms/call "
+        f"(cap of one process: {1000 / max(cpu_ms, 1e-9):.0f} req/s), fake server CPU {srv_ms:.2f} ms/call; load average {load0:.2f} -> {load1:.2f} "
+        f"on {os.cpu_count()} CPUs; end-to-end incl. setup {res['elapsed']:.2f}s, ratio {e2e:.3f}; "
+        f"statuses {res['statuses']}"
+    )
     return ratio
 
 
@@ -159,9 +200,17 @@ def kill_resume(records: int = 60, concurrency: int = 16, latency: float = 0.05)
         new_calls = sum(1 for k in called if k not in before)
         repaid = max(0, sum(rerequested.values()) - new_calls)
         duplicated = (total[0] - total[1]) + repaid
-        res = {"expected": expected, "committed_before_kill": len(before), "completed": len(after), "lost": lost,
-               "duplicated": duplicated, "requests_after_resume": sum(rerequested.values())}
-        print(f"kill -9 / resume: {json.dumps(res)} ({'PASS' if lost == 0 and duplicated == 0 and len(after) == expected else 'FAIL'})")
+        res = {
+            "expected": expected,
+            "committed_before_kill": len(before),
+            "completed": len(after),
+            "lost": lost,
+            "duplicated": duplicated,
+            "requests_after_resume": sum(rerequested.values()),
+        }
+        print(
+            f"kill -9 / resume: {json.dumps(res)} ({'PASS' if lost == 0 and duplicated == 0 and len(after) == expected else 'FAIL'})"
+        )
         return res
 
 

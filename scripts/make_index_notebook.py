@@ -37,11 +37,11 @@ files each notebook writes under `figures/<data label>/` (`sample`, `hf`, or a l
 folder name); every file name starts with its artifact ID. Links to output files work once the
 notebooks have been run for that label. The verdict of a run is the scorecard (notebook 18)."""
 
-PARAMETERS = '''\
+PARAMETERS = """\
 data_source: str = "sample"  # "sample", "hf", or a path to a local mirror of the hub repo
-out_dir: str | None = None  # where the other notebooks write; default figures/<data label>/'''
+out_dir: str | None = None  # where the other notebooks write; default figures/<data label>/"""
 
-SETUP = '''\
+SETUP = """\
 import os
 
 from IPython.display import Markdown, display
@@ -51,7 +51,7 @@ from ajb_utils import artifacts, environment, paths, provenance, report
 label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(
     provenance.output_dir(label, out_dir), paths.NOTEBOOKS_DIR)
-print(f"data label: {label}; outputs linked under {files_root}/")'''
+print(f"data label: {label}; outputs linked under {files_root}/")"""
 
 SWITCH = """\
 ## How to switch data source
@@ -118,11 +118,11 @@ The notebooks are numbered in the paper's order, but the concepts come first:
 7. **The verdict.** [18_scorecard](18_scorecard.ipynb): every compared value and every checked claim
    of the run in one place, and a link to every file the run wrote."""
 
-SCORECARD_LINKS = '''\
+SCORECARD_LINKS = """\
 display(Markdown(
     "**The scorecard of this run:** [18_scorecard](18_scorecard.ipynb) (what reproduces, by paper section, "
     "and every output file) · " + " · ".join(f"[SCORECARD.{x}]({files_root}/SCORECARD.{x})"
-                                           for x in ("md", "png", "pdf", "csv"))))'''
+                                           for x in ("md", "png", "pdf", "csv"))))"""
 
 GLOSSARY = """\
 ## Glossary
@@ -192,9 +192,14 @@ CELLS: list[tuple[str, str, str, list[str]]] = [  # (id, kind, source, tags); id
     ("00-05", "markdown", "## Artifact map\n\nWhere each artifact's data comes from:", []),
     ("00-06", "code", "display(Markdown(artifacts.origin_markdown()))", []),
     ("00-07", "code", "display(Markdown(artifacts.artifact_markdown(label, files_root)))", []),
-    ("00-ca4", "markdown", "The map lists the tables and figures of each artifact. The comparisons with the paper "
-     "(`*_compare.csv`), the claim checks (`*_checks.csv`) and every other file of a run are linked, by "
-     "notebook, at the end of [18_scorecard](18_scorecard.ipynb).", []),
+    (
+        "00-ca4",
+        "markdown",
+        "The map lists the tables and figures of each artifact. The comparisons with the paper "
+        "(`*_compare.csv`), the claim checks (`*_checks.csv`) and every other file of a run are linked, by "
+        "notebook, at the end of [18_scorecard](18_scorecard.ipynb).",
+        [],
+    ),
     ("00-08", "markdown", SWITCH, []),
     ("00-09", "markdown", "## Environment", []),
     ("00-10", "code", "environment.environment_report()", ["nbval-ignore-output"]),
@@ -218,6 +223,7 @@ def build() -> nbformat.NotebookNode:
 def main() -> int:
     """Write notebooks/00_index.ipynb; return 0."""
     import argparse
+
     argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # --help only
     nb = build()
     nbformat.validate(nb)

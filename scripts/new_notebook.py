@@ -25,13 +25,13 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook  # noqa: 
 from ajb_utils import artifacts, paths  # noqa: E402
 from ajb_utils.script_errors import DEBUG_HELP, UserError, run_main  # noqa: E402
 
-PARAMETERS_SOURCE = '''\
+PARAMETERS_SOURCE = """\
 data_source: str = "sample"  # "sample", "hf", or a path to a local mirror of the hub repo
 revision: str | None = None  # hub commit or tag to pin
 out_dir: str | None = None  # where tables/figures go; default figures/<data label>/
-seed: int = 20260826  # every random step is seeded from this'''
+seed: int = 20260826  # every random step is seeded from this"""
 
-SETUP_SOURCE = '''\
+SETUP_SOURCE = """\
 from IPython.display import display
 
 from ajb_utils import environment, figures, provenance, report, schema
@@ -40,7 +40,7 @@ from ajb_utils.data import load_bench
 bench = load_bench(data_source, revision=revision)
 out = provenance.output_dir(bench.label, out_dir, bench, params=provenance.run_parameters(globals()))
 figures.set_style()
-display(provenance.bench_banner(bench))'''
+display(provenance.bench_banner(bench))"""
 
 ENV_SOURCE = "environment.environment_report()"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -79,9 +79,11 @@ def skeleton(stem: str, title: str) -> nbformat.NotebookNode:
     cells = [
         new_markdown_cell(title_markdown(stem, title)),
         params,
-        new_markdown_cell("## Load the data\n\nThe data source named in the parameters cell, with a banner saying what it is. "
-                          "Tables and figures go to `out`: `figures/<data label>/` for the default parameters, a folder of "
-                          "their own for any other parameter set (PROVENANCE.json there records every parameter)."),
+        new_markdown_cell(
+            "## Load the data\n\nThe data source named in the parameters cell, with a banner saying what it is. "
+            "Tables and figures go to `out`: `figures/<data label>/` for the default parameters, a folder of "
+            "their own for any other parameter set (PROVENANCE.json there records every parameter)."
+        ),
         new_code_cell(SETUP_SOURCE),
         new_markdown_cell("## First result\n\n_One short paragraph: what the next table or figure shows._"),
         new_code_cell("# one call into ajb_utils, then report.write_table(...) or figures.save_fig(...)"),
@@ -112,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     stem = args.stem.removesuffix(".ipynb")
     if not re.match(r"^\d{2}_[a-z0-9_]+$", stem):
-        raise UserError(f"the notebook name must look like NN_topic (two digits, lower case), got {stem!r}; "
-                        "e.g. 19_my_topic")
+        raise UserError(
+            f"the notebook name must look like NN_topic (two digits, lower case), got {stem!r}; e.g. 19_my_topic"
+        )
     target = args.dir / f"{stem}.ipynb"
     if target.exists() and not args.force:
         raise UserError(f"{paths.relpath(target)} exists; choose another name, or use --force to overwrite it")

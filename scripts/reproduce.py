@@ -47,15 +47,27 @@ def verify_sample() -> bool:
     """Return True when regenerating the sample from its seed gives byte-identical files."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sample"
-        subprocess.run([sys.executable, "-m", "ajb_utils.sample", "--scale", "small",
-                        "--seed", str(SAMPLE_SEED), "--out", str(out)], check=True, cwd=REPO)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "ajb_utils.sample",
+                "--scale",
+                "small",
+                "--seed",
+                str(SAMPLE_SEED),
+                "--out",
+                str(out),
+            ],
+            check=True,
+            cwd=REPO,
+        )
         committed = sorted(p.relative_to(SAMPLE_DIR) for p in SAMPLE_DIR.rglob("*") if p.is_file())
         rebuilt = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
         if committed != rebuilt:
             print(f"  file lists differ: {set(committed) ^ set(rebuilt)}")
             return False
-        differing = [str(p) for p in committed
-                     if not filecmp.cmp(SAMPLE_DIR / p, out / p, shallow=False)]
+        differing = [str(p) for p in committed if not filecmp.cmp(SAMPLE_DIR / p, out / p, shallow=False)]
         for name in differing:
             print(f"  differs: data/sample/{name}")
         return not differing
@@ -65,11 +77,15 @@ def summary_table(bench) -> str:
     """Return the Table 2-style summary (judge x condition x difficulty, mean over generators)."""
     from ajb_utils import schema, stats
 
-    released = bench.verdicts[bench.verdicts["judge"].isin(schema.JUDGES)
-                              & bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    released = bench.verdicts[
+        bench.verdicts["judge"].isin(schema.JUDGES) & bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)
+    ]
     cells = stats.align(released, by=("judge", "generator", "difficulty", "condition"))
-    wide = (cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"].mean()
-            .unstack(["condition", "difficulty"]))
+    wide = (
+        cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"]
+        .mean()
+        .unstack(["condition", "difficulty"])
+    )
     wide.index = [schema.display(j) for j in wide.index]
     return wide.round(1).to_string()
 
@@ -79,10 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
     ap.add_argument("--skip-notebooks", action="store_true")
-    ap.add_argument("--no-html", action="store_true",
-                    help="skip the HTML rendering of executed notebooks (figures/<label>/html/)")
-    ap.add_argument("--jobs", type=int, default=None,
-                    help="notebooks executed at once (default: one per core)")
+    ap.add_argument(
+        "--no-html", action="store_true", help="skip the HTML rendering of executed notebooks (figures/<label>/html/)"
+    )
+    ap.add_argument("--jobs", type=int, default=None, help="notebooks executed at once (default: one per core)")
     ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     args = ap.parse_args(argv)
     spec = load_params(args.params)
@@ -90,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     # imported after the checks, so that a typo is reported before pandas, matplotlib and datasets load
     from ajb_utils import scorecard
     from ajb_utils.data import HubUnavailable, check_published_scores, load_bench, probe_hub
+
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
     revision = (spec.get("default") or {}).get("revision")
     status = 0
@@ -97,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     try:  # one short question to the hub before anything else: offline, one line and exit
         commit = probe_hub(source, revision)
     except HubUnavailable as exc:
-        print(f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py "
-              "(the embedded synthetic sample)", file=sys.stderr)
+        print(
+            f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py (the embedded synthetic sample)",
+            file=sys.stderr,
+        )
         return 2
     if commit:
         print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
@@ -116,10 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     if bench.synthetic:
         print("  SYNTHETIC SAMPLE - numbers are not the paper's")
     mismatches = check_published_scores(bench)
-    print(f"  {len(bench.records):,} records, {len(bench.generations):,} valid generations, "
-          f"{len(bench.verdicts):,} verdict rows; provenance: {bench.provenance()}")
-    print(f"  published programmatic scores reproduced: "
-          f"{'all' if mismatches.empty else f'{len(mismatches)} MISMATCHES'}")
+    print(
+        f"  {len(bench.records):,} records, {len(bench.generations):,} valid generations, "
+        f"{len(bench.verdicts):,} verdict rows; provenance: {bench.provenance()}"
+    )
+    print(
+        f"  published programmatic scores reproduced: {'all' if mismatches.empty else f'{len(mismatches)} MISMATCHES'}"
+    )
     status |= 0 if mismatches.empty else 1
     print("  exclusions (paper Appendix D):")
     summary = bench.exclusion_summary()
@@ -130,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.skip_notebooks:
         print("[3/3] executing every notebook (papermill) ...", flush=True)
-        cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params",
-               str(args.params), "--no-summary"]
+        cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params", str(args.params), "--no-summary"]
         if source == "sample":
             cmd.append("--in-place")
         if not args.no_html:

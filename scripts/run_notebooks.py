@@ -95,11 +95,15 @@ def load_params(path: Path | None) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         at = f" (line {where.line + 1})" if where is not None else ""
-        raise UserError(f"parameter file {path} is not valid YAML{at}: "
-                        f"{getattr(exc, 'problem', None) or exc}; compare papermill_params/sample.yaml") from None
+        raise UserError(
+            f"parameter file {path} is not valid YAML{at}: "
+            f"{getattr(exc, 'problem', None) or exc}; compare papermill_params/sample.yaml"
+        ) from None
     if not isinstance(data, dict):
-        raise UserError(f"parameter file {path}: expected a mapping at the top level (name: value lines); "
-                        "compare papermill_params/sample.yaml")
+        raise UserError(
+            f"parameter file {path}: expected a mapping at the top level (name: value lines); "
+            "compare papermill_params/sample.yaml"
+        )
     return data
 
 
@@ -140,6 +144,7 @@ def default_values(source: str) -> dict[str, Any]:
 
 def drop_defaults(params: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
     """Return the parameters that differ from the notebook's own defaults (no injected cell when none do)."""
+
     def same(k: str) -> bool:
         return k in defaults and type(defaults[k]) is type(params[k]) and defaults[k] == params[k]
 
@@ -154,8 +159,12 @@ def coalesce_streams(outputs: list[Any]) -> list[Any]:
     one print is split into messages depends on flush timing, which must not change the file."""
     out: list[Any] = []
     for o in outputs:
-        if (o.get("output_type") == "stream" and out and out[-1].get("output_type") == "stream"
-                and out[-1].get("name") == o.get("name")):
+        if (
+            o.get("output_type") == "stream"
+            and out
+            and out[-1].get("output_type") == "stream"
+            and out[-1].get("name") == o.get("name")
+        ):
             out[-1]["text"] = "".join([out[-1]["text"], o["text"]])
         else:
             out.append(o)
@@ -220,15 +229,18 @@ def check_spec(spec: dict[str, Any], notebooks_dir: Path, selected: list[Path], 
     known = set().union(*declared.values(), provenance.LOCATION_PARAMETERS, provenance.DEFAULT_PARAMETERS)
     shared = {k for k in spec if k != "default" and not is_notebook_key(k)} | set(spec.get("default") or {})
     if shared - known:
-        raise ParameterError(parameters.unknown_names_message(shared - known, known,
-                                                              f"in {where} (declared by no notebook)"))
+        raise ParameterError(
+            parameters.unknown_names_message(shared - known, known, f"in {where} (declared by no notebook)")
+        )
     for key, block in spec.items():
         if not is_notebook_key(key):
             continue
         stems = [stem for stem in declared if block_matches(key, stem)]
         if not stems:
-            raise ParameterError(f"block {key!r} in {where} names no notebook in {paths.relpath(notebooks_dir)}/; "
-                                 f"valid: {', '.join(declared)} (or their numbers)")
+            raise ParameterError(
+                f"block {key!r} in {where} names no notebook in {paths.relpath(notebooks_dir)}/; "
+                f"valid: {', '.join(declared)} (or their numbers)"
+            )
         if not isinstance(block, dict):
             raise ParameterError(f"block {key!r} in {where} must map parameter names to values, got {block!r}")
         for stem in stems:
@@ -236,7 +248,9 @@ def check_spec(spec: dict[str, Any], notebooks_dir: Path, selected: list[Path], 
     problems = []
     for nb in selected:
         kept, _ = filter_params(params_for(spec, nb.stem), declared.get(nb.stem) or declared_parameters(nb))
-        problems += [f"{p} (in {where})" for p in parameters.value_problems(kept) if f"{p} (in {where})" not in problems]
+        problems += [
+            f"{p} (in {where})" for p in parameters.value_problems(kept) if f"{p} (in {where})" not in problems
+        ]
     if problems:
         raise ParameterError(" | ".join(problems))
 
@@ -287,6 +301,7 @@ def rewrite_link(url: str, notebook_dir: Path, html_dir: Path) -> str:
 
 def rewrite_links(body: str, notebook_dir: Path, html_dir: Path) -> str:
     """Return HTML with every relative href/src rewritten by `rewrite_link`."""
+
     def sub(m: re.Match) -> str:
         return f"{m['attr']}{m['q']}{rewrite_link(m['url'], notebook_dir, html_dir)}{m['q']}"
 
@@ -409,14 +424,19 @@ def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
     saying what failed and the command that works offline (each source probed once)."""
     from ajb_utils.data import BenchDataError, HubUnavailable, probe_hub
 
-    wanted = {(str(p.get("data_source")), p.get("revision"))
-              for p in (params_for(spec, nb.stem) for nb in notebooks) if p.get("data_source")}
+    wanted = {
+        (str(p.get("data_source")), p.get("revision"))
+        for p in (params_for(spec, nb.stem) for nb in notebooks)
+        if p.get("data_source")
+    }
     for source, revision in sorted(wanted, key=str):
         try:
             probe_hub(source, revision)
         except HubUnavailable as exc:
-            return (f"error: {exc.reason}. Offline, this works: python scripts/run_notebooks.py "
-                    "--params papermill_params/sample.yaml (the embedded synthetic sample)")
+            return (
+                f"error: {exc.reason}. Offline, this works: python scripts/run_notebooks.py "
+                "--params papermill_params/sample.yaml (the embedded synthetic sample)"
+            )
         except BenchDataError as exc:  # a source that is neither the hub nor a folder
             return f"error: {exc}"
     return None
@@ -426,6 +446,7 @@ def kernel_config(socket_dir: Path | None = None) -> Any:
     """Return the kernel manager config: IPC transport (local sockets, not TCP on loopback), quiet
     shutdown, the sockets in `socket_dir` (a folder per notebook, so kernels running at once never share one)."""
     from traitlets.config import Config
+
     config = Config()
     config.KernelManager.transport = "ipc"
     config.NotebookClient.kernel_manager_class = quiet_kernel_manager()
@@ -437,23 +458,34 @@ def kernel_config(socket_dir: Path | None = None) -> Any:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Return the parsed command line."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--params", type=Path, default=REPO_ROOT / "papermill_params" / "sample.yaml",
-                    help="parameter YAML (default: papermill_params/sample.yaml)")
+    ap.add_argument(
+        "--params",
+        type=Path,
+        default=REPO_ROOT / "papermill_params" / "sample.yaml",
+        help="parameter YAML (default: papermill_params/sample.yaml)",
+    )
     ap.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers or stems to run")
     ap.add_argument("--notebooks-dir", type=Path, default=paths.NOTEBOOKS_DIR)
     where = ap.add_mutually_exclusive_group()
     where.add_argument("--in-place", action="store_true", help="overwrite the notebooks with executed versions")
-    where.add_argument("--output-dir", type=Path,
-                       help="folder for executed notebooks (default: figures/_scratch/notebooks/<label>/)")
+    where.add_argument(
+        "--output-dir", type=Path, help="folder for executed notebooks (default: figures/_scratch/notebooks/<label>/)"
+    )
     ap.add_argument("--html", action="store_true", help="also render HTML to <out_dir or figures/<label>>/html/")
-    ap.add_argument("--failed-dir", type=Path, help="where failed executions are kept (default: figures/_scratch/failed/)")
+    ap.add_argument(
+        "--failed-dir", type=Path, help="where failed executions are kept (default: figures/_scratch/failed/)"
+    )
     ap.add_argument("--kernel", default="python3")
     ap.add_argument("--timeout", type=int, default=None, help="per-cell timeout in seconds")
     ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
     ap.add_argument("--list", action="store_true", help="print the notebooks and their parameters, run nothing")
     ap.add_argument("--no-summary", action="store_true", help="leave out the closing lines saying where outputs are")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                    help="notebooks executed at once, one worker process each (default: one per core)")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="notebooks executed at once, one worker process each (default: one per core)",
+    )
     ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     return ap.parse_args(argv)
 
@@ -480,8 +512,9 @@ def output_folder_of(params: dict[str, Any]) -> Path:
     return provenance.output_dir(data_label_of(params), params.get("out_dir"))
 
 
-def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | None
-              ) -> tuple[list[tuple[Path, dict[str, Any], list[str], dict[str, Any]]], str | None]:
+def plan_runs(
+    spec: dict[str, Any], notebooks: list[Path], params_file: Path | None
+) -> tuple[list[tuple[Path, dict[str, Any], list[str], dict[str, Any]]], str | None]:
     """Return ([(notebook, parameters to inject, names dropped, resolved parameters)], forced out_dir)."""
     plan = []
     for nb in notebooks:
@@ -512,8 +545,14 @@ def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
 
     lines = report_page_lines(html_dir) + [f"tables and figures: {paths.relpath(folder)}/"]
     cards = sorted(p for p in folder.glob("*[Ss][Cc][Oo][Rr][Ee][Cc][Aa][Rr][Dd]*") if p.is_file())
-    lines.append("scorecard: " + (", ".join(paths.relpath(p) for p in cards) if cards
-                                  else "none in this folder (it comes from the claim-check notebooks)"))
+    lines.append(
+        "scorecard: "
+        + (
+            ", ".join(paths.relpath(p) for p in cards)
+            if cards
+            else "none in this folder (it comes from the claim-check notebooks)"
+        )
+    )
     return lines
 
 
@@ -542,7 +581,9 @@ def run_task(task: Task) -> Result:
 def report_line(task: Task, res: Result) -> str:
     """Return the printed line for one finished notebook."""
     status = "ok  " if res.ok else "FAIL"
-    return f"{status} {task.notebook.stem:<32} {res.seconds:7.1f} s{task.note}" + (f"  {res.error}" if res.error else "")
+    return f"{status} {task.notebook.stem:<32} {res.seconds:7.1f} s{task.note}" + (
+        f"  {res.error}" if res.error else ""
+    )
 
 
 def stops_the_run(task: Task, res: Result, fail_fast: bool) -> bool:
@@ -591,13 +632,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     spec = load_params(args.params)
     if not args.notebooks_dir.is_dir():
-        raise UserError(f"notebook folder {args.notebooks_dir} does not exist; the notebooks are in "
-                        f"{paths.relpath(paths.NOTEBOOKS_DIR)}/")
+        raise UserError(
+            f"notebook folder {args.notebooks_dir} does not exist; the notebooks are in "
+            f"{paths.relpath(paths.NOTEBOOKS_DIR)}/"
+        )
     notebooks = list_notebooks(args.notebooks_dir, args.only)
     if not notebooks:
         numbers = ", ".join(p.name[:2] for p in list_notebooks(args.notebooks_dir)) or "none"
-        raise UserError(f"no notebook matched {' '.join(args.only or [])!r} in {paths.relpath(args.notebooks_dir)}/; "
-                        f"--only takes numbers or stems (there: {numbers})")
+        raise UserError(
+            f"no notebook matched {' '.join(args.only or [])!r} in {paths.relpath(args.notebooks_dir)}/; "
+            f"--only takes numbers or stems (there: {numbers})"
+        )
     check_spec(spec, args.notebooks_dir, notebooks, args.params)
     problem = None if args.list else probe_sources(spec, notebooks)
     if problem:
@@ -612,8 +657,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
     in_place = args.in_place and not any(r[1] for r in runs)
     if args.in_place and not in_place and not args.list:
-        print("--in-place refreshes the committed notebooks with their default parameters only; "
-              f"executed copies go to {paths.relpath(SCRATCH_DIR / 'notebooks')}/ instead")
+        print(
+            "--in-place refreshes the committed notebooks with their default parameters only; "
+            f"executed copies go to {paths.relpath(SCRATCH_DIR / 'notebooks')}/ instead"
+        )
     folder, html_dir, dest = paths.FIGURES_DIR, None, paths.NOTEBOOKS_DIR
     tasks: list[Task] = []
     for nb, params, dropped, resolved in runs:
@@ -628,8 +675,18 @@ def main(argv: list[str] | None = None) -> int:
         folder = output_folder_of(resolved)
         html_dir = html_dir_for(resolved) if args.html else None
         note = f"  (ignored: {', '.join(dropped)})" if dropped else ""
-        tasks.append(Task(nb, dest, params, args.kernel, failed_dir, args.timeout,
-                          html_dir_for(resolved) if args.html else None, note))
+        tasks.append(
+            Task(
+                nb,
+                dest,
+                params,
+                args.kernel,
+                failed_dir,
+                args.timeout,
+                html_dir_for(resolved) if args.html else None,
+                note,
+            )
+        )
     if args.list:
         return 0
     start = time.perf_counter()
@@ -640,13 +697,18 @@ def main(argv: list[str] | None = None) -> int:
     stopped = next((r for r in results if is_user_error(r)), None)
     if stopped is not None:
         kind, _, message = stopped.error.partition(": ")
-        print(f"error: {with_hint(kind, message)} (in {stopped.name}; the run stopped there, as every other "
-              "notebook would fail the same way)", file=sys.stderr)
+        print(
+            f"error: {with_hint(kind, message)} (in {stopped.name}; the run stopped there, as every other "
+            "notebook would fail the same way)",
+            file=sys.stderr,
+        )
         return 2
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
-    print(f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s of notebook time "
-          f"in {time.perf_counter() - start:.1f} s wall ({max(1, args.jobs)} worker(s))")
+    print(
+        f"{len(results) - len(failed)} ok, {len(failed)} failed, {total:.1f} s of notebook time "
+        f"in {time.perf_counter() - start:.1f} s wall ({max(1, args.jobs)} worker(s))"
+    )
     if failed:
         print(f"failed: {', '.join(failed)} (executed copies in {paths.relpath(failed_dir)}/)")
         return 1

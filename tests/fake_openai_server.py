@@ -71,10 +71,19 @@ def answer_for(messages: list[dict[str, Any]]) -> str:
         return "Feedback: The plan mostly matches the reference. [RESULT] 4"
     if "REFERENCE DERIVER" in text:
         names = re.findall(r'"name": "([a-z_0-9]+)"', text)[:2]
-        return json.dumps({"expected_calls": [{"step": f"step{i+1}", "name": n, "arguments": {}} for i, n in enumerate(names)]})
+        return json.dumps(
+            {"expected_calls": [{"step": f"step{i + 1}", "name": n, "arguments": {}} for i, n in enumerate(names)]}
+        )
     if "META-JUDGE" in text:
-        return json.dumps({"medium_preserves_gt": True, "hard_preserves_gt": True, "medium_harder_than_easy": False,
-                           "hard_harder_than_medium": True, "justification": "ok"})
+        return json.dumps(
+            {
+                "medium_preserves_gt": True,
+                "hard_preserves_gt": True,
+                "medium_harder_than_easy": False,
+                "hard_harder_than_medium": True,
+                "justification": "ok",
+            }
+        )
     if "tool-call generation model" in text:
         names = re.findall(r'"name": "([a-z_0-9]+)"', text)[:1]
         return json.dumps([{"name": n, "arguments": {}} for n in names])
@@ -103,9 +112,13 @@ class _State:
 
     def stats(self) -> dict[str, int]:
         """Return the request and billing counters."""
-        return {"requests": self.requests, "billed_calls": self.billed_calls, "billed_prompt": self.billed_prompt,
-                "billed_completion": self.billed_completion,
-                "billed_tokens": self.billed_prompt + self.billed_completion}
+        return {
+            "requests": self.requests,
+            "billed_calls": self.billed_calls,
+            "billed_prompt": self.billed_prompt,
+            "billed_completion": self.billed_completion,
+            "billed_tokens": self.billed_prompt + self.billed_completion,
+        }
 
 
 def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
@@ -121,8 +134,12 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
         def _send(self, code: int, obj: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             """Send a JSON response."""
             data = json.dumps(obj).encode()
-            head = [f"HTTP/1.1 {code} {self.responses.get(code, ('',))[0]}", "Content-Type: application/json",
-                    f"Content-Length: {len(data)}", *(f"{k}: {v}" for k, v in (headers or {}).items())]
+            head = [
+                f"HTTP/1.1 {code} {self.responses.get(code, ('',))[0]}",
+                "Content-Type: application/json",
+                f"Content-Length: {len(data)}",
+                *(f"{k}: {v}" for k, v in (headers or {}).items()),
+            ]
             self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)  # one write per response
 
         def do_GET(self) -> None:  # noqa: N802
@@ -157,11 +174,15 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
             if delay and not modes & {"echo401", "echo400", "auth", "quota", "ctx", "always429"}:
                 time.sleep(delay)
             err = lambda code, msg, typ="invalid_request_error", codev=None, hdr=None: self._send(  # noqa: E731
-                code, {"error": {"message": msg, "type": typ, "code": codev}}, hdr)
+                code, {"error": {"message": msg, "type": typ, "code": codev}}, hdr
+            )
             token = self.headers.get("Authorization", "").removeprefix("Bearer ")
             if "echo401" in modes:
-                return err(401, f"Incorrect API key provided: {token}. Find your key at the dashboard.",
-                           codev="invalid_api_key")
+                return err(
+                    401,
+                    f"Incorrect API key provided: {token}. Find your key at the dashboard.",
+                    codev="invalid_api_key",
+                )
             if "echo400" in modes:
                 return err(400, f"Invalid request (auth={token}, url=https://admin:hunter2secret@proxy.local/v1)")
             if "auth" in modes:
@@ -183,7 +204,9 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
             reasoning = None
             finish = "stop"
             if "think" in modes:
-                content = f"<think>Let me check each metric... {{not json}}</think>\nHere you go:\n```json\n{content}\n```"
+                content = (
+                    f"<think>Let me check each metric... {{not json}}</think>\nHere you go:\n```json\n{content}\n```"
+                )
             if "reasoning" in modes:
                 reasoning, content = f"I reason first. Final: {content}", ""
             if "malformed" in modes:
@@ -200,11 +223,20 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 other[KEYS[0]]["accuracy"] = 0.0 if first else 1.0
                 content = f"First pass: {json.dumps(other)}\nOn reflection, my final answer: {content}"
             if "cut" in modes:
-                content = content[: content.index('"overall_assessment"') + 24] if "overall_assessment" in content else content[:-3]
+                content = (
+                    content[: content.index('"overall_assessment"') + 24]
+                    if "overall_assessment" in content
+                    else content[:-3]
+                )
             if ("scale15" in modes or "pct" in modes or "fractions" in modes) and content.startswith("{"):
                 obj = json.loads(content)
-                table = ({0.0: 1, 0.5: 3, 1.0: 5} if "scale15" in modes else {0.0: 0, 0.5: 50, 1.0: 100} if "pct" in modes
-                         else {0.0: "0/2", 0.5: "1/2", 1.0: "2/2"})
+                table = (
+                    {0.0: 1, 0.5: 3, 1.0: 5}
+                    if "scale15" in modes
+                    else {0.0: 0, 0.5: 50, 1.0: 100}
+                    if "pct" in modes
+                    else {0.0: "0/2", 0.5: "1/2", 1.0: "2/2"}
+                )
                 for k in KEYS:
                     obj[k]["accuracy"] = table[obj[k]["accuracy"]]
                 content = json.dumps(obj)
@@ -231,21 +263,31 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.billed_completion += len(content or "") // 4
             if "nonjson" in modes:
                 data = f"<html>upstream proxy error for Bearer {token}</html>".encode()
-                self.wfile.write(f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(data)}\r\n\r\n"
-                                 .encode() + data)
+                self.wfile.write(
+                    f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data
+                )
                 return None
             msg: dict[str, Any] = {"role": "assistant", "content": content}
             if reasoning is not None:
                 msg["reasoning_content"] = reasoning
             fp = f"fp_{token}" if "fpecho" in modes else "fp_fake"
             served = f"{model.replace('+', '-')}-served" + (f"-{token}" if "fpecho" in modes else "")
-            self._send(200, {
-                "id": f"chatcmpl-{state.requests}", "object": "chat.completion", "created": int(time.time()),
-                "model": served, "system_fingerprint": fp,
-                "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
-                "usage": {"prompt_tokens": len(json.dumps(messages)) // 4, "completion_tokens": len(content or "") // 4,
-                          "total_tokens": 0},
-            })
+            self._send(
+                200,
+                {
+                    "id": f"chatcmpl-{state.requests}",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": served,
+                    "system_fingerprint": fp,
+                    "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
+                    "usage": {
+                        "prompt_tokens": len(json.dumps(messages)) // 4,
+                        "completion_tokens": len(content or "") // 4,
+                        "total_tokens": 0,
+                    },
+                },
+            )
 
     return Handler
 

@@ -100,8 +100,11 @@ class HubStandIn:
     def files(self, sha: str) -> list[str]:
         """Return every file path of the repo at a commit, sorted, '/'-separated."""
         root = self.commits[sha]
-        return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                      if p.is_file() and ".git" not in p.relative_to(root).parts)
+        return sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(root).parts
+        )
 
     def oid(self, path: Path) -> str:
         """Return (cached) the git blob id of a served file."""
@@ -113,11 +116,9 @@ class HubStandIn:
         """Return the tree entry (file or directory) for a path at a commit; None if absent."""
         path = self.commits[sha] / rel
         if path.is_file():
-            return {"type": "file", "path": rel, "size": path.stat().st_size,
-                    "oid": self.oid(path)}
+            return {"type": "file", "path": rel, "size": path.stat().st_size, "oid": self.oid(path)}
         if path.is_dir() and rel:
-            return {"type": "directory", "path": rel,
-                    "oid": hashlib.sha1(f"{sha}:{rel}".encode()).hexdigest()}
+            return {"type": "directory", "path": rel, "oid": hashlib.sha1(f"{sha}:{rel}".encode()).hexdigest()}
         return None
 
     def tree(self, sha: str, rel: str, recursive: bool) -> list[dict[str, Any]] | None:
@@ -128,17 +129,25 @@ class HubStandIn:
             return None
         children = base.rglob("*") if recursive else base.iterdir()
         rels = sorted(p.relative_to(root).as_posix() for p in children)
-        return [e for r in rels if ".git" not in r.split("/")
-                for e in [self.entry(sha, r)] if e is not None]
+        return [e for r in rels if ".git" not in r.split("/") for e in [self.entry(sha, r)] if e is not None]
 
     def info(self, sha: str) -> dict[str, Any]:
         """Return the repo-info JSON at a commit."""
-        return {"_id": hashlib.sha1(self.repo_id.encode()).hexdigest()[:24],
-                "id": self.repo_id, "author": self.repo_id.split("/")[0], "sha": sha,
-                "private": False, "gated": False, "disabled": False, "downloads": 0,
-                "likes": 0, "tags": [], "lastModified": "2026-11-30T00:00:00.000Z",
-                "createdAt": "2026-11-01T00:00:00.000Z",
-                "siblings": [{"rfilename": f} for f in self.files(sha)]}
+        return {
+            "_id": hashlib.sha1(self.repo_id.encode()).hexdigest()[:24],
+            "id": self.repo_id,
+            "author": self.repo_id.split("/")[0],
+            "sha": sha,
+            "private": False,
+            "gated": False,
+            "disabled": False,
+            "downloads": 0,
+            "likes": 0,
+            "tags": [],
+            "lastModified": "2026-11-30T00:00:00.000Z",
+            "createdAt": "2026-11-01T00:00:00.000Z",
+            "siblings": [{"rfilename": f} for f in self.files(sha)],
+        }
 
 
 def _json(obj: Any) -> bytes:
@@ -156,8 +165,13 @@ class _Handler(BaseHTTPRequestHandler):
         """Silence the default stderr access log (requests are recorded in hub.requests)."""
 
     # -- helpers -----------------------------------------------------------------------------
-    def _send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None,
-              content_type: str = "application/json") -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes = b"",
+        headers: dict[str, str] | None = None,
+        content_type: str = "application/json",
+    ) -> None:
         """Send a complete response (body omitted for HEAD)."""
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -171,8 +185,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _error(self, status: int, code: str, message: str) -> None:
         """Send a hub-style error (X-Error-Code header + JSON message)."""
-        self._send(status, _json({"error": message}),
-                   {"X-Error-Code": code, "X-Error-Message": message})
+        self._send(status, _json({"error": message}), {"X-Error-Code": code, "X-Error-Message": message})
 
     def _repo_rest(self, prefix: str, path: str) -> str | None:
         """Return the part of `path` after `prefix` + repo id, or None if the repo differs."""
@@ -180,7 +193,7 @@ class _Handler(BaseHTTPRequestHandler):
         if path == head:
             return ""
         if path.startswith(head + "/"):
-            return path[len(head) + 1:]
+            return path[len(head) + 1 :]
         return None
 
     def _commit(self, rev: str) -> str | None:
@@ -201,7 +214,7 @@ class _Handler(BaseHTTPRequestHandler):
         if api is not None:
             self._api(api, query)
         elif res is not None and res.startswith("resolve/") and self.command in ("GET", "HEAD"):
-            self._resolve(res[len("resolve/"):])
+            self._resolve(res[len("resolve/") :])
         elif path == "/api/agent-harnesses" and self.command == "GET":
             self._send(200, _json({"standardEnvVars": [], "harnesses": {}}))
         elif path.startswith(("/api/datasets/", "/datasets/")):  # another repo
@@ -260,7 +273,7 @@ class _Handler(BaseHTTPRequestHandler):
         start, end, status = 0, size - 1, 200
         rng = self.headers.get("Range")
         if rng and rng.startswith("bytes=") and self.command == "GET":
-            first, _, last = rng[len("bytes="):].partition("-")
+            first, _, last = rng[len("bytes=") :].partition("-")
             if first:
                 start, end = int(first), min(int(last) if last else size - 1, size - 1)
             else:  # suffix range: the last N bytes
@@ -302,6 +315,7 @@ class _Handler(BaseHTTPRequestHandler):
 # Repo folders for the tests
 # --------------------------------------------------------------------------------------------
 
+
 def reduced_copy(src: Path, dest: Path, n_records: int) -> Path:
     """Write a copy of a hub-layout folder keeping the first `n_records` records of `main`
     and only the rows of other JSON-lines files whose `id` is among them; return `dest`."""
@@ -333,17 +347,21 @@ def _declare_rows(readme: Path, kept: dict[str, int]) -> None:
     path_of = {c["config_name"]: c["data_files"][0]["path"] for c in header["configs"]}
     for entry in header["dataset_info"]:
         entry["splits"][0]["num_examples"] = kept.get(path_of.get(entry["config_name"]), 0)
-    readme.write_text("---\n" + yaml.safe_dump(header, sort_keys=False) + "---\n" + rest,
-                      encoding="utf-8")
+    readme.write_text("---\n" + yaml.safe_dump(header, sort_keys=False) + "---\n" + rest, encoding="utf-8")
 
 
 def hub_env(endpoint: str, home: Path) -> dict[str, str]:
     """Return the environment variables that point the clients at the stand-in, with every
     hub and datasets cache under `home` (a per-test temporary folder)."""
-    return {"HF_ENDPOINT": endpoint, "HF_HOME": str(home / "hf_home"),
-            "HF_HUB_CACHE": str(home / "hf_home" / "hub"),
-            "HF_DATASETS_CACHE": str(home / "hf_home" / "datasets"),
-            "AJB_CACHE_DIR": str(home / "ajb_cache"),
-            "HF_HUB_OFFLINE": "0", "HF_DATASETS_OFFLINE": "0",
-            "HF_HUB_DISABLE_TELEMETRY": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-            "HF_TOKEN": ""}
+    return {
+        "HF_ENDPOINT": endpoint,
+        "HF_HOME": str(home / "hf_home"),
+        "HF_HUB_CACHE": str(home / "hf_home" / "hub"),
+        "HF_DATASETS_CACHE": str(home / "hf_home" / "datasets"),
+        "AJB_CACHE_DIR": str(home / "ajb_cache"),
+        "HF_HUB_OFFLINE": "0",
+        "HF_DATASETS_OFFLINE": "0",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+        "HF_TOKEN": "",
+    }

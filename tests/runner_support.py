@@ -13,8 +13,20 @@ REPO = Path(__file__).resolve().parent.parent
 
 def cfg(server: Any, bench: Any, tmp_path: Path, model: str = "good", **kw: Any) -> RunConfig:
     """Return a RunConfig against the fake server: fast backoff, 4 workers, a store under tmp_path."""
-    base = dict(name="t", backend="openai", model=model, base_urls=[server.url], api_key_env="AJB_TEST_KEY",
-                bench=bench, out_dir=tmp_path / "runs", store_path=tmp_path / "store.sqlite", progress=False,
-                backoff_base_s=0.01, concurrency=4, timeout_s=30, conditions=["with_gt", "without_gt"])
+    base = dict(
+        name="t",
+        backend="openai",
+        model=model,
+        base_urls=[server.url],
+        api_key_env="AJB_TEST_KEY",
+        bench=bench,
+        out_dir=tmp_path / "runs",
+        store_path=tmp_path / "store.sqlite",
+        progress=False,
+        backoff_base_s=0.01,
+        concurrency=4,
+        timeout_s=30,
+        conditions=["with_gt", "without_gt"],
+    )
     base.update(kw)
     return RunConfig(**base)

@@ -45,8 +45,9 @@ def _write_rows(path: Path, rows: list[dict]) -> None:
 def _score(bench, rid: str, difficulty: str, metric: str) -> float:
     """Return the judge's with-GT verdict of one row and metric."""
     v = bench.verdicts
-    row = v[(v["id"] == rid) & (v["difficulty"] == difficulty) & (v["condition"] == "with_gt")
-            & (v["metric"] == metric)]
+    row = v[
+        (v["id"] == rid) & (v["difficulty"] == difficulty) & (v["condition"] == "with_gt") & (v["metric"] == metric)
+    ]
     assert len(row) == 1
     return float(row["llm_score"].iloc[0])
 
@@ -96,11 +97,9 @@ def test_folders_with_the_same_basename_do_not_share_data(tmp_path, engine):
     _write_rows(b / "data" / "judge_gpt_5_4.jsonl", rows)
     bench_a = load_bench(a, engine=engine, runs=None)
     bench_b = load_bench(b, engine=engine, runs=None)
-    sel = (bench_b.verdicts["condition"] == "with_gt") & (
-        bench_b.verdicts["metric"] == "tool_selection")
+    sel = (bench_b.verdicts["condition"] == "with_gt") & (bench_b.verdicts["metric"] == "tool_selection")
     assert (bench_b.verdicts.loc[sel, "llm_score"] == 0.0).all()
-    sel_a = (bench_a.verdicts["condition"] == "with_gt") & (
-        bench_a.verdicts["metric"] == "tool_selection")
+    sel_a = (bench_a.verdicts["condition"] == "with_gt") & (bench_a.verdicts["metric"] == "tool_selection")
     assert (bench_a.verdicts.loc[sel_a, "llm_score"] > 0).any()
     assert not _from_cache(bench_b)
 
@@ -124,15 +123,19 @@ def test_cached_frames_equal_the_loaded_frames(tmp_path):
     cached = load_bench(root)
     assert _from_cache(cached) and not _from_cache(fresh)
     for name in FRAMES:
-        pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name),
-                                      check_exact=True, check_categorical=True)
+        pd.testing.assert_frame_equal(
+            getattr(cached, name), getattr(fresh, name), check_exact=True, check_categorical=True
+        )
     for name in ("records", "generations", "verdicts"):
         for col, dtype in getattr(fresh, name).dtypes.items():
             if isinstance(dtype, pd.CategoricalDtype):
-                assert getattr(cached, name)[col].cat.categories.tolist() == \
-                    dtype.categories.tolist()
-    assert (cached.revision, cached.synthetic, cached.label, cached.source) == \
-        (fresh.revision, fresh.synthetic, fresh.label, fresh.source)
+                assert getattr(cached, name)[col].cat.categories.tolist() == dtype.categories.tolist()
+    assert (cached.revision, cached.synthetic, cached.label, cached.source) == (
+        fresh.revision,
+        fresh.synthetic,
+        fresh.label,
+        fresh.source,
+    )
     assert cached.messages[:-1] == fresh.messages
 
 
@@ -143,8 +146,7 @@ def test_the_embedded_sample_round_trips_through_the_cache():
     cached = load_bench("sample")
     assert _from_cache(cached)
     for name in FRAMES:
-        pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name),
-                                      check_exact=True)
+        pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name), check_exact=True)
 
 
 def test_cache_false_bypasses_the_cache(tmp_path, own_cache):
@@ -189,10 +191,10 @@ def test_loader_code_and_package_version_are_part_of_the_key(tmp_path, monkeypat
 def test_code_fingerprint_covers_the_loaders_source_files(tmp_path, monkeypatch):
     """data.py, calls.py, scoring.py (and what they reach) are hashed: editing one changes it."""
     reached = bench_cache.loader_modules(data_mod)
-    assert {"ajb_utils.data", "ajb_utils.calls", "ajb_utils.scoring", "ajb_utils.schema",
-            "ajb_utils.cache"} <= reached
+    assert {"ajb_utils.data", "ajb_utils.calls", "ajb_utils.scoring", "ajb_utils.schema", "ajb_utils.cache"} <= reached
     before = bench_cache.code_fingerprint(data_mod)
     import ajb_utils.calls as calls_mod
+
     edited = tmp_path / "calls.py"
     edited.write_text(Path(calls_mod.__file__).read_text() + "\n# an edit\n")
     monkeypatch.setattr(calls_mod, "__file__", str(edited))
@@ -219,8 +221,7 @@ def test_file_digest_sees_same_size_edits_even_with_mtime_restored(tmp_path, own
     second = bench_cache.file_digests([path])[str(path.resolve())]
     assert first != second
     assert second == bench_cache.hash_file(path)
-    assert bench_cache.file_digests([tmp_path / "absent"]) == {
-        str((tmp_path / "absent").resolve()): "missing"}
+    assert bench_cache.file_digests([tmp_path / "absent"]) == {str((tmp_path / "absent").resolve()): "missing"}
 
 
 def test_an_input_edited_during_the_load_is_not_cached(tmp_path, own_cache):
@@ -244,8 +245,7 @@ def test_an_input_edited_during_the_load_is_not_cached(tmp_path, own_cache):
     bench_cache.cached(load, {"location": "x"}, [path], "x", lambda f, m: "hit", meta)
     assert not list((own_cache / "bench").glob("x-*"))
     bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit", meta)
-    assert bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit",
-                              meta) == "hit"
+    assert bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit", meta) == "hit"
 
 
 def test_datasets_cache_of_a_local_folder_is_keyed_by_path_and_content(tmp_path):
@@ -254,8 +254,7 @@ def test_datasets_cache_of_a_local_folder_is_keyed_by_path_and_content(tmp_path)
     files = [a / "README.md", a / "data" / "main.jsonl"]
     same = bench_cache.datasets_cache_dir(str(a), files)
     assert bench_cache.datasets_cache_dir(str(a), files) == same
-    assert bench_cache.datasets_cache_dir(str(b), [b / "README.md", b / "data" / "main.jsonl"]) \
-        != same
+    assert bench_cache.datasets_cache_dir(str(b), [b / "README.md", b / "data" / "main.jsonl"]) != same
     (a / "data" / "main.jsonl").write_text((a / "data" / "main.jsonl").read_text() + "\n")
     assert bench_cache.datasets_cache_dir(str(a), files) != same
 
@@ -280,13 +279,18 @@ def test_frames_of_every_column_kind_round_trip(tmp_path):
     """Categoricals (unused and ordered categories), str-or-None objects, nested objects,
     NaN in objects, floats, ints, bools, empty frames and frames of objects only."""
     frames = {
-        "mixed": pd.DataFrame({
-            "cat": pd.Categorical(["b", "a", "b"], categories=["z", "b", "a"], ordered=True),
-            "text": pd.Series(["x", None, "y"], dtype=object),
-            "calls": pd.Series([[{"name": "f", "arguments": {"k": None}}], [], None], dtype=object),
-            "odd": pd.Series(["q", {"weird": [1, 2]}, float("nan")], dtype=object),
-            "f32": pd.Series([1.0, float("nan"), 0.5], dtype="float32"),
-            "i": [1, 2, 3], "flag": [True, False, True], "s": ["u", "v", "w"]}),
+        "mixed": pd.DataFrame(
+            {
+                "cat": pd.Categorical(["b", "a", "b"], categories=["z", "b", "a"], ordered=True),
+                "text": pd.Series(["x", None, "y"], dtype=object),
+                "calls": pd.Series([[{"name": "f", "arguments": {"k": None}}], [], None], dtype=object),
+                "odd": pd.Series(["q", {"weird": [1, 2]}, float("nan")], dtype=object),
+                "f32": pd.Series([1.0, float("nan"), 0.5], dtype="float32"),
+                "i": [1, 2, 3],
+                "flag": [True, False, True],
+                "s": ["u", "v", "w"],
+            }
+        ),
         "empty": pd.DataFrame({"a": pd.Series([], dtype=float), "b": pd.Series([], dtype=object)}),
         "objects_only": pd.DataFrame({"calls": pd.Series([[1], {"a": 2}], dtype=object)}),
     }
@@ -294,8 +298,7 @@ def test_frames_of_every_column_kind_round_trip(tmp_path):
         layout = bench_cache.write_frame(frame, tmp_path, name)
         back = bench_cache.read_frame(tmp_path, name, layout)
         pd.testing.assert_frame_equal(back, frame, check_exact=True)
-    back = bench_cache.read_frame(tmp_path, "mixed", bench_cache.write_frame(
-        frames["mixed"], tmp_path, "mixed"))
+    back = bench_cache.read_frame(tmp_path, "mixed", bench_cache.write_frame(frames["mixed"], tmp_path, "mixed"))
     assert back["text"].tolist() == ["x", None, "y"]
     assert back["odd"].iloc[2] != back["odd"].iloc[2]  # NaN stays NaN, not None
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ajb_utils.data import (BenchDataError, check_published_scores, load_bench,
-                            resolve_source)
+from ajb_utils.data import BenchDataError, check_published_scores, load_bench, resolve_source
 from mini_repo import write_mini_repo
 
 KEY = ["id", "generator", "difficulty", "judge", "condition", "metric"]
@@ -36,14 +35,16 @@ def test_string_and_struct_encodings_give_identical_scores_and_verdicts(tmp_path
     a, b = _load(tmp_path, "nested", engine), _load(tmp_path, "string", engine)
     cols = ["id", "generator", "difficulty", "p_tool", "p_param", "p_seq", "p_cov"]
     pd.testing.assert_frame_equal(_sorted(a.generations[cols]), _sorted(b.generations[cols]))
-    pd.testing.assert_frame_equal(_sorted(a.verdicts[KEY + ["llm_score", "p", "match"]]),
-                                  _sorted(b.verdicts[KEY + ["llm_score", "p", "match"]]))
+    pd.testing.assert_frame_equal(
+        _sorted(a.verdicts[KEY + ["llm_score", "p", "match"]]), _sorted(b.verdicts[KEY + ["llm_score", "p", "match"]])
+    )
 
 
 def test_engines_agree(tmp_path):
     a, b = _load(tmp_path, "nested", "datasets"), _load(tmp_path, "nested", "json")
-    pd.testing.assert_frame_equal(_sorted(a.verdicts[KEY + ["llm_score", "p"]]),
-                                  _sorted(b.verdicts[KEY + ["llm_score", "p"]]))
+    pd.testing.assert_frame_equal(
+        _sorted(a.verdicts[KEY + ["llm_score", "p"]]), _sorted(b.verdicts[KEY + ["llm_score", "p"]])
+    )
 
 
 def test_exclusions_follow_appendix_d(tmp_path):
@@ -96,8 +97,9 @@ def test_malformed_json_lines_are_counted(tmp_path):
 def test_unknown_configs_skipped_with_message(tmp_path, caplog):
     root = write_mini_repo(tmp_path / "r", "nested")
     with caplog.at_level(logging.WARNING):
-        bench = load_bench(root, engine="json", runs=None, judges=["judge_nope", "judge_gpt_5_4"],
-                           generators=["gpt_5_4"])
+        bench = load_bench(
+            root, engine="json", runs=None, judges=["judge_nope", "judge_gpt_5_4"], generators=["gpt_5_4"]
+        )
     assert any("judge_nope" in m for m in bench.messages)
     assert "judge_nope" in caplog.text
     assert bench.verdicts["judge"].astype(str).unique().tolist() == ["judge_gpt_5_4"]
@@ -154,16 +156,15 @@ def test_generator_and_judge_runs_load_beside_the_release(tmp_path):
     """A generator run (runs/generators/) is scored like a released generator, and a judge
     run over its outputs joins to it."""
     root = write_mini_repo(tmp_path / "r", "nested")
-    gen_rows = [json.loads(line) for line in (root / "data" / "gpt5_4.jsonl").read_text()
-                .splitlines()]
+    gen_rows = [json.loads(line) for line in (root / "data" / "gpt5_4.jsonl").read_text().splitlines()]
     (root / "runs" / "generators").mkdir(parents=True)
     with open(root / "runs" / "generators" / "my_gen.jsonl", "w") as fh:
         for row in gen_rows:
             fh.write(json.dumps(row) + "\n")
     (root / "runs" / "generators" / "my_gen.meta.json").write_text(
-        json.dumps({"name": "my_gen", "study": "new_generator"}))
-    judge_rows = [json.loads(line) for line in (root / "data" / "judge_gpt_5_4.jsonl")
-                  .read_text().splitlines()]
+        json.dumps({"name": "my_gen", "study": "new_generator"})
+    )
+    judge_rows = [json.loads(line) for line in (root / "data" / "judge_gpt_5_4.jsonl").read_text().splitlines()]
     with open(root / "runs" / "my_judge.jsonl", "w") as fh:
         for row in judge_rows:
             fh.write(json.dumps({**row, "generator": "my_gen"}) + "\n")
@@ -181,24 +182,26 @@ def test_run_with_prompt_key_spellings_loads_through_general_path(tmp_path):
     """A run whose blocks use the prompt's metric keys (tool_selection_accuracy, ...) and
     'accuracy' instead of 'llm_score' loads the same verdicts as the canonical spelling."""
     root = write_mini_repo(tmp_path / "r", "nested")
-    rows = [json.loads(line) for line in (root / "data" / "judge_gpt_5_4.jsonl")
-            .read_text().splitlines()]
-    prompt_keys = {"tool_selection": "tool_selection_accuracy",
-                   "parameter_structure": "parameter_structure_accuracy",
-                   "sequence_accuracy": "sequence_accuracy",
-                   "query_coverage": "query_coverage_accuracy"}
+    rows = [json.loads(line) for line in (root / "data" / "judge_gpt_5_4.jsonl").read_text().splitlines()]
+    prompt_keys = {
+        "tool_selection": "tool_selection_accuracy",
+        "parameter_structure": "parameter_structure_accuracy",
+        "sequence_accuracy": "sequence_accuracy",
+        "query_coverage": "query_coverage_accuracy",
+    }
     (root / "runs").mkdir()
     with open(root / "runs" / "spelled.jsonl", "w") as fh:
         for row in rows:
-            block = {prompt_keys[m]: {"accuracy": v["llm_score"], "justification": "j"}
-                     for m, v in row["with_gt"].items() if m in prompt_keys}
-            fh.write(json.dumps({k: row[k] for k in ("id", "generator", "difficulty")}
-                                | {"with_gt": block}) + "\n")
+            block = {
+                prompt_keys[m]: {"accuracy": v["llm_score"], "justification": "j"}
+                for m, v in row["with_gt"].items()
+                if m in prompt_keys
+            }
+            fh.write(json.dumps({k: row[k] for k in ("id", "generator", "difficulty")} | {"with_gt": block}) + "\n")
     bench = load_bench(root, engine="json")
     v = bench.verdicts
     a = v[(v["judge"] == "spelled")].sort_values(["id", "difficulty", "metric"])
-    b = v[(v["judge"] == "judge_gpt_5_4") & (v["condition"] == "with_gt")].sort_values(
-        ["id", "difficulty", "metric"])
+    b = v[(v["judge"] == "judge_gpt_5_4") & (v["condition"] == "with_gt")].sort_values(["id", "difficulty", "metric"])
     assert len(a) == len(b) == 16
     assert a["llm_score"].tolist() == b["llm_score"].tolist()
 
@@ -210,8 +213,10 @@ def test_hub_unreachable_is_a_clear_error(monkeypatch, tmp_path):
 
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)  # read per request
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))  # nothing cached
-    with pytest.raises(BenchDataError, match="HF_HUB_OFFLINE is set and revision main .* not in "
-                                             "the local hub cache. Offline, use data_source="):
+    with pytest.raises(
+        BenchDataError,
+        match="HF_HUB_OFFLINE is set and revision main .* not in the local hub cache. Offline, use data_source=",
+    ):
         load_bench("hf")
 
 
@@ -225,17 +230,23 @@ def _with_null_arguments(root: Path) -> Path:
         rows = [json.loads(line) for line in path.read_text().splitlines()]
         for i, row in enumerate(rows):
             if row.get(col):
-                row[col] = [{"name": (c.get("function") or c)["name"],
-                             "arguments": {"site": 1, "note": None if (i + j) % 2 else 0}}
-                            for j, c in enumerate(row[col])]
+                row[col] = [
+                    {
+                        "name": (c.get("function") or c)["name"],
+                        "arguments": {"site": 1, "note": None if (i + j) % 2 else 0},
+                    }
+                    for j, c in enumerate(row[col])
+                ]
         path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return root
 
 
 def test_engines_agree_on_null_valued_argument_keys(tmp_path):
     """Both engines give identical frames when arguments are objects with null values."""
-    benches = {e: load_bench(_with_null_arguments(write_mini_repo(tmp_path / e, "nested")),
-                             engine=e, runs=None, cache=False) for e in ("json", "datasets")}
+    benches = {
+        e: load_bench(_with_null_arguments(write_mini_repo(tmp_path / e, "nested")), engine=e, runs=None, cache=False)
+        for e in ("json", "datasets")
+    }
     a, b = benches["json"], benches["datasets"]
     for name in ("records", "generations", "verdicts", "exclusions"):
         pd.testing.assert_frame_equal(getattr(a, name), getattr(b, name), obj=name)
@@ -246,6 +257,7 @@ def test_engines_agree_on_null_valued_argument_keys(tmp_path):
 
 def test_a_file_cut_inside_a_line_is_an_error_naming_it(tmp_path):
     from ajb_utils.data import IncompleteDataError
+
     root = write_mini_repo(tmp_path / "r", "nested")
     path = root / "data" / "judge_gpt_5_4.jsonl"
     data = path.read_bytes()
@@ -261,17 +273,21 @@ def test_a_file_cut_inside_a_line_is_an_error_naming_it(tmp_path):
 
 def test_a_config_with_fewer_rows_than_declared_is_an_error(tmp_path):
     from ajb_utils.data import IncompleteDataError
+
     root = write_mini_repo(tmp_path / "r", "nested")
     readme = root / "README.md"
     head, rest = readme.read_text().split("\n---\n", 1)
-    readme.write_text(head + "\ndataset_info:\n- config_name: judge_gpt_5_4\n  splits:\n"
-                      "  - name: train\n    num_examples: 40\n---\n" + rest)
+    readme.write_text(
+        head + "\ndataset_info:\n- config_name: judge_gpt_5_4\n  splits:\n"
+        "  - name: train\n    num_examples: 40\n---\n" + rest
+    )
     with pytest.raises(IncompleteDataError, match=r"judge_gpt_5_4.*40"):
         load_bench(root, engine="json", runs=None, cache=False)
 
 
 def test_an_empty_folder_is_the_same_one_line_error_as_a_missing_path(tmp_path):
     from ajb_utils.data import probe_hub
+
     (tmp_path / "empty").mkdir()
     for call in (resolve_source, probe_hub, load_bench):
         with pytest.raises(BenchDataError) as err:

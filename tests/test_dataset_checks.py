@@ -22,13 +22,19 @@ def _t07(counts: dict[str, int]) -> pd.DataFrame:
 def test_a_null_topology_is_not_the_rarest_topology() -> None:
     counts = {t: 20 for t in schema.TOPOLOGIES} | {"loop_like": 5, schema.NO_TOPOLOGY: 1}
     t07 = _t07(counts)
-    t08 = pd.DataFrame({"variant": ["expected_tool_calls_per_record", "available_tools_per_record",
-                                    "parameters_per_tool"],
-                        "min": [2, 8, 1], "max": [5, 19, 4], "median": [3, 12, 2]})
+    t08 = pd.DataFrame(
+        {
+            "variant": ["expected_tool_calls_per_record", "available_tools_per_record", "parameters_per_tool"],
+            "min": [2, 8, 1],
+            "max": [5, 19, 4],
+            "median": [3, 12, 2],
+        }
+    )
     t09 = pd.DataFrame({"generator": ["total"], "valid": [100], "theoretical_max": [120]})
-    verdicts = pd.DataFrame({c: pd.Series(dtype=object) for c in
-                             ["generator", "judge", "difficulty", "id", "condition", "dag_type"]}
-                            | {"llm_score": pd.Series(dtype=float)})  # the corpus checks read it; none here
+    verdicts = pd.DataFrame(
+        {c: pd.Series(dtype=object) for c in ["generator", "judge", "difficulty", "id", "condition", "dag_type"]}
+        | {"llm_score": pd.Series(dtype=float)}
+    )  # the corpus checks read it; none here
     bench = SimpleNamespace(synthetic=True, records=pd.DataFrame({"id": range(126)}), verdicts=verdicts)
     rarest = next(v for v in tables.dataset_checks(bench, t07, t08, t09) if v.claim_id == "F06.loop_like_rarest")
     assert rarest.holds is True, rarest

@@ -57,9 +57,15 @@ def test_rank1_is_seeded_and_keeps_only_records_every_judge_has() -> None:
 
 
 def test_best_is_named_only_where_distinguishable() -> None:
-    rank1 = pd.DataFrame({"condition": ["with_gt"] * 3 + ["without_gt"] * 3, "difficulty": "hard",
-                          "judge": ["judge_qwq_32b", "judge_gpt_5_4", "judge_gpt_oss_20b"] * 2,
-                          "align": [90, 85, 80, 80.1, 80.0, 79.0], "p_rank1": [0.99, 0.01, 0.0, 0.55, 0.40, 0.05]})
+    rank1 = pd.DataFrame(
+        {
+            "condition": ["with_gt"] * 3 + ["without_gt"] * 3,
+            "difficulty": "hard",
+            "judge": ["judge_qwq_32b", "judge_gpt_5_4", "judge_gpt_oss_20b"] * 2,
+            "align": [90, 85, 80, 80.1, 80.0, 79.0],
+            "p_rank1": [0.99, 0.01, 0.0, 0.55, 0.40, 0.05],
+        }
+    )
     g = tables.decision_verdicts(rank1).set_index("condition")
     assert g.loc["with_gt", "guide"] == "best: QwQ-32B" and g.loc["with_gt", "n_plausible"] == 1
     assert g.loc["without_gt", "guide"] == "QwQ-32B, indistinguishable from GPT-5.4, GPT-OSS-20B"

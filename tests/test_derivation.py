@@ -12,16 +12,27 @@ from ajb_utils import derivation as dv
 
 TOOLS = [
     {"name": "get_plan", "description": "", "properties": {"plan_id": {"type": "string"}}, "required": []},
-    {"name": "book_room", "description": "Book a room.", "properties": {
-        "amount": {"type": "number"}, "bandwidth_mbps": {"type": "integer"},
-        "start_date": {"type": "string"}, "duration_seconds": {"type": "integer"},
-        "priority": {"type": "string", "enum": ["low", "critical"]},
-        "ticket_id": {"type": "string"}, "page_size": {"type": "integer", "default": 10},
-        "dry_run": {"type": "boolean", "default": False}, "currency": {"type": "string"},
-        "ratio": {"type": "number"}, "count": {"type": "integer"},
-        "plan_score": {"type": "number", "description": "Output of the get plan step."},
-        "plan_ref": {"type": "string", "description": "Free text."},
-        "note": {"type": "string"}}, "required": []},
+    {
+        "name": "book_room",
+        "description": "Book a room.",
+        "properties": {
+            "amount": {"type": "number"},
+            "bandwidth_mbps": {"type": "integer"},
+            "start_date": {"type": "string"},
+            "duration_seconds": {"type": "integer"},
+            "priority": {"type": "string", "enum": ["low", "critical"]},
+            "ticket_id": {"type": "string"},
+            "page_size": {"type": "integer", "default": 10},
+            "dry_run": {"type": "boolean", "default": False},
+            "currency": {"type": "string"},
+            "ratio": {"type": "number"},
+            "count": {"type": "integer"},
+            "plan_score": {"type": "number", "description": "Output of the get plan step."},
+            "plan_ref": {"type": "string", "description": "Free text."},
+            "note": {"type": "string"},
+        },
+        "required": [],
+    },
 ]
 
 
@@ -32,40 +43,43 @@ def classify(query: str, args: dict, outputs=None) -> dict[str, str]:
     return dict(zip(df["param"], df["path"]))
 
 
-@pytest.mark.parametrize("query,args,path", [
-    ("amount 1500 please", {"amount": 1500.0}, "VISIBLE"),
-    ("about $1500", {"amount": 1500}, "VISIBLE"),
-    ("ratio 0.15", {"ratio": 0.15}, "VISIBLE"),
-    ("start_date 2024-03-01", {"start_date": "2024-03-01"}, "VISIBLE"),
-    ("priority critical", {"priority": "critical"}, "VISIBLE"),
-    ("ticket INC-23440", {"ticket_id": "INC-23440"}, "VISIBLE"),
-    ("dry_run true", {"dry_run": True}, "VISIBLE"),
-    ("pay $1,500", {"amount": 1500.0}, "FORMAT"),
-    ("pay $1.5k", {"amount": 1500.0}, "FORMAT"),
-    ("2.5k units", {"count": 2500}, "FORMAT"),
-    ("about 15%", {"ratio": 0.15}, "FORMAT"),
-    ("a dozen of them", {"count": 12}, "FORMAT"),
-    ("seven of them", {"count": 7}, "FORMAT"),
-    ("a gigabit link", {"bandwidth_mbps": 1000}, "FORMAT"),
-    ("a 10-gig link", {"bandwidth_mbps": 10000}, "FORMAT"),
-    ("the first of March 2024", {"start_date": "2024-03-01"}, "FORMAT"),
-    ("on March 1, 2024", {"start_date": "2024-03-01"}, "FORMAT"),
-    ("for an hour", {"duration_seconds": 3600}, "FORMAT"),
-    ("for 5 minutes", {"duration_seconds": 300}, "FORMAT"),
-    ("ticket #23440", {"ticket_id": "INC-23440"}, "FORMAT"),
-    ("pay in pounds", {"currency": "GBP"}, "FORMAT"),
-    ("priority CRITICAL", {"priority": "critical"}, "FORMAT"),
-    ("dry run on", {"dry_run": True}, "FORMAT"),
-    ("book it", {"page_size": 10}, "DEFAULT"),
-    ("book it", {"dry_run": False}, "DEFAULT"),
-    ("book it", {"plan_score": 1740.23}, "HISTORY-ONLY"),
-    ("book it", {"note": "step1"}, "HISTORY-ONLY"),
-    ("book it", {"plan_ref": "REF-1"}, "HISTORY-ONLY"),
-    ("urgent, please", {"priority": "critical"}, "NO-SOURCE"),
-    ("just simulate it", {"dry_run": True}, "NO-SOURCE"),
-    ("book it", {"amount": 2779.72}, "NO-SOURCE"),
-    ("book it", {"page_size": 12}, "NO-SOURCE"),
-])
+@pytest.mark.parametrize(
+    "query,args,path",
+    [
+        ("amount 1500 please", {"amount": 1500.0}, "VISIBLE"),
+        ("about $1500", {"amount": 1500}, "VISIBLE"),
+        ("ratio 0.15", {"ratio": 0.15}, "VISIBLE"),
+        ("start_date 2024-03-01", {"start_date": "2024-03-01"}, "VISIBLE"),
+        ("priority critical", {"priority": "critical"}, "VISIBLE"),
+        ("ticket INC-23440", {"ticket_id": "INC-23440"}, "VISIBLE"),
+        ("dry_run true", {"dry_run": True}, "VISIBLE"),
+        ("pay $1,500", {"amount": 1500.0}, "FORMAT"),
+        ("pay $1.5k", {"amount": 1500.0}, "FORMAT"),
+        ("2.5k units", {"count": 2500}, "FORMAT"),
+        ("about 15%", {"ratio": 0.15}, "FORMAT"),
+        ("a dozen of them", {"count": 12}, "FORMAT"),
+        ("seven of them", {"count": 7}, "FORMAT"),
+        ("a gigabit link", {"bandwidth_mbps": 1000}, "FORMAT"),
+        ("a 10-gig link", {"bandwidth_mbps": 10000}, "FORMAT"),
+        ("the first of March 2024", {"start_date": "2024-03-01"}, "FORMAT"),
+        ("on March 1, 2024", {"start_date": "2024-03-01"}, "FORMAT"),
+        ("for an hour", {"duration_seconds": 3600}, "FORMAT"),
+        ("for 5 minutes", {"duration_seconds": 300}, "FORMAT"),
+        ("ticket #23440", {"ticket_id": "INC-23440"}, "FORMAT"),
+        ("pay in pounds", {"currency": "GBP"}, "FORMAT"),
+        ("priority CRITICAL", {"priority": "critical"}, "FORMAT"),
+        ("dry run on", {"dry_run": True}, "FORMAT"),
+        ("book it", {"page_size": 10}, "DEFAULT"),
+        ("book it", {"dry_run": False}, "DEFAULT"),
+        ("book it", {"plan_score": 1740.23}, "HISTORY-ONLY"),
+        ("book it", {"note": "step1"}, "HISTORY-ONLY"),
+        ("book it", {"plan_ref": "REF-1"}, "HISTORY-ONLY"),
+        ("urgent, please", {"priority": "critical"}, "NO-SOURCE"),
+        ("just simulate it", {"dry_run": True}, "NO-SOURCE"),
+        ("book it", {"amount": 2779.72}, "NO-SOURCE"),
+        ("book it", {"page_size": 12}, "NO-SOURCE"),
+    ],
+)
 def test_paths(query: str, args: dict, path: str) -> None:
     """Each hand-made argument lands on its derivation path."""
     assert list(classify(query, args).values()) == [path]
@@ -88,8 +102,12 @@ def test_real_raw_record() -> None:
     """The authors' raw record: step 4 reuses step 2's and step 3's outputs; query values are VISIBLE."""
     raw = json.loads((Path(__file__).parent / "fixtures" / "raw_record_example.json").read_text())
     tr = dv.raw_record_trace(raw)
-    assert [c["name"] for c in tr["calls"]] == ["calculate_energy_imbalance", "predict_energy_demand",
-                                                 "assess_generator_capacity", "adjust_energy_allocation"]
+    assert [c["name"] for c in tr["calls"]] == [
+        "calculate_energy_imbalance",
+        "predict_energy_demand",
+        "assess_generator_capacity",
+        "adjust_energy_allocation",
+    ]
     assert tr["outputs"][1] == 1012.33
     df = dv.census_calls(tr["query"], tr["calls"], tr["tools"], tr["outputs"])
     step4 = df[df["step"] == 4].set_index("param")
@@ -102,8 +120,12 @@ def test_real_raw_record() -> None:
 
 def test_path_shares_sum_to_100() -> None:
     """path_shares returns percentages over PATHS that sum to 100 per group."""
-    census = pd.DataFrame({"difficulty": ["easy", "easy", "hard"], "path": pd.Categorical(
-        ["VISIBLE", "DEFAULT", "NO-SOURCE"], categories=dv.PATHS)})
+    census = pd.DataFrame(
+        {
+            "difficulty": ["easy", "easy", "hard"],
+            "path": pd.Categorical(["VISIBLE", "DEFAULT", "NO-SOURCE"], categories=dv.PATHS),
+        }
+    )
     sh = dv.path_shares(census).set_index("difficulty")
     assert sh.loc["easy", "VISIBLE"] == 50.0 and sh.loc["hard", "NO-SOURCE"] == 100.0
     assert sh[dv.PATHS].sum(axis=1).round(6).eq(100.0).all()
@@ -126,6 +148,7 @@ TRICKY_QUERIES = [
 
 def test_query_index_prefilters_change_nothing(monkeypatch):
     from ajb_utils.data import load_bench
+
     recs = load_bench("sample").records
     queries = TRICKY_QUERIES + [str(q) for d in ("easy", "medium", "hard") for q in recs[f"query_{d}"]]
     fast = [dv.QueryIndex(q) for q in queries]
@@ -137,6 +160,7 @@ def test_query_index_prefilters_change_nothing(monkeypatch):
 
 def test_census_equals_the_per_call_census_on_the_sample():
     from ajb_utils.data import load_bench
+
     recs = load_bench("sample").records
     got = dv.derivation_census(recs)
     parts = []
@@ -155,6 +179,7 @@ def test_census_equals_the_per_call_census_on_the_sample():
 def test_deref_pool_gives_the_same_X4_as_every_verdict():
     from ajb_utils import judge, tables
     from ajb_utils.data import load_bench
+
     bench = load_bench("sample")
     static = judge.static_verdicts(bench, ["with_gt", "without_gt", "deref"])
     everything = pd.concat([bench.verdicts.astype({"judge": str}), static.assign(judge="static")], ignore_index=True)

@@ -45,14 +45,23 @@ def _x5(bench):
 
 MAKERS = {
     "F03": lambda b: figures.figure_F03(tables.table_T24(b), tables.reference_breakdown(b)["T24"]),
-    "F04": lambda b: figures.figure_F04(ablations.table_T25(b), ablations.table_T27(b),
-                                        ablations.temperature_ci(b, "T25"), ablations.temperature_ci(b, "T27")),
+    "F04": lambda b: figures.figure_F04(
+        ablations.table_T25(b),
+        ablations.table_T27(b),
+        ablations.temperature_ci(b, "T25"),
+        ablations.temperature_ci(b, "T27"),
+    ),
     "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
     "F06": figures.figure_F06,
     "F07": figures.figure_F07,
-    "F08": lambda b: figures.figure_F08(tables.degradation_table(tables.table_T02(b)), tables.degradation_ci(b, 200, 0),
-                                        tables.degradation_references(tables.reference_cells(b))),
-    "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=tables.reference_breakdown(b)["T28"]),
+    "F08": lambda b: figures.figure_F08(
+        tables.degradation_table(tables.table_T02(b)),
+        tables.degradation_ci(b, 200, 0),
+        tables.degradation_references(tables.reference_cells(b)),
+    ),
+    "F09": lambda b: figures.figure_F09(
+        tables.table_T28(b, "with_gt"), references=tables.reference_breakdown(b)["T28"]
+    ),
     "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
     "X2": _x2,
     "X5": _x5,
@@ -82,7 +91,9 @@ def data_extents(ax) -> list:
             continue
         clip = art.get_clip_on()
         if isinstance(art, Line2D) and len(art.get_xdata()):
-            pts = _dense(art.get_transform().transform(np.column_stack([art.get_xdata(), art.get_ydata()]).astype(float)))
+            pts = _dense(
+                art.get_transform().transform(np.column_stack([art.get_xdata(), art.get_ydata()]).astype(float))
+            )
             if clip:
                 pts = pts[[ax.bbox.contains(x, y) for x, y in pts]]
             out.append((art, pts))
@@ -107,8 +118,14 @@ def legend_overlaps(fig) -> list[str]:
         for ax in fig.axes:
             for art, ext in data_extents(ax):
                 if isinstance(ext, np.ndarray):
-                    inside = bool(len(ext)) and bool(((ext[:, 0] >= box.x0) & (ext[:, 0] <= box.x1)
-                                                      & (ext[:, 1] >= box.y0) & (ext[:, 1] <= box.y1)).any())
+                    inside = bool(len(ext)) and bool(
+                        (
+                            (ext[:, 0] >= box.x0)
+                            & (ext[:, 0] <= box.x1)
+                            & (ext[:, 1] >= box.y0)
+                            & (ext[:, 1] <= box.y1)
+                        ).any()
+                    )
                 else:
                     inside = box.overlaps(ext)
                 if inside:
@@ -141,6 +158,7 @@ def test_figure_size_and_legends(artifact, bench, tmp_path) -> None:
     assert not legend_overlaps(fig), legend_overlaps(fig)
     png, _pdf = figures.save_fig(fig, artifact, "test", tmp_path / "sample")
     from PIL import Image
+
     px = Image.open(png).size[0] / figures.PNG_DPI
     assert px <= width + 0.05, f"{artifact} saved {px:.2f} in wide"
     plt.close(fig)

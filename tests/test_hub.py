@@ -77,13 +77,13 @@ def _point_clients_at(endpoint: str, home: Path, monkeypatch) -> dict[str, str]:
         monkeypatch.setenv(key, value)
     # Both libraries read HF_ENDPOINT and the cache folders into constants at import time.
     monkeypatch.setattr(hf_constants, "ENDPOINT", endpoint)
-    monkeypatch.setattr(hf_constants, "HUGGINGFACE_CO_URL_TEMPLATE",
-                        endpoint + "/{repo_id}/resolve/{revision}/{filename}")
+    monkeypatch.setattr(
+        hf_constants, "HUGGINGFACE_CO_URL_TEMPLATE", endpoint + "/{repo_id}/resolve/{revision}/{filename}"
+    )
     monkeypatch.setattr(hf_constants, "HF_HUB_CACHE", env["HF_HUB_CACHE"])
     monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(ds_config, "HF_ENDPOINT", endpoint)
-    monkeypatch.setattr(ds_config, "HUB_DATASETS_URL",
-                        endpoint + "/datasets/{repo_id}/resolve/{revision}/{path}")
+    monkeypatch.setattr(ds_config, "HUB_DATASETS_URL", endpoint + "/datasets/{repo_id}/resolve/{revision}/{path}")
     cache = Path(env["HF_DATASETS_CACHE"])
     monkeypatch.setattr(ds_config, "HF_DATASETS_CACHE", cache)
     monkeypatch.setattr(ds_config, "HF_MODULES_CACHE", home / "hf_home" / "modules")
@@ -124,12 +124,12 @@ def test_standin_answers_the_routes_the_clients_call(client, tmp_path):
     main_path = paths.SAMPLE_DIR / "data" / "main.jsonl"
     assert tree["data/main.jsonl"].size == main_path.stat().st_size
     info = api.get_paths_info(REPO, ["README.md", "data", "no_such_file"], repo_type="dataset")
-    assert [(type(e).__name__, e.path) for e in info] == [("RepoFile", "README.md"),
-                                                           ("RepoFolder", "data")]
+    assert [(type(e).__name__, e.path) for e in info] == [("RepoFile", "README.md"), ("RepoFolder", "data")]
     url = hf_hub_url(REPO, "data/main.jsonl", repo_type="dataset")
     meta = get_hf_file_metadata(url)
-    git_oid = subprocess.run(["git", "hash-object", str(main_path)], capture_output=True,
-                             text=True, check=True).stdout.strip()
+    git_oid = subprocess.run(
+        ["git", "hash-object", str(main_path)], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert (meta.commit_hash, meta.etag, meta.size) == (MAIN, git_oid, main_path.stat().st_size)
     local = hf_hub_download(REPO, "data/main.jsonl", repo_type="dataset", revision="v1.0")
     assert Path(local).read_bytes() == (client.commits[V1] / "data" / "main.jsonl").read_bytes()
@@ -151,8 +151,7 @@ def test_hf_equals_sample_frame_for_frame_and_names_its_commit(client, tmp_path)
     # an unpinned load records the commit it read, wherever provenance is written
     assert (hf.label, hf.revision) == ("hf", MAIN)
     assert MAIN in hf.provenance()
-    assert f"revision `{MAIN}`" in provenance.banner_text(hf.label, hf.synthetic, hf.source,
-                                                     hf.revision)
+    assert f"revision `{MAIN}`" in provenance.banner_text(hf.label, hf.synthetic, hf.source, hf.revision)
     prov = json.loads(provenance.write_provenance(hf, tmp_path).read_text())
     assert (prov["source"], prov["revision"]) == ("hf", MAIN)
     assert client.unhandled == []
@@ -171,11 +170,11 @@ def test_pinned_revision_reads_that_commit(client):
     assert (bench.revision, len(bench.records)) == (V1, N_V1)
     assert N_V1 < n_sample
     assert {p for _m, p, _ua in client.requests if f"/resolve/{MAIN}/" in p}.isdisjoint(
-        p for _m, p, _ua in client.requests if f"/resolve/{V1}/" in p)
+        p for _m, p, _ua in client.requests if f"/resolve/{V1}/" in p
+    )
 
 
-@pytest.mark.parametrize("revision, commit", [("v1.0", V1), (V1, V1), (V1[:7], V1),
-                                              ("main", MAIN), (None, MAIN)])
+@pytest.mark.parametrize("revision, commit", [("v1.0", V1), (V1, V1), (V1[:7], V1), ("main", MAIN), (None, MAIN)])
 def test_revision_names_resolve_to_their_commit(client, revision, commit):
     assert probe_hub("hf", revision) == commit
 
@@ -298,17 +297,29 @@ def hub_down(tmp_path, monkeypatch):
         srv.close()
 
 
-@pytest.mark.parametrize("script, offline_command", [
-    ("reproduce.py", "python scripts/reproduce.py"),
-    ("run_notebooks.py", "python scripts/run_notebooks.py --params papermill_params/sample.yaml"),
-])
+@pytest.mark.parametrize(
+    "script, offline_command",
+    [
+        ("reproduce.py", "python scripts/reproduce.py"),
+        ("run_notebooks.py", "python scripts/run_notebooks.py --params papermill_params/sample.yaml"),
+    ],
+)
 def test_scripts_fail_in_one_line_after_one_question_offline(hub_down, script, offline_command):
     """No wall clock: the script asks the hub's dataset route once (no retries, so it takes the
     probe's timeout at most) and says so in one line."""
     env, requests = hub_down
-    proc = subprocess.run([sys.executable, str(paths.REPO_ROOT / "scripts" / script), "--params",
-                           str(paths.REPO_ROOT / "papermill_params" / "hf.yaml")],
-                          capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(paths.REPO_ROOT / "scripts" / script),
+            "--params",
+            str(paths.REPO_ROOT / "papermill_params" / "hf.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert [r for r in requests if "/api/datasets/" in r] == [f"GET /api/datasets/{REPO} HTTP/1.1"], requests
     assert proc.stdout == ""
@@ -322,18 +333,31 @@ def test_a_data_source_error_in_one_notebook_stops_the_run(tmp_path):
     nb_dir = tmp_path / "nbs"
     nb_dir.mkdir()
     for stem in ("01_first", "02_second"):
-        nb = new_notebook(cells=[
-            new_code_cell('data_source: str = "sample"  # source',
-                          metadata={"tags": ["parameters"]}),
-            new_code_cell("from ajb_utils.data import BenchDataError\n"
-                          "raise BenchDataError('config main lacks column id')")])
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                     "language": "python"}
+        nb = new_notebook(
+            cells=[
+                new_code_cell('data_source: str = "sample"  # source', metadata={"tags": ["parameters"]}),
+                new_code_cell(
+                    "from ajb_utils.data import BenchDataError\nraise BenchDataError('config main lacks column id')"
+                ),
+            ]
+        )
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(nb, nb_dir / f"{stem}.ipynb")
-    proc = subprocess.run([sys.executable, str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
-                           "--notebooks-dir", str(nb_dir), "--output-dir", str(tmp_path / "out"),
-                           "--failed-dir", str(tmp_path / "failed")],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
+            "--notebooks-dir",
+            str(nb_dir),
+            "--output-dir",
+            str(tmp_path / "out"),
+            "--failed-dir",
+            str(tmp_path / "failed"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "02_second" not in proc.stdout
     lines = proc.stderr.strip().splitlines()
@@ -348,11 +372,24 @@ def test_notebook_01_runs_on_the_hub_through_the_standin(client, tmp_path):
     out = tmp_path / "figures"
     # the 20-record commit, by its tag: quick, and the outputs must name the commit, not the tag
     params.write_text(f"default:\n  data_source: hf\n  revision: v1.0\n  out_dir: {out}\n")
-    proc = subprocess.run([sys.executable, str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
-                           "--params", str(params), "--only", "01",
-                           "--output-dir", str(tmp_path / "nb"),
-                           "--failed-dir", str(tmp_path / "failed")],
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
+            "--params",
+            str(params),
+            "--only",
+            "01",
+            "--output-dir",
+            str(tmp_path / "nb"),
+            "--failed-dir",
+            str(tmp_path / "failed"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     prov = json.loads((out / "PROVENANCE.json").read_text())
     assert (prov["source"], prov["revision"], prov["synthetic"]) == ("hf", V1, True)

@@ -16,13 +16,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fake_openai_server import FakeServer  # noqa: E402
-from runner_support import REPO, SECRET, cfg  # noqa: E402
-
 from ajb_utils.judge import Decoding, RunConfig, run_judge  # noqa: E402
 from ajb_utils.judge.backends import FatalBackendError, redact  # noqa: E402
 from ajb_utils.judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
+from fake_openai_server import FakeServer  # noqa: E402
+from runner_support import REPO, SECRET, cfg  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "AJB_TEST_KEY": SECRET}
 
@@ -44,9 +43,32 @@ def key_env(monkeypatch):
 
 
 def cli_args(url: str, tmp_path: Path, model: str = "good", *extra: str) -> list[str]:
-    return [sys.executable, "-m", "ajb_utils.judge", "run", "--backend", "openai", "--base-url", url, "--model", model,
-            "--api-key-env", "AJB_TEST_KEY", "--source", "toy:2", "--name", "cli", "--out", str(tmp_path / "runs"),
-            "--store", str(tmp_path / "cli.sqlite"), "--no-progress", "--timeout", "5", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "ajb_utils.judge",
+        "run",
+        "--backend",
+        "openai",
+        "--base-url",
+        url,
+        "--model",
+        model,
+        "--api-key-env",
+        "AJB_TEST_KEY",
+        "--source",
+        "toy:2",
+        "--name",
+        "cli",
+        "--out",
+        str(tmp_path / "runs"),
+        "--store",
+        str(tmp_path / "cli.sqlite"),
+        "--no-progress",
+        "--timeout",
+        "5",
+        *extra,
+    ]
 
 
 def export_rows(s) -> list[dict]:
@@ -103,8 +125,11 @@ def test_two_runner_processes_on_one_store(tmp_path) -> None:
 def test_identical_requests_sent_once_and_recorded(server, tmp_path) -> None:
     two = make_toy_bench(4, generators=("qwen3_32b", "llama_3_1_8b_instruct"))  # many identical plans
     g = two.generations
-    same = (g.groupby(["id", "difficulty"])["generated_calls"].agg(lambda s: json.dumps(list(s.iloc[0])) ==
-                                                                   json.dumps(list(s.iloc[-1])))).sum()
+    same = (
+        g.groupby(["id", "difficulty"])["generated_calls"].agg(
+            lambda s: json.dumps(list(s.iloc[0])) == json.dumps(list(s.iloc[-1]))
+        )
+    ).sum()
     assert same >= 3  # the fixture does hold shared prompts
     n0 = server.state.requests
     s = run_judge(cfg(server, two, tmp_path))
@@ -114,8 +139,10 @@ def test_identical_requests_sent_once_and_recorded(server, tmp_path) -> None:
         rows = {r["key"]: r for r in st.rows([s.run_hash])}
     reused = [r for r in rows.values() if r["reused_from"]]
     assert len(reused) == s.reused and all(r["attempts"] == 0 and r["prompt_tokens"] == 0 for r in reused)
-    assert all(r["raw"] == rows[r["reused_from"]]["raw"] and r["request_hash"] == rows[r["reused_from"]]["request_hash"]
-               for r in reused)
+    assert all(
+        r["raw"] == rows[r["reused_from"]]["raw"] and r["request_hash"] == rows[r["reused_from"]]["request_hash"]
+        for r in reused
+    )
     st_rows = [x["judge_status"][c] for x in export_rows(s) for c in ("with_gt", "without_gt")]
     assert sum("reused_from" in x for x in st_rows) == s.reused  # the export says so too
 
@@ -127,15 +154,31 @@ def test_store_reuse_across_runs(server, bench, tmp_path) -> None:
     clone = make_toy_bench(4, generators=("qwen3_32b",))
     clone.generations = clone.generations.assign(generator="qwen3_32b_copy")  # same plans, new generator label
     b = run_judge(cfg(server, clone, tmp_path, conditions=["with_gt"]))
-    assert b.calls == 0 and b.new == b.reused == 12 and server.state.requests - n0 == 12 and (b.table["ok"] == b.table["items"]).all()
+    assert (
+        b.calls == 0
+        and b.new == b.reused == 12
+        and server.state.requests - n0 == 12
+        and (b.table["ok"] == b.table["items"]).all()
+    )
 
 
 def test_timeouts_counted_as_spent_and_capped(server, bench, tmp_path) -> None:
     server.state.hang_s = 1.0
     n0 = server.state.requests
     t = time.time()
-    s = run_judge(cfg(server, bench, tmp_path, "hang", limit=1, conditions=["with_gt"], timeout_s=0.25,
-                      max_timeout_attempts=2, max_attempts=6))
+    s = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            "hang",
+            limit=1,
+            conditions=["with_gt"],
+            timeout_s=0.25,
+            max_timeout_attempts=2,
+            max_attempts=6,
+        )
+    )
     assert time.time() - t < 10
     assert s.statuses == {"timeout": 3}
     assert server.state.requests - n0 == 6  # 2 timed-out attempts per call, not max_attempts = 6
@@ -150,8 +193,14 @@ def test_timeouts_counted_as_spent_and_capped(server, bench, tmp_path) -> None:
 
 
 def test_budget_is_the_stores_across_resumes(server, bench, tmp_path) -> None:
-    c = dict(budget_usd=0.004, price_in_per_m=1.0, price_out_per_m=1.0, concurrency=2, decoding=Decoding(max_tokens=300),
-             conditions=["with_gt", "without_gt", "prometheus"])
+    c = dict(
+        budget_usd=0.004,
+        price_in_per_m=1.0,
+        price_out_per_m=1.0,
+        concurrency=2,
+        decoding=Decoding(max_tokens=300),
+        conditions=["with_gt", "without_gt", "prometheus"],
+    )
     n0 = server.state.requests
     runs = [run_judge(cfg(server, bench, tmp_path, **c)) for _ in range(3)]
     assert all(r.aborted and "budget" in r.aborted for r in runs)
@@ -178,15 +227,37 @@ def test_permanent_failures_not_retried_unless_asked(server, bench, tmp_path) ->
 # -------------------------------------------------------------------------- never misread a verdict
 def test_scale_answers_over_http(server, bench, tmp_path) -> None:
     for model in ("scale15", "pct"):
-        s = run_judge(cfg(server, bench, tmp_path, model, name=model, store_path=tmp_path / f"{model}.sqlite",
-                          abort_after=10**6, conditions=["with_gt"]))
+        s = run_judge(
+            cfg(
+                server,
+                bench,
+                tmp_path,
+                model,
+                name=model,
+                store_path=tmp_path / f"{model}.sqlite",
+                abort_after=10**6,
+                conditions=["with_gt"],
+            )
+        )
         assert s.statuses == {"parse_error": 12}  # never a silent 0
         rows = export_rows(s)
-        assert all(r["with_gt"][m]["llm_score"] is None for r in rows
-                   for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"))
+        assert all(
+            r["with_gt"][m]["llm_score"] is None
+            for r in rows
+            for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage")
+        )
         assert all(any("off-scale" in n for n in r["judge_status"]["with_gt"]["notes"]) for r in rows)
-    s = run_judge(cfg(server, bench, tmp_path, "fractions", name="fr", store_path=tmp_path / "fr.sqlite",
-                      conditions=["with_gt", "prometheus"]))
+    s = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            "fractions",
+            name="fr",
+            store_path=tmp_path / "fr.sqlite",
+            conditions=["with_gt", "prometheus"],
+        )
+    )
     assert s.statuses == {"ok": 12 + 48}
     rows = export_rows(s)
     assert all(any("fraction" in n for n in r["judge_status"]["with_gt"]["notes"]) for r in rows)
@@ -194,8 +265,9 @@ def test_scale_answers_over_http(server, bench, tmp_path) -> None:
     assert len(prom) == 4 and all("prometheus 1-5 mapped 4->0.5" in n for n in prom)  # the documented mapping, flagged
 
 
-@pytest.mark.parametrize("model,status,note", [("twoobj", "ambiguous", "2 complete JSON verdicts"),
-                                               ("cut", "incomplete", "cut short")])
+@pytest.mark.parametrize(
+    "model,status,note", [("twoobj", "ambiguous", "2 complete JSON verdicts"), ("cut", "incomplete", "cut short")]
+)
 def test_two_objects_and_silent_truncation_are_flagged(server, bench, tmp_path, model, status, note) -> None:
     s = run_judge(cfg(server, bench, tmp_path, model, abort_after=10**6, conditions=["with_gt"]))
     assert s.statuses == {status: 12}
@@ -222,22 +294,28 @@ def test_missing_key_variable_is_one_line(server, tmp_path) -> None:
     env = {k: v for k, v in ENV.items() if k != "AJB_TEST_KEY"}
     r = subprocess.run(cli_args(server.url, tmp_path), capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.strip().splitlines() == ["error: the API key variable AJB_TEST_KEY is not set (export AJB_TEST_KEY=...)"]
+    assert r.stderr.strip().splitlines() == [
+        "error: the API key variable AJB_TEST_KEY is not set (export AJB_TEST_KEY=...)"
+    ]
 
 
 def test_secrets_redacted_from_echoes_and_urls(server, bench, tmp_path) -> None:
     creds = server.url.replace("http://", "http://alice:pw-hunter2-XYZ@")
     s = run_judge(cfg(server, bench, tmp_path, "echo400", base_urls=[creds], abort_after=10**6, conditions=["with_gt"]))
     assert s.statuses == {"api_error": 12}
-    e = run_judge(cfg(server, bench, tmp_path, "echoreply", name="er", store_path=tmp_path / "er.sqlite",
-                      conditions=["with_gt"]))
+    e = run_judge(
+        cfg(server, bench, tmp_path, "echoreply", name="er", store_path=tmp_path / "er.sqlite", conditions=["with_gt"])
+    )
     assert e.statuses == {"ok": 12}
     with Store(tmp_path / "er.sqlite", lock=False) as st:
         assert all("header Bearer ***;" in r["reasoning"] for r in st.rows([e.run_hash]))  # the echo, masked
     r = subprocess.run(cli_args(server.url, tmp_path, "echo401"), capture_output=True, text=True, env=ENV, timeout=60)
     assert r.returncode == 2 and "Incorrect API key provided: ***" in r.stdout
-    blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + [r.stdout.encode(), r.stderr.encode(),
-                                                                            str(s).encode()]
+    blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + [
+        r.stdout.encode(),
+        r.stderr.encode(),
+        str(s).encode(),
+    ]
     for secret in (SECRET, "pw-hunter2-XYZ", "hunter2secret"):
         assert not any(secret.encode() in b for b in blobs), secret
     with Store(tmp_path / "store.sqlite", lock=False) as st:
@@ -269,9 +347,11 @@ def test_exports_use_the_umask_and_leave_no_tmp_after_kill(tmp_path) -> None:
         os.umask(old)
     assert (tmp_path / "a.jsonl").stat().st_mode & 0o777 == 0o664  # not mkstemp's 0600
     (tmp_path / "b.jsonl").write_text("previous\n")
-    code = ("import sys, time; from pathlib import Path; from ajb_utils.judge.export import write_jsonl\n"
-            "def rows():\n  yield {'x': 1}\n  Path(sys.argv[1]).write_text('mid')\n  time.sleep(60)\n  yield {'x': 2}\n"
-            "write_jsonl(Path(sys.argv[2]), rows())\n")
+    code = (
+        "import sys, time; from pathlib import Path; from ajb_utils.judge.export import write_jsonl\n"
+        "def rows():\n  yield {'x': 1}\n  Path(sys.argv[1]).write_text('mid')\n  time.sleep(60)\n  yield {'x': 2}\n"
+        "write_jsonl(Path(sys.argv[2]), rows())\n"
+    )
     p = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "marker"), str(tmp_path / "b.jsonl")], env=ENV)
     deadline = time.time() + 30
     while not (tmp_path / "marker").exists() and time.time() < deadline:
@@ -305,10 +385,17 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     from ajb_utils.judge.conditions import Context, config_hash, judge_units
     from ajb_utils.judge.runner import _make_backend, load_items
 
-    c = RunConfig(name="b", backend="openai", model="o4-mini", base_urls=[server.url], source="toy:3",
-                  generators=["qwen3_32b"],  # one generator: no identical requests in this test
-                  decoding=Decoding(temperature=None, max_tokens=4000, reasoning_effort="low", thinking=False, seed=3),
-                  extra_body={"service_tier": "flex", "metadata": {"run": "x"}}, conditions=["with_gt", "without_gt"])
+    c = RunConfig(
+        name="b",
+        backend="openai",
+        model="o4-mini",
+        base_urls=[server.url],
+        source="toy:3",
+        generators=["qwen3_32b"],  # one generator: no identical requests in this test
+        decoding=Decoding(temperature=None, max_tokens=4000, reasoning_effort="low", thinking=False, seed=3),
+        extra_body={"service_tier": "flex", "metadata": {"run": "x"}},
+        conditions=["with_gt", "without_gt"],
+    )
     b, _, gens = load_items(c)
     ctx = Context(b.records, gens, 0)
     _, units = judge_units(ctx, c.conditions, config_hash(c.identity()), None)
@@ -322,16 +409,22 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     assert body["max_completion_tokens"] == 4000 and "max_tokens" not in body and body["reasoning_effort"] == "low"
     assert body["service_tier"] == "flex" and body["metadata"] == {"run": "x"} and body["seed"] == 3
     assert body["chat_template_kwargs"] == {"enable_thinking": False} and "extra_body" not in body
-    by_bytes = batch.export_batch(units, ctx, _make_backend(c), {}, tmp_path / "sz.jsonl", max_bytes=3 * len(
-        json.dumps(reqs[0]).encode()) + 10)
-    assert all(p.stat().st_size <= 3 * len(json.dumps(reqs[0]).encode()) + 10 for p, _ in by_bytes) and len(by_bytes) > 3
+    by_bytes = batch.export_batch(
+        units, ctx, _make_backend(c), {}, tmp_path / "sz.jsonl", max_bytes=3 * len(json.dumps(reqs[0]).encode()) + 10
+    )
+    assert (
+        all(p.stat().st_size <= 3 * len(json.dumps(reqs[0]).encode()) + 10 for p, _ in by_bytes) and len(by_bytes) > 3
+    )
     assert sum(n for _, n in by_bytes) == 18
     from fake_openai_server import answer_for
 
     lines = []
     for q in reqs[:10]:
-        out = {"model": "o4-mini-2026", "choices": [{"message": {"content": answer_for(q["body"]["messages"])},
-               "finish_reason": "stop"}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}
+        out = {
+            "model": "o4-mini-2026",
+            "choices": [{"message": {"content": answer_for(q["body"]["messages"])}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5},
+        }
         lines.append(json.dumps({"custom_id": q["custom_id"], "response": {"status_code": 200, "body": out}}))
     lines.insert(3, '{"custom_id": "cut short')  # a corrupt line in the middle
     lines.append(lines[0])  # the same result twice in one file
@@ -347,21 +440,41 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
 
 
 def test_batch_sends_identical_requests_once(server, tmp_path) -> None:
+    from ajb_utils.judge.cli import main
     from fake_openai_server import answer_for
 
-    from ajb_utils.judge.cli import main
-
-    args = ["--backend", "openai", "--model", "gpt-x", "--base-url", server.url, "--source", "toy:4", "--name", "bd",
-            "--out", str(tmp_path / "runs"), "--store", str(tmp_path / "bd.sqlite"), "--no-progress",
-            "--conditions", "with_gt", "--file", str(tmp_path / "in.jsonl")]
+    args = [
+        "--backend",
+        "openai",
+        "--model",
+        "gpt-x",
+        "--base-url",
+        server.url,
+        "--source",
+        "toy:4",
+        "--name",
+        "bd",
+        "--out",
+        str(tmp_path / "runs"),
+        "--store",
+        str(tmp_path / "bd.sqlite"),
+        "--no-progress",
+        "--conditions",
+        "with_gt",
+        "--file",
+        str(tmp_path / "in.jsonl"),
+    ]
     assert main(["batch-export", *args]) == 0
     reqs = [json.loads(x) for x in (tmp_path / "in.jsonl").read_text().splitlines()]
     distinct = {json.dumps(r["body"]["messages"], sort_keys=True) for r in reqs}
     assert len(distinct) == len(reqs) < 4 * 2 * 3  # two generators' identical plans are exported once
     out = []
     for q in reqs:
-        body = {"model": "gpt-x", "choices": [{"message": {"content": answer_for(q["body"]["messages"])},
-                                               "finish_reason": "stop"}], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+        body = {
+            "model": "gpt-x",
+            "choices": [{"message": {"content": answer_for(q["body"]["messages"])}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+        }
         out.append(json.dumps({"custom_id": q["custom_id"], "response": {"status_code": 200, "body": body}}))
     (tmp_path / "out.jsonl").write_text("\n".join(out) + "\n")
     args[-1] = str(tmp_path / "out.jsonl")
@@ -398,7 +511,9 @@ def test_kill9_then_resume_pays_no_ok_answer_twice(tmp_path) -> None:
         r = subprocess.run(args, env=ENV, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
     with sqlite3.connect(db) as c:
-        total, distinct, ok = c.execute("SELECT COUNT(*), COUNT(DISTINCT key), SUM(status='ok') FROM results").fetchone()
+        total, distinct, ok = c.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT key), SUM(status='ok') FROM results"
+        ).fetchone()
         distinct_requests = c.execute("SELECT COUNT(DISTINCT request_hash) FROM results").fetchone()[0]
     assert total == distinct == ok == 12 * 2 * 3 * 2
     sent = [json.loads(x)["hash"] for x in log.read_text().splitlines()]

@@ -21,17 +21,20 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fake_openai_server import FakeServer, judge_answer  # noqa: E402
-from runner_support import REPO, SECRET, cfg  # noqa: E402
-
 from ajb_utils.judge import RunConfig, run_judge, run_rewrite  # noqa: E402
 from ajb_utils.judge.conditions import Context, config_hash, judge_units  # noqa: E402
 from ajb_utils.judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
+from fake_openai_server import FakeServer, judge_answer  # noqa: E402
+from runner_support import REPO, SECRET, cfg  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "AJB_TEST_KEY": SECRET}
-METRIC_KEYS = {"tool_selection": "tool_selection_accuracy", "parameter_structure": "parameter_structure_accuracy",
-               "sequence_accuracy": "sequence_accuracy", "query_coverage": "query_coverage_accuracy"}
+METRIC_KEYS = {
+    "tool_selection": "tool_selection_accuracy",
+    "parameter_structure": "parameter_structure_accuracy",
+    "sequence_accuracy": "sequence_accuracy",
+    "query_coverage": "query_coverage_accuracy",
+}
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +54,32 @@ def key_env(monkeypatch):
 
 
 def cli(url: str, tmp_path: Path, model: str = "good", *extra: str, cmd: str = "run") -> list[str]:
-    return [sys.executable, "-m", "ajb_utils.judge", cmd, "--backend", "openai", "--base-url", url, "--model", model,
-            "--api-key-env", "AJB_TEST_KEY", "--source", "toy:2", "--name", "cli", "--out", str(tmp_path / "runs"),
-            "--store", str(tmp_path / "cli.sqlite"), "--no-progress", "--timeout", "5", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "ajb_utils.judge",
+        cmd,
+        "--backend",
+        "openai",
+        "--base-url",
+        url,
+        "--model",
+        model,
+        "--api-key-env",
+        "AJB_TEST_KEY",
+        "--source",
+        "toy:2",
+        "--name",
+        "cli",
+        "--out",
+        str(tmp_path / "runs"),
+        "--store",
+        str(tmp_path / "cli.sqlite"),
+        "--no-progress",
+        "--timeout",
+        "5",
+        *extra,
+    ]
 
 
 def run_cli(args: list[str], env: dict | None = None) -> subprocess.CompletedProcess:
@@ -101,8 +127,10 @@ def expected_scores(b, conditions: list[str]) -> dict[tuple[str, str, str], list
 
 
 def exported_scores(path: str) -> dict[tuple[str, str, str], list[float]]:
-    return {(r["id"], r["generator"], r["difficulty"]): [r["with_gt"][m]["llm_score"] for m in METRIC_KEYS]
-            for r in export_rows(path)}
+    return {
+        (r["id"], r["generator"], r["difficulty"]): [r["with_gt"][m]["llm_score"] for m in METRIC_KEYS]
+        for r in export_rows(path)
+    }
 
 
 def test_changed_plans_are_asked_again_not_exported_as_the_old_answer(server, tmp_path) -> None:
@@ -130,8 +158,9 @@ def test_a_judge_on_another_scale_makes_its_ones_ambiguous(server, bench, tmp_pa
     assert ones and all(any("another scale" in n for n in r["judge_status"]["with_gt"]["notes"]) for r in ones)
     with Store(tmp_path / "store.sqlite", lock=False) as st:  # the store agrees with the export
         assert Counter(r["status"] for r in st.rows([s.run_hash])) == Counter(s.statuses)
-    good = run_judge(cfg(server, bench, tmp_path, "good", name="g", store_path=tmp_path / "g.sqlite",
-                         conditions=["with_gt"]))
+    good = run_judge(
+        cfg(server, bench, tmp_path, "good", name="g", store_path=tmp_path / "g.sqlite", conditions=["with_gt"])
+    )
     assert good.statuses == {"ok": 12}  # a judge on the rubric's scale keeps its 1s
 
 
@@ -152,8 +181,21 @@ def test_reservations_use_the_requests_own_max_tokens(server, tmp_path) -> None:
 def test_timed_out_calls_count_at_their_reservation(server, bench, tmp_path) -> None:
     server.state.hang_s = 1.0
     budget = 12_000
-    s = run_judge(cfg(server, bench, tmp_path, "hang", budget_tokens=budget, concurrency=4, timeout_s=0.25,
-                      max_timeout_attempts=2, max_attempts=6, conditions=["with_gt"], abort_after=10**6))
+    s = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            "hang",
+            budget_tokens=budget,
+            concurrency=4,
+            timeout_s=0.25,
+            max_timeout_attempts=2,
+            max_attempts=6,
+            conditions=["with_gt"],
+            abort_after=10**6,
+        )
+    )
     with Store(tmp_path / "store.sqlite", lock=False) as st:
         spent = st.spent()
     assert spent["prompt_tokens"] + spent["completion_tokens"] <= budget, spent  # the runner's own books
@@ -163,13 +205,29 @@ def test_timed_out_calls_count_at_their_reservation(server, bench, tmp_path) -> 
 
 
 def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
-    srv = subprocess.Popen([sys.executable, str(REPO / "tests" / "fake_openai_server.py"), "--latency", "1.0"],
-                           stdout=subprocess.PIPE, text=True)
+    srv = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "fake_openai_server.py"), "--latency", "1.0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         url = srv.stdout.readline().strip()
         budget = 40_000
-        args = cli(url, tmp_path, "long", "--budget-tokens", str(budget), "--concurrency", "8", "--source", "toy:8",
-                   "--conditions", "with_gt", "--timeout", "60")
+        args = cli(
+            url,
+            tmp_path,
+            "long",
+            "--budget-tokens",
+            str(budget),
+            "--concurrency",
+            "8",
+            "--source",
+            "toy:8",
+            "--conditions",
+            "with_gt",
+            "--timeout",
+            "60",
+        )
         first = subprocess.Popen(args, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 120
         while server_stats(url)["requests"] < 9 and time.time() < deadline and first.poll() is None:
@@ -208,11 +266,22 @@ def test_a_store_opened_through_a_symlink_is_locked(tmp_path) -> None:
 # ---------------------------------------------------------------------------- 6. the key never leaks
 def test_key_echoed_in_non_json_bodies_and_fingerprints_is_redacted(server, bench, tmp_path) -> None:
     creds = server.url.replace("http://", "http://alice:pw-hunter2-XYZ@")
-    s1 = run_judge(cfg(server, bench, tmp_path, "nonjson", base_urls=[creds], abort_after=10**6, max_attempts=1,
-                       conditions=["with_gt"]))
+    s1 = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            "nonjson",
+            base_urls=[creds],
+            abort_after=10**6,
+            max_attempts=1,
+            conditions=["with_gt"],
+        )
+    )
     assert s1.statuses == {"api_error": 12}
-    s2 = run_judge(cfg(server, bench, tmp_path, "fpecho", name="fp", store_path=tmp_path / "fp.sqlite",
-                       conditions=["with_gt"]))
+    s2 = run_judge(
+        cfg(server, bench, tmp_path, "fpecho", name="fp", store_path=tmp_path / "fp.sqlite", conditions=["with_gt"])
+    )
     assert s2.statuses == {"ok": 12}
     r = run_cli(cli(server.url, tmp_path, "nonjson", "--max-attempts", "1", "--abort-after", "2"))
     blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
@@ -236,8 +305,17 @@ def test_two_runs_with_the_same_export_path_refuse(server, bench, tmp_path) -> N
     with pytest.raises(ValueError, match="another run"):  # the same settings on another store
         run_judge(cfg(server, bench, tmp_path, "good", conditions=["with_gt"], store_path=tmp_path / "c.sqlite"))
     assert Path(a.files[0]).read_bytes() == before
-    ok = run_judge(cfg(server, bench, tmp_path, "think", conditions=["with_gt"], store_path=tmp_path / "b.sqlite",
-                       replace_export=True))
+    ok = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            "think",
+            conditions=["with_gt"],
+            store_path=tmp_path / "b.sqlite",
+            replace_export=True,
+        )
+    )
     assert ok.files == a.files and json.loads(Path(a.files[1]).read_text())["run_hash"] == ok.run_hash
 
 
@@ -245,8 +323,9 @@ def test_two_runs_with_the_same_export_path_refuse(server, bench, tmp_path) -> N
 def test_reimporting_a_batch_output_adds_no_spend(tmp_path) -> None:
     from ajb_utils.judge import batch
 
-    c = RunConfig(name="b", backend="openai", model="gpt-x", source="toy:2", generators=["qwen3_32b"],
-                  conditions=["with_gt"])
+    c = RunConfig(
+        name="b", backend="openai", model="gpt-x", source="toy:2", generators=["qwen3_32b"], conditions=["with_gt"]
+    )
     from ajb_utils.judge.runner import load_items
 
     b, _, gens = load_items(c)
@@ -255,8 +334,11 @@ def test_reimporting_a_batch_output_adds_no_spend(tmp_path) -> None:
     lines = []
     for i, u in enumerate(units):
         content = "not json at all" if i % 2 else judge_answer("\n".join(m["content"] for m in ctx.messages(u)))
-        body = {"model": "gpt-x", "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 10}}
+        body = {
+            "model": "gpt-x",
+            "choices": [{"message": {"content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10},
+        }
         lines.append(json.dumps({"custom_id": u.key, "response": {"status_code": 200, "body": body}}))
     (tmp_path / "out.jsonl").write_text("\n".join(lines) + "\n")
     with Store(tmp_path / "b.sqlite") as st:
@@ -271,11 +353,31 @@ def test_reimporting_a_batch_output_adds_no_spend(tmp_path) -> None:
 
 # ------------------------------------------------------------------------------- 9. smaller ones
 def test_response_format_is_part_of_the_run_identity(server, bench, tmp_path) -> None:
-    a = run_judge(cfg(server, bench, tmp_path, conditions=["with_gt"], response_format="none", name="rf",
-                      store_path=tmp_path / "rf.sqlite", out_dir=tmp_path / "r1"))
+    a = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            conditions=["with_gt"],
+            response_format="none",
+            name="rf",
+            store_path=tmp_path / "rf.sqlite",
+            out_dir=tmp_path / "r1",
+        )
+    )
     n0 = server.state.requests
-    b = run_judge(cfg(server, bench, tmp_path, conditions=["with_gt"], response_format="json_schema", name="rf",
-                      store_path=tmp_path / "rf.sqlite", out_dir=tmp_path / "r2"))
+    b = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            conditions=["with_gt"],
+            response_format="json_schema",
+            name="rf",
+            store_path=tmp_path / "rf.sqlite",
+            out_dir=tmp_path / "r2",
+        )
+    )
     assert a.run_hash != b.run_hash and b.cached == 0 and server.state.requests - n0 == b.calls == 12
 
 
@@ -299,10 +401,31 @@ def test_a_missing_key_variable_creates_nothing(server, tmp_path) -> None:
 def test_batch_limits_on_the_command_line(server, tmp_path) -> None:
     from ajb_utils.judge.cli import main
 
-    args = ["--backend", "openai", "--model", "gpt-x", "--base-url", server.url, "--source", "toy:3", "--name", "bl",
-            "--out", str(tmp_path / "runs"), "--store", str(tmp_path / "bl.sqlite"), "--no-progress",
-            "--conditions", "with_gt", "--generators", "qwen3_32b", "--file", str(tmp_path / "in.jsonl"),
-            "--batch-max-requests", "4"]
+    args = [
+        "--backend",
+        "openai",
+        "--model",
+        "gpt-x",
+        "--base-url",
+        server.url,
+        "--source",
+        "toy:3",
+        "--name",
+        "bl",
+        "--out",
+        str(tmp_path / "runs"),
+        "--store",
+        str(tmp_path / "bl.sqlite"),
+        "--no-progress",
+        "--conditions",
+        "with_gt",
+        "--generators",
+        "qwen3_32b",
+        "--file",
+        str(tmp_path / "in.jsonl"),
+        "--batch-max-requests",
+        "4",
+    ]
     assert main(["batch-export", *args]) == 0
     parts = sorted(tmp_path.glob("in*.jsonl"))
     assert [len(p.read_text().splitlines()) for p in parts] == [4, 4, 1]
@@ -310,8 +433,14 @@ def test_batch_limits_on_the_command_line(server, tmp_path) -> None:
 
 # ------------------------------------------------------ issue 20.8: a dry run writes nothing
 def test_static_rewrite_dry_run_writes_nothing_and_keeps_the_config(tmp_path) -> None:
-    c = RunConfig(name="rw", backend="static", source="toy:3", out_dir=tmp_path / "runs", dry_run=True,
-                  store_path=tmp_path / "rw.sqlite")
+    c = RunConfig(
+        name="rw",
+        backend="static",
+        source="toy:3",
+        out_dir=tmp_path / "runs",
+        dry_run=True,
+        store_path=tmp_path / "rw.sqlite",
+    )
     before = asdict(c)
     s = run_rewrite(c)
     assert s.dry_run and not s.files
@@ -322,9 +451,14 @@ def test_static_rewrite_dry_run_writes_nothing_and_keeps_the_config(tmp_path) ->
 
 
 # ---------------------------------------------- issue 22.2 / 22.5: the CLI's one-line errors
-@pytest.mark.parametrize("flag,value,valid", [("--generators", "foo_gen", "qwen3_32b"),
-                                              ("--conditions", "with_gtt", "without_gt"),
-                                              ("--difficulties", "hardest", "medium")])
+@pytest.mark.parametrize(
+    "flag,value,valid",
+    [
+        ("--generators", "foo_gen", "qwen3_32b"),
+        ("--conditions", "with_gtt", "without_gt"),
+        ("--difficulties", "hardest", "medium"),
+    ],
+)
 def test_unknown_names_fail_at_once_listing_the_valid_ones(server, tmp_path, flag, value, valid) -> None:
     line = one_line_error(run_cli(cli(server.url, tmp_path, "good", flag, value)))
     assert value in line and valid in line
@@ -338,8 +472,19 @@ def test_usage_errors_are_one_line(tmp_path) -> None:
 
 
 def test_static_cli_unknown_generator_and_bad_source_are_one_line(tmp_path) -> None:
-    base = [sys.executable, "-m", "ajb_utils.judge", "run", "--backend", "static", "--name", "st",
-            "--out", str(tmp_path / "runs"), "--no-progress"]
+    base = [
+        sys.executable,
+        "-m",
+        "ajb_utils.judge",
+        "run",
+        "--backend",
+        "static",
+        "--name",
+        "st",
+        "--out",
+        str(tmp_path / "runs"),
+        "--no-progress",
+    ]
     line = one_line_error(run_cli([*base, "--source", "toy:2", "--generators", "foo_gen"]))
     assert "foo_gen" in line and "qwen3_32b" in line
     (tmp_path / "empty").mkdir()
@@ -351,12 +496,15 @@ def test_static_cli_unknown_generator_and_bad_source_are_one_line(tmp_path) -> N
 
 
 # ------------------------------------------------------------- the fast renderer is exact
-@pytest.mark.parametrize("value", [
-    [{"type": "function", "function": {"name": "f", "arguments": {"x": 0.5, "s": "é \u2028 \x1f \"q\"", "n": None}}}],
-    {"small": [1e-5, 6.5e-07, 0.0001], "big": [1e16, 1.5e300, 2**70], "nan": float("nan"), "inf": float("inf")},
-    {1: "int key", None: "none key", False: "bool key", "empty": [{}, []], "text": "one-time 0.00001"},
-    [3, -0.0, 123456789012345678, True, False, "plain"],
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"type": "function", "function": {"name": "f", "arguments": {"x": 0.5, "s": 'é \u2028 \x1f "q"', "n": None}}}],
+        {"small": [1e-5, 6.5e-07, 0.0001], "big": [1e16, 1.5e300, 2**70], "nan": float("nan"), "inf": float("inf")},
+        {1: "int key", None: "none key", False: "bool key", "empty": [{}, []], "text": "one-time 0.00001"},
+        [3, -0.0, 123456789012345678, True, False, "plain"],
+    ],
+)
 def test_dumps_indent2_is_json_dumps_byte_for_byte(value) -> None:
     import numpy as np
 
@@ -373,8 +521,10 @@ def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
 
     b = make_toy_bench(6)
     for calls in b.generations["generated_calls"]:
-        spec = [{"type": "function", "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
-                for c in list(calls)]
+        spec = [
+            {"type": "function", "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
+            for c in list(calls)
+        ]
         assert prompts.calls_json(list(calls)) == json.dumps(spec, ensure_ascii=False, indent=2, default=str)
     rng = random.Random(0)
     for _ in range(2000):
@@ -383,13 +533,35 @@ def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
 
 
 # ------------------------------------- the SDK path (HTTPS endpoints) behaves like the plain one
-@pytest.mark.parametrize("model,statuses", [("good", {"ok": 12}), ("r429", {"ok": 12}), ("nonjson", {"api_error": 12}),
-                                            ("fpecho", {"ok": 12}), ("scale15ones", None)])
+@pytest.mark.parametrize(
+    "model,statuses",
+    [
+        ("good", {"ok": 12}),
+        ("r429", {"ok": 12}),
+        ("nonjson", {"api_error": 12}),
+        ("fpecho", {"ok": 12}),
+        ("scale15ones", None),
+    ],
+)
 def test_sdk_path_gives_the_same_statuses_and_leaks_nothing(server, bench, tmp_path, model, statuses) -> None:
     runs = []
     for plain in (True, False):
-        runs.append(run_judge(cfg(server, bench, tmp_path, model, plain_http=plain, name=f"p{plain}", max_attempts=3,
-                                  store_path=tmp_path / f"{plain}.sqlite", conditions=["with_gt"], abort_after=10**6)))
+        runs.append(
+            run_judge(
+                cfg(
+                    server,
+                    bench,
+                    tmp_path,
+                    model,
+                    plain_http=plain,
+                    name=f"p{plain}",
+                    max_attempts=3,
+                    store_path=tmp_path / f"{plain}.sqlite",
+                    conditions=["with_gt"],
+                    abort_after=10**6,
+                )
+            )
+        )
     assert runs[0].statuses == runs[1].statuses and (statuses is None or runs[0].statuses == statuses)
     if model != "r429":  # (the fake server's 429s are per prompt: the second run meets none, so fewer attempts)
         assert Path(runs[0].files[0]).read_bytes() == Path(runs[1].files[0]).read_bytes()
@@ -418,10 +590,14 @@ def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepal
     from ajb_utils.judge.backends import AiohttpPool
 
     body = json.dumps({"x": "y" * 5000}).encode()
-    chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 1000]), body[i:i + 1000]) for i in range(0, len(body), 1000))
-    replies = [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + b"0\r\n\r\n",
-               b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),  # then the server drops it
-               b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + body]
+    chunked = b"".join(
+        b"%x\r\n%s\r\n" % (len(body[i : i + 1000]), body[i : i + 1000]) for i in range(0, len(body), 1000)
+    )
+    replies = [
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked + b"0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),  # then the server drops it
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + body,
+    ]
     seen: list[bytes] = []
 
     async def handle(reader, writer) -> None:
@@ -455,8 +631,9 @@ def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepal
 
 # ----------------------------------------------------------- the retry policy (tenacity.AsyncRetrying)
 @pytest.mark.parametrize("plain", [True, False])
-def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(server, bench, tmp_path, monkeypatch,
-                                                                             plain) -> None:
+def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(
+    server, bench, tmp_path, monkeypatch, plain
+) -> None:
     import ajb_utils.judge.runner as R
 
     waits: list[tuple[int, float | None]] = []
@@ -470,8 +647,9 @@ def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(serv
     assert s.statuses == {"ok": 12} and {ra for _, ra in waits} == {None}  # no Retry-After: jittered exponential
     waits.clear()
     n0 = server.state.requests
-    s = run_judge(cfg(server, bench, tmp_path, "always429", name="c", store_path=tmp_path / "c.sqlite", max_attempts=3,
-                      **one))
+    s = run_judge(
+        cfg(server, bench, tmp_path, "always429", name="c", store_path=tmp_path / "c.sqlite", max_attempts=3, **one)
+    )
     assert s.statuses == {"api_error": 12} and server.state.requests - n0 == 36  # stop after 3 attempts each
     assert s.retries == 24  # slept twice per unit (tenacity also asks for a wait after the last one, unused)
     waits.clear()

@@ -7,7 +7,13 @@ import json
 import pytest
 
 from ajb_utils.judge.parse import (
-    parse_deriver, parse_generator, parse_judge, parse_prometheus, parse_rewrite, snap, strip_think,
+    parse_deriver,
+    parse_generator,
+    parse_judge,
+    parse_prometheus,
+    parse_rewrite,
+    snap,
+    strip_think,
 )
 
 GOOD = {
@@ -21,14 +27,17 @@ S = json.dumps(GOOD)
 EXPECT = {"tool_selection": 1.0, "parameter_structure": 0.5, "sequence_accuracy": 1.0, "query_coverage": 0.0}
 
 
-@pytest.mark.parametrize("text", [
-    S,
-    f"```json\n{S}\n```",
-    f"Here is my evaluation: {S} Let me know.",
-    f"<think>I think {{\"a\": 1}} maybe</think>{S}",
-    f"<thinking>hmm</thinking>\n```\n{S}\n```",
-    f"reasoning text without opening tag</think>{S}",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        S,
+        f"```json\n{S}\n```",
+        f"Here is my evaluation: {S} Let me know.",
+        f'<think>I think {{"a": 1}} maybe</think>{S}',
+        f"<thinking>hmm</thinking>\n```\n{S}\n```",
+        f"reasoning text without opening tag</think>{S}",
+    ],
+)
 def test_judge_reply_shapes(text: str) -> None:
     v = parse_judge(text)
     assert v.status == "ok" and v.scores == EXPECT and not v.repaired
@@ -42,28 +51,62 @@ def test_reasoning_field_and_unclosed_think() -> None:
 
 
 def test_repair_is_flagged() -> None:
-    v = parse_judge(S.replace('"b"}', '"b"},').replace("}, \"seq", "},, \"seq"))
+    v = parse_judge(S.replace('"b"}', '"b"},').replace('}, "seq', '},, "seq'))
     assert v.status == "ok" and v.repaired
-    v = parse_judge("{'tool_selection': 1, 'parameter_structure': 0.5, 'sequence_accuracy': True, 'query_coverage': 0,}")
+    v = parse_judge(
+        "{'tool_selection': 1, 'parameter_structure': 0.5, 'sequence_accuracy': True, 'query_coverage': 0,}"
+    )
     assert v.status == "ok" and v.repaired and v.scores["sequence_accuracy"] == 1.0
 
 
 def test_aliases_and_near_miss_snapping() -> None:
-    v = parse_judge(json.dumps({"scores": {"Tool Selection": {"score": 0.98}, "param": "0.5", "sequence": 0.52,
-                                           "coverage": "0,5"}}))
+    v = parse_judge(
+        json.dumps({"scores": {"Tool Selection": {"score": 0.98}, "param": "0.5", "sequence": 0.52, "coverage": "0,5"}})
+    )
     assert v.status == "ok"
-    assert v.scores == {"tool_selection": 1.0, "parameter_structure": 0.5, "sequence_accuracy": 0.5, "query_coverage": 0.5}
+    assert v.scores == {
+        "tool_selection": 1.0,
+        "parameter_structure": 0.5,
+        "sequence_accuracy": 0.5,
+        "query_coverage": 0.5,
+    }
     assert any("snapped 0.98->1" in n for n in v.notes) and any("decimal comma" in n for n in v.notes)
     assert snap("n/a")[0] is None
 
 
-@pytest.mark.parametrize("raw,expect", [
-    (0, 0.0), (1, 1.0), (0.5, 0.5), ("1", 1.0), (True, 1.0), (0.97, 1.0), (0.03, 0.0),
-    ("1/2", 0.5), ("2/2", 1.0), ("0/2", 0.0), ("0,5", 0.5), ("1.0 (fully correct)", 1.0),
-    # off-scale: a 1-5 or percentage answer is unreadable, never rescaled into a silent 0
-    (5, None), (4, None), (3, None), (2, None), (1.5, None), (0.8, None), (0.25, None), (90, None), (-1, None),
-    ("4/5", None), ("3", None), ("1/0", None), ("high", None), (None, None), (float("nan"), None),
-])
+@pytest.mark.parametrize(
+    "raw,expect",
+    [
+        (0, 0.0),
+        (1, 1.0),
+        (0.5, 0.5),
+        ("1", 1.0),
+        (True, 1.0),
+        (0.97, 1.0),
+        (0.03, 0.0),
+        ("1/2", 0.5),
+        ("2/2", 1.0),
+        ("0/2", 0.0),
+        ("0,5", 0.5),
+        ("1.0 (fully correct)", 1.0),
+        # off-scale: a 1-5 or percentage answer is unreadable, never rescaled into a silent 0
+        (5, None),
+        (4, None),
+        (3, None),
+        (2, None),
+        (1.5, None),
+        (0.8, None),
+        (0.25, None),
+        (90, None),
+        (-1, None),
+        ("4/5", None),
+        ("3", None),
+        ("1/0", None),
+        ("high", None),
+        (None, None),
+        (float("nan"), None),
+    ],
+)
 def test_snap_scale(raw, expect) -> None:
     value, note = snap(raw)
     assert value == expect
@@ -85,7 +128,11 @@ def test_one_to_five_answer_is_parse_error_not_zero() -> None:
         fixed = json.loads(S)
         fixed["sequence_accuracy"]["accuracy"] = raw
         v = parse_judge(json.dumps(fixed))
-        assert v.status == "ok" and v.scores["sequence_accuracy"] == want and any("sequence_accuracy:" in n for n in v.notes)
+        assert (
+            v.status == "ok"
+            and v.scores["sequence_accuracy"] == want
+            and any("sequence_accuracy:" in n for n in v.notes)
+        )
 
 
 def test_two_objects_and_unflagged_truncation() -> None:
@@ -136,6 +183,8 @@ def test_other_parsers() -> None:
     assert g["status"] == "ok" and g["calls"] == [{"name": "f", "arguments": {"a": 1}}]
     assert parse_generator("[]")["calls"] == [] and parse_generator("oops")["calls"] is None
     assert parse_deriver('{"expected_calls": [{"name": "f", "arguments": {}}]}')["status"] == "ok"
-    r = parse_rewrite('{"medium_preserves_gt": "yes", "hard_preserves_gt": true, "medium_harder_than_easy": false, '
-                      '"hard_harder_than_medium": 1}')
+    r = parse_rewrite(
+        '{"medium_preserves_gt": "yes", "hard_preserves_gt": true, "medium_harder_than_easy": false, '
+        '"hard_harder_than_medium": 1}'
+    )
     assert r["status"] == "ok" and r["verdicts"]["medium_preserves_gt"] is True

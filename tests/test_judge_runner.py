@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fake_openai_server import FakeServer  # noqa: E402
-from runner_support import REPO, SECRET, cfg  # noqa: E402
-
 from ajb_utils.judge import Decoding, run_generate, run_judge, run_rewrite  # noqa: E402
 from ajb_utils.judge.store import Store  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
-
+from fake_openai_server import FakeServer  # noqa: E402
+from runner_support import REPO, SECRET, cfg  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +44,12 @@ def test_modes_end_ok(server, bench, tmp_path, model) -> None:
     rows = [json.loads(x) for x in Path(s.files[0]).read_text().splitlines()]
     assert len(rows) == 12 and all(r["with_gt"]["overall_alignment_pct"] is not None for r in rows)
     st = rows[0]["judge_status"]["with_gt"]
-    assert st["status"] == "ok" and st["model"].endswith("-served") and st["fingerprint"] == "fp_fake" and st["prompt_hash"]
+    assert (
+        st["status"] == "ok"
+        and st["model"].endswith("-served")
+        and st["fingerprint"] == "fp_fake"
+        and st["prompt_hash"]
+    )
 
 
 def test_failure_statuses_retry_and_reparse(server, bench, tmp_path) -> None:
@@ -83,7 +86,9 @@ def test_fail_fast(server, bench, tmp_path, model, expect) -> None:
 
 def test_resume_never_repays_and_round_robin(server, bench, tmp_path) -> None:
     with FakeServer() as s2:
-        c = cfg(server, bench, tmp_path, base_urls=[server.url, s2.url], conditions=["with_gt", "without_gt", "prometheus"])
+        c = cfg(
+            server, bench, tmp_path, base_urls=[server.url, s2.url], conditions=["with_gt", "without_gt", "prometheus"]
+        )
         n1, n2 = server.state.requests, s2.state.requests
         a = run_judge(c)
         assert a.statuses == {"ok": 24 + 48} and a.new == 72
@@ -99,15 +104,32 @@ def test_decoding_is_identity_and_sent(server, bench, tmp_path) -> None:
     server.state.keep_bodies = True
     server.state.bodies.clear()
     try:
-        a = run_judge(cfg(server, bench, tmp_path, decoding=Decoding(temperature=0.3, max_tokens=99, thinking=False, seed=7),
-                          conditions=["with_gt"], limit=1))
+        a = run_judge(
+            cfg(
+                server,
+                bench,
+                tmp_path,
+                decoding=Decoding(temperature=0.3, max_tokens=99, thinking=False, seed=7),
+                conditions=["with_gt"],
+                limit=1,
+            )
+        )
         body = server.state.bodies[-1]
     finally:
         server.state.keep_bodies = False
     assert body["temperature"] == 0.3 and body["max_tokens"] == 99 and body["seed"] == 7
     assert body["chat_template_kwargs"] == {"enable_thinking": False}
-    b = run_judge(cfg(server, bench, tmp_path, decoding=Decoding(temperature=0.7), conditions=["with_gt"], limit=1,
-                      replace_export=True))  # another run at the same export path is refused unless asked
+    b = run_judge(
+        cfg(
+            server,
+            bench,
+            tmp_path,
+            decoding=Decoding(temperature=0.7),
+            conditions=["with_gt"],
+            limit=1,
+            replace_export=True,
+        )
+    )  # another run at the same export path is refused unless asked
     assert a.run_hash != b.run_hash and b.new == 3
 
 
@@ -136,24 +158,51 @@ def test_generate_and_rewrite(server, bench, tmp_path) -> None:
     assert len(rows) == 12 and rows[0]["generated_tool_calls"] and rows[0]["score_tool_selection"] is not None
     r = run_rewrite(cfg(server, bench, tmp_path, name="rw_t", model="think"))
     rows = [json.loads(x) for x in Path(r.files[0]).read_text().splitlines()]
-    assert len(rows) == 16 and {x["criterion"] for x in rows} == {"medium_preserves", "hard_preserves", "medium_harder", "hard_harder"}
+    assert len(rows) == 16 and {x["criterion"] for x in rows} == {
+        "medium_preserves",
+        "hard_preserves",
+        "medium_harder",
+        "hard_harder",
+    }
 
 
 def test_batch_roundtrip(server, bench, tmp_path) -> None:
     from ajb_utils.judge.cli import main
 
-    args = ["--backend", "openai", "--model", "gpt-x", "--base-url", server.url, "--api-key-env", "AJB_TEST_KEY",
-            "--source", "toy:3", "--name", "bt", "--out", str(tmp_path / "runs"), "--store", str(tmp_path / "b.sqlite"),
-            "--no-progress", "--file", str(tmp_path / "batch_in.jsonl")]
+    args = [
+        "--backend",
+        "openai",
+        "--model",
+        "gpt-x",
+        "--base-url",
+        server.url,
+        "--api-key-env",
+        "AJB_TEST_KEY",
+        "--source",
+        "toy:3",
+        "--name",
+        "bt",
+        "--out",
+        str(tmp_path / "runs"),
+        "--store",
+        str(tmp_path / "b.sqlite"),
+        "--no-progress",
+        "--file",
+        str(tmp_path / "batch_in.jsonl"),
+    ]
     assert main(["batch-export", *args]) == 0
     reqs = [json.loads(x) for x in (tmp_path / "batch_in.jsonl").read_text().splitlines()]
     distinct = {json.dumps(r["body"]["messages"], sort_keys=True) for r in reqs}
     assert len(reqs) == len(distinct) and 3 * 3 * 2 <= len(reqs) < 3 * 2 * 3 * 2  # identical requests once
     out = []
     from fake_openai_server import answer_for
+
     for q in reqs[:-2]:  # two results missing: the import is partial, and resumable
-        body = {"model": "gpt-x-2026", "choices": [{"message": {"content": answer_for(q["body"]["messages"])},
-                "finish_reason": "stop"}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}}
+        body = {
+            "model": "gpt-x-2026",
+            "choices": [{"message": {"content": answer_for(q["body"]["messages"])}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5},
+        }
         out.append(json.dumps({"custom_id": q["custom_id"], "response": {"status_code": 200, "body": body}}))
     (tmp_path / "batch_out.jsonl").write_text("\n".join(out))
     args[-1] = str(tmp_path / "batch_out.jsonl")
@@ -176,14 +225,47 @@ def test_secret_never_leaks(server, bench, tmp_path, caplog) -> None:
 
 def test_cli_help_and_static_run(tmp_path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    h = subprocess.run([sys.executable, "-m", "ajb_utils.judge", "run", "--help"], capture_output=True, text=True,
-                       env=env, timeout=120)
+    h = subprocess.run(
+        [sys.executable, "-m", "ajb_utils.judge", "run", "--help"], capture_output=True, text=True, env=env, timeout=120
+    )
     assert h.returncode == 0
-    for flag in ("--backend", "--base-url", "--model", "--api-key-env", "--conditions", "--source", "--generators",
-                 "--difficulties", "--limit", "--concurrency", "--out", "--name", "--retry-errors", "--reparse", "--dry-run"):
+    for flag in (
+        "--backend",
+        "--base-url",
+        "--model",
+        "--api-key-env",
+        "--conditions",
+        "--source",
+        "--generators",
+        "--difficulties",
+        "--limit",
+        "--concurrency",
+        "--out",
+        "--name",
+        "--retry-errors",
+        "--reparse",
+        "--dry-run",
+    ):
         assert flag in h.stdout
-    r = subprocess.run([sys.executable, "-m", "ajb_utils.judge", "run", "--source", "toy:6", "--name", "st",
-                        "--out", str(tmp_path), "--conditions", "with_gt,without_gt,deref"], capture_output=True,
-                       text=True, env=env, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ajb_utils.judge",
+            "run",
+            "--source",
+            "toy:6",
+            "--name",
+            "st",
+            "--out",
+            str(tmp_path),
+            "--conditions",
+            "with_gt,without_gt,deref",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert len((tmp_path / "st.jsonl").read_text().splitlines()) == 6 * 2 * 3

@@ -33,8 +33,9 @@ def test_all_conditions_fast(bench) -> None:
 
 def test_without_gt_never_reads_the_reference(bench) -> None:
     a = static_verdicts(bench, ["without_gt", "without_gt_05"])
-    scrambled = type(bench)(records=bench.records.assign(expected_calls=[[]] * len(bench.records)),
-                            generations=bench.generations)
+    scrambled = type(bench)(
+        records=bench.records.assign(expected_calls=[[]] * len(bench.records)), generations=bench.generations
+    )
     b = static_verdicts(scrambled, ["without_gt", "without_gt_05"])
     assert np.array_equal(a["llm_score"].to_numpy(), b["llm_score"].to_numpy())
     assert (a["justification"] == b["justification"]).all()
@@ -49,8 +50,16 @@ def test_derangement(bench) -> None:
 
 
 def test_static_run_exports_loader_schema(bench, tmp_path) -> None:
-    s = run_judge(RunConfig(name="static_t", bench=bench, conditions=["with_gt", "without_gt"], out_dir=tmp_path,
-                            limit=12, progress=False))
+    s = run_judge(
+        RunConfig(
+            name="static_t",
+            bench=bench,
+            conditions=["with_gt", "without_gt"],
+            out_dir=tmp_path,
+            limit=12,
+            progress=False,
+        )
+    )
     rows = [json.loads(x) for x in (tmp_path / "static_t.jsonl").read_text().splitlines()]
     assert len(rows) == 12 * 2 * 3 and s.statuses == {"ok": len(rows) * 2}
     blk = rows[0]["with_gt"]
@@ -62,8 +71,9 @@ def test_static_run_exports_loader_schema(bench, tmp_path) -> None:
     assert meta["synthetic"] is bench.synthetic is True  # a run over the synthetic sample says so
     assert meta["backend"] == "static" and meta["study"] == "static"
     # the loader's own verdict builder accepts it
-    from ajb_utils.data import build_verdicts
     import pandas as pd
+
+    from ajb_utils.data import build_verdicts
 
     gi = bench.generations.set_index(["id", "generator", "difficulty"])[["p_tool", "p_param", "p_seq", "p_cov"]]
     v = build_verdicts(pd.DataFrame(rows), "static_t", gi, [], False)

@@ -63,9 +63,11 @@ def test_imports_sit_at_the_top(path: Path) -> None:
     assert late == [], f"imports after the first definition at lines {late}"
     for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Try) and any(
-                isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
-                for h in node.handlers):
-            own = [n for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("ajb_utils")]
+            isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError") for h in node.handlers
+        ):
+            own = [
+                n for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("ajb_utils")
+            ]
             assert own == [], f"import shim for the package's own module at line {node.lineno}"
 
 

@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 
 from ajb_utils import calls as C
-from ajb_utils import stats
+from ajb_utils import scoring, stats
 from ajb_utils.data import load_bench
-from ajb_utils import scoring
 from mini_repo import EXPECTED, write_mini_repo
 
 
@@ -54,15 +53,17 @@ def test_duplicate_judge_row_is_an_exclusion_not_a_second_vote(tmp_path, engine)
 
 def test_stats_refuse_duplicate_rows_instead_of_choosing_one():
     """record_alignment, pairwise_agreement and bootstrap_diff_ci share one row rule: a key twice is an error."""
-    rows = [("r1", "g", "easy", j, c, "tool_selection", 1.0, 1.0)
-            for j in ("A", "B") for c in ("with_gt", "without_gt")]
+    rows = [
+        ("r1", "g", "easy", j, c, "tool_selection", 1.0, 1.0) for j in ("A", "B") for c in ("with_gt", "without_gt")
+    ]
     rows.append(("r1", "g", "easy", "A", "with_gt", "tool_selection", 0.0, 1.0))
-    v = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric",
-                                    "llm_score", "p"])
+    v = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p"])
     v["match"] = 1 - (v["p"] - v["llm_score"]).abs()
-    for fn in (lambda: stats.record_alignment(v),
-               lambda: stats.pairwise_agreement(v, "with_gt"),
-               lambda: stats.bootstrap_diff_ci(v, by="judge", n_resamples=10, seed=0)):
+    for fn in (
+        lambda: stats.record_alignment(v),
+        lambda: stats.pairwise_agreement(v, "with_gt"),
+        lambda: stats.bootstrap_diff_ci(v, by="judge", n_resamples=10, seed=0),
+    ):
         with pytest.raises(ValueError, match="duplicate"):
             fn()
 
@@ -79,8 +80,9 @@ def test_null_dag_type_record_stays_in_alignment_and_is_reported(tmp_path):
     rec = stats.record_alignment(bench.verdicts)
     assert "r1" in set(rec["id"].astype(str))
     cells = stats.align(bench.verdicts)
-    n_records = bench.verdicts.drop_duplicates(["id", "difficulty", "condition"]) \
-        .groupby("condition", observed=True).size()
+    n_records = (
+        bench.verdicts.drop_duplicates(["id", "difficulty", "condition"]).groupby("condition", observed=True).size()
+    )
     assert cells.groupby("condition", observed=True)["n"].sum().to_dict() == n_records.to_dict()
     jury = stats.soft_jury(bench.verdicts, ["judge_gpt_5_4"])
     assert "r1" in set(jury["id"].astype(str))
@@ -93,9 +95,11 @@ def test_unparseable_then_valid_retry_keeps_the_valid_generation(tmp_path):
     rows = _rows(path)
     bad = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "hard")
     assert bad["generated_tool_calls"] is None
-    retry = {**bad, "generated_tool_calls": EXPECTED,
-             **{f"score_{m}": 1.0 for m in ("tool_selection", "parameter_structure",
-                                            "sequence_accuracy", "query_coverage")}}
+    retry = {
+        **bad,
+        "generated_tool_calls": EXPECTED,
+        **{f"score_{m}": 1.0 for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage")},
+    }
     _write(path, rows + [retry])
     bench = load_bench(root, engine="json", runs=None)
     g = bench.generations
@@ -172,8 +176,12 @@ def test_a_null_valued_key_is_not_an_argument_in_any_encoding():
     assert C.normalize_calls('[{"name": "f", "arguments": {"x": 1, "y": null}}]') == want
     assert C.normalize_calls([{"name": "f", "arguments": {"x": 1, "y": None}}]) == want
     assert C.normalize_calls([{"name": "f", "arguments": '{"x": 1, "y": null}'}]) == want
-    assert C.normalize_calls([{"function": {"name": "f", "arguments": {"x": 1, "y": None}},
-                               "name": None, "arguments": None}]) == want  # an Arrow struct
+    assert (
+        C.normalize_calls(
+            [{"function": {"name": "f", "arguments": {"x": 1, "y": None}}, "name": None, "arguments": None}]
+        )
+        == want
+    )  # an Arrow struct
 
 
 def test_check_published_scores_groups_mismatches_by_cause(tmp_path):

@@ -40,19 +40,26 @@ def test_lock_is_made_by_the_tool_and_names_its_command() -> None:
 
 def test_locked_versions_parse_pins_and_skip_the_rest(tmp_path) -> None:
     lock = tmp_path / "x.lock"
-    lock.write_text("# header\nNumPy==2.0.1    # via pandas\nhuggingface_hub==1.2 ; python_version >= '3.11'\n"
-                    "    # via x\n-e .\n")
+    lock.write_text(
+        "# header\nNumPy==2.0.1    # via pandas\nhuggingface_hub==1.2 ; python_version >= '3.11'\n    # via x\n-e .\n"
+    )
     assert environment.locked_versions(lock) == {"numpy": "2.0.1", "huggingface-hub": "1.2"}
     assert environment.locked_versions(tmp_path / "none.lock") == {}
 
 
 def test_lock_status_names_what_differs() -> None:
     locked = {"numpy": "2.0.1", "pandas": "2.2.0", "scipy": "1.11"}
-    assert environment.lock_status(locked, {"numpy": "2.0.1", "pandas": "2.2.0", "scipy": "1.11"}) == "all 3 pins installed"
+    assert (
+        environment.lock_status(locked, {"numpy": "2.0.1", "pandas": "2.2.0", "scipy": "1.11"})
+        == "all 3 pins installed"
+    )
     assert environment.lock_differences(locked, {"numpy": "2.0.1", "pandas": "3.0"}) == {
-        "pandas": ("3.0", "2.2.0"), "scipy": ("not installed", "1.11")}
+        "pandas": ("3.0", "2.2.0"),
+        "scipy": ("not installed", "1.11"),
+    }
     assert environment.lock_status(locked, {"numpy": "2.0.1", "pandas": "3.0", "scipy": "1.11"}) == (
-        "1 of 3 pins differ: pandas 3.0 (lock 2.2.0)")
+        "1 of 3 pins differ: pandas 3.0 (lock 2.2.0)"
+    )
     assert environment.lock_status({}, {}) == "no requirements.lock"
 
 
@@ -99,8 +106,11 @@ def _readme_test_command() -> str:
 
 
 def test_ci_installs_with_the_lock_and_runs_exactly_the_readme_test_command() -> None:
-    lines = [ln.strip() for ln in (REPO_ROOT / ".ci" / "run").read_text().splitlines()
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        ln.strip()
+        for ln in (REPO_ROOT / ".ci" / "run").read_text().splitlines()
+        if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     assert 'python -m pip install --quiet -c requirements.lock -e ".[dev]"' in lines
     assert lines[-1] == _readme_test_command()
     readme = (REPO_ROOT / "README.md").read_text()

@@ -13,10 +13,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from ajb_utils import paper, schema
+from ajb_utils import judge, paper, schema
 from ajb_utils.judge.runner import RunSummary
 from ajb_utils.paths import NOTEBOOKS_DIR, REPO_ROOT, SAMPLE_DIR
-from ajb_utils import judge
 from ajb_utils.tables import new_judge as ext
 
 NB = NOTEBOOKS_DIR / "15_new_judge.ipynb"
@@ -26,9 +25,21 @@ G = "llama_3_3_70b_instruct"
 
 def _rows(judge: str, rid: str, difficulty: str, condition: str, matches: list[float]) -> list[dict]:
     """Return verdict rows of one item: one metric row per match value (p = 1, llm_score = match)."""
-    return [{"id": rid, "generator": G, "difficulty": difficulty, "judge": judge, "condition": condition,
-             "metric": schema.METRICS[i], "p": 1.0, "llm_score": m, "match": m, "dag_type": "linear"}
-            for i, m in enumerate(matches)]
+    return [
+        {
+            "id": rid,
+            "generator": G,
+            "difficulty": difficulty,
+            "judge": judge,
+            "condition": condition,
+            "metric": schema.METRICS[i],
+            "p": 1.0,
+            "llm_score": m,
+            "match": m,
+            "dag_type": "linear",
+        }
+        for i, m in enumerate(matches)
+    ]
 
 
 @pytest.fixture()
@@ -36,8 +47,10 @@ def tiny() -> pd.DataFrame:
     """Two records x two difficulties x two conditions; the new judge judged only record r1."""
     rows = []
     for d in ("easy", "hard"):
-        for c, new_m, j1_m, j2_m in (("with_gt", [1.0, 1.0], [1.0, 0.5], [0.5, 0.5]),
-                                     ("without_gt", [0.5, 0.0], [1.0, 1.0], [1.0, 0.0])):
+        for c, new_m, j1_m, j2_m in (
+            ("with_gt", [1.0, 1.0], [1.0, 0.5], [0.5, 0.5]),
+            ("without_gt", [0.5, 0.0], [1.0, 1.0], [1.0, 0.0]),
+        ):
             rows += _rows(NEW, "r1", d, c, new_m) + _rows(J1, "r1", d, c, j1_m) + _rows(J2, "r1", d, c, j2_m)
             rows += _rows(J1, "r2", d, c, [0.0, 0.0]) + _rows(J2, "r2", d, c, [0.0, 0.0])  # not judged by NEW
     return pd.DataFrame(rows)
@@ -64,8 +77,12 @@ def test_table_X2_hand_computed(tiny) -> None:
     assert r.loc["with_gt", "six_mean"] == 62.5 and r.loc["with_gt", "new_minus_six_mean"] == 37.5
     assert r["n"].tolist() == [1, 1]
     rep = paper.reported("T02")
-    rep = rep[(rep["generator"] == G) & (rep["difficulty"] == "easy") & (rep["condition"] == "with_gt")
-              & rep["judge"].isin([J1, J2])]
+    rep = rep[
+        (rep["generator"] == G)
+        & (rep["difficulty"] == "easy")
+        & (rep["condition"] == "with_gt")
+        & rep["judge"].isin([J1, J2])
+    ]
     assert r.loc["with_gt", "paper_six_mean"] == pytest.approx(rep["value"].mean())
     allrow = x2[(x2["generator"] == "all") & (x2["difficulty"] == "easy") & (x2["condition"] == "with_gt")].iloc[0]
     assert allrow[NEW] == 100.0 and allrow["n"] == 1
@@ -90,8 +107,18 @@ def test_table_X2_lift_and_metrics(tiny) -> None:
 
 
 def test_run_line_is_the_same_cached_or_new() -> None:
-    table = pd.DataFrame({"generator": [G], "difficulty": ["easy"], "condition": ["with_gt"],
-                          "items": [10], "ok": [9], "null": [1], "cached": [0], "new": [10]})
+    table = pd.DataFrame(
+        {
+            "generator": [G],
+            "difficulty": ["easy"],
+            "condition": ["with_gt"],
+            "items": [10],
+            "ok": [9],
+            "null": [1],
+            "cached": [0],
+            "new": [10],
+        }
+    )
     files = [str(REPO_ROOT / "data" / "runs" / "x.jsonl")]
     a = RunSummary("x", "h", new=40, statuses={"ok": 36, "parse_error": 4}, elapsed_s=12.3, table=table, files=files)
     b = dataclasses.replace(a, new=0, cached=40, elapsed_s=0.1, table=table.assign(cached=10, new=0))
@@ -114,8 +141,12 @@ def test_parameter_files_match_the_notebook() -> None:
         y = yaml.safe_load((REPO_ROOT / "papermill_params" / f).read_text())
         assert set(y["15_new_judge"]) <= names, f
         assert set(y["default"]) <= names, f
-    assert yaml.safe_load((REPO_ROOT / "papermill_params" / "new_judge_static.yaml").read_text())["15_new_judge"]["run_name"] \
+    assert (
+        yaml.safe_load((REPO_ROOT / "papermill_params" / "new_judge_static.yaml").read_text())["15_new_judge"][
+            "run_name"
+        ]
         == _notebook_defaults()["run_name"]
+    )
 
 
 def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
@@ -126,10 +157,21 @@ def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
     src = tmp_path / "sample"
     shutil.copytree(SAMPLE_DIR, src, ignore=shutil.ignore_patterns("runs", "annotations"))
     items = load_bench(src, judges=[], runs=None)
-    cfg = judge.new_judge_config(p["run_name"], backend=p["backend"], base_url=p["base_url"], model=p["model"],
-                               api_key_env=p["api_key_env"], temperature=p["temperature"],
-                               concurrency=p["concurrency"], conditions=p["conditions"], generators=p["generators"],
-                               difficulties=p["difficulties"], limit=p["limit"], seed=p["seed"], bench=items)
+    cfg = judge.new_judge_config(
+        p["run_name"],
+        backend=p["backend"],
+        base_url=p["base_url"],
+        model=p["model"],
+        api_key_env=p["api_key_env"],
+        temperature=p["temperature"],
+        concurrency=p["concurrency"],
+        conditions=p["conditions"],
+        generators=p["generators"],
+        difficulties=p["difficulties"],
+        limit=p["limit"],
+        seed=p["seed"],
+        bench=items,
+    )
     summary = run_judge(dataclasses.replace(cfg, out_dir=src / "runs"))
     st = judge.run_status(summary)
     assert st["null"].sum() == 0 and st["items"].sum() == 2 * len(items.generations)
@@ -138,8 +180,12 @@ def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
     v = ext.x2_verdicts(bench.verdicts, p["run_name"])
     x2 = ext.table_X2(v, p["run_name"])
     assert len(x2) == (len(schema.GENERATORS) + 1) * 3 * 2
-    assert x2[p["run_name"]].notna().all() and (x2["of"] == 7).all() \
-        and (x2["rank"] >= 1).all() and (x2["rank"] <= x2["of"]).all()
+    assert (
+        x2[p["run_name"]].notna().all()
+        and (x2["of"] == 7).all()
+        and (x2["rank"] >= 1).all()
+        and (x2["rank"] <= x2["of"]).all()
+    )
     g = x2[x2["generator"] != "all"]
     assert g["n"].sum() == 2 * len(items.generations)
 

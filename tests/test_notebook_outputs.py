@@ -116,8 +116,14 @@ def test_row_counter_sees_every_kind_of_long_table() -> None:
         "html": {"output_type": "display_data", "data": {"text/html": df.to_html(), "text/plain": str(df)}},
         "plain": {"output_type": "execute_result", "data": {"text/plain": df.to_string()}},
         "stream": {"output_type": "stream", "name": "stdout", "text": df.to_string() + "\n"},
-        "markdown": {"output_type": "display_data", "data": {"text/markdown": "\n".join(
-            ["| judge | align |", "|---|---|"] + [f"| {j} | {a} |" for j, a in zip(df["judge"], df["align"])])}},
+        "markdown": {
+            "output_type": "display_data",
+            "data": {
+                "text/markdown": "\n".join(
+                    ["| judge | align |", "|---|---|"] + [f"| {j} | {a} |" for j, a in zip(df["judge"], df["align"])]
+                )
+            },
+        },
     }
     for kind, o in cases.items():
         assert max(output_table_rows(o)) == 41, kind
@@ -126,8 +132,11 @@ def test_row_counter_sees_every_kind_of_long_table() -> None:
     ok = {"output_type": "display_data", "data": {"text/html": short.to_html(), "text/plain": str(short)}}
     assert long_tables({"cells": [{"id": "y", "outputs": [ok]}]}) == []
     # prose and commands (single spaces) are not tables
-    prose = {"output_type": "stream", "name": "stdout",
-             "text": "\n".join(f"wrote figures/sample/T{i:02d}_x.csv" for i in range(60))}
+    prose = {
+        "output_type": "stream",
+        "name": "stdout",
+        "text": "\n".join(f"wrote figures/sample/T{i:02d}_x.csv" for i in range(60)),
+    }
     assert output_table_rows(prose) == []
 
 
@@ -180,13 +189,18 @@ def anatomy_problems(nb: dict) -> list[str]:
         if take is not None and try_it < take:
             problems.append("'Try it' comes before 'Takeaways'")
         # one exercise = one assert that checks its answer; one cell may hold several exercises
-        checks = sum(len(re.findall(r"^\s*assert\b", _source(c), re.M))
-                     for c in cells[try_it + 1:] if c["cell_type"] == "code")
+        checks = sum(
+            len(re.findall(r"^\s*assert\b", _source(c), re.M)) for c in cells[try_it + 1 :] if c["cell_type"] == "code"
+        )
         if not 2 <= checks <= 6:
             problems.append(f"'Try it' has {checks} checked exercises (2-3 exercises, each checked by an assert)")
     if take is not None:  # at the end: after it only "Try it" and the environment report (level-2 headings)
-        later = [h for c in cells[take + 1:] if c["cell_type"] == "markdown"
-                 for h in re.findall(r"^#{1,2}\s+(.*)$", _source(c), re.M)]
+        later = [
+            h
+            for c in cells[take + 1 :]
+            if c["cell_type"] == "markdown"
+            for h in re.findall(r"^#{1,2}\s+(.*)$", _source(c), re.M)
+        ]
         if any(not re.match(r"try it|environment", h.strip(), re.I) for h in later):
             problems.append("'Takeaways' is not at the end")
     return problems
@@ -200,18 +214,45 @@ def test_anatomy_check_can_fail() -> None:
         return {"cell_type": "code", "source": text, "outputs": []}
 
     top = md("# T\n\n**Question.** Why?\n\n**You will learn** a, b.\n\n**Reads** x. **Writes** y.")
-    good = {"cells": [top, code("x = 1"), md("## Takeaways\n\n- a\n- b\n- c"),
-                      md("## Try it\n\nPredict ..."), code("answer = 1\nassert answer == 1"),
-                      code("assert True"), md("## Environment"), code("env()")]}
+    good = {
+        "cells": [
+            top,
+            code("x = 1"),
+            md("## Takeaways\n\n- a\n- b\n- c"),
+            md("## Try it\n\nPredict ..."),
+            code("answer = 1\nassert answer == 1"),
+            code("assert True"),
+            md("## Environment"),
+            code("env()"),
+        ]
+    }
     assert anatomy_problems(good) == []
     bare = {"cells": [md("# T"), code("x = 1"), md("## Environment"), code("env()")]}
     assert len(anatomy_problems(bare)) == 6
-    two_bullets = {"cells": [top, code("x = 1"), md("## Takeaways\n\n- a\n- b"), md("## Try it"),
-                             code("assert 1"), code("assert 2")]}
+    two_bullets = {
+        "cells": [
+            top,
+            code("x = 1"),
+            md("## Takeaways\n\n- a\n- b"),
+            md("## Try it"),
+            code("assert 1"),
+            code("assert 2"),
+        ]
+    }
     assert anatomy_problems(two_bullets) == ["'Takeaways' has 2 bullets (3-5 expected)"]
-    unchecked = {"cells": [top, code("x = 1"), md("## Takeaways\n\n- a\n- b\n- c"), md("## Try it"),
-                           code("print(1)"), code("assert 2")]}
-    assert anatomy_problems(unchecked) == ["'Try it' has 1 checked exercises (2-3 exercises, each checked by an assert)"]
+    unchecked = {
+        "cells": [
+            top,
+            code("x = 1"),
+            md("## Takeaways\n\n- a\n- b\n- c"),
+            md("## Try it"),
+            code("print(1)"),
+            code("assert 2"),
+        ]
+    }
+    assert anatomy_problems(unchecked) == [
+        "'Try it' has 1 checked exercises (2-3 exercises, each checked by an assert)"
+    ]
 
 
 @pytest.mark.parametrize("path", SECTION_NOTEBOOKS, ids=lambda p: p.stem)

@@ -122,7 +122,10 @@ def test_checker_accepts_a_complete_glass_box() -> None:
         ([_GOOD[0], _cell("code", _source(_GOOD[1]), [TAG, "nbval-ignore-output"], _PRINTED)], "assert"),
         ([_GOOD[0], _cell("code", "assert True", [TAG], [{"output_type": "stream", "text": "ok\n"}])], "by hand"),
         ([*_GOOD, _cell("code", "f = lambda x: x", [TAG], _PRINTED)], "defines a function"),
-        ([*_GOOD, _cell("code", "1 / 0", [TAG], [{"output_type": "error", "ename": "ZeroDivisionError"}])], "error output"),
+        (
+            [*_GOOD, _cell("code", "1 / 0", [TAG], [{"output_type": "error", "ename": "ZeroDivisionError"}])],
+            "error output",
+        ),
     ],
     ids=["untagged", "no-equation", "no-assert", "ignored-output", "no-by-hand-line", "lambda", "error"],
 )

@@ -44,9 +44,12 @@ def parameter_cells(nb_path: Path) -> list[str]:
 
 def repeated_parameters(source: str) -> list[str]:
     """Return the names a parameters cell assigns more than once."""
-    names = [t.id for node in ast.parse(source).body
-             for t in (node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)])
-             if isinstance(t, ast.Name)]
+    names = [
+        t.id
+        for node in ast.parse(source).body
+        for t in (node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)])
+        if isinstance(t, ast.Name)
+    ]
     return sorted({n for n in names if names.count(n) > 1})
 
 
@@ -72,14 +75,16 @@ def test_other_parameters_get_their_own_folder(monkeypatch) -> None:
 
 def test_run_parameters_takes_plain_values_only() -> None:
     import ajb_utils.tables.anchoring as module
+
     ns = {"seed": 3, "anchoring": module, "data_source": "sample", "bench": object(), "n_cases": 2}
     assert provenance.run_parameters(ns) == {"data_source": "sample", "seed": 3, "n_cases": 2}
 
 
 def test_provenance_records_parameters_and_runs(tmp_path) -> None:
     judges = pd.DataFrame({"judge": ["judge_qwq_32b", "my_run"], "origin": ["release", "run"]})
-    bench = SimpleNamespace(source=str(ROOT / "data" / "sample"), revision="r1", label="sample",
-                            synthetic=True, judges=judges)
+    bench = SimpleNamespace(
+        source=str(ROOT / "data" / "sample"), revision="r1", label="sample", synthetic=True, judges=judges
+    )
     out = provenance.output_dir("sample", tmp_path / "o", bench, params={"seed": 7, "out_dir": "x"})
     rec = json.loads((out / "PROVENANCE.json").read_text())
     assert rec["parameters"] == {"seed": 7}
@@ -150,8 +155,9 @@ def test_broken_link_is_reported(tmp_path) -> None:
 
 # ---- a non-default run -----------------------------------------------------------------------
 def _tracked_state() -> tuple[str, str]:
-    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     digest = hashlib.sha256()
     for p in sorted((ROOT / "figures" / "sample").iterdir()):
         if p.is_file() and not p.name.startswith("."):
@@ -170,9 +176,23 @@ def test_non_default_run_changes_no_committed_file(tmp_path) -> None:
     folder = paths.FIGURES_DIR / "sample-fewer_resamples"
     before = _tracked_state()
     try:
-        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "run_notebooks.py"), "--params", str(params),
-                               "--only", "00", "13", "--in-place", "--html"],
-                              cwd=ROOT, capture_output=True, text=True, timeout=900)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "scripts" / "run_notebooks.py"),
+                "--params",
+                str(params),
+                "--only",
+                "00",
+                "13",
+                "--in-place",
+                "--html",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert _tracked_state() == before
         rec = json.loads((folder / "PROVENANCE.json").read_text())
@@ -194,9 +214,19 @@ def test_index_renders_in_headless_chromium(tmp_path) -> None:
     html = tmp_path / "html"
     rn.render_html(paths.NOTEBOOKS_DIR / "00_index.ipynb", html)
     shot = tmp_path / "index.png"
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,900", f"--screenshot={shot}"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--window-size=1200,900",
+        f"--screenshot={shot}",
+    ]
     subprocess.run(["chromium", *flags, (html / "00_index.html").as_uri()], capture_output=True, timeout=120)
     assert shot.exists()
     img = Image.open(shot).convert("L")
@@ -224,7 +254,6 @@ def test_license_citation_and_changelog() -> None:
 
 def test_provenance_imports_without_fcntl() -> None:
     """provenance locks PROVENANCE.json with filelock, so the package imports on Windows (no fcntl)."""
-    code = ("import sys; sys.modules['fcntl'] = None; import ajb_utils.provenance, ajb_utils.data;"
-            " print('ok')")
+    code = "import sys; sys.modules['fcntl'] = None; import ajb_utils.provenance, ajb_utils.data; print('ok')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "ok", out.stderr

@@ -9,7 +9,6 @@ import yaml
 
 from ajb_utils.paths import REPO_ROOT
 
-
 CONDA_NAMES = {"python-xxhash": "xxhash", "python-duckdb": "duckdb"}  # conda-forge name -> the pip name it installs
 
 

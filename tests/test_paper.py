@@ -32,9 +32,11 @@ SOURCE_RE = re.compile(r"(draft LaTeX (tab|fig|sec|app):|arXiv v1 |draft figure 
 
 def _latex_dir() -> Path | None:
     """Return the draft LaTeX sections folder if it can be found."""
-    candidates = [os.environ.get("AJB_DRAFT_LATEX", ""),
-                  REPO_ROOT.parent / "shared/reference/agentjudgebench-draft-latex/sections",
-                  Path("/work/shared/reference/agentjudgebench-draft-latex/sections")]
+    candidates = [
+        os.environ.get("AJB_DRAFT_LATEX", ""),
+        REPO_ROOT.parent / "shared/reference/agentjudgebench-draft-latex/sections",
+        Path("/work/shared/reference/agentjudgebench-draft-latex/sections"),
+    ]
     for c in candidates:
         if c and Path(c, "experiments.tex").exists():
             return Path(c)
@@ -52,13 +54,16 @@ def _latex_rows(label: str) -> list[list[str]]:
     # the table body is the first tabular after the label, or, for captions placed after the
     # body (fig:full-results), the last tabular before it
     after = text.find("\\begin{tabular", i)
-    end_env = min(x for x in (text.find("\\end{table", i), text.find("\\end{figure", i),
-                              text.find("\\end{wraptable", i)) if x != -1)
+    end_env = min(
+        x
+        for x in (text.find("\\end{table", i), text.find("\\end{figure", i), text.find("\\end{wraptable", i))
+        if x != -1
+    )
     if after != -1 and after < end_env:
-        body = text[after:text.index("\\end{tabular", after)]
+        body = text[after : text.index("\\end{tabular", after)]
     else:
         start = text.rindex("\\begin{tabular", 0, i)
-        body = text[start:text.index("\\end{tabular", start)]
+        body = text[start : text.index("\\end{tabular", start)]
     body = body.split("\\midrule", 1)[1]
     rows = []
     for raw in body.split("\\\\"):
@@ -69,8 +74,9 @@ def _latex_rows(label: str) -> list[list[str]]:
         for c in raw.split("&"):
             c = c.replace("{,}", "")
             c = re.sub(r"\\multirow\{[^}]*\}\{[^}]*\}\{([^}]*)\}", r"\1", c)
-            c = re.sub(r"\\(textbf|textit|phantom)\{([^}]*)\}", lambda m: "" if m.group(1) ==
-                       "phantom" else m.group(2), c)
+            c = re.sub(
+                r"\\(textbf|textit|phantom)\{([^}]*)\}", lambda m: "" if m.group(1) == "phantom" else m.group(2), c
+            )
             c = c.replace("$", "").replace("{,}", "").replace("\\%", "").replace("\\", "")
             cells.append(c.strip())
         rows.append(cells)
@@ -136,11 +142,21 @@ def test_claims_csv() -> None:
     assert cl.loc[cl["kind"] == "order", "expected"].notna().all()
     for art in ["C-F1", "C-F2", "C-F3", "C-W", "C-J", "X1", "F03", "F09", "T06"]:
         assert (cl["artifact"] == art).any(), art
-    want = {"CF1.monotone_pairs": 30, "CF1.slope_ratio": 1.5, "CF2.lift_gpt_5_4": -1.5,
-            "CF2.lift_gemini": -3.9, "CF3.qwq_best_with_gt": 10, "CW.weighting_rho": 0.83,
-            "CJ.soft_jury_hard_gt": 82.5, "CJ.kappa_tier_rho_without_gt": -0.825,
-            "X1.qwq_mean_with_gt": 89.1, "X1.qwq_mean_without_gt": 85.6, "P.tuples": 321648,
-            "P.valid_records": 53608, "P.binary_rho": 0.03}
+    want = {
+        "CF1.monotone_pairs": 30,
+        "CF1.slope_ratio": 1.5,
+        "CF2.lift_gpt_5_4": -1.5,
+        "CF2.lift_gemini": -3.9,
+        "CF3.qwq_best_with_gt": 10,
+        "CW.weighting_rho": 0.83,
+        "CJ.soft_jury_hard_gt": 82.5,
+        "CJ.kappa_tier_rho_without_gt": -0.825,
+        "X1.qwq_mean_with_gt": 89.1,
+        "X1.qwq_mean_without_gt": 85.6,
+        "P.tuples": 321648,
+        "P.valid_records": 53608,
+        "P.binary_rho": 0.03,
+    }
     got = cl.set_index("claim_id")["paper_value"]
     for k, v in want.items():
         assert got[k] == pytest.approx(v), k
@@ -150,8 +166,7 @@ def test_paper_claims_hold_on_paper_tables() -> None:
     """Findings recomputed from the transcribed T02 (and T03) agree with their claims where the
     paper is self-consistent; the known inconsistencies are asserted as such (see README)."""
     t = paper.reported("T02")
-    w = t.pivot_table(index=["generator", "judge", "condition"], columns="difficulty",
-                      values="value")
+    w = t.pivot_table(index=["generator", "judge", "condition"], columns="difficulty", values="value")
     mono = (w["easy"] > w["medium"]) & (w["medium"] > w["hard"])
     pairs = mono.groupby(level=["generator", "judge"]).all()
     assert paper.check_claim("CF1.monotone_pairs", pairs.tolist())
@@ -163,12 +178,12 @@ def test_paper_claims_hold_on_paper_tables() -> None:
     assert paper.check_claim("CF2.lift_gpt_5_4", round(lift["judge_gpt_5_4"], 1))
     assert paper.check_claim("CF2.sign_qwq", lift["judge_qwq_32b"])
     assert paper.check_claim("X1.qwq_mean_with_gt", round(m.loc["judge_qwq_32b", "with_gt"], 1))
-    assert paper.check_claim("X1.qwq_mean_without_gt",
-                             round(m.loc["judge_qwq_32b", "without_gt"], 1))
+    assert paper.check_claim("X1.qwq_mean_without_gt", round(m.loc["judge_qwq_32b", "without_gt"], 1))
     t03 = paper.reported("T03")
     pair = t03[t03["judge_2"].notna()]
-    assert paper.check_claim("CJ.mean_agreement_with_gt",
-                             round(pair.loc[pair["stat"] == "agreement", "value"].mean(), 1))
+    assert paper.check_claim(
+        "CJ.mean_agreement_with_gt", round(pair.loc[pair["stat"] == "agreement", "value"].mean(), 1)
+    )
     assert paper.check_claim("CJ.kappa_range_with_gt", pair.loc[pair["stat"] == "kappa", "value"])
     # the documented inconsistency: over all five generators T06 is not reproduced
     t06 = paper.reported("T06")
@@ -203,17 +218,20 @@ def test_t02_against_latex() -> None:
 
 
 @needs_latex
-@pytest.mark.parametrize("label,artifact", [
-    ("tab:c2-ceiling", "T04"),
-    ("tab:e5-pertopology", "T28"),
-    ("tab:generator-accuracy", "T11"),
-    ("tab:judge-vs-human", "T13"),
-    ("tab:abl-binary", "T29"),
-    ("tab:dag-counts", "T07"),
-    ("tab:e4-permetric", "T24"),
-    ("tab:interjudge", "T03"),
-    ("tab:eval-stats", "T09"),
-])
+@pytest.mark.parametrize(
+    "label,artifact",
+    [
+        ("tab:c2-ceiling", "T04"),
+        ("tab:e5-pertopology", "T28"),
+        ("tab:generator-accuracy", "T11"),
+        ("tab:judge-vs-human", "T13"),
+        ("tab:abl-binary", "T29"),
+        ("tab:dag-counts", "T07"),
+        ("tab:e4-permetric", "T24"),
+        ("tab:interjudge", "T03"),
+        ("tab:eval-stats", "T09"),
+    ],
+)
 def test_tables_against_latex(label: str, artifact: str) -> None:
     rows = _latex_rows(label)
     df = paper.reported(artifact)
@@ -222,8 +240,7 @@ def test_tables_against_latex(label: str, artifact: str) -> None:
     # every number printed in the table body appears among the CSV's values (multiset)
     pool = list(got)
     for v in printed:
-        hit = next((i for i, g in enumerate(pool) if abs(g - v) < 1e-9 or abs(abs(g) - v) < 1e-9),
-                   None)
+        hit = next((i for i, g in enumerate(pool) if abs(g - v) < 1e-9 or abs(abs(g) - v) < 1e-9), None)
         assert hit is not None, f"{label}: {v} not transcribed"
         pool.pop(hit)
 
@@ -234,20 +251,21 @@ def test_spot_cells_against_latex() -> None:
     qwq = next(r for r in ci if r[0] == "QwQ-32B")
     m = re.findall(r"([\d.]+) \[([\d.]+),([\d.]+)\]", qwq[5])[0]  # hard GT
     t10 = paper.reported("T10")
-    cell = t10[(t10["judge"] == "judge_qwq_32b") & (t10["difficulty"] == "hard")
-               & (t10["condition"] == "with_gt")].set_index("stat")["value"]
+    cell = t10[
+        (t10["judge"] == "judge_qwq_32b") & (t10["difficulty"] == "hard") & (t10["condition"] == "with_gt")
+    ].set_index("stat")["value"]
     assert (cell["mean"], cell["ci_lo"], cell["ci_hi"]) == tuple(float(x) for x in m)
     c3 = _latex_rows("tab:c3-full")
     gem_hard = [_num(c) for c in c3[5][2:]]
     t01 = paper.reported("T01")
     g = t01[(t01["judge"] == "judge_gemini_2_5_pro") & (t01["difficulty"] == "hard")]
-    assert g.loc[g["condition"] == "corrupted_gt"].query("stat == 'alignment'")["value"].item() \
-        == gem_hard[2]
+    assert g.loc[g["condition"] == "corrupted_gt"].query("stat == 'alignment'")["value"].item() == gem_hard[2]
     assert g.loc[g["stat"] == "delta_vs_without_gt", "value"].item() == gem_hard[4]
     temp = _latex_rows("tab:app-abl-temp")
     t25 = paper.reported("T25")
-    v = t25[(t25["variant"] == "T=1.0") & (t25["difficulty"] == "medium")
-            & (t25["condition"] == "with_gt")]["value"].item()
+    v = t25[(t25["variant"] == "T=1.0") & (t25["difficulty"] == "medium") & (t25["condition"] == "with_gt")][
+        "value"
+    ].item()
     assert v == _num(temp[2][3])
     e6 = _latex_rows("tab:app-abl-e6")
     smol_off = [_num(c) for c in e6[10][2:]]
@@ -256,8 +274,9 @@ def test_spot_cells_against_latex() -> None:
     assert s["value"].tolist() == smol_off
     uni = _latex_rows("tab:rewrite-validation-unanimity")
     t20 = paper.reported("T20")
-    assert t20[(t20["variant"] == "medium_harder_than_easy") & (t20["stat"] == "all_yes")][
-        "value"].item() == _num(uni[2][1])
+    assert t20[(t20["variant"] == "medium_harder_than_easy") & (t20["stat"] == "all_yes")]["value"].item() == _num(
+        uni[2][1]
+    )
 
 
 # ------------------------------------------------------------------ module behaviour
@@ -283,10 +302,10 @@ def test_list_artifacts() -> None:
 
 
 def test_compare_hand_made() -> None:
-    rep = pd.DataFrame({"judge": ["a", "b", "c"], "cond": ["x", "x", "x"],
-                        "value": [1.0, 2.0, 3.0], "source": ["s1", "s2", "s3"]})
-    mine = pd.DataFrame({"judge": pd.Categorical(["b", "a", "d"]), "cond": ["x", "x", "x"],
-                         "score": [2.5, 1.0, 9.0]})
+    rep = pd.DataFrame(
+        {"judge": ["a", "b", "c"], "cond": ["x", "x", "x"], "value": [1.0, 2.0, 3.0], "source": ["s1", "s2", "s3"]}
+    )
+    mine = pd.DataFrame({"judge": pd.Categorical(["b", "a", "d"]), "cond": ["x", "x", "x"], "score": [2.5, 1.0, 9.0]})
     out = paper.compare(mine, rep, on=["judge", "cond"], value="score")
     assert list(out.columns) == ["judge", "cond", "reproduced", "reported", "diff", "source"]
     byj = out.set_index("judge")
@@ -311,12 +330,27 @@ def test_compare_paper_order() -> None:
     assert out["judge"].iloc[0] == schema.MAIN_JUDGES[0]
 
 
-def _claim(kind: str, v: float = np.nan, hi: float = np.nan, tol: float = 0.0,
-           printed: str | None = None, population: object = np.nan, expected: str = "") -> dict:
-    return {"claim_id": "t", "description": "t", "kind": kind, "paper_value": v,
-            "paper_value_hi": hi, "tolerance": tol, "unit": "",
-            "printed": printed if printed is not None else ("" if np.isnan(v) else repr(v)),
-            "population": population, "expected": expected}
+def _claim(
+    kind: str,
+    v: float = np.nan,
+    hi: float = np.nan,
+    tol: float = 0.0,
+    printed: str | None = None,
+    population: object = np.nan,
+    expected: str = "",
+) -> dict:
+    return {
+        "claim_id": "t",
+        "description": "t",
+        "kind": kind,
+        "paper_value": v,
+        "paper_value_hi": hi,
+        "tolerance": tol,
+        "unit": "",
+        "printed": printed if printed is not None else ("" if np.isnan(v) else repr(v)),
+        "population": population,
+        "expected": expected,
+    }
 
 
 def _holds(c: dict, r: object, **kw: object) -> bool | None:
@@ -396,8 +430,7 @@ def test_order_kind() -> None:
 
 
 def test_checks_table_shows_kind_and_tolerance_and_takes_only_verdicts() -> None:
-    t = paper.checks([paper.verdict("CF2.lift_gemini", -3.85),
-                      paper.verdict("CF1.monotone_pairs", (24, 24))])
+    t = paper.checks([paper.verdict("CF2.lift_gemini", -3.85), paper.verdict("CF1.monotone_pairs", (24, 24))])
     assert list(t.columns) == paper.CHECK_COLUMNS
     assert t["kind"].tolist() == ["value", "share"]
     assert t["holds"].tolist() == ["yes", "yes"]
@@ -416,9 +449,13 @@ def test_check_claim_is_the_engine() -> None:
 
 
 # ------------------------------------------------------------------ numbers printed in the draft's figures
-FIGURE_FILES = {"abl_format.pdf": "F05", "per_metric_both.pdf": "F03",
-                "dataset_dag_distribution.pdf": "F06", "dataset_statistics.pdf": "F07",
-                "abl_scale.pdf": "DRAFT"}
+FIGURE_FILES = {
+    "abl_format.pdf": "F05",
+    "per_metric_both.pdf": "F03",
+    "dataset_dag_distribution.pdf": "F06",
+    "dataset_statistics.pdf": "F07",
+    "abl_scale.pdf": "DRAFT",
+}
 
 
 @pytest.mark.parametrize("pdf,artifact", sorted(FIGURE_FILES.items()))
@@ -430,8 +467,9 @@ def test_figure_numbers_are_the_pdfs(pdf: str, artifact: str) -> None:
     root = _latex_dir()
     if root is None or shutil.which("pdftotext") is None:
         pytest.skip("draft figures or pdftotext (poppler-utils) not available")
-    text = subprocess.run(["pdftotext", "-layout", str(root.parent / "figures" / pdf), "-"],
-                          capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(root.parent / "figures" / pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     printed = {float(x) for x in re.findall(r"(?<![\d.])\d+\.\d(?![\d])", text)}
     rep = paper.reported(artifact)
     assert (rep["source"] == f"draft figure {pdf}").any()
@@ -440,5 +478,6 @@ def test_figure_numbers_are_the_pdfs(pdf: str, artifact: str) -> None:
     assert decimals <= printed, sorted(decimals - printed)
     # axis ticks and model names (Qwen3-1.7B, Gemini-2.5-Pro, GPT-5.4)
     ticks = {1.7, 2.5, 5.4, 90.0, 95.0, 85.0, 80.0, 75.0, 70.0, 65.0, 60.0, 92.5, 87.5, 82.5, 77.5}
-    assert printed - ticks - {v for v in printed if v in mine} == set() or artifact == "F06", \
-        sorted(printed - ticks - mine)
+    assert printed - ticks - {v for v in printed if v in mine} == set() or artifact == "F06", sorted(
+        printed - ticks - mine
+    )

@@ -33,8 +33,15 @@ def test_transcriptions_keep_the_printed_string() -> None:
 
 
 def test_side_by_side_tolerance_from_trailing_zero() -> None:
-    rep = pd.DataFrame({"judge": ["a", "b", "c"], "stat": "x", "value": [13.0, 7.9, 0.43],
-                        "printed": ["13.0", "7.9", "0.430"], "source": "s"})
+    rep = pd.DataFrame(
+        {
+            "judge": ["a", "b", "c"],
+            "stat": "x",
+            "value": [13.0, 7.9, 0.43],
+            "printed": ["13.0", "7.9", "0.430"],
+            "source": "s",
+        }
+    )
     got = pd.DataFrame({"judge": ["a", "b", "c"], "stat": "x", "value": [13.3, 7.93, 0.4304]})
     sbs = paper.side_by_side(paper.compare(got, rep, on=["judge", "stat"])).set_index("judge")
     assert sbs.loc["a", "tolerance"] == pytest.approx(0.05)  # not 0.5: "13.0" has one decimal
@@ -68,9 +75,18 @@ def test_na_notes_name_the_missing_data() -> None:
 # ---- T29: the both-collapsed reading is compared; the judge-side bound -----------------------
 def _t29_bench() -> pd.DataFrame:
     """Two verdicts of one judge: p = 0.75 with l = 1 (no 0.5), p = 1 with l = 0.5 (a 0.5-rate of 50 %)."""
-    return pd.DataFrame({"id": ["r1", "r2"], "generator": "g", "difficulty": "hard", "condition": "with_gt",
-                         "metric": "tool_selection", "judge": "j", "p": [0.75, 1.0],
-                         "llm_score": [1.0, 0.5]}).assign(match=lambda d: 1 - (d["p"] - d["llm_score"]).abs())
+    return pd.DataFrame(
+        {
+            "id": ["r1", "r2"],
+            "generator": "g",
+            "difficulty": "hard",
+            "condition": "with_gt",
+            "metric": "tool_selection",
+            "judge": "j",
+            "p": [0.75, 1.0],
+            "llm_score": [1.0, 0.5],
+        }
+    ).assign(match=lambda d: 1 - (d["p"] - d["llm_score"]).abs())
 
 
 def test_judge_side_collapse_gains_at_most_half_a_verdict_per_0_5() -> None:
@@ -87,14 +103,28 @@ def test_judge_side_collapse_gains_at_most_half_a_verdict_per_0_5() -> None:
 
 
 def test_compare_T29_uses_the_both_collapsed_reading() -> None:
-    t29 = pd.DataFrame({"standard": [80.0], "binary": [84.0], "delta": [4.0], "binary_both": [88.0],
-                        "delta_both": [8.0], "half_credit_rate": [14.0]},
-                       index=pd.Index(["judge_qwq_32b"], name="judge"))
-    rep = pd.DataFrame({"judge": "judge_qwq_32b", "condition": "with_gt",
-                        "variant": ["standard", "binary", "binary_minus_standard", "standard"],
-                        "stat": ["alignment", "alignment", "delta", "half_credit_rate"],
-                        "value": [80.0, 88.0, 8.0, 14.0], "printed": ["80.0", "88.0", "8.0", "14.0"],
-                        "source": "s"})
+    t29 = pd.DataFrame(
+        {
+            "standard": [80.0],
+            "binary": [84.0],
+            "delta": [4.0],
+            "binary_both": [88.0],
+            "delta_both": [8.0],
+            "half_credit_rate": [14.0],
+        },
+        index=pd.Index(["judge_qwq_32b"], name="judge"),
+    )
+    rep = pd.DataFrame(
+        {
+            "judge": "judge_qwq_32b",
+            "condition": "with_gt",
+            "variant": ["standard", "binary", "binary_minus_standard", "standard"],
+            "stat": ["alignment", "alignment", "delta", "half_credit_rate"],
+            "value": [80.0, 88.0, 8.0, 14.0],
+            "printed": ["80.0", "88.0", "8.0", "14.0"],
+            "source": "s",
+        }
+    )
     cmp = tables.compare_T29(t29, rep).set_index("variant")
     assert cmp.loc["binary", "reproduced"] == 88.0 and cmp.loc["binary", "judge_side"] == 84.0
     assert cmp.loc["delta", "diff"] == 0.0 and cmp.loc["delta", "judge_side_bound"] == pytest.approx(7.0)
@@ -112,10 +142,17 @@ def test_audit_states_the_bound_the_papers_T29_breaks() -> None:
 def test_T06_value_with_another_judge_in_the_slot_is_not_within() -> None:
     rep = paper.reported("T06")
     guide = rep[rep["variant"].isin(["best", "runner_up"])].pivot(
-        index=["condition", "difficulty"], columns="variant", values=["judge", "value"])
+        index=["condition", "difficulty"], columns="variant", values=["judge", "value"]
+    )
     guide.columns = [f"{a}_{b}" for a, b in guide.columns]
-    guide = guide.reset_index().rename(columns={"judge_best": "best", "judge_runner_up": "runner_up",
-                                                "value_best": "best_align", "value_runner_up": "runner_up_align"})
+    guide = guide.reset_index().rename(
+        columns={
+            "judge_best": "best",
+            "judge_runner_up": "runner_up",
+            "value_best": "best_align",
+            "value_runner_up": "runner_up_align",
+        }
+    )
     guide["best_align"] = guide["best_align"].astype(float)
     guide["runner_up_align"] = guide["runner_up_align"].astype(float)
     ok = paper.side_by_side(tables.compare_T06_values(guide, rep))
@@ -134,9 +171,19 @@ def test_tables_compared_with_the_paper_default_to_the_authors_rule() -> None:
     import inspect
 
     assert stats.PAPER_MISSING == "authors"
-    for fn in (tables.table_T02, tables.table_T10, tables.table_T24, tables.table_T28, tables.table_T29,
-               tables.table2_frame, tables.table_T06, tables.jury_checks, tables.weighting_checks,
-               tables.binary_cells, tables.hard_cell_means):
+    for fn in (
+        tables.table_T02,
+        tables.table_T10,
+        tables.table_T24,
+        tables.table_T28,
+        tables.table_T29,
+        tables.table2_frame,
+        tables.table_T06,
+        tables.jury_checks,
+        tables.weighting_checks,
+        tables.binary_cells,
+        tables.hard_cell_means,
+    ):
         assert inspect.signature(fn).parameters["missing"].default == "authors", fn.__name__
     assert inspect.signature(stats.align).parameters["missing"].default == "exclude"  # still named, still there
 
@@ -147,8 +194,18 @@ def test_authors_rule_against_a_hand_computed_cell() -> None:
     rows = []
     for rid, llm in (("r1", [1.0, 1.0, 0.5, np.nan]), ("r2", [np.nan] * 4)):
         for m, l in zip(schema.METRICS, llm):
-            rows.append({"id": rid, "generator": "g", "difficulty": "hard", "condition": "with_gt",
-                         "judge": "j", "metric": m, "p": 1.0, "llm_score": l})
+            rows.append(
+                {
+                    "id": rid,
+                    "generator": "g",
+                    "difficulty": "hard",
+                    "condition": "with_gt",
+                    "judge": "j",
+                    "metric": m,
+                    "p": 1.0,
+                    "llm_score": l,
+                }
+            )
     v = pd.DataFrame(rows).assign(match=lambda d: 1 - (d["p"] - d["llm_score"]).abs())
     authors = stats.align(v, by=["judge"], missing=stats.PAPER_MISSING)
     assert authors["align"].iloc[0] == pytest.approx(100 * 2.5 / 4) and authors["n"].iloc[0] == 1
@@ -180,8 +237,16 @@ def test_matrix_stats_match_sklearn_on_a_hand_matrix() -> None:
         b += [float(y)] * n
     tot = sum(counts.values())
     for x, y in itertools.product(["0", "0.5", "1"], repeat=2):
-        rows.append({"judge": "A", "judge_2": "B", "condition": "with_gt", "stat": "share_of_verdicts",
-                     "variant": f"{x}|{y}", "value": 100 * counts.get((x, y), 0) / tot})
+        rows.append(
+            {
+                "judge": "A",
+                "judge_2": "B",
+                "condition": "with_gt",
+                "stat": "share_of_verdicts",
+                "variant": f"{x}|{y}",
+                "value": 100 * counts.get((x, y), 0) / tot,
+            }
+        )
     ms = tables.matrix_stats(pd.DataFrame(rows)).iloc[0]
     lab = {0.0: 0, 0.5: 1, 1.0: 2}
     assert ms["kappa"] == pytest.approx(cohen_kappa_score([lab[x] for x in a], [lab[y] for y in b]))
@@ -198,8 +263,11 @@ def test_figure_10_matrix_implies_another_kappa_than_table_3() -> None:
 
 # ---- the corrected claim definitions ----------------------------------------------------------
 def _cells(values: dict[str, list[float]], condition: str = "without_gt", difficulty: str = "hard") -> pd.DataFrame:
-    rows = [{"generator": g, "judge": j, "difficulty": difficulty, "condition": condition, "align": x}
-            for g, xs in values.items() for j, x in zip(schema.MAIN_JUDGES, xs)]
+    rows = [
+        {"generator": g, "judge": j, "difficulty": difficulty, "condition": condition, "align": x}
+        for g, xs in values.items()
+        for j, x in zip(schema.MAIN_JUDGES, xs)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -219,8 +287,10 @@ def test_medium_hard_drop_uses_the_four_open_weight_generators() -> None:
         drop = 20.0 if g == "gpt5_4" else 6.0  # GPT-5.4 alone would pull a five-generator mean out of 5-7
         for d, x in (("easy", 95.0), ("medium", 90.0), ("hard", 90.0 - drop)):
             for c in schema.MAIN_CONDITIONS:
-                rows += [{"generator": g, "judge": j, "difficulty": d, "condition": c, "align": x - i * 0.1}
-                         for i, j in enumerate(schema.MAIN_JUDGES)]
+                rows += [
+                    {"generator": g, "judge": j, "difficulty": d, "condition": c, "align": x - i * 0.1}
+                    for i, j in enumerate(schema.MAIN_JUDGES)
+                ]
     vs = {v.claim_id: v for v in tables.finding_verdicts(pd.DataFrame(rows))}
     assert vs["CF1.medium_hard_drop_gt"].reproduced == "6.00" and vs["CF1.medium_hard_drop_gt"].holds
     assert "5 generators: 8.80" in vs["CF1.medium_hard_drop_gt"].note
@@ -240,15 +310,25 @@ def test_finding_3_counts_ties_the_same_way_in_both_halves() -> None:
 
 
 def test_x3_population_is_the_six_topologies() -> None:
-    rows = [{"dag_type": t, "difficulty": d, "VISIBLE": x}
-            for t in ["all", *schema.TOPOLOGIES] for d, x in zip(schema.DIFFICULTIES, (60.0, 50.0, 40.0))]
+    rows = [
+        {"dag_type": t, "difficulty": d, "VISIBLE": x}
+        for t in ["all", *schema.TOPOLOGIES]
+        for d, x in zip(schema.DIFFICULTIES, (60.0, 50.0, 40.0))
+    ]
     vd = tables.checks_X3(pd.DataFrame(rows))[0]
     assert vd.reproduced == "6/6 (100.0%)" and vd.holds
 
 
 def test_t05_paired_cells_can_fail() -> None:
-    t26 = pd.DataFrame({"generator": "g", "difficulty": "hard", "condition": ["with_gt"] * 12 + ["without_gt"] * 12,
-                        "delta": [0.1] * 23 + [np.nan], "source": "user runs"})
+    t26 = pd.DataFrame(
+        {
+            "generator": "g",
+            "difficulty": "hard",
+            "condition": ["with_gt"] * 12 + ["without_gt"] * 12,
+            "delta": [0.1] * 23 + [np.nan],
+            "source": "user runs",
+        }
+    )
     vd = tables.thinking_checks(tables.table_T05(t26)).set_index("claim_id").loc["T05.paired_cells"]
     assert vd["holds"] == "no" and vd["reproduced value"] == "23"
 
@@ -261,6 +341,11 @@ def test_frontier_lead_counts_cells_led_by_gemini_or_gpt_5_4() -> None:
 
 
 def test_lowest_and_highest_pair_orders() -> None:
-    agree = pd.Series({"judge_qwq_32b|judge_gpt_oss_120b": 89.4, "judge_claude_large|judge_gpt_oss_20b": 70.4,
-                       "judge_gpt_5_4|judge_claude_large": 78.4})
+    agree = pd.Series(
+        {
+            "judge_qwq_32b|judge_gpt_oss_120b": 89.4,
+            "judge_claude_large|judge_gpt_oss_20b": 70.4,
+            "judge_gpt_5_4|judge_claude_large": 78.4,
+        }
+    )
     assert paper.verdict("CJ.highest_pair", agree).holds and paper.verdict("CJ.lowest_pair", agree).holds

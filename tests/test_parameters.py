@@ -18,7 +18,7 @@ SAMPLE_FIGURES = paths.FIGURES_DIR / "sample"
 
 
 # ---- the kernel's input history -> (declared, injected) --------------------------------------
-PARAMS_SRC = 'seed: int = 1  # seeded\nrevision: str | None = None  # PEP 604\nn_bootstrap = 2000\n'
+PARAMS_SRC = "seed: int = 1  # seeded\nrevision: str | None = None  # PEP 604\nn_bootstrap = 2000\n"
 
 
 def test_history_without_an_injected_cell_has_nothing_to_check() -> None:
@@ -27,7 +27,7 @@ def test_history_without_an_injected_cell_has_nothing_to_check() -> None:
 
 
 def test_history_names_the_declared_and_the_injected_names() -> None:
-    history = ["", PARAMS_SRC, '# Parameters\nn_bootsrap = 10\nseed = 7\n', "bench = 1"]
+    history = ["", PARAMS_SRC, "# Parameters\nn_bootsrap = 10\nseed = 7\n", "bench = 1"]
     declared, injected = parameters.injected_from_history(history)
     assert declared == {"seed", "revision", "n_bootstrap"}
     assert injected == {"n_bootsrap", "seed"}
@@ -39,8 +39,13 @@ def test_history_rerun_uses_the_last_injection() -> None:
 
 
 def test_check_namespace_raises_one_line_with_the_valid_names_and_a_suggestion() -> None:
-    ns = {"In": ["", PARAMS_SRC, "# Parameters\nn_bootsrap = 10\n"], "n_bootsrap": 10, "seed": 1,
-          "revision": None, "n_bootstrap": 2000}
+    ns = {
+        "In": ["", PARAMS_SRC, "# Parameters\nn_bootsrap = 10\n"],
+        "n_bootsrap": 10,
+        "seed": 1,
+        "revision": None,
+        "n_bootstrap": 2000,
+    }
     with pytest.raises(parameters.ParameterError) as err:
         provenance.run_parameters(ns)
     msg = str(err.value)
@@ -56,18 +61,21 @@ def test_check_namespace_accepts_declared_names_and_interactive_runs() -> None:
 
 
 # ---- values -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("name, value, valid", [
-    ("anchoring_judge", "judge_foo", "judge_gemini_2_5_pro"),
-    ("sheet_generator", "foo_gen", "llama_3_3_70b_instruct"),
-    ("generators", ["gpt5_4", "foo_gen"], "qwen3_32b"),
-    ("judges", ["judge_foo"], "judge_qwq_32b"),
-    ("difficulties", ["hard", "harder"], "medium"),
-    ("anchoring_difficulty", "extreme", "easy"),
-    ("conditions", ["with_gt", "with_gtt"], "without_gt"),
-    ("static_conditions", ["nope"], "deref"),
-    ("missing", "drop", "authors"),
-    ("backend", "vllm", "openai"),
-])
+@pytest.mark.parametrize(
+    "name, value, valid",
+    [
+        ("anchoring_judge", "judge_foo", "judge_gemini_2_5_pro"),
+        ("sheet_generator", "foo_gen", "llama_3_3_70b_instruct"),
+        ("generators", ["gpt5_4", "foo_gen"], "qwen3_32b"),
+        ("judges", ["judge_foo"], "judge_qwq_32b"),
+        ("difficulties", ["hard", "harder"], "medium"),
+        ("anchoring_difficulty", "extreme", "easy"),
+        ("conditions", ["with_gt", "with_gtt"], "without_gt"),
+        ("static_conditions", ["nope"], "deref"),
+        ("missing", "drop", "authors"),
+        ("backend", "vllm", "openai"),
+    ],
+)
 def test_unknown_values_are_named_with_the_valid_ones(name: str, value, valid: str) -> None:
     problems = parameters.value_problems({name: value})
     assert len(problems) == 1 and name in problems[0] and valid in problems[0], problems
@@ -76,9 +84,18 @@ def test_unknown_values_are_named_with_the_valid_ones(name: str, value, valid: s
 
 
 def test_known_values_aliases_and_none_pass() -> None:
-    good = {"anchoring_judge": "judge_reranker_gemini", "generators": None, "judges": list(schema.JUDGES),
-            "sheet_generator": "gpt_5_4", "difficulties": ["easy"], "conditions": list(schema.CONDITIONS),
-            "missing": "miss", "backend": "static", "seed": 3, "run_name": "anything"}
+    good = {
+        "anchoring_judge": "judge_reranker_gemini",
+        "generators": None,
+        "judges": list(schema.JUDGES),
+        "sheet_generator": "gpt_5_4",
+        "difficulties": ["easy"],
+        "conditions": list(schema.CONDITIONS),
+        "missing": "miss",
+        "backend": "static",
+        "seed": 3,
+        "run_name": "anything",
+    }
     assert parameters.value_problems(good) == []
 
 
@@ -113,15 +130,29 @@ def untouched_figures():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("nb, args, expected", [
-    ("03_main_results.ipynb", ["-p", "n_bootsrap", "10"], "unknown parameter 'n_bootsrap'"),
-    ("10_anchoring.ipynb", ["-p", "anchoring_judge", "judge_foo"], "anchoring_judge"),
-    ("18_scorecard.ipynb", ["-p", "out_dri", "x"], "unknown parameter 'out_dri'"),
-])
+@pytest.mark.parametrize(
+    "nb, args, expected",
+    [
+        ("03_main_results.ipynb", ["-p", "n_bootsrap", "10"], "unknown parameter 'n_bootsrap'"),
+        ("10_anchoring.ipynb", ["-p", "anchoring_judge", "judge_foo"], "anchoring_judge"),
+        ("18_scorecard.ipynb", ["-p", "out_dri", "x"], "unknown parameter 'out_dri'"),
+    ],
+)
 def test_papermill_cli_fails_before_writing(tmp_path: Path, untouched_figures, nb, args, expected) -> None:
-    proc = subprocess.run(["papermill", str(paths.NOTEBOOKS_DIR / nb), str(tmp_path / "x.ipynb"),
-                           "--cwd", str(paths.NOTEBOOKS_DIR), *args, "--no-progress-bar"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            "papermill",
+            str(paths.NOTEBOOKS_DIR / nb),
+            str(tmp_path / "x.ipynb"),
+            "--cwd",
+            str(paths.NOTEBOOKS_DIR),
+            *args,
+            "--no-progress-bar",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert "ParameterError" in proc.stderr and expected in proc.stderr, proc.stderr[-2000:]
 
@@ -132,15 +163,22 @@ def _params_file(tmp_path: Path, spec: dict) -> Path:
     return path
 
 
-@pytest.mark.parametrize("spec, expected", [
-    ({"default": {"n_bootsrap": 10}}, "unknown parameter 'n_bootsrap' in"),
-    ({"03_main_results": {"missing": "miss"}}, "unknown parameter 'missing' for 03_main_results"),
-    ({"10": {"anchoring_judge": "judge_foo"}}, "anchoring_judge"),
-])
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ({"default": {"n_bootsrap": 10}}, "unknown parameter 'n_bootsrap' in"),
+        ({"03_main_results": {"missing": "miss"}}, "unknown parameter 'missing' for 03_main_results"),
+        ({"10": {"anchoring_judge": "judge_foo"}}, "anchoring_judge"),
+    ],
+)
 @pytest.mark.parametrize("script", ["run_notebooks.py", "reproduce.py"])
 def test_scripts_check_parameters_before_launching(tmp_path: Path, untouched_figures, script, spec, expected) -> None:
-    proc = subprocess.run([sys.executable, str(SCRIPTS / script), "--params", str(_params_file(tmp_path, spec))],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / script), "--params", str(_params_file(tmp_path, spec))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
@@ -150,8 +188,12 @@ def test_scripts_check_parameters_before_launching(tmp_path: Path, untouched_fig
 
 def test_shipped_parameter_files_pass_the_check() -> None:
     for path in sorted((paths.REPO_ROOT / "papermill_params").glob("*.yaml")):
-        proc = subprocess.run([sys.executable, str(SCRIPTS / "run_notebooks.py"), "--params", str(path), "--list"],
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, str(SCRIPTS / "run_notebooks.py"), "--params", str(path), "--list"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert proc.returncode == 0, (path.name, proc.stdout + proc.stderr)
 
 

@@ -47,8 +47,10 @@ class Block:
 
 def readme_blocks(text: str) -> list[Block]:
     """Return the README's fenced blocks with their markers ('' when a block has none)."""
-    return [Block(m["lang"], m["body"], (m["marker"] or "").strip(), text[: m.start("body")].count("\n"))
-            for m in FENCE.finditer(text)]
+    return [
+        Block(m["lang"], m["body"], (m["marker"] or "").strip(), text[: m.start("body")].count("\n"))
+        for m in FENCE.finditer(text)
+    ]
 
 
 def commands(block: Block) -> str:
@@ -66,8 +68,12 @@ def commands(block: Block) -> str:
 def repo_copy(dest: Path) -> Path:
     """Return a copy of the repository's files (tracked and untracked, not ignored) under `dest`."""
     root = paths.REPO_ROOT
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
-                            capture_output=True, check=False)
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=root,
+        capture_output=True,
+        check=False,
+    )
     if listed.returncode == 0:
         for rel in filter(None, listed.stdout.decode().split("\0")):
             src = root / rel
@@ -75,8 +81,14 @@ def repo_copy(dest: Path) -> Path:
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dest / rel)
     else:  # not a git checkout: everything but caches and outputs of other runs
-        shutil.copytree(root, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(
-            ".git", "__pycache__", "cache", "runs", "_scratch", "sample_full", "*.egg-info"))
+        shutil.copytree(
+            root,
+            dest,
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns(
+                ".git", "__pycache__", "cache", "runs", "_scratch", "sample_full", "*.egg-info"
+            ),
+        )
     return dest
 
 
@@ -85,18 +97,24 @@ RUNNABLE = [b for b in BLOCKS if b.runnable]
 
 
 def test_every_shell_and_python_block_says_whether_it_runs() -> None:
-    unmarked = [b.line for b in BLOCKS if b.lang in (*SHELL, "python")
-                and not (b.runnable or b.marker.startswith("not run:"))]
+    unmarked = [
+        b.line for b in BLOCKS if b.lang in (*SHELL, "python") and not (b.runnable or b.marker.startswith("not run:"))
+    ]
     assert unmarked == [], f"README blocks starting on lines {unmarked} need <!-- runnable --> or <!-- not run: why -->"
     assert len(RUNNABLE) >= 4
 
 
 def test_the_readme_names_only_files_that_exist() -> None:
     text = README.read_text(encoding="utf-8")
-    named = set(re.findall(r"\b((?:papermill_params|scripts|notebooks|docs|\.ci|benchmarks)/[\w./-]+\.(?:yaml|py|ipynb|md))", text))
+    named = set(
+        re.findall(
+            r"\b((?:papermill_params|scripts|notebooks|docs|\.ci|benchmarks)/[\w./-]+\.(?:yaml|py|ipynb|md))", text
+        )
+    )
     named |= {f".ci/{m}" for m in re.findall(r"\.ci/([\w-]+)\b", text)}
-    missing = sorted(n for n in named if not (paths.REPO_ROOT / n).exists()
-                     and n != "docs/PERFORMANCE.md")  # written by branch perf (issue 22 item 6)
+    missing = sorted(
+        n for n in named if not (paths.REPO_ROOT / n).exists() and n != "docs/PERFORMANCE.md"
+    )  # written by branch perf (issue 22 item 6)
     assert missing == []
     shipped = sorted(p.name for p in (paths.REPO_ROOT / "papermill_params").glob("*.yaml"))
     assert all(name in text for name in shipped), shipped
@@ -106,13 +124,19 @@ def test_the_readme_names_only_files_that_exist() -> None:
 
 
 def test_commands_leave_out_the_install_and_the_test_command() -> None:
-    block = Block("bash", 'pip install -c requirements.lock -e ".[dev]" && python scripts/reproduce.py\n'
-                          '# tests\npip install -e . && python -m pytest -q', "runnable", 1)
+    block = Block(
+        "bash",
+        'pip install -c requirements.lock -e ".[dev]" && python scripts/reproduce.py\n'
+        "# tests\npip install -e . && python -m pytest -q",
+        "runnable",
+        1,
+    )
     assert commands(block) == "python scripts/reproduce.py\n# tests\n"
 
 
-@pytest.mark.parametrize("block", [pytest.param(b, id=f"line{b.line}", marks=[pytest.mark.slow] if b.slow else [])
-                                   for b in RUNNABLE])
+@pytest.mark.parametrize(
+    "block", [pytest.param(b, id=f"line{b.line}", marks=[pytest.mark.slow] if b.slow else []) for b in RUNNABLE]
+)
 def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
     root = repo_copy(tmp_path / "repo")
     env = {**os.environ, "PYTHONPATH": str(root)}
@@ -121,4 +145,6 @@ def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
     else:
         argv = ["bash", "-euo", "pipefail", "-c", commands(block)]
     proc = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0, f"README block at line {block.line} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    assert proc.returncode == 0, (
+        f"README block at line {block.line} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    )

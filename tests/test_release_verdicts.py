@@ -35,16 +35,16 @@ def release_copy(src: Path, dest: Path, n_records: int = N_RECORDS) -> Path:
     readme = (dest / "README.md").read_text(encoding="utf-8")
     _, head, body = readme.split("---\n", 2)
     card = yaml.safe_load(head)
-    card["configs"] = [c for c in card["configs"]
-                       if all(f["path"].startswith("data/") for f in c["data_files"])]
+    card["configs"] = [c for c in card["configs"] if all(f["path"].startswith("data/") for f in c["data_files"])]
     kept = {c["config_name"] for c in card["configs"]}
     if isinstance(card.get("dataset_info"), list):  # the declared row counts of the configs kept
         card["dataset_info"] = [d for d in card["dataset_info"] if d.get("config_name") in kept]
     for key in [k for k in card if "synthetic" in str(k).lower()]:
         del card[key]  # the explicit `synthetic:` field: a real card has none
     body = "\n".join(line for line in body.splitlines() if "synthetic" not in line.lower())
-    (dest / "README.md").write_text("---\n" + yaml.safe_dump(card, sort_keys=False) + "---\n" + body + "\n",
-                                    encoding="utf-8")
+    (dest / "README.md").write_text(
+        "---\n" + yaml.safe_dump(card, sort_keys=False) + "---\n" + body + "\n", encoding="utf-8"
+    )
     return dest
 
 
@@ -56,8 +56,10 @@ def release_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def verdicts(release_dir, tmp_path_factory) -> tuple:
     home = tmp_path_factory.mktemp("home")
-    with pytest.MonkeyPatch.context() as mp, \
-            HubStandIn(schema.HF_REPO_ID, {RELEASE: release_dir}, {"main": RELEASE}) as hub:
+    with (
+        pytest.MonkeyPatch.context() as mp,
+        HubStandIn(schema.HF_REPO_ID, {RELEASE: release_dir}, {"main": RELEASE}) as hub,
+    ):
         _point_clients_at(hub.endpoint, home, mp)
         bench = load_bench("hf", runs=None)
         checks = tables.claim_verdicts(bench, data_source="hf", n_bootstrap=100, seed=1)
@@ -86,8 +88,17 @@ def test_every_claim_gets_a_verdict_or_an_na_naming_missing_data(verdicts) -> No
 def test_claims_that_need_runs_or_studies_name_them(verdicts) -> None:
     _, checks = verdicts
     data = checks[checks["checked on"] == ""].set_index("claim_id")
-    for cid in ("P.c2_strong", "P.cot_max", "P.format_gain", "T01.gemini_cgt_vs_gt", "T13.spearman",
-                "T22.all_positive", "P.repeat_spread", "P.format_largest_lever", "T12.param_error_modes"):
+    for cid in (
+        "P.c2_strong",
+        "P.cot_max",
+        "P.format_gain",
+        "T01.gemini_cgt_vs_gt",
+        "T13.spearman",
+        "T22.all_positive",
+        "P.repeat_spread",
+        "P.format_largest_lever",
+        "T12.param_error_modes",
+    ):
         row = data.loc[[cid]].iloc[0]
         assert row["holds"] == "n/a" and row["note"].startswith(paper.MISSING_DATA), (cid, row["note"])
     for cid in ("CF1.monotone_pairs", "P.records", "CJ.mean_kappa_with_gt", "P.null_uniform_topology"):

@@ -58,8 +58,13 @@ def _line_plot() -> plt.Figure:
     figures.set_style()
     fig, ax = plt.subplots()
     for j in schema.MAIN_JUDGES:
-        ax.plot([0, 1, 2], [90, 85, 80], color=figures.judge_color(j), label=schema.display(j),
-                **figures.condition_style("with_gt"))
+        ax.plot(
+            [0, 1, 2],
+            [90, 85, 80],
+            color=figures.judge_color(j),
+            label=schema.display(j),
+            **figures.condition_style("with_gt"),
+        )
     ax.set_xlabel("difficulty")
     ax.legend()
     return fig
@@ -128,9 +133,13 @@ def test_output_dir_absolute(tmp_path: Path) -> None:
 
 
 def test_checks_table_is_the_engine() -> None:
-    df = report.checks_table([paper.verdict("CF1.monotone_pairs", (29, 30)),
-                              paper.verdict("CF1.slope_ratio", 1.48),
-                              paper.verdict("P.records", 120, full_data=False)])
+    df = report.checks_table(
+        [
+            paper.verdict("CF1.monotone_pairs", (29, 30)),
+            paper.verdict("CF1.slope_ratio", 1.48),
+            paper.verdict("P.records", 120, full_data=False),
+        ]
+    )
     assert list(df.columns) == paper.CHECK_COLUMNS
     assert df["holds"].tolist() == ["no", "yes", "n/a"]
     assert df["kind"].tolist() == ["share", "value", "count"]
@@ -152,8 +161,9 @@ def test_show_never_truncates_silently(capsys) -> None:
 def test_environment_report_is_machine_independent() -> None:
     env = environment.environment_report()
     assert list(env.columns) == ["component", "version"]
-    assert {"python", "platform", "numpy", "pandas", "scipy", "matplotlib", "seaborn", "datasets",
-            "papermill"} <= set(env["component"])
+    assert {"python", "platform", "numpy", "pandas", "scipy", "matplotlib", "seaborn", "datasets", "papermill"} <= set(
+        env["component"]
+    )
     text = env.to_string()
     assert "/" not in text and "\\" not in text
     assert platform.node() not in text or platform.node() == ""
@@ -182,14 +192,20 @@ def test_artifact_table_ids_unique_and_origins_valid() -> None:
 
 
 def test_tables_have_csv_and_tex_figures_png_and_pdf() -> None:
-    package_only = {f for r in artifacts.artifact_table().itertuples() if r.artifact_id in artifacts.PACKAGE_ONLY
-                    for f in artifacts.split_files(r.output_files)}
+    package_only = {
+        f
+        for r in artifacts.artifact_table().itertuples()
+        if r.artifact_id in artifacts.PACKAGE_ONLY
+        for f in artifacts.split_files(r.output_files)
+    }
     files = [f for f in artifacts.all_expected_outputs("sample") if Path(f).name not in package_only]
     stems = {Path(f).stem for f in files}
     for stem in stems:
         sfx = {Path(f).suffix for f in files if Path(f).stem == stem}
-        assert sfx in ({".csv", ".tex"}, {".png", ".pdf"}, {".csv"}, {".csv", ".tex", ".png", ".pdf"}) or \
-            sfx == {".csv", ".tex"} | {".png", ".pdf"}, (stem, sfx)
+        assert sfx in ({".csv", ".tex"}, {".png", ".pdf"}, {".csv"}, {".csv", ".tex", ".png", ".pdf"}) or sfx == {
+            ".csv",
+            ".tex",
+        } | {".png", ".pdf"}, (stem, sfx)
 
 
 def test_expected_outputs_by_number_or_stem() -> None:
@@ -218,8 +234,9 @@ def test_the_map_includes_the_scorecard_notebook() -> None:
     """Notebook 18 is in the index's map, with the files it writes."""
     nbs = artifacts.notebook_map().set_index("notebook")
     assert "18_scorecard" in nbs.index and nbs.loc["18_scorecard", "artifacts"] == "X6"
-    assert artifacts.expected_outputs("18", "sample") == [f"figures/sample/SCORECARD.{s}" for s in
-                                                          ("csv", "md", "pdf", "png")]
+    assert artifacts.expected_outputs("18", "sample") == [
+        f"figures/sample/SCORECARD.{s}" for s in ("csv", "md", "pdf", "png")
+    ]
 
 
 def test_every_output_file_has_a_notebook() -> None:
@@ -239,6 +256,7 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
     import pandas as pd
 
     from ajb_utils import figures, report
+
     out = tmp_path / "sample"
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
@@ -250,8 +268,7 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
     files = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", out, caption="Demo")
     tex = files[1].read_text()
     assert provenance.SYNTHETIC_NOTE in tex and "Demo [" in tex
-    other = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", tmp_path / "hf",
-                               caption="Demo")
+    other = report.write_table(pd.DataFrame({"a": [1.0]}), "T99", "demo", tmp_path / "hf", caption="Demo")
     assert provenance.SYNTHETIC_NOTE not in other[1].read_text()
 
 
@@ -274,11 +291,13 @@ def test_synthetic_flag_follows_provenance(tmp_path):
     """A folder whose PROVENANCE.json says synthetic gets the labels whatever its name."""
     from types import SimpleNamespace
 
-    mirror = provenance.output_dir("m", tmp_path / "my_mirror",
-                               SimpleNamespace(source="/x", revision="r", label="m", synthetic=True))
+    mirror = provenance.output_dir(
+        "m", tmp_path / "my_mirror", SimpleNamespace(source="/x", revision="r", label="m", synthetic=True)
+    )
     assert provenance.is_synthetic_dir(mirror)
-    real = provenance.output_dir("hf", tmp_path / "sample",
-                             SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False))
+    real = provenance.output_dir(
+        "hf", tmp_path / "sample", SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False)
+    )
     assert not provenance.is_synthetic_dir(real)  # provenance wins over the folder name
 
 
@@ -288,9 +307,11 @@ def test_for_reader_shows_display_names_order_and_no_negative_zero():
     import pandas as pd
 
     from ajb_utils import report
-    idx = pd.MultiIndex.from_tuples([("judge_gpt_5_4", "hard"), ("judge_gpt_5_4", "easy"),
-                                     ("judge_qwq_32b", "medium"), ("judge_qwq_32b", "easy")],
-                                    names=["judge", "difficulty"])
+
+    idx = pd.MultiIndex.from_tuples(
+        [("judge_gpt_5_4", "hard"), ("judge_gpt_5_4", "easy"), ("judge_qwq_32b", "medium"), ("judge_qwq_32b", "easy")],
+        names=["judge", "difficulty"],
+    )
     df = pd.DataFrame({"lift": [-0.04, 1.26, 2.0, -3.0], "generator": ["qwen3_32b"] * 4}, index=idx)
     out = report.for_reader(df, digits=1)
     assert list(out.index) == [("GPT-5.4", "easy"), ("GPT-5.4", "hard"), ("QwQ-32B", "easy"), ("QwQ-32B", "medium")]
@@ -308,6 +329,7 @@ def test_latex_tables_use_display_names_and_no_negative_zero():
     import pandas as pd
 
     from ajb_utils import report
+
     df = pd.DataFrame({"judge": ["judge_gpt_5_4", "judge_qwq_32b"], "lift": [-0.04, -1.26]})
     tex = report.latex_table(df, float_format="%.1f")
     assert "GPT-5.4" in tex and "QwQ-32B" in tex and "judge\\_gpt" not in tex
@@ -317,8 +339,10 @@ def test_latex_tables_use_display_names_and_no_negative_zero():
 # ---- comparisons for reading (heatmap + largest differences, the full table on disk) -------------
 def _long_comparison() -> pd.DataFrame:
     """Return a 5 generators x 3 difficulties x 2 conditions comparison (30 rows) with known differences."""
-    keys = pd.MultiIndex.from_product([schema.GENERATORS, list(schema.DIFFICULTIES), ["with_gt", "without_gt"]],
-                                      names=["generator", "difficulty", "condition"]).to_frame(index=False)
+    keys = pd.MultiIndex.from_product(
+        [schema.GENERATORS, list(schema.DIFFICULTIES), ["with_gt", "without_gt"]],
+        names=["generator", "difficulty", "condition"],
+    ).to_frame(index=False)
     rep = keys.assign(value=80.0, source="s")
     mine = keys.assign(value=80.0 + 0.1 * pd.RangeIndex(len(keys)))  # row i differs by +0.1 i
     return paper.compare(mine, rep, on=["generator", "difficulty", "condition"])

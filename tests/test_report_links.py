@@ -59,8 +59,9 @@ def test_the_index_links_the_scorecard(rendered: Path) -> None:
     for suffix in ("md", "png", "pdf", "csv"):
         assert (SAMPLE / f"SCORECARD.{suffix}").resolve() in linked, suffix
     for page in ("00_index.html", "18_scorecard.html"):  # the other pages are not rendered here
-        assert [u for u in rn.broken_links(rendered / page) if not rn.NOTEBOOK_RE.match(
-            u.replace(".html", ".ipynb"))] == [], page
+        assert [
+            u for u in rn.broken_links(rendered / page) if not rn.NOTEBOOK_RE.match(u.replace(".html", ".ipynb"))
+        ] == [], page
 
 
 def test_every_output_file_is_linked_from_the_report(rendered: Path) -> None:
@@ -82,8 +83,12 @@ def test_the_folder_listing_links_each_file_once(tmp_path: Path) -> None:
     md = artifacts.folder_markdown(tmp_path, "../figures/x")
     rows = md.splitlines()
     assert rows[0] == "| notebook | files |" and len(rows) == 5
-    assert rows[2].startswith("| [03_main_results](03_main_results.ipynb) | [T02_compare.csv](../figures/x/T02_compare.csv)")
-    assert rows[3].startswith("| [11_human_validation]") and rows[4].startswith("| the folder itself | [PROVENANCE.json]")
+    assert rows[2].startswith(
+        "| [03_main_results](03_main_results.ipynb) | [T02_compare.csv](../figures/x/T02_compare.csv)"
+    )
+    assert rows[3].startswith("| [11_human_validation]") and rows[4].startswith(
+        "| the folder itself | [PROVENANCE.json]"
+    )
     assert ".hidden" not in md and "(../figures/x/html)" not in md
     assert artifacts.folder_markdown(tmp_path / "absent", "r").count("\n") == 1  # header only
 
@@ -100,8 +105,10 @@ def test_the_closing_lines_name_the_index_and_the_scorecard_page(tmp_path: Path)
 
 
 # ---- placeholders in notebook prose ----------------------------------------------------------
-HTML_TAGS = frozenset("a b br code details div em font hr i img kbd li ol p pre s small span strong sub "
-                      "summary sup table tbody td th thead tr u ul h1 h2 h3 h4 h5 h6 center".split())
+HTML_TAGS = frozenset(
+    "a b br code details div em font hr i img kbd li ol p pre s small span strong sub "
+    "summary sup table tbody td th thead tr u ul h1 h2 h3 h4 h5 h6 center".split()
+)
 
 
 def placeholders(markdown: str) -> list[str]:
@@ -160,21 +167,44 @@ def test_the_committed_index_is_what_the_generator_writes() -> None:
     """Notebook 00 is generated: edit scripts/make_index_notebook.py, then regenerate and execute it."""
     built = index_maker.build()
     committed = nbformat.read(paths.NOTEBOOKS_DIR / "00_index.ipynb", as_version=4)
-    assert [(c.id, c.cell_type, c.source) for c in built.cells] == \
-        [(c.id, c.cell_type, c.source) for c in committed.cells]
+    assert [(c.id, c.cell_type, c.source) for c in built.cells] == [
+        (c.id, c.cell_type, c.source) for c in committed.cells
+    ]
     assert len({c.id for c in built.cells}) == len(built.cells)
 
 
 def test_the_index_has_a_glossary_and_a_reading_path_that_starts_with_the_concepts() -> None:
     text = "\n".join(c.source for c in index_maker.build().cells if c.cell_type == "markdown")
-    glossary = text[text.index("## Glossary"):]
-    for term in ("alignment", "agreement", "kappa", "hedge", "lift", "anchoring", "ceiling",
-                 "reference judges", "always-1.0", "ternary oracle", "C2", "C3", "A5", "W.2", "X1-X6",
-                 "DeRef", "seed 004", "missing-verdict rules", "`exclude`", "`miss`", "`authors`"):
+    glossary = text[text.index("## Glossary") :]
+    for term in (
+        "alignment",
+        "agreement",
+        "kappa",
+        "hedge",
+        "lift",
+        "anchoring",
+        "ceiling",
+        "reference judges",
+        "always-1.0",
+        "ternary oracle",
+        "C2",
+        "C3",
+        "A5",
+        "W.2",
+        "X1-X6",
+        "DeRef",
+        "seed 004",
+        "missing-verdict rules",
+        "`exclude`",
+        "`miss`",
+        "`authors`",
+    ):
         assert term in glossary, term
-    path = text[text.index("## Where to start"):text.index("## Glossary")]
-    order = [path.index(f"({nb}.ipynb)") for nb in ("17_judge_simulator", "02_programmatic_judge",
-                                                     "03_main_results", "18_scorecard")]
+    path = text[text.index("## Where to start") : text.index("## Glossary")]
+    order = [
+        path.index(f"({nb}.ipynb)")
+        for nb in ("17_judge_simulator", "02_programmatic_judge", "03_main_results", "18_scorecard")
+    ]
     assert order == sorted(order)  # the concepts before the paper's sections, the scorecard last
     for nb in NOTEBOOKS:
         if nb.stem != "00_index":

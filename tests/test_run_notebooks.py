@@ -15,7 +15,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from ajb_utils import paths
 
 SCRIPT = paths.REPO_ROOT / "scripts" / "run_notebooks.py"
-PARAMS_CELL = 'a: int = 1  # first\nb: str | None = None  # second, PEP 604 annotation\n'
+PARAMS_CELL = "a: int = 1  # first\nb: str | None = None  # second, PEP 604 annotation\n"
 
 
 def _load_module():
@@ -88,8 +88,16 @@ def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
     _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)", params=PARAMS_CELL + "c: int = 0  # only here\n")
     params = tmp_path / "p.yaml"
     params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_ok": {"b": "x"}}))
-    res = _run("--params", str(params), "--notebooks-dir", str(nbdir), "--output-dir", str(out),
-               "--failed-dir", str(tmp_path / "failed"))
+    res = _run(
+        "--params",
+        str(params),
+        "--notebooks-dir",
+        str(nbdir),
+        "--output-dir",
+        str(out),
+        "--failed-dir",
+        str(tmp_path / "failed"),
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     injected = _injected(out / "01_ok.ipynb")
     assert "a = 5" in injected and 'b = "x"' in injected and "c =" not in injected
@@ -108,8 +116,15 @@ def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(tmp_path: P
     ok = _write_nb(nbdir / "01_ok.ipynb", "print(a)")
     bad = _write_nb(nbdir / "02_bad.ipynb", "raise ValueError('boom')")
     bad_before = bad.read_bytes()
-    res = _run("--params", str(paths.REPO_ROOT / "papermill_params" / "sample.yaml"), "--notebooks-dir",
-               str(nbdir), "--in-place", "--failed-dir", str(tmp_path / "failed"))
+    res = _run(
+        "--params",
+        str(paths.REPO_ROOT / "papermill_params" / "sample.yaml"),
+        "--notebooks-dir",
+        str(nbdir),
+        "--in-place",
+        "--failed-dir",
+        str(tmp_path / "failed"),
+    )
     assert res.returncode != 0
     assert "FAIL 02_bad" in res.stdout and "failed: 02_bad" in res.stdout
     assert "ValueError: boom" in res.stdout
@@ -133,8 +148,18 @@ def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(tmp_p
     outs = {}
     for jobs in ("1", "3"):
         out = tmp_path / f"out{jobs}"
-        res = _run("--params", str(params), "--notebooks-dir", str(nbdir), "--output-dir", str(out),
-                   "--failed-dir", str(tmp_path / "failed"), "--jobs", jobs)
+        res = _run(
+            "--params",
+            str(params),
+            "--notebooks-dir",
+            str(nbdir),
+            "--output-dir",
+            str(out),
+            "--failed-dir",
+            str(tmp_path / "failed"),
+            "--jobs",
+            jobs,
+        )
         assert res.returncode == 0, res.stdout + res.stderr
         lines = [ln.split()[1] for ln in res.stdout.splitlines() if ln.startswith("ok")]
         assert lines == ["01_slow", "02_fast", "03_fast"]
@@ -150,11 +175,23 @@ def test_the_scorecard_notebook_starts_after_all_the_others(tmp_path: Path) -> N
     nbdir = tmp_path / "nbs"
     nbdir.mkdir()
     marker = tmp_path / "written_by_01"
-    _write_nb(nbdir / "01_slow.ipynb", f"import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).write_text('x')")
+    _write_nb(
+        nbdir / "01_slow.ipynb", f"import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).write_text('x')"
+    )
     _write_nb(nbdir / "02_fast.ipynb", "print(a)")
     _write_nb(nbdir / "18_scorecard.ipynb", f"import pathlib; print(pathlib.Path({str(marker)!r}).exists())")
-    res = _run("--params", str(paths.REPO_ROOT / "papermill_params" / "sample.yaml"), "--notebooks-dir", str(nbdir),
-               "--output-dir", str(tmp_path / "out"), "--failed-dir", str(tmp_path / "failed"), "--jobs", "2")
+    res = _run(
+        "--params",
+        str(paths.REPO_ROOT / "papermill_params" / "sample.yaml"),
+        "--notebooks-dir",
+        str(nbdir),
+        "--output-dir",
+        str(tmp_path / "out"),
+        "--failed-dir",
+        str(tmp_path / "failed"),
+        "--jobs",
+        "2",
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     assert _stdout_text(tmp_path / "out" / "18_scorecard.ipynb").strip() == "True"
 
@@ -162,8 +199,16 @@ def test_the_scorecard_notebook_starts_after_all_the_others(tmp_path: Path) -> N
 def test_split_stream_messages_are_joined_so_the_file_does_not_depend_on_flush_timing() -> None:
     """One print may arrive as two stream messages ('text' then a newline); the saved notebook is the same."""
     from nbformat.v4 import new_output
-    split = [new_output("stream", name="stdout", text="T06: 12 values compared"), new_output("stream", name="stdout", text="\n"),
-             new_output("stream", name="stderr", text="warn\n"), new_output("stream", name="stdout", text="next\n")]
+
+    split = [
+        new_output("stream", name="stdout", text="T06: 12 values compared"),
+        new_output("stream", name="stdout", text="\n"),
+        new_output("stream", name="stderr", text="warn\n"),
+        new_output("stream", name="stdout", text="next\n"),
+    ]
     joined = rn.coalesce_streams(split)
-    assert [(o["name"], o["text"]) for o in joined] == [("stdout", "T06: 12 values compared\n"), ("stderr", "warn\n"),
-                                                        ("stdout", "next\n")]
+    assert [(o["name"], o["text"]) for o in joined] == [
+        ("stdout", "T06: 12 values compared\n"),
+        ("stderr", "warn\n"),
+        ("stdout", "next\n"),
+    ]

@@ -42,6 +42,7 @@ def test_a_run_named_explicitly_is_read_whatever_its_source(runs_dir) -> None:
 def test_default_parameters_read_only_the_shipped_data(runs_dir, tmp_path) -> None:
     """A user's runs under data/runs/ change nothing a default-parameter load reads or records."""
     from ajb_utils import provenance
+
     shipped = data.load_bench("sample", judges=[], cache=False)
     judges = set(shipped.judges["judge"])
     assert "made_on_sample" not in judges and RUN in judges  # the sample's own runs stay
@@ -55,6 +56,7 @@ def test_default_parameters_read_only_the_shipped_data(runs_dir, tmp_path) -> No
 
 def test_auto_runs_write_to_a_folder_of_their_own(runs_dir) -> None:
     from ajb_utils import provenance
+
     bench = data.load_bench("sample", judges=[], runs="auto", cache=False)
     assert "made_on_sample" in set(bench.judges["judge"])
     folder = provenance.output_folder_name(bench.label)

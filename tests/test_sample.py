@@ -31,8 +31,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 def all_files(root: Path) -> dict[str, bytes]:
     """Return relative path -> bytes for every file under root."""
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file()}
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def test_deterministic(tiny: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
@@ -101,6 +100,7 @@ def build_sample_memory() -> dict[str, Any]:
     global _SMALL
     if _SMALL is None:
         import tempfile
+
         with tempfile.TemporaryDirectory() as d:
             _SMALL = build_sample("small", 0, Path(d) / "s")
     return _SMALL
@@ -112,6 +112,7 @@ _SMALL: dict[str, Any] | None = None
 def test_committed_sample_is_current() -> None:
     """data/sample equals a fresh `--scale small --seed 0` build (the README's command)."""
     import tempfile
+
     with tempfile.TemporaryDirectory() as d:
         build_sample("small", 0, Path(d) / "s")
         assert all_files(Path(d) / "s") == all_files(SAMPLE_DIR)
@@ -122,22 +123,28 @@ def test_judge_rows(tiny: tuple[Path, dict[str, Any]]) -> None:
     (except the one out-of-range verdict sample/messy.py plants)."""
     out, summary = tiny
     planted = summary["messy"]["out_of_range_score"]  # (judge, id, difficulty, generator)
-    valid = {(r["id"], g, r["difficulty"]) for g in schema.GENERATORS
-             for r in read_jsonl(out / f"data/{g}.jsonl") if r["generated_tool_calls"]}
+    valid = {
+        (r["id"], g, r["difficulty"])
+        for g in schema.GENERATORS
+        for r in read_jsonl(out / f"data/{g}.jsonl")
+        if r["generated_tool_calls"]
+    }
     for j in schema.JUDGES:
         for r in read_jsonl(out / f"data/{j}.jsonl"):
             assert (r["id"], schema.canonical_generator(r["generator"]), r["difficulty"]) in valid
             for cond in schema.MAIN_CONDITIONS:
                 for m in schema.METRICS:
                     b = r[cond][m]
-                    if (j, r["id"], r["difficulty"], r["generator"]) == planted and cond == "with_gt" \
-                            and m == "tool_selection":
+                    if (
+                        (j, r["id"], r["difficulty"], r["generator"]) == planted
+                        and cond == "with_gt"
+                        and m == "tool_selection"
+                    ):
                         assert b["llm_score"] == 4.0
                         continue
                     assert b["llm_score"] in (None, 0.0, 0.5, 1.0)
                     if b["llm_score"] is not None:
-                        assert b["match_score"] == round(1 - abs(b["programmatic_score"]
-                                                                 - b["llm_score"]), 4)
+                        assert b["match_score"] == round(1 - abs(b["programmatic_score"] - b["llm_score"]), 4)
     assert "gpt_5_4" in {r["generator"] for r in read_jsonl(out / "data/judge_qwq_32b.jsonl")}
 
 
@@ -145,8 +152,13 @@ def test_runs_meta(tiny: tuple[Path, dict[str, Any]]) -> None:
     """Every run has a meta file naming its study and conditions present in the rows."""
     out, _ = tiny
     runs = sorted((out / "runs").glob("*.jsonl"))
-    assert {json.loads(p.with_suffix(".meta.json").read_text())["study"] for p in runs} == \
-        {"temperature", "thinking", "format", "c2", "c3"}
+    assert {json.loads(p.with_suffix(".meta.json").read_text())["study"] for p in runs} == {
+        "temperature",
+        "thinking",
+        "format",
+        "c2",
+        "c3",
+    }
     for p in runs:
         meta = json.loads(p.with_suffix(".meta.json").read_text())
         assert meta["name"] == p.stem and meta["name"].startswith("synthetic_")
@@ -162,8 +174,7 @@ def test_annotation_counts() -> None:
     for t in schema.TOPOLOGIES:
         ids = {r["id"] for r in human if r["dag_type"] == t}
         assert len(ids) == 20
-        perfect = {i for i in ids if all(r["programmatic_score"] == 1.0 for r in human
-                                         if r["id"] == i)}
+        perfect = {i for i in ids if all(r["programmatic_score"] == 1.0 for r in human if r["id"] == i)}
         assert 4 <= len(perfect) <= 6  # 6 by design; fewer only if too few perfect plans
     rewrite = read_jsonl(SAMPLE_DIR / "annotations/synthetic_rewrite_validation.jsonl")
     assert len({r["id"] for r in rewrite}) == 198 and len(rewrite) == 198 * 3 * 4
@@ -172,6 +183,7 @@ def test_annotation_counts() -> None:
 def test_readme_and_loading(tmp_path: Path) -> None:
     """README lists every file as a config; datasets and pyarrow read the committed sample."""
     import pyarrow.json as pj
+
     text = (SAMPLE_DIR / "README.md").read_text()
     assert "SYNTHETIC" in text
     for p in SAMPLE_DIR.rglob("*.jsonl"):
@@ -189,18 +201,25 @@ def test_readme_and_loading(tmp_path: Path) -> None:
 def test_messy_cases_are_each_counted_by_the_loader(tiny: tuple[Path, dict[str, Any]]) -> None:
     """Every planted messy row (sample/messy.py) is one counted exclusion with its reason, or a message."""
     from ajb_utils.data import load_bench
+
     out, summary = tiny
     bench = load_bench(out, engine="json", runs=None)
     ex = bench.exclusions
-    want = {"duplicate_judge_row": "duplicate judge row",
-            "out_of_range_score": "judge verdict outside {0, 0.5, 1}",
-            "unparseable_then_valid": "invalid row superseded by a valid one",
-            "one_sided_null": "null judge verdict (whole condition)"}
+    want = {
+        "duplicate_judge_row": "duplicate judge row",
+        "out_of_range_score": "judge verdict outside {0, 0.5, 1}",
+        "unparseable_then_valid": "invalid row superseded by a valid one",
+        "one_sided_null": "null judge verdict (whole condition)",
+    }
     for case, reason in want.items():
         config, rid, diff, gen = summary["messy"][case]
-        hit = ex[(ex["config"] == config) & (ex["id"] == rid) & (ex["difficulty"] == diff)
-                 & (ex["generator"].map(schema.canonical_generator) == schema.canonical_generator(gen))
-                 & (ex["reason"] == reason)]
+        hit = ex[
+            (ex["config"] == config)
+            & (ex["id"] == rid)
+            & (ex["difficulty"] == diff)
+            & (ex["generator"].map(schema.canonical_generator) == schema.canonical_generator(gen))
+            & (ex["reason"] == reason)
+        ]
         assert len(hit) == 1, case
     assert (ex["reason"] == "duplicate judge row").sum() == 1
     assert (ex["reason"] == "judge verdict outside {0, 0.5, 1}").sum() == 1
@@ -215,10 +234,8 @@ def test_messy_cases_are_each_counted_by_the_loader(tiny: tuple[Path, dict[str, 
     # the one-sided null: with GT has no verdict, without GT has four
     config, rid, diff, gen = summary["messy"]["one_sided_null"]
     v = bench.verdicts
-    one = v[(v["judge"] == config) & (v["id"] == rid) & (v["difficulty"] == diff)
-            & (v["generator"] == gen)]
-    assert one.groupby("condition", observed=True)["llm_score"].count().to_dict() == \
-        {"with_gt": 0, "without_gt": 4}
+    one = v[(v["judge"] == config) & (v["id"] == rid) & (v["difficulty"] == diff) & (v["generator"] == gen)]
+    assert one.groupby("condition", observed=True)["llm_score"].count().to_dict() == {"with_gt": 0, "without_gt": 4}
 
 
 def test_synthetic_is_a_field_of_the_readme_header(tmp_path: Path) -> None:
@@ -229,13 +246,18 @@ def test_synthetic_is_a_field_of_the_readme_header(tmp_path: Path) -> None:
     import yaml
 
     from ajb_utils.data import load_bench
+
     text = (SAMPLE_DIR / "README.md").read_text()
     assert yaml.safe_load(text.split("---")[1])["synthetic"] is True
     copy = tmp_path / "mirror"
     shutil.copytree(SAMPLE_DIR, copy, ignore=shutil.ignore_patterns("runs", "annotations"))
     head, prose = (copy / "README.md").read_text().split("\n---\n", 1)
-    (copy / "README.md").write_text(head.replace("synthetic: true\n", "") + "\n---\n"
-                                    + "Built with a synthetic-data-generation framework.\n" + prose)
+    (copy / "README.md").write_text(
+        head.replace("synthetic: true\n", "")
+        + "\n---\n"
+        + "Built with a synthetic-data-generation framework.\n"
+        + prose
+    )
     assert load_bench(copy, runs=None, cache=False).synthetic is False
     (copy / "README.md").write_text(head + "\n---\n# a card\n")
     assert load_bench(copy, runs=None, cache=False).synthetic is True

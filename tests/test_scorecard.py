@@ -29,8 +29,11 @@ def _folder(tmp_path: Path, synthetic: bool = True) -> Path:
 
 def _cmp(rep: list[float], mine: list[float]) -> pd.DataFrame:
     keys = [f"k{i}" for i in range(len(rep))]
-    return paper.compare(pd.DataFrame({"judge": keys, "value": mine}),
-                         pd.DataFrame({"judge": keys, "value": rep, "source": "s"}), on=["judge"])
+    return paper.compare(
+        pd.DataFrame({"judge": keys, "value": mine}),
+        pd.DataFrame({"judge": keys, "value": rep, "source": "s"}),
+        on=["judge"],
+    )
 
 
 def test_side_by_side_tolerance_is_the_printed_precision() -> None:
@@ -40,20 +43,32 @@ def test_side_by_side_tolerance_is_the_printed_precision() -> None:
     assert sbs["tolerance"].tolist() == pytest.approx([0.05, 0.05, 0.05])
     assert sbs["within"].tolist() == ["yes", "no", "no"]
     assert paper.side_by_side(_cmp([92.7], [92.9]), tolerance=0.2)["within"].iloc[0] == "yes"
-    one_sided = paper.side_by_side(paper.compare(
-        pd.DataFrame({"judge": ["a"], "value": [1.0]}),
-        pd.DataFrame({"judge": ["b"], "value": [1.0], "source": "s"}), on=["judge"]))
+    one_sided = paper.side_by_side(
+        paper.compare(
+            pd.DataFrame({"judge": ["a"], "value": [1.0]}),
+            pd.DataFrame({"judge": ["b"], "value": [1.0], "source": "s"}),
+            on=["judge"],
+        )
+    )
     assert set(one_sided["within"]) == {"n/a"}
 
 
 def test_scorecard_counts_artifacts_and_claims(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = _folder(tmp_path, synthetic=True)
     report.show_comparison(_cmp([92.7, 80.0, 50.0], [92.7, 81.0, 50.04]), "T02", out)
-    report.show_checks(report.checks_table([paper.verdict("CF1.monotone_pairs", (24, 24)),
-                                            paper.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
+    report.show_checks(
+        report.checks_table([paper.verdict("CF1.monotone_pairs", (24, 24)), paper.verdict("CF2.lift_gemini", -3.0)]),
+        "C-F_findings",
+        out,
+    )
     report.show_checks(report.checks_table([paper.verdict("CF1.monotone_pairs", (23, 24))]), "T04", out)
-    report.show_checks(report.checks_table([paper.verdict("P.records", 120, full_data=False)])
-                       .assign(**{"checked on": "paper tables"}), "X1-cross", out)
+    report.show_checks(
+        report.checks_table([paper.verdict("P.records", 120, full_data=False)]).assign(
+            **{"checked on": "paper tables"}
+        ),
+        "X1-cross",
+        out,
+    )
     card = scorecard.write_scorecard(out, "sample")
     for name in ("SCORECARD.csv", "SCORECARD.md", "SCORECARD.png", "SCORECARD.pdf"):
         assert (out / name).exists(), name
@@ -75,8 +90,13 @@ def test_scorecard_counts_artifacts_and_claims(tmp_path: Path, capsys: pytest.Ca
 def test_scorecard_counts_indistinguishable_and_lists_unchecked_claims(tmp_path: Path) -> None:
     out = _folder(tmp_path, synthetic=False)
     report.show_comparison(_cmp([1.0], [1.0]), "T11", out)
-    report.show_checks(report.checks_table([paper.verdict("CF2.sign_gemini", -0.5, ci=(-1.0, 0.2)),
-                                            paper.verdict("CF2.sign_qwq", 1.0, ci=(0.5, 1.5))]), "C-F_findings", out)
+    report.show_checks(
+        report.checks_table(
+            [paper.verdict("CF2.sign_gemini", -0.5, ci=(-1.0, 0.2)), paper.verdict("CF2.sign_qwq", 1.0, ci=(0.5, 1.5))]
+        ),
+        "C-F_findings",
+        out,
+    )
     card = scorecard.write_scorecard(out, "hf")
     cl = card[card["row"] == "claim"].set_index("id")
     assert cl.loc["CF2.sign_gemini", "holds"] == paper.INDISTINGUISHABLE and cl.loc["CF2.sign_qwq", "holds"] == "yes"
@@ -170,7 +190,7 @@ def _html_tables(nb_path: Path) -> list[pd.DataFrame]:
                 if not head or not body:
                     continue
                 cols = head[1:] if head[0] == "" else head
-                rows = [r[-len(cols):] for r in body if len(r) >= len(cols)]
+                rows = [r[-len(cols) :] for r in body if len(r) >= len(cols)]
                 frames.append(pd.DataFrame(rows, columns=cols))
     return frames
 
@@ -225,10 +245,16 @@ def test_no_committed_table_is_truncated() -> None:
 def test_the_scorecard_names_the_missing_rule_that_reproduces_table_2_best(tmp_path) -> None:
     """Notebook 03 writes Table 2's fit under each missing-verdict rule; the scorecard names the closest."""
     from ajb_utils import scorecard
+
     assert scorecard.missing_rule_line(tmp_path) == ""  # not computed: nothing said
-    pd.DataFrame({"missing": ["exclude", "miss", "authors"], "n_cells": [84, 84, 84],
-                  "mean_abs_diff": [0.31, 0.52, 0.08], "max_abs_diff": [1.2, 2.0, 0.4]}).to_csv(
-        tmp_path / scorecard.RULE_FIT_FILE, index=False)
+    pd.DataFrame(
+        {
+            "missing": ["exclude", "miss", "authors"],
+            "n_cells": [84, 84, 84],
+            "mean_abs_diff": [0.31, 0.52, 0.08],
+            "max_abs_diff": [1.2, 2.0, 0.4],
+        }
+    ).to_csv(tmp_path / scorecard.RULE_FIT_FILE, index=False)
     line = scorecard.missing_rule_line(tmp_path)
     assert line.startswith("missing-verdict rule closest to Table 2: authors (mean |diff| 0.08 pp over 84 cells")
     assert "exclude 0.31" in line and "miss 0.52" in line
@@ -272,8 +298,14 @@ def test_the_scorecard_is_the_same_bytes_on_every_run(tmp_path: Path) -> None:
         scorecard.write_scorecard(out, "sample")
     got = [{n: (out / n).read_bytes() for n in names}]
     env = {**os.environ, "PYTHONHASHSEED": "7", "PYTHONPATH": str(paths.REPO_ROOT)}
-    subprocess.run([sys.executable, "-c", _WRITE, str(out), "kernel-like"], check=True, env=env,
-                   cwd=tmp_path, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-c", _WRITE, str(out), "kernel-like"],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=300,
+    )
     got.append({n: (out / n).read_bytes() for n in names})
     for n in names:
         assert got[0][n] == got[1][n], n
@@ -293,21 +325,32 @@ def _md_tables(md: str) -> list[dict]:
     for tok in mistune.create_markdown(renderer=None, plugins=["table"])(md):
         if tok["type"] == "table":
             head, body = tok["children"]
-            tables.append({"header": [text(c) for c in head["children"]],
-                           "rows": [len(r["children"]) for r in body["children"]]})
+            tables.append(
+                {"header": [text(c) for c in head["children"]], "rows": [len(r["children"]) for r in body["children"]]}
+            )
     return tables
 
 
 def test_every_table_of_scorecard_md_renders(tmp_path: Path) -> None:
     """SCORECARD.md's tables render as tables (a `max |difference|` header once broke all of them)."""
     out = _tied_folder(tmp_path)
-    pd.DataFrame({"claim_id": ["CF1.monotone_pairs"], "claim": ["a | b"], "paper value": ["1"],
-                  "reproduced value": ["1"], "kind": ["share"], "tolerance": ["exact"], "holds": ["yes"],
-                  "note": ["x|y"]}).reindex(columns=paper.CHECK_COLUMNS, fill_value="").to_csv(
-        out / "T04_checks.csv", index=False)
+    pd.DataFrame(
+        {
+            "claim_id": ["CF1.monotone_pairs"],
+            "claim": ["a | b"],
+            "paper value": ["1"],
+            "reproduced value": ["1"],
+            "kind": ["share"],
+            "tolerance": ["exact"],
+            "holds": ["yes"],
+            "note": ["x|y"],
+        }
+    ).reindex(columns=paper.CHECK_COLUMNS, fill_value="").to_csv(out / "T04_checks.csv", index=False)
     scorecard.write_scorecard(out, "sample")
-    for md in ((out / "SCORECARD.md").read_text(encoding="utf-8"),
-               (paths.FIGURES_DIR / "sample" / "SCORECARD.md").read_text(encoding="utf-8")):
+    for md in (
+        (out / "SCORECARD.md").read_text(encoding="utf-8"),
+        (paths.FIGURES_DIR / "sample" / "SCORECARD.md").read_text(encoding="utf-8"),
+    ):
         n_source = len(re.findall(r"^\|(---\|)+$", md, flags=re.M))
         tables = _md_tables(md)
         assert n_source >= 3 and len(tables) == n_source

@@ -24,16 +24,22 @@ def oa(name: str, **args: object) -> dict:
 
 # --- Appendix I worked example: tool 1.0, param 1.0, seq 0.33, cov 1.0 -----------------------
 def test_appendix_i_worked_example() -> None:
-    gt = [c("calculate_temporal_transaction_deviation", timestamp=1, tx_per_day=5),
-          c("calculate_amount_based_deviation", amount=184.73, daily_avg=312.5),
-          c("compute_composite_behavior_anomaly_score", temporal=0, amount=0)]
-    gen = [gt[1], gt[0],
-           c("compute_composite_behavior_anomaly_score",
-             temporal="{% output of function with id 2 %}",
-             amount="{% output of function with id 1 %}")]
+    gt = [
+        c("calculate_temporal_transaction_deviation", timestamp=1, tx_per_day=5),
+        c("calculate_amount_based_deviation", amount=184.73, daily_avg=312.5),
+        c("compute_composite_behavior_anomaly_score", temporal=0, amount=0),
+    ]
+    gen = [
+        gt[1],
+        gt[0],
+        c(
+            "compute_composite_behavior_anomaly_score",
+            temporal="{% output of function with id 2 %}",
+            amount="{% output of function with id 1 %}",
+        ),
+    ]
     s = programmatic_scores(gen, gt)
-    assert s == {"tool_selection": 1.0, "parameter_structure": 1.0,
-                 "sequence_accuracy": 0.3333, "query_coverage": 1.0}
+    assert s == {"tool_selection": 1.0, "parameter_structure": 1.0, "sequence_accuracy": 0.3333, "query_coverage": 1.0}
     # Alignment of the QwQ-32B verdict (1, 1, 1, 1): 83.3% as the paper reports.
     mu = match(list(s.values()), [1, 1, 1, 1]).mean()
     assert round(100 * mu, 1) == 83.3
@@ -42,8 +48,7 @@ def test_appendix_i_worked_example() -> None:
 # --- Appendix H case studies ------------------------------------------------------------------
 def test_case1_sequence_missing_third_call() -> None:
     """Case 1: two of three GT calls in order -> seq 0.67, as reported."""
-    gt = [c("calculate_microbial_growth_rate"), c("estimate_optimal_storage_temperature"),
-          c("predict_shelf_life")]
+    gt = [c("calculate_microbial_growth_rate"), c("estimate_optimal_storage_temperature"), c("predict_shelf_life")]
     s = programmatic_scores(gt[:2], gt)
     assert s["sequence_accuracy"] == 0.6667
     assert s["query_coverage"] == 0.6667
@@ -59,8 +64,7 @@ def test_case2_sequence_needs_three_call_reference() -> None:
     gen = [c("calculate_budget_deviation_risk", predicted_trend=1.93), c("forecast_budget_usage")]
     two = [c("forecast_budget_usage"), c("calculate_budget_deviation_risk")]
     assert programmatic_scores(gen, two)["sequence_accuracy"] == 0.0
-    three = [c("forecast_budget_usage"), c("forecast_budget_usage"),
-             c("calculate_budget_deviation_risk")]
+    three = [c("forecast_budget_usage"), c("forecast_budget_usage"), c("calculate_budget_deviation_risk")]
     assert programmatic_scores(gen, three)["sequence_accuracy"] == 0.3333
 
 
@@ -72,30 +76,49 @@ def test_case3_coverage_contradicts_eq3() -> None:
     contradicts its own Eq. 3; we implement the equation.
     """
     gt = [c("assess_load_duration_risk"), c("compute_capacity_headroom")]
-    gen = [c("assess_load_duration_risk"), c("estimate_grid_fatigue_risk"),
-           c("compute_capacity_headroom")]
+    gen = [c("assess_load_duration_risk"), c("estimate_grid_fatigue_risk"), c("compute_capacity_headroom")]
     s = programmatic_scores(gen, gt)
     assert s["query_coverage"] == 1.0
     assert s["tool_selection"] == 0.5
 
 
 # --- edge cases (DESIGN.md) -------------------------------------------------------------------
-@pytest.mark.parametrize("gen, exp, expected", [
-    ([], [], {"tool_selection": 1.0, "parameter_structure": 1.0,
-              "sequence_accuracy": 1.0, "query_coverage": 1.0}),
-    ([], [c("a", x=1)], {"tool_selection": 0.0, "parameter_structure": 1.0,
-                         "sequence_accuracy": 0.0, "query_coverage": 0.0}),
-    ([c("a", x=1)], [], {"tool_selection": 0.0, "parameter_structure": 0.0,
-                         "sequence_accuracy": 1.0, "query_coverage": 1.0}),
-    ([c("zzz", x=1)], [c("a", x=1)], {"tool_selection": 0.0, "parameter_structure": 0.0,
-                                      "sequence_accuracy": 0.0, "query_coverage": 0.0}),
-    ([c("a", x=1, y=2)], [c("a", x=1)], {"tool_selection": 1.0, "parameter_structure": 0.5,
-                                         "sequence_accuracy": 1.0, "query_coverage": 1.0}),
-    ([c("a")], [c("a", x=1)], {"tool_selection": 1.0, "parameter_structure": 0.0,
-                               "sequence_accuracy": 1.0, "query_coverage": 1.0}),
-    ([c("a", y=1)], [c("a", x=1)], {"tool_selection": 1.0, "parameter_structure": 0.0,
-                                    "sequence_accuracy": 1.0, "query_coverage": 1.0}),
-])
+@pytest.mark.parametrize(
+    "gen, exp, expected",
+    [
+        ([], [], {"tool_selection": 1.0, "parameter_structure": 1.0, "sequence_accuracy": 1.0, "query_coverage": 1.0}),
+        (
+            [],
+            [c("a", x=1)],
+            {"tool_selection": 0.0, "parameter_structure": 1.0, "sequence_accuracy": 0.0, "query_coverage": 0.0},
+        ),
+        (
+            [c("a", x=1)],
+            [],
+            {"tool_selection": 0.0, "parameter_structure": 0.0, "sequence_accuracy": 1.0, "query_coverage": 1.0},
+        ),
+        (
+            [c("zzz", x=1)],
+            [c("a", x=1)],
+            {"tool_selection": 0.0, "parameter_structure": 0.0, "sequence_accuracy": 0.0, "query_coverage": 0.0},
+        ),
+        (
+            [c("a", x=1, y=2)],
+            [c("a", x=1)],
+            {"tool_selection": 1.0, "parameter_structure": 0.5, "sequence_accuracy": 1.0, "query_coverage": 1.0},
+        ),
+        (
+            [c("a")],
+            [c("a", x=1)],
+            {"tool_selection": 1.0, "parameter_structure": 0.0, "sequence_accuracy": 1.0, "query_coverage": 1.0},
+        ),
+        (
+            [c("a", y=1)],
+            [c("a", x=1)],
+            {"tool_selection": 1.0, "parameter_structure": 0.0, "sequence_accuracy": 1.0, "query_coverage": 1.0},
+        ),
+    ],
+)
 def test_edge_cases(gen: list, exp: list, expected: dict) -> None:
     assert programmatic_scores(gen, exp) == expected
 
@@ -136,8 +159,9 @@ def test_null_valued_keys_are_not_arguments() -> None:
     """A null-valued argument key is not an argument in any encoding (issue 20 §1): Arrow structs
     null-fill the union of fields, and raw JSON reads the same (Eq. 2 gives 1.0 both ways)."""
     exp = [c("a", x=1)]
-    gen_struct = [{"function": {"name": "a", "arguments": {"x": 1, "y": None, "z": None}},
-                   "name": None, "arguments": None}]
+    gen_struct = [
+        {"function": {"name": "a", "arguments": {"x": 1, "y": None, "z": None}}, "name": None, "arguments": None}
+    ]
     gen_json = json.dumps([{"name": "a", "arguments": {"x": 1, "y": None, "z": None}}])
     assert programmatic_scores(normalize_calls(gen_struct), exp)["parameter_structure"] == 1.0
     assert programmatic_scores(gen_json, exp)["parameter_structure"] == 1.0
@@ -152,8 +176,10 @@ def test_malformed_calls_raise_clear_error(bad: str) -> None:
 # --- the vectorised scorer agrees with the per-plan reference ---------------------------------
 def _random_plan(rng: random.Random) -> list[dict]:
     """Return a random plan over a small tool and key vocabulary (collisions on purpose)."""
-    return [c(rng.choice("abcdef"), **{k: 1 for k in rng.sample("uvwxy", rng.randint(0, 3))})
-            for _ in range(rng.randint(0, 5))]
+    return [
+        c(rng.choice("abcdef"), **{k: 1 for k in rng.sample("uvwxy", rng.randint(0, 3))})
+        for _ in range(rng.randint(0, 5))
+    ]
 
 
 def test_vectorised_matches_reference_on_random_plans() -> None:
@@ -180,10 +206,11 @@ def test_argument_decoding_keeps_the_standard_librarys_results():
     from ajb_utils.calls import CallParseError, parse_arguments
 
     assert parse_arguments('{"a": 1, "b": null, "c": [1, {"d": null}]}') == {
-        "a": 1, "c": [1, {"d": None}]}  # a null-valued key is not an argument (top level only)
+        "a": 1,
+        "c": [1, {"d": None}],
+    }  # a null-valued key is not an argument (top level only)
     assert math.isnan(parse_arguments('{"x": NaN}')["x"])
-    assert parse_arguments('{"n": 123456789012345678901234567890}') == {
-        "n": 123456789012345678901234567890}
+    assert parse_arguments('{"n": 123456789012345678901234567890}') == {"n": 123456789012345678901234567890}
     with pytest.raises(CallParseError, match="not valid JSON"):
         parse_arguments('{"x": ')
     given = {"a": 1}

@@ -20,8 +20,9 @@ MAIN_SCRIPTS = ["reproduce.py", "run_notebooks.py"]
 
 
 def _run(script: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
-                          timeout=300, cwd=paths.REPO_ROOT)
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True, timeout=300, cwd=paths.REPO_ROOT
+    )
 
 
 def _params(tmp_path: Path, source: Path | str) -> str:
@@ -68,8 +69,9 @@ def test_one_line_of_a_user_error() -> None:
 # ---- the scripts --------------------------------------------------------------------------------
 @pytest.mark.parametrize("script", [*MAIN_SCRIPTS])
 def test_missing_parameter_file(script: str) -> None:
-    _assert_one_line(_run(script, "--params", "my/quick.yaml"), "my/quick.yaml does not exist",
-                     "papermill_params/sample.yaml")
+    _assert_one_line(
+        _run(script, "--params", "my/quick.yaml"), "my/quick.yaml does not exist", "papermill_params/sample.yaml"
+    )
 
 
 @pytest.mark.parametrize("script", [*MAIN_SCRIPTS])
@@ -123,10 +125,13 @@ def test_no_notebook_matched() -> None:
     _assert_one_line(_run("run_notebooks.py", "--only", "99", "--list"), "no notebook matched '99'", "03")
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["3_bad", "Title"], "NN_topic"),
-    (["03_main_results", "Title"], "exists; choose another name, or use --force"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["3_bad", "Title"], "NN_topic"),
+        (["03_main_results", "Title"], "exists; choose another name, or use --force"),
+    ],
+)
 def test_new_notebook_errors(args: list[str], expected: str) -> None:
     _assert_one_line(_run("new_notebook.py", *args), expected)
 
@@ -142,6 +147,6 @@ def test_new_notebook_skeleton_runs_top_to_bottom(tmp_path: Path) -> None:
     namespace: dict = {}
     for cell in nb.cells:
         if cell.cell_type == "code":
-            source = cell.source.replace('out_dir: str | None = None', f'out_dir: str | None = {str(tmp_path)!r}')
+            source = cell.source.replace("out_dir: str | None = None", f"out_dir: str | None = {str(tmp_path)!r}")
             exec(compile(source, "<cell>", "exec"), namespace)
     assert (tmp_path / "PROVENANCE.json").exists()

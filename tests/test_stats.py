@@ -11,7 +11,6 @@ from ajb_utils import stats as S
 from ajb_utils.schema import METRICS
 
 
-
 @pytest.fixture
 def skm():
     """sklearn.metrics (a test-only dependency); tests that need it skip without it."""
@@ -23,8 +22,7 @@ def skm():
 # ------------------------------------------------------------------------------------------
 def _verdicts(rows: list[tuple]) -> pd.DataFrame:
     """Build a verdicts frame from (id, gen, diff, judge, cond, metric, llm, p) tuples."""
-    df = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition",
-                                     "metric", "llm_score", "p"])
+    df = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p"])
     df["match"] = 1.0 - (df["p"] - df["llm_score"]).abs()
     for c in ["id", "generator", "difficulty", "judge", "condition", "metric"]:
         df[c] = df[c].astype("category")
@@ -95,8 +93,11 @@ def test_lift_hand_table():
     rows = []
     for g, d, w, wo in [("g1", "easy", 90, 80), ("g1", "hard", 70, 75), ("g2", "easy", 88, 84)]:
         rows += [("A", g, d, "with_gt", w), ("A", g, d, "without_gt", wo)]
-    rows += [("B", "g1", "easy", "with_gt", 50), ("B", "g1", "easy", "without_gt", 60),
-             ("B", "g1", "hard", "with_gt", 99)]  # unpaired cell ignored
+    rows += [
+        ("B", "g1", "easy", "with_gt", 50),
+        ("B", "g1", "easy", "without_gt", 60),
+        ("B", "g1", "hard", "with_gt", 99),
+    ]  # unpaired cell ignored
     cells = pd.DataFrame(rows, columns=["judge", "generator", "difficulty", "condition", "align"])
     lf = S.lift(cells)
     assert lf["A"] == pytest.approx((10 - 5 + 4) / 3)
@@ -111,8 +112,9 @@ def test_multinomial_matches_index_resampling(min_count):
     rng = np.random.default_rng(1)
     x = rng.choice([0.0, 0.25, 0.5, 0.8325, 1.0], size=40, p=[0.1, 0.1, 0.2, 0.2, 0.4])
     n_res = 40_000
-    mult = S.bootstrap._cell_mean_draws(np.zeros(40, np.int64), np.zeros(40, np.int64), x, 1, n_res,
-                              np.random.default_rng(2), min_count=min_count)[0]
+    mult = S.bootstrap._cell_mean_draws(
+        np.zeros(40, np.int64), np.zeros(40, np.int64), x, 1, n_res, np.random.default_rng(2), min_count=min_count
+    )[0]
     naive = x[np.random.default_rng(3).integers(0, 40, size=(n_res, 40))].mean(axis=1)
     assert mult.mean() == pytest.approx(naive.mean(), abs=2e-3)
     assert mult.std() == pytest.approx(naive.std(), rel=0.03)
@@ -173,9 +175,13 @@ def test_bootstrap_degenerate():
 
 def test_bootstrap_cells_matches_bootstrap_ci():
     rng = np.random.default_rng(0)
-    df = pd.DataFrame({"cell": np.repeat(["a", "b", "c"], [50, 1, 80]),
-                       "dag": rng.choice(["x", "y"], size=131),
-                       "v": rng.choice([0.0, 0.5, 0.75, 1.0], size=131)})
+    df = pd.DataFrame(
+        {
+            "cell": np.repeat(["a", "b", "c"], [50, 1, 80]),
+            "dag": rng.choice(["x", "y"], size=131),
+            "v": rng.choice([0.0, 0.5, 0.75, 1.0], size=131),
+        }
+    )
     out = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=3)
     assert list(out.columns) == ["cell", "mean", "lo", "hi", "n"]
     assert out["n"].tolist() == [50, 1, 80]
@@ -191,8 +197,7 @@ def test_bootstrap_cells_matches_bootstrap_ci():
     other = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=4)
     # (quantiles of a discrete bootstrap distribution can coincide for two seeds: compare both ends)
     assert not (np.allclose(out["lo"], other["lo"]) and np.allclose(out["hi"], other["hi"]))
-    strat = S.bootstrap_cells(df, by=["cell"], value="v", strata="dag", n_resamples=500, seed=3,
-                              scale=100)
+    strat = S.bootstrap_cells(df, by=["cell"], value="v", strata="dag", n_resamples=500, seed=3, scale=100)
     assert np.allclose(strat["mean"], 100 * out["mean"])
 
 
@@ -202,10 +207,14 @@ def test_bootstrap_cells_full_grid_runs():
     n_cells, n = 210, 3800
     levels = np.array([0, 1 / 3, 0.5, 2 / 3, 0.25, 0.75, 0.2, 0.4, 0.6, 0.8])
     p = np.where(rng.random((n_cells * n, 4)) < 0.75, 1.0, rng.choice(levels, (n_cells * n, 4)))
-    llm = np.where(rng.random(p.shape) < 0.8, np.round(p * 2) / 2, rng.choice([0, .5, 1], p.shape))
-    df = pd.DataFrame({"cell": np.repeat(np.arange(n_cells), n),
-                       "dag": rng.integers(0, 6, n_cells * n),
-                       "mu": (1 - np.abs(p - llm)).mean(axis=1)})
+    llm = np.where(rng.random(p.shape) < 0.8, np.round(p * 2) / 2, rng.choice([0, 0.5, 1], p.shape))
+    df = pd.DataFrame(
+        {
+            "cell": np.repeat(np.arange(n_cells), n),
+            "dag": rng.integers(0, 6, n_cells * n),
+            "mu": (1 - np.abs(p - llm)).mean(axis=1),
+        }
+    )
     out = S.bootstrap_cells(df, by=["cell"], value="mu", strata="dag", n_resamples=200, seed=0)
     assert len(out) == n_cells and (out["n"] == n).all()
     assert ((out["hi"] - out["lo"]) < 0.02).all()
@@ -256,7 +265,7 @@ def test_kappa_hand_cases():
     assert S.cohen_kappa(a2, b2) == pytest.approx(0.0, abs=1e-12)
     # large random independent vectors: near 0
     rng = np.random.default_rng(0)
-    x, y = rng.choice([0, .5, 1], 20000), rng.choice([0, .5, 1], 20000)
+    x, y = rng.choice([0, 0.5, 1], 20000), rng.choice([0, 0.5, 1], 20000)
     assert abs(S.cohen_kappa(x, y)) < 0.03
     # NaN pairs dropped
     assert S.cohen_kappa([1.0, 0.0, np.nan], [1.0, 0.0, 0.5]) == pytest.approx(1.0)
@@ -264,8 +273,9 @@ def test_kappa_hand_cases():
 
 def test_kappa_and_half_share_paper_confusion():
     # tab:confusion-full, QwQ-32B x GPT-OSS-120B (% of N): kappa 0.61, agreement 87.9%
-    conf = pd.DataFrame([[1.3, 0.8, 0.3], [1.3, 10.3, 4.9], [0.4, 4.4, 76.3]],
-                        index=[0.0, 0.5, 1.0], columns=[0.0, 0.5, 1.0])
+    conf = pd.DataFrame(
+        [[1.3, 0.8, 0.3], [1.3, 10.3, 4.9], [0.4, 4.4, 76.3]], index=[0.0, 0.5, 1.0], columns=[0.0, 0.5, 1.0]
+    )
     assert S.kappa_from_confusion(conf) == pytest.approx(0.61, abs=0.01)
     assert S.offdiag_half_share(conf) == pytest.approx(0.947, abs=0.01)
 
@@ -300,8 +310,7 @@ def test_pairwise_agreement_three_judges(skm):
     b = np.array([1.0, 0.5, 0.5, 0.0, 1.0, 1.0])
     assert pw.loc[("A", "B"), "n"] == 6
     assert pw.loc[("A", "B"), "agreement_pct"] == pytest.approx(100 * 4 / 6)
-    assert pw.loc[("A", "B"), "kappa"] == pytest.approx(
-        skm.cohen_kappa_score((2 * a).astype(int), (2 * b).astype(int)))
+    assert pw.loc[("A", "B"), "kappa"] == pytest.approx(skm.cohen_kappa_score((2 * a).astype(int), (2 * b).astype(int)))
     assert pw.loc[("A", "C"), "n"] == 5 and pw.loc[("A", "C"), "agreement_pct"] == 100.0
     assert pw.loc[("A", "C"), "kappa"] == pytest.approx(1.0)
     assert pw.loc[("B", "C"), "agreement_pct"] == pytest.approx(80.0)
@@ -316,10 +325,20 @@ def test_pairwise_agreement_three_judges(skm):
 # ------------------------------------------------------------------------------------------
 # verdict scale
 # ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("llm,p,expected", [
-    (0.5, 0.0, 0.0), (0.5, 0.49, 0.0), (0.5, 0.5, 1.0), (0.5, 0.67, 1.0), (0.5, 1.0, 1.0),
-    (0.0, 1.0, 0.0), (1.0, 0.0, 1.0), (0.0, 0.3, 0.0), (1.0, 0.9, 1.0),
-])
+@pytest.mark.parametrize(
+    "llm,p,expected",
+    [
+        (0.5, 0.0, 0.0),
+        (0.5, 0.49, 0.0),
+        (0.5, 0.5, 1.0),
+        (0.5, 0.67, 1.0),
+        (0.5, 1.0, 1.0),
+        (0.0, 1.0, 0.0),
+        (1.0, 0.0, 1.0),
+        (0.0, 0.3, 0.0),
+        (1.0, 0.9, 1.0),
+    ],
+)
 def test_binary_collapse_table(llm, p, expected):
     assert S.binary_collapse([llm], [p])[0] == expected
 
@@ -355,12 +374,15 @@ def test_spearman_vs_hand_formula():
 
 
 def test_ranking_stability():
-    table = pd.DataFrame({
-        "tool_selection": [90.0, 80.0, 70.0],
-        "parameter_structure": [60.0, 80.0, 95.0],
-        "sequence_accuracy": [90.0, 80.0, 70.0],
-        "query_coverage": [90.0, 80.0, 70.0],
-    }, index=pd.Index(["A", "B", "C"], name="judge"))
+    table = pd.DataFrame(
+        {
+            "tool_selection": [90.0, 80.0, 70.0],
+            "parameter_structure": [60.0, 80.0, 95.0],
+            "sequence_accuracy": [90.0, 80.0, 70.0],
+            "query_coverage": [90.0, 80.0, 70.0],
+        },
+        index=pd.Index(["A", "B", "C"], name="judge"),
+    )
     before = table.copy()
     rs = S.ranking_stability(table)
     pd.testing.assert_frame_equal(table, before)  # input not modified
@@ -408,8 +430,10 @@ def test_soft_and_majority_jury():
 def _align_table() -> pd.DataFrame:
     rows = []
     for g, j, cond, vals in [
-        ("g1", "A", "with_gt", (90, 85, 80)), ("g1", "A", "without_gt", (90, 82, 75)),
-        ("g1", "B", "with_gt", (92, 92, 80)), ("g1", "B", "without_gt", (88, 83, 73)),
+        ("g1", "A", "with_gt", (90, 85, 80)),
+        ("g1", "A", "without_gt", (90, 82, 75)),
+        ("g1", "B", "with_gt", (92, 92, 80)),
+        ("g1", "B", "without_gt", (88, 83, 73)),
     ]:
         for d, x in zip(("easy", "medium", "hard"), vals):
             rows.append((j, g, d, cond, float(x)))
@@ -460,9 +484,8 @@ KEYS4 = ["judge", "generator", "difficulty", "condition"]
 def test_bootstrap_cell_ci_does_not_depend_on_other_cells(drop):
     recs = _grid_records()
     full = S.bootstrap_cells(recs, by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=5)
-    (col, val), = drop.items()
-    part = S.bootstrap_cells(recs[recs[col] != val], by=KEYS4, value="mu", strata="dag_type",
-                             n_resamples=300, seed=5)
+    ((col, val),) = drop.items()
+    part = S.bootstrap_cells(recs[recs[col] != val], by=KEYS4, value="mu", strata="dag_type", n_resamples=300, seed=5)
     kept = full[full[col] != val].reset_index(drop=True)
     assert len(part) == len(kept) > 0
     for c in ("mean", "lo", "hi", "n"):
@@ -498,8 +521,9 @@ def test_bootstrap_cells_stratified_agrees_with_naive_resampler():
     assert out["hi"].iloc[0] == pytest.approx(hi, abs=0.01)
 
 
-@pytest.mark.parametrize("drop", [("judge", "judge_gpt_5_4"), ("generator", "llama_3_3_70b_instruct"),
-                                  ("generator", "gpt5_4")])
+@pytest.mark.parametrize(
+    "drop", [("judge", "judge_gpt_5_4"), ("generator", "llama_3_3_70b_instruct"), ("generator", "gpt5_4")]
+)
 def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
     # the issue's example: dropping GPT-5.4 used to move QwQ-32B intervals (every cell after it
     # in the one shared Generator's order)
@@ -507,6 +531,7 @@ def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
 
     from ajb_utils import tables
     from ajb_utils.data import load_bench
+
     v = load_bench("sample").verdicts
     col, name = drop
     full = tables.table_T10(SimpleNamespace(verdicts=v), n_bootstrap=200, seed=1)

@@ -22,9 +22,18 @@ def bench():
 def _gens(p_rows: list[list[float]], generator: str = "g", difficulty: str = "hard") -> pd.DataFrame:
     """Return a generations frame with one generation per row of four p values."""
     p = np.asarray(p_rows, float)
-    return pd.DataFrame({"id": [f"r{i}" for i in range(len(p))], "generator": generator, "difficulty": difficulty,
-                         "dag_type": "linear", "p_tool": p[:, 0], "p_param": p[:, 1], "p_seq": p[:, 2],
-                         "p_cov": p[:, 3]})
+    return pd.DataFrame(
+        {
+            "id": [f"r{i}" for i in range(len(p))],
+            "generator": generator,
+            "difficulty": difficulty,
+            "dag_type": "linear",
+            "p_tool": p[:, 0],
+            "p_param": p[:, 1],
+            "p_seq": p[:, 2],
+            "p_cov": p[:, 3],
+        }
+    )
 
 
 def test_always_1_equals_p_bar_cell_by_cell(bench) -> None:
@@ -48,8 +57,9 @@ def test_oracle_is_the_ceiling_of_every_ternary_judge() -> None:
     """No verdict vector on {0, 0.5, 1} aligns better than the oracle (brute force over all 3^4 verdicts per record)."""
     rng = np.random.default_rng(3)
     p = rng.choice([0.0, 0.25, 0.3333, 0.5, 0.6667, 0.75, 1.0], size=(30, 4))
-    best = np.array([max(np.mean(1 - np.abs(row - np.array(v))) for v in itertools.product((0, 0.5, 1), repeat=4))
-                     for row in p])
+    best = np.array(
+        [max(np.mean(1 - np.abs(row - np.array(v))) for v in itertools.product((0, 0.5, 1), repeat=4)) for row in p]
+    )
     np.testing.assert_allclose(stats.oracle_match(p).mean(axis=1), best, atol=1e-12)
     cells = stats.align(stats.reference_verdicts(_gens(p.tolist()), ["oracle"]), by=["judge", "condition"])
     np.testing.assert_allclose(cells["align"], 100 * best.mean(), atol=1e-9)
@@ -64,10 +74,12 @@ def test_oracle_hard_ceiling_below_100_on_the_sample(bench) -> None:
 
 def test_uniform_expectation_hand_cases() -> None:
     """E[1 - |p - l|] for l uniform on {0, 0.5, 1}: 2/3 at p = 0.5, 1/2 at p = 0 or 1, 7/12 at p = 0.25."""
-    np.testing.assert_allclose(stats.uniform_expectation([0.5, 0.0, 1.0, 0.25, 0.75]),
-                               [2 / 3, 0.5, 0.5, 7 / 12, 7 / 12], atol=1e-12)
-    cells = stats.align(stats.reference_verdicts(_gens([[0.5] * 4] * 3), ["uniform_expected"]),
-                        by=["judge", "condition"])
+    np.testing.assert_allclose(
+        stats.uniform_expectation([0.5, 0.0, 1.0, 0.25, 0.75]), [2 / 3, 0.5, 0.5, 7 / 12, 7 / 12], atol=1e-12
+    )
+    cells = stats.align(
+        stats.reference_verdicts(_gens([[0.5] * 4] * 3), ["uniform_expected"]), by=["judge", "condition"]
+    )
     np.testing.assert_allclose(cells["align"], 200 / 3, atol=1e-9)  # 66.7 %, not the 50 % of §3.2
 
 
@@ -81,8 +93,10 @@ def test_uniform_draws_are_seeded_and_average_to_the_expectation() -> None:
     wgt = a[a["condition"] == "with_gt"]
     exp = stats.uniform_expectation(wgt["p"]).mean()
     assert abs(wgt["match"].mean() - exp) < 0.01  # 20,000 draws: standard error about 0.002
-    assert (a[a["condition"] == "with_gt"]["llm_score"].to_numpy()
-            == a[a["condition"] == "without_gt"]["llm_score"].to_numpy()).all()
+    assert (
+        a[a["condition"] == "with_gt"]["llm_score"].to_numpy()
+        == a[a["condition"] == "without_gt"]["llm_score"].to_numpy()
+    ).all()
 
 
 def test_constant_judges_hand_case() -> None:
@@ -108,8 +122,12 @@ def test_T02_references_layout(bench) -> None:
     cells = tables.table_T02(bench)
     wide = tables.table_T02_references(cells, tables.reference_cells(bench))
     assert wide.shape == (5 * (3 + len(tables.REFERENCE_KINDS)), 6)
-    six = cells[cells["judge"].isin(schema.MAIN_JUDGES) & (cells["generator"] == "qwen3_32b")
-                & (cells["difficulty"] == "hard") & (cells["condition"] == "without_gt")]["align"]
+    six = cells[
+        cells["judge"].isin(schema.MAIN_JUDGES)
+        & (cells["generator"] == "qwen3_32b")
+        & (cells["difficulty"] == "hard")
+        & (cells["condition"] == "without_gt")
+    ]["align"]
     assert wide.loc[("qwen3_32b", "six judges: mean"), ("hard", "without_gt")] == pytest.approx(six.mean())
 
 
@@ -126,8 +144,12 @@ def test_reference_breakdown_always_1_is_mean_p_per_metric(bench) -> None:
     """Table 24's always-1.0 row is the mean p of each metric over the (generator, difficulty) cells; the oracle bounds it."""
     rb = tables.reference_breakdown(bench)
     row = rb["T24"].loc[stats.REFERENCE_JUDGES["always_1"]]
-    cols = {"tool_selection": "p_tool", "parameter_structure": "p_param", "sequence_accuracy": "p_seq",
-            "query_coverage": "p_cov"}
+    cols = {
+        "tool_selection": "p_tool",
+        "parameter_structure": "p_param",
+        "sequence_accuracy": "p_seq",
+        "query_coverage": "p_cov",
+    }
     for m, c in cols.items():
         hand = 100 * bench.generations.groupby(["generator", "difficulty"], observed=True)[c].mean().mean()
         assert row[("without_gt", m)] == pytest.approx(hand, abs=1e-9)

@@ -27,8 +27,15 @@ def _frame(rows: list[tuple]) -> pd.DataFrame:
     return v
 
 
-def _record(rid: str, cond: str, llm: list[float], p: list[float], judge: str = "J",
-            gen: str = "llama_3_1_8b_instruct", diff: str = "hard") -> list[tuple]:
+def _record(
+    rid: str,
+    cond: str,
+    llm: list[float],
+    p: list[float],
+    judge: str = "J",
+    gen: str = "llama_3_1_8b_instruct",
+    diff: str = "hard",
+) -> list[tuple]:
     """Return the four metric rows of one record."""
     return [(rid, gen, diff, judge, cond, m, l, q) for m, l, q in zip(METRICS, llm, p)]
 
@@ -40,13 +47,18 @@ NAN = [np.nan] * 4
 # ------------------------------------------------------------------ item 3: paired lift everywhere
 def _one_sided() -> pd.DataFrame:
     """r1 judged in both conditions (match 1 both); r2 has no with-GT verdict and a 0 without GT."""
-    return _frame(_record("r1", "with_gt", ONES, ONES) + _record("r1", "without_gt", ONES, ONES)
-                  + _record("r2", "with_gt", NAN, ONES) + _record("r2", "without_gt", [0.0] * 4, ONES))
+    return _frame(
+        _record("r1", "with_gt", ONES, ONES)
+        + _record("r1", "without_gt", ONES, ONES)
+        + _record("r2", "with_gt", NAN, ONES)
+        + _record("r2", "without_gt", [0.0] * 4, ONES)
+    )
 
 
 def test_gt_lift_estimate_and_interval_measure_the_same_pairs():
-    out = anchoring.gt_lift(SimpleNamespace(verdicts=_one_sided()), judges=["J"], n_bootstrap=50,
-                            seed=0).set_index("judge")
+    out = anchoring.gt_lift(SimpleNamespace(verdicts=_one_sided()), judges=["J"], n_bootstrap=50, seed=0).set_index(
+        "judge"
+    )
     assert out.at["J", "lift"] == pytest.approx(0.0)  # paired: r1 only, 1 - 1
     assert out.at["J", "lo"] <= out.at["J", "lift"] <= out.at["J", "hi"]
     assert out.at["J", "lift_unpaired"] == pytest.approx(50.0)  # 100 (r1) - 50 (r1, r2)
@@ -146,8 +158,7 @@ def test_missing_rule_fit_names_the_rule_the_reported_values_follow(monkeypatch)
 
     bench = load_bench("sample")
     truth = main_results.table_T02(bench, missing="authors").rename(columns={"align": "value"})
-    truth = truth.assign(stat="alignment", source="test", **{k: truth[k].astype(str) for k in
-                                                             main_results.T02_KEYS})
+    truth = truth.assign(stat="alignment", source="test", **{k: truth[k].astype(str) for k in main_results.T02_KEYS})
     monkeypatch.setattr(paper, "reported", lambda artifact: truth)
     fit = main_results.missing_rule_fit(bench).set_index("missing")
     assert fit.at["authors", "max_abs_diff"] == pytest.approx(0.0)

@@ -19,14 +19,13 @@ import pytest
 matplotlib.use("Agg")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mini_repo import EXPECTED, GENERATED, write_mini_repo  # noqa: E402
-
 from ajb_utils import paper, schema, stats  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.figures import ablations as F  # noqa: E402
 from ajb_utils.judge.cli import build_parser  # noqa: E402
 from ajb_utils.scoring import programmatic_scores  # noqa: E402
 from ajb_utils.tables import ablations as A  # noqa: E402
+from mini_repo import EXPECTED, GENERATED, write_mini_repo  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +38,11 @@ def no_runs(sample):
     """The sample as load_bench(..., runs=None) returns it (release judges only), without reloading."""
     keep = sample.judges["origin"] == "release"
     v = sample.verdicts
-    return dataclasses.replace(sample, judges=sample.judges[keep].reset_index(drop=True),
-                               verdicts=v[v["judge"].isin(sample.judges.loc[keep, "judge"])])
+    return dataclasses.replace(
+        sample,
+        judges=sample.judges[keep].reset_index(drop=True),
+        verdicts=v[v["judge"].isin(sample.judges.loc[keep, "judge"])],
+    )
 
 
 def test_no_runs_fixture_matches_loader(no_runs):
@@ -49,8 +51,15 @@ def test_no_runs_fixture_matches_loader(no_runs):
 
 
 # ---- helpers -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("name, key", [("Qwen/Qwen3-32B", "qwen3_32b"), ("judge_qwq_32b", "qwq_32b"),
-                                       ("openai/gpt-oss-120b", "gpt_oss_120b"), ("qwen3_32b", "qwen3_32b")])
+@pytest.mark.parametrize(
+    "name, key",
+    [
+        ("Qwen/Qwen3-32B", "qwen3_32b"),
+        ("judge_qwq_32b", "qwq_32b"),
+        ("openai/gpt-oss-120b", "gpt_oss_120b"),
+        ("qwen3_32b", "qwen3_32b"),
+    ],
+)
 def test_base_model_key(name, key):
     assert A.base_model_key(name) == key
 
@@ -70,9 +79,11 @@ def test_sample_T25_matches_stats_align(sample):
     runs = A.study_runs(sample, "temperature", "qwen3_32b")
     judge = runs.loc[runs["temperature"] == 0.7, "judge"].iloc[0]
     v = sample.verdicts
-    ref = stats.align(v[(v["judge"] == judge) & (v["difficulty"] == "hard")
-                        & (v["condition"] == "with_gt")], by=["judge"],
-                      missing=stats.PAPER_MISSING)["align"].iloc[0]
+    ref = stats.align(
+        v[(v["judge"] == judge) & (v["difficulty"] == "hard") & (v["condition"] == "with_gt")],
+        by=["judge"],
+        missing=stats.PAPER_MISSING,
+    )["align"].iloc[0]
     row = t25[(t25["difficulty"] == "hard") & (t25["condition"] == "with_gt")].iloc[0]
     assert row["T=0.7"] == pytest.approx(ref)
     grid = t25[["T=0.3", "T=0.7", "T=1.0"]]
@@ -84,19 +95,25 @@ def test_sample_T26_and_T05(sample):
     assert len(t26) == 24
     # one cell from the run's verdicts directly (not from the table's own columns)
     v = sample.verdicts
-    for run, col in (("synthetic_qwq_32b_thinking_on", "thinking_on"),
-                     ("synthetic_qwq_32b_thinking_off", "thinking_off")):
-        sub = v[(v["judge"] == run) & (v["generator"] == "qwen3_32b") & (v["difficulty"] == "hard")
-                & (v["condition"] == "without_gt")]
+    for run, col in (
+        ("synthetic_qwq_32b_thinking_on", "thinking_on"),
+        ("synthetic_qwq_32b_thinking_off", "thinking_off"),
+    ):
+        sub = v[
+            (v["judge"] == run)
+            & (v["generator"] == "qwen3_32b")
+            & (v["difficulty"] == "hard")
+            & (v["condition"] == "without_gt")
+        ]
         mu = sub.groupby("id", observed=True)["match"].mean()  # missing="exclude"
-        cell = t26[(t26["generator"] == "qwen3_32b") & (t26["difficulty"] == "hard")
-                   & (t26["condition"] == "without_gt")].iloc[0]
+        cell = t26[
+            (t26["generator"] == "qwen3_32b") & (t26["difficulty"] == "hard") & (t26["condition"] == "without_gt")
+        ].iloc[0]
         assert cell[col] == pytest.approx(100 * mu.mean(), abs=1e-4)
     np.testing.assert_allclose(t26["delta"], t26["thinking_on"] - t26["thinking_off"])
     t05 = A.table_T05(t26).set_index("condition")
     assert t05.loc["all", "n_cells"] == 24
-    assert t05.loc["with_gt", "mean_delta"] == pytest.approx(
-        t26.loc[t26["condition"] == "with_gt", "delta"].mean())
+    assert t05.loc["with_gt", "mean_delta"] == pytest.approx(t26.loc[t26["condition"] == "with_gt", "delta"].mean())
 
 
 def test_sample_T04_and_rq3(sample):
@@ -111,8 +128,12 @@ def test_sample_T04_and_rq3(sample):
     comp = A.verdict_compression(sample)
     assert len(comp) == 6
     v = sample.verdicts
-    sub = v[v["judge"].isin(schema.MAIN_JUDGES) & (v["condition"] == "with_gt") & (v["difficulty"] == "hard")
-            & v["llm_score"].notna()]
+    sub = v[
+        v["judge"].isin(schema.MAIN_JUDGES)
+        & (v["condition"] == "with_gt")
+        & (v["difficulty"] == "hard")
+        & v["llm_score"].notna()
+    ]
     row = comp[(comp["condition"] == "with_gt") & (comp["difficulty"] == "hard")].iloc[0]
     assert row["judge_1_pct"] == pytest.approx(100 * (sub["llm_score"] == 1.0).mean())
     assert row["programmatic_1_pct"] == pytest.approx(100 * (sub["p"] == 1.0).mean())
@@ -156,8 +177,11 @@ def test_no_runs_returns_paper_values(no_runs):
     assert list(A.format_paper_F05()["condition"].unique()) == ["with_gt", "without_gt"]
     # the paper's own values are not a reproduction: no verdict, in every ablation
     assert (A.format_checks(f05, A.table_T31(no_runs))["holds"] == "n/a").all()
-    for checks in (A.temperature_checks(t25, A.table_T27(no_runs)), A.thinking_checks(A.table_T05(A.table_T26(no_runs))),
-                   A.c2_checks(A.table_T04(no_runs))):
+    for checks in (
+        A.temperature_checks(t25, A.table_T27(no_runs)),
+        A.thinking_checks(A.table_T05(A.table_T26(no_runs))),
+        A.c2_checks(A.table_T04(no_runs)),
+    ):
         assert (checks["holds"] == "n/a").all(), checks
         assert (checks["reproduced value"] == "not reproduced").all()
 
@@ -183,18 +207,36 @@ def test_commands_parse_with_the_cli(study):
 def _block(gen, llm: float) -> dict:
     """Return a condition block giving every metric the verdict `llm`."""
     p = programmatic_scores(gen, EXPECTED)
-    return {m: {"llm_score": llm, "justification": "x", "programmatic_score": s,
-                "match_score": round(1 - abs(s - llm), 4)} for m, s in p.items()}
+    return {
+        m: {"llm_score": llm, "justification": "x", "programmatic_score": s, "match_score": round(1 - abs(s - llm), 4)}
+        for m, s in p.items()
+    }
 
 
 def _write_run(runs: Path, name: str, study: str, decoding: dict, conditions: dict[str, float]) -> None:
     """Write a tiny run (jsonl + meta) judging the mini repo's valid generations."""
-    rows = [{"id": rid, "generator": "gpt_5_4", "difficulty": diff, "dag_type": "linear",
-             **{c: _block(gen, llm) for c, llm in conditions.items()}}
-            for (rid, diff), gen in GENERATED.items() if gen]
+    rows = [
+        {
+            "id": rid,
+            "generator": "gpt_5_4",
+            "difficulty": diff,
+            "dag_type": "linear",
+            **{c: _block(gen, llm) for c, llm in conditions.items()},
+        }
+        for (rid, diff), gen in GENERATED.items()
+        if gen
+    ]
     (runs / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    meta = {"name": name, "judge": "Qwen/Qwen3-32B", "study": study, "conditions": list(conditions),
-            "generators": ["gpt5_4"], "decoding": decoding, "synthetic": False, "source": "hf"}
+    meta = {
+        "name": name,
+        "judge": "Qwen/Qwen3-32B",
+        "study": study,
+        "conditions": list(conditions),
+        "generators": ["gpt5_4"],
+        "decoding": decoding,
+        "synthetic": False,
+        "source": "hf",
+    }
     (runs / f"{name}.meta.json").write_text(json.dumps(meta))
 
 
@@ -204,8 +246,13 @@ def user_bench(tmp_path_factory):
     runs = root / "runs"
     runs.mkdir()
     for t, llm in ((0.3, 1.0), (0.7, 0.5), (1.0, 1.0)):
-        _write_run(runs, f"my_qwen_t{t}", "temperature", {"temperature": t, "thinking": None},
-                   {"with_gt": llm, "without_gt": 1.0})
+        _write_run(
+            runs,
+            f"my_qwen_t{t}",
+            "temperature",
+            {"temperature": t, "thinking": None},
+            {"with_gt": llm, "without_gt": 1.0},
+        )
     _write_run(runs, "whatever_name", "format", {"temperature": 0.15}, {"with_gt": 1.0, "freeform": 0.5})
     return load_bench(str(root))
 
@@ -225,10 +272,16 @@ def test_user_runs_temperature_by_hand(user_bench, monkeypatch):
     assert (t25["source"] == "user runs").all()
     # hand reference: with_gt at T=0.7 says 0.5 everywhere; mu per record = mean_m 1 - |p - 0.5|
     for diff in ("easy", "hard"):
-        mus = [np.mean([1 - abs(s - 0.5) for s in programmatic_scores(gen, EXPECTED).values()])
-               for (rid, d), gen in GENERATED.items() if gen and d == diff]
-        mus1 = [np.mean([1 - abs(s - 1.0) for s in programmatic_scores(gen, EXPECTED).values()])
-                for (rid, d), gen in GENERATED.items() if gen and d == diff]
+        mus = [
+            np.mean([1 - abs(s - 0.5) for s in programmatic_scores(gen, EXPECTED).values()])
+            for (rid, d), gen in GENERATED.items()
+            if gen and d == diff
+        ]
+        mus1 = [
+            np.mean([1 - abs(s - 1.0) for s in programmatic_scores(gen, EXPECTED).values()])
+            for (rid, d), gen in GENERATED.items()
+            if gen and d == diff
+        ]
         row = t25.loc[(diff, "with_gt")]
         assert row["T=0.7"] == pytest.approx(100 * np.mean(mus))
         assert row["T=0.3"] == pytest.approx(100 * np.mean(mus1))
@@ -246,12 +299,12 @@ def test_user_runs_format(user_bench, monkeypatch):
 
 def test_figures_all_situations(sample, no_runs):
     import matplotlib.pyplot as plt
+
     for b in (sample, no_runs):
         fig, axes = F.figure_F04(A.table_T25(b), A.table_T27(b))
         assert axes.shape == (1, 2)
         plt.close(fig)
-        fig, axes = F.figure_F05(A.format_table(b, "F05"), A.table_T31(b),
-                                 A.format_without_gt(b), A.format_paper_F05())
+        fig, axes = F.figure_F05(A.format_table(b, "F05"), A.table_T31(b), A.format_without_gt(b), A.format_paper_F05())
         assert axes.shape == (1, 3)  # with GT, without GT (the paper's second panel), the gap
         assert axes[0, 1].get_title().startswith("Without GT")
         # the paper's printed without-GT values are drawn as markers
@@ -287,8 +340,19 @@ def _two_variant_verdicts(shift: np.ndarray, n: int = 40, seed: int = 3):
     for i in range(n):
         for m, metric in enumerate(schema.METRICS):
             for var, llm in (("b", base[i, m]), ("a", base[i, m] + shift[i])):
-                rows.append({"id": f"r{i}", "generator": "g", "difficulty": "hard", "condition": "with_gt",
-                             "metric": metric, "p": 1.0, "llm_score": llm, "judge": f"run_{var}", "var": var})
+                rows.append(
+                    {
+                        "id": f"r{i}",
+                        "generator": "g",
+                        "difficulty": "hard",
+                        "condition": "with_gt",
+                        "metric": metric,
+                        "p": 1.0,
+                        "llm_score": llm,
+                        "judge": f"run_{var}",
+                        "var": var,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -299,7 +363,9 @@ def test_paired_delta_ci_is_exact_on_a_constant_shift() -> None:
     v["llm_score"] = np.where(v["var"] == "a", 1.0, 0.9)  # a: match 1.0 on every metric; b: 0.9
     ci = A.paired_delta_ci(v, v["var"], "a", "b", ["difficulty"], n_bootstrap=500, seed=1)
     assert ci["paired_delta"].iloc[0] == pytest.approx(10.0, abs=1e-4)
-    assert ci["delta_lo"].iloc[0] == pytest.approx(10.0, abs=1e-4) and ci["delta_hi"].iloc[0] == pytest.approx(10.0, abs=1e-4)
+    assert ci["delta_lo"].iloc[0] == pytest.approx(10.0, abs=1e-4) and ci["delta_hi"].iloc[0] == pytest.approx(
+        10.0, abs=1e-4
+    )
     assert ci["n_pairs"].iloc[0] == 40
 
 

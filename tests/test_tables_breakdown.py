@@ -36,7 +36,9 @@ def tiny() -> SimpleNamespace:
             for rid, dag in (("r1", "linear"), ("r2", "linear"), ("r3", "diamond")):
                 rows.append((rid, g, "hard", j, "with_gt", "tool_selection", dag, 1.0, 1.0))
                 llm = 1.0 if (rid == "r1" or offs == 0.0) else 0.5
-                rows.append((rid, g, "hard", j, "with_gt", "sequence_accuracy", dag, llm, 1.0 if g == "gpt5_4" else 0.0))
+                rows.append(
+                    (rid, g, "hard", j, "with_gt", "sequence_accuracy", dag, llm, 1.0 if g == "gpt5_4" else 0.0)
+                )
     return _bench(_verdicts(rows))
 
 
@@ -51,8 +53,14 @@ def test_per_metric_long_is_mean_over_cells(tiny):
 
 
 def test_topology_weighting_shift_hand_computed():
-    topo = pd.DataFrame({"judge": ["a", "a", "b", "b"], "dag_type": ["x", "y", "x", "y"],
-                         "align": [80.0, 90.0, 70.0, 100.0], "n_records": [3, 1, 1, 1]})
+    topo = pd.DataFrame(
+        {
+            "judge": ["a", "a", "b", "b"],
+            "dag_type": ["x", "y", "x", "y"],
+            "align": [80.0, 90.0, 70.0, 100.0],
+            "n_records": [3, 1, 1, 1],
+        }
+    )
     s = tables.topology_weighting_shift(topo)
     assert s.loc["a", "unweighted"] == pytest.approx(85.0)
     assert s.loc["a", "count_weighted"] == pytest.approx((240 + 90) / 4)
@@ -86,8 +94,7 @@ def test_pairwise_kappa_matches_sklearn(tiny):
 
     pw = tables.pairwise_long(tiny, judges=["judge_gpt_5_4", "judge_qwq_32b"], conditions=["with_gt"])
     v = tiny.verdicts
-    wide = v.pivot_table(index=["id", "generator", "metric"], columns="judge", values="llm_score",
-                         observed=True)
+    wide = v.pivot_table(index=["id", "generator", "metric"], columns="judge", values="llm_score", observed=True)
     a = (wide["judge_gpt_5_4"] * 2).astype(int)
     b = (wide["judge_qwq_32b"] * 2).astype(int)
     assert pw["kappa"].iloc[0] == pytest.approx(cohen_kappa_score(a, b, labels=[0, 1, 2]))
@@ -95,17 +102,26 @@ def test_pairwise_kappa_matches_sklearn(tiny):
 
 
 def test_tier_gap_rho_matches_scipy():
-    pw = pd.DataFrame({"judge": ["judge_gpt_oss_20b", "judge_gpt_oss_20b", "judge_qwq_32b"],
-                       "judge_2": ["judge_qwq_32b", "judge_gpt_5_4", "judge_gpt_5_4"],
-                       "condition": "without_gt", "kappa": [0.5, 0.1, 0.3]})
+    pw = pd.DataFrame(
+        {
+            "judge": ["judge_gpt_oss_20b", "judge_gpt_oss_20b", "judge_qwq_32b"],
+            "judge_2": ["judge_qwq_32b", "judge_gpt_5_4", "judge_gpt_5_4"],
+            "condition": "without_gt",
+            "kappa": [0.5, 0.1, 0.3],
+        }
+    )
     gap = [1, 3, 2]
     assert tables.tier_gap_rho(pw, "without_gt") == pytest.approx(sps.spearmanr(gap, [0.5, 0.1, 0.3]).statistic)
 
 
 def test_t29_rho_from_paper_columns():
     rep = paper.reported("T29").dropna(subset=["judge"])
-    t29 = pd.DataFrame({"standard": rep.query("variant == 'standard' and stat == 'alignment'")["value"].to_numpy(),
-                        "binary": rep.query("variant == 'binary'")["value"].to_numpy()})
+    t29 = pd.DataFrame(
+        {
+            "standard": rep.query("variant == 'standard' and stat == 'alignment'")["value"].to_numpy(),
+            "binary": rep.query("variant == 'binary'")["value"].to_numpy(),
+        }
+    )
     rho, _ = tables.t29_spearman(t29)
     assert rho == pytest.approx(-0.029, abs=0.001)  # README item 10: the paper prints 0.03 without sign
 
@@ -168,8 +184,15 @@ def test_audit_cross_tables_known_inconsistencies():
 
 
 def test_best_cells_counts_ties():
-    t2 = pd.DataFrame({"generator": ["g", "g", "h", "h"], "difficulty": "easy", "condition": "with_gt",
-                       "judge": ["judge_qwq_32b", "x", "judge_qwq_32b", "x"], "value": [90.0, 90.0, 91.0, 80.0]})
+    t2 = pd.DataFrame(
+        {
+            "generator": ["g", "g", "h", "h"],
+            "difficulty": "easy",
+            "condition": "with_gt",
+            "judge": ["judge_qwq_32b", "x", "judge_qwq_32b", "x"],
+            "value": [90.0, 90.0, 91.0, 80.0],
+        }
+    )
     assert tables.best_cells(t2) == (1, 2, 2)
 
 

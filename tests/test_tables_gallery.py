@@ -27,9 +27,13 @@ def cases(bench):
 def _verdicts(bench, row, condition: str, metric: str | None = None) -> pd.Series:
     """Return the six judges' verdicts of one generation (and metric) in one condition."""
     v = bench.verdicts
-    m = ((v["id"].astype(str) == row["id"]) & (v["generator"].astype(str) == row["generator"])
-         & (v["difficulty"].astype(str) == row["difficulty"]) & (v["condition"] == condition)
-         & v["judge"].isin(schema.MAIN_JUDGES))
+    m = (
+        (v["id"].astype(str) == row["id"])
+        & (v["generator"].astype(str) == row["generator"])
+        & (v["difficulty"].astype(str) == row["difficulty"])
+        & (v["condition"] == condition)
+        & v["judge"].isin(schema.MAIN_JUDGES)
+    )
     if metric is not None:
         m &= v["metric"] == metric
     return v.loc[m, "llm_score"]
@@ -38,8 +42,11 @@ def _verdicts(bench, row, condition: str, metric: str | None = None) -> pd.Serie
 def _generation(bench, row) -> pd.Series:
     """Return the generation row of a case."""
     g = bench.generations
-    return g[(g["id"].astype(str) == row["id"]) & (g["generator"].astype(str) == row["generator"])
-             & (g["difficulty"].astype(str) == row["difficulty"])].iloc[0]
+    return g[
+        (g["id"].astype(str) == row["id"])
+        & (g["generator"].astype(str) == row["generator"])
+        & (g["difficulty"].astype(str) == row["difficulty"])
+    ].iloc[0]
 
 
 def test_every_rule_finds_a_case_on_the_sample(cases) -> None:
@@ -64,8 +71,12 @@ def test_p075_case_splits_judges_between_05_and_1(bench, cases) -> None:
         l = _verdicts(bench, row, cond, row["metric"])
         hit |= (l == 0.5).any() and (l == 1.0).any()
     g = _generation(bench, row)
-    col = {"tool_selection": "p_tool", "parameter_structure": "p_param", "sequence_accuracy": "p_seq",
-           "query_coverage": "p_cov"}[row["metric"]]
+    col = {
+        "tool_selection": "p_tool",
+        "parameter_structure": "p_param",
+        "sequence_accuracy": "p_seq",
+        "query_coverage": "p_cov",
+    }[row["metric"]]
     assert g[col] == pytest.approx(0.75) and hit
     assert 1 - abs(0.75 - 0.5) == 1 - abs(0.75 - 1.0)
 
@@ -88,8 +99,10 @@ def test_selection_is_deterministic_under_row_order(bench, cases) -> None:
     """Shuffling the verdict rows and the generations does not change a single case."""
     rng = np.random.default_rng(5)
     shuffled = dataclasses.replace(
-        bench, verdicts=bench.verdicts.iloc[rng.permutation(len(bench.verdicts))],
-        generations=bench.generations.iloc[rng.permutation(len(bench.generations))])
+        bench,
+        verdicts=bench.verdicts.iloc[rng.permutation(len(bench.verdicts))],
+        generations=bench.generations.iloc[rng.permutation(len(bench.generations))],
+    )
     again = tables.gallery_cases(shuffled).set_index("case")
     pd.testing.assert_frame_equal(again, cases)
 

@@ -55,21 +55,26 @@ def test_T09_totals_and_attrition(bench) -> None:
 
 def test_T02_cell_equals_hand_mean_under_the_authors_rule_by_default(bench, cells) -> None:
     v = bench.verdicts
-    sub = v[(v["judge"] == "judge_qwq_32b") & (v["generator"] == "smollm3_3b")
-            & (v["difficulty"] == "hard") & (v["condition"] == "without_gt")]
+    sub = v[
+        (v["judge"] == "judge_qwq_32b")
+        & (v["generator"] == "smollm3_3b")
+        & (v["difficulty"] == "hard")
+        & (v["condition"] == "without_gt")
+    ]
     by_id = sub.groupby("id", observed=True)["match"]
     # the authors' script: a record with any verdict counts, a null metric is a miss (0 of 4)
     has = by_id.count() > 0
     authors = (by_id.sum() / 4)[has]
     exclude = by_id.mean()  # the mean over the metrics a record has
     assert stats.PAPER_MISSING == "authors"
-    got = cells.query("judge == 'judge_qwq_32b' and generator == 'smollm3_3b' and "
-                      "difficulty == 'hard' and condition == 'without_gt'")
+    got = cells.query(
+        "judge == 'judge_qwq_32b' and generator == 'smollm3_3b' and difficulty == 'hard' and condition == 'without_gt'"
+    )
     assert got["align"].iloc[0] == pytest.approx(100 * authors.mean(), abs=1e-4)
     assert abs(100 * authors.mean() - 100 * exclude.mean()) > 0.1  # the cell tells the rules apart
     other = tables.table_T02(bench, missing="exclude").query(
-        "judge == 'judge_qwq_32b' and generator == 'smollm3_3b' and difficulty == 'hard' and "
-        "condition == 'without_gt'")
+        "judge == 'judge_qwq_32b' and generator == 'smollm3_3b' and difficulty == 'hard' and condition == 'without_gt'"
+    )
     assert other["align"].iloc[0] == pytest.approx(100 * exclude.mean(), abs=1e-4)  # still named, still there
     assert len(cells) == 5 * 7 * 3 * 2
 
@@ -138,6 +143,7 @@ def test_finding2_lift_matches_stats(bench, cells) -> None:
 def test_paper_12_cell_means_from_reported_table() -> None:
     """The 12-cell (four-generator) restriction reproduces the paper's -1.5 / -3.9 lifts from its own Table 2."""
     from ajb_utils import paper
+
     rep = paper.reported("T02")
     rep = rep[rep["stat"] == "alignment"].rename(columns={"value": "align"})
     sub = rep[rep["generator"] != "gpt5_4"]
@@ -161,13 +167,24 @@ def test_worked_examples_agree_with_scorer() -> None:
 
 def test_param_upper_bound_hand_case() -> None:
     class B:  # a minimal bench with two plans
-        records = pd.DataFrame({"id": ["r"], "expected_calls": [[{"name": "a", "arguments": {"x": 1}},
-                                                                  {"name": "b", "arguments": {"y": 1}}]]})
-        generations = pd.DataFrame({
-            "id": ["r", "r"], "generator": ["g", "g"], "difficulty": ["easy", "hard"],
-            "generated_calls": [[{"name": "a", "arguments": {"x": 1, "z": 2}},
-                                 {"name": "b", "arguments": {"y": 1}}],
-                                [{"name": "a", "arguments": {}}, {"name": "c", "arguments": {"y": 1}}]]})
+        records = pd.DataFrame(
+            {
+                "id": ["r"],
+                "expected_calls": [[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": 1}}]],
+            }
+        )
+        generations = pd.DataFrame(
+            {
+                "id": ["r", "r"],
+                "generator": ["g", "g"],
+                "difficulty": ["easy", "hard"],
+                "generated_calls": [
+                    [{"name": "a", "arguments": {"x": 1, "z": 2}}, {"name": "b", "arguments": {"y": 1}}],
+                    [{"name": "a", "arguments": {}}, {"name": "c", "arguments": {"y": 1}}],
+                ],
+            }
+        )
+
     ub = tables.param_upper_bound(B)
     assert ub["p_param"].tolist() == [0.75, 0.0]
     assert ub["p_param_ub"].tolist() == [1.0, 0.0]

@@ -40,9 +40,20 @@ def _toy_bench() -> SimpleNamespace:
         for cond in schema.MAIN_CONDITIONS:
             for r in range(3):
                 for m in schema.METRICS:
-                    rows.append({"id": f"r{r}", "generator": "qwen3_32b", "difficulty": "hard", "condition": cond,
-                                 "metric": m, "judge": j, "llm_score": l, "p": 0.75, "match": 1 - abs(0.75 - l),
-                                 "dag_type": "linear"})
+                    rows.append(
+                        {
+                            "id": f"r{r}",
+                            "generator": "qwen3_32b",
+                            "difficulty": "hard",
+                            "condition": cond,
+                            "metric": m,
+                            "judge": j,
+                            "llm_score": l,
+                            "p": 0.75,
+                            "match": 1 - abs(0.75 - l),
+                            "dag_type": "linear",
+                        }
+                    )
     return SimpleNamespace(verdicts=pd.DataFrame(rows))
 
 
@@ -61,8 +72,9 @@ def test_kappa_compression_chance_agreement(bench) -> None:
     pw = tables.pairwise_long(bench, schema.MAIN_JUDGES)
     a, b = "judge_qwq_32b", "judge_gpt_oss_120b"
     v = bench.verdicts[(bench.verdicts["condition"] == "with_gt") & bench.verdicts["judge"].isin([a, b])]
-    w = v.pivot_table(index=["id", "generator", "difficulty", "metric"], columns="judge", values="llm_score",
-                      observed=True).dropna()
+    w = v.pivot_table(
+        index=["id", "generator", "difficulty", "metric"], columns="judge", values="llm_score", observed=True
+    ).dropna()
     pe = sum((w[a] == k).mean() * (w[b] == k).mean() for k in stats.LABELS)
     row = pw[(pw["judge"] == a) & (pw["judge_2"] == b) & (pw["condition"] == "with_gt")].iloc[0]
     assert (row["agreement"] / 100 - row["kappa"]) / (1 - row["kappa"]) == pytest.approx(pe, abs=1e-9)

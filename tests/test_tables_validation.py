@@ -19,24 +19,40 @@ def _verdicts(rows):
     out = []
     for i, m, p, lw, lo in rows:
         for cond, llm in (("with_gt", lw), ("without_gt", lo)):
-            out.append({"judge": "judge_gemini_2_5_pro", "generator": "llama_3_3_70b_instruct",
-                        "difficulty": "hard", "id": i, "metric": m, "condition": cond,
-                        "p": p, "llm_score": llm, "match": 1 - abs(p - llm), "dag_type": "linear"})
+            out.append(
+                {
+                    "judge": "judge_gemini_2_5_pro",
+                    "generator": "llama_3_3_70b_instruct",
+                    "difficulty": "hard",
+                    "id": i,
+                    "metric": m,
+                    "condition": cond,
+                    "p": p,
+                    "llm_score": llm,
+                    "match": 1 - abs(p - llm),
+                    "dag_type": "linear",
+                }
+            )
     return pd.DataFrame(out)
 
 
 def test_mining_rule_hand_cases():
-    v = _verdicts([
-        ("a", "sequence_accuracy", 0.5, 1.0, 0.5),    # flagged: lenient only with GT
-        ("a", "tool_selection", 1.0, 1.0, 1.0),       # p = 1: never
-        ("b", "sequence_accuracy", 0.5, 1.0, 1.0),    # lenient without GT too: not flagged
-        ("c", "query_coverage", 0.6667, 1.0, 0.5),    # l_noGT <= p + 0.1: flagged
-        ("d", "query_coverage", 0.5, 0.5, 0.0),       # l_GT == p: not flagged
-        ("e", "parameter_structure", 0.45, 1.0, 0.5),  # 0.5 <= 0.55: flagged (margin 0.1)
-    ])
+    v = _verdicts(
+        [
+            ("a", "sequence_accuracy", 0.5, 1.0, 0.5),  # flagged: lenient only with GT
+            ("a", "tool_selection", 1.0, 1.0, 1.0),  # p = 1: never
+            ("b", "sequence_accuracy", 0.5, 1.0, 1.0),  # lenient without GT too: not flagged
+            ("c", "query_coverage", 0.6667, 1.0, 0.5),  # l_noGT <= p + 0.1: flagged
+            ("d", "query_coverage", 0.5, 0.5, 0.0),  # l_GT == p: not flagged
+            ("e", "parameter_structure", 0.45, 1.0, 0.5),  # 0.5 <= 0.55: flagged (margin 0.1)
+        ]
+    )
     mined = anchoring.mine_over_anchoring(v)
     assert sorted(zip(mined["id"], mined["metric"])) == [
-        ("a", "sequence_accuracy"), ("c", "query_coverage"), ("e", "parameter_structure")]
+        ("a", "sequence_accuracy"),
+        ("c", "query_coverage"),
+        ("e", "parameter_structure"),
+    ]
     counts = anchoring.anchoring_counts(v, mined, judges=["judge_gemini_2_5_pro"])
     assert counts.loc[0, "instances"] == 3 and counts.loc[0, "n_records"] == 5
     assert counts.loc[0, "share_pct"] == pytest.approx(60.0)
@@ -64,8 +80,9 @@ def _rewrite(verdicts: dict[str, list[tuple[bool, bool, bool]]]) -> pd.DataFrame
     for crit, triples in verdicts.items():
         for k, t in enumerate(triples):
             for j, v in zip(["claude_large", "gpt_5_4", "gemini_2_5_pro"], t):
-                rows.append({"id": f"r{k}", "dag_type": "linear", "meta_judge": j, "pair": "x",
-                             "criterion": crit, "verdict": v})
+                rows.append(
+                    {"id": f"r{k}", "dag_type": "linear", "meta_judge": j, "pair": "x", "criterion": crit, "verdict": v}
+                )
     return validation.normalise_rewrite(pd.DataFrame(rows))
 
 
@@ -85,9 +102,16 @@ def test_unanimity_hand_counts():
 
 
 def test_runner_rewrite_spelling_is_normalised():
-    df = pd.DataFrame({"id": ["a", "a"], "dag_type": ["linear"] * 2, "meta_judge": ["gpt_5_4"] * 2,
-                       "pair": ["easy_medium", "medium_hard"],
-                       "criterion": ["strictly_harder", "preserves_gt"], "verdict": [1, 0]})
+    df = pd.DataFrame(
+        {
+            "id": ["a", "a"],
+            "dag_type": ["linear"] * 2,
+            "meta_judge": ["gpt_5_4"] * 2,
+            "pair": ["easy_medium", "medium_hard"],
+            "criterion": ["strictly_harder", "preserves_gt"],
+            "verdict": [1, 0],
+        }
+    )
     out = validation.normalise_rewrite(df)
     assert out["criterion"].tolist() == ["medium_harder_than_easy", "hard_preserves_gt"]
     assert out["meta_judge"].unique().tolist() == ["judge_gpt_5_4"]
@@ -102,16 +126,33 @@ def test_paper_table20_unanimity_is_consistent():
 # ------------------------------------------------------------------ human study ---------------
 def _long(rows):
     """Return long annotations from (id, dag_type, metric, p, agrees, human) tuples."""
-    return pd.DataFrame([{"id": i, "generator": "g", "difficulty": "hard", "dag_type": d,
-                          "metric": m, "programmatic_score": p, "human_agrees": a,
-                          "human_score": h, "note": ""} for i, d, m, p, a, h in rows])
+    return pd.DataFrame(
+        [
+            {
+                "id": i,
+                "generator": "g",
+                "difficulty": "hard",
+                "dag_type": d,
+                "metric": m,
+                "programmatic_score": p,
+                "human_agrees": a,
+                "human_score": h,
+                "note": "",
+            }
+            for i, d, m, p, a, h in rows
+        ]
+    )
 
 
 def test_agreement_tables_hand_counts():
-    ann = _long([("a", "linear", "tool_selection", 1.0, True, 1.0),
-                 ("a", "linear", "parameter_structure", 0.5, False, 1.0),
-                 ("b", "fan_in", "tool_selection", 0.5, True, 0.5),
-                 ("b", "fan_in", "parameter_structure", 1.0, True, 1.0)])
+    ann = _long(
+        [
+            ("a", "linear", "tool_selection", 1.0, True, 1.0),
+            ("a", "linear", "parameter_structure", 0.5, False, 1.0),
+            ("b", "fan_in", "tool_selection", 0.5, True, 0.5),
+            ("b", "fan_in", "parameter_structure", 1.0, True, 1.0),
+        ]
+    )
     pm, pt = annotation.agreement_tables(ann)
     pm = pm.set_index("metric")
     assert pm.at["parameter_structure", "agreement"] == pytest.approx(50.0)
@@ -123,10 +164,13 @@ def test_sheet_read_errors(tmp_path):
     cols = annotation.sheet_columns()
     row = {c: "" for c in cols}
     row.update({"id": "a", "generator": "g", "difficulty": "hard", "dag_type": "linear"})
-    row.update({f"programmatic_{m}": 1.0 for m in ["tool_selection", "parameter_structure",
-                                                   "sequence_accuracy", "query_coverage"]})
-    good = dict(row, agree_tool_selection="yes", agree_parameter_structure="no",
-                human_parameter_structure="0.5")
+    row.update(
+        {
+            f"programmatic_{m}": 1.0
+            for m in ["tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"]
+        }
+    )
+    good = dict(row, agree_tool_selection="yes", agree_parameter_structure="no", human_parameter_structure="0.5")
     p = annotation.export_sheet(pd.DataFrame([good]), tmp_path / "s.csv")
     sheet = annotation.read_sheet(p)
     pm, _ = annotation.agreement_from_sheet(sheet)
@@ -134,11 +178,17 @@ def test_sheet_read_errors(tmp_path):
     long = annotation.sheet_to_long(sheet)
     assert long.set_index("metric").at["parameter_structure", "human_score"] == 0.5
     with pytest.raises(annotation.SheetError, match="yes/no"):
-        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([dict(good, agree_query_coverage="maybe")]), tmp_path / "b1.csv"))
+        annotation.read_sheet(
+            annotation.export_sheet(pd.DataFrame([dict(good, agree_query_coverage="maybe")]), tmp_path / "b1.csv")
+        )
     with pytest.raises(annotation.SheetError, match=r"\[0, 1\]"):
-        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([dict(good, human_tool_selection="2")]), tmp_path / "b2.csv"))
+        annotation.read_sheet(
+            annotation.export_sheet(pd.DataFrame([dict(good, human_tool_selection="2")]), tmp_path / "b2.csv")
+        )
     with pytest.raises(annotation.SheetError, match="empty"):
-        annotation.read_sheet(annotation.export_sheet(pd.DataFrame([dict(good, agree_sequence_accuracy="no")]), tmp_path / "b3.csv"))
+        annotation.read_sheet(
+            annotation.export_sheet(pd.DataFrame([dict(good, agree_sequence_accuracy="no")]), tmp_path / "b3.csv")
+        )
     with pytest.raises(annotation.SheetError, match="missing column"):
         annotation.read_sheet(annotation.export_sheet(pd.DataFrame([good]).drop(columns="note"), tmp_path / "b4.csv"))
 
@@ -147,6 +197,7 @@ def test_sheet_read_errors(tmp_path):
 @pytest.fixture(scope="module")
 def bench():
     from ajb_utils.data import load_bench
+
     return load_bench("sample")
 
 
@@ -161,11 +212,15 @@ def test_sample_round_trip_and_T13(bench, tmp_path):
     assert len(t13) == 6 and t13["n"].max() <= 120
     # vs-programmatic equals stats.align on the same records
     from ajb_utils import stats
+
     v = bench.verdicts
     ids = set(ann["id"] + "|" + ann["generator"])
-    v = v[(v["condition"] == "with_gt") & (v["difficulty"] == "hard")
-          & (v["id"].astype(str) + "|" + v["generator"].astype(str)).isin(ids)
-          & (v["judge"] == "judge_qwq_32b")]
+    v = v[
+        (v["condition"] == "with_gt")
+        & (v["difficulty"] == "hard")
+        & (v["id"].astype(str) + "|" + v["generator"].astype(str)).isin(ids)
+        & (v["judge"] == "judge_qwq_32b")
+    ]
     ref = stats.align(v, by=["judge"])["align"].iloc[0]
     assert t13.set_index("judge").at["judge_qwq_32b", "vs_programmatic"] == pytest.approx(ref)
 
@@ -194,8 +249,9 @@ def _mini_with_c3_run(root):
     """Return a mini repo whose runs/ holds a non-synthetic C3 run judging its GPT-5.4 outputs."""
     import json
 
-    from mini_repo import EXPECTED, GENERATED, write_mini_repo
     from ajb_utils.scoring import programmatic_scores
+    from mini_repo import EXPECTED, GENERATED, write_mini_repo
+
     write_mini_repo(root)
     (root / "runs").mkdir()
     rows = []
@@ -203,20 +259,39 @@ def _mini_with_c3_run(root):
         if not gen:
             continue
         p = programmatic_scores(gen, EXPECTED)
-        block = lambda l: {m: {"llm_score": l, "programmatic_score": s, "match_score": 1 - abs(s - l)}  # noqa: E731
-                           for m, s in p.items()}
-        rows.append({"id": rid, "generator": "gpt_5_4", "difficulty": diff,
-                     "with_gt": block(1.0), "without_gt": block(0.5), "corrupted_gt": block(1.0)})
+
+        def block(l: float, p: dict = p) -> dict:
+            return {m: {"llm_score": l, "programmatic_score": s, "match_score": 1 - abs(s - l)} for m, s in p.items()}
+
+        rows.append(
+            {
+                "id": rid,
+                "generator": "gpt_5_4",
+                "difficulty": diff,
+                "with_gt": block(1.0),
+                "without_gt": block(0.5),
+                "corrupted_gt": block(1.0),
+            }
+        )
     (root / "runs" / "my_c3.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (root / "runs" / "my_c3.meta.json").write_text(json.dumps(
-        {"name": "my_c3", "judge": "qwq_32b", "study": "c3", "synthetic": False,
-         "conditions": ["with_gt", "without_gt", "corrupted_gt"]}))
+    (root / "runs" / "my_c3.meta.json").write_text(
+        json.dumps(
+            {
+                "name": "my_c3",
+                "judge": "qwq_32b",
+                "study": "c3",
+                "synthetic": False,
+                "conditions": ["with_gt", "without_gt", "corrupted_gt"],
+            }
+        )
+    )
     return root
 
 
 def test_situation_2_user_c3_run(tmp_path):
     from ajb_utils import stats
     from ajb_utils.data import load_bench
+
     bench = load_bench(_mini_with_c3_run(tmp_path / "repo"), engine="json")
     assert anchoring.run_situation(bench, "c3")[0] == 2
     t01 = anchoring.table_T01(bench, generator="gpt5_4")
@@ -231,8 +306,9 @@ def test_situation_2_user_c3_run(tmp_path):
 
 
 def test_situation_3_no_runs_shows_paper_values_and_commands(tmp_path):
-    from mini_repo import write_mini_repo
     from ajb_utils.data import load_bench
+    from mini_repo import write_mini_repo
+
     root = write_mini_repo(tmp_path / "repo")
     bench = load_bench(root, engine="json")
     assert anchoring.run_situation(bench, "c3")[0] == 3
@@ -251,18 +327,29 @@ def test_situation_3_no_runs_shows_paper_values_and_commands(tmp_path):
 def test_situation_2_user_rewrite_verdicts(tmp_path):
     """Rewrite verdicts written by the judge runner under data/runs/annotations are the user's."""
     import json
+
     runs = tmp_path / "runs"
     (runs / "annotations").mkdir(parents=True)
-    rows = [{"id": f"r{i}", "dag_type": "linear", "meta_judge": mj, "pair": "medium_hard",
-             "criterion": "hard_harder", "verdict": (i + j) % 3 != 0}
-            for i in range(6) for j, mj in enumerate(["gpt_5_4", "claude_large", "gemini_2_5_pro"])]
-    (runs / "annotations" / "mine.rewrite_validation.jsonl").write_text(
-        "".join(json.dumps(r) + "\n" for r in rows))
+    rows = [
+        {
+            "id": f"r{i}",
+            "dag_type": "linear",
+            "meta_judge": mj,
+            "pair": "medium_hard",
+            "criterion": "hard_harder",
+            "verdict": (i + j) % 3 != 0,
+        }
+        for i in range(6)
+        for j, mj in enumerate(["gpt_5_4", "claude_large", "gemini_2_5_pro"])
+    ]
+    (runs / "annotations" / "mine.rewrite_validation.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     rw, k, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs)
     assert k == 2 and len(rw) == 18
     t19 = validation.table_T19(rw)
-    yes = {mj: np.mean([(i + j) % 3 != 0 for i in range(6)]) * 100
-           for j, mj in enumerate(["judge_gpt_5_4", "judge_claude_large", "judge_gemini_2_5_pro"])}
+    yes = {
+        mj: np.mean([(i + j) % 3 != 0 for i in range(6)]) * 100
+        for j, mj in enumerate(["judge_gpt_5_4", "judge_claude_large", "judge_gemini_2_5_pro"])
+    }
     got = t19.set_index("meta_judge")["yes_rate"]
     for mj, value in yes.items():
         assert got[mj] == pytest.approx(value)
@@ -276,11 +363,20 @@ def test_dropping_a_rater_never_lowers_unanimity() -> None:
     from ajb_utils import tables
 
     votes = {"r0": (1, 1, 1), "r1": (1, 1, 0), "r2": (0, 1, 0)}
-    rw = pd.DataFrame([{"id": r, "meta_judge": j, "criterion": "hard_preserves_gt", "verdict": bool(v[k])}
-                       for r, v in votes.items() for k, j in enumerate(["a", "b", "c"])])
+    rw = pd.DataFrame(
+        [
+            {"id": r, "meta_judge": j, "criterion": "hard_preserves_gt", "verdict": bool(v[k])}
+            for r, v in votes.items()
+            for k, j in enumerate(["a", "b", "c"])
+        ]
+    )
     u = tables.unanimity_by_subset(rw).set_index("raters")["unanimity"]
     assert u["a + b + c"] == pytest.approx(100 / 3)
-    assert u["a + b"] == pytest.approx(200 / 3) and u["a + c"] == pytest.approx(200 / 3) and u["b + c"] == pytest.approx(100 / 3)
+    assert (
+        u["a + b"] == pytest.approx(200 / 3)
+        and u["a + c"] == pytest.approx(200 / 3)
+        and u["b + c"] == pytest.approx(100 / 3)
+    )
     assert (tables.unanimity_by_subset(rw)["minus_all"] >= 0).all()
 
 

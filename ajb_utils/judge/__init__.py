@@ -13,5 +13,17 @@ from ajb_utils.judge.notebook import STATIC_NOTE, new_judge_config, run_cache_li
 from ajb_utils.judge.runner import RunConfig, RunSummary, run_generate, run_judge, run_rewrite
 from ajb_utils.judge.static_judge import static_verdicts
 
-__all__ = ["Decoding", "RunConfig", "RunSummary", "STATIC_NOTE", "new_judge_config", "run_cache_line", "run_generate",
-           "run_judge", "run_line", "run_rewrite", "run_status", "static_verdicts"]
+__all__ = [
+    "Decoding",
+    "RunConfig",
+    "RunSummary",
+    "STATIC_NOTE",
+    "new_judge_config",
+    "run_cache_line",
+    "run_generate",
+    "run_judge",
+    "run_line",
+    "run_rewrite",
+    "run_status",
+    "static_verdicts",
+]

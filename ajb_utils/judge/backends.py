@@ -123,8 +123,12 @@ class Decoding:
     def to_dict(self) -> dict[str, Any]:
         """Return the decoding parameters as a plain dict."""
         return {
-            "temperature": self.temperature, "max_tokens": self.max_tokens, "thinking": self.thinking,
-            "seed": self.seed, "top_p": self.top_p, "reasoning_effort": self.reasoning_effort,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "thinking": self.thinking,
+            "seed": self.seed,
+            "top_p": self.top_p,
+            "reasoning_effort": self.reasoning_effort,
         }
 
 
@@ -215,8 +219,17 @@ def classify_status(code: int, msg: str, retry_after: float | None = None) -> Ca
         return CallError("rate_limit", msg, True, retry_after, code)
     if code in (408, 409) or code >= 500:
         return CallError("server", msg, True, retry_after, code)
-    if any(s in low for s in ("context length", "context_length", "maximum context", "too many tokens",
-                              "prompt is too long", "reduce the length")):
+    if any(
+        s in low
+        for s in (
+            "context length",
+            "context_length",
+            "maximum context",
+            "too many tokens",
+            "prompt is too long",
+            "reduce the length",
+        )
+    ):
         return CallError("context_length", msg, False, status_code=code)
     if "response_format" in low or "json_schema" in low or "structured output" in low:
         return CallError("response_format", msg, False, status_code=code)
@@ -261,8 +274,12 @@ class AiohttpPool:
 
         u = urlsplit(base_url)
         self.url = urlunsplit((u.scheme, u.netloc.rsplit("@", 1)[-1], u.path.rstrip("/"), u.query, ""))
-        self.headers = {"Accept": "application/json", "Content-Type": "application/json",
-                        "User-Agent": "ajb-utils-judge", "Authorization": f"Bearer {key}"}
+        self.headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/json",
+            "User-Agent": "ajb-utils-judge",
+            "Authorization": f"Bearer {key}",
+        }
         if u.username is not None:
             cred = f"{unquote(u.username)}:{unquote(u.password or '')}".encode()
             self.headers["Authorization"] = "Basic " + base64.b64encode(cred).decode()
@@ -284,13 +301,17 @@ class AiohttpPool:
             import aiohttp
 
             self._session = aiohttp.ClientSession(
-                headers=self.headers, connector=aiohttp.TCPConnector(limit=self.limit, limit_per_host=self.limit),
-                timeout=aiohttp.ClientTimeout(total=self.timeout_s), cookie_jar=aiohttp.DummyCookieJar(),
-                trust_env=False)  # an API client keeps no cookies; proxies go the SDK's way (see usable)
+                headers=self.headers,
+                connector=aiohttp.TCPConnector(limit=self.limit, limit_per_host=self.limit),
+                timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+                cookie_jar=aiohttp.DummyCookieJar(),
+                trust_env=False,
+            )  # an API client keeps no cookies; proxies go the SDK's way (see usable)
         return self._session
 
-    async def request(self, method: str, path: str, body: bytes | None,
-                      timeout_s: float | None = None) -> tuple[int, Any, bytes]:
+    async def request(
+        self, method: str, path: str, body: bytes | None, timeout_s: float | None = None
+    ) -> tuple[int, Any, bytes]:
         """Return (status, headers, body) of one request; raise CallError on timeout / connection errors."""
         import aiohttp
 
@@ -337,7 +358,9 @@ class OpenAIBackend:
         """Create the HTTP clients: aiohttp sessions for http:// URLs, else SDK clients (retries off)."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
-            raise FatalBackendError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
+            raise FatalBackendError(
+                f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)"
+            )
         self._secrets = (key,) if key else ()
         self._secrets += url_credentials(self.base_urls)
         self._plain: list[AiohttpPool] | None = None
@@ -350,8 +373,12 @@ class OpenAIBackend:
         self._rr = itertools.cycle(range(max(len(self._clients), len(self._plain or []))))
         self._inflight = [0] * max(len(self._clients), len(self._plain or []))
         # structured-output ladder; the first rejection moves every later call down a rung
-        ladder = {"auto": ["json_schema", "json_object", "none"], "json_schema": ["json_schema", "json_object", "none"],
-                  "json_object": ["json_object", "none"], "none": ["none"]}
+        ladder = {
+            "auto": ["json_schema", "json_object", "none"],
+            "json_schema": ["json_schema", "json_object", "none"],
+            "json_object": ["json_object", "none"],
+            "none": ["none"],
+        }
         self._formats = ladder.get(self.response_format, ["none"])
 
     def _sdk_clients(self, key: str) -> None:
@@ -368,9 +395,15 @@ class OpenAIBackend:
         limits = httpx.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
         for u in self.base_urls:
             for _ in range(n_shards):
-                self._clients.append(openai.AsyncOpenAI(
-                    base_url=u, api_key=key or "EMPTY", max_retries=0, timeout=self.timeout_s,
-                    http_client=httpx.AsyncClient(limits=limits, timeout=self.timeout_s)))
+                self._clients.append(
+                    openai.AsyncOpenAI(
+                        base_url=u,
+                        api_key=key or "EMPTY",
+                        max_retries=0,
+                        timeout=self.timeout_s,
+                        http_client=httpx.AsyncClient(limits=limits, timeout=self.timeout_s),
+                    )
+                )
                 self._client_urls.append(u)
         # interleave URLs so round-robin alternates replicas: url0-shard0, url1-shard0, url0-shard1, ...
         order = sorted(range(len(self._clients)), key=lambda i: (i % n_shards, i // n_shards))
@@ -511,8 +544,9 @@ class OpenAIBackend:
             try:
                 await client.get("/models", cast_to=object, options={"timeout": min(timeout_s, self.timeout_s)})
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise FatalBackendError(f"authentication failed at {shown}: "
-                                        f"{redact(str(getattr(exc, 'message', exc)), self._secrets)}") from None
+                raise FatalBackendError(
+                    f"authentication failed at {shown}: {redact(str(getattr(exc, 'message', exc)), self._secrets)}"
+                ) from None
             except openai.APIStatusError:
                 continue  # the server answers (some have no /models route)
             except openai.APITimeoutError:
@@ -523,8 +557,9 @@ class OpenAIBackend:
                     cause = cause.__cause__ or cause.__context__
                 if cause is not None:
                     raise FatalBackendError(f"connection refused at {shown}") from None
-                raise FatalBackendError(f"cannot connect to {shown}: "
-                                        f"{redact(str(exc.__cause__ or exc), self._secrets)}") from None
+                raise FatalBackendError(
+                    f"cannot connect to {shown}: {redact(str(exc.__cause__ or exc), self._secrets)}"
+                ) from None
 
     async def _check_plain(self, timeout_s: float) -> None:
         """The endpoint check through aiohttp (same messages as the SDK path)."""

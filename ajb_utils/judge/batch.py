@@ -47,9 +47,17 @@ def part_path(path: Path, i: int) -> Path:
     return path if i == 1 else path.with_name(f"{path.stem}.part{i}{path.suffix}")
 
 
-def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[str, str], path: Path,
-                 retry_errors: bool = False, max_requests: int = MAX_REQUESTS_PER_FILE,
-                 max_bytes: int = MAX_BYTES_PER_FILE, retry_permanent: bool = False) -> list[tuple[Path, int]]:
+def export_batch(
+    units: list[Unit],
+    ctx: Context,
+    backend: Any,
+    existing: dict[str, str],
+    path: Path,
+    retry_errors: bool = False,
+    max_requests: int = MAX_REQUESTS_PER_FILE,
+    max_bytes: int = MAX_BYTES_PER_FILE,
+    retry_permanent: bool = False,
+) -> list[tuple[Path, int]]:
     """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)]."""
     from ajb_utils.judge.export import atomic_write_text
 
@@ -80,8 +88,18 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
         if ident in sent:
             continue
         sent.add(ident)
-        line = json.dumps({"custom_id": u.key, "method": "POST", "url": "/v1/chat/completions",
-                           "body": batch_body(backend, msgs, u.kind == "judge")}, ensure_ascii=False) + "\n"
+        line = (
+            json.dumps(
+                {
+                    "custom_id": u.key,
+                    "method": "POST",
+                    "url": "/v1/chat/completions",
+                    "body": batch_body(backend, msgs, u.kind == "judge"),
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
         n = len(line.encode("utf-8"))
         if n > max_bytes:
             raise ValueError(f"one request ({u.key}) is {n} bytes, over the {max_bytes}-byte file limit")
@@ -93,7 +111,7 @@ def export_batch(units: list[Unit], ctx: Context, backend: Any, existing: dict[s
         flush()
     path = Path(path)
     for old in path.parent.glob(f"{path.stem}.part*{path.suffix}"):  # parts left by an earlier, larger export
-        num = old.name[len(path.stem) + 5: len(old.name) - len(path.suffix)]
+        num = old.name[len(path.stem) + 5 : len(old.name) - len(path.suffix)]
         if num.isdigit() and int(num) > len(parts):
             old.unlink()
     return parts
@@ -122,8 +140,9 @@ def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) 
     return stats.reused
 
 
-def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] | None = None,
-                 ctx: Context | None = None) -> Counter:
+def import_batch(
+    path: Path, units: list[Unit], store: Any, problems: list[str] | None = None, ctx: Context | None = None
+) -> Counter:
     """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
 
     Besides statuses the counts hold ``noop_already_ok`` (a result for a unit already ok in the
@@ -132,10 +151,10 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
     is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
     and skipped; the rest is imported).
     """
+    import hashlib
+
     from ajb_utils.judge.conditions import request_hash
     from ajb_utils.judge.runner import _parse_unit
-
-    import hashlib
 
     by_key = {u.key: u for u in units}
     existing = store.statuses({u.run_hash for u in units})
@@ -177,17 +196,30 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
         resp = rec.get("response") or {}
         body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
         body = body or {}
-        row = {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
-               "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
-               "attempts": 1}
+        row = {
+            "key": u.key,
+            "run_hash": u.run_hash,
+            "kind": u.kind,
+            "condition": u.condition,
+            "item_id": u.item_id,
+            "generator": u.generator,
+            "difficulty": u.difficulty,
+            "unit": u.unit,
+            "prompt_hash": u.prompt_hash,
+            "attempts": 1,
+        }
         if ctx is not None:  # the request's hash lets identical requests share this answer
             try:
                 ctx.messages(u)  # a deref call whose reference is not derived yet has no request
                 row["request_hash"] = request_hash(u)
             except KeyError:
                 pass
-        if not isinstance(body, dict) or rec.get("error") or (resp.get("status_code") or 200) >= 400 \
-                or not body.get("choices"):
+        if (
+            not isinstance(body, dict)
+            or rec.get("error")
+            or (resp.get("status_code") or 200) >= 400
+            or not body.get("choices")
+        ):
             err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)
             low = json.dumps(err).lower()
             status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
@@ -196,11 +228,21 @@ def import_batch(path: Path, units: list[Unit], store: Any, problems: list[str] 
             ch = body["choices"][0]
             msg = ch.get("message") or {}
             reasoning = msg.get("reasoning_content") or msg.get("reasoning")
-            status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
+            status, parsed = _parse_unit(
+                u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal")
+            )
             usage = body.get("usage") or {}
-            row.update(status=status, raw=msg.get("content"), reasoning=reasoning, finish_reason=ch.get("finish_reason"),
-                       parsed=parsed, model=body.get("model"), fingerprint=body.get("system_fingerprint"),
-                       prompt_tokens=usage.get("prompt_tokens"), completion_tokens=usage.get("completion_tokens"))
+            row.update(
+                status=status,
+                raw=msg.get("content"),
+                reasoning=reasoning,
+                finish_reason=ch.get("finish_reason"),
+                parsed=parsed,
+                model=body.get("model"),
+                fingerprint=body.get("system_fingerprint"),
+                prompt_tokens=usage.get("prompt_tokens"),
+                completion_tokens=usage.get("completion_tokens"),
+            )
         rows.append(row)
         line_hashes.append(lh)
         c[row["status"]] += 1

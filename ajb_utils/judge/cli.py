@@ -39,16 +39,32 @@ def _bool_flag(p: argparse.ArgumentParser, name: str, help_: str) -> None:
 def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     """Add the options shared by every subcommand."""
     g = p.add_argument_group("model / endpoint")
-    g.add_argument("--backend", choices=["static", "openai"], default="static",
-                   help="static: built-in schema-only judge, no model (default); openai: any OpenAI-compatible endpoint "
-                        "(vLLM, OpenAI, Ollama, providers)")
-    g.add_argument("--base-url", action="append", dest="base_urls", default=None,
-                   help="endpoint base URL, e.g. http://localhost:8000/v1; repeat for replicas (round-robin)")
+    g.add_argument(
+        "--backend",
+        choices=["static", "openai"],
+        default="static",
+        help="static: built-in schema-only judge, no model (default); openai: any OpenAI-compatible endpoint "
+        "(vLLM, OpenAI, Ollama, providers)",
+    )
+    g.add_argument(
+        "--base-url",
+        action="append",
+        dest="base_urls",
+        default=None,
+        help="endpoint base URL, e.g. http://localhost:8000/v1; repeat for replicas (round-robin)",
+    )
     g.add_argument("--model", help="model name as the server knows it")
-    g.add_argument("--api-key-env", help="NAME of the environment variable holding the API key (the key is never "
-                                         "stored or logged); omit for local servers")
-    g.add_argument("--response-format", choices=["auto", "json_schema", "json_object", "none"], default="auto",
-                   help="structured output: auto tries json_schema, then json_object, then plain prompting")
+    g.add_argument(
+        "--api-key-env",
+        help="NAME of the environment variable holding the API key (the key is never "
+        "stored or logged); omit for local servers",
+    )
+    g.add_argument(
+        "--response-format",
+        choices=["auto", "json_schema", "json_object", "none"],
+        default="auto",
+        help="structured output: auto tries json_schema, then json_object, then plain prompting",
+    )
     g.add_argument("--extra-body", type=json.loads, default=None, help="JSON merged into the request body")
     g.add_argument("--timeout", type=float, default=300.0, help="per-request timeout in seconds")
     d = p.add_argument_group("decoding (part of the run's identity)")
@@ -61,8 +77,11 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     s = p.add_argument_group("selection")
     s.add_argument("--source", default="sample", help="data source for load_bench: sample, hf, or a local directory")
     if judge:
-        s.add_argument("--conditions", default="with_gt,without_gt",
-                       help=f"comma-separated, from {CONDITIONS} (prometheus = 4 calls/item, deref = deriver + judge)")
+        s.add_argument(
+            "--conditions",
+            default="with_gt,without_gt",
+            help=f"comma-separated, from {CONDITIONS} (prometheus = 4 calls/item, deref = deriver + judge)",
+        )
         s.add_argument("--generators", default=None, help="comma-separated generator configs (default: all)")
     s.add_argument("--difficulties", default=None, help=f"comma-separated, from {DIFFICULTIES} (default: all)")
     s.add_argument("--limit", type=int, default=None, help="number of records, stratified over topologies")
@@ -71,19 +90,37 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
     r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
     r.add_argument("--max-attempts", type=int, default=6, help="attempts per call on 429/5xx/timeouts")
-    r.add_argument("--max-timeout-attempts", type=int, default=2,
-                   help="timed-out attempts per call before status timeout (each is counted as spent)")
-    r.add_argument("--retry-errors", action="store_true",
-                   help="re-run failed items (parse_error, api_error, timeout, ...), not permanent failures")
-    r.add_argument("--retry-permanent", action="store_true",
-                   help="also re-run permanent failures (context_length, refused, content_filter)")
+    r.add_argument(
+        "--max-timeout-attempts",
+        type=int,
+        default=2,
+        help="timed-out attempts per call before status timeout (each is counted as spent)",
+    )
+    r.add_argument(
+        "--retry-errors",
+        action="store_true",
+        help="re-run failed items (parse_error, api_error, timeout, ...), not permanent failures",
+    )
+    r.add_argument(
+        "--retry-permanent",
+        action="store_true",
+        help="also re-run permanent failures (context_length, refused, content_filter)",
+    )
     r.add_argument("--no-endpoint-check", action="store_true", help="skip the GET /models check before the first item")
     r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
     r.add_argument("--dry-run", action="store_true", help="print calls and estimated tokens/cost, spend nothing")
-    r.add_argument("--budget-tokens", type=int, default=None,
-                   help="stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this")
-    r.add_argument("--budget-usd", type=float, default=None,
-                   help="the same in USD; refused without --price-in and --price-out; counted across resumes from the store")
+    r.add_argument(
+        "--budget-tokens",
+        type=int,
+        default=None,
+        help="stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this",
+    )
+    r.add_argument(
+        "--budget-usd",
+        type=float,
+        default=None,
+        help="the same in USD; refused without --price-in and --price-out; counted across resumes from the store",
+    )
     r.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens (for estimates/budget)")
     r.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
     r.add_argument("--abort-after", type=int, default=40, help="check the failure rate after this many new calls")
@@ -91,15 +128,22 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
     o = p.add_argument_group("output")
-    o.add_argument("--name", required=True, help="run name: data/runs/<name>.jsonl, store data/cache/judge/<name>.sqlite")
+    o.add_argument(
+        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/cache/judge/<name>.sqlite"
+    )
     o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
     o.add_argument("--store", type=Path, default=None, help="store file (default data/cache/judge/<name>.sqlite)")
     o.add_argument("--display", default=None, help="display name in tables")
     o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
-    o.add_argument("--study", default="new_judge", help="study label in the meta (new_judge, temperature, thinking, ...)")
-    o.add_argument("--replace-export", action="store_true",
-                   help="replace an export at the same path written by another run (other settings or store); "
-                        "without it such a run stops before writing")
+    o.add_argument(
+        "--study", default="new_judge", help="study label in the meta (new_judge, temperature, thinking, ...)"
+    )
+    o.add_argument(
+        "--replace-export",
+        action="store_true",
+        help="replace an export at the same path written by another run (other settings or store); "
+        "without it such a run stops before writing",
+    )
     if judge:
         o.add_argument("--deriver-model", default=None, help="DeRef deriver model (default: --model)")
         o.add_argument("--deriver-base-url", action="append", default=None, help="DeRef deriver endpoint(s)")
@@ -109,20 +153,52 @@ def config_from_args(a: argparse.Namespace) -> RunConfig:
     """Return the RunConfig described by parsed arguments."""
     split = lambda s: [x.strip() for x in s.split(",") if x.strip()] if s else None  # noqa: E731
     return RunConfig(
-        name=a.name, backend=a.backend, model=a.model, base_urls=a.base_urls or ["http://localhost:8000/v1"],
-        api_key_env=a.api_key_env, conditions=split(getattr(a, "conditions", None)) or ["with_gt", "without_gt"],
-        source=a.source, generators=split(getattr(a, "generators", None)), difficulties=split(a.difficulties),
-        limit=a.limit, seed=a.select_seed,
-        decoding=Decoding(temperature=a.temperature, max_tokens=a.max_tokens, thinking=a.thinking, seed=a.seed,
-                          top_p=a.top_p, reasoning_effort=a.reasoning_effort),
-        response_format=a.response_format, extra_body=a.extra_body, timeout_s=a.timeout, concurrency=a.concurrency,
-        rpm=a.rpm, max_attempts=a.max_attempts, max_timeout_attempts=a.max_timeout_attempts,
-        retry_permanent=a.retry_permanent, check_endpoint=not a.no_endpoint_check, retry_errors=a.retry_errors, reparse=a.reparse, dry_run=a.dry_run,
-        budget_tokens=a.budget_tokens, budget_usd=a.budget_usd, price_in_per_m=a.price_in, price_out_per_m=a.price_out,
-        abort_after=a.abort_after, abort_error_rate=a.abort_error_rate,
-        deriver_model=getattr(a, "deriver_model", None), deriver_base_urls=getattr(a, "deriver_base_url", None),
-        judge=a.judge_label, display=a.display, study=a.study, out_dir=a.out, store_path=a.store,
-        progress=not a.no_progress, replace_export=a.replace_export,
+        name=a.name,
+        backend=a.backend,
+        model=a.model,
+        base_urls=a.base_urls or ["http://localhost:8000/v1"],
+        api_key_env=a.api_key_env,
+        conditions=split(getattr(a, "conditions", None)) or ["with_gt", "without_gt"],
+        source=a.source,
+        generators=split(getattr(a, "generators", None)),
+        difficulties=split(a.difficulties),
+        limit=a.limit,
+        seed=a.select_seed,
+        decoding=Decoding(
+            temperature=a.temperature,
+            max_tokens=a.max_tokens,
+            thinking=a.thinking,
+            seed=a.seed,
+            top_p=a.top_p,
+            reasoning_effort=a.reasoning_effort,
+        ),
+        response_format=a.response_format,
+        extra_body=a.extra_body,
+        timeout_s=a.timeout,
+        concurrency=a.concurrency,
+        rpm=a.rpm,
+        max_attempts=a.max_attempts,
+        max_timeout_attempts=a.max_timeout_attempts,
+        retry_permanent=a.retry_permanent,
+        check_endpoint=not a.no_endpoint_check,
+        retry_errors=a.retry_errors,
+        reparse=a.reparse,
+        dry_run=a.dry_run,
+        budget_tokens=a.budget_tokens,
+        budget_usd=a.budget_usd,
+        price_in_per_m=a.price_in,
+        price_out_per_m=a.price_out,
+        abort_after=a.abort_after,
+        abort_error_rate=a.abort_error_rate,
+        deriver_model=getattr(a, "deriver_model", None),
+        deriver_base_urls=getattr(a, "deriver_base_url", None),
+        judge=a.judge_label,
+        display=a.display,
+        study=a.study,
+        out_dir=a.out,
+        store_path=a.store,
+        progress=not a.no_progress,
+        replace_export=a.replace_export,
     )
 
 
@@ -136,26 +212,41 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser."""
-    p = _OneLineParser(prog="python -m ajb_utils.judge", description="Run a judge or generator on AgentJudgeBench.",
-                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = _OneLineParser(
+        prog="python -m ajb_utils.judge",
+        description="Run a judge or generator on AgentJudgeBench.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="cmd", required=True)
-    for cmd, help_, judge in (("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),
-                              ("generate", "run a new generator with the W.1 prompt (data/runs/generators/)", False),
-                              ("rewrite", "Appendix N rewrite meta-judge (data/runs/annotations/)", False),
-                              ("batch-export", "write pending judge calls as an OpenAI Batch API JSONL", True),
-                              ("batch-import", "import an OpenAI Batch API output JSONL into the store, then export", True)):
-        sp = sub.add_parser(cmd, help=help_, description=help_, epilog=EXAMPLES,
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    for cmd, help_, judge in (
+        ("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),
+        ("generate", "run a new generator with the W.1 prompt (data/runs/generators/)", False),
+        ("rewrite", "Appendix N rewrite meta-judge (data/runs/annotations/)", False),
+        ("batch-export", "write pending judge calls as an OpenAI Batch API JSONL", True),
+        ("batch-import", "import an OpenAI Batch API output JSONL into the store, then export", True),
+    ):
+        sp = sub.add_parser(
+            cmd, help=help_, description=help_, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
         _common(sp, judge)
         if cmd.startswith("batch"):
             sp.add_argument("--file", type=Path, required=True, help="the batch JSONL to write / read")
         if cmd == "batch-export":
             from ajb_utils.judge.batch import MAX_BYTES_PER_FILE, MAX_REQUESTS_PER_FILE
 
-            sp.add_argument("--batch-max-requests", type=int, default=MAX_REQUESTS_PER_FILE,
-                            help=f"split the export into files of at most this many requests (default {MAX_REQUESTS_PER_FILE:,})")
-            sp.add_argument("--batch-max-mb", type=float, default=MAX_BYTES_PER_FILE / 2**20,
-                            help=f"... and at most this many MB (default {MAX_BYTES_PER_FILE // 2**20})")
+            sp.add_argument(
+                "--batch-max-requests",
+                type=int,
+                default=MAX_REQUESTS_PER_FILE,
+                help=f"split the export into files of at most this many requests (default {MAX_REQUESTS_PER_FILE:,})",
+            )
+            sp.add_argument(
+                "--batch-max-mb",
+                type=float,
+                default=MAX_BYTES_PER_FILE / 2**20,
+                help=f"... and at most this many MB (default {MAX_BYTES_PER_FILE // 2**20})",
+            )
     return p
 
 
@@ -164,22 +255,30 @@ def _print_summary(s: RunSummary) -> None:
     if s.dry_run:
         print(f"DRY RUN {s.name}: {s.n_units} units, {s.cached} already stored; pending calls:")
         for k, v in s.estimate.get("calls", {}).items():
-            print(f"  {k:32s} {v['calls']:>8d} calls ({v.get('units', v['calls'])} units; identical requests sent once)  "
-                  f"~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok")
+            print(
+                f"  {k:32s} {v['calls']:>8d} calls ({v.get('units', v['calls'])} units; identical requests sent once)  "
+                f"~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok"
+            )
         usd = s.estimate.get("usd")
-        print(f"  total ~{s.estimate.get('prompt_tokens', 0):,d} + ~{s.estimate.get('completion_tokens', 0):,d} tokens"
-              + (f", ~${usd:,.2f}" if usd is not None else " (give --price-in/--price-out for a cost)"))
+        print(
+            f"  total ~{s.estimate.get('prompt_tokens', 0):,d} + ~{s.estimate.get('completion_tokens', 0):,d} tokens"
+            + (f", ~${usd:,.2f}" if usd is not None else " (give --price-in/--price-out for a cost)")
+        )
         sp = s.store_spent or {}
         if sp.get("attempts"):
-            print(f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
-                  f"({sp['attempts']} paid attempts); budgets count it")
+            print(
+                f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
+                f"({sp['attempts']} paid attempts); budgets count it"
+            )
         return
     print(s)
     if s.files and any(str(f).endswith(".jsonl") for f in s.files):
-        print(f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
-              "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
-              f"{s.name} and this run's settings, then: python scripts/run_notebooks.py --params <that file> "
-              "--only 15 (items already answered come from the store; nothing is paid twice)")
+        print(
+            f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
+            "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
+            f"{s.name} and this run's settings, then: python scripts/run_notebooks.py --params <that file> "
+            "--only 15 (items already answered come from the store; nothing is paid twice)"
+        )
 
 
 def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
@@ -202,14 +301,24 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
             pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
             todo = pending_d if pending_d else units  # derive first, then judge
             max_bytes = int(a.batch_max_mb * 2**20)
-            parts = batch.export_batch(todo, ctx, backend, existing, a.file, cfg.retry_errors,
-                                       max_requests=a.batch_max_requests, max_bytes=max_bytes,
-                                       retry_permanent=cfg.retry_permanent)
+            parts = batch.export_batch(
+                todo,
+                ctx,
+                backend,
+                existing,
+                a.file,
+                cfg.retry_errors,
+                max_requests=a.batch_max_requests,
+                max_bytes=max_bytes,
+                retry_permanent=cfg.retry_permanent,
+            )
             for path, n in parts:
                 print(f"wrote {n} requests to {path}")
             if len(parts) > 1:
-                print(f"split into {len(parts)} files at the per-file limits "
-                      f"({a.batch_max_requests:,} requests, {a.batch_max_mb:g} MB); upload each")
+                print(
+                    f"split into {len(parts)} files at the per-file limits "
+                    f"({a.batch_max_requests:,} requests, {a.batch_max_mb:g} MB); upload each"
+                )
             if pending_d:
                 print("(DeRef deriver calls; import, then export again)")
             return 0

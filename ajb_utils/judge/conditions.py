@@ -48,8 +48,17 @@ def request_hash(u: Unit) -> str:
     return hashlib.sha256(json.dumps([u.kind, u.prompt_hash, u.unit, u.inputs]).encode()).hexdigest()[:24]
 
 
-def unit_key(run_hash: str, kind: str, condition: str, item_id: str, generator: str,
-             difficulty: str, unit: str, prompt_hash: str, inputs_hash: str = "") -> str:
+def unit_key(
+    run_hash: str,
+    kind: str,
+    condition: str,
+    item_id: str,
+    generator: str,
+    difficulty: str,
+    unit: str,
+    prompt_hash: str,
+    inputs_hash: str = "",
+) -> str:
     """Return the store key of a unit (sha256 over its identity and the hash of what it judges)."""
     s = json.dumps([run_hash, kind, condition, item_id, generator, difficulty, unit, prompt_hash, inputs_hash])
     return hashlib.sha256(s.encode()).hexdigest()[:32]
@@ -175,12 +184,18 @@ class Context:
             return prompts.deriver_messages(self.query(u.item_id, u.difficulty), self.tools_text(u.item_id))
         if u.kind == "rewrite":
             r = self.records.loc[u.item_id]
-            return prompts.rewrite_messages(r["query_easy"], r["query_medium"], r["query_hard"],
-                                            self.tools_text(u.item_id), prompts.calls_json(list(r["expected_calls"])))
+            return prompts.rewrite_messages(
+                r["query_easy"],
+                r["query_medium"],
+                r["query_hard"],
+                self.tools_text(u.item_id),
+                prompts.calls_json(list(r["expected_calls"])),
+            )
         if u.kind == "generate":
             r = self.records.loc[u.item_id]
-            return prompts.generator_messages(str(r.get("system_prompt") or ""), self.query(u.item_id, u.difficulty),
-                                              self.tools_text(u.item_id))
+            return prompts.generator_messages(
+                str(r.get("system_prompt") or ""), self.query(u.item_id, u.difficulty), self.tools_text(u.item_id)
+            )
         query = self._generation(u.row)[0]
         rid = u.item_id
         ref = None
@@ -192,11 +207,14 @@ class Context:
             ref = self.derived.get((rid, u.difficulty))
             if ref is None:
                 raise KeyError(f"no derived reference for {rid}/{u.difficulty}")
-        return prompts.judge_messages(u.condition, query, self.tools_text(rid), self.plan_text(u.row), ref,
-                                      u.unit or None)
+        return prompts.judge_messages(
+            u.condition, query, self.tools_text(rid), self.plan_text(u.row), ref, u.unit or None
+        )
 
 
-def judge_units(ctx: Context, conditions: list[str], run_hash: str, deriver_hash: str | None) -> tuple[list[Unit], list[Unit]]:
+def judge_units(
+    ctx: Context, conditions: list[str], run_hash: str, deriver_hash: str | None
+) -> tuple[list[Unit], list[Unit]]:
     """Return (deriver units, judge units) for every generation row in the context."""
     g = ctx.generations
     ids = g["id"].astype(str).tolist()
@@ -214,8 +232,20 @@ def judge_units(ctx: Context, conditions: list[str], run_hash: str, deriver_hash
                 if dk not in derivers:
                     ph = prompts.template_hash(prompts.DERIVER_TEMPLATE)
                     ih = ctx.record_inputs("deriver", rid, d)
-                    derivers[dk] = Unit(unit_key(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, ih),
-                                        deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, -1, None, ih)
+                    derivers[dk] = Unit(
+                        unit_key(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, ih),
+                        deriver_hash or run_hash,
+                        "deriver",
+                        "deref",
+                        rid,
+                        "",
+                        d,
+                        "",
+                        ph,
+                        -1,
+                        None,
+                        ih,
+                    )
                 needs = derivers[dk].key
             ih = ctx.judge_inputs(row, rid, d, cond, needs)
             for m in metrics:
@@ -225,7 +255,9 @@ def judge_units(ctx: Context, conditions: list[str], run_hash: str, deriver_hash
     return list(derivers.values()), units
 
 
-def record_units(ctx: Context, kind: str, run_hash: str, ids: list[str], difficulties: list[str] | None = None) -> list[Unit]:
+def record_units(
+    ctx: Context, kind: str, run_hash: str, ids: list[str], difficulties: list[str] | None = None
+) -> list[Unit]:
     """Return generator units (record x difficulty) or rewrite meta-judge units (one per record)."""
     out: list[Unit] = []
     if kind == "generate":
@@ -233,12 +265,40 @@ def record_units(ctx: Context, kind: str, run_hash: str, ids: list[str], difficu
         for rid in ids:
             for d in difficulties or DIFFICULTIES:
                 ih = ctx.record_inputs(kind, rid, d)
-                out.append(Unit(unit_key(run_hash, kind, "", rid, "", d, "", ph, ih), run_hash, kind, "", rid, "", d, "", ph, -1,
-                                None, ih))
+                out.append(
+                    Unit(
+                        unit_key(run_hash, kind, "", rid, "", d, "", ph, ih),
+                        run_hash,
+                        kind,
+                        "",
+                        rid,
+                        "",
+                        d,
+                        "",
+                        ph,
+                        -1,
+                        None,
+                        ih,
+                    )
+                )
     else:
         ph = prompts.template_hash(prompts.REWRITE_TEMPLATE)
         for rid in ids:
             ih = ctx.record_inputs(kind, rid, "")
-            out.append(Unit(unit_key(run_hash, kind, "", rid, "", "", "", ph, ih), run_hash, kind, "rewrite_meta_judge", rid,
-                            "", "", "", ph, -1, None, ih))
+            out.append(
+                Unit(
+                    unit_key(run_hash, kind, "", rid, "", "", "", ph, ih),
+                    run_hash,
+                    kind,
+                    "rewrite_meta_judge",
+                    rid,
+                    "",
+                    "",
+                    "",
+                    ph,
+                    -1,
+                    None,
+                    ih,
+                )
+            )
     return out

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ajb_utils.judge.parse import OK
 from ajb_utils.judge.static_judge import P_COLS
-from ajb_utils.schema import METRICS, SCORE_COLUMNS, OVERALL_SCORE_COLUMN
+from ajb_utils.schema import METRICS, OVERALL_SCORE_COLUMN, SCORE_COLUMNS
 
 
 @contextmanager
@@ -43,12 +43,14 @@ def claim_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -
             except (OSError, ValueError):
                 old = {}
             same = old.get("run_hash") == meta.get("run_hash") and (
-                "store_id" not in old or old.get("store_id") == meta.get("store_id"))
+                "store_id" not in old or old.get("store_id") == meta.get("store_id")
+            )
             if isinstance(old, dict) and old and not same:
                 raise ValueError(
                     f"{meta_path.parent / meta_path.name.replace('.meta.json', '.jsonl')} holds the export of another "
                     f"run (run hash {old.get('run_hash')}, store {old.get('store_id')}; this run: {meta.get('run_hash')}, "
-                    f"store {meta.get('store_id')}): use another --name or --out, or --replace-export to replace it")
+                    f"store {meta.get('store_id')}): use another --name or --out, or --replace-export to replace it"
+                )
         yield
 
 
@@ -111,8 +113,9 @@ def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
             tmp = str(path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
             dfd = os.open(path.parent, os.O_RDONLY)
             try:  # a dir fd makes CPython call linkat(..., AT_SYMLINK_FOLLOW) instead of link()
-                os.link(f"/proc/self/fd/{fd}", os.path.basename(tmp), src_dir_fd=dfd, dst_dir_fd=dfd,
-                        follow_symlinks=True)
+                os.link(
+                    f"/proc/self/fd/{fd}", os.path.basename(tmp), src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True
+                )
             finally:
                 os.close(dfd)
         os.replace(tmp, path)
@@ -126,7 +129,7 @@ def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
 def _remove_orphans(path: Path) -> None:
     """Remove temporary files of `path` left by killed writers (named .<name>.<pid>.*.tmp, pid gone)."""
     for tmp in path.parent.glob(f".{path.name}.*.tmp"):
-        pid = tmp.name[len(path.name) + 2:].split(".", 1)[0]
+        pid = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
@@ -167,8 +170,9 @@ def _num(x: Any) -> float | None:
     return None if math.isnan(f) else f
 
 
-def condition_block(scores: dict[str, float | None] | None, justs: dict[str, str] | None,
-                    p: dict[str, float | None]) -> dict[str, Any]:
+def condition_block(
+    scores: dict[str, float | None] | None, justs: dict[str, str] | None, p: dict[str, float | None]
+) -> dict[str, Any]:
     """Return one condition block: four metrics + overall_alignment_pct (null unless all four)."""
     block: dict[str, Any] = {}
     matches = []
@@ -177,15 +181,21 @@ def condition_block(scores: dict[str, float | None] | None, justs: dict[str, str
         pm = _num(p.get(m))
         match = None if llm is None or pm is None else round(1.0 - abs(pm - llm), 4)
         matches.append(match)
-        block[m] = {"llm_score": llm, "justification": (justs or {}).get(m) if llm is not None else None,
-                    "programmatic_score": pm, "match_score": match}
-    block["overall_alignment_pct"] = (round(100.0 * sum(matches) / len(matches), 2)
-                                      if all(x is not None for x in matches) else None)
+        block[m] = {
+            "llm_score": llm,
+            "justification": (justs or {}).get(m) if llm is not None else None,
+            "programmatic_score": pm,
+            "match_score": match,
+        }
+    block["overall_alignment_pct"] = (
+        round(100.0 * sum(matches) / len(matches), 2) if all(x is not None for x in matches) else None
+    )
     return block
 
 
-def judge_rows(items: pd.DataFrame, outcomes: dict[tuple[str, str, str, str], dict[str, Any]],
-               conditions: list[str]) -> list[dict[str, Any]]:
+def judge_rows(
+    items: pd.DataFrame, outcomes: dict[tuple[str, str, str, str], dict[str, Any]], conditions: list[str]
+) -> list[dict[str, Any]]:
     """Return judge-config rows for `items` (generation rows) from per-(item, condition) outcomes.
 
     outcome = {"status", "scores", "justifications", "provenance"}; items without any outcome are
@@ -228,10 +238,15 @@ def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[s
         r = recs.loc[rid]
         calls = o.get("calls")
         tools = json.loads(_tools_openai(list(r["tools"])))
-        row = {"id": rid, "dag_type": str(r["dag_type"]), "difficulty": d, "user_query": str(r[f"query_{d}"]),
-               "available_tools": tools,
-               "generated_tool_calls": None if calls is None else json.loads(calls_json(calls)),
-               "expected_tool_calls": json.loads(calls_json(list(r["expected_calls"])))}
+        row = {
+            "id": rid,
+            "dag_type": str(r["dag_type"]),
+            "difficulty": d,
+            "user_query": str(r[f"query_{d}"]),
+            "available_tools": tools,
+            "generated_tool_calls": None if calls is None else json.loads(calls_json(calls)),
+            "expected_tool_calls": json.loads(calls_json(list(r["expected_calls"]))),
+        }
         if calls is None:
             for m in METRICS:
                 row[SCORE_COLUMNS[m]] = None

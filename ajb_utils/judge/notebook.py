@@ -12,23 +12,47 @@ from ajb_utils.judge.backends import Decoding
 from ajb_utils.judge.runner import RunConfig, RunSummary
 
 STATUS_KEYS: list[str] = ["generator", "difficulty", "condition"]
-STATIC_NOTE: str = ("Static judge: with GT it applies the paper's scoring rubric literally to the reference, "
-                    "so its with-GT numbers are a ceiling for a rubric-following judge, not a fair competitor; "
-                    "without GT it reads only the query, the tool schemas and the plan.")
+STATIC_NOTE: str = (
+    "Static judge: with GT it applies the paper's scoring rubric literally to the reference, "
+    "so its with-GT numbers are a ceiling for a rubric-following judge, not a fair competitor; "
+    "without GT it reads only the query, the tool schemas and the plan."
+)
 
 
-def new_judge_config(run_name: str, backend: str = "static", base_url: str = "http://localhost:8000/v1",
-                     model: str | None = None, api_key_env: str | None = None, temperature: float = 0.0,
-                     concurrency: int = 8, conditions: Sequence[str] = ("with_gt", "without_gt"),
-                     generators: Sequence[str] | None = None, difficulties: Sequence[str] | None = None,
-                     limit: int | None = None, seed: int = 0, bench: Any = None,
-                     source: str = "sample") -> RunConfig:
+def new_judge_config(
+    run_name: str,
+    backend: str = "static",
+    base_url: str = "http://localhost:8000/v1",
+    model: str | None = None,
+    api_key_env: str | None = None,
+    temperature: float = 0.0,
+    concurrency: int = 8,
+    conditions: Sequence[str] = ("with_gt", "without_gt"),
+    generators: Sequence[str] | None = None,
+    difficulties: Sequence[str] | None = None,
+    limit: int | None = None,
+    seed: int = 0,
+    bench: Any = None,
+    source: str = "sample",
+) -> RunConfig:
     """Return the RunConfig for notebook 15's parameters (the key stays in the variable named api_key_env)."""
-    return RunConfig(name=run_name, backend=backend, model=model, base_urls=[base_url], api_key_env=api_key_env,
-                     conditions=list(conditions), source=str(source), bench=bench,
-                     generators=list(generators) if generators else None,
-                     difficulties=list(difficulties) if difficulties else None, limit=limit, seed=seed,
-                     decoding=Decoding(temperature=temperature), concurrency=concurrency, progress=False)
+    return RunConfig(
+        name=run_name,
+        backend=backend,
+        model=model,
+        base_urls=[base_url],
+        api_key_env=api_key_env,
+        conditions=list(conditions),
+        source=str(source),
+        bench=bench,
+        generators=list(generators) if generators else None,
+        difficulties=list(difficulties) if difficulties else None,
+        limit=limit,
+        seed=seed,
+        decoding=Decoding(temperature=temperature),
+        concurrency=concurrency,
+        progress=False,
+    )
 
 
 def run_status(summary: RunSummary) -> pd.DataFrame:
@@ -39,8 +63,7 @@ def run_status(summary: RunSummary) -> pd.DataFrame:
     orders = {"generator": schema.GENERATORS, "difficulty": schema.DIFFICULTIES, "condition": schema.CONDITIONS}
     t = t.assign(**{k: t[k].astype(str) for k in STATUS_KEYS})[[*STATUS_KEYS, "items", "ok", "null"]]
     rank = {f"_{k}": t[k].map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in STATUS_KEYS}
-    return (t.assign(**rank).sort_values(list(rank), kind="stable").drop(columns=list(rank))
-            .reset_index(drop=True))
+    return t.assign(**rank).sort_values(list(rank), kind="stable").drop(columns=list(rank)).reset_index(drop=True)
 
 
 def run_line(summary: RunSummary) -> str:
@@ -49,11 +72,15 @@ def run_line(summary: RunSummary) -> str:
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
     files = "; ".join(f"wrote {paths.relpath(f)}" for f in summary.files)
     abort = f" ABORTED: {summary.aborted}." if summary.aborted else ""
-    return (f"run {summary.name}: {int(st['items'].sum())} item x condition verdicts, {int(st['ok'].sum())} ok, "
-            f"{int(st['null'].sum())} null (verdict-level statuses: {statuses or 'none'}).{abort} {files}").strip()
+    return (
+        f"run {summary.name}: {int(st['items'].sum())} item x condition verdicts, {int(st['ok'].sum())} ok, "
+        f"{int(st['null'].sum())} null (verdict-level statuses: {statuses or 'none'}).{abort} {files}"
+    ).strip()
 
 
 def run_cache_line(summary: RunSummary) -> str:
     """Return what this execution did (cached / new calls, retries, tokens); no wall time, so the notebook is stable."""
-    return (f"this execution: {summary.cached} cached, {summary.new} new, {summary.retries} retries, "
-            f"tokens in/out {summary.prompt_tokens}/{summary.completion_tokens}")
+    return (
+        f"this execution: {summary.cached} cached, {summary.new} new, {summary.retries} retries, "
+        f"tokens in/out {summary.prompt_tokens}/{summary.completion_tokens}"
+    )

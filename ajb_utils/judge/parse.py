@@ -21,8 +21,18 @@ OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED = "ok", "parse_error", "api_error
 AMBIGUOUS = "ambiguous"  # two complete JSON verdicts that disagree: neither is taken
 INCOMPLETE = "incomplete"  # JSON cut short although finish_reason was not "length"
 CONTEXT_LENGTH, CONTENT_FILTER, TIMEOUT = "context_length", "content_filter", "timeout"
-STATUSES: list[str] = [OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED, AMBIGUOUS, INCOMPLETE, CONTEXT_LENGTH,
-                       CONTENT_FILTER, TIMEOUT]
+STATUSES: list[str] = [
+    OK,
+    PARSE_ERROR,
+    API_ERROR,
+    TRUNCATED,
+    REFUSED,
+    AMBIGUOUS,
+    INCOMPLETE,
+    CONTEXT_LENGTH,
+    CONTENT_FILTER,
+    TIMEOUT,
+]
 # failures that a retry cannot fix (the same prompt gets the same answer): not retried unless asked
 PERMANENT: frozenset[str] = frozenset({CONTEXT_LENGTH, REFUSED, CONTENT_FILTER})
 VERDICT_VALUES: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -76,10 +86,10 @@ def strip_think(text: str) -> tuple[str, str]:
     m = _THINK_STRAY_CLOSE.match(out)  # '...reasoning</think>{json}' (opening tag in the template)
     if m:
         thoughts.append(m.group(0))
-        out = out[m.end():]
+        out = out[m.end() :]
     m = _THINK_OPEN.search(out)  # unclosed: everything after the tag is thinking
     if m:
-        thoughts.append(out[m.start():])
+        thoughts.append(out[m.start() :])
         out = out[: m.start()]
     return out.strip(), "\n".join(thoughts)
 
@@ -106,7 +116,7 @@ def balanced_spans(text: str, open_ch: str = "{", close_ch: str = "}") -> list[s
         elif ch == close_ch and depth > 0:
             depth -= 1
             if depth == 0:
-                spans.append(text[start: i + 1])
+                spans.append(text[start : i + 1])
     if depth > 0 and start >= 0:  # unclosed tail (truncation): kept for the repair step
         spans.append(text[start:])
     return spans
@@ -204,15 +214,25 @@ for _m in METRICS:
         _KEY_ALIASES[_norm_key(_k)] = _m
 _KEY_ALIASES.update(
     {
-        "tool": "tool_selection", "tools": "tool_selection", "tool_accuracy": "tool_selection",
+        "tool": "tool_selection",
+        "tools": "tool_selection",
+        "tool_accuracy": "tool_selection",
         "tool_selection_score": "tool_selection",
-        "parameter": "parameter_structure", "parameters": "parameter_structure",
-        "param": "parameter_structure", "parameter_accuracy": "parameter_structure",
-        "param_structure": "parameter_structure", "parameter_structure_score": "parameter_structure",
-        "sequence": "sequence_accuracy", "seq": "sequence_accuracy",
-        "sequence_dependency_accuracy": "sequence_accuracy", "sequence_and_dependency_accuracy": "sequence_accuracy",
-        "sequence_dependency": "sequence_accuracy", "ordering": "sequence_accuracy",
-        "coverage": "query_coverage", "cov": "query_coverage", "coverage_accuracy": "query_coverage",
+        "parameter": "parameter_structure",
+        "parameters": "parameter_structure",
+        "param": "parameter_structure",
+        "parameter_accuracy": "parameter_structure",
+        "param_structure": "parameter_structure",
+        "parameter_structure_score": "parameter_structure",
+        "sequence": "sequence_accuracy",
+        "seq": "sequence_accuracy",
+        "sequence_dependency_accuracy": "sequence_accuracy",
+        "sequence_and_dependency_accuracy": "sequence_accuracy",
+        "sequence_dependency": "sequence_accuracy",
+        "ordering": "sequence_accuracy",
+        "coverage": "query_coverage",
+        "cov": "query_coverage",
+        "coverage_accuracy": "query_coverage",
         "query_coverage_score": "query_coverage",
     }
 )
@@ -322,7 +342,9 @@ def _verdict(obj: Any, src: str, origin: str, repaired: bool) -> Verdict | None:
         status=PARSE_ERROR if missing else OK,
         scores={m: scores.get(m) for m in METRICS},
         justifications={m: justs.get(m, "") for m in METRICS},
-        overall=overall, repaired=repaired, source=f"{src}:{origin}",
+        overall=overall,
+        repaired=repaired,
+        source=f"{src}:{origin}",
         notes=notes + ([f"unreadable {missing}"] if missing else []),
     )
 
@@ -366,9 +388,15 @@ def _best_of_source(src: str, text: str) -> Verdict | None:
             best = v
     if len(complete) > 1:
         first = next(iter(complete.values()))
-        return Verdict(status=AMBIGUOUS, scores={m: None for m in METRICS}, source=first.source,
-                       notes=[f"{len(complete)} complete JSON verdicts with different scores "
-                              f"{[list(k) for k in complete]}; none taken"])
+        return Verdict(
+            status=AMBIGUOUS,
+            scores={m: None for m in METRICS},
+            source=first.source,
+            notes=[
+                f"{len(complete)} complete JSON verdicts with different scores "
+                f"{[list(k) for k in complete]}; none taken"
+            ],
+        )
     if complete:
         v = next(iter(complete.values()))
         if len(texts) > 1:
@@ -437,7 +465,9 @@ _RESULT = re.compile(r"\[RESULT\]\s*[:\-]?\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])", re
 _SCORE_FALLBACK = re.compile(r"(?:score|result)\s*(?:is|:|=)?\s*\(?\s*(\d+(?:\.\d+)?)(?![\d.])(?:\s*/\s*5)?", re.I)
 
 
-def parse_prometheus(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+def parse_prometheus(
+    content: str | None, reasoning: str | None = None, finish_reason: str | None = None
+) -> dict[str, Any]:
     """Return {status, score_1_5, score, feedback, notes} for one Prometheus-style reply.
 
     The prompt asks for an integer 1-5; it is mapped by PROMETHEUS_MAP and the mapping is noted.
@@ -485,7 +515,9 @@ def _norm_call(c: Any) -> dict[str, Any] | None:
     return {"name": str(name), "arguments": args}
 
 
-def parse_generator(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+def parse_generator(
+    content: str | None, reasoning: str | None = None, finish_reason: str | None = None
+) -> dict[str, Any]:
     """Return {status, calls (list or None), repaired} for a W.1 generator reply."""
     texts = _texts(content, reasoning)
     text = texts[0] if texts else ""
@@ -509,7 +541,9 @@ def parse_generator(content: str | None, reasoning: str | None = None, finish_re
 
 
 # ------------------------------------------------------------------ DeRef deriver / meta-judge
-def parse_deriver(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+def parse_deriver(
+    content: str | None, reasoning: str | None = None, finish_reason: str | None = None
+) -> dict[str, Any]:
     """Return {status, reference} for a DeRef deriver reply (reference = list of derived calls)."""
     for kind, text in [(k, t) for t in _texts(content, reasoning) for k in ("object", "array")]:
         for _, cand in json_candidates(text, kind):
@@ -547,7 +581,9 @@ def _as_bool(v: Any) -> bool | None:
     return None
 
 
-def parse_rewrite(content: str | None, reasoning: str | None = None, finish_reason: str | None = None) -> dict[str, Any]:
+def parse_rewrite(
+    content: str | None, reasoning: str | None = None, finish_reason: str | None = None
+) -> dict[str, Any]:
     """Return {status, verdicts: {answer key: bool}, justification} for a meta-judge reply."""
     for _, cand in [c for t in _texts(content, reasoning) for c in json_candidates(t)]:
         obj, repaired = _loads(cand)
@@ -556,5 +592,10 @@ def parse_rewrite(content: str | None, reasoning: str | None = None, finish_reas
         got = {k: _as_bool(obj.get(k)) for k in REWRITE_CRITERIA}
         if all(v is not None for v in got.values()):
             st = TRUNCATED if finish_reason == "length" else OK
-            return {"status": st, "verdicts": got, "justification": str(obj.get("justification", "")), "repaired": repaired}
+            return {
+                "status": st,
+                "verdicts": got,
+                "justification": str(obj.get("justification", "")),
+                "repaired": repaired,
+            }
     return {"status": TRUNCATED if finish_reason == "length" else PARSE_ERROR, "verdicts": None}

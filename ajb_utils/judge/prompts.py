@@ -29,9 +29,7 @@ CONDITION_TEMPLATES: dict[str, str] = {
     "prometheus": "prometheus_user.txt",
 }
 # conditions whose prompt carries a reference in the {expected_responses} slot
-REFERENCE_CONDITIONS: frozenset[str] = frozenset(
-    {"with_gt", "corrupted_gt", "freeform", "deref", "prometheus"}
-)
+REFERENCE_CONDITIONS: frozenset[str] = frozenset({"with_gt", "corrupted_gt", "freeform", "deref", "prometheus"})
 PROMETHEUS_SYSTEM = "prometheus_system.txt"
 DERIVER_TEMPLATE = "deref_deriver.txt"
 REWRITE_TEMPLATE = "rewrite_meta_judge.txt"

@@ -23,17 +23,36 @@ import tenacity
 
 from ajb_utils.judge import parse as P
 from ajb_utils.judge.backends import (
-    FATAL_KINDS, CallError, Decoding, FatalBackendError, OpenAIBackend, RateLimiter, backoff_delay,
+    FATAL_KINDS,
+    CallError,
+    Decoding,
+    FatalBackendError,
+    OpenAIBackend,
+    RateLimiter,
+    backoff_delay,
 )
 from ajb_utils.judge.conditions import (
-    Context, Unit, config_hash, judge_units, record_units, request_hash as unit_request_hash, stratified_ids,
+    Context,
+    Unit,
+    config_hash,
+    judge_units,
+    record_units,
+    stratified_ids,
+)
+from ajb_utils.judge.conditions import (
+    request_hash as unit_request_hash,
 )
 from ajb_utils.paths import CACHE_DIR, RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES, METRICS
 
 log = logging.getLogger("ajb_utils.judge")
-PARSERS = {"judge": None, "prometheus": P.parse_prometheus, "deriver": P.parse_deriver,
-           "generate": P.parse_generator, "rewrite": P.parse_rewrite}
+PARSERS = {
+    "judge": None,
+    "prometheus": P.parse_prometheus,
+    "deriver": P.parse_deriver,
+    "generate": P.parse_generator,
+    "rewrite": P.parse_rewrite,
+}
 COMPLETION_GUESS = {"judge": 350, "prometheus": 250, "deriver": 500, "generate": 400, "rewrite": 200}
 UNCAPPED_RESERVATION = 32_768  # completion tokens reserved per call when no max_tokens is sent
 
@@ -96,14 +115,25 @@ class RunConfig:
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
-        return {"backend": self.backend, "model": self.model, "decoding": self.decoding.to_dict(),
-                "extra_body": self.extra_body, "corrupt_seed": self.seed, "response_format": self.response_format}
+        return {
+            "backend": self.backend,
+            "model": self.model,
+            "decoding": self.decoding.to_dict(),
+            "extra_body": self.extra_body,
+            "corrupt_seed": self.seed,
+            "response_format": self.response_format,
+        }
 
     def deriver_identity(self) -> dict[str, Any]:
         """Return the identity of the DeRef deriver calls."""
-        return {"backend": self.backend, "model": self.deriver_model or self.model,
-                "decoding": self.decoding.to_dict(), "extra_body": self.extra_body, "role": "deriver",
-                "response_format": self.response_format}
+        return {
+            "backend": self.backend,
+            "model": self.deriver_model or self.model,
+            "decoding": self.decoding.to_dict(),
+            "extra_body": self.extra_body,
+            "role": "deriver",
+            "response_format": self.response_format,
+        }
 
     def public(self) -> dict[str, Any]:
         """Return the config as stored/exported: secret-free (the key variable's name only)."""
@@ -148,19 +178,29 @@ class RunSummary:
 
     def __str__(self) -> str:
         """Return a human-readable report."""
-        lines = [f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new "
-                 f"({self.calls} calls, {self.reused} answered by an identical request), {self.retries} retries, "
-                 f"tokens in/out {self.prompt_tokens}/{self.completion_tokens}, {self.elapsed_s:.1f}s",
-                 f"statuses: {dict(self.statuses)}"]
+        lines = [
+            f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new "
+            f"({self.calls} calls, {self.reused} answered by an identical request), {self.retries} retries, "
+            f"tokens in/out {self.prompt_tokens}/{self.completion_tokens}, {self.elapsed_s:.1f}s",
+            f"statuses: {dict(self.statuses)}",
+        ]
         if self.timeouts:
-            lines.append(f"timeouts: {self.timeouts} timed-out attempts, counted as spent (~{self.timeout_tokens} tokens, "
-                         "estimated: a provider may bill a completion the client stopped waiting for)")
+            lines.append(
+                f"timeouts: {self.timeouts} timed-out attempts, counted as spent (~{self.timeout_tokens} tokens, "
+                "estimated: a provider may bill a completion the client stopped waiting for)"
+            )
         if self.store_spent:
-            lines.append(f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
-                         f"{self.store_spent.get('completion_tokens', 0)} tokens over {self.store_spent.get('attempts', 0)} "
-                         f"paid attempts ({self.store_spent.get('estimated', 0)} estimated"
-                         + (f", {self.store_spent['reserved']} of them reservations of calls a killed run never saw "
-                            "answered" if self.store_spent.get("reserved") else "") + ")")
+            lines.append(
+                f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
+                f"{self.store_spent.get('completion_tokens', 0)} tokens over {self.store_spent.get('attempts', 0)} "
+                f"paid attempts ({self.store_spent.get('estimated', 0)} estimated"
+                + (
+                    f", {self.store_spent['reserved']} of them reservations of calls a killed run never saw answered"
+                    if self.store_spent.get("reserved")
+                    else ""
+                )
+                + ")"
+            )
         if self.aborted:
             lines.append(f"ABORTED: {self.aborted}")
         if self.export_skipped:
@@ -172,6 +212,7 @@ class RunSummary:
 
 
 # --------------------------------------------------------------------------------- selection
+
 
 def outside_event_loop(func: Any) -> Any:
     """Return `func` wrapped to run in a worker thread when called inside a running event loop.
@@ -188,8 +229,10 @@ def outside_event_loop(func: Any) -> Any:
         except RuntimeError:
             return func(*args, **kwargs)
         from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=1) as pool:
             return pool.submit(func, *args, **kwargs).result()
+
     return wrapper
 
 
@@ -207,7 +250,9 @@ def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
 
         known = cfg.generators is not None and set(cfg.generators) <= set(GENERATORS)
         bench = load_bench(cfg.source, generators=cfg.generators if known else None, runs=None)
-    _check_names("generator", cfg.generators, sorted(bench.generations["generator"].astype(str).unique()), "--generators")
+    _check_names(
+        "generator", cfg.generators, sorted(bench.generations["generator"].astype(str).unique()), "--generators"
+    )
     _check_names("difficulty", cfg.difficulties, list(DIFFICULTIES), "--difficulties")
     records = bench.records
     ids = set(stratified_ids(records, cfg.limit, cfg.seed))
@@ -231,8 +276,10 @@ def _check_names(what: str, given: list[str] | None, valid: list[str], flag: str
 def _check_config(cfg: RunConfig) -> None:
     """Raise ValueError / FatalBackendError on a config that cannot run as asked (before anything is created)."""
     if cfg.budget_usd is not None and (cfg.price_in_per_m is None or cfg.price_out_per_m is None):
-        raise ValueError("--budget-usd needs --price-in and --price-out (USD per 1M prompt / completion tokens): "
-                         "without prices a USD budget cannot be checked; give both, or use --budget-tokens")
+        raise ValueError(
+            "--budget-usd needs --price-in and --price-out (USD per 1M prompt / completion tokens): "
+            "without prices a USD budget cannot be checked; give both, or use --budget-tokens"
+        )
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise FatalBackendError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
@@ -288,14 +335,23 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     if not units or isinstance(store, _NoStore):
         return 0
     hashes = sorted({u.run_hash for u in units})
-    q = (f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
-         "AND parsed LIKE '%off-scale%' LIMIT 1")
+    q = (
+        f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
+        "AND parsed LIKE '%off-scale%' LIMIT 1"
+    )
     if store.conn.execute(q, hashes).fetchone() is None:  # the common case: nothing off-scale, nothing to read
         return 0
     keys = {u.key for u in units}
     rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
-    seen = sorted({m.group(1) for r in rows for n in ((r["parsed"] or {}).get("notes") or [])
-                   for m in [_OFF_SCALE.search(n)] if m})
+    seen = sorted(
+        {
+            m.group(1)
+            for r in rows
+            for n in ((r["parsed"] or {}).get("notes") or [])
+            for m in [_OFF_SCALE.search(n)]
+            if m
+        }
+    )
     if not seen:
         return 0
     shown = ", ".join(seen[:6])
@@ -308,8 +364,13 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
         amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
         if not amb:
             continue
-        p["notes"] = [*(p.get("notes") or []), *(f"{m}: {p['scores'][m]:g} is ambiguous: this judge answered on "
-                                                 f"another scale in this run (saw {shown})" for m in amb)]
+        p["notes"] = [
+            *(p.get("notes") or []),
+            *(
+                f"{m}: {p['scores'][m]:g} is ambiguous: this judge answered on another scale in this run (saw {shown})"
+                for m in amb
+            ),
+        ]
         store.overwrite_parse(r["key"], P.AMBIGUOUS, p)
         marked += 1
     return marked
@@ -347,8 +408,9 @@ class _Stats:
         return 0.0 if n <= 0 else 1.0 - self.statuses[P.OK] / n
 
 
-def _parse_unit(kind: str, content: str | None, reasoning: str | None, finish: str | None,
-                refusal: str | None = None) -> tuple[str, dict[str, Any]]:
+def _parse_unit(
+    kind: str, content: str | None, reasoning: str | None, finish: str | None, refusal: str | None = None
+) -> tuple[str, dict[str, Any]]:
     """Return (status, parsed JSON) for a unit's reply."""
     if kind == "judge":
         v = P.parse_judge(content, reasoning, finish, refusal)
@@ -373,16 +435,32 @@ def _completion_guess(cfg: RunConfig, kind: str) -> int:
 
 def _unit_row(u: Unit, request_hash: str, decoding: Decoding) -> dict[str, Any]:
     """Return the identity part of a unit's store row."""
-    return {"key": u.key, "run_hash": u.run_hash, "kind": u.kind, "condition": u.condition, "item_id": u.item_id,
-            "generator": u.generator, "difficulty": u.difficulty, "unit": u.unit, "prompt_hash": u.prompt_hash,
-            "request_hash": request_hash, "decoding": decoding.to_dict(), "seed": decoding.seed}
+    return {
+        "key": u.key,
+        "run_hash": u.run_hash,
+        "kind": u.kind,
+        "condition": u.condition,
+        "item_id": u.item_id,
+        "generator": u.generator,
+        "difficulty": u.difficulty,
+        "unit": u.unit,
+        "prompt_hash": u.prompt_hash,
+        "request_hash": request_hash,
+        "decoding": decoding.to_dict(),
+        "seed": decoding.seed,
+    }
 
 
 def _reuse(row: dict[str, Any], u: Unit, decoding: Decoding) -> dict[str, Any]:
     """Return the store row of a unit answered by an identical request's row (no call, nothing paid)."""
     out = {**row, **_unit_row(u, row["request_hash"], decoding)}
-    out.update(attempts=0, prompt_tokens=0, completion_tokens=0, latency_s=0.0,
-               reused_from=row.get("reused_from") or row["key"])
+    out.update(
+        attempts=0,
+        prompt_tokens=0,
+        completion_tokens=0,
+        latency_s=0.0,
+        reused_from=row.get("reused_from") or row["key"],
+    )
     return out
 
 
@@ -396,9 +474,17 @@ def completion_reservation(cfg: RunConfig) -> int:
     return cfg.decoding.max_tokens or UNCAPPED_RESERVATION
 
 
-async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: RateLimiter, cfg: RunConfig,
-                     stats: _Stats, store: Any = None, request_hash: str | None = None,
-                     reserve: Any = None) -> dict[str, Any]:
+async def _call_unit(
+    u: Unit,
+    ctx: Context,
+    backend: OpenAIBackend,
+    limiter: RateLimiter,
+    cfg: RunConfig,
+    stats: _Stats,
+    store: Any = None,
+    request_hash: str | None = None,
+    reserve: Any = None,
+) -> dict[str, Any]:
     """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts).
 
     `reserve(est_in, est_out)` is called before every attempt: it returns a committed reservation
@@ -448,11 +534,17 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
     def wait(rs: tenacity.RetryCallState) -> float:
         """Return the wait before the next attempt: the server's Retry-After, else full-jitter exponential."""
         exc = rs.outcome.exception() if rs.outcome is not None else None
-        return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
+        return backoff_delay(
+            rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s
+        )
 
-    retrying = tenacity.AsyncRetrying(stop=tenacity.stop_after_attempt(cfg.max_attempts),
-                                      retry=tenacity.retry_if_exception(retry_this), wait=wait, reraise=True,
-                                      before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1))
+    retrying = tenacity.AsyncRetrying(
+        stop=tenacity.stop_after_attempt(cfg.max_attempts),
+        retry=tenacity.retry_if_exception(retry_this),
+        wait=wait,
+        reraise=True,
+        before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1),
+    )
     try:
         res = await retrying(attempt)
     except CallError as err:
@@ -460,23 +552,40 @@ async def _call_unit(u: Unit, ctx: Context, backend: OpenAIBackend, limiter: Rat
             code = f", HTTP {err.status_code}" if err.status_code else ""
             raise FatalBackendError(f"{err.kind}{code}: {err.message}") from None
         if err.kind == "timeout":
-            row.update(status=P.TIMEOUT, attempts=attempts,
-                       error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
-                             f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500])
+            row.update(
+                status=P.TIMEOUT,
+                attempts=attempts,
+                error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
+                f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500],
+            )
         else:
-            row.update(status=P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR, attempts=attempts,
-                       error=str(err)[:500])
+            row.update(
+                status=P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR,
+                attempts=attempts,
+                error=str(err)[:500],
+            )
         return row
     status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
     parsed["response_format"] = res.response_format
-    row.update(status=status, attempts=attempts, raw=res.content, reasoning=res.reasoning,
-               finish_reason=res.finish_reason, parsed=parsed, model=res.model, fingerprint=res.fingerprint, prompt_tokens=res.prompt_tokens,
-               completion_tokens=res.completion_tokens, latency_s=round(res.latency_s, 4))
+    row.update(
+        status=status,
+        attempts=attempts,
+        raw=res.content,
+        reasoning=res.reasoning,
+        finish_reason=res.finish_reason,
+        parsed=parsed,
+        model=res.model,
+        fingerprint=res.fingerprint,
+        prompt_tokens=res.prompt_tokens,
+        completion_tokens=res.completion_tokens,
+        latency_s=round(res.latency_s, 4),
+    )
     return row
 
 
-def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Decoding,
-                     stats: _Stats) -> list[tuple[list[Unit], str, int]]:
+def _group_identical(
+    units: list[Unit], ctx: Context, store: Any, decoding: Decoding, stats: _Stats
+) -> list[tuple[list[Unit], str, int]]:
     """Return pending units grouped by identical request: (units, request hash, ~prompt tokens); first = called.
 
     Units whose request already has an ok reply in the store (same run, same messages) are
@@ -501,8 +610,9 @@ def _group_identical(units: list[Unit], ctx: Context, store: Any, decoding: Deco
     return todo
 
 
-async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, store: Any, cfg: RunConfig,
-                   stats: _Stats, label: str) -> None:
+async def _execute(
+    units: list[Unit], ctx: Context, backend: OpenAIBackend, store: Any, cfg: RunConfig, stats: _Stats, label: str
+) -> None:
     """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
     if not units:
         return
@@ -535,8 +645,10 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
         used_in, used_out = stats.base_in + stats.spent_in, stats.base_out + stats.spent_out
         tin, tout = used_in + stats.reserved_in + est_in, used_out + stats.reserved_out + est_out
         if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
-            stats.abort = (f"token budget {cfg.budget_tokens} reached: {used_in + used_out} spent on this store "
-                           f"(earlier runs included), {stats.reserved_in + stats.reserved_out} in flight")
+            stats.abort = (
+                f"token budget {cfg.budget_tokens} reached: {used_in + used_out} spent on this store "
+                f"(earlier runs included), {stats.reserved_in + stats.reserved_out} in flight"
+            )
             return False
         cost = _cost(cfg, tin, tout)
         if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
@@ -560,8 +672,10 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
                 fatal.append(exc)
                 stats.fatal_calls += 1
                 n = stats.new + stats.fatal_calls
-                stats.abort = (f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
-                               f"{', no other call was sent' if n == 1 else ''}): {exc}")
+                stats.abort = (
+                    f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
+                    f"{', no other call was sent' if n == 1 else ''}): {exc}"
+                )
                 return
             rid, est_in, est_out = row.pop("_reservation", (None, 0, 0))
             if rid is not None:
@@ -579,13 +693,21 @@ async def _execute(units: list[Unit], ctx: Context, backend: OpenAIBackend, stor
             stats.spent_in += got_in
             stats.spent_out += got_out
             if stats.new >= cfg.abort_after and stats.failure_rate() >= cfg.abort_error_rate and not stats.abort:
-                stats.abort = (f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
-                               f"({dict(stats.statuses)}): the judge looks misconfigured")
+                stats.abort = (
+                    f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
+                    f"({dict(stats.statuses)}): the judge looks misconfigured"
+                )
             if pbar is not None:
                 pbar.update(1)
-                pbar.set_postfix(ok=stats.statuses[P.OK], fail=stats.new - stats.statuses[P.OK], retries=stats.retries,
-                                 timeouts=stats.timeouts, tok=stats.spent_in + stats.spent_out,
-                                 fail_rate=f"{stats.failure_rate():.1%}", refresh=False)
+                pbar.set_postfix(
+                    ok=stats.statuses[P.OK],
+                    fail=stats.new - stats.statuses[P.OK],
+                    retries=stats.retries,
+                    timeouts=stats.timeouts,
+                    tok=stats.spent_in + stats.spent_out,
+                    fail_rate=f"{stats.failure_rate():.1%}",
+                    refresh=False,
+                )
             done += 1
             if n_max is not None and done >= n_max:
                 return
@@ -621,19 +743,26 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
     return OpenAIBackend(
         model=(cfg.deriver_model or cfg.model) if deriver else cfg.model,
         base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
-        api_key_env=cfg.api_key_env, decoding=cfg.decoding, response_format=cfg.response_format,
-        timeout_s=cfg.timeout_s, extra_body=cfg.extra_body, pool_size=max(8, 2 * cfg.concurrency),
-        shard_size=max(1, cfg.connections_per_client), plain_http=cfg.plain_http,
+        api_key_env=cfg.api_key_env,
+        decoding=cfg.decoding,
+        response_format=cfg.response_format,
+        timeout_s=cfg.timeout_s,
+        extra_body=cfg.extra_body,
+        pool_size=max(8, 2 * cfg.concurrency),
+        shard_size=max(1, cfg.connections_per_client),
+        plain_http=cfg.plain_http,
     )
 
 
-def _pending(units: list[Unit], existing: dict[str, str], retry_errors: bool,
-             retry_permanent: bool = False) -> list[Unit]:
+def _pending(
+    units: list[Unit], existing: dict[str, str], retry_errors: bool, retry_permanent: bool = False
+) -> list[Unit]:
     """Return the units that still need a call: missing, or failed with retry_errors.
 
     Permanent failures (context_length, refused, content_filter) would fail again the same way;
     they are re-sent only with retry_permanent.
     """
+
     def again(st: str) -> bool:
         """Return whether a stored failure is re-sent."""
         return st != P.OK and (retry_permanent if st in P.PERMANENT else retry_errors)
@@ -692,10 +821,17 @@ def _outcomes(store: Any, hashes: list[str], kinds: tuple[str, ...]) -> dict[str
 def _provenance(r: dict[str, Any]) -> dict[str, Any]:
     """Return the provenance fields of a stored row kept in exports."""
     parsed = r.get("parsed") or {}
-    out = {"attempts": r["attempts"], "model": r["model"], "fingerprint": r["fingerprint"],
-           "prompt_hash": r["prompt_hash"], "seed": r["seed"], "repaired": bool(parsed.get("repaired")),
-           "finish_reason": r["finish_reason"], "notes": list(parsed.get("notes") or []),
-           "source": parsed.get("source") or None}
+    out = {
+        "attempts": r["attempts"],
+        "model": r["model"],
+        "fingerprint": r["fingerprint"],
+        "prompt_hash": r["prompt_hash"],
+        "seed": r["seed"],
+        "repaired": bool(parsed.get("repaired")),
+        "finish_reason": r["finish_reason"],
+        "notes": list(parsed.get("notes") or []),
+        "source": parsed.get("source") or None,
+    }
     if r.get("reused_from"):
         out["reused_from"] = r["reused_from"]  # answered by an identical request (no call of its own)
     if r.get("error"):
@@ -713,11 +849,24 @@ def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tup
         k = (u.item_id, u.generator, u.difficulty, u.condition)
         if u.kind == "judge":
             p = r["parsed"] or {}
-            acc[k] = {"status": r["status"], "scores": p.get("scores"), "justifications": p.get("justifications"),
-                      "provenance": _provenance(r)}
+            acc[k] = {
+                "status": r["status"],
+                "scores": p.get("scores"),
+                "justifications": p.get("justifications"),
+                "provenance": _provenance(r),
+            }
         else:
-            o = acc.setdefault(k, {"status": P.OK, "scores": {}, "justifications": {}, "provenance": _provenance(r),
-                                   "n": 0, "score_1_5": {}})
+            o = acc.setdefault(
+                k,
+                {
+                    "status": P.OK,
+                    "scores": {},
+                    "justifications": {},
+                    "provenance": _provenance(r),
+                    "n": 0,
+                    "score_1_5": {},
+                },
+            )
             p = r["parsed"] or {}
             o["n"] += 1
             o["provenance"]["attempts"] = max(o["provenance"]["attempts"], r["attempts"])
@@ -752,28 +901,49 @@ def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dic
         d["new"] |= rows.get(u.key) is not None and existing_before.get(u.key) != P.OK
     if not items:
         return pd.DataFrame(columns=["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"])
-    df = pd.DataFrame([(*k[:3], v["ok"], v["cached"], v["new"]) for k, v in items.items()],
-                      columns=["generator", "difficulty", "condition", "ok", "cached", "new"])
-    t = df.groupby(["generator", "difficulty", "condition"], sort=False).agg(
-        items=("ok", "size"), ok=("ok", "sum"), cached=("cached", "sum"), new=("new", "sum")).reset_index()
+    df = pd.DataFrame(
+        [(*k[:3], v["ok"], v["cached"], v["new"]) for k, v in items.items()],
+        columns=["generator", "difficulty", "condition", "ok", "cached", "new"],
+    )
+    t = (
+        df.groupby(["generator", "difficulty", "condition"], sort=False)
+        .agg(items=("ok", "size"), ok=("ok", "sum"), cached=("cached", "sum"), new=("new", "sum"))
+        .reset_index()
+    )
     t["null"] = t["items"] - t["ok"]
     t["difficulty"] = pd.Categorical(t["difficulty"], DIFFICULTIES, ordered=True)
     t["condition"] = pd.Categorical(t["condition"], CONDITIONS, ordered=True)
     return t.sort_values(["generator", "difficulty", "condition"])[
-        ["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"]].reset_index(drop=True)
+        ["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"]
+    ].reset_index(drop=True)
 
 
-def _meta(cfg: RunConfig, kind: str, generators: list[str], source_label: str, run_hash: str,
-          synthetic: bool = False, store_id: str | None = None) -> dict[str, Any]:
+def _meta(
+    cfg: RunConfig,
+    kind: str,
+    generators: list[str],
+    source_label: str,
+    run_hash: str,
+    synthetic: bool = False,
+    store_id: str | None = None,
+) -> dict[str, Any]:
     """Return a run's .meta.json content (DATA_FORMAT.md section 2); `synthetic` marks a run over synthetic data."""
     model = cfg.model if cfg.backend != "static" else "static-v1"
     return {
-        "name": cfg.name, "judge": cfg.judge or model, "display": cfg.display or cfg.name,
+        "name": cfg.name,
+        "judge": cfg.judge or model,
+        "display": cfg.display or cfg.name,
         "study": cfg.study if cfg.backend != "static" or cfg.study != "new_judge" else "static",
         "conditions": list(cfg.conditions) if kind == "judge" else [],
-        "generators": generators, "decoding": cfg.decoding.to_dict() if cfg.backend != "static" else {},
-        "prompt_variant": "structured", "backend": cfg.backend, "model": model, "synthetic": bool(synthetic),
-        "source": source_label, "kind": kind, "run_hash": run_hash,
+        "generators": generators,
+        "decoding": cfg.decoding.to_dict() if cfg.backend != "static" else {},
+        "prompt_variant": "structured",
+        "backend": cfg.backend,
+        "model": model,
+        "synthetic": bool(synthetic),
+        "source": source_label,
+        "kind": kind,
+        "run_hash": run_hash,
         "response_format": cfg.response_format if cfg.backend != "static" else None,
         "store_id": store_id,  # the store the answers came from (two stores never share an export)
         "created_unix": int(time.time()),
@@ -829,7 +999,9 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         stats = _new_stats(store)
         if pend_d or pend_j:
             backend = _make_backend(cfg)
-            dbackend = _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
+            dbackend = (
+                _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
+            )
 
             async def go() -> None:
                 """Check the endpoints, derive references, then judge."""
@@ -838,7 +1010,9 @@ def run_judge(cfg: RunConfig) -> RunSummary:
                         await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
                     await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
                     _load_derived(store, ctx, derivers)
-                    ready = [u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)]
+                    ready = [
+                        u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)
+                    ]
                     if not stats.abort:
                         await _execute(ready, ctx, backend, store, cfg, stats, f"judge {cfg.name}")
                 finally:
@@ -896,15 +1070,22 @@ def _load_derived(store: Any, ctx: Context, derivers: list[Unit]) -> None:
             ctx.derived[(u.item_id, u.difficulty)] = json.dumps(r["parsed"]["reference"], ensure_ascii=False, indent=2)
 
 
-def _run_static(cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str,
-                t0: float) -> RunSummary:
+def _run_static(
+    cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str, t0: float
+) -> RunSummary:
     """Run the static judge (no model, no store) and export it like any other judge."""
     from ajb_utils.judge.export import judge_rows, write_jsonl, write_meta
     from ajb_utils.judge.static_judge import static_verdicts
 
     v = static_verdicts(bench, cfg.conditions, generations=gens, seed=cfg.seed)
-    summary = RunSummary(cfg.name, "static-v1", n_units=len(gens) * len(cfg.conditions), new=len(gens) * len(cfg.conditions),
-                         statuses={P.OK: len(gens) * len(cfg.conditions)}, dry_run=cfg.dry_run)
+    summary = RunSummary(
+        cfg.name,
+        "static-v1",
+        n_units=len(gens) * len(cfg.conditions),
+        new=len(gens) * len(cfg.conditions),
+        statuses={P.OK: len(gens) * len(cfg.conditions)},
+        dry_run=cfg.dry_run,
+    )
     if cfg.dry_run:
         summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
         return summary
@@ -912,12 +1093,29 @@ def _run_static(cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[
     key_cols = ["id", "generator", "difficulty", "condition"]
     wide = v.pivot_table(index=key_cols, columns="metric", values="llm_score", observed=True, aggfunc="first")
     just = v.pivot_table(index=key_cols, columns="metric", values="justification", observed=True, aggfunc="first")
-    prov = {"attempts": 1, "model": "static-v1", "fingerprint": None, "prompt_hash": None, "seed": cfg.seed, "repaired": False}
+    prov = {
+        "attempts": 1,
+        "model": "static-v1",
+        "fingerprint": None,
+        "prompt_hash": None,
+        "seed": cfg.seed,
+        "repaired": False,
+    }
     for k, srow in wide.iterrows():
-        outcomes[tuple(map(str, k))] = {"status": P.OK, "scores": {m: float(srow[m]) for m in METRICS},
-                                        "justifications": {m: just.at[k, m] for m in METRICS}, "provenance": prov}
-    summary.table = (v[v["metric"] == METRICS[0]].groupby(["generator", "difficulty", "condition"], observed=True, sort=False)
-                     .size().rename("items").reset_index().assign(ok=lambda d: d["items"], null=0, cached=0, new=lambda d: d["items"]))
+        outcomes[tuple(map(str, k))] = {
+            "status": P.OK,
+            "scores": {m: float(srow[m]) for m in METRICS},
+            "justifications": {m: just.at[k, m] for m in METRICS},
+            "provenance": prov,
+        }
+    summary.table = (
+        v[v["metric"] == METRICS[0]]
+        .groupby(["generator", "difficulty", "condition"], observed=True, sort=False)
+        .size()
+        .rename("items")
+        .reset_index()
+        .assign(ok=lambda d: d["items"], null=0, cached=0, new=lambda d: d["items"])
+    )
     if cfg.export:
         from ajb_utils.judge.export import claim_export
 
@@ -931,7 +1129,9 @@ def _run_static(cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[
     return summary
 
 
-def _run_records(cfg: RunConfig, kind: str) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
+def _run_records(
+    cfg: RunConfig, kind: str
+) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
     """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units)."""
     _check_config(cfg)
     t0 = time.time()
@@ -995,8 +1195,15 @@ def run_generate(cfg: RunConfig) -> RunSummary:
     from ajb_utils.judge.export import claim_export
 
     out = Path(cfg.out_dir) / "generators"
-    meta = _meta(cfg, "generator", [cfg.name], getattr(bench, "label", cfg.source), summary.run_hash, _synthetic(bench),
-                 summary.store_id)
+    meta = _meta(
+        cfg,
+        "generator",
+        [cfg.name],
+        getattr(bench, "label", cfg.source),
+        summary.run_hash,
+        _synthetic(bench),
+        summary.store_id,
+    )
     meta["study"] = "new_generator"
     with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
         write_jsonl(out / f"{cfg.name}.jsonl", generator_rows(bench.records, outcomes))
@@ -1016,8 +1223,9 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
     if cfg.backend == "static":
         t0 = time.time()
         bench, recs, _ = load_items(cfg)
-        summary = RunSummary(cfg.name, "static-v1", n_units=len(recs), new=len(recs), statuses={P.OK: len(recs)},
-                             dry_run=cfg.dry_run)
+        summary = RunSummary(
+            cfg.name, "static-v1", n_units=len(recs), new=len(recs), statuses={P.OK: len(recs)}, dry_run=cfg.dry_run
+        )
         if cfg.dry_run:  # a dry run writes nothing (data/runs/annotations is what notebook 12 reads)
             summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
             summary.new, summary.statuses = 0, {}
@@ -1039,8 +1247,16 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
             if r is None or r["status"] != P.OK:
                 continue
             for k, (pair, crit) in P.REWRITE_CRITERIA.items():
-                rows_out.append({"id": u.item_id, "dag_type": str(rec.at[u.item_id, "dag_type"]), "meta_judge": meta_judge,
-                                 "pair": pair, "criterion": crit, "verdict": bool(r["parsed"]["verdicts"][k])})
+                rows_out.append(
+                    {
+                        "id": u.item_id,
+                        "dag_type": str(rec.at[u.item_id, "dag_type"]),
+                        "meta_judge": meta_judge,
+                        "pair": pair,
+                        "criterion": crit,
+                        "verdict": bool(r["parsed"]["verdicts"][k]),
+                    }
+                )
         run_hash, src = summary.run_hash, getattr(bench, "label", cfg.source)
     if cfg.export:
         meta = _meta(cfg, "rewrite_meta_judge", [], src, run_hash, _synthetic(bench), summary.store_id)

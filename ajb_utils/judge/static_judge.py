@@ -31,8 +31,10 @@ import pandas as pd
 from ajb_utils.schema import CONDITIONS, METRICS
 
 P_COLS: dict[str, str] = {
-    "tool_selection": "p_tool", "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq", "query_coverage": "p_cov",
+    "tool_selection": "p_tool",
+    "parameter_structure": "p_param",
+    "sequence_accuracy": "p_seq",
+    "query_coverage": "p_cov",
 }
 STATIC_MODEL = "static-v1"
 _WORD = re.compile(r"[a-z][a-z0-9]+")
@@ -43,7 +45,10 @@ _STOP = frozenset(
     "tool tools function what which when then will can should would please need also about over "
     "under per each all any its their them than like just make sure".split()
 )
-_REF = re.compile(r"(?:step|call)[_\s\-#]?(\d+)|\$\{?([a-z_][a-z0-9_]*)|\{\{\s*([a-z_][a-z0-9_]*)|<\s*(?:result|output)s?\s+of\s+([a-z_][a-z0-9_]*)|(?:result|output)\s+of\s+([a-z_][a-z0-9_]*)", re.I)
+_REF = re.compile(
+    r"(?:step|call)[_\s\-#]?(\d+)|\$\{?([a-z_][a-z0-9_]*)|\{\{\s*([a-z_][a-z0-9_]*)|<\s*(?:result|output)s?\s+of\s+([a-z_][a-z0-9_]*)|(?:result|output)\s+of\s+([a-z_][a-z0-9_]*)",
+    re.I,
+)
 
 
 def _words(text: str) -> set[str]:
@@ -117,16 +122,19 @@ class ToolIndex:
             self.words[n] = self.name_words[n] | _words(str(t.get("description", "")))
 
 
-def score_without_reference(query: str, tix: ToolIndex, calls: list[dict[str, Any]] | None,
-                            default: float = 1.0) -> tuple[dict[str, float], dict[str, str]]:
+def score_without_reference(
+    query: str, tix: ToolIndex, calls: list[dict[str, Any]] | None, default: float = 1.0
+) -> tuple[dict[str, float], dict[str, str]]:
     """Return (scores, justifications) from the query, schemas and plan only (no reference)."""
     if not calls:
         return (
             {"tool_selection": 0.0, "parameter_structure": 1.0, "sequence_accuracy": 0.0, "query_coverage": 0.0},
-            {"tool_selection": "The plan selects no tool although the query asks for work.",
-             "parameter_structure": "No calls, so no parameter structure can be wrong.",
-             "sequence_accuracy": "An empty plan has no logical sequence.",
-             "query_coverage": "No part of the query is addressed."},
+            {
+                "tool_selection": "The plan selects no tool although the query asks for work.",
+                "parameter_structure": "No calls, so no parameter structure can be wrong.",
+                "sequence_accuracy": "An empty plan has no logical sequence.",
+                "query_coverage": "No part of the query is addressed.",
+            },
         )
     qwords, qnums = _words(query), _numbers(query)
     names = [str(c.get("name")) for c in calls]
@@ -180,8 +188,11 @@ def score_without_reference(query: str, tix: ToolIndex, calls: list[dict[str, An
     all_argnums = set().union(*argnums) if argnums else set()
     num_cov = None if not qnums else sum(_num_hit(q, all_argnums) for q in qnums) / len(qnums)
     irrelevant = [
-        n for i, n in enumerate(names)
-        if n in tix.props and not (tix.words[n] & qwords) and not any(_num_hit(q, argnums[i]) for q in qnums)
+        n
+        for i, n in enumerate(names)
+        if n in tix.props
+        and not (tix.words[n] & qwords)
+        and not any(_num_hit(q, argnums[i]) for q in qnums)
         and i not in consumed
     ]
     mentioned = {n for n, w in tix.name_words.items() if w and len(w & qwords) >= max(1, len(w) - 1) and len(w) >= 2}
@@ -199,25 +210,39 @@ def score_without_reference(query: str, tix: ToolIndex, calls: list[dict[str, An
     else:
         tool = default if num_cov is None and not mentioned else 1.0
         just["tool_selection"] = "All selected tools are in the schema and tied to the query."
-    just["parameter_structure"] = ("; ".join(issues[:3]) + ".") if issues else "All calls use schema parameter names with every required name present."
+    just["parameter_structure"] = (
+        ("; ".join(issues[:3]) + ".")
+        if issues
+        else "All calls use schema parameter names with every required name present."
+    )
     if later_violations and later_violations * 2 >= len(calls):
         seq = 0.0
         just["sequence_accuracy"] = "Several calls use outputs that are produced only later."
     elif later_violations or dup or (num_cov is not None and num_cov < 0.75) or missing_tools:
         seq = 0.5
-        just["sequence_accuracy"] = ("A call uses an output before it is produced." if later_violations else
-                                     "Duplicate calls." if dup else "Plausible missing steps shift the order.")
+        just["sequence_accuracy"] = (
+            "A call uses an output before it is produced."
+            if later_violations
+            else "Duplicate calls."
+            if dup
+            else "Plausible missing steps shift the order."
+        )
     else:
         seq = 1.0 if len(calls) > 1 or num_cov is not None else default
         just["sequence_accuracy"] = "The order respects every visible dependency."
     if num_cov is None:
         cov = _snap(1.0 - len(missing_tools) / max(len(mentioned), 1)) if mentioned else default
-        just["query_coverage"] = "Coverage judged from tool mentions only." if mentioned else "No explicit values to check; assumed covered."
+        just["query_coverage"] = (
+            "Coverage judged from tool mentions only." if mentioned else "No explicit values to check; assumed covered."
+        )
     else:
         frac = num_cov if not mentioned else 0.5 * num_cov + 0.5 * (1.0 - len(missing_tools) / len(mentioned))
         cov = _snap(frac)
         just["query_coverage"] = f"{num_cov:.0%} of the query's values reach the plan's arguments."
-    return ({"tool_selection": tool, "parameter_structure": param, "sequence_accuracy": seq, "query_coverage": cov}, just)
+    return (
+        {"tool_selection": tool, "parameter_structure": param, "sequence_accuracy": seq, "query_coverage": cov},
+        just,
+    )
 
 
 def derive_reference(query: str, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -231,7 +256,12 @@ def derive_reference(query: str, tools: list[dict[str, Any]]) -> list[dict[str, 
         if nw and len(nw & qwords) >= max(1, len(nw) - 1):
             scored.append((-s, i, t))
     for _, _, t in sorted(scored)[:6]:
-        ref.append({"name": t.get("name"), "arguments": {p: {"value": None, "source": "query"} for p in (t.get("required") or [])}})
+        ref.append(
+            {
+                "name": t.get("name"),
+                "arguments": {p: {"value": None, "source": "query"} for p in (t.get("required") or [])},
+            }
+        )
     return ref
 
 
@@ -267,15 +297,35 @@ def _reference_scores(calls: list[Any], refs: list[Any]) -> pd.DataFrame:
 
 
 _REF_JUST = {
-    "tool_selection": {1.0: "Required tools present, none clearly irrelevant.", 0.5: "Some required tools missing or extra tools.", 0.0: "Tool plan fundamentally differs from the reference."},
-    "parameter_structure": {1.0: "Parameter names match the reference calls.", 0.5: "Minor missing or extra parameter names.", 0.0: "Required parameter names missing for most tools."},
-    "sequence_accuracy": {1.0: "Order matches the reference dependencies.", 0.5: "Minor ordering differences from the reference.", 0.0: "Order contradicts the reference."},
-    "query_coverage": {1.0: "Every reference step is covered.", 0.5: "Part of the reference steps is covered.", 0.0: "The plan covers none of the reference steps."},
+    "tool_selection": {
+        1.0: "Required tools present, none clearly irrelevant.",
+        0.5: "Some required tools missing or extra tools.",
+        0.0: "Tool plan fundamentally differs from the reference.",
+    },
+    "parameter_structure": {
+        1.0: "Parameter names match the reference calls.",
+        0.5: "Minor missing or extra parameter names.",
+        0.0: "Required parameter names missing for most tools.",
+    },
+    "sequence_accuracy": {
+        1.0: "Order matches the reference dependencies.",
+        0.5: "Minor ordering differences from the reference.",
+        0.0: "Order contradicts the reference.",
+    },
+    "query_coverage": {
+        1.0: "Every reference step is covered.",
+        0.5: "Part of the reference steps is covered.",
+        0.0: "The plan covers none of the reference steps.",
+    },
 }
 
 
-def static_verdicts(bench: Any, conditions: Iterable[str] = ("with_gt", "without_gt"),
-                    generations: pd.DataFrame | None = None, seed: int = 0) -> pd.DataFrame:
+def static_verdicts(
+    bench: Any,
+    conditions: Iterable[str] = ("with_gt", "without_gt"),
+    generations: pd.DataFrame | None = None,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Return the static judge's long verdict frame.
 
     One row per (id, generator, difficulty, condition, metric) with llm_score, justification,
@@ -290,9 +340,12 @@ def static_verdicts(bench: Any, conditions: Iterable[str] = ("with_gt", "without
     ids = gens["id"].astype(str).to_numpy()
     calls = gens["generated_calls"].tolist()
     parts: list[pd.DataFrame] = []
-    base = {"id": ids, "generator": gens["generator"].astype(str).to_numpy(),
-            "difficulty": gens["difficulty"].astype(str).to_numpy(),
-            "dag_type": gens["dag_type"].astype(str).to_numpy()}
+    base = {
+        "id": ids,
+        "generator": gens["generator"].astype(str).to_numpy(),
+        "difficulty": gens["difficulty"].astype(str).to_numpy(),
+        "dag_type": gens["dag_type"].astype(str).to_numpy(),
+    }
     tix_cache: dict[str, ToolIndex] = {}
     for cond in conditions:
         if cond in ("without_gt", "without_gt_05"):
@@ -329,9 +382,31 @@ def static_verdicts(bench: Any, conditions: Iterable[str] = ("with_gt", "without
         for m in METRICS:
             p = gens[P_COLS[m]].to_numpy(float) if P_COLS[m] in gens else np.full(len(gens), np.nan)
             llm = sc[m].to_numpy(float)
-            parts.append(pd.DataFrame({**base, "condition": cond, "metric": m, "llm_score": llm,
-                                       "justification": justs[m], "p": p, "match": 1.0 - np.abs(p - llm)}))
-    cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "justification", "p", "match"]
+            parts.append(
+                pd.DataFrame(
+                    {
+                        **base,
+                        "condition": cond,
+                        "metric": m,
+                        "llm_score": llm,
+                        "justification": justs[m],
+                        "p": p,
+                        "match": 1.0 - np.abs(p - llm),
+                    }
+                )
+            )
+    cols = [
+        "id",
+        "generator",
+        "difficulty",
+        "dag_type",
+        "condition",
+        "metric",
+        "llm_score",
+        "justification",
+        "p",
+        "match",
+    ]
     if not parts:
         return pd.DataFrame(columns=cols)
     out = pd.concat(parts, ignore_index=True)
@@ -353,19 +428,31 @@ def static_rewrite_verdicts(records: pd.DataFrame) -> pd.DataFrame:
         def explicit(q: str) -> int:
             """Return how many parameter/tool names and numbers a query spells out."""
             ql = q.lower()
-            names = {p for ps in tix.props.values() for p in ps} | set(tix.props)
+            names = {p for ps in tix.props.values() for p in ps} | set(tix.props)  # noqa: B023 (called in this iteration)
             return sum(n.lower() in ql for n in names) + len(_numbers(q))
 
         def keeps(q: str) -> bool:
             """Return whether a query keeps the GT's query-stated numbers of the easy query."""
-            need = {x for x in exp_nums if _num_hit(x, _numbers(r.query_easy))}
+            need = {x for x in exp_nums if _num_hit(x, _numbers(r.query_easy))}  # noqa: B023 (called in this iteration)
             qn = _numbers(q)
             return all(_num_hit(x, qn) or any(abs(x - y) < 1e-9 for y in qn) for x in need) if need else True
 
         e, m, h = explicit(r.query_easy), explicit(r.query_medium), explicit(r.query_hard)
-        ans = {"medium_preserves_gt": keeps(r.query_medium), "hard_preserves_gt": keeps(r.query_hard),
-               "medium_harder_than_easy": m < e, "hard_harder_than_medium": h < m}
+        ans = {
+            "medium_preserves_gt": keeps(r.query_medium),
+            "hard_preserves_gt": keeps(r.query_hard),
+            "medium_harder_than_easy": m < e,
+            "hard_harder_than_medium": h < m,
+        }
         for k, (pair, crit) in REWRITE_CRITERIA.items():
-            rows.append({"id": str(r.id), "dag_type": str(r.dag_type), "meta_judge": "static",
-                         "pair": pair, "criterion": crit, "verdict": bool(ans[k])})
+            rows.append(
+                {
+                    "id": str(r.id),
+                    "dag_type": str(r.dag_type),
+                    "meta_judge": "static",
+                    "pair": pair,
+                    "criterion": crit,
+                    "verdict": bool(ans[k]),
+                }
+            )
     return pd.DataFrame(rows, columns=["id", "dag_type", "meta_judge", "pair", "criterion", "verdict"])

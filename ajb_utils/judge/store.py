@@ -32,10 +32,32 @@ from pathlib import Path
 from typing import Any
 
 COLUMNS: list[str] = [
-    "key", "run_hash", "kind", "condition", "item_id", "generator", "difficulty", "unit",
-    "status", "attempts", "raw", "reasoning", "finish_reason", "parsed", "model", "fingerprint",
-    "prompt_hash", "request_hash", "decoding", "seed", "prompt_tokens", "completion_tokens",
-    "latency_s", "error", "updated_at", "reused_from",
+    "key",
+    "run_hash",
+    "kind",
+    "condition",
+    "item_id",
+    "generator",
+    "difficulty",
+    "unit",
+    "status",
+    "attempts",
+    "raw",
+    "reasoning",
+    "finish_reason",
+    "parsed",
+    "model",
+    "fingerprint",
+    "prompt_hash",
+    "request_hash",
+    "decoding",
+    "seed",
+    "prompt_tokens",
+    "completion_tokens",
+    "latency_s",
+    "error",
+    "updated_at",
+    "reused_from",
 ]
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -61,6 +83,8 @@ CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 
 class StoreLockedError(RuntimeError):
     """Another process holds the store: a second writer would pay for every answer twice."""
+
+
 _UPSERT = f"""
 INSERT INTO results ({", ".join(COLUMNS)}) VALUES ({", ".join("?" for _ in COLUMNS)})
 ON CONFLICT(key) DO UPDATE SET
@@ -93,7 +117,8 @@ class Store:
             except Timeout:
                 raise StoreLockedError(
                     f"store {self.path} is in use by another runner (lock {lock_path(self.path)} is held); "
-                    "wait for it to finish or use another --store / --name") from None
+                    "wait for it to finish or use another --store / --name"
+                ) from None
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -140,16 +165,27 @@ class Store:
             (run_hash, name, json.dumps(config, sort_keys=True, default=str), time.time()),
         )
 
-    def add_spend(self, run_hash: str, key: str, what: str, prompt_tokens: int | None, completion_tokens: int | None,
-                  estimated: bool = False) -> None:
+    def add_spend(
+        self,
+        run_hash: str,
+        key: str,
+        what: str,
+        prompt_tokens: int | None,
+        completion_tokens: int | None,
+        estimated: bool = False,
+    ) -> None:
         """Record one paid attempt (a reply, or a timed-out request with estimated tokens)."""
-        self.conn.execute("INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)))
+        self.conn.execute(
+            "INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)),
+        )
 
     def reserve(self, run_hash: str, key: str, prompt_tokens: int, completion_tokens: int) -> int:
         """Commit a reservation for one attempt about to be sent; return its id (counted as spent until settled)."""
-        cur = self.conn.execute("INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)",
-                                (time.time(), run_hash, key, int(prompt_tokens), int(completion_tokens)))
+        cur = self.conn.execute(
+            "INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)",
+            (time.time(), run_hash, key, int(prompt_tokens), int(completion_tokens)),
+        )
         return int(cur.lastrowid)
 
     def release(self, reservation: int) -> None:
@@ -167,13 +203,17 @@ class Store:
             self.put(row)
             paid = row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens")
             if reservation is not None and paid:  # the reservation becomes the reply's reported usage
-                self.conn.execute("UPDATE spend SET at=?, what='reply', prompt_tokens=?, completion_tokens=?, estimated=0 "
-                                  "WHERE rowid=?", (time.time(), row.get("prompt_tokens") or 0,
-                                                    row.get("completion_tokens") or 0, reservation))
+                self.conn.execute(
+                    "UPDATE spend SET at=?, what='reply', prompt_tokens=?, completion_tokens=?, estimated=0 "
+                    "WHERE rowid=?",
+                    (time.time(), row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0, reservation),
+                )
             elif reservation is not None:
                 self.conn.execute("DELETE FROM spend WHERE rowid=?", (reservation,))
             elif paid:
-                self.add_spend(row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens"))
+                self.add_spend(
+                    row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens")
+                )
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
@@ -181,18 +221,25 @@ class Store:
 
     def spent(self) -> dict[str, int]:
         """Return the tokens spent over the store's whole life (every run, every resume, open reservations)."""
-        r = self.conn.execute("SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), "
-                              "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0) "
-                              "FROM spend").fetchone()
-        return {"prompt_tokens": int(r[0]), "completion_tokens": int(r[1]), "attempts": int(r[2]),
-                "estimated": int(r[3]), "reserved": int(r[4])}
+        r = self.conn.execute(
+            "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), "
+            "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0) "
+            "FROM spend"
+        ).fetchone()
+        return {
+            "prompt_tokens": int(r[0]),
+            "completion_tokens": int(r[1]),
+            "attempts": int(r[2]),
+            "estimated": int(r[3]),
+            "reserved": int(r[4]),
+        }
 
     def imported(self, line_hashes: Iterable[str]) -> set[str]:
         """Return which of the given batch-output line hashes were imported before."""
         hs = list(line_hashes)
         seen: set[str] = set()
         for i in range(0, len(hs), 500):
-            chunk = hs[i:i + 500]
+            chunk = hs[i : i + 500]
             q = f"SELECT line_hash FROM imported WHERE line_hash IN ({','.join('?' for _ in chunk)})"
             seen.update(x for (x,) in self.conn.execute(q, chunk))
         return seen

@@ -17,8 +17,15 @@ from ajb_utils.sample.records import draw_value, vocab
 
 Rng = np.random.Generator
 ERROR_MODES: list[str] = [
-    "dropped_call", "swapped_order", "distractor_tool", "hallucinated_tool",
-    "missing_required_key", "extra_key", "duplicated_call", "extra_call", "wrong_value",
+    "dropped_call",
+    "swapped_order",
+    "distractor_tool",
+    "hallucinated_tool",
+    "missing_required_key",
+    "extra_key",
+    "duplicated_call",
+    "extra_call",
+    "wrong_value",
 ]
 PLAN_MODES: list[str] = ["empty_plan", "unparseable"]
 HALLUCINATED_SUFFIX = ["details", "info", "v2", "lookup"]
@@ -26,8 +33,7 @@ HALLUCINATED_SUFFIX = ["details", "info", "v2", "lookup"]
 
 def tool_keys(record: dict[str, Any]) -> dict[str, list[str]]:
     """Return tool name -> property names for every available tool of a record."""
-    return {t["function"]["name"]: list(t["function"]["parameters"]["properties"])
-            for t in record["available_tools"]}
+    return {t["function"]["name"]: list(t["function"]["parameters"]["properties"]) for t in record["available_tools"]}
 
 
 def plausible_value(key: str, rng: Rng) -> Any:
@@ -38,8 +44,7 @@ def plausible_value(key: str, rng: Rng) -> Any:
     return draw_value(key, spec, rng)
 
 
-def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any],
-                rng: Rng) -> bool:
+def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any], rng: Rng) -> bool:
     """Apply one error mode in place; return False when it does not apply to this plan."""
     keys = tool_keys(record)
     gt_names = {c["name"] for c in record["_calls"]}
@@ -62,8 +67,7 @@ def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any],
     elif mode == "hallucinated_tool" and calls:
         i = int(rng.integers(len(calls)))
         noun = calls[i]["name"].split("_", 1)[1]
-        calls[i] = {"name": f"get_{noun}_{rng.choice(HALLUCINATED_SUFFIX)}",
-                    "arguments": dict(calls[i]["arguments"])}
+        calls[i] = {"name": f"get_{noun}_{rng.choice(HALLUCINATED_SUFFIX)}", "arguments": dict(calls[i]["arguments"])}
     elif mode == "missing_required_key":
         cands = [i for i, c in enumerate(calls) if c["arguments"]]
         if not cands:
@@ -73,8 +77,11 @@ def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any],
     elif mode == "extra_key" and calls:
         c = calls[int(rng.integers(len(calls)))]
         spare = [k for k in keys.get(c["name"], []) if k not in c["arguments"]]
-        key = str(rng.choice(spare)) if spare and rng.random() < 0.7 else \
-            str(rng.choice(["notes", "limit", "region", "dry_run"]))
+        key = (
+            str(rng.choice(spare))
+            if spare and rng.random() < 0.7
+            else str(rng.choice(["notes", "limit", "region", "dry_run"]))
+        )
         if key in c["arguments"]:
             return False
         c["arguments"][key] = plausible_value(key, rng)
@@ -82,8 +89,12 @@ def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any],
         i = int(rng.integers(len(calls)))
         calls.insert(i + 1, copy.deepcopy(calls[i]))
     elif mode == "wrong_value":
-        cands = [(i, k) for i, c in enumerate(calls) for k, v in c["arguments"].items()
-                 if isinstance(v, int | float) and not isinstance(v, bool)]
+        cands = [
+            (i, k)
+            for i, c in enumerate(calls)
+            for k, v in c["arguments"].items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        ]
         if not cands:
             return False
         i, k = cands[int(rng.integers(len(cands)))]
@@ -93,13 +104,14 @@ def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any],
     return True
 
 
-def realise_values(calls: list[dict[str, Any]], record: dict[str, Any], difficulty: str,
-                   placeholder: float, rng: Rng) -> bool:
+def realise_values(
+    calls: list[dict[str, Any]], record: dict[str, Any], difficulty: str, placeholder: float, rng: Rng
+) -> bool:
     """Rewrite argument values as a generator would write them; return True if any differ."""
     differ = False
     for i, call in enumerate(calls):
         prov = record["_provenance"][i]
-        for k, v in list(call["arguments"].items()):
+        for k in list(call["arguments"]):
             if prov.get(k) == "history" and rng.random() < placeholder:
                 step = max(1, i)
                 call["arguments"][k] = f"{{output of step {step}}}"
@@ -110,8 +122,9 @@ def realise_values(calls: list[dict[str, Any]], record: dict[str, Any], difficul
     return differ
 
 
-def simulate_generation(record: dict[str, Any], difficulty: str, profile: dict[str, Any],
-                        rng: Rng) -> tuple[list[dict[str, Any]] | None, list[str], bool]:
+def simulate_generation(
+    record: dict[str, Any], difficulty: str, profile: dict[str, Any], rng: Rng
+) -> tuple[list[dict[str, Any]] | None, list[str], bool]:
     """Return (calls or None if unparseable, error modes applied, values-differ flag)."""
     if rng.random() < profile["unparseable"][difficulty]:
         return None, ["unparseable"], False
@@ -135,9 +148,14 @@ def openai_calls(calls: list[dict[str, Any]] | None) -> list[dict[str, Any]] | N
     """Return calls in OpenAI style with JSON-string arguments (None stays None)."""
     if calls is None:
         return None
-    return [{"type": "function", "id": f"call_{i + 1}",
-             "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
-            for i, c in enumerate(calls)]
+    return [
+        {
+            "type": "function",
+            "id": f"call_{i + 1}",
+            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+        }
+        for i, c in enumerate(calls)
+    ]
 
 
 def tool_overlap(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> float:

@@ -21,18 +21,26 @@ from ajb_utils.schema import DIFFICULTIES, METRICS
 Rng = np.random.Generator
 N_UNIFORMS = 8
 JUSTIFICATIONS: dict[str, dict[float, list[str]]] = {
-    "tool_selection": {1.0: ["Tools fit the query.", "Right tools chosen."],
-                       0.5: ["One tool is off.", "Tool set partly right."],
-                       0.0: ["Wrong tools chosen.", "Tools do not fit."]},
-    "parameter_structure": {1.0: ["Keys match the schemas.", "Arguments well formed."],
-                            0.5: ["Some keys are off.", "Extra or missing keys."],
-                            0.0: ["Required keys missing.", "Arguments malformed."]},
-    "sequence_accuracy": {1.0: ["Sequence follows the reference order.", "Order is valid."],
-                          0.5: ["Order partly wrong.", "One step misplaced."],
-                          0.0: ["Order breaks dependencies.", "Sequence invalid."]},
-    "query_coverage": {1.0: ["Query fully covered.", "All steps present."],
-                       0.5: ["Part of the query missed.", "A step is missing."],
-                       0.0: ["Most of the query missed.", "Query not covered."]},
+    "tool_selection": {
+        1.0: ["Tools fit the query.", "Right tools chosen."],
+        0.5: ["One tool is off.", "Tool set partly right."],
+        0.0: ["Wrong tools chosen.", "Tools do not fit."],
+    },
+    "parameter_structure": {
+        1.0: ["Keys match the schemas.", "Arguments well formed."],
+        0.5: ["Some keys are off.", "Extra or missing keys."],
+        0.0: ["Required keys missing.", "Arguments malformed."],
+    },
+    "sequence_accuracy": {
+        1.0: ["Sequence follows the reference order.", "Order is valid."],
+        0.5: ["Order partly wrong.", "One step misplaced."],
+        0.0: ["Order breaks dependencies.", "Sequence invalid."],
+    },
+    "query_coverage": {
+        1.0: ["Query fully covered.", "All steps present."],
+        0.5: ["Part of the query missed.", "A step is missing."],
+        0.0: ["Most of the query missed.", "Query not covered."],
+    },
 }
 
 
@@ -46,8 +54,7 @@ def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     """Return `base` updated recursively with `over` (neither is modified)."""
     out = copy.deepcopy(base)
     for k, v in over.items():
-        out[k] = deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) \
-            else copy.deepcopy(v)
+        out[k] = deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
     return out
 
 
@@ -69,8 +76,11 @@ def profile(judge: str, condition: str) -> dict[str, Any]:
 def follow_reference(judge: str) -> float:
     """Return P(the judge anchors to a corrupted reference as if it were correct) for C3."""
     beh = behaviour()
-    return float(beh["judges"][judge].get("corrupted_gt", {}).get(
-        "follow_reference", beh["defaults"]["corrupted_gt"]["follow_reference"]))
+    return float(
+        beh["judges"][judge]
+        .get("corrupted_gt", {})
+        .get("follow_reference", beh["defaults"]["corrupted_gt"]["follow_reference"])
+    )
 
 
 def uniforms(seed: int, key: tuple[int, ...], n: int) -> np.ndarray:
@@ -92,9 +102,15 @@ def metric_vec(d: dict[str, float]) -> np.ndarray:
     return np.array([float(d[m]) for m in METRICS])
 
 
-def simulate_verdicts(p: np.ndarray, diff: np.ndarray, overlap: np.ndarray, vdev: np.ndarray,
-                      prof: dict[str, Any], u: np.ndarray,
-                      sees_reference: bool) -> tuple[np.ndarray, np.ndarray]:
+def simulate_verdicts(
+    p: np.ndarray,
+    diff: np.ndarray,
+    overlap: np.ndarray,
+    vdev: np.ndarray,
+    prof: dict[str, Any],
+    u: np.ndarray,
+    sees_reference: bool,
+) -> tuple[np.ndarray, np.ndarray]:
     """Return (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,))."""
     mult = behaviour()["multipliers"]
     m_s = np.array([mult["sensitivity"][d] for d in DIFFICULTIES])[diff][:, None]
@@ -106,8 +122,9 @@ def simulate_verdicts(p: np.ndarray, diff: np.ndarray, overlap: np.ndarray, vdev
     if ff is not None:
         by_d = np.array([ff["noise_by_difficulty"][d] for d in DIFFICULTIES])[diff][:, None]
         noise = noise + by_d
-        s_mult = np.where(diff == 2, ff.get("sensitivity_mult_hard", ff["sensitivity_mult"]),
-                          ff["sensitivity_mult"])[:, None]
+        s_mult = np.where(diff == 2, ff.get("sensitivity_mult_hard", ff["sensitivity_mult"]), ff["sensitivity_mult"])[
+            :, None
+        ]
         sens = sens * s_mult
     fa = metric_vec(prof["false_alarm"])[None, :] * m_fa
     if sees_reference:
@@ -115,11 +132,15 @@ def simulate_verdicts(p: np.ndarray, diff: np.ndarray, overlap: np.ndarray, vdev
     fa = np.clip(fa, 0.0, 0.9)
     hedge_c = prof["hedge_correct"] * m_h
     correct = p >= 0.9999
-    v_correct = np.where(u[..., 0] < fa, np.where(u[..., 1] < 0.6, 0.5, 0.0),
-                         np.where(u[..., 0] < fa + hedge_c, 0.5, 1.0))
+    v_correct = np.where(
+        u[..., 0] < fa, np.where(u[..., 1] < 0.6, 0.5, 0.0), np.where(u[..., 0] < fa + hedge_c, 0.5, 1.0)
+    )
     nearest = np.round(p * 2.0) / 2.0
-    anchor = metric_vec(prof["anchoring"])[None, :] * \
-        (overlap >= prof["anchor_overlap"])[:, None] if sees_reference else np.zeros_like(p)
+    anchor = (
+        metric_vec(prof["anchoring"])[None, :] * (overlap >= prof["anchor_overlap"])[:, None]
+        if sees_reference
+        else np.zeros_like(p)
+    )
     detected = np.where(u[..., 1] < prof["hedge_flawed"], 0.5, nearest)
     missed = np.where(u[..., 3] < prof["leniency"], 1.0, 0.5)
     v_flawed = np.where(u[..., 0] < anchor, 1.0, np.where(u[..., 2] < sens, detected, missed))
@@ -137,8 +158,7 @@ def justification(metric: str, verdict: float, u: float) -> str:
     return options[int(u * len(options)) % len(options)]
 
 
-def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool,
-                    u_just: np.ndarray) -> dict[str, Any]:
+def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool, u_just: np.ndarray) -> dict[str, Any]:
     """Return one condition's block: per-metric verdict, justification, p, match, overall."""
     block: dict[str, Any] = {}
     matches = []
@@ -146,9 +166,12 @@ def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool,
         v = None if cond_null or np.isnan(verdicts[k]) else float(verdicts[k])
         mt = None if v is None else round(1.0 - abs(p[k] - v), 4)
         matches.append(0.0 if mt is None else mt)
-        block[m] = {"llm_score": v,
-                    "justification": None if v is None else justification(m, v, u_just[k]),
-                    "programmatic_score": float(p[k]), "match_score": mt}
+        block[m] = {
+            "llm_score": v,
+            "justification": None if v is None else justification(m, v, u_just[k]),
+            "programmatic_score": float(p[k]),
+            "match_score": mt,
+        }
     # A null metric counts as a full miss (the authors' rule); a failed call is null overall.
     block["overall_alignment_pct"] = None if cond_null else round(100.0 * float(np.mean(matches)), 4)
     return block

@@ -57,8 +57,9 @@ def null_block(block: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def add_messy_cases(main: Rows, gens: dict[str, Rows], judges: dict[str, Rows],
-                    runs: dict[str, Rows] | None = None) -> dict[str, Any]:
+def add_messy_cases(
+    main: Rows, gens: dict[str, Rows], judges: dict[str, Rows], runs: dict[str, Rows] | None = None
+) -> dict[str, Any]:
     """Change the public rows in place (one row per case); return case -> (config, id, difficulty, generator).
 
     ``runs`` only take part in the null topology (their rows carry dag_type too).
@@ -71,8 +72,12 @@ def add_messy_cases(main: Rows, gens: dict[str, Rows], judges: dict[str, Rows],
     done["duplicate_judge_row"] = (DUPLICATE_JUDGE, rows[i]["id"], rows[i]["difficulty"], rows[i]["generator"])
     # a one-sided null
     rows = judges[ONE_SIDED_JUDGE]
-    i = _pick(rows, lambda r: r["generator"] == ONE_SIDED_GENERATOR and _has_verdicts(r["with_gt"])
-              and _has_verdicts(r["without_gt"]))
+    i = _pick(
+        rows,
+        lambda r: (
+            r["generator"] == ONE_SIDED_GENERATOR and _has_verdicts(r["with_gt"]) and _has_verdicts(r["without_gt"])
+        ),
+    )
     rows[i]["with_gt"] = null_block(rows[i]["with_gt"])
     done["one_sided_null"] = (ONE_SIDED_JUDGE, rows[i]["id"], rows[i]["difficulty"], rows[i]["generator"])
     # an out-of-range verdict
@@ -90,8 +95,11 @@ def add_messy_cases(main: Rows, gens: dict[str, Rows], judges: dict[str, Rows],
     # a thinking generator's output with a fenced JSON block
     rows = gens[THINK_GENERATOR]
     i = _pick(rows, lambda r: bool(r["generated_tool_calls"]))
-    rows[i]["generated_tool_calls"] = ("<think>The user wants a plan; I list the calls.</think>\n```json\n"
-                                       + json.dumps(rows[i]["generated_tool_calls"]) + "\n```")
+    rows[i]["generated_tool_calls"] = (
+        "<think>The user wants a plan; I list the calls.</think>\n```json\n"
+        + json.dumps(rows[i]["generated_tool_calls"])
+        + "\n```"
+    )
     done["think_fence_output"] = (THINK_GENERATOR, rows[i]["id"], rows[i]["difficulty"], THINK_GENERATOR)
     # a record without a topology (in every config that carries it)
     k = _pick(main, lambda r: True)

@@ -22,24 +22,65 @@ SYSTEM_PROMPT = (
     "list of functions, identify what should be called and with which arguments. Output only a "
     "JSON list of tool calls; if no tool fits, output an empty list."
 )
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December"]
-ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 5: "fifth", 10: "tenth", 15: "fifteenth",
-                 20: "twentieth"}
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-                9: "nine", 10: "ten", 11: "eleven", 12: "a dozen", 24: "two dozen"}
-SECONDS_WORDS = {60: "a minute", 300: "5 minutes", 900: "15 minutes", 1800: "half an hour",
-                 3600: "an hour", 7200: "two hours"}
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 5: "fifth", 10: "tenth", 15: "fifteenth", 20: "twentieth"}
+NUMBER_WORDS = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "a dozen",
+    24: "two dozen",
+}
+SECONDS_WORDS = {
+    60: "a minute",
+    300: "5 minutes",
+    900: "15 minutes",
+    1800: "half an hour",
+    3600: "an hour",
+    7200: "two hours",
+}
 DAYS_WORDS = {7: "a week", 14: "two weeks", 30: "a month", 90: "a quarter", 365: "a year"}
 BANDWIDTH_WORDS = {100: "100 meg", 1000: "gigabit", 10000: "10-gig"}
-ENUM_SYNONYMS = {"low": "not urgent", "medium": "normal", "high": "important",
-                 "critical": "urgent", "minor": "small", "major": "serious",
-                 "moderate": "middling", "USD": "dollars", "EUR": "euros", "GBP": "pounds",
-                 "day": "daytime", "night": "overnight"}
-BOOL_PHRASES = {"include_history": ("pull the history too", "skip the history"),
-                "notify_owner": ("let the owner know", "keep the owner out of it"),
-                "dry_run": ("just simulate it", "do it for real"),
-                "auto_approve": ("approve it automatically", "hold it for approval")}
+ENUM_SYNONYMS = {
+    "low": "not urgent",
+    "medium": "normal",
+    "high": "important",
+    "critical": "urgent",
+    "minor": "small",
+    "major": "serious",
+    "moderate": "middling",
+    "USD": "dollars",
+    "EUR": "euros",
+    "GBP": "pounds",
+    "day": "daytime",
+    "night": "overnight",
+}
+BOOL_PHRASES = {
+    "include_history": ("pull the history too", "skip the history"),
+    "notify_owner": ("let the owner know", "keep the owner out of it"),
+    "dry_run": ("just simulate it", "do it for real"),
+    "auto_approve": ("approve it automatically", "hold it for approval"),
+}
 DEFAULTS = {"enum": None, "bool": False, "count": 10, "ratio": 0.5, "seconds": 300, "days": 30}
 TOPOLOGY_LENGTHS: dict[str, tuple[list[int], list[float]]] = {
     "linear": ([2, 3, 4, 5], [0.3, 0.35, 0.25, 0.1]),
@@ -70,6 +111,7 @@ def words(name: str) -> str:
 
 
 # ---------------------------------------------------------------- values -------------------
+
 
 def draw_value(name: str, spec: dict[str, Any], rng: Rng) -> Any:
     """Return a random value of parameter `name` drawn according to its kind."""
@@ -192,6 +234,7 @@ def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[
 
 # ---------------------------------------------------------------- tools ------------------------
 
+
 def param_schema(name: str, spec: dict[str, Any], with_default: bool) -> dict[str, Any]:
     """Return the JSON-schema property of one parameter (short description, enum, default)."""
     prop: dict[str, Any] = {"type": spec["type"], "description": spec["desc"]}
@@ -204,12 +247,16 @@ def param_schema(name: str, spec: dict[str, Any], with_default: bool) -> dict[st
     return prop
 
 
-def tool_entry(name: str, description: str, props: dict[str, Any],
-               required: list[str]) -> dict[str, Any]:
+def tool_entry(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     """Return one tool in the OpenAI `{"type": "function", "function": {...}}` shape."""
-    return {"type": "function", "function": {
-        "name": name, "description": description,
-        "parameters": {"type": "dict", "properties": props, "required": required}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": description,
+            "parameters": {"type": "dict", "properties": props, "required": required},
+        },
+    }
 
 
 def dag_parents(topology: str, n: int, rng: Rng) -> list[list[int]]:
@@ -256,10 +303,8 @@ def choose_inputs(pool: list[str], k: int, rng: Rng) -> list[str]:
 def output_param(noun: str, rng: Rng) -> tuple[str, dict[str, Any]]:
     """Return the (name, spec) of the parameter that carries a tool's output downstream."""
     if rng.random() < 0.75:
-        return f"{noun}_score", {"type": "number", "kind": "history",
-                                 "desc": f"Output of the {words(noun)} step."}
-    return f"{noun}_ref", {"type": "string", "kind": "history",
-                           "desc": f"Reference from the {words(noun)} step."}
+        return f"{noun}_score", {"type": "number", "kind": "history", "desc": f"Output of the {words(noun)} step."}
+    return f"{noun}_ref", {"type": "string", "kind": "history", "desc": f"Reference from the {words(noun)} step."}
 
 
 def history_value(spec: dict[str, Any], rng: Rng) -> Any:
@@ -277,6 +322,7 @@ def distractor_param_count(rng: Rng) -> int:
 
 
 # ---------------------------------------------------------------- record -----------------------
+
 
 def build_record(topology: str, rng: Rng) -> dict[str, Any]:
     """Return one synthetic record (main-config columns plus private `_` keys)."""
@@ -310,26 +356,38 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
             if topology == "loop_like" and i < n_loop:
                 idents = [p for p in pool if specs[p]["kind"] == "ident"] or pool
                 inputs = [str(rng.choice(idents))] + choose_inputs(
-                    [p for p in pool if specs[p]["kind"] != "ident"], n_in - 1, rng)
+                    [p for p in pool if specs[p]["kind"] != "ident"], n_in - 1, rng
+                )
             else:
                 inputs = choose_inputs(pool, n_in, rng)
-            optional = [] if sentinel else choose_inputs(
-                [p for p in voc["generic_params"] if p not in inputs and
-                 default_for(specs[p]) is not None], int(rng.choice([0, 1, 1, 2])), rng)
-            dep_params = [(outputs[j][0], outputs[j][1]) for j in parents[i]
-                          if not (topology == "loop_like" and i >= n_loop and j < n_loop - 1)]
+            optional = (
+                []
+                if sentinel
+                else choose_inputs(
+                    [p for p in voc["generic_params"] if p not in inputs and default_for(specs[p]) is not None],
+                    int(rng.choice([0, 1, 1, 2])),
+                    rng,
+                )
+            )
+            dep_params = [
+                (outputs[j][0], outputs[j][1])
+                for j in parents[i]
+                if not (topology == "loop_like" and i >= n_loop and j < n_loop - 1)
+            ]
             props = {p: param_schema(p, specs[p], False) for p in inputs}
-            props.update({name: {"type": s["type"], "description": s["desc"]}
-                          for name, s in dep_params})
+            props.update({name: {"type": s["type"], "description": s["desc"]} for name, s in dep_params})
             props.update({p: param_schema(p, specs[p], True) for p in optional})
             required = inputs + [name for name, _ in dep_params]
             noun = tname.split("_", 1)[1]
-            opt_mode = {p: str(rng.choice(["default", "explicit", "absent", "absent", "absent"]))
-                        for p in optional}
-            tools[tname] = {"entry": tool_entry(tname, f"{words(tname).capitalize()}.", props,
-                                                required), "opt_mode": opt_mode,
-                            "inputs": inputs, "optional": optional,
-                            "deps": [name for name, _ in dep_params], "noun": noun}
+            opt_mode = {p: str(rng.choice(["default", "explicit", "absent", "absent", "absent"])) for p in optional}
+            tools[tname] = {
+                "entry": tool_entry(tname, f"{words(tname).capitalize()}.", props, required),
+                "opt_mode": opt_mode,
+                "inputs": inputs,
+                "optional": optional,
+                "deps": [name for name, _ in dep_params],
+                "noun": noun,
+            }
             if topology == "loop_like" and i < n_loop:
                 loop_tool = tname
         t = tools[tname]
@@ -357,36 +415,56 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
     entries = [t["entry"] for t in tools.values()] + [d["entry"] for d in distractors]
     order = rng.permutation(len(entries))
     available = [entries[k] for k in order]
-    queries = {d: build_query(calls, provenance, parents, d, specs, rng)
-               for d in ("easy", "medium", "hard")}
+    queries = {d: build_query(calls, provenance, parents, d, specs, rng) for d in ("easy", "medium", "hard")}
     record_id = "".join(f"{int(b):02x}" for b in rng.integers(0, 256, size=16))
-    expected = [{"type": "function", "id": f"step{i + 1}",
-                 "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}}
-                for i, c in enumerate(calls)]
+    expected = [
+        {
+            "type": "function",
+            "id": f"step{i + 1}",
+            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+        }
+        for i, c in enumerate(calls)
+    ]
     return {
-        "id": record_id, "dag_type": topology,
-        "query_easy": queries["easy"][0], "query_medium": queries["medium"][0],
-        "query_hard": queries["hard"][0], "system_prompt": SYSTEM_PROMPT,
-        "available_tools": available, "expected_tool_calls": expected,
-        "_calls": calls, "_parents": parents, "_domain": domain, "_provenance": provenance,
+        "id": record_id,
+        "dag_type": topology,
+        "query_easy": queries["easy"][0],
+        "query_medium": queries["medium"][0],
+        "query_hard": queries["hard"][0],
+        "system_prompt": SYSTEM_PROMPT,
+        "available_tools": available,
+        "expected_tool_calls": expected,
+        "_calls": calls,
+        "_parents": parents,
+        "_domain": domain,
+        "_provenance": provenance,
         "_hard_how": queries["hard"][1],
-        "_tool_info": {k: {"inputs": v["inputs"], "optional": v["optional"], "deps": v["deps"]}
-                       for k, v in tools.items()},
+        "_tool_info": {
+            k: {"inputs": v["inputs"], "optional": v["optional"], "deps": v["deps"]} for k, v in tools.items()
+        },
         "_distractors": [d["entry"]["function"]["name"] for d in distractors],
     }
 
 
-def distractor_tools(k: int, taken: set[str], domain: str, specs: dict[str, dict[str, Any]],
-                     rng: Rng) -> list[dict[str, Any]]:
+def distractor_tools(
+    k: int, taken: set[str], domain: str, specs: dict[str, dict[str, Any]], rng: Rng
+) -> list[dict[str, Any]]:
     """Return k distractor tools (domain verb/noun pairs, an error-reporting tool, sentinels)."""
     voc = vocab()
     out: list[dict[str, Any]] = []
     names = set(taken)
     pool = list(dict.fromkeys(voc["domains"][domain]["params"] + voc["generic_params"]))
     if rng.random() < 0.6 and k > 0:
-        out.append({"entry": tool_entry(
-            "show_error_and_get_input_from_user", "Show an error and ask the user.",
-            {"notes": param_schema("notes", specs["notes"], False)}, ["notes"])})
+        out.append(
+            {
+                "entry": tool_entry(
+                    "show_error_and_get_input_from_user",
+                    "Show an error and ask the user.",
+                    {"notes": param_schema("notes", specs["notes"], False)},
+                    ["notes"],
+                )
+            }
+        )
         names.add("show_error_and_get_input_from_user")
     while len(out) < k:
         name = f"{rng.choice(voc['verbs'])}_{rng.choice(voc['domains'][domain]['nouns'])}"
@@ -396,16 +474,14 @@ def distractor_tools(k: int, taken: set[str], domain: str, specs: dict[str, dict
         params = choose_inputs(pool, distractor_param_count(rng), rng)
         n_req = int(rng.integers(0, len(params) + 1)) if params else 0
         props = {p: param_schema(p, specs[p], j >= n_req) for j, p in enumerate(params)}
-        out.append({"entry": tool_entry(name, f"{words(name).capitalize()}.", props,
-                                        params[:n_req])})
+        out.append({"entry": tool_entry(name, f"{words(name).capitalize()}.", props, params[:n_req])})
     return out
 
 
 # ---------------------------------------------------------------- queries ----------------------
 
 EASY_LEAD = ["First, {x}.", "Then {x}.", "Next, {x}.", "After that, {x}.", "Finally, {x}."]
-MEDIUM_LEAD = ["I need you to {x}.", "Once that's done, {x}.", "Also {x}.", "Then {x}.",
-               "And to wrap up, {x}."]
+MEDIUM_LEAD = ["I need you to {x}.", "Once that's done, {x}.", "Also {x}.", "Then {x}.", "And to wrap up, {x}."]
 
 
 def call_phrase(name: str, args: list[str], uses_prev: bool, register: str) -> str:
@@ -420,9 +496,14 @@ def call_phrase(name: str, args: list[str], uses_prev: bool, register: str) -> s
     return intent + tail
 
 
-def build_query(calls: list[dict[str, Any]], provenance: list[dict[str, str]],
-                parents: list[list[int]], difficulty: str, specs: dict[str, dict[str, Any]],
-                rng: Rng) -> tuple[str, dict[str, str]]:
+def build_query(
+    calls: list[dict[str, Any]],
+    provenance: list[dict[str, str]],
+    parents: list[list[int]],
+    difficulty: str,
+    specs: dict[str, dict[str, Any]],
+    rng: Rng,
+) -> tuple[str, dict[str, str]]:
     """Return (query text, how each hard value was rendered) for one difficulty."""
     clauses: list[str] = []
     seen: set[tuple[str, str]] = set()
@@ -448,8 +529,7 @@ def build_query(calls: list[dict[str, Any]], provenance: list[dict[str, str]],
                 parts.append(text)
         clause = call_phrase(call["name"], parts, bool(parents[i]), difficulty)
         if difficulty == "easy":
-            clauses.append(EASY_LEAD[min(i, 4) if i < len(calls) - 1 or i == 0 else 4]
-                           .format(x=clause))
+            clauses.append(EASY_LEAD[min(i, 4) if i < len(calls) - 1 or i == 0 else 4].format(x=clause))
         elif difficulty == "medium":
             clauses.append(MEDIUM_LEAD[min(i, 4)].format(x=clause))
         else:

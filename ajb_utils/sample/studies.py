@@ -13,8 +13,9 @@ from ajb_utils.schema import METRICS, TOPOLOGIES
 META_JUDGES: list[str] = ["gpt_5_4", "claude_large", "gemini_2_5_pro"]
 
 
-def human_annotations(records: list[dict[str, Any]], gens: dict[str, list[dict[str, Any]]],
-                      seed: int) -> list[dict[str, Any]]:
+def human_annotations(
+    records: list[dict[str, Any]], gens: dict[str, list[dict[str, Any]]], seed: int
+) -> list[dict[str, Any]]:
     """Return the 480-row synthetic human study: 20 hard records per topology (14 flawed, 6 perfect)."""
     rng = rng_for(seed, 5)
     prefs = ["llama_3_3_70b_instruct", "llama_3_1_8b_instruct", "qwen3_32b", "smollm3_3b", "gpt5_4"]
@@ -33,12 +34,12 @@ def is_perfect(row: dict[str, Any]) -> bool:
     return all(row[schema.SCORE_COLUMNS[m]] >= 1.0 for m in METRICS)
 
 
-def pick_study_rows(ids: list[str], hard: dict[str, dict[str, dict[str, Any]]], prefs: list[str],
-                    n_flawed: int, n_perfect: int) -> list[tuple[str, dict[str, Any]]]:
+def pick_study_rows(
+    ids: list[str], hard: dict[str, dict[str, dict[str, Any]]], prefs: list[str], n_flawed: int, n_perfect: int
+) -> list[tuple[str, dict[str, Any]]]:
     """Return (generator, row) pairs: one per record, preferring the first generator."""
     scale = len(ids) / (n_flawed + n_perfect)
-    want = {"flawed": max(1, round(n_flawed * min(scale, 1))),
-            "perfect": max(1, round(n_perfect * min(scale, 1)))}
+    want = {"flawed": max(1, round(n_flawed * min(scale, 1))), "perfect": max(1, round(n_perfect * min(scale, 1)))}
     want["flawed"] = min(want["flawed"], len(ids) - want["perfect"])
     out, used = [], set()
     for kind in ("flawed", "perfect"):
@@ -56,8 +57,7 @@ def pick_study_rows(ids: list[str], hard: dict[str, dict[str, dict[str, Any]]], 
             break
         row = next((hard[g][i] for g in prefs if i in hard[g]), None)
         if i not in used and row is not None:
-            out.append((prefs[0] if i in hard[prefs[0]] else next(g for g in prefs if i in hard[g]),
-                        row))
+            out.append((prefs[0] if i in hard[prefs[0]] else next(g for g in prefs if i in hard[g]), row))
             used.add(i)
     return out
 
@@ -72,8 +72,12 @@ HUMAN_NOTES = {
 
 def annotate(row: dict[str, Any], generator: str, rng: Rng) -> list[dict[str, Any]]:
     """Return the four metric-level human verdicts of one study record."""
-    disagree_flawed = {"tool_selection": 0.2, "parameter_structure": 0.25,
-                       "sequence_accuracy": 0.05, "query_coverage": 0.03}
+    disagree_flawed = {
+        "tool_selection": 0.2,
+        "parameter_structure": 0.25,
+        "sequence_accuracy": 0.05,
+        "query_coverage": 0.03,
+    }
     out = []
     for m in METRICS:
         p = row[schema.SCORE_COLUMNS[m]]
@@ -86,11 +90,19 @@ def annotate(row: dict[str, Any], generator: str, rng: Rng) -> list[dict[str, An
         if row["dag_type"] == "optional_enrichment":
             rate = min(1.0, rate * 1.8)
         agrees = bool(rng.random() >= rate)
-        out.append({"id": row["id"], "generator": judge_generator_name(generator),
-                    "difficulty": "hard", "dag_type": row["dag_type"], "metric": m,
-                    "programmatic_score": float(p), "human_agrees": agrees,
-                    "human_score": float(p) if agrees else float(corrected),
-                    "note": HUMAN_NOTES["agree" if agrees else note]})
+        out.append(
+            {
+                "id": row["id"],
+                "generator": judge_generator_name(generator),
+                "difficulty": "hard",
+                "dag_type": row["dag_type"],
+                "metric": m,
+                "programmatic_score": float(p),
+                "human_agrees": agrees,
+                "human_score": float(p) if agrees else float(corrected),
+                "note": HUMAN_NOTES["agree" if agrees else note],
+            }
+        )
     return out
 
 
@@ -100,12 +112,15 @@ REWRITE_RATES: dict[str, dict[str, float]] = {  # per criterion: all-yes share, 
     "medium_harder": {"all_yes": 0.576, "gpt_5_4": 0.621, "claude_large": 0.995, "gemini_2_5_pro": 0.848},
     "hard_harder": {"all_yes": 0.939, "gpt_5_4": 0.975, "claude_large": 1.0, "gemini_2_5_pro": 0.955},
 }
-CRITERION_PAIR = {"medium_preserves": "easy_medium", "hard_preserves": "medium_hard",
-                  "medium_harder": "easy_medium", "hard_harder": "medium_hard"}
+CRITERION_PAIR = {
+    "medium_preserves": "easy_medium",
+    "hard_preserves": "medium_hard",
+    "medium_harder": "easy_medium",
+    "hard_harder": "medium_hard",
+}
 
 
-def rewrite_validation(records: list[dict[str, Any]], seed: int,
-                       per_topology: int = 33) -> list[dict[str, Any]]:
+def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: int = 33) -> list[dict[str, Any]]:
     """Return meta-judge verdicts on 33 triplets per topology (extra synthetic ids if needed)."""
     rng = rng_for(seed, 6)
     rows = []
@@ -117,8 +132,16 @@ def rewrite_validation(records: list[dict[str, Any]], seed: int,
             for crit, rates in REWRITE_RATES.items():
                 verdicts = meta_verdicts(rates, rng)
                 for j, v in zip(META_JUDGES, verdicts):
-                    rows.append({"id": i, "dag_type": topo, "meta_judge": j,
-                                 "pair": CRITERION_PAIR[crit], "criterion": crit, "verdict": v})
+                    rows.append(
+                        {
+                            "id": i,
+                            "dag_type": topo,
+                            "meta_judge": j,
+                            "pair": CRITERION_PAIR[crit],
+                            "criterion": crit,
+                            "verdict": v,
+                        }
+                    )
     return rows
 
 

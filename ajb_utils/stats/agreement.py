@@ -82,8 +82,11 @@ def pairwise_agreement(
     """
     wide = _wide_verdicts(verdicts, condition, judges, keys)
     names = list(wide.columns)
-    codes = np.column_stack([_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels)
-                             for j in names]) if names else np.empty((0, 0), np.int64)
+    codes = (
+        np.column_stack([_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names])
+        if names
+        else np.empty((0, 0), np.int64)
+    )
     k = len(labels)
     rows = []
     for i, j in combinations(range(len(names)), 2):
@@ -91,11 +94,15 @@ def pairwise_agreement(
         ok = (ca >= 0) & (cb >= 0)
         conf = np.bincount(ca[ok] * k + cb[ok], minlength=k * k).reshape(k, k)
         n = int(conf.sum())
-        rows.append({
-            "judge_a": names[i], "judge_b": names[j],
-            "agreement_pct": 100.0 * np.trace(conf) / n if n else np.nan,
-            "kappa": kappa_from_confusion(conf), "n": n,
-        })
+        rows.append(
+            {
+                "judge_a": names[i],
+                "judge_b": names[j],
+                "agreement_pct": 100.0 * np.trace(conf) / n if n else np.nan,
+                "kappa": kappa_from_confusion(conf),
+                "n": n,
+            }
+        )
     return pd.DataFrame(rows, columns=["judge_a", "judge_b", "agreement_pct", "kappa", "n"])
 
 
@@ -130,12 +137,10 @@ def confusion(
     conf = _confusion_counts(np.asarray(a), np.asarray(b), labels).astype(float if normalize else np.int64)
     if normalize and conf.sum() > 0:
         conf = 100.0 * conf / conf.sum()
-    return pd.DataFrame(conf, index=pd.Index(list(labels), name="a"),
-                        columns=pd.Index(list(labels), name="b"))
+    return pd.DataFrame(conf, index=pd.Index(list(labels), name="a"), columns=pd.Index(list(labels), name="b"))
 
 
-def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] = LABELS,
-                       half: float = 0.5) -> float:
+def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] = LABELS, half: float = 0.5) -> float:
     """Return the share (0-1) of off-diagonal mass in which at least one verdict is ``half``."""
     c = np.asarray(conf, dtype=float)
     lab = np.asarray(list(conf.index) if isinstance(conf, pd.DataFrame) else labels, dtype=float)
@@ -161,8 +166,9 @@ def _side(p: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(p), np.nan, np.where(p < 0.5, 0.0, 1.0))
 
 
-def binary_collapse(llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray,
-                    half: float = 0.5, reading: str = "judge") -> np.ndarray:
+def binary_collapse(
+    llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray, half: float = 0.5, reading: str = "judge"
+) -> np.ndarray:
     """Return verdicts (n,) with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN.
 
     The verdicts are the same under both readings (BINARY_READINGS); they differ in the reference.
@@ -183,8 +189,7 @@ def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFr
     """
     out = verdicts.copy()
     p = out["p"].to_numpy(float, na_value=np.nan)
-    out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p,
-                                       reading=reading)
+    out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p, reading=reading)
     ref = _side(p) if reading == "both" else p
     if reading == "both":
         out["p"] = ref

@@ -24,8 +24,7 @@ from ajb_utils.stats.frames import (
 # ---------------------------------------------------------------------------------------------
 # alignment (Eqs. 4-5)
 # ---------------------------------------------------------------------------------------------
-def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing,
-               m: np.ndarray) -> np.ndarray:
+def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing, m: np.ndarray) -> np.ndarray:
     """Return a row mask (n,) of the records a missing-verdict rule keeps.
 
     Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
@@ -54,8 +53,11 @@ def _kept_records(out: pd.DataFrame, missing: Missing) -> np.ndarray:
     for pos, name in enumerate(idx.names):
         if name == "condition" or name in RECORD_EXTRAS:
             continue
-        codes = np.asarray(idx.codes[pos], dtype=np.int64) if isinstance(idx, pd.MultiIndex) \
+        codes = (
+            np.asarray(idx.codes[pos], dtype=np.int64)
+            if isinstance(idx, pd.MultiIndex)
             else pd.factorize(idx)[0].astype(np.int64)
+        )
         code = code * (int(codes.max(initial=0)) + 2) + codes + 1
     tup = np.unique(code, return_inverse=True)[1]
     bad = np.bincount(tup, weights=(~has).astype(float)) > 0
@@ -185,8 +187,7 @@ def monotone_pairs(
 ) -> pd.DataFrame:
     """Return per keys: one column per difficulty and ``monotone`` (strictly easy > medium > hard)."""
     keys = list(keys)
-    wide = (align_table.groupby(keys + ["difficulty"], observed=True)[value].mean()
-            .unstack("difficulty"))
+    wide = align_table.groupby(keys + ["difficulty"], observed=True)[value].mean().unstack("difficulty")
     wide.columns = wide.columns.astype(str)
     wide = wide.reindex(columns=list(difficulties))
     a = wide.to_numpy(float)
@@ -211,8 +212,7 @@ def degradation_slopes(
     Finding 1's "1.5x" is the ratio without_gt / with_gt.
     """
     by = _as_list(by)
-    sub = align_table[align_table["condition"].isin(list(conditions))
-                      & align_table["difficulty"].isin([easy, hard])]
+    sub = align_table[align_table["condition"].isin(list(conditions)) & align_table["difficulty"].isin([easy, hard])]
 
     def drops(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         m = frame.groupby(keys + ["condition", "difficulty"], observed=True)[value].mean()
@@ -225,10 +225,9 @@ def degradation_slopes(
     for c in by:
         per[c] = per[c].astype(str)
     m = sub.groupby(["condition", "difficulty"], observed=True)[value].mean().unstack("difficulty")
-    tot = (m[easy] - m[hard])
+    tot = m[easy] - m[hard]
     tot.index = tot.index.astype(str)
-    total = pd.DataFrame([{**{c: "all" for c in by},
-                           **{f"drop_{c}": tot.get(c, np.nan) for c in conditions}}])
+    total = pd.DataFrame([{**{c: "all" for c in by}, **{f"drop_{c}": tot.get(c, np.nan) for c in conditions}}])
     out = pd.concat([per, total], ignore_index=True) if by else total
     c1, c2 = (f"drop_{c}" for c in conditions[:2])
     out["ratio"] = out[c2] / out[c1]

@@ -93,8 +93,12 @@ def _ragged_sums(table: np.ndarray, k: np.ndarray, rng: np.random.Generator) -> 
 
 
 def _group_sums(
-    counts: np.ndarray, values: np.ndarray, n_resamples: int, rng: np.random.Generator,
-    min_count: int = _MIN_MULTINOMIAL_COUNT, max_pair: int = _MAX_PAIR_ITEMS,
+    counts: np.ndarray,
+    values: np.ndarray,
+    n_resamples: int,
+    rng: np.random.Generator,
+    min_count: int = _MIN_MULTINOMIAL_COUNT,
+    max_pair: int = _MAX_PAIR_ITEMS,
 ) -> np.ndarray:
     """Return resampled sums (n_resamples,) of a group given distinct values (K,) and counts (K,).
 
@@ -164,7 +168,6 @@ def _cell_mean_draws(
     uc, us, uv = c[starts], s[starts], v[starts]
     new_grp = np.r_[True, (uc[1:] != uc[:-1]) | (us[1:] != us[:-1])]
     g_starts = np.flatnonzero(new_grp)
-    g_ends = np.r_[g_starts[1:], uc.size]
     # a loop over (cell, stratum) groups, never over rows; cells in parallel threads (numpy's
     # generators release the GIL), each cell with its own Generator, so the result does not
     # depend on the number of threads or their schedule
@@ -198,9 +201,7 @@ def _max_threads() -> int:
     return max(1, min(4, cores))
 
 
-def _index_draws(
-    values: np.ndarray, stratum: np.ndarray, n_resamples: int, rng: np.random.Generator
-) -> np.ndarray:
+def _index_draws(values: np.ndarray, stratum: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
     """Return resampled values (n_resamples, n) by index resampling within each stratum."""
     out = np.empty((n_resamples, values.size))
     pos = 0
@@ -273,8 +274,9 @@ def bootstrap_cells(
     cell = g.ngroup().to_numpy(np.int64)
     keys = g.size().rename("n").reset_index()
     n_cells = len(keys)
-    strat = (pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata
-             else np.zeros(len(df), np.int64))  # sorted codes: a cell's strata in label order
+    strat = (
+        pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata else np.zeros(len(df), np.int64)
+    )  # sorted codes: a cell's strata in label order
     vals = df[value].to_numpy(dtype=float)
     draws = _cell_mean_draws(cell, strat, vals, n_cells, n_resamples, _cell_rngs(seed, keys[by]))
     lo_q, hi_q = _alpha(ci)
@@ -333,9 +335,11 @@ def bootstrap_diff_ci(
     agg /= n_c[:, None]
     lo_q, hi_q = _alpha(ci)
     qs = np.quantile(agg, [lo_q, hi_q], axis=1) if n_grp else np.empty((2, 0))
-    out = ckeys.groupby(by, observed=True, sort=True).agg(
-        diff=("point", "mean"), n_pairs=("n", "sum"), n_cells=("n", "size")
-    ).reset_index()
+    out = (
+        ckeys.groupby(by, observed=True, sort=True)
+        .agg(diff=("point", "mean"), n_pairs=("n", "sum"), n_cells=("n", "size"))
+        .reset_index()
+    )
     out["diff"] *= scale
     out.insert(len(by) + 1, "lo", scale * qs[0])
     out.insert(len(by) + 2, "hi", scale * qs[1])

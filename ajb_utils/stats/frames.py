@@ -111,6 +111,8 @@ def _require_unique(frame: pd.DataFrame, keys: Sequence[str], what: str) -> None
     """Raise ValueError if two rows share ``keys`` (the one row rule every statistic follows)."""
     n = _n_duplicates(frame, keys)
     if n:
-        raise ValueError(f"{n} duplicate {what} row(s) on {list(keys)}: one row per key is "
-                         "required (load_bench excludes duplicates with a reason; de-duplicate "
-                         "the frame first)")
+        raise ValueError(
+            f"{n} duplicate {what} row(s) on {list(keys)}: one row per key is "
+            "required (load_bench excludes duplicates with a reason; de-duplicate "
+            "the frame first)"
+        )

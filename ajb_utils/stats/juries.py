@@ -14,16 +14,25 @@ from ajb_utils.stats.frames import JURY_KEYS, RECORD_EXTRAS
 # ---------------------------------------------------------------------------------------------
 # juries (RQ2)
 # ---------------------------------------------------------------------------------------------
-def _jury(verdicts: pd.DataFrame, judges: Sequence[str], name: str, min_judges: int | None,
-          reducer: Callable[[Any], pd.Series]) -> pd.DataFrame:
+def _jury(
+    verdicts: pd.DataFrame,
+    judges: Sequence[str],
+    name: str,
+    min_judges: int | None,
+    reducer: Callable[[Any], pd.Series],
+) -> pd.DataFrame:
     """Return a pseudo-judge in the verdicts long format from a groupby reducer of llm_score."""
     judges = list(judges)
     sub = verdicts[verdicts["judge"].isin(judges) & verdicts["llm_score"].notna()]
     keys = list(JURY_KEYS) + [c for c in RECORD_EXTRAS if c in sub.columns]
     g = sub.groupby(keys, observed=True, sort=True, dropna=False)  # a null dag_type is kept
-    out = pd.DataFrame({"llm_score": reducer(g["llm_score"]).astype(float),
-                        "p": g["p"].first().astype(float),
-                        "n_judges": g["llm_score"].count().astype(np.int64)})
+    out = pd.DataFrame(
+        {
+            "llm_score": reducer(g["llm_score"]).astype(float),
+            "p": g["p"].first().astype(float),
+            "n_judges": g["llm_score"].count().astype(np.int64),
+        }
+    )
     if "p_published" in sub.columns:
         out["p_published"] = g["p_published"].first().astype(float)
     need = len(judges) if min_judges is None else min_judges
@@ -35,8 +44,9 @@ def _jury(verdicts: pd.DataFrame, judges: Sequence[str], name: str, min_judges: 
     return out
 
 
-def soft_jury(verdicts: pd.DataFrame, judges: Sequence[str], name: str = "soft_jury",
-              min_judges: int | None = None) -> pd.DataFrame:
+def soft_jury(
+    verdicts: pd.DataFrame, judges: Sequence[str], name: str = "soft_jury", min_judges: int | None = None
+) -> pd.DataFrame:
     """Return the mean of the judges' llm_score per (id, generator, difficulty, condition, metric).
 
     Same long format as verdicts (judge = ``name``; match = 1 - |p - mean|; plus n_judges), so
@@ -45,13 +55,16 @@ def soft_jury(verdicts: pd.DataFrame, judges: Sequence[str], name: str = "soft_j
     return _jury(verdicts, judges, name, min_judges, lambda s: s.mean())
 
 
-def majority_jury(verdicts: pd.DataFrame, judges: Sequence[str], name: str = "majority_jury",
-                  min_judges: int | None = None,
-                  tie: Literal["midpoint", "lower", "higher"] = "midpoint") -> pd.DataFrame:
+def majority_jury(
+    verdicts: pd.DataFrame,
+    judges: Sequence[str],
+    name: str = "majority_jury",
+    min_judges: int | None = None,
+    tie: Literal["midpoint", "lower", "higher"] = "midpoint",
+) -> pd.DataFrame:
     """Return the median of the judges' llm_score per key, as :func:`soft_jury` does the mean.
 
     With an even number of judges the median of the two middle verdicts is their midpoint
     (e.g. 0.75) by default; ``tie="lower"``/``"higher"`` keeps a verdict in {0, 0.5, 1}.
     """
-    return _jury(verdicts, judges, name, min_judges,
-                 lambda s: s.quantile(0.5, interpolation=tie))
+    return _jury(verdicts, judges, name, min_judges, lambda s: s.quantile(0.5, interpolation=tie))

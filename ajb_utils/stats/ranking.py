@@ -36,8 +36,7 @@ def ranking_stability(
     Spearman between the judges' scores under a weighting and under ``reference``.
     """
     if "metric" in per_metric_table.columns:
-        wide = (per_metric_table.groupby(["judge", "metric"], observed=True)[value].mean()
-                .unstack("metric"))
+        wide = per_metric_table.groupby(["judge", "metric"], observed=True)[value].mean().unstack("metric")
     else:
         wide = per_metric_table.copy()
     wide.columns = wide.columns.astype(str)
@@ -45,8 +44,9 @@ def ranking_stability(
     a = wide[metrics].to_numpy(float)
     w = np.array([[weightings[name].get(m, 1.0) for m in metrics] for name in weightings])  # (W, M)
     scores = (a @ w.T) / w.sum(axis=1)  # (J, W)
-    out = pd.DataFrame(scores.T, index=pd.Index(list(weightings), name="weighting"),
-                       columns=[str(j) for j in wide.index])
+    out = pd.DataFrame(
+        scores.T, index=pd.Index(list(weightings), name="weighting"), columns=[str(j) for j in wide.index]
+    )
     ref = out.loc[reference].to_numpy() if reference in out.index else None
     rp = [spearman(ref, row) if ref is not None else (np.nan, np.nan) for row in out.to_numpy()]
     out["rho"] = [r for r, _ in rp]
@@ -78,7 +78,8 @@ def rank1_probability(
     judges = sorted(records["judge"].astype(str).unique())
     rng = np.random.default_rng(seed)
     wide = records.assign(judge=records["judge"].astype(str)).pivot_table(
-        index=cells + ["id"], columns="judge", values="mu", observed=True, aggfunc="first")
+        index=cells + ["id"], columns="judge", values="mu", observed=True, aggfunc="first"
+    )
     wide = wide.reindex(columns=judges).dropna()
     groups = wide.groupby(level=cells, observed=True, sort=True) if cells else [((), wide)]
     point = np.zeros(len(judges))
@@ -98,6 +99,14 @@ def rank1_probability(
     draws, point = 100 * draws / n_cells, 100 * point / n_cells
     wins = np.bincount(draws.argmax(axis=1), minlength=len(judges)) / n_resamples
     lo_q, hi_q = (1 - ci) / 2, 1 - (1 - ci) / 2
-    out = pd.DataFrame({"judge": judges, "align": point, "lo": np.quantile(draws, lo_q, axis=0),
-                        "hi": np.quantile(draws, hi_q, axis=0), "p_rank1": wins, "n_records": len(wide)})
+    out = pd.DataFrame(
+        {
+            "judge": judges,
+            "align": point,
+            "lo": np.quantile(draws, lo_q, axis=0),
+            "hi": np.quantile(draws, hi_q, axis=0),
+            "p_rank1": wins,
+            "n_records": len(wide),
+        }
+    )
     return out.sort_values(["align", "judge"], ascending=[False, True], kind="stable").reset_index(drop=True)

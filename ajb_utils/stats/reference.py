@@ -38,8 +38,12 @@ REFERENCE_JUDGES: dict[str, str] = {
     "oracle": "ref: {0, 0.5, 1} oracle (ceiling)",
     "static": "ref: static schema-only",
 }
-_P_COLS: dict[str, str] = {"tool_selection": "p_tool", "parameter_structure": "p_param",
-                           "sequence_accuracy": "p_seq", "query_coverage": "p_cov"}
+_P_COLS: dict[str, str] = {
+    "tool_selection": "p_tool",
+    "parameter_structure": "p_param",
+    "sequence_accuracy": "p_seq",
+    "query_coverage": "p_cov",
+}
 
 
 def ternary_oracle(p: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -78,10 +82,13 @@ def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
     return out[out["p"].notna()].reset_index(drop=True)
 
 
-def reference_verdicts(generations: pd.DataFrame, kinds: Sequence[str] = ("always_1", "always_0.5", "uniform",
-                                                                          "oracle"),
-                       seed: SeedLike = 0, static: pd.DataFrame | None = None,
-                       conditions: Sequence[str] = tuple(MAIN_CONDITIONS)) -> pd.DataFrame:
+def reference_verdicts(
+    generations: pd.DataFrame,
+    kinds: Sequence[str] = ("always_1", "always_0.5", "uniform", "oracle"),
+    seed: SeedLike = 0,
+    static: pd.DataFrame | None = None,
+    conditions: Sequence[str] = tuple(MAIN_CONDITIONS),
+) -> pd.DataFrame:
     """Return long verdict rows of the reference judges, in the verdicts frame's columns.
 
     Columns id, generator, difficulty, dag_type, condition, metric, llm_score, p, match, judge
@@ -120,8 +127,9 @@ def reference_verdicts(generations: pd.DataFrame, kinds: Sequence[str] = ("alway
     if static is not None:
         s = static[static["condition"].astype(str).isin(list(conditions))]
         cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match"]
-        s = s[[c for c in cols if c in s.columns]].astype({c: str for c in ("id", "generator", "difficulty",
-                                                                          "condition", "metric")})
+        s = s[[c for c in cols if c in s.columns]].astype(
+            {c: str for c in ("id", "generator", "difficulty", "condition", "metric")}
+        )
         parts.append(s.assign(judge=REFERENCE_JUDGES["static"]))
     cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match", "judge"]
     if not parts:

@@ -17,8 +17,22 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - every_claim: every claim of claims.csv checked on one Bench, in one call (claim_verdicts)
 """
 
-from ajb_utils.tables import (ablations, agreement, anchoring, audit, breakdown, dataset, decision, derivation,
-                              gallery, main_results, new_judge, questions, validation)
+from ajb_utils.tables import (
+    ablations,
+    agreement,
+    anchoring,
+    audit,
+    breakdown,
+    dataset,
+    decision,
+    derivation,
+    every_claim,  # noqa: E402  (after the section modules it gathers)
+    gallery,
+    main_results,
+    new_judge,
+    questions,
+    validation,
+)
 from ajb_utils.tables.ablations import *  # noqa: F401,F403
 from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
@@ -26,15 +40,28 @@ from ajb_utils.tables.audit import *  # noqa: F401,F403
 from ajb_utils.tables.breakdown import *  # noqa: F401,F403
 from ajb_utils.tables.dataset import *  # noqa: F401,F403
 from ajb_utils.tables.decision import *  # noqa: F401,F403
-from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
+from ajb_utils.tables.every_claim import *  # noqa: F401,F403,E402
+from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
 from ajb_utils.tables.questions import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
-from ajb_utils.tables import every_claim  # noqa: E402  (after the section modules it gathers)
-from ajb_utils.tables.every_claim import *  # noqa: F401,F403,E402
 
-SECTIONS = (dataset, main_results, breakdown, agreement, ablations, anchoring, validation, audit, decision,
-            derivation, new_judge, gallery, questions, every_claim)
+SECTIONS = (
+    dataset,
+    main_results,
+    breakdown,
+    agreement,
+    ablations,
+    anchoring,
+    validation,
+    audit,
+    decision,
+    derivation,
+    new_judge,
+    gallery,
+    questions,
+    every_claim,
+)
 __all__ = [name for module in SECTIONS for name in module.__all__]

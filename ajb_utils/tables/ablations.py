@@ -27,25 +27,61 @@ import pandas as pd
 from ajb_utils import paper, report, schema, stats
 
 __all__ = [
-    "STUDIES", "SITUATIONS", "PAIRINGS", "JUDGE_ENDPOINTS", "base_model_key", "study_runs",
-    "situation", "situation_line", "from_paper", "run_commands", "rerun_command", "hard_band",
-    "paper_hard_band", "verdict_compression", "compression_by_metric", "ensemble_vs_best",
-    "table_T04", "compare_T04", "pairing_alignment", "temperature_table", "table_T25",
-    "table_T27", "compare_T25", "temperature_checks", "table_T26", "compare_T26", "table_T05",
-    "thinking_checks", "format_table", "format_paper_F05", "format_without_gt", "compare_F05", "table_T31", "format_checks", "rq3_checks",
-    "c2_checks", "commands_text", "lever_checks", "repeat_checks", "paired_delta_ci", "pairing_cell_ci",
-    "temperature_ci", "c3_delta_ci", "N_BOOTSTRAP",
+    "STUDIES",
+    "SITUATIONS",
+    "PAIRINGS",
+    "JUDGE_ENDPOINTS",
+    "base_model_key",
+    "study_runs",
+    "situation",
+    "situation_line",
+    "from_paper",
+    "run_commands",
+    "rerun_command",
+    "hard_band",
+    "paper_hard_band",
+    "verdict_compression",
+    "compression_by_metric",
+    "ensemble_vs_best",
+    "table_T04",
+    "compare_T04",
+    "pairing_alignment",
+    "temperature_table",
+    "table_T25",
+    "table_T27",
+    "compare_T25",
+    "temperature_checks",
+    "table_T26",
+    "compare_T26",
+    "table_T05",
+    "thinking_checks",
+    "format_table",
+    "format_paper_F05",
+    "format_without_gt",
+    "compare_F05",
+    "table_T31",
+    "format_checks",
+    "rq3_checks",
+    "c2_checks",
+    "commands_text",
+    "lever_checks",
+    "repeat_checks",
+    "paired_delta_ci",
+    "pairing_cell_ci",
+    "temperature_ci",
+    "c3_delta_ci",
+    "N_BOOTSTRAP",
 ]
 
 STUDIES: tuple[str, ...] = ("c2", "temperature", "thinking", "format")
 SITUATIONS: tuple[str, ...] = ("sample runs", "user runs", "no runs")
 # (judge base model, generator) of each ablation pairing in the paper.
 PAIRINGS: dict[str, tuple[str, str]] = {
-    "T25": ("qwen3_32b", "llama_3_3_70b_instruct"),   # RQ4 temperature, Figure 4
+    "T25": ("qwen3_32b", "llama_3_3_70b_instruct"),  # RQ4 temperature, Figure 4
     "T27": ("gpt_oss_120b", "llama_3_1_8b_instruct"),  # RQ4 second pairing
-    "T26": ("qwq_32b", ""),                             # RQ5 thinking, four open-weight generators
-    "F05": ("qwen3_32b", "llama_3_3_70b_instruct"),   # RQ6 prompt format
-    "T31": ("qwq_32b", "smollm3_3b"),                  # RQ6 second pairing
+    "T26": ("qwq_32b", ""),  # RQ5 thinking, four open-weight generators
+    "F05": ("qwen3_32b", "llama_3_3_70b_instruct"),  # RQ6 prompt format
+    "T31": ("qwq_32b", "smollm3_3b"),  # RQ6 second pairing
 }
 OPEN_GENERATORS: list[str] = schema.GENERATORS[:4]
 TEMPERATURES: tuple[float, ...] = (0.3, 0.7, 1.0)
@@ -53,15 +89,13 @@ TEMPERATURES: tuple[float, ...] = (0.3, 0.7, 1.0)
 JUDGE_ENDPOINTS: dict[str, tuple[str, str, str | None]] = {
     "gpt_5_4": ("https://api.openai.com/v1", "gpt-5.4", "OPENAI_API_KEY"),
     "claude_large": ("https://api.anthropic.com/v1/", "claude-sonnet-4-5", "ANTHROPIC_API_KEY"),
-    "gemini_2_5_pro": ("https://generativelanguage.googleapis.com/v1beta/openai/",
-                       "gemini-2.5-pro", "GEMINI_API_KEY"),
+    "gemini_2_5_pro": ("https://generativelanguage.googleapis.com/v1beta/openai/", "gemini-2.5-pro", "GEMINI_API_KEY"),
     "qwq_32b": ("http://localhost:8000/v1", "Qwen/QwQ-32B", None),
     "gpt_oss_20b": ("http://localhost:8000/v1", "openai/gpt-oss-20b", None),
     "gpt_oss_120b": ("http://localhost:8000/v1", "openai/gpt-oss-120b", None),
     "qwen3_32b": ("http://localhost:8000/v1", "Qwen/Qwen3-32B", None),
 }
-NOTEBOOK_OF_STUDY: dict[str, str] = {"c2": "06", "temperature": "07", "thinking": "08",
-                                     "format": "09"}
+NOTEBOOK_OF_STUDY: dict[str, str] = {"c2": "06", "temperature": "07", "thinking": "08", "format": "09"}
 PAPER_SOURCE = "paper (reported)"
 N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (seeded)
 DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
@@ -84,8 +118,7 @@ def _decoding(text: str) -> dict:
         return {}
 
 
-def study_runs(bench, study: str, base_model: str | None = None,
-               generator: str | None = None) -> pd.DataFrame:
+def study_runs(bench, study: str, base_model: str | None = None, generator: str | None = None) -> pd.DataFrame:
     """Return the runs of one study: bench.judges rows (+ temperature, thinking, key, n_verdicts).
 
     Only runs (origin != "release") with verdicts are kept; ``base_model`` and ``generator``
@@ -111,8 +144,7 @@ def study_runs(bench, study: str, base_model: str | None = None,
     return (mine if len(mine) else j).sort_values("judge").reset_index(drop=True)
 
 
-def situation(bench, study: str, base_model: str | None = None,
-              generator: str | None = None) -> str:
+def situation(bench, study: str, base_model: str | None = None, generator: str | None = None) -> str:
     """Return "sample runs", "user runs" or "no runs" for one study (and optional pairing)."""
     runs = study_runs(bench, study, base_model, generator)
     if runs.empty:
@@ -124,24 +156,31 @@ def situation_line(bench, study: str) -> str:
     """Return the one-line statement of the situation a notebook is in, for display."""
     s = situation(bench, study)
     runs = study_runs(bench, study)
-    what = {"sample runs": "computed from the synthetic sample's runs (numbers are not the paper's)",
-            "user runs": "computed from your judge runs",
-            "no runs": "no runs found: the paper's reported values are shown, with the commands "
-                       "that would produce the runs"}[s]
+    what = {
+        "sample runs": "computed from the synthetic sample's runs (numbers are not the paper's)",
+        "user runs": "computed from your judge runs",
+        "no runs": "no runs found: the paper's reported values are shown, with the commands "
+        "that would produce the runs",
+    }[s]
     names = ", ".join(runs["judge"]) if len(runs) else "-"
     return f"Situation for study '{study}': {s} — {what}. Runs: {names}."
 
 
-def _command(key: str, name: str, study: str, conditions: str, generators: str,
-             extra: str = "", difficulties: str | None = None) -> str:
+def _command(
+    key: str, name: str, study: str, conditions: str, generators: str, extra: str = "", difficulties: str | None = None
+) -> str:
     """Return one judge-runner command line for a judge key and run settings."""
     url, model, key_env = JUDGE_ENDPOINTS[key]
-    parts = ["python -m ajb_utils.judge run --backend openai", f"--base-url {url}",
-             f"--model {model}"]
+    parts = ["python -m ajb_utils.judge run --backend openai", f"--base-url {url}", f"--model {model}"]
     if key_env:
         parts.append(f"--api-key-env {key_env}")
-    parts += ["--source hf", f"--judge-label {key}", f"--study {study}",
-              f"--conditions {conditions}", f"--generators {generators}"]
+    parts += [
+        "--source hf",
+        f"--judge-label {key}",
+        f"--study {study}",
+        f"--conditions {conditions}",
+        f"--generators {generators}",
+    ]
     if difficulties:
         parts.append(f"--difficulties {difficulties}")
     if extra:
@@ -158,29 +197,42 @@ def run_commands(study: str) -> pd.DataFrame:
     """
     rows: list[tuple[str, str]] = []
     if study == "c2":
-        for key in ("gpt_5_4", "claude_large", "gemini_2_5_pro", "qwq_32b", "gpt_oss_20b",
-                    "gpt_oss_120b"):
-            rows.append((f"{key}_c2", _command(key, f"{key}_c2", "c2", "without_gt_05",
-                                               ",".join(schema.GENERATORS), "",
-                                               difficulties="hard")))
+        for key in ("gpt_5_4", "claude_large", "gemini_2_5_pro", "qwq_32b", "gpt_oss_20b", "gpt_oss_120b"):
+            rows.append(
+                (
+                    f"{key}_c2",
+                    _command(
+                        key, f"{key}_c2", "c2", "without_gt_05", ",".join(schema.GENERATORS), "", difficulties="hard"
+                    ),
+                )
+            )
     elif study == "temperature":
         for aid in ("T25", "T27"):
             key, gen = PAIRINGS[aid]
             for t in TEMPERATURES:
                 name = f"{key}_temp_{str(t).replace('.', '_')}"
-                rows.append((name, _command(key, name, "temperature", "with_gt,without_gt", gen,
-                                            f"--temperature {t}")))
+                rows.append((name, _command(key, name, "temperature", "with_gt,without_gt", gen, f"--temperature {t}")))
     elif study == "thinking":
         for flag, word in (("--thinking", "on"), ("--no-thinking", "off")):
             name = f"qwq_32b_thinking_{word}"
-            rows.append((name, _command("qwq_32b", name, "thinking", "with_gt,without_gt",
-                                        ",".join(OPEN_GENERATORS), f"--temperature 0.15 {flag}")))
+            rows.append(
+                (
+                    name,
+                    _command(
+                        "qwq_32b",
+                        name,
+                        "thinking",
+                        "with_gt,without_gt",
+                        ",".join(OPEN_GENERATORS),
+                        f"--temperature 0.15 {flag}",
+                    ),
+                )
+            )
     elif study == "format":
         for aid in ("F05", "T31"):
             key, gen = PAIRINGS[aid]
             name = f"{key}_format_{gen}"
-            rows.append((name, _command(key, name, "format", "with_gt,freeform", gen,
-                                        "--temperature 0.15")))
+            rows.append((name, _command(key, name, "format", "with_gt,freeform", gen, "--temperature 0.15")))
     else:
         raise ValueError(f"study must be one of {STUDIES}, got {study!r}")
     return pd.DataFrame(rows, columns=["run", "command"])
@@ -204,9 +256,16 @@ def commands_text(study: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # paired bootstrap CIs of ablation deltas (records judged under both variants)
 # ---------------------------------------------------------------------------------------------
-def paired_delta_ci(verdicts: pd.DataFrame, variant: Sequence | pd.Series, a: str, b: str,
-                    by: Sequence[str], average_over: str | None = None,
-                    n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
+def paired_delta_ci(
+    verdicts: pd.DataFrame,
+    variant: Sequence | pd.Series,
+    a: str,
+    b: str,
+    by: Sequence[str],
+    average_over: str | None = None,
+    n_bootstrap: int = N_BOOTSTRAP,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Return per cell of ``by`` the paired delta align(a) - align(b) (pp) with its 95% percentile CI.
 
     Columns: by..., paired_delta, delta_lo, delta_hi, n_pairs. ``variant`` labels each verdict
@@ -229,11 +288,19 @@ def paired_delta_ci(verdicts: pd.DataFrame, variant: Sequence | pd.Series, a: st
     byk = [kept.get(c, c) for c in by]
     keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
     recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
-    ci = stats.bootstrap_diff_ci(recs, a=a, b=b, by=byk, cells=("_avg",),
-                                 pair_on=("id", "generator", "difficulty"),
-                                 n_resamples=n_bootstrap, seed=seed)
-    ci = ci.rename(columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta",
-                            "lo": "delta_lo", "hi": "delta_hi"})
+    ci = stats.bootstrap_diff_ci(
+        recs,
+        a=a,
+        b=b,
+        by=byk,
+        cells=("_avg",),
+        pair_on=("id", "generator", "difficulty"),
+        n_resamples=n_bootstrap,
+        seed=seed,
+    )
+    ci = ci.rename(
+        columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta", "lo": "delta_lo", "hi": "delta_hi"}
+    )
     for c in by:
         ci[c] = ci[c].astype(str)
     return ci.reindex(columns=out_cols)
@@ -250,9 +317,16 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     return merged
 
 
-def pairing_cell_ci(bench, study: str, base_model: str, generators: Sequence[str], variant: str,
-                    conditions: Sequence[str] | None = None, n_bootstrap: int = N_BOOTSTRAP,
-                    seed: int = 0) -> pd.DataFrame:
+def pairing_cell_ci(
+    bench,
+    study: str,
+    base_model: str,
+    generators: Sequence[str],
+    variant: str,
+    conditions: Sequence[str] | None = None,
+    n_bootstrap: int = N_BOOTSTRAP,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Return :func:`pairing_alignment` with a 95% bootstrap CI per cell (lo, hi; records resampled, seeded)."""
     cells = pairing_alignment(bench, study, base_model, generators, variant, conditions)
     if cells.empty:
@@ -260,16 +334,16 @@ def pairing_cell_ci(bench, study: str, base_model: str, generators: Sequence[str
     v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
     recs = stats.record_alignment(v)
     recs["variant"] = recs["judge"].astype(str).str.rsplit("|", n=1).str[-1]
-    ci = stats.bootstrap_cells(recs, ["variant", "generator", "difficulty", "condition"], "mu",
-                               n_resamples=n_bootstrap, seed=seed, scale=100.0)
+    ci = stats.bootstrap_cells(
+        recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
+    )
     keys = ["variant", "generator", "difficulty", "condition"]
     for c in keys:
         ci[c] = ci[c].astype(str)
     return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
 
 
-def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP,
-                   seed: int = 0) -> pd.DataFrame:
+def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return the alignment CI of every (temperature, difficulty, condition) point of F04 (long; empty without runs).
 
     Columns: temperature (float), difficulty, condition, align, lo, hi, n.
@@ -299,8 +373,15 @@ def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.Data
     v = v.assign(run=v["judge"].astype(str))
     parts = []
     for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
-        part = paired_delta_ci(v, v["condition"].astype(str), "corrupted_gt", ref, ["run", "difficulty"],
-                               n_bootstrap=n_bootstrap, seed=seed)
+        part = paired_delta_ci(
+            v,
+            v["condition"].astype(str),
+            "corrupted_gt",
+            ref,
+            ["run", "difficulty"],
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+        )
         parts.append(part.assign(stat=stat))
     out = pd.concat(parts, ignore_index=True)
     out["judge"] = out["run"].map(dict(zip(runs["judge"], "judge_" + runs["base_model"].map(base_model_key))))
@@ -332,13 +413,18 @@ def hard_band(bench, lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
     n_records (records per judge cell, max), all_in_band (every judge in [lo, hi]).
     """
     v = bench.verdicts
-    v = v[(v["difficulty"] == "hard") & (v["condition"] == "without_gt")
-          & v["judge"].isin(_main_judges(bench))]
+    v = v[(v["difficulty"] == "hard") & (v["condition"] == "without_gt") & v["judge"].isin(_main_judges(bench))]
     cells = _cells(v, ["generator", "judge"])
     g = cells.groupby("generator", sort=False)
-    out = pd.DataFrame({"min": g["align"].min(), "max": g["align"].max(),
-                        "mean": g["align"].mean(), "n_judges": g["judge"].nunique(),
-                        "n_records": g["n"].max()})
+    out = pd.DataFrame(
+        {
+            "min": g["align"].min(),
+            "max": g["align"].max(),
+            "mean": g["align"].mean(),
+            "n_judges": g["judge"].nunique(),
+            "n_records": g["n"].max(),
+        }
+    )
     out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
     order = [x for x in schema.GENERATORS if x in out.index]
     return out.loc[order].rename_axis("generator").reset_index()
@@ -349,11 +435,9 @@ def paper_hard_band(lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
     t = paper.reported("T02")
     t = t[(t["difficulty"] == "hard") & (t["condition"] == "without_gt")]
     g = t.groupby("generator", sort=False)["value"]
-    out = pd.DataFrame({"min": g.min(), "max": g.max(), "mean": g.mean(),
-                        "n_judges": g.size()})
+    out = pd.DataFrame({"min": g.min(), "max": g.max(), "mean": g.mean(), "n_judges": g.size()})
     out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
-    return out.loc[[x for x in schema.GENERATORS if x in out.index]].rename_axis(
-        "generator").reset_index()
+    return out.loc[[x for x in schema.GENERATORS if x in out.index]].rename_axis("generator").reset_index()
 
 
 def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) -> pd.DataFrame:
@@ -363,16 +447,16 @@ def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) 
     difference: credit the judges give beyond the scorer), n_verdicts. Null verdicts excluded.
     """
     v = bench.verdicts
-    v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS)
-          & v["llm_score"].notna()]
+    v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
     work = v[list(by)].copy()
     for c in by:
         work[c] = work[c].astype(str)
-    work["j1"] = (v["llm_score"].to_numpy() == 1.0)
-    work["p1"] = (v["p"].to_numpy() >= 1.0 - 1e-9)
+    work["j1"] = v["llm_score"].to_numpy() == 1.0
+    work["p1"] = v["p"].to_numpy() >= 1.0 - 1e-9
     g = work.groupby(list(by), sort=False)
-    out = pd.DataFrame({"judge_1_pct": 100 * g["j1"].mean(), "programmatic_1_pct": 100 * g["p1"].mean(),
-                        "n_verdicts": g.size()})
+    out = pd.DataFrame(
+        {"judge_1_pct": 100 * g["j1"].mean(), "programmatic_1_pct": 100 * g["p1"].mean(), "n_verdicts": g.size()}
+    )
     out["excess_pp"] = out["judge_1_pct"] - out["programmatic_1_pct"]
     out = out[["judge_1_pct", "programmatic_1_pct", "excess_pp", "n_verdicts"]].reset_index()
     return _paper_sort(out, list(by))
@@ -393,8 +477,12 @@ class _Bench:
 
 def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Return df sorted by key columns in the paper's order (schema lists)."""
-    orders = {"condition": schema.CONDITIONS, "difficulty": schema.DIFFICULTIES,
-              "metric": schema.METRICS, "generator": schema.GENERATORS}
+    orders = {
+        "condition": schema.CONDITIONS,
+        "difficulty": schema.DIFFICULTIES,
+        "metric": schema.METRICS,
+        "generator": schema.GENERATORS,
+    }
     rank = [df[k].map({v: i for i, v in enumerate(orders.get(k, []))}).fillna(99) for k in keys]
     idx = np.lexsort([r.to_numpy() for r in reversed(rank)]) if keys else np.arange(len(df))
     return df.iloc[idx].reset_index(drop=True)
@@ -427,14 +515,17 @@ def rq3_checks(bench) -> pd.DataFrame:
     best = ens.iloc[:-1].sort_values("align", ascending=False).iloc[0]
     n_in = int(band["all_in_band"].sum())
     gap = abs(jury - float(best["align"]))
-    return report.checks_table([
-        paper.verdict("CF1.band_generators", n_in, population=len(band), shown=f"{n_in}/{len(band)}"),
-        paper.verdict("CJ.ensemble_hard_nogt_v1", jury, shown=f"{jury:.2f}"),
-        paper.verdict("CJ.ensemble_hard_nogt_draft", jury, shown=f"{jury:.2f}"),
-        paper.verdict("CJ.best_single_hard_nogt", float(best["align"]),
-                      shown=f"{best['align']:.2f} ({best['display']})"),
-        paper.verdict("CJ.ensemble_gap_to_best", gap, shown=f"{gap:.2f}"),
-    ])
+    return report.checks_table(
+        [
+            paper.verdict("CF1.band_generators", n_in, population=len(band), shown=f"{n_in}/{len(band)}"),
+            paper.verdict("CJ.ensemble_hard_nogt_v1", jury, shown=f"{jury:.2f}"),
+            paper.verdict("CJ.ensemble_hard_nogt_draft", jury, shown=f"{jury:.2f}"),
+            paper.verdict(
+                "CJ.best_single_hard_nogt", float(best["align"]), shown=f"{best['align']:.2f} ({best['display']})"
+            ),
+            paper.verdict("CJ.ensemble_gap_to_best", gap, shown=f"{gap:.2f}"),
+        ]
+    )
 
 
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
@@ -454,11 +545,9 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
         judges = _main_judges(bench)
     else:
         judges = [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
-    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
-                  ["generator", "judge"])
+    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
     g0 = base.groupby("generator", sort=False)
-    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(),
-                        "n_records": g0["n"].max()})
+    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
     if runs.empty:
         rep = paper.reported("T04").set_index(["generator", "stat", "condition"])["value"]
         out["default_0_5"] = [rep.get((g, "alignment", "without_gt_05"), np.nan) for g in out.index]
@@ -474,15 +563,39 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     out = out.loc[order].rename_axis("generator").reset_index()
     ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
     if not runs.empty:
-        both = pd.concat([hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
-                          hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]])
+        both = pd.concat(
+            [
+                hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
+                hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
+            ]
+        )
         to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
         base = both["judge"].astype(str).map(lambda j: to_base.get(j, j))
-        ci = paired_delta_ci(both.assign(base=base.to_numpy()), both["condition"].astype(str), "without_gt_05",
-                             "without_gt", ["generator"], average_over="base", n_bootstrap=n_bootstrap, seed=seed)
+        ci = paired_delta_ci(
+            both.assign(base=base.to_numpy()),
+            both["condition"].astype(str),
+            "without_gt_05",
+            "without_gt",
+            ["generator"],
+            average_over="base",
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+        )
     out = _with_delta_ci(out, ci, ["generator"])
-    return out[["generator", "default_1_0", "default_0_5", "delta", "delta_lo", "delta_hi", "n_pairs",
-                "n_judges", "n_records", "source"]]
+    return out[
+        [
+            "generator",
+            "default_1_0",
+            "default_0_5",
+            "delta",
+            "delta_lo",
+            "delta_hi",
+            "n_pairs",
+            "n_judges",
+            "n_records",
+            "source",
+        ]
+    ]
 
 
 NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing is reproduced"
@@ -495,8 +608,11 @@ def from_paper(t: pd.DataFrame) -> bool:
 
 def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
     """Return T04 beside the paper's tab:c2-ceiling (generator, column, reproduced, reported, diff)."""
-    cols = {"default_1_0": ("alignment", "without_gt"), "default_0_5": ("alignment", "without_gt_05"),
-            "delta": ("delta_vs_without_gt", "without_gt_05")}
+    cols = {
+        "default_1_0": ("alignment", "without_gt"),
+        "default_0_5": ("alignment", "without_gt_05"),
+        "delta": ("delta_vs_without_gt", "without_gt_05"),
+    }
     long = t04.melt(id_vars="generator", value_vars=list(cols), var_name="column")
     long["stat"] = long["column"].map(lambda c: cols[c][0])
     long["condition"] = long["column"].map(lambda c: cols[c][1])
@@ -515,15 +631,20 @@ def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
     src = str(t04["source"].iloc[0])
     if t04["source"].astype(str).str.contains(PAPER_SOURCE, regex=False).any():  # the deltas are the paper's
         return report.checks_table([paper.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.c2_strong", "P.c2_weak")])
-    return report.checks_table([paper.verdict("P.c2_strong", strong, shown=fmt(strong), note=src),
-                                paper.verdict("P.c2_weak", weak, shown=fmt(weak), note=src)])
+    return report.checks_table(
+        [
+            paper.verdict("P.c2_strong", strong, shown=fmt(strong), note=src),
+            paper.verdict("P.c2_weak", weak, shown=fmt(weak), note=src),
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant
 # ---------------------------------------------------------------------------------------------
-def _pairing_verdicts(bench, study: str, base_model: str, generators: Sequence[str], variant: str,
-                      conditions: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _pairing_verdicts(
+    bench, study: str, base_model: str, generators: Sequence[str], variant: str, conditions: Sequence[str] | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return (verdicts of one pairing's runs with a ``variant`` column and judge "<run>|<variant>", the runs)."""
     gens = [schema.canonical_generator(g) for g in generators]
     runs = pd.concat([study_runs(bench, study, base_model, g) for g in gens]).drop_duplicates("judge")
@@ -542,8 +663,9 @@ def _pairing_verdicts(bench, study: str, base_model: str, generators: Sequence[s
     return v, runs
 
 
-def pairing_alignment(bench, study: str, base_model: str, generators: Sequence[str],
-                      variant: str, conditions: Sequence[str] | None = None) -> pd.DataFrame:
+def pairing_alignment(
+    bench, study: str, base_model: str, generators: Sequence[str], variant: str, conditions: Sequence[str] | None = None
+) -> pd.DataFrame:
     """Return align per (variant, generator, difficulty, condition) for one pairing's runs.
 
     ``variant`` is a column of :func:`study_runs` (temperature, thinking) or "condition"
@@ -558,8 +680,7 @@ def pairing_alignment(bench, study: str, base_model: str, generators: Sequence[s
     return _paper_sort(cells[cols], ["generator", "difficulty", "condition"])
 
 
-def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP,
-                      seed: int = 0) -> pd.DataFrame:
+def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return a temperature table: rows (difficulty, condition), columns T=..., max_spread, delta,
     delta_lo, delta_hi, n_pairs, n, source.
 
@@ -575,18 +696,19 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         spread = rep[rep["stat"] == "max_spread"]
         per_cell = spread[spread["difficulty"].notna()]
         if per_cell.empty:  # T27: only the overall with-GT spread is printed
-            grid = pd.DataFrame({"difficulty": "all", "condition": spread["condition"].fillna("all"),
-                                 "max_spread": spread["value"]}).set_index(["difficulty", "condition"])
+            grid = pd.DataFrame(
+                {"difficulty": "all", "condition": spread["condition"].fillna("all"), "max_spread": spread["value"]}
+            ).set_index(["difficulty", "condition"])
         else:
             grid = rep[rep["stat"] == "alignment"].pivot_table(
-                index=["difficulty", "condition"], columns="variant", values="value", sort=False)
+                index=["difficulty", "condition"], columns="variant", values="value", sort=False
+            )
             grid["max_spread"] = per_cell.set_index(["difficulty", "condition"])["value"]
         grid["n"] = np.nan
         grid["source"] = PAPER_SOURCE
     else:
         cells["variant"] = "T=" + cells["variant"].astype(float).map(lambda t: f"{t:.1f}")
-        grid = cells.pivot_table(index=["difficulty", "condition"], columns="variant",
-                                 values="align", sort=False)
+        grid = cells.pivot_table(index=["difficulty", "condition"], columns="variant", values="align", sort=False)
         tcols = list(grid.columns)
         grid["max_spread"] = grid.max(axis=1) - grid.min(axis=1)
         hi_t, lo_t = max(tcols, key=lambda c: float(c[2:])), min(tcols, key=lambda c: float(c[2:]))
@@ -594,8 +716,15 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         grid["n"] = cells.groupby(["difficulty", "condition"], sort=False)["n"].min()
         grid["source"] = situation(bench, "temperature", key, gen)
         v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
-        ci = paired_delta_ci(v, v["variant"].astype(float).map(lambda t: f"T={t:.1f}"), hi_t, lo_t,
-                             ["difficulty", "condition"], n_bootstrap=n_bootstrap, seed=seed)
+        ci = paired_delta_ci(
+            v,
+            v["variant"].astype(float).map(lambda t: f"T={t:.1f}"),
+            hi_t,
+            lo_t,
+            ["difficulty", "condition"],
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+        )
         grid = grid.reset_index()
         grid = _with_delta_ci(grid, ci, ["difficulty", "condition"]).set_index(["difficulty", "condition"])
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n", "source"]]
@@ -671,8 +800,9 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     if source != PAPER_SOURCE:
         v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
         v["cond"] = v["condition"].astype(str)
-        ci = paired_delta_ci(v, v["variant"], "True", "False", ["generator", "difficulty", "cond"],
-                             n_bootstrap=n_bootstrap, seed=seed).rename(columns={"cond": "condition"})
+        ci = paired_delta_ci(
+            v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
+        ).rename(columns={"cond": "condition"})
     out = _with_delta_ci(out, ci, keys)
     out = out[keys + ["thinking_on", "thinking_off", "delta"] + DELTA_CI_COLUMNS[:2] + ["n_pairs", "n", "source"]]
     return _paper_sort(out, keys)
@@ -681,8 +811,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
 def compare_T26(t26: pd.DataFrame) -> pd.DataFrame:
     """Return T26 (long) beside the paper's values (alignment on/off and the printed delta)."""
     keys = ["generator", "difficulty", "condition"]
-    long = t26.melt(id_vars=keys, value_vars=["thinking_on", "thinking_off", "delta"],
-                    var_name="variant")
+    long = t26.melt(id_vars=keys, value_vars=["thinking_on", "thinking_off", "delta"], var_name="variant")
     long["variant"] = long["variant"].replace({"delta": "on_minus_off"})
     rep = paper.reported("T26")
     rep = rep[rep["generator"].notna()]
@@ -699,9 +828,14 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
     both = pd.concat(parts)
     g = both.groupby("condition", sort=False)["delta"]
-    out = pd.DataFrame({"mean_delta": g.mean(), "max_abs_delta": g.apply(lambda s: s.abs().max()),
-                        "n_cells": g.size(),
-                        "cells_over_0_3": g.apply(lambda s: int((s.abs() > 0.3 + 1e-9).sum()))})
+    out = pd.DataFrame(
+        {
+            "mean_delta": g.mean(),
+            "max_abs_delta": g.apply(lambda s: s.abs().max()),
+            "n_cells": g.size(),
+            "cells_over_0_3": g.apply(lambda s: int((s.abs() > 0.3 + 1e-9).sum())),
+        }
+    )
     if "delta_lo" in both and both["delta_lo"].notna().any():
         excl = (both["delta_lo"] > 0) | (both["delta_hi"] < 0)
         out["cells_ci_excludes_0"] = excl.groupby(both["condition"], sort=False).sum().astype(int)
@@ -714,22 +848,24 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
 def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ5 verdicts (mean GT gap +0.11 pp, max |delta| 0.3 pp, 24 paired cells)."""
     if from_paper(t05):
-        return report.checks_table([paper.not_reproduced(c, NO_RUNS_NOTE)
-                                    for c in ("P.cot_mean_gt", "P.cot_max", "T05.paired_cells")])
+        return report.checks_table(
+            [paper.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.cot_mean_gt", "P.cot_max", "T05.paired_cells")]
+        )
     s = t05.set_index("condition")
     gt, allc = s.loc["with_gt"], s.loc["all"]
-    return report.checks_table([
-        paper.verdict("P.cot_mean_gt", float(gt["mean_delta"]), shown=f"{gt['mean_delta']:+.3f}"),
-        paper.verdict("P.cot_max", float(allc["max_abs_delta"]), shown=f"{allc['max_abs_delta']:.3f}"),
-        paper.verdict("T05.paired_cells", int(allc["n_cells"]), population=24),
-    ])
+    return report.checks_table(
+        [
+            paper.verdict("P.cot_mean_gt", float(gt["mean_delta"]), shown=f"{gt['mean_delta']:+.3f}"),
+            paper.verdict("P.cot_max", float(allc["max_abs_delta"]), shown=f"{allc['max_abs_delta']:.3f}"),
+            paper.verdict("T05.paired_cells", int(allc["n_cells"]), population=24),
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # RQ6: structured vs free-form (F05, T31)
 # ---------------------------------------------------------------------------------------------
-def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP,
-                 seed: int = 0) -> pd.DataFrame:
+def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return structured (with_gt) vs free-form alignment per difficulty for one pairing.
 
     Columns: difficulty, structured, freeform, delta (pp, structured - freeform), n, source,
@@ -741,8 +877,18 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP,
     """
     key, gen = PAIRINGS[artifact]
     cells = pairing_alignment(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
-    cols = ["difficulty", "structured", "freeform", "delta", "n", "source", "structured_lo",
-            "structured_hi", "freeform_lo", "freeform_hi"] + DELTA_CI_COLUMNS
+    cols = [
+        "difficulty",
+        "structured",
+        "freeform",
+        "delta",
+        "n",
+        "source",
+        "structured_lo",
+        "structured_hi",
+        "freeform_lo",
+        "freeform_hi",
+    ] + DELTA_CI_COLUMNS
     if cells.empty:
         if artifact == "F05":  # the draft's figure prints both alignments per difficulty
             fig = format_paper_F05().query("condition == 'with_gt'")
@@ -750,15 +896,16 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP,
         else:
             rep = paper.reported("T31")
             rep = rep[(rep["judge"] == "judge_" + key) & (rep["generator"] == gen)]
-            out = pd.DataFrame({"difficulty": rep["difficulty"].to_numpy(),
-                                "delta": rep["value"].to_numpy()})
+            out = pd.DataFrame({"difficulty": rep["difficulty"].to_numpy(), "delta": rep["value"].to_numpy()})
         out["source"] = PAPER_SOURCE
         return out.reindex(columns=cols)
     v, _ = _pairing_verdicts(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
     if "with_gt" not in set(cells["variant"]):
-        rel = bench.verdicts[(bench.verdicts["judge"] == "judge_" + key)
-                             & (bench.verdicts["generator"] == gen)
-                             & (bench.verdicts["condition"] == "with_gt")]
+        rel = bench.verdicts[
+            (bench.verdicts["judge"] == "judge_" + key)
+            & (bench.verdicts["generator"] == gen)
+            & (bench.verdicts["condition"] == "with_gt")
+        ]
         base = _cells(rel, ["generator", "difficulty", "condition"]).assign(variant="with_gt")
         cells = pd.concat([cells, base[cells.columns]])
         v = pd.concat([v, rel.assign(variant="with_gt", judge=rel["judge"].astype(str) + "|with_gt")])
@@ -770,14 +917,14 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP,
     wide.columns.name = None
     recs = stats.record_alignment(v)
     recs["variant"] = recs["condition"].astype(str)
-    cell_ci = stats.bootstrap_cells(recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap,
-                                    seed=seed, scale=100.0)
+    cell_ci = stats.bootstrap_cells(
+        recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
+    )
     for var, name in (("with_gt", "structured"), ("freeform", "freeform")):
         c = cell_ci[cell_ci["variant"].astype(str) == var]
         c = c.set_index(c["difficulty"].astype(str))
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
-    ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap,
-                         seed=seed)
+    ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
     return _paper_sort(out[cols], ["difficulty"])
 
@@ -785,12 +932,14 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP,
 def format_paper_F05() -> pd.DataFrame:
     """Return the draft figure's F05 values: condition, difficulty, structured, freeform, delta (printed gap)."""
     rep = paper.reported("F05").dropna(subset=["difficulty"])
-    wide = rep.pivot_table(index=["condition", "difficulty"], columns="variant", values="value",
-                           sort=False).reset_index()
+    wide = rep.pivot_table(
+        index=["condition", "difficulty"], columns="variant", values="value", sort=False
+    ).reset_index()
     wide = wide.rename(columns={"structured_minus_freeform": "delta"})
     wide.columns.name = None
-    return _paper_sort(wide[["condition", "difficulty", "structured", "freeform", "delta"]],
-                       ["condition", "difficulty"])
+    return _paper_sort(
+        wide[["condition", "difficulty", "structured", "freeform", "delta"]], ["condition", "difficulty"]
+    )
 
 
 def format_without_gt(bench) -> pd.DataFrame:
@@ -806,8 +955,13 @@ def format_without_gt(bench) -> pd.DataFrame:
     if not len(rel):
         return pd.DataFrame(columns=["difficulty", "structured", "n"])
     cells = _cells(rel, ["generator", "difficulty", "condition"])
-    out = pd.DataFrame({"difficulty": cells["difficulty"].astype(str).to_numpy(),
-                        "structured": cells["align"].to_numpy(), "n": cells["n"].to_numpy()})
+    out = pd.DataFrame(
+        {
+            "difficulty": cells["difficulty"].astype(str).to_numpy(),
+            "structured": cells["align"].to_numpy(),
+            "n": cells["n"].to_numpy(),
+        }
+    )
     return _paper_sort(out, ["difficulty"])
 
 
@@ -819,12 +973,24 @@ def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
     without-GT prompt, so that bar is not reproduced.
     """
     key, gen = PAIRINGS["F05"]
-    long = f05.melt(id_vars="difficulty", value_vars=["structured", "freeform", "delta"],
-                    var_name="variant").assign(condition="with_gt")
+    long = f05.melt(id_vars="difficulty", value_vars=["structured", "freeform", "delta"], var_name="variant").assign(
+        condition="with_gt"
+    )
     nogt = format_without_gt(bench)
     if len(nogt):
-        long = pd.concat([long, pd.DataFrame({"difficulty": nogt["difficulty"], "variant": "structured",
-                                              "condition": "without_gt", "value": nogt["structured"]})])
+        long = pd.concat(
+            [
+                long,
+                pd.DataFrame(
+                    {
+                        "difficulty": nogt["difficulty"],
+                        "variant": "structured",
+                        "condition": "without_gt",
+                        "value": nogt["structured"],
+                    }
+                ),
+            ]
+        )
     if (f05["source"] == PAPER_SOURCE).all():
         long = long.iloc[0:0]
     long["variant"] = long["variant"].replace({"delta": "structured_minus_freeform"})
@@ -858,27 +1024,33 @@ def format_checks(f05: pd.DataFrame, t31: pd.DataFrame) -> pd.DataFrame:
             continue
         r = float(t["delta"].get(diff, np.nan))
         ci = (t.at[diff, "lo"], t.at[diff, "hi"]) if {"lo", "hi"} <= set(t.columns) and diff in t.index else None
-        out.append(paper.verdict(f"T31.sign_{diff}", [r], shown=f"{r:+.2f}", ci=ci))  # a paired CI spanning 0: indistinguishable
+        out.append(
+            paper.verdict(f"T31.sign_{diff}", [r], shown=f"{r:+.2f}", ci=ci)
+        )  # a paired CI spanning 0: indistinguishable
     return report.checks_table(out)
 
 
 # ---------------------------------------------------------------------------------------------
 # Across RQ3-RQ6: the largest lever (P.format_largest_lever); repeated runs (P.repeat_spread)
 # ---------------------------------------------------------------------------------------------
-def lever_checks(t04: pd.DataFrame, t25: pd.DataFrame, t27: pd.DataFrame, t05: pd.DataFrame,
-                 f05: pd.DataFrame, t31: pd.DataFrame) -> list[paper.Verdict]:
+def lever_checks(
+    t04: pd.DataFrame, t25: pd.DataFrame, t27: pd.DataFrame, t05: pd.DataFrame, f05: pd.DataFrame, t31: pd.DataFrame
+) -> list[paper.Verdict]:
     """Return P.format_largest_lever: the largest max |effect| (pp) of the four levers, each from
     its own study's table (C2 delta, temperature spread, thinking |on - off|, format gap)."""
     tabs = {"c2": [t04], "temperature": [t25, t27], "thinking": [t05], "format": [f05, t31]}
     missing = [k for k, ts in tabs.items() if all(from_paper(t) or not len(t) for t in ts)]
     if missing:
         return [paper.not_reproduced("P.format_largest_lever", "no runs of " + ", ".join(missing))]
-    effect = pd.Series({
-        "c2": t04["delta"].abs().max(),
-        "temperature": max(t["max_spread"].abs().max() for t in (t25, t27) if not from_paper(t) and len(t)),
-        "thinking": t05["max_abs_delta"].abs().max(),
-        "format": max(t["delta"].abs().max() for t in (f05, t31) if not from_paper(t) and len(t)),
-    }, dtype=float)
+    effect = pd.Series(
+        {
+            "c2": t04["delta"].abs().max(),
+            "temperature": max(t["max_spread"].abs().max() for t in (t25, t27) if not from_paper(t) and len(t)),
+            "thinking": t05["max_abs_delta"].abs().max(),
+            "format": max(t["delta"].abs().max() for t in (f05, t31) if not from_paper(t) and len(t)),
+        },
+        dtype=float,
+    )
     return [paper.verdict("P.format_largest_lever", effect)]
 
 
@@ -896,11 +1068,18 @@ def repeat_checks(bench) -> list[paper.Verdict]:
                 continue
             v = bench.verdicts[bench.verdicts["judge"].isin(grp["judge"].tolist())]
             cells = _cells(v, ["judge", "generator", "difficulty", "condition"])
-            wide = cells.pivot_table(index=["generator", "difficulty", "condition"], columns="judge",
-                                     values="align").dropna()
+            wide = cells.pivot_table(
+                index=["generator", "difficulty", "condition"], columns="judge", values="align"
+            ).dropna()
             if len(wide):
                 spreads.append(float((wide.max(axis=1) - wide.min(axis=1)).max()))
     if not spreads:
         return [paper.not_reproduced("P.repeat_spread", "no two runs of one judge configuration")]
-    return [paper.verdict("P.repeat_spread", max(spreads), shown=f"{max(spreads):.2f}",
-                          note=f"{len(spreads)} repeated configuration(s)")]
+    return [
+        paper.verdict(
+            "P.repeat_spread",
+            max(spreads),
+            shown=f"{max(spreads):.2f}",
+            note=f"{len(spreads)} repeated configuration(s)",
+        )
+    ]

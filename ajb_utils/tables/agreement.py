@@ -17,9 +17,25 @@ from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
-    "pairwise_long", "table_T03", "extreme_pairs", "confusion_pair", "table_F10",
-    "binary_cells", "table_T29", "compare_T29", "binary_reading_note", "t29_spearman", "tier_gap_rho", "hard_cell_means",
-    "jury_checks", "tier_search", "tier_note", "judge_side_bound", "t29_checks", "f10_checks", "matrix_stats",
+    "pairwise_long",
+    "table_T03",
+    "extreme_pairs",
+    "confusion_pair",
+    "table_F10",
+    "binary_cells",
+    "table_T29",
+    "compare_T29",
+    "binary_reading_note",
+    "t29_spearman",
+    "tier_gap_rho",
+    "hard_cell_means",
+    "jury_checks",
+    "tier_search",
+    "tier_note",
+    "judge_side_bound",
+    "t29_checks",
+    "f10_checks",
+    "matrix_stats",
 ]
 
 
@@ -29,16 +45,20 @@ def _present(names: Sequence[str], have: Sequence[str]) -> list[str]:
     return [n for n in names if n in s]
 
 
-def pairwise_long(bench, judges: Sequence[str] | None = None,
-                  conditions: Sequence[str] = schema.MAIN_CONDITIONS) -> pd.DataFrame:
+def pairwise_long(
+    bench, judges: Sequence[str] | None = None, conditions: Sequence[str] = schema.MAIN_CONDITIONS
+) -> pd.DataFrame:
     """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair."""
     v = released_verdicts(bench, judges, conditions)
     judges = _present(list(schema.JUDGES if judges is None else judges), v["judge"].unique())
     frames = []
     for cond in conditions:
         pw = stats.pairwise_agreement(v, cond, judges=judges)
-        frames.append(pw.rename(columns={"judge_a": "judge", "judge_b": "judge_2",
-                                         "agreement_pct": "agreement"}).assign(condition=cond))
+        frames.append(
+            pw.rename(columns={"judge_a": "judge", "judge_b": "judge_2", "agreement_pct": "agreement"}).assign(
+                condition=cond
+            )
+        )
     out = pd.concat(frames, ignore_index=True)
     return out[["judge", "judge_2", "condition", "agreement", "kappa", "n"]]
 
@@ -46,18 +66,21 @@ def pairwise_long(bench, judges: Sequence[str] | None = None,
 def table_T03(bench, judges: Sequence[str] | None = None) -> pd.DataFrame:
     """Return T03: per condition a judge x judge block, upper triangle agreement %, lower kappa."""
     pw = pairwise_long(bench, judges)
-    order = _present(list(schema.JUDGES if judges is None else judges),
-                     pd.concat([pw["judge"], pw["judge_2"]]).unique())
+    order = _present(
+        list(schema.JUDGES if judges is None else judges), pd.concat([pw["judge"], pw["judge_2"]]).unique()
+    )
     blocks = {}
     for cond in schema.MAIN_CONDITIONS:
-        sub = pw[pw["condition"] == cond].rename(columns={
-            "judge": "judge_a", "judge_2": "judge_b", "agreement": "agreement_pct"})
+        sub = pw[pw["condition"] == cond].rename(
+            columns={"judge": "judge_a", "judge_2": "judge_b", "agreement": "agreement_pct"}
+        )
         blocks[cond] = stats.agreement_matrix(sub, judges=order)
     return pd.concat(blocks, names=["condition", "judge"])
 
 
-def extreme_pairs(pw: pd.DataFrame, condition: str = "with_gt",
-                  judges: Sequence[str] = schema.MAIN_JUDGES) -> tuple[tuple[str, str], tuple[str, str]]:
+def extreme_pairs(
+    pw: pd.DataFrame, condition: str = "with_gt", judges: Sequence[str] = schema.MAIN_JUDGES
+) -> tuple[tuple[str, str], tuple[str, str]]:
     """Return ((judge, judge_2) with highest agreement, (judge, judge_2) with lowest) among judges."""
     sub = pw[(pw["condition"] == condition) & pw["judge"].isin(judges) & pw["judge_2"].isin(judges)]
     sub = sub.sort_values(["agreement", "judge", "judge_2"], ascending=[False, True, True])
@@ -68,8 +91,7 @@ def extreme_pairs(pw: pd.DataFrame, condition: str = "with_gt",
 def confusion_pair(bench, judge: str, judge_2: str, condition: str = "with_gt") -> pd.DataFrame:
     """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2."""
     v = released_verdicts(bench, [judge, judge_2], [condition])
-    wide = (v.groupby(list(stats.PAIR_KEYS) + ["judge"], observed=True)["llm_score"].first()
-            .unstack("judge"))
+    wide = v.groupby(list(stats.PAIR_KEYS) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
     wide.columns = wide.columns.astype(str)
     conf = stats.confusion(wide[judge].to_numpy(float), wide[judge_2].to_numpy(float), normalize=True)
     conf.index.name, conf.columns.name = schema.display(judge), schema.display(judge_2)
@@ -88,13 +110,20 @@ def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
             rows.append({**base, "stat": "share_of_verdicts", "variant": f"{x:g}|{y:g}", "value": share})
         rows.append({**base, "stat": "agreement", "variant": np.nan, "value": rec["agreement"]})
         rows.append({**base, "stat": "kappa", "variant": np.nan, "value": rec["kappa"]})
-        rows.append({**base, "stat": "offdiag_share_with_a_0.5", "variant": np.nan,
-                     "value": 100.0 * stats.offdiag_half_share(conf)})
+        rows.append(
+            {
+                **base,
+                "stat": "offdiag_share_with_a_0.5",
+                "variant": np.nan,
+                "value": 100.0 * stats.offdiag_half_share(conf),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
-                 missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def binary_cells(
+    bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt", missing: Missing = PAPER_MISSING
+) -> pd.DataFrame:
     """Return per (judge, generator, difficulty) cell: standard align (%), binary align under the
     judge-side reading (``binary``) and with the reference collapsed too (``binary_both``)."""
     v = released_verdicts(bench, judges, [condition])
@@ -106,15 +135,19 @@ def binary_cells(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: s
     return out
 
 
-def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt",
-              missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def table_T29(
+    bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt", missing: Missing = PAPER_MISSING
+) -> pd.DataFrame:
     """Return T29: per judge mean standard / binary align over cells (%) under both readings of the
     collapse (``binary``: judge side only; ``binary_both``: judge and reference), their deltas (pp),
     0.5-rate (%), ranks (standard, judge-side binary)."""
     cells = binary_cells(bench, judges, condition, missing)
     out = cells.groupby("judge", observed=True).agg(
-        standard=("standard", "mean"), binary=("binary", "mean"), binary_both=("binary_both", "mean"),
-        n_cells=("standard", "size"))
+        standard=("standard", "mean"),
+        binary=("binary", "mean"),
+        binary_both=("binary_both", "mean"),
+        n_cells=("standard", "size"),
+    )
     out.index = out.index.astype(str)
     out["delta"] = out["binary"] - out["standard"]
     out["delta_both"] = out["binary_both"] - out["standard"]
@@ -127,8 +160,20 @@ def table_T29(bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str 
     out["rank_binary_both"] = out["binary_both"].rank(ascending=False, method="min").astype(int)
     out = out.sort_values("standard", ascending=False)
     out.index.name = "judge"
-    return out[["standard", "binary", "delta", "binary_both", "delta_both", "half_credit_rate", "rank_standard",
-                "rank_binary", "rank_binary_both", "n_cells"]]
+    return out[
+        [
+            "standard",
+            "binary",
+            "delta",
+            "binary_both",
+            "delta_both",
+            "half_credit_rate",
+            "rank_standard",
+            "rank_binary",
+            "rank_binary_both",
+            "n_cells",
+        ]
+    ]
 
 
 # Under the judge-side reading a 0.5 verdict moves to 0 or 1 while p stays, so a verdict gains
@@ -149,34 +194,47 @@ def compare_T29(t29: pd.DataFrame, reported: pd.DataFrame | None = None) -> pd.D
     compared) and its bound ``judge_side_bound`` = 0.5 x 0.5-rate on the delta rows."""
     t = t29.reset_index()
     both = t.assign(binary=t["binary_both"], delta=t["delta_both"])
-    long = both.melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
-                     var_name="variant")
+    long = both.melt(
+        id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"], var_name="variant"
+    )
     rep = paper.reported("T29") if reported is None else reported
     rep = rep.dropna(subset=["judge"])
-    rep = rep.assign(variant=rep["variant"].where(rep["stat"] != "half_credit_rate", "half_credit_rate")
-                     .replace({"binary_minus_standard": "delta"}))
+    rep = rep.assign(
+        variant=rep["variant"]
+        .where(rep["stat"] != "half_credit_rate", "half_credit_rate")
+        .replace({"binary_minus_standard": "delta"})
+    )
     out = paper.compare(long, rep, on=["judge", "variant"])
-    side = t.melt(id_vars="judge", value_vars=["standard", "binary", "delta", "half_credit_rate"],
-                  var_name="variant", value_name="judge_side")
+    side = t.melt(
+        id_vars="judge",
+        value_vars=["standard", "binary", "delta", "half_credit_rate"],
+        var_name="variant",
+        value_name="judge_side",
+    )
     attrs = dict(out.attrs)
     out = out.merge(side.astype({"judge": str}), on=["judge", "variant"], how="left")
     rate = rep[rep["variant"] == "half_credit_rate"].set_index("judge")["value"]
-    out["judge_side_bound"] = np.where(out["variant"] == "delta",
-                                       judge_side_bound(out["judge"].map(rate).astype(float)), np.nan)
+    out["judge_side_bound"] = np.where(
+        out["variant"] == "delta", judge_side_bound(out["judge"].map(rate).astype(float)), np.nan
+    )
     out.attrs = attrs
     return out
 
 
 def binary_reading_note(t29: pd.DataFrame) -> str:
     """Return which reading of the binary collapse gives a positive delta for every judge (as the paper's T29 does)."""
-    pos = {name: bool((t29[col] > 0).all()) for name, col in
-           (("judge side only", "delta"), ("judge and reference collapsed", "delta_both"))}
+    pos = {
+        name: bool((t29[col] > 0).all())
+        for name, col in (("judge side only", "delta"), ("judge and reference collapsed", "delta_both"))
+    }
     got = [k for k, v in pos.items() if v]
-    which = (" and ".join(got) if got else "neither reading")
-    return (f"The paper's T29 deltas are positive for all six judges; here {which} "
-            f"give{'s' if len(got) < 2 else ''} a positive delta for every judge "
-            f"(judge side only: min delta {t29['delta'].min():+.1f} pp; "
-            f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp).")
+    which = " and ".join(got) if got else "neither reading"
+    return (
+        f"The paper's T29 deltas are positive for all six judges; here {which} "
+        f"give{'s' if len(got) < 2 else ''} a positive delta for every judge "
+        f"(judge side only: min delta {t29['delta'].min():+.1f} pp; "
+        f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp)."
+    )
 
 
 def t29_spearman(t29: pd.DataFrame, column: str = "binary_both") -> tuple[float, float]:
@@ -200,8 +258,9 @@ def _capacity_ordered(t: Mapping[str, int]) -> bool:
     return t["judge_gpt_oss_20b"] < t["judge_qwq_32b"] < t["judge_gpt_oss_120b"] <= frontier
 
 
-def tier_search(pw: pd.DataFrame, condition: str = "with_gt",
-                judges: Sequence[str] = schema.MAIN_JUDGES) -> pd.DataFrame:
+def tier_search(
+    pw: pd.DataFrame, condition: str = "with_gt", judges: Sequence[str] = schema.MAIN_JUDGES
+) -> pd.DataFrame:
     """Return every ordinal tiering of the judges (each weak ordering, tiers 0..k-1) with the
     Spearman rho of pairwise kappa vs tier gap it gives: columns tiering (judge=tier, paper
     order), capacity_ordered (follows parameter count), rho. 4,683 rows for six judges."""
@@ -216,8 +275,13 @@ def tier_search(pw: pd.DataFrame, condition: str = "with_gt",
         t = dict(zip(judges, labels))
         gap = np.abs(np.array([t[x] for x in a]) - np.array([t[y] for y in b]))
         rho = stats.spearman(gap, kappa)[0] if len(set(gap)) > 1 else np.nan
-        rows.append({"tiering": ", ".join(f"{schema.display(j)}={k}" for j, k in t.items()),
-                     "capacity_ordered": _capacity_ordered(t), "rho": rho})
+        rows.append(
+            {
+                "tiering": ", ".join(f"{schema.display(j)}={k}" for j, k in t.items()),
+                "capacity_ordered": _capacity_ordered(t),
+                "rho": rho,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -225,12 +289,16 @@ def tier_note(n_hits: int, n_capacity_hits: int) -> str:
     """Return the note a tier-gap rho verdict carries: its definition is unknown when no capacity tiering gives the paper's rho."""
     if n_capacity_hits:
         return "tiers: schema.JUDGE_TIER"
-    return ("rests on an unknown definition: no capacity-ordered tiering gives the paper's with-GT "
-            f"-0.171 from Table 3 ({n_hits} of 4683 ordinal tierings do, none by parameter count; "
-            "X1.tier_rho_with_gt) and Table 3 has no without-GT block; computed with schema.JUDGE_TIER")
+    return (
+        "rests on an unknown definition: no capacity-ordered tiering gives the paper's with-GT "
+        f"-0.171 from Table 3 ({n_hits} of 4683 ordinal tierings do, none by parameter count; "
+        "X1.tier_rho_with_gt) and Table 3 has no without-GT block; computed with schema.JUDGE_TIER"
+    )
 
-def hard_cell_means(bench, judges: Sequence[str], condition: str,
-                    difficulty: str = "hard", missing: Missing = PAPER_MISSING) -> pd.Series:
+
+def hard_cell_means(
+    bench, judges: Sequence[str], condition: str, difficulty: str = "hard", missing: Missing = PAPER_MISSING
+) -> pd.Series:
     """Return per judge (and 'soft_jury' of the judges) mean align (%) over generators at one difficulty."""
     v = released_verdicts(bench, judges, [condition])
     v = v[v["difficulty"] == difficulty]
@@ -254,10 +322,17 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     out = []
     m = hard_cell_means(bench, six, "with_gt", missing=missing)
     best = m.drop("soft_jury").idxmax()
-    out.append(paper.verdict("CJ.soft_jury_hard_gt", m["soft_jury"], shown=f"{m['soft_jury']:.2f}",
-                             note=f"best single: {schema.display(best)} {m[best]:.1f}"))
-    out.append(paper.verdict("CJ.jury_not_above_best_gt", m["soft_jury"] - m[best],
-                             shown=f"{m['soft_jury'] - m[best]:+.2f}"))
+    out.append(
+        paper.verdict(
+            "CJ.soft_jury_hard_gt",
+            m["soft_jury"],
+            shown=f"{m['soft_jury']:.2f}",
+            note=f"best single: {schema.display(best)} {m[best]:.1f}",
+        )
+    )
+    out.append(
+        paper.verdict("CJ.jury_not_above_best_gt", m["soft_jury"] - m[best], shown=f"{m['soft_jury'] - m[best]:+.2f}")
+    )
     pw = pairwise_long(bench, six)
     for cond in schema.MAIN_CONDITIONS:
         sub = pw[pw["condition"] == cond]
@@ -272,26 +347,37 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     gt = pw[pw["condition"] == "with_gt"]
     agree = pd.Series(gt["agreement"].to_numpy(float), index=gt["judge"].astype(str) + "|" + gt["judge_2"].astype(str))
     out += [paper.verdict("CJ.highest_pair", agree), paper.verdict("CJ.lowest_pair", agree)]
-    t2 = stats.align(released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
-                     by=["judge", "generator", "difficulty", "condition"], missing=missing)
+    t2 = stats.align(
+        released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
+        by=["judge", "generator", "difficulty", "condition"],
+        missing=missing,
+    )
     t2["judge"] = t2["judge"].astype(str)
     if (t2["judge"] == "judge_prometheus2_7b").any():
-        cell = t2.pivot_table(index=["generator", "difficulty", "condition"], columns="judge", values="align",
-                              observed=True)
+        cell = t2.pivot_table(
+            index=["generator", "difficulty", "condition"], columns="judge", values="align", observed=True
+        )
         gap = cell[[j for j in six if j in cell.columns]].mean(axis=1) - cell["judge_prometheus2_7b"]
         per = gap.groupby(level="condition").mean()
-        out.append(paper.verdict("CJ.prometheus_gap", per, shown=", ".join(f"{c} {x:.1f}" for c, x in per.items()),
-                                 note="six-judge mean minus Prometheus-2, mean over cells, per condition"))
+        out.append(
+            paper.verdict(
+                "CJ.prometheus_gap",
+                per,
+                shown=", ".join(f"{c} {x:.1f}" for c, x in per.items()),
+                note="six-judge mean minus Prometheus-2, mean over cells, per condition",
+            )
+        )
     else:
         out.append(paper.not_reproduced("CJ.prometheus_gap", "no Prometheus-2 verdicts in this data"))
     prom = pairwise_long(bench, six + ["judge_prometheus2_7b"])
     prom = prom[prom["judge_2"] == "judge_prometheus2_7b"]
     if not prom.empty:
-        for stat, cid, fmt in (("agreement", "CJ.prometheus_agreement", "{:.1f}"),
-                               ("kappa", "CJ.prometheus_kappa", "{:.3f}")):
+        for stat, cid, fmt in (
+            ("agreement", "CJ.prometheus_agreement", "{:.1f}"),
+            ("kappa", "CJ.prometheus_kappa", "{:.3f}"),
+        ):
             lo, hi = prom[stat].min(), prom[stat].max()
-            out.append(paper.verdict(cid, [lo, hi], shown=f"{fmt.format(lo)}-{fmt.format(hi)}",
-                                     note="both conditions"))
+            out.append(paper.verdict(cid, [lo, hi], shown=f"{fmt.format(lo)}-{fmt.format(hi)}", note="both conditions"))
     return out
 
 
@@ -300,9 +386,12 @@ def t29_checks(t29: pd.DataFrame) -> list[paper.Verdict]:
     (P.binary_rho), the 0.5-rate gain (T29.half_rate_gain) and takeaway (4) (T06.binary_prefers_oss20b)."""
     rho, pval = t29_spearman(t29)
     gain, _ = stats.spearman(t29["half_credit_rate"], t29["delta_both"])
-    out = [paper.verdict("P.binary_rho", rho, shown=f"{rho:+.3f}", note=f"p = {pval:.3f}; both-collapsed reading"),
-           paper.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}",
-                         note="Spearman over the judges, both-collapsed delta")]
+    out = [
+        paper.verdict("P.binary_rho", rho, shown=f"{rho:+.3f}", note=f"p = {pval:.3f}; both-collapsed reading"),
+        paper.verdict(
+            "T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="Spearman over the judges, both-collapsed delta"
+        ),
+    ]
     b = t29["binary_both"]
     if {"judge_gpt_oss_20b", "judge_qwq_32b"} <= set(b.index):
         d = float(b["judge_gpt_oss_20b"] - b["judge_qwq_32b"])
@@ -329,7 +418,8 @@ def matrix_stats(f10: pd.DataFrame) -> pd.DataFrame:
             i, j = (stats.LABELS.index(float(t)) for t in str(var).split("|"))
             m[i, j] = float(x)
         n = m.sum()
-        po, pe = np.trace(m) / n, float(m.sum(axis=1) @ m.sum(axis=0)) / n ** 2
-        rows.append({"judge": a, "judge_2": b, "condition": c, "agreement": 100 * po,
-                     "kappa": (po - pe) / (1 - pe), "total": n})
+        po, pe = np.trace(m) / n, float(m.sum(axis=1) @ m.sum(axis=0)) / n**2
+        rows.append(
+            {"judge": a, "judge_2": b, "condition": c, "agreement": 100 * po, "kappa": (po - pe) / (1 - pe), "total": n}
+        )
     return pd.DataFrame(rows)

@@ -21,9 +21,27 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 
 __all__ = [
-    "ANCHORING_SITUATIONS", "LIFT_EXCLUDED_GENERATORS", "run_situation", "anchoring_runs", "base_judge",
-    "gt_lift", "paired_lift", "per_metric_lift", "reported_metric_lift", "table_T01", "reported_T01", "anchoring_split", "c3_command",
-    "c3_status", "t01_checks", "lift_checks", "apph_checks", "mine_over_anchoring", "anchoring_counts", "anchoring_metric_counts", "anchoring_cases",
+    "ANCHORING_SITUATIONS",
+    "LIFT_EXCLUDED_GENERATORS",
+    "run_situation",
+    "anchoring_runs",
+    "base_judge",
+    "gt_lift",
+    "paired_lift",
+    "per_metric_lift",
+    "reported_metric_lift",
+    "table_T01",
+    "reported_T01",
+    "anchoring_split",
+    "c3_command",
+    "c3_status",
+    "t01_checks",
+    "lift_checks",
+    "apph_checks",
+    "mine_over_anchoring",
+    "anchoring_counts",
+    "anchoring_metric_counts",
+    "anchoring_cases",
 ]
 
 ANCHORING_SITUATIONS: dict[int, str] = {
@@ -65,10 +83,12 @@ def run_situation(bench, study: str) -> tuple[int, str]:
 
 def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qwq_32b_c3") -> str:
     """Return the judge runner command that produces a C3 run (Table 1) for one judge."""
-    return ("python -m ajb_utils.judge run --backend openai --base-url <endpoint>/v1 "
-            f"--model {judge_model} --source {source} --conditions with_gt,without_gt,corrupted_gt "
-            f"--generators {C3_GENERATOR} --study c3 --judge-label {name.removesuffix('_c3')} "
-            f"--name {name}")
+    return (
+        "python -m ajb_utils.judge run --backend openai --base-url <endpoint>/v1 "
+        f"--model {judge_model} --source {source} --conditions with_gt,without_gt,corrupted_gt "
+        f"--generators {C3_GENERATOR} --study c3 --judge-label {name.removesuffix('_c3')} "
+        f"--name {name}"
+    )
 
 
 def c3_status(bench, data_source: str) -> str:
@@ -77,14 +97,18 @@ def c3_status(bench, data_source: str) -> str:
     runs = anchoring_runs(bench, "c3")
     lines = [f"Table 1 situation {k}: {text}."]
     if k != 3:
-        lines.append("C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in
-                                                zip(runs["judge"], runs["base"])))
+        lines.append("C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in zip(runs["judge"], runs["base"])))
     missing = [j for j in C3_JUDGES if j not in set(runs["base"])]
     if missing:
         lines.append("To produce the missing C3 runs (judge runner; serve the model first):")
-        lines += [c3_command(data_source if data_source != "sample" else "hf",
-                             f"<{schema.display(j)} model id>", f"{j.removeprefix('judge_')}_c3")
-                  for j in missing]
+        lines += [
+            c3_command(
+                data_source if data_source != "sample" else "hf",
+                f"<{schema.display(j)} model id>",
+                f"{j.removeprefix('judge_')}_c3",
+            )
+            for j in missing
+        ]
     return "\n".join(lines)
 
 
@@ -95,8 +119,12 @@ def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
     signs "with non-overlapping bootstrap CIs"; a CI that spans 0 is "indistinguishable".
     """
     lv = lift.set_index("judge")
-    ids = {"gpt_5_4": "judge_gpt_5_4", "gemini": "judge_gemini_2_5_pro", "qwq": "judge_qwq_32b",
-           "oss_120b": "judge_gpt_oss_120b"}
+    ids = {
+        "gpt_5_4": "judge_gpt_5_4",
+        "gemini": "judge_gemini_2_5_pro",
+        "qwq": "judge_qwq_32b",
+        "oss_120b": "judge_gpt_oss_120b",
+    }
     out = []
     for c in paper.claims(artifact="C-F2").itertuples():
         j = ids.get(c.claim_id.split(".", 1)[1].removeprefix("lift_").removeprefix("sign_"))
@@ -105,12 +133,21 @@ def lift_checks(lift: pd.DataFrame) -> list[paper.Verdict]:
         r, lo, hi = (float(lv.at[j, k]) for k in ("lift", "lo", "hi"))
         ci = f"paired {r:+.2f} [{lo:+.2f}, {hi:+.2f}]"
         if c.kind == "sign":  # the paper states its signs "with non-overlapping bootstrap CIs"
-            out.append(paper.verdict(c.claim_id, r, shown=ci, ci=(lo, hi),
-                                     note="paired CI excludes 0" if (lo > 0 or hi < 0) else ""))
+            out.append(
+                paper.verdict(
+                    c.claim_id, r, shown=ci, ci=(lo, hi), note="paired CI excludes 0" if (lo > 0 or hi < 0) else ""
+                )
+            )
         else:  # the paper's value is Eq. 5b: a difference of cell means over 12 (g, d) cells
             u = float(lv.at[j, "lift_unpaired"])
-            out.append(paper.verdict(c.claim_id, u, shown=f"{u:+.2f} (Eq. 5b); {ci}",
-                                     note="12 (g,d) cells, unpaired as the paper defines it"))
+            out.append(
+                paper.verdict(
+                    c.claim_id,
+                    u,
+                    shown=f"{u:+.2f} (Eq. 5b); {ci}",
+                    note="12 (g,d) cells, unpaired as the paper defines it",
+                )
+            )
     return out
 
 
@@ -118,8 +155,10 @@ def t01_checks(split: pd.DataFrame) -> list[paper.Verdict]:
     """Return the anchoring-split verdicts (Gemini cGT ~ GT within 1.8 pp; QwQ cGT ~ noGT within 0.2 pp)."""
     s = split.set_index("judge")
     out = []
-    for cid, j, col in (("T01.gemini_cgt_vs_gt", "judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"),
-                        ("T01.qwq_cgt_vs_nogt", "judge_qwq_32b", "max_abs_cGT_minus_noGT")):
+    for cid, j, col in (
+        ("T01.gemini_cgt_vs_gt", "judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"),
+        ("T01.qwq_cgt_vs_nogt", "judge_qwq_32b", "max_abs_cGT_minus_noGT"),
+    ):
         r = [float(s.at[j, col])] if j in s.index else []
         out.append(paper.verdict(cid, r))
     return out
@@ -137,12 +176,14 @@ def apph_checks(counts: pd.DataFrame) -> list[paper.Verdict]:
 # ---------------------------------------------------------------------------------------------
 # GT lift (Eq. 5b) per judge and per metric
 # ---------------------------------------------------------------------------------------------
-def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None,
-              exclude_generators: Sequence[str]) -> pd.DataFrame:
+def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None, exclude_generators: Sequence[str]) -> pd.DataFrame:
     """Return with/without-GT verdicts of the given judges, minus excluded generators."""
     judges = list(judges) if judges is not None else schema.MAIN_JUDGES
-    keep = (verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)
-            & ~verdicts["generator"].isin(list(exclude_generators)))
+    keep = (
+        verdicts["judge"].isin(judges)
+        & verdicts["condition"].isin(schema.MAIN_CONDITIONS)
+        & ~verdicts["generator"].isin(list(exclude_generators))
+    )
     v = verdicts[keep]
     for c in ("judge", "generator", "condition"):
         if isinstance(v[c].dtype, pd.CategoricalDtype):
@@ -150,7 +191,9 @@ def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None,
     return v
 
 
-def paired_lift(v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
+def paired_lift(
+    v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = stats.PAPER_MISSING
+) -> pd.DataFrame:
     """Return per judge: the paired GT lift (pp) with its paired-bootstrap CI and sign, the unpaired lift beside it.
 
     ``lift`` is Eq. 5b over the records judged in both conditions (mean over cells of the mean
@@ -164,20 +207,26 @@ def paired_lift(v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Mis
     unpaired = stats.lift(stats.align(v, missing=missing)).rename("lift_unpaired").reset_index()
     unpaired["judge"] = unpaired["judge"].astype(str)
     out = unpaired.merge(ci[["judge", "lift", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="outer")
-    out["sign"] = np.where(out["lo"] > 0, "+", np.where(out["hi"] < 0, "-",
-                                                        np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)")))
+    out["sign"] = np.where(
+        out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)"))
+    )
     return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs"]]
 
 
-def gt_lift(bench, judges: Sequence[str] | None = None,
-            exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS,
-            n_bootstrap: int = 2000, seed: int = 0) -> pd.DataFrame:
+def gt_lift(
+    bench,
+    judges: Sequence[str] | None = None,
+    exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS,
+    n_bootstrap: int = 2000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Return GT lift per judge (pp): paired lift (Eq. 5b) with its paired CI and sign, unpaired lift, n_cells, n_pairs."""
     return paired_lift(_released(bench.verdicts, judges, exclude_generators), n_bootstrap, seed)
 
 
-def per_metric_lift(bench, judges: Sequence[str] | None = None,
-                    exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS) -> pd.DataFrame:
+def per_metric_lift(
+    bench, judges: Sequence[str] | None = None, exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS
+) -> pd.DataFrame:
     """Return per-metric lift (pp) wide: rows judges, columns metrics (with-GT minus without-GT)."""
     v = _released(bench.verdicts, judges, exclude_generators)
     pm = stats.per_metric_align(v)
@@ -218,15 +267,16 @@ def table_T01(bench, generator: str = C3_GENERATOR) -> pd.DataFrame:
     cells = cells.rename(columns={"judge": "run", "align": "value"})
     cells["run"] = cells["run"].astype(str)
     cells["stat"] = "alignment"
-    wide = cells.pivot_table(index=["run", "difficulty"], columns="condition", values="value",
-                             observed=True)
+    wide = cells.pivot_table(index=["run", "difficulty"], columns="condition", values="value", observed=True)
     deltas = []
     for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
         if "corrupted_gt" in wide and ref in wide:
             d = (wide["corrupted_gt"] - wide[ref]).rename("value").reset_index()
             deltas.append(d.assign(condition="corrupted_gt", stat=stat, n=np.nan))
-    out = pd.concat([cells.astype({"condition": str, "difficulty": str})] +
-                    [d.astype({"difficulty": str}) for d in deltas], ignore_index=True)
+    out = pd.concat(
+        [cells.astype({"condition": str, "difficulty": str})] + [d.astype({"difficulty": str}) for d in deltas],
+        ignore_index=True,
+    )
     out["judge"] = out["run"].map(dict(zip(runs["judge"], runs["base"])))
     order = {d: i for i, d in enumerate(schema.DIFFICULTIES)}
     out["_d"] = out["difficulty"].map(order)
@@ -246,11 +296,12 @@ def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
     d = t01[t01["stat"].isin(["delta_vs_with_gt", "delta_vs_without_gt"])].copy()
     d["abs"] = d["value"].astype(float).abs()
     w = d.pivot_table(index="judge", columns="stat", values="abs", aggfunc="max")
-    w = w.rename(columns={"delta_vs_with_gt": "max_abs_cGT_minus_GT",
-                          "delta_vs_without_gt": "max_abs_cGT_minus_noGT"})
+    w = w.rename(columns={"delta_vs_with_gt": "max_abs_cGT_minus_GT", "delta_vs_without_gt": "max_abs_cGT_minus_noGT"})
     w["corrupted GT tracks"] = np.where(
         w["max_abs_cGT_minus_GT"] < w["max_abs_cGT_minus_noGT"],
-        "with GT (anchors to any reference)", "without GT (ignores a wrong reference)")
+        "with GT (anchors to any reference)",
+        "without GT (ignores a wrong reference)",
+    )
     w.columns.name = None
     return w.reset_index()
 
@@ -261,9 +312,13 @@ def anchoring_split(t01: pd.DataFrame) -> pd.DataFrame:
 MINING_KEYS: list[str] = ["judge", "generator", "difficulty", "id", "metric"]
 
 
-def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = None,
-                        difficulties: Sequence[str] | None = None, margin: float = 0.1,
-                        eps: float = 1e-6) -> pd.DataFrame:
+def mine_over_anchoring(
+    verdicts: pd.DataFrame,
+    judges: Sequence[str] | None = None,
+    difficulties: Sequence[str] | None = None,
+    margin: float = 0.1,
+    eps: float = 1e-6,
+) -> pd.DataFrame:
     """Return the metric verdicts meeting App. H's rule: p < 1, l_GT > p, l_noGT <= p + margin.
 
     Columns: judge, generator, difficulty, id, dag_type, metric, p, l_with_gt, l_without_gt.
@@ -278,8 +333,11 @@ def mine_over_anchoring(verdicts: pd.DataFrame, judges: Sequence[str] | None = N
     wide = g["llm_score"].first().unstack("condition")
     p = g["p"].first().groupby(level=MINING_KEYS, observed=True).first()
     wide = wide.reindex(columns=schema.MAIN_CONDITIONS)
-    lw, lo, pp = wide["with_gt"].to_numpy(float), wide["without_gt"].to_numpy(float), \
-        p.reindex(wide.index).to_numpy(float)
+    lw, lo, pp = (
+        wide["with_gt"].to_numpy(float),
+        wide["without_gt"].to_numpy(float),
+        p.reindex(wide.index).to_numpy(float),
+    )
     hit = (pp < 1.0 - eps) & (lw > pp + eps) & (lo <= pp + margin + eps)
     out = wide.index[hit].to_frame(index=False)
     out["p"], out["l_with_gt"], out["l_without_gt"] = pp[hit], lw[hit], lo[hit]
@@ -299,18 +357,21 @@ def _paired_records(verdicts: pd.DataFrame) -> pd.DataFrame:
     return r.reset_index().astype({"judge": str, "difficulty": str})
 
 
-def anchoring_counts(verdicts: pd.DataFrame, mined: pd.DataFrame,
-                     judges: Sequence[str] | None = None) -> pd.DataFrame:
+def anchoring_counts(verdicts: pd.DataFrame, mined: pd.DataFrame, judges: Sequence[str] | None = None) -> pd.DataFrame:
     """Return per judge x difficulty: instances (records with >= 1 flagged metric), records, share %."""
     judges = list(judges) if judges is not None else schema.MAIN_JUDGES
     rec = _paired_records(verdicts[verdicts["judge"].isin(judges)])
-    inst = (mined.drop_duplicates(["judge", "difficulty", "generator", "id"])
-            .groupby(["judge", "difficulty"]).size().rename("instances").reset_index())
+    inst = (
+        mined.drop_duplicates(["judge", "difficulty", "generator", "id"])
+        .groupby(["judge", "difficulty"])
+        .size()
+        .rename("instances")
+        .reset_index()
+    )
     out = rec.merge(inst, on=["judge", "difficulty"], how="left").fillna({"instances": 0})
     out["instances"] = out["instances"].astype(np.int64)
     out["share_pct"] = 100.0 * out["instances"] / out["n_records"]
-    return _paper_sort(out, ["judge", "difficulty"])[["judge", "difficulty", "instances",
-                                                       "n_records", "share_pct"]]
+    return _paper_sort(out, ["judge", "difficulty"])[["judge", "difficulty", "instances", "n_records", "share_pct"]]
 
 
 def anchoring_metric_counts(mined: pd.DataFrame, difficulty: str = "hard") -> pd.DataFrame:
@@ -324,8 +385,12 @@ def anchoring_metric_counts(mined: pd.DataFrame, difficulty: str = "hard") -> pd
 
 def _paper_sort(df: pd.DataFrame, on: list[str]) -> pd.DataFrame:
     """Return df sorted by judge / difficulty / metric in the paper's order."""
-    orders = {"judge": schema.JUDGES, "difficulty": schema.DIFFICULTIES, "metric": schema.METRICS,
-              "generator": schema.GENERATORS}
+    orders = {
+        "judge": schema.JUDGES,
+        "difficulty": schema.DIFFICULTIES,
+        "metric": schema.METRICS,
+        "generator": schema.GENERATORS,
+    }
     keys = [df[c].map({v: i for i, v in enumerate(orders.get(c, []))}).fillna(99) for c in on]
     idx = np.lexsort([k.to_numpy() for k in reversed(keys)])
     return df.iloc[idx].reset_index(drop=True)
@@ -336,8 +401,15 @@ def _tool_names(calls) -> str:
     return " -> ".join(c["name"] for c in calls) if isinstance(calls, list) else ""
 
 
-def anchoring_cases(bench, mined: pd.DataFrame, judge: str, difficulty: str = "hard",
-                    metric: str | None = "sequence_accuracy", n: int = 3, seed: int = 0) -> pd.DataFrame:
+def anchoring_cases(
+    bench,
+    mined: pd.DataFrame,
+    judge: str,
+    difficulty: str = "hard",
+    metric: str | None = "sequence_accuracy",
+    n: int = 3,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Return n mined cases of one judge with query, generated vs expected tools, scores, justifications.
 
     ``bench`` should be loaded with ``justifications=True`` (only the needed judge). Cases are a
@@ -347,11 +419,14 @@ def anchoring_cases(bench, mined: pd.DataFrame, judge: str, difficulty: str = "h
     if metric is not None and (m["metric"] == metric).any():
         m = m[m["metric"] == metric]
     m = m.sort_values(["generator", "id", "metric"]).reset_index(drop=True)
-    pick = m.iloc[np.sort(np.random.default_rng(seed).choice(len(m), size=min(n, len(m)),
-                                                           replace=False))] if len(m) else m
-    gen = bench.generations.assign(id=bench.generations["id"].astype(str),
-                                   generator=bench.generations["generator"].astype(str),
-                                   difficulty=bench.generations["difficulty"].astype(str))
+    pick = (
+        m.iloc[np.sort(np.random.default_rng(seed).choice(len(m), size=min(n, len(m)), replace=False))] if len(m) else m
+    )
+    gen = bench.generations.assign(
+        id=bench.generations["id"].astype(str),
+        generator=bench.generations["generator"].astype(str),
+        difficulty=bench.generations["difficulty"].astype(str),
+    )
     gen = gen.set_index(["id", "generator", "difficulty"])
     exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"]
     key = pd.MultiIndex.from_frame(pick[["id", "generator", "difficulty"]])
@@ -362,11 +437,11 @@ def anchoring_cases(bench, mined: pd.DataFrame, judge: str, difficulty: str = "h
     v = bench.verdicts
     if "justification" in v.columns:
         j = v[(v["judge"] == judge) & v["id"].astype(str).isin(pick["id"])]
-        j = j.assign(**{c: j[c].astype(str) for c in ("id", "generator", "difficulty", "metric",
-                                                     "condition")})
+        j = j.assign(**{c: j[c].astype(str) for c in ("id", "generator", "difficulty", "metric", "condition")})
         jw = j.set_index(["id", "generator", "difficulty", "metric", "condition"])["justification"]
         for cond in schema.MAIN_CONDITIONS:
-            k = pd.MultiIndex.from_arrays([pick["id"], pick["generator"], pick["difficulty"],
-                                           pick["metric"], [cond] * len(pick)])
+            k = pd.MultiIndex.from_arrays(
+                [pick["id"], pick["generator"], pick["difficulty"], pick["metric"], [cond] * len(pick)]
+            )
             out[f"justification_{cond}"] = jw.reindex(k).to_numpy()
     return out.reset_index(drop=True)

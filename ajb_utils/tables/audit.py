@@ -20,10 +20,27 @@ from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.main_results import finding_verdicts
 
 __all__ = [
-    "self_bias", "table_T23", "table_T23_other_judges", "table2_frame",
-    "decision_guide", "table_T06", "compare_T06", "compare_T06_values", "band_cells", "best_cells", "audit_table2",
-    "findings_on_table2", "takeaway_checks", "audit_cross_tables",
-    "t23_checks", "table_T06_both", "audit_text_numbers", "audit_text_table", "weighting_shift_T06", "guide_weighting_checks", "scale_checks",
+    "self_bias",
+    "table_T23",
+    "table_T23_other_judges",
+    "table2_frame",
+    "decision_guide",
+    "table_T06",
+    "compare_T06",
+    "compare_T06_values",
+    "band_cells",
+    "best_cells",
+    "audit_table2",
+    "findings_on_table2",
+    "takeaway_checks",
+    "audit_cross_tables",
+    "t23_checks",
+    "table_T06_both",
+    "audit_text_numbers",
+    "audit_text_table",
+    "weighting_shift_T06",
+    "guide_weighting_checks",
+    "scale_checks",
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
@@ -44,8 +61,9 @@ def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.
 def _bias_wide(long: pd.DataFrame, index: str, order: Sequence[str]) -> pd.DataFrame:
     """Return bias pivoted to rows = index (in order), columns = metrics then 'all'."""
     wide = long.pivot(index=index, columns="metric", values="bias")
-    wide = wide.reindex(index=[o for o in order if o in wide.index],
-                        columns=[m for m in schema.METRICS + ["all"] if m in wide.columns])
+    wide = wide.reindex(
+        index=[o for o in order if o in wide.index], columns=[m for m in schema.METRICS + ["all"] if m in wide.columns]
+    )
     wide.columns.name = None
     return wide
 
@@ -80,21 +98,29 @@ def _means(t2: pd.DataFrame, generators: Sequence[str] | None) -> pd.DataFrame:
 
 def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) -> pd.DataFrame:
     """Return per (condition, difficulty): best and runner-up judge by mean over generators, gap (pp)."""
-    m = _means(t2, generators).sort_values(["condition", "difficulty", "value", "judge"],
-                                          ascending=[True, True, False, True])
+    m = _means(t2, generators).sort_values(
+        ["condition", "difficulty", "value", "judge"], ascending=[True, True, False, True]
+    )
     top = m.groupby(["condition", "difficulty"], sort=False).head(2)
     top = top.assign(rank=top.groupby(["condition", "difficulty"]).cumcount())
     best, run = top[top["rank"] == 0], top[top["rank"] == 1]
     out = best.merge(run, on=["condition", "difficulty"], suffixes=("_best", "_runner_up"))
-    out = out.rename(columns={"judge_best": "best", "value_best": "best_align",
-                              "judge_runner_up": "runner_up", "value_runner_up": "runner_up_align"})
+    out = out.rename(
+        columns={
+            "judge_best": "best",
+            "value_best": "best_align",
+            "judge_runner_up": "runner_up",
+            "value_runner_up": "runner_up_align",
+        }
+    )
     out["gap"] = out["best_align"] - out["runner_up_align"]
-    order = {(c, d): i for i, (c, d) in enumerate(
-        [(c, d) for c in ("without_gt", "with_gt") for d in schema.DIFFICULTIES])}
-    out = out.iloc[np.argsort([order.get(k, 99) for k in zip(out["condition"], out["difficulty"])],
-                              kind="stable")]
-    return out[["condition", "difficulty", "best", "best_align", "runner_up", "runner_up_align",
-                "gap"]].reset_index(drop=True)
+    order = {
+        (c, d): i for i, (c, d) in enumerate([(c, d) for c in ("without_gt", "with_gt") for d in schema.DIFFICULTIES])
+    }
+    out = out.iloc[np.argsort([order.get(k, 99) for k in zip(out["condition"], out["difficulty"])], kind="stable")]
+    return out[["condition", "difficulty", "best", "best_align", "runner_up", "runner_up_align", "gap"]].reset_index(
+        drop=True
+    )
 
 
 def weighting_shift_T06(t2: pd.DataFrame, generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS) -> pd.DataFrame:
@@ -113,8 +139,14 @@ def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
         return [paper.not_reproduced("CW.decision_guide_weighting_shift", "no record counts per Table 2 cell")]
     sh = weighting_shift_T06(t2)
     m = float(sh["shift"].abs().max())
-    return [paper.verdict("CW.decision_guide_weighting_shift", m, shown=f"{m:.2f}",
-                          note="four open-weight generators (the guide's numbers), every judge and slot")]
+    return [
+        paper.verdict(
+            "CW.decision_guide_weighting_shift",
+            m,
+            shown=f"{m:.2f}",
+            note="four open-weight generators (the guide's numbers), every judge and slot",
+        )
+    ]
 
 
 def scale_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
@@ -141,25 +173,43 @@ def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
     out = guide.merge(rep.reset_index(), on=["condition", "difficulty"], how="left")
     out["diff_best"] = out["best_align"] - out["paper_align_best"].astype(float)
     out["same_best"] = np.where(out["best"] == out["paper_judge_best"], "yes", "no")
-    return out[["condition", "difficulty", "best", "best_align", "paper_judge_best", "paper_align_best",
-                "diff_best", "same_best", "runner_up", "runner_up_align", "paper_judge_runner_up",
-                "paper_align_runner_up"]]
+    return out[
+        [
+            "condition",
+            "difficulty",
+            "best",
+            "best_align",
+            "paper_judge_best",
+            "paper_align_best",
+            "diff_best",
+            "same_best",
+            "runner_up",
+            "runner_up_align",
+            "paper_judge_runner_up",
+            "paper_align_runner_up",
+        ]
+    ]
 
 
 def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
     """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition,
     difficulty, variant), with the judge in each slot on both sides: ``same_item`` is "no" where
     the slot holds another judge, and `paper.side_by_side` then never counts the value as within."""
-    long = pd.concat([guide[["condition", "difficulty"]].assign(variant=v, value=guide[col],
-                                                                 reproduced_judge=guide[slot])
-                      for v, col, slot in (("best", "best_align", "best"),
-                                           ("runner_up", "runner_up_align", "runner_up"))])
+    long = pd.concat(
+        [
+            guide[["condition", "difficulty"]].assign(variant=v, value=guide[col], reproduced_judge=guide[slot])
+            for v, col, slot in (("best", "best_align", "best"), ("runner_up", "runner_up_align", "runner_up"))
+        ]
+    )
     rep = reported[reported["variant"].isin(["best", "runner_up"])]
     out = paper.compare(long, rep, on=["condition", "difficulty", "variant"])
     attrs = dict(out.attrs)
     key = ["condition", "difficulty", "variant"]
-    judges = long[key + ["reproduced_judge"]].astype(str).merge(
-        rep[key + ["judge"]].astype(str).rename(columns={"judge": "paper_judge"}), on=key, how="outer")
+    judges = (
+        long[key + ["reproduced_judge"]]
+        .astype(str)
+        .merge(rep[key + ["judge"]].astype(str).rename(columns={"judge": "paper_judge"}), on=key, how="outer")
+    )
     out = out.merge(judges, on=key, how="left")
     out["same_item"] = np.where(out["reproduced_judge"] == out["paper_judge"], "yes", "no")
     out.attrs = attrs
@@ -167,8 +217,9 @@ def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFr
 
 
 # ---- X1 consistency audit ---------------------------------------------------------------------
-def band_cells(t2: pd.DataFrame, lo: float = 77.0, hi: float = 82.0,
-               generators: Sequence[str] | None = None) -> pd.DataFrame:
+def band_cells(
+    t2: pd.DataFrame, lo: float = 77.0, hi: float = 82.0, generators: Sequence[str] | None = None
+) -> pd.DataFrame:
     """Return per generator: min, max of hard without-GT cells, and all_in_band (lo <= v <= hi)."""
     sub = t2[(t2["condition"] == "without_gt") & (t2["difficulty"] == "hard")]
     if generators is not None:
@@ -179,14 +230,16 @@ def band_cells(t2: pd.DataFrame, lo: float = 77.0, hi: float = 82.0,
     return out
 
 
-def best_cells(t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = "with_gt",
-               generators: Sequence[str] | None = None) -> tuple[int, int, int]:
+def best_cells(
+    t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = "with_gt", generators: Sequence[str] | None = None
+) -> tuple[int, int, int]:
     """Return (cells where judge is strictly best, cells where it is best or tied, cells) at one decimal."""
     sub = t2[t2["condition"] == condition]
     if generators is not None:
         sub = sub[sub["generator"].isin(list(generators))]
     wide = sub.assign(value=sub["value"].round(1)).pivot(
-        index=["generator", "difficulty"], columns="judge", values="value")
+        index=["generator", "difficulty"], columns="judge", values="value"
+    )
     top = wide.max(axis=1)
     is_top = wide[judge] == top
     n_top = (wide.eq(top, axis=0)).sum(axis=1)
@@ -195,8 +248,7 @@ def best_cells(t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = 
 
 def _lift(t2: pd.DataFrame, judge: str) -> float:
     """Return mean over cells of with-GT minus without-GT value for one judge."""
-    sub = t2[t2["judge"] == judge].pivot(index=["generator", "difficulty"], columns="condition",
-                                         values="value")
+    sub = t2[t2["judge"] == judge].pivot(index=["generator", "difficulty"], columns="condition", values="value")
     return float((sub["with_gt"] - sub["without_gt"]).mean())
 
 
@@ -222,17 +274,31 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
     four = t2[t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         r4, r5 = _lift(four, j), _lift(t2, j)
-        out.append(paper.verdict(f"CF2.lift_{cid}", r4, shown=f"{r4:+.2f}",
-                                 note=f"4 generators (Eq. 5b); 5 generators: {r5:+.2f}"))
-    for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro"),
-                   ("qwq", "judge_qwq_32b"), ("oss_120b", "judge_gpt_oss_120b")):
-        out.append(paper.verdict(f"CF2.sign_{cid}", _lift(four, j), shown=f"{_lift(four, j):+.2f}",
-                                 note="4 generators; no CI in a printed table"))
+        out.append(
+            paper.verdict(
+                f"CF2.lift_{cid}", r4, shown=f"{r4:+.2f}", note=f"4 generators (Eq. 5b); 5 generators: {r5:+.2f}"
+            )
+        )
+    for cid, j in (
+        ("gpt_5_4", "judge_gpt_5_4"),
+        ("gemini", "judge_gemini_2_5_pro"),
+        ("qwq", "judge_qwq_32b"),
+        ("oss_120b", "judge_gpt_oss_120b"),
+    ):
+        out.append(
+            paper.verdict(
+                f"CF2.sign_{cid}",
+                _lift(four, j),
+                shown=f"{_lift(four, j):+.2f}",
+                note="4 generators; no CI in a printed table",
+            )
+        )
     return out
 
 
-def takeaway_checks(t2: pd.DataFrame, generators: Sequence[str], t13: pd.DataFrame | None = None,
-                    t29: pd.DataFrame | None = None) -> list[paper.Verdict]:
+def takeaway_checks(
+    t2: pd.DataFrame, generators: Sequence[str], t13: pd.DataFrame | None = None, t29: pd.DataFrame | None = None
+) -> list[paper.Verdict]:
     """Return the decision guide's takeaway verdicts (App. A) on a Table-2-shaped frame.
 
     `generators` is the set the guide's means run over; `t13` (judge, vs_programmatic, vs_human)
@@ -250,24 +316,45 @@ def takeaway_checks(t2: pd.DataFrame, generators: Sequence[str], t13: pd.DataFra
     qm = qwq.groupby("condition")["value"].mean()
     open_alt = wide.xs("with_gt", level="condition")[["judge_gpt_oss_20b", "judge_gpt_oss_120b"]].mean()
     tag = f"{len(list(generators))} generators"
-    out = [paper.verdict("T06.nogt_leaders", nogt.isin(["judge_gemini_2_5_pro", "judge_gpt_5_4"]).tolist(),
-                         note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in nogt.items())),
-           paper.verdict("T06.nogt_lead_margin", lead.xs("without_gt", level="condition"),
-                         shown=", ".join(f"{x:.2f}" for x in lead.xs("without_gt", level="condition")), note=tag),
-           paper.verdict("T06.hard_nogt_spread", float(spread), shown=f"{spread:.2f}", note=tag),
-           paper.verdict("T06.qwq_dominates_gt", (gt == "judge_qwq_32b").tolist(),
-                         note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in gt.items())),
-           paper.verdict("T06.oss120b_open_alternative", open_alt, note=tag),
-           paper.verdict("X1.qwq_mean_with_gt", qm.get("with_gt", np.nan), shown=f"{qm.get('with_gt', np.nan):.2f}", note=tag),
-           paper.verdict("X1.qwq_mean_without_gt", qm.get("without_gt", np.nan), shown=f"{qm.get('without_gt', np.nan):.2f}", note=tag)]
+    out = [
+        paper.verdict(
+            "T06.nogt_leaders",
+            nogt.isin(["judge_gemini_2_5_pro", "judge_gpt_5_4"]).tolist(),
+            note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in nogt.items()),
+        ),
+        paper.verdict(
+            "T06.nogt_lead_margin",
+            lead.xs("without_gt", level="condition"),
+            shown=", ".join(f"{x:.2f}" for x in lead.xs("without_gt", level="condition")),
+            note=tag,
+        ),
+        paper.verdict("T06.hard_nogt_spread", float(spread), shown=f"{spread:.2f}", note=tag),
+        paper.verdict(
+            "T06.qwq_dominates_gt",
+            (gt == "judge_qwq_32b").tolist(),
+            note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in gt.items()),
+        ),
+        paper.verdict("T06.oss120b_open_alternative", open_alt, note=tag),
+        paper.verdict(
+            "X1.qwq_mean_with_gt", qm.get("with_gt", np.nan), shown=f"{qm.get('with_gt', np.nan):.2f}", note=tag
+        ),
+        paper.verdict(
+            "X1.qwq_mean_without_gt",
+            qm.get("without_gt", np.nan),
+            shown=f"{qm.get('without_gt', np.nan):.2f}",
+            note=tag,
+        ),
+    ]
     if t29 is not None and {"judge_gpt_oss_20b", "judge_qwq_32b"} <= set(t29["judge"]):
         b = t29.set_index("judge")["binary"]
         d = float(b["judge_gpt_oss_20b"] - b["judge_qwq_32b"])
         out.append(paper.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}"))
     if t13 is not None and len(t13):
         s = t13.set_index("judge")
-        out += [paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
-                paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"])]
+        out += [
+            paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
+            paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
+        ]
     return out
 
 
@@ -278,16 +365,21 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
     the five generators its caption names and over the four open-weight ones its numbers use.
     """
     parts = [_checked_on(findings_on_table2(t2), "paper T02")]
-    for gens, label in ((schema.GENERATORS, "paper T02, 5 generators (T06 caption)"),
-                        (schema.OPEN_WEIGHT_GENERATORS, "paper T02, 4 open-weight generators")):
+    for gens, label in (
+        (schema.GENERATORS, "paper T02, 5 generators (T06 caption)"),
+        (schema.OPEN_WEIGHT_GENERATORS, "paper T02, 4 open-weight generators"),
+    ):
         vs = takeaway_checks(t2, gens)
         if guide_reported is not None:
             rep = guide_reported[guide_reported["variant"].isin(["best", "runner_up"])]
             m = _means(t2, gens).set_index(["condition", "difficulty", "judge"])["value"]
             idx = list(zip(rep["condition"], rep["difficulty"], rep["judge"]))
             dev = float(np.nanmax(np.abs(rep["value"].to_numpy(float) - m.reindex(idx).to_numpy(float))))
-            vs.append(paper.verdict("X1.T06_from_T02", dev, shown=f"{dev:.2f}",
-                                    note="max over T06's 12 best/runner-up entries"))
+            vs.append(
+                paper.verdict(
+                    "X1.T06_from_T02", dev, shown=f"{dev:.2f}", note="max over T06's 12 best/runner-up entries"
+                )
+            )
         held = [v.holds is True for v in vs if v.claim_id.startswith(("T06.", "X1.qwq"))]
         if gens is schema.GENERATORS:
             vs.append(paper.verdict("X1.guide_takeaways_5gen", held))
@@ -324,52 +416,84 @@ def audit_cross_tables() -> pd.DataFrame:
     for stat, cid in (("agreement", "X1.F10_from_T03"), ("kappa", "X1.F10_kappa_from_T03")):
         h = hdr.xs(stat, level="stat")
         t = t03.xs(stat, level="stat").reindex(h.index)
-        out.append(paper.verdict(cid, _max_abs(h, t), shown=f"{_max_abs(h, t):g}",
-                                 note="; ".join(f"{schema.display(a)} x {schema.display(b)}: {h[(a, b)]:g} vs {t[(a, b)]:g}"
-                                                for a, b in h.index)))
+        out.append(
+            paper.verdict(
+                cid,
+                _max_abs(h, t),
+                shown=f"{_max_abs(h, t):g}",
+                note="; ".join(
+                    f"{schema.display(a)} x {schema.display(b)}: {h[(a, b)]:g} vs {t[(a, b)]:g}" for a, b in h.index
+                ),
+            )
+        )
     cells = f10[f10["stat"] == "share_of_verdicts"]
     diag = cells[cells["variant"].map(lambda v: v.split("|")[0] == v.split("|")[1])]
     dsum = diag.groupby(["judge", "judge_2"])["value"].sum()
     h = hdr.xs("agreement", level="stat")
-    out.append(paper.verdict("X1.F10_diagonal", _max_abs(h, dsum.reindex(h.index)),
-                             shown=f"{_max_abs(h, dsum.reindex(h.index)):.1f}",
-                             note="; ".join(f"{schema.display(a)} x {schema.display(b)}: diagonal {dsum[(a, b)]:.1f}"
-                                            for a, b in h.index)))
+    out.append(
+        paper.verdict(
+            "X1.F10_diagonal",
+            _max_abs(h, dsum.reindex(h.index)),
+            shown=f"{_max_abs(h, dsum.reindex(h.index)):.1f}",
+            note="; ".join(
+                f"{schema.display(a)} x {schema.display(b)}: diagonal {dsum[(a, b)]:.1f}" for a, b in h.index
+            ),
+        )
+    )
     t09 = paper.reported("T09").query("stat == 'valid_records'")
     body = t09.dropna(subset=["generator", "difficulty"])
     tot_row = t09[t09["generator"].isna() & t09["difficulty"].notna()].set_index("difficulty")["value"]
     tot_col = t09[t09["generator"].notna() & t09["difficulty"].isna()].set_index("generator")["value"]
     grand = float(t09[t09["generator"].isna() & t09["difficulty"].isna()]["value"].iloc[0])
-    devs = [_max_abs(body.groupby("difficulty")["value"].sum(), tot_row),
-            _max_abs(body.groupby("generator")["value"].sum(), tot_col),
-            abs(body["value"].sum() - grand)]
-    out.append(paper.verdict("X1.T09_totals", max(devs), shown=f"{max(devs):g}",
-                             note=f"rows, columns, grand total {grand:,.0f}"))
+    devs = [
+        _max_abs(body.groupby("difficulty")["value"].sum(), tot_row),
+        _max_abs(body.groupby("generator")["value"].sum(), tot_col),
+        abs(body["value"].sum() - grand),
+    ]
+    out.append(
+        paper.verdict(
+            "X1.T09_totals", max(devs), shown=f"{max(devs):g}", note=f"rows, columns, grand total {grand:,.0f}"
+        )
+    )
     out.append(paper.verdict("X1.T09_tuples", grand * 6, shown=f"{grand * 6:,.0f}"))
     out.append(paper.verdict("X1.T09_instances", grand * 12, shown=f"{grand * 12:,.0f}"))
     out.append(paper.verdict("X1.T09_success_rate", 100 * grand / 57120, shown=f"{100 * grand / 57120:.2f}"))
     fig = _rep_series("F03", ["judge", "condition", "metric"], "stat == 'alignment'")
     tab = _rep_series("T24", ["judge", "condition", "metric"], "stat == 'alignment'")
-    out.append(paper.verdict("X1.F03_from_T24", _max_abs(fig, tab.reindex(fig.index)),
-                             note=f"{len(fig)} bars"))
+    out.append(paper.verdict("X1.F03_from_T24", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} bars"))
     f03 = paper.reported("F03").query("stat == 'alignment'")
     spread = f03.groupby(["condition", "metric"])["value"].agg(lambda v: v.max() - v.min())
-    out.append(paper.verdict("F03.seq_spread_gt", spread[("with_gt", "sequence_accuracy")], note="from the figure's bars"))
-    out.append(paper.verdict("F03.seq_spread_nogt", spread[("without_gt", "sequence_accuracy")], note="from the figure's bars"))
-    out.append(paper.verdict("F03.within_3pp_nogt", spread.xs("without_gt").round(2),
-                             note="from the figure's bars, per metric"))
+    out.append(
+        paper.verdict("F03.seq_spread_gt", spread[("with_gt", "sequence_accuracy")], note="from the figure's bars")
+    )
+    out.append(
+        paper.verdict("F03.seq_spread_nogt", spread[("without_gt", "sequence_accuracy")], note="from the figure's bars")
+    )
+    out.append(
+        paper.verdict(
+            "F03.within_3pp_nogt", spread.xs("without_gt").round(2), note="from the figure's bars, per metric"
+        )
+    )
     fig = _rep_series("F06", ["dag_type", "stat"])
     tab = _rep_series("T07", ["dag_type", "stat"])
     out.append(paper.verdict("X1.F06_from_T07", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} labels"))
     fig = _rep_series("F07", ["variant", "stat"])
     tab = _rep_series("T08", ["variant", "stat"])
     out.append(paper.verdict("X1.F07_from_T08", _max_abs(fig, tab.reindex(fig.index)), note="three means"))
-    f05 = paper.reported("F05").dropna(subset=["difficulty"]).pivot_table(
-        index=["condition", "difficulty"], columns="variant", values="value")
+    f05 = (
+        paper.reported("F05")
+        .dropna(subset=["difficulty"])
+        .pivot_table(index=["condition", "difficulty"], columns="variant", values="value")
+    )
     gap = (f05["structured"] - f05["freeform"] - f05["structured_minus_freeform"]).abs().max()
     out.append(paper.verdict("X1.F05_gaps", float(gap), shown=f"{gap:.2f}", note="six printed gaps"))
-    out.append(paper.verdict("X1.F05_caption_range", f05.xs("with_gt")["structured_minus_freeform"],
-                             note="without GT the figure prints +4.6 to +6.0"))
+    out.append(
+        paper.verdict(
+            "X1.F05_caption_range",
+            f05.xs("with_gt")["structured_minus_freeform"],
+            note="without GT the figure prints +4.6 to +6.0",
+        )
+    )
     t02 = _rep_series("T02", ["generator", "judge", "difficulty", "condition"])
     six = t02.groupby(level=["generator", "difficulty", "condition"]).mean()
     t04 = _rep_series("T04", ["generator", "difficulty", "condition"], "stat == 'alignment'")
@@ -386,14 +510,19 @@ def audit_cross_tables() -> pd.DataFrame:
     out.append(paper.verdict("X1.T29_from_T02", d29, shown=f"{d29:.2f}", note="standard column"))
     binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"]
     rho29 = float(pd.Series(std).rank().corr(binary.reindex(std.index).rank(), method="pearson"))
-    out.append(paper.verdict("X1.T29_spearman", rho29, shown=f"{rho29:+.3f}", note="the paper prints 0.03 without a sign"))
+    out.append(
+        paper.verdict("X1.T29_spearman", rho29, shown=f"{rho29:+.3f}", note="the paper prints 0.03 without a sign")
+    )
     t13 = paper.reported("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
     t13w = t13.pivot(index="judge", columns="variant", values="value")
     out.append(paper.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]))
     rho13 = float(t13w["vs_programmatic"].rank().corr(t13w["vs_human"].rank()))
     out.append(paper.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"))
-    t10 = paper.reported("T10").dropna(subset=["judge"]).pivot_table(
-        index=["judge", "difficulty", "condition"], columns="stat", values="value")
+    t10 = (
+        paper.reported("T10")
+        .dropna(subset=["judge"])
+        .pivot_table(index=["judge", "difficulty", "condition"], columns="stat", values="value")
+    )
     half = ((t10["ci_hi"] - t10["ci_lo"]) / 2).max()
     out.append(paper.verdict("X1.ci_half_width", float(half), shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"))
     return _checked_on(out, "paper tables and figures")
@@ -416,20 +545,40 @@ def audit_text_numbers() -> list[paper.Verdict]:
     t03 = paper.reported("T03").query("condition == 'with_gt'").dropna(subset=["judge_2"])
     t03s = t03.set_index(["judge", "judge_2", "stat"])["value"]
     ms = matrix_stats(paper.reported("F10").query("condition == 'with_gt'")).set_index(["judge", "judge_2"])
-    for stat, cid, fmt in (("kappa", "X1.F10_kappa_from_matrix", "{:.3f}"),
-                           ("agreement", "X1.F10_agreement_from_matrix", "{:.1f}")):
+    for stat, cid, fmt in (
+        ("kappa", "X1.F10_kappa_from_matrix", "{:.3f}"),
+        ("agreement", "X1.F10_agreement_from_matrix", "{:.1f}"),
+    ):
         tab = t03s.xs(stat, level="stat").reindex(ms.index)
         dev = _max_abs(ms[stat], tab)
-        out.append(paper.verdict(cid, dev, shown=fmt.format(dev), note="; ".join(
-            f"{schema.display(a)} x {schema.display(b)}: matrix {fmt.format(ms.at[(a, b), stat])} vs T03 "
-            f"{fmt.format(tab[(a, b)])}" for a, b in ms.index)))
+        out.append(
+            paper.verdict(
+                cid,
+                dev,
+                shown=fmt.format(dev),
+                note="; ".join(
+                    f"{schema.display(a)} x {schema.display(b)}: matrix {fmt.format(ms.at[(a, b), stat])} vs T03 "
+                    f"{fmt.format(tab[(a, b)])}"
+                    for a, b in ms.index
+                ),
+            )
+        )
     t29 = paper.reported("T29").dropna(subset=["judge"])
     rate = t29.query("stat == 'half_credit_rate'").set_index("judge")["value"]
     delta = t29.query("variant == 'binary_minus_standard'").set_index("judge")["value"]
     excess = (delta - judge_side_bound(rate.reindex(delta.index))).sort_values(ascending=False)
-    out.append(paper.verdict("X1.T29_judge_side_bound", float(excess.max()), shown=f"{excess.max():+.2f}",
-                             note="; ".join(f"{schema.display(j)} delta {delta[j]:.1f} vs bound {0.5 * rate[j]:.1f}"
-                                            for j in excess.index if excess[j] > 0)))
+    out.append(
+        paper.verdict(
+            "X1.T29_judge_side_bound",
+            float(excess.max()),
+            shown=f"{excess.max():+.2f}",
+            note="; ".join(
+                f"{schema.display(j)} delta {delta[j]:.1f} vs bound {0.5 * rate[j]:.1f}"
+                for j in excess.index
+                if excess[j] > 0
+            ),
+        )
+    )
     gain = stats.spearman(rate.reindex(delta.index), delta)[0]
     out.append(paper.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="printed T29 columns"))
     kappa = t03.query("stat == 'kappa'")
@@ -439,28 +588,48 @@ def audit_text_numbers() -> list[paper.Verdict]:
     hits = search[(search["rho"] - float(target["paper_value"])).abs() <= bound + 1e-9]
     cap = search[search["capacity_ordered"]].dropna(subset=["rho"])
     near = cap.iloc[int((cap["rho"] - float(target["paper_value"])).abs().to_numpy().argmin())]
-    out.append(paper.verdict("X1.tier_rho_with_gt", float(near["rho"]), shown=f"{near['rho']:.3f}",
-                             note=f"closest of {len(cap)} capacity-ordered tierings: {near['tiering']}; "
-                                  f"{len(hits)} of {len(search)} ordinal tierings give -0.171, none "
-                                  f"capacity-ordered: " + " | ".join(hits["tiering"])))
+    out.append(
+        paper.verdict(
+            "X1.tier_rho_with_gt",
+            float(near["rho"]),
+            shown=f"{near['rho']:.3f}",
+            note=f"closest of {len(cap)} capacity-ordered tierings: {near['tiering']}; "
+            f"{len(hits)} of {len(search)} ordinal tierings give -0.171, none "
+            f"capacity-ordered: " + " | ".join(hits["tiering"]),
+        )
+    )
     out.append(paper.not_reproduced("X1.tier_rho_without_gt", "Table 3 prints no without-GT kappas"))
     temp = paper.reported("T25").query("stat == 'max_spread'")["value"]
-    out.append(paper.verdict("X1.temperature_intro", float(temp.max()), shown=f"{temp.max():.2f}",
-                             note="T25 (Qwen3-32B on Llama-3.3-70B) 0.6; T27 (GPT-OSS-120B on Llama-3.1-8B) 0.25"))
-    for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):
+    out.append(
+        paper.verdict(
+            "X1.temperature_intro",
+            float(temp.max()),
+            shown=f"{temp.max():.2f}",
+            note="T25 (Qwen3-32B on Llama-3.3-70B) 0.6; T27 (GPT-OSS-120B on Llama-3.1-8B) 0.25",
+        )
+    )
+    for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):  # noqa: B007 (read by query's @stat)
         m = float(t03.query("stat == @stat")["value"].mean())
         out.append(paper.verdict(cid, m, shown=f"{m:.3f}", note="15 pairs"))
     agree = t03.query("stat == 'agreement'")
     agree = pd.Series(agree["value"].to_numpy(float), index=agree["judge"] + "|" + agree["judge_2"])
-    out += [paper.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
-            paper.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement")]
+    out += [
+        paper.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
+        paper.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement"),
+    ]
     t24 = paper.reported("T24").query("stat == 'alignment'")
     lift = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
     lift = (lift["with_gt"] - lift["without_gt"]).unstack("metric")
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         row = lift.loc[j]
-        out.append(paper.verdict(f"CF2.seq_concentration_{cid}", row, note="T24 with minus without GT",
-                                 shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items())))
+        out.append(
+            paper.verdict(
+                f"CF2.seq_concentration_{cid}",
+                row,
+                note="T24 with minus without GT",
+                shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items()),
+            )
+        )
     t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
     out.append(paper.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
     t02 = paper.reported("T02")
@@ -468,13 +637,25 @@ def audit_text_numbers() -> list[paper.Verdict]:
     for gens, tag in ((schema.GENERATORS, "5 generators"), (schema.OPEN_WEIGHT_GENERATORS, "4 generators")):
         m = hard[hard["generator"].isin(list(gens))].groupby("judge")["value"].mean()
         best = m.idxmax()
-        out.append(paper.verdict("CJ.best_single_hard_nogt", float(m[best]), shown=f"{m[best]:.2f}",
-                                 note=f"T02 {tag}: best {schema.display(best)}"))
+        out.append(
+            paper.verdict(
+                "CJ.best_single_hard_nogt",
+                float(m[best]),
+                shown=f"{m[best]:.2f}",
+                note=f"T02 {tag}: best {schema.display(best)}",
+            )
+        )
         for cid in ("CJ.ensemble_hard_nogt_v1", "CJ.ensemble_hard_nogt_draft"):
             ens = float(paper.claim(cid)["paper_value"])
-            out.append(paper.verdict("CJ.ensemble_gap_to_best", abs(ens - m[best]), shown=f"{abs(ens - m[best]):.2f}",
-                                     note=f"{cid.rsplit('_', 1)[1]} ensemble {ens:g} vs T02 {tag} best "
-                                          f"{schema.display(best)} {m[best]:.2f}"))
+            out.append(
+                paper.verdict(
+                    "CJ.ensemble_gap_to_best",
+                    abs(ens - m[best]),
+                    shown=f"{abs(ens - m[best]):.2f}",
+                    note=f"{cid.rsplit('_', 1)[1]} ensemble {ens:g} vs T02 {tag} best "
+                    f"{schema.display(best)} {m[best]:.2f}",
+                )
+            )
     return out
 
 
@@ -485,11 +666,12 @@ def t23_checks(bench, condition: str = "with_gt") -> list[paper.Verdict]:
     others = list(schema.OPEN_WEIGHT_GENERATORS)
     seq_other = long.reindex([(own[0], g, "sequence_accuracy") for g in others])
     all_other = long.reindex([(own[0], g, "all") for g in others])
-    out = [paper.verdict("P.self_bias_seq", long.get((*own, "sequence_accuracy"), np.nan)),
-           paper.verdict("T23.seq_other_max", seq_other.max(), shown=f"{seq_other.max():+.4f}"),
-           paper.verdict("T23.own_all", long.get((*own, "all"), np.nan)),
-           paper.verdict("T23.other_all_range", all_other,
-                         shown=f"{all_other.min():+.4f} to {all_other.max():+.4f}")]
+    out = [
+        paper.verdict("P.self_bias_seq", long.get((*own, "sequence_accuracy"), np.nan)),
+        paper.verdict("T23.seq_other_max", seq_other.max(), shown=f"{seq_other.max():+.4f}"),
+        paper.verdict("T23.own_all", long.get((*own, "all"), np.nan)),
+        paper.verdict("T23.other_all_range", all_other, shown=f"{all_other.min():+.4f} to {all_other.max():+.4f}"),
+    ]
     if ("judge_gpt_oss_120b", "gpt5_4", "all") in long.index:
         out.append(paper.verdict("T23.oss120b_on_gpt54", long[("judge_gpt_oss_120b", "gpt5_4", "all")]))
     return out

@@ -18,16 +18,25 @@ from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
 
 __all__ = [
-    "CW_WEIGHTINGS", "T14_WEIGHTINGS", "released_verdicts", "per_metric_long", "table_T24",
-    "topology_long", "table_T28", "topology_weighting_shift", "weighting_stability",
-    "weighting_checks", "table_T14", "breakdown_checks", "reference_breakdown",
+    "CW_WEIGHTINGS",
+    "T14_WEIGHTINGS",
+    "released_verdicts",
+    "per_metric_long",
+    "table_T24",
+    "topology_long",
+    "table_T28",
+    "topology_weighting_shift",
+    "weighting_stability",
+    "weighting_checks",
+    "table_T14",
+    "breakdown_checks",
+    "reference_breakdown",
 ]
 
 # C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
 # the one Appendix G also uses) against equal weights.
 CW_WEIGHTINGS: dict[str, dict[str, float]] = {
-    k: stats.PAPER_WEIGHTINGS[k]
-    for k in ("equal", "seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2", "param_x0.5")
+    k: stats.PAPER_WEIGHTINGS[k] for k in ("equal", "seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2", "param_x0.5")
 }
 # T14 (Appendix G): parameter structure equal, halved, excluded.
 T14_WEIGHTINGS: dict[str, dict[str, float]] = {
@@ -41,8 +50,9 @@ def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> l
     return [n for n in names if n in have]
 
 
-def released_verdicts(bench, judges: Sequence[str] | None = None,
-                      conditions: Sequence[str] = schema.MAIN_CONDITIONS) -> pd.DataFrame:
+def released_verdicts(
+    bench, judges: Sequence[str] | None = None, conditions: Sequence[str] = schema.MAIN_CONDITIONS
+) -> pd.DataFrame:
     """Return the verdicts of the released judges (default schema.JUDGES) under the main conditions."""
     v = bench.verdicts
     judges = list(schema.JUDGES if judges is None else judges)
@@ -50,15 +60,15 @@ def released_verdicts(bench, judges: Sequence[str] | None = None,
     return sub
 
 
-def per_metric_long(bench, judges: Sequence[str] | None = None,
-                    missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def per_metric_long(bench, judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
     """Return judge, condition, metric, align (% mean over (g,d) cells), n_cells, n_verdicts."""
     v = released_verdicts(bench, judges)
-    cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"],
-                                   missing=missing)
-    out = (cells.groupby(["judge", "condition", "metric"], observed=True, sort=True)
-           .agg(align=("align", "mean"), n_cells=("align", "size"), n_verdicts=("n", "sum"))
-           .reset_index())
+    cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
+    out = (
+        cells.groupby(["judge", "condition", "metric"], observed=True, sort=True)
+        .agg(align=("align", "mean"), n_cells=("align", "size"), n_verdicts=("n", "sum"))
+        .reset_index()
+    )
     for c in ("judge", "condition", "metric"):
         out[c] = out[c].astype(str)
     return out
@@ -75,22 +85,26 @@ def table_T24(bench, judges: Sequence[str] | None = None, missing: Missing = PAP
     return wide
 
 
-def topology_long(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
-                  missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def topology_long(
+    bench, condition: str = "with_gt", judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING
+) -> pd.DataFrame:
     """Return judge, dag_type, align (% mean over (g,d) cells), n_cells, n_records (per topology)."""
     v = released_verdicts(bench, judges, conditions=[condition])
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
-    out = (cells.groupby(["judge", "dag_type"], observed=True, sort=True)
-           .agg(align=("align", "mean"), n_cells=("align", "size"), n_records=("n", "sum"))
-           .reset_index())
+    out = (
+        cells.groupby(["judge", "dag_type"], observed=True, sort=True)
+        .agg(align=("align", "mean"), n_cells=("align", "size"), n_records=("n", "sum"))
+        .reset_index()
+    )
     out["judge"] = out["judge"].astype(str)
     out["dag_type"] = out["dag_type"].astype(str)
     out["condition"] = condition
     return out
 
 
-def table_T28(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
-              missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def table_T28(
+    bench, condition: str = "with_gt", judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING
+) -> pd.DataFrame:
     """Return T28: rows = judges, columns = topologies (paper order), alignment in % with GT."""
     long = topology_long(bench, condition, judges, missing)
     wide = long.pivot(index="judge", columns="dag_type", values="align")
@@ -104,17 +118,20 @@ def table_T28(bench, condition: str = "with_gt", judges: Sequence[str] | None = 
 def topology_weighting_shift(topo_long: pd.DataFrame) -> pd.DataFrame:
     """Return per judge: unweighted and record-count-weighted topology means, shift (pp), ranks."""
     g = topo_long.assign(_w=topo_long["align"] * topo_long["n_records"]).groupby("judge", sort=False)
-    out = pd.DataFrame({"unweighted": g["align"].mean(),
-                        "count_weighted": g["_w"].sum() / g["n_records"].sum()})
+    out = pd.DataFrame({"unweighted": g["align"].mean(), "count_weighted": g["_w"].sum() / g["n_records"].sum()})
     out["shift_pp"] = out["count_weighted"] - out["unweighted"]
     out["rank_unweighted"] = out["unweighted"].rank(ascending=False, method="min").astype(int)
     out["rank_count_weighted"] = out["count_weighted"].rank(ascending=False, method="min").astype(int)
     return out
 
 
-def weighting_stability(bench, weightings: Mapping[str, Mapping[str, float]] = CW_WEIGHTINGS,
-                        condition: str = "with_gt", judges: Sequence[str] | None = None,
-                        missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def weighting_stability(
+    bench,
+    weightings: Mapping[str, Mapping[str, float]] = CW_WEIGHTINGS,
+    condition: str = "with_gt",
+    judges: Sequence[str] | None = None,
+    missing: Missing = PAPER_MISSING,
+) -> pd.DataFrame:
     """Return stats.ranking_stability over the judges' per-metric alignment (mean over cells)."""
     judges = list(schema.MAIN_JUDGES if judges is None else judges)
     long = per_metric_long(bench, judges, missing)
@@ -127,16 +144,30 @@ def weighting_stability(bench, weightings: Mapping[str, Mapping[str, float]] = C
 def weighting_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     """Return the C-W verdicts (ranking stability, topology weighting, T14) from the claim engine."""
     out = []
-    rhos = {cond: weighting_stability(bench, condition=cond, missing=missing)["rho"].drop("equal")
-            for cond in schema.MAIN_CONDITIONS}  # one claim, one verdict: both conditions' rhos
+    rhos = {
+        cond: weighting_stability(bench, condition=cond, missing=missing)["rho"].drop("equal")
+        for cond in schema.MAIN_CONDITIONS
+    }  # one claim, one verdict: both conditions' rhos
     allr = pd.concat(rhos.values())
-    out.append(paper.verdict("CW.weighting_rho", allr, shown=f"min {allr.min():.3f}",
-                             note="; ".join(f"{c}: min {r.min():.3f} ({r.idxmin()})" for c, r in rhos.items())))
+    out.append(
+        paper.verdict(
+            "CW.weighting_rho",
+            allr,
+            shown=f"min {allr.min():.3f}",
+            note="; ".join(f"{c}: min {r.min():.3f} ({r.idxmin()})" for c, r in rhos.items()),
+        )
+    )
     shift = topology_weighting_shift(topology_long(bench, "with_gt", schema.MAIN_JUDGES, missing))
     max_shift = float(shift["shift_pp"].abs().max())
     changed = int((shift["rank_unweighted"] != shift["rank_count_weighted"]).sum())
-    out.append(paper.verdict("CW.topology_weighting_shift", max_shift, shown=f"{max_shift:.2f}",
-                             note="with GT; weights = records per topology"))
+    out.append(
+        paper.verdict(
+            "CW.topology_weighting_shift",
+            max_shift,
+            shown=f"{max_shift:.2f}",
+            note="with GT; weights = records per topology",
+        )
+    )
     out.append(paper.verdict("CW.topology_rank_changes", (changed, len(shift))))
     t14 = table_T14(bench, missing=missing)
     qwq = float(t14.loc["judge_qwq_32b", "shift_excluded_pp"]) if "judge_qwq_32b" in t14.index else np.nan
@@ -144,8 +175,9 @@ def weighting_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verd
     return out
 
 
-def table_T14(bench, condition: str = "with_gt", judges: Sequence[str] | None = None,
-              missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def table_T14(
+    bench, condition: str = "with_gt", judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING
+) -> pd.DataFrame:
     """Return T14: per judge the alignment (%) and rank under equal / param x0.5 / param excluded."""
     rs = weighting_stability(bench, T14_WEIGHTINGS, condition, judges, missing)
     scores = rs.drop(columns=["rho", "pvalue"]).T
@@ -190,8 +222,13 @@ def breakdown_checks(t24_long: pd.DataFrame, topo: pd.DataFrame) -> list[paper.V
     ]
 
 
-def reference_breakdown(bench, kinds: Sequence[str] = ("always_1", "oracle"), static: pd.DataFrame | None = None,
-                        seed: stats.SeedLike = 0, condition: str = "with_gt") -> dict[str, pd.DataFrame]:
+def reference_breakdown(
+    bench,
+    kinds: Sequence[str] = ("always_1", "oracle"),
+    static: pd.DataFrame | None = None,
+    seed: stats.SeedLike = 0,
+    condition: str = "with_gt",
+) -> dict[str, pd.DataFrame]:
     """Return {'T24', 'T28'}: the reference judges' rows (stats.reference) in table_T24's and table_T28's layout.
 
     Reference judges other than the static one read no GT, so their two T24 conditions agree.

@@ -13,10 +13,22 @@ from scipy.stats import chi2_contingency
 from ajb_utils import data, paper, schema
 
 __all__ = [
-    "GENERATOR_IDENTIFIERS", "JUDGE_IDENTIFIERS", "STRUCTURAL_VARIANTS",
-    "structural_counts", "table_T07", "table_T08", "table_T09", "table_T09_attrition", "dataset_checks",
-    "corpus_checks", "null_tuples",
-    "table_T18", "table_T21", "compare_T07", "compare_T08", "compare_T09",
+    "GENERATOR_IDENTIFIERS",
+    "JUDGE_IDENTIFIERS",
+    "STRUCTURAL_VARIANTS",
+    "structural_counts",
+    "table_T07",
+    "table_T08",
+    "table_T09",
+    "table_T09_attrition",
+    "dataset_checks",
+    "corpus_checks",
+    "null_tuples",
+    "table_T18",
+    "table_T21",
+    "compare_T07",
+    "compare_T08",
+    "compare_T09",
 ]
 
 # Variant names as in data/paper/T08_structural_stats.csv.
@@ -76,8 +88,16 @@ def table_T08(bench) -> pd.DataFrame:
     """Return min/max/mean/median (and n units) of tools per record, params per tool, calls per record."""
     rows = []
     for variant, x in structural_counts(bench).items():
-        rows.append({"variant": variant, "n": int(x.size), "min": int(x.min()), "max": int(x.max()),
-                     "mean": float(x.mean()), "median": float(np.median(x))})
+        rows.append(
+            {
+                "variant": variant,
+                "n": int(x.size),
+                "min": int(x.min()),
+                "max": int(x.max()),
+                "mean": float(x.mean()),
+                "median": float(np.median(x)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -88,8 +108,12 @@ def table_T09(bench) -> pd.DataFrame:
     """
     gen = bench.generations
     n_rec = len(bench.records)
-    wide = (gen.groupby(["generator", "difficulty"], observed=False).size().unstack("difficulty")
-            .reindex(index=schema.GENERATORS, columns=schema.DIFFICULTIES, fill_value=0))
+    wide = (
+        gen.groupby(["generator", "difficulty"], observed=False)
+        .size()
+        .unstack("difficulty")
+        .reindex(index=schema.GENERATORS, columns=schema.DIFFICULTIES, fill_value=0)
+    )
     wide.columns = [str(c) for c in wide.columns]
     wide.loc["total"] = wide.sum()
     out = wide.astype(np.int64)
@@ -105,10 +129,17 @@ def table_T09_attrition(bench) -> pd.DataFrame:
     """Return excluded generations per generator by Appendix D reason, with attrition (%) of 3 x records."""
     ex = bench.exclusions
     # a retried or repeated row is not attrition: the key has its one row (valid or excluded)
-    ex = ex[ex["judge"].isna() & ex["generator"].isin(schema.GENERATORS)
-            & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])]
-    wide = (ex.groupby(["generator", "reason"]).size().unstack("reason", fill_value=0)
-            .reindex(schema.GENERATORS, fill_value=0))
+    ex = ex[
+        ex["judge"].isna()
+        & ex["generator"].isin(schema.GENERATORS)
+        & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])
+    ]
+    wide = (
+        ex.groupby(["generator", "reason"])
+        .size()
+        .unstack("reason", fill_value=0)
+        .reindex(schema.GENERATORS, fill_value=0)
+    )
     wide.columns = [str(c) for c in wide.columns]
     wide["excluded"] = wide.sum(axis=1)
     wide["attrition"] = -100.0 * wide["excluded"] / (3 * len(bench.records))
@@ -125,9 +156,16 @@ def table_T18() -> pd.DataFrame:
 def table_T21(bench=None) -> pd.DataFrame:
     """Return the judge table (Table 21): config, paper name, identifier, size, in the data (yes/no)."""
     present = set(bench.judges["judge"]) if bench is not None else set(schema.JUDGES)
-    rows = [(j, schema.display(j), *JUDGE_IDENTIFIERS[j],
-             "baseline" if j in schema.BASELINE_JUDGES else "main",
-             "yes" if j in present else "no") for j in schema.JUDGES]
+    rows = [
+        (
+            j,
+            schema.display(j),
+            *JUDGE_IDENTIFIERS[j],
+            "baseline" if j in schema.BASELINE_JUDGES else "main",
+            "yes" if j in present else "no",
+        )
+        for j in schema.JUDGES
+    ]
     return pd.DataFrame(rows, columns=["judge", "name", "identifier", "size", "role", "in data"])
 
 
@@ -159,8 +197,8 @@ def compare_T09(t09: pd.DataFrame) -> pd.DataFrame:
     per = t09.melt(id_vars="generator", value_vars=schema.DIFFICULTIES, var_name="difficulty")
     per["stat"] = "valid_records"
     tot = t09.rename(columns={"valid": "valid_records"}).melt(
-        id_vars="generator", value_vars=["valid_records", "theoretical_max", "success_rate"],
-        var_name="stat")
+        id_vars="generator", value_vars=["valid_records", "theoretical_max", "success_rate"], var_name="stat"
+    )
     tot["difficulty"] = np.nan
     long = pd.concat([per, tot], ignore_index=True)
     long["generator"] = long["generator"].where(long["generator"] != "total", np.nan)
@@ -182,13 +220,14 @@ def dataset_checks(bench, t07: pd.DataFrame, t08: pd.DataFrame, t09: pd.DataFram
         paper.verdict("P.theoretical_max", n_max, full_data=full),
         paper.verdict("P.valid_records", (n_valid, n_max)),
         paper.verdict("P.success_rate", 100.0 * n_valid / n_max, shown=f"{100.0 * n_valid / n_max:.2f}"),
-        paper.verdict("P.tools_range", [tools["min"], tools["max"]],
-                      shown=f"{int(tools['min'])}-{int(tools['max'])}"),
-        paper.verdict("F07.calls_range", [calls["min"], calls["max"]],
-                      shown=f"{int(calls['min'])}-{int(calls['max'])}"),
+        paper.verdict("P.tools_range", [tools["min"], tools["max"]], shown=f"{int(tools['min'])}-{int(tools['max'])}"),
+        paper.verdict(
+            "F07.calls_range", [calls["min"], calls["max"]], shown=f"{int(calls['min'])}-{int(calls['max'])}"
+        ),
         paper.verdict("F07.param_median", float(s8.loc["parameters_per_tool", "median"])),
-        paper.verdict("F06.fan_in_quarter", float(topo.loc["fan_in", "share"]),
-                      shown=f"{topo.loc['fan_in', 'share']:.1f}"),
+        paper.verdict(
+            "F06.fan_in_quarter", float(topo.loc["fan_in", "share"]), shown=f"{topo.loc['fan_in', 'share']:.1f}"
+        ),
         paper.verdict("F06.loop_like_rarest", topo["records"].astype(float)),
     ] + corpus_checks(bench)
 
@@ -202,11 +241,21 @@ def null_tuples(bench) -> pd.DataFrame:
     v = bench.verdicts
     v = v[v["judge"].isin(schema.MAIN_JUDGES) & v["condition"].isin(schema.MAIN_CONDITIONS)]
     keys = ["generator", "judge", "difficulty", "id", "condition"]
-    rec = v.assign(has=v["llm_score"].notna()).groupby(keys, observed=True).agg(
-        has=("has", "any"), dag_type=("dag_type", "first")).reset_index()
-    tup = rec.groupby(keys[:-1], observed=True).agg(
-        n_conditions=("condition", "size"), null=("has", lambda h: not bool(h.all())),
-        dag_type=("dag_type", "first")).reset_index()
+    rec = (
+        v.assign(has=v["llm_score"].notna())
+        .groupby(keys, observed=True)
+        .agg(has=("has", "any"), dag_type=("dag_type", "first"))
+        .reset_index()
+    )
+    tup = (
+        rec.groupby(keys[:-1], observed=True)
+        .agg(
+            n_conditions=("condition", "size"),
+            null=("has", lambda h: not bool(h.all())),
+            dag_type=("dag_type", "first"),
+        )
+        .reset_index()
+    )
     return tup
 
 
@@ -229,17 +278,28 @@ def corpus_checks(bench) -> list[paper.Verdict]:
     grid = 3 * len(bench.records) * n_gen * n_j
     tup = null_tuples(bench)
     n_inst = int(tup["n_conditions"].sum())
-    out = [paper.verdict("P.tuples", (len(tup), grid), note=f"of {len(bench.records)} records x 3 x {n_gen} x {n_j}"),
-           paper.verdict("P.instances", (n_inst, 2 * grid), note="x 2 conditions")]
+    out = [
+        paper.verdict("P.tuples", (len(tup), grid), note=f"of {len(bench.records)} records x 3 x {n_gen} x {n_j}"),
+        paper.verdict("P.instances", (n_inst, 2 * grid), note="x 2 conditions"),
+    ]
     n_null = int(tup["null"].sum())
-    out.append(paper.verdict("P.null_tuples", n_null, full_data=full,
-                             note=f"{n_null} of {len(tup)} tuples have a condition without any verdict"))
+    out.append(
+        paper.verdict(
+            "P.null_tuples",
+            n_null,
+            full_data=full,
+            note=f"{n_null} of {len(tup)} tuples have a condition without any verdict",
+        )
+    )
     if "domain" in bench.records.columns:
         out.append(paper.verdict("P.domains", int(bench.records["domain"].nunique()), full_data=full))
     else:
         out.append(paper.not_reproduced("P.domains", "the release has no domain field per record"))
-    out.append(paper.not_reproduced("P.null_recovery", "the release holds the verdicts after the last retry, "
-                                                       "not the retry rounds"))
+    out.append(
+        paper.not_reproduced(
+            "P.null_recovery", "the release holds the verdicts after the last retry, not the retry rounds"
+        )
+    )
     for cid, by in (("P.null_uniform_topology", "dag_type"), ("P.null_uniform_difficulty", "difficulty")):
         p, shown = _uniform_p(tup.dropna(subset=[by]), by)
         if np.isnan(p):

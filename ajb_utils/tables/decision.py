@@ -25,9 +25,14 @@ DISTINGUISHABLE: float = 0.95  # P(rank 1) at which a judge is named best
 PLAUSIBLE: float = 0.05  # P(rank 1) at which a judge counts as a possible winner
 
 
-def rank1_table(bench, generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS,
-                judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = "exclude",
-                n_bootstrap: int = 2000, seed: int = 0) -> pd.DataFrame:
+def rank1_table(
+    bench,
+    generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS,
+    judges: Sequence[str] = schema.MAIN_JUDGES,
+    missing: Missing = "exclude",
+    n_bootstrap: int = 2000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Return per (condition, difficulty, judge): align (%), lo, hi, p_rank1, n_records (paired records).
 
     Over the given generators (default: the four open-weight ones Table 6's numbers use), on
@@ -47,8 +52,9 @@ def rank1_table(bench, generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS
     return pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
 
 
-def decision_verdicts(rank1: pd.DataFrame, distinguishable: float = DISTINGUISHABLE,
-                      plausible: float = PLAUSIBLE) -> pd.DataFrame:
+def decision_verdicts(
+    rank1: pd.DataFrame, distinguishable: float = DISTINGUISHABLE, plausible: float = PLAUSIBLE
+) -> pd.DataFrame:
     """Return per (condition, difficulty): leader, its align and P(rank 1), and the guide's wording.
 
     Columns: condition, difficulty, leader, leader_align, leader_p_rank1, guide (``best: X`` when
@@ -65,7 +71,15 @@ def decision_verdicts(rank1: pd.DataFrame, distinguishable: float = DISTINGUISHA
             guide = f"best: {name}"
         else:
             guide = f"{name}, indistinguishable from {', '.join(others) if others else 'the runner-up'}"
-        rows.append({"condition": cond, "difficulty": diff, "leader": top["judge"],
-                     "leader_align": top["align"], "leader_p_rank1": top["p_rank1"], "guide": guide,
-                     "n_plausible": 1 + len(others)})
+        rows.append(
+            {
+                "condition": cond,
+                "difficulty": diff,
+                "leader": top["judge"],
+                "leader_align": top["align"],
+                "leader_p_rank1": top["p_rank1"],
+                "guide": guide,
+                "n_plausible": 1 + len(others),
+            }
+        )
     return pd.DataFrame(rows)

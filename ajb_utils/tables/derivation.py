@@ -8,16 +8,25 @@ from ajb_utils import derivation, paper, stats
 from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
 
 __all__ = [
-    "NONVISIBLE_BINS", "NONVISIBLE_LABELS", "DEREF_COMMAND", "table_X3", "checks_X3",
-    "table_X3_param_alignment", "table_X4", "deref_pool", "table_X3b_static_baseline",
+    "NONVISIBLE_BINS",
+    "NONVISIBLE_LABELS",
+    "DEREF_COMMAND",
+    "table_X3",
+    "checks_X3",
+    "table_X3_param_alignment",
+    "table_X4",
+    "deref_pool",
+    "table_X3b_static_baseline",
 ]
 
 NONVISIBLE_BINS: list[float] = [-0.001, 0.0, 1 / 3, 2 / 3, 1.0]
 NONVISIBLE_LABELS: list[str] = ["0", "(0, 1/3]", "(1/3, 2/3]", "(2/3, 1]"]
-DEREF_COMMAND: str = ("python -m ajb_utils.judge run --backend openai --base-url http://localhost:8000/v1 "
-                      "--model <judge model> --deriver-model <deriver model> --source <data source> "
-                      "--conditions with_gt,without_gt,deref --difficulties hard --name <judge>_deref "
-                      "--study deref")
+DEREF_COMMAND: str = (
+    "python -m ajb_utils.judge run --backend openai --base-url http://localhost:8000/v1 "
+    "--model <judge model> --deriver-model <deriver model> --source <data source> "
+    "--conditions with_gt,without_gt,deref --difficulties hard --name <judge>_deref "
+    "--study deref"
+)
 
 
 def table_X3(census: pd.DataFrame) -> pd.DataFrame:
@@ -42,8 +51,12 @@ def checks_X3(x3: pd.DataFrame) -> list[paper.Verdict]:
     return [paper.verdict("X3.visible_falls", falls, note="; ".join(shown))]
 
 
-def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | None = None,
-                             conditions: tuple[str, ...] = ("with_gt", "without_gt")) -> pd.DataFrame:
+def table_X3_param_alignment(
+    bench,
+    census: pd.DataFrame,
+    judges: list[str] | None = None,
+    conditions: tuple[str, ...] = ("with_gt", "without_gt"),
+) -> pd.DataFrame:
     """Return parameter-structure alignment (%) per judge x condition x share of non-VISIBLE arguments of the record."""
     share = derivation.record_nonvisible_share(census)
     share["nonvisible"] = pd.cut(share["nonvisible_share"], NONVISIBLE_BINS, labels=NONVISIBLE_LABELS)
@@ -53,7 +66,9 @@ def table_X3_param_alignment(bench, census: pd.DataFrame, judges: list[str] | No
     v = v[(v["metric"] == "parameter_structure") & v["judge"].isin(judges) & v["condition"].isin(conditions)]
     v = v.assign(id=v["id"].astype(str), difficulty=v["difficulty"].astype(str)).merge(
         share[["id", "difficulty", "nonvisible"]].assign(difficulty=lambda d: d["difficulty"].astype(str)),
-        on=["id", "difficulty"], how="inner")
+        on=["id", "difficulty"],
+        how="inner",
+    )
     cells = stats.per_metric_align(v, by=["judge", "condition", "nonvisible"])
     wide = cells.pivot_table(index=["judge", "condition"], columns="nonvisible", values="align", observed=True)
     # n counts (record, difficulty) units in the bin, not verdict rows
@@ -91,31 +106,57 @@ def deref_pool(verdicts: pd.DataFrame, static: pd.DataFrame, name: str = "static
     return pd.concat([llm.astype({"judge": str}), static.assign(judge=name)], ignore_index=True)
 
 
-def table_X3b_static_baseline(bench, static: pd.DataFrame, judges: list[str] | None = None,
-                              conditions: tuple[str, ...] = ("with_gt", "without_gt")) -> pd.DataFrame:
+def table_X3b_static_baseline(
+    bench,
+    static: pd.DataFrame,
+    judges: list[str] | None = None,
+    conditions: tuple[str, ...] = ("with_gt", "without_gt"),
+) -> pd.DataFrame:
     """Return per condition x difficulty x metric: the static judge's alignment (%) beside the LLM judges' best, median and worst, and its rank."""
     present = {str(x) for x in bench.verdicts["judge"].unique()}  # once, not once per judge
     judges = judges or [j for j in MAIN_JUDGES if j in present]
     v = bench.verdicts[bench.verdicts["judge"].isin(judges) & bench.verdicts["condition"].isin(conditions)]
     llm = stats.per_metric_align(v, by=["judge", "condition", "difficulty"])
-    llm = llm.assign(judge=llm["judge"].astype(str), condition=llm["condition"].astype(str),
-                     difficulty=llm["difficulty"].astype(str), metric=llm["metric"].astype(str))
+    llm = llm.assign(
+        judge=llm["judge"].astype(str),
+        condition=llm["condition"].astype(str),
+        difficulty=llm["difficulty"].astype(str),
+        metric=llm["metric"].astype(str),
+    )
     st = stats.per_metric_align(static[static["condition"].isin(conditions)], by=["condition", "difficulty"])
-    st = st.assign(condition=st["condition"].astype(str), difficulty=st["difficulty"].astype(str),
-                   metric=st["metric"].astype(str))
+    st = st.assign(
+        condition=st["condition"].astype(str), difficulty=st["difficulty"].astype(str), metric=st["metric"].astype(str)
+    )
     keys = ["condition", "difficulty", "metric"]
     g = llm.groupby(keys, sort=False)["align"]
     best_idx = llm.loc[g.idxmax(), keys + ["judge"]].rename(columns={"judge": "best_llm_judge"})
     summ = g.agg(best_llm="max", median_llm="median", worst_llm="min").reset_index().merge(best_idx, on=keys)
     out = st.rename(columns={"align": "static", "n": "n_static"}).merge(summ, on=keys, how="inner")
     ranks = llm.merge(out[keys + ["static"]], on=keys)
-    out = out.merge(ranks.assign(beats=ranks["static"] > ranks["align"]).groupby(keys)["beats"].sum()
-                    .rename("llm_judges_beaten").reset_index(), on=keys)
+    out = out.merge(
+        ranks.assign(beats=ranks["static"] > ranks["align"])
+        .groupby(keys)["beats"]
+        .sum()
+        .rename("llm_judges_beaten")
+        .reset_index(),
+        on=keys,
+    )
     out["static_minus_best"] = out["static"] - out["best_llm"]
     out["condition"] = pd.Categorical(out["condition"], categories=list(conditions))
     out["difficulty"] = pd.Categorical(out["difficulty"], categories=list(DIFFICULTIES))
     out["metric"] = pd.Categorical(out["metric"], categories=METRICS)
     out = out.sort_values(keys).reset_index(drop=True)
     out["llm_judges_beaten"] = out["llm_judges_beaten"].astype(int)
-    return out[keys + ["static", "best_llm", "best_llm_judge", "median_llm", "worst_llm",
-                       "llm_judges_beaten", "static_minus_best", "n_static"]]
+    return out[
+        keys
+        + [
+            "static",
+            "best_llm",
+            "best_llm_judge",
+            "median_llm",
+            "worst_llm",
+            "llm_judges_beaten",
+            "static_minus_best",
+            "n_static",
+        ]
+    ]

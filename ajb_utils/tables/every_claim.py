@@ -13,14 +13,29 @@ import pandas as pd
 
 from ajb_utils import derivation, paper, report, schema
 from ajb_utils.tables import ablations, anchoring, validation
-from ajb_utils.tables.agreement import f10_checks, jury_checks, table_F10, table_T29, t29_checks
-from ajb_utils.tables.audit import (audit_cross_tables, audit_table2, audit_text_table, guide_weighting_checks,
-                                    scale_checks, t23_checks, table2_frame, takeaway_checks)
+from ajb_utils.tables.agreement import f10_checks, jury_checks, t29_checks, table_F10, table_T29
+from ajb_utils.tables.audit import (
+    audit_cross_tables,
+    audit_table2,
+    audit_text_table,
+    guide_weighting_checks,
+    scale_checks,
+    t23_checks,
+    table2_frame,
+    takeaway_checks,
+)
 from ajb_utils.tables.breakdown import breakdown_checks, per_metric_long, topology_long, weighting_checks
 from ajb_utils.tables.dataset import dataset_checks, table_T07, table_T08, table_T09
 from ajb_utils.tables.derivation import checks_X3, table_X3
-from ajb_utils.tables.main_results import (ci_checks, findings_checks, param_upper_bound, table_T02, table_T10,
-                                           table_T15, worked_example_AppI)
+from ajb_utils.tables.main_results import (
+    ci_checks,
+    findings_checks,
+    param_upper_bound,
+    table_T02,
+    table_T10,
+    table_T15,
+    worked_example_AppI,
+)
 
 __all__ = ["claim_verdicts", "unchecked_claims"]
 
@@ -29,10 +44,13 @@ def _t15_verdicts(bench) -> list[paper.Verdict]:
     """Return the T15 / Eq. 2 upper-bound verdicts as notebook 02 makes them."""
     t15 = table_T15(bench, param_upper_bound(bench))
     s, j = t15["summary"].set_index("quantity")["value"], t15["judges"]
-    return [paper.verdict("T15.extra_key_share", s.iloc[3]), paper.verdict("T15.p_param_current", s.iloc[4]),
-            paper.verdict("T15.p_param_upper", s.iloc[5]),
-            paper.verdict("CW.eq2_upper_bound_shift", j["shift"].abs().max()),
-            paper.verdict("T15.rank_changes", (j["rank_current"] != j["rank_upper_bound"]).tolist())]
+    return [
+        paper.verdict("T15.extra_key_share", s.iloc[3]),
+        paper.verdict("T15.p_param_current", s.iloc[4]),
+        paper.verdict("T15.p_param_upper", s.iloc[5]),
+        paper.verdict("CW.eq2_upper_bound_shift", j["shift"].abs().max()),
+        paper.verdict("T15.rank_changes", (j["rank_current"] != j["rank_upper_bound"]).tolist()),
+    ]
 
 
 def _ablation_verdicts(bench) -> list[pd.DataFrame]:
@@ -40,17 +58,27 @@ def _ablation_verdicts(bench) -> list[pd.DataFrame]:
     t04, t25, t27 = ablations.table_T04(bench), ablations.table_T25(bench), ablations.table_T27(bench)
     t05 = ablations.table_T05(ablations.table_T26(bench))
     f05, t31 = ablations.format_table(bench, "F05"), ablations.table_T31(bench)
-    return [ablations.rq3_checks(bench), ablations.c2_checks(t04), ablations.temperature_checks(t25, t27),
-            ablations.thinking_checks(t05), ablations.format_checks(f05, t31),
-            report.checks_table(ablations.lever_checks(t04, t25, t27, t05, f05, t31)
-                                + ablations.repeat_checks(bench))]
+    return [
+        ablations.rq3_checks(bench),
+        ablations.c2_checks(t04),
+        ablations.temperature_checks(t25, t27),
+        ablations.thinking_checks(t05),
+        ablations.format_checks(f05, t31),
+        report.checks_table(ablations.lever_checks(t04, t25, t27, t05, f05, t31) + ablations.repeat_checks(bench)),
+    ]
 
 
 def _anchoring_verdicts(bench) -> list[paper.Verdict]:
     """Return the T01 (C3 runs) and App. H verdicts as notebook 10 makes them."""
     t01 = anchoring.table_T01(bench)
-    out = (anchoring.t01_checks(anchoring.anchoring_split(t01)) if len(t01) else
-           [paper.not_reproduced(c, "no C3 (corrupted-GT) runs") for c in ("T01.gemini_cgt_vs_gt", "T01.qwq_cgt_vs_nogt")])
+    out = (
+        anchoring.t01_checks(anchoring.anchoring_split(t01))
+        if len(t01)
+        else [
+            paper.not_reproduced(c, "no C3 (corrupted-GT) runs")
+            for c in ("T01.gemini_cgt_vs_gt", "T01.qwq_cgt_vs_nogt")
+        ]
+    )
     mined = anchoring.mine_over_anchoring(bench.verdicts, judges=schema.MAIN_JUDGES)
     return out + anchoring.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined))
 
@@ -64,15 +92,22 @@ def _validation_verdicts(bench, data_source: str) -> list[paper.Verdict]:
     rw, _, _ = validation.load_annotations(data_source, "rewrite")
     t20 = validation.table_T20(rw)
     u = t20.set_index("criterion")["unanimity"].to_dict() if len(t20) else {}
-    out += [paper.verdict("P.unanimity_med_hard", u.get("hard_harder_than_medium", float("nan"))),
-            paper.verdict("P.unanimity_easy_med", u.get("medium_harder_than_easy", float("nan")))]
+    out += [
+        paper.verdict("P.unanimity_med_hard", u.get("hard_harder_than_medium", float("nan"))),
+        paper.verdict("P.unanimity_easy_med", u.get("medium_harder_than_easy", float("nan"))),
+    ]
     if not len(t20):
         out = [v for v in out if v.claim_id not in ("P.unanimity_med_hard", "P.unanimity_easy_med")]
-        out += [paper.not_reproduced(c, "no rewrite meta-judge verdicts (App. N study)")
-                for c in ("P.unanimity_med_hard", "P.unanimity_easy_med")]
+        out += [
+            paper.not_reproduced(c, "no rewrite meta-judge verdicts (App. N study)")
+            for c in ("P.unanimity_med_hard", "P.unanimity_easy_med")
+        ]
     t22 = validation.table_T22(rw)
-    out.append(paper.verdict("T22.all_positive", (t22["delta_2judge_minus_3judge"] > 0).tolist()) if len(t22)
-               else paper.not_reproduced("T22.all_positive", "no rewrite meta-judge verdicts (App. N study)"))
+    out.append(
+        paper.verdict("T22.all_positive", (t22["delta_2judge_minus_3judge"] > 0).tolist())
+        if len(t22)
+        else paper.not_reproduced("T22.all_positive", "no rewrite meta-judge verdicts (App. N study)")
+    )
     return out, t13
 
 
@@ -105,8 +140,10 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
     on_data += checks_X3(table_X3(derivation.derivation_census(bench.records)))
     data = pd.concat([report.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})
-    audit = pd.concat([audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables(),
-                       audit_text_table()], ignore_index=True)
+    audit = pd.concat(
+        [audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables(), audit_text_table()],
+        ignore_index=True,
+    )
     return pd.concat([data, audit], ignore_index=True)
 
 

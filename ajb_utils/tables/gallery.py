@@ -37,14 +37,18 @@ __all__ = ["GALLERY_RULES", "gallery_cases", "plan_lines", "plan_diff", "case_vi
 
 GALLERY_RULES: dict[str, str] = {
     "flawed_hard_passed": "a flawed hard plan (some p < 1) that every judge passes without GT (1.0 on all four "
-                          "metrics); the lowest mean p",
+    "metrics); the lowest mean p",
     "p075_tie": "a metric with p = 0.75 where, in one condition, some judges say 0.5 and others 1.0 (same match, "
-                "0.75); the most evenly split",
+    "0.75); the most evenly split",
     "order_swap": "a plan with exactly the expected tools in another order (sequence p < 1) whose sequence verdicts "
-                  "differ most between with-GT and without-GT judges",
+    "differ most between with-GT and without-GT judges",
 }
-_ORDER = {"difficulty": schema.DIFFICULTIES, "generator": schema.GENERATORS, "metric": schema.METRICS,
-          "judge": schema.JUDGES}
+_ORDER = {
+    "difficulty": schema.DIFFICULTIES,
+    "generator": schema.GENERATORS,
+    "metric": schema.METRICS,
+    "judge": schema.JUDGES,
+}
 
 
 def _rank(df: pd.DataFrame, col: str) -> pd.Series:
@@ -78,17 +82,24 @@ def _flawed_hard_passed(bench, v: pd.DataFrame, judges: Sequence[str]) -> dict[s
     g = w.groupby(["id", "generator", "difficulty"])
     ok = g.agg(n=("llm_score", "size"), n_one=("one", "sum"), n_judges=("judge", "nunique")).reset_index()
     ok = ok[(ok["n_judges"] == len(judges)) & (ok["n_one"] == ok["n"]) & (ok["n"] == len(judges) * len(schema.METRICS))]
-    gen = bench.generations.assign(id=bench.generations["id"].astype(str),
-                                   generator=bench.generations["generator"].astype(str),
-                                   difficulty=bench.generations["difficulty"].astype(str))
+    gen = bench.generations.assign(
+        id=bench.generations["id"].astype(str),
+        generator=bench.generations["generator"].astype(str),
+        difficulty=bench.generations["difficulty"].astype(str),
+    )
     ok = ok.merge(gen[["id", "generator", "difficulty", "p_mean"]], on=["id", "generator", "difficulty"])
     ok = ok[ok["p_mean"] < 1.0]
     row = _first(ok, ["p_mean"], [True])
     if row is None:
         return None
-    return {"id": row["id"], "generator": row["generator"], "difficulty": row["difficulty"], "metric": None,
-            "why": f"mean p = {row['p_mean']:.3f}; all {len(judges)} judges gave 1.0 on all four metrics without GT "
-                   f"({len(ok)} such hard plans)"}
+    return {
+        "id": row["id"],
+        "generator": row["generator"],
+        "difficulty": row["difficulty"],
+        "metric": None,
+        "why": f"mean p = {row['p_mean']:.3f}; all {len(judges)} judges gave 1.0 on all four metrics without GT "
+        f"({len(ok)} such hard plans)",
+    }
 
 
 def _p075_tie(v: pd.DataFrame) -> dict[str, Any] | None:
@@ -97,14 +108,23 @@ def _p075_tie(v: pd.DataFrame) -> dict[str, Any] | None:
     q = q.assign(n05=(q["llm_score"] == 0.5).astype(np.int64), n10=(q["llm_score"] == 1.0).astype(np.int64))
     t = q.groupby(["id", "generator", "difficulty", "metric", "condition"])[["n05", "n10"]].sum().reset_index()
     t = t[(t["n05"] > 0) & (t["n10"] > 0)]
-    t = t.assign(split=np.minimum(t["n05"], t["n10"]), total=t["n05"] + t["n10"], _m=_rank(t, "metric"),
-                 _c=t["condition"].map({c: i for i, c in enumerate(schema.MAIN_CONDITIONS)}))
+    t = t.assign(
+        split=np.minimum(t["n05"], t["n10"]),
+        total=t["n05"] + t["n10"],
+        _m=_rank(t, "metric"),
+        _c=t["condition"].map({c: i for i, c in enumerate(schema.MAIN_CONDITIONS)}),
+    )
     row = _first(t, ["split", "total", "_m", "_c"], [False, False, True, True])
     if row is None:
         return None
-    return {"id": row["id"], "generator": row["generator"], "difficulty": row["difficulty"], "metric": row["metric"],
-            "why": f"p = 0.75 on {row['metric']}; {schema.CONDITION_DISPLAY[row['condition']]}: {int(row['n05'])} "
-                   f"judges say 0.5, {int(row['n10'])} say 1.0, every one scores match 0.75 ({len(t)} such cases)"}
+    return {
+        "id": row["id"],
+        "generator": row["generator"],
+        "difficulty": row["difficulty"],
+        "metric": row["metric"],
+        "why": f"p = 0.75 on {row['metric']}; {schema.CONDITION_DISPLAY[row['condition']]}: {int(row['n05'])} "
+        f"judges say 0.5, {int(row['n10'])} say 1.0, every one scores match 0.75 ({len(t)} such cases)",
+    }
 
 
 def _names(calls: Any) -> list[str]:
@@ -118,8 +138,9 @@ def _order_swap(bench, v: pd.DataFrame) -> dict[str, Any] | None:
     gen = bench.generations
     gnames = gen["generated_calls"].map(_names)
     enames = exp.reindex(gen["id"].astype(str)).to_numpy()
-    swap = np.array([len(a) > 1 and sorted(a) == sorted(b) and list(a) != list(b)
-                     for a, b in zip(gnames, enames)], dtype=bool)
+    swap = np.array(
+        [len(a) > 1 and sorted(a) == sorted(b) and list(a) != list(b) for a, b in zip(gnames, enames)], dtype=bool
+    )
     swap &= gen["p_seq"].to_numpy(float) < 1.0
     keys = gen.loc[swap, ["id", "generator", "difficulty"]].astype(str)
     if keys.empty:
@@ -131,21 +152,33 @@ def _order_swap(bench, v: pd.DataFrame) -> dict[str, Any] | None:
         return None
     m["gap"] = (m["with_gt"] - m["without_gt"]).abs()
     row = _first(m, ["gap"], [False])
-    return {"id": row["id"], "generator": row["generator"], "difficulty": row["difficulty"],
-            "metric": "sequence_accuracy",
-            "why": f"same tools, other order; mean sequence verdict with GT {row['with_gt']:.2f} vs without GT "
-                   f"{row['without_gt']:.2f} ({len(m)} order swaps judged in both conditions)"}
+    return {
+        "id": row["id"],
+        "generator": row["generator"],
+        "difficulty": row["difficulty"],
+        "metric": "sequence_accuracy",
+        "why": f"same tools, other order; mean sequence verdict with GT {row['with_gt']:.2f} vs without GT "
+        f"{row['without_gt']:.2f} ({len(m)} order swaps judged in both conditions)",
+    }
 
 
 def gallery_cases(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) -> pd.DataFrame:
     """Return one row per gallery rule: case, id, generator, difficulty, metric, why, rule (NaN keys where none qualifies)."""
     v = _main(bench.verdicts, judges)
-    found = {"flawed_hard_passed": _flawed_hard_passed(bench, v, judges), "p075_tie": _p075_tie(v),
-             "order_swap": _order_swap(bench, v)}
+    found = {
+        "flawed_hard_passed": _flawed_hard_passed(bench, v, judges),
+        "p075_tie": _p075_tie(v),
+        "order_swap": _order_swap(bench, v),
+    }
     rows = []
     for case, hit in found.items():
-        hit = hit or {"id": None, "generator": None, "difficulty": None, "metric": None,
-                      "why": "no record in this data satisfies the rule"}
+        hit = hit or {
+            "id": None,
+            "generator": None,
+            "difficulty": None,
+            "metric": None,
+            "why": "no record in this data satisfies the rule",
+        }
         rows.append({"case": case, **hit, "rule": GALLERY_RULES[case]})
     return pd.DataFrame(rows)
 
@@ -162,22 +195,32 @@ def plan_lines(calls: Any) -> list[str]:
                 args = json.loads(args)
             except ValueError:
                 args = {"_raw": args}
-        body = ", ".join(f"{k}={json.dumps(args[k], sort_keys=True)}" for k in sorted(args)) \
-            if isinstance(args, dict) else str(args)
+        body = (
+            ", ".join(f"{k}={json.dumps(args[k], sort_keys=True)}" for k in sorted(args))
+            if isinstance(args, dict)
+            else str(args)
+        )
         out.append(f"{c.get('name')}({body})")
     return out
 
 
 def plan_diff(expected: Any, generated: Any) -> str:
     """Return a unified diff (text) of the reference plan (---) and the generated plan (+++), one call per line."""
-    lines = difflib.unified_diff(plan_lines(expected), plan_lines(generated), fromfile="reference (GT)",
-                                 tofile="generated", lineterm="", n=len(plan_lines(expected)) + 1)
+    lines = difflib.unified_diff(
+        plan_lines(expected),
+        plan_lines(generated),
+        fromfile="reference (GT)",
+        tofile="generated",
+        lineterm="",
+        n=len(plan_lines(expected)) + 1,
+    )
     text = "\n".join(lines)
     return text or "(identical plans)"
 
 
-def case_view(bench, id: str, generator: str, difficulty: str,
-              judges: Sequence[str] = tuple(schema.JUDGES)) -> dict[str, Any]:
+def case_view(
+    bench, id: str, generator: str, difficulty: str, judges: Sequence[str] = tuple(schema.JUDGES)
+) -> dict[str, Any]:
     """Return one generation end to end: 'record', 'queries', 'tools', 'diff' (text), 'p', 'verdicts', 'justifications'.
 
     'verdicts': rows judges, columns (condition, metric) verdicts l; 'justifications': one row per
@@ -186,22 +229,50 @@ def case_view(bench, id: str, generator: str, difficulty: str,
     """
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id").loc[str(id)]
     gen = bench.generations
-    g = gen[(gen["id"].astype(str) == str(id)) & (gen["generator"].astype(str) == generator)
-            & (gen["difficulty"].astype(str) == difficulty)].iloc[0]
-    record = pd.DataFrame([{"id": str(id), "dag_type": str(rec["dag_type"]), "generator": generator,
-                            "difficulty": difficulty, "n_tools": int(rec["n_tools"]),
-                            "n_expected_calls": int(rec["n_expected_calls"]),
-                            "n_generated_calls": int(g["n_generated_calls"])}])
-    queries = pd.DataFrame({"difficulty": schema.DIFFICULTIES,
-                            "query": [str(rec[f"query_{d}"]) for d in schema.DIFFICULTIES]})
-    tools = pd.DataFrame([{"tool": t.get("name"), "parameters": ", ".join(t.get("properties") or {}),
-                           "required": ", ".join(t.get("required") or [])} for t in rec["tools"]])
-    p_cols = {"tool_selection": "p_tool", "parameter_structure": "p_param", "sequence_accuracy": "p_seq",
-              "query_coverage": "p_cov"}
+    g = gen[
+        (gen["id"].astype(str) == str(id))
+        & (gen["generator"].astype(str) == generator)
+        & (gen["difficulty"].astype(str) == difficulty)
+    ].iloc[0]
+    record = pd.DataFrame(
+        [
+            {
+                "id": str(id),
+                "dag_type": str(rec["dag_type"]),
+                "generator": generator,
+                "difficulty": difficulty,
+                "n_tools": int(rec["n_tools"]),
+                "n_expected_calls": int(rec["n_expected_calls"]),
+                "n_generated_calls": int(g["n_generated_calls"]),
+            }
+        ]
+    )
+    queries = pd.DataFrame(
+        {"difficulty": schema.DIFFICULTIES, "query": [str(rec[f"query_{d}"]) for d in schema.DIFFICULTIES]}
+    )
+    tools = pd.DataFrame(
+        [
+            {
+                "tool": t.get("name"),
+                "parameters": ", ".join(t.get("properties") or {}),
+                "required": ", ".join(t.get("required") or []),
+            }
+            for t in rec["tools"]
+        ]
+    )
+    p_cols = {
+        "tool_selection": "p_tool",
+        "parameter_structure": "p_param",
+        "sequence_accuracy": "p_seq",
+        "query_coverage": "p_cov",
+    }
     p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[p_cols[m]]) for m in schema.METRICS]})
     v = bench.verdicts
-    v = v[(v["id"].astype(str) == str(id)) & (v["generator"].astype(str) == generator)
-          & (v["difficulty"].astype(str) == difficulty)]
+    v = v[
+        (v["id"].astype(str) == str(id))
+        & (v["generator"].astype(str) == generator)
+        & (v["difficulty"].astype(str) == difficulty)
+    ]
     v = _main(v, judges)
     if "justification" not in v.columns:
         v = v.assign(justification="")
@@ -210,15 +281,25 @@ def case_view(bench, id: str, generator: str, difficulty: str,
     cols = pd.MultiIndex.from_product([schema.MAIN_CONDITIONS, schema.METRICS], names=["condition", "metric"])
     verdicts = verdicts.reindex(index=present, columns=cols)
     verdicts.index.name = "judge"
-    lab = v.assign(text=[("null" if pd.isna(s) else f"{s:g}") + (f": {t}" if isinstance(t, str) and t else "")
-                         for s, t in zip(v["llm_score"], v["justification"])])
+    lab = v.assign(
+        text=[
+            ("null" if pd.isna(s) else f"{s:g}") + (f": {t}" if isinstance(t, str) and t else "")
+            for s, t in zip(v["llm_score"], v["justification"])
+        ]
+    )
     just = lab.pivot_table(index=["judge", "metric"], columns="condition", values="text", aggfunc="first")
     idx = pd.MultiIndex.from_product([present, schema.METRICS], names=["judge", "metric"])
     just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)").reset_index()
     just.columns.name = None
-    return {"record": record, "queries": queries, "tools": tools,
-            "diff": plan_diff(rec["expected_calls"], g["generated_calls"]), "p": p, "verdicts": verdicts,
-            "justifications": just}
+    return {
+        "record": record,
+        "queries": queries,
+        "tools": tools,
+        "diff": plan_diff(rec["expected_calls"], g["generated_calls"]),
+        "p": p,
+        "verdicts": verdicts,
+        "justifications": just,
+    }
 
 
 def show_case(view: dict[str, Any], synthetic: bool = False) -> None:
@@ -231,6 +312,8 @@ def show_case(view: dict[str, Any], synthetic: bool = False) -> None:
     report.show(view["p"].set_index("metric").T, digits=4)
     report.show(view["verdicts"], digits=1)
     if synthetic:
-        print("Justifications below are CANNED: the synthetic sample draws one of two fixed sentences per "
-              "metric and verdict (ajb_utils/sample/judges.py); they are not judge reasoning.")
+        print(
+            "Justifications below are CANNED: the synthetic sample draws one of two fixed sentences per "
+            "metric and verdict (ajb_utils/sample/judges.py); they are not judge reasoning."
+        )
     report.show(view["justifications"])

@@ -23,13 +23,40 @@ from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_s
 from ajb_utils.tables.anchoring import lift_checks, paired_lift, per_metric_lift
 
 __all__ = [
-    "T02_KEYS", "main_verdicts", "alignment_cells", "table_T02", "table_T02_wide",
-    "compare_T02", "missing_rule_fit", "table_T10", "compare_T10", "ci_half_width_summary", "table_T11",
-    "degradation_table", "finding1", "finding1_band", "finding2_lift", "finding3_best_judge",
-    "findings_checks", "finding_verdicts", "band_four_of_five", "slope_ratios", "ci_checks", "mismatch_checks", "worked_examples_EQ", "appendix_h_cases", "worked_example_AppI",
-    "record_view", "param_upper_bound", "table_T15",
-    "REFERENCE_KINDS", "reference_cells", "table_T02_references", "degradation_references",
-    "degradation_ci", "paper_without_gt_vs_pbar",
+    "T02_KEYS",
+    "main_verdicts",
+    "alignment_cells",
+    "table_T02",
+    "table_T02_wide",
+    "compare_T02",
+    "missing_rule_fit",
+    "table_T10",
+    "compare_T10",
+    "ci_half_width_summary",
+    "table_T11",
+    "degradation_table",
+    "finding1",
+    "finding1_band",
+    "finding2_lift",
+    "finding3_best_judge",
+    "findings_checks",
+    "finding_verdicts",
+    "band_four_of_five",
+    "slope_ratios",
+    "ci_checks",
+    "mismatch_checks",
+    "worked_examples_EQ",
+    "appendix_h_cases",
+    "worked_example_AppI",
+    "record_view",
+    "param_upper_bound",
+    "table_T15",
+    "REFERENCE_KINDS",
+    "reference_cells",
+    "table_T02_references",
+    "degradation_references",
+    "degradation_ci",
+    "paper_without_gt_vs_pbar",
 ]
 
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
@@ -52,8 +79,9 @@ def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.Dat
     return v[keep]
 
 
-def alignment_cells(bench, judges: Sequence[str] = tuple(schema.JUDGES),
-                    missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
+def alignment_cells(
+    bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
+) -> pd.DataFrame:
     """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys."""
     cells = stats.align(main_verdicts(bench, judges), by=T02_KEYS, missing=missing)
     for c in T02_KEYS:
@@ -68,16 +96,17 @@ def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFra
 
 def table_T02_wide(cells: pd.DataFrame, value: str = "align") -> pd.DataFrame:
     """Return the paper's layout: rows (generator, judge), columns (difficulty, condition)."""
-    wide = cells.pivot_table(index=["generator", "judge"], columns=["difficulty", "condition"],
-                             values=value, aggfunc="first")
+    wide = cells.pivot_table(
+        index=["generator", "judge"], columns=["difficulty", "condition"], values=value, aggfunc="first"
+    )
     gens = [g for g in schema.GENERATORS if g in set(cells["generator"])]
     judges = [j for j in schema.JUDGES if j in set(cells["judge"])]
     rows = pd.MultiIndex.from_product([gens, judges], names=["generator", "judge"])
-    cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS],
-                                      names=["difficulty", "condition"])
+    cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS], names=["difficulty", "condition"])
     wide = wide.reindex(index=rows, columns=cols)
-    wide.index = wide.index.set_levels([[schema.display(g) for g in wide.index.levels[0]],
-                                        [schema.display(j) for j in wide.index.levels[1]]])
+    wide.index = wide.index.set_levels(
+        [[schema.display(g) for g in wide.index.levels[0]], [schema.display(j) for j in wide.index.levels[1]]]
+    )
     return wide
 
 
@@ -98,23 +127,24 @@ def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.Da
     for rule in rules:
         comp = compare_T02(table_T02(bench, missing=rule)).dropna(subset=["reported", "reproduced"])
         err = (comp["reproduced"] - comp["reported"]).abs()
-        rows.append({"missing": rule, "n_cells": len(comp), "mean_abs_diff": err.mean(),
-                     "max_abs_diff": err.max()})
+        rows.append({"missing": rule, "n_cells": len(comp), "mean_abs_diff": err.mean(), "max_abs_diff": err.max()})
     out = pd.DataFrame(rows)
     out["best"] = out["mean_abs_diff"] == out["mean_abs_diff"].min()
     return out
 
 
-def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
-              missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
+def table_T10(
+    bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, missing: stats.Missing = stats.PAPER_MISSING
+) -> pd.DataFrame:
     """Return bootstrap 95% CIs for every Table 2 cell: keys, mean, lo, hi, half_width (pp), n.
 
     Records are resampled with replacement within each cell, stratified by dag_type (topology
     counts kept in every resample); the statistic is the cell's mean record alignment x 100.
     """
     recs = stats.record_alignment(main_verdicts(bench), missing=missing)
-    out = stats.bootstrap_cells(recs, by=T02_KEYS, value="mu", strata="dag_type",
-                                n_resamples=n_bootstrap, seed=seed, scale=100.0)
+    out = stats.bootstrap_cells(
+        recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
+    )
     for c in T02_KEYS:
         out[c] = out[c].astype(str)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
@@ -124,8 +154,9 @@ def table_T10(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0,
 def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> pd.DataFrame:
     """Return one generator's CI block (mean, lo, hi; long, one row per cell and stat) beside tab:ci-llama70b's values."""
     rep = paper.reported("T10").dropna(subset=["judge"])
-    long = ci[ci["generator"] == generator].melt(id_vars=T02_KEYS, value_vars=["mean", "lo", "hi"],
-                                                 var_name="stat", value_name="value")
+    long = ci[ci["generator"] == generator].melt(
+        id_vars=T02_KEYS, value_vars=["mean", "lo", "hi"], var_name="stat", value_name="value"
+    )
     long["stat"] = long["stat"].map({"mean": "mean", "lo": "ci_lo", "hi": "ci_hi"})
     return paper.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
 
@@ -134,8 +165,17 @@ def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
     """Return the max and median CI half-width (pp) over all cells, six judges and all judges."""
     six = ci[ci["judge"].isin(schema.MAIN_JUDGES)]
     rows = [(f"all cells ({ci['judge'].nunique()} judges)", ci), ("six main judges", six)]
-    return pd.DataFrame([{"cells": name, "n_cells": len(f), "max_half_width": f["half_width"].max(),
-                          "median_half_width": f["half_width"].median()} for name, f in rows])
+    return pd.DataFrame(
+        [
+            {
+                "cells": name,
+                "n_cells": len(f),
+                "max_half_width": f["half_width"].max(),
+                "median_half_width": f["half_width"].median(),
+            }
+            for name, f in rows
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,8 +184,13 @@ def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
 REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")
 
 
-def reference_cells(bench, static: pd.DataFrame | None = None, seed: stats.SeedLike = 0,
-                    kinds: Sequence[str] = REFERENCE_KINDS, missing: stats.Missing = "exclude") -> pd.DataFrame:
+def reference_cells(
+    bench,
+    static: pd.DataFrame | None = None,
+    seed: stats.SeedLike = 0,
+    kinds: Sequence[str] = REFERENCE_KINDS,
+    missing: stats.Missing = "exclude",
+) -> pd.DataFrame:
     """Return Table 2 cells (generator, judge, difficulty, condition, align, n) of the reference judges.
 
     Over every valid generation (``bench.generations``); ``static`` is the static judge's verdict
@@ -168,22 +213,34 @@ def table_T02_references(cells: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFram
     six = cells[cells["judge"].isin(schema.MAIN_JUDGES)]
     keys = ["generator", "difficulty", "condition"]
     g = six.groupby(keys)["align"]
-    summ = pd.concat([g.mean().rename("six judges: mean"), g.max().rename("six judges: best"),
-                      g.min().rename("six judges: worst")], axis=1).reset_index()
+    summ = pd.concat(
+        [g.mean().rename("six judges: mean"), g.max().rename("six judges: best"), g.min().rename("six judges: worst")],
+        axis=1,
+    ).reset_index()
     summ = summ.melt(id_vars=keys, var_name="row", value_name="align")
     long = pd.concat([summ, refs.rename(columns={"judge": "row"})[keys + ["row", "align"]]], ignore_index=True)
-    rows_order = list(dict.fromkeys(list(summ["row"]) + [stats.REFERENCE_JUDGES[k] for k in stats.REFERENCE_JUDGES
-                                                          if stats.REFERENCE_JUDGES[k] in set(refs["judge"])]))
-    wide = long.pivot_table(index=["generator", "row"], columns=["difficulty", "condition"], values="align",
-                            aggfunc="first")
+    rows_order = list(
+        dict.fromkeys(
+            list(summ["row"])
+            + [
+                stats.REFERENCE_JUDGES[k]
+                for k in stats.REFERENCE_JUDGES
+                if stats.REFERENCE_JUDGES[k] in set(refs["judge"])
+            ]
+        )
+    )
+    wide = long.pivot_table(
+        index=["generator", "row"], columns=["difficulty", "condition"], values="align", aggfunc="first"
+    )
     gens = [x for x in schema.GENERATORS if x in set(long["generator"])]
     idx = pd.MultiIndex.from_product([gens, rows_order], names=["generator", "row"])
     cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS], names=["difficulty", "condition"])
     return wide.reindex(index=idx, columns=cols)
 
 
-def degradation_references(refs: pd.DataFrame, kinds: Sequence[str] = ("always_1", "oracle"),
-                           n_generators: int = 5) -> pd.DataFrame:
+def degradation_references(
+    refs: pd.DataFrame, kinds: Sequence[str] = ("always_1", "oracle"), n_generators: int = 5
+) -> pd.DataFrame:
     """Return degradation_table rows (without GT; references read no GT) of reference judges, with a `judge` column."""
     parts = []
     for k in kinds:
@@ -195,8 +252,9 @@ def degradation_references(refs: pd.DataFrame, kinds: Sequence[str] = ("always_1
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
-def degradation_ci(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, n_generators: int = 5,
-                   missing: stats.Missing = "exclude") -> pd.DataFrame:
+def degradation_ci(
+    bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, n_generators: int = 5, missing: stats.Missing = "exclude"
+) -> pd.DataFrame:
     """Return bootstrap 95% CIs of Figure 8's points: generator ('all' too), condition, difficulty, mean, lo, hi, half_width.
 
     The statistic is the mean over records of the six main judges' mean record alignment mu (%):
@@ -213,10 +271,24 @@ def degradation_ci(bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, n_g
             rec[c] = rec[c].astype(str)
     keys = ["id", "generator", "difficulty", "condition"]
     per = rec.groupby(keys, observed=True).agg(mu=("mu", "mean"), dag_type=("dag_type", "first")).reset_index()
-    one = stats.bootstrap_cells(per, by=["generator", "condition", "difficulty"], value="mu", strata="dag_type",
-                                n_resamples=n_bootstrap, seed=seed, scale=100.0)
-    allg = stats.bootstrap_cells(per, by=["condition", "difficulty"], value="mu", strata="generator",
-                                 n_resamples=n_bootstrap, seed=seed, scale=100.0)
+    one = stats.bootstrap_cells(
+        per,
+        by=["generator", "condition", "difficulty"],
+        value="mu",
+        strata="dag_type",
+        n_resamples=n_bootstrap,
+        seed=seed,
+        scale=100.0,
+    )
+    allg = stats.bootstrap_cells(
+        per,
+        by=["condition", "difficulty"],
+        value="mu",
+        strata="generator",
+        n_resamples=n_bootstrap,
+        seed=seed,
+        scale=100.0,
+    )
     allg.insert(0, "generator", "all")
     out = pd.concat([allg, one], ignore_index=True)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
@@ -231,13 +303,13 @@ def paper_without_gt_vs_pbar() -> pd.DataFrame:
     draft LaTeX's (the arXiv v1 text prints neither in full); the sources are carried through.
     """
     t02 = paper.reported("T02")
-    t02 = t02[(t02["stat"] == "alignment") & (t02["condition"] == "without_gt")
-              & t02["judge"].isin(schema.MAIN_JUDGES)]
+    t02 = t02[(t02["stat"] == "alignment") & (t02["condition"] == "without_gt") & t02["judge"].isin(schema.MAIN_JUDGES)]
     t11 = paper.reported("T11")
     t11 = t11[t11["stat"] == "programmatic_accuracy"][["generator", "difficulty", "value", "source"]]
     g = t02.groupby(["generator", "difficulty"])["value"]
-    six = pd.DataFrame({"six_mean": g.mean(), "six_min": g.min(), "six_max": g.max(),
-                        "n_judges": g.size()}).reset_index()
+    six = pd.DataFrame(
+        {"six_mean": g.mean(), "six_min": g.min(), "six_max": g.max(), "n_judges": g.size()}
+    ).reset_index()
     out = t11.rename(columns={"value": "p_bar", "source": "source_p_bar"}).merge(six, on=["generator", "difficulty"])
     out["mean_minus_p_bar"] = out["six_mean"] - out["p_bar"]
     below = t02.merge(out[["generator", "difficulty", "p_bar"]], on=["generator", "difficulty"])
@@ -249,8 +321,21 @@ def paper_without_gt_vs_pbar() -> pd.DataFrame:
     out["_g"] = out["generator"].map({x: i for i, x in enumerate(schema.GENERATORS)})
     out["_d"] = out["difficulty"].map({x: i for i, x in enumerate(schema.DIFFICULTIES)})
     out = out.sort_values(["_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
-    return out[["generator", "difficulty", "p_bar", "six_mean", "six_min", "six_max", "mean_minus_p_bar",
-                "n_judges_below_p_bar", "n_judges", "source_p_bar", "source_T02"]]
+    return out[
+        [
+            "generator",
+            "difficulty",
+            "p_bar",
+            "six_mean",
+            "six_min",
+            "six_max",
+            "mean_minus_p_bar",
+            "n_judges_below_p_bar",
+            "n_judges",
+            "source_p_bar",
+            "source_T02",
+        ]
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,23 +354,22 @@ def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
         m = m.groupby(level=["generator", "difficulty"], observed=True).mean()
     wide = (100.0 * m).unstack("difficulty")
     wide.columns = wide.columns.astype(str)
-    wide = wide.reindex(index=[g for g in schema.GENERATORS if g in wide.index],
-                        columns=schema.DIFFICULTIES)
+    wide = wide.reindex(index=[g for g in schema.GENERATORS if g in wide.index], columns=schema.DIFFICULTIES)
     wide.index = wide.index.astype(str)
     wide.index.name = "generator"
     return wide.reset_index()
 
 
-def degradation_table(cells: pd.DataFrame, judges: Sequence[str] = tuple(schema.MAIN_JUDGES),
-                      n_generators: int = 5) -> pd.DataFrame:
+def degradation_table(
+    cells: pd.DataFrame, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), n_generators: int = 5
+) -> pd.DataFrame:
     """Return mean alignment (%) by generator ('all' = mean over generators) x condition x difficulty."""
     sub = cells[cells["judge"].isin(list(judges)) & cells["generator"].isin(_generators(n_generators))]
     per = sub.groupby(["generator", "condition", "difficulty"])["align"].mean().reset_index()
     tot = sub.groupby(["condition", "difficulty"])["align"].mean().reset_index()
     tot.insert(0, "generator", "all")
     out = pd.concat([tot, per], ignore_index=True)
-    wide = out.pivot_table(index=["generator", "condition"], columns="difficulty", values="align",
-                           sort=False)
+    wide = out.pivot_table(index=["generator", "condition"], columns="difficulty", values="align", sort=False)
     wide = wide.reindex(columns=schema.DIFFICULTIES)
     wide.columns.name = None
     order = ["all"] + _generators(n_generators)
@@ -302,8 +386,7 @@ def degradation_table(cells: pd.DataFrame, judges: Sequence[str] = tuple(schema.
 # ---------------------------------------------------------------------------------------------
 def _six(cells: pd.DataFrame, n_generators: int) -> pd.DataFrame:
     """Return the six main judges' cells of the chosen generators."""
-    return cells[cells["judge"].isin(schema.MAIN_JUDGES)
-                 & cells["generator"].isin(_generators(n_generators))]
+    return cells[cells["judge"].isin(schema.MAIN_JUDGES) & cells["generator"].isin(_generators(n_generators))]
 
 
 def finding1(cells: pd.DataFrame, n_generators: int = 5) -> dict[str, Any]:
@@ -314,14 +397,17 @@ def finding1(cells: pd.DataFrame, n_generators: int = 5) -> dict[str, Any]:
     slopes = stats.degradation_slopes(six, by="generator")
     allrow = slopes[slopes["generator"] == "all"].iloc[0]
     mh = six[six["condition"] == "with_gt"].groupby("difficulty")["align"].mean()
-    return {"monotone_pairs": int(both.sum()), "n_pairs": int(both.size),
-            "monotone_by_condition": mono.groupby("condition")["monotone"].sum().to_dict(),
-            "slopes": slopes, "slope_ratio": float(allrow["ratio"]),
-            "medium_hard_drop_gt": float(mh["medium"] - mh["hard"])}
+    return {
+        "monotone_pairs": int(both.sum()),
+        "n_pairs": int(both.size),
+        "monotone_by_condition": mono.groupby("condition")["monotone"].sum().to_dict(),
+        "slopes": slopes,
+        "slope_ratio": float(allrow["ratio"]),
+        "medium_hard_drop_gt": float(mh["medium"] - mh["hard"]),
+    }
 
 
-def finding1_band(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0,
-                  n_generators: int = 5) -> pd.DataFrame:
+def finding1_band(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0, n_generators: int = 5) -> pd.DataFrame:
     """Return per generator the hard without-GT min/max/mean over six judges and band flags."""
     sub = _six(cells, n_generators)
     sub = sub[(sub["difficulty"] == "hard") & (sub["condition"] == "without_gt")]
@@ -333,8 +419,9 @@ def finding1_band(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0,
     return g.reset_index()
 
 
-def finding2_lift(bench, cells: pd.DataFrame, n_generators: int = 5, n_bootstrap: int = 2000,
-                  seed: stats.SeedLike = 0) -> pd.DataFrame:
+def finding2_lift(
+    bench, cells: pd.DataFrame, n_generators: int = 5, n_bootstrap: int = 2000, seed: stats.SeedLike = 0
+) -> pd.DataFrame:
     """Return GT lift (pp) per six-judge judge as anchoring.paired_lift gives it: the paired lift with its
     paired-bootstrap 95% CI and sign, and the paper's unpaired Eq. 5b (`lift_unpaired`) beside it.
 
@@ -353,9 +440,16 @@ def finding3_best_judge(cells: pd.DataFrame, n_generators: int = 5) -> pd.DataFr
     six["r"] = six["align"].round(1)  # ties as printed in the paper (one decimal)
     best = six[six["r"] == six.groupby(["generator", "difficulty", "condition"])["r"].transform("max")]
     best = best.assign(name=best["judge"].map(schema.display))
-    out = (best.groupby(["generator", "difficulty", "condition"])
-           .agg(best=("name", " = ".join), align=("r", "first"), n_tied=("name", "size"),
-                qwq=("judge", lambda s: "judge_qwq_32b" in set(s))).reset_index())
+    out = (
+        best.groupby(["generator", "difficulty", "condition"])
+        .agg(
+            best=("name", " = ".join),
+            align=("r", "first"),
+            n_tied=("name", "size"),
+            qwq=("judge", lambda s: "judge_qwq_32b" in set(s)),
+        )
+        .reset_index()
+    )
     out["_g"] = out["generator"].map({g: i for i, g in enumerate(schema.GENERATORS)})
     out["_d"] = out["difficulty"].map({d: i for i, d in enumerate(schema.DIFFICULTIES)})
     return out.sort_values(["condition", "_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
@@ -375,8 +469,7 @@ def band_four_of_five(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0) -
     the one farthest out is left out (ties: the later in paper order)."""
     sub = _six(cells, 5)
     sub = sub[(sub["difficulty"] == "hard") & (sub["condition"] == "without_gt")]
-    dist = sub.assign(d=np.maximum(lo - sub["align"], sub["align"] - hi).clip(lower=0)) \
-        .groupby("generator")["d"].max()
+    dist = sub.assign(d=np.maximum(lo - sub["align"], sub["align"] - hi).clip(lower=0)).groupby("generator")["d"].max()
     order = [g for g in schema.GENERATORS if g in dist.index]
     out = max(order, key=lambda g: (dist[g], order.index(g)))
     return sub.loc[sub["generator"] != out, "align"], out
@@ -395,44 +488,82 @@ def finding_verdicts(cells: pd.DataFrame) -> list[paper.Verdict]:
     paper's own table (X1). Findings 1 and 3 speak of five generators; the medium-to-hard drop is
     a derived number, so it uses the four open-weight generators, like the paper's."""
     f5, f4 = finding1(cells, 5), finding1(cells, 4)
-    out = [paper.verdict("CF1.monotone_pairs", (f5["monotone_pairs"], f5["n_pairs"]),
-                         note=f"12 cells: {f4['monotone_pairs']}/{f4['n_pairs']}"),
-           paper.verdict("CF1.slope_ratio", f5["slope_ratio"], shown=f"{f5['slope_ratio']:.3f}",
-                         note=f"12 cells: {f4['slope_ratio']:.2f}"),
-           paper.verdict("CF1.medium_hard_drop_gt", f4["medium_hard_drop_gt"],
-                         shown=f"{f4['medium_hard_drop_gt']:.2f}",
-                         note=f"4 open-weight generators; 5 generators: {f5['medium_hard_drop_gt']:.2f}")]
+    out = [
+        paper.verdict(
+            "CF1.monotone_pairs",
+            (f5["monotone_pairs"], f5["n_pairs"]),
+            note=f"12 cells: {f4['monotone_pairs']}/{f4['n_pairs']}",
+        ),
+        paper.verdict(
+            "CF1.slope_ratio",
+            f5["slope_ratio"],
+            shown=f"{f5['slope_ratio']:.3f}",
+            note=f"12 cells: {f4['slope_ratio']:.2f}",
+        ),
+        paper.verdict(
+            "CF1.medium_hard_drop_gt",
+            f4["medium_hard_drop_gt"],
+            shown=f"{f4['medium_hard_drop_gt']:.2f}",
+            note=f"4 open-weight generators; 5 generators: {f5['medium_hard_drop_gt']:.2f}",
+        ),
+    ]
     ratios = slope_ratios(cells)
-    out.append(paper.verdict("F08.slope_every_generator", ratios,
-                             shown=f"{ratios.min():.2f}-{ratios.max():.2f}",
-                             note=", ".join(f"{schema.display(g)} {r:.2f}" for g, r in ratios.items())))
+    out.append(
+        paper.verdict(
+            "F08.slope_every_generator",
+            ratios,
+            shown=f"{ratios.min():.2f}-{ratios.max():.2f}",
+            note=", ".join(f"{schema.display(g)} {r:.2f}" for g, r in ratios.items()),
+        )
+    )
     band = finding1_band(cells, n_generators=5)
     nb = int(band["all_six_in_band"].sum())
     four, left_out = band_four_of_five(cells)
-    out.append(paper.verdict("CF1.hard_nogt_band", four, shown=f"{four.min():.1f}-{four.max():.1f}",
-                             note=f"without {schema.display(left_out)}; "
-                                  f"{int(four.between(76.95, 82.05).sum())}/{len(four)} cells inside"))
-    out.append(paper.verdict("CF1.band_generators", nb, population=len(band),
-                             shown=f"{nb}/{len(band)}" + (": " + ", ".join(
-                                 schema.display(g) for g in band.loc[band["all_six_in_band"], "generator"]) if nb else "")))
+    out.append(
+        paper.verdict(
+            "CF1.hard_nogt_band",
+            four,
+            shown=f"{four.min():.1f}-{four.max():.1f}",
+            note=f"without {schema.display(left_out)}; "
+            f"{int(four.between(76.95, 82.05).sum())}/{len(four)} cells inside",
+        )
+    )
+    out.append(
+        paper.verdict(
+            "CF1.band_generators",
+            nb,
+            population=len(band),
+            shown=f"{nb}/{len(band)}"
+            + (
+                ": " + ", ".join(schema.display(g) for g in band.loc[band["all_six_in_band"], "generator"])
+                if nb
+                else ""
+            ),
+        )
+    )
     best = finding3_best_judge(cells, 5)
     alone, ties, n = _qwq_leads(best, "with_gt")
     b4 = _qwq_leads(finding3_best_judge(cells, 4), "with_gt")
-    out.append(paper.verdict("CF3.qwq_best_with_gt", (alone, n),
-                             note=f"{ties} if ties count; 12 cells: {b4[0]}/{b4[2]}"))
+    out.append(
+        paper.verdict("CF3.qwq_best_with_gt", (alone, n), note=f"{ties} if ties count; 12 cells: {b4[0]}/{b4[2]}")
+    )
     alone, ties, n = _qwq_leads(best, "without_gt")
     out.append(paper.verdict("CF3.qwq_best_without_gt", (alone, n), note=f"{ties} if ties count"))
     nog = best[best["condition"] == "without_gt"]
     front = nog["best"].isin([schema.display("judge_gemini_2_5_pro"), schema.display("judge_gpt_5_4")])
     others = nog.loc[~front]
-    out.append(paper.verdict("CF3.frontier_lead_without_gt", (int(front.sum()), len(nog)),
-                             note="; ".join(f"{schema.display(r.generator)} {r.difficulty}: {r.best}"
-                                            for r in others.itertuples()) or "every cell"))
+    out.append(
+        paper.verdict(
+            "CF3.frontier_lead_without_gt",
+            (int(front.sum()), len(nog)),
+            note="; ".join(f"{schema.display(r.generator)} {r.difficulty}: {r.best}" for r in others.itertuples())
+            or "every cell",
+        )
+    )
     return out
 
 
-def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000,
-                    seed: stats.SeedLike = 0) -> pd.DataFrame:
+def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000, seed: stats.SeedLike = 0) -> pd.DataFrame:
     """Return the C-F verdicts, each claim checked once on the cells its definition uses.
 
     Findings 1 and 3 speak of five generators (30 pairs, "four of five", "10 of 15 cells");
@@ -445,14 +576,23 @@ def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000,
     pml = per_metric_lift(bench)
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         row = pml.loc[j] if j in pml.index else pd.Series(dtype=float)
-        out.append(paper.verdict(f"CF2.seq_concentration_{cid}", row,
-                                 shown=", ".join(f"{m} {x:+.2f}" for m, x in row.items()) or None))
+        out.append(
+            paper.verdict(
+                f"CF2.seq_concentration_{cid}", row, shown=", ".join(f"{m} {x:+.2f}" for m, x in row.items()) or None
+            )
+        )
     prom = main_verdicts(bench, ["judge_prometheus2_7b"])
     prom = prom[prom["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
     if len(prom):
         pl = paired_lift(prom, n_bootstrap, seed).set_index("judge").loc["judge_prometheus2_7b"]
-        out.append(paper.verdict("CJ.prometheus_lift_negative", float(pl["lift"]), ci=(pl["lo"], pl["hi"]),
-                                 shown=f"paired {pl['lift']:+.2f} [{pl['lo']:+.2f}, {pl['hi']:+.2f}]"))
+        out.append(
+            paper.verdict(
+                "CJ.prometheus_lift_negative",
+                float(pl["lift"]),
+                ci=(pl["lo"], pl["hi"]),
+                shown=f"paired {pl['lift']:+.2f} [{pl['lo']:+.2f}, {pl['hi']:+.2f}]",
+            )
+        )
     else:
         out.append(paper.not_reproduced("CJ.prometheus_lift_negative", "no Prometheus-2 verdicts in this data"))
     out += mismatch_checks(bench)
@@ -469,8 +609,14 @@ def mismatch_checks(bench, judge: str = "judge_qwq_32b") -> list[paper.Verdict]:
     if miss.empty:
         return [paper.not_reproduced("P.mismatch_share", f"no {schema.display(judge)} verdicts that differ from p")]
     share = 100 * float((miss["metric"].astype(str) != "parameter_structure").mean())
-    return [paper.verdict("P.mismatch_share", share, shown=f"{share:.1f}",
-                          note=f"{len(miss)} mismatches of {schema.display(judge)}, 12 cells, both conditions")]
+    return [
+        paper.verdict(
+            "P.mismatch_share",
+            share,
+            shown=f"{share:.1f}",
+            note=f"{len(miss)} mismatches of {schema.display(judge)}, 12 cells, both conditions",
+        )
+    ]
 
 
 def ci_checks(ci: pd.DataFrame) -> list[paper.Verdict]:
@@ -479,8 +625,11 @@ def ci_checks(ci: pd.DataFrame) -> list[paper.Verdict]:
     if six.empty:
         return [paper.not_reproduced("T10.ci_half_width", "no Table 2 cells of the six judges")]
     h = float(six["half_width"].max())
-    return [paper.verdict("T10.ci_half_width", h, shown=f"{h:.2f}",
-                          note=f"{len(six)} cells; median {six['half_width'].median():.2f}")]
+    return [
+        paper.verdict(
+            "T10.ci_half_width", h, shown=f"{h:.2f}", note=f"{len(six)} cells; median {six['half_width'].median():.2f}"
+        )
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -501,10 +650,18 @@ def _scored(rows: list[tuple[str, str, list, list]]) -> pd.DataFrame:
     out = []
     for label, eq, gen, exp in rows:
         s = programmatic_scores(gen, exp)
-        out.append({"example": label, "tests": eq, "expected E": _plan_str(exp),
-                    "generated G": _plan_str(gen), "p_tool": s["tool_selection"],
-                    "p_param": s["parameter_structure"], "p_seq": s["sequence_accuracy"],
-                    "p_cov": s["query_coverage"]})
+        out.append(
+            {
+                "example": label,
+                "tests": eq,
+                "expected E": _plan_str(exp),
+                "generated G": _plan_str(gen),
+                "p_tool": s["tool_selection"],
+                "p_param": s["parameter_structure"],
+                "p_seq": s["sequence_accuracy"],
+                "p_cov": s["query_coverage"],
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -534,64 +691,126 @@ _APPH_REPORTED: dict[str, dict[str, float]] = {
 
 def appendix_h_cases() -> pd.DataFrame:
     """Return the three Appendix H cases: metric, paper's reported value, Eq. 1-3 value, comment."""
-    gt1 = [_c("calculate_microbial_growth_rate"), _c("estimate_optimal_storage_temperature"),
-           _c("predict_shelf_life")]
+    gt1 = [_c("calculate_microbial_growth_rate"), _c("estimate_optimal_storage_temperature"), _c("predict_shelf_life")]
     gen2 = [_c("calculate_budget_deviation_risk", predicted_trend=1.93), _c("forecast_budget_usage")]
     gt2 = [_c("forecast_budget_usage"), _c("calculate_budget_deviation_risk")]
     gt3 = [_c("assess_load_duration_risk"), _c("compute_capacity_headroom")]
     gen3 = [gt3[0], _c("estimate_grid_fatigue_risk"), gt3[1]]
     cases = [
         ("Case 1", "sequence_accuracy", gt1[:2], gt1, "2 of 3 GT calls in order: Eq. 1b gives 2/3, as reported"),
-        ("Case 2", "sequence_accuracy", gen2, gt2, "with a 2-call GT Eq. 1b gives 0, 0.5 or 1; 0.33 needs a 3-call GT (not printed)"),
-        ("Case 3", "query_coverage", gen3, gt3, "Eq. 3 ignores extras: 2/2 = 1.0; 0.67 = |G n E|/|G| contradicts Eq. 3"),
+        (
+            "Case 2",
+            "sequence_accuracy",
+            gen2,
+            gt2,
+            "with a 2-call GT Eq. 1b gives 0, 0.5 or 1; 0.33 needs a 3-call GT (not printed)",
+        ),
+        (
+            "Case 3",
+            "query_coverage",
+            gen3,
+            gt3,
+            "Eq. 3 ignores extras: 2/2 = 1.0; 0.67 = |G n E|/|G| contradicts Eq. 3",
+        ),
     ]
     out = []
     for case, metric, gen, exp, comment in cases:
         s = programmatic_scores(gen, exp)
-        out.append({"case": case, "metric": metric, "expected E": _plan_str(exp),
-                    "generated G": _plan_str(gen), "paper": _APPH_REPORTED[case][metric],
-                    "Eq. value": s[metric], "comment": comment})
+        out.append(
+            {
+                "case": case,
+                "metric": metric,
+                "expected E": _plan_str(exp),
+                "generated G": _plan_str(gen),
+                "paper": _APPH_REPORTED[case][metric],
+                "Eq. value": s[metric],
+                "comment": comment,
+            }
+        )
     return pd.DataFrame(out)
 
 
 def worked_example_AppI() -> pd.DataFrame:
     """Return Appendix I end to end: per metric p, QwQ-32B verdict l, match 1 - |p - l|, and mu."""
-    gt = [_c("calculate_temporal_transaction_deviation", timestamp=1, tx_per_day=5),
-          _c("calculate_amount_based_deviation", amount=184.73, daily_avg=312.5),
-          _c("compute_composite_behavior_anomaly_score", temporal=0, amount=0)]
-    gen = [gt[1], gt[0], _c("compute_composite_behavior_anomaly_score",
-                            temporal="{% output of function with id 2 %}",
-                            amount="{% output of function with id 1 %}")]
+    gt = [
+        _c("calculate_temporal_transaction_deviation", timestamp=1, tx_per_day=5),
+        _c("calculate_amount_based_deviation", amount=184.73, daily_avg=312.5),
+        _c("compute_composite_behavior_anomaly_score", temporal=0, amount=0),
+    ]
+    gen = [
+        gt[1],
+        gt[0],
+        _c(
+            "compute_composite_behavior_anomaly_score",
+            temporal="{% output of function with id 2 %}",
+            amount="{% output of function with id 1 %}",
+        ),
+    ]
     p = programmatic_scores(gen, gt)
     verdict = dict.fromkeys(schema.METRICS, 1.0)
-    out = pd.DataFrame({"metric": schema.METRICS, "p": [p[m] for m in schema.METRICS],
-                        "llm_score": [verdict[m] for m in schema.METRICS]})
+    out = pd.DataFrame(
+        {
+            "metric": schema.METRICS,
+            "p": [p[m] for m in schema.METRICS],
+            "llm_score": [verdict[m] for m in schema.METRICS],
+        }
+    )
     out["match"] = match(out["p"], out["llm_score"])
-    mu = pd.DataFrame([{"metric": "mu (Eq. 4b, %)", "p": np.nan, "llm_score": np.nan,
-                        "match": 100.0 * out["match"].mean()}])
+    mu = pd.DataFrame(
+        [{"metric": "mu (Eq. 4b, %)", "p": np.nan, "llm_score": np.nan, "match": 100.0 * out["match"].mean()}]
+    )
     return pd.concat([out, mu], ignore_index=True)
 
 
 def record_view(bench, record_id: str | None = None) -> dict[str, pd.DataFrame]:
     """Return one record readably: 'queries', 'tools', 'expected' and per-generator 'scores' frames."""
-    rec = bench.records.sort_values("id").iloc[0] if record_id is None else \
-        bench.records.set_index("id").loc[record_id].rename(record_id)
+    rec = (
+        bench.records.sort_values("id").iloc[0]
+        if record_id is None
+        else bench.records.set_index("id").loc[record_id].rename(record_id)
+    )
     rid = rec["id"] if "id" in rec.index else rec.name
-    queries = pd.DataFrame({"difficulty": schema.DIFFICULTIES,
-                            "query": [rec[f"query_{d}"] for d in schema.DIFFICULTIES]})
-    tools = pd.DataFrame([{"tool": t["name"], "parameters": ", ".join(t.get("properties") or {}),
-                           "required": ", ".join(t.get("required") or [])} for t in rec["tools"]])
-    expected = pd.DataFrame([{"step": i + 1, "tool": c["name"], "arguments": str(c["arguments"])}
-                             for i, c in enumerate(rec["expected_calls"])])
+    queries = pd.DataFrame(
+        {"difficulty": schema.DIFFICULTIES, "query": [rec[f"query_{d}"] for d in schema.DIFFICULTIES]}
+    )
+    tools = pd.DataFrame(
+        [
+            {
+                "tool": t["name"],
+                "parameters": ", ".join(t.get("properties") or {}),
+                "required": ", ".join(t.get("required") or []),
+            }
+            for t in rec["tools"]
+        ]
+    )
+    expected = pd.DataFrame(
+        [
+            {"step": i + 1, "tool": c["name"], "arguments": str(c["arguments"])}
+            for i, c in enumerate(rec["expected_calls"])
+        ]
+    )
     gen = bench.generations[bench.generations["id"] == rid].copy()
     gen["plan"] = gen["generated_calls"].map(_plan_str)
     scores = gen[["generator", "difficulty", "plan", "p_tool", "p_param", "p_seq", "p_cov"]]
-    scores = scores.assign(generator=scores["generator"].astype(str),
-                           difficulty=scores["difficulty"].astype(str)).reset_index(drop=True)
-    return {"record": pd.DataFrame([{"id": rid, "dag_type": str(rec["dag_type"]),
-                                     "n_tools": int(rec["n_tools"]),
-                                     "n_expected_calls": int(rec["n_expected_calls"])}]),
-            "queries": queries, "tools": tools, "expected": expected, "scores": scores}
+    scores = scores.assign(
+        generator=scores["generator"].astype(str), difficulty=scores["difficulty"].astype(str)
+    ).reset_index(drop=True)
+    return {
+        "record": pd.DataFrame(
+            [
+                {
+                    "id": rid,
+                    "dag_type": str(rec["dag_type"]),
+                    "n_tools": int(rec["n_tools"]),
+                    "n_expected_calls": int(rec["n_expected_calls"]),
+                }
+            ]
+        ),
+        "queries": queries,
+        "tools": tools,
+        "expected": expected,
+        "scores": scores,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -617,14 +836,22 @@ def param_upper_bound(bench) -> pd.DataFrame:
     with np.errstate(invalid="ignore", divide="ignore"):
         cur = np.where(n_calls == 0, 1.0, s_sum / np.maximum(n_calls, 1))
         ub = np.where(n_calls == 0, 1.0, ub_sum / np.maximum(n_calls, 1))
-    return pd.DataFrame({"id": gen["id"].astype(str), "generator": gen["generator"].astype(str),
-                         "difficulty": gen["difficulty"].astype(str),
-                         "p_param": np.round(cur, DECIMALS), "p_param_ub": np.round(ub, DECIMALS),
-                         "n_calls": n_calls, "n_extra_key_only": half})
+    return pd.DataFrame(
+        {
+            "id": gen["id"].astype(str),
+            "generator": gen["generator"].astype(str),
+            "difficulty": gen["difficulty"].astype(str),
+            "p_param": np.round(cur, DECIMALS),
+            "p_param_ub": np.round(ub, DECIMALS),
+            "n_calls": n_calls,
+            "n_extra_key_only": half,
+        }
+    )
 
 
-def table_T15(bench, ub: pd.DataFrame | None = None,
-              missing: stats.Missing = stats.PAPER_MISSING) -> dict[str, pd.DataFrame]:
+def table_T15(
+    bench, ub: pd.DataFrame | None = None, missing: stats.Missing = stats.PAPER_MISSING
+) -> dict[str, pd.DataFrame]:
     """Return {'summary', 'judges'}: Eq. 2 upper-bound corpus numbers and each judge's with-GT
     alignment (mean over (g, d) cells, %) under the current vs upper-bound reference, with ranks.
 
@@ -632,19 +859,23 @@ def table_T15(bench, ub: pd.DataFrame | None = None,
     """
     ub = param_upper_bound(bench) if ub is None else ub
     n_calls, n_half = int(ub["n_calls"].sum()), int(ub["n_extra_key_only"].sum())
-    summary = pd.DataFrame([
-        {"quantity": "generations (valid)", "value": float(len(ub))},
-        {"quantity": "generated calls", "value": float(n_calls)},
-        {"quantity": "extra-key-only calls", "value": float(n_half)},
-        {"quantity": "extra-key-only share of calls (%)", "value": 100.0 * n_half / max(n_calls, 1)},
-        {"quantity": "mean p_param, current rule (%)", "value": 100.0 * ub["p_param"].mean()},
-        {"quantity": "mean p_param, upper bound (%)", "value": 100.0 * ub["p_param_ub"].mean()},
-    ])
+    summary = pd.DataFrame(
+        [
+            {"quantity": "generations (valid)", "value": float(len(ub))},
+            {"quantity": "generated calls", "value": float(n_calls)},
+            {"quantity": "extra-key-only calls", "value": float(n_half)},
+            {"quantity": "extra-key-only share of calls (%)", "value": 100.0 * n_half / max(n_calls, 1)},
+            {"quantity": "mean p_param, current rule (%)", "value": 100.0 * ub["p_param"].mean()},
+            {"quantity": "mean p_param, upper bound (%)", "value": 100.0 * ub["p_param_ub"].mean()},
+        ]
+    )
     v = main_verdicts(bench, schema.MAIN_JUDGES)
     v = v[v["condition"] == "with_gt"]
     rec_ids = bench.records["id"].astype(str).tolist()
-    gen_names = [str(g) for g in pd.unique(pd.concat([v["generator"].astype(str).drop_duplicates(),
-                                                       ub["generator"].drop_duplicates()]))]
+    gen_names = [
+        str(g)
+        for g in pd.unique(pd.concat([v["generator"].astype(str).drop_duplicates(), ub["generator"].drop_duplicates()]))
+    ]
     key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
     key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)
     row = pd.Index(key_u).get_indexer(key_v)
@@ -652,10 +883,17 @@ def table_T15(bench, ub: pd.DataFrame | None = None,
     is_param = (v["metric"].astype(str) == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
     cur = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
-    new = stats.align(v.assign(match=match(p_new, v["llm_score"].to_numpy(float))),
-                      by=["judge", "generator", "difficulty"], missing=missing)
-    j = pd.DataFrame({"current": cur.groupby("judge", observed=True)["align"].mean(),
-                      "upper_bound": new.groupby("judge", observed=True)["align"].mean()})
+    new = stats.align(
+        v.assign(match=match(p_new, v["llm_score"].to_numpy(float))),
+        by=["judge", "generator", "difficulty"],
+        missing=missing,
+    )
+    j = pd.DataFrame(
+        {
+            "current": cur.groupby("judge", observed=True)["align"].mean(),
+            "upper_bound": new.groupby("judge", observed=True)["align"].mean(),
+        }
+    )
     j.index = j.index.astype(str)
     j["shift"] = j["upper_bound"] - j["current"]
     j["rank_current"] = j["current"].rank(ascending=False, method="min").astype(int)

@@ -10,19 +10,35 @@ from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS
 from ajb_utils.tables.anchoring import paired_lift
 
 __all__ = [
-    "X2_KEYS", "X2_LIFT_EXCLUDED", "x2_verdicts", "x2_scope", "table_X2", "table_X2_metrics",
-    "table_X2_lift", "x2_judges_table",
+    "X2_KEYS",
+    "X2_LIFT_EXCLUDED",
+    "x2_verdicts",
+    "x2_scope",
+    "table_X2",
+    "table_X2_metrics",
+    "table_X2_lift",
+    "x2_judges_table",
 ]
 
 X2_KEYS: list[str] = ["generator", "difficulty", "condition"]
 X2_LIFT_EXCLUDED: tuple[str, ...] = ("gpt5_4",)  # Eq. 5b averages the 12 open-weight cells (as notebook 10)
+
+
 def _paper_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Return df sorted by keys in paper order (generator 'all' last; unknown values after known ones)."""
-    orders = {"generator": [*schema.GENERATORS, "all"], "difficulty": list(DIFFICULTIES),
-              "condition": list(schema.CONDITIONS), "metric": list(METRICS)}
+    orders = {
+        "generator": [*schema.GENERATORS, "all"],
+        "difficulty": list(DIFFICULTIES),
+        "condition": list(schema.CONDITIONS),
+        "metric": list(METRICS),
+    }
     rank = {k: df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
-    return df.assign(**{f"_{k}": r for k, r in rank.items()}).sort_values([f"_{k}" for k in keys], kind="stable") \
-        .drop(columns=[f"_{k}" for k in keys]).reset_index(drop=True)
+    return (
+        df.assign(**{f"_{k}": r for k, r in rank.items()})
+        .sort_values([f"_{k}" for k in keys], kind="stable")
+        .drop(columns=[f"_{k}" for k in keys])
+        .reset_index(drop=True)
+    )
 
 
 def _item_keys(v: pd.DataFrame) -> np.ndarray:
@@ -50,9 +66,11 @@ def x2_scope(bench, v: pd.DataFrame, run_name: str) -> str:
     new = v[v["judge"].astype(str) == run_name]
     n_items = int(np.unique(_item_keys(new)).size) if len(new) else 0
     n_null = int(new["llm_score"].isna().sum())
-    return (f"All judges are compared on the {n_items} (record, generator, difficulty) items the new judge judged "
-            f"(of {len(bench.generations)} valid generations; unparseable/empty ones are excluded by load_bench, App. D); "
-            f"{n_null} of the new judge's {len(new)} metric verdicts are null and excluded (missing=\"exclude\").")
+    return (
+        f"All judges are compared on the {n_items} (record, generator, difficulty) items the new judge judged "
+        f"(of {len(bench.generations)} valid generations; unparseable/empty ones are excluded by load_bench, App. D); "
+        f'{n_null} of the new judge\'s {len(new)} metric verdicts are null and excluded (missing="exclude").'
+    )
 
 
 def _paper_T02(judges: list[str]) -> pd.DataFrame:
@@ -68,12 +86,18 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     cells = stats.align(v, by=["judge", *X2_KEYS])
     cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
-    wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(columns=[run_name, *judges])
+    wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(
+        columns=[run_name, *judges]
+    )
     n = cells[cells["judge"] == run_name].set_index(X2_KEYS)["n"]
     rep = _paper_T02(judges).groupby(X2_KEYS)["align"].mean().rename("paper_six_mean")
     per = wide.join(n).join(rep).reset_index()
-    allrows = per.groupby(["difficulty", "condition"], sort=False).agg(
-        {**{c: "mean" for c in [run_name, *judges, "paper_six_mean"]}, "n": "sum"}).reset_index().assign(generator="all")
+    allrows = (
+        per.groupby(["difficulty", "condition"], sort=False)
+        .agg({**{c: "mean" for c in [run_name, *judges, "paper_six_mean"]}, "n": "sum"})
+        .reset_index()
+        .assign(generator="all")
+    )
     out = pd.concat([per, allrows], ignore_index=True)
     out["six_mean"] = out[judges].mean(axis=1)
     ranked = out[[run_name, *judges]]
@@ -83,8 +107,18 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
     out["six_mean_minus_paper"] = out["six_mean"] - out["paper_six_mean"]
     out["n"] = out["n"].astype("Int64")
     out = out.rename(columns={j: schema.display(j) for j in judges})
-    cols = [*X2_KEYS, "n", run_name, *[schema.display(j) for j in judges], "six_mean", "rank", "of",
-            "new_minus_six_mean", "paper_six_mean", "six_mean_minus_paper"]
+    cols = [
+        *X2_KEYS,
+        "n",
+        run_name,
+        *[schema.display(j) for j in judges],
+        "six_mean",
+        "rank",
+        "of",
+        "new_minus_six_mean",
+        "paper_six_mean",
+        "six_mean_minus_paper",
+    ]
     return _paper_order(out[cols], X2_KEYS)
 
 
@@ -101,14 +135,22 @@ def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = 
     wide = long.pivot_table(index=["source", "judge"], columns=["condition", "metric"], values="align")
     cols = [(c, m) for c in schema.MAIN_CONDITIONS for m in METRICS if (c, m) in wide.columns]
     rows = [("data", j) for j in [run_name, *judges]] + [("paper (T24)", j) for j in judges]
-    wide = wide.reindex(index=pd.MultiIndex.from_tuples(rows, names=["source", "judge"]),
-                        columns=pd.MultiIndex.from_tuples(cols, names=["condition", "metric"]))
+    wide = wide.reindex(
+        index=pd.MultiIndex.from_tuples(rows, names=["source", "judge"]),
+        columns=pd.MultiIndex.from_tuples(cols, names=["condition", "metric"]),
+    )
     wide.index = wide.index.set_levels(wide.index.levels[1].map(schema.display), level="judge")
     return wide
 
 
-def table_X2_lift(v: pd.DataFrame, run_name: str, judges: list[str] | None = None, n_bootstrap: int = 2000,
-                  seed: int = 0, exclude_generators: tuple[str, ...] = X2_LIFT_EXCLUDED) -> pd.DataFrame:
+def table_X2_lift(
+    v: pd.DataFrame,
+    run_name: str,
+    judges: list[str] | None = None,
+    n_bootstrap: int = 2000,
+    seed: int = 0,
+    exclude_generators: tuple[str, ...] = X2_LIFT_EXCLUDED,
+) -> pd.DataFrame:
     """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
@@ -124,8 +166,9 @@ def table_X2_lift(v: pd.DataFrame, run_name: str, judges: list[str] | None = Non
     out = out.reset_index()
     out["judge"] = out["judge"].map(schema.display)
     out[["n_cells", "n_pairs"]] = out[["n_cells", "n_pairs"]].astype("Int64")
-    return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs", "paper_lift",
-                "lift_minus_paper"]]
+    return out[
+        ["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs", "paper_lift", "lift_minus_paper"]
+    ]
 
 
 def x2_judges_table(bench, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:

@@ -34,15 +34,29 @@ from ajb_utils.tables.agreement import pairwise_long
 from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.validation import table_T20
 
-__all__ = ["uniform_expectation_points", "independent_judge_table", "jury_scale_check", "kappa_compression",
-           "SCALE", "unanimity_by_subset", "triplet_claim", "apph_rounding"]
+__all__ = [
+    "uniform_expectation_points",
+    "independent_judge_table",
+    "jury_scale_check",
+    "kappa_compression",
+    "SCALE",
+    "unanimity_by_subset",
+    "triplet_claim",
+    "apph_rounding",
+]
 
 
 def uniform_expectation_points(p: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0)) -> pd.DataFrame:
     """Return per p: the expected match (%) of a uniform {0, 0.5, 1} verdict, of always-1.0 and of always-0.5."""
     p = np.asarray(p, float)
-    return pd.DataFrame({"p": p, "uniform_expected": 100 * stats.uniform_expectation(p), "always_1": 100 * p,
-                         "always_0.5": 100 * (1 - np.abs(p - 0.5))})
+    return pd.DataFrame(
+        {
+            "p": p,
+            "uniform_expected": 100 * stats.uniform_expectation(p),
+            "always_1": 100 * p,
+            "always_0.5": 100 * (1 - np.abs(p - 0.5)),
+        }
+    )
 
 
 def independent_judge_table(bench) -> pd.DataFrame:
@@ -54,9 +68,15 @@ def independent_judge_table(bench) -> pd.DataFrame:
     """
     rows = stats.metric_rows(bench.generations)
     p = rows["p"].to_numpy(float)
-    work = pd.DataFrame({"difficulty": rows["difficulty"], "fractional": (p > 0) & (p < 1),
-                         "uniform_expected": stats.uniform_expectation(p), "always_1": p,
-                         "always_0.5": 1 - np.abs(p - 0.5)})
+    work = pd.DataFrame(
+        {
+            "difficulty": rows["difficulty"],
+            "fractional": (p > 0) & (p < 1),
+            "uniform_expected": stats.uniform_expectation(p),
+            "always_1": p,
+            "always_0.5": 1 - np.abs(p - 0.5),
+        }
+    )
     cols = ["fractional", "uniform_expected", "always_1", "always_0.5"]
     out = 100 * work.groupby("difficulty")[cols].mean().reindex(schema.DIFFICULTIES)
     out.loc["all"] = 100 * work[cols].mean()
@@ -64,8 +84,9 @@ def independent_judge_table(bench) -> pd.DataFrame:
     return out.rename(columns={"fractional": "fractional_p_pct"}).reset_index()
 
 
-def jury_scale_check(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), difficulty: str = "hard",
-                     missing: Missing = "exclude") -> pd.DataFrame:
+def jury_scale_check(
+    bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), difficulty: str = "hard", missing: Missing = "exclude"
+) -> pd.DataFrame:
     """Return per condition: the best single judge, the soft jury, the soft jury snapped to {0, 0.5, 1}, the majority
     (median, ties to the lower verdict) and the share of soft-jury verdicts off the scale; alignment = mean over generators (%).
 
@@ -81,18 +102,27 @@ def jury_scale_check(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), d
         snapped = soft.assign(llm_score=stats.ternary_oracle(soft["llm_score"]), judge="snapped_jury")
         snapped["match"] = 1.0 - (snapped["p"] - snapped["llm_score"]).abs()
         major = stats.majority_jury(v, judges, tie="lower")
-        allv = pd.concat([v, soft.assign(judge="soft_jury"), snapped, major.assign(judge="majority_jury")],
-                         ignore_index=True)
+        allv = pd.concat(
+            [v, soft.assign(judge="soft_jury"), snapped, major.assign(judge="majority_jury")], ignore_index=True
+        )
         allv["judge"] = allv["judge"].astype(str)
         cell = stats.align(allv, by=["judge", "generator"], missing=missing).groupby("judge")["align"].mean()
         single = cell.reindex([j for j in judges if j in cell.index])
         best = single.idxmax()
         off = ~np.isin(soft["llm_score"].to_numpy(float), stats.LABELS)
-        rows.append({"condition": cond, "best_judge": best, "best_single": single[best],
-                     "soft_jury": cell["soft_jury"], "snapped_jury": cell["snapped_jury"],
-                     "majority_jury": cell["majority_jury"], "soft_minus_best": cell["soft_jury"] - single[best],
-                     "snapped_minus_best": cell["snapped_jury"] - single[best],
-                     "soft_off_scale_pct": 100.0 * off.mean()})
+        rows.append(
+            {
+                "condition": cond,
+                "best_judge": best,
+                "best_single": single[best],
+                "soft_jury": cell["soft_jury"],
+                "snapped_jury": cell["snapped_jury"],
+                "majority_jury": cell["majority_jury"],
+                "soft_minus_best": cell["soft_jury"] - single[best],
+                "snapped_minus_best": cell["snapped_jury"] - single[best],
+                "soft_off_scale_pct": 100.0 * off.mean(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -109,8 +139,15 @@ def kappa_compression(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) 
     v = released_verdicts(bench, judges)
     v = v[v["llm_score"].notna()]
     share = v.assign(one=v["llm_score"] == 1.0, half=v["llm_score"] == 0.5).groupby("condition", observed=True)
-    out = pd.DataFrame({"p_o": g["agreement"].mean(), "p_e": g["p_e"].mean(), "kappa": g["kappa"].mean(),
-                        "verdicts_1_pct": 100.0 * share["one"].mean(), "verdicts_05_pct": 100.0 * share["half"].mean()})
+    out = pd.DataFrame(
+        {
+            "p_o": g["agreement"].mean(),
+            "p_e": g["p_e"].mean(),
+            "kappa": g["kappa"].mean(),
+            "verdicts_1_pct": 100.0 * share["one"].mean(),
+            "verdicts_05_pct": 100.0 * share["half"].mean(),
+        }
+    )
     out.index = out.index.astype(str)
     out = out.reindex([c for c in schema.MAIN_CONDITIONS if c in out.index])
     out.index.name = "condition"
@@ -149,10 +186,18 @@ def triplet_claim(n_triplets: int = 198) -> pd.DataFrame:
     r = paper.reported("T20")
     r = r[r["variant"] == "hard_harder_than_medium"].set_index("stat")
     pct, mixed = float(r.loc["unanimity", "value"]), float(r.loc["mixed", "value"])
-    return pd.DataFrame([{"criterion": "hard_harder_than_medium", "claimed_unanimity": 100.0,
-                          "reported_unanimity": pct, "reported_mixed": int(mixed),
-                          "implied_mixed": int(round((100 - pct) / 100 * n_triplets)),
-                          "source": str(r.loc["unanimity", "source"])}])
+    return pd.DataFrame(
+        [
+            {
+                "criterion": "hard_harder_than_medium",
+                "claimed_unanimity": 100.0,
+                "reported_unanimity": pct,
+                "reported_mixed": int(mixed),
+                "implied_mixed": int(round((100 - pct) / 100 * n_triplets)),
+                "source": str(r.loc["unanimity", "source"]),
+            }
+        ]
+    )
 
 
 def apph_rounding(mined: pd.DataFrame) -> pd.DataFrame:

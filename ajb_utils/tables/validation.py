@@ -20,11 +20,27 @@ from ajb_utils.data import resolve_source
 from ajb_utils.paths import RUNS_DIR
 
 __all__ = [
-    "ANNOTATION_SITUATIONS", "CRITERIA", "load_annotations", "normalise_rewrite",
-    "table_T12", "reported_T12", "table_T13", "reported_T13", "t13_checks",
-    "table_T19", "table_T20", "table_T22", "reported_T19", "reported_T20", "reported_T22",
-    "rewrite_command", "sheet_round_trip", "t12_checks", "rewrite_status",
-    "schema_extra_keys", "param_error_mode_checks",
+    "ANNOTATION_SITUATIONS",
+    "CRITERIA",
+    "load_annotations",
+    "normalise_rewrite",
+    "table_T12",
+    "reported_T12",
+    "table_T13",
+    "reported_T13",
+    "t13_checks",
+    "table_T19",
+    "table_T20",
+    "table_T22",
+    "reported_T19",
+    "reported_T20",
+    "reported_T22",
+    "rewrite_command",
+    "sheet_round_trip",
+    "t12_checks",
+    "rewrite_status",
+    "schema_extra_keys",
+    "param_error_mode_checks",
 ]
 
 ANNOTATION_SITUATIONS: dict[int, str] = {
@@ -32,16 +48,16 @@ ANNOTATION_SITUATIONS: dict[int, str] = {
     2: "user annotations (a filled sheet or data/runs/annotations)",
     3: "paper values (no annotations in this source; reported values shown as reported)",
 }
-PATTERNS: dict[str, str] = {"human": "*human_annotations*.jsonl",
-                            "rewrite": "*rewrite_validation*.jsonl"}
+PATTERNS: dict[str, str] = {"human": "*human_annotations*.jsonl", "rewrite": "*rewrite_validation*.jsonl"}
 # Appendix N criteria (paper spelling = the judge runner's answer keys), in Table 19 order.
-CRITERIA: list[str] = ["medium_preserves_gt", "hard_preserves_gt", "medium_harder_than_easy",
-                       "hard_harder_than_medium"]
+CRITERIA: list[str] = ["medium_preserves_gt", "hard_preserves_gt", "medium_harder_than_easy", "hard_harder_than_medium"]
 # Spellings: the sample's criterion names, and the runner's (pair, criterion) export.
-CRITERION_ALIASES: dict[str, str] = {"medium_preserves": "medium_preserves_gt",
-                                     "hard_preserves": "hard_preserves_gt",
-                                     "medium_harder": "medium_harder_than_easy",
-                                     "hard_harder": "hard_harder_than_medium"}
+CRITERION_ALIASES: dict[str, str] = {
+    "medium_preserves": "medium_preserves_gt",
+    "hard_preserves": "hard_preserves_gt",
+    "medium_harder": "medium_harder_than_easy",
+    "hard_harder": "hard_harder_than_medium",
+}
 PAIR_CRITERIA: dict[tuple[str, str], str] = {
     ("easy_medium", "preserves_gt"): "medium_preserves_gt",
     ("medium_hard", "preserves_gt"): "hard_preserves_gt",
@@ -61,8 +77,9 @@ def _read_files(files: Sequence[Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def load_annotations(data_source: str, kind: str, sheet: str | Path | None = None,
-                     runs_dir: Path = RUNS_DIR) -> tuple[pd.DataFrame, int, str]:
+def load_annotations(
+    data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR
+) -> tuple[pd.DataFrame, int, str]:
     """Return (annotations, situation 1|2|3, description) for kind "human" or "rewrite".
 
     A filled sheet (human study, CSV from `annotation.export_sheet`) or files under
@@ -90,12 +107,14 @@ def load_annotations(data_source: str, kind: str, sheet: str | Path | None = Non
 def normalise_rewrite(df: pd.DataFrame) -> pd.DataFrame:
     """Return rewrite verdicts with canonical `criterion` (CRITERIA) and `meta_judge` (judge_* names)."""
     out = df.copy()
-    by_pair = [PAIR_CRITERIA.get((p, c)) for p, c in zip(out.get("pair", [None] * len(out)),
-                                                         out["criterion"])]
+    by_pair = [PAIR_CRITERIA.get((p, c)) for p, c in zip(out.get("pair", [None] * len(out)), out["criterion"])]
     crit = out["criterion"].map(lambda c: CRITERION_ALIASES.get(c, c))
     out["criterion"] = [b or c for b, c in zip(by_pair, crit)]
-    out["meta_judge"] = out["meta_judge"].astype(str).map(
-        lambda j: j if j.startswith("judge_") or f"judge_{j}" not in schema.JUDGES else f"judge_{j}")
+    out["meta_judge"] = (
+        out["meta_judge"]
+        .astype(str)
+        .map(lambda j: j if j.startswith("judge_") or f"judge_{j}" not in schema.JUDGES else f"judge_{j}")
+    )
     out["verdict"] = out["verdict"].astype(bool)
     unknown = sorted(set(out["criterion"]) - set(CRITERIA))
     if unknown:
@@ -114,8 +133,11 @@ def table_T12(ann: pd.DataFrame) -> pd.DataFrame:
     m = per_metric.melt(id_vars="metric", var_name="stat", value_name="value")
     m["variant"] = m["metric"].where(m["metric"] == "overall")
     m["metric"] = m["metric"].where(m["metric"] != "overall")
-    t = per_topo.rename(columns={"agree": "agree_of_80"}).drop(columns="total").melt(
-        id_vars="dag_type", var_name="stat", value_name="value")
+    t = (
+        per_topo.rename(columns={"agree": "agree_of_80"})
+        .drop(columns="total")
+        .melt(id_vars="dag_type", var_name="stat", value_name="value")
+    )
     out = pd.concat([m, t], ignore_index=True)
     return out[["metric", "dag_type", "variant", "stat", "value"]]
 
@@ -129,8 +151,7 @@ def reported_T12() -> pd.DataFrame:
 
 def _human_reference(verdicts: pd.DataFrame, ann: pd.DataFrame) -> pd.DataFrame:
     """Return the annotated verdict rows with `match_human` = 1 - |human reference - l|."""
-    a = ann.assign(id=ann["id"].astype(str), generator=ann["generator"].astype(str),
-                   metric=ann["metric"].astype(str))
+    a = ann.assign(id=ann["id"].astype(str), generator=ann["generator"].astype(str), metric=ann["metric"].astype(str))
     a["ref"] = np.where(a["human_agrees"].astype(bool), a["programmatic_score"], a["human_score"])
     v = verdicts.assign(**{c: verdicts[c].astype(str) for c in ("id", "generator", "metric")})
     v = v.merge(a[["id", "generator", "metric", "ref"]], on=["id", "generator", "metric"])
@@ -138,8 +159,9 @@ def _human_reference(verdicts: pd.DataFrame, ann: pd.DataFrame) -> pd.DataFrame:
     return v
 
 
-def table_T13(bench, ann: pd.DataFrame, judges: Sequence[str] | None = None,
-              condition: str = "with_gt", difficulty: str = "hard") -> pd.DataFrame:
+def table_T13(
+    bench, ann: pd.DataFrame, judges: Sequence[str] | None = None, condition: str = "with_gt", difficulty: str = "hard"
+) -> pd.DataFrame:
     """Return T13: per judge with-GT alignment (%) vs programmatic and vs human references, delta, ranks.
 
     Annotated records only (id, generator at ``difficulty``); the human reference is the human
@@ -158,7 +180,8 @@ def table_T13(bench, ann: pd.DataFrame, judges: Sequence[str] | None = None,
     prog = stats.align(v, by=["judge"])
     human = stats.align(v.drop(columns="match").rename(columns={"match_human": "match"}), by=["judge"])
     out = prog.rename(columns={"align": "vs_programmatic"}).merge(
-        human[["judge", "align"]].rename(columns={"align": "vs_human"}), on="judge")
+        human[["judge", "align"]].rename(columns={"align": "vs_human"}), on="judge"
+    )
     out["judge"] = out["judge"].astype(str)
     out = out.set_index("judge").reindex([j for j in judges if j in set(out["judge"])])
     out["delta"] = out["vs_human"] - out["vs_programmatic"]
@@ -181,14 +204,18 @@ def reported_T13() -> pd.DataFrame:
 def t13_checks(t13: pd.DataFrame) -> list[paper.Verdict]:
     """Return T13's verdicts (sign of the mean delta, Spearman rho, GPT-OSS-120B first on both orderings)."""
     if t13.empty:
-        return [paper.not_reproduced(c, "no human annotations (App. G study)") for c in
-                ("T13.mean_delta_sign", "T13.spearman", "T06.oss120b_tops_human", "T06.oss120b_tops_programmatic")]
+        return [
+            paper.not_reproduced(c, "no human annotations (App. G study)")
+            for c in ("T13.mean_delta_sign", "T13.spearman", "T06.oss120b_tops_human", "T06.oss120b_tops_programmatic")
+        ]
     s = t13.set_index("judge")
     mean_delta = float(t13["delta"].mean())
-    return [paper.verdict("T13.mean_delta_sign", mean_delta, shown=f"{mean_delta:+.2f}"),
-            paper.verdict("T13.spearman", float(t13.attrs.get("rho", np.nan))),
-            paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
-            paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"])]
+    return [
+        paper.verdict("T13.mean_delta_sign", mean_delta, shown=f"{mean_delta:+.2f}"),
+        paper.verdict("T13.spearman", float(t13.attrs.get("rho", np.nan))),
+        paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
+        paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,8 +239,7 @@ def table_T20(rw: pd.DataFrame, meta_judges: Sequence[str] | None = None) -> pd.
     Only records judged by every listed meta-judge count (default: all meta-judges present).
     """
     if rw.empty:
-        return pd.DataFrame(columns=["criterion", "all_yes", "all_no", "mixed", "n_records",
-                                     "unanimity", "n_judges"])
+        return pd.DataFrame(columns=["criterion", "all_yes", "all_no", "mixed", "n_records", "unanimity", "n_judges"])
     judges = list(meta_judges) if meta_judges is not None else sorted(rw["meta_judge"].unique())
     sub = rw[rw["meta_judge"].isin(judges)]
     g = sub.groupby(["criterion", "id"])["verdict"].agg(["sum", "size"])
@@ -232,13 +258,22 @@ def table_T20(rw: pd.DataFrame, meta_judges: Sequence[str] | None = None) -> pd.
 def table_T22(rw: pd.DataFrame, drop: str = NON_REPRODUCIBLE_META_JUDGE) -> pd.DataFrame:
     """Return unanimity with `drop` removed (two judges) beside three-judge unanimity and the delta (pp)."""
     if rw.empty:
-        return pd.DataFrame(columns=["criterion", "all_yes", "all_no", "mixed", "unanimity_2_judges",
-                                     "unanimity_3_judges", "delta_2judge_minus_3judge"])
+        return pd.DataFrame(
+            columns=[
+                "criterion",
+                "all_yes",
+                "all_no",
+                "mixed",
+                "unanimity_2_judges",
+                "unanimity_3_judges",
+                "delta_2judge_minus_3judge",
+            ]
+        )
     three = table_T20(rw)
     two = table_T20(rw, [j for j in sorted(rw["meta_judge"].unique()) if j != drop])
     out = two[["criterion", "all_yes", "all_no", "mixed", "unanimity"]].merge(
-        three[["criterion", "unanimity"]].rename(columns={"unanimity": "unanimity_3_judges"}),
-        on="criterion")
+        three[["criterion", "unanimity"]].rename(columns={"unanimity": "unanimity_3_judges"}), on="criterion"
+    )
     out = out.rename(columns={"unanimity": "unanimity_2_judges"})
     out["delta_2judge_minus_3judge"] = out["unanimity_2_judges"] - out["unanimity_3_judges"]
     return out
@@ -248,7 +283,8 @@ def reported_T19() -> pd.DataFrame:
     """Return the paper's Table 19 as meta_judge, criterion, value (%)."""
     r = paper.reported("T19")
     return r.rename(columns={"judge": "meta_judge", "variant": "criterion"})[
-        ["meta_judge", "criterion", "value", "source"]]
+        ["meta_judge", "criterion", "value", "source"]
+    ]
 
 
 def reported_T20() -> pd.DataFrame:
@@ -267,8 +303,10 @@ def reported_T22() -> pd.DataFrame:
 
 def rewrite_command(source: str = "hf", model: str = "<model>", name: str = "meta_judge") -> str:
     """Return the judge runner command for the Appendix N rewrite meta-judge (one meta-judge)."""
-    return ("python -m ajb_utils.judge rewrite --backend openai --base-url <endpoint>/v1 "
-            f"--model {model} --source {source} --judge-label {name} --name {name}_rewrite")
+    return (
+        "python -m ajb_utils.judge rewrite --backend openai --base-url <endpoint>/v1 "
+        f"--model {model} --source {source} --judge-label {name} --name {name}_rewrite"
+    )
 
 
 def sheet_round_trip(bench, ann: pd.DataFrame, path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -285,8 +323,10 @@ def t12_checks(t12: pd.DataFrame) -> list[paper.Verdict]:
     """Return the overall-agreement (92.7 %) and parameter-structure agreement (82.5 %) verdicts."""
     get = lambda m, v: t12.loc[(t12["stat"] == "agreement") & (t12[m] == v), "value"]  # noqa: E731
     overall, param = get("variant", "overall"), get("metric", "parameter_structure")
-    return [paper.verdict("P.human_agreement", overall.head(1).tolist()),
-            paper.verdict("T12.param_agreement", param.head(1).tolist())]
+    return [
+        paper.verdict("P.human_agreement", overall.head(1).tolist()),
+        paper.verdict("T12.param_agreement", param.head(1).tolist()),
+    ]
 
 
 def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[dict]) -> bool:
@@ -310,9 +350,11 @@ def param_error_mode_checks(bench, ann: pd.DataFrame) -> list[paper.Verdict]:
     dis = ann[(ann["metric"] == "parameter_structure") & ~ann["human_agrees"].astype(bool)]
     if dis.empty:
         return [paper.verdict("T12.param_error_modes", (0, 0))]
-    gen = bench.generations.assign(id=bench.generations["id"].astype(str),
-                                   generator=bench.generations["generator"].astype(str),
-                                   difficulty=bench.generations["difficulty"].astype(str))
+    gen = bench.generations.assign(
+        id=bench.generations["id"].astype(str),
+        generator=bench.generations["generator"].astype(str),
+        difficulty=bench.generations["difficulty"].astype(str),
+    )
     gen = gen.set_index(["id", "generator", "difficulty"])["generated_calls"]
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
     hits = []
@@ -329,8 +371,9 @@ def rewrite_status(situation: tuple[int, str], data_source: str) -> str:
     """Return which situation Tables 19/20/22 are in and the command that produces new verdicts."""
     k, text = situation
     src = data_source if data_source != "sample" else "hf"
-    lines = [f"Rewrite validation situation {k}: {text}.",
-             "To run the study (one command per meta-judge; output in data/runs/annotations/):"]
-    lines += [rewrite_command(src, f"<{schema.display(j)} model id>", j.removeprefix("judge_"))
-              for j in META_JUDGES]
+    lines = [
+        f"Rewrite validation situation {k}: {text}.",
+        "To run the study (one command per meta-judge; output in data/runs/annotations/):",
+    ]
+    lines += [rewrite_command(src, f"<{schema.display(j)} model id>", j.removeprefix("judge_")) for j in META_JUDGES]
     return "\n".join(lines)
