@@ -101,12 +101,27 @@ def artifact_markdown(label: str, files_root: str | None = None) -> str:
     (default `../figures/<label>`).
     """
     root = files_root if files_root is not None else f"../figures/{label}"
-    lines = ["| ID | Paper artifact | Origin | Notebook | Output files |", "|---|---|---|---|---|"]
-    for r in artifact_table().itertuples():
-        files = " ".join(f"[{f}]({root}/{f})" for f in split_files(r.output_files)) or f"— {r.note}"
-        nb = f"[{r.notebook}]({r.notebook}.ipynb)"
-        lines.append(f"| {r.artifact_id} | {_md_cell(r.paper_artifact)} | {r.origin} | {nb} | {files} |")
-    return "\n".join(lines)
+    header = ["| ID | Paper artifact | Origin | Notebook | Output files |", "|---|---|---|---|---|"]
+    table = artifact_table()
+    part = table["notebook"].str[:2].map(lambda n: next(name for name, last in MAP_PARTS if n <= last))
+    blocks = []
+    for name, _ in MAP_PARTS:  # one table per part of the paper, each short enough to read
+        lines = [f"**{name}**", "", *header]
+        for r in table[part == name].itertuples():
+            files = " ".join(f"[{f}]({root}/{f})" for f in split_files(r.output_files)) or f"— {r.note}"
+            nb = f"[{r.notebook}]({r.notebook}.ipynb)"
+            lines.append(f"| {r.artifact_id} | {_md_cell(r.paper_artifact)} | {r.origin} | {nb} | {files} |")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+# the parts of the artifact map (name, last notebook number of the part)
+MAP_PARTS: tuple[tuple[str, str], ...] = (
+    ("The data and the programmatic judge (§3)", "02"),
+    ("Main results and the research questions (§4)", "10"),
+    ("Validation, self-preference, decision guide (appendices)", "14"),
+    ("Beyond the paper", "99"),
+)
 
 
 def origin_markdown() -> str:
@@ -115,7 +130,7 @@ def origin_markdown() -> str:
 
 
 # files a notebook writes whose names do not start with an artifact ID: name prefix -> notebook
-PREFIX_NOTEBOOKS: dict[str, str] = {"annotation_sheet_": "11_human_validation"}
+PREFIX_NOTEBOOKS: dict[str, str] = {"annotation_sheet_": "11_human_validation", "GAL_": "03_main_results"}
 
 
 def notebook_of(artifact_id: str) -> str:

@@ -24,22 +24,48 @@ from typing import Any
 
 import pandas as pd
 
-from ajb_utils import cache as bench_cache, schema
+from ajb_utils import cache as bench_cache
+from ajb_utils import schema
 from ajb_utils.data.bench import Bench, BenchDataError, HubUnavailable, IncompleteDataError
-from ajb_utils.data.build import (GenerationIndex, build_generations, build_records,
-                                  build_verdicts, categorize, generation_keys,
-                                  score_generations, tidy_verdicts)
+from ajb_utils.data.build import (
+    GenerationIndex,
+    build_generations,
+    build_records,
+    build_verdicts,
+    categorize,
+    generation_keys,
+    score_generations,
+    tidy_verdicts,
+)
 from ajb_utils.data.read import GENERATOR_DROP, Raw, read_config, read_files, read_path
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
-from ajb_utils.data.runs import (JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs,
-                                 select_runs)
-from ajb_utils.data.source import (Source, hub_commit, probe_hub, read_card, resolve_source,
-                                   source_revision)
+from ajb_utils.data.runs import JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
+from ajb_utils.data.source import (
+    HUB_TIMEOUT,
+    Source,
+    hub_commit,
+    probe_hub,
+    read_card,
+    resolve_source,
+    source_revision,
+)
 from ajb_utils.scoring import check_published_scores
 
-__all__ = ["Bench", "BenchDataError", "HubUnavailable", "IncompleteDataError", "load_bench",
-           "probe_hub", "resolve_source", "check_published_scores", "build_verdicts",
-           "generation_keys", "DUPLICATE", "SUPERSEDED"]
+__all__ = [
+    "HUB_TIMEOUT",
+    "Bench",
+    "BenchDataError",
+    "HubUnavailable",
+    "IncompleteDataError",
+    "load_bench",
+    "probe_hub",
+    "resolve_source",
+    "check_published_scores",
+    "build_verdicts",
+    "generation_keys",
+    "DUPLICATE",
+    "SUPERSEDED",
+]
 
 log = logging.getLogger("ajb_utils.data")
 CACHE_NOTE = "read from the tidy-frame cache"
@@ -53,8 +79,9 @@ def _engine(engine: str | None, src: Source) -> str:
     return engine
 
 
-def _select(requested: list[str] | None, known: list[str], available: dict[str, Any],
-            kind: str, messages: list[str]) -> list[str]:
+def _select(
+    requested: list[str] | None, known: list[str], available: dict[str, Any], kind: str, messages: list[str]
+) -> list[str]:
     """Return requested configs that exist, in paper order; unknown ones skipped with a message."""
     wanted = known if requested is None else [schema.canonical_generator(r) for r in requested]
     out = []
@@ -97,9 +124,15 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _plan(source: str | Path, generators: list[str] | None, judges: list[str] | None,
-          revision: str | None, runs: RunsArg, engine: str | None,
-          justifications: bool) -> bench_cache.Plan:
+def _plan(
+    source: str | Path,
+    generators: list[str] | None,
+    judges: list[str] | None,
+    revision: str | None,
+    runs: RunsArg,
+    engine: str | None,
+    justifications: bool,
+) -> bench_cache.Plan:
     """Return how `load_bench(source, ...)` is keyed in the tidy-frame cache: the source's files
     by content (or the hub commit), the arguments, and the runs it would read."""
     src = resolve_source(source)
@@ -112,30 +145,57 @@ def _plan(source: str | Path, generators: list[str] | None, judges: list[str] | 
         commit = hub_commit(src.location, revision)  # HubUnavailable (one line) when offline
         inputs = []
     found = [*select_runs(src, runs, "", []), *select_runs(src, runs, "generators", [])]
-    args = {"generators": generators, "judges": judges, "revision": commit or revision,
-            "runs": runs, "engine": engine, "justifications": justifications}
+    args = {
+        "generators": generators,
+        "judges": judges,
+        "revision": commit or revision,
+        "runs": runs,
+        "engine": engine,
+        "justifications": justifications,
+    }
     label = label_with_runs(src.label, runs, found)
 
     def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
         """Return the cached Bench, provenance from this call (source) and the entry."""
-        note = (f"{CACHE_NOTE} (data/cache/{bench_cache.BENCH_DIR}/, key {meta['key'][:12]}); "
-                "load_bench(..., cache=False) reads the files again")
-        return Bench(**frames, source=str(source), revision=meta["revision"], label=label,
-                     synthetic=meta["synthetic"], messages=[*meta["messages"], note])
+        note = (
+            f"{CACHE_NOTE} (data/cache/{bench_cache.BENCH_DIR}/, key {meta['key'][:12]}); "
+            "load_bench(..., cache=False) reads the files again"
+        )
+        return Bench(
+            **frames,
+            source=str(source),
+            revision=meta["revision"],
+            label=label,
+            synthetic=meta["synthetic"],
+            messages=[*meta["messages"], note],
+        )
 
     return bench_cache.Plan(
-        parts={"location": src.location, "commit": commit, "args": args,
-               "runs": {str(r.path): key_meta(r) for r in found}},
-        inputs=inputs + [r.path for r in found], label=label, args={"source": source, **args},
-        make=make, provenance=lambda b: {"revision": b.revision, "synthetic": b.synthetic,
-                                         "messages": b.messages})
+        parts={
+            "location": src.location,
+            "commit": commit,
+            "args": args,
+            "runs": {str(r.path): key_meta(r) for r in found},
+        },
+        inputs=inputs + [r.path for r in found],
+        label=label,
+        args={"source": source, **args},
+        make=make,
+        provenance=lambda b: {"revision": b.revision, "synthetic": b.synthetic, "messages": b.messages},
+    )
 
 
 @bench_cache.keyed_by_content(_plan)
-def load_bench(source: str | Path = "sample", generators: list[str] | None = None,
-               judges: list[str] | None = None, revision: str | None = None,
-               runs: RunsArg = "shipped", engine: str | None = None,
-               justifications: bool = False, cache: bool = True) -> Bench:
+def load_bench(
+    source: str | Path = "sample",
+    generators: list[str] | None = None,
+    judges: list[str] | None = None,
+    revision: str | None = None,
+    runs: RunsArg = "shipped",
+    engine: str | None = None,
+    justifications: bool = False,
+    cache: bool = True,
+) -> Bench:
     """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
 
     generators / judges: subsets of config names (None = all); unknown names are skipped with a
@@ -166,19 +226,22 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
         # JSON-lines judge configs are read by Arrow's C++ reader (no GIL) in a second thread
         # while this one parses and scores the generations.
         ahead = pool.submit if engine == "json" else _Deferred
-        judge_raw = {j: ahead(read_config, src, card, j, revision, engine, read_messages[j],
-                              judge=True, justifications=justifications) for j in wanted}
-        run_raw = {r.name: ahead(read_path, r.path, judge=True, justifications=justifications)
-                   for r in judge_runs}
-        records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine,
-                                            messages), excl)
-        frames = [build_generations(read_config(src, card, g, revision, engine, messages,
-                                                GENERATOR_DROP), g, records, excl, messages)
-                  for g in _select(generators, schema.GENERATORS, card.files, "generator",
-                                   messages)]
+        judge_raw = {
+            j: ahead(
+                read_config, src, card, j, revision, engine, read_messages[j], judge=True, justifications=justifications
+            )
+            for j in wanted
+        }
+        run_raw = {r.name: ahead(read_path, r.path, judge=True, justifications=justifications) for r in judge_runs}
+        records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, messages), excl)
+        frames = [
+            build_generations(
+                read_config(src, card, g, revision, engine, messages, GENERATOR_DROP), g, records, excl, messages
+            )
+            for g in _select(generators, schema.GENERATORS, card.files, "generator", messages)
+        ]
         for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
-            frames.append(build_generations(read_files([run.path], GENERATOR_DROP), run.name,
-                                            records, excl, messages))
+            frames.append(build_generations(read_files([run.path], GENERATOR_DROP), run.name, records, excl, messages))
             messages.append(f"loaded generator run {run.name!r}")
         generator_names = [*schema.GENERATORS, *(r.name for r in generator_runs)]
         generations = score_generations(frames, records)
@@ -192,8 +255,7 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
             messages += read_messages[j]
             _report_unknown(j, raw, messages)
             verdicts.append(build_verdicts(raw, j, index, excl, justifications))
-            judge_rows.append(judge_meta(j, "release", card.synthetic,
-                                         conditions=schema.MAIN_CONDITIONS))
+            judge_rows.append(judge_meta(j, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
         for run in judge_runs:
             raw = run_raw[run.name].result()
             _report_unknown(run.name, raw, messages)
@@ -207,25 +269,45 @@ def load_bench(source: str | Path = "sample", generators: list[str] | None = Non
                 continue
             verdicts.append(v)
             origin = "sample run" if run.shipped and src.label == "sample" else "run"
-            judge_rows.append(judge_meta(run.name, origin, run.meta.get("synthetic", False),
-                                         run.meta, sorted(v["condition"].unique().tolist())))
+            judge_rows.append(
+                judge_meta(
+                    run.name,
+                    origin,
+                    run.meta.get("synthetic", False),
+                    run.meta,
+                    sorted(v["condition"].unique().tolist()),
+                )
+            )
         judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
-        orders = {"generator": generator_names, "difficulty": schema.DIFFICULTIES,
-                  "dag_type": schema.TOPOLOGIES, "judge": judges_tbl["judge"].tolist(),
-                  "condition": schema.CONDITIONS, "metric": schema.METRICS}
+        orders = {
+            "generator": generator_names,
+            "difficulty": schema.DIFFICULTIES,
+            "dag_type": schema.TOPOLOGIES,
+            "judge": judges_tbl["judge"].tolist(),
+            "condition": schema.CONDITIONS,
+            "metric": schema.METRICS,
+        }
         tidy = tidy_verdicts(verdicts, records, orders)
-        generations = categorize(generations, {k: orders[k] for k in
-                                               ("generator", "difficulty", "dag_type")})
-    return Bench(records=records, generations=generations, verdicts=tidy,
-                 exclusions=exclusion_frame(excl), judges=judges_tbl, source=str(source),
-                 revision=source_revision(src, revision, card),
-                 label=label_with_runs(src.label, runs, judge_runs + generator_runs),
-                 synthetic=card.synthetic, messages=messages)
+        generations = categorize(generations, {k: orders[k] for k in ("generator", "difficulty", "dag_type")})
+    return Bench(
+        records=records,
+        generations=generations,
+        verdicts=tidy,
+        exclusions=exclusion_frame(excl),
+        judges=judges_tbl,
+        source=str(source),
+        revision=source_revision(src, revision, card),
+        label=label_with_runs(src.label, runs, judge_runs + generator_runs),
+        synthetic=card.synthetic,
+        messages=messages,
+    )
 
 
 def _report_unknown(config: str, raw: Raw, messages: list[str]) -> None:
     """Say which condition-like columns of a judge config are not known conditions (not read)."""
     if raw.unknown:
-        messages.append(f"judge config {config!r}: column(s) {raw.unknown} are not known "
-                        f"conditions ({', '.join(schema.CONDITIONS)}); not read")
+        messages.append(
+            f"judge config {config!r}: column(s) {raw.unknown} are not known "
+            f"conditions ({', '.join(schema.CONDITIONS)}); not read"
+        )
         log.warning(messages[-1])

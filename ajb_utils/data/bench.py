@@ -47,5 +47,4 @@ class Bench:
         """Return exclusion counts by config and reason."""
         if self.exclusions.empty:
             return pd.DataFrame(columns=["config", "reason", "n"])
-        return (self.exclusions.groupby(["config", "reason"], observed=True).size()
-                .rename("n").reset_index())
+        return self.exclusions.groupby(["config", "reason"], observed=True).size().rename("n").reset_index()

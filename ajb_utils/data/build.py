@@ -15,26 +15,64 @@ from ajb_utils import schema
 from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.read import Raw
-from ajb_utils.data.rules import (BAD_RECORD, DUPLICATE, DUPLICATE_JUDGE, EMPTY_PLAN,
-                                  NO_GENERATION, Excluded, NULL_BLOCK, NULL_METRIC,
-                                  NULL_TOPOLOGY, OUT_OF_RANGE, UNKNOWN_DIFFICULTY,
-                                  UNKNOWN_RECORD, UNPARSEABLE, dedup, exclusions, malformed,
-                                  require_columns, snap_verdicts)
+from ajb_utils.data.rules import (
+    BAD_RECORD,
+    DUPLICATE,
+    DUPLICATE_JUDGE,
+    EMPTY_PLAN,
+    NO_GENERATION,
+    NULL_BLOCK,
+    NULL_METRIC,
+    NULL_TOPOLOGY,
+    OUT_OF_RANGE,
+    UNKNOWN_DIFFICULTY,
+    UNKNOWN_RECORD,
+    UNPARSEABLE,
+    Excluded,
+    dedup,
+    exclusions,
+    malformed,
+    require_columns,
+    snap_verdicts,
+)
 from ajb_utils.scoring import P_COLUMNS, score_frame
 
-VERDICT_COLUMNS: list[str] = ["id", "generator", "difficulty", "condition", "metric", "llm_score",
-                              "p", "p_published", "match_published", "judge", "match"]
-GENERATION_COLUMNS: list[str] = ["id", "generator", "difficulty", "dag_type", "user_query",
-                                 "generated_calls", *schema.SCORE_COLUMNS.values()]
+VERDICT_COLUMNS: list[str] = [
+    "id",
+    "generator",
+    "difficulty",
+    "condition",
+    "metric",
+    "llm_score",
+    "p",
+    "p_published",
+    "match_published",
+    "judge",
+    "match",
+]
+GENERATION_COLUMNS: list[str] = [
+    "id",
+    "generator",
+    "difficulty",
+    "dag_type",
+    "user_query",
+    "generated_calls",
+    *schema.SCORE_COLUMNS.values(),
+]
 MAX_GENERATORS = 1024  # key arithmetic room for the five released generators plus runs
 
 
 def lookup(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """Return for each `left` key the position of the equal `right` key (-1 if none): a left
     many-to-one join, checked (`right` keys must be unique)."""
-    joined = pd.merge(pd.DataFrame({"k": left}),
-                      pd.DataFrame({"k": right, "row": np.arange(len(right))}),
-                      on="k", how="left", validate="many_to_one", sort=False)
+    joined = pd.merge(
+        pd.DataFrame({"k": left}),
+        pd.DataFrame({"k": right, "row": np.arange(len(right))}),
+        on="k",
+        how="left",
+        validate="many_to_one",
+        sort=False,
+    )
     return joined["row"].fillna(-1).to_numpy(np.int64)
 
 
@@ -48,6 +86,7 @@ def ordered(known: list[str], values: pd.Series) -> list[str]:
 # Records
 # --------------------------------------------------------------------------------------------
 
+
 def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     """Return the records frame (one row per record) from the `main` config."""
     rows = raw.rows
@@ -60,8 +99,11 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
         excl.append(exclusions("main", rows[~ok], BAD_RECORD))
     rows = rows[ok].copy()
     rows["expected_calls"] = [p[0] for p, k in zip(parsed, ok) if k]
-    rows["tools"] = [normalize_tools(v) for v in rows["available_tools"]] \
-        if "available_tools" in rows else [[] for _ in range(len(rows))]
+    rows["tools"] = (
+        [normalize_tools(v) for v in rows["available_tools"]]
+        if "available_tools" in rows
+        else [[] for _ in range(len(rows))]
+    )
     for col in ("query_easy", "query_medium", "query_hard", "system_prompt"):
         if col not in rows:
             rows[col] = ""
@@ -70,13 +112,13 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     if dup.any():
         excl.append(exclusions("main", rows[dup], reason[dup]))
         rows = rows[~dup]
-    rec = rows[["id", "dag_type", "query_easy", "query_medium", "query_hard", "system_prompt",
-                "tools", "expected_calls"]].reset_index(drop=True)
+    rec = rows[
+        ["id", "dag_type", "query_easy", "query_medium", "query_hard", "system_prompt", "tools", "expected_calls"]
+    ].reset_index(drop=True)
     rec["id"] = rec["id"].astype(str)
     rec["n_tools"] = rec["tools"].map(len)
     rec["n_expected_calls"] = rec["expected_calls"].map(len)
-    rec["dag_type"] = pd.Categorical(rec["dag_type"],
-                                     categories=ordered(schema.TOPOLOGIES, rec["dag_type"]))
+    rec["dag_type"] = pd.Categorical(rec["dag_type"], categories=ordered(schema.TOPOLOGIES, rec["dag_type"]))
     no_topology = rec["dag_type"].isna()
     if no_topology.any():
         excl.append(exclusions("main", rec[no_topology], NULL_TOPOLOGY))
@@ -87,8 +129,10 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
 # Generations
 # --------------------------------------------------------------------------------------------
 
-def _generation_reasons(rows: pd.DataFrame, calls: list[Any], errors: list[str | None],
-                        records: pd.DataFrame) -> np.ndarray:
+
+def _generation_reasons(
+    rows: pd.DataFrame, calls: list[Any], errors: list[str | None], records: pd.DataFrame
+) -> np.ndarray:
     """Return each generation row's exclusion reason (None = kept): validity, then `dedup`."""
     reason = np.where(pd.notna(pd.Series(errors, dtype=object)), UNPARSEABLE, None)
     reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
@@ -111,12 +155,19 @@ def authors_rule_note(rows: pd.DataFrame, calls: list[Any], generator: str) -> s
     marked = col[text].str.contains(r"</think>|```", regex=True).to_numpy(bool)
     ok = np.array([c is not None for c in calls], dtype=bool)[text]
     n = int((marked & ok).sum())
-    return (f"{generator}: {n} generator output(s) read by the authors' rules (text after the last "
-            "</think>, Markdown fences stripped)") if n else None
+    return (
+        (
+            f"{generator}: {n} generator output(s) read by the authors' rules (text after the last "
+            "</think>, Markdown fences stripped)"
+        )
+        if n
+        else None
+    )
 
 
-def build_generations(raw: Raw, generator: str, records: pd.DataFrame,
-                      excl: list[Excluded], messages: list[str]) -> pd.DataFrame:
+def build_generations(
+    raw: Raw, generator: str, records: pd.DataFrame, excl: list[Excluded], messages: list[str]
+) -> pd.DataFrame:
     """Return the valid, unscored generations of one generator config (exclusions recorded)."""
     rows = raw.rows
     require_columns(rows, generator, schema.REQUIRED_GENERATOR)
@@ -149,8 +200,7 @@ def build_generations(raw: Raw, generator: str, records: pd.DataFrame,
 
 def score_generations(frames: list[pd.DataFrame], records: pd.DataFrame) -> pd.DataFrame:
     """Return the generations of every generator, scored by the programmatic judge (Eqs. 1-3)."""
-    gens = (pd.concat(frames, ignore_index=True) if frames
-            else pd.DataFrame(columns=GENERATION_COLUMNS))
+    gens = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=GENERATION_COLUMNS)
     gens = score_frame(gens, records.set_index("id")["expected_calls"])
     gens["n_generated_calls"] = gens["generated_calls"].map(len)
     return gens
@@ -160,6 +210,7 @@ def score_generations(frames: list[pd.DataFrame], records: pd.DataFrame) -> pd.D
 # Verdicts
 # --------------------------------------------------------------------------------------------
 
+
 def _positions(values: pd.Series, categories: list[str], canon: Any = None) -> np.ndarray:
     """Return each value's position in `categories` (-1 if absent), hashing unique values only."""
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
@@ -168,9 +219,13 @@ def _positions(values: pd.Series, categories: list[str], canon: Any = None) -> n
     return np.where(codes >= 0, found[np.maximum(codes, 0)], -1)
 
 
-def generation_keys(ids: pd.Series, generators: pd.Series, difficulties: pd.Series,
-                    record_ids: list[str],
-                    generator_names: list[str] | None = None) -> np.ndarray:
+def generation_keys(
+    ids: pd.Series,
+    generators: pd.Series,
+    difficulties: pd.Series,
+    record_ids: list[str],
+    generator_names: list[str] | None = None,
+) -> np.ndarray:
     """Return an int64 key per (record, generator, difficulty) row; -1 where any part is unknown."""
     i = _positions(ids, record_ids)
     g = _positions(generators, generator_names or schema.GENERATORS, schema.canonical_generator)
@@ -189,27 +244,25 @@ class GenerationIndex:
     generator_names: list[str]
 
     @classmethod
-    def of(cls, generations: pd.DataFrame, record_ids: list[str] | None = None,
-           generator_names: list[str] | None = None) -> GenerationIndex:
+    def of(
+        cls, generations: pd.DataFrame, record_ids: list[str] | None = None, generator_names: list[str] | None = None
+    ) -> GenerationIndex:
         """Return the index of a generations frame (its names as columns or index levels)."""
         if not {"id", "generator", "difficulty"} <= set(generations.columns):
             generations = generations.reset_index()
         ids = record_ids or sorted(generations["id"].astype(str).unique())
         names = generator_names or ordered(schema.GENERATORS, generations["generator"])
-        keys = generation_keys(generations["id"], generations["generator"],
-                               generations["difficulty"], ids, names)
-        return cls(keys, {m: generations[P_COLUMNS[m]].to_numpy(float) for m in schema.METRICS},
-                   list(ids), list(names))
+        keys = generation_keys(generations["id"], generations["generator"], generations["difficulty"], ids, names)
+        return cls(keys, {m: generations[P_COLUMNS[m]].to_numpy(float) for m in schema.METRICS}, list(ids), list(names))
 
     def names(self, key: np.ndarray) -> dict[str, pd.Categorical]:
         """Return the id / generator / difficulty categoricals of generation keys."""
         n_d = len(schema.DIFFICULTIES)
-        return {"id": pd.Categorical.from_codes(key // (MAX_GENERATORS * n_d),
-                                                categories=self.record_ids),
-                "generator": pd.Categorical.from_codes((key // n_d) % MAX_GENERATORS,
-                                                       categories=self.generator_names),
-                "difficulty": pd.Categorical.from_codes(key % n_d,
-                                                        categories=schema.DIFFICULTIES)}
+        return {
+            "id": pd.Categorical.from_codes(key // (MAX_GENERATORS * n_d), categories=self.record_ids),
+            "generator": pd.Categorical.from_codes((key // n_d) % MAX_GENERATORS, categories=self.generator_names),
+            "difficulty": pd.Categorical.from_codes(key % n_d, categories=schema.DIFFICULTIES),
+        }
 
 
 def _as_block(value: Any) -> dict[str, Any] | None:
@@ -230,8 +283,7 @@ def _metric_field(blocks: list[dict[str, Any] | None], metric: str, fld: str) ->
         entry = next((b[k] for k in keys if b.get(k) is not None), None) if b else None
         if isinstance(entry, dict):
             v = entry.get(fld)
-            out.append(entry.get("accuracy", entry.get("score"))
-                       if v is None and fld == "llm_score" else v)
+            out.append(entry.get("accuracy", entry.get("score")) if v is None and fld == "llm_score" else v)
         else:
             out.append(None)
     return out
@@ -250,8 +302,9 @@ class _Condition:
 
     def __init__(self, rows: pd.DataFrame, cond: str, flat: bool) -> None:
         self.cond, self.flat = cond, flat
-        self.rows = rows[[c for c in rows.columns if c in _NAMES or c.startswith(cond + ".")]
-                         if flat else [*_NAMES, cond]]
+        self.rows = rows[
+            [c for c in rows.columns if c in _NAMES or c.startswith(cond + ".")] if flat else [*_NAMES, cond]
+        ]
         self.blocks = None if flat else [_as_block(v) for v in rows[cond]]
         self.llm = {m: self.field(m, "llm_score") for m in schema.METRICS}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
@@ -276,18 +329,21 @@ class _Condition:
 
 def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
     """Return `n` copies of `value` as a categorical over `categories`."""
-    return pd.Categorical.from_codes(np.full(n, categories.index(value), dtype=np.int16),
-                                     categories=categories)
+    return pd.Categorical.from_codes(np.full(n, categories.index(value), dtype=np.int16), categories=categories)
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
     """Return the condition columns a judge config carries (nested or flat), in schema order."""
-    return [c for c in schema.CONDITIONS
-            if c in rows.columns or f"{c}.overall_alignment_pct" in rows.columns]
+    return [c for c in schema.CONDITIONS if c in rows.columns or f"{c}.overall_alignment_pct" in rows.columns]
 
 
-def build_verdicts(raw: Raw | pd.DataFrame, judge: str, generations: GenerationIndex | pd.DataFrame,
-                   excl: list[Excluded], justifications: bool = False) -> pd.DataFrame:
+def build_verdicts(
+    raw: Raw | pd.DataFrame,
+    judge: str,
+    generations: GenerationIndex | pd.DataFrame,
+    excl: list[Excluded],
+    justifications: bool = False,
+) -> pd.DataFrame:
     """Return the long verdict frame of one judge config (every condition column present).
 
     `generations`: the valid generations (a GenerationIndex, or a frame with id, generator,
@@ -295,14 +351,12 @@ def build_verdicts(raw: Raw | pd.DataFrame, judge: str, generations: GenerationI
     (`rules.dedup`: a failed row loses to its valid retry) and null verdicts are exclusions.
     """
     raw = raw if isinstance(raw, Raw) else Raw(raw)
-    index = generations if isinstance(generations, GenerationIndex) else \
-        GenerationIndex.of(generations)
+    index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
     rows = raw.rows.reset_index(drop=True)
     require_columns(rows, judge, schema.REQUIRED_JUDGE)
     if raw.bad:
         excl.append(malformed(judge, raw.bad, judge=judge))
-    key = generation_keys(rows["id"], rows["generator"], rows["difficulty"], index.record_ids,
-                          index.generator_names)
+    key = generation_keys(rows["id"], rows["generator"], rows["difficulty"], index.record_ids, index.generator_names)
     row = lookup(key, index.keys)
     has_gen = (key >= 0) & (row >= 0)
     if (~has_gen).any():
@@ -320,17 +374,21 @@ def build_verdicts(raw: Raw | pd.DataFrame, judge: str, generations: GenerationI
             c.keep(~dup)
     names = index.names(key)
     p_all = {m: index.p[m][row] for m in schema.METRICS}
-    parts = [part for c in conds
-             for part in _condition_parts(c, judge, names, p_all, justifications, excl)]
+    parts = [part for c in conds for part in _condition_parts(c, judge, names, p_all, justifications, excl)]
     out = pd.concat(parts, ignore_index=True)
     out["judge"] = _constant(judge, [judge], len(out))
     out["match"] = 1.0 - np.abs(out["p"] - out["llm_score"])
     return out
 
 
-def _condition_parts(c: _Condition, judge: str, names: dict[str, pd.Categorical],
-                     p_all: dict[str, np.ndarray], justifications: bool,
-                     excl: list[Excluded]) -> list[pd.DataFrame]:
+def _condition_parts(
+    c: _Condition,
+    judge: str,
+    names: dict[str, pd.Categorical],
+    p_all: dict[str, np.ndarray],
+    justifications: bool,
+    excl: list[Excluded],
+) -> list[pd.DataFrame]:
     """Return one long frame per metric of one condition (null and out-of-range verdicts recorded)."""
     if c.null.any():
         excl.append(exclusions(judge, c.ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
@@ -338,18 +396,25 @@ def _condition_parts(c: _Condition, judge: str, names: dict[str, pd.Categorical]
     for metric in schema.METRICS:
         llm, out_of_range = snap_verdicts(c.llm[metric])
         if out_of_range.any():
-            excl.append(exclusions(judge, c.ident[out_of_range], OUT_OF_RANGE, judge=judge,
-                                   condition=c.cond, metric=metric))
+            excl.append(
+                exclusions(judge, c.ident[out_of_range], OUT_OF_RANGE, judge=judge, condition=c.cond, metric=metric)
+            )
         null_metric = np.isnan(llm) & ~c.null & ~out_of_range
         if null_metric.any():
-            excl.append(exclusions(judge, c.ident[null_metric], NULL_METRIC, judge=judge,
-                                   condition=c.cond, metric=metric))
-        part = pd.DataFrame({**names, "condition": _constant(c.cond, schema.CONDITIONS, len(llm)),
-                             "metric": _constant(metric, schema.METRICS, len(llm)),
-                             "llm_score": llm,
-                             "p": p_all[metric],
-                             "p_published": c.field(metric, "programmatic_score"),
-                             "match_published": c.field(metric, "match_score")})
+            excl.append(
+                exclusions(judge, c.ident[null_metric], NULL_METRIC, judge=judge, condition=c.cond, metric=metric)
+            )
+        part = pd.DataFrame(
+            {
+                **names,
+                "condition": _constant(c.cond, schema.CONDITIONS, len(llm)),
+                "metric": _constant(metric, schema.METRICS, len(llm)),
+                "llm_score": llm,
+                "p": p_all[metric],
+                "p_published": c.field(metric, "programmatic_score"),
+                "match_published": c.field(metric, "match_score"),
+            }
+        )
         if justifications and c.blocks is not None:
             part["justification"] = _metric_field(c.blocks, metric, "justification")
         parts.append(part)
@@ -360,38 +425,34 @@ def _condition_parts(c: _Condition, judge: str, names: dict[str, pd.Categorical]
 # Tidy frames
 # --------------------------------------------------------------------------------------------
 
+
 def categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return `frame` with name columns as ordered categoricals (paper order first)."""
     for col, known in orders.items():
         if col not in frame:
             continue
         if isinstance(frame[col].dtype, pd.CategoricalDtype):
-            frame[col] = frame[col].cat.set_categories(
-                ordered(known, pd.Series(frame[col].cat.categories)))
+            frame[col] = frame[col].cat.set_categories(ordered(known, pd.Series(frame[col].cat.categories)))
         else:
             frame[col] = pd.Categorical(frame[col], categories=ordered(known, frame[col]))
     return frame
 
 
-def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame,
-                  orders: dict[str, list[str]]) -> pd.DataFrame:
+def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return the verdict frames as one frame: dag_type from records, ordered categoricals,
     float32 scores."""
     judges = orders["judge"]
-    frames = [f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f)))
-              if len(f) else f for f in frames]
-    verdicts = pd.concat(frames, ignore_index=True) if frames else \
-        pd.DataFrame(columns=VERDICT_COLUMNS)
+    frames = [f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f))) if len(f) else f for f in frames]
+    verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
     if len(verdicts):
         dag_codes = records["dag_type"].cat.codes.to_numpy()
         verdicts["dag_type"] = pd.Categorical.from_codes(
-            dag_codes[verdicts["id"].cat.codes.to_numpy()],
-            categories=records["dag_type"].cat.categories)
+            dag_codes[verdicts["id"].cat.codes.to_numpy()], categories=records["dag_type"].cat.categories
+        )
     verdicts = categorize(verdicts, orders)
     for col in ("llm_score", "p", "p_published", "match_published", "match"):
         if col in verdicts:
             verdicts[col] = verdicts[col].astype("float32")
     if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
-        verdicts["id"] = pd.Categorical(verdicts["id"].astype(str),
-                                        categories=records["id"].tolist())
+        verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=records["id"].tolist())
     return verdicts

@@ -17,9 +17,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from orjson import JSONDecodeError as _JSONError, loads as _loads
+from orjson import JSONDecodeError as _JSONError
+from orjson import loads as _loads
 
-from ajb_utils import cache as bench_cache, schema
+from ajb_utils import cache as bench_cache
+from ajb_utils import schema
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
 from ajb_utils.data.source import Card, Source, fetch
 
@@ -28,8 +30,7 @@ log = logging.getLogger("ajb_utils.data")
 # Columns the per-generator configs repeat from `main`; dropped on read to save memory.
 GENERATOR_DROP: tuple[str, ...] = ("available_tools", "expected_tool_calls")
 JUDGE_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "dag_type")
-_METRIC_KEYS = frozenset(k for m in schema.METRICS
-                         for k in (m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))
+_METRIC_KEYS = frozenset(k for m in schema.METRICS for k in (m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))
 _TAIL = 1 << 16
 
 
@@ -54,7 +55,8 @@ def _cut(path: Path, what: str) -> IncompleteDataError:
     """Return the error for a file that ends inside a line."""
     return IncompleteDataError(
         f"{path}: the file ends inside a line ({what}), so it is incomplete: download it again "
-        "(for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)")
+        "(for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)"
+    )
 
 
 def check_complete(path: Path) -> None:
@@ -111,8 +113,7 @@ def _is_block(value: Any) -> bool:
 def unknown_conditions(values: dict[str, Any]) -> list[str]:
     """Return the names, among `values` (column -> a value of it), of condition-like columns
     that are not known conditions (schema.CONDITIONS), sorted."""
-    return sorted(k for k, v in values.items()
-                  if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
+    return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
 
 
 def _head(frame: pd.DataFrame) -> dict[str, Any]:
@@ -124,17 +125,20 @@ def _head(frame: pd.DataFrame) -> dict[str, Any]:
 # Judge configs through Arrow: flat numeric columns
 # --------------------------------------------------------------------------------------------
 
+
 def _verdict_arrow_schema() -> Any:
     """Return the explicit Arrow schema of a judge config's numbers (every known condition
     column; justifications are not read on this path)."""
     import pyarrow as pa
-    metric = pa.struct([("llm_score", pa.float64()), ("programmatic_score", pa.float64()),
-                        ("match_score", pa.float64())])
-    block = pa.struct([(m, metric) for m in schema.METRICS]
-                      + [("overall_alignment_pct", pa.float64())])
-    return pa.schema([("id", pa.string()), ("generator", pa.string()),
-                      ("difficulty", pa.string()), ("dag_type", pa.string())]
-                     + [(c, block) for c in schema.CONDITIONS])
+
+    metric = pa.struct(
+        [("llm_score", pa.float64()), ("programmatic_score", pa.float64()), ("match_score", pa.float64())]
+    )
+    block = pa.struct([(m, metric) for m in schema.METRICS] + [("overall_alignment_pct", pa.float64())])
+    return pa.schema(
+        [("id", pa.string()), ("generator", pa.string()), ("difficulty", pa.string()), ("dag_type", pa.string())]
+        + [(c, block) for c in schema.CONDITIONS]
+    )
 
 
 def read_judge_arrow(path: Path) -> pd.DataFrame | None:
@@ -143,6 +147,7 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
     metric spellings, unknown condition columns, malformed lines): the general path reads it."""
     import pyarrow as pa
     import pyarrow.json as paj
+
     with open(path, "rb") as fh:
         first = next((line for line in fh if line.strip()), b"")
     try:
@@ -153,13 +158,14 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
         return None
     for cond in schema.CONDITIONS:  # other spellings or JSON-string blocks: general path
         block = head.get(cond)
-        if block is not None and not (isinstance(block, dict)
-                                      and all(m in block for m in schema.METRICS)):
+        if block is not None and not (isinstance(block, dict) and all(m in block for m in schema.METRICS)):
             return None
     try:
-        table = paj.read_json(path, read_options=paj.ReadOptions(block_size=1 << 24),
-                              parse_options=paj.ParseOptions(
-            explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"))
+        table = paj.read_json(
+            path,
+            read_options=paj.ReadOptions(block_size=1 << 24),
+            parse_options=paj.ParseOptions(explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"),
+        )
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None
     return flatten_judge_table(table)
@@ -170,6 +176,7 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
     a condition block is not a struct with every metric's `llm_score` (JSON-string blocks, other
     metric spellings): the general per-row path must read such a config."""
     import pyarrow as pa
+
     flat = table
     while any(pa.types.is_struct(f.type) for f in flat.schema):
         flat = flat.flatten()
@@ -177,8 +184,7 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
     if not {"id", "generator", "difficulty"} <= names:
         return None
     numeric = ("llm_score", "programmatic_score", "match_score")
-    cols: dict[str, Any] = {c: flat.column(c).to_numpy(zero_copy_only=False)
-                            for c in ("id", "generator", "difficulty")}
+    cols: dict[str, Any] = {c: flat.column(c).to_numpy(zero_copy_only=False) for c in ("id", "generator", "difficulty")}
     for cond in schema.CONDITIONS:
         if not any(n.startswith(cond + ".") for n in names):
             if cond in names:  # a condition column that is not a struct
@@ -190,8 +196,9 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
                 name = f"{cond}.{m}.{f}"
                 if name in names:
                     col = flat.column(name)
-                    if not (pa.types.is_floating(col.type) or pa.types.is_integer(col.type)
-                            or pa.types.is_null(col.type)):
+                    if not (
+                        pa.types.is_floating(col.type) or pa.types.is_integer(col.type) or pa.types.is_null(col.type)
+                    ):
                         return None
                     block[name] = col.to_numpy(zero_copy_only=False).astype(float)
                 elif f == "llm_score":
@@ -199,10 +206,14 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
                 else:
                     block[name] = np.full(flat.num_rows, np.nan)
         overall = f"{cond}.overall_alignment_pct"
-        block[overall] = (flat.column(overall).to_numpy(zero_copy_only=False).astype(float)
-                          if overall in names else np.full(flat.num_rows, np.nan))
-        scores = np.column_stack([block[f"{cond}.{m}.{f}"] for m in schema.METRICS
-                                  for f in ("llm_score", "programmatic_score")])
+        block[overall] = (
+            flat.column(overall).to_numpy(zero_copy_only=False).astype(float)
+            if overall in names
+            else np.full(flat.num_rows, np.nan)
+        )
+        scores = np.column_stack(
+            [block[f"{cond}.{m}.{f}"] for m in schema.METRICS for f in ("llm_score", "programmatic_score")]
+        )
         if np.isnan(scores).all() and np.isnan(block[overall]).all():
             continue  # absent from this file (explicit schemas fill absent columns with nulls)
         if (~np.isnan(block[overall]) & np.isnan(scores).all(axis=1)).any():
@@ -216,6 +227,7 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
 # datasets
 # --------------------------------------------------------------------------------------------
 
+
 def _datasets_cache_dir(src: Source, files: list[str]) -> Path:
     """Return where `datasets` keeps its Arrow copy of a config: for a local folder a directory
     keyed by the folder's path and the content of the config's files (datasets itself keys local
@@ -223,17 +235,18 @@ def _datasets_cache_dir(src: Source, files: list[str]) -> Path:
     if not src.is_local:
         return bench_cache.cache_root() / "datasets"  # hub data: datasets keys it by commit
     root = Path(src.location)
-    return bench_cache.datasets_cache_dir(src.location, [root / "README.md",
-                                                         *(root / f for f in files)])
+    return bench_cache.datasets_cache_dir(src.location, [root / "README.md", *(root / f for f in files)])
 
 
 def dataset_table(src: Source, config: str, revision: str | None, files: list[str]) -> Any:
     """Return a config's Arrow table through `datasets.load_dataset` (cached by content)."""
     import datasets
+
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
-    ds = datasets.load_dataset(src.location, config, split="train", revision=revision,
-                               cache_dir=str(_datasets_cache_dir(src, files)))
+    ds = datasets.load_dataset(
+        src.location, config, split="train", revision=revision, cache_dir=str(_datasets_cache_dir(src, files))
+    )
     return ds.data.table
 
 
@@ -250,19 +263,29 @@ def _pylist(column: Any) -> list[Any]:
 # One config, whatever the engine
 # --------------------------------------------------------------------------------------------
 
+
 def _checked(raw: Raw, config: str, card: Card, where: list[str]) -> Raw:
     """Return `raw` after checking its row count against the card's declared count."""
     declared = card.rows.get(config)
     if declared is not None and raw.n < declared:
         raise IncompleteDataError(
             f"config {config!r} ({', '.join(where)}) has {raw.n} rows but its card declares "
-            f"{declared}: the download is incomplete; download it again")
+            f"{declared}: the download is incomplete; download it again"
+        )
     return raw
 
 
-def read_config(src: Source, card: Card, config: str, revision: str | None, engine: str,
-                messages: list[str], drop: tuple[str, ...] = (), judge: bool = False,
-                justifications: bool = False) -> Raw:
+def read_config(
+    src: Source,
+    card: Card,
+    config: str,
+    revision: str | None,
+    engine: str,
+    messages: list[str],
+    drop: tuple[str, ...] = (),
+    judge: bool = False,
+    justifications: bool = False,
+) -> Raw:
     """Return one config's rows. engine "datasets" reads through `datasets.load_dataset` and falls
     back to the files on inference errors (saying so); "json" reads the files (a judge config by
     Arrow's C++ reader where it fits, unless `justifications` are wanted)."""
@@ -276,23 +299,22 @@ def read_config(src: Source, card: Card, config: str, revision: str | None, engi
         try:
             table = dataset_table(src, config, revision, files)
         except Exception as exc:  # Arrow inference / cast failures, missing optional deps
-            msg = (f"config {config!r}: datasets could not infer Arrow types "
-                   f"({type(exc).__name__}); read the JSON-lines file directly instead")
+            msg = (
+                f"config {config!r}: datasets could not infer Arrow types "
+                f"({type(exc).__name__}); read the JSON-lines file directly instead"
+            )
             messages.append(msg)
             log.warning(msg)
         else:
             flat = flatten_judge_table(table) if judge and not justifications else None
             if flat is not None:
-                raw = Raw(flat, flat=True, unknown=unknown_conditions(
-                    (table.slice(0, 1).to_pylist() or [{}])[0]))
+                raw = Raw(flat, flat=True, unknown=unknown_conditions((table.slice(0, 1).to_pylist() or [{}])[0]))
             else:
-                rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names
-                                     if c not in drop})
+                rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names if c not in drop})
                 raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if judge else [])
             return _checked(raw, config, card, files)
     paths = [fetch(src, rel, revision) for rel in files]
-    raw = read_path(paths[0], drop, judge, justifications) if len(paths) == 1 else \
-        read_files(paths, drop, judge)
+    raw = read_path(paths[0], drop, judge, justifications) if len(paths) == 1 else read_files(paths, drop, judge)
     return _checked(raw, config, card, files)
 
 
@@ -308,8 +330,7 @@ def read_files(paths: list[Path], drop: tuple[str, ...] = (), judge: bool = Fals
     return Raw(frame, bad, unknown=unknown_conditions(_head(frame)) if judge else [])
 
 
-def read_path(path: Path, drop: tuple[str, ...] = (), judge: bool = False,
-              justifications: bool = False) -> Raw:
+def read_path(path: Path, drop: tuple[str, ...] = (), judge: bool = False, justifications: bool = False) -> Raw:
     """Return the rows of one JSON-lines file: a judge config by Arrow's C++ reader where it
     fits (unless `justifications` are wanted), else line by line."""
     flat = read_judge_arrow(path) if judge and not justifications else None

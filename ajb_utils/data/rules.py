@@ -31,16 +31,16 @@ NULL_TOPOLOGY = "null dag_type (record kept; not in topology breakdowns)"
 VERDICT_LABELS: tuple[float, ...] = (0.0, 0.5, 1.0)
 SNAP_TOL = 1e-6
 
-EXCLUSION_COLUMNS = ["config", "id", "generator", "difficulty", "judge", "condition",
-                     "metric", "reason"]
+EXCLUSION_COLUMNS = ["config", "id", "generator", "difficulty", "judge", "condition", "metric", "reason"]
 
 
 def require_columns(frame: pd.DataFrame, config: str, required: list[str]) -> None:
     """Raise BenchDataError naming the config and every missing required column."""
     missing = [c for c in required if c not in frame.columns]
     if missing:
-        raise BenchDataError(f"config {config!r} lacks required column(s) {missing}; "
-                             f"it has {sorted(map(str, frame.columns))}")
+        raise BenchDataError(
+            f"config {config!r} lacks required column(s) {missing}; it has {sorted(map(str, frame.columns))}"
+        )
 
 
 def _text(values: pd.Series) -> list[str]:
@@ -51,13 +51,11 @@ def _text(values: pd.Series) -> list[str]:
 Excluded = dict[str, list[Any]]  # EXCLUSION_COLUMNS -> values: one batch of exclusion rows
 
 
-def exclusions(config: str, frame: pd.DataFrame, reason: str | np.ndarray,
-               **fixed: Any) -> Excluded:
+def exclusions(config: str, frame: pd.DataFrame, reason: str | np.ndarray, **fixed: Any) -> Excluded:
     """Return exclusion rows (a batch, `exclusion_frame` joins them) for the rows of `frame` with
     a reason (`fixed` names judge, condition, metric)."""
     n = len(frame)
-    out: Excluded = {c: _text(frame[c]) if c in frame else [None] * n
-                     for c in ("id", "generator", "difficulty")}
+    out: Excluded = {c: _text(frame[c]) if c in frame else [None] * n for c in ("id", "generator", "difficulty")}
     out["config"] = [config] * n
     for k in ("judge", "condition", "metric"):
         out[k] = [fixed.get(k)] * n
@@ -74,8 +72,9 @@ def exclusion_frame(batches: list[Excluded]) -> pd.DataFrame:
     """Return every exclusion batch as one frame (EXCLUSION_COLUMNS; text columns, object where
     a value is missing)."""
     columns = {c: [v for b in batches for v in b[c]] for c in EXCLUSION_COLUMNS}
-    return pd.DataFrame({c: pd.Series(v, dtype=object if None in v else None)
-                         for c, v in columns.items()}, columns=EXCLUSION_COLUMNS)
+    return pd.DataFrame(
+        {c: pd.Series(v, dtype=object if None in v else None) for c, v in columns.items()}, columns=EXCLUSION_COLUMNS
+    )
 
 
 def dedup(key: np.ndarray | pd.Series, valid: np.ndarray, duplicate: str) -> np.ndarray:

@@ -25,8 +25,7 @@ from ajb_utils.data.source import Source
 RunsArg = str | list[str] | None
 # The fields of a run's .meta.json that shape the frames (the judges table, run selection); the
 # rest (created_unix, backend, costs) does not change results and is not part of the cache key.
-META_FIELDS: tuple[str, ...] = ("name", "display", "synthetic", "study", "judge", "conditions",
-                                "decoding", "source")
+META_FIELDS: tuple[str, ...] = ("name", "display", "synthetic", "study", "judge", "conditions", "decoding", "source")
 USER_LABEL = "runs"  # a load with the user's runs: label <source label>-runs
 
 
@@ -65,8 +64,10 @@ def discover_runs(folders: list[tuple[Path, bool]], messages: list[str]) -> list
                 raise BenchDataError(f"{meta_path}: not valid JSON ({exc})") from None
             name = str(meta.get("name", path.stem))
             if name in found:
-                messages.append(f"run {name!r} in {paths.relpath(path)} is shadowed by "
-                                f"{paths.relpath(found[name].path)} (read instead)")
+                messages.append(
+                    f"run {name!r} in {paths.relpath(path)} is shadowed by "
+                    f"{paths.relpath(found[name].path)} (read instead)"
+                )
                 continue
             found[name] = Run(name, path, meta, shipped)
     return [found[k] for k in sorted(found)]
@@ -90,9 +91,11 @@ def select_runs(src: Source, runs: RunsArg, sub: str, messages: list[str]) -> li
         if r.shipped or made_on is None or str(made_on) in (src.label, str(src.location)):
             out.append(r)
         else:
-            messages.append(f"run {r.name!r} in {paths.RUNS_DIR.name}/ skipped: made on source "
-                            f"{made_on!r}, not {src.label!r} (name it in runs=[...] to read it "
-                            "anyway)")
+            messages.append(
+                f"run {r.name!r} in {paths.RUNS_DIR.name}/ skipped: made on source "
+                f"{made_on!r}, not {src.label!r} (name it in runs=[...] to read it "
+                "anyway)"
+            )
     return out
 
 
@@ -106,8 +109,9 @@ def key_meta(run: Run) -> dict[str, Any]:
     return {k: run.meta.get(k) for k in META_FIELDS}
 
 
-def judge_meta(name: str, origin: str, synthetic: bool, meta: dict[str, Any] | None = None,
-               conditions: list[str] | None = None) -> dict[str, Any]:
+def judge_meta(
+    name: str, origin: str, synthetic: bool, meta: dict[str, Any] | None = None, conditions: list[str] | None = None
+) -> dict[str, Any]:
     """Return one row of the judges table."""
     meta = meta or {}
     return {

@@ -12,15 +12,17 @@ from typing import Any
 
 import yaml
 
-from ajb_utils import cache as bench_cache, schema
+from ajb_utils import cache as bench_cache
+from ajb_utils import schema
 from ajb_utils.data.bench import BenchDataError, HubUnavailable
 from ajb_utils.paths import REPO_ROOT, SAMPLE_DIR
 
 log = logging.getLogger("ajb_utils.data")
 
 HUB_TIMEOUT: float = 5.0  # seconds the probe waits for the hub before giving up
-OFFLINE_HINT = ("Offline, use data_source='sample' (the embedded synthetic sample) or a local "
-                "mirror folder of the hub repo")
+OFFLINE_HINT = (
+    "Offline, use data_source='sample' (the embedded synthetic sample) or a local mirror folder of the hub repo"
+)
 
 
 @dataclass(frozen=True)
@@ -43,44 +45,53 @@ def resolve_source(source: str | Path) -> Source:
     if not path.is_absolute() and not path.is_dir() and (REPO_ROOT / path).is_dir():
         path = REPO_ROOT / path  # e.g. data/sample_full from notebooks/ or any other folder
     if path.is_dir() and next(path.iterdir(), None) is None:
-        raise BenchDataError(f"data source {str(source)!r} is an empty folder, not a mirror of the "
-                             "hub repo (README.md and data/); use 'sample', 'hf' or a mirror")
+        raise BenchDataError(
+            f"data source {str(source)!r} is an empty folder, not a mirror of the "
+            "hub repo (README.md and data/); use 'sample', 'hf' or a mirror"
+        )
     if path.is_dir():
         return Source(str(path.resolve()), True, path.resolve().name)
     if "/" in str(source) and not path.exists() and not str(source).startswith((".", "/")):
         return Source(str(source), False, str(source).replace("/", "__"))
-    raise BenchDataError(f"data source {str(source)!r} is neither 'sample', 'hf', a hub repo id, "
-                         "nor an existing directory")
+    raise BenchDataError(
+        f"data source {str(source)!r} is neither 'sample', 'hf', a hub repo id, nor an existing directory"
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # The hub: one short question first, and the exact commit every read is pinned to
 # --------------------------------------------------------------------------------------------
 
+
 def _first_line(exc: BaseException, limit: int = 160) -> str:
     """Return `Type: first line of the message`, shortened to `limit` characters."""
     lines = str(exc).strip().splitlines()
     text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _cached_ref(repo_id: str, revision: str | None) -> Path:
     """Return the file where the local hub cache keeps the commit a branch or tag named."""
     from huggingface_hub import constants
+
     folder = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--"))
     return folder / "refs" / (revision or "main")
 
 
-def hub_commit(repo_id: str, revision: str | None = None,
-               timeout: float = HUB_TIMEOUT) -> str:
+def hub_commit(repo_id: str, revision: str | None = None, timeout: float = HUB_TIMEOUT) -> str:
     """Return the full commit sha that `revision` (branch, tag, sha; None = main) names on the
     hub, asked once with `timeout`; raise HubUnavailable with a one-line reason otherwise.
 
     The answer is kept in the local hub cache (refs/<revision>), so with HF_HUB_OFFLINE=1 a
     revision read before resolves to the same commit without the hub."""
     from huggingface_hub import HfApi, constants
-    from huggingface_hub.utils import (GatedRepoError, OfflineModeIsEnabled,
-                                       RepositoryNotFoundError, RevisionNotFoundError)
+    from huggingface_hub.utils import (
+        GatedRepoError,
+        OfflineModeIsEnabled,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
+
     where = f"{repo_id!r} at {constants.ENDPOINT}"
     ref = _cached_ref(repo_id, revision)
     try:
@@ -100,14 +111,16 @@ def hub_commit(repo_id: str, revision: str | None = None,
         reason = f"dataset repo {where} not found (or not accessible without a token)"
     except OfflineModeIsEnabled:
         snapshot = ref.parent.parent / "snapshots" / (revision or "")
-        cached = revision if revision and snapshot.is_dir() else (
-            ref.read_text().strip() if ref.is_file() else None)
+        cached = revision if revision and snapshot.is_dir() else (ref.read_text().strip() if ref.is_file() else None)
         if cached:
-            log.warning("HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
-                        revision or "main", repo_id, cached)
+            log.warning(
+                "HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
+                revision or "main",
+                repo_id,
+                cached,
+            )
             return cached
-        reason = (f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} "
-                  "is not in the local hub cache")
+        reason = f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} is not in the local hub cache"
     except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
         waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
         reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
@@ -116,8 +129,7 @@ def hub_commit(repo_id: str, revision: str | None = None,
     raise HubUnavailable(reason, OFFLINE_HINT) from None
 
 
-def probe_hub(source: str | Path, revision: str | None = None,
-              timeout: float = HUB_TIMEOUT) -> str | None:
+def probe_hub(source: str | Path, revision: str | None = None, timeout: float = HUB_TIMEOUT) -> str | None:
     """Return the commit a hub source's revision resolves to, None for a local source; raise
     HubUnavailable (one line) when the hub cannot answer, BenchDataError for a bad source."""
     src = resolve_source(source)
@@ -129,12 +141,14 @@ def fetch(src: Source, rel: str, revision: str | None) -> Path:
     if src.is_local:
         return Path(src.location) / rel
     from huggingface_hub import hf_hub_download
+
     return Path(hf_hub_download(src.location, rel, repo_type="dataset", revision=revision))
 
 
 # --------------------------------------------------------------------------------------------
 # The card: the README's YAML header, read once
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Card:
@@ -183,7 +197,8 @@ def read_card(src: Source, revision: str | None) -> Card:
         raise BenchDataError(
             f"cannot read {src.location!r} (revision {revision or 'main'}) from the hub: "
             f"{_first_line(exc)}. The hub needs network access; offline, use "
-            "source='sample' or a local mirror directory of the hub repo.") from exc
+            "source='sample' or a local mirror directory of the hub repo."
+        ) from exc
     card = parse_card(readme.decode("utf-8"), readme)
     if schema.MAIN_CONFIG not in card.files and src.is_local:
         raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")

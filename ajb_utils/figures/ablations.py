@@ -15,15 +15,16 @@ from ajb_utils.figures.style import OKABE_ITO, TEXT_WIDTH, condition_style, gene
 
 __all__ = ["DIFFICULTY_COLORS", "figure_F04", "figure_F05", "figure_T26"]
 
-DIFFICULTY_COLORS: dict[str, str] = {"easy": OKABE_ITO["bluish_green"],
-                                     "medium": OKABE_ITO["orange"],
-                                     "hard": OKABE_ITO["vermillion"]}
+DIFFICULTY_COLORS: dict[str, str] = {
+    "easy": OKABE_ITO["bluish_green"],
+    "medium": OKABE_ITO["orange"],
+    "hard": OKABE_ITO["vermillion"],
+}
 
 
 def _note(ax, text: str) -> None:
     """Write a centred note on an empty panel."""
-    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9,
-            wrap=True)
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9, wrap=True)
     ax.set_axis_off()
 
 
@@ -44,13 +45,26 @@ def _temperature_panel(ax, table: pd.DataFrame, title: str, ci: pd.DataFrame | N
         y = row[tcols].astype(float).to_numpy()
         x = np.asarray(temps) + ((i - (len(table) - 1) / 2) * 0.012 if has_ci else 0.0)
         colour = DIFFICULTY_COLORS.get(row["difficulty"], "grey")
-        ax.plot(x, y, linestyle=style["linestyle"], marker=style["marker"], color=colour,
-                label=f"{row['difficulty']}, {cond}")
+        ax.plot(
+            x,
+            y,
+            linestyle=style["linestyle"],
+            marker=style["marker"],
+            color=colour,
+            label=f"{row['difficulty']}, {cond}",
+        )
         if has_ci:
             c = ci[(ci["difficulty"] == row["difficulty"]) & (ci["condition"] == row["condition"])]
             c = c.set_index("temperature").reindex(temps)
-            ax.errorbar(x, y, yerr=[y - c["lo"].to_numpy(float), c["hi"].to_numpy(float) - y], fmt="none",
-                        ecolor=colour, elinewidth=0.8, capsize=1.5)
+            ax.errorbar(
+                x,
+                y,
+                yerr=[y - c["lo"].to_numpy(float), c["hi"].to_numpy(float) - y],
+                fmt="none",
+                ecolor=colour,
+                elinewidth=0.8,
+                capsize=1.5,
+            )
     ax.set_xticks(temps)
     ax.set_xlabel("judge temperature T")
     ax.set_ylabel("alignment (%)")
@@ -58,8 +72,9 @@ def _temperature_panel(ax, table: pd.DataFrame, title: str, ci: pd.DataFrame | N
     ax.set_title(f"{title}\n({source}; max spread {table['max_spread'].max():.2f} pp{bars})")
 
 
-def figure_F04(t25: pd.DataFrame, t27: pd.DataFrame, ci25: pd.DataFrame | None = None,
-               ci27: pd.DataFrame | None = None) -> tuple[plt.Figure, np.ndarray]:
+def figure_F04(
+    t25: pd.DataFrame, t27: pd.DataFrame, ci25: pd.DataFrame | None = None, ci27: pd.DataFrame | None = None
+) -> tuple[plt.Figure, np.ndarray]:
     """Return Figure 4: alignment vs judge temperature for the two pairings (T25, T27), with 95%
     bootstrap error bars per point when `ci25` / `ci27` (ablations.temperature_ci) are given."""
     fig, axes = paper_figure(TEXT_WIDTH, 3.0, 1, 2, squeeze=False)
@@ -73,29 +88,44 @@ def figure_F04(t25: pd.DataFrame, t27: pd.DataFrame, ci25: pd.DataFrame | None =
     return fig, axes
 
 
-def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title: str,
-                  missing_note: str) -> None:
+def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title: str, missing_note: str) -> None:
     """Draw one condition of Figure 5: our structured / free-form alignments (filled) and the paper's printed values (open)."""
     diffs = list(schema.DIFFICULTIES)
     x = np.arange(len(diffs))
     drawn = False
     if ours is not None and len(ours):
         s = ours.set_index("difficulty").reindex(diffs)
-        for col, dx, colour, label in (("structured", -0.2, OKABE_ITO["blue"], "structured (JSON rubric)"),
-                                       ("freeform", 0.2, OKABE_ITO["sky_blue"], "free-form")):
+        for col, dx, colour, label in (
+            ("structured", -0.2, OKABE_ITO["blue"], "structured (JSON rubric)"),
+            ("freeform", 0.2, OKABE_ITO["sky_blue"], "free-form"),
+        ):
             if col in s and s[col].notna().any():
-                ax.plot(x + dx, s[col], marker="o", markersize=5, linestyle="none", label=label,
-                        color=colour)  # points, not bars: the axis does not start at 0
+                ax.plot(
+                    x + dx, s[col], marker="o", markersize=5, linestyle="none", label=label, color=colour
+                )  # points, not bars: the axis does not start at 0
                 if f"{col}_lo" in s and s[f"{col}_lo"].notna().any():  # 95% bootstrap CI
                     y = s[col].to_numpy(float)
-                    ax.errorbar(x + dx, y, yerr=[y - s[f"{col}_lo"].to_numpy(float),
-                                                 s[f"{col}_hi"].to_numpy(float) - y],
-                                fmt="none", ecolor=colour, elinewidth=0.8, capsize=2)
+                    ax.errorbar(
+                        x + dx,
+                        y,
+                        yerr=[y - s[f"{col}_lo"].to_numpy(float), s[f"{col}_hi"].to_numpy(float) - y],
+                        fmt="none",
+                        ecolor=colour,
+                        elinewidth=0.8,
+                        capsize=2,
+                    )
                 drawn = True
     p = paper_vals.set_index("difficulty").reindex(diffs)
     for col, dx, label in (("structured", -0.2, "paper: structured"), ("freeform", 0.2, "paper: free-form")):
-        ax.plot(x + dx, p[col], marker="D", linestyle="none", markerfacecolor="none",
-                color=OKABE_ITO["vermillion"] if col == "structured" else OKABE_ITO["orange"], label=label)
+        ax.plot(
+            x + dx,
+            p[col],
+            marker="D",
+            linestyle="none",
+            markerfacecolor="none",
+            color=OKABE_ITO["vermillion"] if col == "structured" else OKABE_ITO["orange"],
+            label=label,
+        )
     vals = p[["structured", "freeform"]].to_numpy(float)
     if ours is not None and len(ours):
         shown = [c for c in ours.columns if c.split("_")[0] in ("structured", "freeform")]  # values and CIs
@@ -109,8 +139,12 @@ def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title
     ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False)
 
 
-def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFrame | None = None,
-               paper_f05: pd.DataFrame | None = None) -> tuple[plt.Figure, np.ndarray]:
+def figure_F05(
+    f05: pd.DataFrame,
+    t31: pd.DataFrame,
+    f05_without_gt: pd.DataFrame | None = None,
+    paper_f05: pd.DataFrame | None = None,
+) -> tuple[plt.Figure, np.ndarray]:
     """Return Figure 5: (a) with GT, (b) without GT, structured vs free-form; (c) the gap per difficulty.
 
     Panels (a) and (b) draw our alignments as filled points (when runs exist) and the values the draft's
@@ -122,32 +156,57 @@ def figure_F05(f05: pd.DataFrame, t31: pd.DataFrame, f05_without_gt: pd.DataFram
     fig, axes = paper_figure(TEXT_WIDTH, 3.4, 1, 3, squeeze=False)
     diffs = list(schema.DIFFICULTIES)
     x = np.arange(len(diffs))
-    pf = paper_f05 if paper_f05 is not None else pd.DataFrame(
-        columns=["condition", "difficulty", "structured", "freeform", "delta"])
+    pf = (
+        paper_f05
+        if paper_f05 is not None
+        else pd.DataFrame(columns=["condition", "difficulty", "structured", "freeform", "delta"])
+    )
     ours_gt = f05 if f05["structured"].notna().any() else None
     src = str(f05["source"].iloc[0]) if len(f05) else "no runs"
-    _format_panel(axes[0, 0], ours_gt, pf[pf["condition"] == "with_gt"],
-                  f"With GT, Qwen3-32B / Llama-3.3-70B\n({src})", "no runs: the paper's values only")
-    _format_panel(axes[0, 1], f05_without_gt, pf[pf["condition"] == "without_gt"],
-                  "Without GT\n(structured = released without-GT judge)",
-                  "no without-GT run of this judge:\nthe paper's values only")
+    _format_panel(
+        axes[0, 0],
+        ours_gt,
+        pf[pf["condition"] == "with_gt"],
+        f"With GT, Qwen3-32B / Llama-3.3-70B\n({src})",
+        "no runs: the paper's values only",
+    )
+    _format_panel(
+        axes[0, 1],
+        f05_without_gt,
+        pf[pf["condition"] == "without_gt"],
+        "Without GT\n(structured = released without-GT judge)",
+        "no without-GT run of this judge:\nthe paper's values only",
+    )
     ax = axes[0, 2]
     ax.axhline(0, color="black", linewidth=0.8)
     for cond, marker in (("with_gt", "D"), ("without_gt", "s")):
         p = pf[pf["condition"] == cond].set_index("difficulty").reindex(diffs)
         if p["delta"].notna().any():
-            ax.plot(x, p["delta"], marker=marker, linestyle="none", markerfacecolor="none",
-                    color=OKABE_ITO["blue"], label="paper: Qwen3-32B / Llama-3.3-70B, " + ("with GT" if cond == "with_gt" else "without GT"))
+            ax.plot(
+                x,
+                p["delta"],
+                marker=marker,
+                linestyle="none",
+                markerfacecolor="none",
+                color=OKABE_ITO["blue"],
+                label="paper: Qwen3-32B / Llama-3.3-70B, " + ("with GT" if cond == "with_gt" else "without GT"),
+            )
     if f05["delta"].notna().any() and ours_gt is not None:
         d = f05.set_index("difficulty").reindex(diffs)["delta"]
         ax.plot(x, d, marker="o", color=OKABE_ITO["blue"], label="Qwen3-32B / Llama-3.3-70B, with GT")
         _delta_bars(ax, x, f05.set_index("difficulty").reindex(diffs), OKABE_ITO["blue"])
     t = t31.set_index("difficulty").reindex(diffs)
-    ax.plot(x, t["paper_delta"], marker="D", linestyle="none", markerfacecolor="none",
-            color=OKABE_ITO["vermillion"], label="paper: QwQ-32B / SmolLM3-3B")
+    ax.plot(
+        x,
+        t["paper_delta"],
+        marker="D",
+        linestyle="none",
+        markerfacecolor="none",
+        color=OKABE_ITO["vermillion"],
+        label="paper: QwQ-32B / SmolLM3-3B",
+    )
     if "structured" in t and t["structured"].notna().any():
-        ax.plot(x, t["delta"], marker="o", color=OKABE_ITO["vermillion"],
-                label="QwQ-32B / SmolLM3-3B")
+        ax.plot(x, t["delta"], marker="o", color=OKABE_ITO["vermillion"], label="QwQ-32B / SmolLM3-3B")
         _delta_bars(ax, x, t, OKABE_ITO["vermillion"])
     ax.set_xticks(x, diffs)
     ax.set_ylabel("structured − free-form (pp)")
@@ -161,8 +220,15 @@ def _delta_bars(ax, x: np.ndarray, t: pd.DataFrame, colour: str) -> None:
     if "delta_lo" not in t or not t["delta_lo"].notna().any():
         return
     d = t["delta"].to_numpy(float)
-    ax.errorbar(x, d, yerr=[d - t["delta_lo"].to_numpy(float), t["delta_hi"].to_numpy(float) - d],
-                fmt="none", ecolor=colour, elinewidth=0.8, capsize=2)
+    ax.errorbar(
+        x,
+        d,
+        yerr=[d - t["delta_lo"].to_numpy(float), t["delta_hi"].to_numpy(float) - d],
+        fmt="none",
+        ecolor=colour,
+        elinewidth=0.8,
+        capsize=2,
+    )
 
 
 def figure_T26(t26: pd.DataFrame) -> tuple[plt.Figure, np.ndarray]:
@@ -182,8 +248,15 @@ def figure_T26(t26: pd.DataFrame) -> tuple[plt.Figure, np.ndarray]:
             d = s["delta"].to_numpy(float)
             ax.plot(x, d, marker="o", linestyle="none", color=colour, label=schema.display(g))
             if has_ci:
-                ax.errorbar(x, d, yerr=[d - s["delta_lo"].to_numpy(float), s["delta_hi"].to_numpy(float) - d],
-                            fmt="none", ecolor=colour, elinewidth=0.8, capsize=1.5)
+                ax.errorbar(
+                    x,
+                    d,
+                    yerr=[d - s["delta_lo"].to_numpy(float), s["delta_hi"].to_numpy(float) - d],
+                    fmt="none",
+                    ecolor=colour,
+                    elinewidth=0.8,
+                    capsize=1.5,
+                )
         ax.set_xticks(np.arange(len(diffs)), diffs)
         ax.set_title(schema.CONDITION_DISPLAY.get(cond, cond) + ("; bars: paired 95% CI" if has_ci else ""))
     axes[0, 0].set_ylabel("thinking on − off (pp)")

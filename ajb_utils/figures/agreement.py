@@ -35,8 +35,9 @@ def figure_F10(f10: pd.DataFrame, condition: str | None = None):
         norm = PowerNorm(0.5, vmin=0.0, vmax=max(top, 1e-9))
         im = ax.imshow(mat, cmap="Blues", norm=norm)
         for (r, c), val in np.ndenumerate(mat):
-            ax.text(c, r, f"{val:.1f}%", ha="center", va="center", fontsize=7,
-                    color="white" if norm(val) > 0.6 else "black")
+            ax.text(
+                c, r, f"{val:.1f}%", ha="center", va="center", fontsize=7, color="white" if norm(val) > 0.6 else "black"
+            )
         fig.colorbar(im, ax=ax, label="% of verdicts (square-root scale)", shrink=0.8)
         stat = sub.set_index("stat")["value"]
         a, b = sub["judge"].iloc[0], sub["judge_2"].iloc[0]
@@ -45,9 +46,14 @@ def figure_F10(f10: pd.DataFrame, condition: str | None = None):
         ax.set_xlabel(f"{schema.display(b)} verdict")
         ax.set_ylabel(f"{schema.display(a)} verdict")
         ax.grid(False)
-        ax.set_title(f"{pair.capitalize()} agreement: {stat['agreement']:.1f}%, κ = {stat['kappa']:.2f}\n"
-                     f"off-diagonal with a 0.5: {stat['offdiag_share_with_a_0.5']:.1f}%")
+        ax.set_title(
+            f"{pair.capitalize()} agreement: {stat['agreement']:.1f}%, κ = {stat['kappa']:.2f}\n"
+            f"off-diagonal with a 0.5: {stat['offdiag_share_with_a_0.5']:.1f}%"
+        )
     cond = schema.CONDITION_DISPLAY.get(condition, condition)
-    fig.suptitle(f"Verdict confusion of the most and least agreeing judge pairs ({cond})" if cond else
-                 "Verdict confusion of the most and least agreeing judge pairs")
+    fig.suptitle(
+        f"Verdict confusion of the most and least agreeing judge pairs ({cond})"
+        if cond
+        else "Verdict confusion of the most and least agreeing judge pairs"
+    )
     return fig, axes

@@ -17,8 +17,12 @@ __all__ = ["figure_F03", "figure_F09"]
 
 _REF_LINES: dict[str, dict] = {
     "ref: always 1.0 (= p-bar)": {"color": "0.35", "linestyle": ":", "linewidth": 1.2, "label": "always-1.0 (= p̄)"},
-    "ref: {0, 0.5, 1} oracle (ceiling)": {"color": "0.6", "linestyle": "-.", "linewidth": 1.0,
-                                          "label": "{0, 0.5, 1} oracle (ceiling)"},
+    "ref: {0, 0.5, 1} oracle (ceiling)": {
+        "color": "0.6",
+        "linestyle": "-.",
+        "linewidth": 1.0,
+        "label": "{0, 0.5, 1} oracle (ceiling)",
+    },
 }
 
 
@@ -38,16 +42,28 @@ def figure_F03(t24: pd.DataFrame, references: pd.DataFrame | None = None):
     for ax, cond in zip(axes, conds):
         for i, j in enumerate(judges):
             vals = t24.loc[j, cond].reindex(schema.METRICS).to_numpy(float)
-            ax.plot(x - 0.4 + (i + 0.5) * width, vals, linestyle="none", marker="o", markersize=4.5,
-                    color=judge_color(j), label=schema.display(j))
+            ax.plot(
+                x - 0.4 + (i + 0.5) * width,
+                vals,
+                linestyle="none",
+                marker="o",
+                markersize=4.5,
+                color=judge_color(j),
+                label=schema.display(j),
+            )
         if references is not None and cond in references.columns.get_level_values(0):
             for name, style in _REF_LINES.items():
                 if name not in references.index:
                     continue
                 vals = references.loc[name, cond].reindex(schema.METRICS).to_numpy(float)
                 for k, val in enumerate(vals):
-                    ax.hlines(val, x[k] - 0.45, x[k] + 0.45, label=style["label"] if k == 0 else None,
-                              **{a: b for a, b in style.items() if a != "label"})
+                    ax.hlines(
+                        val,
+                        x[k] - 0.45,
+                        x[k] + 0.45,
+                        label=style["label"] if k == 0 else None,
+                        **{a: b for a, b in style.items() if a != "label"},
+                    )
         ax.set_xticks(x, [schema.METRIC_DISPLAY[m] for m in schema.METRICS], rotation=20, ha="right")
         ax.set_title(schema.CONDITION_DISPLAY[cond])
         ax.set_xlim(-0.5, len(schema.METRICS) - 0.5)
@@ -84,14 +100,22 @@ def figure_F09(t28: pd.DataFrame, scale_judges: list[str] | None = None, referen
     mid = (vmin + vmax) / 2
     for (r, c), val in np.ndenumerate(a):
         dark = vmin <= val < mid and r < len(a) - n_ref
-        ax.text(c, r, f"{val:.1f}", ha="center", va="center", fontsize=7, color="white" if dark else "black",
-                style="italic" if r >= len(a) - n_ref else "normal")
+        ax.text(
+            c,
+            r,
+            f"{val:.1f}",
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="white" if dark else "black",
+            style="italic" if r >= len(a) - n_ref else "normal",
+        )
     if n_ref:
         ax.axhline(len(a) - n_ref - 0.5, color="black", linewidth=1.0)
     ax.set_xticks(range(a.shape[1]), [schema.TOPOLOGY_DISPLAY.get(t, t) for t in t28.columns], rotation=15, ha="right")
     ax.set_yticks(range(len(t28)), [schema.display(j).replace("ref: ", "") for j in t28.index])
     ax.grid(False)
-    a = a[:len(a) - n_ref] if n_ref else a
+    a = a[: len(a) - n_ref] if n_ref else a
     low, high = np.nanmin(a) < vmin, np.nanmax(a) > vmax
     extend = {(True, True): "both", (True, False): "min", (False, True): "max"}.get((low, high), "neither")
     fig.colorbar(im, ax=ax, label="alignment with GT (%)", extend=extend, shrink=0.9)

@@ -15,8 +15,7 @@ from ajb_utils.tables.dataset import structural_counts, table_T07
 
 __all__ = ["figure_F06", "figure_F07"]
 
-_TOPO_COLORS = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "vermillion",
-                                       "reddish_purple", "sky_blue")]
+_TOPO_COLORS = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "vermillion", "reddish_purple", "sky_blue")]
 # The paper's axis names for the three structural statistics (App. C, Figure 7).
 F07_AXES: dict[str, tuple[str, str]] = {
     "available_tools_per_record": ("Tools", "records"),
@@ -33,7 +32,7 @@ def figure_F06(bench):
     n = t["records"].to_numpy(int)
     fig, ax = paper_figure(COLUMN_WIDTH, 2.3)
     y = np.arange(len(labels))[::-1]  # paper order from the top
-    bars = ax.barh(y, n, color=_TOPO_COLORS[:len(n)])
+    bars = ax.barh(y, n, color=_TOPO_COLORS[: len(n)])
     ax.bar_label(bars, [f"{k:,} ({100 * k / n.sum():.1f}%)" for k in n], padding=2, fontsize=7)
     ax.set_yticks(y, labels)
     ax.set_xlabel(f"records (n = {n.sum():,})")

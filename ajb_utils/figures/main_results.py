@@ -13,15 +13,22 @@ __all__ = ["figure_F08"]
 
 
 _REF_STYLES: dict[str, dict] = {
-    "ref: always 1.0 (= p-bar)": {"color": "0.45", "linestyle": ":", "linewidth": 1.1,
-                                  "label": "always-1.0 judge (= p̄)"},
-    "ref: {0, 0.5, 1} oracle (ceiling)": {"color": "0.65", "linestyle": "-.", "linewidth": 1.0,
-                                          "label": "{0, 0.5, 1} oracle (ceiling)"},
+    "ref: always 1.0 (= p-bar)": {
+        "color": "0.45",
+        "linestyle": ":",
+        "linewidth": 1.1,
+        "label": "always-1.0 judge (= p̄)",
+    },
+    "ref: {0, 0.5, 1} oracle (ceiling)": {
+        "color": "0.65",
+        "linestyle": "-.",
+        "linewidth": 1.0,
+        "label": "{0, 0.5, 1} oracle (ceiling)",
+    },
 }
 
 
-def figure_F08(degradation: pd.DataFrame, ci: pd.DataFrame | None = None,
-               references: pd.DataFrame | None = None):
+def figure_F08(degradation: pd.DataFrame, ci: pd.DataFrame | None = None, references: pd.DataFrame | None = None):
     """Return (fig, axes): mean alignment (%) by difficulty, with GT solid / without GT dashed.
 
     `degradation` is tables.degradation_table(...): the first panel is 'all' (mean over the six
@@ -32,8 +39,7 @@ def figure_F08(degradation: pd.DataFrame, ci: pd.DataFrame | None = None,
     gens = list(dict.fromkeys(degradation["generator"]))
     ncols = min(3, len(gens))
     nrows = int(np.ceil(len(gens) / ncols))
-    fig, axes = paper_figure(TEXT_WIDTH, 1.75 * nrows + 0.45, nrows, ncols, sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = paper_figure(TEXT_WIDTH, 1.75 * nrows + 0.45, nrows, ncols, sharex=True, sharey=True, squeeze=False)
     axes = axes.ravel()
     x = np.arange(len(schema.DIFFICULTIES))
     for ax, g in zip(axes, gens):
@@ -54,19 +60,21 @@ def figure_F08(degradation: pd.DataFrame, ci: pd.DataFrame | None = None,
             for name, style in _REF_STYLES.items():
                 r = references[(references["generator"] == g) & (references["judge"] == name)]
                 if len(r):
-                    ax.plot(x, r[schema.DIFFICULTIES].to_numpy(float)[0], **{k: v for k, v in style.items()
-                                                                             if k != "label"})
+                    ax.plot(
+                        x, r[schema.DIFFICULTIES].to_numpy(float)[0], **{k: v for k, v in style.items() if k != "label"}
+                    )
         ax.set_xticks(x, [d.capitalize() for d in schema.DIFFICULTIES])
         ax.margins(x=0.12)  # tick labels of neighbouring panels stay apart
         ax.set_title("All generators" if g == "all" else schema.display(g))
-    for ax in axes[len(gens):]:
+    for ax in axes[len(gens) :]:
         ax.set_visible(False)
     for ax in axes.reshape(nrows, ncols)[:, 0]:
         ax.set_ylabel("alignment (%)")
-    handles = [Line2D([], [], color="0.3", label=schema.CONDITION_DISPLAY[c], **condition_style(c))
-               for c in schema.MAIN_CONDITIONS]
+    handles = [
+        Line2D([], [], color="0.3", label=schema.CONDITION_DISPLAY[c], **condition_style(c))
+        for c in schema.MAIN_CONDITIONS
+    ]
     if references is not None and len(references):
-        handles += [Line2D([], [], **style) for name, style in _REF_STYLES.items()
-                    if name in set(references["judge"])]
+        handles += [Line2D([], [], **style) for name, style in _REF_STYLES.items() if name in set(references["judge"])]
     fig.legend(handles=handles, loc="outside lower center", ncol=len(handles))
     return fig, axes

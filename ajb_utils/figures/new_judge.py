@@ -19,7 +19,9 @@ def figure_X2(x2: pd.DataFrame, run_name: str, judges: list[str] | None = None):
         d = allrows[allrows["condition"] == cond].set_index("difficulty").reindex(schema.DIFFICULTIES)
         x = range(len(schema.DIFFICULTIES))
         for j in judges:
-            ax.plot(x, d[schema.display(j)], color=judge_color(j), marker="o", lw=1.2, alpha=0.85, label=schema.display(j))
+            ax.plot(
+                x, d[schema.display(j)], color=judge_color(j), marker="o", lw=1.2, alpha=0.85, label=schema.display(j)
+            )
         ax.plot(x, d["paper_six_mean"], color="#8C8C8C", ls="--", lw=1.2, label="paper: six-judge mean (Table 2)")
         ax.plot(x, d[run_name], color="black", marker="D", lw=2.2, ms=5, label=f"new judge: {run_name}")
         ax.set_xticks(list(x), [t.capitalize() for t in schema.DIFFICULTIES])

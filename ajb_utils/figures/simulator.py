@@ -33,14 +33,33 @@ def figure_X5(sweeps: dict[str, pd.DataFrame]):
     fig, axes = paper_figure(TEXT_WIDTH, 6.6, 2, 2)
     ax = axes[0, 0]
     _sweep_lines(ax, sweeps["hedge_rate"], "align", ["with_gt", "without_gt"], "{c}, ternary", color=OKABE_ITO["blue"])
-    _sweep_lines(ax, sweeps["hedge_rate"], "align_binary", ["with_gt", "without_gt"], "{c}, binary", color=OKABE_ITO["vermillion"])
-    ax.set(title="(a) Hedging wins only under the binary collapse", xlabel="hedge rate (% of verdicts 0.5)", ylabel="alignment (%)")
+    _sweep_lines(
+        ax,
+        sweeps["hedge_rate"],
+        "align_binary",
+        ["with_gt", "without_gt"],
+        "{c}, binary",
+        color=OKABE_ITO["vermillion"],
+    )
+    ax.set(
+        title="(a) Hedging wins only under the binary collapse",
+        xlabel="hedge rate (% of verdicts 0.5)",
+        ylabel="alignment (%)",
+    )
     ax = axes[0, 1]
     _sweep_lines(ax, sweeps["leniency"], "align", ["with_gt", "without_gt"], "{c}", color=OKABE_ITO["bluish_green"])
-    ax.set(title="(b) Leniency narrows the GT gap", xlabel="leniency (% of detected flaws credited 1.0)", ylabel="alignment (%)")
+    ax.set(
+        title="(b) Leniency narrows the GT gap",
+        xlabel="leniency (% of detected flaws credited 1.0)",
+        ylabel="alignment (%)",
+    )
     ax = axes[1, 0]
     _sweep_lines(ax, sweeps["anchoring"], "align", ["with_gt", "without_gt"], "{c}", color=OKABE_ITO["reddish_purple"])
-    ax.set(title="(c) Anchoring lowers with-GT alignment only", xlabel="anchoring (% of verdicts copying the reference)", ylabel="alignment (%)")
+    ax.set(
+        title="(c) Anchoring lowers with-GT alignment only",
+        xlabel="anchoring (% of verdicts copying the reference)",
+        ylabel="alignment (%)",
+    )
     ax = axes[1, 1]
     sw = sweeps["blind_sensitivity"]
     _sweep_lines(ax, sw, "twin_agreement_pct", ["without_gt"], "agreement of two judges (%)", color=OKABE_ITO["orange"])
@@ -50,8 +69,11 @@ def figure_X5(sweeps: dict[str, pd.DataFrame]):
     ax2.set_ylabel("Cohen's kappa between two judges")
     ax2.set_ylim(-0.05, 1.0)
     ax2.grid(False)  # the left axis's grid is enough; a second grid would cross the legend
-    ax.set(title="(d) Without GT: agreement stays high, kappa does not", xlabel="sensitivity without GT (% of errors detected)",
-           ylabel="agreement, alignment (%)")
+    ax.set(
+        title="(d) Without GT: agreement stays high, kappa does not",
+        xlabel="sensitivity without GT (% of errors detected)",
+        ylabel="agreement, alignment (%)",
+    )
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
     _legend_below(ax, h1 + h2, l1 + l2)

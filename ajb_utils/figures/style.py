@@ -26,9 +26,28 @@ from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, is_synthetic_dir
 from ajb_utils.report import WrittenFiles
 
 __all__ = [
-    "OKABE_ITO", "NEUTRAL_GREY", "JUDGE_COLORS", "GENERATOR_COLORS", "CONDITION_STYLES", "DIFFICULTY_MARKERS",
-    "PNG_DPI", "STYLE_RC", "COLUMN_WIDTH", "TEXT_WIDTH", "FIGURE_WIDTHS", "paper_figure", "set_style", "judge_color", "judge_palette", "generator_color", "generator_palette",
-    "condition_style", "difficulty_marker", "figure_paths", "save_fig", "close_all",
+    "OKABE_ITO",
+    "NEUTRAL_GREY",
+    "JUDGE_COLORS",
+    "GENERATOR_COLORS",
+    "CONDITION_STYLES",
+    "DIFFICULTY_MARKERS",
+    "PNG_DPI",
+    "STYLE_RC",
+    "COLUMN_WIDTH",
+    "TEXT_WIDTH",
+    "FIGURE_WIDTHS",
+    "paper_figure",
+    "set_style",
+    "judge_color",
+    "judge_palette",
+    "generator_color",
+    "generator_palette",
+    "condition_style",
+    "difficulty_marker",
+    "figure_paths",
+    "save_fig",
+    "close_all",
 ]
 
 # Okabe & Ito (2008), "Color Universal Design".
