@@ -170,11 +170,12 @@ GLOSSARY = """\
   Tool-Call Arguments" (arXiv 2610.18497), the second paper this package draws on; the code and
   notes call it seed 004 after the file that holds its text. Its derived-reference condition
   (DeRef) has a separate model write each argument's expected value and source for the judge.
-- **missing-verdict rules** (`missing=`): what a record without a judge score counts as. `exclude`
-  (default) averages the metrics a record has; `miss` counts a null metric as a full miss and, as
-  App. D does, drops a record with no verdict at all; `authors` follows the authors' analysis
-  script (a condition with no verdict is dropped there, a single null metric is a miss). Each
-  table says which rule it used; notebook 03 shows which one reproduces Table 2 best.
+- **missing-verdict rules** (`missing=`): what a record without a judge score counts as. `authors`
+  follows the authors' analysis script (a condition with no verdict is dropped, a single null
+  metric is a miss) and is the default of every table compared with the paper; `exclude` (the
+  default of the `stats` functions) averages the metrics a record has; `miss` counts a null metric
+  as a full miss and, as App. D does, drops a record with no verdict at all. Each table says which
+  rule it used; notebook 03 shows which one reproduces Table 2 best.
 - **synthetic sample**: the data shipped in `data/sample/`, simulated so that the paper's
   qualitative patterns are present. A pattern found there shows that the package detects a
   planted pattern, not that the paper is right."""
