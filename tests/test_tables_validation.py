@@ -343,7 +343,9 @@ def test_situation_2_user_rewrite_verdicts(tmp_path):
         for j, mj in enumerate(["gpt_5_4", "claude_large", "gemini_2_5_pro"])
     ]
     (runs / "annotations" / "mine.rewrite_validation.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    rw, k, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs)
+    shipped, k_shipped, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs)
+    assert k_shipped == 1 and len(shipped) != 18  # default: the sample's own study, whatever the user ran
+    rw, k, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs, runs="auto")
     assert k == 2 and len(rw) == 18
     t19 = validation.table_T19(rw)
     yes = {

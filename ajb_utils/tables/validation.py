@@ -78,19 +78,23 @@ def _read_files(files: Sequence[Path]) -> pd.DataFrame:
 
 
 def load_annotations(
-    data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR
+    data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR, runs: str = "shipped"
 ) -> tuple[pd.DataFrame, int, str]:
     """Return (annotations, situation 1|2|3, description) for kind "human" or "rewrite".
 
-    A filled sheet (human study, CSV from `annotation.export_sheet`) or files under
-    ``runs_dir/annotations`` are the user's (situation 2); ``<source>/annotations`` of a local
-    source is the sample's / the mirror's (1 when synthetic, else 2); nothing found -> 3.
+    A filled sheet (human study, CSV from `annotation.export_sheet`) or, with ``runs="auto"``,
+    files under ``runs_dir/annotations`` are the user's (situation 2); ``<source>/annotations`` of
+    a local source is the sample's / the mirror's (1 when synthetic, else 2); nothing found -> 3.
+    ``runs="shipped"`` (the default, as for `load_bench`) never reads the user's runs, so a study
+    of one's own does not change the default outputs.
     """
     if kind not in PATTERNS:
         raise ValueError(f"kind must be one of {sorted(PATTERNS)}, got {kind!r}")
     if sheet is not None and kind == "human":
         return annotation.sheet_to_long(annotation.read_sheet(sheet)), 2, ANNOTATION_SITUATIONS[2]
-    user = sorted((Path(runs_dir) / "annotations").glob(PATTERNS[kind]))
+    if runs not in ("shipped", "auto"):
+        raise ValueError(f"runs must be 'shipped' or 'auto', got {runs!r}")
+    user = sorted((Path(runs_dir) / "annotations").glob(PATTERNS[kind])) if runs == "auto" else []
     if user:
         df = _read_files(user)
         return (normalise_rewrite(df) if kind == "rewrite" else df), 2, ANNOTATION_SITUATIONS[2]
@@ -376,4 +380,5 @@ def rewrite_status(situation: tuple[int, str], data_source: str) -> str:
         "To run the study (one command per meta-judge; output in data/runs/annotations/):",
     ]
     lines += [rewrite_command(src, f"<{schema.display(j)} model id>", j.removeprefix("judge_")) for j in META_JUDGES]
+    lines.append("then rerun this notebook with -p runs auto (runs: auto) to read them.")
     return "\n".join(lines)
