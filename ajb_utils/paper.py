@@ -450,7 +450,7 @@ def verdict(
     tol = 0.0 if _isnull(tol) else float(tol)
     eps = 1e-9
     holds: bool | None
-    text = ""
+    text, state = "", ""
     if kind == "order":
         holds, text = _check_order(str(_get(c, "expected")), _scores(reproduced))
         if holds is None:
@@ -513,17 +513,8 @@ def verdict(
         else:  # sign
             holds = all(np.sign(r) == np.sign(v) and abs(r) > eps for r in rs)
             if ci is not None and any(_spans_zero(ci)):
-                return Verdict(
-                    str(_get(c, "claim_id")),
-                    str(_get(c, "description")),
-                    kind,
-                    _tolerance_text(c),
-                    _paper_text(c),
-                    shown if shown is not None else text,
-                    None,
-                    _join(note, "95% CI spans 0: sign indistinguishable from 0"),
-                    INDISTINGUISHABLE,
-                )
+                holds, state = None, INDISTINGUISHABLE
+                note = _join(note, "95% CI spans 0: sign indistinguishable from 0")
     return Verdict(
         str(_get(c, "claim_id")),
         str(_get(c, "description")),
@@ -533,6 +524,7 @@ def verdict(
         shown if shown is not None else text,
         holds,
         note,
+        state,
     )
 
 

@@ -196,18 +196,7 @@ def import_batch(
         resp = rec.get("response") or {}
         body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
         body = body or {}
-        row = {
-            "key": u.key,
-            "run_hash": u.run_hash,
-            "kind": u.kind,
-            "condition": u.condition,
-            "item_id": u.item_id,
-            "generator": u.generator,
-            "difficulty": u.difficulty,
-            "unit": u.unit,
-            "prompt_hash": u.prompt_hash,
-            "attempts": 1,
-        }
+        row = {**u.identity(), "attempts": 1}
         if ctx is not None:  # the request's hash lets identical requests share this answer
             try:
                 ctx.messages(u)  # a deref call whose reference is not derived yet has no request

@@ -38,6 +38,20 @@ class Unit:
     needs: str | None = None  # key of the deriver unit a deref judge call waits for
     inputs: str = ""  # hash of the texts the prompt is rendered from (part of the key)
 
+    def identity(self) -> dict[str, str]:
+        """Return the identity columns of the unit's store row (key, run, what was judged)."""
+        return {
+            "key": self.key,
+            "run_hash": self.run_hash,
+            "kind": self.kind,
+            "condition": self.condition,
+            "item_id": self.item_id,
+            "generator": self.generator,
+            "difficulty": self.difficulty,
+            "unit": self.unit,
+            "prompt_hash": self.prompt_hash,
+        }
+
 
 def request_hash(u: Unit) -> str:
     """Return the hash identifying a unit's request: its template(s) and the inputs rendered into them.

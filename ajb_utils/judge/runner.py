@@ -436,15 +436,7 @@ def _completion_guess(cfg: RunConfig, kind: str) -> int:
 def _unit_row(u: Unit, request_hash: str, decoding: Decoding) -> dict[str, Any]:
     """Return the identity part of a unit's store row."""
     return {
-        "key": u.key,
-        "run_hash": u.run_hash,
-        "kind": u.kind,
-        "condition": u.condition,
-        "item_id": u.item_id,
-        "generator": u.generator,
-        "difficulty": u.difficulty,
-        "unit": u.unit,
-        "prompt_hash": u.prompt_hash,
+        **u.identity(),
         "request_hash": request_hash,
         "decoding": decoding.to_dict(),
         "seed": decoding.seed,

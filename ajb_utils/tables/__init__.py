@@ -26,7 +26,7 @@ from ajb_utils.tables import (
     dataset,
     decision,
     derivation,
-    every_claim,  # noqa: E402  (after the section modules it gathers)
+    every_claim,
     gallery,
     main_results,
     new_judge,
@@ -41,7 +41,7 @@ from ajb_utils.tables.breakdown import *  # noqa: F401,F403
 from ajb_utils.tables.dataset import *  # noqa: F401,F403
 from ajb_utils.tables.decision import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
-from ajb_utils.tables.every_claim import *  # noqa: F401,F403,E402
+from ajb_utils.tables.every_claim import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
