@@ -222,3 +222,138 @@ def test_a_null_judge_row_then_its_valid_retry_keeps_the_retry(tmp_path, engine)
     assert reasons.get("duplicate judge row", 0) == 0
     assert reasons["invalid row superseded by a valid one"] == 1
     assert reasons.get("null judge verdict (whole condition)", 0) == 0
+
+
+def _openai(name, args):
+    """Return one call in the released encoding (arguments as given)."""
+    return {"type": "function", "id": "c", "function": {"name": name, "arguments": args}}
+
+
+COLUMN_CASES = [
+    [_openai("f", '{"x": 1, "y": null}'), _openai("g", "{}")],  # released shape, a null key
+    [_openai("f", '{"big": 12345678901234567890123}')],  # an integer orjson would make a float
+    [_openai("f", "  ")],  # empty arguments text: no arguments
+    [_openai("f", "null")],  # JSON null: no arguments
+    [_openai("f", '{"x": NaN}')],  # what orjson rejects and the standard library reads
+    [_openai("f", '{"x": 1')],  # malformed arguments: unparseable
+    [_openai("f", "[1, 2]")],  # arguments that are not an object: unparseable
+    [_openai("", "{}")],  # no tool name: unparseable (by the general path)
+    [_openai("f", {"x": 1, "y": None})],  # arguments as an object (datasets' structs)
+    [{"name": "f", "arguments": '{"x": 2}'}],  # flat call
+    '[{"name": "f", "arguments": {"x": 3}}]',  # a plan stored as text
+    "<think>t</think>```json\n[]\n```",  # text read by the authors' rules: an empty plan
+    [],
+    None,
+    float("nan"),
+    "not json",
+]
+
+
+def test_call_column_equals_the_per_value_normaliser_on_every_encoding():
+    """normalize_call_column is try_normalize_calls of each value, whatever the mix in the column."""
+    want = [C.try_normalize_calls(v) for v in COLUMN_CASES]
+    assert C.normalize_call_column(COLUMN_CASES) == want
+    assert want[1][0][0]["arguments"]["big"] == 12345678901234567890123  # exact, not a float
+    no_long = [v for i, v in enumerate(COLUMN_CASES) if i != 1]  # a column without long integers
+    assert C.normalize_call_column(no_long) == [C.try_normalize_calls(v) for v in no_long]
+
+
+def test_tool_fast_path_equals_the_general_reading():
+    """A tool in the released encoding normalises as the general path reads its JSON text."""
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "f",
+            "description": None,
+            "parameters": {"type": "dict", "properties": {"a": {"type": "string"}, "b": None}, "required": ["a", None]},
+        },
+    }
+    assert (
+        C.normalize_tool(tool)
+        == C.normalize_tool(json.dumps(tool))
+        == {
+            "name": "f",
+            "description": "",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a"],
+        }
+    )
+
+
+def _judge_line(i: int, **blocks) -> dict:
+    """Return one judge row for record r<i> (generator g, easy) with the given condition blocks."""
+    return {"id": f"r{i}", "generator": "gpt5_4", "difficulty": "easy", "dag_type": "linear", **blocks}
+
+
+def _block(score=1.0, **override) -> dict:
+    """Return a condition block in the released encoding (every metric scored `score`)."""
+    entry = {"llm_score": score, "justification": "j", "programmatic_score": 1.0, "match_score": score}
+    return {
+        **{m: dict(entry) for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage")},
+        "overall_alignment_pct": 100 * score,
+        **override,
+    }
+
+
+JUDGE_FILES = {
+    "released": [_judge_line(i, with_gt=_block(0.5 * (i % 3)), without_gt=_block()) for i in range(6)],
+    "null and missing blocks": [
+        _judge_line(0, with_gt=None, without_gt=_block()),
+        _judge_line(1, without_gt=_block(0.5)),
+        _judge_line(2, with_gt=_block(), without_gt=None),
+    ],
+    "a missing metric": [_judge_line(0, with_gt={"tool_selection": {"llm_score": 1.0}}, without_gt=_block())],
+    "a null verdict and integers": [
+        _judge_line(
+            0,
+            with_gt=_block(tool_selection={"llm_score": None}),
+            without_gt=_block(1, query_coverage={"llm_score": 0, "match_score": 1}),
+        )
+    ],
+    "other spellings": [
+        _judge_line(0, with_gt={"tool_selection_accuracy": {"score": 1}, "sequence_accuracy": {"accuracy": 0.5}})
+    ],
+    "numbers as text": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": "0.5"}))],
+    "a block as JSON text": [_judge_line(0, with_gt=json.dumps(_block()), without_gt=_block())],
+    "a condition present but always null": [_judge_line(0, with_gt=_block(), without_gt=None)],
+    "an unknown condition": [_judge_line(0, with_gt=_block(), with_gt_cot=_block())],
+    "a duplicate row": [_judge_line(0, with_gt=_block(0.0)), _judge_line(0, with_gt=_block(1.0))],
+    "booleans": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": True}))],
+}
+
+
+@pytest.mark.parametrize("case", sorted(JUDGE_FILES))
+def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case):
+    """A judge file read by the fast reader (or refused by it) gives the verdicts and exclusions
+    of the general per-row path, whatever the encoding of its blocks."""
+    from ajb_utils.data.build import GenerationIndex, build_verdicts
+    from ajb_utils.data.read import read_files, read_path
+    from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
+
+    path = tmp_path / "judge.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
+    gens = pd.DataFrame(
+        {
+            "id": [f"r{i}" for i in range(6)],
+            "generator": "gpt5_4",
+            "difficulty": "easy",
+            **{p: 1.0 for p in scoring.P_COLUMNS.values()},
+        }
+    )
+    index = GenerationIndex.of(gens)
+    fast, general = read_path(path, judge=True), read_files([path], judge=True)
+    if case == "released":
+        assert fast.flat  # the fast reader took it
+    out = []
+    for raw in (fast, general):
+        excl: list = []
+        v = build_verdicts(raw, "judge_x", index, excl)
+        out.append(
+            (
+                v.astype({c: str for c in v.columns if v[c].dtype.name == "category"}).reset_index(drop=True),
+                exclusion_frame(excl).astype(str).sort_values(list(EXCLUSION_COLUMNS)).reset_index(drop=True),
+            )
+        )
+    pd.testing.assert_frame_equal(out[0][0], out[1][0], check_dtype=False)
+    pd.testing.assert_frame_equal(out[0][1], out[1][1])
+    assert fast.unknown == general.unknown

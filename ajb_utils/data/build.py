@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema
-from ajb_utils.calls import normalize_tools, try_normalize_calls
+from ajb_utils.calls import normalize_call_column, normalize_tools
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.read import Raw
 from ajb_utils.data.rules import (
@@ -93,7 +93,7 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     require_columns(rows, "main", schema.REQUIRED_MAIN)
     if raw.bad:
         excl.append(malformed("main", raw.bad))
-    parsed = [try_normalize_calls(v) for v in rows["expected_tool_calls"]]
+    parsed = normalize_call_column(rows["expected_tool_calls"].tolist())
     ok = np.array([p[0] is not None for p in parsed], dtype=bool)
     if (~ok).any():
         excl.append(exclusions("main", rows[~ok], BAD_RECORD))
@@ -134,16 +134,20 @@ def _generation_reasons(
     rows: pd.DataFrame, calls: list[Any], errors: list[str | None], records: pd.DataFrame
 ) -> np.ndarray:
     """Return each generation row's exclusion reason (None = kept): validity, then `dedup`."""
-    reason = np.where(pd.notna(pd.Series(errors, dtype=object)), UNPARSEABLE, None)
-    reason[[c is not None and len(c) == 0 for c in calls]] = EMPTY_PLAN
-    free = pd.isna(pd.Series(reason, dtype=object)).to_numpy()
-    reason[free & ~rows["id"].isin(records["id"]).to_numpy()] = UNKNOWN_RECORD
-    free = pd.isna(pd.Series(reason, dtype=object)).to_numpy()
-    reason[free & ~rows["difficulty"].isin(schema.DIFFICULTIES).to_numpy()] = UNKNOWN_DIFFICULTY
-    valid = pd.isna(pd.Series(reason, dtype=object)).to_numpy()
-    key = (rows["id"].astype(str) + "\x00" + rows["difficulty"].astype(str)).to_numpy()
-    again = dedup(key, valid, DUPLICATE)
-    return np.where(pd.notna(pd.Series(again, dtype=object)), again, reason)
+    reason = np.full(len(rows), None, dtype=object)
+    ids = rows["id"].to_numpy(dtype=object)
+    difficulty = rows["difficulty"].to_numpy(dtype=object)
+    for bad, why in (
+        (np.array([e is not None for e in errors], dtype=bool), UNPARSEABLE),
+        (np.array([c is not None and len(c) == 0 for c in calls], dtype=bool), EMPTY_PLAN),
+        (pd.Index(records["id"].to_numpy(dtype=object)).get_indexer(ids) < 0, UNKNOWN_RECORD),
+        (pd.Index(schema.DIFFICULTIES).get_indexer(difficulty) < 0, UNKNOWN_DIFFICULTY),
+    ):
+        reason[bad & (reason == None)] = why  # noqa: E711 (elementwise): the first rule that applies
+    valid = reason == None  # noqa: E711
+    i, d = (pd.factorize(v, use_na_sentinel=False)[0].astype(np.int64) for v in (ids, difficulty))
+    again = dedup(i * (int(d.max(initial=0)) + 1) + d, valid, DUPLICATE)  # key: (id, difficulty)
+    return np.where(again != None, again, reason)  # noqa: E711
 
 
 def authors_rule_note(rows: pd.DataFrame, calls: list[Any], generator: str) -> str | None:
@@ -176,7 +180,7 @@ def build_generations(
     rows = rows.copy()
     rows["generator"] = generator
     rows["id"] = rows["id"].astype(str)
-    parsed = [try_normalize_calls(v) for v in rows["generated_tool_calls"]]
+    parsed = normalize_call_column(rows["generated_tool_calls"].tolist())
     calls = [p[0] for p in parsed]
     reason = _generation_reasons(rows, calls, [p[1] for p in parsed], records)
     note = authors_rule_note(rows, calls, generator)
@@ -333,8 +337,13 @@ def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
-    """Return the condition columns a judge config carries (nested or flat), in schema order."""
-    return [c for c in schema.CONDITIONS if c in rows.columns or f"{c}.overall_alignment_pct" in rows.columns]
+    """Return the condition columns a judge config carries (nested or flat), in schema order; a
+    column that is null in every row is absent, as Arrow (which cannot tell the two apart) reads it."""
+    return [
+        c
+        for c in schema.CONDITIONS
+        if (c in rows.columns and rows[c].notna().any()) or f"{c}.overall_alignment_pct" in rows.columns
+    ]
 
 
 def build_verdicts(
