@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -357,3 +358,20 @@ def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case):
     pd.testing.assert_frame_equal(out[0][0], out[1][0], check_dtype=False)
     pd.testing.assert_frame_equal(out[0][1], out[1][1])
     assert fast.unknown == general.unknown
+
+
+def test_snap_verdicts_equals_the_nearest_label_rule():
+    """Snapping is 'the nearest of 0, 0.5, 1 within SNAP_TOL, else out of range' on edge values."""
+    from ajb_utils.data.rules import SNAP_TOL, snap_verdicts
+
+    rng = np.random.default_rng(3)
+    edges = [0, 0.5, 1, -1e-7, 1 + 1e-7, 0.5 - 2e-6, 0.25, 0.75, 1.5, -0.5, 2, np.inf, -np.inf, np.nan, -0.0]
+    llm = np.concatenate([edges, rng.choice([0, 0.5, 1], 500) + rng.normal(0, 2e-6, 500), rng.uniform(-1, 2, 500)])
+    labels = np.array([0.0, 0.5, 1.0])
+    dist = np.abs(llm[:, None] - labels[None, :])
+    near = np.nan_to_num(dist, nan=np.inf).min(axis=1) <= SNAP_TOL
+    want = np.where(near, labels[np.nan_to_num(dist, nan=np.inf).argmin(axis=1)], np.nan)
+    got, out_of_range = snap_verdicts(llm)
+    np.testing.assert_array_equal(got, want)
+    assert not np.signbit(got[~np.isnan(got)]).any()  # -0.0 and -1e-7 are the label 0, not -0
+    np.testing.assert_array_equal(out_of_range, ~np.isnan(llm) & ~near)

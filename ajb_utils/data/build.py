@@ -4,6 +4,7 @@ by the named rules of `rules`, and every join is checked (a many-to-one `merge(v
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -259,14 +260,58 @@ class GenerationIndex:
         keys = generation_keys(generations["id"], generations["generator"], generations["difficulty"], ids, names)
         return cls(keys, {m: generations[P_COLUMNS[m]].to_numpy(float) for m in schema.METRICS}, list(ids), list(names))
 
-    def names(self, key: np.ndarray) -> dict[str, pd.Categorical]:
-        """Return the id / generator / difficulty categoricals of generation keys."""
+    @functools.cached_property
+    def dtypes(self) -> dict[str, pd.CategoricalDtype]:
+        """Return the categorical dtypes of id, generator and difficulty (built once)."""
+        return {
+            "id": pd.CategoricalDtype(self.record_ids),
+            "generator": pd.CategoricalDtype(self.generator_names),
+            "difficulty": DIFFICULTY_DTYPE,
+        }
+
+    @functools.cached_property
+    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return (order, sorted keys) of the valid keys; BenchDataError if a key repeats (the
+        join below is many-to-one, checked here once)."""
+        valid = np.flatnonzero(self.keys >= 0)
+        order = valid[np.argsort(self.keys[valid], kind="stable")]
+        ordered_keys = self.keys[order]
+        if (ordered_keys[1:] == ordered_keys[:-1]).any():
+            raise BenchDataError("two valid generations share one (record, generator, difficulty) key")
+        return order, ordered_keys
+
+    def position(self, key: np.ndarray) -> np.ndarray:
+        """Return for each generation key the row of its generation (-1 if none): a checked
+        many-to-one join."""
+        order, ordered_keys = self._sorted
+        if not len(ordered_keys):
+            return np.full(len(key), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(ordered_keys, key), len(ordered_keys) - 1)
+        return np.where((key >= 0) & (ordered_keys[at] == key), order[at], -1)
+
+    def codes(self, key: np.ndarray) -> dict[str, np.ndarray]:
+        """Return the id / generator / difficulty category codes of generation keys."""
         n_d = len(schema.DIFFICULTIES)
         return {
-            "id": pd.Categorical.from_codes(key // (MAX_GENERATORS * n_d), categories=self.record_ids),
-            "generator": pd.Categorical.from_codes((key // n_d) % MAX_GENERATORS, categories=self.generator_names),
-            "difficulty": pd.Categorical.from_codes(key % n_d, categories=schema.DIFFICULTIES),
+            "id": key // (MAX_GENERATORS * n_d),
+            "generator": (key // n_d) % MAX_GENERATORS,
+            "difficulty": key % n_d,
         }
+
+    def names(self, key: np.ndarray) -> dict[str, pd.Categorical]:
+        """Return the id / generator / difficulty categoricals of generation keys."""
+        return {n: _categorical(c, self.dtypes[n]) for n, c in self.codes(key).items()}
+
+
+def _categorical(codes: np.ndarray, dtype: pd.CategoricalDtype) -> pd.Categorical:
+    """Return a categorical from valid codes (not checked again)."""
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+DIFFICULTY_DTYPE = pd.CategoricalDtype(schema.DIFFICULTIES)
+CONDITION_DTYPE = pd.CategoricalDtype(schema.CONDITIONS)
+METRIC_DTYPE = pd.CategoricalDtype(schema.METRICS)
+_FIELDS = ("llm_score", "programmatic_score", "match_score")
 
 
 def _as_block(value: Any) -> dict[str, Any] | None:
@@ -302,38 +347,31 @@ _NAMES = ("id", "generator", "difficulty")
 
 
 class _Condition:
-    """One condition column of a judge config, read once: field(metric, name) -> float array."""
+    """One condition column of a judge config, read once into float arrays: fields[(metric, name)]."""
 
     def __init__(self, rows: pd.DataFrame, cond: str, flat: bool) -> None:
-        self.cond, self.flat = cond, flat
-        self.rows = rows[
-            [c for c in rows.columns if c in _NAMES or c.startswith(cond + ".")] if flat else [*_NAMES, cond]
-        ]
+        self.cond = cond
         self.blocks = None if flat else [_as_block(v) for v in rows[cond]]
-        self.llm = {m: self.field(m, "llm_score") for m in schema.METRICS}
+        self.fields = {
+            (m, f): rows[f"{cond}.{m}.{f}"].to_numpy(float) if flat else _to_float(_metric_field(self.blocks, m, f))
+            for m in schema.METRICS
+            for f in _FIELDS
+        }
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
-        self.null = np.isnan(np.column_stack(list(self.llm.values()))).all(axis=1)
-        self.ident = self.rows[list(_NAMES)]
+        self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)
 
-    def field(self, metric: str, name: str) -> np.ndarray:
-        """Return one field of one metric across the rows as floats."""
-        if self.flat:
-            return self.rows[f"{self.cond}.{metric}.{name}"].to_numpy(float)
-        return _to_float(_metric_field(self.blocks, metric, name))
-
-    def keep(self, mask: np.ndarray) -> None:
-        """Keep only the rows of `mask` (returns None)."""
-        self.rows = self.rows[mask].reset_index(drop=True)
-        self.ident = self.rows[list(_NAMES)]
-        self.blocks = None if self.blocks is None else [b for b, k in zip(self.blocks, mask) if k]
-        self.llm = {m: v[mask] for m, v in self.llm.items()}
-        self.null = self.null[mask]
+    def keep(self, at: np.ndarray) -> None:
+        """Keep only the rows at positions `at` (returns None)."""
+        self.fields = {k: v[at] for k, v in self.fields.items()}
+        self.blocks = None if self.blocks is None else [self.blocks[i] for i in at]
+        self.null = self.null[at]
 
 
 def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
     """Return `n` copies of `value` as a categorical over `categories`."""
-    return pd.Categorical.from_codes(np.full(n, categories.index(value), dtype=np.int16), categories=categories)
+    dtype = pd.CategoricalDtype(categories)
+    return _categorical(np.full(n, categories.index(value), dtype=np.int16), dtype)
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
@@ -365,69 +403,79 @@ def build_verdicts(
     require_columns(rows, judge, schema.REQUIRED_JUDGE)
     if raw.bad:
         excl.append(malformed(judge, raw.bad, judge=judge))
+    ident = rows[list(_NAMES)]
     key = generation_keys(rows["id"], rows["generator"], rows["difficulty"], index.record_ids, index.generator_names)
-    row = lookup(key, index.keys)
-    has_gen = (key >= 0) & (row >= 0)
+    row = index.position(key)
+    has_gen = row >= 0
     if (~has_gen).any():
-        excl.append(exclusions(judge, rows[~has_gen], NO_GENERATION, judge=judge))
-        rows, key, row = rows[has_gen].reset_index(drop=True), key[has_gen], row[has_gen]
+        excl.append(exclusions(judge, ident[~has_gen], NO_GENERATION, judge=judge))
     conds = [_Condition(rows, c, raw.flat) for c in present_conditions(rows)]
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
-    reason = dedup(key, ~np.any([c.null for c in conds], axis=0), DUPLICATE_JUDGE)
-    dup = pd.notna(pd.Series(reason, dtype=object)).to_numpy()
+    at = np.flatnonzero(has_gen)
+    valid = ~np.any([c.null[at] for c in conds], axis=0)
+    reason = dedup(key[at], valid, DUPLICATE_JUDGE)
+    dup = reason != None  # noqa: E711 (elementwise)
     if dup.any():
-        excl.append(exclusions(judge, rows[dup], reason[dup], judge=judge))
-        rows, key, row = rows[~dup].reset_index(drop=True), key[~dup], row[~dup]
-        for c in conds:
-            c.keep(~dup)
-    names = index.names(key)
-    p_all = {m: index.p[m][row] for m in schema.METRICS}
-    parts = [part for c in conds for part in _condition_parts(c, judge, names, p_all, justifications, excl)]
-    out = pd.concat(parts, ignore_index=True)
+        excl.append(exclusions(judge, ident.iloc[at[dup]], reason[dup], judge=judge))
+        at = at[~dup]
+    for c in conds:
+        c.keep(at)
+    return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], justifications, excl)
+
+
+def _long_verdicts(
+    conds: list[_Condition],
+    judge: str,
+    index: GenerationIndex,
+    key: np.ndarray,
+    row: np.ndarray,
+    ident: pd.DataFrame,
+    justifications: bool,
+    excl: list[Excluded],
+) -> pd.DataFrame:
+    """Return the long frame (one row per kept judge row, condition and metric; the conditions in
+    turn, the metrics within each), null and out-of-range verdicts recorded as exclusions."""
+    n, n_m = len(key), len(schema.METRICS)
+    llm, p_published, match_published, notes = [], [], [], []
+    for c in conds:
+        if c.null.any():
+            excl.append(exclusions(judge, ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
+        for metric in schema.METRICS:
+            snapped, out_of_range = snap_verdicts(c.fields[(metric, "llm_score")])
+            if out_of_range.any():
+                excl.append(
+                    exclusions(judge, ident[out_of_range], OUT_OF_RANGE, judge=judge, condition=c.cond, metric=metric)
+                )
+            null_metric = np.isnan(snapped) & ~c.null & ~out_of_range
+            if null_metric.any():
+                excl.append(
+                    exclusions(judge, ident[null_metric], NULL_METRIC, judge=judge, condition=c.cond, metric=metric)
+                )
+            llm.append(snapped)
+            p_published.append(c.fields[(metric, "programmatic_score")])
+            match_published.append(c.fields[(metric, "match_score")])
+            if justifications:
+                notes += _metric_field(c.blocks, metric, "justification") if c.blocks is not None else [None] * n
+    k = len(conds) * n_m
+    names = {name: _categorical(np.tile(codes, k), index.dtypes[name]) for name, codes in index.codes(key).items()}
+    cond_codes = np.array([schema.CONDITIONS.index(c.cond) for c in conds], dtype=np.int16)
+    out = pd.DataFrame(
+        {
+            **names,
+            "condition": _categorical(np.repeat(cond_codes, n_m * n), CONDITION_DTYPE),
+            "metric": _categorical(np.tile(np.repeat(np.arange(n_m, dtype=np.int16), n), len(conds)), METRIC_DTYPE),
+            "llm_score": np.concatenate(llm) if llm else np.array([], dtype=float),
+            "p": np.tile(np.concatenate([index.p[m][row] for m in schema.METRICS]), len(conds)),
+            "p_published": np.concatenate(p_published) if p_published else np.array([], dtype=float),
+            "match_published": np.concatenate(match_published) if match_published else np.array([], dtype=float),
+        }
+    )
+    if justifications:
+        out["justification"] = notes
     out["judge"] = _constant(judge, [judge], len(out))
     out["match"] = 1.0 - np.abs(out["p"] - out["llm_score"])
     return out
-
-
-def _condition_parts(
-    c: _Condition,
-    judge: str,
-    names: dict[str, pd.Categorical],
-    p_all: dict[str, np.ndarray],
-    justifications: bool,
-    excl: list[Excluded],
-) -> list[pd.DataFrame]:
-    """Return one long frame per metric of one condition (null and out-of-range verdicts recorded)."""
-    if c.null.any():
-        excl.append(exclusions(judge, c.ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
-    parts = []
-    for metric in schema.METRICS:
-        llm, out_of_range = snap_verdicts(c.llm[metric])
-        if out_of_range.any():
-            excl.append(
-                exclusions(judge, c.ident[out_of_range], OUT_OF_RANGE, judge=judge, condition=c.cond, metric=metric)
-            )
-        null_metric = np.isnan(llm) & ~c.null & ~out_of_range
-        if null_metric.any():
-            excl.append(
-                exclusions(judge, c.ident[null_metric], NULL_METRIC, judge=judge, condition=c.cond, metric=metric)
-            )
-        part = pd.DataFrame(
-            {
-                **names,
-                "condition": _constant(c.cond, schema.CONDITIONS, len(llm)),
-                "metric": _constant(metric, schema.METRICS, len(llm)),
-                "llm_score": llm,
-                "p": p_all[metric],
-                "p_published": c.field(metric, "programmatic_score"),
-                "match_published": c.field(metric, "match_score"),
-            }
-        )
-        if justifications and c.blocks is not None:
-            part["justification"] = _metric_field(c.blocks, metric, "justification")
-        parts.append(part)
-    return parts
 
 
 # --------------------------------------------------------------------------------------------

@@ -171,6 +171,17 @@ def read_judge_arrow(path: Path) -> pd.DataFrame | None:
     return flatten_judge_table(table)
 
 
+def _categorical(column: Any) -> pd.Categorical:
+    """Return a string column of an Arrow table as a pandas categorical (dictionary-encoded by
+    Arrow: only the distinct values become Python strings)."""
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column).combine_chunks()
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    codes = np.where(np.isnan(codes), -1, codes).astype(np.int64) if codes.dtype.kind == "f" else codes
+    return pd.Categorical.from_codes(codes, categories=pd.Index(encoded.dictionary.to_pylist(), dtype=object))
+
+
 def flatten_judge_table(table: Any) -> pd.DataFrame | None:
     """Return a judge config's Arrow table as flat `cond.metric.field` numeric columns; None when
     a condition block is not a struct with every metric's `llm_score` (JSON-string blocks, other
@@ -184,7 +195,7 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
     if not {"id", "generator", "difficulty"} <= names:
         return None
     numeric = ("llm_score", "programmatic_score", "match_score")
-    cols: dict[str, Any] = {c: flat.column(c).to_numpy(zero_copy_only=False) for c in ("id", "generator", "difficulty")}
+    cols: dict[str, Any] = {c: _categorical(flat.column(c)) for c in ("id", "generator", "difficulty")}
     for cond in schema.CONDITIONS:
         if not any(n.startswith(cond + ".") for n in names):
             if cond in names:  # a condition column that is not a struct
@@ -220,7 +231,7 @@ def flatten_judge_table(table: Any) -> pd.DataFrame | None:
             return None  # blocks whose metric keys the schema did not catch
         cols.update(block)
     frame = pd.DataFrame(cols)
-    return None if len(frame) and frame["id"].isna().any() else frame
+    return None if len(frame) and frame[["id", "generator", "difficulty"]].isna().any().any() else frame
 
 
 # --------------------------------------------------------------------------------------------

@@ -98,10 +98,8 @@ def dedup(key: np.ndarray | pd.Series, valid: np.ndarray, duplicate: str) -> np.
 
 def snap_verdicts(llm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (llm with float noise snapped to 0 / 0.5 / 1 and other values NaN, out-of-range mask)."""
-    labels = np.asarray(VERDICT_LABELS)
-    dist = np.abs(llm[:, None] - labels[None, :])
-    dist = np.where(np.isnan(dist), np.inf, dist)
-    near = dist.min(axis=1) <= SNAP_TOL
+    half = np.round(np.asarray(llm, dtype=float) * 2.0) / 2.0  # the nearest multiple of 0.5
+    with np.errstate(invalid="ignore"):  # inf - inf
+        near = (np.abs(llm - half) <= SNAP_TOL) & (half >= VERDICT_LABELS[0]) & (half <= VERDICT_LABELS[-1])
     out_of_range = ~np.isnan(llm) & ~near
-    snapped = labels[np.argmin(dist, axis=1)]
-    return np.where(near, snapped, np.nan), out_of_range
+    return np.where(near, half + 0.0, np.nan), out_of_range  # + 0.0: -0.0 is the label 0
