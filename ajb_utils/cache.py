@@ -28,7 +28,9 @@ at a temporary folder so they never share the repository's cache). Deleting it i
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import inspect
 import logging
 import os
@@ -36,7 +38,7 @@ import pickle
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -60,6 +62,19 @@ FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 BENCH_DIR = "bench"
 DIGESTS_FILE = "file_digests.json"
 _CHUNK = 1 << 24
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (a load builds or unpickles millions of acyclic objects,
+    and each collection would walk them all); restore its state afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def cache_root() -> Path:
@@ -289,7 +304,7 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
     del table
     objects: dict[str, list] = {}
     if layout["objects"]:
-        with open(folder / f"{name}.objects.pkl", "rb") as fh:
+        with open(folder / f"{name}.objects.pkl", "rb") as fh, gc_paused():
             objects = pickle.load(fh)
     for col in layout["columns"]:
         if col in layout["categories"]:

@@ -14,10 +14,8 @@ To open one config interactively, `datasets` is the documented way:
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -109,19 +107,6 @@ class _Deferred:
     def result(self) -> Raw:
         """Return the read's result."""
         return self.call()
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a load builds millions of acyclic objects, and each
-    collection would walk them all); restore its state afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _plan(
@@ -222,7 +207,7 @@ def load_bench(
     excl: list[Excluded] = []
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
     read_messages: dict[str, list[str]] = {j: [] for j in wanted}
-    with _gc_paused(), ThreadPoolExecutor(max_workers=1) as pool:
+    with bench_cache.gc_paused(), ThreadPoolExecutor(max_workers=1) as pool:
         # JSON-lines judge configs are read by Arrow's C++ reader (no GIL) in a second thread
         # while this one parses and scores the generations.
         ahead = pool.submit if engine == "json" else _Deferred

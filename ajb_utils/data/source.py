@@ -17,6 +17,8 @@ from ajb_utils import schema
 from ajb_utils.data.bench import BenchDataError, HubUnavailable
 from ajb_utils.paths import REPO_ROOT, SAMPLE_DIR
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's C parser where installed
+
 log = logging.getLogger("ajb_utils.data")
 
 HUB_TIMEOUT: float = 5.0  # seconds the probe waits for the hub before giving up
@@ -165,7 +167,7 @@ def parse_card(text: str, readme: bytes = b"") -> Card:
     header: dict[str, Any] = {}
     if text.startswith("---"):
         end = text.find("\n---", 3)
-        header = (yaml.safe_load(text[3:end]) or {}) if end > 0 else {}
+        header = (yaml.load(text[3:end], Loader=_YAML_LOADER) or {}) if end > 0 else {}
     files: dict[str, list[str]] = {}
     for cfg in header.get("configs", []) or []:
         given = cfg.get("data_files", [])
