@@ -31,6 +31,7 @@ from ajb_utils.data.build import (
     build_records,
     build_verdicts,
     categorize,
+    compact,
     generation_keys,
     score_generations,
     tidy_verdicts,
@@ -236,13 +237,14 @@ def load_bench(
         verdicts: list[pd.DataFrame] = []
         judge_rows: list[dict[str, Any]] = []
         for j in wanted:
-            raw = judge_raw[j].result()
+            raw = judge_raw.pop(j).result()  # each raw freed once its verdicts are built
             messages += read_messages[j]
             _report_unknown(j, raw, messages)
-            verdicts.append(build_verdicts(raw, j, index, excl, justifications))
+            verdicts.append(compact(build_verdicts(raw, j, index, excl, justifications)))
+            del raw
             judge_rows.append(judge_meta(j, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
         for run in judge_runs:
-            raw = run_raw[run.name].result()
+            raw = run_raw.pop(run.name).result()
             _report_unknown(run.name, raw, messages)
             try:
                 v = build_verdicts(raw, run.name, index, excl, justifications)
@@ -252,7 +254,8 @@ def load_bench(
                 messages.append(f"run {run.name!r} skipped: {exc}")
                 log.warning(messages[-1])
                 continue
-            verdicts.append(v)
+            verdicts.append(compact(v))
+            del raw
             origin = "sample run" if run.shipped and src.label == "sample" else "run"
             judge_rows.append(
                 judge_meta(

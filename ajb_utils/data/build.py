@@ -495,6 +495,14 @@ def categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFram
     return frame
 
 
+SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
+
+
+def compact(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Return a verdict frame with its scores as float32 (as the tidy frame keeps them)."""
+    return verdicts.astype({c: "float32" for c in SCORES if c in verdicts})
+
+
 def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return the verdict frames as one frame: dag_type from records, ordered categoricals,
     float32 scores."""
@@ -507,9 +515,7 @@ def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dic
             dag_codes[verdicts["id"].cat.codes.to_numpy()], categories=records["dag_type"].cat.categories
         )
     verdicts = categorize(verdicts, orders)
-    for col in ("llm_score", "p", "p_published", "match_published", "match"):
-        if col in verdicts:
-            verdicts[col] = verdicts[col].astype("float32")
+    verdicts = compact(verdicts)
     if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
         verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=records["id"].tolist())
     return verdicts

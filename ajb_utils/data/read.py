@@ -73,30 +73,27 @@ def check_complete(path: Path) -> None:
 
 
 def read_jsonl(path: Path, drop: tuple[str, ...] = ()) -> tuple[list[dict[str, Any]], list[str]]:
-    """Return (rows without the `drop` keys, malformed-line reasons) of a JSON-lines file; raise
-    IncompleteDataError when its last line is cut."""
+    """Return (rows without the `drop` keys, malformed-line reasons) of a JSON-lines file, read a
+    line at a time; raise IncompleteDataError when its last line is cut."""
     rows: list[dict[str, Any]] = []
     bad: list[str] = []
     with open(path, "rb") as fh:
-        data = fh.read()
-    lines = data.split(b"\n")
-    last = len(lines)
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = _loads(line)
-        except _JSONError as exc:
-            if i == last:  # no newline after it: the file was cut here
-                raise _cut(path, f"line {i}: {exc}") from None
-            bad.append(f"line {i}: {exc}")
-            continue
-        if not isinstance(row, dict):
-            bad.append(f"line {i}: not an object")
-            continue
-        for key in drop:
-            row.pop(key, None)
-        rows.append(row)
+        for i, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = _loads(line)
+            except _JSONError as exc:
+                if not line.endswith(b"\n"):  # no newline after it: the file was cut here
+                    raise _cut(path, f"line {i}: {exc}") from None
+                bad.append(f"line {i}: {exc}")
+                continue
+            if not isinstance(row, dict):
+                bad.append(f"line {i}: not an object")
+                continue
+            for key in drop:
+                row.pop(key, None)
+            rows.append(row)
     return rows, bad
 
 
