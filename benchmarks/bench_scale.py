@@ -37,14 +37,18 @@ def measure(source: Path) -> dict:
     """Return one cold load of `source` in a fresh process: wall, cpu, verdict rows, peak GiB."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     load = os.getloadavg()[0]
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(source)], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(source)], env=env, capture_output=True, text=True, check=True
+    )
     return {**json.loads(out.stdout.strip().splitlines()[-1]), "load": load, "source": str(source)}
 
 
 def main() -> None:
     """Measure every source, then print the ratios to the first."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sources", nargs="+", type=Path, default=[REPO / "data/sample_full", REPO / "data/sample_full_x4"])
+    ap.add_argument(
+        "--sources", nargs="+", type=Path, default=[REPO / "data/sample_full", REPO / "data/sample_full_x4"]
+    )
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     results = []
