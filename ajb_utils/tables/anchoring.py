@@ -196,15 +196,18 @@ def paired_lift(
 ) -> pd.DataFrame:
     """Return per judge: the paired GT lift (pp) with its paired-bootstrap CI and sign, the unpaired lift beside it.
 
+    ``v``: the verdicts, or their record frame (``stats.record_alignment``, ``missing`` already applied).
+
     ``lift`` is Eq. 5b over the records judged in both conditions (mean over cells of the mean
     paired difference), the quantity its interval [lo, hi] resamples; ``lift_unpaired`` is Eq. 5b
     as the paper writes it (difference of the cells' mean alignments, each over all its records).
     The two differ only where a record has a verdict in one condition (one-sided nulls).
     """
-    ci = stats.bootstrap_diff_ci(v, n_resamples=n_bootstrap, seed=seed, missing=missing)
+    recs = v if "mu" in v.columns and "metric" not in v.columns else stats.record_alignment(v, missing=missing)
+    ci = stats.bootstrap_diff_ci(recs, n_resamples=n_bootstrap, seed=seed, missing=missing)
     ci = ci.rename(columns={"diff": "lift"})
     ci["judge"] = ci["judge"].astype(str)
-    unpaired = stats.lift(stats.align(v, missing=missing)).rename("lift_unpaired").reset_index()
+    unpaired = stats.lift(stats.align(recs, missing=missing)).rename("lift_unpaired").reset_index()
     unpaired["judge"] = unpaired["judge"].astype(str)
     out = unpaired.merge(ci[["judge", "lift", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="outer")
     out["sign"] = np.where(

@@ -11,6 +11,7 @@ four open-weight generators, the 12-cell averages the paper's headline numbers c
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from ajb_utils.tables.anchoring import lift_checks, paired_lift, per_metric_lift
 __all__ = [
     "T02_KEYS",
     "main_verdicts",
+    "main_records",
     "alignment_cells",
     "table_T02",
     "table_T02_wide",
@@ -79,11 +81,37 @@ def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.Dat
     return v[keep]
 
 
+# The record frames main_records computed: (verdict frame's id, judges, rule) -> (weak ref to that frame, records).
+_RECORDS_MEMO: dict[tuple[int, tuple[str, ...], str], tuple[weakref.ref, pd.DataFrame]] = {}
+_RECORDS_MEMO_SIZE: int = 4
+
+
+def main_records(
+    bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
+) -> pd.DataFrame:
+    """Return the record frame (`stats.record_alignment`) of `main_verdicts(bench, judges)` under `missing`.
+
+    Computed once per verdict frame (by identity: `bench.verdicts` is never modified in place),
+    judge set and rule, and shared by Table 2, Table 10 and the other tables built on the same
+    records; the result is read-only (copy it before changing it).
+    """
+    v = bench.verdicts
+    key = (id(v), tuple(judges), str(missing))
+    hit = _RECORDS_MEMO.get(key)
+    if hit is not None and hit[0]() is v:
+        return hit[1]
+    recs = stats.record_alignment(main_verdicts(bench, judges), missing=missing)
+    while len(_RECORDS_MEMO) >= _RECORDS_MEMO_SIZE:
+        _RECORDS_MEMO.pop(next(iter(_RECORDS_MEMO)))
+    _RECORDS_MEMO[key] = (weakref.ref(v), recs)
+    return recs
+
+
 def alignment_cells(
     bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
 ) -> pd.DataFrame:
     """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys."""
-    cells = stats.align(main_verdicts(bench, judges), by=T02_KEYS, missing=missing)
+    cells = stats.align(main_records(bench, judges, missing), by=T02_KEYS)
     for c in T02_KEYS:
         cells[c] = cells[c].astype(str)
     return cells
@@ -141,7 +169,7 @@ def table_T10(
     Records are resampled with replacement within each cell, stratified by dag_type (topology
     counts kept in every resample); the statistic is the cell's mean record alignment x 100.
     """
-    recs = stats.record_alignment(main_verdicts(bench), missing=missing)
+    recs = main_records(bench, schema.JUDGES, missing)
     out = stats.bootstrap_cells(
         recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
