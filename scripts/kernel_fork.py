@@ -64,6 +64,12 @@ HEADER = struct.Struct("!Q")  # length of the JSON request that follows the head
 CONNECT_WAIT_S = 120.0  # how long a launcher waits for the server to finish its imports
 
 
+class _KernelStandIn:
+    """What `get_ipython()` returns while the server imports PRELOAD: an IPython inside a kernel."""
+
+    kernel = None
+
+
 def _recv_exactly(conn: socket.socket, n: int) -> bytes:
     """Return exactly n bytes read from conn (ConnectionError if it closes first)."""
     buf = bytearray()
@@ -142,13 +148,22 @@ def serve(path: str) -> int:
     """Import PRELOAD, then fork a kernel for every launcher that connects to `path`; return 0 when the parent is gone."""
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # as `python -m ipykernel_launcher`: no script folder on the path
+    import builtins
     import importlib
 
-    for name in PRELOAD:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass  # the kernel imports it itself (and reports what is missing)
+    # Imported inside a kernel, a module that asks whether it runs in one must hear yes (pandas sets
+    # display.max_columns to 20 in a kernel, to the terminal's width elsewhere): IPython's get_ipython
+    # stand-in while importing, with the `kernel` attribute such checks look for; the kernel's shell
+    # installs the real one.
+    builtins.get_ipython = lambda: _KernelStandIn()  # type: ignore[attr-defined]
+    try:
+        for name in PRELOAD:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - the kernel imports it itself (and reports what fails)
+                pass
+    finally:
+        del builtins.get_ipython  # type: ignore[attr-defined]
     import gc
 
     gc.collect()

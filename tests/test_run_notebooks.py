@@ -246,7 +246,7 @@ def test_forked_kernels_write_the_same_notebooks_as_fresh_ones(tmp_path: Path) -
         "import matplotlib, pandas as pd\n"
         "import matplotlib.pyplot as plt\n"
         "print(pathlib.Path.cwd().name, sys.path.index(''), pathlib.Path(sys.argv[0]).name, matplotlib.get_backend())\n"
-        "print('JPY_PARENT_PID' in os.environ, os.environ['MPLBACKEND'])\n"
+        "print('JPY_PARENT_PID' in os.environ, os.environ['MPLBACKEND'], pd.get_option('display.max_columns'))\n"
         "plt.plot([1, 2, 3]); pd.DataFrame({'a': [a, 2]})",
     )
     _write_nb(nbdir / "02_err.ipynb", "import ajb_utils.tables\nprint(a)\n1 / 0")
@@ -273,3 +273,4 @@ def test_forked_kernels_write_the_same_notebooks_as_fresh_ones(tmp_path: Path) -
     assert first[0] == "nbs" and first[2:] == ["ipykernel_launcher.py", "module://matplotlib_inline.backend_inline"]
     nb = nbformat.read(tmp_path / "out1" / "01_env.ipynb", as_version=4)
     assert any("image/png" in o.get("data", {}) for o in nb.cells[-1].outputs)
+    assert text.splitlines()[1] == "True module://matplotlib_inline.backend_inline 20"  # pandas as in a kernel
