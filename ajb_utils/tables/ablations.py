@@ -132,8 +132,8 @@ def study_runs(bench, study: str, base_model: str | None = None, generator: str 
         j = j[j["key"] == base_model_key(base_model)]
     v = bench.verdicts
     if generator:
-        v = v[v["generator"].astype(str) == schema.canonical_generator(generator)]
-    counts = v["judge"].astype(str).value_counts()
+        v = v[stats.as_str(v["generator"]) == schema.canonical_generator(generator)]
+    counts = stats.as_str(v["judge"]).value_counts()
     j["n_verdicts"] = j["judge"].map(counts).fillna(0).astype(int)
     j = j[j["n_verdicts"] > 0]
     dec = j["decoding"].map(_decoding)
@@ -282,9 +282,9 @@ def paired_delta_ci(
     w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
     for c, new in kept.items():
-        w[new] = w[c].astype(str)
+        w[new] = stats.as_str(w[c])
     w["condition"] = pd.Series(np.asarray(variant), index=w.index).astype(str)
-    w["_avg"] = w[average_over].astype(str) if average_over else ""
+    w["_avg"] = stats.as_str(w[average_over]) if average_over else ""
     byk = [kept.get(c, c) for c in by]
     keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
     recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
@@ -333,7 +333,7 @@ def pairing_cell_ci(
         return cells.assign(lo=np.nan, hi=np.nan)
     v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
     recs = stats.record_alignment(v)
-    recs["variant"] = recs["judge"].astype(str).str.rsplit("|", n=1).str[-1]
+    recs["variant"] = stats.as_str(recs["judge"]).str.rsplit("|", n=1).str[-1]
     ci = stats.bootstrap_cells(
         recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
@@ -370,12 +370,12 @@ def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.Data
     v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
     if not len(v):
         return pd.DataFrame(columns=cols)
-    v = v.assign(run=v["judge"].astype(str))
+    v = v.assign(run=stats.as_str(v["judge"]))
     parts = []
     for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
         part = paired_delta_ci(
             v,
-            v["condition"].astype(str),
+            stats.as_str(v["condition"]),
             "corrupted_gt",
             ref,
             ["run", "difficulty"],
@@ -570,10 +570,10 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
             ]
         )
         to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-        base = both["judge"].astype(str).map(lambda j: to_base.get(j, j))
+        base = stats.as_str(both["judge"]).map(lambda j: to_base.get(j, j))
         ci = paired_delta_ci(
             both.assign(base=base.to_numpy()),
-            both["condition"].astype(str),
+            stats.as_str(both["condition"]),
             "without_gt_05",
             "without_gt",
             ["generator"],
@@ -651,15 +651,15 @@ def _pairing_verdicts(
     if runs.empty:
         return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
     v = bench.verdicts
-    v = v[v["judge"].isin(runs["judge"]) & v["generator"].astype(str).isin(gens)]
+    v = v[v["judge"].isin(runs["judge"]) & stats.as_str(v["generator"]).isin(gens)]
     if conditions is not None:
         v = v[v["condition"].isin(list(conditions))]
     v = v.copy()
     if variant == "condition":
-        v["variant"] = v["condition"].astype(str)
+        v["variant"] = stats.as_str(v["condition"])
     else:
-        v["variant"] = v["judge"].astype(str).map(runs.set_index("judge")[variant]).astype(str)
-    v["judge"] = v["judge"].astype(str) + "|" + v["variant"]
+        v["variant"] = stats.as_str(v["judge"]).map(runs.set_index("judge")[variant]).astype(str)
+    v["judge"] = stats.as_str(v["judge"]) + "|" + v["variant"]
     return v, runs
 
 
@@ -799,7 +799,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     ci = pd.DataFrame(columns=keys + DELTA_CI_COLUMNS)
     if source != PAPER_SOURCE:
         v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
-        v["cond"] = v["condition"].astype(str)
+        v["cond"] = stats.as_str(v["condition"])
         ci = paired_delta_ci(
             v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
         ).rename(columns={"cond": "condition"})
@@ -908,7 +908,7 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         ]
         base = _cells(rel, ["generator", "difficulty", "condition"]).assign(variant="with_gt")
         cells = pd.concat([cells, base[cells.columns]])
-        v = pd.concat([v, rel.assign(variant="with_gt", judge=rel["judge"].astype(str) + "|with_gt")])
+        v = pd.concat([v, rel.assign(variant="with_gt", judge=stats.as_str(rel["judge"]) + "|with_gt")])
     wide = cells.pivot_table(index="difficulty", columns="variant", values="align", sort=False)
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
@@ -916,7 +916,7 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     wide["source"] = situation(bench, "format", key, gen)
     wide.columns.name = None
     recs = stats.record_alignment(v)
-    recs["variant"] = recs["condition"].astype(str)
+    recs["variant"] = stats.as_str(recs["condition"])
     cell_ci = stats.bootstrap_cells(
         recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
