@@ -265,7 +265,7 @@ def tier_search(
     Spearman rho of pairwise kappa vs tier gap it gives: columns tiering (judge=tier, paper
     order), capacity_ordered (follows parameter count), rho. 4,683 rows for six judges."""
     sub = pw[pw["condition"] == condition]
-    a, b = sub["judge"].astype(str).to_numpy(), sub["judge_2"].astype(str).to_numpy()
+    a, b = stats.as_str(sub["judge"]).to_numpy(), stats.as_str(sub["judge_2"]).to_numpy()
     kappa = sub["kappa"].to_numpy(float)
     judges = list(judges)
     tierings = [
@@ -328,7 +328,7 @@ def hard_cell_means(
     v = v[v["difficulty"] == difficulty]
     jury = stats.soft_jury(v, judges)
     both = pd.concat([v, jury], ignore_index=True)
-    both["judge"] = both["judge"].astype(str)
+    both["judge"] = stats.as_str(both["judge"])
     cells = stats.align(both, by=["judge", "generator"], missing=missing)
     res = cells.groupby("judge")["align"].mean()
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
@@ -369,14 +369,14 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
         out.append(paper.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))
     gt = pw[pw["condition"] == "with_gt"]
-    agree = pd.Series(gt["agreement"].to_numpy(float), index=gt["judge"].astype(str) + "|" + gt["judge_2"].astype(str))
+    agree = pd.Series(gt["agreement"].to_numpy(float), index=stats.as_str(gt["judge"]) + "|" + stats.as_str(gt["judge_2"]))
     out += [paper.verdict("CJ.highest_pair", agree), paper.verdict("CJ.lowest_pair", agree)]
     t2 = stats.align(
         released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
         by=["judge", "generator", "difficulty", "condition"],
         missing=missing,
     )
-    t2["judge"] = t2["judge"].astype(str)
+    t2["judge"] = stats.as_str(t2["judge"])
     if (t2["judge"] == "judge_prometheus2_7b").any():
         cell = t2.pivot_table(
             index=["generator", "difficulty", "condition"], columns="judge", values="align", observed=True

@@ -54,7 +54,7 @@ _ORDER = {
 def _rank(df: pd.DataFrame, col: str) -> pd.Series:
     """Return the paper-order position of each value of df[col] (unknown values last)."""
     pos = {v: i for i, v in enumerate(_ORDER[col])}
-    return df[col].astype(str).map(pos).fillna(len(pos)).astype(int)
+    return stats.as_str(df[col]).map(pos).fillna(len(pos)).astype(int)
 
 
 def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
@@ -134,7 +134,7 @@ def _names(calls: Any) -> list[str]:
 
 def _order_swap(bench, v: pd.DataFrame) -> dict[str, Any] | None:
     """Return the order_swap case."""
-    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"].map(_names)
+    exp = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id")["expected_calls"].map(_names)
     gen = bench.generations
     gnames = gen["generated_calls"].map(_names)
     enames = exp.reindex(stats.as_str(gen["id"])).to_numpy()
@@ -227,7 +227,7 @@ def case_view(
     (judge, metric) with the verdict and justification under each condition (empty text when the
     bench was loaded without justifications).
     """
-    rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id").loc[str(id)]
+    rec = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id").loc[str(id)]
     gen = bench.generations
     g = gen[
         (stats.as_str(gen["id"]) == str(id))
