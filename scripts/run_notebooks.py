@@ -436,6 +436,17 @@ def forked_kernel_cmd(cmd: list[str], server: str | None) -> list[str]:
     return [cmd[0], "-I", "-S", str(KERNEL_FORK), "launch", server, *cmd[3:]]
 
 
+def preload_runner(html: bool) -> None:
+    """Import papermill (and nbconvert for --html) in this process, so that worker processes forked
+    from it do not import them each; returns None."""
+    import papermill  # noqa: F401
+
+    if html:
+        import nbconvert  # noqa: F401
+        import nbformat  # noqa: F401
+        from nbconvert import HTMLExporter  # noqa: F401
+
+
 def start_kernel_server(folder: Path) -> subprocess.Popen | None:
     """Return the kernel server (scripts/kernel_fork.py) started with this process's environment, its
     socket in `folder` and named by KERNEL_FORK_ENV for the kernel managers; None where kernels cannot
@@ -742,6 +753,8 @@ def main(argv: list[str] | None = None) -> int:
     first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
     with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
         server = start_kernel_server(Path(sockets))
+        if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
+            preload_runner(html=args.html)
         try:
             results = run_tasks(first, args.jobs, args.fail_fast)
             if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
