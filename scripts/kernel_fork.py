@@ -42,7 +42,13 @@ PRELOAD: tuple[str, ...] = (
     "scipy.stats",
     "matplotlib",
     "matplotlib.pyplot",
+    "matplotlib.backends.backend_agg",  # what save_fig writes with (not the inline backend: the kernel selects it)
+    "matplotlib.backends.backend_pdf",
+    "fontTools.subset",
     "seaborn",
+    "pandas.io.formats.style",  # report.latex_table
+    "jinja2",
+    "orjson",
     "ajb_utils",
     "ajb_utils.data",
     "ajb_utils.cache",
