@@ -16,7 +16,8 @@ What a notebook computes does not change: the modules are the same files, import
 interpreter with the kernels' environment (`environment.kernel_environment`), and nothing is
 executed in the server beyond imports (no figure, no matplotlib backend, no data). The server
 stops when its parent (run_notebooks.py) exits. POSIX only (fork); elsewhere, or with
-AJB_KERNEL_FORK=0, run_notebooks.py starts kernels the usual way.
+AJB_KERNEL_FORK=0, run_notebooks.py starts kernels the usual way, and a launcher whose server is
+gone (or cannot fork) becomes a kernel started the usual way itself.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ PRELOAD: tuple[str, ...] = (
 )
 HEADER = struct.Struct("!Q")  # length of the JSON request that follows the header
 CONNECT_WAIT_S = 120.0  # how long a launcher waits for the server to finish its imports
+SERVER_PID_ENV = "AJB_KERNEL_SERVER_PID"  # the server's process id: a launcher stops waiting when it is gone
 
 
 class _KernelStandIn:
@@ -223,8 +225,30 @@ def serve(path: str) -> int:
     return 0
 
 
+def _server_alive() -> bool:
+    """Return False when the server process named by SERVER_PID_ENV is known to be gone."""
+    pid = os.environ.get(SERVER_PID_ENV, "")
+    if not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def _usual_kernel(argv: list[str]) -> None:
+    """Replace this process by a kernel started the usual way (`python -m ipykernel_launcher argv`);
+    the fallback when the server is gone or cannot fork. Never returns."""
+    print("kernel_fork: no kernel server; starting the kernel the usual way", file=sys.stderr)
+    os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
+
+
 def launch(path: str, argv: list[str]) -> int:
-    """Ask the server at `path` for a kernel with `argv`; return its exit status once it ends."""
+    """Ask the server at `path` for a kernel with `argv`; return its exit status once it ends (without
+    a server, or if it cannot fork, this process becomes a kernel started the usual way)."""
     deadline = time.monotonic() + CONNECT_WAIT_S
     while True:
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -233,19 +257,22 @@ def launch(path: str, argv: list[str]) -> int:
             break
         except (FileNotFoundError, ConnectionRefusedError):
             conn.close()
-            if time.monotonic() > deadline:
-                print(f"kernel_fork: no kernel server at {path}", file=sys.stderr)
-                return 1
+            if time.monotonic() > deadline or not _server_alive():
+                _usual_kernel(argv)
             time.sleep(0.05)
     body = json.dumps(
         {"argv": ["ipykernel_launcher", *argv], "cwd": os.getcwd(), "env": dict(os.environ), "launcher": os.getpid()}
     ).encode()
-    socket.send_fds(conn, [HEADER.pack(len(body))], [0, 1, 2])
-    conn.sendall(body)
-    reader = conn.makefile("r")
-    first = reader.readline()
+    try:
+        socket.send_fds(conn, [HEADER.pack(len(body))], [0, 1, 2])
+        conn.sendall(body)
+        reader = conn.makefile("r")
+        first = reader.readline()
+    except OSError:
+        first = ""
     if not first.strip().isdigit():
-        return 1
+        conn.close()
+        _usual_kernel(argv)
     pid = int(first)
 
     def forward(signum: int, _frame: object) -> None:

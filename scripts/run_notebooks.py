@@ -456,12 +456,14 @@ def start_kernel_server(folder: Path) -> subprocess.Popen | None:
     sock = folder / "kernels.sock"
     server = subprocess.Popen([sys.executable, str(KERNEL_FORK), "serve", str(sock)], cwd=paths.NOTEBOOKS_DIR)
     os.environ[KERNEL_FORK_ENV] = str(sock)
+    os.environ["AJB_KERNEL_SERVER_PID"] = str(server.pid)  # scripts/kernel_fork.py SERVER_PID_ENV
     return server
 
 
 def stop_kernel_server(server: subprocess.Popen | None) -> None:
     """Stop the kernel server (its kernels have ended with their notebooks); returns None."""
     os.environ.pop(KERNEL_FORK_ENV, None)
+    os.environ.pop("AJB_KERNEL_SERVER_PID", None)
     if server is None:
         return
     server.terminate()

@@ -274,3 +274,35 @@ def test_forked_kernels_write_the_same_notebooks_as_fresh_ones(tmp_path: Path) -
     nb = nbformat.read(tmp_path / "out1" / "01_env.ipynb", as_version=4)
     assert any("image/png" in o.get("data", {}) for o in nb.cells[-1].outputs)
     assert text.splitlines()[1] == "True module://matplotlib_inline.backend_inline 20"  # pandas as in a kernel
+
+
+@pytest.mark.slow
+def test_a_launcher_without_its_server_becomes_a_usual_kernel(tmp_path: Path) -> None:
+    """With the kernel server gone, the launcher jupyter_client started is a kernel of its own (the
+    usual `python -m ipykernel_launcher`), so a notebook still runs."""
+    import os
+
+    from jupyter_client import BlockingKernelClient
+    from jupyter_client.connect import write_connection_file
+
+    conn, _ = write_connection_file(str(tmp_path / "k.json"), transport="ipc", ip=str(tmp_path / "kernel"))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    env = {**os.environ, "AJB_KERNEL_SERVER_PID": dead.stdout.strip()}
+    cmd = rn.forked_kernel_cmd([sys.executable, "-m", "ipykernel_launcher", "-f", conn], str(tmp_path / "none.sock"))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        client = BlockingKernelClient(connection_file=conn)
+        client.load_connection_file()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        reply = client.execute_interactive("import sys; x = 6 * 7", timeout=60)
+        assert reply["content"]["status"] == "ok"
+        assert open(f"/proc/{proc.pid}/cmdline").read().split("\0")[1:3] == ["-m", "ipykernel_launcher"]
+        client.shutdown()
+        proc.wait(timeout=30)
+        client.stop_channels()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "starting the kernel the usual way" in proc.stderr.read()
