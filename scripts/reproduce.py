@@ -141,7 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     verify_tmp = tempfile.TemporaryDirectory(prefix="ajb_verify_")
     verifier = None
     if source == "sample":
-        print("[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes (beside the next steps) ...")
+        print(
+            "[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes (beside the next steps) ..."
+        )
         verifier = start_verify_sample(Path(verify_tmp.name))
     else:
         print(f"[1/3] data source {source!r}: nothing to verify locally")

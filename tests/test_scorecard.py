@@ -140,7 +140,9 @@ def test_print_summary_without_writing_reads_the_same_card(tmp_path: Path, capsy
     assert scorecard.print_summary(out, write=False) == written
     assert "written by 18_scorecard" in capsys.readouterr().out
     assert not (out / "SCORECARD.png").exists()  # nothing written
-    assert {p.name: p.read_bytes() for p in out.glob("SCORECARD*")} == {k: v for k, v in files.items() if k != "SCORECARD.png"}
+    assert {p.name: p.read_bytes() for p in out.glob("SCORECARD*")} == {
+        k: v for k, v in files.items() if k != "SCORECARD.png"
+    }
 
 
 def test_comparison_from_the_paper_itself_is_not_counted(tmp_path: Path) -> None:

@@ -126,4 +126,3 @@ def as_str(values: pd.Series) -> pd.Series:
     cats = pd.array(values.cat.categories.astype(str))
     taken = cats.take(values.cat.codes.to_numpy(), allow_fill=True)  # code -1 (missing) stays missing
     return pd.Series(taken, index=values.index, name=values.name)
-

@@ -369,7 +369,9 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
         out.append(paper.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))
     gt = pw[pw["condition"] == "with_gt"]
-    agree = pd.Series(gt["agreement"].to_numpy(float), index=stats.as_str(gt["judge"]) + "|" + stats.as_str(gt["judge_2"]))
+    agree = pd.Series(
+        gt["agreement"].to_numpy(float), index=stats.as_str(gt["judge"]) + "|" + stats.as_str(gt["judge_2"])
+    )
     out += [paper.verdict("CJ.highest_pair", agree), paper.verdict("CJ.lowest_pair", agree)]
     t2 = stats.align(
         released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),

@@ -125,7 +125,9 @@ def table_X3b_static_baseline(
     )
     st = stats.per_metric_align(static[static["condition"].isin(conditions)], by=["condition", "difficulty"])
     st = st.assign(
-        condition=stats.as_str(st["condition"]), difficulty=stats.as_str(st["difficulty"]), metric=stats.as_str(st["metric"])
+        condition=stats.as_str(st["condition"]),
+        difficulty=stats.as_str(st["difficulty"]),
+        metric=stats.as_str(st["metric"]),
     )
     keys = ["condition", "difficulty", "metric"]
     g = llm.groupby(keys, sort=False)["align"]

@@ -902,7 +902,9 @@ def table_T15(
     rec_ids = stats.as_str(bench.records["id"]).tolist()
     gen_names = [
         str(g)
-        for g in pd.unique(pd.concat([stats.as_str(v["generator"]).drop_duplicates(), ub["generator"].drop_duplicates()]))
+        for g in pd.unique(
+            pd.concat([stats.as_str(v["generator"]).drop_duplicates(), ub["generator"].drop_duplicates()])
+        )
     ]
     key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
     key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)

@@ -155,7 +155,9 @@ def reported_T12() -> pd.DataFrame:
 
 def _human_reference(verdicts: pd.DataFrame, ann: pd.DataFrame) -> pd.DataFrame:
     """Return the annotated verdict rows with `match_human` = 1 - |human reference - l|."""
-    a = ann.assign(id=stats.as_str(ann["id"]), generator=stats.as_str(ann["generator"]), metric=stats.as_str(ann["metric"]))
+    a = ann.assign(
+        id=stats.as_str(ann["id"]), generator=stats.as_str(ann["generator"]), metric=stats.as_str(ann["metric"])
+    )
     a["ref"] = np.where(a["human_agrees"].astype(bool), a["programmatic_score"], a["human_score"])
     v = verdicts.assign(**{c: stats.as_str(verdicts[c]) for c in ("id", "generator", "metric")})
     v = v.merge(a[["id", "generator", "metric", "ref"]], on=["id", "generator", "metric"])
