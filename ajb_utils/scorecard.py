@@ -517,11 +517,15 @@ def write_scorecard(out_dir: Path | str, label: str | None = None) -> pd.DataFra
     return card
 
 
-def print_summary(out_dir: Path | str) -> str:
-    """Return (and print) the one-screen summary, writing the scorecard first (the main command's last step)."""
+def print_summary(out_dir: Path | str, write: bool = True) -> str:
+    """Return (and print) the one-screen summary, writing the scorecard first (the main command's last step);
+    `write=False` when the scorecard notebook has just written these files for the same folder and label."""
     out = Path(out_dir)
-    card = write_scorecard(out)
+    card = write_scorecard(out) if write else build(out)
     text = summary(card, out.name, is_synthetic_dir(out))
     print(text)
-    print(f"  wrote {paths.relpath(out / 'SCORECARD.md')}, SCORECARD.csv, SCORECARD.png, SCORECARD.pdf")
+    print(
+        f"  {'wrote' if write else 'written by 18_scorecard:'} {paths.relpath(out / 'SCORECARD.md')}, "
+        "SCORECARD.csv, SCORECARD.png, SCORECARD.pdf"
+    )
     return text

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -116,11 +117,13 @@ def run_main(scale: str, cache_dir: Path, jobs: int | None) -> dict:
         cmd += ["--jobs", str(jobs)]
     env = {**os.environ, "AJB_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(REPO)}
     start = time.perf_counter()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     mem = TreeMemory(proc.pid)
     mem.start()
     out, _ = proc.communicate()
     seconds = time.perf_counter() - start
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the command and every process it waited for
     mem.stop()
     notebooks = {m.group(2): float(m.group(3)) for m in map(LINE.match, out.splitlines()) if m}
     failed = [m.group(2) for m in map(LINE.match, out.splitlines()) if m and m.group(1) == "FAIL"]
@@ -128,6 +131,7 @@ def run_main(scale: str, cache_dir: Path, jobs: int | None) -> dict:
         print(out[-3000:], file=sys.stderr)
     return {
         "seconds": seconds,
+        "cpu_seconds": (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime),
         "notebooks": notebooks,
         "failed": failed,
         "status": proc.returncode,
@@ -163,7 +167,8 @@ def bench_main(scales: list[str], repeat: int, jobs: int | None, warm_only: bool
                     res["load_before"], res["load_after"] = load0, os.getloadavg()[0]
                     rows.append({"scale": scale, "cache": state, "run": rep + 1, **res})
                     print(
-                        f"{scale:<5} {state:<4} run {rep + 1}: {res['seconds']:6.1f} s, peak "
+                        f"{scale:<5} {state:<4} run {rep + 1}: {res['seconds']:6.1f} s "
+                        f"({res['cpu_seconds']:.1f} s CPU), peak "
                         f"{res['peak_tree_gb']:.2f} GB (tree) / {res['peak_process_gb']:.2f} GB "
                         f"(one process), status {res['status']}, load average {load0:.1f} -> "
                         f"{res['load_after']:.1f}",

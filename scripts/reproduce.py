@@ -12,7 +12,8 @@ line saying what is wrong and what to do, exit status 2; `--debug` shows the tra
 
 Steps, each printed as it goes:
 1. for the sample: rebuild it from its seed into a temporary folder and check it is
-   byte-identical to data/sample (the sample is exactly what `ajb_utils.sample` makes);
+   byte-identical to data/sample (the sample is exactly what `ajb_utils.sample` makes); the
+   rebuild runs in its own process beside steps 2 and 3, and its verdict is printed after them;
 2. load the data, recompute every programmatic score and compare with the published ones,
    report exclusions (paper Appendix D) and print a Table 2-style alignment summary;
 3. execute every notebook with papermill (scripts/run_notebooks.py), writing all tables and
@@ -43,34 +44,37 @@ from run_notebooks import check_spec, list_notebooks, load_params, output_folder
 SAMPLE_SEED = 0
 
 
+def start_verify_sample(tmp: Path) -> subprocess.Popen:
+    """Return the running process that regenerates the sample from its seed into `tmp`/sample (its
+    output captured), so that the next steps run beside it; `finish_verify_sample` checks the result."""
+    cmd = [sys.executable, "-m", "ajb_utils.sample", "--scale", "small", "--seed", str(SAMPLE_SEED)]
+    return subprocess.Popen(
+        cmd + ["--out", str(tmp / "sample")], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def finish_verify_sample(proc: subprocess.Popen, tmp: Path) -> bool:
+    """Return True when the regeneration `proc` ended well and gave files byte-identical to data/sample."""
+    output, _ = proc.communicate()
+    if proc.returncode != 0:
+        print("  " + output.strip().replace("\n", "\n  "))
+        return False
+    out = tmp / "sample"
+    committed = sorted(p.relative_to(SAMPLE_DIR) for p in SAMPLE_DIR.rglob("*") if p.is_file())
+    rebuilt = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    if committed != rebuilt:
+        print(f"  file lists differ: {set(committed) ^ set(rebuilt)}")
+        return False
+    differing = [str(p) for p in committed if not filecmp.cmp(SAMPLE_DIR / p, out / p, shallow=False)]
+    for name in differing:
+        print(f"  differs: data/sample/{name}")
+    return not differing
+
+
 def verify_sample() -> bool:
     """Return True when regenerating the sample from its seed gives byte-identical files."""
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "sample"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "ajb_utils.sample",
-                "--scale",
-                "small",
-                "--seed",
-                str(SAMPLE_SEED),
-                "--out",
-                str(out),
-            ],
-            check=True,
-            cwd=REPO,
-        )
-        committed = sorted(p.relative_to(SAMPLE_DIR) for p in SAMPLE_DIR.rglob("*") if p.is_file())
-        rebuilt = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
-        if committed != rebuilt:
-            print(f"  file lists differ: {set(committed) ^ set(rebuilt)}")
-            return False
-        differing = [str(p) for p in committed if not filecmp.cmp(SAMPLE_DIR / p, out / p, shallow=False)]
-        for name in differing:
-            print(f"  differs: data/sample/{name}")
-        return not differing
+        return finish_verify_sample(start_verify_sample(Path(tmp)), Path(tmp))
 
 
 def summary_table(bench) -> str:
@@ -88,6 +92,18 @@ def summary_table(bench) -> str:
     )
     wide.index = [schema.display(j) for j in wide.index]
     return wide.round(1).to_string()
+
+
+def scorecard_written(runs: list, out: Path) -> bool:
+    """Return True when the run's 18_scorecard wrote the scorecard of `out` under the label the summary
+    uses (the folder's name), so the summary need not write the same files again."""
+    from ajb_utils import provenance
+
+    card = next((r for r in runs if r[0].stem == "18_scorecard"), None)
+    if card is None:
+        return False
+    params = card[3]
+    return output_folder_of(params) == out and provenance.data_label(params.get("data_source", "sample")) == out.name
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,11 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     if commit:
         print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
 
+    verify_tmp = tempfile.TemporaryDirectory(prefix="ajb_verify_")
+    verifier = None
     if source == "sample":
-        print("[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes ...")
-        ok = verify_sample()
-        print("  sample verified: byte-identical" if ok else "  SAMPLE DIFFERS from its generator")
-        status |= 0 if ok else 1
+        print(
+            "[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes (beside the next steps) ..."
+        )
+        verifier = start_verify_sample(Path(verify_tmp.name))
     else:
         print(f"[1/3] data source {source!r}: nothing to verify locally")
 
@@ -150,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  alignment (%), mean over generators, six judges + Prometheus-2:")
     print("    " + summary_table(bench).replace("\n", "\n    "))
 
+    notebooks_ok = False
     if not args.skip_notebooks:
         print("[3/3] executing every notebook (papermill) ...", flush=True)
         cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params", str(args.params), "--no-summary"]
@@ -161,12 +180,22 @@ def main(argv: list[str] | None = None) -> int:
             cmd += ["--jobs", str(args.jobs)]
         code = subprocess.run(cmd, cwd=REPO).returncode
         if code == 2:  # run_notebooks.py said what is wrong, in one line
+            if verifier is not None:
+                verifier.kill()
+                verifier.wait()
+            verify_tmp.cleanup()
             return 2
         status |= code
+        notebooks_ok = code == 0
+    if verifier is not None:
+        ok = finish_verify_sample(verifier, Path(verify_tmp.name))
+        print("[1/3] sample verified: byte-identical" if ok else "[1/3] SAMPLE DIFFERS from its generator")
+        status |= 0 if ok else 1
+    verify_tmp.cleanup()
     runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
     out = output_folder_of(runs[0][3]) if runs else None
     if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
-        scorecard.print_summary(out)
+        scorecard.print_summary(out, write=not (notebooks_ok and scorecard_written(runs, out)))
     print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
     if not args.skip_notebooks:
         print("\n".join(report_locations(args.params)))

@@ -41,6 +41,7 @@ import logging
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -63,7 +64,12 @@ NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
 # every notebook, so the run stops there with one line and exit status 2.
 DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError", "ParameterError")
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write: starts when they are done
+# The longest notebooks (measured on the sample and at full scale, docs/PERFORMANCE.md) start first, so that
+# the workers finish together; the others follow in number order. Outputs and report lines do not depend on it.
+LONGEST_FIRST: tuple[str, ...] = ("03", "16", "15", "17", "14", "04", "05", "01")
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
+KERNEL_FORK = Path(__file__).resolve().parent / "kernel_fork.py"  # kernels forked from one preloaded server
+KERNEL_FORK_ENV = "AJB_KERNEL_SERVER"  # the server's socket, for the kernel managers of the workers
 
 
 @dataclass
@@ -416,7 +422,56 @@ def quiet_kernel_manager() -> type:
                 return
             await super()._async_interrupt_kernel()
 
+        def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+            return forked_kernel_cmd(super().format_kernel_cmd(extra_arguments), os.environ.get(KERNEL_FORK_ENV))
+
     return QuietShutdownKernelManager
+
+
+def forked_kernel_cmd(cmd: list[str], server: str | None) -> list[str]:
+    """Return the command that starts a kernel: with a kernel server (scripts/kernel_fork.py), an
+    ipykernel command becomes its light launcher (the kernel a fork of the server); else `cmd` itself."""
+    if not server or cmd[1:3] != ["-m", "ipykernel_launcher"]:
+        return cmd
+    return [cmd[0], "-I", "-S", str(KERNEL_FORK), "launch", server, *cmd[3:]]
+
+
+def preload_runner(html: bool) -> None:
+    """Import papermill (and nbconvert for --html) in this process, so that worker processes forked
+    from it do not import them each; returns None."""
+    import papermill  # noqa: F401
+
+    if html:
+        import nbconvert  # noqa: F401
+        import nbformat  # noqa: F401
+        from nbconvert import HTMLExporter  # noqa: F401
+
+
+def start_kernel_server(folder: Path) -> subprocess.Popen | None:
+    """Return the kernel server (scripts/kernel_fork.py) started with this process's environment, its
+    socket in `folder` and named by KERNEL_FORK_ENV for the kernel managers; None where kernels cannot
+    be forked (not POSIX) or AJB_KERNEL_FORK=0."""
+    if not hasattr(os, "fork") or os.environ.get("AJB_KERNEL_FORK", "1") == "0":
+        return None
+    sock = folder / "kernels.sock"
+    server = subprocess.Popen([sys.executable, str(KERNEL_FORK), "serve", str(sock)], cwd=paths.NOTEBOOKS_DIR)
+    os.environ[KERNEL_FORK_ENV] = str(sock)
+    os.environ["AJB_KERNEL_SERVER_PID"] = str(server.pid)  # scripts/kernel_fork.py SERVER_PID_ENV
+    return server
+
+
+def stop_kernel_server(server: subprocess.Popen | None) -> None:
+    """Stop the kernel server (its kernels have ended with their notebooks); returns None."""
+    os.environ.pop(KERNEL_FORK_ENV, None)
+    os.environ.pop("AJB_KERNEL_SERVER_PID", None)
+    if server is None:
+        return
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
 
 
 def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
@@ -599,6 +654,12 @@ def is_user_error(res: Result) -> bool:
     return not res.ok and res.error.split(":", 1)[0] in DATA_SOURCE_ERRORS
 
 
+def submission_order(tasks: list[Task]) -> list[int]:
+    """Return the task indices in the order they are handed to the workers: LONGEST_FIRST, then the rest in order."""
+    rank = {nn: i for i, nn in enumerate(LONGEST_FIRST)}
+    return sorted(range(len(tasks)), key=lambda i: (rank.get(tasks[i].notebook.name[:2], len(rank)), i))
+
+
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
     """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order."""
     results: list[Result] = []
@@ -612,7 +673,8 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
                 break
         return results
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        futures = [pool.submit(run_task, task) for task in tasks]
+        submitted = {i: pool.submit(run_task, tasks[i]) for i in submission_order(tasks)}
+        futures = [submitted[i] for i in range(len(tasks))]
         for task, fut in zip(tasks, futures):
             if fut.cancelled():
                 continue
@@ -691,9 +753,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
-    results = run_tasks(first, args.jobs, args.fail_fast)
-    if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
-        results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
+    with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
+        server = start_kernel_server(Path(sockets))
+        if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
+            preload_runner(html=args.html)
+        try:
+            results = run_tasks(first, args.jobs, args.fail_fast)
+            if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
+                results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
+        finally:
+            stop_kernel_server(server)
     stopped = next((r for r in results if is_user_error(r)), None)
     if stopped is not None:
         kind, _, message = stopped.error.partition(": ")

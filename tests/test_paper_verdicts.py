@@ -224,6 +224,29 @@ def test_tier_search_enumerates_every_weak_ordering_and_finds_no_capacity_tierin
     assert schema_rho == pytest.approx(-0.2275, abs=1e-4)  # schema.JUDGE_TIER gives -0.227, not -0.171
 
 
+def test_tier_search_rho_is_scipys_spearman_for_every_tiering() -> None:
+    """The tierings' rhos are computed as one array; each is scipy's Spearman rho of its tier gaps
+    and the kappas (NaN where every gap is equal), on Table 3 and on random values with ties."""
+    from scipy.stats import spearmanr
+
+    from ajb_utils.tables.agreement import _row_spearman
+
+    t03 = paper.reported("T03").query("stat == 'kappa' and condition == 'with_gt'").dropna(subset=["judge_2"])
+    search = tables.tier_search(t03.assign(kappa=t03["value"]))
+    tier = {schema.display(j): j for j in schema.MAIN_JUDGES}
+    a, b = t03["judge"].astype(str).to_numpy(), t03["judge_2"].astype(str).to_numpy()
+    for _, row in search.iloc[::97].iterrows():  # every 97th of the 4,683 tierings
+        t = {tier[k]: int(v) for k, v in (p.rsplit("=", 1) for p in row["tiering"].split(", "))}
+        gap = np.abs(np.array([t[x] for x in a]) - np.array([t[y] for y in b]))
+        ref = spearmanr(gap, t03["value"].to_numpy(float)).statistic if len(set(gap)) > 1 else np.nan
+        assert row["rho"] == pytest.approx(ref, abs=1e-12, nan_ok=True)
+    rng = np.random.default_rng(7)
+    x, y = rng.integers(0, 4, size=(50, 12)), rng.integers(0, 5, size=12).astype(float)
+    x[3] = 2  # a constant row
+    want = [spearmanr(r, y).statistic if len(set(r)) > 1 else np.nan for r in x]
+    np.testing.assert_allclose(_row_spearman(x, y), want, atol=1e-12)
+
+
 def test_kappa_tier_verdicts_say_their_definition_is_unknown() -> None:
     assert "unknown definition" in tables.agreement.TIER_NOTE
 

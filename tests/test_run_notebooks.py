@@ -212,3 +212,97 @@ def test_split_stream_messages_are_joined_so_the_file_does_not_depend_on_flush_t
         ("stderr", "warn\n"),
         ("stdout", "next\n"),
     ]
+
+
+def test_longest_notebooks_are_submitted_first_the_rest_in_number_order() -> None:
+    names = ["00_index", "01_a", "02_b", "03_main", "05_c", "16_d", "18_scorecard"]
+    tasks = [rn.Task(Path(f"{n}.ipynb"), Path("x"), {}, "python3", Path("f"), None, None) for n in names]
+    order = [names[i] for i in rn.submission_order(tasks)]
+    assert order == ["03_main", "16_d", "05_c", "01_a", "00_index", "02_b", "18_scorecard"]
+    assert sorted(order) == sorted(names)
+
+
+def test_forked_kernel_command_replaces_only_an_ipykernel_command() -> None:
+    cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", "/tmp/k.json"]
+    forked = rn.forked_kernel_cmd(cmd, "/tmp/s.sock")
+    assert forked[:5] == [sys.executable, "-I", "-S", str(rn.KERNEL_FORK), "launch"]
+    assert forked[5:] == ["/tmp/s.sock", "-f", "/tmp/k.json"]
+    assert rn.forked_kernel_cmd(cmd, None) == cmd  # no server: the usual launch
+    other = ["/usr/bin/R", "--slave", "-f", "/tmp/k.json"]
+    assert rn.forked_kernel_cmd(other, "/tmp/s.sock") == other
+
+
+@pytest.mark.slow
+def test_forked_kernels_write_the_same_notebooks_as_fresh_ones(tmp_path: Path) -> None:
+    """Kernels forked from the preloaded server (the default) and kernels started the usual way
+    (AJB_KERNEL_FORK=0) give byte-identical notebooks (the same outputs for a failing one): same working
+    directory, path, argv shape,
+    matplotlib backend (a figure left open is shown after its cell), packages, errors."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    _write_nb(
+        nbdir / "01_env.ipynb",
+        "import os, sys, pathlib\n"
+        "import matplotlib, pandas as pd\n"
+        "import matplotlib.pyplot as plt\n"
+        "print(pathlib.Path.cwd().name, sys.path.index(''), pathlib.Path(sys.argv[0]).name, matplotlib.get_backend())\n"
+        "print('JPY_PARENT_PID' in os.environ, os.environ['MPLBACKEND'], pd.get_option('display.max_columns'))\n"
+        "plt.plot([1, 2, 3]); pd.DataFrame({'a': [a, 2]})",
+    )
+    _write_nb(nbdir / "02_err.ipynb", "import ajb_utils.tables\nprint(a)\n1 / 0")
+    params = tmp_path / "p.yaml"
+    params.write_text(yaml.safe_dump({"default": {"a": 5}}))
+    outs = {}
+    for fork in ("1", "0"):
+        out, failed = tmp_path / f"out{fork}", tmp_path / f"failed{fork}"
+        res = subprocess.run(
+            [sys.executable, str(SCRIPT), "--params", str(params), "--notebooks-dir", str(nbdir)]
+            + ["--output-dir", str(out), "--failed-dir", str(failed), "--jobs", "2"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**__import__("os").environ, "AJB_KERNEL_FORK": fork},
+        )
+        assert res.returncode == 1 and "ZeroDivisionError" in res.stdout, res.stdout + res.stderr
+        assert "Ctrl-C will not work" not in res.stdout + res.stderr  # the kernel knows its parent
+        err = nbformat.read(failed / "02_err.ipynb", as_version=4)  # a failed copy keeps its timings: outputs only
+        outs[fork] = (out / "01_env.ipynb").read_bytes(), [c.get("outputs") for c in err.cells]
+    assert outs["1"] == outs["0"]
+    text = _stdout_text(tmp_path / "out1" / "01_env.ipynb")
+    first = text.splitlines()[0].split()
+    assert first[0] == "nbs" and first[2:] == ["ipykernel_launcher.py", "module://matplotlib_inline.backend_inline"]
+    nb = nbformat.read(tmp_path / "out1" / "01_env.ipynb", as_version=4)
+    assert any("image/png" in o.get("data", {}) for o in nb.cells[-1].outputs)
+    assert text.splitlines()[1] == "True module://matplotlib_inline.backend_inline 20"  # pandas as in a kernel
+
+
+@pytest.mark.slow
+def test_a_launcher_without_its_server_becomes_a_usual_kernel(tmp_path: Path) -> None:
+    """With the kernel server gone, the launcher jupyter_client started is a kernel of its own (the
+    usual `python -m ipykernel_launcher`), so a notebook still runs."""
+    import os
+
+    from jupyter_client import BlockingKernelClient
+    from jupyter_client.connect import write_connection_file
+
+    conn, _ = write_connection_file(str(tmp_path / "k.json"), transport="ipc", ip=str(tmp_path / "kernel"))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    env = {**os.environ, "AJB_KERNEL_SERVER_PID": dead.stdout.strip()}
+    cmd = rn.forked_kernel_cmd([sys.executable, "-m", "ipykernel_launcher", "-f", conn], str(tmp_path / "none.sock"))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        client = BlockingKernelClient(connection_file=conn)
+        client.load_connection_file()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        reply = client.execute_interactive("import sys; x = 6 * 7", timeout=60)
+        assert reply["content"]["status"] == "ok"
+        assert open(f"/proc/{proc.pid}/cmdline").read().split("\0")[1:3] == ["-m", "ipykernel_launcher"]
+        client.shutdown()
+        proc.wait(timeout=30)
+        client.stop_channels()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "starting the kernel the usual way" in proc.stderr.read()

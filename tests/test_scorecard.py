@@ -128,6 +128,23 @@ def test_print_summary_writes_the_scorecard_and_prints_one_screen(tmp_path: Path
     assert len(printed.splitlines()) <= 25
 
 
+def test_print_summary_without_writing_reads_the_same_card(tmp_path: Path, capsys) -> None:
+    """After 18_scorecard wrote the files, the main command's summary (write=False) prints the same text
+    and leaves the files as they were."""
+    out = _folder(tmp_path)
+    report.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
+    written = scorecard.print_summary(out)
+    files = {p.name: p.read_bytes() for p in out.glob("SCORECARD*")}
+    (out / "SCORECARD.png").unlink()
+    capsys.readouterr()
+    assert scorecard.print_summary(out, write=False) == written
+    assert "written by 18_scorecard" in capsys.readouterr().out
+    assert not (out / "SCORECARD.png").exists()  # nothing written
+    assert {p.name: p.read_bytes() for p in out.glob("SCORECARD*")} == {
+        k: v for k, v in files.items() if k != "SCORECARD.png"
+    }
+
+
 def test_comparison_from_the_paper_itself_is_not_counted(tmp_path: Path) -> None:
     out = _folder(tmp_path)
     report.show_comparison(_cmp([1.0, 2.0], [1.0, 2.0]), "T25", out, from_paper=True)

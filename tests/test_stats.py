@@ -560,3 +560,27 @@ def test_pair_table_draws_match_single_picks_in_distribution():
     b = S.bootstrap._group_sums(counts, values, 40_000, np.random.default_rng(2), min_count=10**9, max_pair=0)
     assert a.mean() == pytest.approx(b.mean(), rel=2e-3) and a.std() == pytest.approx(b.std(), rel=0.03)
     assert sps.ks_2samp(a, b).pvalue > 1e-4
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        pd.Series(pd.Categorical(["b", "a", None, "b", "c"], categories=["c", "b", "a", "z"]), index=[4, 3, 2, 1, 0]),
+        pd.Series(pd.Categorical([1.0, 2.5, np.nan, 1.0]), name="t"),
+        pd.Series(pd.Categorical([3, 1, 3])),
+        pd.Series(pd.Categorical([], categories=["a"])),
+        pd.Series(["x", None, "y"]),
+        pd.Series([1.5, np.nan]),
+    ],
+)
+def test_as_str_is_astype_str(values) -> None:
+    """stats.as_str gives what .astype(str) gives (values, missing values, dtype, index, name), categorical or not."""
+    pd.testing.assert_series_equal(S.as_str(values), values.astype(str))
+
+
+def test_as_str_on_the_sample_verdicts() -> None:
+    from ajb_utils.data import load_bench
+
+    v = load_bench("sample").verdicts
+    for c in ("id", "generator", "judge", "condition", "dag_type"):
+        pd.testing.assert_series_equal(S.as_str(v[c]), v[c].astype(str))

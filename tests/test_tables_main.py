@@ -200,3 +200,47 @@ def test_param_upper_bound_sample_matches_scorer(bench) -> None:
     assert (ub["p_param_ub"] >= ub["p_param"]).all()
     t15 = tables.table_T15(bench, ub)["judges"]
     assert len(t15) == 6 and set(t15["rank_current"]) == set(range(1, 7))
+
+
+def test_T02_T10_from_the_shared_record_frame_equal_the_verdict_path(bench) -> None:
+    """Tables 2 and 10 read one record frame (tables.main_records); the result is what each table
+    computed from the verdicts on its own before, on the sample, both missing rules."""
+    from ajb_utils.tables.main_results import T02_KEYS
+
+    v = tables.main_verdicts(bench)
+    for rule in ("authors", "exclude"):
+        old = stats.align(v, by=T02_KEYS, missing=rule)
+        for c in T02_KEYS:
+            old[c] = old[c].astype(str)
+        pd.testing.assert_frame_equal(tables.table_T02(bench, missing=rule), old)
+        recs = stats.record_alignment(v, missing=rule)
+        old_ci = stats.bootstrap_cells(
+            recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=100, seed=5, scale=100.0
+        )
+        new_ci = tables.table_T10(bench, n_bootstrap=100, seed=5, missing=rule)
+        for c in T02_KEYS:
+            old_ci[c] = old_ci[c].astype(str)
+        pd.testing.assert_frame_equal(new_ci.drop(columns="half_width"), old_ci)
+
+
+def test_main_records_is_computed_once_per_verdict_frame(bench) -> None:
+    """The memo hits for the same verdict frame and rule, and recomputes for another rule or another frame."""
+    from dataclasses import replace
+
+    a = tables.main_records(bench)
+    assert tables.main_records(bench) is a
+    assert tables.main_records(bench, missing="exclude") is not a
+    other = replace(bench, verdicts=bench.verdicts[bench.verdicts["judge"] != "judge_qwq_32b"].copy())
+    b = tables.main_records(other)
+    assert b is not a and "judge_qwq_32b" not in set(b["judge"].astype(str))
+    assert len(b) < len(a)
+
+
+def test_paired_lift_from_records_equals_from_verdicts(bench) -> None:
+    """paired_lift computes the record frame once for both lifts; given it, the result is the same."""
+    from ajb_utils.tables.anchoring import paired_lift
+
+    v = tables.main_verdicts(bench, schema.MAIN_JUDGES)
+    by_v = paired_lift(v, 100, 2)
+    by_r = paired_lift(stats.record_alignment(v, missing=stats.PAPER_MISSING), 100, 2)
+    pd.testing.assert_frame_equal(by_v, by_r)

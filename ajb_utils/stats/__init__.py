@@ -78,6 +78,7 @@ from ajb_utils.stats.frames import (
     RECORD_KEYS,
     Missing,
     SeedLike,
+    as_str,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
 from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
@@ -91,6 +92,7 @@ from ajb_utils.stats.reference import (
 )
 
 __all__ = [
+    "as_str",
     "SeedLike",
     "Missing",
     "MISSING_RULES",

@@ -132,8 +132,8 @@ def study_runs(bench, study: str, base_model: str | None = None, generator: str 
         j = j[j["key"] == base_model_key(base_model)]
     v = bench.verdicts
     if generator:
-        v = v[v["generator"].astype(str) == schema.canonical_generator(generator)]
-    counts = v["judge"].astype(str).value_counts()
+        v = v[stats.as_str(v["generator"]) == schema.canonical_generator(generator)]
+    counts = stats.as_str(v["judge"]).value_counts()
     j["n_verdicts"] = j["judge"].map(counts).fillna(0).astype(int)
     j = j[j["n_verdicts"] > 0]
     dec = j["decoding"].map(_decoding)
@@ -282,9 +282,9 @@ def paired_delta_ci(
     w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
     for c, new in kept.items():
-        w[new] = w[c].astype(str)
+        w[new] = stats.as_str(w[c])
     w["condition"] = pd.Series(np.asarray(variant), index=w.index).astype(str)
-    w["_avg"] = w[average_over].astype(str) if average_over else ""
+    w["_avg"] = stats.as_str(w[average_over]) if average_over else ""
     byk = [kept.get(c, c) for c in by]
     keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
     recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
@@ -302,7 +302,7 @@ def paired_delta_ci(
         columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta", "lo": "delta_lo", "hi": "delta_hi"}
     )
     for c in by:
-        ci[c] = ci[c].astype(str)
+        ci[c] = stats.as_str(ci[c])
     return ci.reindex(columns=out_cols)
 
 
@@ -310,7 +310,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     """Return ``table`` with delta_lo, delta_hi, n_pairs of ``ci`` joined on ``on`` (NaN where none)."""
     if not len(ci):
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
-    keyed = table.assign(**{c: table[c].astype(str) for c in on})
+    keyed = table.assign(**{c: stats.as_str(table[c]) for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
     for c in on:
         merged[c] = table[c].to_numpy()
@@ -333,13 +333,13 @@ def pairing_cell_ci(
         return cells.assign(lo=np.nan, hi=np.nan)
     v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
     recs = stats.record_alignment(v)
-    recs["variant"] = recs["judge"].astype(str).str.rsplit("|", n=1).str[-1]
+    recs["variant"] = stats.as_str(recs["judge"]).str.rsplit("|", n=1).str[-1]
     ci = stats.bootstrap_cells(
         recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     keys = ["variant", "generator", "difficulty", "condition"]
     for c in keys:
-        ci[c] = ci[c].astype(str)
+        ci[c] = stats.as_str(ci[c])
     return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
 
 
@@ -370,12 +370,12 @@ def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.Data
     v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
     if not len(v):
         return pd.DataFrame(columns=cols)
-    v = v.assign(run=v["judge"].astype(str))
+    v = v.assign(run=stats.as_str(v["judge"]))
     parts = []
     for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
         part = paired_delta_ci(
             v,
-            v["condition"].astype(str),
+            stats.as_str(v["condition"]),
             "corrupted_gt",
             ref,
             ["run", "difficulty"],
@@ -402,7 +402,7 @@ def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
     out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
     for c in by:
-        out[c] = out[c].astype(str)
+        out[c] = stats.as_str(out[c])
     return out
 
 
@@ -450,7 +450,7 @@ def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) 
     v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
     work = v[list(by)].copy()
     for c in by:
-        work[c] = work[c].astype(str)
+        work[c] = stats.as_str(work[c])
     work["j1"] = v["llm_score"].to_numpy() == 1.0
     work["p1"] = v["p"].to_numpy() >= 1.0 - 1e-9
     g = work.groupby(list(by), sort=False)
@@ -570,10 +570,10 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
             ]
         )
         to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-        base = both["judge"].astype(str).map(lambda j: to_base.get(j, j))
+        base = stats.as_str(both["judge"]).map(lambda j: to_base.get(j, j))
         ci = paired_delta_ci(
             both.assign(base=base.to_numpy()),
-            both["condition"].astype(str),
+            stats.as_str(both["condition"]),
             "without_gt_05",
             "without_gt",
             ["generator"],
@@ -603,7 +603,7 @@ NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing
 
 def from_paper(t: pd.DataFrame) -> bool:
     """Return True when an ablation table holds the paper's values (no runs on this data)."""
-    return bool(len(t)) and bool((t["source"].astype(str) == PAPER_SOURCE).all())
+    return bool(len(t)) and bool((stats.as_str(t["source"]) == PAPER_SOURCE).all())
 
 
 def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
@@ -616,7 +616,7 @@ def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
     long = t04.melt(id_vars="generator", value_vars=list(cols), var_name="column")
     long["stat"] = long["column"].map(lambda c: cols[c][0])
     long["condition"] = long["column"].map(lambda c: cols[c][1])
-    if t04["source"].astype(str).str.contains(PAPER_SOURCE, regex=False).any():
+    if stats.as_str(t04["source"]).str.contains(PAPER_SOURCE, regex=False).any():
         long = long[long["column"] == "default_1_0"]  # the 0.5-default columns are the paper's own
     cmp = paper.compare(long, paper.reported("T04"), on=["generator", "condition", "stat"])
     return cmp.round(2)
@@ -629,7 +629,7 @@ def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
     weak = d.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])
     fmt = lambda s: ", ".join(f"{schema.display(k)} {v:+.2f}" for k, v in s.items())  # noqa: E731
     src = str(t04["source"].iloc[0])
-    if t04["source"].astype(str).str.contains(PAPER_SOURCE, regex=False).any():  # the deltas are the paper's
+    if stats.as_str(t04["source"]).str.contains(PAPER_SOURCE, regex=False).any():  # the deltas are the paper's
         return report.checks_table([paper.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.c2_strong", "P.c2_weak")])
     return report.checks_table(
         [
@@ -651,15 +651,15 @@ def _pairing_verdicts(
     if runs.empty:
         return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
     v = bench.verdicts
-    v = v[v["judge"].isin(runs["judge"]) & v["generator"].astype(str).isin(gens)]
+    v = v[v["judge"].isin(runs["judge"]) & stats.as_str(v["generator"]).isin(gens)]
     if conditions is not None:
         v = v[v["condition"].isin(list(conditions))]
     v = v.copy()
     if variant == "condition":
-        v["variant"] = v["condition"].astype(str)
+        v["variant"] = stats.as_str(v["condition"])
     else:
-        v["variant"] = v["judge"].astype(str).map(runs.set_index("judge")[variant]).astype(str)
-    v["judge"] = v["judge"].astype(str) + "|" + v["variant"]
+        v["variant"] = stats.as_str(v["judge"]).map(runs.set_index("judge")[variant]).astype(str)
+    v["judge"] = stats.as_str(v["judge"]) + "|" + v["variant"]
     return v, runs
 
 
@@ -799,7 +799,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     ci = pd.DataFrame(columns=keys + DELTA_CI_COLUMNS)
     if source != PAPER_SOURCE:
         v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
-        v["cond"] = v["condition"].astype(str)
+        v["cond"] = stats.as_str(v["condition"])
         ci = paired_delta_ci(
             v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
         ).rename(columns={"cond": "condition"})
@@ -825,7 +825,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     Deltas are computed from the unrounded alignments (on runs) or the printed cells (paper).
     """
     d = t26.dropna(subset=["delta"])
-    parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
+    parts = [d.assign(condition=stats.as_str(d["condition"])), d.assign(condition="all")]
     both = pd.concat(parts)
     g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame(
@@ -908,7 +908,7 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         ]
         base = _cells(rel, ["generator", "difficulty", "condition"]).assign(variant="with_gt")
         cells = pd.concat([cells, base[cells.columns]])
-        v = pd.concat([v, rel.assign(variant="with_gt", judge=rel["judge"].astype(str) + "|with_gt")])
+        v = pd.concat([v, rel.assign(variant="with_gt", judge=stats.as_str(rel["judge"]) + "|with_gt")])
     wide = cells.pivot_table(index="difficulty", columns="variant", values="align", sort=False)
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
@@ -916,13 +916,13 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     wide["source"] = situation(bench, "format", key, gen)
     wide.columns.name = None
     recs = stats.record_alignment(v)
-    recs["variant"] = recs["condition"].astype(str)
+    recs["variant"] = stats.as_str(recs["condition"])
     cell_ci = stats.bootstrap_cells(
         recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     for var, name in (("with_gt", "structured"), ("freeform", "freeform")):
-        c = cell_ci[cell_ci["variant"].astype(str) == var]
-        c = c.set_index(c["difficulty"].astype(str))
+        c = cell_ci[stats.as_str(cell_ci["variant"]) == var]
+        c = c.set_index(stats.as_str(c["difficulty"]))
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
@@ -957,7 +957,7 @@ def format_without_gt(bench) -> pd.DataFrame:
     cells = _cells(rel, ["generator", "difficulty", "condition"])
     out = pd.DataFrame(
         {
-            "difficulty": cells["difficulty"].astype(str).to_numpy(),
+            "difficulty": stats.as_str(cells["difficulty"]).to_numpy(),
             "structured": cells["align"].to_numpy(),
             "n": cells["n"].to_numpy(),
         }
@@ -1062,7 +1062,7 @@ def repeat_checks(bench) -> list[paper.Verdict]:
         runs = study_runs(bench, study)
         if runs.empty:
             continue
-        runs = runs.assign(dec=runs["decoding"].astype(str))
+        runs = runs.assign(dec=stats.as_str(runs["decoding"]))
         for _, grp in runs.groupby(["key", "dec"]):
             if len(grp) < 2:
                 continue

@@ -265,24 +265,48 @@ def tier_search(
     Spearman rho of pairwise kappa vs tier gap it gives: columns tiering (judge=tier, paper
     order), capacity_ordered (follows parameter count), rho. 4,683 rows for six judges."""
     sub = pw[pw["condition"] == condition]
-    a, b = sub["judge"].astype(str).to_numpy(), sub["judge_2"].astype(str).to_numpy()
+    a, b = stats.as_str(sub["judge"]).to_numpy(), stats.as_str(sub["judge_2"]).to_numpy()
     kappa = sub["kappa"].to_numpy(float)
     judges = list(judges)
+    tierings = [
+        labels
+        for labels in itertools.product(range(len(judges)), repeat=len(judges))
+        if sorted(set(labels)) == list(range(len(set(labels))))
+    ]
+    pos = {j: i for i, j in enumerate(judges)}
+    labels = np.array(tierings, dtype=np.int64).reshape(len(tierings), len(judges))
+    gaps = np.abs(labels[:, [pos[x] for x in a]] - labels[:, [pos[y] for y in b]])  # (tierings, pairs)
+    rho = _row_spearman(gaps, kappa)
     rows = []
-    for labels in itertools.product(range(len(judges)), repeat=len(judges)):
-        if sorted(set(labels)) != list(range(len(set(labels)))):
-            continue
-        t = dict(zip(judges, labels))
-        gap = np.abs(np.array([t[x] for x in a]) - np.array([t[y] for y in b]))
-        rho = stats.spearman(gap, kappa)[0] if len(set(gap)) > 1 else np.nan
+    for labels_k, rho_k in zip(tierings, rho):
+        t = dict(zip(judges, labels_k))
         rows.append(
             {
                 "tiering": ", ".join(f"{schema.display(j)}={k}" for j, k in t.items()),
                 "capacity_ordered": _capacity_ordered(t),
-                "rho": rho,
+                "rho": float(rho_k),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _average_ranks(x: np.ndarray) -> np.ndarray:
+    """Return the 1-based ranks of each row of x (n, m), ties given their average rank (scipy's rankdata)."""
+    less = (x[:, None, :] < x[:, :, None]).sum(axis=2)
+    equal = (x[:, None, :] == x[:, :, None]).sum(axis=2)
+    return less + (equal + 1) / 2.0
+
+
+def _row_spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Return Spearman's rho of each row of x (n, m) with y (m,) (Pearson on average ranks); NaN for a constant row."""
+    rx = _average_ranks(x)
+    ry = _average_ranks(y[None, :])[0]
+    dx = rx - rx.mean(axis=1, keepdims=True)
+    dy = ry - ry.mean()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = (dx @ dy) / np.sqrt((dx * dx).sum(axis=1) * (dy @ dy))
+    constant = (x == x[:, :1]).all(axis=1)
+    return np.where(constant, np.nan, np.clip(rho, -1.0, 1.0))
 
 
 def tier_note(n_hits: int, n_capacity_hits: int) -> str:
@@ -304,7 +328,7 @@ def hard_cell_means(
     v = v[v["difficulty"] == difficulty]
     jury = stats.soft_jury(v, judges)
     both = pd.concat([v, jury], ignore_index=True)
-    both["judge"] = both["judge"].astype(str)
+    both["judge"] = stats.as_str(both["judge"])
     cells = stats.align(both, by=["judge", "generator"], missing=missing)
     res = cells.groupby("judge")["align"].mean()
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
@@ -345,14 +369,16 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
     for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
         out.append(paper.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))
     gt = pw[pw["condition"] == "with_gt"]
-    agree = pd.Series(gt["agreement"].to_numpy(float), index=gt["judge"].astype(str) + "|" + gt["judge_2"].astype(str))
+    agree = pd.Series(
+        gt["agreement"].to_numpy(float), index=stats.as_str(gt["judge"]) + "|" + stats.as_str(gt["judge_2"])
+    )
     out += [paper.verdict("CJ.highest_pair", agree), paper.verdict("CJ.lowest_pair", agree)]
     t2 = stats.align(
         released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
         by=["judge", "generator", "difficulty", "condition"],
         missing=missing,
     )
-    t2["judge"] = t2["judge"].astype(str)
+    t2["judge"] = stats.as_str(t2["judge"])
     if (t2["judge"] == "judge_prometheus2_7b").any():
         cell = t2.pivot_table(
             index=["generator", "difficulty", "condition"], columns="judge", values="align", observed=True

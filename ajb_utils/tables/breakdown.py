@@ -46,7 +46,7 @@ T14_WEIGHTINGS: dict[str, dict[str, float]] = {
 
 def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> list[str]:
     """Return the names (in the given order) that occur in frame[col]."""
-    have = set(frame[col].astype(str).unique())
+    have = set(stats.as_str(frame[col]).unique())
     return [n for n in names if n in have]
 
 
@@ -70,7 +70,7 @@ def per_metric_long(bench, judges: Sequence[str] | None = None, missing: Missing
         .reset_index()
     )
     for c in ("judge", "condition", "metric"):
-        out[c] = out[c].astype(str)
+        out[c] = stats.as_str(out[c])
     return out
 
 
@@ -96,8 +96,8 @@ def topology_long(
         .agg(align=("align", "mean"), n_cells=("align", "size"), n_records=("n", "sum"))
         .reset_index()
     )
-    out["judge"] = out["judge"].astype(str)
-    out["dag_type"] = out["dag_type"].astype(str)
+    out["judge"] = stats.as_str(out["judge"])
+    out["dag_type"] = stats.as_str(out["dag_type"])
     out["condition"] = condition
     return out
 
@@ -195,12 +195,12 @@ def breakdown_checks(t24_long: pd.DataFrame, topo: pd.DataFrame) -> list[paper.V
 
     `t24_long`: judge, condition, metric, align (six judges); `topo`: judge, dag_type, align (with GT).
     """
-    pm = t24_long[t24_long["judge"].astype(str).isin(schema.MAIN_JUDGES)]
-    pm = pm.assign(judge=pm["judge"].astype(str), metric=pm["metric"].astype(str))
+    pm = t24_long[stats.as_str(t24_long["judge"]).isin(schema.MAIN_JUDGES)]
+    pm = pm.assign(judge=stats.as_str(pm["judge"]), metric=stats.as_str(pm["metric"]))
     spread = pm.groupby(["condition", "metric"])["align"].agg(lambda v: v.max() - v.min())
     gt_metric = pm[pm["condition"] == "with_gt"].groupby("metric")["align"].mean()
-    tp = topo[topo["judge"].astype(str).isin(schema.MAIN_JUDGES)]
-    tp = tp.assign(judge=tp["judge"].astype(str), dag_type=tp["dag_type"].astype(str))
+    tp = topo[stats.as_str(topo["judge"]).isin(schema.MAIN_JUDGES)]
+    tp = tp.assign(judge=stats.as_str(tp["judge"]), dag_type=stats.as_str(tp["dag_type"]))
     wide = tp.pivot_table(index="judge", columns="dag_type", values="align")
     mean = wide.mean()
     top = wide.idxmax(axis=1)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2_contingency
 
 from ajb_utils import data, paper, schema
 
@@ -264,6 +263,8 @@ def _uniform_p(tup: pd.DataFrame, by: str) -> tuple[float, str]:
     tab = pd.crosstab(tup[by].astype(str), tup["null"])
     if True not in tab.columns or len(tab) < 2:
         return np.nan, ""
+    from scipy.stats import chi2_contingency  # here, not at the top: scipy.stats costs every notebook ~0.8 s
+
     p = float(chi2_contingency(tab.to_numpy())[1])
     rate = (100 * tab[True] / tab.sum(axis=1)).round(1)
     return p, f"p = {p:.3f}; null rate % " + ", ".join(f"{k} {x:g}" for k, x in rate.items())

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import report, schema
+from ajb_utils import report, schema, stats
 
 __all__ = ["GALLERY_RULES", "gallery_cases", "plan_lines", "plan_diff", "case_view", "show_case"]
 
@@ -54,7 +54,7 @@ _ORDER = {
 def _rank(df: pd.DataFrame, col: str) -> pd.Series:
     """Return the paper-order position of each value of df[col] (unknown values last)."""
     pos = {v: i for i, v in enumerate(_ORDER[col])}
-    return df[col].astype(str).map(pos).fillna(len(pos)).astype(int)
+    return stats.as_str(df[col]).map(pos).fillna(len(pos)).astype(int)
 
 
 def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
@@ -62,7 +62,7 @@ def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
     v = verdicts[verdicts["judge"].isin(list(judges)) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     v = v.copy()
     for c in ("id", "generator", "difficulty", "condition", "metric", "judge"):
-        v[c] = v[c].astype(str)
+        v[c] = stats.as_str(v[c])
     return v
 
 
@@ -83,9 +83,9 @@ def _flawed_hard_passed(bench, v: pd.DataFrame, judges: Sequence[str]) -> dict[s
     ok = g.agg(n=("llm_score", "size"), n_one=("one", "sum"), n_judges=("judge", "nunique")).reset_index()
     ok = ok[(ok["n_judges"] == len(judges)) & (ok["n_one"] == ok["n"]) & (ok["n"] == len(judges) * len(schema.METRICS))]
     gen = bench.generations.assign(
-        id=bench.generations["id"].astype(str),
-        generator=bench.generations["generator"].astype(str),
-        difficulty=bench.generations["difficulty"].astype(str),
+        id=stats.as_str(bench.generations["id"]),
+        generator=stats.as_str(bench.generations["generator"]),
+        difficulty=stats.as_str(bench.generations["difficulty"]),
     )
     ok = ok.merge(gen[["id", "generator", "difficulty", "p_mean"]], on=["id", "generator", "difficulty"])
     ok = ok[ok["p_mean"] < 1.0]
@@ -134,10 +134,10 @@ def _names(calls: Any) -> list[str]:
 
 def _order_swap(bench, v: pd.DataFrame) -> dict[str, Any] | None:
     """Return the order_swap case."""
-    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"].map(_names)
+    exp = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id")["expected_calls"].map(_names)
     gen = bench.generations
     gnames = gen["generated_calls"].map(_names)
-    enames = exp.reindex(gen["id"].astype(str)).to_numpy()
+    enames = exp.reindex(stats.as_str(gen["id"])).to_numpy()
     swap = np.array(
         [len(a) > 1 and sorted(a) == sorted(b) and list(a) != list(b) for a, b in zip(gnames, enames)], dtype=bool
     )
@@ -227,12 +227,12 @@ def case_view(
     (judge, metric) with the verdict and justification under each condition (empty text when the
     bench was loaded without justifications).
     """
-    rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id").loc[str(id)]
+    rec = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id").loc[str(id)]
     gen = bench.generations
     g = gen[
-        (gen["id"].astype(str) == str(id))
-        & (gen["generator"].astype(str) == generator)
-        & (gen["difficulty"].astype(str) == difficulty)
+        (stats.as_str(gen["id"]) == str(id))
+        & (stats.as_str(gen["generator"]) == generator)
+        & (stats.as_str(gen["difficulty"]) == difficulty)
     ].iloc[0]
     record = pd.DataFrame(
         [
@@ -269,9 +269,9 @@ def case_view(
     p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[p_cols[m]]) for m in schema.METRICS]})
     v = bench.verdicts
     v = v[
-        (v["id"].astype(str) == str(id))
-        & (v["generator"].astype(str) == generator)
-        & (v["difficulty"].astype(str) == difficulty)
+        (stats.as_str(v["id"]) == str(id))
+        & (stats.as_str(v["generator"]) == generator)
+        & (stats.as_str(v["difficulty"]) == difficulty)
     ]
     v = _main(v, judges)
     if "justification" not in v.columns:

@@ -11,6 +11,7 @@ four open-weight generators, the 12-cell averages the paper's headline numbers c
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from ajb_utils.tables.anchoring import lift_checks, paired_lift, per_metric_lift
 __all__ = [
     "T02_KEYS",
     "main_verdicts",
+    "main_records",
     "alignment_cells",
     "table_T02",
     "table_T02_wide",
@@ -79,13 +81,39 @@ def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.Dat
     return v[keep]
 
 
+# The record frames main_records computed: (verdict frame's id, judges, rule) -> (weak ref to that frame, records).
+_RECORDS_MEMO: dict[tuple[int, tuple[str, ...], str], tuple[weakref.ref, pd.DataFrame]] = {}
+_RECORDS_MEMO_SIZE: int = 4
+
+
+def main_records(
+    bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
+) -> pd.DataFrame:
+    """Return the record frame (`stats.record_alignment`) of `main_verdicts(bench, judges)` under `missing`.
+
+    Computed once per verdict frame (by identity: `bench.verdicts` is never modified in place),
+    judge set and rule, and shared by Table 2, Table 10 and the other tables built on the same
+    records; the result is read-only (copy it before changing it).
+    """
+    v = bench.verdicts
+    key = (id(v), tuple(judges), str(missing))
+    hit = _RECORDS_MEMO.get(key)
+    if hit is not None and hit[0]() is v:
+        return hit[1]
+    recs = stats.record_alignment(main_verdicts(bench, judges), missing=missing)
+    while len(_RECORDS_MEMO) >= _RECORDS_MEMO_SIZE:
+        _RECORDS_MEMO.pop(next(iter(_RECORDS_MEMO)))
+    _RECORDS_MEMO[key] = (weakref.ref(v), recs)
+    return recs
+
+
 def alignment_cells(
     bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
 ) -> pd.DataFrame:
     """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys."""
-    cells = stats.align(main_verdicts(bench, judges), by=T02_KEYS, missing=missing)
+    cells = stats.align(main_records(bench, judges, missing), by=T02_KEYS)
     for c in T02_KEYS:
-        cells[c] = cells[c].astype(str)
+        cells[c] = stats.as_str(cells[c])
     return cells
 
 
@@ -141,12 +169,12 @@ def table_T10(
     Records are resampled with replacement within each cell, stratified by dag_type (topology
     counts kept in every resample); the statistic is the cell's mean record alignment x 100.
     """
-    recs = stats.record_alignment(main_verdicts(bench), missing=missing)
+    recs = main_records(bench, schema.JUDGES, missing)
     out = stats.bootstrap_cells(
         recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     for c in T02_KEYS:
-        out[c] = out[c].astype(str)
+        out[c] = stats.as_str(out[c])
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
 
@@ -199,7 +227,7 @@ def reference_cells(
     refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
     cells = stats.align(refv, by=T02_KEYS, missing=missing)
     for c in T02_KEYS:
-        cells[c] = cells[c].astype(str)
+        cells[c] = stats.as_str(cells[c])
     return cells
 
 
@@ -268,7 +296,7 @@ def degradation_ci(
     rec = stats.record_alignment(v, missing=missing)
     for c in ("id", "generator", "difficulty", "condition", "dag_type"):
         if c in rec:
-            rec[c] = rec[c].astype(str)
+            rec[c] = stats.as_str(rec[c])
     keys = ["id", "generator", "difficulty", "condition"]
     per = rec.groupby(keys, observed=True).agg(mu=("mu", "mean"), dag_type=("dag_type", "first")).reset_index()
     one = stats.bootstrap_cells(
@@ -317,7 +345,7 @@ def paper_without_gt_vs_pbar() -> pd.DataFrame:
     out["n_judges_below_p_bar"] = nb.reindex(pd.MultiIndex.from_frame(out[["generator", "difficulty"]])).to_numpy()
     out["n_judges_below_p_bar"] = out["n_judges_below_p_bar"].astype(np.int64)
     out["n_judges"] = out["n_judges"].astype(np.int64)
-    out["source_T02"] = ", ".join(sorted(set(t02["source"].astype(str))))
+    out["source_T02"] = ", ".join(sorted(set(stats.as_str(t02["source"]))))
     out["_g"] = out["generator"].map({x: i for i, x in enumerate(schema.GENERATORS)})
     out["_d"] = out["difficulty"].map({x: i for i, x in enumerate(schema.DIFFICULTIES)})
     out = out.sort_values(["_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
@@ -429,7 +457,7 @@ def finding2_lift(
     gens = _generators(n_generators)
     v = main_verdicts(bench, schema.MAIN_JUDGES)
     out = paired_lift(v[v["generator"].isin(gens)], n_bootstrap, seed)
-    out = out[out["judge"].isin(set(cells["judge"].astype(str)))]
+    out = out[out["judge"].isin(set(stats.as_str(cells["judge"])))]
     out["_o"] = out["judge"].map({j: i for i, j in enumerate(schema.JUDGES)})
     return out.sort_values("_o").drop(columns="_o").reset_index(drop=True)
 
@@ -608,7 +636,7 @@ def mismatch_checks(bench, judge: str = "judge_qwq_32b") -> list[paper.Verdict]:
     miss = v[v["match"].astype(float) < 1 - 1e-9]
     if miss.empty:
         return [paper.not_reproduced("P.mismatch_share", f"no {schema.display(judge)} verdicts that differ from p")]
-    share = 100 * float((miss["metric"].astype(str) != "parameter_structure").mean())
+    share = 100 * float((stats.as_str(miss["metric"]) != "parameter_structure").mean())
     return [
         paper.verdict(
             "P.mismatch_share",
@@ -793,7 +821,7 @@ def record_view(bench, record_id: str | None = None) -> dict[str, pd.DataFrame]:
     gen["plan"] = gen["generated_calls"].map(_plan_str)
     scores = gen[["generator", "difficulty", "plan", "p_tool", "p_param", "p_seq", "p_cov"]]
     scores = scores.assign(
-        generator=scores["generator"].astype(str), difficulty=scores["difficulty"].astype(str)
+        generator=stats.as_str(scores["generator"]), difficulty=stats.as_str(scores["difficulty"])
     ).reset_index(drop=True)
     return {
         "record": pd.DataFrame(
@@ -824,7 +852,7 @@ def param_upper_bound(bench) -> pd.DataFrame:
     """
     gen = bench.generations.reset_index(drop=True)
     exp_by_id = bench.records.set_index("id")["expected_calls"]
-    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(gen["id"].astype(str))].tolist()
+    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(stats.as_str(gen["id"]))].tolist()
     calls = call_param_scores(gen["generated_calls"].tolist(), expected)
     n = len(gen)
     k = calls["k"].to_numpy()
@@ -838,9 +866,9 @@ def param_upper_bound(bench) -> pd.DataFrame:
         ub = np.where(n_calls == 0, 1.0, ub_sum / np.maximum(n_calls, 1))
     return pd.DataFrame(
         {
-            "id": gen["id"].astype(str),
-            "generator": gen["generator"].astype(str),
-            "difficulty": gen["difficulty"].astype(str),
+            "id": stats.as_str(gen["id"]),
+            "generator": stats.as_str(gen["generator"]),
+            "difficulty": stats.as_str(gen["difficulty"]),
             "p_param": np.round(cur, DECIMALS),
             "p_param_ub": np.round(ub, DECIMALS),
             "n_calls": n_calls,
@@ -871,16 +899,18 @@ def table_T15(
     )
     v = main_verdicts(bench, schema.MAIN_JUDGES)
     v = v[v["condition"] == "with_gt"]
-    rec_ids = bench.records["id"].astype(str).tolist()
+    rec_ids = stats.as_str(bench.records["id"]).tolist()
     gen_names = [
         str(g)
-        for g in pd.unique(pd.concat([v["generator"].astype(str).drop_duplicates(), ub["generator"].drop_duplicates()]))
+        for g in pd.unique(
+            pd.concat([stats.as_str(v["generator"]).drop_duplicates(), ub["generator"].drop_duplicates()])
+        )
     ]
     key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
     key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)
     row = pd.Index(key_u).get_indexer(key_v)
     p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
-    is_param = (v["metric"].astype(str) == "parameter_structure").to_numpy()
+    is_param = (stats.as_str(v["metric"]) == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
     cur = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
     new = stats.align(
