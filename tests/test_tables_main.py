@@ -244,3 +244,17 @@ def test_paired_lift_from_records_equals_from_verdicts(bench) -> None:
     by_v = paired_lift(v, 100, 2)
     by_r = paired_lift(stats.record_alignment(v, missing=stats.PAPER_MISSING), 100, 2)
     pd.testing.assert_frame_equal(by_v, by_r)
+
+
+def test_main_records_sees_a_verdict_frame_changed_in_place(bench) -> None:
+    """The memo is keyed by content: a verdict frame changed in place (same object) is recomputed."""
+    from dataclasses import replace
+
+    mine = replace(bench, verdicts=bench.verdicts.copy())
+    before = tables.table_T02(mine)
+    col = mine.verdicts.columns.get_loc("match")
+    mine.verdicts.iloc[: len(mine.verdicts) // 2, col] = 0.0  # the same frame object, other values
+    after = tables.table_T02(mine)
+    assert not np.allclose(before["align"], after["align"])
+    fresh = replace(bench, verdicts=mine.verdicts.copy())
+    pd.testing.assert_frame_equal(after, tables.table_T02(fresh))

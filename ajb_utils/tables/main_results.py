@@ -11,12 +11,12 @@ four open-weight generators, the 12-cell averages the paper's headline numbers c
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import xxhash
 
 from ajb_utils import paper, report, schema, stats
 from ajb_utils.data import generation_keys
@@ -81,9 +81,26 @@ def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.Dat
     return v[keep]
 
 
-# The record frames main_records computed: (verdict frame's id, judges, rule) -> (weak ref to that frame, records).
-_RECORDS_MEMO: dict[tuple[int, tuple[str, ...], str], tuple[weakref.ref, pd.DataFrame]] = {}
+# The record frames main_records computed: (content fingerprint of the verdicts, judges, rule) -> records.
+_RECORDS_MEMO: dict[tuple[str, tuple[str, ...], str], pd.DataFrame] = {}
 _RECORDS_MEMO_SIZE: int = 4
+
+
+def verdict_fingerprint(verdicts: pd.DataFrame) -> str:
+    """Return a hash of a verdict frame's content (every column's values, categories and order):
+    equal frames give equal hashes, and any change of a value changes it (xxh3-128 of the bytes)."""
+    h = xxhash.xxh3_128()
+    for col in verdicts.columns:
+        s = verdicts[col]
+        h.update(f"{col}|{s.dtype}|{len(s)}".encode())
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            h.update("\x00".join(map(str, s.cat.categories)).encode())
+            h.update(np.ascontiguousarray(s.cat.codes.to_numpy()).tobytes())
+        elif s.dtype.kind in "biuf":
+            h.update(np.ascontiguousarray(s.to_numpy()).tobytes())
+        else:
+            h.update(pd.util.hash_pandas_object(s, index=False).to_numpy().tobytes())
+    return h.hexdigest()
 
 
 def main_records(
@@ -91,19 +108,18 @@ def main_records(
 ) -> pd.DataFrame:
     """Return the record frame (`stats.record_alignment`) of `main_verdicts(bench, judges)` under `missing`.
 
-    Computed once per verdict frame (by identity: `bench.verdicts` is never modified in place),
-    judge set and rule, and shared by Table 2, Table 10 and the other tables built on the same
-    records; the result is read-only (copy it before changing it).
+    Computed once per verdict content (`verdict_fingerprint`: a frame changed in place is a new
+    key), judge set and rule, and shared by Table 2, Table 10 and the other tables built on the
+    same records; the result is read-only (copy it before changing it).
     """
-    v = bench.verdicts
-    key = (id(v), tuple(judges), str(missing))
+    key = (verdict_fingerprint(bench.verdicts), tuple(judges), str(missing))
     hit = _RECORDS_MEMO.get(key)
-    if hit is not None and hit[0]() is v:
-        return hit[1]
+    if hit is not None:
+        return hit
     recs = stats.record_alignment(main_verdicts(bench, judges), missing=missing)
     while len(_RECORDS_MEMO) >= _RECORDS_MEMO_SIZE:
         _RECORDS_MEMO.pop(next(iter(_RECORDS_MEMO)))
-    _RECORDS_MEMO[key] = (weakref.ref(v), recs)
+    _RECORDS_MEMO[key] = recs
     return recs
 
 
