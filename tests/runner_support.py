@@ -1,7 +1,9 @@
-"""What the runner tests share: the test key, a toy bench and a fake-server RunConfig."""
+"""What the runner tests share: the test key, a fake-server RunConfig, the judge CLI's command line and environment."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,7 @@ from ajb_utils.judge import RunConfig
 
 SECRET = "sk-test-DO-NOT-LEAK-4f9a2c"  # the API key the tests pass through AJB_TEST_KEY; must never be stored
 REPO = Path(__file__).resolve().parent.parent
+CLI_ENV = {**os.environ, "PYTHONPATH": str(REPO), "AJB_TEST_KEY": SECRET}  # the judge CLI's subprocess environment
 
 
 def cfg(server: Any, bench: Any, tmp_path: Path, model: str = "good", **kw: Any) -> RunConfig:
@@ -30,3 +33,33 @@ def cfg(server: Any, bench: Any, tmp_path: Path, model: str = "good", **kw: Any)
     )
     base.update(kw)
     return RunConfig(**base)
+
+
+def cli_args(url: str, tmp_path: Path, model: str = "good", *extra: str, cmd: str = "run") -> list[str]:
+    """Return the judge CLI's command line (`cmd` on the toy bench against `url`, store and runs under tmp_path)."""
+    return [
+        sys.executable,
+        "-m",
+        "ajb_utils.judge",
+        cmd,
+        "--backend",
+        "openai",
+        "--base-url",
+        url,
+        "--model",
+        model,
+        "--api-key-env",
+        "AJB_TEST_KEY",
+        "--source",
+        "toy:2",
+        "--name",
+        "cli",
+        "--out",
+        str(tmp_path / "runs"),
+        "--store",
+        str(tmp_path / "cli.sqlite"),
+        "--no-progress",
+        "--timeout",
+        "5",
+        *extra,
+    ]

@@ -21,9 +21,9 @@ from ajb_utils.judge.backends import FatalBackendError, redact  # noqa: E402
 from ajb_utils.judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
 from fake_openai_server import FakeServer  # noqa: E402
-from runner_support import REPO, SECRET, cfg  # noqa: E402
+from runner_support import CLI_ENV, SECRET, cfg, cli_args  # noqa: E402
 
-ENV = {**os.environ, "PYTHONPATH": str(REPO), "AJB_TEST_KEY": SECRET}
+ENV = CLI_ENV
 
 
 @pytest.fixture(scope="module")
@@ -40,35 +40,6 @@ def server():
 @pytest.fixture(autouse=True)
 def key_env(monkeypatch):
     monkeypatch.setenv("AJB_TEST_KEY", SECRET)
-
-
-def cli_args(url: str, tmp_path: Path, model: str = "good", *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "ajb_utils.judge",
-        "run",
-        "--backend",
-        "openai",
-        "--base-url",
-        url,
-        "--model",
-        model,
-        "--api-key-env",
-        "AJB_TEST_KEY",
-        "--source",
-        "toy:2",
-        "--name",
-        "cli",
-        "--out",
-        str(tmp_path / "runs"),
-        "--store",
-        str(tmp_path / "cli.sqlite"),
-        "--no-progress",
-        "--timeout",
-        "5",
-        *extra,
-    ]
 
 
 def export_rows(s) -> list[dict]:

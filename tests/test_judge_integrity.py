@@ -26,9 +26,9 @@ from ajb_utils.judge.conditions import Context, config_hash, judge_units  # noqa
 from ajb_utils.judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_utils.judge.toybench import make_toy_bench  # noqa: E402
 from fake_openai_server import FakeServer, judge_answer  # noqa: E402
-from runner_support import REPO, SECRET, cfg  # noqa: E402
+from runner_support import CLI_ENV, REPO, SECRET, cfg, cli_args  # noqa: E402
 
-ENV = {**os.environ, "PYTHONPATH": str(REPO), "AJB_TEST_KEY": SECRET}
+ENV = CLI_ENV
 METRIC_KEYS = {
     "tool_selection": "tool_selection_accuracy",
     "parameter_structure": "parameter_structure_accuracy",
@@ -51,35 +51,6 @@ def server():
 @pytest.fixture(autouse=True)
 def key_env(monkeypatch):
     monkeypatch.setenv("AJB_TEST_KEY", SECRET)
-
-
-def cli(url: str, tmp_path: Path, model: str = "good", *extra: str, cmd: str = "run") -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "ajb_utils.judge",
-        cmd,
-        "--backend",
-        "openai",
-        "--base-url",
-        url,
-        "--model",
-        model,
-        "--api-key-env",
-        "AJB_TEST_KEY",
-        "--source",
-        "toy:2",
-        "--name",
-        "cli",
-        "--out",
-        str(tmp_path / "runs"),
-        "--store",
-        str(tmp_path / "cli.sqlite"),
-        "--no-progress",
-        "--timeout",
-        "5",
-        *extra,
-    ]
 
 
 def run_cli(args: list[str], env: dict | None = None) -> subprocess.CompletedProcess:
@@ -108,7 +79,7 @@ def test_usd_budget_without_prices_is_refused(server, bench, tmp_path) -> None:
     with pytest.raises(ValueError, match="--price-in"):
         run_judge(cfg(server, bench, tmp_path, budget_usd=0.01))
     assert server.state.requests == 0 and not (tmp_path / "store.sqlite").exists()
-    line = one_line_error(run_cli(cli(server.url, tmp_path, "good", "--budget-usd", "0.01")))
+    line = one_line_error(run_cli(cli_args(server.url, tmp_path, "good", "--budget-usd", "0.01")))
     assert "--price-in" in line and "--price-out" in line
     assert server.state.requests == 0 and not (tmp_path / "cli.sqlite").exists()
 
@@ -213,7 +184,7 @@ def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
     try:
         url = srv.stdout.readline().strip()
         budget = 40_000
-        args = cli(
+        args = cli_args(
             url,
             tmp_path,
             "long",
@@ -283,7 +254,7 @@ def test_key_echoed_in_non_json_bodies_and_fingerprints_is_redacted(server, benc
         cfg(server, bench, tmp_path, "fpecho", name="fp", store_path=tmp_path / "fp.sqlite", conditions=["with_gt"])
     )
     assert s2.statuses == {"ok": 12}
-    r = run_cli(cli(server.url, tmp_path, "nonjson", "--max-attempts", "1", "--abort-after", "2"))
+    r = run_cli(cli_args(server.url, tmp_path, "nonjson", "--max-attempts", "1", "--abort-after", "2"))
     blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
     blobs += [r.stdout.encode(), r.stderr.encode(), str(s1).encode(), str(s2).encode()]
     for secret in (SECRET, "pw-hunter2-XYZ"):
@@ -385,14 +356,14 @@ def test_a_wrong_key_stops_at_the_first_401(server, bench, tmp_path) -> None:
     s = run_judge(cfg(server, bench, tmp_path, "auth", concurrency=8, check_endpoint=False))
     assert server.state.requests == 1
     assert s.calls == 1 and "401" in s.aborted and "1 call" in s.aborted
-    r = run_cli(cli(server.url, tmp_path, "auth", "--concurrency", "8"))
+    r = run_cli(cli_args(server.url, tmp_path, "auth", "--concurrency", "8"))
     assert r.returncode == 2 and server.state.requests == 2
     assert "0 calls" not in r.stdout and "401" in r.stdout
 
 
 def test_a_missing_key_variable_creates_nothing(server, tmp_path) -> None:
     env = {k: v for k, v in ENV.items() if k != "AJB_TEST_KEY"}
-    line = one_line_error(run_cli(cli(server.url, tmp_path), env=env))
+    line = one_line_error(run_cli(cli_args(server.url, tmp_path), env=env))
     assert "AJB_TEST_KEY" in line
     assert not (tmp_path / "cli.sqlite").exists() and not (tmp_path / "runs").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []
@@ -460,7 +431,7 @@ def test_static_rewrite_dry_run_writes_nothing_and_keeps_the_config(tmp_path) ->
     ],
 )
 def test_unknown_names_fail_at_once_listing_the_valid_ones(server, tmp_path, flag, value, valid) -> None:
-    line = one_line_error(run_cli(cli(server.url, tmp_path, "good", flag, value)))
+    line = one_line_error(run_cli(cli_args(server.url, tmp_path, "good", flag, value)))
     assert value in line and valid in line
     assert server.state.requests == 0 and not (tmp_path / "cli.sqlite").exists()
 
