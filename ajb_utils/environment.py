@@ -31,6 +31,7 @@ ENV_PACKAGES: list[str] = [
     "papermill",
     "pyarrow",
     "orjson",
+    "msgspec",
     "xxhash",
     "huggingface_hub",
     "pyyaml",

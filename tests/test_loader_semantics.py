@@ -304,6 +304,7 @@ JUDGE_FILES = {
         _judge_line(2, with_gt=_block(), without_gt=None),
     ],
     "a missing metric": [_judge_line(0, with_gt={"tool_selection": {"llm_score": 1.0}}, without_gt=_block())],
+    "a null metric": [_judge_line(0, with_gt=_block(tool_selection=None)), _judge_line(1, with_gt=_block(0.0))],
     "a null verdict and integers": [
         _judge_line(
             0,
@@ -314,19 +315,26 @@ JUDGE_FILES = {
     "other spellings": [
         _judge_line(0, with_gt={"tool_selection_accuracy": {"score": 1}, "sequence_accuracy": {"accuracy": 0.5}})
     ],
+    "a verdict spelt accuracy": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": None, "accuracy": 0.5}))],
+    "an extra field in a metric": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": 0.5, "reasoning": "r"}))],
     "numbers as text": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": "0.5"}))],
     "a block as JSON text": [_judge_line(0, with_gt=json.dumps(_block()), without_gt=_block())],
     "a condition present but always null": [_judge_line(0, with_gt=_block(), without_gt=None)],
     "an unknown condition": [_judge_line(0, with_gt=_block(), with_gt_cot=_block())],
     "a duplicate row": [_judge_line(0, with_gt=_block(0.0)), _judge_line(0, with_gt=_block(1.0))],
     "booleans": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": True}))],
+    "an id as a number": [{**_judge_line(0, with_gt=_block()), "id": 7}],
+    "a justification that is not text": [
+        _judge_line(0, with_gt=_block(tool_selection={"llm_score": 1, "justification": 3}))
+    ],
 }
 
 
+@pytest.mark.parametrize("justifications", [False, True], ids=["numbers", "justifications"])
 @pytest.mark.parametrize("case", sorted(JUDGE_FILES))
-def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case):
-    """A judge file read by the fast reader (or refused by it) gives the verdicts and exclusions
-    of the general per-row path, whatever the encoding of its blocks."""
+def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case, justifications):
+    """A judge file read by the typed decoder (or refused by it) gives the verdicts, the
+    justifications and the exclusions of the general per-row path, whatever its encoding."""
     from ajb_utils.data.build import GenerationIndex, build_verdicts
     from ajb_utils.data.read import read_files, read_path
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
@@ -342,13 +350,15 @@ def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case):
         }
     )
     index = GenerationIndex.of(gens)
-    fast, general = read_path(path, judge=True), read_files([path], judge=True)
-    if case == "released":
-        assert fast.flat  # the fast reader took it
+    fast, general = read_path(path, "judge", justifications), read_files([path], "judge")
+    if case in ("released", "a null metric", "an extra field in a metric", "a condition present but always null"):
+        assert fast.flat  # the typed decoder took it
+    if case in ("other spellings", "a verdict spelt accuracy", "numbers as text", "a block as JSON text", "booleans"):
+        assert not fast.flat  # ... and refused these (the general path reads them)
     out = []
     for raw in (fast, general):
         excl: list = []
-        v = build_verdicts(raw, "judge_x", index, excl)
+        v = build_verdicts(raw, "judge_x", index, excl, justifications)
         out.append(
             (
                 v.astype({c: str for c in v.columns if v[c].dtype.name == "category"}).reset_index(drop=True),
@@ -358,6 +368,77 @@ def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case):
     pd.testing.assert_frame_equal(out[0][0], out[1][0], check_dtype=False)
     pd.testing.assert_frame_equal(out[0][1], out[1][1])
     assert fast.unknown == general.unknown
+
+
+GENERATOR_FILES = {
+    "released": [
+        {
+            "id": "r0",
+            "difficulty": "easy",
+            "generated_tool_calls": [{"function": {"name": "f", "arguments": "{}"}}],
+            "available_tools": [{"type": "function"}],
+            "expected_tool_calls": [],
+            "score_tool_selection": 1,
+        }
+    ],
+    "text plans, a missing field and extras": [
+        {"id": "r0", "difficulty": "easy", "generated_tool_calls": "[]", "user_query": "q", "other": {"x": [1]}},
+        {"id": 5, "difficulty": "hard", "generated_tool_calls": None, "score_query_coverage": "0.5"},
+    ],
+    "a row that is not an object": [{"id": "r0", "difficulty": "easy", "generated_tool_calls": []}, [1, 2]],
+    "no plans at all": [{"id": "r0", "difficulty": "easy"}],
+}
+
+
+@pytest.mark.parametrize("case", sorted(GENERATOR_FILES))
+def test_fast_generator_reader_gives_the_general_paths_rows(tmp_path, case):
+    """A generator file read by the typed decoder (or refused by it) gives the general path's
+    rows for every column the loader uses, and its malformed-line count."""
+    from ajb_utils.data.read import read_files, read_path
+
+    path = tmp_path / "gen.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in GENERATOR_FILES[case]))
+    fast, general = read_path(path, "generator"), read_files([path], "generator")
+    used = [c for c in general.rows.columns if c in fast.rows.columns or c in ("id", "difficulty")]
+    pd.testing.assert_frame_equal(fast.rows[used], general.rows[used])
+    assert len(fast.bad) == len(general.bad)
+    assert "available_tools" not in fast.rows and "available_tools" not in general.rows
+
+
+def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch, caplog):
+    """Judge files decoded by the reader process equal the in-process decoding, in order; a
+    process that cannot run (a bad interpreter) only means the files are read here, saying so."""
+    from ajb_utils import decode
+    from ajb_utils.data import read
+
+    paths = []
+    for k, case in enumerate(("released", "null and missing blocks", "other spellings")):
+        paths.append(tmp_path / f"j{k}.jsonl")
+        paths[-1].write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
+
+    def same(a, b) -> bool:
+        """Return True when two judge_columns results are equal (None for a refused file)."""
+        if a is None or b is None:
+            return a is b
+        return a.keys() == b.keys() and all(
+            np.array_equal(
+                np.asarray(a[k][0] if isinstance(a[k], tuple) else a[k]),
+                np.asarray(b[k][0] if isinstance(b[k], tuple) else b[k]),
+                equal_nan=True,
+            )
+            for k in a
+        )
+
+    with read.JudgeReader(paths) as reader:
+        assert reader.proc is not None
+        got = [reader.take(p) for p in paths]
+    assert [same(g, decode.judge_columns(p)) for g, p in zip(got, paths)] == [True, True, True]
+    assert got[2] is None  # refused: the general path reads it
+    monkeypatch.setattr(read.sys, "executable", str(tmp_path / "no-python"))
+    with caplog.at_level("WARNING"), read.JudgeReader(paths) as reader:
+        got = [reader.take(p) for p in paths]
+    assert [same(g, decode.judge_columns(p)) for g, p in zip(got, paths)] == [True, True, True]
+    assert "reading here" in caplog.text
 
 
 def test_snap_verdicts_equals_the_nearest_label_rule():

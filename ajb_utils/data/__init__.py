@@ -15,8 +15,6 @@ To open one config interactively, `datasets` is the documented way:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +34,7 @@ from ajb_utils.data.build import (
     score_generations,
     tidy_verdicts,
 )
-from ajb_utils.data.read import GENERATOR_DROP, Raw, read_config, read_files, read_path
+from ajb_utils.data.read import JudgeReader, Raw, read_config, read_path
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
 from ajb_utils.data.runs import JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
@@ -97,17 +95,6 @@ def _select(
         messages.append(msg)
         log.warning(msg)
     return [k for k in known if k in out]
-
-
-class _Deferred:
-    """A read done when its result is asked for (the `datasets` engine reads in the caller's thread)."""
-
-    def __init__(self, fn: Callable[..., Raw], *args: Any, **kwargs: Any) -> None:
-        self.call = lambda: fn(*args, **kwargs)
-
-    def result(self) -> Raw:
-        """Return the read's result."""
-        return self.call()
 
 
 def _plan(
@@ -188,8 +175,8 @@ def load_bench(
     message. runs: "shipped" (default) the source's own runs (<source>/runs), "auto" also the
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
-    engine: "json" (default for local folders: the JSON-lines files read directly, judge configs
-    by Arrow's C++ reader) or "datasets" (default for the hub: `datasets.load_dataset`, its Arrow
+    engine: "json" (default for local folders: the JSON-lines files read directly, judge and
+    generator configs by the typed decoder of `ajb_utils.decode`) or "datasets" (default for the hub: `datasets.load_dataset`, its Arrow
     copy cached by content); both give the same frames. justifications: keep the judges'
     one-sentence rationales in `verdicts` (more memory). cache: read and write the tidy-frame
     cache (keyed by the inputs' content or hub commit, the arguments and the loader's code);
@@ -207,27 +194,21 @@ def load_bench(
     generator_runs = select_runs(src, runs, "generators", messages)
     excl: list[Excluded] = []
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
-    read_messages: dict[str, list[str]] = {j: [] for j in wanted}
-    with bench_cache.gc_paused(), ThreadPoolExecutor(max_workers=1) as pool:
-        # JSON-lines judge configs are read by Arrow's C++ reader (no GIL) in a second thread
-        # while this one parses and scores the generations.
-        ahead = pool.submit if engine == "json" else _Deferred
-        judge_raw = {
-            j: ahead(
-                read_config, src, card, j, revision, engine, read_messages[j], judge=True, justifications=justifications
-            )
-            for j in wanted
-        }
-        run_raw = {r.name: ahead(read_path, r.path, judge=True, justifications=justifications) for r in judge_runs}
+    local = src.is_local and engine == "json"
+    judge_paths = {j: Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1}
+    with (
+        bench_cache.gc_paused(),
+        JudgeReader([*judge_paths.values(), *(r.path for r in judge_runs)], justifications) as reader,
+    ):
         records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, messages), excl)
         frames = [
             build_generations(
-                read_config(src, card, g, revision, engine, messages, GENERATOR_DROP), g, records, excl, messages
+                read_config(src, card, g, revision, engine, messages, "generator"), g, records, excl, messages
             )
             for g in _select(generators, schema.GENERATORS, card.files, "generator", messages)
         ]
         for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
-            frames.append(build_generations(read_files([run.path], GENERATOR_DROP), run.name, records, excl, messages))
+            frames.append(build_generations(read_path(run.path, "generator"), run.name, records, excl, messages))
             messages.append(f"loaded generator run {run.name!r}")
         generator_names = [*schema.GENERATORS, *(r.name for r in generator_runs)]
         generations = score_generations(frames, records)
@@ -237,14 +218,13 @@ def load_bench(
         verdicts: list[pd.DataFrame] = []
         judge_rows: list[dict[str, Any]] = []
         for j in wanted:
-            raw = judge_raw.pop(j).result()  # each raw freed once its verdicts are built
-            messages += read_messages[j]
+            raw = read_config(src, card, j, revision, engine, messages, "judge", justifications, reader)
             _report_unknown(j, raw, messages)
             verdicts.append(compact(build_verdicts(raw, j, index, excl, justifications)))
             del raw
             judge_rows.append(judge_meta(j, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
         for run in judge_runs:
-            raw = run_raw.pop(run.name).result()
+            raw = read_path(run.path, "judge", justifications, reader)
             _report_unknown(run.name, raw, messages)
             try:
                 v = build_verdicts(raw, run.name, index, excl, justifications)

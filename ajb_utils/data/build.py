@@ -338,8 +338,10 @@ def _metric_field(blocks: list[dict[str, Any] | None], metric: str, fld: str) ->
     return out
 
 
-def _to_float(values: list[Any]) -> np.ndarray:
+def _to_float(values: list[Any] | np.ndarray) -> np.ndarray:
     """Return values as float64, non-numbers as NaN."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        return values.astype(float, copy=False)
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
@@ -347,16 +349,22 @@ _NAMES = ("id", "generator", "difficulty")
 
 
 class _Condition:
-    """One condition column of a judge config, read once into float arrays: fields[(metric, name)]."""
+    """One condition column of a judge config, read once into arrays: fields[(metric, name)]
+    (float64) and, when asked, notes[metric] (the justifications)."""
 
-    def __init__(self, rows: pd.DataFrame, cond: str, flat: bool) -> None:
+    def __init__(self, rows: pd.DataFrame, cond: str, flat: bool, justifications: bool = False) -> None:
         self.cond = cond
-        self.blocks = None if flat else [_as_block(v) for v in rows[cond]]
-        self.fields = {
-            (m, f): rows[f"{cond}.{m}.{f}"].to_numpy(float) if flat else _to_float(_metric_field(self.blocks, m, f))
-            for m in schema.METRICS
-            for f in _FIELDS
-        }
+        blocks = None if flat else [_as_block(v) for v in rows[cond]]
+
+        def column(metric: str, fld: str) -> Any:
+            """Return one field of one metric: the flat column, or read from the blocks."""
+            if not flat:
+                return _metric_field(blocks, metric, fld)
+            name = f"{cond}.{metric}.{fld}"
+            return rows[name].to_numpy(float if fld in _FIELDS else object) if name in rows else [None] * len(rows)
+
+        self.fields = {(m, f): _to_float(column(m, f)) for m in schema.METRICS for f in _FIELDS}
+        self.notes = {m: list(column(m, "justification")) for m in schema.METRICS} if justifications else {}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
         self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)
@@ -364,7 +372,7 @@ class _Condition:
     def keep(self, at: np.ndarray) -> None:
         """Keep only the rows at positions `at` (returns None)."""
         self.fields = {k: v[at] for k, v in self.fields.items()}
-        self.blocks = None if self.blocks is None else [self.blocks[i] for i in at]
+        self.notes = {m: [v[i] for i in at] for m, v in self.notes.items()}
         self.null = self.null[at]
 
 
@@ -409,7 +417,7 @@ def build_verdicts(
     has_gen = row >= 0
     if (~has_gen).any():
         excl.append(exclusions(judge, ident[~has_gen], NO_GENERATION, judge=judge))
-    conds = [_Condition(rows, c, raw.flat) for c in present_conditions(rows)]
+    conds = [_Condition(rows, c, raw.flat, justifications) for c in present_conditions(rows)]
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
     at = np.flatnonzero(has_gen)
@@ -456,7 +464,7 @@ def _long_verdicts(
             p_published.append(c.fields[(metric, "programmatic_score")])
             match_published.append(c.fields[(metric, "match_score")])
             if justifications:
-                notes += _metric_field(c.blocks, metric, "justification") if c.blocks is not None else [None] * n
+                notes += c.notes[metric]
     k = len(conds) * n_m
     names = {name: _categorical(np.tile(codes, k), index.dtypes[name]) for name, codes in index.codes(key).items()}
     cond_codes = np.array([schema.CONDITIONS.index(c.cond) for c in conds], dtype=np.int16)

@@ -1,6 +1,7 @@
-"""Reading one config's bytes into rows: the JSON-lines files directly (orjson; judge configs by
-Arrow's C++ reader against the released schema) or through `datasets.load_dataset`, which falls back
-to the files when Arrow type inference fails, saying so. Whatever the engine, the result is a `Raw`
+"""Reading one config's bytes into rows: the JSON-lines files directly (judge and generator configs
+by the typed decoder of `ajb_utils.decode` where they fit the released layout, judge files in a
+reader process on the other core; anything else line by line with orjson) or through
+`datasets.load_dataset`, which falls back to the files when Arrow type inference fails, saying so. Whatever the engine, the result is a `Raw`
 of the same shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
 
 A file that ends inside a line, or a config with fewer rows than its card declares, is an
@@ -11,6 +12,12 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,16 +28,15 @@ from orjson import JSONDecodeError as _JSONError
 from orjson import loads as _loads
 
 from ajb_utils import cache as bench_cache
-from ajb_utils import schema
+from ajb_utils import decode, schema
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
 from ajb_utils.data.source import Card, Source, fetch
+from ajb_utils.decode import unknown_conditions
 
 log = logging.getLogger("ajb_utils.data")
 
 # Columns the per-generator configs repeat from `main`; dropped on read to save memory.
 GENERATOR_DROP: tuple[str, ...] = ("available_tools", "expected_tool_calls")
-JUDGE_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "dag_type")
-_METRIC_KEYS = frozenset(k for m in schema.METRICS for k in (m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))
 _TAIL = 1 << 16
 
 
@@ -97,75 +103,14 @@ def read_jsonl(path: Path, drop: tuple[str, ...] = ()) -> tuple[list[dict[str, A
     return rows, bad
 
 
-def _is_block(value: Any) -> bool:
-    """Return True when a value looks like a condition block (an object with a metric key)."""
-    if isinstance(value, str) and value.lstrip().startswith("{"):
-        try:
-            value = _loads(value)
-        except _JSONError:
-            return False
-    return isinstance(value, dict) and not _METRIC_KEYS.isdisjoint(value)
-
-
-def unknown_conditions(values: dict[str, Any]) -> list[str]:
-    """Return the names, among `values` (column -> a value of it), of condition-like columns
-    that are not known conditions (schema.CONDITIONS), sorted."""
-    return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
-
-
 def _head(frame: pd.DataFrame) -> dict[str, Any]:
     """Return the first row of a frame as a dict ({} when empty)."""
     return frame.iloc[0].to_dict() if len(frame) else {}
 
 
 # --------------------------------------------------------------------------------------------
-# Judge configs through Arrow: flat numeric columns
+# Judge configs as flat numeric columns
 # --------------------------------------------------------------------------------------------
-
-
-def _verdict_arrow_schema() -> Any:
-    """Return the explicit Arrow schema of a judge config's numbers (every known condition
-    column; justifications are not read on this path)."""
-    import pyarrow as pa
-
-    metric = pa.struct(
-        [("llm_score", pa.float64()), ("programmatic_score", pa.float64()), ("match_score", pa.float64())]
-    )
-    block = pa.struct([(m, metric) for m in schema.METRICS] + [("overall_alignment_pct", pa.float64())])
-    return pa.schema(
-        [("id", pa.string()), ("generator", pa.string()), ("difficulty", pa.string()), ("dag_type", pa.string())]
-        + [(c, block) for c in schema.CONDITIONS]
-    )
-
-
-def read_judge_arrow(path: Path) -> pd.DataFrame | None:
-    """Return a judge config as flat `cond.metric.field` columns, read by Arrow's C++ JSON reader
-    against the released schema; None when the file does not fit it (JSON-string blocks, other
-    metric spellings, unknown condition columns, malformed lines): the general path reads it."""
-    import pyarrow as pa
-    import pyarrow.json as paj
-
-    with open(path, "rb") as fh:
-        first = next((line for line in fh if line.strip()), b"")
-    try:
-        head = _loads(first) if first else {}
-    except _JSONError:
-        return None
-    if not isinstance(head, dict) or unknown_conditions(head):
-        return None
-    for cond in schema.CONDITIONS:  # other spellings or JSON-string blocks: general path
-        block = head.get(cond)
-        if block is not None and not (isinstance(block, dict) and all(m in block for m in schema.METRICS)):
-            return None
-    try:
-        table = paj.read_json(
-            path,
-            read_options=paj.ReadOptions(block_size=1 << 24),
-            parse_options=paj.ParseOptions(explicit_schema=_verdict_arrow_schema(), unexpected_field_behavior="ignore"),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
-        return None
-    return flatten_judge_table(table)
 
 
 def _categorical(column: Any) -> pd.Categorical:
@@ -290,13 +235,13 @@ def read_config(
     revision: str | None,
     engine: str,
     messages: list[str],
-    drop: tuple[str, ...] = (),
-    judge: bool = False,
+    kind: str = "main",
     justifications: bool = False,
+    reader: JudgeReader | None = None,
 ) -> Raw:
-    """Return one config's rows. engine "datasets" reads through `datasets.load_dataset` and falls
-    back to the files on inference errors (saying so); "json" reads the files (a judge config by
-    Arrow's C++ reader where it fits, unless `justifications` are wanted)."""
+    """Return the rows of one config of `kind` ("main", "generator" or "judge"). engine
+    "datasets" reads through `datasets.load_dataset` and falls back to the files on inference
+    errors (saying so); "json" reads the files (`read_path`)."""
     files = card.files.get(config)
     if not files:
         raise BenchDataError(f"config {config!r} has no data files in the README header")
@@ -314,32 +259,124 @@ def read_config(
             messages.append(msg)
             log.warning(msg)
         else:
-            flat = flatten_judge_table(table) if judge and not justifications else None
+            flat = flatten_judge_table(table) if kind == "judge" and not justifications else None
             if flat is not None:
                 raw = Raw(flat, flat=True, unknown=unknown_conditions((table.slice(0, 1).to_pylist() or [{}])[0]))
             else:
+                drop = GENERATOR_DROP if kind == "generator" else ()
                 rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names if c not in drop})
-                raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if judge else [])
+                raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if kind == "judge" else [])
             return _checked(raw, config, card, files)
     paths = [fetch(src, rel, revision) for rel in files]
-    raw = read_path(paths[0], drop, judge, justifications) if len(paths) == 1 else read_files(paths, drop, judge)
+    raw = read_path(paths[0], kind, justifications, reader) if len(paths) == 1 else read_files(paths, kind)
     return _checked(raw, config, card, files)
 
 
-def read_files(paths: list[Path], drop: tuple[str, ...] = (), judge: bool = False) -> Raw:
-    """Return the rows of JSON-lines files read directly (no Arrow inference)."""
+def read_files(paths: list[Path], kind: str = "main") -> Raw:
+    """Return the rows of JSON-lines files read line by line with orjson (the general path)."""
     rows: list[dict[str, Any]] = []
     bad: list[str] = []
     for path in paths:
-        r, b = read_jsonl(path, drop)
+        r, b = read_jsonl(path, GENERATOR_DROP if kind == "generator" else ())
         rows += r
         bad += b
     frame = pd.DataFrame(rows)
-    return Raw(frame, bad, unknown=unknown_conditions(_head(frame)) if judge else [])
+    return Raw(frame, bad, unknown=unknown_conditions(_head(frame)) if kind == "judge" else [])
 
 
-def read_path(path: Path, drop: tuple[str, ...] = (), judge: bool = False, justifications: bool = False) -> Raw:
-    """Return the rows of one JSON-lines file: a judge config by Arrow's C++ reader where it
-    fits (unless `justifications` are wanted), else line by line."""
-    flat = read_judge_arrow(path) if judge and not justifications else None
-    return Raw(flat, flat=True) if flat is not None else read_files([path], drop, judge)
+def flat_frame(columns: decode.Columns) -> pd.DataFrame:
+    """Return `decode.judge_columns` as a frame (id, generator, difficulty as categoricals)."""
+    names = ("id", "generator", "difficulty")
+    cats = {k: pd.Categorical.from_codes(*columns[k], validate=False) for k in names}
+    return pd.DataFrame({**cats, **{k: v for k, v in columns.items() if k not in names}})
+
+
+def read_path(path: Path, kind: str = "main", justifications: bool = False, reader: JudgeReader | None = None) -> Raw:
+    """Return the rows of one JSON-lines file: judge and generator configs by the typed decoder
+    (`ajb_utils.decode`) where they fit the released layout, else (and `main`) line by line."""
+    if kind == "judge":
+        columns = reader.take(path) if reader else decode.judge_columns(path, justifications)
+        if columns is not None:
+            return Raw(flat_frame(columns), flat=True)
+    elif kind == "generator":
+        columns = decode.generator_columns(path)
+        if columns is not None and all(c in columns for c in schema.REQUIRED_GENERATOR):
+            return Raw(pd.DataFrame(columns))
+    return read_files([path], kind)
+
+
+class JudgeReader:
+    """Judge files decoded in a reader process (`python -m ajb_utils.decode`) on the other core
+    while this one builds the generations; `take(path)` returns them in the order given. When the
+    process cannot start or fails, a file is decoded here instead (slower, the same columns);
+    AJB_DECODE_PROCESS=0 decodes every file here."""
+
+    def __init__(self, paths: list[Path], justifications: bool = False) -> None:
+        self.justifications = justifications
+        self.order = [str(p) for p in paths]
+        self.done: queue.Queue[tuple[str, decode.Columns | None] | None] = queue.Queue()
+        self.proc: subprocess.Popen[bytes] | None = None
+        if not paths or os.environ.get("AJB_DECODE_PROCESS") == "0":
+            return
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(decode.__file__).parents[1]), env.get("PYTHONPATH", "")])
+        self.errors = tempfile.TemporaryFile()
+        args = [sys.executable, "-m", "ajb_utils.decode", *(["--justifications"] if justifications else [])]
+        try:
+            self.proc = subprocess.Popen(
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=env
+            )
+            self.proc.stdin.write("".join(p + "\n" for p in self.order).encode())  # type: ignore[union-attr]
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        except OSError as exc:
+            log.warning("judge reader process not started (%s); reading here", exc)
+            self.proc = None
+            return
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        """Put each result the process writes on the queue, then None (end or failure)."""
+        try:
+            while True:
+                self.done.put(pickle.load(self.proc.stdout))  # type: ignore[union-attr]
+        except Exception:  # EOFError at the end; a crash or a short write
+            self.done.put(None)
+
+    def take(self, path: Path) -> decode.Columns | None:
+        """Return `decode.judge_columns` of `path`, the next file of the order given."""
+        expected = bool(self.order) and self.order[0] == str(path)
+        if expected:
+            self.order.pop(0)
+        got = self.done.get() if self.proc is not None and expected else None
+        if got is not None and got[0] == str(path):
+            return got[1]
+        if self.proc is not None:
+            self._stop("the judge reader process ended early")
+        return decode.judge_columns(path, self.justifications)
+
+    def _stop(self, why: str) -> None:
+        """End the reader process (saying why, with its error output, when it failed)."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        proc.kill()
+        proc.wait()
+        self.errors.seek(0)
+        err = self.errors.read().decode("utf-8", "replace").strip().splitlines()
+        log.warning("%s (%s); reading judge files in this process", why, err[-1] if err else f"exit {proc.returncode}")
+
+    def close(self) -> None:
+        """Wait for the reader process to end (killed if files are left unread)."""
+        if self.proc is not None:
+            if self.order:
+                self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def __enter__(self) -> JudgeReader:
+        """Return the reader (a context manager that ends the process on exit)."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """End the reader process."""
+        self.close()
