@@ -101,7 +101,7 @@ def _get(objects: list[Any], name: str, empty: Any = None) -> list[Any]:
 def _block_table(blocks: list[Any], names: list[str], no_metric: Any) -> np.ndarray:
     """Return the `metric.field` values of blocks (none null) as a (len(names), n) float64 array."""
     try:  # one pass in C; a null metric breaks the chain
-        return np.array(list(map(operator.attrgetter(*names), blocks)), dtype=float).reshape(-1, len(names)).T.copy()
+        return np.array(list(map(operator.attrgetter(*names), blocks)), dtype=float).reshape(-1, len(names)).T
     except AttributeError:
         entries = {m: _get(blocks, m, no_metric) for m in schema.METRICS}
         return np.array([_get(entries[n.split(".")[0]], n.split(".")[1]) for n in names], dtype=float)
@@ -109,8 +109,9 @@ def _block_table(blocks: list[Any], names: list[str], no_metric: Any) -> np.ndar
 
 def judge_columns(path: Path, justifications: bool = False) -> Columns | None:
     """Return a judge config as flat columns: id / generator / difficulty as (codes, uniques),
-    `cond.metric.field` float64 arrays (and `cond.metric.justification` lists when asked) for
-    every condition with a block in some row; None when the file does not fit the released layout."""
+    `cond.metric.field` arrays (llm_score float64, to be snapped; the published scores float32,
+    as the tidy frames keep them) and `cond.metric.justification` lists when asked, for every
+    condition with a block in some row; None when the file does not fit the released layout."""
     decoder, no_block, no_metric = _judge_types(justifications)
     try:
         with open(path, "rb") as fh:
@@ -128,11 +129,11 @@ def judge_columns(path: Path, justifications: bool = False) -> Columns | None:
             continue  # absent, or null in every row: the same to Arrow and to this loader
         blocks = [no_block if b is None else b for b in blocks] if None in blocks else blocks
         table = _block_table(blocks, names, no_metric)
-        out.update({f"{cond}.{n}": values for n, values in zip(names, table)})
+        for n, values in zip(names, table):  # the published scores are kept as float32 (as the frames keep them)
+            out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
         if justifications:
             for m in schema.METRICS:
                 out[f"{cond}.{m}.justification"] = _get(_get(blocks, m, no_metric), "justification")
-        out[f"{cond}.overall_alignment_pct"] = np.array(_get(blocks, "overall_alignment_pct"), dtype=float)
     return out
 
 

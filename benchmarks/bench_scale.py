@@ -6,7 +6,8 @@
     python benchmarks/bench_scale.py [--sources data/sample_full data/sample_full_x4] [--repeat 1]
 
 Each load runs in a fresh process (`load_bench(source, cache=False)`), so its peak resident
-memory (ru_maxrss of that process) is the load's own. Prints wall and CPU seconds, verdict rows,
+memory (ru_maxrss of that process) is the load's own; the judge reader process it starts is
+given beside it (its CPU is counted in the CPU seconds). Prints wall and CPU seconds, verdict rows,
 peak memory, and the ratios of each source to the first: rows, time per row, peak. The 1-minute
 load average is given with each line (compare ratios measured in one run).
 """
@@ -29,7 +30,9 @@ c, t = time.process_time(), time.perf_counter()
 bench = load_bench(sys.argv[1], cache=False)
 wall, cpu = time.perf_counter() - t, time.process_time() - c
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB -> GiB (Linux)
-print(json.dumps({"wall": wall, "cpu": cpu, "rows": len(bench.verdicts), "peak_gib": peak}))
+reader = resource.getrusage(resource.RUSAGE_CHILDREN)  # the judge reader process
+cpu += reader.ru_utime + reader.ru_stime
+print(json.dumps({"wall": wall, "cpu": cpu, "rows": len(bench.verdicts), "peak_gib": peak, "reader_gib": reader.ru_maxrss / 2**20}))
 """
 
 
@@ -58,7 +61,7 @@ def main() -> None:
             results.append(r)
             print(
                 f"{src.name:<22} {r['rows']:>11,} verdict rows  {r['wall']:7.1f} s wall  {r['cpu']:7.1f} s cpu  "
-                f"peak {r['peak_gib']:5.2f} GiB  load {r['load']:.1f}",
+                f"peak {r['peak_gib']:5.2f} GiB (reader process {r['reader_gib']:4.2f} GiB)  load {r['load']:.1f}",
                 flush=True,
             )
     base = results[0]
@@ -67,7 +70,7 @@ def main() -> None:
         print(
             f"{Path(r['source']).name} / {Path(base['source']).name}: {k:.2f}x the rows, "
             f"{r['wall'] / base['wall'] / k:.2f}x the wall time per row ({r['cpu'] / base['cpu'] / k:.2f}x cpu), "
-            f"{r['peak_gib'] / base['peak_gib']:.2f}x the peak"
+            f"{r['peak_gib'] / base['peak_gib']:.2f}x the peak ({r['reader_gib'] / base['reader_gib']:.2f}x the reader's)"
         )
 
 

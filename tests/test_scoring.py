@@ -192,6 +192,21 @@ def test_vectorised_matches_reference_on_random_plans() -> None:
     pd.testing.assert_frame_equal(vec, ref, check_dtype=False)
 
 
+def test_shared_expected_lists_score_as_copies_do() -> None:
+    """Generations that share one expected call list object (as a record's generations do in
+    `score_frame`) score as if each had its own copy, empty lists included."""
+    rng = random.Random(11)
+    records = [_random_plan(rng) for _ in range(40)] + [[]]
+    which = [rng.randrange(len(records)) for _ in range(3000)]
+    gens = [_random_plan(rng) for _ in which]
+    shared = score_plans(gens, [records[w] for w in which])
+    copies = score_plans(gens, [json.loads(json.dumps(records[w])) for w in which])
+    ref = pd.DataFrame([programmatic_scores(g, records[w]) for g, w in zip(gens, which)])
+    ref.columns = ["p_tool", "p_param", "p_seq", "p_cov"]
+    pd.testing.assert_frame_equal(shared, copies)
+    pd.testing.assert_frame_equal(shared, ref, check_dtype=False)
+
+
 def test_vectorised_on_empty_input() -> None:
     assert len(score_plans([], [])) == 0
     with pytest.raises(ValueError):

@@ -339,9 +339,9 @@ def _metric_field(blocks: list[dict[str, Any] | None], metric: str, fld: str) ->
 
 
 def _to_float(values: list[Any] | np.ndarray) -> np.ndarray:
-    """Return values as float64, non-numbers as NaN."""
+    """Return values as floats (float arrays as they are, anything else as float64), non-numbers as NaN."""
     if isinstance(values, np.ndarray) and values.dtype.kind == "f":
-        return values.astype(float, copy=False)
+        return values
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
@@ -361,7 +361,7 @@ class _Condition:
             if not flat:
                 return _metric_field(blocks, metric, fld)
             name = f"{cond}.{metric}.{fld}"
-            return rows[name].to_numpy(float if fld in _FIELDS else object) if name in rows else [None] * len(rows)
+            return rows[name].to_numpy() if name in rows else [None] * len(rows)
 
         self.fields = {(m, f): _to_float(column(m, f)) for m in schema.METRICS for f in _FIELDS}
         self.notes = {m: list(column(m, "justification")) for m in schema.METRICS} if justifications else {}
@@ -388,7 +388,7 @@ def present_conditions(rows: pd.DataFrame) -> list[str]:
     return [
         c
         for c in schema.CONDITIONS
-        if (c in rows.columns and rows[c].notna().any()) or f"{c}.overall_alignment_pct" in rows.columns
+        if (c in rows.columns and rows[c].notna().any()) or f"{c}.{schema.METRICS[0]}.llm_score" in rows.columns
     ]
 
 
