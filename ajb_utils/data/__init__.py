@@ -69,8 +69,8 @@ CACHE_NOTE = "read from the tidy-frame cache"
 
 
 def _engine(engine: str | None, src: Source) -> str:
-    """Return the engine to read with: "json" for local folders, "datasets" for the hub."""
-    engine = engine or ("json" if src.is_local else "datasets")
+    """Return the engine to read with: "json" (the default, whatever the source) or "datasets"."""
+    engine = engine or "json"
     if engine not in ("datasets", "json"):
         raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
     return engine
@@ -175,9 +175,10 @@ def load_bench(
     message. runs: "shipped" (default) the source's own runs (<source>/runs), "auto" also the
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
-    engine: "json" (default for local folders: the JSON-lines files read directly, judge and
-    generator configs by the typed decoder of `ajb_utils.decode`) or "datasets" (default for the hub: `datasets.load_dataset`, its Arrow
-    copy cached by content); both give the same frames. justifications: keep the judges'
+    engine: "json" (the default: the JSON-lines files read directly, downloaded at the pinned
+    commit for the hub; judge and generator configs by the typed decoder of `ajb_utils.decode`)
+    or "datasets" (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a
+    first load); both give the same frames. justifications: keep the judges'
     one-sentence rationales in `verdicts` (more memory). cache: read and write the tidy-frame
     cache (keyed by the inputs' content or hub commit, the arguments and the loader's code);
     False reads the files every time. Raises BenchDataError (one line) for a source it cannot
