@@ -195,11 +195,14 @@ def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
     r1["generated_tool_calls"] = plan  # published scores stay those of a null-dropping scorer
     other = next(r for r in rows if r["id"] == "r3" and r["difficulty"] == "hard")
     other["score_tool_selection"] = 0.123
+    rounded = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "easy")
+    rounded["score_query_coverage"] = float(rounded["score_query_coverage"]) - 5e-4
     _write(path, rows)
     bad = scoring.check_published_scores(load_bench(root, engine="json", runs=None))
     causes = bad.groupby("cause", observed=True).size().to_dict()
-    assert causes == {"other": 1}  # a null-valued key is not an argument (issue 20 §1): no mismatch
-    assert bad["metric"].tolist() == ["tool_selection"]
+    assert causes == {"other": 1, "rounding": 1}  # a null-valued key is not an argument (issue 20 §1): no mismatch
+    assert sorted(bad["metric"]) == ["query_coverage", "tool_selection"]
+    assert list(bad["cause"].cat.categories) == list(scoring.MISMATCH_CAUSES)  # every cause reachable
 
 
 # ------------------------------------------------------------------ issue 20.2: one dedup policy
