@@ -298,10 +298,6 @@ class GenerationIndex:
             "difficulty": key % n_d,
         }
 
-    def names(self, key: np.ndarray) -> dict[str, pd.Categorical]:
-        """Return the id / generator / difficulty categoricals of generation keys."""
-        return {n: _categorical(c, self.dtypes[n]) for n, c in self.codes(key).items()}
-
 
 def _categorical(codes: np.ndarray, dtype: pd.CategoricalDtype) -> pd.Categorical:
     """Return a categorical from valid codes (not checked again)."""
