@@ -31,6 +31,7 @@ from ajb_utils.data.build import (
     categorize,
     compact,
     generation_keys,
+    release_memory,
     score_generations,
     tidy_verdicts,
 )
@@ -213,6 +214,8 @@ def load_bench(
             messages.append(f"loaded generator run {run.name!r}")
         generator_names = [*schema.GENERATORS, *(r.name for r in generator_runs)]
         generations = score_generations(frames, records)
+        del frames
+        release_memory()  # the scorer's call tables
         index = GenerationIndex.of(generations, records["id"].tolist(), generator_names)
 
         messages += judge_messages
@@ -223,6 +226,7 @@ def load_bench(
             _report_unknown(j, raw, messages)
             verdicts.append(compact(build_verdicts(raw, j, index, excl, justifications)))
             del raw
+            release_memory()
             judge_rows.append(judge_meta(j, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
         for run in judge_runs:
             raw = read_path(run.path, "judge", justifications, reader)

@@ -4,6 +4,7 @@ by the named rules of `rules`, and every join is checked (a many-to-one `merge(v
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import json
 from dataclasses import dataclass
@@ -502,17 +503,71 @@ def categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFram
 SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
 
 
+@functools.cache
+def _malloc_trim() -> Any:
+    """Return glibc's malloc_trim (None where the C library has none)."""
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def release_memory() -> None:
+    """Give the C heap's free pages back to the system (glibc keeps the pages of freed arrays
+    below its adaptive mmap threshold otherwise, and they would count in the load's peak)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
 def compact(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """Return a verdict frame with its scores as float32 (as the tidy frame keeps them)."""
-    return verdicts.astype({c: "float32" for c in SCORES if c in verdicts})
+    """Return a verdict frame with its scores as float32 (as the tidy frame keeps them); the same
+    frame, not a copy, when they already are."""
+    wide = {c: "float32" for c in SCORES if c in verdicts and verdicts[c].dtype != np.float32}
+    return verdicts.astype(wide) if wide else verdicts
+
+
+def _stack(frames: list[pd.DataFrame], judges: list[str]) -> pd.DataFrame:
+    """Return the verdict frames stacked into one, each copied into columns made once and freed
+    from `frames` as soon as it is copied (no column exists three times); judge codes from `judges`."""
+    n = sum(map(len, frames))
+    dtypes = {c: frames[0][c].dtype for c in frames[0].columns}
+    dtypes["judge"] = pd.CategoricalDtype(judges)
+    out: dict[str, np.ndarray] = {}
+    start = 0
+    while frames:
+        f = frames.pop(0)
+        for col, dtype in dtypes.items():
+            if col == "judge":
+                values = np.full(len(f), judges.index(str(f[col].iloc[0])), dtype=np.int16)
+            else:
+                values = f[col].cat.codes.to_numpy() if isinstance(dtype, pd.CategoricalDtype) else f[col].to_numpy()
+            if col not in out:
+                out[col] = np.empty(n, dtype=values.dtype)
+            out[col][start : start + len(f)] = values
+        start += len(f)
+        del f
+        release_memory()
+    return pd.DataFrame(
+        {c: _categorical(v, dtypes[c]) if isinstance(dtypes[c], pd.CategoricalDtype) else v for c, v in out.items()},
+        copy=False,
+    )
 
 
 def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
-    """Return the verdict frames as one frame: dag_type from records, ordered categoricals,
-    float32 scores."""
-    judges = orders["judge"]
-    frames = [f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f))) if len(f) else f for f in frames]
-    verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
+    """Return the verdict frames as one frame (`frames` is emptied): dag_type from records,
+    ordered categoricals, float32 scores."""
+    frames[:] = [f for f in frames if len(f)] or frames
+    shared = all(f[c].dtype == frames[0][c].dtype for f in frames for c in frames[0].columns if c != "judge")
+    if frames and len(frames[0]) and shared and all(list(f.columns) == list(frames[0].columns) for f in frames):
+        verdicts = _stack(frames, orders["judge"])
+    else:  # frames from different indexes, or none with rows
+        judges = orders["judge"]
+        frames[:] = [
+            f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f))) if len(f) else f for f in frames
+        ]
+        verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
+        frames.clear()
     if len(verdicts):
         dag_codes = records["dag_type"].cat.codes.to_numpy()
         verdicts["dag_type"] = pd.Categorical.from_codes(
