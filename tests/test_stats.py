@@ -58,6 +58,63 @@ def test_record_alignment_worked_example(two_records):
     assert miss.loc["r2", "mu"] == pytest.approx(0.5)  # miss: (1 + 0 + .5 + .5) / 4
 
 
+def _plain_record_alignment(v: pd.DataFrame, missing: str, n_metrics: int) -> pd.DataFrame:
+    """Return record mu by a plain pandas groupby (the reference for the code-based grouping)."""
+    keys = ["id", "generator", "difficulty", "judge", "condition", "dag_type"]
+    m = 1.0 - (v["p"] - v["llm_score"]).abs()
+    g = v[keys].assign(_m=m).groupby(keys, observed=True, sort=True, dropna=False)["_m"]
+    out = g.agg(["sum", "count"]).reset_index()
+    out = out[out["count"] > 0]
+    if missing == "miss":  # a (record, generator, judge, difficulty) without a verdict somewhere is dropped
+        tup = ["id", "generator", "difficulty", "judge"]
+        dropped = v[keys].assign(_m=m).groupby(keys, observed=True, dropna=False)["_m"].count().reset_index()
+        dropped = dropped[dropped["_m"] == 0][tup].astype(str).apply(tuple, axis=1)
+        out = out[~out[tup].astype(str).apply(tuple, axis=1).isin(set(dropped))]
+    mu = out["sum"] / (out["count"] if missing == "exclude" else n_metrics)
+    res = out[keys].assign(mu=mu.astype(float), n_verdicts=out["count"].astype(np.int64))
+    return res.reset_index(drop=True)
+
+
+@pytest.mark.parametrize("missing", ["exclude", "miss", "authors"])
+def test_record_alignment_equals_plain_groupby(missing):
+    """The grouping by combined categorical codes gives pandas' groupby result: order (categories
+    in a non-lexical order, a missing key last), dtypes (unused categories kept), NaN verdicts."""
+    rows = [
+        ("r2", "g1", "hard", "J", "with_gt", "tool_selection", 1.0, 1.0, "chain"),
+        ("r2", "g1", "hard", "J", "with_gt", "parameter_structure", np.nan, 1.0, "chain"),
+        ("r1", "g1", "hard", "J", "with_gt", "tool_selection", 0.5, 1.0, None),
+        ("r1", "g1", "hard", "J", "without_gt", "tool_selection", np.nan, 1.0, None),
+        ("r1", "g0", "easy", "K", "with_gt", "sequence_accuracy", 0.0, 0.8333, "fan"),
+        ("r1", "g0", "easy", "K", "with_gt", "query_coverage", 1.0, 0.5, "fan"),
+        ("r3", "g0", "easy", "K", "with_gt", "tool_selection", 1.0, 1.0, "fan"),
+        ("r3", "g0", "easy", "K", "without_gt", "tool_selection", 0.5, 1.0, "fan"),
+        ("r3", None, "easy", "K", "with_gt", "tool_selection", 0.5, 0.25, "fan"),
+    ]
+    v = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p", "dag_type"])
+    cats = {
+        "id": ["r3", "r2", "r1", "r9"],  # not sorted, one never used
+        "generator": ["g1", "g0", "g7"],
+        "difficulty": ["easy", "medium", "hard"],
+        "judge": ["K", "J"],
+        "condition": ["with_gt", "without_gt", "deref"],
+        "metric": list(METRICS),
+        "dag_type": ["fan", "chain", "tree"],
+    }
+    for c, cs in cats.items():
+        v[c] = pd.Categorical(v[c], categories=cs)
+    got = S.record_alignment(v, missing=missing, n_metrics=4)
+    want = _plain_record_alignment(v, missing, 4)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["id"].dtype == v["id"].dtype and got["dag_type"].isna().sum() == (1 if missing != "miss" else 0)
+    # the same rows as plain strings take pandas' own groupby: same values
+    plain = S.record_alignment(v.astype({c: object for c in cats}), missing=missing, n_metrics=4)
+    pd.testing.assert_frame_equal(
+        got.astype({c: object for c in cats if c != "metric"}).sort_values(list(got.columns[:6])).reset_index(drop=True),
+        plain.astype({c: object for c in cats if c != "metric"}).sort_values(list(got.columns[:6])).reset_index(drop=True),
+        check_exact=True,
+    )
+
+
 def test_missing_row_counts_as_miss(two_records):
     dropped = two_records[two_records["llm_score"].notna()]  # the verdicts frame drops nulls
     miss = S.record_alignment(dropped, missing="miss").set_index("id")
