@@ -222,6 +222,44 @@ def test_longest_notebooks_are_submitted_first_the_rest_in_number_order() -> Non
     assert sorted(order) == sorted(names)
 
 
+def _fake_run(task):
+    """Stand-in for run_task: note whether the shared work was done when the notebook started."""
+    (task.dest.parent / f"{task.notebook.stem}.saw").write_text(str((task.dest.parent / "shared_done").exists()))
+    return rn.Result(task.notebook.stem, True, 0.0)
+
+
+def _fake_shared(folder: Path):
+    """Stand-in for shared_work: slow, then leaves a marker."""
+    import time
+
+    time.sleep(1.0)
+    (folder / "shared_done").write_text("x")
+    return rn.Result("shared work", True, 1.0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_notebooks_that_read_the_shared_work_start_after_it(tmp_path: Path, monkeypatch, capsys, jobs: int) -> None:
+    """03, 10 and 16 are handed out only once the shared work is done (the others may run beside it);
+    the report lines stay in notebook order, the shared work's line among them."""
+    import functools
+
+    monkeypatch.setattr(rn, "run_task", _fake_run)
+    names = ["01_a", "03_main", "05_c", "10_d", "16_e", "17_f"]
+    tasks = [rn.Task(Path(f"{n}.ipynb"), tmp_path / f"{n}.ipynb", {}, "python3", tmp_path, None, None) for n in names]
+    results = rn.run_tasks(tasks, jobs, False, functools.partial(_fake_shared, tmp_path))
+    assert [r.name for r in results] == names
+    saw = {n: (tmp_path / f"{n}.saw").read_text() for n in names}
+    assert saw["03_main"] == saw["10_d"] == saw["16_e"] == "True"
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[1] for ln in lines if not ln.startswith("ok   (")] == names
+    assert sum("(shared work" in ln for ln in lines) == 1
+    assert rn.shared_for([(Path("05_c.ipynb"), {}, [], {})]) is None  # nothing to share without 03, 10, 16
+    only16 = rn.shared_for([(Path("16_d.ipynb"), {}, [], {"data_source": "x", "static_conditions": ["deref"]})])
+    assert only16.args == ({"data_source": "x", "static_conditions": ["deref"]}, ("deref",), False)
+    both = rn.shared_for([(Path(f"{n}.ipynb"), {}, [], {"static_conditions": ["with_gt", "deref"]}) for n in ("03_a", "16_b")])
+    assert both.args[1:] == (("with_gt", "without_gt", "deref"), True)
+
+
 def test_forked_kernel_command_replaces_only_an_ipykernel_command() -> None:
     cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", "/tmp/k.json"]
     forked = rn.forked_kernel_cmd(cmd, "/tmp/s.sock")
