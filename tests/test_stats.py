@@ -641,3 +641,13 @@ def test_as_str_on_the_sample_verdicts() -> None:
     v = load_bench("sample").verdicts
     for c in ("id", "generator", "judge", "condition", "dag_type"):
         pd.testing.assert_series_equal(S.as_str(v[c]), v[c].astype(str))
+
+
+def test_str_in_and_str_counts_equal_the_string_versions():
+    """str_in / str_counts decide per category what as_str(...).isin / value_counts decide per row."""
+    cat = pd.Series(pd.Categorical(["a", "b", None, "a", "c"], categories=["c", "b", "a", "unused"]))
+    for values in (cat, cat.astype(object)):
+        for keep in (["a"], "b", ["a", "c", "zz"], [], pd.Series(["c"])):
+            want = S.as_str(values).isin([keep] if isinstance(keep, str) else list(keep)).to_numpy(dtype=bool)
+            assert S.str_in(values, keep).tolist() == want.tolist()
+    assert S.str_counts(cat).to_dict() == S.as_str(cat).value_counts().to_dict() == {"a": 2, "b": 1, "c": 1}

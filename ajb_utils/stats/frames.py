@@ -152,3 +152,24 @@ def as_str(values: pd.Series) -> pd.Series:
     cats = pd.array(values.cat.categories.astype(str))
     taken = cats.take(values.cat.codes.to_numpy(), allow_fill=True)  # code -1 (missing) stays missing
     return pd.Series(taken, index=values.index, name=values.name)
+
+
+def str_in(values: pd.Series, keep: str | Sequence[str] | pd.Series) -> np.ndarray:
+    """Return a bool array (n,): ``as_str(values).isin(keep)`` (a missing value is never kept); for a
+    categorical column decided once per category and taken by code, without making the strings."""
+    keep = {keep} if isinstance(keep, str) else {str(k) for k in keep}
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return as_str(values).isin(keep).to_numpy(dtype=bool, na_value=False)
+    per_cat = np.append(np.array([str(c) in keep for c in values.cat.categories], dtype=bool), False)
+    return per_cat[values.cat.codes.to_numpy()]  # code -1 (missing) takes the last entry: False
+
+
+def str_counts(values: pd.Series) -> pd.Series:
+    """Return ``as_str(values).value_counts()`` (observed values only; a categorical counted by code)."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return as_str(values).value_counts()
+    codes = values.cat.codes.to_numpy()
+    n = np.bincount(codes[codes >= 0], minlength=len(values.cat.categories))
+    counts = pd.Series(n, index=pd.Index(values.cat.categories.astype(str), name=values.name), name="count")
+    return counts[counts > 0].sort_values(ascending=False, kind="stable")
+
