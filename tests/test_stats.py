@@ -651,3 +651,35 @@ def test_str_in_and_str_counts_equal_the_string_versions():
             want = S.as_str(values).isin([keep] if isinstance(keep, str) else list(keep)).to_numpy(dtype=bool)
             assert S.str_in(values, keep).tolist() == want.tolist()
     assert S.str_counts(cat).to_dict() == S.as_str(cat).value_counts().to_dict() == {"a": 2, "b": 1, "c": 1}
+
+
+def test_pairwise_agreement_by_codes_equals_the_pivot_path():
+    """Categorical columns (placed by their codes) and plain strings (pandas pivot) give one table:
+    unused categories, a judge named but absent, a NaN verdict, a missing key, an off-scale score."""
+    rows = [
+        ("r1", "g", "hard", "tool_selection", "A", "with_gt", 1.0),
+        ("r1", "g", "hard", "tool_selection", "B", "with_gt", 1.0),
+        ("r1", "g", "hard", "tool_selection", "C", "with_gt", 0.5),
+        ("r2", "g", "hard", "tool_selection", "A", "with_gt", 0.0),
+        ("r2", "g", "hard", "tool_selection", "B", "with_gt", np.nan),
+        ("r2", "g", "hard", "tool_selection", "C", "with_gt", 0.0),
+        ("r3", "g", "hard", "sequence_accuracy", "B", "with_gt", 0.5),
+        ("r3", "g", "hard", "sequence_accuracy", "C", "with_gt", 0.5),
+        ("r3", "g", "hard", "sequence_accuracy", "A", "with_gt", 0.7),
+        (None, "g", "hard", "tool_selection", "A", "with_gt", 1.0),
+        ("r1", "g", "hard", "tool_selection", "A", "without_gt", 0.0),
+    ]
+    cols = ["id", "generator", "difficulty", "metric", "judge", "condition", "llm_score"]
+    plain = pd.DataFrame(rows, columns=cols)
+    cat = plain.copy()
+    cat["judge"] = pd.Categorical(cat["judge"], categories=["C", "Z", "A", "B"])
+    for c in ("id", "generator", "difficulty", "metric", "condition"):
+        cat[c] = pd.Categorical(cat[c], categories=sorted(cat[c].dropna().unique()) + ["unused"])
+    for judges in (None, ["A", "B", "C"], ["B", "nobody", "A"]):
+        got = S.pairwise_agreement(cat, "with_gt", judges=judges)
+        if judges is not None:
+            want = S.pairwise_agreement(plain, "with_gt", judges=judges)
+        else:  # the pivot sorts plain judge names; renamed so that they sort in the category order
+            want = S.pairwise_agreement(plain.replace({"judge": {"C": "0C", "A": "1A", "B": "2B"}}), "with_gt")
+            want[["judge_a", "judge_b"]] = want[["judge_a", "judge_b"]].replace({"0C": "C", "1A": "A", "2B": "B"})
+        pd.testing.assert_frame_equal(got, want, check_exact=True)

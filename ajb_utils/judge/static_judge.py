@@ -21,6 +21,7 @@ schemas by a static deriver that never sees the candidate.
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import re
@@ -59,12 +60,14 @@ _REF = re.compile(
 )
 
 
-def _words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 16)  # tool names, parameter names and queries recur across plans
+def _words(text: str) -> frozenset[str]:
     """Return the content words of a text (lower-case, no stop words)."""
-    return {w for w in _WORD.findall(text.lower().replace("_", " ")) if w not in _STOP and len(w) > 2}
+    return frozenset(w for w in _WORD.findall(text.lower().replace("_", " ")) if w not in _STOP and len(w) > 2)
 
 
-def _numbers(text: str) -> set[float]:
+@functools.lru_cache(maxsize=1 << 16)
+def _numbers(text: str) -> frozenset[float]:
     """Return the numbers mentioned in a text."""
     out = set()
     for m in _NUM.findall(text.lower()):
@@ -72,7 +75,7 @@ def _numbers(text: str) -> set[float]:
             out.add(float(m.replace(",", "")))
         except ValueError:
             pass
-    return out
+    return frozenset(out)
 
 
 def _arg_values(obj: Any) -> Iterable[Any]:
