@@ -683,3 +683,26 @@ def test_pairwise_agreement_by_codes_equals_the_pivot_path():
             want = S.pairwise_agreement(plain.replace({"judge": {"C": "0C", "A": "1A", "B": "2B"}}), "with_gt")
             want[["judge_a", "judge_b"]] = want[["judge_a", "judge_b"]].replace({"0C": "C", "1A": "A", "2B": "B"})
         pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_bootstrap_cells_by_codes_equals_the_groupby_path(monkeypatch):
+    """Categorical cell keys grouped by their codes give the cells, dtypes, seeds and intervals of
+    pandas' groupby: unused categories, a missing key (a cell of its own), NaN values."""
+    from ajb_utils.stats import bootstrap
+
+    rng = np.random.default_rng(3)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "judge": pd.Categorical(rng.choice(["B", "A", None], n), categories=["B", "A", "unused"]),
+            "difficulty": pd.Categorical(rng.choice(["hard", "easy"], n), categories=["easy", "hard", "medium"]),
+            "dag_type": rng.choice(["chain", "fan"], n),
+            "mu": np.where(rng.random(n) < 0.05, np.nan, rng.choice([0.0, 0.25, 0.5, 1.0], n)),
+        }
+    )
+    args = (["judge", "difficulty"], "mu", "dag_type", 300, 7)
+    got = S.bootstrap_cells(frame, *args)
+    monkeypatch.setattr(bootstrap, "_group_index", lambda *a: None)  # pandas' groupby
+    want = S.bootstrap_cells(frame, *args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["judge"].isna().sum() == 2  # the missing judge is a cell per difficulty
