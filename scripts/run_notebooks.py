@@ -37,6 +37,7 @@ import argparse
 import concurrent.futures
 import functools
 import html.parser
+import json
 import logging
 import os
 import re
@@ -77,6 +78,7 @@ STATIC_CONDITIONS: tuple[str, ...] = ("with_gt", "without_gt", "deref")  # noteb
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 KERNEL_FORK = Path(__file__).resolve().parent / "kernel_fork.py"  # kernels forked from one preloaded server
 KERNEL_FORK_ENV = "AJB_KERNEL_SERVER"  # the server's socket, for the kernel managers of the workers
+PRELOAD_BENCH_ENV = "AJB_PRELOAD_BENCH"  # the load the server reads once for its kernels (kernel_fork.py)
 
 
 @dataclass
@@ -467,6 +469,16 @@ def start_kernel_server(folder: Path) -> subprocess.Popen | None:
     return server
 
 
+def preload_spec(runs: list[tuple[Path, dict[str, Any], list[str], dict[str, Any]]]) -> str:
+    """Return the JSON of the load the kernel server reads once for the kernels (scripts/kernel_fork.py
+    PRELOAD_BENCH_ENV): the data source and revision every planned notebook uses; "" when they differ."""
+    specs = {(r[3].get("data_source", "sample"), r[3].get("revision")) for r in runs}
+    if len(specs) != 1:
+        return ""
+    source, revision = specs.pop()
+    return json.dumps({"source": source, "revision": revision})
+
+
 def stop_kernel_server(server: subprocess.Popen | None) -> None:
     """Stop the kernel server (its kernels have ended with their notebooks); returns None."""
     os.environ.pop(KERNEL_FORK_ENV, None)
@@ -831,6 +843,7 @@ def main(argv: list[str] | None = None) -> int:
     first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
     shared = shared_for(runs) if args.notebooks_dir.resolve() == paths.NOTEBOOKS_DIR.resolve() else None
     with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
+        os.environ[PRELOAD_BENCH_ENV] = preload_spec(runs)
         server = start_kernel_server(Path(sockets))
         if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
             preload_runner(html=args.html)
@@ -840,6 +853,7 @@ def main(argv: list[str] | None = None) -> int:
                 results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
         finally:
             stop_kernel_server(server)
+            os.environ.pop(PRELOAD_BENCH_ENV, None)
     stopped = next((r for r in results if is_user_error(r)), None)
     if stopped is not None:
         kind, _, message = stopped.error.partition(": ")

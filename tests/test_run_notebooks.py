@@ -344,3 +344,40 @@ def test_a_launcher_without_its_server_becomes_a_usual_kernel(tmp_path: Path) ->
             proc.kill()
             proc.wait()
     assert "starting the kernel the usual way" in proc.stderr.read()
+
+
+def _kernel_fork_module():
+    spec = importlib.util.spec_from_file_location("kernel_fork", paths.REPO_ROOT / "scripts" / "kernel_fork.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_preloaded_entry_is_the_disk_entry_taken_once(tmp_path: Path, monkeypatch) -> None:
+    """The server's preloaded cache entry gives a kernel's first load the frames a disk read gives;
+    the next load reads the disk again; without an entry nothing is preloaded (and nothing parsed)."""
+    import pandas as pd
+
+    from ajb_utils import cache
+    from ajb_utils.data import load_bench
+
+    kf = _kernel_fork_module()
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "empty"))
+    original = cache.read_entry
+    kf._preload_bench({"source": "sample", "revision": None})  # no entry there: nothing kept, no parse
+    assert cache.read_entry is original and not (tmp_path / "empty" / cache.BENCH_DIR).exists()
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "filled"))
+    disk = load_bench("sample")  # fills the entry
+    monkeypatch.setattr(cache, "read_entry", original)  # restored after the test
+    kf._preload_bench({"source": "sample", "revision": None})
+    reads = []
+    monkeypatch.setattr(cache, "read_frame", lambda *a, _f=cache.read_frame: reads.append(a[1]) or _f(*a))
+    first = load_bench("sample")
+    assert reads == []  # taken from the preloaded entry
+    second = load_bench("sample")
+    assert "verdicts" in reads  # read from the disk
+    for name in cache.FRAMES:
+        pd.testing.assert_frame_equal(getattr(first, name), getattr(disk, name))
+        pd.testing.assert_frame_equal(getattr(second, name), getattr(disk, name))
+    assert rn.preload_spec([(Path("01.ipynb"), {}, [], {"data_source": "sample"})]) == '{"source": "sample", "revision": null}'
+    assert rn.preload_spec([(Path(f"{n}.ipynb"), {}, [], {"data_source": n}) for n in ("a", "b")]) == ""
