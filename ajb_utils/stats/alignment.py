@@ -25,20 +25,29 @@ from ajb_utils.stats.frames import (
 # ---------------------------------------------------------------------------------------------
 # alignment (Eqs. 4-5)
 # ---------------------------------------------------------------------------------------------
+def _group_numbers(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Return each row's group number (n,) under ``keys`` (a missing key is a group), from the
+    categorical codes when it can (`_group_index`), else pandas' ngroup; only equality matters."""
+    fast = _group_index(frame, keys)
+    if fast is not None:
+        return fast[0]
+    return frame.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+
+
 def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing, m: np.ndarray) -> np.ndarray:
     """Return a row mask (n,) of the records a missing-verdict rule keeps.
 
     Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
     record's whole (record, generator, judge, difficulty) tuple, in every condition.
     """
-    rec = verdicts.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    rec = _group_numbers(verdicts, keys)
     if rec.size == 0:
         return np.ones(0, dtype=bool)
     has = np.bincount(rec, weights=(~np.isnan(m)).astype(float), minlength=rec.max() + 1) > 0
     if missing != "miss" or "condition" not in keys:
         return has[rec]
     tuple_keys = [k for k in keys if k != "condition"]
-    tup = verdicts.groupby(tuple_keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    tup = _group_numbers(verdicts, tuple_keys)
     bad = np.zeros(tup.max() + 1, dtype=bool)
     bad[tup[~has[rec]]] = True
     return ~bad[tup]
