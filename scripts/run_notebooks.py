@@ -67,7 +67,7 @@ DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError",
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write: starts when they are done
 # The longest notebooks (measured on the sample and at full scale, docs/PERFORMANCE.md) start first, so that
 # the workers finish together; the others follow in number order. Outputs and report lines do not depend on it.
-LONGEST_FIRST: tuple[str, ...] = ("03", "16", "15", "17", "14", "04", "05", "01")
+LONGEST_FIRST: tuple[str, ...] = ("15", "03", "14", "04", "05", "10", "07", "16", "17", "01")
 # Work that several of the package's notebooks share is done once, by one worker, before them (the
 # other workers run the rest meanwhile): every judge's verdicts with their justifications (the
 # gallery of 03, App. H's cases in 10) and the static judge's verdicts (03, 16), each kept in the
@@ -451,9 +451,14 @@ def preload_runner(html: bool) -> None:
     import papermill  # noqa: F401
 
     if html:
-        import nbconvert  # noqa: F401
-        import nbformat  # noqa: F401
-        from nbconvert import HTMLExporter  # noqa: F401
+        import nbformat
+        from nbconvert import HTMLExporter
+
+        # one small real notebook rendered here: nbconvert loads its templates, filters and lexers on
+        # the first rendering (~2 s), which each worker forked from here would otherwise repeat
+        index = paths.NOTEBOOKS_DIR / "00_index.ipynb"
+        if index.exists():
+            HTMLExporter().from_notebook_node(nbformat.read(index, as_version=4))
 
 
 def start_kernel_server(folder: Path) -> subprocess.Popen | None:

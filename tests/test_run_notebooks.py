@@ -218,7 +218,7 @@ def test_longest_notebooks_are_submitted_first_the_rest_in_number_order() -> Non
     names = ["00_index", "01_a", "02_b", "03_main", "05_c", "16_d", "18_scorecard"]
     tasks = [rn.Task(Path(f"{n}.ipynb"), Path("x"), {}, "python3", Path("f"), None, None) for n in names]
     order = [names[i] for i in rn.submission_order(tasks)]
-    assert order == ["03_main", "16_d", "05_c", "01_a", "00_index", "02_b", "18_scorecard"]
+    assert order == ["03_main", "05_c", "16_d", "01_a", "00_index", "02_b", "18_scorecard"]
     assert sorted(order) == sorted(names)
 
 
