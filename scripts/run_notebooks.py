@@ -848,7 +848,7 @@ def main(argv: list[str] | None = None) -> int:
     first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
     shared = shared_for(runs) if args.notebooks_dir.resolve() == paths.NOTEBOOKS_DIR.resolve() else None
     with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
-        os.environ[PRELOAD_BENCH_ENV] = preload_spec(runs)
+        os.environ[PRELOAD_BENCH_ENV] = preload_spec(runs) if os.environ.get("AJB_KERNEL_PRELOAD", "1") != "0" else ""
         server = start_kernel_server(Path(sockets))
         if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
             preload_runner(html=args.html)
