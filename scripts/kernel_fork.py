@@ -16,7 +16,8 @@ What a notebook computes does not change: the modules are the same files, import
 interpreter with the kernels' environment (`environment.kernel_environment`), and nothing is
 executed in the server beyond imports (no figure, no matplotlib backend) and, when run_notebooks
 names it ($AJB_PRELOAD_BENCH), one read of the default load's tidy-frame cache entry, which each
-kernel's first read of that same entry then takes instead of the disk (see `_preload_bench`). The server
+kernel's first read of that same entry then takes instead of the disk (see `_preload_bench`;
+AJB_KERNEL_PRELOAD=0 turns it off). The server
 stops when its parent (run_notebooks.py) exits. POSIX only (fork); elsewhere, or with
 AJB_KERNEL_FORK=0, run_notebooks.py starts kernels the usual way, and a launcher whose server is
 gone (or cannot fork) becomes a kernel started the usual way itself.
