@@ -129,6 +129,9 @@ def run_main(scale: str, cache_dir: Path, jobs: int | None) -> dict:
     failed = [m.group(2) for m in map(LINE.match, out.splitlines()) if m and m.group(1) == "FAIL"]
     if proc.returncode != 0:
         print(out[-3000:], file=sys.stderr)
+    for line in out.splitlines():  # the work shared by notebooks 03, 10 and 16, done once before them
+        if "(shared work" in line:
+            print(f"  {line.strip()}", flush=True)
     return {
         "seconds": seconds,
         "cpu_seconds": (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime),

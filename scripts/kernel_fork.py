@@ -14,7 +14,10 @@ exits with the kernel's exit status; a kernel whose launcher is gone stops itsel
 
 What a notebook computes does not change: the modules are the same files, imported in a fresh
 interpreter with the kernels' environment (`environment.kernel_environment`), and nothing is
-executed in the server beyond imports (no figure, no matplotlib backend, no data). The server
+executed in the server beyond imports (no figure, no matplotlib backend) and, when run_notebooks
+names it ($AJB_PRELOAD_BENCH), one read of the default load's tidy-frame cache entry, which each
+kernel's first read of that same entry then takes instead of the disk (see `_preload_bench`;
+AJB_KERNEL_PRELOAD=0 turns it off). The server
 stops when its parent (run_notebooks.py) exits. POSIX only (fork); elsewhere, or with
 AJB_KERNEL_FORK=0, run_notebooks.py starts kernels the usual way, and a launcher whose server is
 gone (or cannot fork) becomes a kernel started the usual way itself.
@@ -67,6 +70,7 @@ PRELOAD: tuple[str, ...] = (
     "ajb_utils.artifacts",
     "ajb_utils.annotation",
 )
+PRELOAD_BENCH_ENV = "AJB_PRELOAD_BENCH"  # JSON {"source", "revision"}: the default load every notebook starts with
 HEADER = struct.Struct("!Q")  # length of the JSON request that follows the header
 CONNECT_WAIT_S = 120.0  # how long a launcher waits for the server to finish its imports
 SERVER_PID_ENV = "AJB_KERNEL_SERVER_PID"  # the server's process id: a launcher stops waiting when it is gone
@@ -152,6 +156,50 @@ def _watch_launcher(pid: int) -> None:
     threading.Thread(target=watch, name="ajb-launcher-watch", daemon=True).start()
 
 
+class _NoEntry(Exception):
+    """The load to preload has no tidy-frame cache entry yet (the server never parses files)."""
+
+
+def _preload_bench(spec: dict) -> None:
+    """Read the tidy-frame cache entry of `load_bench(spec["source"], revision=spec["revision"])` once,
+    here; returns None. In each kernel the first read of that entry (the notebook's own load_bench,
+    which still keys it by the inputs' content, so a changed input is another entry) takes these
+    frames (copy-on-write, as read from the disk here) instead of reading them again; later reads
+    go to the disk. Nothing is preloaded when the entry does not exist or the load fails."""
+    import contextlib
+    import io
+
+    from ajb_utils import cache
+    from ajb_utils.data import load_bench
+
+    read, kept = cache.read_entry, {}
+
+    def remember(folder):  # type: ignore[no-untyped-def]
+        """Return the entry read from the disk, kept for the kernels; raise _NoEntry without one."""
+        hit = read(folder)
+        if hit is None:
+            raise _NoEntry
+        kept[folder] = hit
+        return hit
+
+    cache.read_entry = remember
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            load_bench(spec["source"], revision=spec.get("revision"))
+    except Exception:  # noqa: BLE001 - the kernels load it themselves (and report what fails)
+        kept.clear()
+    finally:
+        cache.read_entry = read
+    if kept:
+
+        def once(folder):  # type: ignore[no-untyped-def]
+            """Return the preloaded entry the first time this kernel reads it, else read the disk."""
+            hit = kept.pop(folder, None)
+            return hit if hit is not None else read(folder)
+
+        cache.read_entry = once
+
+
 def serve(path: str) -> int:
     """Import PRELOAD, then fork a kernel for every launcher that connects to `path`; return 0 when the parent is gone."""
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
@@ -172,6 +220,8 @@ def serve(path: str) -> int:
                 pass
     finally:
         del builtins.get_ipython  # type: ignore[attr-defined]
+    if os.environ.get(PRELOAD_BENCH_ENV):
+        _preload_bench(json.loads(os.environ[PRELOAD_BENCH_ENV]))
     import gc
 
     gc.collect()

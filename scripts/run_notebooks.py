@@ -37,6 +37,7 @@ import argparse
 import concurrent.futures
 import functools
 import html.parser
+import json
 import logging
 import os
 import re
@@ -66,10 +67,18 @@ DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError",
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write: starts when they are done
 # The longest notebooks (measured on the sample and at full scale, docs/PERFORMANCE.md) start first, so that
 # the workers finish together; the others follow in number order. Outputs and report lines do not depend on it.
-LONGEST_FIRST: tuple[str, ...] = ("03", "16", "15", "17", "14", "04", "05", "01")
+LONGEST_FIRST: tuple[str, ...] = ("15", "03", "14", "04", "05", "10", "07", "16", "17", "01")
+# Work that several of the package's notebooks share is done once, by one worker, before them (the
+# other workers run the rest meanwhile): every judge's verdicts with their justifications (the
+# gallery of 03, App. H's cases in 10) and the static judge's verdicts (03, 16), each kept in the
+# content-keyed cache the notebooks then read. Without it (another notebook folder, or it failed)
+# each notebook computes them itself; outputs do not depend on it.
+SHARED_BY: frozenset[str] = frozenset({"03", "10", "16"})
+STATIC_CONDITIONS: tuple[str, ...] = ("with_gt", "without_gt", "deref")  # notebooks 03 and 16, by default
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 KERNEL_FORK = Path(__file__).resolve().parent / "kernel_fork.py"  # kernels forked from one preloaded server
 KERNEL_FORK_ENV = "AJB_KERNEL_SERVER"  # the server's socket, for the kernel managers of the workers
+PRELOAD_BENCH_ENV = "AJB_PRELOAD_BENCH"  # the load the server reads once for its kernels (kernel_fork.py)
 
 
 @dataclass
@@ -442,9 +451,14 @@ def preload_runner(html: bool) -> None:
     import papermill  # noqa: F401
 
     if html:
-        import nbconvert  # noqa: F401
-        import nbformat  # noqa: F401
-        from nbconvert import HTMLExporter  # noqa: F401
+        import nbformat
+        from nbconvert import HTMLExporter
+
+        # one small real notebook rendered here: nbconvert loads its templates, filters and lexers on
+        # the first rendering (~2 s), which each worker forked from here would otherwise repeat
+        index = paths.NOTEBOOKS_DIR / "00_index.ipynb"
+        if index.exists():
+            HTMLExporter().from_notebook_node(nbformat.read(index, as_version=4))
 
 
 def start_kernel_server(folder: Path) -> subprocess.Popen | None:
@@ -458,6 +472,16 @@ def start_kernel_server(folder: Path) -> subprocess.Popen | None:
     os.environ[KERNEL_FORK_ENV] = str(sock)
     os.environ["AJB_KERNEL_SERVER_PID"] = str(server.pid)  # scripts/kernel_fork.py SERVER_PID_ENV
     return server
+
+
+def preload_spec(runs: list[tuple[Path, dict[str, Any], list[str], dict[str, Any]]]) -> str:
+    """Return the JSON of the load the kernel server reads once for the kernels (scripts/kernel_fork.py
+    PRELOAD_BENCH_ENV): the data source and revision every planned notebook uses; "" when they differ."""
+    specs = {(r[3].get("data_source", "sample"), r[3].get("revision")) for r in runs}
+    if len(specs) != 1:
+        return ""
+    source, revision = specs.pop()
+    return json.dumps({"source": source, "revision": revision})
 
 
 def stop_kernel_server(server: subprocess.Popen | None) -> None:
@@ -625,6 +649,43 @@ class Task:
     note: str = ""
 
 
+def shared_work(
+    params: dict[str, Any], conditions: tuple[str, ...] = STATIC_CONDITIONS, justifications: bool = True
+) -> Result:
+    """Return the Result of filling the cache entries the SHARED_BY notebooks read (see there): the
+    load with justifications, the static verdicts of `conditions`; an error is not raised (each
+    notebook then computes them and reports it)."""
+    from ajb_utils import judge, schema
+    from ajb_utils.data import load_bench
+
+    start = time.perf_counter()
+    source, revision = params.get("data_source", "sample"), params.get("revision")
+    try:
+        if justifications:
+            load_bench(source, revision=revision, judges=list(schema.JUDGES), runs=None, justifications=True)
+        if conditions:
+            judge.static_verdicts(load_bench(source, revision=revision), conditions, cache=True)
+    except Exception as exc:  # noqa: BLE001 - the notebooks redo it and say what is wrong
+        return Result("shared work", False, time.perf_counter() - start, f"{type(exc).__name__}: {exc}")
+    return Result("shared work", True, time.perf_counter() - start)
+
+
+def shared_for(runs: list[tuple[Path, dict[str, Any], list[str], dict[str, Any]]]) -> functools.partial[Result] | None:
+    """Return the shared work the planned runs need (with the data source of the notebooks that read it), or None."""
+    resolved = {r[0].name[:2]: r[3] for r in runs if r[0].name[:2] in SHARED_BY}
+    if not resolved:
+        return None
+    conditions = dict.fromkeys(["with_gt", "without_gt"] if "03" in resolved else [])
+    conditions.update(dict.fromkeys(resolved.get("16", {}).get("static_conditions") or []))
+    justifications = "03" in resolved or "10" in resolved
+    return functools.partial(shared_work, next(iter(resolved.values())), tuple(conditions), justifications)
+
+
+def needs_shared(task: Task) -> bool:
+    """Return True for a notebook that reads what `shared_work` fills."""
+    return task.notebook.name[:2] in SHARED_BY
+
+
 def run_task(task: Task) -> Result:
     """Return the Result of executing one Task (and rendering its HTML when asked)."""
     res = execute_one(task.notebook, task.dest, task.params, task.kernel, task.failed_dir, task.timeout)
@@ -660,10 +721,19 @@ def submission_order(tasks: list[Task]) -> list[int]:
     return sorted(range(len(tasks)), key=lambda i: (rank.get(tasks[i].notebook.name[:2], len(rank)), i))
 
 
-def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
-    """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order."""
+def run_tasks(
+    tasks: list[Task], jobs: int, fail_fast: bool, shared: functools.partial[Result] | None = None
+) -> list[Result]:
+    """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order.
+
+    `shared` (see `shared_work`) runs first on one worker; the notebooks that need it are handed out
+    only once it is done, the others meanwhile (in `submission_order`)."""
     results: list[Result] = []
+    if not any(needs_shared(t) for t in tasks):
+        shared = None
     if jobs <= 1 or len(tasks) <= 1:
+        if shared is not None:
+            print(shared_line(shared()), flush=True)
         for task in tasks:
             res = run_task(task)
             if not is_user_error(res):  # said once, in one line, by main()
@@ -672,20 +742,43 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool) -> list[Result]:
             if stops_the_run(task, res, fail_fast):
                 break
         return results
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        submitted = {i: pool.submit(run_task, tasks[i]) for i in submission_order(tasks)}
-        futures = [submitted[i] for i in range(len(tasks))]
-        for task, fut in zip(tasks, futures):
-            if fut.cancelled():
-                continue
-            res = fut.result()
-            if not is_user_error(res):
-                print(report_line(task, res), flush=True)
-            results.append(res)
-            if stops_the_run(task, res, fail_fast):
-                pool.shutdown(wait=True, cancel_futures=True)  # the ones already running finish
-                break
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks) + (shared is not None))) as pool:
+        first = pool.submit(shared) if shared is not None else None
+        waiting = submission_order(tasks)  # not handed out yet, in the order they are handed out
+        futures: dict[int, concurrent.futures.Future] = {}
+        printed, stop, said = 0, False, first is None
+        while printed < len(tasks) and not stop:
+            blocked = first is not None and not first.done()
+            running = sum(not f.done() for f in futures.values()) + blocked
+            ready = [i for i in waiting if not (blocked and needs_shared(tasks[i]))]
+            for i in ready[: max(0, jobs - running)]:
+                waiting.remove(i)
+                futures[i] = pool.submit(run_task, tasks[i])
+            if not said and first.done():
+                print(shared_line(first.result()), flush=True)
+                said = True
+            while printed in futures and futures[printed].done():
+                task, res = tasks[printed], futures[printed].result()
+                if not is_user_error(res):
+                    print(report_line(task, res), flush=True)
+                results.append(res)
+                printed += 1
+                if stops_the_run(task, res, fail_fast):
+                    stop = True
+                    break
+            if not stop and printed < len(tasks):
+                pending = [f for f in [*futures.values(), first] if f is not None and not f.done()]
+                concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+        if stop:
+            pool.shutdown(wait=True, cancel_futures=True)  # the ones already running finish
     return results
+
+
+def shared_line(res: Result) -> str:
+    """Return the printed line for the shared work."""
+    return f"{'ok  ' if res.ok else 'note'} (shared work: justifications, static verdicts) {res.seconds:7.1f} s" + (
+        f"  {res.error} (the notebooks compute it themselves)" if res.error else ""
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -753,16 +846,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
+    shared = shared_for(runs) if args.notebooks_dir.resolve() == paths.NOTEBOOKS_DIR.resolve() else None
     with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
+        os.environ[PRELOAD_BENCH_ENV] = preload_spec(runs) if os.environ.get("AJB_KERNEL_PRELOAD", "1") != "0" else ""
         server = start_kernel_server(Path(sockets))
         if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
             preload_runner(html=args.html)
         try:
-            results = run_tasks(first, args.jobs, args.fail_fast)
+            results = run_tasks(first, args.jobs, args.fail_fast, shared)
             if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
                 results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
         finally:
             stop_kernel_server(server)
+            os.environ.pop(PRELOAD_BENCH_ENV, None)
     stopped = next((r for r in results if is_user_error(r)), None)
     if stopped is not None:
         kind, _, message = stopped.error.partition(": ")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 
 from ajb_utils import schema, tables
@@ -39,3 +40,22 @@ def test_a_null_topology_is_not_the_rarest_topology() -> None:
     rarest = next(v for v in tables.dataset_checks(bench, t07, t08, t09) if v.claim_id == "F06.loop_like_rarest")
     assert rarest.holds is True, rarest
     assert schema.NO_TOPOLOGY not in rarest.reproduced
+
+
+def test_null_tuples_flags_a_tuple_with_a_condition_without_any_verdict() -> None:
+    """A (generator, judge, difficulty, id) tuple is null when one of its conditions has no verdict
+    at all (every metric NaN); a single NaN metric next to a verdict is not a null condition."""
+    j1, j2 = schema.MAIN_JUDGES[:2]
+    rows = []
+    for judge, cond, scores in [
+        (j1, "with_gt", [1.0, np.nan]),  # one verdict: judged
+        (j1, "without_gt", [np.nan, np.nan]),  # none: the tuple is null
+        (j2, "with_gt", [0.5, 1.0]),
+        (j2, "without_gt", [1.0, 0.0]),
+    ]:
+        rows += [("r1", "g", "hard", judge, cond, m, s, "chain") for m, s in zip(["a", "b"], scores)]
+    cols = ["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "dag_type"]
+    v = pd.DataFrame(rows, columns=cols).astype({c: "category" for c in cols if c != "llm_score"})
+    tup = tables.null_tuples(SimpleNamespace(verdicts=v)).set_index("judge")
+    assert tup["null"].to_dict() == {j1: True, j2: False}
+    assert tup["null"].dtype == bool and tup["n_conditions"].tolist() == [2, 2]

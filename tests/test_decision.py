@@ -69,3 +69,22 @@ def test_best_is_named_only_where_distinguishable() -> None:
     g = tables.decision_verdicts(rank1).set_index("condition")
     assert g.loc["with_gt", "guide"] == "best: QwQ-32B" and g.loc["with_gt", "n_plausible"] == 1
     assert g.loc["without_gt", "guide"] == "QwQ-32B, indistinguishable from GPT-5.4, GPT-OSS-20B"
+
+
+def test_rank1_draws_equal_the_same_resamples_taken_by_index() -> None:
+    """The resample means by draw counts (one matrix product) are those of the drawn indices
+    themselves: same generator stream, so the same CI ends and P(rank 1) (non-dyadic mu)."""
+    recs = _records({"a": 0.81, "b": 0.80, "c": 0.7}, n=37, cells=3, seed=5)
+    lib = stats.rank1_probability(recs, ["generator"], n_resamples=400, seed=9)
+    rng = np.random.default_rng(9)
+    judges = sorted(recs["judge"].unique())
+    draws = np.zeros((400, len(judges)))
+    for _, sub in recs.groupby("generator"):
+        m = sub.pivot(index="id", columns="judge", values="mu")[judges].to_numpy()
+        idx = rng.integers(0, len(m), size=(400, len(m)), dtype=np.int32)
+        draws += m[idx].mean(axis=1)
+    draws = 100 * draws / 3
+    lib = lib.set_index("judge").loc[judges]
+    np.testing.assert_allclose(lib["lo"], np.quantile(draws, 0.025, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(lib["hi"], np.quantile(draws, 0.975, axis=0), rtol=1e-12)
+    assert lib["p_rank1"].tolist() == (np.bincount(draws.argmax(axis=1), minlength=3) / 400).tolist()

@@ -103,3 +103,51 @@ def test_load_bench_picks_up_a_static_run(tmp_path) -> None:
     assert len(v) > 0 and set(v["condition"].astype(str)) == {"with_gt", "without_gt"}
     row = b2.judges.set_index("judge").loc["static_judge"]
     assert row["study"] == "static" and row["synthetic"]  # judged on a copy of the synthetic sample
+
+
+@pytest.fixture(scope="module")
+def sample_bench():
+    from ajb_utils.data import load_bench
+
+    return load_bench("sample")
+
+
+def test_stored_verdicts_equal_computed(sample_bench, tmp_path, monkeypatch) -> None:
+    """The content-keyed store (cache=True) gives the computed frame, on a miss and on a hit."""
+    import pandas as pd
+
+    from ajb_utils.cache import CACHE_ENV
+    from ajb_utils.judge import static_judge
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    conds = ["with_gt", "without_gt", "deref"]
+    plain = static_verdicts(sample_bench, conds, seed=5)
+    plain_two = static_verdicts(sample_bench, ["without_gt", "with_gt"], seed=5)
+    miss = static_verdicts(sample_bench, conds, seed=5, cache=True)
+    assert len(list((tmp_path / static_judge.STORE_DIR).iterdir())) == len(conds)
+    monkeypatch.setattr(static_judge, "_static_frame", lambda *a: pytest.fail("a stored condition was recomputed"))
+    hit = static_verdicts(sample_bench, conds, seed=5, cache=True)
+    pd.testing.assert_frame_equal(miss, plain, check_exact=True)
+    pd.testing.assert_frame_equal(hit, plain, check_exact=True)
+    pd.testing.assert_frame_equal(  # another order of stored conditions
+        static_verdicts(sample_bench, ["without_gt", "with_gt"], seed=5, cache=True),
+        plain_two,
+        check_exact=True,
+    )
+
+
+def test_store_key_follows_content(sample_bench, tmp_path, monkeypatch) -> None:
+    """A changed plan, schema, query or seed is a new key (never the folder name or object identity)."""
+    from ajb_utils.judge.static_judge import static_inputs_key
+
+    recs, gens = sample_bench.records, sample_bench.generations
+    base = static_inputs_key(recs, gens, 0)
+    assert static_inputs_key(recs.copy(), gens.copy(), 0) == base
+    calls = gens["generated_calls"].tolist()
+    calls[7] = calls[7][:-1]
+    assert static_inputs_key(recs, gens.assign(generated_calls=calls), 0) != base
+    assert static_inputs_key(recs, gens.assign(user_query=gens["user_query"].str.upper()), 0) != base
+    tools = recs["tools"].tolist()
+    tools[0] = tools[0][1:]
+    assert static_inputs_key(recs.assign(tools=tools), gens, 0) != base
+    assert static_inputs_key(recs, gens, 1) != base

@@ -218,8 +218,46 @@ def test_longest_notebooks_are_submitted_first_the_rest_in_number_order() -> Non
     names = ["00_index", "01_a", "02_b", "03_main", "05_c", "16_d", "18_scorecard"]
     tasks = [rn.Task(Path(f"{n}.ipynb"), Path("x"), {}, "python3", Path("f"), None, None) for n in names]
     order = [names[i] for i in rn.submission_order(tasks)]
-    assert order == ["03_main", "16_d", "05_c", "01_a", "00_index", "02_b", "18_scorecard"]
+    assert order == ["03_main", "05_c", "16_d", "01_a", "00_index", "02_b", "18_scorecard"]
     assert sorted(order) == sorted(names)
+
+
+def _fake_run(task):
+    """Stand-in for run_task: note whether the shared work was done when the notebook started."""
+    (task.dest.parent / f"{task.notebook.stem}.saw").write_text(str((task.dest.parent / "shared_done").exists()))
+    return rn.Result(task.notebook.stem, True, 0.0)
+
+
+def _fake_shared(folder: Path):
+    """Stand-in for shared_work: slow, then leaves a marker."""
+    import time
+
+    time.sleep(1.0)
+    (folder / "shared_done").write_text("x")
+    return rn.Result("shared work", True, 1.0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_notebooks_that_read_the_shared_work_start_after_it(tmp_path: Path, monkeypatch, capsys, jobs: int) -> None:
+    """03, 10 and 16 are handed out only once the shared work is done (the others may run beside it);
+    the report lines stay in notebook order, the shared work's line among them."""
+    import functools
+
+    monkeypatch.setattr(rn, "run_task", _fake_run)
+    names = ["01_a", "03_main", "05_c", "10_d", "16_e", "17_f"]
+    tasks = [rn.Task(Path(f"{n}.ipynb"), tmp_path / f"{n}.ipynb", {}, "python3", tmp_path, None, None) for n in names]
+    results = rn.run_tasks(tasks, jobs, False, functools.partial(_fake_shared, tmp_path))
+    assert [r.name for r in results] == names
+    saw = {n: (tmp_path / f"{n}.saw").read_text() for n in names}
+    assert saw["03_main"] == saw["10_d"] == saw["16_e"] == "True"
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[1] for ln in lines if not ln.startswith("ok   (")] == names
+    assert sum("(shared work" in ln for ln in lines) == 1
+    assert rn.shared_for([(Path("05_c.ipynb"), {}, [], {})]) is None  # nothing to share without 03, 10, 16
+    only16 = rn.shared_for([(Path("16_d.ipynb"), {}, [], {"data_source": "x", "static_conditions": ["deref"]})])
+    assert only16.args == ({"data_source": "x", "static_conditions": ["deref"]}, ("deref",), False)
+    both = rn.shared_for([(Path(f"{n}.ipynb"), {}, [], {"static_conditions": ["with_gt", "deref"]}) for n in ("03_a", "16_b")])
+    assert both.args[1:] == (("with_gt", "without_gt", "deref"), True)
 
 
 def test_forked_kernel_command_replaces_only_an_ipykernel_command() -> None:
@@ -306,3 +344,40 @@ def test_a_launcher_without_its_server_becomes_a_usual_kernel(tmp_path: Path) ->
             proc.kill()
             proc.wait()
     assert "starting the kernel the usual way" in proc.stderr.read()
+
+
+def _kernel_fork_module():
+    spec = importlib.util.spec_from_file_location("kernel_fork", paths.REPO_ROOT / "scripts" / "kernel_fork.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_preloaded_entry_is_the_disk_entry_taken_once(tmp_path: Path, monkeypatch) -> None:
+    """The server's preloaded cache entry gives a kernel's first load the frames a disk read gives;
+    the next load reads the disk again; without an entry nothing is preloaded (and nothing parsed)."""
+    import pandas as pd
+
+    from ajb_utils import cache
+    from ajb_utils.data import load_bench
+
+    kf = _kernel_fork_module()
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "empty"))
+    original = cache.read_entry
+    kf._preload_bench({"source": "sample", "revision": None})  # no entry there: nothing kept, no parse
+    assert cache.read_entry is original and not (tmp_path / "empty" / cache.BENCH_DIR).exists()
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "filled"))
+    disk = load_bench("sample")  # fills the entry
+    monkeypatch.setattr(cache, "read_entry", original)  # restored after the test
+    kf._preload_bench({"source": "sample", "revision": None})
+    reads = []
+    monkeypatch.setattr(cache, "read_frame", lambda *a, _f=cache.read_frame: reads.append(a[1]) or _f(*a))
+    first = load_bench("sample")
+    assert reads == []  # taken from the preloaded entry
+    second = load_bench("sample")
+    assert "verdicts" in reads  # read from the disk
+    for name in cache.FRAMES:
+        pd.testing.assert_frame_equal(getattr(first, name), getattr(disk, name))
+        pd.testing.assert_frame_equal(getattr(second, name), getattr(disk, name))
+    assert rn.preload_spec([(Path("01.ipynb"), {}, [], {"data_source": "sample"})]) == '{"source": "sample", "revision": null}'
+    assert rn.preload_spec([(Path(f"{n}.ipynb"), {}, [], {"data_source": n}) for n in ("a", "b")]) == ""

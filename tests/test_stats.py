@@ -58,6 +58,63 @@ def test_record_alignment_worked_example(two_records):
     assert miss.loc["r2", "mu"] == pytest.approx(0.5)  # miss: (1 + 0 + .5 + .5) / 4
 
 
+def _plain_record_alignment(v: pd.DataFrame, missing: str, n_metrics: int) -> pd.DataFrame:
+    """Return record mu by a plain pandas groupby (the reference for the code-based grouping)."""
+    keys = ["id", "generator", "difficulty", "judge", "condition", "dag_type"]
+    m = 1.0 - (v["p"] - v["llm_score"]).abs()
+    g = v[keys].assign(_m=m).groupby(keys, observed=True, sort=True, dropna=False)["_m"]
+    out = g.agg(["sum", "count"]).reset_index()
+    out = out[out["count"] > 0]
+    if missing == "miss":  # a (record, generator, judge, difficulty) without a verdict somewhere is dropped
+        tup = ["id", "generator", "difficulty", "judge"]
+        dropped = v[keys].assign(_m=m).groupby(keys, observed=True, dropna=False)["_m"].count().reset_index()
+        dropped = dropped[dropped["_m"] == 0][tup].astype(str).apply(tuple, axis=1)
+        out = out[~out[tup].astype(str).apply(tuple, axis=1).isin(set(dropped))]
+    mu = out["sum"] / (out["count"] if missing == "exclude" else n_metrics)
+    res = out[keys].assign(mu=mu.astype(float), n_verdicts=out["count"].astype(np.int64))
+    return res.reset_index(drop=True)
+
+
+@pytest.mark.parametrize("missing", ["exclude", "miss", "authors"])
+def test_record_alignment_equals_plain_groupby(missing):
+    """The grouping by combined categorical codes gives pandas' groupby result: order (categories
+    in a non-lexical order, a missing key last), dtypes (unused categories kept), NaN verdicts."""
+    rows = [
+        ("r2", "g1", "hard", "J", "with_gt", "tool_selection", 1.0, 1.0, "chain"),
+        ("r2", "g1", "hard", "J", "with_gt", "parameter_structure", np.nan, 1.0, "chain"),
+        ("r1", "g1", "hard", "J", "with_gt", "tool_selection", 0.5, 1.0, None),
+        ("r1", "g1", "hard", "J", "without_gt", "tool_selection", np.nan, 1.0, None),
+        ("r1", "g0", "easy", "K", "with_gt", "sequence_accuracy", 0.0, 0.8333, "fan"),
+        ("r1", "g0", "easy", "K", "with_gt", "query_coverage", 1.0, 0.5, "fan"),
+        ("r3", "g0", "easy", "K", "with_gt", "tool_selection", 1.0, 1.0, "fan"),
+        ("r3", "g0", "easy", "K", "without_gt", "tool_selection", 0.5, 1.0, "fan"),
+        ("r3", None, "easy", "K", "with_gt", "tool_selection", 0.5, 0.25, "fan"),
+    ]
+    v = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p", "dag_type"])
+    cats = {
+        "id": ["r3", "r2", "r1", "r9"],  # not sorted, one never used
+        "generator": ["g1", "g0", "g7"],
+        "difficulty": ["easy", "medium", "hard"],
+        "judge": ["K", "J"],
+        "condition": ["with_gt", "without_gt", "deref"],
+        "metric": list(METRICS),
+        "dag_type": ["fan", "chain", "tree"],
+    }
+    for c, cs in cats.items():
+        v[c] = pd.Categorical(v[c], categories=cs)
+    got = S.record_alignment(v, missing=missing, n_metrics=4)
+    want = _plain_record_alignment(v, missing, 4)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["id"].dtype == v["id"].dtype and got["dag_type"].isna().sum() == (1 if missing != "miss" else 0)
+    # the same rows as plain strings take pandas' own groupby: same values
+    plain = S.record_alignment(v.astype({c: object for c in cats}), missing=missing, n_metrics=4)
+    pd.testing.assert_frame_equal(
+        got.astype({c: object for c in cats if c != "metric"}).sort_values(list(got.columns[:6])).reset_index(drop=True),
+        plain.astype({c: object for c in cats if c != "metric"}).sort_values(list(got.columns[:6])).reset_index(drop=True),
+        check_exact=True,
+    )
+
+
 def test_missing_row_counts_as_miss(two_records):
     dropped = two_records[two_records["llm_score"].notna()]  # the verdicts frame drops nulls
     miss = S.record_alignment(dropped, missing="miss").set_index("id")
@@ -584,3 +641,68 @@ def test_as_str_on_the_sample_verdicts() -> None:
     v = load_bench("sample").verdicts
     for c in ("id", "generator", "judge", "condition", "dag_type"):
         pd.testing.assert_series_equal(S.as_str(v[c]), v[c].astype(str))
+
+
+def test_str_in_and_str_counts_equal_the_string_versions():
+    """str_in / str_counts decide per category what as_str(...).isin / value_counts decide per row."""
+    cat = pd.Series(pd.Categorical(["a", "b", None, "a", "c"], categories=["c", "b", "a", "unused"]))
+    for values in (cat, cat.astype(object)):
+        for keep in (["a"], "b", ["a", "c", "zz"], [], pd.Series(["c"])):
+            want = S.as_str(values).isin([keep] if isinstance(keep, str) else list(keep)).to_numpy(dtype=bool)
+            assert S.str_in(values, keep).tolist() == want.tolist()
+    assert S.str_counts(cat).to_dict() == S.as_str(cat).value_counts().to_dict() == {"a": 2, "b": 1, "c": 1}
+
+
+def test_pairwise_agreement_by_codes_equals_the_pivot_path():
+    """Categorical columns (placed by their codes) and plain strings (pandas pivot) give one table:
+    unused categories, a judge named but absent, a NaN verdict, a missing key, an off-scale score."""
+    rows = [
+        ("r1", "g", "hard", "tool_selection", "A", "with_gt", 1.0),
+        ("r1", "g", "hard", "tool_selection", "B", "with_gt", 1.0),
+        ("r1", "g", "hard", "tool_selection", "C", "with_gt", 0.5),
+        ("r2", "g", "hard", "tool_selection", "A", "with_gt", 0.0),
+        ("r2", "g", "hard", "tool_selection", "B", "with_gt", np.nan),
+        ("r2", "g", "hard", "tool_selection", "C", "with_gt", 0.0),
+        ("r3", "g", "hard", "sequence_accuracy", "B", "with_gt", 0.5),
+        ("r3", "g", "hard", "sequence_accuracy", "C", "with_gt", 0.5),
+        ("r3", "g", "hard", "sequence_accuracy", "A", "with_gt", 0.7),
+        (None, "g", "hard", "tool_selection", "A", "with_gt", 1.0),
+        ("r1", "g", "hard", "tool_selection", "A", "without_gt", 0.0),
+    ]
+    cols = ["id", "generator", "difficulty", "metric", "judge", "condition", "llm_score"]
+    plain = pd.DataFrame(rows, columns=cols)
+    cat = plain.copy()
+    cat["judge"] = pd.Categorical(cat["judge"], categories=["C", "Z", "A", "B"])
+    for c in ("id", "generator", "difficulty", "metric", "condition"):
+        cat[c] = pd.Categorical(cat[c], categories=sorted(cat[c].dropna().unique()) + ["unused"])
+    for judges in (None, ["A", "B", "C"], ["B", "nobody", "A"]):
+        got = S.pairwise_agreement(cat, "with_gt", judges=judges)
+        if judges is not None:
+            want = S.pairwise_agreement(plain, "with_gt", judges=judges)
+        else:  # the pivot sorts plain judge names; renamed so that they sort in the category order
+            want = S.pairwise_agreement(plain.replace({"judge": {"C": "0C", "A": "1A", "B": "2B"}}), "with_gt")
+            want[["judge_a", "judge_b"]] = want[["judge_a", "judge_b"]].replace({"0C": "C", "1A": "A", "2B": "B"})
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_bootstrap_cells_by_codes_equals_the_groupby_path(monkeypatch):
+    """Categorical cell keys grouped by their codes give the cells, dtypes, seeds and intervals of
+    pandas' groupby: unused categories, a missing key (a cell of its own), NaN values."""
+    from ajb_utils.stats import bootstrap
+
+    rng = np.random.default_rng(3)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "judge": pd.Categorical(rng.choice(["B", "A", None], n), categories=["B", "A", "unused"]),
+            "difficulty": pd.Categorical(rng.choice(["hard", "easy"], n), categories=["easy", "hard", "medium"]),
+            "dag_type": rng.choice(["chain", "fan"], n),
+            "mu": np.where(rng.random(n) < 0.05, np.nan, rng.choice([0.0, 0.25, 0.5, 1.0], n)),
+        }
+    )
+    args = (["judge", "difficulty"], "mu", "dag_type", 300, 7)
+    got = S.bootstrap_cells(frame, *args)
+    monkeypatch.setattr(bootstrap, "_group_index", lambda *a: None)  # pandas' groupby
+    want = S.bootstrap_cells(frame, *args)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert got["judge"].isna().sum() == 2  # the missing judge is a cell per difficulty

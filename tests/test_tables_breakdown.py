@@ -204,3 +204,19 @@ def test_exports_are_declared():
             # the very object, not a same-named one from another section (a shadowing star import)
             assert getattr(tables, name) is getattr(mod, name), name
     assert schema.MAIN_JUDGES[0] == "judge_gpt_5_4"
+
+
+def test_per_metric_long_memo_follows_the_verdicts_content(tiny):
+    """The memo is keyed by the verdicts' content: a frame changed in place is recomputed, and each
+    call gets its own copy (changing it changes no later result)."""
+    v = tiny.verdicts.copy()
+    bench = _bench(v)
+    first = tables.per_metric_long(bench)
+    first.loc[:, "align"] = -1.0  # the caller's copy
+    again = tables.per_metric_long(bench)
+    assert (again["align"] >= 0).all()
+    v.loc[v["metric"] == "tool_selection", "llm_score"] = 0.0  # in place: same object, new content
+    v["match"] = 1.0 - (v["p"] - v["llm_score"]).abs()
+    changed = tables.per_metric_long(bench)
+    tool = changed[changed["metric"] == "tool_selection"]
+    assert (tool["align"] == 0.0).all() and not changed.equals(again)

@@ -258,3 +258,25 @@ def test_main_records_sees_a_verdict_frame_changed_in_place(bench) -> None:
     assert not np.allclose(before["align"], after["align"])
     fresh = replace(bench, verdicts=mine.verdicts.copy())
     pd.testing.assert_frame_equal(after, tables.table_T02(fresh))
+
+
+def test_finding2_lift_memo_follows_the_verdicts_content(bench, cells) -> None:
+    """The lifts are computed once per verdict content and seed: the same call gives the same frame
+    (its own copy); verdicts changed in place, or a Generator as seed, are computed again."""
+    import copy
+
+    import numpy as np
+
+    first = tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    first.loc[:, "lift"] = np.nan  # the caller's copy
+    pd.testing.assert_frame_equal(tables.finding2_lift(bench, cells, 4, 200, seed=3).dropna(), tables.finding2_lift(bench, cells, 4, 200, seed=3))
+    changed = copy.copy(bench)
+    changed.verdicts = bench.verdicts.copy()
+    v = changed.verdicts
+    v.loc[v["condition"] == "without_gt", "llm_score"] = 1.0
+    v["match"] = 1.0 - (v["p"] - v["llm_score"]).abs()
+    other = tables.finding2_lift(changed, cells, 4, 200, seed=3)
+    assert not np.allclose(other["lift"], tables.finding2_lift(bench, cells, 4, 200, seed=3)["lift"])
+    a = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
+    b = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
+    assert not a[["lo", "hi"]].equals(b[["lo", "hi"]])

@@ -21,13 +21,22 @@ schemas by a static deriver that never sees the candidate.
 
 from __future__ import annotations
 
+import functools
+import os
+import pickle
 import re
+import sys
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 import pandas as pd
+import xxhash
 
+from ajb_utils import cache as bench_cache
 from ajb_utils.schema import CONDITIONS, METRICS
 
 P_COLS: dict[str, str] = {
@@ -51,12 +60,14 @@ _REF = re.compile(
 )
 
 
-def _words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 16)  # tool names, parameter names and queries recur across plans
+def _words(text: str) -> frozenset[str]:
     """Return the content words of a text (lower-case, no stop words)."""
-    return {w for w in _WORD.findall(text.lower().replace("_", " ")) if w not in _STOP and len(w) > 2}
+    return frozenset(w for w in _WORD.findall(text.lower().replace("_", " ")) if w not in _STOP and len(w) > 2)
 
 
-def _numbers(text: str) -> set[float]:
+@functools.lru_cache(maxsize=1 << 16)
+def _numbers(text: str) -> frozenset[float]:
     """Return the numbers mentioned in a text."""
     out = set()
     for m in _NUM.findall(text.lower()):
@@ -64,7 +75,7 @@ def _numbers(text: str) -> set[float]:
             out.add(float(m.replace(",", "")))
         except ValueError:
             pass
-    return out
+    return frozenset(out)
 
 
 def _arg_values(obj: Any) -> Iterable[Any]:
@@ -320,22 +331,108 @@ _REF_JUST = {
 }
 
 
+STORE_DIR = "static"  # content-keyed static verdicts under the cache folder (data/cache/ or $AJB_CACHE_DIR)
+GEN_INPUTS = ("id", "generator", "difficulty", "dag_type", "user_query", "generated_calls", *P_COLS.values())
+REC_INPUTS = ("id", "dag_type", "tools", "expected_calls")
+
+
+def _column_bytes(frame: pd.DataFrame, cols: Iterable[str]) -> Iterable[bytes]:
+    """Yield the bytes of each present column's name, dtype and values (pickled Python objects)."""
+    for col in cols:
+        if col not in frame.columns:
+            yield f"{col}|absent".encode()
+            continue
+        s = frame[col]
+        yield f"{col}|{s.dtype}|{len(s)}".encode()
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            yield pickle.dumps(s.cat.categories.tolist(), protocol=5)
+            yield np.ascontiguousarray(s.cat.codes.to_numpy()).tobytes()
+        elif s.dtype.kind in "biuf":
+            yield np.ascontiguousarray(s.to_numpy()).tobytes()
+        else:
+            yield pickle.dumps(s.tolist(), protocol=5)
+
+
+def static_inputs_key(records: pd.DataFrame, gens: pd.DataFrame, seed: int) -> str:
+    """Return an xxh3-128 of everything a static verdict depends on: the generations' and records'
+    input columns (values, dtypes, order), the seed of the corrupted GT and this module's code."""
+    h = xxhash.xxh3_128()
+    for part in (*_column_bytes(gens, GEN_INPUTS), *_column_bytes(records, REC_INPUTS)):
+        h.update(part)
+    h.update(f"seed|{seed}".encode())
+    h.update(bench_cache.code_fingerprint(sys.modules[__name__]).encode())
+    return h.hexdigest()
+
+
+def _store_folder(key: str, cond: str) -> Path:
+    """Return the store's folder of one condition's verdicts for an inputs key."""
+    return bench_cache.cache_root() / STORE_DIR / f"{cond}-{key[:32]}"
+
+
+def _read_stored(folder: Path) -> pd.DataFrame | None:
+    """Return one condition's stored verdicts, or None when the store has none."""
+    try:
+        layout = orjson.loads((folder / "layout.json").read_bytes())
+        return bench_cache.read_frame(folder, "verdicts", layout)
+    except (OSError, orjson.JSONDecodeError, KeyError):
+        return None
+
+
+def _write_stored(folder: Path, frame: pd.DataFrame) -> None:
+    """Keep one condition's verdicts in the store (written to a temporary folder, renamed into place)."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+        layout = bench_cache.write_frame(frame, tmp, "verdicts")
+        (tmp / "layout.json").write_bytes(orjson.dumps(layout))
+        os.rename(tmp, folder)
+    except OSError:  # read-only cache folder, or written meanwhile by another process
+        pass
+
+
 def static_verdicts(
     bench: Any,
     conditions: Iterable[str] = ("with_gt", "without_gt"),
     generations: pd.DataFrame | None = None,
     seed: int = 0,
+    cache: bool = False,
 ) -> pd.DataFrame:
     """Return the static judge's long verdict frame.
 
     One row per (id, generator, difficulty, condition, metric) with llm_score, justification,
     p (the programmatic score against the true GT, also for corrupted_gt) and match.
+    cache: read each condition's verdicts from (and keep them in) the cache folder's `static/`
+    store, keyed by `static_inputs_key` (the inputs' content and this code), so that notebooks
+    judging the same data compute them once.
     """
     conditions = [c for c in conditions]
     bad = [c for c in conditions if c not in CONDITIONS]
     if bad:
         raise ValueError(f"unknown conditions {bad}; expected among {CONDITIONS}")
     gens = (bench.generations if generations is None else generations).reset_index(drop=True)
+    if cache and conditions:
+        key = static_inputs_key(bench.records, gens, seed)
+        parts = []
+        for cond in conditions:
+            folder = _store_folder(key, cond)
+            part = _read_stored(folder)
+            if part is None:
+                part = _static_condition(bench, cond, gens, seed)
+                _write_stored(folder, part)
+            parts.append(part)
+        out = pd.concat(parts, ignore_index=True)
+        out["judge"] = "static"
+        return out
+    return _static_frame(bench, conditions, gens, seed)
+
+
+def _static_condition(bench: Any, cond: str, gens: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Return one condition's rows of the static verdict frame (no judge column)."""
+    return _static_frame(bench, [cond], gens, seed).drop(columns="judge")
+
+
+def _static_frame(bench: Any, conditions: list[str], gens: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Return the static verdict frame of `conditions` computed from the inputs."""
     recs = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
     ids = gens["id"].astype(str).to_numpy()
     calls = gens["generated_calls"].tolist()

@@ -79,6 +79,8 @@ from ajb_utils.stats.frames import (
     Missing,
     SeedLike,
     as_str,
+    str_counts,
+    str_in,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
 from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
@@ -93,6 +95,8 @@ from ajb_utils.stats.reference import (
 
 __all__ = [
     "as_str",
+    "str_counts",
+    "str_in",
     "SeedLike",
     "Missing",
     "MISSING_RULES",

@@ -15,6 +15,7 @@ from ajb_utils.stats.frames import (
     Missing,
     _as_list,
     _check_missing,
+    _group_index,
     _is_record_frame,
     _match_values,
     _require_unique,
@@ -24,20 +25,29 @@ from ajb_utils.stats.frames import (
 # ---------------------------------------------------------------------------------------------
 # alignment (Eqs. 4-5)
 # ---------------------------------------------------------------------------------------------
+def _group_numbers(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Return each row's group number (n,) under ``keys`` (a missing key is a group), from the
+    categorical codes when it can (`_group_index`), else pandas' ngroup; only equality matters."""
+    fast = _group_index(frame, keys)
+    if fast is not None:
+        return fast[0]
+    return frame.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+
+
 def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing, m: np.ndarray) -> np.ndarray:
     """Return a row mask (n,) of the records a missing-verdict rule keeps.
 
     Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
     record's whole (record, generator, judge, difficulty) tuple, in every condition.
     """
-    rec = verdicts.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    rec = _group_numbers(verdicts, keys)
     if rec.size == 0:
         return np.ones(0, dtype=bool)
     has = np.bincount(rec, weights=(~np.isnan(m)).astype(float), minlength=rec.max() + 1) > 0
     if missing != "miss" or "condition" not in keys:
         return has[rec]
     tuple_keys = [k for k in keys if k != "condition"]
-    tup = verdicts.groupby(tuple_keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
+    tup = _group_numbers(verdicts, tuple_keys)
     bad = np.zeros(tup.max() + 1, dtype=bool)
     bad[tup[~has[rec]]] = True
     return ~bad[tup]
@@ -45,21 +55,28 @@ def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing, m: np.
 
 def _kept_records(out: pd.DataFrame, missing: Missing) -> np.ndarray:
     """Return a mask over a per-record (sum, count) frame of the records a missing-verdict rule keeps (see _kept_rows)."""
-    has = (out["count"] > 0).to_numpy()
-    if missing != "miss" or "condition" not in out.index.names or has.all():
-        return has
     idx = out.index
-    code = np.zeros(len(out), dtype=np.int64)  # one int per (record, generator, judge, difficulty) tuple
-    for pos, name in enumerate(idx.names):
-        if name == "condition" or name in RECORD_EXTRAS:
-            continue
-        codes = (
+    codes = {
+        name: (
             np.asarray(idx.codes[pos], dtype=np.int64)
             if isinstance(idx, pd.MultiIndex)
             else pd.factorize(idx)[0].astype(np.int64)
         )
-        code = code * (int(codes.max(initial=0)) + 2) + codes + 1
-    tup = np.unique(code, return_inverse=True)[1]
+        for pos, name in enumerate(idx.names)
+    }
+    return _kept_by_codes((out["count"] > 0).to_numpy(), codes, missing)
+
+
+def _kept_by_codes(has: np.ndarray, codes: dict[str, np.ndarray], missing: Missing) -> np.ndarray:
+    """Return the mask of _kept_records from each record's verdict flag and its keys' integer codes."""
+    if missing != "miss" or "condition" not in codes or has.all():
+        return has
+    code = np.zeros(len(has), dtype=np.int64)  # one int per (record, generator, judge, difficulty) tuple
+    for name, c in codes.items():
+        if name == "condition" or name in RECORD_EXTRAS:
+            continue
+        code = code * (int(c.max(initial=0)) + 2) + c + 1
+    tup = np.unique(code, return_inverse=True)[1].reshape(-1)
     bad = np.bincount(tup, weights=(~has).astype(float)) > 0
     return has & ~bad[tup]
 
@@ -85,17 +102,28 @@ def record_alignment(
     keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
     if "metric" in verdicts.columns:
         _require_unique(verdicts, [k for k in keys if k not in RECORD_EXTRAS] + ["metric"], "verdict")
-    work = verdicts[keys].copy()
-    work["_m"] = _match_values(verdicts)
-    out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
-    out = out[_kept_records(out, missing)]
+    m = _match_values(verdicts)
+    fast = _group_index(verdicts, keys)
+    if fast is None:
+        work = verdicts[keys].copy()
+        work["_m"] = m
+        out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
+        out = out[_kept_records(out, missing)]
+        total, count, groups = out["sum"].to_numpy(float), out["count"].to_numpy(np.int64), out.index.to_frame(index=False)
+    else:  # the same groups from the categorical codes (no group index built by pandas)
+        group, groups = fast
+        ok = ~np.isnan(m)
+        count = np.bincount(group, weights=ok, minlength=len(groups)).astype(np.int64)
+        total = np.bincount(group, weights=np.where(ok, m, 0.0), minlength=len(groups))
+        codes = {k: groups[k].cat.codes.to_numpy(np.int64) for k in keys}
+        kept = _kept_by_codes(count > 0, codes, missing)
+        total, count, groups = total[kept], count[kept], groups[kept].reset_index(drop=True)
     if missing == "exclude":
-        mu = out["sum"] / out["count"]
+        mu = total / count
     else:
         big_m = n_metrics if n_metrics is not None else int(verdicts["metric"].nunique())
-        mu = out["sum"] / big_m
-    res = pd.DataFrame({"mu": mu.astype(float), "n_verdicts": out["count"].astype(np.int64)})
-    return res.reset_index()
+        mu = total / big_m
+    return groups.assign(mu=mu.astype(float), n_verdicts=count)
 
 
 def align(

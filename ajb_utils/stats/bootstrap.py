@@ -16,6 +16,7 @@ from ajb_utils.stats.frames import (
     SeedLike,
     _alpha,
     _as_list,
+    _group_index,
     _is_record_frame,
     _require_unique,
     _rng,
@@ -270,9 +271,14 @@ def bootstrap_cells(
     cols = by + ([strata] if strata else []) + [value]
     df = frame[cols]
     df = df[df[value].notna()]
-    g = df.groupby(by, observed=True, sort=True, dropna=False)  # a NaN key is a cell of its own
-    cell = g.ngroup().to_numpy(np.int64)
-    keys = g.size().rename("n").reset_index()
+    fast = _group_index(df, by)  # a NaN key is a cell of its own
+    if fast is None:
+        g = df.groupby(by, observed=True, sort=True, dropna=False)
+        cell = g.ngroup().to_numpy(np.int64)
+        keys = g.size().rename("n").reset_index()
+    else:  # the same cells from the categorical codes
+        cell, keys = fast
+        keys["n"] = np.bincount(cell, minlength=len(keys)).astype(np.int64)
     n_cells = len(keys)
     strat = (
         pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata else np.zeros(len(df), np.int64)

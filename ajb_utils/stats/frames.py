@@ -107,6 +107,32 @@ def _n_duplicates(frame: pd.DataFrame, keys: Sequence[str]) -> int:
     return int(frame.duplicated(keys).sum())
 
 
+def _group_index(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame] | None:
+    """Return (each row's group number, the groups' keys one row each) in the order and with the
+    dtypes of ``groupby(keys, observed=True, sort=True, dropna=False)``, from one int64 per row
+    combined from the categorical codes (a missing value sorts last); None unless every key is
+    categorical, the frame has rows and the combined code fits 62 bits."""
+    cols = [frame[k] for k in keys]
+    if not len(frame) or not all(isinstance(c.dtype, pd.CategoricalDtype) for c in cols):
+        return None
+    sizes = [len(c.cat.categories) + 1 for c in cols]
+    if float(np.prod(sizes, dtype=float)) >= 2.0**62:
+        return None
+    code = np.zeros(len(frame), np.int64)
+    for c, n in zip(cols, sizes, strict=True):
+        k = c.cat.codes.to_numpy(np.int64)
+        k[k < 0] = n - 1
+        code *= n
+        code += k
+    uniq, inv = np.unique(code, return_inverse=True)
+    groups: dict[str, pd.Categorical] = {}
+    for name, c, n in reversed(list(zip(keys, cols, sizes, strict=True))):
+        uniq, k = np.divmod(uniq, n)
+        k[k == n - 1] = -1
+        groups[name] = pd.Categorical.from_codes(k, dtype=c.dtype)
+    return inv.reshape(-1), pd.DataFrame({name: groups[name] for name in keys})
+
+
 def _require_unique(frame: pd.DataFrame, keys: Sequence[str], what: str) -> None:
     """Raise ValueError if two rows share ``keys`` (the one row rule every statistic follows)."""
     n = _n_duplicates(frame, keys)
@@ -126,3 +152,24 @@ def as_str(values: pd.Series) -> pd.Series:
     cats = pd.array(values.cat.categories.astype(str))
     taken = cats.take(values.cat.codes.to_numpy(), allow_fill=True)  # code -1 (missing) stays missing
     return pd.Series(taken, index=values.index, name=values.name)
+
+
+def str_in(values: pd.Series, keep: str | Sequence[str] | pd.Series) -> np.ndarray:
+    """Return a bool array (n,): ``as_str(values).isin(keep)`` (a missing value is never kept); for a
+    categorical column decided once per category and taken by code, without making the strings."""
+    keep = {keep} if isinstance(keep, str) else {str(k) for k in keep}
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return as_str(values).isin(keep).to_numpy(dtype=bool, na_value=False)
+    per_cat = np.append(np.array([str(c) in keep for c in values.cat.categories], dtype=bool), False)
+    return per_cat[values.cat.codes.to_numpy()]  # code -1 (missing) takes the last entry: False
+
+
+def str_counts(values: pd.Series) -> pd.Series:
+    """Return ``as_str(values).value_counts()`` (observed values only; a categorical counted by code)."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return as_str(values).value_counts()
+    codes = values.cat.codes.to_numpy()
+    n = np.bincount(codes[codes >= 0], minlength=len(values.cat.categories))
+    counts = pd.Series(n, index=pd.Index(values.cat.categories.astype(str), name=values.name), name="count")
+    return counts[counts > 0].sort_values(ascending=False, kind="stable")
+

@@ -90,8 +90,11 @@ def rank1_probability(
         if not len(m):
             continue
         idx = rng.integers(0, len(m), size=(n_resamples, len(m)), dtype=np.int32)  # shared by the judges
-        for j in range(m.shape[1]):  # one judge at a time: memory (n_resamples, n_cell), not x J
-            draws[:, j] += m[idx, j].mean(axis=1)
+        # how often each record is drawn in each resample, (n_resamples, n_cell): every judge's
+        # resample mean is then one matrix product (no (n_resamples, n_cell) gather per judge)
+        rows = np.arange(n_resamples, dtype=np.int64)[:, None] * len(m)
+        counts = np.bincount((rows + idx).ravel(), minlength=n_resamples * len(m)).reshape(n_resamples, len(m))
+        draws += (counts @ m) / len(m)
         point += m.mean(axis=0)
         n_cells += 1
     if n_cells == 0:

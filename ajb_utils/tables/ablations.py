@@ -132,8 +132,8 @@ def study_runs(bench, study: str, base_model: str | None = None, generator: str 
         j = j[j["key"] == base_model_key(base_model)]
     v = bench.verdicts
     if generator:
-        v = v[stats.as_str(v["generator"]) == schema.canonical_generator(generator)]
-    counts = stats.as_str(v["judge"]).value_counts()
+        v = v[stats.str_in(v["generator"], schema.canonical_generator(generator))]
+    counts = stats.str_counts(v["judge"])
     j["n_verdicts"] = j["judge"].map(counts).fillna(0).astype(int)
     j = j[j["n_verdicts"] > 0]
     dec = j["decoding"].map(_decoding)
@@ -651,7 +651,7 @@ def _pairing_verdicts(
     if runs.empty:
         return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
     v = bench.verdicts
-    v = v[v["judge"].isin(runs["judge"]) & stats.as_str(v["generator"]).isin(gens)]
+    v = v[stats.str_in(v["judge"], runs["judge"]) & stats.str_in(v["generator"], gens)]
     if conditions is not None:
         v = v[v["condition"].isin(list(conditions))]
     v = v.copy()

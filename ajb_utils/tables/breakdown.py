@@ -16,6 +16,7 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
+from ajb_utils.tables.main_results import verdict_fingerprint
 
 __all__ = [
     "CW_WEIGHTINGS",
@@ -60,8 +61,25 @@ def released_verdicts(
     return sub
 
 
+_LONG_MEMO: dict[tuple[str, tuple[str, ...] | None, str], pd.DataFrame] = {}
+_LONG_MEMO_SIZE: int = 4
+
+
 def per_metric_long(bench, judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return judge, condition, metric, align (% mean over (g,d) cells), n_cells, n_verdicts."""
+    """Return judge, condition, metric, align (% mean over (g,d) cells), n_cells, n_verdicts.
+
+    Computed once per verdict content (`verdict_fingerprint`), judge list and rule (T24, T14 and
+    both conditions' weighting checks ask for it); each call gets its own copy."""
+    key = (verdict_fingerprint(bench.verdicts), None if judges is None else tuple(judges), str(missing))
+    if key not in _LONG_MEMO:
+        while len(_LONG_MEMO) >= _LONG_MEMO_SIZE:
+            _LONG_MEMO.pop(next(iter(_LONG_MEMO)))
+        _LONG_MEMO[key] = _per_metric_long(bench, judges, missing)
+    return _LONG_MEMO[key].copy()
+
+
+def _per_metric_long(bench, judges: Sequence[str] | None, missing: Missing) -> pd.DataFrame:
+    """Return per_metric_long computed from the verdicts."""
     v = released_verdicts(bench, judges)
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
     out = (

@@ -250,11 +250,12 @@ def null_tuples(bench) -> pd.DataFrame:
         rec.groupby(keys[:-1], observed=True)
         .agg(
             n_conditions=("condition", "size"),
-            null=("has", lambda h: not bool(h.all())),
+            null=("has", "all"),  # negated below: a tuple is null unless every condition has a verdict
             dag_type=("dag_type", "first"),
         )
         .reset_index()
     )
+    tup["null"] = ~tup["null"].to_numpy(bool)
     return tup
 
 

@@ -39,7 +39,7 @@ def rank1_table(
     the records every judge judged in that cell; one seeded bootstrap per (condition, difficulty).
     """
     v = released_verdicts(bench, judges)
-    v = v[stats.as_str(v["generator"]).isin(list(generators))]
+    v = v[stats.str_in(v["generator"], list(generators))]
     recs = stats.record_alignment(v, missing=missing)
     parts = []
     for i, (cond, diff) in enumerate((c, d) for c in schema.MAIN_CONDITIONS for d in schema.DIFFICULTIES):

@@ -53,9 +53,9 @@ def _item_keys(v: pd.DataFrame) -> np.ndarray:
 def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
     """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items the new judge judged."""
     judges = [*(judges or MAIN_JUDGES), run_name]
-    v = verdicts[stats.as_str(verdicts["judge"]).isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    v = verdicts[stats.str_in(verdicts["judge"], judges) & stats.str_in(verdicts["condition"], schema.MAIN_CONDITIONS)]
     key = _item_keys(v)
-    v = v[np.isin(key, key[(stats.as_str(v["judge"]) == run_name).to_numpy()])]
+    v = v[np.isin(key, key[stats.str_in(v["judge"], run_name)])]
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
@@ -63,7 +63,7 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
 
 def x2_scope(bench, v: pd.DataFrame, run_name: str) -> str:
     """Return a sentence on what X2 compares: items judged by the new judge out of the bench's generations."""
-    new = v[stats.as_str(v["judge"]) == run_name]
+    new = v[stats.str_in(v["judge"], run_name)]
     n_items = int(np.unique(_item_keys(new)).size) if len(new) else 0
     n_null = int(new["llm_score"].isna().sum())
     return (
@@ -154,7 +154,7 @@ def table_X2_lift(
     """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
-    v = v[~stats.as_str(v["generator"]).isin(exclude_generators)]
+    v = v[~stats.str_in(v["generator"], exclude_generators)]
     lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
     cells = set(zip(stats.as_str(v["generator"]), stats.as_str(v["difficulty"])))
     rep = _paper_T02(judges)
