@@ -2,7 +2,8 @@
 
 The house, from the ground up (imports point down only):
 - ground      schema (names, spellings, paper order), paths (repo folders), calls (tool calls and
-              schemas from every encoding the release may use)
+              schemas from every encoding the release may use); decode (the configs' typed decoding:
+              only the fields the loader reads)
 - data        load_bench(): one loading path for the hub, a local mirror, and the embedded sample
 - cache       the tidy-frame cache: a loaded Bench as Parquet, keyed by content (data/cache/bench/)
 - scoring     the programmatic judge (paper Eqs. 1-3) and the match score (Eq. 4a)
