@@ -256,7 +256,9 @@ def test_notebooks_that_read_the_shared_work_start_after_it(tmp_path: Path, monk
     assert rn.shared_for([(Path("05_c.ipynb"), {}, [], {})]) is None  # nothing to share without 03, 10, 16
     only16 = rn.shared_for([(Path("16_d.ipynb"), {}, [], {"data_source": "x", "static_conditions": ["deref"]})])
     assert only16.args == ({"data_source": "x", "static_conditions": ["deref"]}, ("deref",), False)
-    both = rn.shared_for([(Path(f"{n}.ipynb"), {}, [], {"static_conditions": ["with_gt", "deref"]}) for n in ("03_a", "16_b")])
+    both = rn.shared_for(
+        [(Path(f"{n}.ipynb"), {}, [], {"static_conditions": ["with_gt", "deref"]}) for n in ("03_a", "16_b")]
+    )
     assert both.args[1:] == (("with_gt", "without_gt", "deref"), True)
 
 
@@ -379,5 +381,8 @@ def test_the_preloaded_entry_is_the_disk_entry_taken_once(tmp_path: Path, monkey
     for name in cache.FRAMES:
         pd.testing.assert_frame_equal(getattr(first, name), getattr(disk, name))
         pd.testing.assert_frame_equal(getattr(second, name), getattr(disk, name))
-    assert rn.preload_spec([(Path("01.ipynb"), {}, [], {"data_source": "sample"})]) == '{"source": "sample", "revision": null}'
+    assert (
+        rn.preload_spec([(Path("01.ipynb"), {}, [], {"data_source": "sample"})])
+        == '{"source": "sample", "revision": null}'
+    )
     assert rn.preload_spec([(Path(f"{n}.ipynb"), {}, [], {"data_source": n}) for n in ("a", "b")]) == ""

@@ -90,7 +90,9 @@ def test_record_alignment_equals_plain_groupby(missing):
         ("r3", "g0", "easy", "K", "without_gt", "tool_selection", 0.5, 1.0, "fan"),
         ("r3", None, "easy", "K", "with_gt", "tool_selection", 0.5, 0.25, "fan"),
     ]
-    v = pd.DataFrame(rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p", "dag_type"])
+    v = pd.DataFrame(
+        rows, columns=["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p", "dag_type"]
+    )
     cats = {
         "id": ["r3", "r2", "r1", "r9"],  # not sorted, one never used
         "generator": ["g1", "g0", "g7"],
@@ -109,8 +111,12 @@ def test_record_alignment_equals_plain_groupby(missing):
     # the same rows as plain strings take pandas' own groupby: same values
     plain = S.record_alignment(v.astype({c: object for c in cats}), missing=missing, n_metrics=4)
     pd.testing.assert_frame_equal(
-        got.astype({c: object for c in cats if c != "metric"}).sort_values(list(got.columns[:6])).reset_index(drop=True),
-        plain.astype({c: object for c in cats if c != "metric"}).sort_values(list(got.columns[:6])).reset_index(drop=True),
+        got.astype({c: object for c in cats if c != "metric"})
+        .sort_values(list(got.columns[:6]))
+        .reset_index(drop=True),
+        plain.astype({c: object for c in cats if c != "metric"})
+        .sort_values(list(got.columns[:6]))
+        .reset_index(drop=True),
         check_exact=True,
     )
 

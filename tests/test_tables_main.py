@@ -269,7 +269,9 @@ def test_finding2_lift_memo_follows_the_verdicts_content(bench, cells) -> None:
 
     first = tables.finding2_lift(bench, cells, 4, 200, seed=3)
     first.loc[:, "lift"] = np.nan  # the caller's copy
-    pd.testing.assert_frame_equal(tables.finding2_lift(bench, cells, 4, 200, seed=3).dropna(), tables.finding2_lift(bench, cells, 4, 200, seed=3))
+    pd.testing.assert_frame_equal(
+        tables.finding2_lift(bench, cells, 4, 200, seed=3).dropna(), tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    )
     changed = copy.copy(bench)
     changed.verdicts = bench.verdicts.copy()
     v = changed.verdicts

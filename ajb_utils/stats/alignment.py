@@ -109,7 +109,11 @@ def record_alignment(
         work["_m"] = m
         out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
         out = out[_kept_records(out, missing)]
-        total, count, groups = out["sum"].to_numpy(float), out["count"].to_numpy(np.int64), out.index.to_frame(index=False)
+        total, count, groups = (
+            out["sum"].to_numpy(float),
+            out["count"].to_numpy(np.int64),
+            out.index.to_frame(index=False),
+        )
     else:  # the same groups from the categorical codes (no group index built by pandas)
         group, groups = fast
         ok = ~np.isnan(m)

@@ -172,4 +172,3 @@ def str_counts(values: pd.Series) -> pd.Series:
     n = np.bincount(codes[codes >= 0], minlength=len(values.cat.categories))
     counts = pd.Series(n, index=pd.Index(values.cat.categories.astype(str), name=values.name), name="count")
     return counts[counts > 0].sort_values(ascending=False, kind="stable")
-
