@@ -186,3 +186,27 @@ def test_deref_pool_gives_the_same_X4_as_every_verdict():
     pool = tables.deref_pool(bench.verdicts, static)
     assert len(pool) < len(everything)
     pd.testing.assert_frame_equal(tables.table_X4(pool), tables.table_X4(everything))
+
+
+def test_table_X3_keeps_a_topology_outside_the_papers_six():
+    """A census row of a topology the paper does not name keeps its label (after the paper's six),
+    instead of becoming a missing value (pandas deprecates and will refuse values outside the
+    categories)."""
+    import warnings
+
+    from ajb_utils import tables
+    from ajb_utils.schema import TOPOLOGIES
+
+    census = pd.DataFrame(
+        {
+            "difficulty": ["easy", "easy", "hard"],
+            "dag_type": pd.Categorical(["linear", "lattice", "lattice"], categories=[*TOPOLOGIES, "lattice"]),
+            "path": [dv.PATHS[0], dv.PATHS[0], dv.PATHS[-1]],
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = tables.table_X3(census)
+    assert out["dag_type"].notna().all()
+    assert list(out["dag_type"].cat.categories) == ["all", *TOPOLOGIES, "lattice"]
+    assert out.loc[out["dag_type"] == "lattice", "n_args"].sum() == 2

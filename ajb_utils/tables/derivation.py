@@ -34,7 +34,9 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     overall = derivation.path_shares(census, ["difficulty"]).assign(dag_type="all")
     per = derivation.path_shares(census, ["dag_type", "difficulty"])
     out = pd.concat([overall, per], ignore_index=True)
-    out["dag_type"] = pd.Categorical(out["dag_type"], categories=["all", *TOPOLOGIES])
+    known = ["all", *TOPOLOGIES]
+    extra = sorted(set(stats.as_str(out["dag_type"].dropna())) - set(known))  # a topology the paper does not name
+    out["dag_type"] = pd.Categorical(out["dag_type"], categories=known + extra)
     out["difficulty"] = pd.Categorical(stats.as_str(out["difficulty"]), categories=list(DIFFICULTIES))
     out = out.sort_values(["dag_type", "difficulty"]).reset_index(drop=True)
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
