@@ -35,8 +35,11 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     per = derivation.path_shares(census, ["dag_type", "difficulty"])
     out = pd.concat([overall, per], ignore_index=True)
     known = ["all", *TOPOLOGIES]
-    extra = sorted(set(stats.as_str(out["dag_type"].dropna())) - set(known))  # a topology the paper does not name
-    out["dag_type"] = pd.Categorical(out["dag_type"], categories=known + extra)
+    # a topology the paper does not name keeps its label; a record without one (the census spells
+    # it "nan") stays a missing topology, as the loader reports it
+    extra = sorted(set(stats.as_str(out["dag_type"].dropna())) - set(known) - {"nan", "None", ""})
+    topology = out["dag_type"].astype(object).where(out["dag_type"].isin(known + extra))
+    out["dag_type"] = pd.Categorical(topology, categories=known + extra)
     out["difficulty"] = pd.Categorical(stats.as_str(out["difficulty"]), categories=list(DIFFICULTIES))
     out = out.sort_values(["dag_type", "difficulty"]).reset_index(drop=True)
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
