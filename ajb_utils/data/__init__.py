@@ -40,7 +40,6 @@ from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_fram
 from ajb_utils.data.runs import JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
     HUB_TIMEOUT,
-    Source,
     hub_commit,
     probe_hub,
     read_card,
@@ -69,7 +68,7 @@ log = logging.getLogger("ajb_utils.data")
 CACHE_NOTE = "read from the tidy-frame cache"
 
 
-def _engine(engine: str | None, src: Source) -> str:
+def _engine(engine: str | None) -> str:
     """Return the engine to read with: "json" (the default, whatever the source) or "datasets"."""
     engine = engine or "json"
     if engine not in ("datasets", "json"):
@@ -110,7 +109,7 @@ def _plan(
     """Return how `load_bench(source, ...)` is keyed in the tidy-frame cache: the source's files
     by content (or the hub commit), the arguments, and the runs it would read."""
     src = resolve_source(source)
-    engine = _engine(engine, src)
+    engine = _engine(engine)
     if src.is_local:
         commit, root = None, Path(src.location)
         card = read_card(src, revision)
@@ -186,7 +185,7 @@ def load_bench(
     read, IncompleteDataError for a file cut short.
     """
     src = resolve_source(source)
-    engine = _engine(engine, src)
+    engine = _engine(engine)
     messages: list[str] = []
     if not src.is_local:  # fails in seconds offline; pins every read below to one commit
         requested, revision = revision, hub_commit(src.location, revision)
@@ -197,10 +196,10 @@ def load_bench(
     excl: list[Excluded] = []
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
     local = src.is_local and engine == "json"
-    judge_paths = {j: Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1}
+    judge_paths = [Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1]
     with (
         bench_cache.gc_paused(),
-        JudgeReader([*judge_paths.values(), *(r.path for r in judge_runs)], justifications) as reader,
+        JudgeReader([*judge_paths, *(r.path for r in judge_runs)], justifications) as reader,
     ):
         records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, messages), excl)
         frames = [

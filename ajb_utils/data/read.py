@@ -1,8 +1,8 @@
 """Reading one config's bytes into rows: the JSON-lines files directly (judge and generator configs
 by the typed decoder of `ajb_utils.decode` where they fit the released layout, judge files in a
 reader process on the other core; anything else line by line with orjson) or through
-`datasets.load_dataset`, which falls back to the files when Arrow type inference fails, saying so. Whatever the engine, the result is a `Raw`
-of the same shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
+`datasets.load_dataset`, which falls back to the files when Arrow type inference fails, saying
+so. Whatever the engine, the result is a `Raw` of the same shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
 
 A file that ends inside a line, or a config with fewer rows than its card declares, is an
 IncompleteDataError naming the file: a malformed line in the middle is a counted exclusion, but a
@@ -361,17 +361,22 @@ class JudgeReader:
             return
         proc.kill()
         proc.wait()
+        proc.stdout.close()  # type: ignore[union-attr]
         self.errors.seek(0)
         err = self.errors.read().decode("utf-8", "replace").strip().splitlines()
         log.warning("%s (%s); reading judge files in this process", why, err[-1] if err else f"exit {proc.returncode}")
 
     def close(self) -> None:
-        """Wait for the reader process to end (killed if files are left unread)."""
-        if self.proc is not None:
+        """Wait for the reader process to end (killed if files are left unread); close its pipe
+        and error file."""
+        proc, self.proc = self.proc, None
+        if proc is not None:
             if self.order:
-                self.proc.kill()
-            self.proc.wait()
-            self.proc = None
+                proc.kill()
+            proc.wait()
+            proc.stdout.close()  # type: ignore[union-attr]
+        if hasattr(self, "errors"):
+            self.errors.close()
 
     def __enter__(self) -> JudgeReader:
         """Return the reader (a context manager that ends the process on exit)."""
