@@ -282,3 +282,15 @@ def test_finding2_lift_memo_follows_the_verdicts_content(bench, cells) -> None:
     a = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
     b = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
     assert not a[["lo", "hi"]].equals(b[["lo", "hi"]])
+
+
+def test_main_records_from_its_columns_equal_the_full_rows(bench) -> None:
+    """main_records reads only the key, metric and match columns of the verdicts; the record frame is the
+    one of every column, under each missing rule, also for verdicts without a `match` column (1 - |p - llm|)."""
+    from dataclasses import replace
+
+    no_match = replace(bench, verdicts=bench.verdicts.drop(columns="match"))
+    for b in (bench, no_match):
+        for rule in stats.MISSING_RULES:
+            want = stats.record_alignment(tables.main_verdicts(b), missing=rule)
+            pd.testing.assert_frame_equal(tables.main_records(b, missing=rule), want, check_exact=True)

@@ -76,7 +76,7 @@ def _kept_by_codes(has: np.ndarray, codes: dict[str, np.ndarray], missing: Missi
         if name == "condition" or name in RECORD_EXTRAS:
             continue
         code = code * (int(c.max(initial=0)) + 2) + c + 1
-    tup = np.unique(code, return_inverse=True)[1].reshape(-1)
+    tup = pd.factorize(code)[0]
     bad = np.bincount(tup, weights=(~has).astype(float)) > 0
     return has & ~bad[tup]
 

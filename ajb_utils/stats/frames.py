@@ -124,7 +124,7 @@ def _group_index(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, 
         k[k < 0] = n - 1
         code *= n
         code += k
-    uniq, inv = np.unique(code, return_inverse=True)
+    inv, uniq = pd.factorize(code, sort=True)  # np.unique's (uniq, inverse), by hashing: no sort of every row
     groups: dict[str, pd.Categorical] = {}
     for name, c, n in reversed(list(zip(keys, cols, sizes, strict=True))):
         uniq, k = np.divmod(uniq, n)

@@ -74,11 +74,20 @@ def _generators(n_generators: int) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Table 2 and Table 10
 # ---------------------------------------------------------------------------------------------
-def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.DataFrame:
-    """Return the verdict rows of the given released judges under with_gt / without_gt."""
+def main_verdicts(
+    bench, judges: Sequence[str] = tuple(schema.JUDGES), columns: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Return the verdict rows of the given released judges under with_gt / without_gt (only
+    ``columns`` of them, those present, when given)."""
     v = bench.verdicts
     keep = v["judge"].isin(list(judges)) & v["condition"].isin(schema.MAIN_CONDITIONS)
-    return v[keep]
+    if columns is None:
+        return v[keep]
+    return v.loc[keep, [c for c in v.columns if c in set(columns)]]
+
+
+# The columns a record frame is computed from (stats.record_alignment), besides the match inputs.
+_RECORD_COLUMNS = (*stats.RECORD_KEYS, *stats.RECORD_EXTRAS, "metric")
 
 
 # The record frames main_records computed: (content fingerprint of the verdicts, judges, rule) -> records.
@@ -117,7 +126,9 @@ def main_records(
     hit = _RECORDS_MEMO.get(key)
     if hit is not None:
         return hit
-    recs = stats.record_alignment(main_verdicts(bench, judges), missing=missing)
+    match = ["match"] if "match" in bench.verdicts.columns else ["p", "llm_score"]
+    v = main_verdicts(bench, judges, columns=[*_RECORD_COLUMNS, *match])
+    recs = stats.record_alignment(v, missing=missing)
     while len(_RECORDS_MEMO) >= _RECORDS_MEMO_SIZE:
         _RECORDS_MEMO.pop(next(iter(_RECORDS_MEMO)))
     _RECORDS_MEMO[key] = recs
