@@ -659,6 +659,44 @@ def test_str_in_and_str_counts_equal_the_string_versions():
     assert S.str_counts(cat).to_dict() == S.as_str(cat).value_counts().to_dict() == {"a": 2, "b": 1, "c": 1}
 
 
+@pytest.mark.parametrize(
+    "mapping",
+    [
+        None,
+        {"a": 0.3, "b": 1.0, "c": 0.3},
+        {"a": True, "b": False},
+        lambda x: x.upper() + "|x" if isinstance(x, str) else x,
+    ],
+)
+def test_str_category_equals_the_string_version(mapping) -> None:
+    """str_category gives per category what as_str(...)[.map(m).astype(str)] gives per row (a float, bool or
+    partial mapping, a function, a missing value), as a categorical whose categories are sorted strings."""
+    cat = pd.Series(pd.Categorical(["b", "a", "c", "a"], categories=["c", "b", "a", "unused"]), index=[7, 5, 3, 1])
+    for values in (cat, cat.astype(object), pd.Series(["b", None, "a"], name="n")):
+        want = S.as_str(values) if mapping is None else S.as_str(values).map(mapping).astype(str)
+        got = S.str_category(values, mapping)
+        assert isinstance(got.dtype, pd.CategoricalDtype)
+        assert list(got.cat.categories) == sorted(got.cat.categories)
+        pd.testing.assert_series_equal(S.as_str(got), want.astype(str), check_dtype=False)
+        assert got.index.equals(values.index) and got.name == values.name
+
+
+def test_str_join_equals_the_string_concatenation() -> None:
+    """str_join(a, b, sep) is as_str(a) + sep + as_str(b) per row (categorical, object and float inputs; a
+    missing value gives a missing join), with sorted string categories; grouping by it orders as the strings do."""
+    a = pd.Series(pd.Categorical(["j2", "j1", "j2", "j1"], categories=["j2", "j1", "j0"]), index=[9, 8, 7, 6])
+    b = pd.Series([0.3, 1.0, 1.0, 0.3], index=a.index)
+    for x, y in ((a, b), (a.astype(object), S.str_category(b)), (a, pd.Series(["t", None, "t", "u"], index=a.index))):
+        want = S.as_str(x) + "|" + S.as_str(y)
+        got = S.str_join(x, y, "|")
+        assert got.index.equals(a.index)
+        pd.testing.assert_series_equal(S.as_str(got).rename(None), want.rename(None), check_dtype=False)
+    frame = pd.DataFrame({"k": S.str_join(a, b, "|"), "v": [1.0, 2.0, 3.0, 4.0]})
+    by_cat = frame.groupby("k", observed=True)["v"].sum()
+    by_str = frame.assign(k=S.as_str(frame["k"])).groupby("k")["v"].sum()
+    assert [str(k) for k in by_cat.index] == list(by_str.index) and by_cat.tolist() == by_str.tolist()
+
+
 def test_pairwise_agreement_by_codes_equals_the_pivot_path():
     """Categorical columns (placed by their codes) and plain strings (pandas pivot) give one table:
     unused categories, a judge named but absent, a NaN verdict, a missing key, an off-scale score."""

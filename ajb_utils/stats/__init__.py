@@ -79,8 +79,10 @@ from ajb_utils.stats.frames import (
     Missing,
     SeedLike,
     as_str,
+    str_category,
     str_counts,
     str_in,
+    str_join,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
 from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
@@ -95,8 +97,10 @@ from ajb_utils.stats.reference import (
 
 __all__ = [
     "as_str",
+    "str_category",
     "str_counts",
     "str_in",
+    "str_join",
     "SeedLike",
     "Missing",
     "MISSING_RULES",

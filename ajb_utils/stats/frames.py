@@ -164,6 +164,41 @@ def str_in(values: pd.Series, keep: str | Sequence[str] | pd.Series) -> np.ndarr
     return per_cat[values.cat.codes.to_numpy()]  # code -1 (missing) takes the last entry: False
 
 
+def _sorted_categorical(labels: pd.Series, codes: np.ndarray, like: pd.Series) -> pd.Series:
+    """Return the labels of ``codes`` (positions in ``labels``) as a categorical of sorted, distinct string
+    categories (the order a sort of the strings gives; a missing label stays missing), with ``like``'s
+    index and name."""
+    cat = pd.Series(labels, dtype=str).astype("category")  # sorted categories; a missing label is code -1
+    values = pd.Categorical.from_codes(cat.cat.codes.to_numpy()[codes], dtype=cat.dtype)
+    return pd.Series(values, index=like.index, name=like.name)
+
+
+def str_category(values: pd.Series, mapping: pd.Series | dict | None = None) -> pd.Series:
+    """Return ``as_str(values)``, or ``as_str(values).map(mapping).astype(str)``, as a categorical of sorted
+    string categories: each distinct value converted (and mapped) once, not every row."""
+    codes, uniques = pd.factorize(values)
+    if (codes < 0).any():  # a missing value: the strings' own rule, row by row
+        strings = as_str(values) if mapping is None else as_str(values).map(mapping).astype(str)
+        return strings.astype("category")  # sorted categories; a missing string stays missing
+    labels = as_str(pd.Series(uniques))
+    if mapping is not None:
+        labels = labels.map(mapping).astype(str)
+    return _sorted_categorical(labels, codes, values)
+
+
+def str_join(a: pd.Series, b: pd.Series, sep: str) -> pd.Series:
+    """Return ``as_str(a) + sep + as_str(b)`` as a categorical of sorted string categories, each distinct
+    pair of values joined once (row by row when a value is missing, whose join is missing)."""
+    ca, ua = pd.factorize(a)
+    cb, ub = pd.factorize(b)
+    if (ca < 0).any() or (cb < 0).any():
+        return (as_str(a) + sep + as_str(b)).astype("category")
+    pair, pairs = pd.factorize(ca.astype(np.int64) * len(ub) + cb)
+    sa = as_str(pd.Series(ua)).to_numpy(dtype=object)[pairs // len(ub)]
+    sb = as_str(pd.Series(ub)).to_numpy(dtype=object)[pairs % len(ub)]
+    return _sorted_categorical(pd.Series(sa + sep + sb, dtype=object), pair, a)
+
+
 def str_counts(values: pd.Series) -> pd.Series:
     """Return ``as_str(values).value_counts()`` (observed values only; a categorical counted by code)."""
     if not isinstance(values.dtype, pd.CategoricalDtype):

@@ -281,10 +281,12 @@ def paired_delta_ci(
         return pd.DataFrame(columns=out_cols)
     w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
+    # the keys as categoricals of their strings (converted once per value; grouped by code)
     for c, new in kept.items():
-        w[new] = stats.as_str(w[c])
-    w["condition"] = pd.Series(np.asarray(variant), index=w.index).astype(str)
-    w["_avg"] = stats.as_str(w[average_over]) if average_over else ""
+        w[new] = stats.str_category(w[c])
+    labels = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
+    w["condition"] = stats.str_category(pd.Series(labels, index=w.index))
+    w["_avg"] = stats.str_category(w[average_over] if average_over else pd.Series("", index=w.index))
     byk = [kept.get(c, c) for c in by]
     keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
     recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
@@ -333,7 +335,7 @@ def pairing_cell_ci(
         return cells.assign(lo=np.nan, hi=np.nan)
     v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
     recs = stats.record_alignment(v)
-    recs["variant"] = stats.as_str(recs["judge"]).str.rsplit("|", n=1).str[-1]
+    recs["variant"] = stats.str_category(recs["judge"], lambda j: j.rsplit("|", 1)[-1])
     ci = stats.bootstrap_cells(
         recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
@@ -570,9 +572,9 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
             ]
         )
         to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-        base = stats.as_str(both["judge"]).map(lambda j: to_base.get(j, j))
+        base = stats.str_category(both["judge"], lambda j: to_base.get(j, j))
         ci = paired_delta_ci(
-            both.assign(base=base.to_numpy()),
+            both.assign(base=base.array),
             stats.as_str(both["condition"]),
             "without_gt_05",
             "without_gt",
@@ -654,12 +656,12 @@ def _pairing_verdicts(
     v = v[stats.str_in(v["judge"], runs["judge"]) & stats.str_in(v["generator"], gens)]
     if conditions is not None:
         v = v[v["condition"].isin(list(conditions))]
-    v = v.copy()
+    v = v.copy()  # variant and judge as categoricals of strings: converted once per value, grouped by code
     if variant == "condition":
-        v["variant"] = stats.as_str(v["condition"])
+        v["variant"] = stats.str_category(v["condition"])
     else:
-        v["variant"] = stats.as_str(v["judge"]).map(runs.set_index("judge")[variant]).astype(str)
-    v["judge"] = stats.as_str(v["judge"]) + "|" + v["variant"]
+        v["variant"] = stats.str_category(v["judge"], runs.set_index("judge")[variant])
+    v["judge"] = stats.str_join(v["judge"], v["variant"], "|")
     return v, runs
 
 
@@ -718,7 +720,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
         ci = paired_delta_ci(
             v,
-            v["variant"].astype(float).map(lambda t: f"T={t:.1f}"),
+            stats.str_category(v["variant"], lambda t: f"T={float(t):.1f}"),
             hi_t,
             lo_t,
             ["difficulty", "condition"],
