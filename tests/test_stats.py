@@ -750,18 +750,3 @@ def test_bootstrap_cells_by_codes_equals_the_groupby_path(monkeypatch):
     want = S.bootstrap_cells(frame, *args)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     assert got["judge"].isna().sum() == 2  # the missing judge is a cell per difficulty
-
-
-@pytest.mark.parametrize("sizes", [(0, 0, 0), (5, 0, 7, 0), (40_000, 1, 30_000, 0, 33_000), (3,) * 2000])
-def test_ragged_sums_in_runs_equal_one_draw(sizes) -> None:
-    """_ragged_sums draws its picks in runs of resamples; each resample's sum is the one a single draw of
-    every pick gives (the same stream, the same values added in the same order), zeros included."""
-    from ajb_utils.stats.bootstrap import _ragged_sums
-
-    table, k = np.random.default_rng(3).random(997), np.array(sizes, dtype=np.int64)
-    picks = table[np.random.default_rng(11).integers(0, table.size, size=int(k.sum()))]
-    want = np.zeros(k.size)  # one draw of every pick, summed per resample in order (np.add.reduceat)
-    if k.sum():
-        want[k > 0] = np.add.reduceat(picks, (np.cumsum(k) - k)[k > 0])
-    got = _ragged_sums(table, k, np.random.default_rng(11))
-    assert np.array_equal(got, want)
