@@ -82,31 +82,14 @@ def _cell_rngs(seed: SeedLike, keys: pd.DataFrame) -> list[np.random.Generator]:
 _MAX_PAIR_ITEMS = 512
 
 
-# The picks of _ragged_sums are drawn and summed in runs of resamples of about this many picks, so
-# that the indices and the values picked stay in a core's cache (a run of 2,000 resamples at once
-# was ~1.6x slower on the full-scale Table 10). The draws are the same: a Generator's integers()
-# gives one stream however its calls are split, and each resample's sum adds the same values in
-# the same order.
-_PICKS_PER_RUN = 32768
-
-
 def _ragged_sums(table: np.ndarray, k: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Return per resample the sum of k[r] uniform picks from ``table`` (n_resamples,)."""
     out = np.zeros(k.size)
-    ends = np.cumsum(k)
-    total = int(ends[-1]) if k.size else 0
-    if not total:
-        return out
-    starts = ends - k
-    cuts = np.searchsorted(ends, np.arange(_PICKS_PER_RUN, total, _PICKS_PER_RUN), side="right")
-    bounds = np.unique(np.r_[0, cuts, k.size])
-    for a, b in zip(bounds[:-1], bounds[1:], strict=False):
-        n = int(ends[b - 1] - starts[a])
-        if not n:
-            continue
-        draws = table[rng.integers(0, table.size, size=n)]
-        pos = k[a:b] > 0
-        out[a:b][pos] = np.add.reduceat(draws, (starts[a:b] - starts[a])[pos])
+    total = int(k.sum())
+    if total:
+        draws = table[rng.integers(0, table.size, size=total)]
+        pos = k > 0
+        out[pos] = np.add.reduceat(draws, (np.cumsum(k) - k)[pos])
     return out
 
 
