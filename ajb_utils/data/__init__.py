@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import logging
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +35,13 @@ from ajb_utils.data.build import (
     compact,
     generation_keys,
     judge_verdicts,
+    raw_notes,
     release_memory,
     score_generations,
     tidy_verdicts,
     with_justifications,
 )
-from ajb_utils.data.read import JudgeReader, Raw, read_config, read_path
+from ajb_utils.data.read import JudgeReader, Raw, read_config, read_files, read_path
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
 from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
@@ -208,19 +208,22 @@ def load_bench(
     base_key = parts.key(
         {**base, "main": content[schema.MAIN_CONFIG], "runs": [(r.name, content[str(r.path)]) for r in generator_runs]}
     )
-    keys = {j: parts.key({"base": base_key, "judge": j, "content": content[j]}) for j in wanted}
+    # each judge config's and run's part: (kind, name) -> key, what is kept, the file to decode
+    keys = {("release", j): parts.key({"base": base_key, "judge": j, "content": content[j]}) for j in wanted}
     keys.update(
-        {r.name: parts.key({"base": base_key, "judge": r.name, "content": content[str(r.path)]}) for r in judge_runs}
+        {
+            ("run", r.name): parts.key({"base": base_key, "judge": r.name, "content": content[str(r.path)]})
+            for r in judge_runs
+        }
     )
-    kept = {name: parts.get(key, f"{src.location}:{name}") for name, key in keys.items()}
+    kept = {c: parts.get(key, f"{src.location}:{c[1]}") for c, key in keys.items()}
     local = src.is_local and engine == "json"
-    judge_paths = [
-        Path(src.location) / card.files[j][0]
-        for j in wanted
-        if local and len(card.files[j]) == 1 and (justifications or kept[j] is None)
-    ]
-    run_paths = [r.path for r in judge_runs if justifications or kept[r.name] is None]
-    with bench_cache.gc_paused(), JudgeReader([*judge_paths, *run_paths], justifications) as reader:
+    paths = {("release", j): Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1}
+    paths.update({("run", r.name): r.path for r in judge_runs})
+    modes = {n: "all" if justifications else "scores" for n, k in kept.items() if k is None}
+    modes.update({n: "notes" for n, k in kept.items() if justifications and k is not None and k[1][2] is not None})
+    jobs = [(p, modes[n]) for n, p in paths.items() if n in modes]
+    with bench_cache.gc_paused(), JudgeReader(jobs) as reader:
         slot = f"{src.location}:generations"
         hit = parts.get(base_key, slot)
         if hit is None:
@@ -250,39 +253,38 @@ def load_bench(
         messages += judge_messages
         verdicts: list[pd.DataFrame] = []
         judge_rows: list[dict[str, Any]] = []
-        for j in wanted:
-            v = _verdicts(
-                lambda notes, j=j: read_config(src, card, j, revision, engine, notes, "judge", justifications, reader),
-                j,
-                index,
-                parts,
-                (keys[j], f"{src.location}:{j}"),
-                kept[j],
-                justifications,
-                messages,
-                excl,
-            )
-            verdicts.append(v)
-            judge_rows.append(judge_meta(j, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
-        for run in judge_runs:
-            v = _verdicts(
-                lambda _, run=run: read_path(run.path, "judge", justifications, reader),
-                run.name,
-                index,
-                parts,
-                (keys[run.name], f"{src.location}:{run.name}"),
-                kept[run.name],
-                justifications,
-                messages,
-                excl,
-                skip=True,
-            )
-            if v is None:
+        reads = {
+            ("release", j): lambda m, n, r, j=j: read_config(src, card, j, revision, engine, m, "judge", n, r)
+            for j in wanted
+        }
+        reads.update({("run", r.name): lambda m, n, rd, p=r.path: read_path(p, "judge", n, rd) for r in judge_runs})
+        for config, read in reads.items():
+            kind, name = config
+            if kept[config] is None:  # read, built and kept
+                raw = read(seg := [], justifications, reader)
+                kept[config] = _verdict_part(raw, name, index(), kind == "run", seg)
+                parts.put(keys[config], f"{src.location}:{name}", *kept[config])
+                notes = raw_notes(raw) if justifications else {}
+                del raw
+                release_memory()
+            elif justifications and kept[config][1][2] is not None:  # the verdicts kept, their rationales read
+                path = paths.get(config)
+                notes = reader.take(path, "notes") if path else None
+                notes = notes or raw_notes(read_files([path], "judge") if path else read([], True, None))
+            frames, (seg, gex, at) = kept[config]
+            messages += seg
+            excl += gex
+            if at is None:  # a run that is not a judge config
                 continue
-            verdicts.append(v)
-            origin = "sample run" if run.shipped and src.label == "sample" else "run"
-            conditions = sorted(v["condition"].unique().tolist())
-            judge_rows.append(judge_meta(run.name, origin, run.meta.get("synthetic", False), run.meta, conditions))
+            v = frames["verdicts"]
+            verdicts.append(compact(with_justifications(v, notes, at)) if justifications else v)
+            if kind == "release":
+                judge_rows.append(judge_meta(name, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
+            else:
+                run = next(r for r in judge_runs if r.name == name)
+                origin = "sample run" if run.shipped and src.label == "sample" else "run"
+                conditions = sorted(v["condition"].unique().tolist())
+                judge_rows.append(judge_meta(name, origin, run.meta.get("synthetic", False), run.meta, conditions))
         judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
         orders = {**_orders(generator_runs), "judge": judges_tbl["judge"].tolist()}
         tidy = tidy_verdicts(verdicts, records, orders)
@@ -325,47 +327,25 @@ def _contents(src: Any, card: Any, revision: str | None, configs: list[str], run
     return out
 
 
-def _verdicts(
-    read: Callable[[list[str]], Raw],
-    name: str,
-    index: Callable[[], GenerationIndex],
-    parts: bench_cache.Parts,
-    where: tuple[str, str],
-    kept: tuple[dict[str, pd.DataFrame], Any] | None,
-    justifications: bool,
-    messages: list[str],
-    excl: list[Excluded],
-    skip: bool = False,
-) -> pd.DataFrame | None:
-    """Return one judge config's (or run's) verdicts: its part when `kept`, else read (`read`),
-    built and kept; with the justifications read from the file when asked. A run (`skip`) that
-    cannot be read as a judge config is None, saying so."""
-    raw = None
-    if kept is None:
-        raw = read(seg := [])
-        _report_unknown(name, raw, seg)
-        gex: list[Excluded] = []
-        try:
-            frame, at = judge_verdicts(raw, name, index(), gex)
-            frames = {"verdicts": compact(frame)}
-        except IncompleteDataError:
+def _verdict_part(
+    raw: Raw, name: str, index: GenerationIndex, skip: bool, seg: list[str]
+) -> tuple[dict[str, pd.DataFrame], tuple[list[str], list[Excluded], Any]]:
+    """Return the part of one judge config (or run): its verdicts without justifications and
+    (messages, exclusions, the rows kept); a run (`skip`) that is not a judge config keeps no
+    verdicts and None for its rows, saying so."""
+    _report_unknown(name, raw, seg)
+    gex: list[Excluded] = []
+    try:
+        frame, at = judge_verdicts(raw, name, index, gex)
+    except IncompleteDataError:
+        raise
+    except BenchDataError as exc:
+        if not skip:
             raise
-        except BenchDataError as exc:
-            if not skip:
-                raise
-            seg.append(f"run {name!r} skipped: {exc}")
-            log.warning(seg[-1])
-            frames, at = {}, None
-        parts.put(*where, frames, (seg, gex, at))
-    else:
-        frames, (seg, gex, at) = kept
-    messages += seg
-    excl += gex
-    if at is None:
-        return None
-    if not justifications:
-        return frames["verdicts"]
-    return compact(with_justifications(frames["verdicts"], raw if raw is not None else read([]), at))
+        seg.append(f"run {name!r} skipped: {exc}")
+        log.warning(seg[-1])
+        return {}, (seg, gex, None)
+    return {"verdicts": compact(frame)}, (seg, gex, at)
 
 
 def _report_unknown(config: str, raw: Raw, messages: list[str]) -> None:

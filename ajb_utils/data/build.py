@@ -402,7 +402,7 @@ def build_verdicts(
     raw = raw if isinstance(raw, Raw) else Raw(raw)
     index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
     frame, at = judge_verdicts(raw, judge, index, excl)
-    return with_justifications(frame, raw, at) if justifications else frame
+    return with_justifications(frame, raw_notes(raw), at) if justifications else frame
 
 
 def judge_verdicts(
@@ -435,19 +435,29 @@ def judge_verdicts(
     return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], excl), at
 
 
-def with_justifications(frame: pd.DataFrame, raw: Raw, at: np.ndarray) -> pd.DataFrame:
-    """Return `frame` (`judge_verdicts` of `raw`, keeping rows `at`) with the judges' one-sentence
-    rationales as a `justification` column before `judge` (the conditions in turn, the metrics
-    within each, as the frame's rows)."""
+def raw_notes(raw: Raw) -> dict[str, Any]:
+    """Return a judge config's justifications, `cond.metric.justification` -> one per row, for
+    every condition it carries (in schema order)."""
     rows = raw.rows.reset_index(drop=True)
-    notes: list[Any] = []
-    for cond in present_conditions(rows) if len(at) else []:
+    out = {}
+    for cond in present_conditions(rows):
         blocks = None if raw.flat else [_as_block(v) for v in rows[cond]]
-        for m in schema.METRICS:
-            values = _column(rows, blocks, cond, m, "justification")
-            notes += [values[i] for i in at]
+        out.update(
+            {f"{cond}.{m}.justification": _column(rows, blocks, cond, m, "justification") for m in schema.METRICS}
+        )
+    return out
+
+
+def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:
+    """Return `frame` (`judge_verdicts` of a config, keeping its rows `at`) with the judges'
+    one-sentence rationales (`notes`, as `raw_notes` gives them) as a `justification` column
+    before `judge`: the conditions in turn, the metrics within each, as the frame's rows."""
+    rows = at.tolist()
+    kept: list[Any] = []
+    for values in notes.values():
+        kept += map(values.__getitem__, rows)
     out = frame.drop(columns=["judge", "match"])
-    out["justification"] = notes
+    out["justification"] = kept
     out["judge"], out["match"] = frame["judge"], frame["match"]
     return out
 

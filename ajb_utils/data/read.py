@@ -295,7 +295,8 @@ def read_path(path: Path, kind: str = "main", justifications: bool = False, read
     """Return the rows of one JSON-lines file: judge and generator configs by the typed decoder
     (`ajb_utils.decode`) where they fit the released layout, else (and `main`) line by line."""
     if kind == "judge":
-        columns = reader.take(path) if reader else decode.judge_columns(path, justifications)
+        mode = "all" if justifications else "scores"
+        columns = reader.take(path, mode) if reader else decode.decoded(path, mode)
         if columns is not None:
             return Raw(flat_frame(columns), flat=True)
     elif kind == "generator":
@@ -307,26 +308,29 @@ def read_path(path: Path, kind: str = "main", justifications: bool = False, read
 
 class JudgeReader:
     """Judge files decoded in a reader process (`python -m ajb_utils.decode`) on the other core
-    while this one builds the generations; `take(path)` returns them in the order given. When the
-    process cannot start or fails, a file is decoded here instead (slower, the same columns);
-    AJB_DECODE_PROCESS=0 decodes every file here."""
+    while this one builds the generations; `take(path, mode)` returns them in the order given
+    (`jobs`: (path, mode) pairs, mode as `decode.decoded`'s). When the process cannot start or
+    fails, a file is decoded here instead (slower, the same columns); AJB_DECODE_PROCESS=0
+    decodes every file here."""
 
-    def __init__(self, paths: list[Path], justifications: bool = False) -> None:
-        self.justifications = justifications
-        self.order = [str(p) for p in paths]
+    def __init__(self, jobs: list[tuple[Path, str]]) -> None:
+        self.order = [(str(p), mode) for p, mode in jobs]
         self.done: queue.Queue[tuple[str, decode.Columns | None] | None] = queue.Queue()
         self.proc: subprocess.Popen[bytes] | None = None
-        if not paths or os.environ.get("AJB_DECODE_PROCESS") == "0":
+        if not jobs or os.environ.get("AJB_DECODE_PROCESS") == "0":
             return
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(Path(decode.__file__).parents[1]), env.get("PYTHONPATH", "")])
         self.errors = tempfile.TemporaryFile()
-        args = [sys.executable, "-m", "ajb_utils.decode", *(["--justifications"] if justifications else [])]
         try:
             self.proc = subprocess.Popen(
-                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=env
+                [sys.executable, "-m", "ajb_utils.decode"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors,
+                env=env,
             )
-            self.proc.stdin.write("".join(p + "\n" for p in self.order).encode())  # type: ignore[union-attr]
+            self.proc.stdin.write("".join(f"{m} {p}\n" for p, m in self.order).encode())  # type: ignore[union-attr]
             self.proc.stdin.close()  # type: ignore[union-attr]
         except OSError as exc:
             log.warning("judge reader process not started (%s); reading here", exc)
@@ -342,9 +346,9 @@ class JudgeReader:
         except Exception:  # EOFError at the end; a crash or a short write
             self.done.put(None)
 
-    def take(self, path: Path) -> decode.Columns | None:
-        """Return `decode.judge_columns` of `path`, the next file of the order given."""
-        expected = bool(self.order) and self.order[0] == str(path)
+    def take(self, path: Path, mode: str) -> decode.Columns | None:
+        """Return `decode.decoded(path, mode)`, the next file of the order given."""
+        expected = bool(self.order) and self.order[0] == (str(path), mode)
         if expected:
             self.order.pop(0)
         got = self.done.get() if self.proc is not None and expected else None
@@ -352,7 +356,7 @@ class JudgeReader:
             return got[1]
         if self.proc is not None:
             self._stop("the judge reader process ended early")
-        return decode.judge_columns(path, self.justifications)
+        return decode.decoded(path, mode)
 
     def _stop(self, why: str) -> None:
         """End the reader process (saying why, with its error output, when it failed)."""
