@@ -15,7 +15,12 @@ mapping instead of parsing JSON lines again. The key is a hash of everything the
   loader's code or semantics invalidates every entry.
 
 `keyed_by_content(plan)` is the decorator that puts a loader behind the cache: `load_bench` is
-written as a plain load, and `plan` says how one call is keyed.
+written as a plain load, and `plan` says how one call is keyed. On a miss the load runs with
+cache=True and assembles itself from `Parts` (under parts/): the scored generations and each judge
+config's or run's verdicts, each keyed by the content of its own input files (and, for verdicts,
+the generations' key) and the loader's code, never by a folder name. So a load with other
+`judges=` / `runs=` arguments is a few Parquet reads and a concatenation, and a justification load
+reads the kept verdicts and decodes only the rationales.
 
 File hashes are content hashes (xxh3-128 of the bytes). Hashing 1.1 GB on every load would cost a
 second, so a digest is remembered per file together with the file's (size, mtime_ns, ctime_ns,
