@@ -15,7 +15,12 @@ mapping instead of parsing JSON lines again. The key is a hash of everything the
   loader's code or semantics invalidates every entry.
 
 `keyed_by_content(plan)` is the decorator that puts a loader behind the cache: `load_bench` is
-written as a plain load, and `plan` says how one call is keyed.
+written as a plain load, and `plan` says how one call is keyed. On a miss the load runs with
+cache=True and assembles itself from `Parts` (under parts/): the scored generations and each judge
+config's or run's verdicts, each keyed by the content of its own input files (and, for verdicts,
+the generations' key) and the loader's code, never by a folder name. So a load with other
+`judges=` / `runs=` arguments is a few Parquet reads and a concatenation, and a justification load
+reads the kept verdicts and decodes only the rationales.
 
 File hashes are content hashes (xxh3-128 of the bytes). Hashing 1.1 GB on every load would cost a
 second, so a digest is remembered per file together with the file's (size, mtime_ns, ctime_ns,
@@ -60,6 +65,7 @@ CACHE_ENV = "AJB_CACHE_DIR"
 FORMAT = 1  # bump when the on-disk layout below changes
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 BENCH_DIR = "bench"
+PARTS_DIR = "parts"
 DIGESTS_FILE = "file_digests.json"
 _CHUNK = 1 << 24
 
@@ -344,8 +350,9 @@ def read_entry(folder: Path) -> tuple[dict[str, pd.DataFrame], dict[str, Any]] |
     return frames, meta
 
 
-def write_entry(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> bool:
+def write_entry(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, Any], extra: Any = None) -> bool:
     """Write a cache entry atomically (a temporary folder renamed into place); return True if written.
+    `extra` (any picklable value) is kept beside the frames (extra.pkl).
 
     Another process that wrote the same entry first wins; older entries of the same source and
     arguments (whose inputs or code have since changed) are removed.
@@ -353,7 +360,9 @@ def write_entry(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, A
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        layouts = {name: write_frame(frames[name], tmp, name) for name in FRAMES}
+        layouts = {name: write_frame(frame, tmp, name) for name, frame in frames.items()}
+        if extra is not None:
+            (tmp / "extra.pkl").write_bytes(pickle.dumps(extra, protocol=pickle.HIGHEST_PROTOCOL))
         (tmp / "meta.json").write_bytes(orjson.dumps({**meta, "layouts": layouts}, option=orjson.OPT_INDENT_2))
         try:
             os.rename(tmp, folder)
@@ -377,6 +386,52 @@ def _remove_stale(current: Path, meta: dict[str, Any]) -> None:
             continue
         if old.get("location") == meta.get("location") and old.get("args") == meta.get("args"):
             shutil.rmtree(other, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Parts of a load
+# --------------------------------------------------------------------------------------------
+
+
+class Parts:
+    """The parts a load is assembled from (the scored generations; each judge config's or run's
+    verdicts), kept under parts/ by a key of their content: the input files' digests and the code
+    and arguments that shape them (`key`). `get(key)` returns (frames, extra) or None; `put`
+    keeps one, replacing the older part of the same `slot` (the same config of the same source).
+    Disabled (cache=False), `get` always misses and `put` keeps nothing."""
+
+    def __init__(self, enabled: bool, code: str = "") -> None:
+        self.enabled, self.code = enabled, code
+        self.root = cache_root() / PARTS_DIR
+
+    def key(self, parts: dict[str, Any]) -> str:
+        """Return the key of a part: `parts` (contents and arguments), the loader's code, versions."""
+        return bench_key({**parts, "loader": self.code})
+
+    def _folder(self, key: str, slot: str) -> Path:
+        """Return the folder of a part: <slot hash>-<key prefix>."""
+        return self.root / f"{xxhash.xxh3_64_hexdigest(slot.encode())}-{key[:32]}"
+
+    def get(self, key: str, slot: str) -> tuple[dict[str, pd.DataFrame], Any] | None:
+        """Return (frames, extra) of the part `key`, or None when it is not kept."""
+        folder = self._folder(key, slot)
+        if not self.enabled:
+            return None
+        try:
+            meta = orjson.loads((folder / "meta.json").read_bytes())
+            extra = pickle.loads((folder / "extra.pkl").read_bytes())
+        except (OSError, orjson.JSONDecodeError, pickle.UnpicklingError, EOFError):
+            return None
+        return {name: read_frame(folder, name, layout) for name, layout in meta["layouts"].items()}, extra
+
+    def put(self, key: str, slot: str, frames: dict[str, pd.DataFrame], extra: Any) -> None:
+        """Keep a part (a failure to write only costs its computation next time); returns None."""
+        if not self.enabled:
+            return
+        try:
+            write_entry(self._folder(key, slot), frames, {"key": key, "location": slot, "args": None}, extra)
+        except (OSError, ValueError, TypeError, pa.ArrowException, pickle.PicklingError) as exc:
+            log.warning("a part of the load was not cached (%s: %s)", type(exc).__name__, exc)
 
 
 def cached(
@@ -444,7 +499,7 @@ def keyed_by_content(plan: Callable[..., Plan]) -> Callable[[Callable[..., Any]]
                 return load(**arguments, cache=False)
             p = plan(**arguments)
             parts = {**p.parts, "loader": code_fingerprint(sys.modules[load.__module__])}
-            return cached(lambda: load(**p.args, cache=False), parts, p.inputs, p.label, p.make, p.provenance)
+            return cached(lambda: load(**p.args, cache=True), parts, p.inputs, p.label, p.make, p.provenance)
 
         return cached_load
 

@@ -8,10 +8,9 @@ unknown condition column) gives None, and the loader's general path reads it: th
 slower. Kept values are exactly what the general path keeps; the bytes of skipped fields are
 not validated (Arrow's reader, used before, did not validate them either).
 
-`python -m ajb_utils.decode [--justifications]` is the reader process the loader starts for judge
-configs: it takes paths on stdin, one a line, and writes one pickled `judge_columns` result per
-path to stdout, in order, so the judge files are decoded on the second core while the loader
-builds the generations.
+`python -m ajb_utils.decode` is the reader process the loader starts for judge configs: it takes
+"mode path" lines on stdin and writes one pickled `decoded` result per line to stdout, in order,
+so the judge files are decoded on the second core while the loader builds the generations.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import gc
 import operator
 import pickle
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -107,34 +107,72 @@ def _block_table(blocks: list[Any], names: list[str], no_metric: Any) -> np.ndar
         return np.array([_get(entries[n.split(".")[0]], n.split(".")[1]) for n in names], dtype=float)
 
 
-def judge_columns(path: Path, justifications: bool = False) -> Columns | None:
-    """Return a judge config as flat columns: id / generator / difficulty as (codes, uniques),
-    `cond.metric.field` arrays (llm_score float64, to be snapped; the published scores float32,
-    as the tidy frames keep them) and `cond.metric.justification` lists when asked, for every
-    condition with a block in some row; None when the file does not fit the released layout."""
-    decoder, no_block, no_metric = _judge_types(justifications)
+def _judge_rows(path: Path, justifications: bool) -> list[Any] | None:
+    """Return a judge config's lines decoded in the released layout; None when one does not fit."""
+    decoder = _judge_types(justifications)[0]
     try:
         with open(path, "rb") as fh:
             lines = [line for line in fh if line.strip()]
         if lines and unknown_conditions(orjson.loads(lines[0])):
             return None
-        rows = list(map(decoder.decode, lines))
+        return list(map(decoder.decode, lines))
     except (msgspec.DecodeError, orjson.JSONDecodeError, TypeError, AttributeError):
         return None
-    out: Columns = {k: _codes(_get(rows, k)) for k in ("id", "generator", "difficulty")}
-    names = [f"{m}.{f}" for m in schema.METRICS for f in FIELDS]
+
+
+def _blocks(rows: list[Any], no_block: Any) -> Iterator[tuple[str, list[Any]]]:
+    """Yield (condition, its block per row) for every condition with a block in some row."""
     for cond in schema.CONDITIONS:
         blocks = _get(rows, cond)
         if blocks.count(None) == len(blocks):
             continue  # absent, or null in every row: the same to Arrow and to this loader
-        blocks = [no_block if b is None else b for b in blocks] if None in blocks else blocks
+        yield cond, [no_block if b is None else b for b in blocks] if None in blocks else blocks
+
+
+def judge_columns(path: Path, justifications: bool = False) -> Columns | None:
+    """Return a judge config as flat columns: id / generator / difficulty as (codes, uniques),
+    `cond.metric.field` arrays (llm_score float64, to be snapped; the published scores float32,
+    as the tidy frames keep them) and `cond.metric.justification` lists when asked, for every
+    condition with a block in some row; None when the file does not fit the released layout."""
+    rows = _judge_rows(path, justifications)
+    if rows is None:
+        return None
+    _, no_block, no_metric = _judge_types(justifications)
+    out: Columns = {k: _codes(_get(rows, k)) for k in ("id", "generator", "difficulty")}
+    names = [f"{m}.{f}" for m in schema.METRICS for f in FIELDS]
+    for cond, blocks in _blocks(rows, no_block):
         table = _block_table(blocks, names, no_metric)
         for n, values in zip(names, table):  # the published scores are kept as float32 (as the frames keep them)
             out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
         if justifications:
-            for m in schema.METRICS:
-                out[f"{cond}.{m}.justification"] = _get(_get(blocks, m, no_metric), "justification")
+            out.update(_notes(cond, blocks, no_metric))
     return out
+
+
+def _notes(cond: str, blocks: list[Any], no_metric: Any) -> Columns:
+    """Return {cond.metric.justification: one per row} of a condition's blocks."""
+    return {f"{cond}.{m}.justification": _get(_get(blocks, m, no_metric), "justification") for m in schema.METRICS}
+
+
+def judge_notes(path: Path) -> Columns | None:
+    """Return only the `cond.metric.justification` lists of `judge_columns(path, True)` (no scores
+    gathered), a missing one spelt as in the flat frame made of those lists (NaN in a list with
+    text, None in one without); None when the file does not fit the released layout."""
+    rows = _judge_rows(path, True)
+    if rows is None:
+        return None
+    _, no_block, no_metric = _judge_types(True)
+    out = {k: v for cond, blocks in _blocks(rows, no_block) for k, v in _notes(cond, blocks, no_metric).items()}
+    for k, v in out.items():
+        if None in v and v.count(None) < len(v):
+            out[k] = [np.nan if x is None else x for x in v]
+    return out
+
+
+def decoded(path: Path, mode: str) -> Columns | None:
+    """Return `judge_columns` of a file (mode "scores", or "all" with the justifications) or its
+    `judge_notes` (mode "notes")."""
+    return judge_notes(path) if mode == "notes" else judge_columns(path, mode == "all")
 
 
 _GENERATOR_DECODER = msgspec.json.Decoder(
@@ -160,15 +198,15 @@ def generator_columns(path: Path) -> Columns | None:
     return out
 
 
-def serve(paths: Any, out: Any, justifications: bool) -> None:
-    """Write one pickled (path, judge_columns) pair to `out` per path read from `paths`."""
+def serve(jobs: Any, out: Any) -> None:
+    """Write one pickled (path, `decoded(path, mode)`) pair to `out` per "mode path" line of `jobs`."""
     gc.disable()  # no reference cycles are made here; the collector would walk every row again
-    for line in paths:
-        path = line.rstrip("\n")
+    for line in jobs:
+        mode, _, path = line.rstrip("\n").partition(" ")
         if path:
-            pickle.dump((path, judge_columns(Path(path), justifications)), out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((path, decoded(Path(path), mode)), out, protocol=pickle.HIGHEST_PROTOCOL)
             out.flush()
 
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout.buffer, "--justifications" in sys.argv[1:])
+    serve(sys.stdin, sys.stdout.buffer)

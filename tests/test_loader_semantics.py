@@ -327,6 +327,12 @@ JUDGE_FILES = {
     "a duplicate row": [_judge_line(0, with_gt=_block(0.0)), _judge_line(0, with_gt=_block(1.0))],
     "booleans": [_judge_line(0, with_gt=_block(tool_selection={"llm_score": True}))],
     "an id as a number": [{**_judge_line(0, with_gt=_block()), "id": 7}],
+    "rationales missing in some rows, text only in a dropped row": [
+        _judge_line(0, with_gt=_block(tool_selection={"llm_score": 1, "justification": None})),
+        _judge_line(1, with_gt=_block(tool_selection={"llm_score": 0})),
+        _judge_line(9, with_gt=_block(sequence_accuracy={"llm_score": 1, "justification": "only here"})),
+        _judge_line(2, with_gt=_block(sequence_accuracy={"llm_score": 0.5})),
+    ],
     "a justification that is not text": [
         _judge_line(0, with_gt=_block(tool_selection={"llm_score": 1, "justification": 3}))
     ],
@@ -338,7 +344,8 @@ JUDGE_FILES = {
 def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case, justifications):
     """A judge file read by the typed decoder (or refused by it) gives the verdicts, the
     justifications and the exclusions of the general per-row path, whatever its encoding."""
-    from ajb_utils.data.build import GenerationIndex, build_verdicts
+    from ajb_utils import decode
+    from ajb_utils.data.build import GenerationIndex, build_verdicts, judge_verdicts, raw_notes, with_justifications
     from ajb_utils.data.read import read_files, read_path
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
 
@@ -371,6 +378,11 @@ def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case, just
     pd.testing.assert_frame_equal(out[0][0], out[1][0], check_dtype=False)
     pd.testing.assert_frame_equal(out[0][1], out[1][1])
     assert fast.unknown == general.unknown
+    if justifications:  # the rationales alone (a load whose verdicts are kept): the typed path's frame exactly
+        frame, at = judge_verdicts(fast, "judge_x", index, [])
+        notes = decode.judge_notes(path) or raw_notes(general)
+        v = build_verdicts(fast, "judge_x", index, [], True)
+        pd.testing.assert_frame_equal(with_justifications(frame, notes, at), v, check_exact=True)
 
 
 GENERATOR_FILES = {
@@ -424,7 +436,9 @@ def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch
         if a is None or b is None:
             return a is b
         return a.keys() == b.keys() and all(
-            np.array_equal(
+            pd.Series(a[k], dtype=object).equals(pd.Series(b[k], dtype=object))
+            if isinstance(a[k], list)
+            else np.array_equal(
                 np.asarray(a[k][0] if isinstance(a[k], tuple) else a[k]),
                 np.asarray(b[k][0] if isinstance(b[k], tuple) else b[k]),
                 equal_nan=True,
@@ -432,15 +446,16 @@ def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch
             for k in a
         )
 
-    with read.JudgeReader(paths) as reader:
+    jobs = [(p, mode) for p in paths for mode in ("scores", "all", "notes")]
+    with read.JudgeReader(jobs) as reader:
         assert reader.proc is not None
-        got = [reader.take(p) for p in paths]
-    assert [same(g, decode.judge_columns(p)) for g, p in zip(got, paths)] == [True, True, True]
-    assert got[2] is None  # refused: the general path reads it
+        got = [reader.take(p, mode) for p, mode in jobs]
+    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 9
+    assert got[-3:] == [None] * 3  # refused: the general path reads it
     monkeypatch.setattr(read.sys, "executable", str(tmp_path / "no-python"))
-    with caplog.at_level("WARNING"), read.JudgeReader(paths) as reader:
-        got = [reader.take(p) for p in paths]
-    assert [same(g, decode.judge_columns(p)) for g, p in zip(got, paths)] == [True, True, True]
+    with caplog.at_level("WARNING"), read.JudgeReader(jobs) as reader:
+        got = [reader.take(p, mode) for p, mode in jobs]
+    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 9
     assert "reading here" in caplog.text
 
 

@@ -14,11 +14,14 @@ To open one config interactively, `datasets` is the documented way:
 
 from __future__ import annotations
 
+import functools
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import xxhash
 
 from ajb_utils import cache as bench_cache
 from ajb_utils import schema
@@ -31,13 +34,16 @@ from ajb_utils.data.build import (
     categorize,
     compact,
     generation_keys,
+    judge_verdicts,
+    raw_notes,
     release_memory,
     score_generations,
     tidy_verdicts,
+    with_justifications,
 )
-from ajb_utils.data.read import JudgeReader, Raw, read_config, read_path
+from ajb_utils.data.read import JudgeReader, Raw, read_config, read_files, read_path
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
-from ajb_utils.data.runs import JUDGE_COLUMNS, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
+from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
     HUB_TIMEOUT,
     hub_commit,
@@ -195,72 +201,93 @@ def load_bench(
     generator_runs = select_runs(src, runs, "generators", messages)
     excl: list[Excluded] = []
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
+    chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
+    parts = bench_cache.Parts(cache, bench_cache.code_fingerprint(sys.modules[__name__]))
+    content = _contents(src, card, revision, [*wanted, *chosen, schema.MAIN_CONFIG], judge_runs + generator_runs)
+    base = {"engine": engine, "card": content["README.md"], "generators": [(g, content[g]) for g in chosen]}
+    base_key = parts.key(
+        {**base, "main": content[schema.MAIN_CONFIG], "runs": [(r.name, content[str(r.path)]) for r in generator_runs]}
+    )
+    # each judge config's and run's part: (kind, name) -> key, what is kept, the file to decode
+    keys = {("release", j): parts.key({"base": base_key, "judge": j, "content": content[j]}) for j in wanted}
+    keys.update(
+        {
+            ("run", r.name): parts.key({"base": base_key, "judge": r.name, "content": content[str(r.path)]})
+            for r in judge_runs
+        }
+    )
+    kept = {c: parts.get(key, f"{src.location}:{c[1]}") for c, key in keys.items()}
     local = src.is_local and engine == "json"
-    judge_paths = [Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1]
-    with (
-        bench_cache.gc_paused(),
-        JudgeReader([*judge_paths, *(r.path for r in judge_runs)], justifications) as reader,
-    ):
-        records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, messages), excl)
-        frames = [
-            build_generations(
-                read_config(src, card, g, revision, engine, messages, "generator"), g, records, excl, messages
-            )
-            for g in _select(generators, schema.GENERATORS, card.files, "generator", messages)
-        ]
-        for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
-            frames.append(build_generations(read_path(run.path, "generator"), run.name, records, excl, messages))
-            messages.append(f"loaded generator run {run.name!r}")
-        generator_names = [*schema.GENERATORS, *(r.name for r in generator_runs)]
-        generations = score_generations(frames, records)
-        del frames
-        release_memory()  # the scorer's call tables
-        index = GenerationIndex.of(generations, records["id"].tolist(), generator_names)
+    paths = {("release", j): Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1}
+    paths.update({("run", r.name): r.path for r in judge_runs})
+    modes = {n: "all" if justifications else "scores" for n, k in kept.items() if k is None}
+    modes.update({n: "notes" for n, k in kept.items() if justifications and k is not None and k[1][2] is not None})
+    jobs = [(p, modes[n]) for n, p in paths.items() if n in modes]
+    with bench_cache.gc_paused(), JudgeReader(jobs) as reader:
+        slot = f"{src.location}:generations"
+        hit = parts.get(base_key, slot)
+        if hit is None:
+            seg: list[str] = []
+            gex: list[Excluded] = []
+            records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, seg), gex)
+            seg += generator_messages
+            frames = [
+                build_generations(read_config(src, card, g, revision, engine, seg, "generator"), g, records, gex, seg)
+                for g in chosen
+            ]
+            for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
+                frames.append(build_generations(read_path(run.path, "generator"), run.name, records, gex, seg))
+                seg.append(f"loaded generator run {run.name!r}")
+            generations = score_generations(frames, records)
+            del frames
+            release_memory()  # the scorer's call tables
+            generations = categorize(generations, _orders(generator_runs))
+            parts.put(base_key, slot, {"records": records, "generations": generations}, (seg, gex))
+        else:
+            (records, generations), (seg, gex) = hit[0].values(), hit[1]
+        messages += seg
+        excl += gex
+        generator_names = _orders(generator_runs)["generator"]
+        index = functools.cache(lambda: GenerationIndex.of(generations, records["id"].tolist(), generator_names))
 
         messages += judge_messages
         verdicts: list[pd.DataFrame] = []
         judge_rows: list[dict[str, Any]] = []
-        for j in wanted:
-            raw = read_config(src, card, j, revision, engine, messages, "judge", justifications, reader)
-            _report_unknown(j, raw, messages)
-            verdicts.append(compact(build_verdicts(raw, j, index, excl, justifications)))
-            del raw
-            release_memory()
-            judge_rows.append(judge_meta(j, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
-        for run in judge_runs:
-            raw = read_path(run.path, "judge", justifications, reader)
-            _report_unknown(run.name, raw, messages)
-            try:
-                v = build_verdicts(raw, run.name, index, excl, justifications)
-            except IncompleteDataError:
-                raise
-            except BenchDataError as exc:
-                messages.append(f"run {run.name!r} skipped: {exc}")
-                log.warning(messages[-1])
-                continue
-            verdicts.append(compact(v))
-            del raw
-            origin = "sample run" if run.shipped and src.label == "sample" else "run"
-            judge_rows.append(
-                judge_meta(
-                    run.name,
-                    origin,
-                    run.meta.get("synthetic", False),
-                    run.meta,
-                    sorted(v["condition"].unique().tolist()),
-                )
-            )
-        judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
-        orders = {
-            "generator": generator_names,
-            "difficulty": schema.DIFFICULTIES,
-            "dag_type": schema.TOPOLOGIES,
-            "judge": judges_tbl["judge"].tolist(),
-            "condition": schema.CONDITIONS,
-            "metric": schema.METRICS,
+        reads = {
+            ("release", j): lambda m, n, r, j=j: read_config(src, card, j, revision, engine, m, "judge", n, r)
+            for j in wanted
         }
+        reads.update({("run", r.name): lambda m, n, rd, p=r.path: read_path(p, "judge", n, rd) for r in judge_runs})
+        for config, read in reads.items():
+            kind, name = config
+            if kept[config] is None:  # read, built and kept
+                raw = read(seg := [], justifications, reader)
+                kept[config] = _verdict_part(raw, name, index(), kind == "run", seg)
+                parts.put(keys[config], f"{src.location}:{name}", *kept[config])
+                notes = raw_notes(raw) if justifications else {}
+                del raw
+                release_memory()
+            elif justifications and kept[config][1][2] is not None:  # the verdicts kept, their rationales read
+                path = paths.get(config)
+                notes = reader.take(path, "notes") if path else None
+                notes = notes or raw_notes(read_files([path], "judge") if path else read([], True, None))
+            frames, (seg, gex, at) = kept[config]
+            messages += seg
+            excl += gex
+            if at is None:  # a run that is not a judge config
+                continue
+            v = frames["verdicts"]
+            verdicts.append(compact(with_justifications(v, notes, at)) if justifications else v)
+            if kind == "release":
+                judge_rows.append(judge_meta(name, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
+            else:
+                run = next(r for r in judge_runs if r.name == name)
+                origin = "sample run" if run.shipped and src.label == "sample" else "run"
+                conditions = sorted(v["condition"].unique().tolist())
+                judge_rows.append(judge_meta(name, origin, run.meta.get("synthetic", False), run.meta, conditions))
+        judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
+        orders = {**_orders(generator_runs), "judge": judges_tbl["judge"].tolist()}
         tidy = tidy_verdicts(verdicts, records, orders)
-        generations = categorize(generations, {k: orders[k] for k in ("generator", "difficulty", "dag_type")})
     return Bench(
         records=records,
         generations=generations,
@@ -273,6 +300,52 @@ def load_bench(
         synthetic=card.synthetic,
         messages=messages,
     )
+
+
+def _orders(generator_runs: list[Run]) -> dict[str, list[str]]:
+    """Return the categorical orders of the name columns (the released generators, then runs)."""
+    return {
+        "generator": [*schema.GENERATORS, *(r.name for r in generator_runs)],
+        "difficulty": schema.DIFFICULTIES,
+        "dag_type": schema.TOPOLOGIES,
+        "condition": schema.CONDITIONS,
+        "metric": schema.METRICS,
+    }
+
+
+def _contents(src: Any, card: Any, revision: str | None, configs: list[str], runs: list[Run]) -> dict[str, Any]:
+    """Return what identifies the bytes of the README, each config and each run: their content
+    digests (a local source; runs always) or, for the hub, the commit and the files' names."""
+    root = Path(src.location)
+    local = {c: [root / f for f in card.files.get(c, [])] for c in configs} if src.is_local else {}
+    digests = bench_cache.file_digests([*(f for fs in local.values() for f in fs), *(r.path for r in runs)])
+    out: dict[str, Any] = {"README.md": xxhash.xxh3_128_hexdigest(card.readme)}
+    for c in configs:
+        files = local.get(c)
+        out[c] = [digests[str(f.resolve())] for f in files] if files else [src.location, revision, card.files.get(c)]
+    out.update({str(r.path): digests[str(r.path.resolve())] for r in runs})
+    return out
+
+
+def _verdict_part(
+    raw: Raw, name: str, index: GenerationIndex, skip: bool, seg: list[str]
+) -> tuple[dict[str, pd.DataFrame], tuple[list[str], list[Excluded], Any]]:
+    """Return the part of one judge config (or run): its verdicts without justifications and
+    (messages, exclusions, the rows kept); a run (`skip`) that is not a judge config keeps no
+    verdicts and None for its rows, saying so."""
+    _report_unknown(name, raw, seg)
+    gex: list[Excluded] = []
+    try:
+        frame, at = judge_verdicts(raw, name, index, gex)
+    except IncompleteDataError:
+        raise
+    except BenchDataError as exc:
+        if not skip:
+            raise
+        seg.append(f"run {name!r} skipped: {exc}")
+        log.warning(seg[-1])
+        return {}, (seg, gex, None)
+    return {"verdicts": compact(frame)}, (seg, gex, at)
 
 
 def _report_unknown(config: str, raw: Raw, messages: list[str]) -> None:

@@ -346,22 +346,12 @@ _NAMES = ("id", "generator", "difficulty")
 
 
 class _Condition:
-    """One condition column of a judge config, read once into arrays: fields[(metric, name)]
-    (float64) and, when asked, notes[metric] (the justifications)."""
+    """One condition column of a judge config, read once into arrays: fields[(metric, name)] (float64)."""
 
-    def __init__(self, rows: pd.DataFrame, cond: str, flat: bool, justifications: bool = False) -> None:
+    def __init__(self, rows: pd.DataFrame, cond: str, flat: bool) -> None:
         self.cond = cond
         blocks = None if flat else [_as_block(v) for v in rows[cond]]
-
-        def column(metric: str, fld: str) -> Any:
-            """Return one field of one metric: the flat column, or read from the blocks."""
-            if not flat:
-                return _metric_field(blocks, metric, fld)
-            name = f"{cond}.{metric}.{fld}"
-            return rows[name].to_numpy() if name in rows else [None] * len(rows)
-
-        self.fields = {(m, f): _to_float(column(m, f)) for m in schema.METRICS for f in _FIELDS}
-        self.notes = {m: list(column(m, "justification")) for m in schema.METRICS} if justifications else {}
+        self.fields = {(m, f): _to_float(_column(rows, blocks, cond, m, f)) for m in schema.METRICS for f in _FIELDS}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
         self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)
@@ -369,8 +359,15 @@ class _Condition:
     def keep(self, at: np.ndarray) -> None:
         """Keep only the rows at positions `at` (returns None)."""
         self.fields = {k: v[at] for k, v in self.fields.items()}
-        self.notes = {m: [v[i] for i in at] for m, v in self.notes.items()}
         self.null = self.null[at]
+
+
+def _column(rows: pd.DataFrame, blocks: list[Any] | None, cond: str, metric: str, fld: str) -> Any:
+    """Return one field of one metric of a condition: the flat column, or read from the blocks."""
+    if blocks is not None:
+        return _metric_field(blocks, metric, fld)
+    name = f"{cond}.{metric}.{fld}"
+    return rows[name].to_numpy() if name in rows else [None] * len(rows)
 
 
 def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
@@ -404,6 +401,15 @@ def build_verdicts(
     """
     raw = raw if isinstance(raw, Raw) else Raw(raw)
     index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
+    frame, at = judge_verdicts(raw, judge, index, excl)
+    return with_justifications(frame, raw_notes(raw), at) if justifications else frame
+
+
+def judge_verdicts(
+    raw: Raw, judge: str, index: GenerationIndex, excl: list[Excluded]
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Return (the long verdict frame of one judge config without justifications, the positions
+    of the config's rows it keeps), exclusions recorded (`build_verdicts`)."""
     rows = raw.rows.reset_index(drop=True)
     require_columns(rows, judge, schema.REQUIRED_JUDGE)
     if raw.bad:
@@ -414,7 +420,7 @@ def build_verdicts(
     has_gen = row >= 0
     if (~has_gen).any():
         excl.append(exclusions(judge, ident[~has_gen], NO_GENERATION, judge=judge))
-    conds = [_Condition(rows, c, raw.flat, justifications) for c in present_conditions(rows)]
+    conds = [_Condition(rows, c, raw.flat) for c in present_conditions(rows)]
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
     at = np.flatnonzero(has_gen)
@@ -426,7 +432,34 @@ def build_verdicts(
         at = at[~dup]
     for c in conds:
         c.keep(at)
-    return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], justifications, excl)
+    return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], excl), at
+
+
+def raw_notes(raw: Raw) -> dict[str, Any]:
+    """Return a judge config's justifications, `cond.metric.justification` -> one per row, for
+    every condition it carries (in schema order)."""
+    rows = raw.rows.reset_index(drop=True)
+    out = {}
+    for cond in present_conditions(rows):
+        blocks = None if raw.flat else [_as_block(v) for v in rows[cond]]
+        out.update(
+            {f"{cond}.{m}.justification": _column(rows, blocks, cond, m, "justification") for m in schema.METRICS}
+        )
+    return out
+
+
+def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:
+    """Return `frame` (`judge_verdicts` of a config, keeping its rows `at`) with the judges'
+    one-sentence rationales (`notes`, as `raw_notes` gives them) as a `justification` column
+    before `judge`: the conditions in turn, the metrics within each, as the frame's rows."""
+    rows = at.tolist()
+    kept: list[Any] = []
+    for values in notes.values():
+        kept += map(values.__getitem__, rows)
+    out = frame.drop(columns=["judge", "match"])
+    out["justification"] = kept
+    out["judge"], out["match"] = frame["judge"], frame["match"]
+    return out
 
 
 def _long_verdicts(
@@ -436,13 +469,12 @@ def _long_verdicts(
     key: np.ndarray,
     row: np.ndarray,
     ident: pd.DataFrame,
-    justifications: bool,
     excl: list[Excluded],
 ) -> pd.DataFrame:
     """Return the long frame (one row per kept judge row, condition and metric; the conditions in
     turn, the metrics within each), null and out-of-range verdicts recorded as exclusions."""
     n, n_m = len(key), len(schema.METRICS)
-    llm, p_published, match_published, notes = [], [], [], []
+    llm, p_published, match_published = [], [], []
     for c in conds:
         if c.null.any():
             excl.append(exclusions(judge, ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
@@ -460,8 +492,6 @@ def _long_verdicts(
             llm.append(snapped)
             p_published.append(c.fields[(metric, "programmatic_score")])
             match_published.append(c.fields[(metric, "match_score")])
-            if justifications:
-                notes += c.notes[metric]
     k = len(conds) * n_m
     names = {name: _categorical(np.tile(codes, k), index.dtypes[name]) for name, codes in index.codes(key).items()}
     cond_codes = np.array([schema.CONDITIONS.index(c.cond) for c in conds], dtype=np.int16)
@@ -476,8 +506,6 @@ def _long_verdicts(
             "match_published": np.concatenate(match_published) if match_published else np.array([], dtype=float),
         }
     )
-    if justifications:
-        out["justification"] = notes
     out["judge"] = _constant(judge, [judge], len(out))
     out["match"] = 1.0 - np.abs(out["p"] - out["llm_score"])
     return out

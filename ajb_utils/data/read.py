@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from orjson import JSONDecodeError as _JSONError
 from orjson import loads as _loads
@@ -109,74 +108,6 @@ def _head(frame: pd.DataFrame) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
-# Judge configs as flat numeric columns
-# --------------------------------------------------------------------------------------------
-
-
-def _categorical(column: Any) -> pd.Categorical:
-    """Return a string column of an Arrow table as a pandas categorical (dictionary-encoded by
-    Arrow: only the distinct values become Python strings)."""
-    import pyarrow.compute as pc
-
-    encoded = pc.dictionary_encode(column).combine_chunks()
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    codes = np.where(np.isnan(codes), -1, codes).astype(np.int64) if codes.dtype.kind == "f" else codes
-    return pd.Categorical.from_codes(codes, categories=pd.Index(encoded.dictionary.to_pylist(), dtype=object))
-
-
-def flatten_judge_table(table: Any) -> pd.DataFrame | None:
-    """Return a judge config's Arrow table as flat `cond.metric.field` numeric columns; None when
-    a condition block is not a struct with every metric's `llm_score` (JSON-string blocks, other
-    metric spellings): the general per-row path must read such a config."""
-    import pyarrow as pa
-
-    flat = table
-    while any(pa.types.is_struct(f.type) for f in flat.schema):
-        flat = flat.flatten()
-    names = set(flat.column_names)
-    if not {"id", "generator", "difficulty"} <= names:
-        return None
-    numeric = ("llm_score", "programmatic_score", "match_score")
-    cols: dict[str, Any] = {c: _categorical(flat.column(c)) for c in ("id", "generator", "difficulty")}
-    for cond in schema.CONDITIONS:
-        if not any(n.startswith(cond + ".") for n in names):
-            if cond in names:  # a condition column that is not a struct
-                return None
-            continue
-        block: dict[str, np.ndarray] = {}
-        for m in schema.METRICS:
-            for f in numeric:
-                name = f"{cond}.{m}.{f}"
-                if name in names:
-                    col = flat.column(name)
-                    if not (
-                        pa.types.is_floating(col.type) or pa.types.is_integer(col.type) or pa.types.is_null(col.type)
-                    ):
-                        return None
-                    block[name] = col.to_numpy(zero_copy_only=False).astype(float)
-                elif f == "llm_score":
-                    return None  # the block spells its metrics differently
-                else:
-                    block[name] = np.full(flat.num_rows, np.nan)
-        overall = f"{cond}.overall_alignment_pct"
-        block[overall] = (
-            flat.column(overall).to_numpy(zero_copy_only=False).astype(float)
-            if overall in names
-            else np.full(flat.num_rows, np.nan)
-        )
-        scores = np.column_stack(
-            [block[f"{cond}.{m}.{f}"] for m in schema.METRICS for f in ("llm_score", "programmatic_score")]
-        )
-        if np.isnan(scores).all() and np.isnan(block[overall]).all():
-            continue  # absent from this file (explicit schemas fill absent columns with nulls)
-        if (~np.isnan(block[overall]) & np.isnan(scores).all(axis=1)).any():
-            return None  # blocks whose metric keys the schema did not catch
-        cols.update(block)
-    frame = pd.DataFrame(cols)
-    return None if len(frame) and frame[["id", "generator", "difficulty"]].isna().any().any() else frame
-
-
-# --------------------------------------------------------------------------------------------
 # datasets
 # --------------------------------------------------------------------------------------------
 
@@ -259,13 +190,9 @@ def read_config(
             messages.append(msg)
             log.warning(msg)
         else:
-            flat = flatten_judge_table(table) if kind == "judge" and not justifications else None
-            if flat is not None:
-                raw = Raw(flat, flat=True, unknown=unknown_conditions((table.slice(0, 1).to_pylist() or [{}])[0]))
-            else:
-                drop = GENERATOR_DROP if kind == "generator" else ()
-                rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names if c not in drop})
-                raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if kind == "judge" else [])
+            drop = GENERATOR_DROP if kind == "generator" else ()
+            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names if c not in drop})
+            raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if kind == "judge" else [])
             return _checked(raw, config, card, files)
     paths = [fetch(src, rel, revision) for rel in files]
     raw = read_path(paths[0], kind, justifications, reader) if len(paths) == 1 else read_files(paths, kind)
@@ -295,7 +222,8 @@ def read_path(path: Path, kind: str = "main", justifications: bool = False, read
     """Return the rows of one JSON-lines file: judge and generator configs by the typed decoder
     (`ajb_utils.decode`) where they fit the released layout, else (and `main`) line by line."""
     if kind == "judge":
-        columns = reader.take(path) if reader else decode.judge_columns(path, justifications)
+        mode = "all" if justifications else "scores"
+        columns = reader.take(path, mode) if reader else decode.decoded(path, mode)
         if columns is not None:
             return Raw(flat_frame(columns), flat=True)
     elif kind == "generator":
@@ -307,26 +235,29 @@ def read_path(path: Path, kind: str = "main", justifications: bool = False, read
 
 class JudgeReader:
     """Judge files decoded in a reader process (`python -m ajb_utils.decode`) on the other core
-    while this one builds the generations; `take(path)` returns them in the order given. When the
-    process cannot start or fails, a file is decoded here instead (slower, the same columns);
-    AJB_DECODE_PROCESS=0 decodes every file here."""
+    while this one builds the generations; `take(path, mode)` returns them in the order given
+    (`jobs`: (path, mode) pairs, mode as `decode.decoded`'s). When the process cannot start or
+    fails, a file is decoded here instead (slower, the same columns); AJB_DECODE_PROCESS=0
+    decodes every file here."""
 
-    def __init__(self, paths: list[Path], justifications: bool = False) -> None:
-        self.justifications = justifications
-        self.order = [str(p) for p in paths]
+    def __init__(self, jobs: list[tuple[Path, str]]) -> None:
+        self.order = [(str(p), mode) for p, mode in jobs]
         self.done: queue.Queue[tuple[str, decode.Columns | None] | None] = queue.Queue()
         self.proc: subprocess.Popen[bytes] | None = None
-        if not paths or os.environ.get("AJB_DECODE_PROCESS") == "0":
+        if not jobs or os.environ.get("AJB_DECODE_PROCESS") == "0":
             return
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(Path(decode.__file__).parents[1]), env.get("PYTHONPATH", "")])
         self.errors = tempfile.TemporaryFile()
-        args = [sys.executable, "-m", "ajb_utils.decode", *(["--justifications"] if justifications else [])]
         try:
             self.proc = subprocess.Popen(
-                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=env
+                [sys.executable, "-m", "ajb_utils.decode"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors,
+                env=env,
             )
-            self.proc.stdin.write("".join(p + "\n" for p in self.order).encode())  # type: ignore[union-attr]
+            self.proc.stdin.write("".join(f"{m} {p}\n" for p, m in self.order).encode())  # type: ignore[union-attr]
             self.proc.stdin.close()  # type: ignore[union-attr]
         except OSError as exc:
             log.warning("judge reader process not started (%s); reading here", exc)
@@ -342,9 +273,9 @@ class JudgeReader:
         except Exception:  # EOFError at the end; a crash or a short write
             self.done.put(None)
 
-    def take(self, path: Path) -> decode.Columns | None:
-        """Return `decode.judge_columns` of `path`, the next file of the order given."""
-        expected = bool(self.order) and self.order[0] == str(path)
+    def take(self, path: Path, mode: str) -> decode.Columns | None:
+        """Return `decode.decoded(path, mode)`, the next file of the order given."""
+        expected = bool(self.order) and self.order[0] == (str(path), mode)
         if expected:
             self.order.pop(0)
         got = self.done.get() if self.proc is not None and expected else None
@@ -352,7 +283,7 @@ class JudgeReader:
             return got[1]
         if self.proc is not None:
             self._stop("the judge reader process ended early")
-        return decode.judge_columns(path, self.justifications)
+        return decode.decoded(path, mode)
 
     def _stop(self, why: str) -> None:
         """End the reader process (saying why, with its error output, when it failed)."""
