@@ -79,6 +79,7 @@ SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 KERNEL_FORK = Path(__file__).resolve().parent / "kernel_fork.py"  # kernels forked from one preloaded server
 KERNEL_FORK_ENV = "AJB_KERNEL_SERVER"  # the server's socket, for the kernel managers of the workers
 PRELOAD_BENCH_ENV = "AJB_PRELOAD_BENCH"  # the load the server reads once for its kernels (kernel_fork.py)
+ENGINE = "ajb_end_save"  # the papermill engine execute_one uses (see papermill_engine)
 
 
 @dataclass
@@ -374,6 +375,79 @@ def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) 
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def papermill_engine() -> str:
+    """Return the name of this runner's papermill engine, registered once per process: nbclient's, with
+    the executed notebook written when the run ends (and by papermill's 30-s autosave during a long cell),
+    not at every cell's start and end. Those writes (two per cell, each a copy, a validation and a JSON
+    dump of the whole notebook) cost more client CPU than the rest of a small notebook's execution; the
+    file papermill writes at the end is the same. A run that raises (a dead kernel, a timeout) still
+    writes what it executed, for --failed-dir."""
+    from papermill.engines import NBClientEngine, NotebookExecutionManager, papermill_engines
+
+    class EndSaveManager(NotebookExecutionManager):
+        """papermill's execution manager, its per-cell saves left out (`hold`)."""
+
+        hold = False
+
+        def save(self, **kwargs: Any) -> None:
+            if not self.hold:
+                super().save(**kwargs)
+
+        def cell_start(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
+            self.hold = True
+            try:
+                super().cell_start(cell, cell_index, **kwargs)
+            finally:
+                self.hold = False
+
+        def cell_complete(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
+            self.hold = True
+            try:
+                super().cell_complete(cell, cell_index, **kwargs)
+            finally:
+                self.hold = False
+
+    class EndSaveEngine(NBClientEngine):
+        """nbclient's engine run with EndSaveManager (papermill's Engine.execute_notebook otherwise)."""
+
+        @classmethod
+        def execute_notebook(
+            cls,
+            nb: Any,
+            kernel_name: str,
+            output_path: str | None = None,
+            progress_bar: bool = True,
+            log_output: bool = False,
+            autosave_cell_every: int = 30,
+            **kwargs: Any,
+        ) -> Any:
+            nb_man = EndSaveManager(
+                nb,
+                output_path=output_path,
+                progress_bar=progress_bar,
+                log_output=log_output,
+                autosave_cell_every=autosave_cell_every,
+            )
+            nb_man.hold = True  # the start state is the input: nothing worth writing yet
+            nb_man.notebook_start()
+            nb_man.hold = False
+            try:
+                cls.execute_managed_notebook(nb_man, kernel_name, log_output=log_output, **kwargs)
+            except BaseException:
+                nb_man.cleanup_pbar()
+                nb_man.notebook_complete()  # written: what ran before the kernel died or timed out
+                raise
+            nb_man.cleanup_pbar()
+            nb_man.hold = True  # papermill writes the finished notebook itself right after this
+            nb_man.notebook_complete()
+            nb_man.hold = False
+            return nb_man.nb
+
+    papermill_engines.register(ENGINE, EndSaveEngine)
+    return ENGINE
+
+
 def execute_one(
     notebook: Path,
     dest: Path,
@@ -400,6 +474,7 @@ def execute_one(
                 log_output=False,
                 execution_timeout=timeout,
                 config=kernel_config(Path(tmp)),
+                engine_name=papermill_engine(),
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, kernels others
             seconds = time.perf_counter() - start

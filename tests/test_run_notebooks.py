@@ -386,3 +386,41 @@ def test_the_preloaded_entry_is_the_disk_entry_taken_once(tmp_path: Path, monkey
         == '{"source": "sample", "revision": null}'
     )
     assert rn.preload_spec([(Path(f"{n}.ipynb"), {}, [], {"data_source": n}) for n in ("a", "b")]) == ""
+
+
+@pytest.mark.slow
+def test_the_end_save_engine_writes_once_and_the_same_notebook(tmp_path: Path, monkeypatch) -> None:
+    """The runner's papermill engine writes no notebook at cells' starts and ends (papermill's engine
+    writes two per cell) and the executed notebook is byte-identical to papermill's own engine's."""
+    import papermill.engines
+
+    nb = _write_nb(tmp_path / "01_cells.ipynb", "print(a)")
+    doc = nbformat.read(nb, as_version=4)
+    doc.cells += [new_code_cell("import sys; print('err', file=sys.stderr); a * 2"), new_code_cell("print(b)")]
+    nbformat.write(doc, nb)
+    writes = []
+    monkeypatch.setattr(
+        papermill.engines, "write_ipynb", lambda n, p, _w=papermill.engines.write_ipynb: writes.append(p) or _w(n, p)
+    )
+    ours = rn.execute_one(nb, tmp_path / "ours" / nb.name, {"a": 4}, "python3", tmp_path / "failed", 60)
+    assert ours.ok and writes == []
+    monkeypatch.setattr(rn, "papermill_engine", lambda: None)  # papermill's default engine
+    theirs = rn.execute_one(nb, tmp_path / "theirs" / nb.name, {"a": 4}, "python3", tmp_path / "failed", 60)
+    assert theirs.ok and len(writes) >= 2 * len(doc.cells)
+    assert (tmp_path / "ours" / nb.name).read_bytes() == (tmp_path / "theirs" / nb.name).read_bytes()
+    assert _stdout_text(tmp_path / "ours" / nb.name).split() == ["4", "err", "None"]
+
+
+@pytest.mark.slow
+def test_a_notebook_whose_kernel_dies_fails_and_keeps_what_ran(tmp_path: Path) -> None:
+    """A kernel that dies mid-notebook fails the notebook (its destination untouched), and the copy kept
+    for debugging holds the outputs of the cells before it (written when the run ended, not per cell)."""
+    nb = _write_nb(tmp_path / "01_dies.ipynb", "print('before', a)")
+    doc = nbformat.read(nb, as_version=4)
+    doc.cells += [new_code_cell("import os; os._exit(3)"), new_code_cell("print('never')")]
+    nbformat.write(doc, nb)
+    res = rn.execute_one(nb, tmp_path / "out" / nb.name, {}, "python3", tmp_path / "failed", 60)
+    assert not res.ok and "Dead" in res.error, res
+    assert not (tmp_path / "out").exists()
+    kept = _stdout_text(tmp_path / "failed" / nb.name)
+    assert "before 1" in kept and "never" not in kept
