@@ -424,3 +424,56 @@ def test_a_notebook_whose_kernel_dies_fails_and_keeps_what_ran(tmp_path: Path) -
     assert not (tmp_path / "out").exists()
     kept = _stdout_text(tmp_path / "failed" / nb.name)
     assert "before 1" in kept and "never" not in kept
+
+
+def _fake_run_slow(task):
+    """Stand-in for run_task: mark the start, take a while for 01, fail 02, mark the end."""
+    import time
+
+    folder = task.failed_dir
+    (folder / f"{task.notebook.stem}.started").write_text("x")
+    assert task.html_dir is None  # pages are rendered by jobs of their own
+    time.sleep(1.5 if task.notebook.stem.startswith("01") else 0.2)
+    (folder / f"{task.notebook.stem}.ended").write_text("x")
+    return rn.Result(task.notebook.stem, not task.notebook.stem.startswith("02"), 0.0)
+
+
+def _fake_render(task):
+    """Stand-in for render_task: note which notebooks had started and ended when the page was rendered."""
+    folder = task.failed_dir
+    seen = sorted(p.name for p in folder.iterdir() if p.suffix in (".started", ".ended"))
+    (folder / f"{task.notebook.stem}.page").write_text(" ".join(seen))
+
+
+def test_pages_are_rendered_once_for_each_notebook_that_ran_and_never_before_a_ready_notebook(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """With workers, every executed notebook gets one page (a failed one none), a page job is handed out
+    only when no notebook is ready to start, and the RUN_LAST notebook starts after all the others."""
+    monkeypatch.setattr(rn, "run_task", _fake_run_slow)
+    monkeypatch.setattr(rn, "render_task", _fake_render)
+    names = ["01_slow", "02_bad", "04_a", "05_b", "18_scorecard"]
+    tasks = [
+        rn.Task(Path(f"{n}.ipynb"), tmp_path / f"{n}.x", {}, "k", tmp_path, None, tmp_path / "html") for n in names
+    ]
+    results = rn.run_tasks(tasks, 2, False)
+    assert [r.name for r in results] == names
+    pages = {p.stem: p.read_text().split() for p in tmp_path.glob("*.page")}
+    assert sorted(pages) == ["01_slow", "04_a", "05_b", "18_scorecard"]
+    for n in ("04_a", "05_b"):  # rendered while 01 runs: every other notebook handed out first
+        assert {f"{m}.started" for m in names[:4]} <= set(pages[n])
+    assert {f"{m}.ended" for m in names[:4]} <= set(pages["18_scorecard"])
+
+
+def test_a_page_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> None:
+    """render_html writes the page beside its place and renames it: a rendering that fails leaves the
+    previous page and no partial file."""
+    nb = _write_nb(tmp_path / "01_page.ipynb", "print(1)")
+    html = tmp_path / "html"
+    page = rn.render_html(nb, html)
+    before = page.read_bytes()
+    assert b"print" in before
+    monkeypatch.setattr(rn, "rewrite_links", lambda *a: "<p>new</p>" * 10_000 + "\ud800")  # fails mid-write
+    with pytest.raises(UnicodeEncodeError):
+        rn.render_html(nb, html)
+    assert page.read_bytes() == before and sorted(p.name for p in html.iterdir()) == ["01_page.html"]
