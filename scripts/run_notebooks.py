@@ -649,6 +649,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=os.cpu_count() or 1,
         help="notebooks executed at once, one worker process each (default: one per core)",
     )
+    ap.add_argument(
+        "--start-on-stdin",
+        action="store_true",
+        help="start the kernel server and the imports now, the notebooks when a line 'go' arrives on stdin "
+        "(scripts/reproduce.py, so that they overlap its load); end of input first: exit 1, nothing run",
+    )
     ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     return ap.parse_args(argv)
 
@@ -931,11 +937,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
     runs, forced = plan_runs(spec, notebooks, args.params)
+    notes = []  # printed when the notebooks start (after the go of --start-on-stdin)
     if forced and not args.list:
-        print(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
+        notes.append(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
     in_place = args.in_place and not any(r[1] for r in runs)
     if args.in_place and not in_place and not args.list:
-        print(
+        notes.append(
             "--in-place refreshes the committed notebooks with their default parameters only; "
             f"executed copies go to {paths.relpath(SCRATCH_DIR / 'notebooks')}/ instead"
         )
@@ -972,9 +979,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
         os.environ[PRELOAD_BENCH_ENV] = preload_spec(runs) if os.environ.get("AJB_KERNEL_PRELOAD", "1") != "0" else ""
         server = start_kernel_server(Path(sockets))
-        if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
-            preload_runner(html=args.html)
         try:
+            if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
+                preload_runner(html=args.html)
+            if args.start_on_stdin and sys.stdin.readline().strip() != "go":
+                return 1  # the caller ended (its own error said why): nothing ran, nothing to say
+            start = time.perf_counter() if args.start_on_stdin else start
+            for line in notes:
+                print(line, flush=True)
             results = run_tasks(tasks, args.jobs, args.fail_fast, shared)
         finally:
             stop_kernel_server(server)

@@ -477,3 +477,27 @@ def test_a_page_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> N
     with pytest.raises(UnicodeEncodeError):
         rn.render_html(nb, html)
     assert page.read_bytes() == before and sorted(p.name for p in html.iterdir()) == ["01_page.html"]
+
+
+@pytest.mark.slow
+def test_start_on_stdin_runs_the_notebooks_only_after_go(tmp_path: Path) -> None:
+    """--start-on-stdin (scripts/reproduce.py) starts the notebooks when 'go' arrives; an end of input
+    first (the caller failed) runs nothing, writes nothing and exits 1 without a word."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    _write_nb(nbdir / "01_ok.ipynb", "print(a)")
+    base = [sys.executable, str(SCRIPT), "--params", str(paths.REPO_ROOT / "papermill_params" / "sample.yaml")]
+    base += ["--notebooks-dir", str(nbdir), "--failed-dir", str(tmp_path / "failed"), "--jobs", "2"]
+    for said, out in (("", tmp_path / "eof"), ("go\n", tmp_path / "go")):
+        res = subprocess.run(
+            [*base, "--output-dir", str(out), "--start-on-stdin"],
+            input=said,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if not said:
+            assert res.returncode == 1 and res.stdout == "" and not out.exists(), res.stdout + res.stderr
+        else:
+            assert res.returncode == 0 and "ok   01_ok" in res.stdout, res.stdout + res.stderr
+            assert _stdout_text(out / "01_ok.ipynb").strip() == "1"
