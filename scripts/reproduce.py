@@ -16,7 +16,8 @@ Steps, each printed as it goes:
    rebuild runs in its own process beside steps 2 and 3, and its verdict is printed after them;
 2. load the data, recompute every programmatic score and compare with the published ones,
    report exclusions (paper Appendix D) and print a Table 2-style alignment summary;
-3. execute every notebook with papermill (scripts/run_notebooks.py), writing all tables and
+3. execute every notebook with papermill (scripts/run_notebooks.py, started before step 1 so that its
+   kernel server and imports overlap steps 1 and 2; it starts the notebooks when told to here), writing all tables and
    figures under figures/<data label>/ and refreshing the notebooks' committed outputs (default
    parameters only: any other parameter set writes to its own folder and leaves them untouched);
 then print where the report (HTML), the scorecard and the tables and figures are.
@@ -120,12 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     spec = load_params(args.params)
     check_spec(spec, paths.NOTEBOOKS_DIR, list_notebooks(paths.NOTEBOOKS_DIR), args.params)
     # imported after the checks, so that a typo is reported before pandas, matplotlib and datasets load
-    from ajb_utils import scorecard
-    from ajb_utils.data import HubUnavailable, check_published_scores, load_bench, probe_hub
+    from ajb_utils.data import HubUnavailable, probe_hub
 
     source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
     revision = (spec.get("default") or {}).get("revision")
-    status = 0
     t_start = time.perf_counter()
     try:  # one short question to the hub before anything else: offline, one line and exit
         commit = probe_hub(source, revision)
@@ -138,6 +137,41 @@ def main(argv: list[str] | None = None) -> int:
     if commit:
         print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
 
+    runner = None
+    if not args.skip_notebooks:  # its kernel server and imports overlap steps 1 and 2; the notebooks wait for "go"
+        cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params", str(args.params), "--no-summary"]
+        if source == "sample":
+            cmd.append("--in-place")
+        if not args.no_html:
+            cmd.append("--html")
+        if args.jobs is not None:
+            cmd += ["--jobs", str(args.jobs)]
+        runner = subprocess.Popen([*cmd, "--start-on-stdin"], cwd=REPO, stdin=subprocess.PIPE, text=True)
+    try:
+        return _steps(args, spec, source, revision, commit, runner, t_start)
+    finally:
+        if runner is not None and runner.poll() is None:  # steps 1-2 failed before the go: no notebook runs
+            try:
+                runner.stdin.close()
+            except OSError:
+                pass
+            runner.wait()
+
+
+def _steps(
+    args: argparse.Namespace,
+    spec: dict,
+    source: str,
+    revision: str | None,
+    commit: str | None,
+    runner: subprocess.Popen | None,
+    t_start: float,
+) -> int:
+    """Return the exit status of steps 1-3, the notebook runner `runner` (started, waiting) told to go at step 3."""
+    from ajb_utils import scorecard
+    from ajb_utils.data import check_published_scores, load_bench
+
+    status = 0
     verify_tmp = tempfile.TemporaryDirectory(prefix="ajb_verify_")
     verifier = None
     if source == "sample":
@@ -171,14 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     notebooks_ok = False
     if not args.skip_notebooks:
         print("[3/3] executing every notebook (papermill) ...", flush=True)
-        cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params", str(args.params), "--no-summary"]
-        if source == "sample":
-            cmd.append("--in-place")
-        if not args.no_html:
-            cmd.append("--html")
-        if args.jobs is not None:
-            cmd += ["--jobs", str(args.jobs)]
-        code = subprocess.run(cmd, cwd=REPO).returncode
+        try:
+            runner.stdin.write("go\n")
+            runner.stdin.close()
+        except OSError:  # it has already ended (and said why)
+            pass
+        code = runner.wait()
         if code == 2:  # run_notebooks.py said what is wrong, in one line
             if verifier is not None:
                 verifier.kill()

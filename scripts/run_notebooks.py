@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import functools
 import html.parser
 import json
@@ -79,6 +80,7 @@ SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 KERNEL_FORK = Path(__file__).resolve().parent / "kernel_fork.py"  # kernels forked from one preloaded server
 KERNEL_FORK_ENV = "AJB_KERNEL_SERVER"  # the server's socket, for the kernel managers of the workers
 PRELOAD_BENCH_ENV = "AJB_PRELOAD_BENCH"  # the load the server reads once for its kernels (kernel_fork.py)
+ENGINE = "ajb_end_save"  # the papermill engine execute_one uses (see papermill_engine)
 
 
 @dataclass
@@ -370,8 +372,89 @@ def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) 
     body, _ = HTMLExporter().from_notebook_node(nbformat.read(notebook, as_version=4))
     out = html_dir / f"{notebook.stem}.html"
     html_dir.mkdir(parents=True, exist_ok=True)
-    out.write_text(rewrite_links(body, source_dir or notebook.parent, html_dir), encoding="utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=html_dir)
+    try:  # never a half-written page: written beside it, then renamed over it
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(rewrite_links(body, source_dir or notebook.parent, html_dir))
+        os.chmod(tmp, 0o666 & ~current_umask())
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def papermill_engine() -> str:
+    """Return the name of this runner's papermill engine, registered once per process: nbclient's, with
+    the executed notebook written when the run ends (and by papermill's 30-s autosave during a long cell),
+    not at every cell's start and end. Those writes (two per cell, each a copy, a validation and a JSON
+    dump of the whole notebook) cost more client CPU than the rest of a small notebook's execution; the
+    file papermill writes at the end is the same. A run that raises (a dead kernel, a timeout) still
+    writes what it executed, for --failed-dir."""
+    from papermill.engines import NBClientEngine, NotebookExecutionManager, papermill_engines
+
+    class EndSaveManager(NotebookExecutionManager):
+        """papermill's execution manager, its per-cell saves left out (`hold`)."""
+
+        hold = False
+
+        def save(self, **kwargs: Any) -> None:
+            if not self.hold:
+                super().save(**kwargs)
+
+        def cell_start(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
+            self.hold = True
+            try:
+                super().cell_start(cell, cell_index, **kwargs)
+            finally:
+                self.hold = False
+
+        def cell_complete(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
+            self.hold = True
+            try:
+                super().cell_complete(cell, cell_index, **kwargs)
+            finally:
+                self.hold = False
+
+    class EndSaveEngine(NBClientEngine):
+        """nbclient's engine run with EndSaveManager (papermill's Engine.execute_notebook otherwise)."""
+
+        @classmethod
+        def execute_notebook(
+            cls,
+            nb: Any,
+            kernel_name: str,
+            output_path: str | None = None,
+            progress_bar: bool = True,
+            log_output: bool = False,
+            autosave_cell_every: int = 30,
+            **kwargs: Any,
+        ) -> Any:
+            nb_man = EndSaveManager(
+                nb,
+                output_path=output_path,
+                progress_bar=progress_bar,
+                log_output=log_output,
+                autosave_cell_every=autosave_cell_every,
+            )
+            nb_man.hold = True  # the start state is the input: nothing worth writing yet
+            nb_man.notebook_start()
+            nb_man.hold = False
+            try:
+                cls.execute_managed_notebook(nb_man, kernel_name, log_output=log_output, **kwargs)
+            except BaseException:
+                nb_man.cleanup_pbar()
+                nb_man.notebook_complete()  # written: what ran before the kernel died or timed out
+                raise
+            nb_man.cleanup_pbar()
+            nb_man.hold = True  # papermill writes the finished notebook itself right after this
+            nb_man.notebook_complete()
+            nb_man.hold = False
+            return nb_man.nb
+
+    papermill_engines.register(ENGINE, EndSaveEngine)
+    return ENGINE
 
 
 def execute_one(
@@ -400,6 +483,7 @@ def execute_one(
                 log_output=False,
                 execution_timeout=timeout,
                 config=kernel_config(Path(tmp)),
+                engine_name=papermill_engine(),
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, kernels others
             seconds = time.perf_counter() - start
@@ -565,6 +649,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=os.cpu_count() or 1,
         help="notebooks executed at once, one worker process each (default: one per core)",
     )
+    ap.add_argument(
+        "--start-on-stdin",
+        action="store_true",
+        help="start the kernel server and the imports now, the notebooks when a line 'go' arrives on stdin "
+        "(scripts/reproduce.py, so that they overlap its load); end of input first: exit 1, nothing run",
+    )
     ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     return ap.parse_args(argv)
 
@@ -721,20 +811,35 @@ def submission_order(tasks: list[Task]) -> list[int]:
     return sorted(range(len(tasks)), key=lambda i: (rank.get(tasks[i].notebook.name[:2], len(rank)), i))
 
 
+def runs_last(task: Task) -> bool:
+    """Return True for a notebook that reads what the others write (RUN_LAST): it starts when they are done."""
+    return task.notebook.stem in RUN_LAST
+
+
+def render_task(task: Task) -> None:
+    """Render the HTML page of an executed Task (see render_html); returns None."""
+    if task.html_dir is not None:
+        render_html(task.dest, task.html_dir, source_dir=task.notebook.parent)
+
+
 def run_tasks(
     tasks: list[Task], jobs: int, fail_fast: bool, shared: functools.partial[Result] | None = None
 ) -> list[Result]:
     """Return the Results of the tasks in their order, `jobs` at a time, printing each line in order.
 
     `shared` (see `shared_work`) runs first on one worker; the notebooks that need it are handed out
-    only once it is done, the others meanwhile (in `submission_order`)."""
+    only once it is done, the others meanwhile (in `submission_order`). The RUN_LAST notebooks start
+    once every other one has ended (and none stopped the run). With several workers a notebook's HTML
+    page is rendered as a job of its own, handed out only when no notebook is ready to start: the
+    workers render while a notebook waits for the shared work or while the RUN_LAST ones run alone.
+    The pages are the same; the run ends when every page is written."""
     results: list[Result] = []
     if not any(needs_shared(t) for t in tasks):
         shared = None
     if jobs <= 1 or len(tasks) <= 1:
         if shared is not None:
             print(shared_line(shared()), flush=True)
-        for task in tasks:
+        for task in sorted(tasks, key=runs_last):
             res = run_task(task)
             if not is_user_error(res):  # said once, in one line, by main()
                 print(report_line(task, res), flush=True)
@@ -742,21 +847,40 @@ def run_tasks(
             if stops_the_run(task, res, fail_fast):
                 break
         return results
+    tasks = sorted(tasks, key=runs_last)  # stable: the RUN_LAST ones at the end, in number order
+    n_first = sum(not runs_last(t) for t in tasks)
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(tasks) + (shared is not None))) as pool:
         first = pool.submit(shared) if shared is not None else None
         waiting = submission_order(tasks)  # not handed out yet, in the order they are handed out
         futures: dict[int, concurrent.futures.Future] = {}
+        pages: list[int] = []  # executed notebooks whose page is not handed out yet, in the order they ended
+        rendering: list[concurrent.futures.Future] = []
+        noted: set[int] = set()  # executed notebooks already looked at for a page
         printed, stop, said = 0, False, first is None
-        while printed < len(tasks) and not stop:
+        while (printed < len(tasks) or pages or not all(f.done() for f in rendering)) and not stop:
             blocked = first is not None and not first.done()
-            running = sum(not f.done() for f in futures.values()) + blocked
-            ready = [i for i in waiting if not (blocked and needs_shared(tasks[i]))]
+            busy = [*futures.values(), *rendering]
+            running = sum(not f.done() for f in busy) + blocked
+            ready = [
+                i
+                for i in waiting
+                if not (blocked and needs_shared(tasks[i])) and (not runs_last(tasks[i]) or printed >= n_first)
+            ]
             for i in ready[: max(0, jobs - running)]:
                 waiting.remove(i)
-                futures[i] = pool.submit(run_task, tasks[i])
+                futures[i] = pool.submit(run_task, dataclasses.replace(tasks[i], html_dir=None))
+                running += 1
+            while pages and running < jobs:
+                rendering.append(pool.submit(render_task, tasks[pages.pop(0)]))
+                running += 1
             if not said and first.done():
                 print(shared_line(first.result()), flush=True)
                 said = True
+            for i, f in futures.items():
+                if f.done() and i not in noted and f.exception() is None:
+                    noted.add(i)
+                    if f.result().ok and tasks[i].html_dir is not None:
+                        pages.append(i)
             while printed in futures and futures[printed].done():
                 task, res = tasks[printed], futures[printed].result()
                 if not is_user_error(res):
@@ -766,11 +890,16 @@ def run_tasks(
                 if stops_the_run(task, res, fail_fast):
                     stop = True
                     break
-            if not stop and printed < len(tasks):
-                pending = [f for f in [*futures.values(), first] if f is not None and not f.done()]
+            if stop:
+                break
+            pending = [f for f in [*futures.values(), *rendering, first] if f is not None and not f.done()]
+            if pending and not (pages and running < jobs):
                 concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
         if stop:
             pool.shutdown(wait=True, cancel_futures=True)  # the ones already running finish
+        for f in rendering:
+            if not f.cancelled():
+                f.result()  # a page that failed to render fails the run, as before
     return results
 
 
@@ -808,11 +937,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
     runs, forced = plan_runs(spec, notebooks, args.params)
+    notes = []  # printed when the notebooks start (after the go of --start-on-stdin)
     if forced and not args.list:
-        print(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
+        notes.append(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)")
     in_place = args.in_place and not any(r[1] for r in runs)
     if args.in_place and not in_place and not args.list:
-        print(
+        notes.append(
             "--in-place refreshes the committed notebooks with their default parameters only; "
             f"executed copies go to {paths.relpath(SCRATCH_DIR / 'notebooks')}/ instead"
         )
@@ -845,17 +975,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         return 0
     start = time.perf_counter()
-    first = [t for t in tasks if t.notebook.stem not in RUN_LAST]
     shared = shared_for(runs) if args.notebooks_dir.resolve() == paths.NOTEBOOKS_DIR.resolve() else None
     with tempfile.TemporaryDirectory(prefix="ajb_kernels_") as sockets:
         os.environ[PRELOAD_BENCH_ENV] = preload_spec(runs) if os.environ.get("AJB_KERNEL_PRELOAD", "1") != "0" else ""
         server = start_kernel_server(Path(sockets))
-        if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
-            preload_runner(html=args.html)
         try:
-            results = run_tasks(first, args.jobs, args.fail_fast, shared)
-            if len(results) == len(first) and (all(r.ok for r in results) or not args.fail_fast):
-                results += run_tasks([t for t in tasks if t.notebook.stem in RUN_LAST], args.jobs, args.fail_fast)
+            if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
+                preload_runner(html=args.html)
+            if args.start_on_stdin and sys.stdin.readline().strip() != "go":
+                return 1  # the caller ended (its own error said why): nothing ran, nothing to say
+            start = time.perf_counter() if args.start_on_stdin else start
+            for line in notes:
+                print(line, flush=True)
+            results = run_tasks(tasks, args.jobs, args.fail_fast, shared)
         finally:
             stop_kernel_server(server)
             os.environ.pop(PRELOAD_BENCH_ENV, None)

@@ -386,3 +386,118 @@ def test_the_preloaded_entry_is_the_disk_entry_taken_once(tmp_path: Path, monkey
         == '{"source": "sample", "revision": null}'
     )
     assert rn.preload_spec([(Path(f"{n}.ipynb"), {}, [], {"data_source": n}) for n in ("a", "b")]) == ""
+
+
+@pytest.mark.slow
+def test_the_end_save_engine_writes_once_and_the_same_notebook(tmp_path: Path, monkeypatch) -> None:
+    """The runner's papermill engine writes no notebook at cells' starts and ends (papermill's engine
+    writes two per cell) and the executed notebook is byte-identical to papermill's own engine's."""
+    import papermill.engines
+
+    nb = _write_nb(tmp_path / "01_cells.ipynb", "print(a)")
+    doc = nbformat.read(nb, as_version=4)
+    doc.cells += [new_code_cell("import sys; print('err', file=sys.stderr); a * 2"), new_code_cell("print(b)")]
+    nbformat.write(doc, nb)
+    writes = []
+    monkeypatch.setattr(
+        papermill.engines, "write_ipynb", lambda n, p, _w=papermill.engines.write_ipynb: writes.append(p) or _w(n, p)
+    )
+    ours = rn.execute_one(nb, tmp_path / "ours" / nb.name, {"a": 4}, "python3", tmp_path / "failed", 60)
+    assert ours.ok and writes == []
+    monkeypatch.setattr(rn, "papermill_engine", lambda: None)  # papermill's default engine
+    theirs = rn.execute_one(nb, tmp_path / "theirs" / nb.name, {"a": 4}, "python3", tmp_path / "failed", 60)
+    assert theirs.ok and len(writes) >= 2 * len(doc.cells)
+    assert (tmp_path / "ours" / nb.name).read_bytes() == (tmp_path / "theirs" / nb.name).read_bytes()
+    assert _stdout_text(tmp_path / "ours" / nb.name).split() == ["4", "err", "None"]
+
+
+@pytest.mark.slow
+def test_a_notebook_whose_kernel_dies_fails_and_keeps_what_ran(tmp_path: Path) -> None:
+    """A kernel that dies mid-notebook fails the notebook (its destination untouched), and the copy kept
+    for debugging holds the outputs of the cells before it (written when the run ended, not per cell)."""
+    nb = _write_nb(tmp_path / "01_dies.ipynb", "print('before', a)")
+    doc = nbformat.read(nb, as_version=4)
+    doc.cells += [new_code_cell("import os; os._exit(3)"), new_code_cell("print('never')")]
+    nbformat.write(doc, nb)
+    res = rn.execute_one(nb, tmp_path / "out" / nb.name, {}, "python3", tmp_path / "failed", 60)
+    assert not res.ok and "Dead" in res.error, res
+    assert not (tmp_path / "out").exists()
+    kept = _stdout_text(tmp_path / "failed" / nb.name)
+    assert "before 1" in kept and "never" not in kept
+
+
+def _fake_run_slow(task):
+    """Stand-in for run_task: mark the start, take a while for 01, fail 02, mark the end."""
+    import time
+
+    folder = task.failed_dir
+    (folder / f"{task.notebook.stem}.started").write_text("x")
+    assert task.html_dir is None  # pages are rendered by jobs of their own
+    time.sleep(1.5 if task.notebook.stem.startswith("01") else 0.2)
+    (folder / f"{task.notebook.stem}.ended").write_text("x")
+    return rn.Result(task.notebook.stem, not task.notebook.stem.startswith("02"), 0.0)
+
+
+def _fake_render(task):
+    """Stand-in for render_task: note which notebooks had started and ended when the page was rendered."""
+    folder = task.failed_dir
+    seen = sorted(p.name for p in folder.iterdir() if p.suffix in (".started", ".ended"))
+    (folder / f"{task.notebook.stem}.page").write_text(" ".join(seen))
+
+
+def test_pages_are_rendered_once_for_each_notebook_that_ran_and_never_before_a_ready_notebook(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """With workers, every executed notebook gets one page (a failed one none), a page job is handed out
+    only when no notebook is ready to start, and the RUN_LAST notebook starts after all the others."""
+    monkeypatch.setattr(rn, "run_task", _fake_run_slow)
+    monkeypatch.setattr(rn, "render_task", _fake_render)
+    names = ["01_slow", "02_bad", "04_a", "05_b", "18_scorecard"]
+    tasks = [
+        rn.Task(Path(f"{n}.ipynb"), tmp_path / f"{n}.x", {}, "k", tmp_path, None, tmp_path / "html") for n in names
+    ]
+    results = rn.run_tasks(tasks, 2, False)
+    assert [r.name for r in results] == names
+    pages = {p.stem: p.read_text().split() for p in tmp_path.glob("*.page")}
+    assert sorted(pages) == ["01_slow", "04_a", "05_b", "18_scorecard"]
+    for n in ("04_a", "05_b"):  # rendered while 01 runs: every other notebook handed out first
+        assert {f"{m}.started" for m in names[:4]} <= set(pages[n])
+    assert {f"{m}.ended" for m in names[:4]} <= set(pages["18_scorecard"])
+
+
+def test_a_page_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> None:
+    """render_html writes the page beside its place and renames it: a rendering that fails leaves the
+    previous page and no partial file."""
+    nb = _write_nb(tmp_path / "01_page.ipynb", "print(1)")
+    html = tmp_path / "html"
+    page = rn.render_html(nb, html)
+    before = page.read_bytes()
+    assert b"print" in before
+    monkeypatch.setattr(rn, "rewrite_links", lambda *a: "<p>new</p>" * 10_000 + "\ud800")  # fails mid-write
+    with pytest.raises(UnicodeEncodeError):
+        rn.render_html(nb, html)
+    assert page.read_bytes() == before and sorted(p.name for p in html.iterdir()) == ["01_page.html"]
+
+
+@pytest.mark.slow
+def test_start_on_stdin_runs_the_notebooks_only_after_go(tmp_path: Path) -> None:
+    """--start-on-stdin (scripts/reproduce.py) starts the notebooks when 'go' arrives; an end of input
+    first (the caller failed) runs nothing, writes nothing and exits 1 without a word."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    _write_nb(nbdir / "01_ok.ipynb", "print(a)")
+    base = [sys.executable, str(SCRIPT), "--params", str(paths.REPO_ROOT / "papermill_params" / "sample.yaml")]
+    base += ["--notebooks-dir", str(nbdir), "--failed-dir", str(tmp_path / "failed"), "--jobs", "2"]
+    for said, out in (("", tmp_path / "eof"), ("go\n", tmp_path / "go")):
+        res = subprocess.run(
+            [*base, "--output-dir", str(out), "--start-on-stdin"],
+            input=said,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if not said:
+            assert res.returncode == 1 and res.stdout == "" and not out.exists(), res.stdout + res.stderr
+        else:
+            assert res.returncode == 0 and "ok   01_ok" in res.stdout, res.stdout + res.stderr
+            assert _stdout_text(out / "01_ok.ipynb").strip() == "1"
