@@ -24,9 +24,11 @@ process are given beside the wall clock (the steadier figure under load).
 from __future__ import annotations
 
 import argparse
+import atexit
 import glob
 import os
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -36,6 +38,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 _CACHE = tempfile.mkdtemp(prefix="ajb_bench_cache_")
 os.environ["AJB_CACHE_DIR"] = _CACHE  # before the package reads it: the first load is a first
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)  # its ~50 MB of parts and entries are not kept
 
 import numpy as np  # noqa: E402
 import orjson  # noqa: E402
