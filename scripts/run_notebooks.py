@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import dataclasses
 import functools
 import html.parser
@@ -47,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -403,19 +405,22 @@ def papermill_engine() -> str:
             if not self.hold:
                 super().save(**kwargs)
 
-        def cell_start(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
+        @contextlib.contextmanager
+        def held(self) -> Iterator[None]:
+            """Leave papermill's saves out while the block runs."""
             self.hold = True
             try:
-                super().cell_start(cell, cell_index, **kwargs)
+                yield
             finally:
                 self.hold = False
 
+        def cell_start(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
+            with self.held():
+                super().cell_start(cell, cell_index, **kwargs)
+
         def cell_complete(self, cell: Any, cell_index: int | None = None, **kwargs: Any) -> None:
-            self.hold = True
-            try:
+            with self.held():
                 super().cell_complete(cell, cell_index, **kwargs)
-            finally:
-                self.hold = False
 
     class EndSaveEngine(NBClientEngine):
         """nbclient's engine run with EndSaveManager (papermill's Engine.execute_notebook otherwise)."""
@@ -438,9 +443,8 @@ def papermill_engine() -> str:
                 log_output=log_output,
                 autosave_cell_every=autosave_cell_every,
             )
-            nb_man.hold = True  # the start state is the input: nothing worth writing yet
-            nb_man.notebook_start()
-            nb_man.hold = False
+            with nb_man.held():  # the start state is the input: nothing worth writing yet
+                nb_man.notebook_start()
             try:
                 cls.execute_managed_notebook(nb_man, kernel_name, log_output=log_output, **kwargs)
             except BaseException:
