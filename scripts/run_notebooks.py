@@ -363,21 +363,61 @@ def current_umask() -> int:
     return mask
 
 
+PAGE_KEY_MARK = "<!-- page key (xxh3-128 of the notebook, the folders, the renderer): "
+# What an HTML page is made of besides the notebook's bytes and the two folders: the renderer's packages.
+PAGE_RENDERER = ("nbconvert", "nbformat", "jinja2", "pygments", "mistune", "bleach", "beautifulsoup4")
+
+
+def page_key(notebook: Path, html_dir: Path, source_dir: Path) -> str:
+    """Return the content key of a notebook's HTML page: its bytes, where its links point from and to,
+    the renderer's package versions and this script's code (every input of `render_html`)."""
+    import importlib.metadata
+
+    import xxhash
+
+    h = xxhash.xxh3_128(notebook.read_bytes())
+    h.update(f"\0{source_dir.resolve()}\0{html_dir.resolve()}\0".encode())
+    for name in PAGE_RENDERER:
+        try:
+            h.update(f"{name}={importlib.metadata.version(name)}\0".encode())
+        except importlib.metadata.PackageNotFoundError:
+            h.update(f"{name}=-\0".encode())
+    h.update(Path(__file__).read_bytes())
+    return h.hexdigest()
+
+
+def page_is_current(page: Path, key: str) -> bool:
+    """Return True when `page` exists and ends with the mark of `key` (made from the same inputs)."""
+    try:
+        with open(page, "rb") as fh:
+            fh.seek(max(0, os.path.getsize(page) - 256))
+            tail = fh.read()
+    except OSError:
+        return False
+    return f"{PAGE_KEY_MARK}{key} -->".encode() in tail
+
+
 def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) -> Path:
     """Return the HTML file written for an executed notebook (nbconvert), links rewritten for `html_dir`.
 
-    `source_dir` is the folder the notebook's relative links were written for (default: its own).
+    `source_dir` is the folder the notebook's relative links were written for (default: its own). A page
+    made from the same inputs (`page_key`, kept in a comment at its end) is kept as it is, not rendered again.
     """
+    source_dir = source_dir or notebook.parent
+    out = html_dir / f"{notebook.stem}.html"
+    key = page_key(notebook, html_dir, source_dir)
+    if page_is_current(out, key):
+        return out
     import nbformat
     from nbconvert import HTMLExporter
 
     body, _ = HTMLExporter().from_notebook_node(nbformat.read(notebook, as_version=4))
-    out = html_dir / f"{notebook.stem}.html"
     html_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=html_dir)
     try:  # never a half-written page: written beside it, then renamed over it
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(rewrite_links(body, source_dir or notebook.parent, html_dir))
+            fh.write(rewrite_links(body, source_dir, html_dir))
+            fh.write(f"\n{PAGE_KEY_MARK}{key} -->\n")
         os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, out)
     finally:
@@ -533,9 +573,22 @@ def forked_kernel_cmd(cmd: list[str], server: str | None) -> list[str]:
     return [cmd[0], "-I", "-S", str(KERNEL_FORK), "launch", server, *cmd[3:]]
 
 
+def pages_to_render(tasks: list[Task]) -> bool:
+    """Return True when some task's HTML page would be rendered if its notebook came out as it is now
+    (missing, or made from other inputs: `page_is_current`)."""
+    return any(
+        t.html_dir is not None
+        and not (
+            t.dest.exists()
+            and page_is_current(t.html_dir / f"{t.dest.stem}.html", page_key(t.dest, t.html_dir, t.notebook.parent))
+        )
+        for t in tasks
+    )
+
+
 def preload_runner(html: bool) -> None:
-    """Import papermill (and nbconvert for --html) in this process, so that worker processes forked
-    from it do not import them each; returns None."""
+    """Import papermill (and nbconvert for --html, when pages are to be rendered) in this process, so
+    that worker processes forked from it do not import them each; returns None."""
     import papermill  # noqa: F401
 
     if html:
@@ -985,7 +1038,7 @@ def main(argv: list[str] | None = None) -> int:
         server = start_kernel_server(Path(sockets))
         try:
             if args.jobs > 1:  # while the server imports: the workers are forked from here with these loaded
-                preload_runner(html=args.html)
+                preload_runner(html=args.html and pages_to_render(tasks))
             if args.start_on_stdin and sys.stdin.readline().strip() != "go":
                 return 1  # the caller ended (its own error said why): nothing ran, nothing to say
             start = time.perf_counter() if args.start_on_stdin else start

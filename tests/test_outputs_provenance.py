@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -20,20 +19,13 @@ import pytest
 import yaml
 
 from ajb_utils import paths, provenance
+from script_modules import load_script
 
 ROOT = paths.REPO_ROOT
 NOTEBOOKS = sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 
 
-def _load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-rn = _load_script("run_notebooks")
+rn = load_script("run_notebooks")
 
 
 def parameter_cells(nb_path: Path) -> list[str]:

@@ -4,10 +4,8 @@ Markdown renderer, and the committed index is what scripts/make_index_notebook.p
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -15,22 +13,15 @@ import nbformat
 import pytest
 
 from ajb_utils import artifacts, paths, report
+from script_modules import load_script
 
 ROOT = paths.REPO_ROOT
 NOTEBOOKS = sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 SAMPLE = paths.FIGURES_DIR / "sample"
 
 
-def _load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-rn = _load_script("run_notebooks")
-index_maker = _load_script("make_index_notebook")
+rn = load_script("run_notebooks")
+index_maker = load_script("make_index_notebook")
 
 
 def _linked_files(pages: list[Path]) -> set[Path]:

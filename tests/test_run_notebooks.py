@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,21 +15,13 @@ import yaml
 from nbformat.v4 import new_code_cell, new_notebook
 
 from ajb_utils import paths
+from script_modules import load_script
 
 SCRIPT = paths.REPO_ROOT / "scripts" / "run_notebooks.py"
 PARAMS_CELL = "a: int = 1  # first\nb: str | None = None  # second, PEP 604 annotation\n"
 
 
-def _load_module():
-    spec = importlib.util.spec_from_file_location("run_notebooks", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules["run_notebooks"] = mod  # dataclasses look the module up while it loads
-    spec.loader.exec_module(mod)
-    return mod
-
-
-rn = _load_module()
+rn = load_script("run_notebooks")
 
 
 def _write_nb(path: Path, body: str, params: str = PARAMS_CELL) -> Path:
@@ -474,6 +468,7 @@ def test_a_page_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> N
     before = page.read_bytes()
     assert b"print" in before
     monkeypatch.setattr(rn, "rewrite_links", lambda *a: "<p>new</p>" * 10_000 + "\ud800")  # fails mid-write
+    _write_nb(nb, "print(2)")  # another notebook: its page is rendered again
     with pytest.raises(UnicodeEncodeError):
         rn.render_html(nb, html)
     assert page.read_bytes() == before and sorted(p.name for p in html.iterdir()) == ["01_page.html"]
@@ -501,3 +496,77 @@ def test_start_on_stdin_runs_the_notebooks_only_after_go(tmp_path: Path) -> None
         else:
             assert res.returncode == 0 and "ok   01_ok" in res.stdout, res.stdout + res.stderr
             assert _stdout_text(out / "01_ok.ipynb").strip() == "1"
+
+
+def _count_renderings(monkeypatch) -> list[str]:
+    """Return the list that every nbconvert HTML rendering from now on appends its notebook's last cell to."""
+    from nbconvert import HTMLExporter
+
+    seen: list[str] = []
+    real = HTMLExporter.from_notebook_node
+
+    def counted(self, nb, *args, **kwargs):
+        seen.append(nb.cells[-1].source)
+        return real(self, nb, *args, **kwargs)
+
+    monkeypatch.setattr(HTMLExporter, "from_notebook_node", counted)
+    return seen
+
+
+def test_a_page_made_from_the_same_inputs_is_kept_not_rendered_again(tmp_path: Path, monkeypatch) -> None:
+    """render_html keeps a page whose notebook bytes, folders, renderer versions and code are those it was
+    made from (the key at its end), and renders it again when any of them changes or the key is missing."""
+    nb = _write_nb(tmp_path / "01_page.ipynb", "print(1)")
+    html = tmp_path / "html"
+    seen = _count_renderings(monkeypatch)
+    page = rn.render_html(nb, html)
+    first = page.read_bytes()
+    assert first.rstrip().endswith(b"-->") and rn.PAGE_KEY_MARK.encode() in first[-300:]
+    assert rn.render_html(nb, html) == page and page.read_bytes() == first and seen == ["print(1)"]
+    _write_nb(nb, "print(2)")  # the notebook changed
+    rn.render_html(nb, html)
+    assert seen == ["print(1)", "print(2)"] and b"print" in page.read_bytes() and page.read_bytes() != first
+    rn.render_html(nb, tmp_path / "other_html")  # another folder: links are relative to it
+    rn.render_html(nb, html, source_dir=tmp_path / "elsewhere")  # links written for another folder
+    assert len(seen) == 4
+    page.write_bytes(page.read_bytes().rsplit(rn.PAGE_KEY_MARK.encode(), 1)[0])  # a page without its key
+    rn.render_html(nb, html)
+    assert len(seen) == 5
+    import importlib.metadata
+
+    real_version = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda n: "0.0" if n == "nbconvert" else real_version(n))
+    rn.render_html(nb, html)  # another nbconvert
+    assert len(seen) == 6
+    assert rn.page_key(nb, html, nb.parent) != rn.page_key(nb, html, tmp_path / "elsewhere")
+
+
+def test_nbconvert_is_preloaded_only_when_some_page_is_to_be_rendered(tmp_path: Path) -> None:
+    """pages_to_render: False when every task's page is current for its notebook as it is now, True when
+    one is missing or was made from other bytes."""
+    html = tmp_path / "html"
+    tasks = []
+    for n in ("01_a", "02_b"):
+        nb = _write_nb(tmp_path / f"{n}.ipynb", f"print({n!r})")
+        tasks.append(rn.Task(nb, nb, {}, "k", tmp_path, None, html))
+    assert rn.pages_to_render(tasks)
+    for t in tasks:
+        rn.render_html(t.dest, html, source_dir=t.notebook.parent)
+    assert not rn.pages_to_render(tasks)
+    assert not rn.pages_to_render([dataclasses.replace(t, html_dir=None) for t in tasks])
+    _write_nb(tasks[1].dest, "print(3)")
+    assert rn.pages_to_render(tasks)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX scheduling priorities")
+def test_the_sample_check_runs_at_a_lower_priority(tmp_path: Path) -> None:
+    """reproduce.py's sample rebuild (whose verdict is printed last) runs SAMPLE_CHECK_NICENESS below the
+    command itself, so the load and the notebooks get the cores first."""
+    reproduce = load_script("reproduce")
+    proc = reproduce.start_verify_sample(tmp_path)
+    try:
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == min(19, own + reproduce.SAMPLE_CHECK_NICENESS)
+    finally:
+        proc.kill()
+        proc.communicate()
