@@ -436,6 +436,19 @@ def test_spearman_vs_hand_formula():
     assert S.spearman([1, 2, 3, 4], [40, 30, 20, 10])[0] == pytest.approx(-1.0)
 
 
+def test_spearman_of_a_constant_is_undefined_without_a_warning():
+    """A constant x or y has no ranking: rho and p are NaN (as scipy gives them), and no warning is raised."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x, y in (([1, 1, 1], [1, 2, 3]), ([1, 2, 3], [5, 5, 5]), ([2, 2], [2, 2])):
+            assert all(np.isnan(S.spearman(x, y)))
+        assert S.spearman([1, 2, 3], [1, 3, 2])[0] == pytest.approx(0.5)
+    with pytest.warns(sps.ConstantInputWarning):  # what scipy itself says, for the record
+        assert np.isnan(sps.spearmanr([1, 1, 1], [1, 2, 3]).statistic)
+
+
 def test_ranking_stability():
     table = pd.DataFrame(
         {

@@ -15,10 +15,14 @@ from ajb_utils.stats.frames import PAPER_WEIGHTINGS
 # rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2)
 # ---------------------------------------------------------------------------------------------
 def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> tuple[float, float]:
-    """Return (rho, pvalue) of Spearman's rank correlation of x (n,) and y (n,) (scipy)."""
+    """Return (rho, pvalue) of Spearman's rank correlation of x (n,) and y (n,) (scipy); (nan, nan) when
+    either is constant (rho is not defined: no ranking to compare), without scipy's warning."""
     from scipy import stats as _sps  # here, not at the top: scipy.stats costs every notebook ~1 s to import
 
-    res = _sps.spearmanr(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) and ((x == x[0]).all() or (y == y[0]).all()):
+        return float("nan"), float("nan")
+    res = _sps.spearmanr(x, y)
     return float(res.statistic), float(res.pvalue)
 
 
