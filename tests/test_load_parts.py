@@ -80,7 +80,7 @@ def test_a_load_assembled_from_parts_equals_a_cold_load(kw, own_cache, monkeypat
     cold = load_bench("sample", **kw, cache=False)
     _forbid(monkeypatch, "build_records", "build_generations", "judge_verdicts")
     if not kw.get("justifications"):
-        _forbid(monkeypatch, "read_config", "read_path")
+        _forbid(monkeypatch, "read_config", "read_files")
     _assert_same(load_bench("sample", **kw), cold)
 
 
@@ -128,7 +128,7 @@ def test_an_identical_rewrite_keeps_the_parts(tmp_path, own_cache, monkeypatch):
     path.unlink()
     path.write_bytes(data)
     _no_whole_entries(own_cache)
-    _forbid(monkeypatch, "read_config", "read_path")
+    _forbid(monkeypatch, "read_config", "read_files")
     _assert_same(load_bench(root), first)
 
 
