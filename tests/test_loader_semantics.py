@@ -363,13 +363,16 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     exclusions and unknown columns: one decoding (`decode.judge_columns`) for both."""
     from ajb_utils import decode
     from ajb_utils.data.build import build_verdicts, judge_verdicts, with_justifications
-    from ajb_utils.data.read import judge_rows, read_files
+    from ajb_utils.data.read import json_lines, read_files
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
 
     path = tmp_path / "judge.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
     index = _judge_index()
-    from_file, from_rows = read_files([path], "judge", justifications), judge_rows(pd.DataFrame(JUDGE_FILES[case]))
+    from_file, from_rows = (
+        read_files([path], "judge", justifications),
+        read_files([json_lines(pd.DataFrame(JUDGE_FILES[case]))], "judge"),
+    )
     out = []
     for raw in (from_file, pd.DataFrame(JUDGE_FILES[case])):
         excl: list = []
@@ -439,12 +442,12 @@ ENCODINGS = {
 def test_judge_columns_of_each_encoding(tmp_path, encoding):
     """Every encoding the loader takes is decoded into the same flat columns (written out here)
     by `decode.judge_columns`, whether from a file or from Python rows (`datasets`' rows)."""
-    from ajb_utils.data.read import judge_rows, read_files
+    from ajb_utils.data.read import json_lines, read_files
 
     rows, want = ENCODINGS[encoding]
     path = tmp_path / "judge.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    for raw in (read_files([path], "judge"), judge_rows(pd.DataFrame(rows))):
+    for raw in (read_files([path], "judge"), read_files([json_lines(pd.DataFrame(rows))], "judge")):
         got = raw.rows
         assert got["id"].astype(str).tolist() == [r["id"] for r in rows] and raw.bad == []
         for name, values in want.items():

@@ -1,8 +1,8 @@
-"""Reading one config's bytes into rows: the JSON-lines files directly (judge and generator configs
-by the typed decoder of `ajb_utils.decode` where they fit the released layout, judge files in a
-reader process on the other core; anything else line by line with orjson) or through
-`datasets.load_dataset`, which falls back to the files when Arrow type inference fails, saying
-so. Whatever the engine, the result is a `Raw` of the same shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
+"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`
+(judge files in a reader process on the other core), or through `datasets.load_dataset`, whose
+rows are decoded from their JSON lines the same way (and which falls back to the files when
+Arrow type inference fails, saying so). Whatever the engine, the result is a `Raw` of the same
+shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
 
 A file that ends inside a line, or a config with fewer rows than its card declares, is an
 IncompleteDataError naming the file: a malformed line in the middle is a counted exclusion, but a
@@ -24,7 +24,6 @@ from typing import Any
 
 import orjson
 import pandas as pd
-from orjson import JSONDecodeError as _JSONError
 from orjson import loads as _loads
 
 from ajb_utils import cache as bench_cache
@@ -34,7 +33,6 @@ from ajb_utils.data.source import Card, Source, fetch
 
 log = logging.getLogger("ajb_utils.data")
 
-_TAIL = 1 << 16
 _FIELDS = {"main": decode.MAIN_FIELDS, "generator": decode.GENERATOR_FIELDS}
 
 
@@ -61,19 +59,6 @@ def _cut(path: Path, what: str) -> IncompleteDataError:
         f"{path}: the file ends inside a line ({what}), so it is incomplete: download it again "
         "(for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)"
     )
-
-
-def check_complete(path: Path) -> None:
-    """Raise IncompleteDataError when a JSON-lines file's last line is cut (no newline, no JSON)."""
-    with open(path, "rb") as fh:
-        fh.seek(max(0, os.path.getsize(path) - _TAIL))
-        tail = fh.read()
-    last = tail.rsplit(b"\n", 1)[-1]
-    if last.strip() and b"\n" in tail:  # (a last line longer than _TAIL is not checked here)
-        try:
-            _loads(last)
-        except _JSONError:
-            raise _cut(path, f"its last {len(last)} bytes are not a JSON object") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,13 +126,10 @@ def read_config(
 ) -> Raw:
     """Return the rows of one config of `kind` ("main", "generator" or "judge"). engine
     "datasets" reads through `datasets.load_dataset` and falls back to the files on inference
-    errors (saying so); "json" reads the files (`read_path`)."""
+    errors (saying so); "json" reads the files (`read_files`)."""
     files = card.files.get(config)
     if not files:
         raise BenchDataError(f"config {config!r} has no data files in the README header")
-    if src.is_local:
-        for rel in files:
-            check_complete(Path(src.location) / rel)
     if engine == "datasets":
         try:
             table = dataset_table(src, config, revision, files)
@@ -159,35 +141,29 @@ def read_config(
             messages.append(msg)
             log.warning(msg)
         else:
-            keep = set(table.column_names) if kind == "judge" else set(_FIELDS[kind])
-            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names if c in keep})
-            return _checked(judge_rows(rows, justifications) if kind == "judge" else Raw(rows), config, card, files)
+            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names})
+            return _checked(read_files([json_lines(rows)], kind, justifications), config, card, files)
     paths = [fetch(src, rel, revision) for rel in files]
     return _checked(read_files(paths, kind, justifications, reader), config, card, files)
 
 
 def read_files(
-    paths: list[Path], kind: str = "main", justifications: bool = False, reader: JudgeReader | None = None
+    sources: list[decode.Source], kind: str = "main", justifications: bool = False, reader: JudgeReader | None = None
 ) -> Raw:
-    """Return the rows of JSON-lines files by `ajb_utils.decode`: a judge config's flat columns
-    (one file by the `reader` process when given), the fields the loader reads of the others."""
+    """Return the rows of JSON-lines files (or lines) by `ajb_utils.decode`: a judge config's flat
+    columns (one file by the `reader` process when given), the fields the loader reads of others."""
     if kind != "judge":
-        return _raw(decode.row_columns(paths, _FIELDS[kind]))
+        return _raw(decode.row_columns(sources, _FIELDS[kind]))
     mode = "all" if justifications else "scores"
-    return _raw(
-        reader.take(paths[0], mode) if reader and len(paths) == 1 else decode.judge_columns(paths, justifications)
-    )
+    one = reader and len(sources) == 1 and not isinstance(sources[0], list)
+    return _raw(reader.take(sources[0], mode) if one else decode.judge_columns(sources, justifications))
 
 
-def judge_rows(rows: pd.DataFrame, justifications: bool = False) -> Raw:
-    """Return a frame of nested judge rows (Python values: `datasets`' Arrow rows, a static
-    judge's rows) as their JSON lines decode (`decode.judge_columns`, as every judge config)."""
+def json_lines(rows: pd.DataFrame) -> list[bytes]:
+    """Return a frame of rows of Python values (`datasets`' Arrow rows, a static judge's rows) as
+    JSON lines, to be decoded as the files are (NaN as null)."""
     option = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
-    return _raw(
-        decode.judge_columns(
-            [[orjson.dumps(r, option=option) + b"\n" for r in rows.to_dict("records")]], justifications
-        )
-    )
+    return [orjson.dumps(r, option=option) + b"\n" for r in rows.to_dict("records")]
 
 
 def _raw(columns: decode.Columns) -> Raw:
