@@ -70,20 +70,17 @@ _SPELLINGS = {m: list(dict.fromkeys((m, schema.PROMPT_KEYS[m], schema.SCORE_COLU
 def _judge_types(justifications: bool, loose: bool) -> tuple[msgspec.json.Decoder, Any, Any, Any]:
     """Return the decoder of one judge line, the block type, an empty block and an empty metric
     (what a null or absent one reads as). Strict is the released layout exactly (numbers or
-    null, the metrics' own names; another spelling or a verdict spelt `accuracy` / `score`
-    fails it); loose takes any JSON value anywhere, for `_entries` and `_value` to normalise."""
+    null, the metrics' own names and no other key in a block; a verdict spelt `accuracy` or
+    `score` fails it); loose takes any JSON value anywhere, for `_entries` and `_value`."""
     leaf = _JSON if loose else float | None
     alt = [("accuracy", _JSON | msgspec.UnsetType, _UNSET), ("score", _JSON, None)] if loose else []
     alt = alt or [(k, msgspec.UnsetType, _UNSET) for k in ("accuracy", "score")]
     note = [("justification", _JSON if loose else str | None, None)] if justifications else []
     metric = msgspec.defstruct("Metric", [(f, leaf, None) for f in FIELDS] + alt + note, gc=False)
     entry = metric | _SCALAR | None if loose else metric | None
-    spelt = [
-        (k, entry, None) if loose or k == m else (k, msgspec.UnsetType, _UNSET)
-        for m in schema.METRICS
-        for k in _SPELLINGS[m]
-    ]
-    block = msgspec.defstruct("Block", spelt, gc=False)
+    spelt = [(k, entry, None) for m in schema.METRICS for k in (_SPELLINGS[m] if loose else [m])]
+    total = [] if loose else [("overall_alignment_pct", float | None, None)]  # strict: no other key
+    block = msgspec.defstruct("Block", spelt + total, forbid_unknown_fields=not loose, gc=False)
     cell = block | _SCALAR | None if loose else block | None
     keys = [(k, Any, _UNSET) if loose else (k, str) for k in ("id", "generator", "difficulty")]
     row = msgspec.defstruct("JudgeRow", keys + [(c, cell, None) for c in schema.CONDITIONS], gc=False)
