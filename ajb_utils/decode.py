@@ -179,10 +179,10 @@ def _to_float(values: list[Any]) -> np.ndarray:
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
-def judge_columns(sources: list[Source], justifications: bool = False, scores: bool = True) -> Columns:
+def judge_columns(sources: list[Source], justifications: bool = False) -> Columns:
     """Return a judge config (its JSON-lines files, or lines) as flat columns: id / generator /
     difficulty as (codes, uniques), `cond.metric.field` arrays (llm_score float64, to be snapped;
-    the published scores float32, as the tidy frames keep them) unless not `scores`, and
+    the published scores float32, as the tidy frames keep them) and
     `cond.metric.justification` lists when asked, for every condition with a block in some row;
     with `bad`, `cut` (`_decode_lines`) and `unknown`, the first row's condition-like columns
     that are not known conditions. A loose row's metric is its first non-null spelling (when an
@@ -209,28 +209,18 @@ def judge_columns(sources: list[Source], justifications: bool = False, scores: b
         blocks = [no_block if b is None else b for b in blocks] if None in blocks else blocks
         if loose or justifications:
             entries = {m: (_entries if loose else _get)(blocks, m, no_metric) for m in schema.METRICS}
-        if scores:
-            split = [n.split(".") for n in names]
-            table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
-            for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
-                out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
+        split = [n.split(".") for n in names]
+        table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
+        for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
+            out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
         if justifications:
             out.update({f"{cond}.{m}.justification": _get(entries[m], "justification") for m in schema.METRICS})
     return out
 
 
 def decoded(path: Path, mode: str) -> Columns:
-    """Return `judge_columns` of a file: mode "scores", "all" (with the justifications) or
-    "notes" (only the `cond.metric.justification` lists, a missing one spelt as in the flat
-    frame made of those lists: NaN in a list with text, None in one without)."""
-    out = judge_columns([path], mode != "scores", mode != "notes")
-    if mode != "notes":
-        return out
-    notes = {k: v for k, v in out.items() if k.endswith(".justification")}
-    return {
-        k: [np.nan if x is None else x for x in v] if None in v and v.count(None) < len(v) else v
-        for k, v in notes.items()
-    }
+    """Return `judge_columns` of a file: mode "scores", or "all" with the justifications."""
+    return judge_columns([path], mode == "all")
 
 
 @functools.cache

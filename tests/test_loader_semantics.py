@@ -361,8 +361,7 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     """A judge file (the loader's read) and the same rows as Python values (`datasets`' rows, a
     static judge's frame: `build_verdicts(DataFrame)`) give the same verdicts, justifications,
     exclusions and unknown columns: one decoding (`decode.judge_columns`) for both."""
-    from ajb_utils import decode
-    from ajb_utils.data.build import build_verdicts, judge_verdicts, with_justifications
+    from ajb_utils.data.build import build_verdicts, judge_verdicts, raw_notes, with_justifications
     from ajb_utils.data.read import json_lines, read_files
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
 
@@ -383,7 +382,8 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     assert from_file.unknown == from_rows.unknown == (["with_gt_cot"] if case == "an unknown condition" else [])
     if justifications:  # the rationales alone (a load whose verdicts are kept): the read's frame exactly
         frame, at = judge_verdicts(from_file, "judge_x", index, [])
-        pd.testing.assert_frame_equal(with_justifications(frame, decode.decoded(path, "notes"), at), out[0][0])
+        notes = raw_notes(read_files([path], "judge", True))
+        pd.testing.assert_frame_equal(with_justifications(frame, notes, at), out[0][0], check_exact=True)
 
 
 NAN = float("nan")
@@ -541,16 +541,16 @@ def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch
             for k in a
         )
 
-    jobs = [(p, mode) for p in paths for mode in ("scores", "all", "notes")]
+    jobs = [(p, mode) for p in paths for mode in ("scores", "all")]
     with read.JudgeReader(jobs) as reader:
         assert reader.proc is not None
         got = [reader.take(p, mode) for p, mode in jobs]
-    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 9
+    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 6
     assert got[-1]["with_gt.tool_selection.justification"] == [None]  # the loose layout, decoded there too
     monkeypatch.setattr(read.sys, "executable", str(tmp_path / "no-python"))
     with caplog.at_level("WARNING"), read.JudgeReader(jobs) as reader:
         got = [reader.take(p, mode) for p, mode in jobs]
-    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 9
+    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 6
     assert "reading here" in caplog.text
 
 
