@@ -182,7 +182,7 @@ def load_bench(
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
     engine: "json" (the default: the JSON-lines files read directly, downloaded at the pinned
-    commit for the hub; judge and generator configs by the typed decoder of `ajb_utils.decode`)
+    commit for the hub; every config decoded by `ajb_utils.decode`)
     or "datasets" (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a
     first load); both give the same frames. justifications: keep the judges'
     one-sentence rationales in `verdicts` (more memory). cache: read and write the tidy-frame

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema
+from ajb_utils import decode, schema
 from ajb_utils.calls import normalize_call_column, normalize_tools
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.read import Raw, json_lines, read_files
@@ -307,7 +307,6 @@ def _categorical(codes: np.ndarray, dtype: pd.CategoricalDtype) -> pd.Categorica
 DIFFICULTY_DTYPE = pd.CategoricalDtype(schema.DIFFICULTIES)
 CONDITION_DTYPE = pd.CategoricalDtype(schema.CONDITIONS)
 METRIC_DTYPE = pd.CategoricalDtype(schema.METRICS)
-_FIELDS = ("llm_score", "programmatic_score", "match_score")
 _NAMES = ("id", "generator", "difficulty")
 
 
@@ -316,7 +315,7 @@ class _Condition:
 
     def __init__(self, rows: pd.DataFrame, cond: str) -> None:
         self.cond = cond
-        self.fields = {(m, f): rows[f"{cond}.{m}.{f}"].to_numpy() for m in schema.METRICS for f in _FIELDS}
+        self.fields = {(m, f): rows[f"{cond}.{m}.{f}"].to_numpy() for m in schema.METRICS for f in decode.FIELDS}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
         self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)
