@@ -25,7 +25,6 @@ import json
 import operator
 import pickle
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,19 +113,10 @@ def _block_table(blocks: list[Any], names: list[str], no_metric: Any) -> np.ndar
 Source = Path | list[bytes]  # a JSON-lines file, or its lines
 
 
-def _lines(source: Source) -> Iterator[bytes]:
-    """Yield the lines of a file (each with its newline, the last one maybe without), read as
-    they are decoded, or the lines given."""
-    if isinstance(source, list):
-        yield from source
-        return
-    with open(source, "rb") as fh:
-        yield from fh
-
-
-def _all_lines(sources: list[Source]) -> Iterator[bytes]:
-    """Yield the lines of every source in turn."""
-    return itertools.chain.from_iterable(map(_lines, sources))
+def _readlines(path: Path) -> list[bytes]:
+    """Return the lines of a file (each with its newline, the last one maybe without)."""
+    with open(path, "rb") as fh:
+        return fh.readlines()
 
 
 def _decode_lines(sources: list[Source], decoders: tuple[Any, ...]) -> tuple[list[Any], bool, Columns]:
@@ -134,13 +124,14 @@ def _decode_lines(sources: list[Source], decoders: tuple[Any, ...]) -> tuple[lis
     else the read found: `bad` the malformed lines' reasons, `cut` (source, reason) of a line the
     file ends inside or None, `head` the first line). Every line is decoded by the first decoder;
     when one does not fit, each line by the last, one it cannot decode counted in `bad`."""
-    found: Columns = {"bad": [], "cut": None, "head": next(filter(bytes.strip, _all_lines(sources)), b"{}")}
+    texts = [s if isinstance(s, list) else _readlines(s) for s in sources]
+    found: Columns = {"bad": [], "cut": None, "head": next(filter(bytes.strip, itertools.chain(*texts)), b"{}")}
     try:
-        return list(map(decoders[0].decode, filter(bytes.strip, _all_lines(sources)))), False, found
+        return list(map(decoders[0].decode, filter(bytes.strip, itertools.chain(*texts)))), False, found
     except msgspec.DecodeError:
         rows: list[Any] = []
-    for source in sources:
-        for i, line in enumerate(_lines(source), 1):
+    for source, lines in zip(sources, texts):
+        for i, line in enumerate(lines, 1):
             try:
                 if line.strip():
                     rows.append(decoders[-1].decode(line))
