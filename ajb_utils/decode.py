@@ -179,7 +179,7 @@ def _to_float(values: list[Any]) -> np.ndarray:
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
-def judge_columns(sources: list[Source], justifications: bool = False) -> Columns:
+def judge_columns(sources: list[Source], justifications: bool = False, scores: bool = True) -> Columns:
     """Return a judge config (its JSON-lines files, or lines) as flat columns: id / generator /
     difficulty as (codes, uniques), `cond.metric.field` arrays (llm_score float64, to be snapped;
     the published scores float32, as the tidy frames keep them) and
@@ -187,7 +187,8 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
     with `bad`, `cut` (`_decode_lines`) and `unknown`, the first row's condition-like columns
     that are not known conditions. A loose row's metric is its first non-null spelling (when an
     object), its verdict `llm_score` or else `accuracy` (when present) or `score`, its numbers
-    coerced (`_to_float`); a block neither an object nor JSON text of one is null."""
+    coerced (`_to_float`); a block neither an object nor JSON text of one is null. `scores=False`
+    (with `justifications`) leaves the `cond.metric.field` arrays out: the rationales alone."""
     decoders = (_judge_types(justifications, False)[0], _judge_types(justifications, True)[0])
     rows, loose, out = _decode_lines(sources, decoders)
     try:
@@ -209,18 +210,20 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
         blocks = [no_block if b is None else b for b in blocks] if None in blocks else blocks
         if loose or justifications:
             entries = {m: (_entries if loose else _get)(blocks, m, no_metric) for m in schema.METRICS}
-        split = [n.split(".") for n in names]
-        table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
-        for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
-            out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
+        if scores:
+            split = [n.split(".") for n in names]
+            table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
+            for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
+                out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
         if justifications:
             out.update({f"{cond}.{m}.justification": _get(entries[m], "justification") for m in schema.METRICS})
     return out
 
 
 def decoded(path: Path, mode: str) -> Columns:
-    """Return `judge_columns` of a file: mode "scores", or "all" with the justifications."""
-    return judge_columns([path], mode == "all")
+    """Return `judge_columns` of a file: mode "scores", "all" (with the justifications) or "notes"
+    (the justifications alone: the verdicts of a cache hit are kept, their rationales read)."""
+    return judge_columns([path], mode != "scores", mode != "notes")
 
 
 @functools.cache

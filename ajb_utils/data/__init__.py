@@ -221,7 +221,7 @@ def load_bench(
     paths = {("release", j): Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1}
     paths.update({("run", r.name): r.path for r in judge_runs})
     modes = {n: "all" if justifications else "scores" for n, k in kept.items() if k is None}
-    modes.update({n: "all" for n, k in kept.items() if justifications and k is not None and k[1][2] is not None})
+    modes.update({n: "notes" for n, k in kept.items() if justifications and k is not None and k[1][2] is not None})
     jobs = [(p, modes[n]) for n, p in paths.items() if n in modes]
     with bench_cache.gc_paused(), JudgeReader(jobs) as reader:
         slot = f"{src.location}:generations"
@@ -268,7 +268,7 @@ def load_bench(
                 del raw
                 release_memory()
             elif justifications and kept[config][1][2] is not None:  # the verdicts kept, their rationales read
-                notes = raw_notes(read([], True, reader))
+                notes = raw_notes(read([], "notes", reader))  # the rationales alone
             frames, (seg, gex, at) = kept[config]
             messages += seg
             excl += gex

@@ -333,8 +333,11 @@ def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
-    """Return the conditions a judge config's flat columns carry, in schema order."""
-    return [c for c in schema.CONDITIONS if f"{c}.{schema.METRICS[0]}.llm_score" in rows.columns]
+    """Return the conditions a judge config's flat columns carry (scores, or rationales alone), in schema order."""
+    first = schema.METRICS[0]
+    return [
+        c for c in schema.CONDITIONS if {f"{c}.{first}.llm_score", f"{c}.{first}.justification"} & set(rows.columns)
+    ]
 
 
 def build_verdicts(

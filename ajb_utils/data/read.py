@@ -121,7 +121,7 @@ def read_config(
     engine: str,
     messages: list[str],
     kind: str = "main",
-    justifications: bool = False,
+    justifications: bool | str = False,
     reader: JudgeReader | None = None,
 ) -> Raw:
     """Return the rows of one config of `kind` ("main", "generator" or "judge"). engine
@@ -148,15 +148,21 @@ def read_config(
 
 
 def read_files(
-    sources: list[decode.Source], kind: str = "main", justifications: bool = False, reader: JudgeReader | None = None
+    sources: list[decode.Source],
+    kind: str = "main",
+    justifications: bool | str = False,
+    reader: JudgeReader | None = None,
 ) -> Raw:
     """Return the rows of JSON-lines files (or lines) by `ajb_utils.decode`: a judge config's flat
-    columns (one file by the `reader` process when given), the fields the loader reads of others."""
+    columns (one file by the `reader` process when given), the fields the loader reads of others.
+    `justifications`: True keeps a judge config's rationales too, "notes" keeps only them."""
     if kind != "judge":
         return _raw(decode.row_columns(sources, _FIELDS[kind]))
-    mode = "all" if justifications else "scores"
+    mode = justifications if isinstance(justifications, str) else "all" if justifications else "scores"
     one = reader and len(sources) == 1 and not isinstance(sources[0], list)
-    return _raw(reader.take(sources[0], mode) if one else decode.judge_columns(sources, justifications))
+    return _raw(
+        reader.take(sources[0], mode) if one else decode.judge_columns(sources, mode != "scores", mode != "notes")
+    )
 
 
 def json_lines(rows: pd.DataFrame) -> list[bytes]:
