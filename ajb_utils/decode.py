@@ -1,12 +1,15 @@
-"""Typed decoding of the release's JSON-lines configs: only the fields the loader reads.
+"""Decoding of the release's JSON-lines configs into columns: only the fields the loader reads.
 
-msgspec decodes each line against the released layout and skips every other field without
-building Python objects for it: the judges' justifications (unless asked for) and the tool
-schemas that every generator row repeats from `main`. A file that does not fit the layout
-exactly (other metric spellings, blocks as JSON text, numbers as text, a malformed line, an
-unknown condition column) gives None, and the loader's general path reads it: the same frames,
-slower. Kept values are exactly what the general path keeps; the bytes of skipped fields are
-not validated (Arrow's reader, used before, did not validate them either).
+msgspec decodes each line and skips every other field without building Python objects for it:
+the judges' justifications (unless asked for) and the tool schemas that every generator row
+repeats from `main` (the bytes of skipped fields are not validated; Arrow's reader, used
+before, did not validate them either). A judge config is decoded in the released layout, in C;
+a file that does not fit it exactly is decoded, line by line, in a loose layout that takes any
+JSON value anywhere and normalises it into the same flat columns (`judge_columns`): blocks as
+JSON text, other metric spellings, a verdict spelt `accuracy` or `score`, numbers as text. Rows
+given as Python values (`datasets`' rows, a static judge's frame) are decoded from their JSON
+lines, so every judge config has this one path. A malformed line is counted in `bad` (a cut
+last line in `cut`), whatever the config.
 
 `python -m ajb_utils.decode` is the reader process the loader starts for judge configs: it takes
 "mode path" lines on stdin and writes one pickled `decoded` result per line to stdout, in order,
@@ -17,10 +20,11 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
+import json
 import operator
 import pickle
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +36,9 @@ from ajb_utils import schema
 
 FIELDS: tuple[str, ...] = ("llm_score", "programmatic_score", "match_score")
 JUDGE_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "dag_type")
-GENERATOR_FIELDS: tuple[str, ...] = (
-    *schema.REQUIRED_GENERATOR,
-    "dag_type",
-    "user_query",
-    *schema.SCORE_COLUMNS.values(),
-)
+# the fields the loader reads of `main` and of a generator config
+MAIN_FIELDS = (*schema.REQUIRED_MAIN, "available_tools", "query_easy", "query_medium", "query_hard", "system_prompt")
+GENERATOR_FIELDS = (*schema.REQUIRED_GENERATOR, "dag_type", "user_query", *schema.SCORE_COLUMNS.values())
 _METRIC_KEYS = frozenset(k for m in schema.METRICS for k in (m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))
 _UNSET = msgspec.UNSET
 Columns = dict[str, Any]
@@ -59,36 +60,38 @@ def unknown_conditions(values: dict[str, Any]) -> list[str]:
     return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
 
 
+_JSON = str | float | bool | list[Any] | dict[str, Any] | None  # any JSON value
+_SCALAR = str | float | bool | list[Any]  # a JSON value that is neither an object nor null
+# each metric's spellings, in the order the first non-null one wins
+_SPELLINGS = {m: list(dict.fromkeys((m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))) for m in schema.METRICS}
+
+
 @functools.cache
-def _judge_types(justifications: bool) -> tuple[msgspec.json.Decoder, Any, Any]:
-    """Return the decoder of one judge line in the released layout (strict inside the blocks),
-    an empty block and an empty metric (what a null or absent one reads as)."""
-    # Unknown fields of a metric are skipped, as the general path ignores them, except the
-    # other spellings of its verdict, which the general path reads: a file with one falls back.
-    other = [(k, msgspec.UnsetType, _UNSET) for k in ("accuracy", "score")]
-    note = [("justification", str | None, None)] if justifications else []
-    metric = msgspec.defstruct("Metric", [(f, float | None, None) for f in FIELDS] + other + note, gc=False)
-    block = msgspec.defstruct(
-        "Block",
-        [(m, metric | None, None) for m in schema.METRICS] + [("overall_alignment_pct", float | None, None)],
-        forbid_unknown_fields=True,
-        gc=False,
-    )
-    fields = [("id", str), ("generator", str), ("difficulty", str)] + [
-        (c, block | None, None) for c in schema.CONDITIONS
-    ]
+def _judge_types(justifications: bool, loose: bool) -> tuple[msgspec.json.Decoder, Any, Any, Any]:
+    """Return the decoder of one judge line, the block type, an empty block and an empty metric
+    (what a null or absent one reads as). Strict is the released layout exactly (numbers or
+    null, the metrics' own names and no other key in a block; a verdict spelt `accuracy` or
+    `score` fails it); loose takes any JSON value anywhere, for `_entries` and `_value`."""
+    leaf = _JSON if loose else float | None
+    alt = [("accuracy", _JSON | msgspec.UnsetType, _UNSET), ("score", _JSON, None)] if loose else []
+    alt = alt or [(k, msgspec.UnsetType, _UNSET) for k in ("accuracy", "score")]
+    note = [("justification", _JSON if loose else str | None, None)] if justifications else []
+    metric = msgspec.defstruct("Metric", [(f, leaf, None) for f in FIELDS] + alt + note, gc=False)
+    entry = metric | _SCALAR | None if loose else metric | None
+    spelt = [(k, entry, None) for m in schema.METRICS for k in (_SPELLINGS[m] if loose else [m])]
+    total = [] if loose else [("overall_alignment_pct", float | None, None)]  # strict: no other key
+    block = msgspec.defstruct("Block", spelt + total, forbid_unknown_fields=not loose, gc=False)
+    cell = block | _SCALAR | None if loose else block | None
+    keys = [(k, Any, _UNSET) if loose else (k, str) for k in ("id", "generator", "difficulty")]
+    row = msgspec.defstruct("JudgeRow", keys + [(c, cell, None) for c in schema.CONDITIONS], gc=False)
     empty = metric()
-    return (
-        msgspec.json.Decoder(msgspec.defstruct("JudgeRow", fields, gc=False)),
-        block(**dict.fromkeys(schema.METRICS, empty)),
-        empty,
-    )
+    return msgspec.json.Decoder(row), block, block(**dict.fromkeys(schema.METRICS, empty)), empty
 
 
-def _codes(values: list[str]) -> tuple[np.ndarray, list[str]]:
-    """Return (codes, uniques) of strings, uniques in order of first appearance."""
-    uniques = list(dict.fromkeys(values))
-    position = {v: i for i, v in enumerate(uniques)}
+def _codes(values: list[Any]) -> tuple[np.ndarray, list[Any]]:
+    """Return (codes, uniques) of values, uniques in order of first appearance (None: code -1)."""
+    uniques = [v for v in dict.fromkeys(values) if v is not None]
+    position = {v: i for i, v in enumerate(uniques)} | {None: -1}
     return np.fromiter(map(position.__getitem__, values), dtype=np.int32, count=len(values)), uniques
 
 
@@ -107,94 +110,138 @@ def _block_table(blocks: list[Any], names: list[str], no_metric: Any) -> np.ndar
         return np.array([_get(entries[n.split(".")[0]], n.split(".")[1]) for n in names], dtype=float)
 
 
-def _judge_rows(path: Path, justifications: bool) -> list[Any] | None:
-    """Return a judge config's lines decoded in the released layout; None when one does not fit."""
-    decoder = _judge_types(justifications)[0]
+Source = Path | list[bytes]  # a JSON-lines file, or its lines
+
+
+def _readlines(path: Path) -> list[bytes]:
+    """Return the lines of a file (each with its newline, the last one maybe without)."""
+    with open(path, "rb") as fh:
+        return fh.readlines()
+
+
+def _decode_lines(sources: list[Source], decoders: tuple[Any, ...]) -> tuple[list[Any], bool, Columns]:
+    """Return (the rows of JSON-lines sources, whether a line did not fit the first decoder, what
+    else the read found: `bad` the malformed lines' reasons, `cut` (source, reason) of a line the
+    file ends inside or None, `head` the first line). Every line is decoded by the first decoder;
+    when one does not fit, each line by the last, one it cannot decode counted in `bad`."""
+    texts = [s if isinstance(s, list) else _readlines(s) for s in sources]
+    found: Columns = {"bad": [], "cut": None, "head": next(filter(bytes.strip, itertools.chain(*texts)), b"{}")}
     try:
-        with open(path, "rb") as fh:
-            lines = [line for line in fh if line.strip()]
-        if lines and unknown_conditions(orjson.loads(lines[0])):
+        return list(map(decoders[0].decode, filter(bytes.strip, itertools.chain(*texts)))), False, found
+    except msgspec.DecodeError:
+        rows: list[Any] = []
+    for source, lines in zip(sources, texts):
+        for i, line in enumerate(lines, 1):
+            try:
+                if line.strip():
+                    rows.append(decoders[-1].decode(line))
+            except msgspec.DecodeError:
+                try:  # the reasons orjson gives (a line that parses is not an object)
+                    orjson.loads(line)
+                    why, cut = f"line {i}: not an object", False
+                except orjson.JSONDecodeError as exc:
+                    why, cut = f"line {i}: {exc}", not line.endswith(b"\n")
+                found["bad"].append(why)
+                found["cut"] = found["cut"] or ((str(source), why) if cut else None)
+    return rows, True, found
+
+
+def _as_block(cell: Any, block: Any) -> Any:
+    """Return a loose condition cell as a block (a block, or JSON text of an object); None otherwise."""
+    if isinstance(cell, str):
+        try:  # the text read as the JSON module reads it
+            cell = msgspec.convert(json.loads(cell), block)
+        except (json.JSONDecodeError, msgspec.ValidationError):
             return None
-        return list(map(decoder.decode, lines))
-    except (msgspec.DecodeError, orjson.JSONDecodeError, TypeError, AttributeError):
-        return None
+    return cell if isinstance(cell, block) else None
 
 
-def _blocks(rows: list[Any], no_block: Any) -> Iterator[tuple[str, list[Any]]]:
-    """Yield (condition, its block per row) for every condition with a block in some row."""
-    for cond in schema.CONDITIONS:
-        blocks = _get(rows, cond)
-        if blocks.count(None) == len(blocks):
-            continue  # absent, or null in every row: the same to Arrow and to this loader
-        yield cond, [no_block if b is None else b for b in blocks] if None in blocks else blocks
+def _entries(blocks: list[Any], metric: str, no_metric: Any) -> list[Any]:
+    """Return a metric's entry in each loose block: its first non-null spelling, when an object."""
+    kind = type(no_metric)
+    spelt = zip(*(_get(blocks, k) for k in _SPELLINGS[metric]))
+    firsts = (next((e for e in es if e is not None), None) for es in spelt)
+    return [e if isinstance(e, kind) else no_metric for e in firsts]
 
 
-def judge_columns(path: Path, justifications: bool = False) -> Columns | None:
-    """Return a judge config as flat columns: id / generator / difficulty as (codes, uniques),
-    `cond.metric.field` arrays (llm_score float64, to be snapped; the published scores float32,
-    as the tidy frames keep them) and `cond.metric.justification` lists when asked, for every
-    condition with a block in some row; None when the file does not fit the released layout."""
-    rows = _judge_rows(path, justifications)
-    if rows is None:
-        return None
-    _, no_block, no_metric = _judge_types(justifications)
-    out: Columns = {k: _codes(_get(rows, k)) for k in ("id", "generator", "difficulty")}
-    names = [f"{m}.{f}" for m in schema.METRICS for f in FIELDS]
-    for cond, blocks in _blocks(rows, no_block):
-        table = _block_table(blocks, names, no_metric)
-        for n, values in zip(names, table):  # the published scores are kept as float32 (as the frames keep them)
-            out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
-        if justifications:
-            out.update(_notes(cond, blocks, no_metric))
-    return out
+def _value(entry: Any, name: str) -> Any:
+    """Return one field of a loose metric entry (a null verdict read from `accuracy`, or `score`)."""
+    v = getattr(entry, name)
+    if v is None and name == "llm_score":
+        return entry.score if entry.accuracy is _UNSET else entry.accuracy
+    return v
 
 
-def _notes(cond: str, blocks: list[Any], no_metric: Any) -> Columns:
-    """Return {cond.metric.justification: one per row} of a condition's blocks."""
-    return {f"{cond}.{m}.justification": _get(_get(blocks, m, no_metric), "justification") for m in schema.METRICS}
+def _to_float(values: list[Any]) -> np.ndarray:
+    """Return values as float64, non-numbers as NaN (`pandas.to_numeric(errors="coerce")`)."""
+    import pandas as pd  # only for loose files: the reader process does not load pandas otherwise
+
+    return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
-def judge_notes(path: Path) -> Columns | None:
-    """Return only the `cond.metric.justification` lists of `judge_columns(path, True)` (no scores
-    gathered), a missing one spelt as in the flat frame made of those lists (NaN in a list with
-    text, None in one without); None when the file does not fit the released layout."""
-    rows = _judge_rows(path, True)
-    if rows is None:
-        return None
-    _, no_block, no_metric = _judge_types(True)
-    out = {k: v for cond, blocks in _blocks(rows, no_block) for k, v in _notes(cond, blocks, no_metric).items()}
-    for k, v in out.items():
-        if None in v and v.count(None) < len(v):
-            out[k] = [np.nan if x is None else x for x in v]
-    return out
-
-
-def decoded(path: Path, mode: str) -> Columns | None:
-    """Return `judge_columns` of a file (mode "scores", or "all" with the justifications) or its
-    `judge_notes` (mode "notes")."""
-    return judge_notes(path) if mode == "notes" else judge_columns(path, mode == "all")
-
-
-_GENERATOR_DECODER = msgspec.json.Decoder(
-    msgspec.defstruct("GeneratorRow", [(f, msgspec.Raw, _UNSET) for f in GENERATOR_FIELDS], gc=False)
-)
-
-
-def generator_columns(path: Path) -> Columns | None:
-    """Return a generator config's GENERATOR_FIELDS as columns of Python values (NaN where a row
-    lacks the field; a field no row has is left out), each value parsed by orjson as the general
-    path parses it; None when a line is malformed or not an object (the general path reads it)."""
+def judge_columns(sources: list[Source], justifications: bool = False, scores: bool = True) -> Columns:
+    """Return a judge config (its JSON-lines files, or lines) as flat columns: id / generator /
+    difficulty as (codes, uniques), `cond.metric.field` arrays (llm_score float64, to be snapped;
+    the published scores float32, as the tidy frames keep them) and
+    `cond.metric.justification` lists when asked, for every condition with a block in some row;
+    with `bad`, `cut` (`_decode_lines`) and `unknown`, the first row's condition-like columns
+    that are not known conditions. A loose row's metric is its first non-null spelling (when an
+    object), its verdict `llm_score` or else `accuracy` (when present) or `score`, its numbers
+    coerced (`_to_float`); a block neither an object nor JSON text of one is null. `scores=False`
+    (with `justifications`) leaves the `cond.metric.field` arrays out: the rationales alone."""
+    decoders = (_judge_types(justifications, False)[0], _judge_types(justifications, True)[0])
+    rows, loose, out = _decode_lines(sources, decoders)
     try:
-        with open(path, "rb") as fh:
-            rows = [_GENERATOR_DECODER.decode(line) for line in fh if line.strip()]
-        out: Columns = {}
-        for f in GENERATOR_FIELDS:
-            raw = [getattr(r, f) for r in rows]
-            if all(v is _UNSET for v in raw):
-                continue
+        head = orjson.loads(out.pop("head"))
+    except orjson.JSONDecodeError:
+        head = None
+    out["unknown"] = unknown_conditions(head) if isinstance(head, dict) else []
+    _, block, no_block, no_metric = _judge_types(justifications, loose)
+    for k in ("id", "generator", "difficulty"):
+        values = _get(rows, k)
+        if not loose or values.count(_UNSET) < len(values):  # (a field no row has is left out)
+            out[k] = _codes([None if v is _UNSET else v for v in values] if loose else values)
+    names = [f"{m}.{f}" for m in schema.METRICS for f in FIELDS]
+    for cond in schema.CONDITIONS:
+        cells = _get(rows, cond)
+        if cells.count(None) == len(cells):
+            continue  # absent, or null in every row: the same to Arrow and to this loader
+        blocks = [_as_block(c, block) or no_block for c in cells] if loose else cells
+        blocks = [no_block if b is None else b for b in blocks] if None in blocks else blocks
+        if loose or justifications:
+            entries = {m: (_entries if loose else _get)(blocks, m, no_metric) for m in schema.METRICS}
+        if scores:
+            split = [n.split(".") for n in names]
+            table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
+            for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
+                out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
+        if justifications:
+            out.update({f"{cond}.{m}.justification": _get(entries[m], "justification") for m in schema.METRICS})
+    return out
+
+
+def decoded(path: Path, mode: str) -> Columns:
+    """Return `judge_columns` of a file: mode "scores", "all" (with the justifications) or "notes"
+    (the justifications alone: the verdicts of a cache hit are kept, their rationales read)."""
+    return judge_columns([path], mode != "scores", mode != "notes")
+
+
+@functools.cache
+def _row_decoder(fields: tuple[str, ...]) -> msgspec.json.Decoder:
+    """Return the decoder of a line's `fields` (as raw JSON; every other field skipped)."""
+    return msgspec.json.Decoder(msgspec.defstruct("Row", [(f, msgspec.Raw, _UNSET) for f in fields], gc=False))
+
+
+def row_columns(sources: list[Path], fields: tuple[str, ...]) -> Columns:
+    """Return the `fields` of a `main` or generator config's rows as columns of Python values
+    (NaN where a row lacks the field; a field no row has is left out), each value parsed by
+    orjson, with `bad` and `cut` (`_decode_lines`)."""
+    rows, _, out = _decode_lines(list(sources), (_row_decoder(fields),))
+    del out["head"]
+    for f in fields:
+        raw = _get(rows, f)
+        if raw.count(_UNSET) < len(raw):
             out[f] = [np.nan if v is _UNSET else orjson.loads(memoryview(v)) for v in raw]
-    except (msgspec.DecodeError, orjson.JSONDecodeError):
-        return None
     return out
 
 

@@ -80,7 +80,7 @@ def test_a_load_assembled_from_parts_equals_a_cold_load(kw, own_cache, monkeypat
     cold = load_bench("sample", **kw, cache=False)
     _forbid(monkeypatch, "build_records", "build_generations", "judge_verdicts")
     if not kw.get("justifications"):
-        _forbid(monkeypatch, "read_config", "read_path")
+        _forbid(monkeypatch, "read_config", "read_files")
     _assert_same(load_bench("sample", **kw), cold)
 
 
@@ -128,7 +128,7 @@ def test_an_identical_rewrite_keeps_the_parts(tmp_path, own_cache, monkeypatch):
     path.unlink()
     path.write_bytes(data)
     _no_whole_entries(own_cache)
-    _forbid(monkeypatch, "read_config", "read_path")
+    _forbid(monkeypatch, "read_config", "read_files")
     _assert_same(load_bench(root), first)
 
 
@@ -162,3 +162,29 @@ def test_a_skipped_run_stays_skipped_from_its_part(tmp_path, own_cache):
     load_bench(root)
     _no_whole_entries(own_cache)
     _assert_same(load_bench(root), cold)
+
+
+@pytest.mark.parametrize("process", ["1", "0"])
+def test_a_justification_load_over_parts_decodes_the_rationales_alone(process, own_cache, monkeypatch):
+    """Over cached verdict parts, a justifications=True load asks the decoder for mode "notes" only (no
+    score arrays built again), in the reader process or here, and equals a cold load."""
+    import ajb_utils.decode as decode
+
+    load_bench("sample")
+    _no_whole_entries(own_cache)
+    cold = load_bench("sample", runs=None, justifications=True, cache=False)
+    monkeypatch.setenv("AJB_DECODE_PROCESS", process)
+    asked: list[str] = []
+    real = decode.decoded
+    monkeypatch.setattr(decode, "decoded", lambda path, mode: asked.append(mode) or real(path, mode))
+    jobs: list[str] = []
+    reader = data_mod.JudgeReader
+    monkeypatch.setattr(data_mod, "JudgeReader", lambda j: jobs.extend(m for _, m in j) or reader(j))
+    _assert_same(load_bench("sample", runs=None, justifications=True), cold)
+    assert jobs and set(jobs) == {"notes"} and set(asked) <= {"notes"}
+    notes = decode.decoded(paths.SAMPLE_DIR / "data" / "judge_qwq_32b.jsonl", "notes")
+    every = decode.decoded(paths.SAMPLE_DIR / "data" / "judge_qwq_32b.jsonl", "all")
+    assert not any(k.endswith(("llm_score", "programmatic_score", "match_score")) for k in notes)
+    assert {k: v for k, v in every.items() if k.endswith("justification")} == {
+        k: v for k, v in notes.items() if k.endswith("justification")
+    }

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import numpy as np
+import orjson
 import pandas as pd
 import pytest
 
 from ajb_utils import calls as C
-from ajb_utils import scoring, stats
+from ajb_utils import decode, scoring, stats
 from ajb_utils.data import load_bench
 from mini_repo import EXPECTED, write_mini_repo
 
@@ -339,18 +340,10 @@ JUDGE_FILES = {
 }
 
 
-@pytest.mark.parametrize("justifications", [False, True], ids=["numbers", "justifications"])
-@pytest.mark.parametrize("case", sorted(JUDGE_FILES))
-def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case, justifications):
-    """A judge file read by the typed decoder (or refused by it) gives the verdicts, the
-    justifications and the exclusions of the general per-row path, whatever its encoding."""
-    from ajb_utils import decode
-    from ajb_utils.data.build import GenerationIndex, build_verdicts, judge_verdicts, raw_notes, with_justifications
-    from ajb_utils.data.read import read_files, read_path
-    from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
+def _judge_index():
+    """Return the generation index of records r0..r5 (generator gpt5_4, easy; every p 1)."""
+    from ajb_utils.data.build import GenerationIndex
 
-    path = tmp_path / "judge.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
     gens = pd.DataFrame(
         {
             "id": [f"r{i}" for i in range(6)],
@@ -359,30 +352,132 @@ def test_fast_judge_reader_gives_the_general_paths_verdicts(tmp_path, case, just
             **{p: 1.0 for p in scoring.P_COLUMNS.values()},
         }
     )
-    index = GenerationIndex.of(gens)
-    fast, general = read_path(path, "judge", justifications), read_files([path], "judge")
-    if case in ("released", "a null metric", "an extra field in a metric", "a condition present but always null"):
-        assert fast.flat  # the typed decoder took it
-    if case in ("other spellings", "a verdict spelt accuracy", "numbers as text", "a block as JSON text", "booleans"):
-        assert not fast.flat  # ... and refused these (the general path reads them)
+    return GenerationIndex.of(gens)
+
+
+@pytest.mark.parametrize("justifications", [False, True], ids=["numbers", "justifications"])
+@pytest.mark.parametrize("case", sorted(JUDGE_FILES))
+def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justifications):
+    """A judge file (the loader's read) and the same rows as Python values (`datasets`' rows, a
+    static judge's frame: `build_verdicts(DataFrame)`) give the same verdicts, justifications,
+    exclusions and unknown columns: one decoding (`decode.judge_columns`) for both."""
+    from ajb_utils.data.build import build_verdicts, judge_verdicts, raw_notes, with_justifications
+    from ajb_utils.data.read import json_lines, read_files
+    from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
+
+    path = tmp_path / "judge.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
+    index = _judge_index()
+    from_file, from_rows = (
+        read_files([path], "judge", justifications),
+        read_files([json_lines(pd.DataFrame(JUDGE_FILES[case]))], "judge"),
+    )
     out = []
-    for raw in (fast, general):
+    for raw in (from_file, pd.DataFrame(JUDGE_FILES[case])):
         excl: list = []
         v = build_verdicts(raw, "judge_x", index, excl, justifications)
-        out.append(
-            (
-                v.astype({c: str for c in v.columns if v[c].dtype.name == "category"}).reset_index(drop=True),
-                exclusion_frame(excl).astype(str).sort_values(list(EXCLUSION_COLUMNS)).reset_index(drop=True),
-            )
-        )
-    pd.testing.assert_frame_equal(out[0][0], out[1][0], check_dtype=False)
-    pd.testing.assert_frame_equal(out[0][1], out[1][1])
-    assert fast.unknown == general.unknown
-    if justifications:  # the rationales alone (a load whose verdicts are kept): the typed path's frame exactly
-        frame, at = judge_verdicts(fast, "judge_x", index, [])
-        notes = decode.judge_notes(path) or raw_notes(general)
-        v = build_verdicts(fast, "judge_x", index, [], True)
-        pd.testing.assert_frame_equal(with_justifications(frame, notes, at), v, check_exact=True)
+        out.append((v, exclusion_frame(excl).sort_values(list(EXCLUSION_COLUMNS)).reset_index(drop=True)))
+    pd.testing.assert_frame_equal(out[0][0], out[1][0], check_exact=True)
+    pd.testing.assert_frame_equal(out[0][1], out[1][1], check_exact=True)
+    assert from_file.unknown == from_rows.unknown == (["with_gt_cot"] if case == "an unknown condition" else [])
+    if justifications:  # the rationales alone (a load whose verdicts are kept): the read's frame exactly
+        frame, at = judge_verdicts(from_file, "judge_x", index, [])
+        notes = raw_notes(read_files([path], "judge", True))
+        pd.testing.assert_frame_equal(with_justifications(frame, notes, at), out[0][0], check_exact=True)
+
+
+NAN = float("nan")
+# encoding -> (judge rows, the with_gt columns they give: metric.field -> one value per row)
+ENCODINGS = {
+    "nested (the released layout)": (
+        [_judge_line(0, with_gt=_block(0.5)), _judge_line(1, with_gt=None)],
+        {"tool_selection.llm_score": [0.5, NAN], "tool_selection.match_score": [0.5, NAN]},
+    ),
+    "a block as JSON text": (
+        [
+            _judge_line(0, with_gt=json.dumps(_block(0.5))),
+            _judge_line(1, with_gt="not json"),
+            _judge_line(2, with_gt=7),
+        ],
+        {"tool_selection.llm_score": [0.5, NAN, NAN], "query_coverage.programmatic_score": [1.0, NAN, NAN]},
+    ),
+    "other spellings": (
+        [
+            _judge_line(
+                0,
+                with_gt={
+                    "tool_selection_accuracy": {"score": 1},
+                    "sequence_accuracy": {"accuracy": 0.5, "score": 1},
+                    "score_query_coverage": {"llm_score": 0, "match_score": 1},
+                    "parameter_structure": None,
+                    "parameter_structure_accuracy": {"llm_score": 1},
+                },
+            ),
+            _judge_line(1, with_gt={"tool_selection": "n/a", "tool_selection_accuracy": {"llm_score": 1}}),
+            _judge_line(2, with_gt={"tool_selection": {"llm_score": None, "accuracy": None, "score": 1}}),
+        ],
+        {
+            "tool_selection.llm_score": [1.0, NAN, NAN],  # the first non-null spelling wins, an object or not
+            "sequence_accuracy.llm_score": [0.5, NAN, NAN],
+            "query_coverage.llm_score": [0.0, NAN, NAN],
+            "query_coverage.match_score": [1.0, NAN, NAN],
+            "parameter_structure.llm_score": [1.0, NAN, NAN],
+        },
+    ),
+    "numbers as text and booleans": (
+        [
+            _judge_line(0, with_gt=_block(tool_selection={"llm_score": "0.5", "match_score": "x"})),
+            _judge_line(1, with_gt=_block(tool_selection={"llm_score": True, "programmatic_score": "1"})),
+        ],
+        {
+            "tool_selection.llm_score": [0.5, 1.0],
+            "tool_selection.match_score": [NAN, NAN],
+            "tool_selection.programmatic_score": [NAN, 1.0],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_judge_columns_of_each_encoding(tmp_path, encoding):
+    """Every encoding the loader takes is decoded into the same flat columns (written out here)
+    by `decode.judge_columns`, whether from a file or from Python rows (`datasets`' rows)."""
+    from ajb_utils.data.read import json_lines, read_files
+
+    rows, want = ENCODINGS[encoding]
+    path = tmp_path / "judge.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for raw in (read_files([path], "judge"), read_files([json_lines(pd.DataFrame(rows))], "judge")):
+        got = raw.rows
+        assert got["id"].astype(str).tolist() == [r["id"] for r in rows] and raw.bad == []
+        for name, values in want.items():
+            column = got[f"with_gt.{name}"].to_numpy()
+            assert column.dtype == (np.float64 if name.endswith("llm_score") else np.float32)
+            np.testing.assert_array_equal(column, np.array(values, dtype=column.dtype))
+        assert "without_gt.tool_selection.llm_score" not in got  # a condition no row has
+
+
+def test_a_malformed_line_is_counted_and_a_cut_last_line_is_an_error(tmp_path):
+    """A malformed line or a line that is not an object is a counted `bad` entry (the reasons of
+    orjson), the other lines read as they are; a file that ends inside a line is an error."""
+    from ajb_utils.data.bench import IncompleteDataError
+    from ajb_utils.data.read import read_files
+
+    good = [json.dumps(_judge_line(i, with_gt=_block(0.5 * i))) for i in range(3)]
+    path = tmp_path / "judge.jsonl"
+    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2]]) + "\n")
+    raw = read_files([path], "judge")
+    with pytest.raises(orjson.JSONDecodeError) as exc:
+        orjson.loads("{not json")
+    assert raw.bad == [f"line 2: {exc.value}", "line 4: not an object"] and raw.n == 5
+    assert read_files([path], "generator").bad == raw.bad  # the same rule for every config
+    assert raw.rows["with_gt.tool_selection.llm_score"].tolist() == [0.0, 0.5, 1.0]
+    (tmp_path / "released.jsonl").write_text("\n".join(good) + "\n")
+    released = read_files([tmp_path / "released.jsonl"], "judge").rows
+    pd.testing.assert_frame_equal(raw.rows, released, check_exact=True)  # the loose read of released rows
+    path.write_text("\n".join(good) + '\n{"id": "r3", "gen')
+    with pytest.raises(IncompleteDataError, match="ends inside a line"):
+        read_files([path], "judge")
 
 
 GENERATOR_FILES = {
@@ -406,18 +501,18 @@ GENERATOR_FILES = {
 
 
 @pytest.mark.parametrize("case", sorted(GENERATOR_FILES))
-def test_fast_generator_reader_gives_the_general_paths_rows(tmp_path, case):
-    """A generator file read by the typed decoder (or refused by it) gives the general path's
-    rows for every column the loader uses, and its malformed-line count."""
-    from ajb_utils.data.read import read_files, read_path
+def test_generator_reader_gives_the_rows_pandas_reads(tmp_path, case):
+    """A generator file gives, for every field the loader reads, the rows as pandas makes them
+    of its JSON objects (NaN where a row lacks a field), and its malformed-line count."""
+    from ajb_utils.data.read import read_files
 
     path = tmp_path / "gen.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in GENERATOR_FILES[case]))
-    fast, general = read_path(path, "generator"), read_files([path], "generator")
-    used = [c for c in general.rows.columns if c in fast.rows.columns or c in ("id", "difficulty")]
-    pd.testing.assert_frame_equal(fast.rows[used], general.rows[used])
-    assert len(fast.bad) == len(general.bad)
-    assert "available_tools" not in fast.rows and "available_tools" not in general.rows
+    raw = read_files([path], "generator")
+    rows = pd.DataFrame([r for r in GENERATOR_FILES[case] if isinstance(r, dict)])
+    pd.testing.assert_frame_equal(raw.rows, rows[[c for c in decode.GENERATOR_FIELDS if c in rows]])
+    assert len(raw.bad) == len(GENERATOR_FILES[case]) - len(rows)
+    assert "available_tools" not in raw.rows
 
 
 def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch, caplog):
@@ -432,11 +527,11 @@ def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch
         paths[-1].write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
 
     def same(a, b) -> bool:
-        """Return True when two judge_columns results are equal (None for a refused file)."""
-        if a is None or b is None:
-            return a is b
+        """Return True when two judge_columns results are equal."""
         return a.keys() == b.keys() and all(
-            pd.Series(a[k], dtype=object).equals(pd.Series(b[k], dtype=object))
+            a[k] == b[k]
+            if k in ("bad", "cut", "unknown")
+            else pd.Series(a[k], dtype=object).equals(pd.Series(b[k], dtype=object))
             if isinstance(a[k], list)
             else np.array_equal(
                 np.asarray(a[k][0] if isinstance(a[k], tuple) else a[k]),
@@ -446,16 +541,16 @@ def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch
             for k in a
         )
 
-    jobs = [(p, mode) for p in paths for mode in ("scores", "all", "notes")]
+    jobs = [(p, mode) for p in paths for mode in ("scores", "all")]
     with read.JudgeReader(jobs) as reader:
         assert reader.proc is not None
         got = [reader.take(p, mode) for p, mode in jobs]
-    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 9
-    assert got[-3:] == [None] * 3  # refused: the general path reads it
+    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 6
+    assert got[-1]["with_gt.tool_selection.justification"] == [None]  # the loose layout, decoded there too
     monkeypatch.setattr(read.sys, "executable", str(tmp_path / "no-python"))
     with caplog.at_level("WARNING"), read.JudgeReader(jobs) as reader:
         got = [reader.take(p, mode) for p, mode in jobs]
-    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 9
+    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 6
     assert "reading here" in caplog.text
 
 

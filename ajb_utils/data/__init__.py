@@ -41,7 +41,7 @@ from ajb_utils.data.build import (
     tidy_verdicts,
     with_justifications,
 )
-from ajb_utils.data.read import JudgeReader, Raw, read_config, read_files, read_path
+from ajb_utils.data.read import JudgeReader, Raw, read_config, read_files
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
 from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
@@ -182,7 +182,7 @@ def load_bench(
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
     engine: "json" (the default: the JSON-lines files read directly, downloaded at the pinned
-    commit for the hub; judge and generator configs by the typed decoder of `ajb_utils.decode`)
+    commit for the hub; every config decoded by `ajb_utils.decode`)
     or "datasets" (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a
     first load); both give the same frames. justifications: keep the judges'
     one-sentence rationales in `verdicts` (more memory). cache: read and write the tidy-frame
@@ -236,7 +236,7 @@ def load_bench(
                 for g in chosen
             ]
             for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
-                frames.append(build_generations(read_path(run.path, "generator"), run.name, records, gex, seg))
+                frames.append(build_generations(read_files([run.path], "generator"), run.name, records, gex, seg))
                 seg.append(f"loaded generator run {run.name!r}")
             generations = score_generations(frames, records)
             del frames
@@ -257,7 +257,7 @@ def load_bench(
             ("release", j): lambda m, n, r, j=j: read_config(src, card, j, revision, engine, m, "judge", n, r)
             for j in wanted
         }
-        reads.update({("run", r.name): lambda m, n, rd, p=r.path: read_path(p, "judge", n, rd) for r in judge_runs})
+        reads.update({("run", r.name): lambda m, n, rd, p=r.path: read_files([p], "judge", n, rd) for r in judge_runs})
         for config, read in reads.items():
             kind, name = config
             if kept[config] is None:  # read, built and kept
@@ -268,9 +268,7 @@ def load_bench(
                 del raw
                 release_memory()
             elif justifications and kept[config][1][2] is not None:  # the verdicts kept, their rationales read
-                path = paths.get(config)
-                notes = reader.take(path, "notes") if path else None
-                notes = notes or raw_notes(read_files([path], "judge") if path else read([], True, None))
+                notes = raw_notes(read([], "notes", reader))  # the rationales alone
             frames, (seg, gex, at) = kept[config]
             messages += seg
             excl += gex

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import json
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema
+from ajb_utils import decode, schema
 from ajb_utils.calls import normalize_call_column, normalize_tools
 from ajb_utils.data.bench import BenchDataError
-from ajb_utils.data.read import Raw
+from ajb_utils.data.read import Raw, json_lines, read_files
 from ajb_utils.data.rules import (
     BAD_RECORD,
     DUPLICATE,
@@ -308,50 +307,15 @@ def _categorical(codes: np.ndarray, dtype: pd.CategoricalDtype) -> pd.Categorica
 DIFFICULTY_DTYPE = pd.CategoricalDtype(schema.DIFFICULTIES)
 CONDITION_DTYPE = pd.CategoricalDtype(schema.CONDITIONS)
 METRIC_DTYPE = pd.CategoricalDtype(schema.METRICS)
-_FIELDS = ("llm_score", "programmatic_score", "match_score")
-
-
-def _as_block(value: Any) -> dict[str, Any] | None:
-    """Return a condition block as a dict (JSON string or struct in; None if null/bad)."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            return None
-    return value if isinstance(value, dict) else None
-
-
-def _metric_field(blocks: list[dict[str, Any] | None], metric: str, fld: str) -> list[Any]:
-    """Return one field of one metric across blocks, accepting the metric's spellings."""
-    keys = (metric, schema.PROMPT_KEYS[metric], schema.SCORE_COLUMNS[metric])
-    out: list[Any] = []
-    for b in blocks:
-        entry = next((b[k] for k in keys if b.get(k) is not None), None) if b else None
-        if isinstance(entry, dict):
-            v = entry.get(fld)
-            out.append(entry.get("accuracy", entry.get("score")) if v is None and fld == "llm_score" else v)
-        else:
-            out.append(None)
-    return out
-
-
-def _to_float(values: list[Any] | np.ndarray) -> np.ndarray:
-    """Return values as floats (float arrays as they are, anything else as float64), non-numbers as NaN."""
-    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
-        return values
-    return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
-
-
 _NAMES = ("id", "generator", "difficulty")
 
 
 class _Condition:
-    """One condition column of a judge config, read once into arrays: fields[(metric, name)] (float64)."""
+    """One condition of a judge config's flat columns, as arrays: fields[(metric, name)] (floats)."""
 
-    def __init__(self, rows: pd.DataFrame, cond: str, flat: bool) -> None:
+    def __init__(self, rows: pd.DataFrame, cond: str) -> None:
         self.cond = cond
-        blocks = None if flat else [_as_block(v) for v in rows[cond]]
-        self.fields = {(m, f): _to_float(_column(rows, blocks, cond, m, f)) for m in schema.METRICS for f in _FIELDS}
+        self.fields = {(m, f): rows[f"{cond}.{m}.{f}"].to_numpy() for m in schema.METRICS for f in decode.FIELDS}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
         self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)
@@ -362,14 +326,6 @@ class _Condition:
         self.null = self.null[at]
 
 
-def _column(rows: pd.DataFrame, blocks: list[Any] | None, cond: str, metric: str, fld: str) -> Any:
-    """Return one field of one metric of a condition: the flat column, or read from the blocks."""
-    if blocks is not None:
-        return _metric_field(blocks, metric, fld)
-    name = f"{cond}.{metric}.{fld}"
-    return rows[name].to_numpy() if name in rows else [None] * len(rows)
-
-
 def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
     """Return `n` copies of `value` as a categorical over `categories`."""
     dtype = pd.CategoricalDtype(categories)
@@ -377,12 +333,10 @@ def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
-    """Return the condition columns a judge config carries (nested or flat), in schema order; a
-    column that is null in every row is absent, as Arrow (which cannot tell the two apart) reads it."""
+    """Return the conditions a judge config's flat columns carry (scores, or rationales alone), in schema order."""
+    first = schema.METRICS[0]
     return [
-        c
-        for c in schema.CONDITIONS
-        if (c in rows.columns and rows[c].notna().any()) or f"{c}.{schema.METRICS[0]}.llm_score" in rows.columns
+        c for c in schema.CONDITIONS if {f"{c}.{first}.llm_score", f"{c}.{first}.justification"} & set(rows.columns)
     ]
 
 
@@ -399,7 +353,7 @@ def build_verdicts(
     difficulty and p_* as columns or index levels). Rows without a valid generation, duplicates
     (`rules.dedup`: a failed row loses to its valid retry) and null verdicts are exclusions.
     """
-    raw = raw if isinstance(raw, Raw) else Raw(raw)
+    raw = raw if isinstance(raw, Raw) else read_files([json_lines(raw)], "judge", justifications)
     index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
     frame, at = judge_verdicts(raw, judge, index, excl)
     return with_justifications(frame, raw_notes(raw), at) if justifications else frame
@@ -420,7 +374,7 @@ def judge_verdicts(
     has_gen = row >= 0
     if (~has_gen).any():
         excl.append(exclusions(judge, ident[~has_gen], NO_GENERATION, judge=judge))
-    conds = [_Condition(rows, c, raw.flat) for c in present_conditions(rows)]
+    conds = [_Condition(rows, c) for c in present_conditions(rows)]
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
     at = np.flatnonzero(has_gen)
@@ -439,13 +393,8 @@ def raw_notes(raw: Raw) -> dict[str, Any]:
     """Return a judge config's justifications, `cond.metric.justification` -> one per row, for
     every condition it carries (in schema order)."""
     rows = raw.rows.reset_index(drop=True)
-    out = {}
-    for cond in present_conditions(rows):
-        blocks = None if raw.flat else [_as_block(v) for v in rows[cond]]
-        out.update(
-            {f"{cond}.{m}.justification": _column(rows, blocks, cond, m, "justification") for m in schema.METRICS}
-        )
-    return out
+    names = [f"{c}.{m}.justification" for c in present_conditions(rows) for m in schema.METRICS]
+    return {name: rows[name].to_numpy() for name in names}
 
 
 def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:

@@ -1,8 +1,8 @@
-"""Reading one config's bytes into rows: the JSON-lines files directly (judge and generator configs
-by the typed decoder of `ajb_utils.decode` where they fit the released layout, judge files in a
-reader process on the other core; anything else line by line with orjson) or through
-`datasets.load_dataset`, which falls back to the files when Arrow type inference fails, saying
-so. Whatever the engine, the result is a `Raw` of the same shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
+"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`
+(judge files in a reader process on the other core), or through `datasets.load_dataset`, whose
+rows are decoded from their JSON lines the same way (and which falls back to the files when
+Arrow type inference fails, saying so). Whatever the engine, the result is a `Raw` of the same
+shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
 
 A file that ends inside a line, or a config with fewer rows than its card declares, is an
 IncompleteDataError naming the file: a malformed line in the middle is a counted exclusion, but a
@@ -22,32 +22,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
-from orjson import JSONDecodeError as _JSONError
 from orjson import loads as _loads
 
 from ajb_utils import cache as bench_cache
-from ajb_utils import decode, schema
+from ajb_utils import decode
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
 from ajb_utils.data.source import Card, Source, fetch
-from ajb_utils.decode import unknown_conditions
 
 log = logging.getLogger("ajb_utils.data")
 
-# Columns the per-generator configs repeat from `main`; dropped on read to save memory.
-GENERATOR_DROP: tuple[str, ...] = ("available_tools", "expected_tool_calls")
-_TAIL = 1 << 16
+_FIELDS = {"main": decode.MAIN_FIELDS, "generator": decode.GENERATOR_FIELDS}
 
 
 @dataclass
 class Raw:
-    """One config as read: `rows` holds nested values (dicts, lists or JSON strings) or, when
-    `flat`, a judge config's `cond.metric.field` numbers; `bad` the malformed lines' reasons;
-    `unknown` the condition-like columns that are not known conditions; `n` rows in the files."""
+    """One config as read: `rows` holds nested values (dicts, lists or JSON strings) or, for a
+    judge config, its flat columns (`decode.judge_columns`: `cond.metric.field` numbers); `bad`
+    the malformed lines' reasons; `unknown` the condition-like columns that are not known
+    conditions; `n` rows in the files."""
 
     rows: pd.DataFrame
     bad: list[str] = field(default_factory=list)
-    flat: bool = False
     unknown: list[str] = field(default_factory=list)
 
     @property
@@ -62,49 +59,6 @@ def _cut(path: Path, what: str) -> IncompleteDataError:
         f"{path}: the file ends inside a line ({what}), so it is incomplete: download it again "
         "(for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)"
     )
-
-
-def check_complete(path: Path) -> None:
-    """Raise IncompleteDataError when a JSON-lines file's last line is cut (no newline, no JSON)."""
-    with open(path, "rb") as fh:
-        fh.seek(max(0, os.path.getsize(path) - _TAIL))
-        tail = fh.read()
-    last = tail.rsplit(b"\n", 1)[-1]
-    if last.strip() and b"\n" in tail:  # (a last line longer than _TAIL is not checked here)
-        try:
-            _loads(last)
-        except _JSONError:
-            raise _cut(path, f"its last {len(last)} bytes are not a JSON object") from None
-
-
-def read_jsonl(path: Path, drop: tuple[str, ...] = ()) -> tuple[list[dict[str, Any]], list[str]]:
-    """Return (rows without the `drop` keys, malformed-line reasons) of a JSON-lines file, read a
-    line at a time; raise IncompleteDataError when its last line is cut."""
-    rows: list[dict[str, Any]] = []
-    bad: list[str] = []
-    with open(path, "rb") as fh:
-        for i, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = _loads(line)
-            except _JSONError as exc:
-                if not line.endswith(b"\n"):  # no newline after it: the file was cut here
-                    raise _cut(path, f"line {i}: {exc}") from None
-                bad.append(f"line {i}: {exc}")
-                continue
-            if not isinstance(row, dict):
-                bad.append(f"line {i}: not an object")
-                continue
-            for key in drop:
-                row.pop(key, None)
-            rows.append(row)
-    return rows, bad
-
-
-def _head(frame: pd.DataFrame) -> dict[str, Any]:
-    """Return the first row of a frame as a dict ({} when empty)."""
-    return frame.iloc[0].to_dict() if len(frame) else {}
 
 
 # --------------------------------------------------------------------------------------------
@@ -167,18 +121,15 @@ def read_config(
     engine: str,
     messages: list[str],
     kind: str = "main",
-    justifications: bool = False,
+    justifications: bool | str = False,
     reader: JudgeReader | None = None,
 ) -> Raw:
     """Return the rows of one config of `kind` ("main", "generator" or "judge"). engine
     "datasets" reads through `datasets.load_dataset` and falls back to the files on inference
-    errors (saying so); "json" reads the files (`read_path`)."""
+    errors (saying so); "json" reads the files (`read_files`)."""
     files = card.files.get(config)
     if not files:
         raise BenchDataError(f"config {config!r} has no data files in the README header")
-    if src.is_local:
-        for rel in files:
-            check_complete(Path(src.location) / rel)
     if engine == "datasets":
         try:
             table = dataset_table(src, config, revision, files)
@@ -190,47 +141,45 @@ def read_config(
             messages.append(msg)
             log.warning(msg)
         else:
-            drop = GENERATOR_DROP if kind == "generator" else ()
-            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names if c not in drop})
-            raw = Raw(rows, unknown=unknown_conditions(_head(rows)) if kind == "judge" else [])
-            return _checked(raw, config, card, files)
+            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names})
+            return _checked(read_files([json_lines(rows)], kind, justifications), config, card, files)
     paths = [fetch(src, rel, revision) for rel in files]
-    raw = read_path(paths[0], kind, justifications, reader) if len(paths) == 1 else read_files(paths, kind)
-    return _checked(raw, config, card, files)
+    return _checked(read_files(paths, kind, justifications, reader), config, card, files)
 
 
-def read_files(paths: list[Path], kind: str = "main") -> Raw:
-    """Return the rows of JSON-lines files read line by line with orjson (the general path)."""
-    rows: list[dict[str, Any]] = []
-    bad: list[str] = []
-    for path in paths:
-        r, b = read_jsonl(path, GENERATOR_DROP if kind == "generator" else ())
-        rows += r
-        bad += b
-    frame = pd.DataFrame(rows)
-    return Raw(frame, bad, unknown=unknown_conditions(_head(frame)) if kind == "judge" else [])
+def read_files(
+    sources: list[decode.Source],
+    kind: str = "main",
+    justifications: bool | str = False,
+    reader: JudgeReader | None = None,
+) -> Raw:
+    """Return the rows of JSON-lines files (or lines) by `ajb_utils.decode`: a judge config's flat
+    columns (one file by the `reader` process when given), the fields the loader reads of others.
+    `justifications`: True keeps a judge config's rationales too, "notes" keeps only them."""
+    if kind != "judge":
+        return _raw(decode.row_columns(sources, _FIELDS[kind]))
+    mode = justifications if isinstance(justifications, str) else "all" if justifications else "scores"
+    one = reader and len(sources) == 1 and not isinstance(sources[0], list)
+    return _raw(
+        reader.take(sources[0], mode) if one else decode.judge_columns(sources, mode != "scores", mode != "notes")
+    )
 
 
-def flat_frame(columns: decode.Columns) -> pd.DataFrame:
-    """Return `decode.judge_columns` as a frame (id, generator, difficulty as categoricals)."""
-    names = ("id", "generator", "difficulty")
-    cats = {k: pd.Categorical.from_codes(*columns[k], validate=False) for k in names}
-    return pd.DataFrame({**cats, **{k: v for k, v in columns.items() if k not in names}})
+def json_lines(rows: pd.DataFrame) -> list[bytes]:
+    """Return a frame of rows of Python values (`datasets`' Arrow rows, a static judge's rows) as
+    JSON lines, to be decoded as the files are (NaN as null)."""
+    option = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+    return [orjson.dumps(r, option=option) + b"\n" for r in rows.to_dict("records")]
 
 
-def read_path(path: Path, kind: str = "main", justifications: bool = False, reader: JudgeReader | None = None) -> Raw:
-    """Return the rows of one JSON-lines file: judge and generator configs by the typed decoder
-    (`ajb_utils.decode`) where they fit the released layout, else (and `main`) line by line."""
-    if kind == "judge":
-        mode = "all" if justifications else "scores"
-        columns = reader.take(path, mode) if reader else decode.decoded(path, mode)
-        if columns is not None:
-            return Raw(flat_frame(columns), flat=True)
-    elif kind == "generator":
-        columns = decode.generator_columns(path)
-        if columns is not None and all(c in columns for c in schema.REQUIRED_GENERATOR):
-            return Raw(pd.DataFrame(columns))
-    return read_files([path], kind)
+def _raw(columns: decode.Columns) -> Raw:
+    """Return decoded columns as a Raw (a judge config's id, generator and difficulty, given as
+    (codes, uniques), as categoricals); IncompleteDataError when a file ends inside a line."""
+    if columns["cut"] is not None:
+        raise _cut(Path(columns["cut"][0]), columns["cut"][1])
+    rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown")}
+    rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
+    return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []))
 
 
 class JudgeReader:
