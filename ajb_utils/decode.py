@@ -220,10 +220,11 @@ def judge_columns(sources: list[Source], justifications: bool = False, scores: b
     return out
 
 
-def decoded(path: Path, mode: str) -> Columns:
-    """Return `judge_columns` of a file: mode "scores", "all" (with the justifications) or "notes"
-    (the justifications alone: the verdicts of a cache hit are kept, their rationales read)."""
-    return judge_columns([path], mode != "scores", mode != "notes")
+def decoded(source: Path | list[Source], mode: str) -> Columns:
+    """Return `judge_columns` of a file (or of sources): mode "scores", "all" (with the
+    justifications) or "notes" (the justifications alone: the verdicts of a cache hit are kept,
+    their rationales read)."""
+    return judge_columns(source if isinstance(source, list) else [source], mode != "scores", mode != "notes")
 
 
 @functools.cache

@@ -160,9 +160,7 @@ def read_files(
         return _raw(decode.row_columns(sources, _FIELDS[kind]))
     mode = justifications if isinstance(justifications, str) else "all" if justifications else "scores"
     one = reader and len(sources) == 1 and not isinstance(sources[0], list)
-    return _raw(
-        reader.take(sources[0], mode) if one else decode.judge_columns(sources, mode != "scores", mode != "notes")
-    )
+    return _raw(reader.take(sources[0], mode) if one else decode.decoded(sources, mode))
 
 
 def json_lines(rows: pd.DataFrame) -> list[bytes]:
