@@ -1,50 +1,40 @@
-"""The tidy-frame cache: a loaded `Bench` kept as Parquet under data/cache/bench/, keyed by content.
+"""The built bench: a source's tidy frames kept as Parquet in a folder named by what was read.
 
-The first `load_bench(source)` writes the Bench's frames (records, generations, verdicts,
-exclusions, judges) as Parquet files; later loads of the same inputs read them back with memory
-mapping instead of parsing JSON lines again. The key is a hash of everything the frames depend on:
+`ajb_utils.data.build_bench(source)` reads the configs once and writes the Bench's frames
+(records, generations, verdicts with the judges' rationales, exclusions, judges) here;
+`load_bench` reads them back with memory mapping, the rationales only when asked. The folder's
+name is a hash of everything the frames depend on:
 
 - the source (its resolved location: never shared between sources, even with equal content);
 - the inputs: the content hash of every file read (README.md, each config's data file, every run
-  file), or, for the hub, the commit the revision resolves to (unresolved hub loads are not cached);
-  of a run's .meta.json only the fields that shape the frames (not when it was made: an identical
-  rerun keeps the entry);
-- the load arguments (generators, judges, runs, engine, justifications);
+  file), or, for the hub, the commit the revision resolves to; of a run's .meta.json only the
+  fields that shape the frames (not when it was made: an identical rerun keeps the build);
+- the load arguments (generators, judges, runs, engine);
 - the package version, the library versions that shape the frames, and a hash of the loader's own
   source files (every `ajb_utils` module the `ajb_utils.data` package reaches), so a change of the
-  loader's code or semantics invalidates every entry.
-
-`keyed_by_content(plan)` is the decorator that puts a loader behind the cache: `load_bench` is
-written as a plain load, and `plan` says how one call is keyed. On a miss the load runs with
-cache=True and assembles itself from `Parts` (under parts/): the scored generations and each judge
-config's or run's verdicts, each keyed by the content of its own input files (and, for verdicts,
-the generations' key) and the loader's code, never by a folder name. So a load with other
-`judges=` / `runs=` arguments is a few Parquet reads and a concatenation, and a justification load
-reads the kept verdicts and decodes only the rationales.
+  loader's code or semantics makes a new build.
 
 File hashes are content hashes (xxh3-128 of the bytes). Hashing 1.1 GB on every load would cost a
 second, so a digest is remembered per file together with the file's (size, mtime_ns, ctime_ns,
 inode) and recomputed when any of these changes; `ctime` cannot be set back by `touch`, so an edit
-always leads to a new hash. A load whose inputs change while it runs is not written to the cache.
+always leads to a new hash.
 
-The cache folder is `data/cache/` (git-ignored), or `$AJB_CACHE_DIR` when set (the tests point it
-at a temporary folder so they never share the repository's cache). Deleting it is always safe.
+The folder is `data/cache/` (git-ignored), or `$AJB_CACHE_DIR` when set (the tests point it at a
+temporary folder so they never share the repository's). Deleting it is always safe: the next load
+builds again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
-import inspect
 import logging
 import os
 import pickle
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -62,10 +52,9 @@ from ajb_utils.paths import CACHE_DIR
 log = logging.getLogger("ajb_utils.cache")
 
 CACHE_ENV = "AJB_CACHE_DIR"
-FORMAT = 1  # bump when the on-disk layout below changes
+FORMAT = 2  # bump when the on-disk layout below changes (2: one build, rationales a column)
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 BENCH_DIR = "bench"
-PARTS_DIR = "parts"
 DIGESTS_FILE = "file_digests.json"
 _CHUNK = 1 << 24
 
@@ -295,12 +284,17 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
-    """Return one frame written by `write_frame` (Parquet read with memory mapping, one block per
-    column so that no column is copied into a consolidated block)."""
-    table = pq.read_table(folder / f"{name}.parquet", memory_map=True)
+def read_frame(folder: Path, name: str, layout: dict[str, Any], drop: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Return one frame written by `write_frame`, without the columns in `drop` (Parquet read with
+    memory mapping, one block per column so that no column is copied into a consolidated block)."""
+    columns = [c for c in layout["columns"] if c not in drop]
+    table = pq.read_table(
+        folder / f"{name}.parquet", memory_map=True, columns=[c for c in columns if c not in layout["objects"]]
+    )
     text = {
-        col: pd.Series(table.column(col).to_numpy(zero_copy_only=False), dtype=object) for col in layout["object_text"]
+        col: pd.Series(table.column(col).to_numpy(zero_copy_only=False), dtype=object)
+        for col in layout["object_text"]
+        if col in columns
     }
     flat = (
         table.to_pandas(split_blocks=True, self_destruct=True)
@@ -309,10 +303,10 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
     )
     del table
     objects: dict[str, list] = {}
-    if layout["objects"]:
+    if any(c in columns for c in layout["objects"]):
         with open(folder / f"{name}.objects.pkl", "rb") as fh, gc_paused():
             objects = pickle.load(fh)
-    for col in layout["columns"]:
+    for col in columns:
         if col in layout["categories"]:
             flat[col] = pd.Categorical.from_codes(
                 flat[col].to_numpy(),
@@ -326,43 +320,50 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any]) -> pd.DataFrame:
             flat[col] = pd.Series(values, dtype=object, copy=False)
         elif col in text:
             flat[col] = text[col]
-    return flat[layout["columns"]] if list(flat.columns) != layout["columns"] else flat
+    return flat[columns] if list(flat.columns) != columns else flat
 
 
 # --------------------------------------------------------------------------------------------
-# Bench entries
+# Builds
 # --------------------------------------------------------------------------------------------
 
 
-def entry_dir(label: str, key: str, root: Path | None = None) -> Path:
-    """Return the folder of one cache entry: bench/<source label>-<key prefix>."""
+def build_dir(label: str, key: str, root: Path | None = None) -> Path:
+    """Return the folder of one build: bench/<source label>-<key prefix>."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in label)
     return (root or cache_root()) / BENCH_DIR / f"{safe}-{key[:24]}"
 
 
-def read_entry(folder: Path) -> tuple[dict[str, pd.DataFrame], dict[str, Any]] | None:
-    """Return (frames, meta) of a complete cache entry, or None when there is none."""
+def build_meta(folder: Path) -> dict[str, Any] | None:
+    """Return the meta of a complete build (written last, so its presence means complete), or None."""
     try:
-        meta = orjson.loads((folder / "meta.json").read_bytes())
+        return orjson.loads((folder / "meta.json").read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return None
-    frames = {name: read_frame(folder, name, meta["layouts"][name]) for name in FRAMES}
+
+
+def read_build(
+    folder: Path, drop: dict[str, tuple[str, ...]] | None = None
+) -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
+    """Return (frames, meta) of a complete build, each frame without its columns in `drop`."""
+    meta = build_meta(folder)
+    if meta is None:
+        raise FileNotFoundError(f"{folder} holds no complete build")
+    drop = drop or {}
+    frames = {name: read_frame(folder, name, meta["layouts"][name], drop.get(name, ())) for name in FRAMES}
     return frames, meta
 
 
-def write_entry(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, Any], extra: Any = None) -> bool:
-    """Write a cache entry atomically (a temporary folder renamed into place); return True if written.
-    `extra` (any picklable value) is kept beside the frames (extra.pkl).
+def write_build(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> bool:
+    """Write a build atomically (a temporary folder renamed into place); return True if written.
 
-    Another process that wrote the same entry first wins; older entries of the same source and
+    Another process that wrote the same build first wins; older builds of the same source and
     arguments (whose inputs or code have since changed) are removed.
     """
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         layouts = {name: write_frame(frame, tmp, name) for name, frame in frames.items()}
-        if extra is not None:
-            (tmp / "extra.pkl").write_bytes(pickle.dumps(extra, protocol=pickle.HIGHEST_PROTOCOL))
         (tmp / "meta.json").write_bytes(orjson.dumps({**meta, "layouts": layouts}, option=orjson.OPT_INDENT_2))
         try:
             os.rename(tmp, folder)
@@ -376,7 +377,7 @@ def write_entry(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, A
 
 
 def _remove_stale(current: Path, meta: dict[str, Any]) -> None:
-    """Remove other entries of the same source and load arguments (superseded inputs or code)."""
+    """Remove other builds of the same source and load arguments (superseded inputs or code)."""
     for other in current.parent.glob(current.name.rsplit("-", 1)[0] + "-*"):
         if other == current or other.name.startswith("."):
             continue
@@ -386,121 +387,3 @@ def _remove_stale(current: Path, meta: dict[str, Any]) -> None:
             continue
         if old.get("location") == meta.get("location") and old.get("args") == meta.get("args"):
             shutil.rmtree(other, ignore_errors=True)
-
-
-# --------------------------------------------------------------------------------------------
-# Parts of a load
-# --------------------------------------------------------------------------------------------
-
-
-class Parts:
-    """The parts a load is assembled from (the scored generations; each judge config's or run's
-    verdicts), kept under parts/ by a key of their content: the input files' digests and the code
-    and arguments that shape them (`key`). `get(key)` returns (frames, extra) or None; `put`
-    keeps one, replacing the older part of the same `slot` (the same config of the same source).
-    Disabled (cache=False), `get` always misses and `put` keeps nothing."""
-
-    def __init__(self, enabled: bool, code: str = "") -> None:
-        self.enabled, self.code = enabled, code
-        self.root = cache_root() / PARTS_DIR
-
-    def key(self, parts: dict[str, Any]) -> str:
-        """Return the key of a part: `parts` (contents and arguments), the loader's code, versions."""
-        return bench_key({**parts, "loader": self.code})
-
-    def _folder(self, key: str, slot: str) -> Path:
-        """Return the folder of a part: <slot hash>-<key prefix>."""
-        return self.root / f"{xxhash.xxh3_64_hexdigest(slot.encode())}-{key[:32]}"
-
-    def get(self, key: str, slot: str) -> tuple[dict[str, pd.DataFrame], Any] | None:
-        """Return (frames, extra) of the part `key`, or None when it is not kept."""
-        folder = self._folder(key, slot)
-        if not self.enabled:
-            return None
-        try:
-            meta = orjson.loads((folder / "meta.json").read_bytes())
-            extra = pickle.loads((folder / "extra.pkl").read_bytes())
-        except (OSError, orjson.JSONDecodeError, pickle.UnpicklingError, EOFError):
-            return None
-        return {name: read_frame(folder, name, layout) for name, layout in meta["layouts"].items()}, extra
-
-    def put(self, key: str, slot: str, frames: dict[str, pd.DataFrame], extra: Any) -> None:
-        """Keep a part (a failure to write only costs its computation next time); returns None."""
-        if not self.enabled:
-            return
-        try:
-            write_entry(self._folder(key, slot), frames, {"key": key, "location": slot, "args": None}, extra)
-        except (OSError, ValueError, TypeError, pa.ArrowException, pickle.PicklingError) as exc:
-            log.warning("a part of the load was not cached (%s: %s)", type(exc).__name__, exc)
-
-
-def cached(
-    load: Callable[[], Any],
-    key_parts: dict[str, Any],
-    inputs: list[Path],
-    label: str,
-    make: Callable[[dict[str, pd.DataFrame], dict[str, Any]], Any],
-    provenance: Callable[[Any], dict[str, Any]],
-) -> Any:
-    """Return `make(frames, meta)` from the cache entry of this load, or `load()` (then cached).
-
-    `key_parts` must name the source, its revision or commit, and the load arguments; the content
-    of every path in `inputs` is added to the key. `provenance(bench)` gives the JSON-able fields
-    (source, revision, label, synthetic flag, messages) kept beside the frames.
-    """
-    before = signatures(inputs)
-    key = bench_key({**key_parts, "inputs": file_digests(inputs)})
-    folder = entry_dir(label, key)
-    hit = read_entry(folder)
-    if hit is not None:
-        return make(*hit)
-    bench = load()
-    if signatures(inputs) != before:  # an input changed while it was read: do not keep it
-        return bench
-    meta = {"key": key, "location": key_parts.get("location"), "args": key_parts.get("args"), **provenance(bench)}
-    try:
-        write_entry(folder, {name: getattr(bench, name) for name in FRAMES}, meta)
-    except (OSError, ValueError, TypeError, pa.ArrowException, pickle.PicklingError) as exc:
-        log.warning("the bench was loaded but not cached (%s: %s)", type(exc).__name__, exc)
-    return bench
-
-
-@dataclass(frozen=True)
-class Plan:
-    """How one call of a cached loader is keyed and rebuilt: `parts` (source, commit, arguments and
-    any other content of the key), `inputs` (files hashed into the key), the entry's `label`, the
-    arguments the load runs with, `make(frames, meta)` rebuilding its result from an entry and
-    `provenance(result)` giving the JSON-able fields kept beside the frames."""
-
-    parts: dict[str, Any]
-    inputs: list[Path]
-    label: str
-    args: dict[str, Any]
-    make: Callable[[dict[str, pd.DataFrame], dict[str, Any]], Any]
-    provenance: Callable[[Any], dict[str, Any]]
-
-
-def keyed_by_content(plan: Callable[..., Plan]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Return a decorator for a loader with a `cache: bool` parameter: cache=False runs it, else
-    `plan(**arguments)` keys the call and the loader runs only on a miss (then the entry is kept).
-    The loader's code (its module and every ajb_utils module it reaches) is part of the key."""
-
-    def decorate(load: Callable[..., Any]) -> Callable[..., Any]:
-        """Return `load` behind the cache."""
-        signature = inspect.signature(load)
-
-        @functools.wraps(load)
-        def cached_load(*args: Any, **kwargs: Any) -> Any:
-            """Return the load's result, from the cache when its inputs are unchanged."""
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            arguments = dict(bound.arguments)
-            if not arguments.pop("cache"):
-                return load(**arguments, cache=False)
-            p = plan(**arguments)
-            parts = {**p.parts, "loader": code_fingerprint(sys.modules[load.__module__])}
-            return cached(lambda: load(**p.args, cache=True), parts, p.inputs, p.label, p.make, p.provenance)
-
-        return cached_load
-
-    return decorate

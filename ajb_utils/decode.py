@@ -10,21 +10,14 @@ JSON text, other metric spellings, a verdict spelt `accuracy` or `score`, number
 given as Python values (`datasets`' rows, a static judge's frame) are decoded from their JSON
 lines, so every judge config has this one path. A malformed line is counted in `bad` (a cut
 last line in `cut`), whatever the config.
-
-`python -m ajb_utils.decode` is the reader process the loader starts for judge configs: it takes
-"mode path" lines on stdin and writes one pickled `decoded` result per line to stdout, in order,
-so the judge files are decoded on the second core while the loader builds the generations.
 """
 
 from __future__ import annotations
 
 import functools
-import gc
 import itertools
 import json
 import operator
-import pickle
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +124,7 @@ def _decode_lines(sources: list[Source], decoders: tuple[Any, ...]) -> tuple[lis
     except msgspec.DecodeError:
         rows: list[Any] = []
     for source, lines in zip(sources, texts):
+        where = f"{source}: line" if isinstance(source, Path) else "line"
         for i, line in enumerate(lines, 1):
             try:
                 if line.strip():
@@ -138,9 +132,9 @@ def _decode_lines(sources: list[Source], decoders: tuple[Any, ...]) -> tuple[lis
             except msgspec.DecodeError:
                 try:  # the reasons orjson gives (a line that parses is not an object)
                     orjson.loads(line)
-                    why, cut = f"line {i}: not an object", False
+                    why, cut = f"{where} {i}: not an object", False
                 except orjson.JSONDecodeError as exc:
-                    why, cut = f"line {i}: {exc}", not line.endswith(b"\n")
+                    why, cut = f"{where} {i}: {exc}", not line.endswith(b"\n")
                 found["bad"].append(why)
                 found["cut"] = found["cut"] or ((str(source), why) if cut else None)
     return rows, True, found
@@ -174,12 +168,12 @@ def _value(entry: Any, name: str) -> Any:
 
 def _to_float(values: list[Any]) -> np.ndarray:
     """Return values as float64, non-numbers as NaN (`pandas.to_numeric(errors="coerce")`)."""
-    import pandas as pd  # only for loose files: the reader process does not load pandas otherwise
+    import pandas as pd  # only for loose files
 
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
-def judge_columns(sources: list[Source], justifications: bool = False, scores: bool = True) -> Columns:
+def judge_columns(sources: list[Source], justifications: bool = False) -> Columns:
     """Return a judge config (its JSON-lines files, or lines) as flat columns: id / generator /
     difficulty as (codes, uniques), `cond.metric.field` arrays (llm_score float64, to be snapped;
     the published scores float32, as the tidy frames keep them) and
@@ -187,8 +181,7 @@ def judge_columns(sources: list[Source], justifications: bool = False, scores: b
     with `bad`, `cut` (`_decode_lines`) and `unknown`, the first row's condition-like columns
     that are not known conditions. A loose row's metric is its first non-null spelling (when an
     object), its verdict `llm_score` or else `accuracy` (when present) or `score`, its numbers
-    coerced (`_to_float`); a block neither an object nor JSON text of one is null. `scores=False`
-    (with `justifications`) leaves the `cond.metric.field` arrays out: the rationales alone."""
+    coerced (`_to_float`); a block neither an object nor JSON text of one is null."""
     decoders = (_judge_types(justifications, False)[0], _judge_types(justifications, True)[0])
     rows, loose, out = _decode_lines(sources, decoders)
     try:
@@ -210,21 +203,13 @@ def judge_columns(sources: list[Source], justifications: bool = False, scores: b
         blocks = [no_block if b is None else b for b in blocks] if None in blocks else blocks
         if loose or justifications:
             entries = {m: (_entries if loose else _get)(blocks, m, no_metric) for m in schema.METRICS}
-        if scores:
-            split = [n.split(".") for n in names]
-            table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
-            for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
-                out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
+        split = [n.split(".") for n in names]
+        table = [_to_float([_value(e, f) for e in entries[m]]) for m, f in split] if loose else None
+        for n, values in zip(names, _block_table(blocks, names, no_metric) if table is None else table):
+            out[f"{cond}.{n}"] = values.copy() if n.endswith(".llm_score") else values.astype(np.float32)
         if justifications:
             out.update({f"{cond}.{m}.justification": _get(entries[m], "justification") for m in schema.METRICS})
     return out
-
-
-def decoded(source: Path | list[Source], mode: str) -> Columns:
-    """Return `judge_columns` of a file (or of sources): mode "scores", "all" (with the
-    justifications) or "notes" (the justifications alone: the verdicts of a cache hit are kept,
-    their rationales read)."""
-    return judge_columns(source if isinstance(source, list) else [source], mode != "scores", mode != "notes")
 
 
 @functools.cache
@@ -244,17 +229,3 @@ def row_columns(sources: list[Path], fields: tuple[str, ...]) -> Columns:
         if raw.count(_UNSET) < len(raw):
             out[f] = [np.nan if v is _UNSET else orjson.loads(memoryview(v)) for v in raw]
     return out
-
-
-def serve(jobs: Any, out: Any) -> None:
-    """Write one pickled (path, `decoded(path, mode)`) pair to `out` per "mode path" line of `jobs`."""
-    gc.disable()  # no reference cycles are made here; the collector would walk every row again
-    for line in jobs:
-        mode, _, path = line.rstrip("\n").partition(" ")
-        if path:
-            pickle.dump((path, decoded(Path(path), mode)), out, protocol=pickle.HIGHEST_PROTOCOL)
-            out.flush()
-
-
-if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout.buffer)

@@ -1,4 +1,5 @@
-"""Caches keyed by content: the tidy-frame cache and datasets' Arrow copies of local folders.
+"""Builds keyed by content (`build_bench`: the tidy frames as Parquet) and datasets' Arrow copies
+of local folders.
 
 Every test points the caches at its own tmp_path (never the repository's data/cache/).
 """
@@ -20,7 +21,7 @@ from ajb_utils.data import load_bench
 from mini_repo import write_mini_repo
 
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
-CACHE_NOTE = "tidy-frame cache"
+BUILD_NOTE = "read from the built bench"
 
 
 @pytest.fixture(autouse=True)
@@ -53,8 +54,13 @@ def _score(bench, rid: str, difficulty: str, metric: str) -> float:
 
 
 def _from_cache(bench) -> bool:
-    """Return True when the bench was read from the tidy-frame cache."""
-    return any(CACHE_NOTE in m for m in bench.messages)
+    """Return True when the bench was read from a build."""
+    return any(BUILD_NOTE in m for m in bench.messages)
+
+
+def _build(root: Path, **kw) -> str:
+    """Return the name of the build folder `load_bench(root, **kw)` reads."""
+    return data_mod.build_bench(root, **kw).name
 
 
 @pytest.mark.parametrize("cache", [True, False], ids=["tidy-cache", "no-tidy-cache"])
@@ -83,7 +89,7 @@ def test_an_edit_of_a_local_mirror_is_read_again(tmp_path, engine, cache):
     assert len(second.generations) == len(first.generations) - 1
     if (rid, diff) in keys:
         assert _score(second, rid, diff, "tool_selection") == 0.5
-    assert not _from_cache(second)
+    assert _from_cache(second) == cache
 
 
 @pytest.mark.parametrize("engine", ["datasets", "json"])
@@ -101,7 +107,7 @@ def test_folders_with_the_same_basename_do_not_share_data(tmp_path, engine):
     assert (bench_b.verdicts.loc[sel, "llm_score"] == 0.0).all()
     sel_a = (bench_a.verdicts["condition"] == "with_gt") & (bench_a.verdicts["metric"] == "tool_selection")
     assert (bench_a.verdicts.loc[sel_a, "llm_score"] > 0).any()
-    assert not _from_cache(bench_b)
+    assert _build(a, engine=engine, runs=None) != _build(b, engine=engine, runs=None)
 
 
 def test_identical_copies_are_separate_entries(tmp_path, own_cache):
@@ -109,8 +115,7 @@ def test_identical_copies_are_separate_entries(tmp_path, own_cache):
     a = write_mini_repo(tmp_path / "a" / "r", "nested")
     b = tmp_path / "b" / "r"
     shutil.copytree(a, b)
-    load_bench(a, runs=None)
-    assert not _from_cache(load_bench(b, runs=None))
+    assert _build(a, runs=None) != _build(b, runs=None)
     assert len(list((own_cache / "bench").glob("r-*"))) == 2
 
 
@@ -119,7 +124,6 @@ def test_cached_frames_equal_the_loaded_frames(tmp_path):
     call lists, None vs NaN, provenance."""
     root = write_mini_repo(tmp_path / "r", "nested")
     fresh = load_bench(root, cache=False)
-    load_bench(root)
     cached = load_bench(root)
     assert _from_cache(cached) and not _from_cache(fresh)
     for name in FRAMES:
@@ -141,12 +145,15 @@ def test_cached_frames_equal_the_loaded_frames(tmp_path):
 
 def test_the_embedded_sample_round_trips_through_the_cache():
     """The sample (3 M-row layout in miniature) reads back identical from the cache."""
-    fresh = load_bench("sample", cache=False)
-    load_bench("sample")
-    cached = load_bench("sample")
-    assert _from_cache(cached)
-    for name in FRAMES:
-        pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name), check_exact=True)
+    for justifications in (False, True):
+        fresh = load_bench("sample", justifications=justifications, cache=False)
+        cached = load_bench("sample", justifications=justifications)
+        assert _from_cache(cached)
+        for name in FRAMES:
+            pd.testing.assert_frame_equal(getattr(cached, name), getattr(fresh, name), check_exact=True)
+    assert "justification" in cached.verdicts and "justification" not in fresh.verdicts.iloc[:0].drop(
+        columns="justification"
+    )
 
 
 def test_cache_false_bypasses_the_cache(tmp_path, own_cache):
@@ -157,35 +164,40 @@ def test_cache_false_bypasses_the_cache(tmp_path, own_cache):
     assert len(list((own_cache / "bench").glob("r-*"))) == 1
     assert not _from_cache(load_bench(root, runs=None, cache=False))
     assert _from_cache(load_bench(root, runs=None))
+    assert len(list((own_cache / "bench").glob("r-*"))) == 1  # one build, with or without rationales
+    load_bench(root, runs=None, justifications=True)
+    assert len(list((own_cache / "bench").glob("r-*"))) == 1
 
 
 def test_arguments_are_part_of_the_key(tmp_path):
     root = write_mini_repo(tmp_path / "r", "nested")
-    load_bench(root, runs=None)
-    assert not _from_cache(load_bench(root, runs=None, judges=["judge_gpt_5_4"]))
-    assert not _from_cache(load_bench(root, runs=None, engine="datasets"))
-    assert _from_cache(load_bench(root, runs=None))
+    first = _build(root, runs=None)
+    assert _build(root, runs=None, judges=["judge_gpt_5_4"]) != first
+    assert _build(root, runs=None, engine="datasets") != first
+    assert _build(root, runs=None) == first
 
 
 def test_a_new_run_file_invalidates(tmp_path):
     """A judge run written to <source>/runs after a load is part of the next load."""
     root = write_mini_repo(tmp_path / "r", "nested")
     assert "my_judge" not in load_bench(root).judges["judge"].tolist()
+    before = _build(root)
     (root / "runs").mkdir()
     _write_rows(root / "runs" / "my_judge.jsonl", _judge_rows(root))
     bench = load_bench(root)
-    assert not _from_cache(bench)
+    assert _build(root) != before
     assert "my_judge" in bench.judges["judge"].tolist()
 
 
 def test_loader_code_and_package_version_are_part_of_the_key(tmp_path, monkeypatch):
     root = write_mini_repo(tmp_path / "r", "nested")
-    load_bench(root, runs=None)
-    assert _from_cache(load_bench(root, runs=None))
+    first = _build(root, runs=None)
+    assert _build(root, runs=None) == first
     monkeypatch.setattr(bench_cache, "code_fingerprint", lambda entry: "another loader")
-    assert not _from_cache(load_bench(root, runs=None))
+    second = _build(root, runs=None)
+    assert second != first
     monkeypatch.setattr(bench_cache, "__version__", "99.0")
-    assert not _from_cache(load_bench(root, runs=None))
+    assert _build(root, runs=None) not in (first, second)
 
 
 def test_code_fingerprint_covers_the_loaders_source_files(tmp_path, monkeypatch):
@@ -224,28 +236,24 @@ def test_file_digest_sees_same_size_edits_even_with_mtime_restored(tmp_path, own
     assert bench_cache.file_digests([tmp_path / "absent"]) == {str((tmp_path / "absent").resolve()): "missing"}
 
 
-def test_an_input_edited_during_the_load_is_not_cached(tmp_path, own_cache):
-    path = tmp_path / "input.jsonl"
-    path.write_text("a\n")
+def test_an_input_edited_during_the_build_is_not_kept(tmp_path, own_cache, monkeypatch):
+    """A file that changes while the build reads it: an error saying so, and no build kept."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    read = data_mod.read_bench
 
-    class Fake:
-        """A stand-in bench with empty frames."""
+    def read_and_edit(*args, **kwargs):
+        """Read the source, then change one of its files (as a download still being written)."""
+        bench = read(*args, **kwargs)
+        path = root / "data" / "judge_gpt_5_4.jsonl"
+        path.write_text(path.read_text() + "\n")
+        return bench
 
-        def __init__(self) -> None:
-            for name in FRAMES:
-                setattr(self, name, pd.DataFrame({"x": [1]}))
-
-    def load():
-        path.write_text("b\n")
-        return Fake()
-
-    def meta(bench):
-        return {"revision": None, "synthetic": False, "messages": []}
-
-    bench_cache.cached(load, {"location": "x"}, [path], "x", lambda f, m: "hit", meta)
-    assert not list((own_cache / "bench").glob("x-*"))
-    bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit", meta)
-    assert bench_cache.cached(Fake, {"location": "x"}, [path], "x", lambda f, m: "hit", meta) == "hit"
+    monkeypatch.setattr(data_mod, "read_bench", read_and_edit)
+    with pytest.raises(data_mod.BenchDataError, match="changed while it was read"):
+        load_bench(root, runs=None)
+    assert not list((own_cache / "bench").glob("r-*"))
+    monkeypatch.setattr(data_mod, "read_bench", read)
+    assert _from_cache(load_bench(root, runs=None))
 
 
 def test_datasets_cache_of_a_local_folder_is_keyed_by_path_and_content(tmp_path):
@@ -310,8 +318,8 @@ def test_a_rerun_with_identical_verdicts_keeps_the_hit(tmp_path):
     _write_rows(root / "runs" / "my_judge.jsonl", _judge_rows(root))
     meta = {"name": "my_judge", "judge": "my_judge", "created_unix": 1_700_000_000}
     (root / "runs" / "my_judge.meta.json").write_text(json.dumps(meta))
-    assert not _from_cache(load_bench(root))
+    first = _build(root)
     (root / "runs" / "my_judge.meta.json").write_text(json.dumps({**meta, "created_unix": 1_800_000_000}))
-    assert _from_cache(load_bench(root))
+    assert _build(root) == first
     (root / "runs" / "my_judge.meta.json").write_text(json.dumps({**meta, "display": "Mine"}))
-    assert not _from_cache(load_bench(root))  # a field the frames show is content
+    assert _build(root) != first  # a field the frames show is content

@@ -92,6 +92,10 @@ def test_malformed_json_lines_are_counted(tmp_path):
     reasons = bench.exclusions.query("config == 'gpt5_4'")["reason"].tolist()
     assert "malformed JSON line" in reasons
     assert reasons.count("unparseable generator output") == 2
+    path = root / "data" / "gpt5_4.jsonl"
+    n = len(path.read_text().splitlines())
+    said = [m for m in bench.messages if "malformed" in m]  # where to look, not only a count
+    assert said and f"{path}: line {n - 1}" in said[0], bench.messages
 
 
 def test_unknown_configs_skipped_with_message(tmp_path, caplog):

@@ -469,7 +469,7 @@ def test_a_malformed_line_is_counted_and_a_cut_last_line_is_an_error(tmp_path):
     raw = read_files([path], "judge")
     with pytest.raises(orjson.JSONDecodeError) as exc:
         orjson.loads("{not json")
-    assert raw.bad == [f"line 2: {exc.value}", "line 4: not an object"] and raw.n == 5
+    assert raw.bad == [f"{path}: line 2: {exc.value}", f"{path}: line 4: not an object"] and raw.n == 5
     assert read_files([path], "generator").bad == raw.bad  # the same rule for every config
     assert raw.rows["with_gt.tool_selection.llm_score"].tolist() == [0.0, 0.5, 1.0]
     (tmp_path / "released.jsonl").write_text("\n".join(good) + "\n")
@@ -515,45 +515,6 @@ def test_generator_reader_gives_the_rows_pandas_reads(tmp_path, case):
     assert "available_tools" not in raw.rows
 
 
-def test_judge_reader_process_gives_the_in_process_columns(tmp_path, monkeypatch, caplog):
-    """Judge files decoded by the reader process equal the in-process decoding, in order; a
-    process that cannot run (a bad interpreter) only means the files are read here, saying so."""
-    from ajb_utils import decode
-    from ajb_utils.data import read
-
-    paths = []
-    for k, case in enumerate(("released", "null and missing blocks", "other spellings")):
-        paths.append(tmp_path / f"j{k}.jsonl")
-        paths[-1].write_text("".join(json.dumps(r) + "\n" for r in JUDGE_FILES[case]))
-
-    def same(a, b) -> bool:
-        """Return True when two judge_columns results are equal."""
-        return a.keys() == b.keys() and all(
-            a[k] == b[k]
-            if k in ("bad", "cut", "unknown")
-            else pd.Series(a[k], dtype=object).equals(pd.Series(b[k], dtype=object))
-            if isinstance(a[k], list)
-            else np.array_equal(
-                np.asarray(a[k][0] if isinstance(a[k], tuple) else a[k]),
-                np.asarray(b[k][0] if isinstance(b[k], tuple) else b[k]),
-                equal_nan=True,
-            )
-            for k in a
-        )
-
-    jobs = [(p, mode) for p in paths for mode in ("scores", "all")]
-    with read.JudgeReader(jobs) as reader:
-        assert reader.proc is not None
-        got = [reader.take(p, mode) for p, mode in jobs]
-    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 6
-    assert got[-1]["with_gt.tool_selection.justification"] == [None]  # the loose layout, decoded there too
-    monkeypatch.setattr(read.sys, "executable", str(tmp_path / "no-python"))
-    with caplog.at_level("WARNING"), read.JudgeReader(jobs) as reader:
-        got = [reader.take(p, mode) for p, mode in jobs]
-    assert [same(g, decode.decoded(p, mode)) for g, (p, mode) in zip(got, jobs)] == [True] * 6
-    assert "reading here" in caplog.text
-
-
 def test_snap_verdicts_equals_the_nearest_label_rule():
     """Snapping is 'the nearest of 0, 0.5, 1 within SNAP_TOL, else out of range' on edge values."""
     from ajb_utils.data.rules import SNAP_TOL, snap_verdicts
@@ -569,3 +530,31 @@ def test_snap_verdicts_equals_the_nearest_label_rule():
     np.testing.assert_array_equal(got, want)
     assert not np.signbit(got[~np.isnan(got)]).any()  # -0.0 and -1e-7 are the label 0, not -0
     np.testing.assert_array_equal(out_of_range, ~np.isnan(llm) & ~near)
+
+
+def test_the_datasets_engine_falls_back_only_when_arrow_cannot_type_a_config(monkeypatch, tmp_path):
+    """An Arrow typing failure reads the JSON-lines file instead, naming the error; any other
+    failure of `datasets` (here a cache folder it cannot write) is an error, not a silent switch."""
+    import pyarrow as pa
+
+    from ajb_utils.data import BenchDataError, load_bench
+    from ajb_utils.data import read as read_mod
+
+    def typing_fails(*args, **kwargs):
+        """Fail as datasets does when a nested value changes type between chunks."""
+        raise RuntimeError("An error occurred while generating the dataset") from pa.ArrowInvalid(
+            "JSON parse error: Column(/generated_tool_calls) changed from array to string"
+        )
+
+    monkeypatch.setattr(read_mod, "dataset_table", typing_fails)
+    bench = load_bench("sample", engine="datasets", cache=False)
+    said = [m for m in bench.messages if "JSON-lines file directly" in m]
+    assert said and "changed from array to string" in said[0]
+
+    def cannot_write(*args, **kwargs):
+        """Fail as datasets does when its cache folder is read-only."""
+        raise PermissionError(13, "Permission denied", str(tmp_path / "cache"))
+
+    monkeypatch.setattr(read_mod, "dataset_table", cannot_write)
+    with pytest.raises(BenchDataError, match="Permission denied"):
+        load_bench("sample", engine="datasets", cache=False)

@@ -14,14 +14,12 @@ To open one config interactively, `datasets` is the documented way:
 
 from __future__ import annotations
 
-import functools
 import logging
 import sys
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import xxhash
 
 from ajb_utils import cache as bench_cache
 from ajb_utils import schema
@@ -41,7 +39,7 @@ from ajb_utils.data.build import (
     tidy_verdicts,
     with_justifications,
 )
-from ajb_utils.data.read import JudgeReader, Raw, read_config, read_files
+from ajb_utils.data.read import Raw, note_malformed, read_config, read_files
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
 from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
@@ -60,6 +58,7 @@ __all__ = [
     "BenchDataError",
     "HubUnavailable",
     "IncompleteDataError",
+    "build_bench",
     "load_bench",
     "probe_hub",
     "resolve_source",
@@ -71,7 +70,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("ajb_utils.data")
-CACHE_NOTE = "read from the tidy-frame cache"
+BUILD_NOTE = "read from the built bench"
 
 
 def _engine(engine: str | None) -> str:
@@ -103,19 +102,17 @@ def _select(
     return [k for k in known if k in out]
 
 
-def _plan(
+def _build_key(
     source: str | Path,
     generators: list[str] | None,
     judges: list[str] | None,
     revision: str | None,
     runs: RunsArg,
-    engine: str | None,
-    justifications: bool,
-) -> bench_cache.Plan:
-    """Return how `load_bench(source, ...)` is keyed in the tidy-frame cache: the source's files
-    by content (or the hub commit), the arguments, and the runs it would read."""
+    engine: str,
+) -> tuple[str, str, dict[str, Any], list[Path]]:
+    """Return (label, key, args, inputs) of a build: the source's files by content (or the hub
+    commit), the arguments, the runs it would read and the loader's code."""
     src = resolve_source(source)
-    engine = _engine(engine)
     if src.is_local:
         commit, root = None, Path(src.location)
         card = read_card(src, revision)
@@ -130,41 +127,54 @@ def _plan(
         "revision": commit or revision,
         "runs": runs,
         "engine": engine,
-        "justifications": justifications,
     }
-    label = label_with_runs(src.label, runs, found)
-
-    def make(frames: dict[str, pd.DataFrame], meta: dict[str, Any]) -> Bench:
-        """Return the cached Bench, provenance from this call (source) and the entry."""
-        note = (
-            f"{CACHE_NOTE} (data/cache/{bench_cache.BENCH_DIR}/, key {meta['key'][:12]}); "
-            "load_bench(..., cache=False) reads the files again"
-        )
-        return Bench(
-            **frames,
-            source=str(source),
-            revision=meta["revision"],
-            label=label,
-            synthetic=meta["synthetic"],
-            messages=[*meta["messages"], note],
-        )
-
-    return bench_cache.Plan(
-        parts={
+    inputs += [r.path for r in found]
+    key = bench_cache.bench_key(
+        {
             "location": src.location,
             "commit": commit,
             "args": args,
             "runs": {str(r.path): key_meta(r) for r in found},
-        },
-        inputs=inputs + [r.path for r in found],
-        label=label,
-        args={"source": source, **args},
-        make=make,
-        provenance=lambda b: {"revision": b.revision, "synthetic": b.synthetic, "messages": b.messages},
+            "inputs": bench_cache.file_digests(inputs),
+            "loader": bench_cache.code_fingerprint(sys.modules[__name__]),
+        }
     )
+    return label_with_runs(src.label, runs, found), key, {"location": src.location, **args}, inputs
 
 
-@bench_cache.keyed_by_content(_plan)
+def build_bench(
+    source: str | Path = "sample",
+    generators: list[str] | None = None,
+    judges: list[str] | None = None,
+    revision: str | None = None,
+    runs: RunsArg = "shipped",
+    engine: str | None = None,
+) -> Path:
+    """Return the folder of the built bench of `source` (tidy frames as Parquet, the judges'
+    rationales included), reading the configs once to build it when no build of these inputs
+    exists. Arguments as `load_bench`'s. Raises BenchDataError when an input changes while read."""
+    engine = _engine(engine)
+    label, key, args, inputs = _build_key(source, generators, judges, revision, runs, engine)
+    folder = bench_cache.build_dir(label, key)
+    if bench_cache.build_meta(folder) is not None:
+        return folder
+    before = bench_cache.signatures(inputs)
+    bench = read_bench(source, generators, judges, revision, runs, engine, justifications=True)
+    if bench_cache.signatures(inputs) != before:
+        raise BenchDataError(f"{source}: a data file changed while it was read; run again when it is complete")
+    meta = {
+        "key": key,
+        "location": args.pop("location"),
+        "args": args,
+        "revision": bench.revision,
+        "synthetic": bench.synthetic,
+        "messages": bench.messages,
+        "label": label,
+    }
+    bench_cache.write_build(folder, {name: getattr(bench, name) for name in bench_cache.FRAMES}, meta)
+    return folder
+
+
 def load_bench(
     source: str | Path = "sample",
     generators: list[str] | None = None,
@@ -182,16 +192,40 @@ def load_bench(
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
     engine: "json" (the default: the JSON-lines files read directly, downloaded at the pinned
-    commit for the hub; every config decoded by `ajb_utils.decode`)
-    or "datasets" (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a
-    first load); both give the same frames. justifications: keep the judges'
-    one-sentence rationales in `verdicts` (more memory). cache: read and write the tidy-frame
-    cache (keyed by the inputs' content or hub commit, the arguments and the loader's code);
-    False reads the files every time. Raises BenchDataError (one line) for a source it cannot
-    read, IncompleteDataError for a file cut short.
+    commit for the hub; every config decoded by `ajb_utils.decode`) or "datasets"
+    (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a first read);
+    both give the same frames. justifications: keep the judges' one-sentence rationales in
+    `verdicts` (more memory). cache: read the build of these inputs (`build_bench`, made when
+    missing); False reads the files every time. Raises BenchDataError (one line) for a source it
+    cannot read, IncompleteDataError for a file cut short.
     """
+    if not cache:
+        return read_bench(source, generators, judges, revision, runs, _engine(engine), justifications)
+    folder = build_bench(source, generators, judges, revision, runs, engine)
+    frames, meta = bench_cache.read_build(folder, {} if justifications else {"verdicts": ("justification",)})
+    note = f"{BUILD_NOTE} ({bench_cache.BENCH_DIR}/{folder.name}); load_bench(..., cache=False) reads the files again"
+    return Bench(
+        **frames,
+        source=str(source),
+        revision=meta["revision"],
+        label=meta["label"],
+        synthetic=meta["synthetic"],
+        messages=[*meta["messages"], note],
+    )
+
+
+def read_bench(
+    source: str | Path,
+    generators: list[str] | None,
+    judges: list[str] | None,
+    revision: str | None,
+    runs: RunsArg,
+    engine: str,
+    justifications: bool,
+) -> Bench:
+    """Return the benchmark read from the source's files (no build): records, scored generations,
+    long verdicts, exclusions and judges, as `load_bench` describes."""
     src = resolve_source(source)
-    engine = _engine(engine)
     messages: list[str] = []
     if not src.is_local:  # fails in seconds offline; pins every read below to one commit
         requested, revision = revision, hub_commit(src.location, revision)
@@ -202,90 +236,45 @@ def load_bench(
     excl: list[Excluded] = []
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
     chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
-    parts = bench_cache.Parts(cache, bench_cache.code_fingerprint(sys.modules[__name__]))
-    content = _contents(src, card, revision, [*wanted, *chosen, schema.MAIN_CONFIG], judge_runs + generator_runs)
-    base = {"engine": engine, "card": content["README.md"], "generators": [(g, content[g]) for g in chosen]}
-    base_key = parts.key(
-        {**base, "main": content[schema.MAIN_CONFIG], "runs": [(r.name, content[str(r.path)]) for r in generator_runs]}
-    )
-    # each judge config's and run's part: (kind, name) -> key, what is kept, the file to decode
-    keys = {("release", j): parts.key({"base": base_key, "judge": j, "content": content[j]}) for j in wanted}
-    keys.update(
-        {
-            ("run", r.name): parts.key({"base": base_key, "judge": r.name, "content": content[str(r.path)]})
-            for r in judge_runs
-        }
-    )
-    kept = {c: parts.get(key, f"{src.location}:{c[1]}") for c, key in keys.items()}
-    local = src.is_local and engine == "json"
-    paths = {("release", j): Path(src.location) / card.files[j][0] for j in wanted if local and len(card.files[j]) == 1}
-    paths.update({("run", r.name): r.path for r in judge_runs})
-    modes = {n: "all" if justifications else "scores" for n, k in kept.items() if k is None}
-    modes.update({n: "notes" for n, k in kept.items() if justifications and k is not None and k[1][2] is not None})
-    jobs = [(p, modes[n]) for n, p in paths.items() if n in modes]
-    with bench_cache.gc_paused(), JudgeReader(jobs) as reader:
-        slot = f"{src.location}:generations"
-        hit = parts.get(base_key, slot)
-        if hit is None:
-            seg: list[str] = []
-            gex: list[Excluded] = []
-            records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, seg), gex)
-            seg += generator_messages
-            frames = [
-                build_generations(read_config(src, card, g, revision, engine, seg, "generator"), g, records, gex, seg)
-                for g in chosen
-            ]
-            for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
-                frames.append(build_generations(read_files([run.path], "generator"), run.name, records, gex, seg))
-                seg.append(f"loaded generator run {run.name!r}")
-            generations = score_generations(frames, records)
-            del frames
-            release_memory()  # the scorer's call tables
-            generations = categorize(generations, _orders(generator_runs))
-            parts.put(base_key, slot, {"records": records, "generations": generations}, (seg, gex))
-        else:
-            (records, generations), (seg, gex) = hit[0].values(), hit[1]
-        messages += seg
-        excl += gex
-        generator_names = _orders(generator_runs)["generator"]
-        index = functools.cache(lambda: GenerationIndex.of(generations, records["id"].tolist(), generator_names))
-
+    orders = _orders(generator_runs)
+    with bench_cache.gc_paused():
+        records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, messages), excl)
+        messages += generator_messages
+        frames = [
+            build_generations(
+                read_config(src, card, g, revision, engine, messages, "generator"), g, records, excl, messages
+            )
+            for g in chosen
+        ]
+        for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
+            raw = note_malformed(run.name, read_files([run.path], "generator"), messages)
+            frames.append(build_generations(raw, run.name, records, excl, messages))
+            messages.append(f"loaded generator run {run.name!r}")
+        generations = categorize(score_generations(frames, records), orders)
+        del frames
+        release_memory()  # the scorer's call tables
         messages += judge_messages
+        index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
+        reads = [
+            ("release", j, lambda m, j=j: read_config(src, card, j, revision, engine, m, "judge", justifications))
+            for j in wanted
+        ]
+        reads += [
+            ("run", r.name, lambda m, r=r: note_malformed(r.name, read_files([r.path], "judge", justifications), m))
+            for r in judge_runs
+        ]
         verdicts: list[pd.DataFrame] = []
         judge_rows: list[dict[str, Any]] = []
-        reads = {
-            ("release", j): lambda m, n, r, j=j: read_config(src, card, j, revision, engine, m, "judge", n, r)
-            for j in wanted
-        }
-        reads.update({("run", r.name): lambda m, n, rd, p=r.path: read_files([p], "judge", n, rd) for r in judge_runs})
-        for config, read in reads.items():
-            kind, name = config
-            if kept[config] is None:  # read, built and kept
-                raw = read(seg := [], justifications, reader)
-                kept[config] = _verdict_part(raw, name, index(), kind == "run", seg)
-                parts.put(keys[config], f"{src.location}:{name}", *kept[config])
-                notes = raw_notes(raw) if justifications else {}
-                del raw
-                release_memory()
-            elif justifications and kept[config][1][2] is not None:  # the verdicts kept, their rationales read
-                notes = raw_notes(read([], "notes", reader))  # the rationales alone
-            frames, (seg, gex, at) = kept[config]
-            messages += seg
-            excl += gex
-            if at is None:  # a run that is not a judge config
-                continue
-            v = frames["verdicts"]
-            verdicts.append(compact(with_justifications(v, notes, at)) if justifications else v)
-            if kind == "release":
-                judge_rows.append(judge_meta(name, "release", card.synthetic, conditions=schema.MAIN_CONDITIONS))
-            else:
-                run = next(r for r in judge_runs if r.name == name)
-                origin = "sample run" if run.shipped and src.label == "sample" else "run"
-                conditions = sorted(v["condition"].unique().tolist())
-                judge_rows.append(judge_meta(name, origin, run.meta.get("synthetic", False), run.meta, conditions))
+        for kind, name, read in reads:
+            raw = read(messages)
+            frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
+            if at is not None:
+                verdicts.append(compact(with_justifications(frame, raw_notes(raw), at)) if justifications else frame)
+                judge_rows.append(_judge_row(kind, name, frame, judge_runs, src.label, card.synthetic))
+            del raw
+            release_memory()
         judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
-        orders = {**_orders(generator_runs), "judge": judges_tbl["judge"].tolist()}
-        tidy = tidy_verdicts(verdicts, records, orders)
+        tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
     return Bench(
         records=records,
         generations=generations,
@@ -300,6 +289,18 @@ def load_bench(
     )
 
 
+def _judge_row(
+    kind: str, name: str, frame: pd.DataFrame, runs: list[Run], label: str, synthetic: bool
+) -> dict[str, Any]:
+    """Return the `judges` row of a released judge config or a run."""
+    if kind == "release":
+        return judge_meta(name, "release", synthetic, conditions=schema.MAIN_CONDITIONS)
+    run = next(r for r in runs if r.name == name)
+    origin = "sample run" if run.shipped and label == "sample" else "run"
+    conditions = sorted(frame["condition"].unique().tolist())
+    return judge_meta(name, origin, run.meta.get("synthetic", False), run.meta, conditions)
+
+
 def _orders(generator_runs: list[Run]) -> dict[str, list[str]]:
     """Return the categorical orders of the name columns (the released generators, then runs)."""
     return {
@@ -311,39 +312,23 @@ def _orders(generator_runs: list[Run]) -> dict[str, list[str]]:
     }
 
 
-def _contents(src: Any, card: Any, revision: str | None, configs: list[str], runs: list[Run]) -> dict[str, Any]:
-    """Return what identifies the bytes of the README, each config and each run: their content
-    digests (a local source; runs always) or, for the hub, the commit and the files' names."""
-    root = Path(src.location)
-    local = {c: [root / f for f in card.files.get(c, [])] for c in configs} if src.is_local else {}
-    digests = bench_cache.file_digests([*(f for fs in local.values() for f in fs), *(r.path for r in runs)])
-    out: dict[str, Any] = {"README.md": xxhash.xxh3_128_hexdigest(card.readme)}
-    for c in configs:
-        files = local.get(c)
-        out[c] = [digests[str(f.resolve())] for f in files] if files else [src.location, revision, card.files.get(c)]
-    out.update({str(r.path): digests[str(r.path.resolve())] for r in runs})
-    return out
-
-
-def _verdict_part(
-    raw: Raw, name: str, index: GenerationIndex, skip: bool, seg: list[str]
-) -> tuple[dict[str, pd.DataFrame], tuple[list[str], list[Excluded], Any]]:
-    """Return the part of one judge config (or run): its verdicts without justifications and
-    (messages, exclusions, the rows kept); a run (`skip`) that is not a judge config keeps no
-    verdicts and None for its rows, saying so."""
-    _report_unknown(name, raw, seg)
-    gex: list[Excluded] = []
+def _judge_frame(
+    raw: Raw, name: str, index: GenerationIndex, skip: bool, excl: list[Excluded], messages: list[str]
+) -> tuple[pd.DataFrame, Any]:
+    """Return one judge config's (or run's) verdicts without rationales and the rows kept; a run
+    (`skip`) that is not a judge config gives an empty frame and None, saying so."""
+    _report_unknown(name, raw, messages)
     try:
-        frame, at = judge_verdicts(raw, name, index, gex)
+        frame, at = judge_verdicts(raw, name, index, excl)
     except IncompleteDataError:
         raise
     except BenchDataError as exc:
         if not skip:
             raise
-        seg.append(f"run {name!r} skipped: {exc}")
-        log.warning(seg[-1])
-        return {}, (seg, gex, None)
-    return {"verdicts": compact(frame)}, (seg, gex, at)
+        messages.append(f"run {name!r} skipped: {exc}")
+        log.warning(messages[-1])
+        return pd.DataFrame(), None
+    return compact(frame), at
 
 
 def _report_unknown(config: str, raw: Raw, messages: list[str]) -> None:

@@ -1,5 +1,4 @@
-"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`
-(judge files in a reader process on the other core), or through `datasets.load_dataset`, whose
+"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`, or through `datasets.load_dataset`, whose
 rows are decoded from their JSON lines the same way (and which falls back to the files when
 Arrow type inference fails, saying so). Whatever the engine, the result is a `Raw` of the same
 shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
@@ -11,13 +10,6 @@ cut file silently loses every row after the cut."""
 from __future__ import annotations
 
 import logging
-import os
-import pickle
-import queue
-import subprocess
-import sys
-import tempfile
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,6 +80,22 @@ def dataset_table(src: Source, config: str, revision: str | None, files: list[st
     return ds.data.table
 
 
+def arrow_typing_error(exc: BaseException) -> str | None:
+    """Return, in one line, the Arrow typing error behind `exc` (Arrow's invalid / type errors,
+    datasets' cast errors and its "Couldn't cast" TypeError), following its causes; None if none."""
+    import pyarrow as pa
+
+    seen: BaseException | None = exc
+    while seen is not None:
+        typing = isinstance(seen, (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError))
+        typing |= type(seen).__name__ in ("CastError", "DatasetGenerationCastError")
+        typing |= isinstance(seen, TypeError) and str(seen).startswith("Couldn't cast")
+        if typing:
+            return f"{type(seen).__name__}: {' '.join(str(seen).split())[:200]}"
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
 def _pylist(column: Any) -> list[Any]:
     """Return an Arrow column as Python values, decoding datasets' Json feature (the JSON text
     `datasets` stores for a column whose type changes between rows) back to the values."""
@@ -100,6 +108,18 @@ def _pylist(column: Any) -> list[Any]:
 # --------------------------------------------------------------------------------------------
 # One config, whatever the engine
 # --------------------------------------------------------------------------------------------
+
+
+def note_malformed(config: str, raw: Raw, messages: list[str]) -> Raw:
+    """Return `raw`, saying in `messages` where its malformed lines are (file and line, the first
+    three; every one is also an exclusion)."""
+    if raw.bad:
+        more = f" and {len(raw.bad) - 3} more" if len(raw.bad) > 3 else ""
+        messages.append(
+            f"config {config!r}: {len(raw.bad)} malformed JSON line(s) left out: {'; '.join(raw.bad[:3])}{more}"
+        )
+        log.warning(messages[-1])
+    return raw
 
 
 def _checked(raw: Raw, config: str, card: Card, where: list[str]) -> Raw:
@@ -121,8 +141,7 @@ def read_config(
     engine: str,
     messages: list[str],
     kind: str = "main",
-    justifications: bool | str = False,
-    reader: JudgeReader | None = None,
+    justifications: bool = False,
 ) -> Raw:
     """Return the rows of one config of `kind` ("main", "generator" or "judge"). engine
     "datasets" reads through `datasets.load_dataset` and falls back to the files on inference
@@ -133,34 +152,37 @@ def read_config(
     if engine == "datasets":
         try:
             table = dataset_table(src, config, revision, files)
-        except Exception as exc:  # Arrow inference / cast failures, missing optional deps
+        except Exception as exc:  # datasets wraps the Arrow error it met; anything else is the user's to fix
+            typing = arrow_typing_error(exc)
+            if typing is None:
+                raise BenchDataError(
+                    f"config {config!r}: datasets could not read it ({type(exc).__name__}: {exc}); "
+                    "engine='json' reads the JSON-lines files without datasets"
+                ) from exc
             msg = (
-                f"config {config!r}: datasets could not infer Arrow types "
-                f"({type(exc).__name__}); read the JSON-lines file directly instead"
+                f"config {config!r}: datasets could not type it in Arrow ({typing}); "
+                "read the JSON-lines file directly instead"
             )
             messages.append(msg)
             log.warning(msg)
         else:
             rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names})
-            return _checked(read_files([json_lines(rows)], kind, justifications), config, card, files)
+            raw = read_files([json_lines(rows)], kind, justifications)
+            return note_malformed(config, _checked(raw, config, card, files), messages)
     paths = [fetch(src, rel, revision) for rel in files]
-    return _checked(read_files(paths, kind, justifications, reader), config, card, files)
+    return note_malformed(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
 
 
 def read_files(
     sources: list[decode.Source],
     kind: str = "main",
-    justifications: bool | str = False,
-    reader: JudgeReader | None = None,
+    justifications: bool = False,
 ) -> Raw:
     """Return the rows of JSON-lines files (or lines) by `ajb_utils.decode`: a judge config's flat
-    columns (one file by the `reader` process when given), the fields the loader reads of others.
-    `justifications`: True keeps a judge config's rationales too, "notes" keeps only them."""
+    columns (with its rationales when `justifications`), the fields the loader reads of others."""
     if kind != "judge":
         return _raw(decode.row_columns(sources, _FIELDS[kind]))
-    mode = justifications if isinstance(justifications, str) else "all" if justifications else "scores"
-    one = reader and len(sources) == 1 and not isinstance(sources[0], list)
-    return _raw(reader.take(sources[0], mode) if one else decode.decoded(sources, mode))
+    return _raw(decode.judge_columns(sources, justifications))
 
 
 def json_lines(rows: pd.DataFrame) -> list[bytes]:
@@ -178,88 +200,3 @@ def _raw(columns: decode.Columns) -> Raw:
     rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown")}
     rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
     return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []))
-
-
-class JudgeReader:
-    """Judge files decoded in a reader process (`python -m ajb_utils.decode`) on the other core
-    while this one builds the generations; `take(path, mode)` returns them in the order given
-    (`jobs`: (path, mode) pairs, mode as `decode.decoded`'s). When the process cannot start or
-    fails, a file is decoded here instead (slower, the same columns); AJB_DECODE_PROCESS=0
-    decodes every file here."""
-
-    def __init__(self, jobs: list[tuple[Path, str]]) -> None:
-        self.order = [(str(p), mode) for p, mode in jobs]
-        self.done: queue.Queue[tuple[str, decode.Columns | None] | None] = queue.Queue()
-        self.proc: subprocess.Popen[bytes] | None = None
-        if not jobs or os.environ.get("AJB_DECODE_PROCESS") == "0":
-            return
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(decode.__file__).parents[1]), env.get("PYTHONPATH", "")])
-        self.errors = tempfile.TemporaryFile()
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "ajb_utils.decode"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.errors,
-                env=env,
-            )
-            self.proc.stdin.write("".join(f"{m} {p}\n" for p, m in self.order).encode())  # type: ignore[union-attr]
-            self.proc.stdin.close()  # type: ignore[union-attr]
-        except OSError as exc:
-            log.warning("judge reader process not started (%s); reading here", exc)
-            self.proc = None
-            return
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        """Put each result the process writes on the queue, then None (end or failure)."""
-        try:
-            while True:
-                self.done.put(pickle.load(self.proc.stdout))  # type: ignore[union-attr]
-        except Exception:  # EOFError at the end; a crash or a short write
-            self.done.put(None)
-
-    def take(self, path: Path, mode: str) -> decode.Columns | None:
-        """Return `decode.decoded(path, mode)`, the next file of the order given."""
-        expected = bool(self.order) and self.order[0] == (str(path), mode)
-        if expected:
-            self.order.pop(0)
-        got = self.done.get() if self.proc is not None and expected else None
-        if got is not None and got[0] == str(path):
-            return got[1]
-        if self.proc is not None:
-            self._stop("the judge reader process ended early")
-        return decode.decoded(path, mode)
-
-    def _stop(self, why: str) -> None:
-        """End the reader process (saying why, with its error output, when it failed)."""
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        proc.kill()
-        proc.wait()
-        proc.stdout.close()  # type: ignore[union-attr]
-        self.errors.seek(0)
-        err = self.errors.read().decode("utf-8", "replace").strip().splitlines()
-        log.warning("%s (%s); reading judge files in this process", why, err[-1] if err else f"exit {proc.returncode}")
-
-    def close(self) -> None:
-        """Wait for the reader process to end (killed if files are left unread); close its pipe
-        and error file."""
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            if self.order:
-                proc.kill()
-            proc.wait()
-            proc.stdout.close()  # type: ignore[union-attr]
-        if hasattr(self, "errors"):
-            self.errors.close()
-
-    def __enter__(self) -> JudgeReader:
-        """Return the reader (a context manager that ends the process on exit)."""
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """End the reader process."""
-        self.close()
