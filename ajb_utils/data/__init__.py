@@ -1,12 +1,14 @@
 """One loading path for the hub, a local mirror of it, and the embedded sample.
 
-`load_bench(source)` is the one public entry. It resolves the source (`source`: "sample" ->
+`load_bench(source)` is the one public entry (`build_bench(source)` the build step it stands on).
+Reading a source (`read_bench`) resolves it (`source`: "sample" ->
 data/sample, "hf" -> ServiceNow-AI/AgentJudgeBench pinned to one commit, or a folder laid out
 like the hub repo) and reads its card once; reads each config's bytes into rows (`read`: the
 JSON-lines files, or `datasets.load_dataset`); builds the tidy frames of a `Bench` (`build`,
 docs/DATA_FORMAT.md §4) with calls normalised once (`ajb_utils.calls`) and bad rows left out by
 named rules (`rules`, Appendix D), each one counted in `Bench.exclusions`; and adds the runs it is
-asked for (`runs`). The tidy-frame cache (`ajb_utils.cache`) is a decorator around it.
+asked for (`runs`). `build_bench` writes those frames once as Parquet in a folder named by
+what was read (`ajb_utils.cache`); `load_bench` reads that build.
 
 To open one config interactively, `datasets` is the documented way:
 `datasets.load_dataset("data/sample", "judge_qwq_32b")` (or the hub repo id) gives the raw rows.
