@@ -74,28 +74,6 @@ METRIC_DISPLAY: dict[str, str] = {
 OVERALL_SCORE_COLUMN: str = "overall_programmatic_score"
 
 
-def metric_name(key: str) -> str:
-    """Return the canonical metric name for any of its spellings (raises KeyError if unknown)."""
-    k = key.strip().lower()
-    if k in METRICS:
-        return k
-    for m in METRICS:
-        if k in (SCORE_COLUMNS[m], PROMPT_KEYS[m], METRIC_SHORT[m]):
-            return m
-    aliases = {
-        "parameter_accuracy": "parameter_structure",
-        "param_structure": "parameter_structure",
-        "tool_accuracy": "tool_selection",
-        "sequence": "sequence_accuracy",
-        "sequence_dependency_accuracy": "sequence_accuracy",
-        "coverage": "query_coverage",
-        "coverage_accuracy": "query_coverage",
-    }
-    if k in aliases:
-        return aliases[k]
-    raise KeyError(f"unknown metric key {key!r}; expected one of {METRICS} or their spellings")
-
-
 # --- conditions ----------------------------------------------------------------------------
 MAIN_CONDITIONS: list[str] = ["with_gt", "without_gt"]
 # Conditions the judge runner can produce beyond the released two (see DESIGN.md / issue 4).
@@ -210,14 +188,3 @@ def display(name: str) -> str:
 def canonical_generator(name: str) -> str:
     """Return the generator config name for any spelling used in the release."""
     return GENERATOR_ALIASES.get(name, name)
-
-
-def config_kind(name: str) -> str:
-    """Return 'main', 'generator' or 'judge' for a released config name ('unknown' otherwise)."""
-    if name == MAIN_CONFIG:
-        return "main"
-    if canonical_generator(name) in GENERATORS:
-        return "generator"
-    if name in JUDGES or name in JUDGE_ALIASES:
-        return "judge"
-    return "unknown"
