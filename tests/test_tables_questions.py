@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ajb_utils import schema, stats, tables
+from ajb_utils import paper, schema, stats, tables
 from ajb_utils.data import load_bench
 
 
@@ -72,6 +72,7 @@ def test_kappa_compression_chance_agreement(bench) -> None:
     pw = tables.pairwise_long(bench, schema.MAIN_JUDGES)
     a, b = "judge_qwq_32b", "judge_gpt_oss_120b"
     v = bench.verdicts[(bench.verdicts["condition"] == "with_gt") & bench.verdicts["judge"].isin([a, b])]
+    v = v[v["generator"].isin(paper.population("T03").generators)]  # T03's 12 cells
     w = v.pivot_table(
         index=["id", "generator", "difficulty", "metric"], columns="judge", values="llm_score", observed=True
     ).dropna()

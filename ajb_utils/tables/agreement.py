@@ -46,10 +46,15 @@ def _present(names: Sequence[str], have: Sequence[str]) -> list[str]:
 
 
 def pairwise_long(
-    bench, judges: Sequence[str] | None = None, conditions: Sequence[str] = schema.MAIN_CONDITIONS
+    bench,
+    judges: Sequence[str] | None = None,
+    conditions: Sequence[str] = schema.MAIN_CONDITIONS,
+    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair."""
-    v = released_verdicts(bench, judges, conditions)
+    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair, over T03's
+    population (`paper.population("T03")`, the 12 cells of four generators) unless ``generators`` says otherwise."""
+    gens = paper.population("T03").generators if generators is None else generators
+    v = released_verdicts(bench, judges, conditions, generators=gens)
     judges = _present(list(schema.JUDGES if judges is None else judges), v["judge"].unique())
     frames = []
     for cond in conditions:
@@ -89,8 +94,9 @@ def extreme_pairs(
 
 
 def confusion_pair(bench, judge: str, judge_2: str, condition: str = "with_gt") -> pd.DataFrame:
-    """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2."""
-    v = released_verdicts(bench, [judge, judge_2], [condition])
+    """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2, over
+    F10's population (`paper.population("F10")`, four generators)."""
+    v = released_verdicts(bench, [judge, judge_2], [condition], generators=paper.population("F10").generators)
     wide = v.groupby(list(stats.PAIR_KEYS) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
     wide.columns = wide.columns.astype(str)
     conf = stats.confusion(wide[judge].to_numpy(float), wide[judge_2].to_numpy(float), normalize=True)

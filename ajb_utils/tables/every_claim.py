@@ -80,7 +80,7 @@ def _anchoring_verdicts(bench) -> list[paper.Verdict]:
         ]
     )
     mined = anchoring.mine_over_anchoring(bench.verdicts, judges=schema.MAIN_JUDGES)
-    return out + anchoring.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined))
+    return out + anchoring.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined), full_data=not bench.synthetic)
 
 
 def _validation_verdicts(bench, data_source: str) -> list[paper.Verdict]:
