@@ -191,3 +191,68 @@ def test_spearman_range_over_ties_brackets_scipy() -> None:
     # the tie broken either way: ranks (3, 2, 4, 1) give -0.4, (2, 3, 4, 1) give -0.2
     assert (lo, hi) == pytest.approx((spearmanr(x, [2.1, 2.0, 3.0, 1.0])[0], spearmanr(x, [2.0, 2.1, 3.0, 1.0])[0]))
     assert (lo, hi) == pytest.approx((-0.4, -0.2))
+
+
+# ---- every claim and every comparison on the paper's own numbers ----------------------------
+@pytest.fixture(scope="module")
+def own() -> pd.DataFrame:
+    return tables.paper_claim_verdicts()
+
+
+def _audit_all() -> pd.DataFrame:
+    return pd.concat(
+        [
+            tables.audit_table2(paper.reported("T02"), paper.reported("T06")),
+            tables.audit_cross_tables(),
+            tables.audit_text_table(),
+        ],
+        ignore_index=True,
+    )
+
+
+def test_every_claim_gets_a_verdict_on_the_papers_numbers(own) -> None:
+    assert tables.unchecked_claims(own) == []
+    assert set(own["holds"]) <= {"yes", "no", "n/a"}
+    na = own[own["holds"] == "n/a"]
+    assert na["note"].str.startswith(paper.MISSING_DATA).all(), na[["claim_id", "note"]]
+
+
+def test_no_claim_fails_outside_the_listed_paper_inconsistencies(own) -> None:
+    bad = own[(own["holds"] == "no") & ~own["claim_id"].isin(tables.PAPER_INCONSISTENCIES)]
+    assert bad.empty, bad[["claim_id", "paper value", "reproduced value", "checked on"]].to_string()
+
+
+def test_each_listed_inconsistency_fails_and_has_its_audit_row(own) -> None:
+    audit = _audit_all()
+    for cid, (row, why) in tables.PAPER_INCONSISTENCIES.items():
+        assert (own.loc[own["claim_id"] == cid, "holds"] == "no").any(), (
+            f"{cid} holds on the paper: not an inconsistency"
+        )
+        assert (audit.loc[audit["claim_id"] == row, "holds"] == "no").any(), f"{cid}: no failing audit row {row}"
+        assert why
+
+
+def test_every_comparison_path_is_within_tolerance_on_the_papers_numbers() -> None:
+    comps = tables.paper_comparisons()
+    assert {"T02", "T10", "T24", "F03", "T28"} <= set(comps)
+    for art, sbs in comps.items():
+        assert len(sbs) and (sbs["within"] == "yes").all(), (art, sbs[sbs["within"] != "yes"])
+
+
+def test_the_decision_guide_from_t02_reproduces_t06_on_its_population() -> None:
+    t2 = paper.reported("T02").query("stat == 'alignment'")
+    guide = tables.decision_guide(t2, paper.population("T06").generators)
+    sbs = paper.side_by_side(tables.compare_T06_values(guide, paper.reported("T06")), tolerance=0.05)
+    assert (sbs["within"] == "yes").all(), sbs[sbs["within"] != "yes"]
+    five = tables.decision_guide(t2, schema.GENERATORS)
+    assert (paper.side_by_side(tables.compare_T06_values(five, paper.reported("T06")), 0.05)["within"] == "no").any()
+
+
+def test_table2_summary_names_its_rule() -> None:
+    v = _five_gen_bench()
+    summ, rule = tables.table2_summary(v)
+    assert rule == stats.rule_name("authors") and rule.startswith("authors' rule")
+    cells = tables.table_T02(v)
+    want = cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"].mean().round(1)
+    got = summ.stack(["condition", "difficulty"], future_stack=True).dropna()
+    assert sorted(got.to_numpy()) == pytest.approx(sorted(want.to_numpy()))

@@ -370,7 +370,12 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
             val = sub[stat].mean()
             out.append(paper.verdict(f"CJ.mean_{stat}_{cond}", val, shown=f"{val:.3f}"))
         rho = tier_gap_rho(pw, cond)
-        out.append(paper.verdict(f"CJ.kappa_tier_rho_{cond}", rho, shown=f"{rho:.3f}", note=TIER_NOTE))
+        out.append(  # the paper does not define its tiering: no verdict is possible, whatever the data
+            paper.not_reproduced(
+                f"CJ.kappa_tier_rho_{cond}",
+                f"the paper's judge tiering (undefined; schema.JUDGE_TIER gives rho {rho:.3f}). {TIER_NOTE}",
+            )
+        )
     kg = pw[pw["condition"] == "with_gt"]["kappa"]
     for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
         out.append(paper.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))

@@ -558,6 +558,8 @@ def audit_cross_tables() -> pd.DataFrame:
     t13 = paper.reported("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
     t13w = t13.pivot(index="judge", columns="variant", values="value")
     out.append(paper.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]))
+    out.append(paper.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"], note="printed T13"))
+    out.append(paper.verdict("T06.oss120b_tops_human", t13w["vs_human"], note="printed T13"))
     rho13 = float(t13w["vs_programmatic"].rank().corr(t13w["vs_human"].rank()))
     out.append(paper.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"))
     t10 = (

@@ -627,7 +627,8 @@ def finding_verdicts(cells: pd.DataFrame) -> list[paper.Verdict]:
     alone, ties, n = _qwq_leads(best, "without_gt")
     out.append(paper.verdict("CF3.qwq_best_without_gt", (alone, n), note=f"{ties} if ties count"))
     nog = best[best["condition"] == "without_gt"]
-    front = nog["best"].isin([schema.display("judge_gemini_2_5_pro"), schema.display("judge_gpt_5_4")])
+    frontier = {schema.display("judge_gemini_2_5_pro"), schema.display("judge_gpt_5_4")}
+    front = nog["best"].str.split(" = ").map(lambda names: bool(frontier & set(names)))  # a tie with one counts
     others = nog.loc[~front]
     out.append(
         paper.verdict(
@@ -930,7 +931,8 @@ def table_T15(
     bench, ub: pd.DataFrame | None = None, missing: stats.Missing = stats.PAPER_MISSING
 ) -> dict[str, pd.DataFrame]:
     """Return {'summary', 'judges'}: Eq. 2 upper-bound corpus numbers and each judge's with-GT
-    alignment (mean over (g, d) cells, %) under the current vs upper-bound reference, with ranks.
+    alignment (record-weighted over every record, %, as App. F says) under the current vs
+    upper-bound reference, with ranks.
 
     The judges' verdicts are held fixed; only p of parameter_structure changes.
     """
@@ -961,16 +963,12 @@ def table_T15(
     p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
     is_param = (stats.as_str(v["metric"]) == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
-    cur = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
-    new = stats.align(
-        v.assign(match=match(p_new, v["llm_score"].to_numpy(float))),
-        by=["judge", "generator", "difficulty"],
-        missing=missing,
-    )
+    cur = stats.align(v, by=["judge"], missing=missing)  # record-weighted, as the paper says
+    new = stats.align(v.assign(match=match(p_new, v["llm_score"].to_numpy(float))), by=["judge"], missing=missing)
     j = pd.DataFrame(
         {
-            "current": cur.groupby("judge", observed=True)["align"].mean(),
-            "upper_bound": new.groupby("judge", observed=True)["align"].mean(),
+            "current": cur.set_index("judge")["align"],
+            "upper_bound": new.set_index("judge")["align"],
         }
     )
     j.index = j.index.astype(str)
