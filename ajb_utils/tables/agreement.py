@@ -336,7 +336,7 @@ def hard_cell_means(
     both = pd.concat([v, jury], ignore_index=True)
     both["judge"] = stats.as_str(both["judge"])
     cells = stats.align(both, by=["judge", "generator"], missing=missing)
-    res = cells.groupby("judge")["align"].mean()
+    res = cells.groupby("judge", observed=True)["align"].mean()
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
 
 
@@ -395,7 +395,7 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
             index=["generator", "difficulty", "condition"], columns="judge", values="align", observed=True
         )
         gap = cell[[j for j in six if j in cell.columns]].mean(axis=1) - cell["judge_prometheus2_7b"]
-        per = gap.groupby(level="condition").mean()
+        per = gap.groupby(level="condition", observed=True).mean()  # pandas 2.x: no unobserved "nan" conditions
         out.append(
             paper.verdict(
                 "CJ.prometheus_gap",

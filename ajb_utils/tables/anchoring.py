@@ -371,7 +371,7 @@ def anchoring_counts(verdicts: pd.DataFrame, mined: pd.DataFrame, judges: Sequen
     rec = _paired_records(verdicts[verdicts["judge"].isin(judges)])
     inst = (
         mined.drop_duplicates(["judge", "difficulty", "generator", "id"])
-        .groupby(["judge", "difficulty"])
+        .groupby(["judge", "difficulty"], observed=True)
         .size()
         .rename("instances")
         .reset_index()
