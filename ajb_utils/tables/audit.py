@@ -8,7 +8,9 @@ the audit runs unchanged on the paper's own table and on reproduced numbers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -41,6 +43,13 @@ __all__ = [
     "weighting_shift_T06",
     "guide_weighting_checks",
     "scale_checks",
+    "CENSUS_FILE",
+    "CENSUS_STATUSES",
+    "text_numbers",
+    "map_text_numbers",
+    "text_census",
+    "paper_census",
+    "census_counts",
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
@@ -726,3 +735,171 @@ def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
     five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
     four = decision_guide(t2, schema.OPEN_WEIGHT_GENERATORS).assign(generators=4)
     return pd.concat([five, four], ignore_index=True)
+
+
+# ---- the census: every number of the v1 text, mapped to what it rests on -----------------------
+CENSUS_FILE: str = "census.csv"  # data/paper/census.csv: every number of the arXiv v1 text and its mapping
+CENSUS_STATUSES: tuple[str, ...] = ("consistent", "inconsistent", "unchecked", "unmapped")
+_SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # citations, survey, prompt text
+_MODEL = re.compile(
+    r"(GPT-OSS-\d+B|GPT-\d(?:\.\d)?|Qwen\d?(?:\.\d)?-?\d*\.?\d*B?|QwQ-\d+B|Llama-\d(?:\.\d)?-\d+B|SmolLM\d-\d+B|"
+    r"Gemini[- ]\d\.\d[- ]Pro|Claude[- ]Sonnet[- ]\d(?:\.\d)?|Prometheus-\d|Phi-\d|\b\d+(?:\.\d)?B\b|\bC\d\b|\bA\d\b|"
+    r"\b(?:Table|Figure|Fig|Appendix|Section|Eq|Eqs|Tables|Figures|Finding|Findings|Case|RQ|seed)\.?\s*\d+[a-z]?"
+    r"(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*|§\s*\d*(?:\.\d+)?|\b(?:(?:19|20)\d\d[a-z]?){1,2}\b)"
+)
+_NUMBER = re.compile(r"[+−-]?\d[\d.,]*")
+
+
+def _plain(line: str) -> str:
+    """Return a line of the HTML-to-Markdown text without link targets, escapes and LaTeX source."""
+    line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)  # [2](https://...) -> 2
+    line = line.replace("\\{,\\}", ",").replace("\\", "\\").replace("\\.", ".").replace("\\-", "-")
+    line = re.sub(r"\\[A-Za-z]+", " ", line)  # \\times, \\mathrm, ...
+    line = re.sub(r"\\.", "", line)  # remaining escapes (\\%, \\{, \\})
+    return line.replace("\u2212", "-")
+
+
+def _undouble(token: str) -> str:
+    """Return a number token rendered twice (HTML text then its LaTeX source: '93.993.9') once."""
+    half = len(token) // 2
+    return token[:half] if len(token) % 2 == 0 and token[:half] == token[half:] else token
+
+
+def text_numbers(text: str) -> pd.DataFrame:
+    """Return every number of the paper's prose: section, line, number (as printed), context.
+
+    Reference labels (Table 2, Eq. 5b, Appendix F), model names (GPT-5.4, Qwen3-32B), years and
+    the sections of citations and prompt text (`_SKIPPED_SECTIONS`) are not numbers of the text."""
+    rows, section = [], "Front matter"
+    for i, raw in enumerate(text.splitlines(), start=1):
+        if raw.startswith("#"):
+            head = re.sub(r"^#+\s*", "", raw).replace("\\", "")
+            m = re.match(
+                r"(Appendix\s*[A-Z])|(\d+(?:\.\d+)?)|(Abstract|Limitations|Ethical|Acknowledgements|References)", head
+            )
+            if m:
+                section = (
+                    m.group(1).replace("Appendix", "Appendix ").replace("  ", " ")
+                    if m.group(1)
+                    else f"§{m.group(2)}"
+                    if m.group(2)
+                    else m.group(3)
+                )
+                section = section if not section.startswith("§") or "." in section else section
+            continue
+        if section.startswith(_SKIPPED_SECTIONS) or not raw.strip() or raw.startswith(("Source:", "- ")):
+            continue
+        plain = _plain(raw)
+        cites = " ".join(dict.fromkeys(_cited(plain)))
+        line = _MODEL.sub(" ", plain)
+        prev, prev_end = "", -1
+        for m in _NUMBER.finditer(line):
+            tok = _undouble(m.group(0).rstrip(".,"))
+            if not re.search(r"\d", tok) or tok.count(".") > 1:
+                continue
+            between = line[prev_end : m.start()]
+            prev, prev_end, again = tok, m.end(), tok == prev and not re.search(r"[^\W\d_]", between)
+            if again:  # '82%82\\%', '1.5×1.5\\times': the HTML text then its LaTeX source, one number
+                continue
+            ctx = line[max(0, m.start() - 50) : m.end() + 30].replace("\n", " ")
+            rows.append(
+                {"section": section, "line": i, "number": tok, "context": " ".join(ctx.split()), "cites": cites}
+            )
+    return pd.DataFrame(rows, columns=["section", "line", "number", "context", "cites"])
+
+
+def _norm(num: str) -> str:
+    """Return a printed number without sign, thousands separators or a trailing dot ('+1,322' -> '1322')."""
+    return str(num).strip().lstrip("+-−").replace(",", "").rstrip(".")
+
+
+def _section_tags(section: str) -> tuple[str, ...]:
+    """Return how claims.csv sources name a section ('§4.2' -> ('§4.2',), 'Appendix H' -> ('App. H',))."""
+    if section.startswith("Appendix "):
+        return (f"App. {section[-1]}",)
+    if section.startswith("§"):
+        return (section, section.split(".")[0]) if "." in section else (section,)
+    return (section.lower(), section)
+
+
+def map_text_numbers(numbers: pd.DataFrame, paper_dir: Path | str | None = None) -> pd.DataFrame:
+    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of claims.csv sourced to its
+    section whose printed value it is, else the one claim anywhere with that value when the number
+    has three or more significant digits, else a printed cell of a table or figure its paragraph
+    cites, else unmapped (''). Automatic: the ``how`` column says which rule mapped each number."""
+    cl = paper.claims(paper_dir)
+    by_value: dict[str, list[tuple[str, str]]] = {}
+    for c in cl.itertuples():
+        for v in (c.printed, c.printed_hi):
+            if isinstance(v, str) and v.strip():
+                by_value.setdefault(_norm(v), []).append((c.claim_id, str(c.source)))
+    files = paper._artifact_files(paper_dir)
+    cells: dict[str, set[str]] = {}
+    for aid in files:
+        r = paper.reported(aid, paper_dir)
+        cells[aid] = set(r["printed"].dropna().map(_norm)) if "printed" in r.columns else set()
+    out = numbers.copy()
+    mapped, how = [], []
+    for row in numbers.itertuples():
+        n, hits = _norm(row.number), by_value.get(_norm(row.number), [])
+        own = [cid for cid, src in hits if any(t in src for t in _section_tags(row.section))]
+        cited = [a for a in str(row.cites).split() if a in cells and n in cells[a]]
+        distinctive = sum(ch.isdigit() for ch in n.lstrip("0.")) >= 3 and len({cid for cid, _ in hits}) == 1
+        if own:
+            mapped.append(own[0]), how.append("claim (its section)")
+        elif hits and distinctive:
+            mapped.append(hits[0][0]), how.append("claim (value, unique)")
+        elif cited:
+            mapped.append(cited[0]), how.append("table cell (cited)")
+        else:
+            mapped.append(""), how.append("")
+    out["mapped_to"], out["how"] = mapped, how
+    return out
+
+
+def _cited(context: str) -> list[str]:
+    """Return the artifact IDs a sentence cites ('Table 2' -> T02, 'Figure 10' -> F10)."""
+    ids = [f"T{int(x):02d}" for x in re.findall(r"Tables?\s*(\d+)", context)]
+    return ids + [f"F{int(x):02d}" for x in re.findall(r"Fig(?:ure|\.)?s?\s*(\d+)", context)]
+
+
+def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Return the census (data/paper/census.csv) with each mapped number checked: status (consistent /
+    inconsistent: no row of its claim holds / unchecked / unmapped), and for a claim both sources (the text's value, the value
+    the paper's tables give: `verdicts` is `tables.paper_claim_verdicts()`)."""
+    c = paper_census() if census is None else census.copy()
+    first_no = verdicts.assign(_no=verdicts["holds"] != "no").sort_values("_no", kind="stable")
+    v = first_no.drop_duplicates("claim_id", keep="first").set_index("claim_id")  # a failing row first
+    worst = verdicts.assign(bad=verdicts["holds"] == "no").groupby("claim_id")["bad"].all()  # no reading holds
+    is_claim = c["how"].str.startswith("claim").fillna(False)
+    holds = c["mapped_to"].map(v["holds"]).where(is_claim)
+    bad = c["mapped_to"].map(worst).where(is_claim).fillna(False).astype(bool)
+    c["status"] = np.select(
+        [c["mapped_to"].fillna("") == "", ~is_claim, bad, holds == "yes"],
+        ["unmapped", "consistent", "inconsistent", "consistent"],
+        default="unchecked",
+    )
+    c["table_value"] = c["mapped_to"].map(v["reproduced value"]).where(is_claim, "")
+    c["note"] = c["mapped_to"].map(v["note"]).where(c["status"] != "consistent", "")
+    return c
+
+
+def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
+    """Return data/paper/census.csv (every number of the v1 text and what it is mapped to)."""
+    return pd.read_csv(
+        paper._paper_dir(paper_dir) / CENSUS_FILE,
+        dtype=str,
+        keep_default_na=False,
+    )
+
+
+def census_counts(census: pd.DataFrame) -> pd.DataFrame:
+    """Return per section (in text order) and in total: numbers, mapped, consistent, inconsistent,
+    unchecked (mapped to a claim no printed table computes), unmapped."""
+    order = list(dict.fromkeys(census["section"]))
+    counts = pd.crosstab(census["section"], census["status"]).reindex(columns=list(CENSUS_STATUSES), fill_value=0)
+    counts = counts.reindex(order)
+    counts.insert(0, "numbers", counts.sum(axis=1))
+    counts.insert(1, "mapped", counts["numbers"] - counts["unmapped"])
+    counts.loc["total"] = counts.sum()
+    return counts.rename_axis("section").reset_index()
