@@ -515,7 +515,7 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     if census is not None and len(census):
         parts.append(
             "## Census of the paper's text (v1)\n\nEvery number of the arXiv v1 text mapped to the claim or "
-            "printed table cell it rests on (data/paper/census.csv), checked on the paper's own tables.\n\n"
+            "printed table cell it rests on (data/paper/census/v1_text_numbers.csv), checked on the paper's own tables.\n\n"
             + _md_table(census)
         )
     parts = [x + "\n" for x in parts]

@@ -289,3 +289,16 @@ def test_main_records_from_its_columns_equal_the_full_rows(bench) -> None:
         for rule in stats.MISSING_RULES:
             want = stats.record_alignment(tables.main_verdicts(b), missing=rule)
             pd.testing.assert_frame_equal(tables.main_records(b, missing=rule), want, check_exact=True)
+
+
+def test_t11_is_compared_under_both_readings(bench) -> None:
+    """Each reading of p-bar gets its own comparison block, each equal to table_T11 under that reading."""
+    cmp = tables.compare_T11(bench)
+    assert list(dict.fromkeys(cmp["reading"])) == list(tables.T11_READINGS)
+    for reading in tables.T11_READINGS:
+        block = cmp[cmp["reading"] == reading].set_index(["generator", "difficulty"])["reproduced"]
+        want = tables.table_T11(bench, weighting=reading).set_index("generator").stack()
+        assert block.reindex(want.index).to_numpy() == pytest.approx(want.to_numpy())
+    assert not np.allclose(
+        cmp.loc[cmp["reading"] == "records", "reproduced"], cmp.loc[cmp["reading"] == "topology", "reproduced"]
+    )

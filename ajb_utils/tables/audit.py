@@ -43,6 +43,7 @@ __all__ = [
     "weighting_shift_T06",
     "guide_weighting_checks",
     "scale_checks",
+    "WEIGHTINGS_NAMED_IN_TEXT",
     "CENSUS_FILE",
     "CENSUS_STATUSES",
     "text_numbers",
@@ -53,6 +54,8 @@ __all__ = [
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
+# The alternative weightings §3.2 lists for its "five alternative schemes" (arXiv v1 text): four.
+WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2")
 
 
 # ---- T23 self-preference ----------------------------------------------------------------------
@@ -683,6 +686,13 @@ def audit_text_numbers() -> list[paper.Verdict]:
                 shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items()),
             )
         )
+    out.append(
+        paper.verdict(
+            "X1.weighting_schemes_named",
+            len(WEIGHTINGS_NAMED_IN_TEXT),
+            note="§3.2 names " + ", ".join(WEIGHTINGS_NAMED_IN_TEXT) + "; the fifth the package uses is param_x0.5",
+        )
+    )
     t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
     out.append(paper.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
     t02 = paper.reported("T02")
@@ -738,7 +748,7 @@ def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---- the census: every number of the v1 text, mapped to what it rests on -----------------------
-CENSUS_FILE: str = "census.csv"  # data/paper/census.csv: every number of the arXiv v1 text and its mapping
+CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
 CENSUS_STATUSES: tuple[str, ...] = ("consistent", "inconsistent", "unchecked", "unmapped")
 _SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # citations, survey, prompt text
 _MODEL = re.compile(
@@ -864,7 +874,7 @@ def _cited(context: str) -> list[str]:
 
 
 def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Return the census (data/paper/census.csv) with each mapped number checked: status (consistent /
+    """Return the census (data/paper/census/v1_text_numbers.csv) with each mapped number checked: status (consistent /
     inconsistent: no row of its claim holds / unchecked / unmapped), and for a claim both sources (the text's value, the value
     the paper's tables give: `verdicts` is `tables.paper_claim_verdicts()`)."""
     c = paper_census() if census is None else census.copy()
@@ -885,7 +895,7 @@ def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> p
 
 
 def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
-    """Return data/paper/census.csv (every number of the v1 text and what it is mapped to)."""
+    """Return data/paper/census/v1_text_numbers.csv (every number of the v1 text and what it is mapped to)."""
     return pd.read_csv(
         paper._paper_dir(paper_dir) / CENSUS_FILE,
         dtype=str,

@@ -176,7 +176,8 @@ def weighting_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verd
             "CW.weighting_rho",
             allr,
             shown=f"min {allr.min():.3f}",
-            note="; ".join(f"{c}: min {r.min():.3f} ({r.idxmin()})" for c, r in rhos.items()),
+            note="; ".join(f"{c}: min {r.min():.3f} ({r.idxmin()})" for c, r in rhos.items())
+            + "; five schemes: the text names four, param_x0.5 (App. G) is the fifth (X1.weighting_schemes_named)",
         )
     )
     shift = topology_weighting_shift(topology_long(bench, "with_gt", schema.MAIN_JUDGES, missing))

@@ -37,6 +37,8 @@ __all__ = [
     "compare_T10",
     "ci_half_width_summary",
     "table_T11",
+    "T11_READINGS",
+    "compare_T11",
     "degradation_table",
     "finding1",
     "finding1_band",
@@ -430,6 +432,21 @@ def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
     wide.index = wide.index.astype(str)
     wide.index.name = "generator"
     return wide.reset_index()
+
+
+T11_READINGS: tuple[str, ...] = ("records", "topology")  # App. F does not say how p-bar weighs records
+
+
+def compare_T11(bench) -> pd.DataFrame:
+    """Return Table 11 compared under each reading of p-bar (`T11_READINGS`), one `paper.compare` block
+    per reading with a ``reading`` column, so neither reading is the only one shown."""
+    rep = paper.reported("T11").query("stat == 'programmatic_accuracy'")
+    parts = []
+    for reading in T11_READINGS:
+        long = table_T11(bench, weighting=reading).melt(id_vars="generator", var_name="difficulty", value_name="value")
+        parts.append(paper.compare(long, rep, on=["generator", "difficulty"]).assign(reading=reading))
+    out = pd.concat(parts, ignore_index=True)
+    return out[["reading"] + [c for c in out.columns if c != "reading"]]
 
 
 def degradation_table(

@@ -51,6 +51,10 @@ PAPER_INCONSISTENCIES: dict[str, tuple[str, str]] = {
     "X1.T13_qwq_human_rank": ("X1.T13_qwq_human_rank", "T13's vs-human column ranks QwQ-32B 3rd, the text 4th"),
     "X1.ci_half_width": ("X1.ci_half_width", "T10's printed CIs reach a 0.70 pp half-width, the text says <= 0.3"),
     "T10.ci_half_width": ("X1.ci_half_width", "T10's printed CIs reach a 0.70 pp half-width, the text says <= 0.3"),
+    "X1.weighting_schemes_named": (
+        "X1.weighting_schemes_named",
+        "§3.2's 'five alternative schemes' lists four; the package's fifth is App. G's param x0.5",
+    ),
     "X1.T29_judge_side_bound": ("X1.T29_judge_side_bound", "T29 deltas exceed the judge-side collapse bound"),
     "X1.tier_rho_with_gt": ("X1.tier_rho_with_gt", "no capacity-ordered tiering of T03's kappas gives -0.171"),
     "X1.temperature_intro": ("X1.temperature_intro", "§1 says <= 0.25 pp; T25 prints a 0.6 pp spread"),
