@@ -135,7 +135,9 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
     )
 
 
-def weighting_shift_T06(t2: pd.DataFrame, generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS) -> pd.DataFrame:
+def weighting_shift_T06(
+    t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
+) -> pd.DataFrame:
     """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
     and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
     sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
@@ -164,7 +166,7 @@ def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
 def scale_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
     """Return P.judge_scale_gap: GPT-OSS-120B minus GPT-OSS-20B mean with-GT alignment over the four
     open-weight generators' cells (the draft's judge-scale figure plots these 12-cell means)."""
-    sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(paper.population("T06").generators)]
     m = sub.groupby("judge")["value"].mean()
     if not {"judge_gpt_oss_120b", "judge_gpt_oss_20b"} <= set(m.index):
         return [paper.not_reproduced("P.judge_scale_gap", "no GPT-OSS-120B or GPT-OSS-20B cells")]
@@ -283,7 +285,7 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
     the lift's sign).
     """
     out = finding_verdicts(_cells_frame(t2))
-    four = t2[t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    four = t2[t2["generator"].isin(paper.population("C-F2").generators)]
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         r4, r5 = _lift(four, j), _lift(t2, j)
         out.append(
@@ -379,7 +381,7 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
     parts = [_checked_on(findings_on_table2(t2), "paper T02")]
     for gens, label in (
         (schema.GENERATORS, "paper T02, 5 generators (T06 caption)"),
-        (schema.OPEN_WEIGHT_GENERATORS, "paper T02, 4 open-weight generators"),
+        (paper.population("T06").generators, "paper T02, 4 open-weight generators"),
     ):
         vs = takeaway_checks(t2, gens)
         if guide_reported is not None:
@@ -743,7 +745,7 @@ def t23_checks(bench, condition: str = "with_gt") -> list[paper.Verdict]:
 def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
     """Return the decision guide over all five generators and over the four open-weight ones (column generators)."""
     five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
-    four = decision_guide(t2, schema.OPEN_WEIGHT_GENERATORS).assign(generators=4)
+    four = decision_guide(t2, paper.population("T06").generators).assign(generators=4)
     return pd.concat([five, four], ignore_index=True)
 
 

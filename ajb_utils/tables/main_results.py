@@ -667,7 +667,7 @@ def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000, seed: s
     accuracy" is the metric of most negative lift; App. B's negative Prometheus-2 lift likewise.
     """
     out = finding_verdicts(cells)
-    out += lift_checks(finding2_lift(bench, cells, 4, n_bootstrap, seed))
+    out += lift_checks(finding2_lift(bench, cells, len(paper.population("C-F2").generators), n_bootstrap, seed))
     pml = per_metric_lift(bench)
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         row = pml.loc[j] if j in pml.index else pd.Series(dtype=float)
@@ -677,7 +677,7 @@ def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000, seed: s
             )
         )
     prom = main_verdicts(bench, ["judge_prometheus2_7b"])
-    prom = prom[prom["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    prom = prom[prom["generator"].isin(paper.population("C-F2").generators)]
     if len(prom):
         pl = paired_lift(prom, n_bootstrap, seed).set_index("judge").loc["judge_prometheus2_7b"]
         out.append(
