@@ -820,6 +820,8 @@ def text_numbers(text: str) -> pd.DataFrame:
             tok = _undouble(m.group(0).rstrip(".,"))
             if not re.search(r"\d", tok) or tok.count(".") > 1:
                 continue
+            if len(tok) == 1 and line[m.end() : m.end() + 1] in ("a", "b"):  # an equation label: (5a), (4b)
+                continue
             between = line[prev_end : m.start()]
             prev, prev_end, again = tok, m.end(), tok == prev and not re.search(r"[^\W\d_]", between)
             if again:  # '82%82\\%', '1.5×1.5\\times': the HTML text then its LaTeX source, one number
