@@ -208,10 +208,35 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     out["_r"] = out["row"].map({"artifact": 0, "claim": 1, "audit": 2})
     out = out.sort_values(["_o", "_r"], kind="stable").drop(columns=["_o", "_r"]).reset_index(drop=True)
     out.attrs["missing_rule"] = missing_rule_line(out_dir)
+    out.attrs["census"] = read_census(out_dir)
     return out
 
 
 RULE_FIT_FILE: str = "T02_missing_rule_fit.csv"  # written by notebook 03 (tables.missing_rule_fit)
+# Written by notebook 14: tables.census_counts(tables.text_census(tables.paper_claim_verdicts())).
+CENSUS_COUNTS_FILE: str = "X1_census_counts.csv"
+CENSUS_COLUMNS: list[str] = ["section", "numbers", "mapped", "consistent", "inconsistent", "unchecked", "unmapped"]
+
+
+def read_census(out_dir: Path | str) -> pd.DataFrame:
+    """Return the census counts per section of the v1 text (CENSUS_COLUMNS; empty if not computed)."""
+    path = Path(out_dir) / CENSUS_COUNTS_FILE
+    if not path.exists():
+        return pd.DataFrame(columns=CENSUS_COLUMNS)
+    return pd.read_csv(path, keep_default_na=False).reindex(columns=CENSUS_COLUMNS)
+
+
+def census_line(census: pd.DataFrame) -> str:
+    """Return one line of the census totals ('' when the census was not computed)."""
+    tot = census[census["section"] == "total"]
+    if tot.empty:
+        return ""
+    t = tot.iloc[0]
+    return (
+        f"paper text census (v1): {int(t['numbers'])} numbers, {int(t['mapped'])} mapped to a table or claim, "
+        f"{int(t['consistent'])} consistent, {int(t['inconsistent'])} inconsistent, "
+        f"{int(t['unchecked'])} unchecked, {int(t['unmapped'])} unmapped"
+    )
 
 
 def missing_rule_line(out_dir: Path | str) -> str:
@@ -259,6 +284,9 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         f"{c['n/a']} not comparable here (data missing), {c['conflict']} conflicting",
         f"  paper consistency audit (X1): {a['yes']} consistent, {a['no']} inconsistent",
     ]
+    census = card.attrs.get("census")
+    if census is not None and census_line(census):
+        lines.append("  " + census_line(census) + " (per section: SCORECARD.md)")
     if card.attrs.get("missing_rule"):
         lines.append("  " + card.attrs["missing_rule"] + (" - meaningless on synthetic data" if synthetic else ""))
     lines.append("  by section (values within / compared; claims holding / checked):")
@@ -483,6 +511,13 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         "[18_scorecard](../../notebooks/18_scorecard.ipynb) shows this page and links every file of "
         "the folder.\n",
     ]
+    census = card.attrs.get("census")
+    if census is not None and len(census):
+        parts.append(
+            "## Census of the paper's text (v1)\n\nEvery number of the arXiv v1 text mapped to the claim or "
+            "printed table cell it rests on (data/paper/census/v1_text_numbers.csv), checked on the paper's own tables.\n\n"
+            + _md_table(census)
+        )
     parts = [x + "\n" for x in parts]
     for sec, g in card.groupby("section", sort=False):
         nbs = [n for n in dict.fromkeys(g["notebook"]) if isinstance(n, str) and n]

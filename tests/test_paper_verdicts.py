@@ -167,7 +167,7 @@ def test_T06_value_with_another_judge_in_the_slot_is_not_within() -> None:
 
 
 # ---- the authors' rule is every paper comparison's default --------------------------------
-def test_tables_compared_with_the_paper_default_to_the_authors_rule() -> None:
+def test_the_library_has_one_default_the_authors_rule() -> None:
     import inspect
 
     assert stats.PAPER_MISSING == "authors"
@@ -185,7 +185,9 @@ def test_tables_compared_with_the_paper_default_to_the_authors_rule() -> None:
         tables.hard_cell_means,
     ):
         assert inspect.signature(fn).parameters["missing"].default == "authors", fn.__name__
-    assert inspect.signature(stats.align).parameters["missing"].default == "exclude"  # still named, still there
+    for fn in (stats.align, stats.record_alignment, stats.per_metric_align, stats.bootstrap_diff_ci):
+        assert inspect.signature(fn).parameters["missing"].default == "authors", fn.__name__
+    assert stats.rule_name(stats.PAPER_MISSING).startswith("authors' rule")
 
 
 def test_authors_rule_against_a_hand_computed_cell() -> None:
@@ -209,7 +211,8 @@ def test_authors_rule_against_a_hand_computed_cell() -> None:
     v = pd.DataFrame(rows).assign(match=lambda d: 1 - (d["p"] - d["llm_score"]).abs())
     authors = stats.align(v, by=["judge"], missing=stats.PAPER_MISSING)
     assert authors["align"].iloc[0] == pytest.approx(100 * 2.5 / 4) and authors["n"].iloc[0] == 1
-    assert stats.align(v, by=["judge"])["align"].iloc[0] == pytest.approx(100 * 2.5 / 3)
+    assert stats.align(v, by=["judge"], missing="exclude")["align"].iloc[0] == pytest.approx(100 * 2.5 / 3)
+    assert stats.align(v, by=["judge"])["align"].iloc[0] == pytest.approx(100 * 2.5 / 4)  # the one default
 
 
 # ---- the kappa-vs-tier search ----------------------------------------------------------------

@@ -48,7 +48,7 @@ def two_records() -> pd.DataFrame:
 # alignment
 # ------------------------------------------------------------------------------------------
 def test_record_alignment_worked_example(two_records):
-    rec = S.record_alignment(two_records).set_index("id")
+    rec = S.record_alignment(two_records, missing="exclude").set_index("id")
     assert rec.loc["r1", "mu"] == pytest.approx(0.8325)
     assert rec.loc["r1", "n_verdicts"] == 4
     assert rec.loc["r2", "mu"] == pytest.approx(2.0 / 3.0)  # exclude: (1 + .5 + .5) / 3
@@ -125,12 +125,12 @@ def test_missing_row_counts_as_miss(two_records):
     dropped = two_records[two_records["llm_score"].notna()]  # the verdicts frame drops nulls
     miss = S.record_alignment(dropped, missing="miss").set_index("id")
     assert miss.loc["r2", "mu"] == pytest.approx(0.5)
-    exc = S.record_alignment(dropped).set_index("id")
+    exc = S.record_alignment(dropped, missing="exclude").set_index("id")
     assert exc.loc["r2", "mu"] == pytest.approx(2.0 / 3.0)
 
 
 def test_align_two_records(two_records):
-    a = S.align(two_records)
+    a = S.align(two_records, missing="exclude")
     assert len(a) == 1 and a["n"].iloc[0] == 2
     assert a["align"].iloc[0] == pytest.approx(100 * (0.8325 + 2 / 3) / 2)
     am = S.align(two_records, missing="miss")
@@ -138,12 +138,12 @@ def test_align_two_records(two_records):
     one = S.align(two_records[two_records["id"] == "r1"])
     assert one["align"].iloc[0] == pytest.approx(83.25)  # the paper prints 83.3% (half up)
     # a record frame is accepted as input too
-    rec = S.record_alignment(two_records)
+    rec = S.record_alignment(two_records, missing="exclude")
     assert S.align(rec)["align"].iloc[0] == pytest.approx(a["align"].iloc[0])
 
 
 def test_per_metric_align(two_records):
-    pm = S.per_metric_align(two_records).set_index("metric")["align"]
+    pm = S.per_metric_align(two_records, missing="exclude").set_index("metric")["align"]
     assert pm["sequence_accuracy"] == pytest.approx(100 * (0.33 + 0.5) / 2)
     assert pm["parameter_structure"] == pytest.approx(100.0)  # only r1 available
     pm_miss = S.per_metric_align(two_records, missing="miss").set_index("metric")

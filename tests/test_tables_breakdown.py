@@ -43,13 +43,16 @@ def tiny() -> SimpleNamespace:
 
 
 def test_per_metric_long_is_mean_over_cells(tiny):
-    t = tables.per_metric_long(tiny, judges=["judge_gpt_5_4", "judge_qwq_32b"])
+    t = tables.per_metric_long(tiny, judges=["judge_gpt_5_4", "judge_qwq_32b"], generators=["qwen3_32b", "gpt5_4"])
     t = t.set_index(["judge", "metric"])["align"]
     # GPT-5.4 judge: sequence llm 1 everywhere; p = 0 (qwen) and 1 (gpt5_4) -> cells 0 and 100 -> 50
     assert t[("judge_gpt_5_4", "sequence_accuracy")] == pytest.approx(50.0)
     # QwQ: r1 llm 1, r2/r3 0.5; qwen cell (p=0): (0 + .5 + .5)/3; gpt5_4 cell (p=1): (1 + .5 + .5)/3
     assert t[("judge_qwq_32b", "sequence_accuracy")] == pytest.approx(100 * ((1 / 3) + (2 / 3)) / 2)
     assert t[("judge_qwq_32b", "tool_selection")] == pytest.approx(100.0)
+    # T24's own population (four open-weight generators) leaves GPT-5.4's outputs out: only the qwen cell
+    own = tables.per_metric_long(tiny, judges=["judge_gpt_5_4"]).set_index("metric")
+    assert own.loc["sequence_accuracy", "align"] == pytest.approx(0.0) and own["n_cells"].eq(1).all()
 
 
 def test_topology_weighting_shift_hand_computed():

@@ -223,17 +223,14 @@ def test_T02_T10_from_the_shared_record_frame_equal_the_verdict_path(bench) -> N
         pd.testing.assert_frame_equal(new_ci.drop(columns="half_width"), old_ci)
 
 
-def test_main_records_is_computed_once_per_verdict_frame(bench) -> None:
-    """The memo hits for the same verdict frame and rule, and recomputes for another rule or another frame."""
-    from dataclasses import replace
-
-    a = tables.main_records(bench)
-    assert tables.main_records(bench) is a
-    assert tables.main_records(bench, missing="exclude") is not a
-    other = replace(bench, verdicts=bench.verdicts[bench.verdicts["judge"] != "judge_qwq_32b"].copy())
-    b = tables.main_records(other)
-    assert b is not a and "judge_qwq_32b" not in set(b["judge"].astype(str))
-    assert len(b) < len(a)
+def test_tables_2_and_10_on_one_record_frame_passed_explicitly(bench) -> None:
+    """A caller that reuses the record frame passes it (records=): the tables equal their own computation."""
+    recs = tables.main_records(bench)
+    assert tables.main_records(bench) is not recs  # a new frame each call: no memo
+    pd.testing.assert_frame_equal(tables.table_T02(bench, records=recs), tables.table_T02(bench))
+    pd.testing.assert_frame_equal(
+        tables.table_T10(bench, n_bootstrap=50, seed=1, records=recs), tables.table_T10(bench, n_bootstrap=50, seed=1)
+    )
 
 
 def test_paired_lift_from_records_equals_from_verdicts(bench) -> None:
@@ -246,8 +243,8 @@ def test_paired_lift_from_records_equals_from_verdicts(bench) -> None:
     pd.testing.assert_frame_equal(by_v, by_r)
 
 
-def test_main_records_sees_a_verdict_frame_changed_in_place(bench) -> None:
-    """The memo is keyed by content: a verdict frame changed in place (same object) is recomputed."""
+def test_table_2_sees_a_verdict_frame_changed_in_place(bench) -> None:
+    """A verdict frame changed in place (same object) gives the new Table 2."""
     from dataclasses import replace
 
     mine = replace(bench, verdicts=bench.verdicts.copy())
@@ -260,25 +257,23 @@ def test_main_records_sees_a_verdict_frame_changed_in_place(bench) -> None:
     pd.testing.assert_frame_equal(after, tables.table_T02(fresh))
 
 
-def test_finding2_lift_memo_follows_the_verdicts_content(bench, cells) -> None:
-    """The lifts are computed once per verdict content and seed: the same call gives the same frame
-    (its own copy); verdicts changed in place, or a Generator as seed, are computed again."""
+def test_finding2_lift_follows_the_verdicts(bench, cells) -> None:
+    """The lifts are the caller's frame; verdicts changed give other lifts; a Generator seed its own draws."""
     import copy
 
     import numpy as np
 
     first = tables.finding2_lift(bench, cells, 4, 200, seed=3)
-    first.loc[:, "lift"] = np.nan  # the caller's copy
-    pd.testing.assert_frame_equal(
-        tables.finding2_lift(bench, cells, 4, 200, seed=3).dropna(), tables.finding2_lift(bench, cells, 4, 200, seed=3)
-    )
+    first.loc[:, "lift"] = np.nan  # the caller's frame
+    again = tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    assert again["lift"].notna().all()
     changed = copy.copy(bench)
     changed.verdicts = bench.verdicts.copy()
     v = changed.verdicts
     v.loc[v["condition"] == "without_gt", "llm_score"] = 1.0
     v["match"] = 1.0 - (v["p"] - v["llm_score"]).abs()
     other = tables.finding2_lift(changed, cells, 4, 200, seed=3)
-    assert not np.allclose(other["lift"], tables.finding2_lift(bench, cells, 4, 200, seed=3)["lift"])
+    assert not np.allclose(other["lift"], again["lift"])
     a = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
     b = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
     assert not a[["lo", "hi"]].equals(b[["lo", "hi"]])
@@ -294,3 +289,16 @@ def test_main_records_from_its_columns_equal_the_full_rows(bench) -> None:
         for rule in stats.MISSING_RULES:
             want = stats.record_alignment(tables.main_verdicts(b), missing=rule)
             pd.testing.assert_frame_equal(tables.main_records(b, missing=rule), want, check_exact=True)
+
+
+def test_t11_is_compared_under_both_readings(bench) -> None:
+    """Each reading of p-bar gets its own comparison block, each equal to table_T11 under that reading."""
+    cmp = tables.compare_T11(bench)
+    assert list(dict.fromkeys(cmp["reading"])) == list(tables.T11_READINGS)
+    for reading in tables.T11_READINGS:
+        block = cmp[cmp["reading"] == reading].set_index(["generator", "difficulty"])["reproduced"]
+        want = tables.table_T11(bench, weighting=reading).set_index("generator").stack()
+        assert block.reindex(want.index).to_numpy() == pytest.approx(want.to_numpy())
+    assert not np.allclose(
+        cmp.loc[cmp["reading"] == "records", "reproduced"], cmp.loc[cmp["reading"] == "topology", "reproduced"]
+    )

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ajb_utils import schema, stats, tables
+from ajb_utils import paper, schema, stats, tables
 from ajb_utils.data import load_bench
 
 
@@ -72,6 +72,7 @@ def test_kappa_compression_chance_agreement(bench) -> None:
     pw = tables.pairwise_long(bench, schema.MAIN_JUDGES)
     a, b = "judge_qwq_32b", "judge_gpt_oss_120b"
     v = bench.verdicts[(bench.verdicts["condition"] == "with_gt") & bench.verdicts["judge"].isin([a, b])]
+    v = v[v["generator"].isin(paper.population("T03").generators)]  # T03's 12 cells
     w = v.pivot_table(
         index=["id", "generator", "difficulty", "metric"], columns="judge", values="llm_score", observed=True
     ).dropna()
@@ -79,3 +80,15 @@ def test_kappa_compression_chance_agreement(bench) -> None:
     row = pw[(pw["judge"] == a) & (pw["judge_2"] == b) & (pw["condition"] == "with_gt")].iloc[0]
     assert (row["agreement"] / 100 - row["kappa"]) / (1 - row["kappa"]) == pytest.approx(pe, abs=1e-9)
     assert np.isfinite(t["p_e"]).all()
+
+
+def test_prometheus_gap_lists_only_observed_conditions(bench) -> None:
+    """A categorical condition with unobserved categories (ablation conditions) adds no 'nan' condition
+    (pandas 2.x, which pyproject allows, groups categoricals with observed=False by default)."""
+    from dataclasses import replace
+
+    v = bench.verdicts.copy()
+    v["condition"] = v["condition"].cat.add_categories(["corrupted_gt_unseen"])
+    gap = [x for x in tables.jury_checks(replace(bench, verdicts=v)) if x.claim_id == "CJ.prometheus_gap"][0]
+    assert "nan" not in gap.reproduced and "unseen" not in gap.reproduced, gap.reproduced
+    assert gap.reproduced.count(",") == 1  # with_gt and without_gt

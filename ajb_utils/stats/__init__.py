@@ -15,7 +15,7 @@ Missing verdicts. The paper's Eq. 4b averages the M = 4 per-metric matches of a 
 whose verdict is missing (NaN ``llm_score``, or no row for that metric although the record has
 rows for others) is handled by one of three rules, chosen with ``missing=``:
 
-- ``"exclude"`` (default of the ``stats`` functions): the record's mu is the mean over the metrics it has;
+- ``"exclude"``: the record's mu is the mean over the metrics it has;
 - ``"miss"`` (Appendix D): a missing verdict counts as a full miss (match 0), mu = sum of
   matches / M; a record whose judge returned no verdict at all is excluded, and with it its
   (record, generator, judge, difficulty) tuple in every condition (Appendix D excludes tuples,
@@ -23,8 +23,8 @@ rows for others) is handled by one of three rules, chosen with ``missing=``:
 - ``"authors"`` (the authors' analysis script, the rule the README attributes to them): a record
   whose condition has no verdict at all (null ``overall_alignment_pct``) is dropped in that
   condition only, while a single null metric inside a verdict counts as a miss (the verdict's
-  overall alignment already holds it as 0). Every comparison with the paper uses this rule:
-  ``PAPER_MISSING``, the default of the tables the notebooks compare with the paper.
+  overall alignment already holds it as 0). ``PAPER_MISSING``: the one default of every ``stats``
+  function and table (``rule_name`` gives its printed name).
 
 Every rule drops a record without any verdict (its mu is undefined, not 0). A record with no row
 at all is never seen. Every statistic follows one row rule: one row per (record, judge,
@@ -70,6 +70,7 @@ from ajb_utils.stats.frames import (
     CELL_KEYS,
     JURY_KEYS,
     LABELS,
+    MISSING_RULE_NAMES,
     MISSING_RULES,
     PAIR_KEYS,
     PAPER_MISSING,
@@ -79,13 +80,14 @@ from ajb_utils.stats.frames import (
     Missing,
     SeedLike,
     as_str,
+    rule_name,
     str_category,
     str_counts,
     str_in,
     str_join,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
-from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
+from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman, spearman_tie_range
 from ajb_utils.stats.reference import (
     REFERENCE_JUDGES,
     metric_rows,
@@ -103,7 +105,9 @@ __all__ = [
     "str_join",
     "SeedLike",
     "Missing",
+    "MISSING_RULE_NAMES",
     "MISSING_RULES",
+    "rule_name",
     "PAPER_MISSING",
     "LABELS",
     "RECORD_KEYS",
@@ -133,6 +137,7 @@ __all__ = [
     "binary_verdicts",
     "half_rate",
     "spearman",
+    "spearman_tie_range",
     "ranking_stability",
     "rank1_probability",
     "soft_jury",

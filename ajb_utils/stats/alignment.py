@@ -10,6 +10,7 @@ import pandas as pd
 from ajb_utils.schema import DIFFICULTIES
 from ajb_utils.stats.frames import (
     CELL_KEYS,
+    PAPER_MISSING,
     RECORD_EXTRAS,
     RECORD_KEYS,
     Missing,
@@ -83,7 +84,7 @@ def _kept_by_codes(has: np.ndarray, codes: dict[str, np.ndarray], missing: Missi
 
 def record_alignment(
     verdicts: pd.DataFrame,
-    missing: Missing = "exclude",
+    missing: Missing = PAPER_MISSING,
     keys: Sequence[str] = RECORD_KEYS,
     n_metrics: int | None = None,
 ) -> pd.DataFrame:
@@ -133,7 +134,7 @@ def record_alignment(
 def align(
     verdicts: pd.DataFrame,
     by: Sequence[str] = CELL_KEYS,
-    missing: Missing = "exclude",
+    missing: Missing = PAPER_MISSING,
 ) -> pd.DataFrame:
     """Return align (Eq. 5a, percent) per cell: columns by..., align, n (records per cell).
 
@@ -153,7 +154,7 @@ def align(
 def per_metric_align(
     verdicts: pd.DataFrame,
     by: Sequence[str] = CELL_KEYS,
-    missing: Missing = "exclude",
+    missing: Missing = PAPER_MISSING,
 ) -> pd.DataFrame:
     """Return mean per-metric match x 100 per cell and metric: columns by..., metric, align, n.
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from ajb_utils.stats.alignment import record_alignment
 from ajb_utils.stats.frames import (
+    PAPER_MISSING,
     Missing,
     SeedLike,
     _alpha,
@@ -304,7 +305,7 @@ def bootstrap_diff_ci(
     n_resamples: int = 2000,
     ci: float = 0.95,
     seed: SeedLike = 0,
-    missing: Missing = "exclude",
+    missing: Missing = PAPER_MISSING,
     scale: float = 100.0,
 ) -> pd.DataFrame:
     """Return paired difference a - b of conditions with CI: columns by..., diff, lo, hi, n_pairs, n_cells.

@@ -11,10 +11,24 @@ import pandas as pd
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 Missing = Literal["exclude", "miss", "authors"]
 MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
-# The rule of every comparison with the paper: the authors' analysis script (a condition without
-# any verdict is dropped, a null metric inside a verdict counts as a miss). `stats` functions keep
-# "exclude" as their default; the tables compared with the paper default to this one.
+# The one default of the library (every `stats` function, every table, the notebooks' `missing`
+# parameter, the main command's summary): the authors' analysis script (a condition without any
+# verdict is dropped, a null metric inside a verdict counts as a miss). "exclude" and "miss" stay
+# available by name.
 PAPER_MISSING: Missing = "authors"
+# How a rule is named wherever a number made under it is printed.
+MISSING_RULE_NAMES: dict[str, str] = {
+    "authors": "authors' rule (a condition without any verdict dropped, a null metric a miss)",
+    "exclude": "exclude (a null metric left out of the record's mean)",
+    "miss": "miss (Appendix D: a null metric a miss, a tuple without any verdict dropped in both conditions)",
+}
+
+
+def rule_name(missing: str) -> str:
+    """Return the printed name of a missing-verdict rule (MISSING_RULE_NAMES)."""
+    _check_missing(missing)
+    return MISSING_RULE_NAMES[missing]
+
 
 LABELS: tuple[float, float, float] = (0.0, 0.5, 1.0)
 RECORD_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "judge", "condition")

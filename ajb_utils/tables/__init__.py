@@ -15,6 +15,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
 - every_claim: every claim of claims.csv checked on one Bench, in one call (claim_verdicts)
+- own_numbers: the paper's own printed numbers through every claim and comparison (issue 29)
 """
 
 from ajb_utils.tables import (
@@ -30,6 +31,7 @@ from ajb_utils.tables import (
     gallery,
     main_results,
     new_judge,
+    own_numbers,
     questions,
     validation,
 )
@@ -45,6 +47,7 @@ from ajb_utils.tables.every_claim import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
+from ajb_utils.tables.own_numbers import *  # noqa: F401,F403
 from ajb_utils.tables.questions import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
 
@@ -63,5 +66,6 @@ SECTIONS = (
     gallery,
     questions,
     every_claim,
+    own_numbers,
 )
 __all__ = [name for module in SECTIONS for name in module.__all__]

@@ -46,10 +46,15 @@ def _present(names: Sequence[str], have: Sequence[str]) -> list[str]:
 
 
 def pairwise_long(
-    bench, judges: Sequence[str] | None = None, conditions: Sequence[str] = schema.MAIN_CONDITIONS
+    bench,
+    judges: Sequence[str] | None = None,
+    conditions: Sequence[str] = schema.MAIN_CONDITIONS,
+    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair."""
-    v = released_verdicts(bench, judges, conditions)
+    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair, over T03's
+    population (`paper.population("T03")`, the 12 cells of four generators) unless ``generators`` says otherwise."""
+    gens = paper.population("T03").generators if generators is None else generators
+    v = released_verdicts(bench, judges, conditions, generators=gens)
     judges = _present(list(schema.JUDGES if judges is None else judges), v["judge"].unique())
     frames = []
     for cond in conditions:
@@ -89,8 +94,9 @@ def extreme_pairs(
 
 
 def confusion_pair(bench, judge: str, judge_2: str, condition: str = "with_gt") -> pd.DataFrame:
-    """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2."""
-    v = released_verdicts(bench, [judge, judge_2], [condition])
+    """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2, over
+    F10's population (`paper.population("F10")`, four generators)."""
+    v = released_verdicts(bench, [judge, judge_2], [condition], generators=paper.population("F10").generators)
     wide = v.groupby(list(stats.PAIR_KEYS) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
     wide.columns = wide.columns.astype(str)
     conf = stats.confusion(wide[judge].to_numpy(float), wide[judge_2].to_numpy(float), normalize=True)
@@ -330,7 +336,7 @@ def hard_cell_means(
     both = pd.concat([v, jury], ignore_index=True)
     both["judge"] = stats.as_str(both["judge"])
     cells = stats.align(both, by=["judge", "generator"], missing=missing)
-    res = cells.groupby("judge")["align"].mean()
+    res = cells.groupby("judge", observed=True)["align"].mean()
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])
 
 
@@ -364,7 +370,12 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
             val = sub[stat].mean()
             out.append(paper.verdict(f"CJ.mean_{stat}_{cond}", val, shown=f"{val:.3f}"))
         rho = tier_gap_rho(pw, cond)
-        out.append(paper.verdict(f"CJ.kappa_tier_rho_{cond}", rho, shown=f"{rho:.3f}", note=TIER_NOTE))
+        out.append(  # the paper does not define its tiering: no verdict is possible, whatever the data
+            paper.not_reproduced(
+                f"CJ.kappa_tier_rho_{cond}",
+                f"the paper's judge tiering (undefined; schema.JUDGE_TIER gives rho {rho:.3f}). {TIER_NOTE}",
+            )
+        )
     kg = pw[pw["condition"] == "with_gt"]["kappa"]
     for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
         out.append(paper.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))
@@ -384,7 +395,7 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verdict]:
             index=["generator", "difficulty", "condition"], columns="judge", values="align", observed=True
         )
         gap = cell[[j for j in six if j in cell.columns]].mean(axis=1) - cell["judge_prometheus2_7b"]
-        per = gap.groupby(level="condition").mean()
+        per = gap.groupby(level="condition", observed=True).mean()  # pandas 2.x: no unobserved "nan" conditions
         out.append(
             paper.verdict(
                 "CJ.prometheus_gap",

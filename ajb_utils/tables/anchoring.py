@@ -164,13 +164,18 @@ def t01_checks(split: pd.DataFrame) -> list[paper.Verdict]:
     return out
 
 
-def apph_checks(counts: pd.DataFrame) -> list[paper.Verdict]:
-    """Return the App. H verdict: Gemini-2.5-Pro hard over-anchoring instances as a share of hard outputs."""
+def apph_checks(counts: pd.DataFrame, full_data: bool = True) -> list[paper.Verdict]:
+    """Return the App. H verdict: Gemini-2.5-Pro's hard over-anchoring instances, the count the paper
+    states (1,322), compared as that count on the full corpus (not on the synthetic sample)."""
     hit = counts[(counts["judge"] == "judge_gemini_2_5_pro") & (counts["difficulty"] == "hard")]
     if not len(hit):
-        return [paper.verdict("P.anchoring_instances", (0, 0))]
-    k = int(hit["instances"].iloc[0])
-    return [paper.verdict("P.anchoring_instances", (k, int(hit["n_records"].iloc[0])))]
+        return [paper.not_reproduced("P.anchoring_instances", "no Gemini-2.5-Pro hard verdicts in both conditions")]
+    k, n = int(hit["instances"].iloc[0]), int(hit["n_records"].iloc[0])
+    return [
+        paper.verdict(
+            "P.anchoring_instances", k, full_data=full_data, note=f"of {n:,} hard records judged in both conditions"
+        )
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,7 +371,7 @@ def anchoring_counts(verdicts: pd.DataFrame, mined: pd.DataFrame, judges: Sequen
     rec = _paired_records(verdicts[verdicts["judge"].isin(judges)])
     inst = (
         mined.drop_duplicates(["judge", "difficulty", "generator", "id"])
-        .groupby(["judge", "difficulty"])
+        .groupby(["judge", "difficulty"], observed=True)
         .size()
         .rename("instances")
         .reset_index()

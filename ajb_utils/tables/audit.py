@@ -8,7 +8,9 @@ the audit runs unchanged on the paper's own table and on reproduced numbers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -41,9 +43,19 @@ __all__ = [
     "weighting_shift_T06",
     "guide_weighting_checks",
     "scale_checks",
+    "WEIGHTINGS_NAMED_IN_TEXT",
+    "CENSUS_FILE",
+    "CENSUS_STATUSES",
+    "text_numbers",
+    "map_text_numbers",
+    "text_census",
+    "paper_census",
+    "census_counts",
 ]
 
 _KEYS = ["generator", "judge", "difficulty", "condition"]
+# The alternative weightings §3.2 lists for its "five alternative schemes" (arXiv v1 text): four.
+WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2")
 
 
 # ---- T23 self-preference ----------------------------------------------------------------------
@@ -123,7 +135,9 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
     )
 
 
-def weighting_shift_T06(t2: pd.DataFrame, generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS) -> pd.DataFrame:
+def weighting_shift_T06(
+    t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
+) -> pd.DataFrame:
     """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
     and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
     sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
@@ -152,7 +166,7 @@ def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
 def scale_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
     """Return P.judge_scale_gap: GPT-OSS-120B minus GPT-OSS-20B mean with-GT alignment over the four
     open-weight generators' cells (the draft's judge-scale figure plots these 12-cell means)."""
-    sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(paper.population("T06").generators)]
     m = sub.groupby("judge")["value"].mean()
     if not {"judge_gpt_oss_120b", "judge_gpt_oss_20b"} <= set(m.index):
         return [paper.not_reproduced("P.judge_scale_gap", "no GPT-OSS-120B or GPT-OSS-20B cells")]
@@ -271,7 +285,7 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
     the lift's sign).
     """
     out = finding_verdicts(_cells_frame(t2))
-    four = t2[t2["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    four = t2[t2["generator"].isin(paper.population("C-F2").generators)]
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         r4, r5 = _lift(four, j), _lift(t2, j)
         out.append(
@@ -367,17 +381,25 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
     parts = [_checked_on(findings_on_table2(t2), "paper T02")]
     for gens, label in (
         (schema.GENERATORS, "paper T02, 5 generators (T06 caption)"),
-        (schema.OPEN_WEIGHT_GENERATORS, "paper T02, 4 open-weight generators"),
+        (paper.population("T06").generators, "paper T02, 4 open-weight generators"),
     ):
         vs = takeaway_checks(t2, gens)
         if guide_reported is not None:
             rep = guide_reported[guide_reported["variant"].isin(["best", "runner_up"])]
-            m = _means(t2, gens).set_index(["condition", "difficulty", "judge"])["value"]
-            idx = list(zip(rep["condition"], rep["difficulty"], rep["judge"]))
-            dev = float(np.nanmax(np.abs(rep["value"].to_numpy(float) - m.reindex(idx).to_numpy(float))))
+            keys = ["condition", "difficulty", "judge"]
+            cells = t2[t2["generator"].isin(list(gens))]
+            printed = cells["printed"] if "printed" in cells.columns else cells["value"].map(lambda x: f"{x:.1f}")
+            gap, raw = _interval_excess(
+                rep.set_index(keys)["printed"],
+                pd.Series(printed.to_numpy(), index=pd.MultiIndex.from_frame(cells[keys + ["generator"]])),
+                keys,
+            )
             vs.append(
                 paper.verdict(
-                    "X1.T06_from_T02", dev, shown=f"{dev:.2f}", note="max over T06's 12 best/runner-up entries"
+                    "X1.T06_from_T02",
+                    gap,
+                    shown=f"{gap:.2f}",
+                    note=f"max over T06's 12 best/runner-up entries, beyond printed precision; printed difference {raw:.2f}",
                 )
             )
         held = [v.holds is True for v in vs if v.claim_id.startswith(("T06.", "X1.qwq"))]
@@ -402,6 +424,27 @@ def _rep_series(artifact: str, keys: list[str], query: str | None = None) -> pd.
     return r.set_index(keys)["value"]
 
 
+def _printed_series(artifact: str, keys: list[str], query: str | None = None) -> pd.Series:
+    """Return one artifact's values as printed (strings) indexed by keys (optionally filtered)."""
+    r = paper.reported(artifact)
+    if query:
+        r = r.query(query)
+    r = r.dropna(subset=keys)
+    return r.set_index(keys)["printed"]
+
+
+def _interval_excess(target: pd.Series, cells: pd.Series, keys: list[str]) -> tuple[float, float]:
+    """Return (max gap no unrounded values remove, max printed difference) between printed targets and
+    the mean of the printed cells sharing their keys (interval arithmetic on printed precision)."""
+    grouped = cells.groupby(level=keys)
+    lo = grouped.apply(lambda p: paper.mean_interval(p)[0]).reindex(target.index)
+    hi = grouped.apply(lambda p: paper.mean_interval(p)[1]).reindex(target.index)
+    t = pd.DataFrame([paper.printed_interval(p) for p in target], index=target.index, columns=["lo", "hi"])
+    gap = np.maximum(0.0, np.maximum(t["lo"] - hi, lo - t["hi"])).dropna()
+    raw = ((t["lo"] + t["hi"]) / 2 - (lo + hi) / 2).abs().dropna()
+    return (float(gap.max()) if len(gap) else np.nan, float(raw.max()) if len(raw) else np.nan)
+
+
 def audit_cross_tables() -> pd.DataFrame:
     """Return X1 part 2: the paper's tables and figures against each other (engine verdicts).
 
@@ -413,14 +456,17 @@ def audit_cross_tables() -> pd.DataFrame:
     f10 = paper.reported("F10").query("condition == 'with_gt'")
     t03 = _rep_series("T03", ["judge", "judge_2", "stat"], "condition == 'with_gt'")
     hdr = f10[f10["stat"].isin(["agreement", "kappa"])].set_index(["judge", "judge_2", "stat"])["value"]
+    hdr_p = f10[f10["stat"].isin(["agreement", "kappa"])].set_index(["judge", "judge_2", "stat"])["printed"]
+    t03_p = _printed_series("T03", ["judge", "judge_2", "stat"], "condition == 'with_gt'")
     for stat, cid in (("agreement", "X1.F10_from_T03"), ("kappa", "X1.F10_kappa_from_T03")):
         h = hdr.xs(stat, level="stat")
         t = t03.xs(stat, level="stat").reindex(h.index)
+        gap, _ = _interval_excess(hdr_p.xs(stat, level="stat"), t03_p.xs(stat, level="stat"), ["judge", "judge_2"])
         out.append(
             paper.verdict(
                 cid,
-                _max_abs(h, t),
-                shown=f"{_max_abs(h, t):g}",
+                gap,
+                shown=f"{gap:g} beyond printed precision",
                 note="; ".join(
                     f"{schema.display(a)} x {schema.display(b)}: {h[(a, b)]:g} vs {t[(a, b)]:g}" for a, b in h.index
                 ),
@@ -494,28 +540,51 @@ def audit_cross_tables() -> pd.DataFrame:
             note="without GT the figure prints +4.6 to +6.0",
         )
     )
-    t02 = _rep_series("T02", ["generator", "judge", "difficulty", "condition"])
-    six = t02.groupby(level=["generator", "difficulty", "condition"]).mean()
-    t04 = _rep_series("T04", ["generator", "difficulty", "condition"], "stat == 'alignment'")
-    d04 = _max_abs(t04.xs("without_gt", level="condition", drop_level=False), six.reindex(t04.index))
-    out.append(paper.verdict("X1.T04_from_T02", d04, shown=f"{d04:.2f}", note="1.0-default column"))
-    t01 = _rep_series("T01", ["generator", "judge", "difficulty", "condition"], "stat == 'alignment'")
-    t01 = t01[t01.index.get_level_values("condition").isin(["with_gt", "without_gt"])]
-    d01 = _max_abs(t01, t02.reindex(t01.index))
-    out.append(paper.verdict("X1.T01_from_T02", d01, shown=f"{d01:.1f}", note="GT and no-GT columns"))
+    t02p = _printed_series("T02", ["generator", "judge", "difficulty", "condition"])
+    t04p = _printed_series("T04", ["generator", "difficulty", "condition"], "stat == 'alignment'")
+    t04p = t04p[t04p.index.get_level_values("condition") == "without_gt"]
+    d04, raw04 = _interval_excess(t04p, t02p, ["generator", "difficulty", "condition"])
+    out.append(
+        paper.verdict(
+            "X1.T04_from_T02", d04, shown=f"{d04:.2f}", note=f"1.0-default column; printed difference {raw04:.3f}"
+        )
+    )
+    t01p = _printed_series("T01", ["generator", "judge", "difficulty", "condition"], "stat == 'alignment'")
+    t01p = t01p[t01p.index.get_level_values("condition").isin(["with_gt", "without_gt"])]
+    d01, raw01 = _interval_excess(t01p, t02p, ["generator", "judge", "difficulty", "condition"])
+    out.append(
+        paper.verdict("X1.T01_from_T02", d01, shown=f"{d01:.2f}", note=f"GT and no-GT columns; printed {raw01:.1f}")
+    )
     t29 = paper.reported("T29").dropna(subset=["judge"])
     std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
-    gt15 = t02.xs("with_gt", level="condition").groupby(level="judge").mean()
-    d29 = _max_abs(std, gt15.reindex(std.index))
-    out.append(paper.verdict("X1.T29_from_T02", d29, shown=f"{d29:.2f}", note="standard column"))
+    std_p = _printed_series("T29", ["judge", "condition"], "variant == 'standard' and stat == 'alignment'")
+    d29, raw29 = _interval_excess(std_p, t02p, ["judge", "condition"])
+    out.append(
+        paper.verdict(
+            "X1.T29_from_T02",
+            d29,
+            shown=f"{d29:.2f}",
+            note=f"standard column vs the 15-cell with-GT mean (T29's population); printed difference {raw29:.2f}",
+        )
+    )
     binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"]
     rho29 = float(pd.Series(std).rank().corr(binary.reindex(std.index).rank(), method="pearson"))
+    lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.reindex(std.index).to_numpy(float))
+    near = float(np.clip(float(paper.claim("X1.T29_spearman")["paper_value"]), lo, hi))
     out.append(
-        paper.verdict("X1.T29_spearman", rho29, shown=f"{rho29:+.3f}", note="the paper prints 0.03 without a sign")
+        paper.verdict(
+            "X1.T29_spearman",
+            near,
+            shown=f"{lo:+.3f} to {hi:+.3f}",
+            note=f"printed ties averaged: {rho29:+.3f}; every way to break the printed ties gives "
+            f"{lo:+.3f} to {hi:+.3f} (the paper prints 0.03 without a sign)",
+        )
     )
     t13 = paper.reported("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
     t13w = t13.pivot(index="judge", columns="variant", values="value")
     out.append(paper.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]))
+    out.append(paper.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"], note="printed T13"))
+    out.append(paper.verdict("T06.oss120b_tops_human", t13w["vs_human"], note="printed T13"))
     rho13 = float(t13w["vs_programmatic"].rank().corr(t13w["vs_human"].rank()))
     out.append(paper.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"))
     t10 = (
@@ -630,6 +699,13 @@ def audit_text_numbers() -> list[paper.Verdict]:
                 shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items()),
             )
         )
+    out.append(
+        paper.verdict(
+            "X1.weighting_schemes_named",
+            len(WEIGHTINGS_NAMED_IN_TEXT),
+            note="§3.2 names " + ", ".join(WEIGHTINGS_NAMED_IN_TEXT) + "; the fifth the package uses is param_x0.5",
+        )
+    )
     t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
     out.append(paper.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
     t02 = paper.reported("T02")
@@ -680,5 +756,175 @@ def t23_checks(bench, condition: str = "with_gt") -> list[paper.Verdict]:
 def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
     """Return the decision guide over all five generators and over the four open-weight ones (column generators)."""
     five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
-    four = decision_guide(t2, schema.OPEN_WEIGHT_GENERATORS).assign(generators=4)
+    four = decision_guide(t2, paper.population("T06").generators).assign(generators=4)
     return pd.concat([five, four], ignore_index=True)
+
+
+# ---- the census: every number of the v1 text, mapped to what it rests on -----------------------
+CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
+CENSUS_STATUSES: tuple[str, ...] = ("consistent", "inconsistent", "unchecked", "unmapped")
+_SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # citations, survey, prompt text
+_MODEL = re.compile(
+    r"(GPT-OSS-\d+B|GPT-\d(?:\.\d)?|Qwen\d?(?:\.\d)?-?\d*\.?\d*B?|QwQ-\d+B|Llama-\d(?:\.\d)?-\d+B|SmolLM\d-\d+B|"
+    r"Gemini[- ]\d\.\d[- ]Pro|Claude[- ]Sonnet[- ]\d(?:\.\d)?|Prometheus-\d|Phi-\d|\b\d+(?:\.\d)?B\b|\bC\d\b|\bA\d\b|"
+    r"\b(?:Table|Figure|Fig|Appendix|Section|Eq|Eqs|Tables|Figures|Finding|Findings|Case|RQ|seed)\.?\s*\d+[a-z]?"
+    r"(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*|§\s*\d*(?:\.\d+)?|\b(?:(?:19|20)\d\d[a-z]?){1,2}\b)"
+)
+_NUMBER = re.compile(r"[+−-]?\d[\d.,]*")
+
+
+def _plain(line: str) -> str:
+    """Return a line of the HTML-to-Markdown text without link targets, escapes and LaTeX source."""
+    line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)  # [2](https://...) -> 2
+    line = line.replace("\\{,\\}", ",").replace("\\", "\\").replace("\\.", ".").replace("\\-", "-")
+    line = re.sub(r"\\[A-Za-z]+", " ", line)  # \\times, \\mathrm, ...
+    line = re.sub(r"\\.", "", line)  # remaining escapes (\\%, \\{, \\})
+    return line.replace("\u2212", "-")
+
+
+def _undouble(token: str) -> str:
+    """Return a number token rendered twice (HTML text then its LaTeX source: '93.993.9') once."""
+    half = len(token) // 2
+    return token[:half] if len(token) % 2 == 0 and token[:half] == token[half:] else token
+
+
+def text_numbers(text: str) -> pd.DataFrame:
+    """Return every number of the paper's prose: section, line, number (as printed), context.
+
+    Reference labels (Table 2, Eq. 5b, Appendix F), model names (GPT-5.4, Qwen3-32B), years and
+    the sections of citations and prompt text (`_SKIPPED_SECTIONS`) are not numbers of the text."""
+    rows, section = [], "Front matter"
+    for i, raw in enumerate(text.splitlines(), start=1):
+        if raw.startswith("#"):
+            head = re.sub(r"^#+\s*", "", raw).replace("\\", "")
+            m = re.match(
+                r"(Appendix\s*[A-Z])|(\d+(?:\.\d+)?)|(Abstract|Limitations|Ethical|Acknowledgements|References)", head
+            )
+            if m:
+                section = (
+                    m.group(1).replace("Appendix", "Appendix ").replace("  ", " ")
+                    if m.group(1)
+                    else f"§{m.group(2)}"
+                    if m.group(2)
+                    else m.group(3)
+                )
+                section = section if not section.startswith("§") or "." in section else section
+            continue
+        if section.startswith(_SKIPPED_SECTIONS) or not raw.strip() or raw.startswith(("Source:", "- ")):
+            continue
+        plain = _plain(raw)
+        cites = " ".join(dict.fromkeys(_cited(plain)))
+        line = _MODEL.sub(" ", plain)
+        prev, prev_end = "", -1
+        for m in _NUMBER.finditer(line):
+            tok = _undouble(m.group(0).rstrip(".,"))
+            if not re.search(r"\d", tok) or tok.count(".") > 1:
+                continue
+            if len(tok) == 1 and line[m.end() : m.end() + 1] in ("a", "b"):  # an equation label: (5a), (4b)
+                continue
+            between = line[prev_end : m.start()]
+            prev, prev_end, again = tok, m.end(), tok == prev and not re.search(r"[^\W\d_]", between)
+            if again:  # '82%82\\%', '1.5×1.5\\times': the HTML text then its LaTeX source, one number
+                continue
+            ctx = line[max(0, m.start() - 50) : m.end() + 30].replace("\n", " ")
+            rows.append(
+                {"section": section, "line": i, "number": tok, "context": " ".join(ctx.split()), "cites": cites}
+            )
+    return pd.DataFrame(rows, columns=["section", "line", "number", "context", "cites"])
+
+
+def _norm(num: str) -> str:
+    """Return a printed number without sign, thousands separators or a trailing dot ('+1,322' -> '1322')."""
+    return str(num).strip().lstrip("+-−").replace(",", "").rstrip(".")
+
+
+def _section_tags(section: str) -> tuple[str, ...]:
+    """Return how claims.csv sources name a section ('§4.2' -> ('§4.2',), 'Appendix H' -> ('App. H',))."""
+    if section.startswith("Appendix "):
+        return (f"App. {section[-1]}",)
+    if section.startswith("§"):
+        return (section, section.split(".")[0]) if "." in section else (section,)
+    return (section.lower(), section)
+
+
+def map_text_numbers(numbers: pd.DataFrame, paper_dir: Path | str | None = None) -> pd.DataFrame:
+    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of claims.csv sourced to its
+    section whose printed value it is, else the one claim anywhere with that value when the number
+    has three or more significant digits, else a printed cell of a table or figure its paragraph
+    cites, else unmapped (''). Automatic: the ``how`` column says which rule mapped each number."""
+    cl = paper.claims(paper_dir)
+    by_value: dict[str, list[tuple[str, str]]] = {}
+    for c in cl.itertuples():
+        for v in (c.printed, c.printed_hi):
+            if isinstance(v, str) and v.strip():
+                by_value.setdefault(_norm(v), []).append((c.claim_id, str(c.source)))
+    files = paper._artifact_files(paper_dir)
+    cells: dict[str, set[str]] = {}
+    for aid in files:
+        r = paper.reported(aid, paper_dir)
+        cells[aid] = set(r["printed"].dropna().map(_norm)) if "printed" in r.columns else set()
+    out = numbers.copy()
+    mapped, how = [], []
+    for row in numbers.itertuples():
+        n, hits = _norm(row.number), by_value.get(_norm(row.number), [])
+        own = [cid for cid, src in hits if any(t in src for t in _section_tags(row.section))]
+        cited = [a for a in str(row.cites).split() if a in cells and n in cells[a]]
+        distinctive = sum(ch.isdigit() for ch in n.lstrip("0.")) >= 3 and len({cid for cid, _ in hits}) == 1
+        if own:
+            mapped.append(own[0]), how.append("claim (its section)")
+        elif hits and distinctive:
+            mapped.append(hits[0][0]), how.append("claim (value, unique)")
+        elif cited:
+            mapped.append(cited[0]), how.append("table cell (cited)")
+        else:
+            mapped.append(""), how.append("")
+    out["mapped_to"], out["how"] = mapped, how
+    return out
+
+
+def _cited(context: str) -> list[str]:
+    """Return the artifact IDs a sentence cites ('Table 2' -> T02, 'Figure 10' -> F10)."""
+    ids = [f"T{int(x):02d}" for x in re.findall(r"Tables?\s*(\d+)", context)]
+    return ids + [f"F{int(x):02d}" for x in re.findall(r"Fig(?:ure|\.)?s?\s*(\d+)", context)]
+
+
+def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Return the census (data/paper/census/v1_text_numbers.csv) with each mapped number checked: status (consistent /
+    inconsistent: no row of its claim holds / unchecked / unmapped), and for a claim both sources (the text's value, the value
+    the paper's tables give: `verdicts` is `tables.paper_claim_verdicts()`)."""
+    c = paper_census() if census is None else census.copy()
+    first_no = verdicts.assign(_no=verdicts["holds"] != "no").sort_values("_no", kind="stable")
+    v = first_no.drop_duplicates("claim_id", keep="first").set_index("claim_id")  # a failing row first
+    worst = verdicts.assign(bad=verdicts["holds"] == "no").groupby("claim_id")["bad"].all()  # no reading holds
+    is_claim = c["how"].str.startswith("claim").fillna(False)
+    holds = c["mapped_to"].map(v["holds"]).where(is_claim)
+    bad = c["mapped_to"].map(worst).where(is_claim).fillna(False).astype(bool)
+    c["status"] = np.select(
+        [c["mapped_to"].fillna("") == "", ~is_claim, bad, holds == "yes"],
+        ["unmapped", "consistent", "inconsistent", "consistent"],
+        default="unchecked",
+    )
+    c["table_value"] = c["mapped_to"].map(v["reproduced value"]).where(is_claim, "")
+    c["note"] = c["mapped_to"].map(v["note"]).where(c["status"] != "consistent", "")
+    return c
+
+
+def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
+    """Return data/paper/census/v1_text_numbers.csv (every number of the v1 text and what it is mapped to)."""
+    return pd.read_csv(
+        paper._paper_dir(paper_dir) / CENSUS_FILE,
+        dtype=str,
+        keep_default_na=False,
+    )
+
+
+def census_counts(census: pd.DataFrame) -> pd.DataFrame:
+    """Return per section (in text order) and in total: numbers, mapped, consistent, inconsistent,
+    unchecked (mapped to a claim no printed table computes), unmapped."""
+    order = list(dict.fromkeys(census["section"]))
+    counts = pd.crosstab(census["section"], census["status"]).reindex(columns=list(CENSUS_STATUSES), fill_value=0)
+    counts = counts.reindex(order)
+    counts.insert(0, "numbers", counts.sum(axis=1))
+    counts.insert(1, "mapped", counts["numbers"] - counts["unmapped"])
+    counts.loc["total"] = counts.sum()
+    return counts.rename_axis("section").reset_index()

@@ -1,8 +1,9 @@
 """Tables for notebook 04 per-metric and per-topology (T24, T28, C-W) and 11's T14.
 
-Every table averages over the (generator, difficulty) cells of the released grid with equal
-weight per cell (the paper's Eq. 5b convention), after computing the cell value from its
-records. Missing verdicts follow ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
+Every table averages over the (generator, difficulty) cells of its population with equal weight
+per cell (the paper's Eq. 5b convention), after computing the cell value from its records: T24,
+F03, T28, F09, T14 and C-W over the four open-weight generators' 12 cells (`paper.population`;
+the evidence is in docs/DECISIONS.md). Missing verdicts follow ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
 with the paper) unless a caller says otherwise.
 """
 
@@ -16,7 +17,6 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
-from ajb_utils.tables.main_results import verdict_fingerprint
 
 __all__ = [
     "CW_WEIGHTINGS",
@@ -52,35 +52,33 @@ def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> l
 
 
 def released_verdicts(
-    bench, judges: Sequence[str] | None = None, conditions: Sequence[str] = schema.MAIN_CONDITIONS
+    bench,
+    judges: Sequence[str] | None = None,
+    conditions: Sequence[str] = schema.MAIN_CONDITIONS,
+    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return the verdicts of the released judges (default schema.JUDGES) under the main conditions."""
+    """Return the verdicts of the released judges (default schema.JUDGES) under the main conditions,
+    on the given generators (default all)."""
     v = bench.verdicts
     judges = list(schema.JUDGES if judges is None else judges)
-    sub = v[v["judge"].isin(judges) & v["condition"].isin(list(conditions))]
-    return sub
+    keep = v["judge"].isin(judges) & v["condition"].isin(list(conditions))
+    if generators is not None:
+        keep &= v["generator"].isin(list(generators))
+    return v[keep]
 
 
-_LONG_MEMO: dict[tuple[str, tuple[str, ...] | None, str], pd.DataFrame] = {}
-_LONG_MEMO_SIZE: int = 4
-
-
-def per_metric_long(bench, judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+def per_metric_long(
+    bench,
+    judges: Sequence[str] | None = None,
+    missing: Missing = PAPER_MISSING,
+    generators: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """Return judge, condition, metric, align (% mean over (g,d) cells), n_cells, n_verdicts.
 
-    Computed once per verdict content (`verdict_fingerprint`), judge list and rule (T24, T14 and
-    both conditions' weighting checks ask for it); each call gets its own copy."""
-    key = (verdict_fingerprint(bench.verdicts), None if judges is None else tuple(judges), str(missing))
-    if key not in _LONG_MEMO:
-        while len(_LONG_MEMO) >= _LONG_MEMO_SIZE:
-            _LONG_MEMO.pop(next(iter(_LONG_MEMO)))
-        _LONG_MEMO[key] = _per_metric_long(bench, judges, missing)
-    return _LONG_MEMO[key].copy()
-
-
-def _per_metric_long(bench, judges: Sequence[str] | None, missing: Missing) -> pd.DataFrame:
-    """Return per_metric_long computed from the verdicts."""
-    v = released_verdicts(bench, judges)
+    The cells are T24's population (`paper.population("T24")`: the four open-weight generators x
+    three difficulties) unless ``generators`` says otherwise; a new frame on every call."""
+    gens = paper.population("T24").generators if generators is None else generators
+    v = released_verdicts(bench, judges, generators=gens)
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
     out = (
         cells.groupby(["judge", "condition", "metric"], observed=True, sort=True)
@@ -104,10 +102,16 @@ def table_T24(bench, judges: Sequence[str] | None = None, missing: Missing = PAP
 
 
 def topology_long(
-    bench, condition: str = "with_gt", judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING
+    bench,
+    condition: str = "with_gt",
+    judges: Sequence[str] | None = None,
+    missing: Missing = PAPER_MISSING,
+    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, dag_type, align (% mean over (g,d) cells), n_cells, n_records (per topology)."""
-    v = released_verdicts(bench, judges, conditions=[condition])
+    """Return judge, dag_type, align (% mean over (g,d) cells), n_cells, n_records (per topology), over
+    T28's population (`paper.population("T28")`, four generators) unless ``generators`` says otherwise."""
+    gens = paper.population("T28").generators if generators is None else generators
+    v = released_verdicts(bench, judges, conditions=[condition], generators=gens)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
     out = (
         cells.groupby(["judge", "dag_type"], observed=True, sort=True)
@@ -172,7 +176,8 @@ def weighting_checks(bench, missing: Missing = PAPER_MISSING) -> list[paper.Verd
             "CW.weighting_rho",
             allr,
             shown=f"min {allr.min():.3f}",
-            note="; ".join(f"{c}: min {r.min():.3f} ({r.idxmin()})" for c, r in rhos.items()),
+            note="; ".join(f"{c}: min {r.min():.3f} ({r.idxmin()})" for c, r in rhos.items())
+            + "; five schemes: the text names four, param_x0.5 (App. G) is the fifth (X1.weighting_schemes_named)",
         )
     )
     shift = topology_weighting_shift(topology_long(bench, "with_gt", schema.MAIN_JUDGES, missing))

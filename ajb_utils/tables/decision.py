@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ajb_utils import schema, stats
-from ajb_utils.stats import Missing
+from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = ["DISTINGUISHABLE", "PLAUSIBLE", "rank1_table", "decision_verdicts"]
@@ -29,7 +29,7 @@ def rank1_table(
     bench,
     generators: Sequence[str] = schema.OPEN_WEIGHT_GENERATORS,
     judges: Sequence[str] = schema.MAIN_JUDGES,
-    missing: Missing = "exclude",
+    missing: Missing = PAPER_MISSING,
     n_bootstrap: int = 2000,
     seed: int = 0,
 ) -> pd.DataFrame:

@@ -80,7 +80,7 @@ def _anchoring_verdicts(bench) -> list[paper.Verdict]:
         ]
     )
     mined = anchoring.mine_over_anchoring(bench.verdicts, judges=schema.MAIN_JUDGES)
-    return out + anchoring.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined))
+    return out + anchoring.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined), full_data=not bench.synthetic)
 
 
 def _validation_verdicts(bench, data_source: str) -> list[paper.Verdict]:
@@ -136,7 +136,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     val, _ = _validation_verdicts(bench, source)
     on_data += val + t23_checks(bench)
     t2 = table2_frame(bench)
-    on_data += takeaway_checks(t2, schema.OPEN_WEIGHT_GENERATORS)  # (4) and (5): t29_checks, t13_checks
+    on_data += takeaway_checks(t2, paper.population("T06").generators)  # (4) and (5): t29_checks, t13_checks
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
     on_data += checks_X3(table_X3(derivation.derivation_census(bench.records)))
     data = pd.concat([report.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})

@@ -3,7 +3,7 @@
 Conventions: alignment cells come from `stats.align` on the released judges' verdicts under the
 two main conditions (missing-value rule `stats.PAPER_MISSING`, the authors' rule, for every
 table compared with the paper: a condition without any verdict is dropped, a null metric inside
-a verdict counts as a miss; `missing="exclude"` and `"miss"` stay available). "Six-judge" statistics use schema.MAIN_JUDGES
+a verdict counts as a miss, the library's one default; `missing="exclude"` and `"miss"` stay available). "Six-judge" statistics use schema.MAIN_JUDGES
 (Prometheus-2 is a reported baseline row, never part of them). `n_generators=4` restricts to the
 four open-weight generators, the 12-cell averages the paper's headline numbers correspond to
 (data/paper/README.md item 1).
@@ -30,12 +30,15 @@ __all__ = [
     "alignment_cells",
     "table_T02",
     "table_T02_wide",
+    "table2_summary",
     "compare_T02",
     "missing_rule_fit",
     "table_T10",
     "compare_T10",
     "ci_half_width_summary",
     "table_T11",
+    "T11_READINGS",
+    "compare_T11",
     "degradation_table",
     "finding1",
     "finding1_band",
@@ -90,12 +93,6 @@ def main_verdicts(
 _RECORD_COLUMNS = (*stats.RECORD_KEYS, *stats.RECORD_EXTRAS, "metric")
 
 
-# The record frames main_records computed: (content fingerprint of the verdicts, judges, rule) -> records.
-_RECORDS_MEMO: dict[tuple[str, tuple[str, ...], str], pd.DataFrame] = {}
-_RECORDS_MEMO_SIZE: int = 4
-_LIFT_MEMO: dict[tuple[str, tuple[str, ...], int, int], pd.DataFrame] = {}
-
-
 def verdict_fingerprint(verdicts: pd.DataFrame) -> str:
     """Return a hash of a verdict frame's content (every column's values, categories and order):
     equal frames give equal hashes, and any change of a value changes it (xxh3-128 of the bytes)."""
@@ -118,36 +115,48 @@ def main_records(
 ) -> pd.DataFrame:
     """Return the record frame (`stats.record_alignment`) of `main_verdicts(bench, judges)` under `missing`.
 
-    Computed once per verdict content (`verdict_fingerprint`: a frame changed in place is a new
-    key), judge set and rule, and shared by Table 2, Table 10 and the other tables built on the
-    same records; the result is read-only (copy it before changing it).
-    """
-    key = (verdict_fingerprint(bench.verdicts), tuple(judges), str(missing))
-    hit = _RECORDS_MEMO.get(key)
-    if hit is not None:
-        return hit
+    A new frame on every call (no memo: a caller may change it); to build Table 2 and Table 10 on one
+    record frame, pass it to both as ``records=``."""
     match = ["match"] if "match" in bench.verdicts.columns else ["p", "llm_score"]
     v = main_verdicts(bench, judges, columns=[*_RECORD_COLUMNS, *match])
-    recs = stats.record_alignment(v, missing=missing)
-    while len(_RECORDS_MEMO) >= _RECORDS_MEMO_SIZE:
-        _RECORDS_MEMO.pop(next(iter(_RECORDS_MEMO)))
-    _RECORDS_MEMO[key] = recs
-    return recs
+    return stats.record_alignment(v, missing=missing)
 
 
 def alignment_cells(
-    bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
+    bench,
+    judges: Sequence[str] = tuple(schema.JUDGES),
+    missing: stats.Missing = stats.PAPER_MISSING,
+    records: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys."""
-    cells = stats.align(main_records(bench, judges, missing), by=T02_KEYS)
+    """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys
+    (from ``records``, `main_records`' frame, when the caller already has it)."""
+    recs = main_records(bench, judges, missing) if records is None else records
+    cells = stats.align(recs, by=T02_KEYS)
     for c in T02_KEYS:
         cells[c] = stats.as_str(cells[c])
     return cells
 
 
-def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
-    """Return Table 2 long: generator, judge, difficulty, condition, align (%), n (records)."""
-    return alignment_cells(bench, schema.JUDGES, missing)
+def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING, records: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Return Table 2 long: generator, judge, difficulty, condition, align (%), n (records); ``records``
+    is `main_records(bench, missing=missing)` when the caller has it (shared with table_T10)."""
+    return alignment_cells(bench, schema.JUDGES, missing, records)
+
+
+def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
+    """Return (Table 2's judge x (condition, difficulty) means over its generators, rounded to 0.1, the
+    missing-verdict rule's name): the main command's summary, on the committed Table 2's rule."""
+    cells = table_T02(bench, missing=missing)
+    wide = (
+        cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"]
+        .mean()
+        .unstack(["condition", "difficulty"])
+    )
+    order = [j for j in schema.JUDGES if j in wide.index]
+    cols = [(c, d) for c in schema.MAIN_CONDITIONS for d in schema.DIFFICULTIES if (c, d) in wide.columns]
+    wide = wide.reindex(index=order, columns=pd.MultiIndex.from_tuples(cols, names=["condition", "difficulty"]))
+    wide.index = pd.Index([schema.display(j) for j in wide.index], name="judge")
+    return wide.round(1), stats.rule_name(missing)
 
 
 def table_T02_wide(cells: pd.DataFrame, value: str = "align") -> pd.DataFrame:
@@ -190,14 +199,19 @@ def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.Da
 
 
 def table_T10(
-    bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, missing: stats.Missing = stats.PAPER_MISSING
+    bench,
+    n_bootstrap: int = 2000,
+    seed: stats.SeedLike = 0,
+    missing: stats.Missing = stats.PAPER_MISSING,
+    records: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Return bootstrap 95% CIs for every Table 2 cell: keys, mean, lo, hi, half_width (pp), n.
 
     Records are resampled with replacement within each cell, stratified by dag_type (topology
     counts kept in every resample); the statistic is the cell's mean record alignment x 100.
+    ``records``: `main_records(bench, missing=missing)` when the caller has it (shared with table_T02).
     """
-    recs = main_records(bench, schema.JUDGES, missing)
+    recs = main_records(bench, schema.JUDGES, missing) if records is None else records
     out = stats.bootstrap_cells(
         recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
@@ -245,7 +259,7 @@ def reference_cells(
     static: pd.DataFrame | None = None,
     seed: stats.SeedLike = 0,
     kinds: Sequence[str] = REFERENCE_KINDS,
-    missing: stats.Missing = "exclude",
+    missing: stats.Missing = stats.PAPER_MISSING,
 ) -> pd.DataFrame:
     """Return Table 2 cells (generator, judge, difficulty, condition, align, n) of the reference judges.
 
@@ -309,7 +323,11 @@ def degradation_references(
 
 
 def degradation_ci(
-    bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, n_generators: int = 5, missing: stats.Missing = "exclude"
+    bench,
+    n_bootstrap: int = 2000,
+    seed: stats.SeedLike = 0,
+    n_generators: int = 5,
+    missing: stats.Missing = stats.PAPER_MISSING,
 ) -> pd.DataFrame:
     """Return bootstrap 95% CIs of Figure 8's points: generator ('all' too), condition, difficulty, mean, lo, hi, half_width.
 
@@ -416,6 +434,21 @@ def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
     return wide.reset_index()
 
 
+T11_READINGS: tuple[str, ...] = ("records", "topology")  # App. F does not say how p-bar weighs records
+
+
+def compare_T11(bench) -> pd.DataFrame:
+    """Return Table 11 compared under each reading of p-bar (`T11_READINGS`), one `paper.compare` block
+    per reading with a ``reading`` column, so neither reading is the only one shown."""
+    rep = paper.reported("T11").query("stat == 'programmatic_accuracy'")
+    parts = []
+    for reading in T11_READINGS:
+        long = table_T11(bench, weighting=reading).melt(id_vars="generator", var_name="difficulty", value_name="value")
+        parts.append(paper.compare(long, rep, on=["generator", "difficulty"]).assign(reading=reading))
+    out = pd.concat(parts, ignore_index=True)
+    return out[["reading"] + [c for c in out.columns if c != "reading"]]
+
+
 def degradation_table(
     cells: pd.DataFrame, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), n_generators: int = 5
 ) -> pd.DataFrame:
@@ -481,21 +514,11 @@ def finding2_lift(
     """Return GT lift (pp) per six-judge judge as anchoring.paired_lift gives it: the paired lift with its
     paired-bootstrap 95% CI and sign, and the paper's unpaired Eq. 5b (`lift_unpaired`) beside it.
 
-    `cells` only names the generator set's judges; the lifts are computed from the verdicts (once
-    per verdict content, generator set, resamples and seed: notebook 03 shows them and its claim
-    checks read them)."""
+    `cells` only names the generator set's judges; the lifts are computed from the verdicts on every
+    call (no memo: the caller owns the frame)."""
     gens = _generators(n_generators)
-    fixed = isinstance(seed, int | np.integer)  # a Generator's draws depend on its state: not memoised
-    key = (verdict_fingerprint(bench.verdicts), tuple(gens), int(n_bootstrap), int(seed) if fixed else 0)
-    if not fixed or key not in _LIFT_MEMO:
-        v = main_verdicts(bench, schema.MAIN_JUDGES)
-        lifts = paired_lift(v[v["generator"].isin(gens)], n_bootstrap, seed)
-        if not fixed:
-            return _finding2_order(lifts, cells)
-        while len(_LIFT_MEMO) >= _RECORDS_MEMO_SIZE:
-            _LIFT_MEMO.pop(next(iter(_LIFT_MEMO)))
-        _LIFT_MEMO[key] = lifts
-    return _finding2_order(_LIFT_MEMO[key].copy(), cells)
+    v = main_verdicts(bench, schema.MAIN_JUDGES)
+    return _finding2_order(paired_lift(v[v["generator"].isin(gens)], n_bootstrap, seed), cells)
 
 
 def _finding2_order(out: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
@@ -621,7 +644,8 @@ def finding_verdicts(cells: pd.DataFrame) -> list[paper.Verdict]:
     alone, ties, n = _qwq_leads(best, "without_gt")
     out.append(paper.verdict("CF3.qwq_best_without_gt", (alone, n), note=f"{ties} if ties count"))
     nog = best[best["condition"] == "without_gt"]
-    front = nog["best"].isin([schema.display("judge_gemini_2_5_pro"), schema.display("judge_gpt_5_4")])
+    frontier = {schema.display("judge_gemini_2_5_pro"), schema.display("judge_gpt_5_4")}
+    front = nog["best"].str.split(" = ").map(lambda names: bool(frontier & set(names)))  # a tie with one counts
     others = nog.loc[~front]
     out.append(
         paper.verdict(
@@ -643,7 +667,7 @@ def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000, seed: s
     accuracy" is the metric of most negative lift; App. B's negative Prometheus-2 lift likewise.
     """
     out = finding_verdicts(cells)
-    out += lift_checks(finding2_lift(bench, cells, 4, n_bootstrap, seed))
+    out += lift_checks(finding2_lift(bench, cells, len(paper.population("C-F2").generators), n_bootstrap, seed))
     pml = per_metric_lift(bench)
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         row = pml.loc[j] if j in pml.index else pd.Series(dtype=float)
@@ -653,7 +677,7 @@ def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000, seed: s
             )
         )
     prom = main_verdicts(bench, ["judge_prometheus2_7b"])
-    prom = prom[prom["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    prom = prom[prom["generator"].isin(paper.population("C-F2").generators)]
     if len(prom):
         pl = paired_lift(prom, n_bootstrap, seed).set_index("judge").loc["judge_prometheus2_7b"]
         out.append(
@@ -924,7 +948,8 @@ def table_T15(
     bench, ub: pd.DataFrame | None = None, missing: stats.Missing = stats.PAPER_MISSING
 ) -> dict[str, pd.DataFrame]:
     """Return {'summary', 'judges'}: Eq. 2 upper-bound corpus numbers and each judge's with-GT
-    alignment (mean over (g, d) cells, %) under the current vs upper-bound reference, with ranks.
+    alignment (record-weighted over every record, %, as App. F says) under the current vs
+    upper-bound reference, with ranks.
 
     The judges' verdicts are held fixed; only p of parameter_structure changes.
     """
@@ -955,16 +980,12 @@ def table_T15(
     p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
     is_param = (stats.as_str(v["metric"]) == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
-    cur = stats.align(v, by=["judge", "generator", "difficulty"], missing=missing)
-    new = stats.align(
-        v.assign(match=match(p_new, v["llm_score"].to_numpy(float))),
-        by=["judge", "generator", "difficulty"],
-        missing=missing,
-    )
+    cur = stats.align(v, by=["judge"], missing=missing)  # record-weighted, as the paper says
+    new = stats.align(v.assign(match=match(p_new, v["llm_score"].to_numpy(float))), by=["judge"], missing=missing)
     j = pd.DataFrame(
         {
-            "current": cur.groupby("judge", observed=True)["align"].mean(),
-            "upper_bound": new.groupby("judge", observed=True)["align"].mean(),
+            "current": cur.set_index("judge")["align"],
+            "upper_bound": new.set_index("judge")["align"],
         }
     )
     j.index = j.index.astype(str)

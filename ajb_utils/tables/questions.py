@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import Missing
+from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.agreement import pairwise_long
 from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.validation import table_T20
@@ -85,7 +85,7 @@ def independent_judge_table(bench) -> pd.DataFrame:
 
 
 def jury_scale_check(
-    bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), difficulty: str = "hard", missing: Missing = "exclude"
+    bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), difficulty: str = "hard", missing: Missing = PAPER_MISSING
 ) -> pd.DataFrame:
     """Return per condition: the best single judge, the soft jury, the soft jury snapped to {0, 0.5, 1}, the majority
     (median, ties to the lower verdict) and the share of soft-jury verdicts off the scale; alignment = mean over generators (%).
