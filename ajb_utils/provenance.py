@@ -198,11 +198,25 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
     }
 
 
+# What the scorecard gathers from a folder: comparisons and claim checks, valid for one data version.
+SCORECARD_INPUTS: tuple[str, ...] = ("*_compare.csv", "*checks.csv")
+
+
+def clear_scorecard_inputs(out: Path) -> list[str]:
+    """Remove the comparisons and claim checks of a folder (they were made on other data); return their names."""
+    stale = sorted({p for pattern in SCORECARD_INPUTS for p in Path(out).glob(pattern)})
+    for p in stale:
+        p.unlink(missing_ok=True)
+    return [p.name for p in stale]
+
+
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
     """Return the path of PROVENANCE.json after merging this notebook's record into it (atomic, locked).
 
     Notebooks writing one folder share source and parameters; parameters and runs are merged
-    (a notebook adds the parameters it declares), so the file describes the whole folder.
+    (a notebook adds the parameters it declares), so the file describes the whole folder. When the
+    folder was written from another source or revision, its comparisons and claim checks are removed
+    first: the scorecard then shows only what was computed on the data PROVENANCE.json names.
     """
     path = Path(out) / "PROVENANCE.json"
     record = provenance_record(bench, params)
@@ -214,6 +228,8 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
         if old.get("source") == record["source"] and old.get("revision") == record["revision"]:
             record["parameters"] = dict(sorted({**old.get("parameters", {}), **record["parameters"]}.items()))
             record["runs"] = sorted(set(old.get("runs", [])) | set(record["runs"]))
+        elif "source" in old:  # written from other data
+            clear_scorecard_inputs(Path(out))
         tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
         tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         tmp.replace(path)

@@ -427,3 +427,29 @@ def test_scorecard_figure_reads_well(tmp_path: Path) -> None:
     assert "0/32   +1 %: 90 \u2192 91" in notes_by_row, notes_by_row
     assert any(s.startswith("0/3 ") and "3,808 \u2192 120" in s for s in notes_by_row), notes_by_row
     plt.close(fig)
+
+
+def test_a_rerun_on_other_data_does_not_mix_the_old_comparisons_into_the_scorecard(tmp_path: Path) -> None:
+    """A folder holds the comparisons of one data version: when a notebook writes there on other
+    data (a new revision), the comparisons and claim checks written on the old one are removed, so
+    a partial rerun's scorecard shows only what was computed on the data it names."""
+    from types import SimpleNamespace
+
+    from ajb_utils import provenance
+
+    out = tmp_path / "hf"
+    out.mkdir()
+
+    def bench(revision: str) -> SimpleNamespace:
+        """Return a stand-in Bench of one revision."""
+        return SimpleNamespace(source="hf", revision=revision, label="hf", synthetic=False, judges=None)
+
+    provenance.write_provenance(bench("aaa"), out)
+    report.show_comparison(_cmp([92.7, 80.0], [92.7, 80.0]), "T02", out)
+    report.show_checks(report.checks_table([paper.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
+    provenance.write_provenance(bench("aaa"), out)  # another notebook, the same data: both kept
+    assert len(scorecard.read_comparisons(out)) == 2 and len(scorecard.read_checks(out)) == 1
+    provenance.write_provenance(bench("bbb"), out)  # a rerun of one notebook on a new revision
+    report.show_comparison(_cmp([50.0], [50.5]), "T24", out)
+    got = scorecard.read_comparisons(out)
+    assert got["artifact"].tolist() == ["T24"] and scorecard.read_checks(out).empty
