@@ -192,6 +192,28 @@ def check_kernel() -> None:
 # notebook's stem (`03_main_results:`) or number (`03:`, which YAML reads as the int 3) to that one.
 
 
+def load_parameter_file(path: Path | str) -> dict[str, Any]:
+    """Return a parameter file's mapping; a UserError (one line) for a missing file, ParameterError for bad YAML."""
+    import yaml
+
+    from ajb_utils.script_errors import require_parameter_file
+
+    try:
+        data = yaml.safe_load(require_parameter_file(path).read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" (line {mark.line + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or exc
+        raise ParameterError(
+            f"parameter file {path} is not valid YAML{at}: {problem}; compare papermill_params/sample.yaml"
+        ) from None
+    if not isinstance(data, dict):
+        raise ParameterError(
+            f"parameter file {path}: expected a mapping at the top level (name: value lines); compare papermill_params/sample.yaml"
+        )
+    return data
+
+
 def is_notebook_key(key: Any) -> bool:
     """Return True when a parameter-file key names a notebook (two leading digits, or an int)."""
     return isinstance(key, int) or bool(re.match(r"^\d{2}", str(key)))

@@ -189,7 +189,9 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
     from ajb_utils import __version__
 
     source = str(bench.source)
-    hub = not Path(source).is_dir()  # a hub repo id: its commit is only as good as the endpoint named
+    from ajb_utils.data.source import resolve_source
+
+    hub = not resolve_source(source).is_local  # a hub commit names data only together with its endpoint
     if os.path.isabs(source):
         source = paths.relpath(source)
     shown = {k: v for k, v in (params or {}).items() if k != "out_dir"}

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "scripts")]
 
 import run_notebooks as rn  # noqa: E402
-from ajb_utils import paths  # noqa: E402
+from ajb_utils import parameters, paths  # noqa: E402
 from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
 
 SAMPLE_COMMAND = [sys.executable, "-m", "ajb_utils.sample", "--scale", "small", "--seed", "0"]
@@ -73,15 +73,11 @@ def malformed_lines(bench) -> list[str]:
 
 
 def table2_summary(bench) -> tuple[str, str]:
-    """Return (the missing-verdict rule table_T02 uses, its cells as judge x (condition, difficulty)
-    alignment in %, mean over generators)."""
-    from ajb_utils import schema, tables
+    """Return (the missing-verdict rule table_T02 uses, Table 2 in the paper's layout, mean over generators)."""
+    from ajb_utils import tables
 
     rule = inspect.signature(tables.table_T02).parameters["missing"].default
-    cells = tables.table_T02(bench)
-    wide = cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"].mean()
-    wide = wide.unstack(["condition", "difficulty"])
-    wide.index = [schema.display(j) for j in wide.index]
+    wide = tables.table_T02_wide(tables.table_T02(bench)).groupby(level="judge", sort=False).mean()
     return rule, wide.round(1).to_string()
 
 
@@ -101,9 +97,8 @@ def report_bench(bench) -> int:
     )
     summary = bench.exclusion_summary()
     print("  exclusions (paper Appendix D):")
-    print(
-        "    " + (summary.groupby("reason")["n"].sum().to_string() if len(summary) else "none").replace("\n", "\n    ")
-    )
+    by_reason = summary.groupby("reason")["n"].sum().to_string() if len(summary) else "none"
+    print("    " + by_reason.replace("\n", "\n    "))
     for line in malformed_lines(bench):
         print(f"    {line}")
     rule, table = table2_summary(bench)
@@ -123,19 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     spec = rn.load_params(args.params)
     notebooks = rn.list_notebooks(paths.NOTEBOOKS_DIR)
-    rn.check_spec(spec, paths.NOTEBOOKS_DIR, notebooks, args.params)
-    from ajb_utils.data import HubUnavailable, probe_hub  # after the checks: a typo is said before pandas loads
-
-    shared = rn.params_for(spec, notebooks[0].stem)  # the default block: every notebook's data
-    source, revision = str(shared.get("data_source", "sample")), shared.get("revision")
-    start = time.perf_counter()
-    try:  # one short question to the hub before anything else; a local path that does not exist raises
-        commit = probe_hub(source, revision)
-    except HubUnavailable as exc:
-        print(f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py", file=sys.stderr)
+    parameters.check_parameter_file(spec, notebooks, notebooks, str(args.params))
+    problem = rn.probe_sources(spec, notebooks, "python scripts/reproduce.py")  # one question to a hub, first
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
-    if commit:
-        print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
+    shared = rn.params_for(spec, notebooks[0].stem)  # the default block: the data every notebook reads
+    source, start = str(shared.get("data_source", "sample")), time.perf_counter()
     status = 0
     if source == "sample":
         print("[1/3] checking data/sample is what `python -m ajb_utils.sample` makes ...", flush=True)
@@ -145,9 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"[1/3] data source {source!r}: no sample to check")
     print(f"[2/3] building the bench from {source!r} (loaded once) ...", flush=True)
-    status |= report_bench(build(source, commit or revision))
+    status |= report_bench(build(source, shared.get("revision")))
     if args.skip_notebooks:
-        print(f"done in {time.perf_counter() - start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
         return status
     print("[3/3] executing every notebook (papermill), 18_scorecard last ...", flush=True)
     options = ["--params", str(args.params), "--jobs", str(args.jobs), "--no-summary"]

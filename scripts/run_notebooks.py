@@ -35,11 +35,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-import yaml  # noqa: E402
-
 from ajb_utils import environment, parameters, paths, provenance  # noqa: E402
 from ajb_utils.parameters import default_values, drop_defaults, filter_params, params_for  # noqa: E402
-from ajb_utils.script_errors import DEBUG_HELP, UserError, require_parameter_file, run_main, with_hint  # noqa: E402
+from ajb_utils.parameters import load_parameter_file as load_params  # noqa: E402
+from ajb_utils.script_errors import DEBUG_HELP, UserError, run_main, with_hint  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
 # Errors about what the user asked for (the data source, a parameter): every notebook would fail the
@@ -48,6 +47,9 @@ DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError",
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
 DEFAULT_JOBS = 2
+OFFLINE_COMMAND = (
+    "python scripts/run_notebooks.py --params papermill_params/sample.yaml (the embedded synthetic sample)"
+)
 VOLATILE_NB_KEYS = ("input_path", "output_path", "start_time", "end_time", "duration")
 LINK_RE = re.compile(r'(?P<attr>\b(?:href|src)=)(?P<q>["\'])(?P<url>[^"\']*)(?P=q)')
 
@@ -64,34 +66,6 @@ def list_notebooks(notebooks_dir: Path, only: list[str] | None = None) -> list[P
     nbs = sorted(p for p in notebooks_dir.iterdir() if NOTEBOOK_RE.match(p.name))
     wanted = {o.removesuffix(".ipynb") for o in only or []}
     return [p for p in nbs if not wanted or p.stem in wanted or p.name[:2] in wanted]
-
-
-def load_params(path: Path | None) -> dict[str, Any]:
-    """Return the parsed parameter YAML ({} when no file is given); UserError for a missing or bad file."""
-    if path is None:
-        return {}
-    try:
-        data = yaml.safe_load(require_parameter_file(path).read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" (line {mark.line + 1})" if mark is not None else ""
-        raise UserError(
-            f"parameter file {path} is not valid YAML{at}: "
-            f"{getattr(exc, 'problem', None) or exc}; compare papermill_params/sample.yaml"
-        ) from None
-    if not isinstance(data, dict):
-        raise UserError(
-            f"parameter file {path}: expected a mapping at the top level (name: value lines); "
-            "compare papermill_params/sample.yaml"
-        )
-    return data
-
-
-def check_spec(spec: dict[str, Any], notebooks_dir: Path, selected: list[Path], params_file: Path | None) -> None:
-    """Raise ParameterError (one line) for a parameter file that does not fit the notebooks' `parameters`
-    cells (parameters.check_parameter_file), before any kernel starts; returns None."""
-    where = str(params_file) if params_file is not None else "the parameters"  # as the user gave it
-    parameters.check_parameter_file(spec, list_notebooks(notebooks_dir), selected, where)
 
 
 def output_folder_of(params: dict[str, Any]) -> Path:
@@ -352,7 +326,7 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Res
     return results
 
 
-def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
+def probe_sources(spec: dict[str, Any], notebooks: list[Path], command: str = OFFLINE_COMMAND) -> str | None:
     """Return None when every data source the notebooks will read is there (a hub source answers, a
     local path exists), else one line saying what failed (each source probed once)."""
     from ajb_utils.data import BenchDataError, HubUnavailable, probe_hub
@@ -362,10 +336,7 @@ def probe_sources(spec: dict[str, Any], notebooks: list[Path]) -> str | None:
         try:
             probe_hub(source, revision)
         except HubUnavailable as exc:
-            return (
-                f"error: {exc.reason}. Offline, this works: python scripts/run_notebooks.py "
-                "--params papermill_params/sample.yaml (the embedded synthetic sample)"
-            )
+            return f"error: {exc.reason}. Offline, this works: {command}"
         except BenchDataError as exc:  # a local path that does not exist, an empty folder
             return f"error: {exc}"
     return None
@@ -481,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     spec = load_params(args.params)
     notebooks = selected_notebooks(args)
-    check_spec(spec, args.notebooks_dir, notebooks, args.params)
+    parameters.check_parameter_file(spec, list_notebooks(args.notebooks_dir), notebooks, str(args.params))
     if args.list:
         for r in plan_runs(spec, notebooks, args.params)[0]:
             print(f"{r.notebook.stem}: {r.params}" + (f"  (not declared: {', '.join(r.dropped)})" if r.dropped else ""))

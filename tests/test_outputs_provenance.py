@@ -96,6 +96,8 @@ def test_provenance_records_the_hub_endpoint_beside_the_commit(monkeypatch) -> N
     monkeypatch.setenv("HF_ENDPOINT", "https://hf-mirror.example/")
     rec = provenance.provenance_record(bench)
     assert (rec["hub_endpoint"], rec["revision"]) == ("https://hf-mirror.example", "13ac79a" * 5)
+    for local in ("sample", str(ROOT / "data" / "sample")):  # the committed figures/sample/ record has none
+        assert "hub_endpoint" not in provenance.provenance_record(SimpleNamespace(**{**vars(bench), "source": local}))
 
 
 # ---- notebooks' parameters cells -------------------------------------------------------------
