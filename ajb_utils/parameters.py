@@ -209,7 +209,8 @@ def load_parameter_file(path: Path | str) -> dict[str, Any]:
         ) from None
     if not isinstance(data, dict):
         raise ParameterError(
-            f"parameter file {path}: expected a mapping at the top level (name: value lines); compare papermill_params/sample.yaml"
+            f"parameter file {path}: expected a mapping at the top level (name: value lines); "
+            "compare papermill_params/sample.yaml"
         )
     return data
 

@@ -54,7 +54,8 @@ def sample_differences() -> list[str]:
 
 
 def build(source: str, revision: str | None):
-    """Return the Bench of `source` at `revision`, read once for the whole command."""
+    """Return the Bench of `source` at `revision`, read once for the whole command (the notebooks then
+    read the same data from the loader's cache)."""
     from ajb_utils.data import load_bench
 
     return load_bench(source, revision=revision)

@@ -200,9 +200,10 @@ def execute_one(task: Task) -> Result:
                 cwd=str(task.notebook.parent),
                 progress_bar=False,
                 execution_timeout=task.timeout,
-                config=Config(
-                    {"KernelManager": {"transport": "ipc", "ip": str(Path(tmp) / "kernel")}}
-                ),  # local sockets
+                config=Config(KernelManager={"transport": "ipc", "ip": str(Path(tmp) / "kernel")}),  # local sockets
+                # jupyter_client interrupts a kernel before shutting it down; an idle one then logs
+                # "ERROR | KeyboardInterrupt caught in kernel" on a run that went well: its log is kept quiet
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, a dead kernel others
             if out.exists():
