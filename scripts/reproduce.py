@@ -8,9 +8,10 @@ First the parameter file is checked against every notebook's `parameters` cell a
 is probed (a hub source is asked once which commit its revision names; a local path must exist).
 A user error is one line saying what is wrong, exit status 2 (`--debug` shows the traceback). Then:
 1. for the sample: check data/sample is byte-identical to what `python -m ajb_utils.sample` makes;
-2. build: load the data once, recompute every programmatic score and compare with the published
-   ones, report the exclusions (paper Appendix D; a malformed line with its file and line) and print
-   a Table 2 summary computed by `tables.table_T02`, the function notebook 03 uses;
+2. build: read the data once into the tidy frames the notebooks read (`build_bench`), recompute every
+   programmatic score and compare with the published ones, report the exclusions (paper Appendix D;
+   the loader's messages name a malformed line's file and line) and print a Table 2 summary computed
+   by `tables.table_T02`, the function notebook 03 uses;
 3. execute every notebook (scripts/run_notebooks.py), 18_scorecard last: tables and figures go to
    figures/<data label>/, the committed notebooks are refreshed (default parameters only; any other
    parameter set writes to its own folder) and the HTML report is rendered;
@@ -54,23 +55,12 @@ def sample_differences() -> list[str]:
 
 
 def build(source: str, revision: str | None):
-    """Return the Bench of `source` at `revision`, read once for the whole command (the notebooks then
-    read the same data from the loader's cache)."""
-    from ajb_utils.data import load_bench
+    """Return the Bench of `source` at `revision` after building it once (`build_bench`: the tidy frames
+    written to a folder named by the input digests, which the notebooks then read)."""
+    from ajb_utils.data import build_bench, load_bench
 
+    print(f"  built: {rn.shown(build_bench(source, revision=revision))}/")
     return load_bench(source, revision=revision)
-
-
-def malformed_lines(bench) -> list[str]:
-    """Return one line per malformed JSON line the loader left out: its file and line where the
-    exclusions carry them (columns `file`, `line`), else its config."""
-    from ajb_utils.data.rules import MALFORMED
-
-    bad = bench.exclusions[bench.exclusions["reason"] == MALFORMED]
-    if {"file", "line"} <= set(bad.columns):
-        return [f"{row.file} line {int(row.line)}: malformed JSON line, left out" for row in bad.itertuples()]
-    counts = bad.groupby("config", observed=True).size()
-    return [f"config {c}: {n} malformed JSON line(s), left out (file and line not reported)" for c, n in counts.items()]
 
 
 def table2_summary(bench) -> tuple[str, str]:
@@ -90,7 +80,7 @@ def report_bench(bench) -> int:
         print("  SYNTHETIC SAMPLE - numbers are not the paper's")
     print(f"  {len(bench.records):,} records, {len(bench.generations):,} valid generations, ", end="")
     print(f"{len(bench.verdicts):,} verdict rows; {bench.provenance()}")
-    for message in bench.messages:
+    for message in bench.messages:  # a malformed line with its file and line, among others
         print(f"  loader: {message}")
     mismatches = check_published_scores(bench)
     print(
@@ -100,8 +90,6 @@ def report_bench(bench) -> int:
     print("  exclusions (paper Appendix D):")
     by_reason = summary.groupby("reason")["n"].sum().to_string() if len(summary) else "none"
     print("    " + by_reason.replace("\n", "\n    "))
-    for line in malformed_lines(bench):
-        print(f"    {line}")
     rule, table = table2_summary(bench)
     print(f"  Table 2: alignment (%), mean over generators (missing-verdict rule: {rule}):")
     print("    " + table.replace("\n", "\n    "))
@@ -134,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         status |= bool(differences)
     else:
         print(f"[1/3] data source {source!r}: no sample to check")
-    print(f"[2/3] building the bench from {source!r} (loaded once) ...", flush=True)
+    print(f"[2/3] building the bench from {source!r} (read once) ...", flush=True)
     status |= report_bench(build(source, shared.get("revision")))
     if args.skip_notebooks:
         return status

@@ -6,10 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import nbformat
-import pandas as pd
 import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_notebook
@@ -266,16 +264,18 @@ def test_the_sample_is_what_its_generator_makes() -> None:
     assert reproduce.sample_differences() == []
 
 
-def test_a_malformed_line_is_reported_with_its_file_and_line() -> None:
-    """The main command names each malformed line where the loader says where it is, its config otherwise."""
-    row = {"config": "gpt5_4", "id": None, "reason": "malformed JSON line"}
-    other = {"config": "gpt5_4", "id": "r2", "reason": "empty plan"}
-    bench = SimpleNamespace(exclusions=pd.DataFrame([row, other]))
-    assert reproduce.malformed_lines(bench) == [
-        "config gpt5_4: 1 malformed JSON line(s), left out (file and line not reported)"
-    ]
-    bench.exclusions["file"], bench.exclusions["line"] = ["data/gpt5_4.jsonl", None], [2, None]
-    assert reproduce.malformed_lines(bench) == ["data/gpt5_4.jsonl line 2: malformed JSON line, left out"]
+def test_a_malformed_line_is_reported_with_its_file_and_line(tmp_path: Path, capsys) -> None:
+    """The main command's build step names a malformed generator line by its file and line."""
+    from ajb_utils.data import load_bench
+    from mini_repo import write_mini_repo
+
+    root = write_mini_repo(tmp_path / "mirror")
+    path = root / "data" / "gpt5_4.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join([lines[0], b'{"id": broken\n', *lines[1:]]))
+    reproduce.report_bench(load_bench(str(root)))
+    out = capsys.readouterr().out
+    assert f"{path}: line 2:" in out and "malformed JSON line" in out, out
 
 
 def test_the_table_2_summary_is_table_T02_and_names_its_rule() -> None:
