@@ -105,6 +105,7 @@ DEFAULT_PARAMETERS: dict[str, Any] = {
 LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "concurrency")
 # run_notebooks.py sets this to the parameter file's stem, so its outputs go to figures/<label>-<stem>/.
 PARAMS_NAME_ENV: str = "AJB_PARAMS_NAME"
+DEFAULT_HUB_ENDPOINT: str = "https://huggingface.co"
 _PLAIN = (str, int, float, bool, type(None), list, tuple, dict)
 
 
@@ -177,16 +178,26 @@ def runs_read(bench: Any) -> list[str]:
     return sorted(judges.loc[judges["origin"] != "release", "judge"].astype(str).tolist())
 
 
+def hub_endpoint() -> str:
+    """Return the hub endpoint the loader asks (HF_ENDPOINT, as huggingface_hub reads it; default the public hub)."""
+    return (os.environ.get("HF_ENDPOINT") or DEFAULT_HUB_ENDPOINT).rstrip("/")
+
+
 def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return the PROVENANCE.json record of one notebook's outputs (no timestamps, no absolute paths)."""
+    """Return the PROVENANCE.json record of one notebook's outputs (no timestamps, no absolute paths); for a
+    hub source, the endpoint (HF_ENDPOINT) beside the commit, since a mirror's commits are its own."""
     from ajb_utils import __version__
 
     source = str(bench.source)
+    from ajb_utils.data.source import resolve_source
+
+    hub = not resolve_source(source).is_local  # a hub commit names data only together with its endpoint
     if os.path.isabs(source):
         source = paths.relpath(source)
     shown = {k: v for k, v in (params or {}).items() if k != "out_dir"}
     return {
         "source": source,
+        **({"hub_endpoint": hub_endpoint()} if hub else {}),
         "revision": bench.revision,
         "label": bench.label,
         "synthetic": bool(bench.synthetic),

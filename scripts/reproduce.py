@@ -1,33 +1,28 @@
 #!/usr/bin/env python
-"""The main job: verify the data, print the headline table, execute every notebook.
+"""The main command: build -> notebooks -> scorecard, each once, in that order.
 
-    python scripts/reproduce.py                         # embedded synthetic sample, offline
+    python scripts/reproduce.py                                     # embedded synthetic sample, offline
     python scripts/reproduce.py --params papermill_params/hf.yaml   # the released data (network)
 
-Before anything runs, the parameter file is checked against every notebook's `parameters` cell
-(an unknown name or judge/generator value is an error listing the valid ones) and a hub source is
-probed (one request, a few seconds at most). Every user error (a missing or bad parameter file, an
-unknown parameter, a missing or empty data folder, a truncated data file, the hub offline) is one
-line saying what is wrong and what to do, exit status 2; `--debug` shows the traceback too.
-
-Steps, each printed as it goes:
-1. for the sample: rebuild it from its seed into a temporary folder and check it is
-   byte-identical to data/sample (the sample is exactly what `ajb_utils.sample` makes); the
-   rebuild runs in its own process beside steps 2 and 3, and its verdict is printed after them;
-2. load the data, recompute every programmatic score and compare with the published ones,
-   report exclusions (paper Appendix D) and print a Table 2-style alignment summary;
-3. execute every notebook with papermill (scripts/run_notebooks.py, started before step 1 so that its
-   kernel server and imports overlap steps 1 and 2; it starts the notebooks when told to here), writing all tables and
-   figures under figures/<data label>/ and refreshing the notebooks' committed outputs (default
-   parameters only: any other parameter set writes to its own folder and leaves them untouched);
-then print where the report (HTML), the scorecard and the tables and figures are.
+First the parameter file is checked against every notebook's `parameters` cell and the data source
+is probed (a hub source is asked once which commit its revision names; a local path must exist).
+A user error is one line saying what is wrong, exit status 2 (`--debug` shows the traceback). Then:
+1. for the sample: check data/sample is byte-identical to what `python -m ajb_utils.sample` makes;
+2. build: read the data once into the tidy frames the notebooks read (`build_bench`), recompute every
+   programmatic score and compare with the published ones, report the exclusions (paper Appendix D;
+   the loader's messages name a malformed line's file and line) and print a Table 2 summary computed
+   by `tables.table_T02`, the function notebook 03 uses;
+3. execute every notebook (scripts/run_notebooks.py), 18_scorecard last: tables and figures go to
+   figures/<data label>/, the committed notebooks are refreshed (default parameters only; any other
+   parameter set writes to its own folder) and the HTML report is rendered;
+then print where the report, the scorecard and the tables and figures are. Exit status 1 if a step failed.
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
-import os
+import inspect
 import subprocess
 import sys
 import tempfile
@@ -35,217 +30,116 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path[:0] = [str(REPO), str(REPO / "scripts")]
 
-from ajb_utils import paths  # noqa: E402
-from ajb_utils.paths import SAMPLE_DIR  # noqa: E402
+import run_notebooks as rn  # noqa: E402
+from ajb_utils import parameters, paths  # noqa: E402
 from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
-from run_notebooks import check_spec, list_notebooks, load_params, output_folder_of, plan_runs, report_locations  # noqa: E402
 
-SAMPLE_SEED = 0
-
-
-SAMPLE_CHECK_NICENESS = 10  # the check's verdict is printed last: steps 2 and 3 get the cores first
+SAMPLE_COMMAND = [sys.executable, "-m", "ajb_utils.sample", "--scale", "small", "--seed", "0"]
 
 
-def _lower_priority() -> None:
-    """Lower this (child) process's scheduling priority by SAMPLE_CHECK_NICENESS; returns None."""
-    os.nice(SAMPLE_CHECK_NICENESS)
+def sample_differences() -> list[str]:
+    """Return how data/sample differs from what SAMPLE_COMMAND makes ([] when byte-identical)."""
+    with tempfile.TemporaryDirectory(prefix="ajb_sample_") as tmp:
+        out = Path(tmp) / "sample"
+        proc = subprocess.run([*SAMPLE_COMMAND, "--out", str(out)], cwd=REPO, capture_output=True, text=True)
+        if proc.returncode != 0:
+            return [f"the generator failed: {(proc.stdout + proc.stderr).strip()}"]
+        committed, made = ({p.relative_to(r) for p in r.rglob("*") if p.is_file()} for r in (paths.SAMPLE_DIR, out))
+        return [f"only in data/sample: {p}" for p in sorted(committed - made)] + [
+            f"{'differs' if p in committed else 'missing from data/sample'}: {p}"
+            for p in sorted(made)
+            if p not in committed or not filecmp.cmp(paths.SAMPLE_DIR / p, out / p, shallow=False)
+        ]
 
 
-def start_verify_sample(tmp: Path) -> subprocess.Popen:
-    """Return the running process that regenerates the sample from its seed into `tmp`/sample (its
-    output captured) at a lower priority, so that the next steps run beside it and before it where the
-    two cores are busy; `finish_verify_sample` checks the result."""
-    cmd = [sys.executable, "-m", "ajb_utils.sample", "--scale", "small", "--seed", str(SAMPLE_SEED)]
-    return subprocess.Popen(
-        cmd + ["--out", str(tmp / "sample")],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        preexec_fn=_lower_priority if hasattr(os, "nice") else None,  # POSIX only
-    )
+def build(source: str, revision: str | None):
+    """Return the Bench of `source` at `revision` after building it once (`build_bench`: the tidy frames
+    written to a folder named by the input digests, which the notebooks then read)."""
+    from ajb_utils.data import build_bench, load_bench
+
+    print(f"  built: {rn.shown(build_bench(source, revision=revision))}/")
+    return load_bench(source, revision=revision)
 
 
-def finish_verify_sample(proc: subprocess.Popen, tmp: Path) -> bool:
-    """Return True when the regeneration `proc` ended well and gave files byte-identical to data/sample."""
-    output, _ = proc.communicate()
-    if proc.returncode != 0:
-        print("  " + output.strip().replace("\n", "\n  "))
-        return False
-    out = tmp / "sample"
-    committed = sorted(p.relative_to(SAMPLE_DIR) for p in SAMPLE_DIR.rglob("*") if p.is_file())
-    rebuilt = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
-    if committed != rebuilt:
-        print(f"  file lists differ: {set(committed) ^ set(rebuilt)}")
-        return False
-    differing = [str(p) for p in committed if not filecmp.cmp(SAMPLE_DIR / p, out / p, shallow=False)]
-    for name in differing:
-        print(f"  differs: data/sample/{name}")
-    return not differing
+def table2_summary(bench) -> tuple[str, str]:
+    """Return (the missing-verdict rule table_T02 uses, Table 2 in the paper's layout, mean over generators)."""
+    from ajb_utils import tables
+
+    rule = inspect.signature(tables.table_T02).parameters["missing"].default
+    wide = tables.table_T02_wide(tables.table_T02(bench)).groupby(level="judge", sort=False).mean()
+    return rule, wide.round(1).to_string()
 
 
-def verify_sample() -> bool:
-    """Return True when regenerating the sample from its seed gives byte-identical files."""
-    with tempfile.TemporaryDirectory() as tmp:
-        return finish_verify_sample(start_verify_sample(Path(tmp)), Path(tmp))
+def report_bench(bench) -> int:
+    """Print what the build found (scores, exclusions, Table 2); return 1 when a published score is not reproduced."""
+    from ajb_utils.data import check_published_scores
 
-
-def summary_table(bench) -> str:
-    """Return the Table 2-style summary (judge x condition x difficulty, mean over generators)."""
-    from ajb_utils import schema, stats
-
-    released = bench.verdicts[
-        bench.verdicts["judge"].isin(schema.JUDGES) & bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)
-    ]
-    cells = stats.align(released, by=("judge", "generator", "difficulty", "condition"))
-    wide = (
-        cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"]
-        .mean()
-        .unstack(["condition", "difficulty"])
-    )
-    wide.index = [schema.display(j) for j in wide.index]
-    return wide.round(1).to_string()
-
-
-def scorecard_written(runs: list, out: Path) -> bool:
-    """Return True when the run's 18_scorecard wrote the scorecard of `out` under the label the summary
-    uses (the folder's name), so the summary need not write the same files again."""
-    from ajb_utils import provenance
-
-    card = next((r for r in runs if r[0].stem == "18_scorecard"), None)
-    if card is None:
-        return False
-    params = card[3]
-    return output_folder_of(params) == out and provenance.data_label(params.get("data_source", "sample")) == out.name
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the three steps; return the exit status (1 if a step failed; a user error raises, see run_main)."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
-    ap.add_argument("--skip-notebooks", action="store_true")
-    ap.add_argument(
-        "--no-html", action="store_true", help="skip the HTML rendering of executed notebooks (figures/<label>/html/)"
-    )
-    ap.add_argument("--jobs", type=int, default=None, help="notebooks executed at once (default: one per core)")
-    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
-    args = ap.parse_args(argv)
-    spec = load_params(args.params)
-    check_spec(spec, paths.NOTEBOOKS_DIR, list_notebooks(paths.NOTEBOOKS_DIR), args.params)
-    # imported after the checks, so that a typo is reported before pandas, matplotlib and datasets load
-    from ajb_utils.data import HubUnavailable, probe_hub
-
-    source = (spec.get("default") or {}).get("data_source", spec.get("data_source", "sample"))
-    revision = (spec.get("default") or {}).get("revision")
-    t_start = time.perf_counter()
-    try:  # one short question to the hub before anything else: offline, one line and exit
-        commit = probe_hub(source, revision)
-    except HubUnavailable as exc:
-        print(
-            f"error: {exc.reason}. Offline, this works: python scripts/reproduce.py (the embedded synthetic sample)",
-            file=sys.stderr,
-        )
-        return 2
-    if commit:
-        print(f"[0/3] hub {source!r}: revision {revision or 'main'} is commit {commit}")
-
-    runner = None
-    if not args.skip_notebooks:  # its kernel server and imports overlap steps 1 and 2; the notebooks wait for "go"
-        cmd = [sys.executable, str(REPO / "scripts" / "run_notebooks.py"), "--params", str(args.params), "--no-summary"]
-        if source == "sample":
-            cmd.append("--in-place")
-        if not args.no_html:
-            cmd.append("--html")
-        if args.jobs is not None:
-            cmd += ["--jobs", str(args.jobs)]
-        runner = subprocess.Popen([*cmd, "--start-on-stdin"], cwd=REPO, stdin=subprocess.PIPE, text=True)
-    try:
-        return _steps(args, spec, source, revision, commit, runner, t_start)
-    finally:
-        if runner is not None and runner.poll() is None:  # steps 1-2 failed before the go: no notebook runs
-            try:
-                runner.stdin.close()
-            except OSError:
-                pass
-            runner.wait()
-
-
-def _steps(
-    args: argparse.Namespace,
-    spec: dict,
-    source: str,
-    revision: str | None,
-    commit: str | None,
-    runner: subprocess.Popen | None,
-    t_start: float,
-) -> int:
-    """Return the exit status of steps 1-3, the notebook runner `runner` (started, waiting) told to go at step 3."""
-    from ajb_utils import scorecard
-    from ajb_utils.data import check_published_scores, load_bench
-
-    status = 0
-    verify_tmp = tempfile.TemporaryDirectory(prefix="ajb_verify_")
-    verifier = None
-    if source == "sample":
-        print(
-            "[1/3] verifying the embedded sample is what `python -m ajb_utils.sample` makes (beside the next steps) ..."
-        )
-        verifier = start_verify_sample(Path(verify_tmp.name))
-    else:
-        print(f"[1/3] data source {source!r}: nothing to verify locally")
-
-    print(f"[2/3] loading {source!r} and re-scoring every generation ...")
-    bench = load_bench(source, revision=commit or revision)  # the commit the probe saw
     if bench.synthetic:
         print("  SYNTHETIC SAMPLE - numbers are not the paper's")
+    print(f"  {len(bench.records):,} records, {len(bench.generations):,} valid generations, ", end="")
+    print(f"{len(bench.verdicts):,} verdict rows; {bench.provenance()}")
+    for message in bench.messages:  # a malformed line with its file and line, among others
+        print(f"  loader: {message}")
     mismatches = check_published_scores(bench)
-    print(
-        f"  {len(bench.records):,} records, {len(bench.generations):,} valid generations, "
-        f"{len(bench.verdicts):,} verdict rows; provenance: {bench.provenance()}"
-    )
     print(
         f"  published programmatic scores reproduced: {'all' if mismatches.empty else f'{len(mismatches)} MISMATCHES'}"
     )
-    status |= 0 if mismatches.empty else 1
-    print("  exclusions (paper Appendix D):")
     summary = bench.exclusion_summary()
-    grouped = summary.groupby("reason")["n"].sum() if len(summary) else summary
-    print("    " + grouped.to_string().replace("\n", "\n    "))
-    print("  alignment (%), mean over generators, six judges + Prometheus-2:")
-    print("    " + summary_table(bench).replace("\n", "\n    "))
+    print("  exclusions (paper Appendix D):")
+    by_reason = summary.groupby("reason")["n"].sum().to_string() if len(summary) else "none"
+    print("    " + by_reason.replace("\n", "\n    "))
+    rule, table = table2_summary(bench)
+    print(f"  Table 2: alignment (%), mean over generators (missing-verdict rule: {rule}):")
+    print("    " + table.replace("\n", "\n    "))
+    return 0 if mismatches.empty else 1
 
-    notebooks_ok = False
-    if not args.skip_notebooks:
-        print("[3/3] executing every notebook (papermill) ...", flush=True)
-        try:
-            runner.stdin.write("go\n")
-            runner.stdin.close()
-        except OSError:  # it has already ended (and said why)
-            pass
-        code = runner.wait()
-        if code == 2:  # run_notebooks.py said what is wrong, in one line
-            if verifier is not None:
-                verifier.kill()
-                verifier.wait()
-            verify_tmp.cleanup()
-            return 2
-        status |= code
-        notebooks_ok = code == 0
-    if verifier is not None:
-        ok = finish_verify_sample(verifier, Path(verify_tmp.name))
-        print("[1/3] sample verified: byte-identical" if ok else "[1/3] SAMPLE DIFFERS from its generator")
-        status |= 0 if ok else 1
-    verify_tmp.cleanup()
-    runs, _ = plan_runs(load_params(args.params), list_notebooks(paths.NOTEBOOKS_DIR), args.params)
-    out = output_folder_of(runs[0][3]) if runs else None
-    if out is not None and any(out.glob("*_compare.csv")):  # what the notebooks compared and checked
-        scorecard.print_summary(out, write=not (notebooks_ok and scorecard_written(runs, out)))
-    print(f"done in {time.perf_counter() - t_start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
-    if not args.skip_notebooks:
-        print("\n".join(report_locations(args.params)))
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the steps; return the exit status (1 if a step failed; a user error raises, see run_main)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
+    ap.add_argument("--skip-notebooks", action="store_true", help="steps 1 and 2 only")
+    ap.add_argument("--no-html", action="store_true", help="no HTML report (figures/<label>/html/)")
+    ap.add_argument("--jobs", type=int, default=rn.DEFAULT_JOBS, help="notebooks executed at once")
+    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
+    args = ap.parse_args(argv)
+    spec = rn.load_params(args.params)
+    notebooks = rn.list_notebooks(paths.NOTEBOOKS_DIR)
+    parameters.check_parameter_file(spec, notebooks, notebooks, str(args.params))
+    problem = rn.probe_sources(spec, notebooks, "python scripts/reproduce.py")  # one question to a hub, first
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    shared = rn.params_for(spec, notebooks[0].stem)  # the default block: the data every notebook reads
+    source, start = str(shared.get("data_source", "sample")), time.perf_counter()
+    status = 0
+    if source == "sample":
+        print("[1/3] checking data/sample is what `python -m ajb_utils.sample` makes ...", flush=True)
+        differences = sample_differences()
+        print("  byte-identical" if not differences else "  SAMPLE DIFFERS: " + "; ".join(differences))
+        status |= bool(differences)
+    else:
+        print(f"[1/3] data source {source!r}: no sample to check")
+    print(f"[2/3] building the bench from {source!r} (read once) ...", flush=True)
+    status |= report_bench(build(source, shared.get("revision")))
+    if args.skip_notebooks:
+        return status
+    print("[3/3] executing every notebook (papermill), 18_scorecard last ...", flush=True)
+    options = ["--params", str(args.params), "--jobs", str(args.jobs), "--no-summary"]
+    options += ["--in-place"] * (source == "sample") + ["--html"] * (not args.no_html)
+    code = rn.execute(spec, notebooks, rn.parse_args(options))
+    if code == 2:  # a data-source error inside a notebook, said in one line
+        return 2
+    status |= code
+    folder = rn.output_folder_of(rn.plan_runs(spec, notebooks, args.params)[0][0].resolved)
+    if code == 0 and (folder / "SCORECARD.md").exists():
+        from ajb_utils import scorecard
+
+        scorecard.print_summary(folder, write=False)
+    print(f"done in {time.perf_counter() - start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
+    print("\n".join(rn.end_summary(folder, None if args.no_html else folder / "html")))
     return status
 
 

@@ -2,7 +2,8 @@
 
 Every test file that loads a script gets the same module object: a second copy would replace the first in
 sys.modules, and objects of the first (e.g. run_notebooks.Task) could then no longer be pickled to the
-worker processes by reference."""
+worker processes by reference. reproduce.py imports scripts/run_notebooks.py itself, as `run_notebooks`: the
+same module again."""
 
 from __future__ import annotations
 

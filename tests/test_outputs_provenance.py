@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from ajb_utils import paths, provenance
+from ajb_utils import parameters, paths, provenance
 from script_modules import load_script
 
 ROOT = paths.REPO_ROOT
@@ -85,6 +85,19 @@ def test_provenance_records_parameters_and_runs(tmp_path) -> None:
     provenance.output_dir("sample", tmp_path / "o", bench, params={"n_bootstrap": 50})
     rec = json.loads((out / "PROVENANCE.json").read_text())
     assert rec["parameters"] == {"n_bootstrap": 50, "seed": 7}  # notebooks of one folder merge
+    assert "hub_endpoint" not in rec  # a local folder has no hub
+
+
+def test_provenance_records_the_hub_endpoint_beside_the_commit(monkeypatch) -> None:
+    """A commit names data only together with the hub that has it: HF_ENDPOINT (a mirror), else the public hub."""
+    bench = SimpleNamespace(source="ServiceNow-AI/AgentJudgeBench", revision="13ac79a" * 5, label="hf", synthetic=False)
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+    assert provenance.provenance_record(bench)["hub_endpoint"] == "https://huggingface.co"
+    monkeypatch.setenv("HF_ENDPOINT", "https://hf-mirror.example/")
+    rec = provenance.provenance_record(bench)
+    assert (rec["hub_endpoint"], rec["revision"]) == ("https://hf-mirror.example", "13ac79a" * 5)
+    for local in ("sample", str(ROOT / "data" / "sample")):  # the committed figures/sample/ record has none
+        assert "hub_endpoint" not in provenance.provenance_record(SimpleNamespace(**{**vars(bench), "source": local}))
 
 
 # ---- notebooks' parameters cells -------------------------------------------------------------
@@ -104,7 +117,7 @@ def test_one_parameters_cell_each_parameter_once(nb_path: Path) -> None:
 def test_notebook_defaults_are_the_registered_defaults(nb_path: Path) -> None:
     """The folder rule (defaults -> figures/<label>/) holds only if both agree."""
     defaults = rn.default_values(parameter_cells(nb_path)[0])
-    names = rn.assigned_names(parameter_cells(nb_path)[0]) - set(provenance.LOCATION_PARAMETERS)
+    names = parameters.assigned_names(parameter_cells(nb_path)[0]) - set(provenance.LOCATION_PARAMETERS)
     assert names <= set(provenance.DEFAULT_PARAMETERS), names - set(provenance.DEFAULT_PARAMETERS)
     for name in names:
         assert defaults[name] == provenance.DEFAULT_PARAMETERS[name], (nb_path.name, name)

@@ -83,7 +83,17 @@ def test_parameter_file_that_is_not_yaml(tmp_path: Path, script: str) -> None:
 
 @pytest.mark.parametrize("script", [*MAIN_SCRIPTS])
 def test_missing_data_path(tmp_path: Path, script: str) -> None:
-    _assert_one_line(_run(script, "--params", _params(tmp_path, tmp_path / "no_such_folder")), "no_such_folder")
+    line = _assert_one_line(_run(script, "--params", _params(tmp_path, tmp_path / "no_such_folder")), "no_such_folder")
+    assert "does not exist" in line
+
+
+@pytest.mark.parametrize("script", [*MAIN_SCRIPTS])
+@pytest.mark.parametrize("source", ["data/sampel", "data/sample_full_not_made"])
+def test_a_mistyped_local_path_is_not_taken_for_the_hub(tmp_path: Path, script: str, source: str) -> None:
+    """`data/sampel` (or full.yaml's folder before it is made) names a folder that does not exist; the
+    hub is not asked (the line says nothing about reaching it)."""
+    line = _assert_one_line(_run(script, "--params", _params(tmp_path, source)), repr(source), "does not exist")
+    assert "reach" not in line and "hub repo id (owner/name)" in line
 
 
 @pytest.mark.slow

@@ -53,8 +53,17 @@ def resolve_source(source: str | Path) -> Source:
         )
     if path.is_dir():
         return Source(str(path.resolve()), True, path.resolve().name)
-    if "/" in str(source) and not path.exists() and not str(source).startswith((".", "/")):
+    top = Path(str(source)).parts[0] if str(source) else ""
+    local = str(source).startswith((".", "/", "~")) or any((base / top).is_dir() for base in (Path.cwd(), REPO_ROOT))
+    if str(source).count("/") == 1 and not path.exists() and not local:  # owner/name, not a path under a local folder
         return Source(str(source), False, str(source).replace("/", "__"))
+    if local or "/" in str(source):
+        make = "; make it with `python -m ajb_utils.sample --scale full`" if path.name == "sample_full" else ""
+        raise BenchDataError(
+            f"data source {str(source)!r} is a local path that does not exist (relative paths are read from the "
+            f"repository root or the working directory){make}; give 'sample', 'hf', a hub repo id (owner/name) "
+            "or an existing folder"
+        )
     raise BenchDataError(
         f"data source {str(source)!r} is neither 'sample', 'hf', a hub repo id, nor an existing directory"
     )
