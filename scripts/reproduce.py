@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import filecmp
-import inspect
 import subprocess
 import sys
 import tempfile
@@ -63,15 +62,6 @@ def build(source: str, revision: str | None):
     return load_bench(source, revision=revision)
 
 
-def table2_summary(bench) -> tuple[str, str]:
-    """Return (the missing-verdict rule table_T02 uses, Table 2 in the paper's layout, mean over generators)."""
-    from ajb_utils import tables
-
-    rule = inspect.signature(tables.table_T02).parameters["missing"].default
-    wide = tables.table_T02_wide(tables.table_T02(bench)).groupby(level="judge", sort=False).mean()
-    return rule, wide.round(1).to_string()
-
-
 def report_bench(bench) -> int:
     """Print what the build found (scores, exclusions, Table 2); return 1 when a published score is not reproduced."""
     from ajb_utils.data import check_published_scores
@@ -90,9 +80,11 @@ def report_bench(bench) -> int:
     print("  exclusions (paper Appendix D):")
     by_reason = summary.groupby("reason")["n"].sum().to_string() if len(summary) else "none"
     print("    " + by_reason.replace("\n", "\n    "))
-    rule, table = table2_summary(bench)
-    print(f"  Table 2: alignment (%), mean over generators (missing-verdict rule: {rule}):")
-    print("    " + table.replace("\n", "\n    "))
+    from ajb_utils import tables
+
+    table, rule = tables.table2_summary(bench)  # notebook 03's table_T02, on its default rule
+    print(f"  Table 2: alignment (%), mean over generators (missing verdicts: {rule}):")
+    print("    " + table.to_string().replace("\n", "\n    "))
     return 0 if mismatches.empty else 1
 
 

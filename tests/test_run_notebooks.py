@@ -278,15 +278,19 @@ def test_a_malformed_line_is_reported_with_its_file_and_line(tmp_path: Path, cap
     assert f"{path}: line 2:" in out and "malformed JSON line" in out, out
 
 
-def test_the_table_2_summary_is_table_T02_and_names_its_rule() -> None:
-    from ajb_utils import schema, stats, tables
+def test_the_printed_table_2_summary_is_the_committed_table_2(capsys) -> None:
+    """The main command's Table 2 is notebook 03's T02 (its CSV under figures/sample/), on its rule, named."""
+    import pandas as pd
+
+    from ajb_utils import paths, schema, stats
     from ajb_utils.data import load_bench
 
-    bench = load_bench("sample")
-    rule, text = reproduce.table2_summary(bench)
-    assert rule in stats.MISSING_RULES
-    cells = tables.table_T02(bench, missing=rule)
+    reproduce.report_bench(load_bench("sample"))
+    out = capsys.readouterr().out
+    assert f"missing verdicts: {stats.rule_name(stats.PAPER_MISSING)}" in out
+    committed = pd.read_csv(paths.FIGURES_DIR / "sample" / "T02_main_alignment.csv")
     judge = schema.JUDGES[0]
-    mean = cells[(cells["judge"] == judge)].groupby(["condition", "difficulty"], observed=True)["align"].mean()
-    shown = next(line for line in text.splitlines() if line.startswith(schema.display(judge)))
-    assert f"{mean.round(1).iloc[0]:.1f}" in shown.split()
+    mine = committed[(committed["judge"] == judge)]
+    mean = mine.groupby(["condition", "difficulty"])["align"].mean()
+    shown = next(line for line in out.splitlines() if line.strip().startswith(schema.display(judge)))
+    assert f"{mean.loc[('with_gt', 'easy')]:.1f}" in shown.split()
