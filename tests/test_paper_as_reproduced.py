@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import every_claim  # a test helper: every claim checked on one Bench
 from ajb_utils import paper, schema, stats, tables
 
 FOUR = schema.OPEN_WEIGHT_GENERATORS
@@ -211,7 +212,7 @@ def _audit_all() -> pd.DataFrame:
 
 
 def test_every_claim_gets_a_verdict_on_the_papers_numbers(own) -> None:
-    assert tables.unchecked_claims(own) == []
+    assert every_claim.unchecked_claims(own) == []
     assert set(own["holds"]) <= {"yes", "no", "n/a"}
     na = own[own["holds"] == "n/a"]
     assert na["note"].str.startswith(paper.MISSING_DATA).all(), na[["claim_id", "note"]]

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ajb_utils import paper, paths, schema, tables
+from ajb_utils import paper, paths, schema
 from ajb_utils.data import load_bench
 
 sys.path.insert(0, str(Path(__file__).parent))
+import every_claim  # noqa: E402
 from hub_standin import HubStandIn, commit_sha, reduced_copy  # noqa: E402
 from test_hub import _point_clients_at  # noqa: E402
 
@@ -62,7 +63,7 @@ def verdicts(release_dir, tmp_path_factory) -> tuple:
     ):
         _point_clients_at(hub.endpoint, home, mp)
         bench = load_bench("hf", runs=None)
-        checks = tables.claim_verdicts(bench, data_source="hf", n_bootstrap=100, seed=1)
+        checks = every_claim.claim_verdicts(bench, data_source="hf", n_bootstrap=100, seed=1)
     return bench, checks
 
 
@@ -76,7 +77,7 @@ def test_the_copy_reads_as_the_real_release(release_dir, verdicts) -> None:
 
 def test_every_claim_gets_a_verdict_or_an_na_naming_missing_data(verdicts) -> None:
     _, checks = verdicts
-    assert tables.unchecked_claims(checks) == []
+    assert every_claim.unchecked_claims(checks) == []
     assert set(checks["holds"]) <= set(paper.HOLDS_VALUES)
     na = checks[checks["holds"] == "n/a"]
     bad = na[~na["note"].str.contains(paper.MISSING_DATA, regex=False)]

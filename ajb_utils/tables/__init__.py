@@ -14,7 +14,6 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
-- every_claim: every claim of claims.csv checked on one Bench, in one call (claim_verdicts)
 - own_numbers: the paper's own printed numbers through every claim and comparison (issue 29)
 """
 
@@ -27,7 +26,6 @@ from ajb_utils.tables import (
     dataset,
     decision,
     derivation,
-    every_claim,
     gallery,
     main_results,
     new_judge,
@@ -43,7 +41,6 @@ from ajb_utils.tables.breakdown import *  # noqa: F401,F403
 from ajb_utils.tables.dataset import *  # noqa: F401,F403
 from ajb_utils.tables.decision import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
-from ajb_utils.tables.every_claim import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
@@ -65,7 +62,6 @@ SECTIONS = (
     new_judge,
     gallery,
     questions,
-    every_claim,
     own_numbers,
 )
 __all__ = [name for module in SECTIONS for name in module.__all__]

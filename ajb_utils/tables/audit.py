@@ -30,7 +30,6 @@ __all__ = [
     "table_T06",
     "compare_T06",
     "compare_T06_values",
-    "band_cells",
     "best_cells",
     "audit_table2",
     "findings_on_table2",
@@ -231,17 +230,6 @@ def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFr
 
 
 # ---- X1 consistency audit ---------------------------------------------------------------------
-def band_cells(
-    t2: pd.DataFrame, lo: float = 77.0, hi: float = 82.0, generators: Sequence[str] | None = None
-) -> pd.DataFrame:
-    """Return per generator: min, max of hard without-GT cells, and all_in_band (lo <= v <= hi)."""
-    sub = t2[(t2["condition"] == "without_gt") & (t2["difficulty"] == "hard")]
-    if generators is not None:
-        sub = sub[sub["generator"].isin(list(generators))]
-    g = sub.groupby("generator")["value"]
-    out = pd.DataFrame({"min": g.min(), "max": g.max()})
-    out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
-    return out
 
 
 def best_cells(

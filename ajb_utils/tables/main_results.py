@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xxhash
 
 from ajb_utils import paper, report, schema, stats
 from ajb_utils.data import generation_keys
@@ -91,23 +90,6 @@ def main_verdicts(
 
 # The columns a record frame is computed from (stats.record_alignment), besides the match inputs.
 _RECORD_COLUMNS = (*stats.RECORD_KEYS, *stats.RECORD_EXTRAS, "metric")
-
-
-def verdict_fingerprint(verdicts: pd.DataFrame) -> str:
-    """Return a hash of a verdict frame's content (every column's values, categories and order):
-    equal frames give equal hashes, and any change of a value changes it (xxh3-128 of the bytes)."""
-    h = xxhash.xxh3_128()
-    for col in verdicts.columns:
-        s = verdicts[col]
-        h.update(f"{col}|{s.dtype}|{len(s)}".encode())
-        if isinstance(s.dtype, pd.CategoricalDtype):
-            h.update("\x00".join(map(str, s.cat.categories)).encode())
-            h.update(np.ascontiguousarray(s.cat.codes.to_numpy()).tobytes())
-        elif s.dtype.kind in "biuf":
-            h.update(np.ascontiguousarray(s.to_numpy()).tobytes())
-        else:
-            h.update(pd.util.hash_pandas_object(s, index=False).to_numpy().tobytes())
-    return h.hexdigest()
 
 
 def main_records(

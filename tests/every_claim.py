@@ -1,4 +1,4 @@
-"""Every claim of data/paper/claims.csv checked on one loaded Bench, in one call.
+"""Every claim of data/paper/claims.csv checked on one loaded Bench, in one call (a test helper).
 
 The notebooks check each claim where its table is made; `claim_verdicts` runs the same check
 functions section by section (datasets, programmatic judge, main results, RQ1-RQ6, anchoring,
