@@ -106,6 +106,12 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
         action="store_true",
         help="also re-run permanent failures (context_length, refused, content_filter)",
     )
+    r.add_argument(
+        "--retry-ambiguous",
+        action="store_true",
+        help="also re-run ambiguous verdicts (two disagreeing JSON objects, or a judge on another scale); "
+        "--retry-errors leaves them, since the same judge tends to answer them the same way",
+    )
     r.add_argument("--no-endpoint-check", action="store_true", help="skip the GET /models check before the first item")
     r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
     r.add_argument("--dry-run", action="store_true", help="print calls and estimated tokens/cost, spend nothing")
@@ -180,6 +186,7 @@ def config_from_args(a: argparse.Namespace) -> RunConfig:
         max_attempts=a.max_attempts,
         max_timeout_attempts=a.max_timeout_attempts,
         retry_permanent=a.retry_permanent,
+        retry_ambiguous=a.retry_ambiguous,
         check_endpoint=not a.no_endpoint_check,
         retry_errors=a.retry_errors,
         reparse=a.reparse,
@@ -311,6 +318,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
                 max_requests=a.batch_max_requests,
                 max_bytes=max_bytes,
                 retry_permanent=cfg.retry_permanent,
+                retry_ambiguous=cfg.retry_ambiguous,
             )
             for path, n in parts:
                 print(f"wrote {n} requests to {path}")

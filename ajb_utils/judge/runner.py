@@ -14,6 +14,7 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,7 @@ class RunConfig:
     backoff_cap_s: float = 60.0
     retry_errors: bool = False  # re-send failed units (not the permanent failures)
     retry_permanent: bool = False  # also re-send context_length / refused / content_filter units
+    retry_ambiguous: bool = False  # also re-send ambiguous verdicts (two disagreeing objects, another scale)
     check_endpoint: bool = True  # GET /models on every base URL before the first item
     reparse: bool = False
     dry_run: bool = False
@@ -321,59 +323,76 @@ def _open_store(cfg: RunConfig) -> Any:
     return Store(path, durable=cfg.durable)
 
 
-_OFF_SCALE = re.compile(r"off-scale (.+?) \(the rubric allows")
+_OFF_SCALE = re.compile(r"off-scale '?(-?[0-9.eE+-]+)'? \(the rubric allows")
 _READ_HOW = ("bool", "fraction", "snapped", "decimal comma")
+_SCALE_NOTE = "is ambiguous: this judge answered on another scale in this run"
+SCALE_SHARE = 0.05  # share of a run's replies with a value above 1 that shows another scale
+
+
+def another_scale_shown(off_scale: Sequence[float], replies: int) -> bool:
+    """Return whether a run shows another scale: values above 1 in >= SCALE_SHARE of its replies (and in two or more).
+
+    `off_scale` holds the largest off-scale value of each reply that had one. A value between 0
+    and 1 (0.8) is a {0, 0.5, 1} judge's near-miss, not another scale; above 1 it cannot be.
+    """
+    above = sum(v > 1 for v in off_scale)
+    return above >= 2 and above >= SCALE_SHARE * replies
+
+
+def off_scale_values(notes: Sequence[str]) -> list[float]:
+    """Return the numeric off-scale values a verdict's parser notes name."""
+    out = []
+    for n in notes:
+        m = _OFF_SCALE.search(n)
+        if m:
+            try:
+                out.append(float(m.group(1)))
+            except ValueError:
+                continue
+    return out
 
 
 def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
-    """Mark ok verdicts ambiguous when the judge shows another scale in the run; return how many were marked.
+    """Mark ok verdicts ambiguous when the run shows another scale (see another_scale_shown); return how many changed.
 
-    A judge that answers any metric off the {0, 0.5, 1} scale (5, 3, 90, 0.8) in this run may be
-    on a 1-5 or 0-100 scale, where its plain 1s (and 0s) mean something else: those verdicts are
-    stored as ``ambiguous`` (with a note), never as ok.
+    A judge that answers above 1 (5, 3, 90) in a share of its replies may be on a 1-5 or 0-100
+    scale, where its plain 1s (and 0s) mean something else: those verdicts are stored as
+    ``ambiguous`` (with a note), never as ok. When a run no longer shows another scale (a rule
+    change, or re-sent replies), verdicts this rule marked earlier are ok again (no call made).
     """
     if not units or isinstance(store, _NoStore):
         return 0
     hashes = sorted({u.run_hash for u in units})
     q = (
         f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
-        "AND parsed LIKE '%off-scale%' LIMIT 1"
+        "AND (parsed LIKE '%off-scale%' OR status='ambiguous') LIMIT 1"
     )
     if store.conn.execute(q, hashes).fetchone() is None:  # the common case: nothing off-scale, nothing to read
         return 0
     keys = {u.key for u in units}
     rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
-    seen = sorted(
-        {
-            m.group(1)
-            for r in rows
-            for n in ((r["parsed"] or {}).get("notes") or [])
-            for m in [_OFF_SCALE.search(n)]
-            if m
-        }
-    )
-    if not seen:
-        return 0
-    shown = ", ".join(seen[:6])
-    marked = 0
+    per_reply = [max(v) for r in rows for v in [off_scale_values((r["parsed"] or {}).get("notes") or [])] if v]
+    replies = sum(r["raw"] is not None or r["reasoning"] is not None for r in rows)
+    shown = another_scale_shown(per_reply, replies)
+    changed = 0
     for r in rows:
         p = r["parsed"] or {}
-        if r["status"] != P.OK:
+        notes = list(p.get("notes") or [])
+        if r["status"] == P.AMBIGUOUS and any(_SCALE_NOTE in n for n in notes) and not shown:
+            p["notes"] = [n for n in notes if _SCALE_NOTE not in n]
+            store.overwrite_parse(r["key"], P.OK, p)
+            changed += 1
+        if r["status"] != P.OK or not shown:
             continue
-        how = {n.split(":", 1)[0] for n in p.get("notes") or [] if any(w in n for w in _READ_HOW)}
+        how = {n.split(":", 1)[0] for n in notes if any(w in n for w in _READ_HOW)}
         amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
         if not amb:
             continue
-        p["notes"] = [
-            *(p.get("notes") or []),
-            *(
-                f"{m}: {p['scores'][m]:g} is ambiguous: this judge answered on another scale in this run (saw {shown})"
-                for m in amb
-            ),
-        ]
+        seen = ", ".join(f"{v:g}" for v in sorted({v for v in per_reply if v > 1})[:6])
+        p["notes"] = [*notes, *(f"{m}: {p['scores'][m]:g} {_SCALE_NOTE} (saw {seen})" for m in amb)]
         store.overwrite_parse(r["key"], P.AMBIGUOUS, p)
-        marked += 1
-    return marked
+        changed += 1
+    return changed
 
 
 # ---------------------------------------------------------------------------------- engine
@@ -747,16 +766,23 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
 
 
 def _pending(
-    units: list[Unit], existing: dict[str, str], retry_errors: bool, retry_permanent: bool = False
+    units: list[Unit],
+    existing: dict[str, str],
+    retry_errors: bool,
+    retry_permanent: bool = False,
+    retry_ambiguous: bool = False,
 ) -> list[Unit]:
     """Return the units that still need a call: missing, or failed with retry_errors.
 
     Permanent failures (context_length, refused, content_filter) would fail again the same way;
-    they are re-sent only with retry_permanent.
+    they are re-sent only with retry_permanent. Ambiguous verdicts (a reply was read, but two
+    disagreeing objects or another scale) are re-sent only with retry_ambiguous.
     """
 
     def again(st: str) -> bool:
         """Return whether a stored failure is re-sent."""
+        if st == P.AMBIGUOUS:
+            return retry_ambiguous
         return st != P.OK and (retry_permanent if st in P.PERMANENT else retry_errors)
 
     return [u for u in units if u.key not in existing or again(existing[u.key])]
@@ -980,8 +1006,12 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.statuses = dict(_reparse(store, hashes))
         existing = store.statuses(hashes)
         summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
-        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent)
-        pend_j = [] if cfg.reparse or cfg.offline else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent)
+        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        pend_j = (
+            []
+            if cfg.reparse or cfg.offline
+            else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        )
         pend_d = [] if cfg.reparse or cfg.offline else pend_d
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
@@ -1142,7 +1172,9 @@ def _run_records(
             _reparse(store, [run_hash])
         existing = store.statuses([run_hash])
         summary.cached = sum(existing.get(u.key) == P.OK for u in units)
-        pend = [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent)
+        pend = (
+            [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        )
         if cfg.dry_run:
             summary.estimate = _estimate(pend, ctx, cfg)
             return summary, bench, recs, {}, units

@@ -85,6 +85,10 @@ class StoreLockedError(RuntimeError):
     """Another process holds the store: a second writer would pay for every answer twice."""
 
 
+class StoreDamagedError(ValueError):
+    """The store cannot be used safely: it fails SQLite's integrity check, or it has more than one name."""
+
+
 _UPSERT = f"""
 INSERT INTO results ({", ".join(COLUMNS)}) VALUES ({", ".join("?" for _ in COLUMNS)})
 ON CONFLICT(key) DO UPDATE SET
