@@ -10,7 +10,10 @@ One writer at a time: opening a store takes an exclusive lock on ``<store>.lock`
 released by the OS if the process dies, so ``kill -9`` leaves no stale lock). A second runner on
 the same store fails at once with :class:`StoreLockedError` instead of paying for every answer
 twice. The lock is taken on the store's resolved path, so a store opened through a symlink is
-the same store.
+the same store, and on the database file itself (``flock`` on its inode). A file with more than one
+name (hard links) is refused (:class:`StoreDamagedError`): SQLite keeps one write-ahead log per
+name, so two names over one database corrupt it. Every open runs ``PRAGMA quick_check`` and
+refuses a store that fails it.
 
 Money: before a call is sent, its reservation (the prompt's estimated tokens plus the request's
 own max tokens) is committed to the ``spend`` table (``what='reserved'``). A reply replaces the
@@ -24,6 +27,7 @@ their hash (``imported``), so importing a file twice adds nothing.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -104,16 +108,67 @@ def lock_path(path: Path | str) -> Path:
     return p.with_name(p.name + ".lock")
 
 
+def _lock_file(path: Path, lock: bool) -> int | None:
+    """Return an open descriptor of the database file itself, exclusively flock-ed when `lock`.
+
+    The lock belongs to the file (its inode), not to one of its names; a file with two names
+    (hard links) is refused: SQLite keeps one write-ahead log per name, so a second name would
+    read the database without the first one's log and write its own over it.
+    """
+    import fcntl
+
+    if not lock and not path.exists():
+        return None
+    fd = os.open(path, (os.O_RDWR | os.O_CREAT) if lock else os.O_RDONLY, 0o666)
+    try:
+        links = os.fstat(fd).st_nlink
+        if links > 1:
+            raise StoreDamagedError(
+                f"store {path} has {links} names (hard links): SQLite keeps one write-ahead log per name, so "
+                "writing through two names corrupts it; keep one name (copy the file with cp to make a "
+                "separate store, then remove the other link)"
+            )
+        if lock:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreLockedError(
+                    f"store {path} is in use by another runner (the database file is locked, through "
+                    "another name); wait for it to finish or use another --store / --name"
+                ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise StoreDamagedError unless SQLite's quick_check passes (pages, indexes, constraints)."""
+    problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise StoreDamagedError(
+            f"store {path} fails SQLite's integrity check ({'; '.join(problems)[:300]}): move it aside "
+            "(its paid replies may be recoverable with the sqlite3 .recover command) and run again, "
+            "or pass another --store"
+        )
+
+
 class Store:
     """The verdict store (one SQLite file; safe to reopen after any crash)."""
 
     def __init__(self, path: Path | str, durable: bool = False, lock: bool = True) -> None:
-        """Open (and create) the store at `path`, exclusively unless `lock` is False (read-only use)."""
+        """Open (and create) the store at `path`, exclusively unless `lock` is False (read-only use).
+
+        Raises StoreLockedError when another runner holds it, StoreDamagedError when the file has
+        more than one name (hard links) or fails SQLite's quick_check.
+        """
         from filelock import FileLock, Timeout
 
         self.path = Path(path).expanduser().resolve()  # a symlink to a store is that store (one lock)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = None
+        self._fd: int | None = None
+        self.conn: sqlite3.Connection = None  # type: ignore[assignment]
         if lock:
             self._lock = FileLock(str(lock_path(self.path)), timeout=0)
             try:
@@ -124,10 +179,12 @@ class Store:
                     "wait for it to finish or use another --store / --name"
                 ) from None
         try:
+            self._fd = _lock_file(self.path, lock)
             self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
             self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            _check_integrity(self.conn, self.path)
             self.conn.executescript(_SCHEMA)
             cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
             if "reused_from" not in cols:  # stores written before identical requests were shared
@@ -136,22 +193,33 @@ class Store:
                 self.conn.execute("INSERT OR IGNORE INTO info VALUES ('store_id', ?)", (uuid.uuid4().hex[:16],))
             row = self.conn.execute("SELECT value FROM info WHERE name='store_id'").fetchone()
             self.store_id: str | None = row[0] if row else None
+        except sqlite3.DatabaseError as exc:
+            self._release()
+            raise StoreDamagedError(
+                f"store {self.path} fails SQLite's integrity check ({exc}): move it aside (its paid replies "
+                "may be recoverable with the sqlite3 .recover command) and run again, or pass another --store"
+            ) from None
         except BaseException:
             self._release()
             raise
 
     def _release(self) -> None:
-        """Release the writer lock (if held)."""
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+        """Close the connection (if open), then the database file's descriptor and the writer lock."""
+        try:
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None  # type: ignore[assignment]
+        finally:
+            if self._fd is not None:  # closed after SQLite: closing a descriptor drops the process's POSIX locks
+                os.close(self._fd)
+                self._fd = None
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
 
     def close(self) -> None:
-        """Close the connection (checkpointing the WAL) and release the lock."""
-        try:
-            self.conn.close()
-        finally:
-            self._release()
+        """Close the connection (checkpointing the WAL) and release the locks."""
+        self._release()
 
     def __enter__(self) -> Store:
         """Return self (context manager)."""
