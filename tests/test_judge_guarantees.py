@@ -300,11 +300,13 @@ def test_aborted_run_keeps_the_previous_export(server, bench, tmp_path) -> None:
     good = run_judge(cfg(server, bench, tmp_path))
     before = Path(good.files[0]).read_bytes()
     assert before.count(b"\n") == 12
-    bad = run_judge(cfg(server, bench, tmp_path, "auth", check_endpoint=False))  # same name, aborts at once
+    # same name, another run asked to replace it (without --replace-export it stops before any call), aborts at once
+    bad = run_judge(cfg(server, bench, tmp_path, "auth", check_endpoint=False, replace_export=True))
     assert bad.aborted and bad.export_skipped and not bad.files
     assert Path(good.files[0]).read_bytes() == before
     with pytest.raises(FatalBackendError):
-        run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{closed_port()}/v1"}), bench, tmp_path, "other"))
+        down = type("S", (), {"url": f"http://127.0.0.1:{closed_port()}/v1"})
+        run_judge(cfg(down, bench, tmp_path, "other", replace_export=True))
     assert Path(good.files[0]).read_bytes() == before
 
 

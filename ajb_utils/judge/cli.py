@@ -135,10 +135,10 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
     o = p.add_argument_group("output")
     o.add_argument(
-        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/cache/judge/<name>.sqlite"
+        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/runs/.store/<name>.sqlite"
     )
     o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
-    o.add_argument("--store", type=Path, default=None, help="store file (default data/cache/judge/<name>.sqlite)")
+    o.add_argument("--store", type=Path, default=None, help="store file (default <--out>/.store/<name>.sqlite)")
     o.add_argument("--display", default=None, help="display name in tables")
     o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
     o.add_argument(
@@ -292,7 +292,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     """Run batch-export / batch-import."""
     from ajb_utils.judge import batch
     from ajb_utils.judge.conditions import Context, config_hash, judge_units
-    from ajb_utils.judge.runner import _load_derived, _make_backend, default_store, load_items
+    from ajb_utils.judge.runner import _load_derived, _make_backend, load_items, store_path
     from ajb_utils.judge.store import Store
 
     bench, _, gens = load_items(cfg)
@@ -300,7 +300,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, cfg.conditions, run_hash, dhash)
     backend = _make_backend(cfg) if a.cmd == "batch-export" else None  # a missing key variable: before any file
-    with Store(cfg.store_path or default_store(cfg.name)) as store:
+    with Store(store_path(cfg)) as store:
         store.register_run(run_hash, cfg.name, cfg.public())
         if a.cmd == "batch-export":
             _load_derived(store, ctx, derivers)

@@ -287,9 +287,33 @@ def _check_config(cfg: RunConfig) -> None:
         raise FatalBackendError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
 
 
-def default_store(name: str) -> Path:
-    """Return the default store file of a run name."""
+STORE_DIRNAME = ".store"  # under the runs folder: paid replies and the budget ledger, never in the cache
+
+
+def default_store(name: str, out_dir: Path | str = RUNS_DIR) -> Path:
+    """Return the default store file of a run name: <runs folder>/.store/<name>.sqlite."""
+    return Path(out_dir) / STORE_DIRNAME / f"{name}.sqlite"
+
+
+def legacy_store(name: str) -> Path:
+    """Return where stores were kept before they moved out of the cache (data/cache/judge/<name>.sqlite)."""
     return CACHE_DIR / "judge" / f"{name}.sqlite"
+
+
+def store_path(cfg: RunConfig) -> Path:
+    """Return a run's store: --store, else the default one; a store still at its old place is used there (said on stderr)."""
+    if cfg.store_path:
+        return Path(cfg.store_path)
+    new, old = default_store(cfg.name, cfg.out_dir), legacy_store(cfg.name)
+    if not new.exists() and old.exists():
+        print(
+            f"note: using the store of {cfg.name} at its old place {old}; data/cache/ may be deleted at any "
+            f"time, so move it (with its -wal / -shm files, no run open): mkdir -p {new.parent} && "
+            f"mv {old}* {new.parent}/",
+            file=sys.stderr,
+        )
+        return old
+    return new
 
 
 class _NoStore:
@@ -317,7 +341,7 @@ def _open_store(cfg: RunConfig) -> Any:
     """Return the run's store: locked for a run; read-only (or an empty stand-in, creating nothing) for a dry run."""
     from ajb_utils.judge.store import Store
 
-    path = Path(cfg.store_path or default_store(cfg.name))
+    path = store_path(cfg)
     if cfg.dry_run:
         return Store(path, lock=False) if path.exists() else _NoStore()
     return Store(path, durable=cfg.durable)
@@ -964,7 +988,20 @@ def _meta(
         "run_hash": run_hash,
         "response_format": cfg.response_format if cfg.backend != "static" else None,
         "store_id": store_id,  # the store the answers came from (two stores never share an export)
+        "selection": selection(cfg, kind),  # the items asked (another selection never rewrites this export)
         "created_unix": int(time.time()),
+    }
+
+
+def selection(cfg: RunConfig, kind: str = "judge") -> dict[str, Any]:
+    """Return which items a run asks about: source, limit, seed, generators, difficulties, conditions."""
+    return {
+        "source": str(cfg.source),
+        "limit": cfg.limit,
+        "seed": cfg.seed,
+        "generators": sorted(cfg.generators) if cfg.generators else None,
+        "difficulties": sorted(cfg.difficulties) if cfg.difficulties else None,
+        "conditions": list(cfg.conditions) if kind == "judge" else None,
     }
 
 
@@ -1000,6 +1037,11 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
         if not cfg.dry_run:
+            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
+                from ajb_utils.judge.export import check_export
+
+                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
+                check_export(Path(cfg.out_dir) / f"{cfg.name}.meta.json", meta0, cfg.replace_export)
             store.register_run(run_hash, cfg.name, cfg.public())
         hashes = [run_hash, deriver_hash]
         if cfg.reparse:
@@ -1152,9 +1194,12 @@ def _run_static(
 
 
 def _run_records(
-    cfg: RunConfig, kind: str
+    cfg: RunConfig, kind: str, meta_path: Path, meta_kind: str
 ) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
-    """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units)."""
+    """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units).
+
+    The export at `meta_path` is checked (see export.check_export) before the first paid call.
+    """
     _check_config(cfg)
     t0 = time.time()
     bench, recs, _ = load_items(cfg)
@@ -1167,6 +1212,12 @@ def _run_records(
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
         if not cfg.dry_run:
+            if cfg.export:
+                from ajb_utils.judge.export import check_export
+
+                label = getattr(bench, "label", cfg.source)
+                meta0 = _meta(cfg, meta_kind, [cfg.name], label, run_hash, _synthetic(bench), store.store_id)
+                check_export(meta_path, meta0, cfg.replace_export)
             store.register_run(run_hash, cfg.name, cfg.public())
         if cfg.reparse:
             _reparse(store, [run_hash])
@@ -1207,7 +1258,8 @@ def run_generate(cfg: RunConfig) -> RunSummary:
     """Run a new generator (W.1 prompt) and export <out>/generators/<name>.jsonl; return the summary."""
     from ajb_utils.judge.export import generator_rows, write_jsonl, write_meta
 
-    summary, bench, recs, rows, units = _run_records(cfg, "generate")
+    out = Path(cfg.out_dir) / "generators"
+    summary, bench, recs, rows, units = _run_records(cfg, "generate", out / f"{cfg.name}.meta.json", "generator")
     if cfg.dry_run or not cfg.export or summary.export_skipped:
         return summary
     outcomes = {}
@@ -1218,7 +1270,6 @@ def run_generate(cfg: RunConfig) -> RunSummary:
             outcomes[(u.item_id, u.difficulty)] = {"status": r["status"], "calls": calls, "provenance": _provenance(r)}
     from ajb_utils.judge.export import claim_export
 
-    out = Path(cfg.out_dir) / "generators"
     meta = _meta(
         cfg,
         "generator",
@@ -1260,7 +1311,9 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
         src = getattr(bench, "label", cfg.source)
         summary.elapsed_s = time.time() - t0
     else:
-        summary, bench, recs, rows, units = _run_records(cfg, "rewrite")
+        summary, bench, recs, rows, units = _run_records(
+            cfg, "rewrite", out / f"{cfg.name}.rewrite_validation.meta.json", "rewrite_meta_judge"
+        )
         if cfg.dry_run or summary.export_skipped:
             return summary
         rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
