@@ -187,7 +187,13 @@ def test_permanent_failures_not_retried_unless_asked(server, bench, tmp_path) ->
     for model, status in (("ctx", "context_length"), ("refuse", "refused"), ("filter", "content_filter")):
         kw = dict(name=model, store_path=tmp_path / f"{model}.sqlite", abort_after=5, concurrency=2)
         s = run_judge(cfg(server, bench, tmp_path, model, **kw))
-        assert s.statuses == {status: 24} and s.aborted is None  # an item property, not a misconfigured judge
+        if model == "ctx":  # a prompt longer than the window: an item property (an HTTP 400, not billed)
+            assert s.statuses == {status: 24} and s.aborted is None
+        else:  # a judge that refuses (or is filtered) every time is stopped like any misconfigured judge
+            assert s.aborted and "misconfigured" in s.aborted and s.statuses[status] < 24
+        kw["abort_after"] = 10**6
+        s = run_judge(cfg(server, bench, tmp_path, model, **kw))
+        assert s.statuses == {status: 24}
         n0 = server.state.requests
         again = run_judge(cfg(server, bench, tmp_path, model, retry_errors=True, **kw))
         assert again.new == 0 and server.state.requests == n0

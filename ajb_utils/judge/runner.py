@@ -31,6 +31,7 @@ from ajb_utils.judge.backends import (
     OpenAIBackend,
     RateLimiter,
     backoff_delay,
+    sent_unanswered,
 )
 from ajb_utils.judge.conditions import (
     Context,
@@ -56,6 +57,7 @@ PARSERS = {
 }
 COMPLETION_GUESS = {"judge": 350, "prometheus": 250, "deriver": 500, "generate": 400, "rewrite": 200}
 UNCAPPED_RESERVATION = 32_768  # completion tokens reserved per call when no max_tokens is sent
+MAX_TOKEN_KEYS = ("max_tokens", "max_completion_tokens", "max_output_tokens")  # caps an --extra-body may carry
 
 
 class _OverBudget(Exception):
@@ -164,6 +166,8 @@ class RunSummary:
     retries: int = 0
     timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
     timeout_tokens: int = 0
+    dropped: int = 0  # attempts whose connection failed after sending (counted as spent at their reservation)
+    dropped_tokens: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     store_spent: dict[str, int] = field(default_factory=dict)  # all runs / resumes on this store
@@ -172,9 +176,11 @@ class RunSummary:
     calls_s: float = 0.0  # wall time of the call phase only
     calls_cpu_s: float = 0.0  # CPU time of this process during the call phase (load-independent cost of the calls)
     aborted: str | None = None
+    abort_kind: str | None = None  # budget | fatal | failure_rate (the CLI's exit code follows it)
     dry_run: bool = False
     estimate: dict[str, Any] = field(default_factory=dict)
     store_id: str | None = None
+    warnings: list[str] = field(default_factory=list)  # what a reader of the verdicts must know (one value only, ...)
     table: pd.DataFrame | None = None
     files: list[str] = field(default_factory=list)
 
@@ -191,6 +197,11 @@ class RunSummary:
                 f"timeouts: {self.timeouts} timed-out attempts, counted as spent (~{self.timeout_tokens} tokens, "
                 "estimated: a provider may bill a completion the client stopped waiting for)"
             )
+        if self.dropped:
+            lines.append(
+                f"dropped: {self.dropped} attempts lost their connection after sending, counted as spent "
+                f"(~{self.dropped_tokens} tokens, estimated: the provider may have billed them)"
+            )
         if self.store_spent:
             lines.append(
                 f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
@@ -203,6 +214,7 @@ class RunSummary:
                 )
                 + ")"
             )
+        lines += [f"WARNING: {w}" for w in self.warnings]
         if self.aborted:
             lines.append(f"ABORTED: {self.aborted}")
         if self.export_skipped:
@@ -422,7 +434,7 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
 # ---------------------------------------------------------------------------------- engine
 @dataclass
 class _Stats:
-    """Live counters of one execution (spend also counts what the store recorded before it)."""
+    """Live counters of one execution, for its summary (the budget is read from the store, never from here)."""
 
     statuses: Counter = field(default_factory=Counter)
     new: int = 0  # units answered by a call of their own
@@ -430,25 +442,28 @@ class _Stats:
     retries: int = 0
     timeouts: int = 0  # timed-out attempts, each counted as spent
     timeout_tokens: int = 0  # their estimated tokens
+    dropped: int = 0  # attempts whose connection failed after sending (kept as spent at their reservation)
+    dropped_tokens: int = 0
     prompt_tokens: int = 0  # usage reported by replies in this process
     completion_tokens: int = 0
-    spent_in: int = 0  # every paid attempt in this process (replies + estimated timeouts)
-    spent_out: int = 0
-    base_in: int = 0  # spent by earlier runs / resumes on this store
-    base_out: int = 0
-    reserved_in: int = 0  # reservations of the calls in flight
-    reserved_out: int = 0
     fatal_calls: int = 0  # calls that ended the run (auth, quota, unknown model)
     abort: str | None = None
+    abort_kind: str | None = None  # budget | fatal | failure_rate
 
     def failure_rate(self) -> float:
-        """Return the share of new calls that failed for a reason a config error would explain.
+        """Return the share of new calls that failed (refusals and content filters included).
 
-        Permanent per-item failures (context length, refusals, content filter) are properties of
-        the items, not signs of a misconfigured judge, and are left out.
+        Only context_length is left out: a prompt longer than the model's window is a property of
+        the item (and the server refuses it with an HTTP error, not billed). A judge that refuses
+        or filters everything is misconfigured for this task and is stopped like any other.
         """
-        n = self.new - sum(self.statuses[s] for s in P.PERMANENT)
+        n = self.new - self.statuses[P.CONTEXT_LENGTH]
         return 0.0 if n <= 0 else 1.0 - self.statuses[P.OK] / n
+
+    def stop(self, kind: str, why: str) -> None:
+        """Abort the execution (the first reason wins): no new attempt is sent."""
+        if self.abort is None:
+            self.abort, self.abort_kind = why, kind
 
 
 def _parse_unit(
@@ -505,8 +520,14 @@ def prompt_reservation(messages: list[dict[str, Any]]) -> int:
 
 
 def completion_reservation(cfg: RunConfig) -> int:
-    """Return the completion tokens reserved for a call: the request's own max tokens."""
-    return cfg.decoding.max_tokens or UNCAPPED_RESERVATION
+    """Return the completion tokens reserved for a call: the largest cap the request carries (--max-tokens, --extra-body).
+
+    The extra body is merged into the request last, so a max_tokens / max_completion_tokens /
+    max_output_tokens there is what the server sees; without any cap, UNCAPPED_RESERVATION.
+    """
+    caps = [cfg.decoding.max_tokens] + [(cfg.extra_body or {}).get(k) for k in MAX_TOKEN_KEYS]
+    found = [int(c) for c in caps if isinstance(c, int | float) and not isinstance(c, bool) and c > 0]
+    return max(found) if found else UNCAPPED_RESERVATION
 
 
 async def _call_unit(
@@ -548,22 +569,27 @@ async def _call_unit(
         try:
             res = await backend.chat(messages, json_reply=json_reply)
         except BaseException as err:
-            stats.reserved_in -= est_in if rid is not None else 0
-            stats.reserved_out -= est_out if rid is not None else 0
+            if isinstance(err, asyncio.CancelledError):  # the reservation stays: counted at the next resume
+                raise
             if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
                 timeouts += 1
                 stats.timeouts += 1
                 stats.timeout_tokens += est_in + est_out
-                stats.spent_in += est_in
-                stats.spent_out += est_out
-                if store is not None and rid is not None:
-                    store.keep_as_spent(rid, "timeout")
-                elif store is not None:
-                    store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
-            elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
-                store.release(rid)  # an HTTP error / refused connection: nothing generated
+                what = "timeout"
+            elif sent_unanswered(err):  # sent, then the connection failed: maybe billed in full
+                stats.dropped += 1
+                stats.dropped_tokens += est_in + est_out
+                what = "dropped"
+            else:
+                what = None  # an HTTP error answer or a refused connection: nothing generated
+            if store is not None and rid is not None and what:
+                store.keep_as_spent(rid, what)
+            elif store is not None and rid is not None:
+                store.release(rid)
+            elif store is not None and what:
+                store.add_spend(u.run_hash, u.key, what, est_in, est_out, estimated=True)
             raise
-        row["_reservation"] = (rid, est_in, est_out)
+        row["_reservation"] = rid
         return res
 
     def wait(rs: tenacity.RetryCallState) -> float:
@@ -663,34 +689,22 @@ async def _execute(
         pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
 
+    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
+
     def reserve(u: Unit, est_in: int, est_out: int) -> int:
-        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent)."""
-        if stats.abort or fatal or not budget_left(est_in, est_out):
-            raise _OverBudget()
-        stats.reserved_in += est_in
-        stats.reserved_out += est_out
-        return store.reserve(u.run_hash, u.key, est_in, est_out)
+        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent).
 
-    def budget_left(est_in: int, est_out: int) -> bool:
-        """Return False (and set abort) when the next call could take the store past a budget.
-
-        Counted: everything the store recorded as spent (earlier runs and resumes included), this
-        process's paid attempts (timeouts estimated), the calls in flight and this call (estimated).
+        The budget check and the reservation are one store transaction (Store.reserve): the
+        store's spend, over every run, resume, batch import and call in flight, is the only count.
         """
-        used_in, used_out = stats.base_in + stats.spent_in, stats.base_out + stats.spent_out
-        tin, tout = used_in + stats.reserved_in + est_in, used_out + stats.reserved_out + est_out
-        if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
-            stats.abort = (
-                f"token budget {cfg.budget_tokens} reached: {used_in + used_out} spent on this store "
-                f"(earlier runs included), {stats.reserved_in + stats.reserved_out} in flight"
-            )
-            return False
-        cost = _cost(cfg, tin, tout)
-        if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
-            spent = _cost(cfg, used_in, used_out) or 0.0
-            stats.abort = f"budget ${cfg.budget_usd} reached: ${spent:.4f} spent on this store (earlier runs included)"
-            return False
-        return True
+        if stats.abort or fatal:
+            raise _OverBudget()
+        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
+        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
+        if rid is None:
+            stats.stop("budget", why or "budget reached")
+            raise _OverBudget()
+        return rid
 
     async def worker(n_max: int | None = None) -> None:
         """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
@@ -707,15 +721,13 @@ async def _execute(
                 fatal.append(exc)
                 stats.fatal_calls += 1
                 n = stats.new + stats.fatal_calls
-                stats.abort = (
+                stats.stop(
+                    "fatal",
                     f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
-                    f"{', no other call was sent' if n == 1 else ''}): {exc}"
+                    f"{', no other call was sent' if n == 1 else ''}): {exc}",
                 )
                 return
-            rid, est_in, est_out = row.pop("_reservation", (None, 0, 0))
-            if rid is not None:
-                stats.reserved_in -= est_in
-                stats.reserved_out -= est_out
+            rid = row.pop("_reservation", None)
             store.put_paid(row, rid)
             for f in us[1:]:
                 store.put(_reuse(row, f, backend.decoding))
@@ -725,12 +737,11 @@ async def _execute(
             got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
             stats.prompt_tokens += got_in
             stats.completion_tokens += got_out
-            stats.spent_in += got_in
-            stats.spent_out += got_out
             if stats.new >= cfg.abort_after and stats.failure_rate() >= cfg.abort_error_rate and not stats.abort:
-                stats.abort = (
+                stats.stop(
+                    "failure_rate",
                     f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
-                    f"({dict(stats.statuses)}): the judge looks misconfigured"
+                    f"({dict(stats.statuses)}): the judge looks misconfigured",
                 )
             if pbar is not None:
                 pbar.update(1)
@@ -739,7 +750,7 @@ async def _execute(
                     fail=stats.new - stats.statuses[P.OK],
                     retries=stats.retries,
                     timeouts=stats.timeouts,
-                    tok=stats.spent_in + stats.spent_out,
+                    tok=stats.prompt_tokens + stats.completion_tokens,
                     fail_rate=f"{stats.failure_rate():.1%}",
                     refresh=False,
                 )
@@ -756,9 +767,25 @@ async def _execute(
 
 
 def _new_stats(store: Any) -> _Stats:
-    """Return fresh counters carrying what the store has recorded as spent."""
-    spent = store.spent()
-    return _Stats(base_in=spent["prompt_tokens"], base_out=spent["completion_tokens"])
+    """Return fresh counters of one execution."""
+    return _Stats()
+
+
+def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | None:
+    """Return why a store total (tokens in / out, the next reservation of `this_call` tokens included) breaks a budget."""
+    if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
+        return (
+            f"token budget {cfg.budget_tokens} reached: {tin + tout - this_call} spent on this store "
+            "(every run, resume and batch import, the calls in flight at their reservation); "
+            f"the next call reserves {this_call}"
+        )
+    cost = _cost(cfg, tin, tout)
+    if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
+        return (
+            f"budget ${cfg.budget_usd} reached: ${cost:.4f} spent on this store with the next call's "
+            "reservation (every run, resume and batch import, the calls in flight at their reservation)"
+        )
+    return None
 
 
 async def _check(*backends: OpenAIBackend) -> None:
@@ -1094,13 +1121,17 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))
         summary.table = _summary_table(units, existing, rows)
         summary.export_skipped = _skip_export(summary)
+        outcomes = _merge_judge(units, rows)
+        summary.warnings = [
+            w for w in [one_value_warning([o["scores"] for o in outcomes.values() if o["status"] == P.OK])] if w
+        ]
         if cfg.export and not summary.export_skipped:
-            outcomes = _merge_judge(units, rows)
             from ajb_utils.judge.export import claim_export, judge_rows, write_jsonl, write_meta
 
             out = Path(cfg.out_dir)
             meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
             meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
+            meta["warnings"] = summary.warnings
             with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
                 n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
                 write_meta(out / f"{cfg.name}.meta.json", meta)
@@ -1110,11 +1141,29 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     return summary
 
 
+ONE_VALUE_MIN = 10  # ok verdicts from which "every verdict is one value" is said
+
+
+def one_value_warning(verdicts: Sequence[dict[str, float | None] | None]) -> str | None:
+    """Return a warning when at least ONE_VALUE_MIN ok verdicts all give every metric one and the same value."""
+    values = {v for sc in verdicts for v in (sc or {}).values()}
+    if len(verdicts) < ONE_VALUE_MIN or len(values) != 1:
+        return None
+    v = next(iter(values))
+    return (
+        f"every verdict gives every metric {v:g} ({len(verdicts)} ok verdicts): a judge that does not read the "
+        "plans, or one on another scale (a 1-5 judge answering only 1 reads as perfect); read a few raw replies "
+        "in the store before using this run"
+    )
+
+
 def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
     """Copy an execution's counters (and the store's total spend) into the summary."""
     summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new + stats.fatal_calls, stats.reused
     summary.retries, summary.aborted = stats.retries, stats.abort
     summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
+    summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
+    summary.abort_kind = stats.abort_kind
     summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
     summary.store_spent = store.spent()
 

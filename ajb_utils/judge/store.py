@@ -18,8 +18,10 @@ refuses a store that fails it.
 Money: before a call is sent, its reservation (the prompt's estimated tokens plus the request's
 own max tokens) is committed to the ``spend`` table (``what='reserved'``). A reply replaces the
 reservation by its reported usage in the same transaction that commits the answer; a timed-out
-attempt keeps its reservation as spent (``what='timeout'``); an attempt the server refused
-(HTTP error) releases it. A reservation left by a killed process stays counted as spent, so a
+attempt keeps its reservation as spent (``what='timeout'``), and so does one whose connection
+failed after it may have been sent (``what='dropped'``); only an attempt answered with an HTTP
+error, or whose connection was refused, releases it. The budget check and the reservation are
+one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. A reservation left by a killed process stays counted as spent, so a
 budget holds across kills and resumes. Lines imported from batch output files are remembered by
 their hash (``imported``), so importing a file twice adds nothing.
 """
@@ -31,7 +33,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +83,21 @@ CREATE TABLE IF NOT EXISTS spend (
   estimated INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS spend_total (
+  id INTEGER PRIMARY KEY CHECK (id = 0), prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS spend_total_insert AFTER INSERT ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + NEW.prompt_tokens,
+    completion_tokens = completion_tokens + NEW.completion_tokens WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS spend_total_delete AFTER DELETE ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens - OLD.prompt_tokens,
+    completion_tokens = completion_tokens - OLD.completion_tokens WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS spend_total_update AFTER UPDATE OF prompt_tokens, completion_tokens ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + NEW.prompt_tokens - OLD.prompt_tokens,
+    completion_tokens = completion_tokens + NEW.completion_tokens - OLD.completion_tokens WHERE id = 0;
+END;
 CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 """
 
@@ -106,6 +123,17 @@ def lock_path(path: Path | str) -> Path:
     """Return the lock file beside a store."""
     p = Path(path)
     return p.with_name(p.name + ".lock")
+
+
+def _statements(script: str) -> list[str]:
+    """Return the statements of a schema script (split where sqlite3 says a statement is complete)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    return [x for x in out if x]
 
 
 def _lock_file(path: Path, lock: bool) -> int | None:
@@ -185,7 +213,14 @@ class Store:
             # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
             self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             _check_integrity(self.conn, self.path)
-            self.conn.executescript(_SCHEMA)
+            self.conn.execute("BEGIN IMMEDIATE")  # the schema and the spend total's first value: one transaction
+            for stmt in _statements(_SCHEMA):
+                self.conn.execute(stmt)
+            self.conn.execute(
+                "INSERT OR IGNORE INTO spend_total SELECT 0, COALESCE(SUM(prompt_tokens), 0), "
+                "COALESCE(SUM(completion_tokens), 0) FROM spend"
+            )
+            self.conn.execute("COMMIT")
             cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
             if "reused_from" not in cols:  # stores written before identical requests were shared
                 self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
@@ -252,20 +287,50 @@ class Store:
             (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)),
         )
 
-    def reserve(self, run_hash: str, key: str, prompt_tokens: int, completion_tokens: int) -> int:
-        """Commit a reservation for one attempt about to be sent; return its id (counted as spent until settled)."""
-        cur = self.conn.execute(
-            "INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)",
-            (time.time(), run_hash, key, int(prompt_tokens), int(completion_tokens)),
-        )
-        return int(cur.lastrowid)
+    def reserve(
+        self,
+        run_hash: str,
+        key: str,
+        prompt_tokens: int,
+        completion_tokens: int,
+        refuse: Callable[[int, int], str | None] | None = None,
+    ) -> tuple[int | None, str | None]:
+        """Commit a reservation for one attempt about to be sent; return (its id, None), counted as spent until settled.
+
+        With `refuse`, the store's total spend with this reservation is read and the reservation
+        written in one transaction (``BEGIN IMMEDIATE``): when ``refuse(total_in, total_out)``
+        gives a reason, nothing is written and (None, reason) is returned. The store's spend is
+        the budget's only source: every run, resume, batch import and call in flight is in it.
+        """
+        p, c = int(prompt_tokens), int(completion_tokens)
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            if refuse is not None:
+                tin, tout = self.spend_total()
+                why = refuse(tin + p, tout + c)
+                if why:
+                    self.conn.execute("ROLLBACK")
+                    return None, why
+            cur = self.conn.execute(
+                "INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)", (time.time(), run_hash, key, p, c)
+            )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return int(cur.lastrowid), None
+
+    def spend_total(self) -> tuple[int, int]:
+        """Return the (prompt, completion) tokens of every spend row: paid, estimated and reserved (kept by triggers)."""
+        row = self.conn.execute("SELECT prompt_tokens, completion_tokens FROM spend_total WHERE id = 0").fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def release(self, reservation: int) -> None:
         """Drop the reservation of an attempt the server answered with an error (not billed)."""
         self.conn.execute("DELETE FROM spend WHERE rowid=? AND what='reserved'", (reservation,))
 
     def keep_as_spent(self, reservation: int, what: str = "timeout") -> None:
-        """Turn a reservation into estimated spend (a timed-out attempt may have been billed in full)."""
+        """Turn a reservation into estimated spend (a timed-out or dropped attempt may have been billed in full)."""
         self.conn.execute("UPDATE spend SET what=? WHERE rowid=? AND what='reserved'", (what, reservation))
 
     def put_paid(self, row: dict[str, Any], reservation: int | None = None) -> None:
