@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ajb_utils.judge.backends import Decoding
-from ajb_utils.judge.runner import RunConfig, RunSummary, run_generate, run_judge, run_rewrite
+from ajb_utils.judge.runner import SELECT_SEED, RunConfig, RunSummary, run_generate, run_judge, run_rewrite
 from ajb_utils.paths import RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES
 
@@ -85,7 +85,13 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
         s.add_argument("--generators", default=None, help="comma-separated generator configs (default: all)")
     s.add_argument("--difficulties", default=None, help=f"comma-separated, from {DIFFICULTIES} (default: all)")
     s.add_argument("--limit", type=int, default=None, help="number of records, stratified over topologies")
-    s.add_argument("--select-seed", type=int, default=0, help="seed of the stratified subset and the C3 derangement")
+    s.add_argument(
+        "--select-seed",
+        type=int,
+        default=SELECT_SEED,
+        help=f"seed of the stratified subset and the C3 derangement (default {SELECT_SEED}, notebook 15's seed; "
+        "part of the run's identity)",
+    )
     r = p.add_argument_group("execution")
     r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
     r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
@@ -283,8 +289,11 @@ def _print_summary(s: RunSummary) -> None:
         print(
             f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
             "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
-            f"{s.name} and this run's settings, then: python scripts/run_notebooks.py --params <that file> "
-            "--only 15 (items already answered come from the store; nothing is paid twice)"
+            f"{s.name} and this run's settings (backend, base_url, model, temperature, conditions, generators, "
+            "difficulties, limit; seed is --select-seed, both default to "
+            f"{SELECT_SEED}), then: python scripts/run_notebooks.py --params <that file> --only 15 "
+            "(with the same settings every item comes from the store: 0 new calls; with other settings it "
+            "stops before any call, saying which differ)"
         )
 
 
