@@ -263,7 +263,7 @@ def test_endpoint_down_is_reported_in_seconds(bench, tmp_path) -> None:
         run_judge(cfg(fake, bench, tmp_path))
     assert time.time() - t < 5
     r = subprocess.run(cli_args(url, tmp_path), capture_output=True, text=True, env=ENV, timeout=60)
-    assert r.returncode == 2 and r.stderr.strip() == f"error: connection refused at {url}"
+    assert r.returncode == 4 and r.stderr.strip() == f"error: connection refused at {url}"  # EXIT_BACKEND
     assert not (tmp_path / "runs").exists()
 
 
@@ -287,7 +287,7 @@ def test_secrets_redacted_from_echoes_and_urls(server, bench, tmp_path) -> None:
     with Store(tmp_path / "er.sqlite", lock=False) as st:
         assert all("header Bearer ***;" in r["reasoning"] for r in st.rows([e.run_hash]))  # the echo, masked
     r = subprocess.run(cli_args(server.url, tmp_path, "echo401"), capture_output=True, text=True, env=ENV, timeout=60)
-    assert r.returncode == 2 and "Incorrect API key provided: ***" in r.stdout
+    assert r.returncode == 4 and "Incorrect API key provided: ***" in r.stdout  # EXIT_BACKEND
     blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + [
         r.stdout.encode(),
         r.stderr.encode(),

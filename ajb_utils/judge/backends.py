@@ -29,6 +29,10 @@ class FatalBackendError(RuntimeError):
     """An error that makes every further call pointless (auth, quota, unknown model, endpoint down)."""
 
 
+class MissingKeyError(FatalBackendError):
+    """The API key variable a run names is not set (a config error: found before any file or call)."""
+
+
 _SECRET_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{12,}"), r"\1-***"),  # OpenAI-style keys
     (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}"), r"\1 ***"),
@@ -371,9 +375,7 @@ class OpenAIBackend:
         """Create the HTTP clients: aiohttp sessions for http:// URLs, else SDK clients (retries off)."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
-            raise FatalBackendError(
-                f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)"
-            )
+            raise MissingKeyError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
         self._secrets = (key,) if key else ()
         self._secrets += url_credentials(self.base_urls)
         self._plain: list[AiohttpPool] | None = None

@@ -13,6 +13,14 @@ from ajb_utils.judge.runner import SELECT_SEED, RunConfig, RunSummary, run_gener
 from ajb_utils.paths import RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES
 
+EXIT_OK = 0
+EXIT_CONFIG = 2  # a usage / config error, a damaged or hard-linked store, an export another run holds: nothing was paid
+EXIT_STORE_IN_USE = 3  # another runner holds the store: nothing was paid
+EXIT_BACKEND = 4  # a fatal backend error: endpoint down, 401/403, quota, unknown model (at most one call paid)
+EXIT_BUDGET = 5  # the budget was reached: the calls within it are stored and the partial export is written
+EXIT_MISCONFIGURED = 6  # --abort-error-rate of the first --abort-after calls failed: the judge looks misconfigured
+ABORT_EXIT = {"budget": EXIT_BUDGET, "fatal": EXIT_BACKEND, "failure_rate": EXIT_MISCONFIGURED}
+
 EXAMPLES = """examples:
   # offline, no model: the static judge on the sample
   python -m ajb_utils.judge run --backend static --name static_judge
@@ -366,10 +374,11 @@ def _one_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit code (2: an error, said in one line; 3: the store is in use)."""
+    """Run the CLI; return the exit code (EXIT_*: 2 config error, 3 store in use, 4 fatal backend error,
+    5 budget reached with a partial export, 6 the judge looks misconfigured); every error is one line on stderr."""
     import os
 
-    from ajb_utils.judge.backends import url_credentials
+    from ajb_utils.judge.backends import FatalBackendError, MissingKeyError, redact, url_credentials
     from ajb_utils.judge.store import StoreLockedError
 
     a = build_parser().parse_args(argv)
@@ -384,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         s = fn(cfg)
     except StoreLockedError as exc:  # a second runner on the same store: stop before any call
         print(f"error: {exc}", file=sys.stderr)
-        return 3
+        return EXIT_STORE_IN_USE
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001 - every user-facing error: one clear line, not a traceback
@@ -393,9 +402,13 @@ def main(argv: list[str] | None = None) -> int:
 
             traceback.print_exc()
         print(_one_line(exc, secrets), file=sys.stderr)
-        return 2
+        backend_down = isinstance(exc, FatalBackendError) and not isinstance(exc, MissingKeyError)
+        return EXIT_BACKEND if backend_down else EXIT_CONFIG
     _print_summary(s)
-    return 2 if s.aborted else 0
+    if s.aborted:  # also on stderr, for a script: what stopped the run, and its own exit code
+        print(f"error: ABORTED: {redact(s.aborted, secrets)}", file=sys.stderr)
+        return ABORT_EXIT.get(s.abort_kind or "", EXIT_CONFIG)
+    return EXIT_OK
 
 
 if __name__ == "__main__":

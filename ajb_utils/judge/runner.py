@@ -28,6 +28,7 @@ from ajb_utils.judge.backends import (
     CallError,
     Decoding,
     FatalBackendError,
+    MissingKeyError,
     OpenAIBackend,
     RateLimiter,
     backoff_delay,
@@ -297,7 +298,7 @@ def _check_config(cfg: RunConfig) -> None:
         )
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
-        raise FatalBackendError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
+        raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
 
 
 STORE_DIRNAME = ".store"  # under the runs folder: paid replies and the budget ledger, never in the cache
@@ -313,12 +314,18 @@ def legacy_store(name: str) -> Path:
     return CACHE_DIR / "judge" / f"{name}.sqlite"
 
 
+_NOTED: set[Path] = set()  # old store places already named on stderr (once per process)
+
+
 def store_path(cfg: RunConfig) -> Path:
     """Return a run's store: --store, else the default one; a store still at its old place is used there (said on stderr)."""
     if cfg.store_path:
         return Path(cfg.store_path)
     new, old = default_store(cfg.name, cfg.out_dir), legacy_store(cfg.name)
     if not new.exists() and old.exists():
+        if old in _NOTED:
+            return old
+        _NOTED.add(old)
         print(
             f"note: using the store of {cfg.name} at its old place {old}; data/cache/ may be deleted at any "
             f"time, so move it (with its -wal / -shm files, no run open): mkdir -p {new.parent} && "
@@ -348,6 +355,32 @@ class _NoStore:
     def spent(self) -> dict[str, int]:
         """Return zero spend."""
         return {"prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "estimated": 0, "reserved": 0}
+
+
+def _check_before_creating(cfg: RunConfig, deriver: bool = False) -> bool:
+    """Check the endpoint(s) when this run would create its store; return whether it checked.
+
+    A run that creates its store has every unit to send: an endpoint that is down, or a missing
+    model option, stops it before any file (store, lock) is made. An existing store may answer
+    everything from what it holds, so its run checks only when it has calls to make.
+    """
+    calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
+    if not calls or not cfg.check_endpoint or store_path(cfg).exists():
+        return False
+    backends = [_make_backend(cfg)]
+    if deriver and (cfg.deriver_model or cfg.deriver_base_urls):
+        backends.append(_make_backend(cfg, deriver=True))
+
+    async def go() -> None:
+        """Check, then close every backend."""
+        try:
+            await _check(*backends)
+        finally:
+            for b in backends:
+                await b.aclose()
+
+    asyncio.run(go())
+    return True
 
 
 def _open_store(cfg: RunConfig) -> Any:
@@ -450,6 +483,7 @@ class _Stats:
     fatal_calls: int = 0  # calls that ended the run (auth, quota, unknown model)
     abort: str | None = None
     abort_kind: str | None = None  # budget | fatal | failure_rate
+    answered: set[str] = field(default_factory=set)  # unit keys stored by this execution (calls and reuses)
 
     def failure_rate(self) -> float:
         """Return the share of new calls that failed (refusals and content filters included).
@@ -669,6 +703,7 @@ def _group_identical(
         for f in us:
             store.put(_reuse(row, f, decoding))
             stats.reused += 1
+            stats.answered.add(f.key)
     return todo
 
 
@@ -733,6 +768,7 @@ async def _execute(
             for f in us[1:]:
                 store.put(_reuse(row, f, backend.decoding))
                 stats.reused += 1
+            stats.answered.update(f.key for f in us)
             stats.new += 1
             stats.statuses[row["status"]] += 1
             got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
@@ -957,8 +993,14 @@ def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tup
     return acc
 
 
-def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dict[str, dict[str, Any]]) -> pd.DataFrame:
-    """Return ok / null / cached / new counts by generator x difficulty x condition (item level)."""
+def _summary_table(
+    units: list[Unit], existing_before: dict[str, str], rows: dict[str, dict[str, Any]], answered: set[str]
+) -> pd.DataFrame:
+    """Return ok / null / cached / new counts by generator x difficulty x condition (item level).
+
+    new = answered by this execution (`answered`: a call or an identical request's reply), never a
+    failure stored by an earlier one.
+    """
     items: dict[tuple[str, str, str, str], dict[str, bool]] = {}
     for u in units:
         if u.kind not in ("judge", "prometheus"):
@@ -968,7 +1010,7 @@ def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dic
         d = items.setdefault(k, {"ok": True, "cached": True, "new": False})
         d["ok"] &= st == P.OK
         d["cached"] &= existing_before.get(u.key) == P.OK
-        d["new"] |= rows.get(u.key) is not None and existing_before.get(u.key) != P.OK
+        d["new"] |= u.key in answered
     if not items:
         return pd.DataFrame(columns=["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"])
     df = pd.DataFrame(
@@ -1062,6 +1104,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+    checked = _check_before_creating(cfg, deriver=bool(derivers))
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
         if not cfg.dry_run:
@@ -1098,7 +1141,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             async def go() -> None:
                 """Check the endpoints, derive references, then judge."""
                 try:
-                    if cfg.check_endpoint:
+                    if cfg.check_endpoint and not checked:
                         await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
                     await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
                     _load_derived(store, ctx, derivers)
@@ -1120,7 +1163,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         _fill_summary(summary, stats, store)
         rows = {k: r for k, r in _outcomes(store, [run_hash], ("judge", "prometheus")).items() if k in keys}
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))
-        summary.table = _summary_table(units, existing, rows)
+        summary.table = _summary_table(units, existing, rows, stats.answered)
         summary.export_skipped = _skip_export(summary)
         outcomes = _merge_judge(units, rows)
         summary.warnings = [
@@ -1259,6 +1302,7 @@ def _run_records(
     units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
+    checked = _check_before_creating(cfg)
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
         if not cfg.dry_run:
@@ -1286,7 +1330,7 @@ def _run_records(
             async def go() -> None:
                 """Check the endpoint, then run the units."""
                 try:
-                    if cfg.check_endpoint:
+                    if cfg.check_endpoint and not checked:
                         await _check(backend)
                     await _execute(pend, ctx, backend, store, cfg, stats, f"{kind} {cfg.name}")
                 finally:
