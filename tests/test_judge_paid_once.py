@@ -273,3 +273,21 @@ def test_new_counts_only_this_invocations_items(server, bench, tmp_path) -> None
     s2 = run_judge(c)  # failures stay stored; nothing is sent again
     assert s2.new == 0 and int(s2.table["new"].sum()) == 0, s2.table
     assert Counter(s2.statuses) == Counter(s1.statuses)
+
+
+# ------------------------------------------------ for the maintainer: what the scale rule reads is stored as fields
+def test_off_scale_values_and_explicit_reads_are_stored_as_fields() -> None:
+    from ajb_utils.judge.parse import parse_judge
+
+    reply = {
+        "tool_selection_accuracy": {"accuracy": 5, "justification": "x"},
+        "parameter_structure_accuracy": {"accuracy": "4/5", "justification": "x"},
+        "sequence_accuracy": {"accuracy": True, "justification": "x"},
+        "query_coverage_accuracy": {"accuracy": 0.98, "justification": "x"},
+    }
+    p = parse_judge(json.dumps(reply)).to_json()
+    assert p["off_scale"] == {"tool_selection": 5.0, "parameter_structure": 0.8}
+    assert sorted(p["explicit"]) == ["query_coverage", "sequence_accuracy"]
+    assert R.off_scale_of(p) == [5.0, 0.8]
+    old = {"notes": ["tool_selection: off-scale 5 (the rubric allows 0, 0.5, 1)"]}  # a row stored before the fields
+    assert R.off_scale_of(old) == [5.0]

@@ -409,10 +409,15 @@ def another_scale_shown(off_scale: Sequence[float], replies: int) -> bool:
     return above >= 2 and above >= SCALE_SHARE * replies
 
 
-def off_scale_values(notes: Sequence[str]) -> list[float]:
-    """Return the numeric off-scale values a verdict's parser notes name."""
+def off_scale_of(parsed: dict[str, Any]) -> list[float]:
+    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field).
+
+    Rows stored before the field existed are read from their parser notes.
+    """
+    if "off_scale" in parsed:
+        return [float(v) for v in (parsed["off_scale"] or {}).values()]
     out = []
-    for n in notes:
+    for n in parsed.get("notes") or []:
         m = _OFF_SCALE.search(n)
         if m:
             try:
@@ -420,6 +425,13 @@ def off_scale_values(notes: Sequence[str]) -> list[float]:
             except ValueError:
                 continue
     return out
+
+
+def explicit_of(parsed: dict[str, Any]) -> set[str]:
+    """Return the metrics a stored verdict read explicitly (bool, fraction, decimal comma, near-miss): never ambiguous."""
+    if "explicit" in parsed:
+        return set(parsed["explicit"] or [])
+    return {n.split(":", 1)[0] for n in parsed.get("notes") or [] if any(w in n for w in _READ_HOW)}
 
 
 def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
@@ -441,7 +453,7 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
         return 0
     keys = {u.key for u in units}
     rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
-    per_reply = [max(v) for r in rows for v in [off_scale_values((r["parsed"] or {}).get("notes") or [])] if v]
+    per_reply = [max(v) for r in rows for v in [off_scale_of(r["parsed"] or {})] if v]
     replies = sum(r["raw"] is not None or r["reasoning"] is not None for r in rows)
     shown = another_scale_shown(per_reply, replies)
     changed = 0
@@ -454,7 +466,7 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
             changed += 1
         if r["status"] != P.OK or not shown:
             continue
-        how = {n.split(":", 1)[0] for n in notes if any(w in n for w in _READ_HOW)}
+        how = explicit_of(p)
         amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
         if not amb:
             continue
