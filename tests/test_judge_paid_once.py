@@ -291,3 +291,36 @@ def test_off_scale_values_and_explicit_reads_are_stored_as_fields() -> None:
     assert R.off_scale_of(p) == [5.0, 0.8]
     old = {"notes": ["tool_selection: off-scale 5 (the rubric allows 0, 0.5, 1)"]}  # a row stored before the fields
     assert R.off_scale_of(old) == [5.0]
+
+
+def test_verdicts_marked_by_the_old_scale_rule_are_ok_again_without_a_call(server, bench, tmp_path) -> None:
+    c = cfg(server, bench, tmp_path, "offscale08", abort_after=10**6, conditions=["with_gt"])
+    s = run_judge(c)
+    with Store(tmp_path / "store.sqlite") as st:  # what the old rule stored: every plain 0 / 1 ambiguous
+        for r in [r for r in st.rows([s.run_hash], "judge") if r["status"] == "ok"]:
+            p = r["parsed"]
+            p["notes"] = [
+                *p["notes"],
+                "tool_selection: 1 is ambiguous: this judge answered on another scale in this run (saw 0.8)",
+            ]
+            del p["explicit"], p["off_scale"]
+            st.overwrite_parse(r["key"], "ambiguous", p)
+    n0 = server.state.requests
+    again = run_judge(c)
+    assert again.statuses == s.statuses and server.state.requests == n0
+    marked = run_judge(dataclasses.replace(c, model="scale15ones", name="s15", store_path=tmp_path / "s15.sqlite"))
+    with Store(tmp_path / "s15.sqlite", lock=False) as st:
+        amb = [r["parsed"] for r in st.rows([marked.run_hash], "judge") if r["status"] == "ambiguous"]
+    assert amb and all(p["scale_ambiguous"] for p in amb)  # which metrics the rule marked: a field
+
+
+def test_generator_and_rewrite_runs_also_claim_their_export_first(server, bench, tmp_path) -> None:
+    from ajb_utils.judge import run_generate, run_rewrite
+
+    for fn in (run_generate, run_rewrite):
+        name = fn.__name__
+        fn(cfg(server, bench, tmp_path, name=name, store_path=tmp_path / f"{name}.sqlite"))
+        n0 = server.state.requests
+        with pytest.raises(ValueError, match="holds the export of another run"):
+            fn(cfg(server, bench, tmp_path, name=name, store_path=tmp_path / f"{name}2.sqlite"))
+        assert server.state.requests == n0

@@ -434,6 +434,13 @@ def explicit_of(parsed: dict[str, Any]) -> set[str]:
     return {n.split(":", 1)[0] for n in parsed.get("notes") or [] if any(w in n for w in _READ_HOW)}
 
 
+def _marked_for_scale(parsed: dict[str, Any]) -> bool:
+    """Return whether a stored verdict is ambiguous because of the scale rule (its field; older rows: its notes)."""
+    if "scale_ambiguous" in parsed:
+        return bool(parsed["scale_ambiguous"])
+    return any(_SCALE_NOTE in n for n in parsed.get("notes") or [])
+
+
 def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     """Mark ok verdicts ambiguous when the run shows another scale (see another_scale_shown); return how many changed.
 
@@ -460,8 +467,9 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     for r in rows:
         p = r["parsed"] or {}
         notes = list(p.get("notes") or [])
-        if r["status"] == P.AMBIGUOUS and any(_SCALE_NOTE in n for n in notes) and not shown:
+        if r["status"] == P.AMBIGUOUS and _marked_for_scale(p) and not shown:
             p["notes"] = [n for n in notes if _SCALE_NOTE not in n]
+            p.pop("scale_ambiguous", None)
             store.overwrite_parse(r["key"], P.OK, p)
             changed += 1
         if r["status"] != P.OK or not shown:
@@ -472,6 +480,7 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
             continue
         seen = ", ".join(f"{v:g}" for v in sorted({v for v in per_reply if v > 1})[:6])
         p["notes"] = [*notes, *(f"{m}: {p['scores'][m]:g} {_SCALE_NOTE} (saw {seen})" for m in amb)]
+        p["scale_ambiguous"] = amb  # the metrics this rule made ambiguous (the status it may undo)
         store.overwrite_parse(r["key"], P.AMBIGUOUS, p)
         changed += 1
     return changed
