@@ -122,6 +122,7 @@ def test_another_store_or_decoding_under_one_name_stops_before_paying(server, be
     with pytest.raises(ValueError, match="holds the export of another run"):
         run_judge(cfg(server, bench, tmp_path, conditions=["with_gt"], decoding=R.Decoding(temperature=0.7)))
     assert server.state.requests == n0
+    assert not (tmp_path / "new.sqlite").exists()  # found before the new store was made
 
 
 def test_the_default_store_lives_beside_the_runs_not_in_the_cache(server, tmp_path) -> None:

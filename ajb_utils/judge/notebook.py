@@ -77,6 +77,7 @@ def run_line(summary: RunSummary) -> str:
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
     files = "; ".join(f"wrote {paths.relpath(f)}" for f in summary.files)
     abort = f" ABORTED: {summary.aborted}." if summary.aborted else ""
+    abort += "".join(f" WARNING: {w}." for w in summary.warnings)
     return (
         f"run {summary.name}: {int(st['items'].sum())} item x condition verdicts, {int(st['ok'].sum())} ok, "
         f"{int(st['null'].sum())} null (verdict-level statuses: {statuses or 'none'}).{abort} {files}"

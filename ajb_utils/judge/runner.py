@@ -357,6 +357,22 @@ class _NoStore:
         return {"prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "estimated": 0, "reserved": 0}
 
 
+NEW_STORE = "(a new store)"  # the store id an export is compared with before the run's store exists
+
+
+def _claim_before_creating(cfg: RunConfig, meta_path: Path, meta_of: Any) -> None:
+    """Raise ValueError before a store is created when the export at `meta_path` belongs to another run.
+
+    `meta_of(store_id)` returns the run's meta. A store that does not exist yet is another store
+    than the one an export names, so such a conflict is found before any file is made.
+    """
+    if cfg.dry_run or not cfg.export or store_path(cfg).exists():
+        return
+    from ajb_utils.judge.export import check_export
+
+    check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
+
+
 def _check_before_creating(cfg: RunConfig, deriver: bool = False) -> bool:
     """Check the endpoint(s) when this run would create its store; return whether it checked.
 
@@ -1125,6 +1141,8 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+    meta_path = Path(cfg.out_dir) / f"{cfg.name}.meta.json"
+    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid))
     checked = _check_before_creating(cfg, deriver=bool(derivers))
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
@@ -1133,7 +1151,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
                 from ajb_utils.judge.export import check_export
 
                 meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
-                check_export(Path(cfg.out_dir) / f"{cfg.name}.meta.json", meta0, cfg.replace_export)
+                check_export(meta_path, meta0, cfg.replace_export)
             store.register_run(run_hash, cfg.name, cfg.public())
         hashes = [run_hash, deriver_hash]
         if cfg.reparse:
@@ -1323,6 +1341,8 @@ def _run_records(
     units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
+    label = getattr(bench, "label", cfg.source)
+    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, meta_kind, [cfg.name], label, run_hash, False, sid))
     checked = _check_before_creating(cfg)
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
@@ -1330,7 +1350,6 @@ def _run_records(
             if cfg.export:
                 from ajb_utils.judge.export import check_export
 
-                label = getattr(bench, "label", cfg.source)
                 meta0 = _meta(cfg, meta_kind, [cfg.name], label, run_hash, _synthetic(bench), store.store_id)
                 check_export(meta_path, meta0, cfg.replace_export)
             store.register_run(run_hash, cfg.name, cfg.public())

@@ -87,16 +87,16 @@ CREATE TABLE IF NOT EXISTS spend_total (
   id INTEGER PRIMARY KEY CHECK (id = 0), prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
 );
 CREATE TRIGGER IF NOT EXISTS spend_total_insert AFTER INSERT ON spend BEGIN
-  UPDATE spend_total SET prompt_tokens = prompt_tokens + NEW.prompt_tokens,
-    completion_tokens = completion_tokens + NEW.completion_tokens WHERE id = 0;
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0),
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) WHERE id = 0;
 END;
 CREATE TRIGGER IF NOT EXISTS spend_total_delete AFTER DELETE ON spend BEGIN
-  UPDATE spend_total SET prompt_tokens = prompt_tokens - OLD.prompt_tokens,
-    completion_tokens = completion_tokens - OLD.completion_tokens WHERE id = 0;
+  UPDATE spend_total SET prompt_tokens = prompt_tokens - COALESCE(OLD.prompt_tokens, 0),
+    completion_tokens = completion_tokens - COALESCE(OLD.completion_tokens, 0) WHERE id = 0;
 END;
 CREATE TRIGGER IF NOT EXISTS spend_total_update AFTER UPDATE OF prompt_tokens, completion_tokens ON spend BEGIN
-  UPDATE spend_total SET prompt_tokens = prompt_tokens + NEW.prompt_tokens - OLD.prompt_tokens,
-    completion_tokens = completion_tokens + NEW.completion_tokens - OLD.completion_tokens WHERE id = 0;
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0) - COALESCE(OLD.prompt_tokens, 0),
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) - COALESCE(OLD.completion_tokens, 0) WHERE id = 0;
 END;
 CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 """
