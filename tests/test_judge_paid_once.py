@@ -325,3 +325,13 @@ def test_generator_and_rewrite_runs_also_claim_their_export_first(server, bench,
         with pytest.raises(ValueError, match="holds the export of another run"):
             fn(cfg(server, bench, tmp_path, name=name, store_path=tmp_path / f"{name}2.sqlite"))
         assert server.state.requests == n0
+
+
+def test_a_dry_run_says_when_the_run_would_stop_on_the_export(server, bench, tmp_path) -> None:
+    run_judge(cfg(server, bench, tmp_path, conditions=["with_gt"]))
+    dry = run_judge(
+        cfg(server, bench, tmp_path, conditions=["with_gt"], decoding=R.Decoding(temperature=0.7), dry_run=True)
+    )
+    assert dry.export_skipped and "would stop before any call" in dry.export_skipped
+    same = run_judge(cfg(server, bench, tmp_path, conditions=["with_gt"], dry_run=True))
+    assert not same.export_skipped

@@ -291,6 +291,8 @@ def _print_summary(s: RunSummary) -> None:
                 f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
                 f"({sp['attempts']} paid attempts); budgets count it"
             )
+        if s.export_skipped:
+            print(f"  {s.export_skipped}")
         return
     print(s)
     if s.files and any(str(f).endswith(".jsonl") for f in s.files):

@@ -373,6 +373,17 @@ def _claim_before_creating(cfg: RunConfig, meta_path: Path, meta_of: Any) -> Non
     check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
 
 
+def _would_stop(meta_path: Path, meta: dict[str, Any], replace: bool) -> str | None:
+    """Return what a dry run says when the real run would stop on the export at `meta_path` (None: it would not)."""
+    from ajb_utils.judge.export import check_export
+
+    try:
+        check_export(meta_path, meta, replace)
+    except ValueError as exc:
+        return f"this run would stop before any call: {exc}"
+    return None
+
+
 def _check_before_creating(cfg: RunConfig, deriver: bool = False) -> bool:
     """Check the endpoint(s) when this run would create its store; return whether it checked.
 
@@ -1167,6 +1178,10 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         pend_d = [] if cfg.reparse or cfg.offline else pend_d
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
+            if cfg.export:
+                sid = store.store_id or NEW_STORE
+                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid)
+                summary.export_skipped = _would_stop(meta_path, meta0, cfg.replace_export)
             summary.store_spent = store.spent()
             summary.elapsed_s = time.time() - t0
             return summary
