@@ -335,3 +335,51 @@ def test_a_dry_run_says_when_the_run_would_stop_on_the_export(server, bench, tmp
     assert dry.export_skipped and "would stop before any call" in dry.export_skipped
     same = run_judge(cfg(server, bench, tmp_path, conditions=["with_gt"], dry_run=True))
     assert not same.export_skipped
+
+
+# ---------------- for the maintainer: a field the prompt renders can never be left out of the cache key
+def _perturbed(value):
+    if isinstance(value, str):
+        return value + " (changed)"
+    if isinstance(value, list):
+        return [*value, {"name": "extra_tool", "arguments": {}, "description": "x"}]
+    return value + 1
+
+
+def _rendered(bench, kinds=("judge", "record")) -> dict[tuple, tuple[str, str, str]]:
+    """Return {unit identity: (key, request hash, rendered messages)} of every unit of every condition."""
+    from ajb_utils.judge.conditions import Context, judge_units, record_units, request_hash
+
+    ctx = Context(bench.records, bench.generations, 7)
+    derivers, units = judge_units(ctx, list(R.CONDITIONS), "h", "d")
+    for u in derivers:
+        ctx.derived[(u.item_id, u.difficulty)] = "derived for " + json.dumps(ctx.messages(u))
+    ids = bench.records["id"].astype(str).tolist()
+    units += derivers + record_units(ctx, "generate", "h", ids) + record_units(ctx, "rewrite", "h", ids)
+    out = {}
+    for u in units:
+        ident = (u.kind, u.condition, u.item_id, u.generator, u.difficulty, u.unit)
+        out[ident] = (u.key, request_hash(u), json.dumps(ctx.messages(u)))
+    return out
+
+
+@pytest.mark.parametrize("table", ["records", "generations"])
+def test_every_rendered_field_is_in_the_cache_key(table) -> None:
+    base = make_toy_bench(3, generators=("qwen3_32b",))
+    before = _rendered(base)
+    by_request: dict[str, str] = {}
+    for _key, req, msgs in before.values():  # one request hash, one rendering
+        assert by_request.setdefault(req, msgs) == msgs
+    frame = getattr(base, table)
+    for col in frame.columns:
+        if col in ("id", "generator", "difficulty"):  # what identifies a unit, not what it renders
+            continue
+        b = make_toy_bench(3, generators=("qwen3_32b",))
+        df = getattr(b, table).copy()
+        df[col] = [_perturbed(v) for v in df[col]]
+        setattr(b, table, df)
+        after = _rendered(b)
+        for ident, (key, req, msgs) in after.items():
+            k0, r0, m0 = before[ident]
+            if msgs != m0:  # what was sent changed: the stored answer must not be reused
+                assert key != k0 and req != r0, (table, col, ident)
