@@ -137,7 +137,7 @@ def _statements(script: str) -> list[str]:
 
 
 def _lock_file(path: Path, lock: bool) -> int | None:
-    """Return an open descriptor of the database file itself, exclusively flock-ed when `lock`.
+    """Return a writer's open, exclusively flock-ed descriptor of the database file itself (None for a reader).
 
     The lock belongs to the file (its inode), not to one of its names; a file with two names
     (hard links) is refused: SQLite keeps one write-ahead log per name, so a second name would
@@ -145,29 +145,34 @@ def _lock_file(path: Path, lock: bool) -> int | None:
     """
     import fcntl
 
-    if not lock and not path.exists():
+    if not lock:  # a reader opens no descriptor of its own: closing one would drop this process's SQLite locks
+        if path.exists():
+            _refuse_links(path, os.stat(path).st_nlink)
         return None
-    fd = os.open(path, (os.O_RDWR | os.O_CREAT) if lock else os.O_RDONLY, 0o666)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     try:
-        links = os.fstat(fd).st_nlink
-        if links > 1:
-            raise StoreDamagedError(
-                f"store {path} has {links} names (hard links): SQLite keeps one write-ahead log per name, so "
-                "writing through two names corrupts it; keep one name (copy the file with cp to make a "
-                "separate store, then remove the other link)"
-            )
-        if lock:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise StoreLockedError(
-                    f"store {path} is in use by another runner (the database file is locked, through "
-                    "another name); wait for it to finish or use another --store / --name"
-                ) from None
+        _refuse_links(path, os.fstat(fd).st_nlink)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreLockedError(
+                f"store {path} is in use by another runner (the database file is locked, through "
+                "another name); wait for it to finish or use another --store / --name"
+            ) from None
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _refuse_links(path: Path, links: int) -> None:
+    """Raise StoreDamagedError when a store file has more than one name."""
+    if links > 1:
+        raise StoreDamagedError(
+            f"store {path} has {links} names (hard links): SQLite keeps one write-ahead log per name, so "
+            "writing through two names corrupts it; keep one name (copy the file with cp to make a "
+            "separate store, then remove the other link)"
+        )
 
 
 def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
