@@ -1119,7 +1119,7 @@ def selection(cfg: RunConfig, kind: str = "judge") -> dict[str, Any]:
         "seed": cfg.seed,
         "generators": sorted(cfg.generators) if cfg.generators else None,
         "difficulties": sorted(cfg.difficulties) if cfg.difficulties else None,
-        "conditions": list(cfg.conditions) if kind == "judge" else None,
+        "conditions": sorted(cfg.conditions) if kind == "judge" else None,
     }
 
 
