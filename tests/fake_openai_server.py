@@ -26,6 +26,9 @@ Behaviour is chosen by the request's model name (a ``+``-separated list of modes
               (read alone, a perfect 1.0), the others 5 / 3 / 1 for 1.0 / 0.5 / 0
   nonjson     a 200 response whose body is plain text (not JSON) echoing the Authorization header
   fpecho      a good reply whose ``system_fingerprint`` and ``model`` echo the key
+  offscale08  a {0, 0.5, 1} judge that answers 0.8 on its first metric for a third of the prompts
+  allones     every metric of every reply 1 (a 1-5 judge that only ever answers 1 reads as perfect)
+  drop        bill the call, then close the connection without an answer (a proxy that dies mid-reply)
   long        a good verdict with a long overall_assessment: ``long_tokens`` (default 2,000) completion
               tokens, capped at the request's max_tokens (then cut, finish_reason=length)
 Billing: every 200 answer is billed when the server decides it (before any latency or hang, so a
@@ -250,6 +253,14 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 for k in KEYS:
                     obj[k]["accuracy"] = 1 if ones else {0.0: 1, 0.5: 3, 1.0: 5}[obj[k]["accuracy"]]
                 content = json.dumps(obj)
+            if ("offscale08" in modes or "allones" in modes) and content.startswith("{"):
+                obj = json.loads(content)
+                if "allones" in modes:
+                    for k in KEYS:
+                        obj[k]["accuracy"] = 1
+                elif int(mhash, 16) % 3 == 0:
+                    obj[KEYS[0]]["accuracy"] = 0.8
+                content = json.dumps(obj)
             cap = body.get("max_tokens") or body.get("max_completion_tokens")
             if "long" in modes and content.startswith("{"):
                 obj = json.loads(content)
@@ -261,6 +272,10 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.billed_calls += 1
                 state.billed_prompt += len(json.dumps(messages)) // 4
                 state.billed_completion += len(content or "") // 4
+            if "drop" in modes:  # billed above; the connection dies before any answer byte
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return None
             if "nonjson" in modes:
                 data = f"<html>upstream proxy error for Bearer {token}</html>".encode()
                 self.wfile.write(

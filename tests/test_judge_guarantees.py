@@ -187,7 +187,13 @@ def test_permanent_failures_not_retried_unless_asked(server, bench, tmp_path) ->
     for model, status in (("ctx", "context_length"), ("refuse", "refused"), ("filter", "content_filter")):
         kw = dict(name=model, store_path=tmp_path / f"{model}.sqlite", abort_after=5, concurrency=2)
         s = run_judge(cfg(server, bench, tmp_path, model, **kw))
-        assert s.statuses == {status: 24} and s.aborted is None  # an item property, not a misconfigured judge
+        if model == "ctx":  # a prompt longer than the window: an item property (an HTTP 400, not billed)
+            assert s.statuses == {status: 24} and s.aborted is None
+        else:  # a judge that refuses (or is filtered) every time is stopped like any misconfigured judge
+            assert s.aborted and "misconfigured" in s.aborted and s.statuses[status] < 24
+        kw["abort_after"] = 10**6
+        s = run_judge(cfg(server, bench, tmp_path, model, **kw))
+        assert s.statuses == {status: 24}
         n0 = server.state.requests
         again = run_judge(cfg(server, bench, tmp_path, model, retry_errors=True, **kw))
         assert again.new == 0 and server.state.requests == n0
@@ -257,7 +263,7 @@ def test_endpoint_down_is_reported_in_seconds(bench, tmp_path) -> None:
         run_judge(cfg(fake, bench, tmp_path))
     assert time.time() - t < 5
     r = subprocess.run(cli_args(url, tmp_path), capture_output=True, text=True, env=ENV, timeout=60)
-    assert r.returncode == 2 and r.stderr.strip() == f"error: connection refused at {url}"
+    assert r.returncode == 4 and r.stderr.strip() == f"error: connection refused at {url}"  # EXIT_BACKEND
     assert not (tmp_path / "runs").exists()
 
 
@@ -281,7 +287,7 @@ def test_secrets_redacted_from_echoes_and_urls(server, bench, tmp_path) -> None:
     with Store(tmp_path / "er.sqlite", lock=False) as st:
         assert all("header Bearer ***;" in r["reasoning"] for r in st.rows([e.run_hash]))  # the echo, masked
     r = subprocess.run(cli_args(server.url, tmp_path, "echo401"), capture_output=True, text=True, env=ENV, timeout=60)
-    assert r.returncode == 2 and "Incorrect API key provided: ***" in r.stdout
+    assert r.returncode == 4 and "Incorrect API key provided: ***" in r.stdout  # EXIT_BACKEND
     blobs = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()] + [
         r.stdout.encode(),
         r.stderr.encode(),
@@ -300,11 +306,13 @@ def test_aborted_run_keeps_the_previous_export(server, bench, tmp_path) -> None:
     good = run_judge(cfg(server, bench, tmp_path))
     before = Path(good.files[0]).read_bytes()
     assert before.count(b"\n") == 12
-    bad = run_judge(cfg(server, bench, tmp_path, "auth", check_endpoint=False))  # same name, aborts at once
+    # same name, another run asked to replace it (without --replace-export it stops before any call), aborts at once
+    bad = run_judge(cfg(server, bench, tmp_path, "auth", check_endpoint=False, replace_export=True))
     assert bad.aborted and bad.export_skipped and not bad.files
     assert Path(good.files[0]).read_bytes() == before
     with pytest.raises(FatalBackendError):
-        run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{closed_port()}/v1"}), bench, tmp_path, "other"))
+        down = type("S", (), {"url": f"http://127.0.0.1:{closed_port()}/v1"})
+        run_judge(cfg(down, bench, tmp_path, "other", replace_export=True))
     assert Path(good.files[0]).read_bytes() == before
 
 

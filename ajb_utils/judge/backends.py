@@ -29,6 +29,10 @@ class FatalBackendError(RuntimeError):
     """An error that makes every further call pointless (auth, quota, unknown model, endpoint down)."""
 
 
+class MissingKeyError(FatalBackendError):
+    """The API key variable a run names is not set (a config error: found before any file or call)."""
+
+
 _SECRET_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{12,}"), r"\1-***"),  # OpenAI-style keys
     (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}"), r"\1 ***"),
@@ -82,7 +86,10 @@ def redact_url(url: str) -> str:
 class CallError(Exception):
     """One failed attempt: kind, whether to retry, and the server's Retry-After (seconds)."""
 
-    kind: str  # rate_limit | server | timeout | connection | context_length | bad_request | auth | quota | not_found
+    # rate_limit | server | timeout | connection (not connected: nothing sent) | disconnected (the
+    # connection failed after the request may have been sent: maybe billed) | bad_response |
+    # context_length | bad_request | auth | quota | not_found
+    kind: str
     message: str
     retryable: bool
     retry_after: float | None = None
@@ -200,10 +207,20 @@ def classify_error(exc: BaseException) -> CallError:
     if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
         return CallError("timeout", msg, True)
     if isinstance(exc, openai.APIConnectionError):
-        return CallError("connection", msg, True)
+        import httpx
+
+        unsent = isinstance(exc.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
+        return CallError("connection" if unsent else "disconnected", msg, True)
     if isinstance(exc, openai.APIStatusError):
         return classify_status(code or 0, msg, _retry_after(exc))
-    return CallError("connection", f"{type(exc).__name__}: {msg}", True)
+    return CallError("disconnected", f"{type(exc).__name__}: {msg}", True)
+
+
+def sent_unanswered(err: BaseException) -> bool:
+    """Return whether a failed attempt may have been billed: anything but an HTTP error answer or a refused connection."""
+    if isinstance(err, CallError):
+        return err.status_code is None and err.kind != "connection"
+    return True
 
 
 def classify_status(code: int, msg: str, retry_after: float | None = None) -> CallError:
@@ -325,8 +342,8 @@ class AiohttpPool:
         except aiohttp.ClientConnectorError as exc:
             name = type(exc.os_error).__name__ if isinstance(exc.os_error, OSError) else type(exc).__name__
             raise CallError("connection", f"{name}: {exc}", True) from None
-        except (aiohttp.ClientError, OSError, ValueError) as exc:
-            raise CallError("connection", f"{type(exc).__name__}: {exc}", True) from None
+        except (aiohttp.ClientError, OSError, ValueError) as exc:  # after connecting: the request may have been sent
+            raise CallError("disconnected", f"{type(exc).__name__}: {exc}", True) from None
 
     async def aclose(self) -> None:
         """Close the session and its connections."""
@@ -358,9 +375,7 @@ class OpenAIBackend:
         """Create the HTTP clients: aiohttp sessions for http:// URLs, else SDK clients (retries off)."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
-            raise FatalBackendError(
-                f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)"
-            )
+            raise MissingKeyError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
         self._secrets = (key,) if key else ()
         self._secrets += url_credentials(self.base_urls)
         self._plain: list[AiohttpPool] | None = None

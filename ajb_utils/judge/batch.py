@@ -57,6 +57,7 @@ def export_batch(
     max_requests: int = MAX_REQUESTS_PER_FILE,
     max_bytes: int = MAX_BYTES_PER_FILE,
     retry_permanent: bool = False,
+    retry_ambiguous: bool = False,
 ) -> list[tuple[Path, int]]:
     """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)]."""
     from ajb_utils.judge.export import atomic_write_text
@@ -76,10 +77,9 @@ def export_batch(
     from ajb_utils.judge.conditions import request_hash
 
     sent: set[tuple[str, str, str]] = set()  # identical requests are exported once (see share_identical)
-    for u in units:
-        st = existing.get(u.key)
-        if st == P.OK or (st is not None and not (retry_permanent if st in P.PERMANENT else retry_errors)):
-            continue
+    from ajb_utils.judge.runner import _pending
+
+    for u in _pending(units, existing, retry_errors, retry_permanent, retry_ambiguous):
         try:
             msgs = ctx.messages(u)
         except KeyError:  # deref judge call whose reference is not derived yet

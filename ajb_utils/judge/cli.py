@@ -9,9 +9,17 @@ import sys
 from pathlib import Path
 
 from ajb_utils.judge.backends import Decoding
-from ajb_utils.judge.runner import RunConfig, RunSummary, run_generate, run_judge, run_rewrite
+from ajb_utils.judge.runner import SELECT_SEED, RunConfig, RunSummary, run_generate, run_judge, run_rewrite
 from ajb_utils.paths import RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES
+
+EXIT_OK = 0
+EXIT_CONFIG = 2  # a usage / config error, a damaged or hard-linked store, an export another run holds: nothing was paid
+EXIT_STORE_IN_USE = 3  # another runner holds the store: nothing was paid
+EXIT_BACKEND = 4  # a fatal backend error: endpoint down, 401/403, quota, unknown model (at most one call paid)
+EXIT_BUDGET = 5  # the budget was reached: the calls within it are stored and the partial export is written
+EXIT_MISCONFIGURED = 6  # --abort-error-rate of the first --abort-after calls failed: the judge looks misconfigured
+ABORT_EXIT = {"budget": EXIT_BUDGET, "fatal": EXIT_BACKEND, "failure_rate": EXIT_MISCONFIGURED}
 
 EXAMPLES = """examples:
   # offline, no model: the static judge on the sample
@@ -85,7 +93,13 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
         s.add_argument("--generators", default=None, help="comma-separated generator configs (default: all)")
     s.add_argument("--difficulties", default=None, help=f"comma-separated, from {DIFFICULTIES} (default: all)")
     s.add_argument("--limit", type=int, default=None, help="number of records, stratified over topologies")
-    s.add_argument("--select-seed", type=int, default=0, help="seed of the stratified subset and the C3 derangement")
+    s.add_argument(
+        "--select-seed",
+        type=int,
+        default=SELECT_SEED,
+        help=f"seed of the stratified subset and the C3 derangement (default {SELECT_SEED}, notebook 15's seed; "
+        "part of the run's identity)",
+    )
     r = p.add_argument_group("execution")
     r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
     r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
@@ -105,6 +119,12 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
         "--retry-permanent",
         action="store_true",
         help="also re-run permanent failures (context_length, refused, content_filter)",
+    )
+    r.add_argument(
+        "--retry-ambiguous",
+        action="store_true",
+        help="also re-run ambiguous verdicts (two disagreeing JSON objects, or a judge on another scale); "
+        "--retry-errors leaves them, since the same judge tends to answer them the same way",
     )
     r.add_argument("--no-endpoint-check", action="store_true", help="skip the GET /models check before the first item")
     r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
@@ -129,10 +149,10 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
     o = p.add_argument_group("output")
     o.add_argument(
-        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/cache/judge/<name>.sqlite"
+        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/runs/.store/<name>.sqlite"
     )
     o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
-    o.add_argument("--store", type=Path, default=None, help="store file (default data/cache/judge/<name>.sqlite)")
+    o.add_argument("--store", type=Path, default=None, help="store file (default <--out>/.store/<name>.sqlite)")
     o.add_argument("--display", default=None, help="display name in tables")
     o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
     o.add_argument(
@@ -180,6 +200,7 @@ def config_from_args(a: argparse.Namespace) -> RunConfig:
         max_attempts=a.max_attempts,
         max_timeout_attempts=a.max_timeout_attempts,
         retry_permanent=a.retry_permanent,
+        retry_ambiguous=a.retry_ambiguous,
         check_endpoint=not a.no_endpoint_check,
         retry_errors=a.retry_errors,
         reparse=a.reparse,
@@ -270,14 +291,19 @@ def _print_summary(s: RunSummary) -> None:
                 f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
                 f"({sp['attempts']} paid attempts); budgets count it"
             )
+        if s.export_skipped:
+            print(f"  {s.export_skipped}")
         return
     print(s)
     if s.files and any(str(f).endswith(".jsonl") for f in s.files):
         print(
             f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
             "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
-            f"{s.name} and this run's settings, then: python scripts/run_notebooks.py --params <that file> "
-            "--only 15 (items already answered come from the store; nothing is paid twice)"
+            f"{s.name} and this run's settings (backend, base_url, model, temperature, conditions, generators, "
+            "difficulties, limit; seed is --select-seed, both default to "
+            f"{SELECT_SEED}), then: python scripts/run_notebooks.py --params <that file> --only 15 "
+            "(with the same settings every item comes from the store: 0 new calls; with other settings it "
+            "stops before any call, saying which differ)"
         )
 
 
@@ -285,7 +311,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     """Run batch-export / batch-import."""
     from ajb_utils.judge import batch
     from ajb_utils.judge.conditions import Context, config_hash, judge_units
-    from ajb_utils.judge.runner import _load_derived, _make_backend, default_store, load_items
+    from ajb_utils.judge.runner import _load_derived, _make_backend, load_items, store_path
     from ajb_utils.judge.store import Store
 
     bench, _, gens = load_items(cfg)
@@ -293,7 +319,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, cfg.conditions, run_hash, dhash)
     backend = _make_backend(cfg) if a.cmd == "batch-export" else None  # a missing key variable: before any file
-    with Store(cfg.store_path or default_store(cfg.name)) as store:
+    with Store(store_path(cfg)) as store:
         store.register_run(run_hash, cfg.name, cfg.public())
         if a.cmd == "batch-export":
             _load_derived(store, ctx, derivers)
@@ -311,6 +337,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
                 max_requests=a.batch_max_requests,
                 max_bytes=max_bytes,
                 retry_permanent=cfg.retry_permanent,
+                retry_ambiguous=cfg.retry_ambiguous,
             )
             for path, n in parts:
                 print(f"wrote {n} requests to {path}")
@@ -349,10 +376,11 @@ def _one_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit code (2: an error, said in one line; 3: the store is in use)."""
+    """Run the CLI; return the exit code (EXIT_*: 2 config error, 3 store in use, 4 fatal backend error,
+    5 budget reached with a partial export, 6 the judge looks misconfigured); every error is one line on stderr."""
     import os
 
-    from ajb_utils.judge.backends import url_credentials
+    from ajb_utils.judge.backends import FatalBackendError, MissingKeyError, redact, url_credentials
     from ajb_utils.judge.store import StoreLockedError
 
     a = build_parser().parse_args(argv)
@@ -367,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         s = fn(cfg)
     except StoreLockedError as exc:  # a second runner on the same store: stop before any call
         print(f"error: {exc}", file=sys.stderr)
-        return 3
+        return EXIT_STORE_IN_USE
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001 - every user-facing error: one clear line, not a traceback
@@ -376,9 +404,13 @@ def main(argv: list[str] | None = None) -> int:
 
             traceback.print_exc()
         print(_one_line(exc, secrets), file=sys.stderr)
-        return 2
+        backend_down = isinstance(exc, FatalBackendError) and not isinstance(exc, MissingKeyError)
+        return EXIT_BACKEND if backend_down else EXIT_CONFIG
     _print_summary(s)
-    return 2 if s.aborted else 0
+    if s.aborted:  # also on stderr, for a script: what stopped the run, and its own exit code
+        print(f"error: ABORTED: {redact(s.aborted, secrets)}", file=sys.stderr)
+        return ABORT_EXIT.get(s.abort_kind or "", EXIT_CONFIG)
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -24,33 +24,65 @@ from ajb_utils.judge.parse import OK
 from ajb_utils.judge.static_judge import P_COLS
 from ajb_utils.schema import METRICS, OVERALL_SCORE_COLUMN, SCORE_COLUMNS
 
+SELECTION_KEYS: tuple[str, ...] = ("source", "limit", "seed", "generators", "difficulties", "conditions")
+
+
+def export_conflict(old: dict[str, Any], meta: dict[str, Any]) -> str | None:
+    """Return why an export with meta `old` belongs to another run than `meta` (None: the same run, may rewrite it).
+
+    Another run = another run hash (model, decoding, response format, ...), another store, or
+    another selection of items (source, limit, seed, generators, difficulties, conditions).
+    Fields an older export lacks are not compared.
+    """
+    if not isinstance(old, dict) or not old:
+        return None
+    if old.get("run_hash") != meta.get("run_hash") or (
+        "store_id" in old and old.get("store_id") != meta.get("store_id")
+    ):
+        return (
+            f"holds the export of another run (run hash {old.get('run_hash')}, store {old.get('store_id')}; "
+            f"this run: {meta.get('run_hash')}, store {meta.get('store_id')})"
+        )
+    was, now = old.get("selection"), meta.get("selection")
+    if isinstance(was, dict) and isinstance(now, dict):
+        diff = {k: (was.get(k), now.get(k)) for k in SELECTION_KEYS if was.get(k) != now.get(k)}
+        if diff:
+            said = ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in diff.items())
+            return f"holds this run's export over another selection of items ({said})"
+    return None
+
+
+def check_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> None:
+    """Raise ValueError if the export at `meta_path` belongs to another run (see export_conflict); no lock held."""
+    meta_path = Path(meta_path)
+    if replace or not meta_path.exists():
+        return
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    why = export_conflict(old, meta)
+    if why:
+        raise ValueError(
+            f"{meta_path.parent / meta_path.name.replace('.meta.json', '.jsonl')} {why}: "
+            "use another --name or --out, or --replace-export to replace it"
+        )
+
 
 @contextmanager
 def claim_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> Iterator[None]:
     """Hold the export lock of `meta_path` and raise ValueError if another run wrote the export there.
 
-    Another run = another run hash (model, decoding, response format, ...) or another store; the
-    same run resuming on its own store may rewrite its export. `replace` allows the overwrite.
+    The runner also calls check_export before its first paid call, so a conflict costs nothing;
+    this second check, under the lock, catches an export written meanwhile. `replace` allows the
+    overwrite.
     """
     from filelock import FileLock
 
     meta_path = Path(meta_path)
     meta_path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(meta_path.with_name(f".{meta_path.name}.lock")), timeout=120):
-        if meta_path.exists() and not replace:
-            try:
-                old = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                old = {}
-            same = old.get("run_hash") == meta.get("run_hash") and (
-                "store_id" not in old or old.get("store_id") == meta.get("store_id")
-            )
-            if isinstance(old, dict) and old and not same:
-                raise ValueError(
-                    f"{meta_path.parent / meta_path.name.replace('.meta.json', '.jsonl')} holds the export of another "
-                    f"run (run hash {old.get('run_hash')}, store {old.get('store_id')}; this run: {meta.get('run_hash')}, "
-                    f"store {meta.get('store_id')}): use another --name or --out, or --replace-export to replace it"
-                )
+        check_export(meta_path, meta, replace)
         yield
 
 

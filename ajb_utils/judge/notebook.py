@@ -9,7 +9,7 @@ import pandas as pd
 
 from ajb_utils import paths, schema
 from ajb_utils.judge.backends import Decoding
-from ajb_utils.judge.runner import RunConfig, RunSummary
+from ajb_utils.judge.runner import SELECT_SEED, RunConfig, RunSummary
 
 STATUS_KEYS: list[str] = ["generator", "difficulty", "condition"]
 STATIC_NOTE: str = (
@@ -31,11 +31,16 @@ def new_judge_config(
     generators: Sequence[str] | None = None,
     difficulties: Sequence[str] | None = None,
     limit: int | None = None,
-    seed: int = 0,
+    seed: int = SELECT_SEED,
     bench: Any = None,
     source: str = "sample",
 ) -> RunConfig:
-    """Return the RunConfig for notebook 15's parameters (the key stays in the variable named api_key_env)."""
+    """Return the RunConfig for notebook 15's parameters (the key stays in the variable named api_key_env).
+
+    Everything not a parameter here is the CLI's default, and `seed` defaults to SELECT_SEED as the
+    CLI's --select-seed does: the notebook with the CLI run's settings is the same run, answered
+    from its store with no new call.
+    """
     return RunConfig(
         name=run_name,
         backend=backend,
@@ -72,6 +77,7 @@ def run_line(summary: RunSummary) -> str:
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(summary.statuses.items()))
     files = "; ".join(f"wrote {paths.relpath(f)}" for f in summary.files)
     abort = f" ABORTED: {summary.aborted}." if summary.aborted else ""
+    abort += "".join(f" WARNING: {w}." for w in summary.warnings)
     return (
         f"run {summary.name}: {int(st['items'].sum())} item x condition verdicts, {int(st['ok'].sum())} ok, "
         f"{int(st['null'].sum())} null (verdict-level statuses: {statuses or 'none'}).{abort} {files}"

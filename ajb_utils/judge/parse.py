@@ -65,6 +65,8 @@ class Verdict:
     repaired: bool = False
     source: str = ""  # content | reasoning | fence | ...
     notes: list[str] = field(default_factory=list)
+    off_scale: dict[str, float] = field(default_factory=dict)  # metric -> the number it stated off the scale
+    explicit: list[str] = field(default_factory=list)  # metrics read from a bool, fraction, decimal comma or near-miss
 
     def to_json(self) -> dict[str, Any]:
         """Return the verdict as a JSON-able dict (stored in the `parsed` column)."""
@@ -75,6 +77,8 @@ class Verdict:
             "repaired": self.repaired,
             "source": self.source,
             "notes": self.notes,
+            "off_scale": self.off_scale,
+            "explicit": self.explicit,
         }
 
 
@@ -248,6 +252,39 @@ def metric_for_key(key: str) -> str | None:
 _NUMBER = re.compile(r"^\s*(-?\d+(?:[.,]\d+)?)\s*(?:/\s*(\d+(?:[.,]\d+)?))?(?P<rest>\D*)$")
 
 
+def read_score(value: Any) -> tuple[float | None, list[str], bool]:
+    """Return (the number a raw score states, notes on how it was read, read explicitly); None: not a number.
+
+    Explicit = a bool, a decimal comma or a fraction: a form whose 0 or 1 cannot be another scale's.
+    """
+    if isinstance(value, bool):
+        return (1.0 if value else 0.0), ["bool"], True
+    notes: list[str] = []
+    explicit = False
+    if isinstance(value, str):
+        m = _NUMBER.match(value)
+        if not m:
+            return None, [], False
+        num = m.group(1)
+        if "," in num:
+            notes.append(f"decimal comma {num!r}")
+            num, explicit = num.replace(",", "."), True
+        v = float(num)
+        if m.group(2) is not None:
+            den = float(m.group(2).replace(",", "."))
+            if den == 0:
+                return None, [], False
+            v /= den
+            notes.append(f"fraction {value.strip()!r}={v:g}")
+            explicit = True
+        if m.group("rest").strip():
+            notes.append("text after the number")
+        return v, notes, explicit
+    if not isinstance(value, int | float) or math.isnan(float(value)):
+        return None, [], False
+    return float(value), notes, False
+
+
 def snap(value: Any) -> tuple[float | None, str | None]:
     """Return (value on {0, 0.5, 1}, note) for a raw score; off-scale values give (None, reason).
 
@@ -255,46 +292,39 @@ def snap(value: Any) -> tuple[float | None, str | None]:
     ("1/2", "2/2") and values within NEAR_MISS of the scale, each with a note. Never rescaled: a 1-5
     or percentage answer to the 0/0.5/1 rubric is off-scale, not a silent 0.
     """
-    if isinstance(value, bool):
-        return (1.0 if value else 0.0), "bool"
-    notes: list[str] = []
-    if isinstance(value, str):
-        m = _NUMBER.match(value)
-        if not m:
-            return None, f"non-numeric {value!r}"
-        num = m.group(1)
-        if "," in num:
-            notes.append(f"decimal comma {num!r}")
-            num = num.replace(",", ".")
-        v = float(num)
-        if m.group(2) is not None:
-            den = float(m.group(2).replace(",", "."))
-            if den == 0:
-                return None, f"non-numeric {value!r}"
-            v /= den
-            notes.append(f"fraction {value.strip()!r}={v:g}")
-        if m.group("rest").strip():
-            notes.append("text after the number")
-        value = v
-    if not isinstance(value, int | float) or math.isnan(float(value)):
+    v, notes, _ = read_score(value)
+    if v is None:
         return None, f"non-numeric {value!r}"
-    v = float(value)
+    if isinstance(value, bool):
+        return v, "bool"
     nearest = min(VERDICT_VALUES, key=lambda x: (abs(x - v), -x))
     if abs(nearest - v) > NEAR_MISS:
-        return None, f"off-scale {value!r} (the rubric allows 0, 0.5, 1)"
+        return None, f"off-scale {v if isinstance(value, str) else value!r} (the rubric allows 0, 0.5, 1)"
     if nearest != v:
         notes.append(f"snapped {v:g}->{nearest:g}")
     return nearest, "; ".join(notes) or None
 
 
-def _extract_scores(obj: Any) -> tuple[dict[str, float | None], dict[str, str], str | None, list[str]]:
-    """Return (scores, justifications, overall, notes) found in a decoded judge object."""
-    scores: dict[str, float | None] = {}
-    justs: dict[str, str] = {}
-    notes: list[str] = []
+@dataclass
+class _Read:
+    """What one decoded judge object says: scores, justifications, overall, notes, off-scale numbers, explicit reads."""
+
+    scores: dict[str, float | None] = field(default_factory=dict)
+    justs: dict[str, str] = field(default_factory=dict)
+    overall: str | None = None
+    notes: list[str] = field(default_factory=list)
+    off_scale: dict[str, float] = field(default_factory=dict)
+    explicit: list[str] = field(default_factory=list)
+
+
+def _extract_scores(obj: Any) -> _Read:
+    """Return what a decoded judge object says (see _Read)."""
+    read = _Read()
+    scores, justs, notes = read.scores, read.justs, read.notes
     overall = None
     if not isinstance(obj, dict):
-        return scores, justs, overall, ["not an object"]
+        read.notes.append("not an object")
+        return read
     stack = [obj]
     while stack:
         d = stack.pop()
@@ -316,8 +346,13 @@ def _extract_scores(obj: Any) -> tuple[dict[str, float | None], dict[str, str], 
             elif isinstance(v, list) and v:
                 raw = v[0]
             s, note = snap(raw)
+            num, _, explicit = read_score(raw)
             scores[m] = s
             justs[m] = just
+            if s is None and num is not None:
+                read.off_scale[m] = num
+            elif s is not None and (explicit or s != num):  # a bool, fraction, decimal comma or snapped near-miss
+                read.explicit.append(m)
             if note:
                 notes.append(f"{m}: {note}")
             if s is not None and not just:
@@ -329,23 +364,26 @@ def _extract_scores(obj: Any) -> tuple[dict[str, float | None], dict[str, str], 
                 m = metric_for_key(jk)
                 if m and not justs.get(m):
                     justs[m] = str(jv)
-    return scores, justs, overall, notes
+    read.overall = overall
+    return read
 
 
 def _verdict(obj: Any, src: str, origin: str, repaired: bool) -> Verdict | None:
     """Return the Verdict of one decoded candidate (None when it holds no metric key)."""
-    scores, justs, overall, notes = _extract_scores(obj)
-    if not scores:
+    r = _extract_scores(obj)
+    if not r.scores:
         return None
-    missing = [m for m in METRICS if scores.get(m) is None]
+    missing = [m for m in METRICS if r.scores.get(m) is None]
     return Verdict(
         status=PARSE_ERROR if missing else OK,
-        scores={m: scores.get(m) for m in METRICS},
-        justifications={m: justs.get(m, "") for m in METRICS},
-        overall=overall,
+        scores={m: r.scores.get(m) for m in METRICS},
+        justifications={m: r.justs.get(m, "") for m in METRICS},
+        overall=r.overall,
         repaired=repaired,
         source=f"{src}:{origin}",
-        notes=notes + ([f"unreadable {missing}"] if missing else []),
+        notes=r.notes + ([f"unreadable {missing}"] if missing else []),
+        off_scale=r.off_scale,
+        explicit=r.explicit,
     )
 
 

@@ -14,6 +14,7 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,11 @@ from ajb_utils.judge.backends import (
     CallError,
     Decoding,
     FatalBackendError,
+    MissingKeyError,
     OpenAIBackend,
     RateLimiter,
     backoff_delay,
+    sent_unanswered,
 )
 from ajb_utils.judge.conditions import (
     Context,
@@ -54,7 +57,9 @@ PARSERS = {
     "rewrite": P.parse_rewrite,
 }
 COMPLETION_GUESS = {"judge": 350, "prometheus": 250, "deriver": 500, "generate": 400, "rewrite": 200}
+SELECT_SEED = 20260826  # the selection / C3 seed of every run unless asked otherwise: CLI, Python API and notebook 15 (its `seed`)
 UNCAPPED_RESERVATION = 32_768  # completion tokens reserved per call when no max_tokens is sent
+MAX_TOKEN_KEYS = ("max_tokens", "max_completion_tokens", "max_output_tokens")  # caps an --extra-body may carry
 
 
 class _OverBudget(Exception):
@@ -76,7 +81,7 @@ class RunConfig:
     generators: list[str] | None = None
     difficulties: list[str] | None = None
     limit: int | None = None  # records, stratified by topology
-    seed: int = 0  # selection and C3 derangement seed
+    seed: int = SELECT_SEED  # selection and C3 derangement seed (part of the run's identity)
     decoding: Decoding = field(default_factory=Decoding)
     response_format: str = "auto"
     extra_body: dict[str, Any] | None = None
@@ -90,6 +95,7 @@ class RunConfig:
     backoff_cap_s: float = 60.0
     retry_errors: bool = False  # re-send failed units (not the permanent failures)
     retry_permanent: bool = False  # also re-send context_length / refused / content_filter units
+    retry_ambiguous: bool = False  # also re-send ambiguous verdicts (two disagreeing objects, another scale)
     check_endpoint: bool = True  # GET /models on every base URL before the first item
     reparse: bool = False
     dry_run: bool = False
@@ -162,6 +168,8 @@ class RunSummary:
     retries: int = 0
     timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
     timeout_tokens: int = 0
+    dropped: int = 0  # attempts whose connection failed after sending (counted as spent at their reservation)
+    dropped_tokens: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     store_spent: dict[str, int] = field(default_factory=dict)  # all runs / resumes on this store
@@ -170,9 +178,11 @@ class RunSummary:
     calls_s: float = 0.0  # wall time of the call phase only
     calls_cpu_s: float = 0.0  # CPU time of this process during the call phase (load-independent cost of the calls)
     aborted: str | None = None
+    abort_kind: str | None = None  # budget | fatal | failure_rate (the CLI's exit code follows it)
     dry_run: bool = False
     estimate: dict[str, Any] = field(default_factory=dict)
     store_id: str | None = None
+    warnings: list[str] = field(default_factory=list)  # what a reader of the verdicts must know (one value only, ...)
     table: pd.DataFrame | None = None
     files: list[str] = field(default_factory=list)
 
@@ -189,6 +199,11 @@ class RunSummary:
                 f"timeouts: {self.timeouts} timed-out attempts, counted as spent (~{self.timeout_tokens} tokens, "
                 "estimated: a provider may bill a completion the client stopped waiting for)"
             )
+        if self.dropped:
+            lines.append(
+                f"dropped: {self.dropped} attempts lost their connection after sending, counted as spent "
+                f"(~{self.dropped_tokens} tokens, estimated: the provider may have billed them)"
+            )
         if self.store_spent:
             lines.append(
                 f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
@@ -201,6 +216,7 @@ class RunSummary:
                 )
                 + ")"
             )
+        lines += [f"WARNING: {w}" for w in self.warnings]
         if self.aborted:
             lines.append(f"ABORTED: {self.aborted}")
         if self.export_skipped:
@@ -282,12 +298,42 @@ def _check_config(cfg: RunConfig) -> None:
         )
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
-        raise FatalBackendError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
+        raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
 
 
-def default_store(name: str) -> Path:
-    """Return the default store file of a run name."""
+STORE_DIRNAME = ".store"  # under the runs folder: paid replies and the budget ledger, never in the cache
+
+
+def default_store(name: str, out_dir: Path | str = RUNS_DIR) -> Path:
+    """Return the default store file of a run name: <runs folder>/.store/<name>.sqlite."""
+    return Path(out_dir) / STORE_DIRNAME / f"{name}.sqlite"
+
+
+def legacy_store(name: str) -> Path:
+    """Return where stores were kept before they moved out of the cache (data/cache/judge/<name>.sqlite)."""
     return CACHE_DIR / "judge" / f"{name}.sqlite"
+
+
+_NOTED: set[Path] = set()  # old store places already named on stderr (once per process)
+
+
+def store_path(cfg: RunConfig) -> Path:
+    """Return a run's store: --store, else the default one; a store still at its old place is used there (said on stderr)."""
+    if cfg.store_path:
+        return Path(cfg.store_path)
+    new, old = default_store(cfg.name, cfg.out_dir), legacy_store(cfg.name)
+    if not new.exists() and old.exists():
+        if old in _NOTED:
+            return old
+        _NOTED.add(old)
+        print(
+            f"note: using the store of {cfg.name} at its old place {old}; data/cache/ may be deleted at any "
+            f"time, so move it (with its -wal / -shm files, no run open): mkdir -p {new.parent} && "
+            f"mv {old}* {new.parent}/",
+            file=sys.stderr,
+        )
+        return old
+    return new
 
 
 class _NoStore:
@@ -311,75 +357,166 @@ class _NoStore:
         return {"prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "estimated": 0, "reserved": 0}
 
 
+NEW_STORE = "(a new store)"  # the store id an export is compared with before the run's store exists
+
+
+def _claim_before_creating(cfg: RunConfig, meta_path: Path, meta_of: Any) -> None:
+    """Raise ValueError before a store is created when the export at `meta_path` belongs to another run.
+
+    `meta_of(store_id)` returns the run's meta. A store that does not exist yet is another store
+    than the one an export names, so such a conflict is found before any file is made.
+    """
+    if cfg.dry_run or not cfg.export or store_path(cfg).exists():
+        return
+    from ajb_utils.judge.export import check_export
+
+    check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
+
+
+def _would_stop(meta_path: Path, meta: dict[str, Any], replace: bool) -> str | None:
+    """Return what a dry run says when the real run would stop on the export at `meta_path` (None: it would not)."""
+    from ajb_utils.judge.export import check_export
+
+    try:
+        check_export(meta_path, meta, replace)
+    except ValueError as exc:
+        return f"this run would stop before any call: {exc}"
+    return None
+
+
+def _check_before_creating(cfg: RunConfig, deriver: bool = False) -> bool:
+    """Check the endpoint(s) when this run would create its store; return whether it checked.
+
+    A run that creates its store has every unit to send: an endpoint that is down, or a missing
+    model option, stops it before any file (store, lock) is made. An existing store may answer
+    everything from what it holds, so its run checks only when it has calls to make.
+    """
+    calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
+    if not calls or not cfg.check_endpoint or store_path(cfg).exists():
+        return False
+    backends = [_make_backend(cfg)]
+    if deriver and (cfg.deriver_model or cfg.deriver_base_urls):
+        backends.append(_make_backend(cfg, deriver=True))
+
+    async def go() -> None:
+        """Check, then close every backend."""
+        try:
+            await _check(*backends)
+        finally:
+            for b in backends:
+                await b.aclose()
+
+    asyncio.run(go())
+    return True
+
+
 def _open_store(cfg: RunConfig) -> Any:
     """Return the run's store: locked for a run; read-only (or an empty stand-in, creating nothing) for a dry run."""
     from ajb_utils.judge.store import Store
 
-    path = Path(cfg.store_path or default_store(cfg.name))
+    path = store_path(cfg)
     if cfg.dry_run:
         return Store(path, lock=False) if path.exists() else _NoStore()
     return Store(path, durable=cfg.durable)
 
 
-_OFF_SCALE = re.compile(r"off-scale (.+?) \(the rubric allows")
+_OFF_SCALE = re.compile(r"off-scale '?(-?[0-9.eE+-]+)'? \(the rubric allows")
 _READ_HOW = ("bool", "fraction", "snapped", "decimal comma")
+_SCALE_NOTE = "is ambiguous: this judge answered on another scale in this run"
+SCALE_SHARE = 0.05  # share of a run's replies with a value above 1 that shows another scale
+
+
+def another_scale_shown(off_scale: Sequence[float], replies: int) -> bool:
+    """Return whether a run shows another scale: values above 1 in >= SCALE_SHARE of its replies (and in two or more).
+
+    `off_scale` holds the largest off-scale value of each reply that had one. A value between 0
+    and 1 (0.8) is a {0, 0.5, 1} judge's near-miss, not another scale; above 1 it cannot be.
+    """
+    above = sum(v > 1 for v in off_scale)
+    return above >= 2 and above >= SCALE_SHARE * replies
+
+
+def off_scale_of(parsed: dict[str, Any]) -> list[float]:
+    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field).
+
+    Rows stored before the field existed are read from their parser notes.
+    """
+    if "off_scale" in parsed:
+        return [float(v) for v in (parsed["off_scale"] or {}).values()]
+    out = []
+    for n in parsed.get("notes") or []:
+        m = _OFF_SCALE.search(n)
+        if m:
+            try:
+                out.append(float(m.group(1)))
+            except ValueError:
+                continue
+    return out
+
+
+def explicit_of(parsed: dict[str, Any]) -> set[str]:
+    """Return the metrics a stored verdict read explicitly (bool, fraction, decimal comma, near-miss): never ambiguous."""
+    if "explicit" in parsed:
+        return set(parsed["explicit"] or [])
+    return {n.split(":", 1)[0] for n in parsed.get("notes") or [] if any(w in n for w in _READ_HOW)}
+
+
+def _marked_for_scale(parsed: dict[str, Any]) -> bool:
+    """Return whether a stored verdict is ambiguous because of the scale rule (its field; older rows: its notes)."""
+    if "scale_ambiguous" in parsed:
+        return bool(parsed["scale_ambiguous"])
+    return any(_SCALE_NOTE in n for n in parsed.get("notes") or [])
 
 
 def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
-    """Mark ok verdicts ambiguous when the judge shows another scale in the run; return how many were marked.
+    """Mark ok verdicts ambiguous when the run shows another scale (see another_scale_shown); return how many changed.
 
-    A judge that answers any metric off the {0, 0.5, 1} scale (5, 3, 90, 0.8) in this run may be
-    on a 1-5 or 0-100 scale, where its plain 1s (and 0s) mean something else: those verdicts are
-    stored as ``ambiguous`` (with a note), never as ok.
+    A judge that answers above 1 (5, 3, 90) in a share of its replies may be on a 1-5 or 0-100
+    scale, where its plain 1s (and 0s) mean something else: those verdicts are stored as
+    ``ambiguous`` (with a note), never as ok. When a run no longer shows another scale (a rule
+    change, or re-sent replies), verdicts this rule marked earlier are ok again (no call made).
     """
     if not units or isinstance(store, _NoStore):
         return 0
     hashes = sorted({u.run_hash for u in units})
     q = (
         f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
-        "AND parsed LIKE '%off-scale%' LIMIT 1"
+        "AND (parsed LIKE '%off-scale%' OR status='ambiguous') LIMIT 1"
     )
     if store.conn.execute(q, hashes).fetchone() is None:  # the common case: nothing off-scale, nothing to read
         return 0
     keys = {u.key for u in units}
     rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
-    seen = sorted(
-        {
-            m.group(1)
-            for r in rows
-            for n in ((r["parsed"] or {}).get("notes") or [])
-            for m in [_OFF_SCALE.search(n)]
-            if m
-        }
-    )
-    if not seen:
-        return 0
-    shown = ", ".join(seen[:6])
-    marked = 0
+    per_reply = [max(v) for r in rows for v in [off_scale_of(r["parsed"] or {})] if v]
+    replies = sum(r["raw"] is not None or r["reasoning"] is not None for r in rows)
+    shown = another_scale_shown(per_reply, replies)
+    changed = 0
     for r in rows:
         p = r["parsed"] or {}
-        if r["status"] != P.OK:
+        notes = list(p.get("notes") or [])
+        if r["status"] == P.AMBIGUOUS and _marked_for_scale(p) and not shown:
+            p["notes"] = [n for n in notes if _SCALE_NOTE not in n]
+            p.pop("scale_ambiguous", None)
+            store.overwrite_parse(r["key"], P.OK, p)
+            changed += 1
+        if r["status"] != P.OK or not shown:
             continue
-        how = {n.split(":", 1)[0] for n in p.get("notes") or [] if any(w in n for w in _READ_HOW)}
+        how = explicit_of(p)
         amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
         if not amb:
             continue
-        p["notes"] = [
-            *(p.get("notes") or []),
-            *(
-                f"{m}: {p['scores'][m]:g} is ambiguous: this judge answered on another scale in this run (saw {shown})"
-                for m in amb
-            ),
-        ]
+        seen = ", ".join(f"{v:g}" for v in sorted({v for v in per_reply if v > 1})[:6])
+        p["notes"] = [*notes, *(f"{m}: {p['scores'][m]:g} {_SCALE_NOTE} (saw {seen})" for m in amb)]
+        p["scale_ambiguous"] = amb  # the metrics this rule made ambiguous (the status it may undo)
         store.overwrite_parse(r["key"], P.AMBIGUOUS, p)
-        marked += 1
-    return marked
+        changed += 1
+    return changed
 
 
 # ---------------------------------------------------------------------------------- engine
 @dataclass
 class _Stats:
-    """Live counters of one execution (spend also counts what the store recorded before it)."""
+    """Live counters of one execution, for its summary (the budget is read from the store, never from here)."""
 
     statuses: Counter = field(default_factory=Counter)
     new: int = 0  # units answered by a call of their own
@@ -387,25 +524,29 @@ class _Stats:
     retries: int = 0
     timeouts: int = 0  # timed-out attempts, each counted as spent
     timeout_tokens: int = 0  # their estimated tokens
+    dropped: int = 0  # attempts whose connection failed after sending (kept as spent at their reservation)
+    dropped_tokens: int = 0
     prompt_tokens: int = 0  # usage reported by replies in this process
     completion_tokens: int = 0
-    spent_in: int = 0  # every paid attempt in this process (replies + estimated timeouts)
-    spent_out: int = 0
-    base_in: int = 0  # spent by earlier runs / resumes on this store
-    base_out: int = 0
-    reserved_in: int = 0  # reservations of the calls in flight
-    reserved_out: int = 0
     fatal_calls: int = 0  # calls that ended the run (auth, quota, unknown model)
     abort: str | None = None
+    abort_kind: str | None = None  # budget | fatal | failure_rate
+    answered: set[str] = field(default_factory=set)  # unit keys stored by this execution (calls and reuses)
 
     def failure_rate(self) -> float:
-        """Return the share of new calls that failed for a reason a config error would explain.
+        """Return the share of new calls that failed (refusals and content filters included).
 
-        Permanent per-item failures (context length, refusals, content filter) are properties of
-        the items, not signs of a misconfigured judge, and are left out.
+        Only context_length is left out: a prompt longer than the model's window is a property of
+        the item (and the server refuses it with an HTTP error, not billed). A judge that refuses
+        or filters everything is misconfigured for this task and is stopped like any other.
         """
-        n = self.new - sum(self.statuses[s] for s in P.PERMANENT)
+        n = self.new - self.statuses[P.CONTEXT_LENGTH]
         return 0.0 if n <= 0 else 1.0 - self.statuses[P.OK] / n
+
+    def stop(self, kind: str, why: str) -> None:
+        """Abort the execution (the first reason wins): no new attempt is sent."""
+        if self.abort is None:
+            self.abort, self.abort_kind = why, kind
 
 
 def _parse_unit(
@@ -462,8 +603,14 @@ def prompt_reservation(messages: list[dict[str, Any]]) -> int:
 
 
 def completion_reservation(cfg: RunConfig) -> int:
-    """Return the completion tokens reserved for a call: the request's own max tokens."""
-    return cfg.decoding.max_tokens or UNCAPPED_RESERVATION
+    """Return the completion tokens reserved for a call: the largest cap the request carries (--max-tokens, --extra-body).
+
+    The extra body is merged into the request last, so a max_tokens / max_completion_tokens /
+    max_output_tokens there is what the server sees; without any cap, UNCAPPED_RESERVATION.
+    """
+    caps = [cfg.decoding.max_tokens] + [(cfg.extra_body or {}).get(k) for k in MAX_TOKEN_KEYS]
+    found = [int(c) for c in caps if isinstance(c, int | float) and not isinstance(c, bool) and c > 0]
+    return max(found) if found else UNCAPPED_RESERVATION
 
 
 async def _call_unit(
@@ -505,22 +652,27 @@ async def _call_unit(
         try:
             res = await backend.chat(messages, json_reply=json_reply)
         except BaseException as err:
-            stats.reserved_in -= est_in if rid is not None else 0
-            stats.reserved_out -= est_out if rid is not None else 0
+            if isinstance(err, asyncio.CancelledError):  # the reservation stays: counted at the next resume
+                raise
             if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
                 timeouts += 1
                 stats.timeouts += 1
                 stats.timeout_tokens += est_in + est_out
-                stats.spent_in += est_in
-                stats.spent_out += est_out
-                if store is not None and rid is not None:
-                    store.keep_as_spent(rid, "timeout")
-                elif store is not None:
-                    store.add_spend(u.run_hash, u.key, "timeout", est_in, est_out, estimated=True)
-            elif store is not None and rid is not None and not isinstance(err, asyncio.CancelledError):
-                store.release(rid)  # an HTTP error / refused connection: nothing generated
+                what = "timeout"
+            elif sent_unanswered(err):  # sent, then the connection failed: maybe billed in full
+                stats.dropped += 1
+                stats.dropped_tokens += est_in + est_out
+                what = "dropped"
+            else:
+                what = None  # an HTTP error answer or a refused connection: nothing generated
+            if store is not None and rid is not None and what:
+                store.keep_as_spent(rid, what)
+            elif store is not None and rid is not None:
+                store.release(rid)
+            elif store is not None and what:
+                store.add_spend(u.run_hash, u.key, what, est_in, est_out, estimated=True)
             raise
-        row["_reservation"] = (rid, est_in, est_out)
+        row["_reservation"] = rid
         return res
 
     def wait(rs: tenacity.RetryCallState) -> float:
@@ -599,6 +751,7 @@ def _group_identical(
         for f in us:
             store.put(_reuse(row, f, decoding))
             stats.reused += 1
+            stats.answered.add(f.key)
     return todo
 
 
@@ -620,34 +773,22 @@ async def _execute(
         pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
 
+    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
+
     def reserve(u: Unit, est_in: int, est_out: int) -> int:
-        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent)."""
-        if stats.abort or fatal or not budget_left(est_in, est_out):
-            raise _OverBudget()
-        stats.reserved_in += est_in
-        stats.reserved_out += est_out
-        return store.reserve(u.run_hash, u.key, est_in, est_out)
+        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent).
 
-    def budget_left(est_in: int, est_out: int) -> bool:
-        """Return False (and set abort) when the next call could take the store past a budget.
-
-        Counted: everything the store recorded as spent (earlier runs and resumes included), this
-        process's paid attempts (timeouts estimated), the calls in flight and this call (estimated).
+        The budget check and the reservation are one store transaction (Store.reserve): the
+        store's spend, over every run, resume, batch import and call in flight, is the only count.
         """
-        used_in, used_out = stats.base_in + stats.spent_in, stats.base_out + stats.spent_out
-        tin, tout = used_in + stats.reserved_in + est_in, used_out + stats.reserved_out + est_out
-        if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
-            stats.abort = (
-                f"token budget {cfg.budget_tokens} reached: {used_in + used_out} spent on this store "
-                f"(earlier runs included), {stats.reserved_in + stats.reserved_out} in flight"
-            )
-            return False
-        cost = _cost(cfg, tin, tout)
-        if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
-            spent = _cost(cfg, used_in, used_out) or 0.0
-            stats.abort = f"budget ${cfg.budget_usd} reached: ${spent:.4f} spent on this store (earlier runs included)"
-            return False
-        return True
+        if stats.abort or fatal:
+            raise _OverBudget()
+        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
+        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
+        if rid is None:
+            stats.stop("budget", why or "budget reached")
+            raise _OverBudget()
+        return rid
 
     async def worker(n_max: int | None = None) -> None:
         """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
@@ -664,30 +805,28 @@ async def _execute(
                 fatal.append(exc)
                 stats.fatal_calls += 1
                 n = stats.new + stats.fatal_calls
-                stats.abort = (
+                stats.stop(
+                    "fatal",
                     f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
-                    f"{', no other call was sent' if n == 1 else ''}): {exc}"
+                    f"{', no other call was sent' if n == 1 else ''}): {exc}",
                 )
                 return
-            rid, est_in, est_out = row.pop("_reservation", (None, 0, 0))
-            if rid is not None:
-                stats.reserved_in -= est_in
-                stats.reserved_out -= est_out
+            rid = row.pop("_reservation", None)
             store.put_paid(row, rid)
             for f in us[1:]:
                 store.put(_reuse(row, f, backend.decoding))
                 stats.reused += 1
+            stats.answered.update(f.key for f in us)
             stats.new += 1
             stats.statuses[row["status"]] += 1
             got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
             stats.prompt_tokens += got_in
             stats.completion_tokens += got_out
-            stats.spent_in += got_in
-            stats.spent_out += got_out
             if stats.new >= cfg.abort_after and stats.failure_rate() >= cfg.abort_error_rate and not stats.abort:
-                stats.abort = (
+                stats.stop(
+                    "failure_rate",
                     f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
-                    f"({dict(stats.statuses)}): the judge looks misconfigured"
+                    f"({dict(stats.statuses)}): the judge looks misconfigured",
                 )
             if pbar is not None:
                 pbar.update(1)
@@ -696,7 +835,7 @@ async def _execute(
                     fail=stats.new - stats.statuses[P.OK],
                     retries=stats.retries,
                     timeouts=stats.timeouts,
-                    tok=stats.spent_in + stats.spent_out,
+                    tok=stats.prompt_tokens + stats.completion_tokens,
                     fail_rate=f"{stats.failure_rate():.1%}",
                     refresh=False,
                 )
@@ -713,9 +852,25 @@ async def _execute(
 
 
 def _new_stats(store: Any) -> _Stats:
-    """Return fresh counters carrying what the store has recorded as spent."""
-    spent = store.spent()
-    return _Stats(base_in=spent["prompt_tokens"], base_out=spent["completion_tokens"])
+    """Return fresh counters of one execution."""
+    return _Stats()
+
+
+def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | None:
+    """Return why a store total (tokens in / out, the next reservation of `this_call` tokens included) breaks a budget."""
+    if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
+        return (
+            f"token budget {cfg.budget_tokens} reached: {tin + tout - this_call} spent on this store "
+            "(every run, resume and batch import, the calls in flight at their reservation); "
+            f"the next call reserves {this_call}"
+        )
+    cost = _cost(cfg, tin, tout)
+    if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
+        return (
+            f"budget ${cfg.budget_usd} reached: ${cost:.4f} spent on this store with the next call's "
+            "reservation (every run, resume and batch import, the calls in flight at their reservation)"
+        )
+    return None
 
 
 async def _check(*backends: OpenAIBackend) -> None:
@@ -747,16 +902,23 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
 
 
 def _pending(
-    units: list[Unit], existing: dict[str, str], retry_errors: bool, retry_permanent: bool = False
+    units: list[Unit],
+    existing: dict[str, str],
+    retry_errors: bool,
+    retry_permanent: bool = False,
+    retry_ambiguous: bool = False,
 ) -> list[Unit]:
     """Return the units that still need a call: missing, or failed with retry_errors.
 
     Permanent failures (context_length, refused, content_filter) would fail again the same way;
-    they are re-sent only with retry_permanent.
+    they are re-sent only with retry_permanent. Ambiguous verdicts (a reply was read, but two
+    disagreeing objects or another scale) are re-sent only with retry_ambiguous.
     """
 
     def again(st: str) -> bool:
         """Return whether a stored failure is re-sent."""
+        if st == P.AMBIGUOUS:
+            return retry_ambiguous
         return st != P.OK and (retry_permanent if st in P.PERMANENT else retry_errors)
 
     return [u for u in units if u.key not in existing or again(existing[u.key])]
@@ -879,8 +1041,14 @@ def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tup
     return acc
 
 
-def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dict[str, dict[str, Any]]) -> pd.DataFrame:
-    """Return ok / null / cached / new counts by generator x difficulty x condition (item level)."""
+def _summary_table(
+    units: list[Unit], existing_before: dict[str, str], rows: dict[str, dict[str, Any]], answered: set[str]
+) -> pd.DataFrame:
+    """Return ok / null / cached / new counts by generator x difficulty x condition (item level).
+
+    new = answered by this execution (`answered`: a call or an identical request's reply), never a
+    failure stored by an earlier one.
+    """
     items: dict[tuple[str, str, str, str], dict[str, bool]] = {}
     for u in units:
         if u.kind not in ("judge", "prometheus"):
@@ -890,7 +1058,7 @@ def _summary_table(units: list[Unit], existing_before: dict[str, str], rows: dic
         d = items.setdefault(k, {"ok": True, "cached": True, "new": False})
         d["ok"] &= st == P.OK
         d["cached"] &= existing_before.get(u.key) == P.OK
-        d["new"] |= rows.get(u.key) is not None and existing_before.get(u.key) != P.OK
+        d["new"] |= u.key in answered
     if not items:
         return pd.DataFrame(columns=["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"])
     df = pd.DataFrame(
@@ -938,7 +1106,20 @@ def _meta(
         "run_hash": run_hash,
         "response_format": cfg.response_format if cfg.backend != "static" else None,
         "store_id": store_id,  # the store the answers came from (two stores never share an export)
+        "selection": selection(cfg, kind),  # the items asked (another selection never rewrites this export)
         "created_unix": int(time.time()),
+    }
+
+
+def selection(cfg: RunConfig, kind: str = "judge") -> dict[str, Any]:
+    """Return which items a run asks about: source, limit, seed, generators, difficulties, conditions."""
+    return {
+        "source": str(cfg.source),
+        "limit": cfg.limit,
+        "seed": cfg.seed,
+        "generators": sorted(cfg.generators) if cfg.generators else None,
+        "difficulties": sorted(cfg.difficulties) if cfg.difficulties else None,
+        "conditions": sorted(cfg.conditions) if kind == "judge" else None,
     }
 
 
@@ -971,20 +1152,36 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+    meta_path = Path(cfg.out_dir) / f"{cfg.name}.meta.json"
+    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid))
+    checked = _check_before_creating(cfg, deriver=bool(derivers))
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
         if not cfg.dry_run:
+            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
+                from ajb_utils.judge.export import check_export
+
+                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
+                check_export(meta_path, meta0, cfg.replace_export)
             store.register_run(run_hash, cfg.name, cfg.public())
         hashes = [run_hash, deriver_hash]
         if cfg.reparse:
             summary.statuses = dict(_reparse(store, hashes))
         existing = store.statuses(hashes)
         summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
-        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent)
-        pend_j = [] if cfg.reparse or cfg.offline else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent)
+        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        pend_j = (
+            []
+            if cfg.reparse or cfg.offline
+            else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        )
         pend_d = [] if cfg.reparse or cfg.offline else pend_d
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
+            if cfg.export:
+                sid = store.store_id or NEW_STORE
+                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid)
+                summary.export_skipped = _would_stop(meta_path, meta0, cfg.replace_export)
             summary.store_spent = store.spent()
             summary.elapsed_s = time.time() - t0
             return summary
@@ -998,7 +1195,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             async def go() -> None:
                 """Check the endpoints, derive references, then judge."""
                 try:
-                    if cfg.check_endpoint:
+                    if cfg.check_endpoint and not checked:
                         await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
                     await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
                     _load_derived(store, ctx, derivers)
@@ -1020,15 +1217,19 @@ def run_judge(cfg: RunConfig) -> RunSummary:
         _fill_summary(summary, stats, store)
         rows = {k: r for k, r in _outcomes(store, [run_hash], ("judge", "prometheus")).items() if k in keys}
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))
-        summary.table = _summary_table(units, existing, rows)
+        summary.table = _summary_table(units, existing, rows, stats.answered)
         summary.export_skipped = _skip_export(summary)
+        outcomes = _merge_judge(units, rows)
+        summary.warnings = [
+            w for w in [one_value_warning([o["scores"] for o in outcomes.values() if o["status"] == P.OK])] if w
+        ]
         if cfg.export and not summary.export_skipped:
-            outcomes = _merge_judge(units, rows)
             from ajb_utils.judge.export import claim_export, judge_rows, write_jsonl, write_meta
 
             out = Path(cfg.out_dir)
             meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
             meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
+            meta["warnings"] = summary.warnings
             with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
                 n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
                 write_meta(out / f"{cfg.name}.meta.json", meta)
@@ -1038,11 +1239,29 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     return summary
 
 
+ONE_VALUE_MIN = 10  # ok verdicts from which "every verdict is one value" is said
+
+
+def one_value_warning(verdicts: Sequence[dict[str, float | None] | None]) -> str | None:
+    """Return a warning when at least ONE_VALUE_MIN ok verdicts all give every metric one and the same value."""
+    values = {v for sc in verdicts for v in (sc or {}).values()}
+    if len(verdicts) < ONE_VALUE_MIN or len(values) != 1:
+        return None
+    v = next(iter(values))
+    return (
+        f"every verdict gives every metric {v:g} ({len(verdicts)} ok verdicts): a judge that does not read the "
+        "plans, or one on another scale (a 1-5 judge answering only 1 reads as perfect); read a few raw replies "
+        "in the store before using this run"
+    )
+
+
 def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
     """Copy an execution's counters (and the store's total spend) into the summary."""
     summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new + stats.fatal_calls, stats.reused
     summary.retries, summary.aborted = stats.retries, stats.abort
     summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
+    summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
+    summary.abort_kind = stats.abort_kind
     summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
     summary.store_spent = store.spent()
 
@@ -1122,9 +1341,12 @@ def _run_static(
 
 
 def _run_records(
-    cfg: RunConfig, kind: str
+    cfg: RunConfig, kind: str, meta_path: Path, meta_kind: str
 ) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
-    """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units)."""
+    """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units).
+
+    The export at `meta_path` is checked (see export.check_export) before the first paid call.
+    """
     _check_config(cfg)
     t0 = time.time()
     bench, recs, _ = load_items(cfg)
@@ -1134,15 +1356,25 @@ def _run_records(
     units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
 
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
+    label = getattr(bench, "label", cfg.source)
+    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, meta_kind, [cfg.name], label, run_hash, False, sid))
+    checked = _check_before_creating(cfg)
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
         if not cfg.dry_run:
+            if cfg.export:
+                from ajb_utils.judge.export import check_export
+
+                meta0 = _meta(cfg, meta_kind, [cfg.name], label, run_hash, _synthetic(bench), store.store_id)
+                check_export(meta_path, meta0, cfg.replace_export)
             store.register_run(run_hash, cfg.name, cfg.public())
         if cfg.reparse:
             _reparse(store, [run_hash])
         existing = store.statuses([run_hash])
         summary.cached = sum(existing.get(u.key) == P.OK for u in units)
-        pend = [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent)
+        pend = (
+            [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        )
         if cfg.dry_run:
             summary.estimate = _estimate(pend, ctx, cfg)
             return summary, bench, recs, {}, units
@@ -1153,7 +1385,7 @@ def _run_records(
             async def go() -> None:
                 """Check the endpoint, then run the units."""
                 try:
-                    if cfg.check_endpoint:
+                    if cfg.check_endpoint and not checked:
                         await _check(backend)
                     await _execute(pend, ctx, backend, store, cfg, stats, f"{kind} {cfg.name}")
                 finally:
@@ -1175,7 +1407,8 @@ def run_generate(cfg: RunConfig) -> RunSummary:
     """Run a new generator (W.1 prompt) and export <out>/generators/<name>.jsonl; return the summary."""
     from ajb_utils.judge.export import generator_rows, write_jsonl, write_meta
 
-    summary, bench, recs, rows, units = _run_records(cfg, "generate")
+    out = Path(cfg.out_dir) / "generators"
+    summary, bench, recs, rows, units = _run_records(cfg, "generate", out / f"{cfg.name}.meta.json", "generator")
     if cfg.dry_run or not cfg.export or summary.export_skipped:
         return summary
     outcomes = {}
@@ -1186,7 +1419,6 @@ def run_generate(cfg: RunConfig) -> RunSummary:
             outcomes[(u.item_id, u.difficulty)] = {"status": r["status"], "calls": calls, "provenance": _provenance(r)}
     from ajb_utils.judge.export import claim_export
 
-    out = Path(cfg.out_dir) / "generators"
     meta = _meta(
         cfg,
         "generator",
@@ -1228,7 +1460,9 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
         src = getattr(bench, "label", cfg.source)
         summary.elapsed_s = time.time() - t0
     else:
-        summary, bench, recs, rows, units = _run_records(cfg, "rewrite")
+        summary, bench, recs, rows, units = _run_records(
+            cfg, "rewrite", out / f"{cfg.name}.rewrite_validation.meta.json", "rewrite_meta_judge"
+        )
         if cfg.dry_run or summary.export_skipped:
             return summary
         rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")

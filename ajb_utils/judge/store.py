@@ -10,13 +10,18 @@ One writer at a time: opening a store takes an exclusive lock on ``<store>.lock`
 released by the OS if the process dies, so ``kill -9`` leaves no stale lock). A second runner on
 the same store fails at once with :class:`StoreLockedError` instead of paying for every answer
 twice. The lock is taken on the store's resolved path, so a store opened through a symlink is
-the same store.
+the same store, and on the database file itself (``flock`` on its inode). A file with more than one
+name (hard links) is refused (:class:`StoreDamagedError`): SQLite keeps one write-ahead log per
+name, so two names over one database corrupt it. Every open runs ``PRAGMA quick_check`` and
+refuses a store that fails it.
 
 Money: before a call is sent, its reservation (the prompt's estimated tokens plus the request's
 own max tokens) is committed to the ``spend`` table (``what='reserved'``). A reply replaces the
 reservation by its reported usage in the same transaction that commits the answer; a timed-out
-attempt keeps its reservation as spent (``what='timeout'``); an attempt the server refused
-(HTTP error) releases it. A reservation left by a killed process stays counted as spent, so a
+attempt keeps its reservation as spent (``what='timeout'``), and so does one whose connection
+failed after it may have been sent (``what='dropped'``); only an attempt answered with an HTTP
+error, or whose connection was refused, releases it. The budget check and the reservation are
+one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. A reservation left by a killed process stays counted as spent, so a
 budget holds across kills and resumes. Lines imported from batch output files are remembered by
 their hash (``imported``), so importing a file twice adds nothing.
 """
@@ -24,10 +29,11 @@ their hash (``imported``), so importing a file twice adds nothing.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +83,31 @@ CREATE TABLE IF NOT EXISTS spend (
   estimated INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS spend_total (
+  id INTEGER PRIMARY KEY CHECK (id = 0), prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS spend_total_insert AFTER INSERT ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0),
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS spend_total_delete AFTER DELETE ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens - COALESCE(OLD.prompt_tokens, 0),
+    completion_tokens = completion_tokens - COALESCE(OLD.completion_tokens, 0) WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS spend_total_update AFTER UPDATE OF prompt_tokens, completion_tokens ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0) - COALESCE(OLD.prompt_tokens, 0),
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) - COALESCE(OLD.completion_tokens, 0) WHERE id = 0;
+END;
 CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 """
 
 
 class StoreLockedError(RuntimeError):
     """Another process holds the store: a second writer would pay for every answer twice."""
+
+
+class StoreDamagedError(ValueError):
+    """The store cannot be used safely: it fails SQLite's integrity check, or it has more than one name."""
 
 
 _UPSERT = f"""
@@ -100,16 +125,83 @@ def lock_path(path: Path | str) -> Path:
     return p.with_name(p.name + ".lock")
 
 
+def _statements(script: str) -> list[str]:
+    """Return the statements of a schema script (split where sqlite3 says a statement is complete)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    return [x for x in out if x]
+
+
+def _lock_file(path: Path, lock: bool) -> int | None:
+    """Return a writer's open, exclusively flock-ed descriptor of the database file itself (None for a reader).
+
+    The lock belongs to the file (its inode), not to one of its names; a file with two names
+    (hard links) is refused: SQLite keeps one write-ahead log per name, so a second name would
+    read the database without the first one's log and write its own over it.
+    """
+    import fcntl
+
+    if not lock:  # a reader opens no descriptor of its own: closing one would drop this process's SQLite locks
+        if path.exists():
+            _refuse_links(path, os.stat(path).st_nlink)
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        _refuse_links(path, os.fstat(fd).st_nlink)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreLockedError(
+                f"store {path} is in use by another runner (the database file is locked, through "
+                "another name); wait for it to finish or use another --store / --name"
+            ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _refuse_links(path: Path, links: int) -> None:
+    """Raise StoreDamagedError when a store file has more than one name."""
+    if links > 1:
+        raise StoreDamagedError(
+            f"store {path} has {links} names (hard links): SQLite keeps one write-ahead log per name, so "
+            "writing through two names corrupts it; keep one name (copy the file with cp to make a "
+            "separate store, then remove the other link)"
+        )
+
+
+def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise StoreDamagedError unless SQLite's quick_check passes (pages, indexes, constraints)."""
+    problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise StoreDamagedError(
+            f"store {path} fails SQLite's integrity check ({'; '.join(problems)[:300]}): move it aside "
+            "(its paid replies may be recoverable with the sqlite3 .recover command) and run again, "
+            "or pass another --store"
+        )
+
+
 class Store:
     """The verdict store (one SQLite file; safe to reopen after any crash)."""
 
     def __init__(self, path: Path | str, durable: bool = False, lock: bool = True) -> None:
-        """Open (and create) the store at `path`, exclusively unless `lock` is False (read-only use)."""
+        """Open (and create) the store at `path`, exclusively unless `lock` is False (read-only use).
+
+        Raises StoreLockedError when another runner holds it, StoreDamagedError when the file has
+        more than one name (hard links) or fails SQLite's quick_check.
+        """
         from filelock import FileLock, Timeout
 
         self.path = Path(path).expanduser().resolve()  # a symlink to a store is that store (one lock)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = None
+        self._fd: int | None = None
+        self.conn: sqlite3.Connection = None  # type: ignore[assignment]
         if lock:
             self._lock = FileLock(str(lock_path(self.path)), timeout=0)
             try:
@@ -120,11 +212,20 @@ class Store:
                     "wait for it to finish or use another --store / --name"
                 ) from None
         try:
+            self._fd = _lock_file(self.path, lock)
             self.conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
             self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self.conn.executescript(_SCHEMA)
+            _check_integrity(self.conn, self.path)
+            self.conn.execute("BEGIN IMMEDIATE")  # the schema and the spend total's first value: one transaction
+            for stmt in _statements(_SCHEMA):
+                self.conn.execute(stmt)
+            self.conn.execute(
+                "INSERT OR IGNORE INTO spend_total SELECT 0, COALESCE(SUM(prompt_tokens), 0), "
+                "COALESCE(SUM(completion_tokens), 0) FROM spend"
+            )
+            self.conn.execute("COMMIT")
             cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
             if "reused_from" not in cols:  # stores written before identical requests were shared
                 self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
@@ -132,22 +233,33 @@ class Store:
                 self.conn.execute("INSERT OR IGNORE INTO info VALUES ('store_id', ?)", (uuid.uuid4().hex[:16],))
             row = self.conn.execute("SELECT value FROM info WHERE name='store_id'").fetchone()
             self.store_id: str | None = row[0] if row else None
+        except sqlite3.DatabaseError as exc:
+            self._release()
+            raise StoreDamagedError(
+                f"store {self.path} fails SQLite's integrity check ({exc}): move it aside (its paid replies "
+                "may be recoverable with the sqlite3 .recover command) and run again, or pass another --store"
+            ) from None
         except BaseException:
             self._release()
             raise
 
     def _release(self) -> None:
-        """Release the writer lock (if held)."""
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+        """Close the connection (if open), then the database file's descriptor and the writer lock."""
+        try:
+            if self.conn is not None:
+                self.conn.close()
+                self.conn = None  # type: ignore[assignment]
+        finally:
+            if self._fd is not None:  # closed after SQLite: closing a descriptor drops the process's POSIX locks
+                os.close(self._fd)
+                self._fd = None
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
 
     def close(self) -> None:
-        """Close the connection (checkpointing the WAL) and release the lock."""
-        try:
-            self.conn.close()
-        finally:
-            self._release()
+        """Close the connection (checkpointing the WAL) and release the locks."""
+        self._release()
 
     def __enter__(self) -> Store:
         """Return self (context manager)."""
@@ -180,20 +292,50 @@ class Store:
             (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)),
         )
 
-    def reserve(self, run_hash: str, key: str, prompt_tokens: int, completion_tokens: int) -> int:
-        """Commit a reservation for one attempt about to be sent; return its id (counted as spent until settled)."""
-        cur = self.conn.execute(
-            "INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)",
-            (time.time(), run_hash, key, int(prompt_tokens), int(completion_tokens)),
-        )
-        return int(cur.lastrowid)
+    def reserve(
+        self,
+        run_hash: str,
+        key: str,
+        prompt_tokens: int,
+        completion_tokens: int,
+        refuse: Callable[[int, int], str | None] | None = None,
+    ) -> tuple[int | None, str | None]:
+        """Commit a reservation for one attempt about to be sent; return (its id, None), counted as spent until settled.
+
+        With `refuse`, the store's total spend with this reservation is read and the reservation
+        written in one transaction (``BEGIN IMMEDIATE``): when ``refuse(total_in, total_out)``
+        gives a reason, nothing is written and (None, reason) is returned. The store's spend is
+        the budget's only source: every run, resume, batch import and call in flight is in it.
+        """
+        p, c = int(prompt_tokens), int(completion_tokens)
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            if refuse is not None:
+                tin, tout = self.spend_total()
+                why = refuse(tin + p, tout + c)
+                if why:
+                    self.conn.execute("ROLLBACK")
+                    return None, why
+            cur = self.conn.execute(
+                "INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)", (time.time(), run_hash, key, p, c)
+            )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return int(cur.lastrowid), None
+
+    def spend_total(self) -> tuple[int, int]:
+        """Return the (prompt, completion) tokens of every spend row: paid, estimated and reserved (kept by triggers)."""
+        row = self.conn.execute("SELECT prompt_tokens, completion_tokens FROM spend_total WHERE id = 0").fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def release(self, reservation: int) -> None:
         """Drop the reservation of an attempt the server answered with an error (not billed)."""
         self.conn.execute("DELETE FROM spend WHERE rowid=? AND what='reserved'", (reservation,))
 
     def keep_as_spent(self, reservation: int, what: str = "timeout") -> None:
-        """Turn a reservation into estimated spend (a timed-out attempt may have been billed in full)."""
+        """Turn a reservation into estimated spend (a timed-out or dropped attempt may have been billed in full)."""
         self.conn.execute("UPDATE spend SET what=? WHERE rowid=? AND what='reserved'", (what, reservation))
 
     def put_paid(self, row: dict[str, Any], reservation: int | None = None) -> None:
