@@ -296,6 +296,52 @@ def show_comparison(
     show(largest_differences(sbs, k), digits)
 
 
+# ---- the "Against the paper" section: brief on synthetic data ------------------------------------
+SCORECARD_POINTER: str = "its rows in SCORECARD.md (notebook 18)"
+
+
+def audit_comparison(
+    cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool, tolerance: float = 0.0
+) -> None:
+    """Show a comparison with the paper in a notebook's final "Against the paper" section.
+
+    ``brief`` (the synthetic sample: its numbers are not the paper's, so the differences teach
+    nothing) prints one line: the count within tolerance, where the full table is and the pointer
+    to the scorecard; the full side-by-side is written either way, so the scorecard reads it. Not
+    brief (released data, a user's runs): `show_comparison` (heatmap and largest differences).
+    """
+    if not brief:
+        show_comparison(cmp, artifact_id, out_dir, tolerance)
+        return
+    sbs = paper.side_by_side(cmp, tolerance)
+    path = comparison_path(artifact_id, out_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    both = sbs["within"] != "n/a"
+    print(
+        f"{artifact_id}: {int((sbs['within'] == 'yes').sum())} of {int(both.sum())} values within tolerance "
+        f"({int((~both).sum())} on one side only); full table {paths.relpath(path)}; {SCORECARD_POINTER}"
+    )
+
+
+def audit_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool) -> None:
+    """Show a claims table in the "Against the paper" section: one line of counts when ``brief``.
+
+    The table is written to <out_dir>/<artifact_id>_checks.csv either way (`show_checks`).
+    """
+    if not brief:
+        show_checks(table, artifact_id, out_dir)
+        return
+    path = Path(out_dir) / f"{artifact_id}_checks.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False, lineterminator="\n")
+    counts = table["holds"].astype(str).value_counts() if len(table) else pd.Series(dtype=int)
+    parts = ", ".join(
+        f"{int(counts.get(k, 0))} {k}" for k in ("yes", "no", "indistinguishable", "n/a") if counts.get(k, 0)
+    )
+    print(f"{artifact_id}: {len(table)} claims checked ({parts or 'none'}); {paths.relpath(path)}; {SCORECARD_POINTER}")
+
+
 # ---- the judge prompts, as a diff ----------------------------------------------------------------
 PROMPT_TEMPLATES: dict[str, str] = {  # condition -> the authors' template (resources/prompts/ATTRIBUTION.md)
     "with_gt": "judge_with_gt.txt",
