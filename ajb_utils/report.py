@@ -324,22 +324,29 @@ def audit_comparison(
     )
 
 
-def audit_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool) -> None:
+def audit_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool, write: bool = True) -> None:
     """Show a claims table in the "Against the paper" section: one line of counts when ``brief``.
 
-    The table is written to <out_dir>/<artifact_id>_checks.csv either way (`show_checks`).
+    The table is written to <out_dir>/<artifact_id>_checks.csv either way (`show_checks`), unless
+    ``write=False`` (a table the notebook already wrote under another name: the scorecard reads
+    every ``*checks.csv``, so it must not be written twice).
     """
-    if not brief:
-        show_checks(table, artifact_id, out_dir)
-        return
     path = Path(out_dir) / f"{artifact_id}_checks.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(path, index=False, lineterminator="\n")
+    if not brief:
+        if write:
+            show_checks(table, artifact_id, out_dir)
+        else:
+            show(table)
+        return
+    if write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(path, index=False, lineterminator="\n")
     counts = table["holds"].astype(str).value_counts() if len(table) else pd.Series(dtype=int)
     parts = ", ".join(
         f"{int(counts.get(k, 0))} {k}" for k in ("yes", "no", "indistinguishable", "n/a") if counts.get(k, 0)
     )
-    print(f"{artifact_id}: {len(table)} claims checked ({parts or 'none'}); {paths.relpath(path)}; {SCORECARD_POINTER}")
+    where = paths.relpath(path) if write else "the file written above"
+    print(f"{artifact_id}: {len(table)} claims checked ({parts or 'none'}); {where}; {SCORECARD_POINTER}")
 
 
 # ---- the judge prompts, as a diff ----------------------------------------------------------------

@@ -35,3 +35,10 @@ def test_brief_checks_count_the_verdicts(tmp_path: Path, capsys) -> None:
     line = capsys.readouterr().out.strip()
     assert line.startswith("TX: 3 claims checked (1 yes, 2 no)")
     assert (tmp_path / "TX_checks.csv").exists()
+
+
+def test_checks_written_elsewhere_are_not_written_twice(tmp_path: Path, capsys) -> None:
+    """The scorecard reads every *checks.csv: a table the notebook wrote under another name is only counted."""
+    table = pd.DataFrame({"claim_id": ["x"], "holds": ["yes"]})
+    report.audit_checks(table, "TY", tmp_path, brief=True, write=False)
+    assert list(tmp_path.iterdir()) == [] and "1 claims checked (1 yes)" in capsys.readouterr().out
