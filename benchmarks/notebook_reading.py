@@ -21,6 +21,8 @@ REPO = Path(__file__).resolve().parents[1]
 AUDIT_CALLS = (
     "show_comparison",
     "show_checks",
+    "audit_comparison",
+    "audit_checks",
     "checks_table",
     "claim_verdicts",
     "paper.verdict",
