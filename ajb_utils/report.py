@@ -13,8 +13,14 @@ Usage in a notebook::
 
 from __future__ import annotations
 
+import base64
+import copy
 import difflib
+import html
+import io
+import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -296,6 +302,59 @@ def show_comparison(
     show(largest_differences(sbs, k), digits)
 
 
+# ---- the "Against the paper" section: brief on synthetic data ------------------------------------
+SCORECARD_POINTER: str = "its rows in SCORECARD.md (notebook 18)"
+
+
+def audit_comparison(
+    cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool, tolerance: float = 0.0
+) -> None:
+    """Show a comparison with the paper in a notebook's final "Against the paper" section.
+
+    ``brief`` (the synthetic sample: its numbers are not the paper's, so the differences teach
+    nothing) prints one line: the count within tolerance, where the full table is and the pointer
+    to the scorecard; the full side-by-side is written either way, so the scorecard reads it. Not
+    brief (released data, a user's runs): `show_comparison` (heatmap and largest differences).
+    """
+    if not brief:
+        show_comparison(cmp, artifact_id, out_dir, tolerance)
+        return
+    sbs = paper.side_by_side(cmp, tolerance)
+    path = comparison_path(artifact_id, out_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    both = sbs["within"] != "n/a"
+    print(
+        f"{artifact_id}: {int((sbs['within'] == 'yes').sum())} of {int(both.sum())} values within tolerance "
+        f"({int((~both).sum())} on one side only); full table {paths.relpath(path)}; {SCORECARD_POINTER}"
+    )
+
+
+def audit_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool, write: bool = True) -> None:
+    """Show a claims table in the "Against the paper" section: one line of counts when ``brief``.
+
+    The table is written to <out_dir>/<artifact_id>_checks.csv either way (`show_checks`), unless
+    ``write=False`` (a table the notebook already wrote under another name: the scorecard reads
+    every ``*checks.csv``, so it must not be written twice).
+    """
+    path = Path(out_dir) / f"{artifact_id}_checks.csv"
+    if not brief:
+        if write:
+            show_checks(table, artifact_id, out_dir)
+        else:
+            show(table)
+        return
+    if write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(path, index=False, lineterminator="\n")
+    counts = table["holds"].astype(str).value_counts() if len(table) else pd.Series(dtype=int)
+    parts = ", ".join(
+        f"{int(counts.get(k, 0))} {k}" for k in ("yes", "no", "indistinguishable", "n/a") if counts.get(k, 0)
+    )
+    where = paths.relpath(path) if write else "the file written above"
+    print(f"{artifact_id}: {len(table)} claims checked ({parts or 'none'}); {where}; {SCORECARD_POINTER}")
+
+
 # ---- the judge prompts, as a diff ----------------------------------------------------------------
 PROMPT_TEMPLATES: dict[str, str] = {  # condition -> the authors' template (resources/prompts/ATTRIBUTION.md)
     "with_gt": "judge_with_gt.txt",
@@ -468,3 +527,96 @@ def report_page_lines(html_dir: Path | str | None) -> list[str]:
         for what, page in REPORT_PAGES
         if (Path(html_dir) / page).exists()
     ]
+
+
+# ---- equations rendered at build time (the HTML report works offline) ----------------------------
+MATH_PATTERN = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?!\$)(?P<inline>[^$\n]+?)(?<!\\)\$", re.S)
+_TEX_FIXES: tuple[tuple[str, str], ...] = (  # what mathtext lacks, written with what it has
+    (r"\Big(", "("),
+    (r"\Big)", ")"),
+    (r"\big(", "("),
+    (r"\big)", ")"),
+    (r"\Big|", "|"),
+    (r"\big|", "|"),
+    (r"\Big[", "["),
+    (r"\Big]", "]"),
+    (r"\big[", "["),
+    (r"\big]", "]"),
+)
+_CASES = re.compile(r"\\begin\{cases\}(.+?)\\end\{cases\}", re.S)
+
+
+def _mathtext_tex(tex: str) -> str:
+    """Return TeX rewritten into matplotlib's mathtext subset (\\big, cases as one bracketed line)."""
+    for old, new in _TEX_FIXES:
+        tex = tex.replace(old, new)
+    tex = re.sub(r"\\(le|ge)(?![A-Za-z])", r"\\\1q", tex)  # \le -> \leq, \ge -> \geq
+
+    def cases(m: re.Match) -> str:
+        rows = [r.strip() for r in m.group(1).split(r"\\") if r.strip()]
+        parts = [r"\ \ ".join(c.strip() for c in row.split("&")) for row in rows]
+        return r"\left\{" + r";\ \ ".join(parts) + r"\right."
+
+    return _CASES.sub(cases, " ".join(tex.split()))
+
+
+@lru_cache(maxsize=4096)
+def equation_svg(tex: str, fontsize: float = 13.0) -> str | None:
+    """Return one TeX equation as a standalone SVG (matplotlib mathtext, glyphs as paths), None if it cannot be drawn.
+
+    Deterministic: no date in the file, a fixed hash salt for the element ids.
+    """
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.mathtext import MathTextParser
+
+    text = f"${_mathtext_tex(tex)}$"
+    with matplotlib.rc_context({"mathtext.fontset": "cm", "svg.hashsalt": "ajb-equation", "svg.fonttype": "path"}):
+        prop = FontProperties(size=fontsize)
+        try:
+            width, height, depth, _, _ = MathTextParser("path").parse(text, dpi=72, prop=prop)
+            fig = Figure(figsize=(width / 72.0, height / 72.0))
+            fig.text(0, depth / height, text, fontproperties=prop)
+            buf = io.StringIO()
+            fig.savefig(buf, format="svg", metadata={"Date": None}, transparent=True)
+        except (ValueError, RuntimeError):
+            return None
+    return buf.getvalue()
+
+
+def offline_math(markdown: str) -> str:
+    """Return markdown with each $...$ and $$...$$ replaced by an inline SVG image of the equation.
+
+    The image's alt text is the TeX, so a reader (and a screen reader) still has the source; an
+    equation mathtext cannot draw is left as TeX for MathJax, when a network is there to load it.
+    """
+
+    def repl(m: re.Match) -> str:
+        tex = (m.group("display") or m.group("inline")).strip()
+        svg = equation_svg(tex)
+        if svg is None:
+            return m.group(0)
+        data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        alt = html.escape(tex, quote=True)
+        img = (
+            f'<img class="ajb-math" alt="{alt}" src="data:image/svg+xml;base64,{data}" style="vertical-align: middle">'
+        )
+        return f'<div style="text-align: center">{img}</div>' if m.group("display") else img
+
+    return MATH_PATTERN.sub(repl, markdown)
+
+
+def offline_equations(nb: Any) -> Any:
+    """Return a copy of a notebook (nbformat node or dict) whose markdown equations are SVG images.
+
+    For scripts/run_notebooks.py's `render_html`: the page then needs no MathJax from the network::
+
+        body, _ = HTMLExporter().from_notebook_node(report.offline_equations(nbformat.read(path, as_version=4)))
+    """
+    out = copy.deepcopy(nb)
+    for cell in out["cells"]:
+        if cell["cell_type"] == "markdown":
+            src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            cell["source"] = offline_math(src)
+    return out

@@ -162,3 +162,20 @@ def test_figure_size_and_legends(artifact, bench, tmp_path) -> None:
     px = Image.open(png).size[0] / figures.PNG_DPI
     assert px <= width + 0.05, f"{artifact} saved {px:.2f} in wide"
     plt.close(fig)
+
+
+def test_f10_matrices_share_one_colour_scale(bench) -> None:
+    """The same colour is the same share in both confusion matrices (one norm, one colour bar)."""
+    fig, axes = MAKERS["F10"](bench)
+    norms = [ax.images[0].norm for ax in axes]
+    assert len({(n.vmin, n.vmax) for n in norms}) == 1
+    assert len(fig.axes) == len(axes) + 1  # a single colour bar
+    plt.close(fig)
+
+
+def test_f09_writes_p_bar_as_the_symbol(bench) -> None:
+    """The reference row says p̄, as the other figures and the notebooks do, not 'p-bar'."""
+    fig, ax = MAKERS["F09"](bench)
+    labels = [t.get_text() for t in np.atleast_1d(ax)[0].get_yticklabels()]
+    assert any("p̄" in t for t in labels) and not any("p-bar" in t for t in labels)
+    plt.close(fig)

@@ -1,7 +1,8 @@
 """What the committed notebooks show a reader: no output table over 40 rows (HTML tables, plain-text
 DataFrame reprs, Markdown tables), and the anatomy of every section notebook (01-17): at the top the
-question, what you will learn, what it reads and writes; at the end "Takeaways" (3-5 bullets) and
-"Try it" (predict-then-run exercises, each answer checked by a cell with an assert)."""
+question, what you will learn, what it reads and writes; at the end "Takeaways" (3-5 bullets, written
+or printed by the cell after the heading) and "Try it" (predict-then-run exercises, each answer checked by a
+cell that says right or wrong), then "Against the paper" and the environment."""
 
 from __future__ import annotations
 
@@ -181,6 +182,12 @@ def anatomy_problems(nb: dict) -> list[str]:
         text = _source(cells[take]).lower().split("takeaways", 1)[1]
         text = re.split(r"^#{1,4}\s", text, maxsplit=1, flags=re.M)[0]
         n = len(_BULLET.findall(text))
+        nxt = cells[take + 1] if take + 1 < len(cells) else {}
+        if n == 0 and nxt.get("cell_type") == "code":  # computed takeaways: the bullets the next cell prints
+            printed = "".join(
+                "".join(o.get("text", "")) for o in nxt.get("outputs", []) if o.get("output_type") == "stream"
+            )
+            n = len(_BULLET.findall(printed))
         if not 3 <= n <= 5:
             problems.append(f"'Takeaways' has {n} bullets (3-5 expected)")
     if try_it is None:
@@ -188,9 +195,11 @@ def anatomy_problems(nb: dict) -> list[str]:
     else:
         if take is not None and try_it < take:
             problems.append("'Try it' comes before 'Takeaways'")
-        # one exercise = one assert that checks its answer; one cell may hold several exercises
+        # one exercise = one cell that says right or wrong (takeaways.check), or (older notebooks) an assert
         checks = sum(
-            len(re.findall(r"^\s*assert\b", _source(c), re.M)) for c in cells[try_it + 1 :] if c["cell_type"] == "code"
+            len(re.findall(r"^\s*assert\b|\btk\.check\(|\btakeaways\.check\(", _source(c), re.M))
+            for c in cells[try_it + 1 :]
+            if c["cell_type"] == "code"
         )
         if not 2 <= checks <= 6:
             problems.append(f"'Try it' has {checks} checked exercises (2-3 exercises, each checked by an assert)")
@@ -201,7 +210,9 @@ def anatomy_problems(nb: dict) -> list[str]:
             if c["cell_type"] == "markdown"
             for h in re.findall(r"^#{1,2}\s+(.*)$", _source(c), re.M)
         ]
-        if any(not re.match(r"try it|environment", h.strip(), re.I) for h in later):
+        if any(
+            not re.match(r"try it|against the paper|producing the runs|environment", h.strip(), re.I) for h in later
+        ):
             problems.append("'Takeaways' is not at the end")
     return problems
 
@@ -259,3 +270,26 @@ def test_anatomy_check_can_fail() -> None:
 def test_section_notebook_has_the_anatomy(path: Path) -> None:
     """Top: question, what you will learn, reads, writes. End: Takeaways (3-5 bullets), Try it (2-3 checks)."""
     assert anatomy_problems(_nb(path)) == [], path.name
+
+
+def test_anatomy_accepts_computed_takeaways_and_checked_guesses() -> None:
+    """Takeaways printed by the cell after the heading; exercises told right or wrong by takeaways.check."""
+    top = {
+        "cell_type": "markdown",
+        "source": "# T\n\n**Question.** Why?\n\n**You will learn** a.\n\n**Reads** x. **Writes** y.",
+    }
+    printed = {"output_type": "stream", "name": "stdout", "text": "- A.\n- B.\n- C.\n"}
+    cells = [
+        top,
+        {"cell_type": "code", "source": "x = 1", "outputs": []},
+        {"cell_type": "markdown", "source": "## Takeaways\n\nComputed."},
+        {"cell_type": "code", "source": "print(tk.bullets(s))", "outputs": [printed]},
+        {"cell_type": "markdown", "source": "## Try it"},
+        {"cell_type": "code", "source": "print(tk.check(guess, answer, why))", "outputs": []},
+        {"cell_type": "code", "source": "print(tk.check(guess, answer, why))", "outputs": []},
+        {"cell_type": "markdown", "source": "## Against the paper"},
+        {"cell_type": "markdown", "source": "## Environment"},
+    ]
+    assert anatomy_problems({"cells": cells}) == []
+    cells[3]["outputs"] = []
+    assert anatomy_problems({"cells": cells}) == ["'Takeaways' has 0 bullets (3-5 expected)"]

@@ -13,6 +13,7 @@ from ajb_utils.calls import try_normalize_calls
 from ajb_utils.paths import SAMPLE_DIR
 from ajb_utils.sample import SCALES, build_sample
 from ajb_utils.sample.generators import ERROR_MODES, PLAN_MODES
+from ajb_utils.sample.judges import behaviour, planted, profile
 from ajb_utils.sample.messy import THINK_GENERATOR
 from ajb_utils.scoring import programmatic_scores
 
@@ -261,3 +262,27 @@ def test_synthetic_is_a_field_of_the_readme_header(tmp_path: Path) -> None:
     assert load_bench(copy, runs=None, cache=False).synthetic is False
     (copy / "README.md").write_text(head + "\n---\n# a card\n")
     assert load_bench(copy, runs=None, cache=False).synthetic is True
+
+
+def test_variants_default_to_the_committed_behaviour() -> None:
+    """The 'contrast' knobs change only inside `planted`; an unknown variant is an error."""
+    base = profile("judge_gemini_2_5_pro", "with_gt")["anchoring"]["sequence_accuracy"]
+    assert base > 0  # the default sample plants anchoring (negative GT lift)
+    with planted("contrast"):
+        assert profile("judge_gemini_2_5_pro", "with_gt")["anchoring"]["sequence_accuracy"] == 0.0
+        assert profile("judge_qwq_32b", "without_gt")["leniency"] < behaviour()["defaults"]["without_gt"]["leniency"]
+    assert profile("judge_gemini_2_5_pro", "with_gt")["anchoring"]["sequence_accuracy"] == base
+    with pytest.raises(ValueError, match="unknown sample variant"), planted("nope"):
+        pass
+
+
+def test_contrast_variant_changes_judges_not_records(tmp_path: Path, tiny: tuple[Path, dict[str, Any]]) -> None:
+    """A second sample with other planted patterns: same records and generations, other verdicts."""
+    out, _ = tiny
+    other = tmp_path / "contrast"
+    build_sample("tiny", 7, other, variant="contrast")
+    a, b = all_files(out), all_files(other)
+    assert a.keys() == b.keys()
+    assert a["data/main.jsonl"] == b["data/main.jsonl"] and a["data/qwen3_32b.jsonl"] == b["data/qwen3_32b.jsonl"]
+    assert a["data/judge_gemini_2_5_pro.jsonl"] != b["data/judge_gemini_2_5_pro.jsonl"]
+    assert "--variant contrast" in b["README.md"].decode()

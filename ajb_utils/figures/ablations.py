@@ -123,7 +123,9 @@ def _format_panel(ax, ours: pd.DataFrame | None, paper_vals: pd.DataFrame, title
             marker="D",
             linestyle="none",
             markerfacecolor="none",
-            color=OKABE_ITO["vermillion"] if col == "structured" else OKABE_ITO["orange"],
+            color=OKABE_ITO["blue"]
+            if col == "structured"
+            else OKABE_ITO["sky_blue"],  # the prompt's colour, open: the paper's
             label=label,
         )
     vals = p[["structured", "freeform"]].to_numpy(float)
@@ -152,6 +154,10 @@ def figure_F05(
     delta). Without GT only the structured prompt can be reproduced (the released judge's
     without-GT run); the runner has no free-form without-GT prompt. Panel (c) draws the
     structured - free-form gap of both pairings with the paper's values.
+
+    Colour means one thing per panel family: in (a) and (b) the prompt (blue structured, sky blue
+    free-form; filled ours, open the paper's), in (c) the pairing (blue Qwen3-32B / Llama-3.3-70B,
+    vermillion QwQ-32B / SmolLM3-3B). (a) and (b) share one y range.
     """
     fig, axes = paper_figure(TEXT_WIDTH, 3.4, 1, 3, squeeze=False)
     diffs = list(schema.DIFFICULTIES)
@@ -177,6 +183,9 @@ def figure_F05(
         "Without GT\n(structured = released without-GT judge)",
         "no without-GT run of this judge:\nthe paper's values only",
     )
+    low = min(a.get_ylim()[0] for a in axes[0, :2])  # neighbouring panels on one y range
+    for a in axes[0, :2]:
+        a.set_ylim(low, 100)
     ax = axes[0, 2]
     ax.axhline(0, color="black", linewidth=0.8)
     for cond, marker in (("with_gt", "D"), ("without_gt", "s")):

@@ -113,7 +113,7 @@ def figure_F09(t28: pd.DataFrame, scale_judges: list[str] | None = None, referen
     if n_ref:
         ax.axhline(len(a) - n_ref - 0.5, color="black", linewidth=1.0)
     ax.set_xticks(range(a.shape[1]), [schema.TOPOLOGY_DISPLAY.get(t, t) for t in t28.columns], rotation=15, ha="right")
-    ax.set_yticks(range(len(t28)), [schema.display(j).replace("ref: ", "") for j in t28.index])
+    ax.set_yticks(range(len(t28)), [schema.display(j).replace("ref: ", "").replace("p-bar", "p̄") for j in t28.index])
     ax.grid(False)
     a = a[: len(a) - n_ref] if n_ref else a
     low, high = np.nanmin(a) < vmin, np.nanmax(a) > vmax

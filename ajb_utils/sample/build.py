@@ -23,9 +23,11 @@ from ajb_utils import schema
 from ajb_utils.paths import DATA_DIR, SAMPLE_DIR
 from ajb_utils.sample.generators import openai_calls, simulate_generation, tool_overlap
 from ajb_utils.sample.judges import (
+    VARIANTS,
     behaviour,
     condition_block,
     follow_reference,
+    planted,
     profile,
     resample,
     simulate_verdicts,
@@ -339,7 +341,13 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
             fh.write(dumps(r) + "\n")
 
 
-def readme_text(configs: list[tuple[str, str]], scale: str, seed: int, rows: dict[str, int] | None = None) -> str:
+def readme_text(
+    configs: list[tuple[str, str]],
+    scale: str,
+    seed: int,
+    rows: dict[str, int] | None = None,
+    variant: str = "default",
+) -> str:
     """Return README.md: the YAML header (`synthetic: true`, the `configs:` and, given `rows`,
     each config's row count as the hub's `dataset_info:` gives it) and a plain statement of what
     this is. The loader reads `synthetic` and the row counts from the header (ajb_utils.data)."""
@@ -356,7 +364,9 @@ def readme_text(configs: list[tuple[str, str]], scale: str, seed: int, rows: dic
         "# AgentJudgeBench - SYNTHETIC sample",
         "",
         "**This is SYNTHETIC data. Its numbers are not the paper's.** It was made by",
-        f"`python -m ajb_utils.sample --scale {scale} --seed {seed}`.",
+        f"`python -m ajb_utils.sample --scale {scale} --seed {seed}"
+        + ("" if variant == "default" else f" --variant {variant}")
+        + "`.",
         "",
         "How it is made: records with typed tool schemas and DAG-shaped reference traces",
         "(six topologies, 15 enterprise domains, three query difficulties) are drawn from a",
@@ -384,8 +394,17 @@ def readme_text(configs: list[tuple[str, str]], scale: str, seed: int, rows: dic
     return "\n".join(lines)
 
 
-def build_sample(scale: str, seed: int, out: Path) -> dict[str, Any]:
-    """Write the whole sample into `out` (atomically) and return in-memory summaries."""
+def build_sample(scale: str, seed: int, out: Path, variant: str = "default") -> dict[str, Any]:
+    """Write the whole sample into `out` (atomically) and return in-memory summaries.
+
+    `variant` names the planted patterns (`judges.VARIANTS`); "default" is the committed sample.
+    """
+    with planted(variant):
+        return _build_sample(scale, seed, out, variant)
+
+
+def _build_sample(scale: str, seed: int, out: Path, variant: str) -> dict[str, Any]:
+    """Write the sample of the variant in force (`build_sample`)."""
     counts = SCALES[scale]
     records = build_records(counts, seed)
     gens = {g: build_generations(records, g, seed) for g in GENERATORS}
@@ -434,7 +453,7 @@ def build_sample(scale: str, seed: int, out: Path) -> dict[str, Any]:
         configs.append((name, f"annotations/{name}.jsonl"))
         n_rows[name] = len(rows)
         write_jsonl(tmp / f"annotations/{name}.jsonl", rows)
-    (tmp / "README.md").write_text(readme_text(configs, scale, seed, n_rows), encoding="utf-8")
+    (tmp / "README.md").write_text(readme_text(configs, scale, seed, n_rows, variant), encoding="utf-8")
     replace_dir(tmp, out)
     return {
         "records": records,
@@ -466,6 +485,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--out", type=Path, default=None, help="target dir (default data/sample, or data/sample_full for --scale full)"
     )
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--variant",
+        choices=list(VARIANTS),
+        default="default",
+        help="planted patterns: 'default' (the committed sample) or 'contrast' (jury loses, every GT lift positive)",
+    )
     return ap.parse_args(argv)
 
 
@@ -473,5 +498,6 @@ def main(argv: list[str] | None = None) -> None:
     """Command-line entry point."""
     args = parse_args(argv)
     out = args.out or (DATA_DIR / "sample_full" if args.scale == "full" else SAMPLE_DIR)
-    build_sample(args.scale, args.seed, Path(out))
-    print(f"wrote {args.scale} sample (seed {args.seed}) to {out}")
+    build_sample(args.scale, args.seed, Path(out), args.variant)
+    extra = "" if args.variant == "default" else f", variant {args.variant}"
+    print(f"wrote {args.scale} sample (seed {args.seed}{extra}) to {out}")

@@ -8,7 +8,10 @@ of the YAML file.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copy
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -44,10 +47,75 @@ JUSTIFICATIONS: dict[str, dict[float, list[str]]] = {
 }
 
 
+# Planted patterns of a second sample: overrides of sample_judges.yaml, deep-merged into it.
+# "default" changes nothing (the committed data/sample/ is built with it). "contrast" plants the
+# opposite of two of the default's patterns, so a notebook whose sentences are computed from the
+# data must say something else on it (tests/test_notebook_takeaways.py):
+# - the GT lift is positive for every judge (no judge anchors to the reference);
+# - the six-judge soft jury loses to the best single judge without GT: QwQ-32B alone keeps its
+#   sensitivity without the reference while the five others stay lenient, so averaging pulls the
+#   jury's verdict towards the lenient majority (correlated leniency, the paper's explanation).
+NO_ANCHORING: dict[str, float] = {m: 0.0 for m in METRICS}
+VARIANTS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "contrast": {
+        # with the reference every judge detects more and credits a missed flaw less often
+        "defaults": {"with_gt": {"sensitivity": {m: 0.92 for m in METRICS}, "leniency": 0.4}},
+        "judges": {
+            "judge_gpt_5_4": {
+                "with_gt": {
+                    "anchoring": NO_ANCHORING,
+                    "sensitivity": {"sequence_accuracy": 0.9},
+                    "hedge_correct": 0.015,
+                    "hedge_flawed": 0.2,
+                    "value_alarm": 0.02,
+                }
+            },
+            "judge_gemini_2_5_pro": {
+                "with_gt": {
+                    "anchoring": NO_ANCHORING,
+                    "sensitivity": {"sequence_accuracy": 0.9},
+                    "hedge_correct": 0.015,
+                    "value_alarm": 0.02,
+                    "false_alarm": {"sequence_accuracy": 0.015},
+                }
+            },
+            "judge_qwq_32b": {
+                "without_gt": {"sensitivity": {m: 0.7 for m in METRICS}, "leniency": 0.4, "hedge_flawed": 0.12}
+            },
+        },
+    },
+}
+_VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
+
+
+@contextlib.contextmanager
+def planted(variant: str) -> Iterator[None]:
+    """Within the block, `behaviour()` returns the behaviour of the named variant (see VARIANTS)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown sample variant {variant!r}; valid: {', '.join(VARIANTS)}")
+    token = _VARIANT.set(variant)
+    try:
+        yield
+    finally:
+        _VARIANT.reset(token)
+
+
 @lru_cache(maxsize=1)
-def behaviour() -> dict[str, Any]:
+def _yaml_behaviour() -> dict[str, Any]:
     """Return the parsed behaviour YAML (generators, judges, multipliers, runs)."""
     return yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
+
+
+@lru_cache(maxsize=None)
+def _variant_behaviour(variant: str) -> dict[str, Any]:
+    """Return the YAML behaviour with one variant's overrides merged in."""
+    return deep_merge(_yaml_behaviour(), VARIANTS[variant]) if VARIANTS[variant] else _yaml_behaviour()
+
+
+def behaviour() -> dict[str, Any]:
+    """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
+    return _variant_behaviour(_VARIANT.get())
 
 
 def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

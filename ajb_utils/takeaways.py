@@ -1,0 +1,215 @@
+"""Sentences computed from the data: the notebooks' takeaways, readings and exercise feedback.
+
+A notebook runs on the synthetic sample, on the released data and on a user's runs, so a sentence
+that states a number, a direction, an order or a verdict about the data is made here from the
+numbers a cell computed, never typed from one run's output. Static prose keeps concepts, the
+paper's reported values (cited as the paper's) and what the sample planted.
+
+    >>> compare("the jury", "GPT-5.4", 1.2, 0.5, 1.9)
+    'the jury exceeds GPT-5.4 by 1.2 pp [0.5, 1.9]'
+    >>> compare("the jury", "GPT-5.4", 0.3, -0.4, 1.0)
+    'the jury and GPT-5.4 are indistinguishable: +0.3 pp [-0.4, 1.0], a CI that spans 0'
+    >>> order({"A": 81.2, "B": 80.0})
+    'A (81.2%) > B (80.0%)'
+
+Rules the helpers keep: a difference whose CI contains 0 is *indistinguishable*, never *equal*;
+a difference without a CI says so; a zero-width CI says why it can be zero wide.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+import pandas as pd
+
+Direction = Literal["above", "below", "indistinguishable", "equal"]
+NO_CI = "no CI computed"
+DIRECTION_VERBS: dict[str, str] = {"above": "exceeds", "below": "trails"}
+
+__all__ = [
+    "DIRECTION_VERBS",
+    "NO_CI",
+    "Direction",
+    "bullets",
+    "check",
+    "ci_text",
+    "compare",
+    "count_text",
+    "direction",
+    "holds",
+    "num",
+    "order",
+    "rank_of",
+    "rank_text",
+    "sign_text",
+    "versus",
+    "zero_width_note",
+]
+
+
+def _finite(x: float | None) -> bool:
+    """Return True for a finite number (None and NaN are not)."""
+    return x is not None and not (isinstance(x, float) and math.isnan(x)) and math.isfinite(float(x))
+
+
+def num(x: float | None, digits: int = 1, signed: bool = False) -> str:
+    """Return a number as text ('n/a' for None/NaN), without the sign of a rounded negative zero."""
+    if not _finite(x):
+        return "n/a"
+    text = f"{float(x):+.{digits}f}" if signed else f"{float(x):.{digits}f}"
+    if float(text) == 0.0:
+        text = f"{0.0:.{digits}f}"
+    return text
+
+
+def ci_text(lo: float | None, hi: float | None, digits: int = 1) -> str:
+    """Return '[lo, hi]' or the words for a missing CI."""
+    if not (_finite(lo) and _finite(hi)):
+        return f"({NO_CI})"
+    return f"[{num(lo, digits)}, {num(hi, digits)}]"
+
+
+def direction(delta: float, lo: float | None = None, hi: float | None = None) -> Direction:
+    """Return whether `delta` is above or below 0, or indistinguishable from 0 (its CI contains 0).
+
+    Without a CI the point estimate decides ('equal' only for an exact 0): the sentence then says
+    no CI was computed (`compare`).
+    """
+    if _finite(lo) and _finite(hi):
+        if float(lo) <= 0.0 <= float(hi):
+            return "indistinguishable"
+        return "above" if float(lo) > 0 else "below"
+    if not _finite(delta) or float(delta) == 0.0:
+        return "equal"
+    return "above" if float(delta) > 0 else "below"
+
+
+def zero_width_note(lo: float | None, hi: float | None, digits: int = 1) -> str:
+    """Return a note for a CI that rounds to zero width ('' otherwise)."""
+    if _finite(lo) and _finite(hi) and num(lo, digits) == num(hi, digits):
+        return (
+            " (a zero-width CI: every resample gave the same value, e.g. no paired record differs,"
+            " so the bootstrap has no variation to show; it is not certainty about the population)"
+        )
+    return ""
+
+
+def compare(
+    a: str,
+    b: str,
+    delta: float,
+    lo: float | None = None,
+    hi: float | None = None,
+    unit: str = "pp",
+    digits: int = 1,
+) -> str:
+    """Return a sentence comparing a and b from the difference a - b and its CI.
+
+    'A exceeds B by 1.2 pp [0.5, 1.9]', 'A trails B by 0.8 pp [-1.4, -0.2]', or
+    'A and B are indistinguishable: +0.3 pp [-0.4, 1.0], a CI that spans 0'. Without a CI the
+    direction of the point estimate is given with '(no CI computed)'.
+    """
+    d = direction(delta, lo, hi)
+    u = f" {unit}" if unit else ""
+    if not _finite(delta):
+        return f"{a} vs {b}: no difference could be computed"
+    if d == "indistinguishable":
+        return f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}, a CI that spans 0"
+    if d == "equal":
+        return f"{a} and {b} score the same ({num(delta, digits, True)}{u}, {NO_CI})"
+    body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)}{u} {ci_text(lo, hi, digits)}"
+    return body + zero_width_note(lo, hi, digits)
+
+
+def sign_text(
+    name: str, value: float, lo: float | None = None, hi: float | None = None, digits: int = 1, unit: str = "pp"
+) -> str:
+    """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0."""
+    d = direction(value, lo, hi)
+    u = f" {unit}" if unit else ""
+    word = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}[d]
+    ci = ci_text(lo, hi, digits)
+    return f"{name} is {word}: {num(value, digits, True)}{u} {ci}" + zero_width_note(lo, hi, digits)
+
+
+def versus(a: str, b: str, va: float, vb: float, unit: str = "%", digits: int = 1) -> str:
+    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)' for two point values."""
+    pts = "pp" if unit == "%" else unit
+    d = direction(float(va) - float(vb))
+    if d == "equal":
+        return f"{a} ({num(va, digits)}{unit}) and {b} ({num(vb, digits)}{unit}) are equal at this precision"
+    return (
+        f"{a} ({num(va, digits)}{unit}) is {d} {b} ({num(vb, digits)}{unit}) by "
+        f"{num(abs(float(va) - float(vb)), digits)} {pts} ({NO_CI})"
+    )
+
+
+def order(values: Mapping[str, float] | pd.Series, unit: str = "%", digits: int = 1, descending: bool = True) -> str:
+    """Return the names ordered by value: 'A (81.2%) > B (80.0%) = C (80.0%)' (NaN left out)."""
+    s = pd.Series(dict(values) if not isinstance(values, pd.Series) else values, dtype=float).dropna()
+    s = s.sort_values(ascending=not descending, kind="stable")
+    sym = " > " if descending else " < "
+    parts: list[str] = []
+    prev: str | None = None
+    for name, v in s.items():
+        text = num(v, digits)
+        if parts:
+            parts.append(" = " if text == prev else sym)
+        parts.append(f"{name} ({text}{unit})")
+        prev = text
+    return "".join(parts)
+
+
+def rank_of(name: str, values: Mapping[str, float] | pd.Series, descending: bool = True) -> tuple[int, int]:
+    """Return (rank, n): the 1-based 'min' rank of `name` among the non-missing values."""
+    s = pd.Series(dict(values) if not isinstance(values, pd.Series) else values, dtype=float).dropna()
+    r = s.rank(ascending=not descending, method="min")
+    return int(r[name]), len(s)
+
+
+def rank_text(name: str, values: Mapping[str, float] | pd.Series, descending: bool = True) -> str:
+    """Return 'X ranks 2 of 7' (or 'first of 7' / 'last of 7')."""
+    rank, n = rank_of(name, values, descending)
+    where = "first" if rank == 1 else ("last" if rank == n else str(rank))
+    return f"{name} ranks {where} of {n}"
+
+
+def count_text(k: int, n: int, what: str) -> str:
+    """Return 'all 5 generators', 'none of the 5 generators' or '3 of 5 generators'."""
+    if n == 0:
+        return f"no {what}"
+    if k == n:
+        return f"all {n} {what}"
+    if k == 0:
+        return f"none of the {n} {what}"
+    return f"{k} of {n} {what}"
+
+
+def holds(statement: str, ok: bool | None, evidence: str = "") -> str:
+    """Return 'holds: <statement> (<evidence>)', 'does not hold: ...' or 'cannot be checked: ...'."""
+    word = "cannot be checked" if ok is None else ("holds" if ok else "does not hold")
+    return f"{word}: {statement}" + (f" ({evidence})" if evidence else "")
+
+
+def check(guess: object, answer: object, why: str) -> str:
+    """Return the feedback of an exercise: right or wrong, the answer and why.
+
+    The notebook prints it; nothing is asserted about the reader's guess.
+    """
+    if guess == answer:
+        return f"Right: the answer is {answer}. {why}"
+    return f"Not this time: you predicted {guess}, the data give {answer}. {why}"
+
+
+def bullets(sentences: Iterable[str]) -> str:
+    """Return sentences as one '- ...' line each (a notebook prints it under 'Takeaways')."""
+    out = []
+    for s in sentences:
+        s = s.strip()
+        if not s:
+            continue
+        s = s[0].upper() + s[1:]
+        out.append(f"- {s}" if s.endswith((".", "?", "!")) else f"- {s}.")
+    return "\n".join(out)

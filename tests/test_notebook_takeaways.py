@@ -1,0 +1,121 @@
+"""Issue 30's "done means": the takeaways change with the data.
+
+Notebooks 06 (the jury) and 10 (the GT lift) run on the default sample and on a second sample
+whose planted patterns differ (`python -m ajb_utils.sample --variant contrast`: the soft jury loses
+to the best judge, every GT lift is positive). Their computed sentences (cells tagged `takeaways`)
+must follow the data: no sentence of the first run survives where its numbers or its direction
+changed, and the two planted reversals are said.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ajb_utils.paths import REPO_ROOT, SAMPLE_DIR
+from ajb_utils.sample import build_sample
+
+NOTEBOOKS = ("06_rq3_default_score", "10_anchoring")
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+DIRECTION = re.compile(
+    r"\b(exceeds|trails|indistinguishable|positive|negative|above|below|raises|lowers|grows|does not grow|first|last)\b"
+)
+
+
+def takeaway_bullets(nb: dict) -> dict[tuple[str, int], str]:
+    """Return (cell id, bullet index) -> the printed bullet, for every cell tagged `takeaways`."""
+    out = {}
+    for cell in nb["cells"]:
+        if "takeaways" not in cell.get("metadata", {}).get("tags", []):
+            continue
+        text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+        bullets = [ln[2:] for ln in text.splitlines() if ln.startswith("- ")]
+        out.update({(cell["id"], k): b for k, b in enumerate(bullets)})
+    return out
+
+
+def changed_but_survived(a: dict[tuple[str, int], str], b: dict[tuple[str, int], str]) -> list[str]:
+    """Return the sentences of run A whose numbers or direction differ in run B but whose text B still prints."""
+    b_text = "\n".join(b.values())
+    bad = []
+    for key, sent in a.items():
+        other = b.get(key, "")
+        moved = NUMBER.findall(sent) != NUMBER.findall(other) or DIRECTION.findall(sent) != DIRECTION.findall(other)
+        if moved and sent in b_text:
+            bad.append(sent)
+    return bad
+
+
+def test_the_check_catches_a_typed_sentence() -> None:
+    """A sentence typed from one run (it does not move with the data) is caught."""
+    a = {("c", 0): "the jury exceeds the best judge by 1.2 pp [0.5, 1.9]", ("c", 1): "typed: the jury wins by 1.5 pp"}
+    b = {("c", 0): "the jury trails the best judge by 4.4 pp [3.9, 4.9]", ("c", 1): "typed: the jury wins by 1.5 pp"}
+    assert changed_but_survived(a, b) == []  # the typed sentence did not move, so nothing "changed" ...
+    b[("c", 2)] = "typed: the jury wins by 1.5 pp"
+    b[("c", 1)] = "the jury trails by 4.4 pp"
+    assert changed_but_survived(a, b) == ["typed: the jury wins by 1.5 pp"]  # ... unless it survives elsewhere
+
+
+def _run(name: str, source: Path, out: Path) -> dict:
+    """Execute one notebook on a data folder with papermill and return the executed notebook."""
+    pm = pytest.importorskip("papermill")
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"{name}.ipynb"
+    pm.execute_notebook(
+        str(REPO_ROOT / "notebooks" / f"{name}.ipynb"),
+        str(target),
+        parameters={"data_source": str(source), "out_dir": str(out / "figures")},
+        cwd=str(REPO_ROOT / "notebooks"),
+        kernel_name="python3",
+        progress_bar=False,
+    )
+    return json.loads(target.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict]]:
+    """Return {notebook: {"default": nb, "contrast": nb}} executed on the two samples."""
+    root = tmp_path_factory.mktemp("contrast")
+    contrast = root / "sample_contrast"
+    build_sample("small", 0, contrast, variant="contrast")
+    return {
+        name: {
+            "default": _run(name, SAMPLE_DIR, root / "default"),
+            "contrast": _run(name, contrast, root / "contrast"),
+        }
+        for name in NOTEBOOKS
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_takeaways_change_with_the_data(runs, name: str) -> None:
+    """No sentence of the default run survives where its number or direction changed."""
+    a, b = (takeaway_bullets(runs[name][k]) for k in ("default", "contrast"))
+    assert len(a) >= 3 and a.keys() == b.keys()
+    assert a != b
+    assert changed_but_survived(a, b) == []
+    assert changed_but_survived(b, a) == []
+    # the markdown is the same notebook's: only computed text may differ
+    md = [
+        [c["source"] for c in runs[name][k]["cells"] if c["cell_type"] == "markdown"] for k in ("default", "contrast")
+    ]
+    assert md[0] == md[1]
+
+
+@pytest.mark.slow
+def test_the_planted_reversals_are_said(runs) -> None:
+    """The jury wins on the default sample and loses on the contrast; the GT lift turns positive for every judge."""
+    jury = {
+        k: [s for s in takeaway_bullets(nb).values() if s.startswith("The six-judge soft jury")]
+        for k, nb in runs["06_rq3_default_score"].items()
+    }
+    assert jury["default"] and all("exceeds" in s for s in jury["default"])
+    assert jury["contrast"] and all("trails" in s for s in jury["contrast"])
+    lift = {k: list(takeaway_bullets(nb).values()) for k, nb in runs["10_anchoring"].items()}
+    assert any("GT lift is negative" in s for s in lift["default"])
+    assert not any("GT lift is negative" in s for s in lift["contrast"])
+    assert any(s.startswith("Seeing the reference raises alignment for all 6 judges") for s in lift["contrast"])

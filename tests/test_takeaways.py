@@ -1,0 +1,69 @@
+"""Computed sentences (ajb_utils.takeaways) on hand-made numbers and frames."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ajb_utils import takeaways as tk
+
+
+def test_compare_states_the_direction_with_its_ci() -> None:
+    assert tk.compare("A", "B", 1.2, 0.5, 1.9) == "A exceeds B by 1.2 pp [0.5, 1.9]"
+    assert tk.compare("A", "B", -0.8, -1.4, -0.2) == "A trails B by 0.8 pp [-1.4, -0.2]"
+
+
+def test_a_ci_that_spans_zero_is_indistinguishable_not_equal() -> None:
+    s = tk.compare("A", "B", 0.3, -0.4, 1.0)
+    assert s == "A and B are indistinguishable: +0.3 pp [-0.4, 1.0], a CI that spans 0"
+    assert "equal" not in s and "same" not in s
+    assert tk.direction(0.3, -0.4, 1.0) == "indistinguishable"
+    assert tk.direction(0.0, 0.0, 0.0) == "indistinguishable"  # a CI touching 0 is not a finding
+
+
+def test_a_comparison_without_ci_says_so() -> None:
+    assert tk.compare("A", "B", 2.0) == "A exceeds B by 2.0 pp (no CI computed)"
+    assert tk.compare("A", "B", 0.0) == "A and B score the same (0.0 pp, no CI computed)"
+    assert tk.compare("A", "B", math.nan).endswith("no difference could be computed")
+
+
+def test_zero_width_ci_is_explained() -> None:
+    s = tk.compare("A", "B", 2.0, 2.0, 2.0)
+    assert s.startswith("A exceeds B by 2.0 pp [2.0, 2.0]") and "zero-width CI" in s
+    assert "zero-width" not in tk.compare("A", "B", 2.0, 1.0, 3.0)
+
+
+def test_sign_text_and_negative_zero() -> None:
+    assert tk.sign_text("the lift", -1.26, -2.0, -0.5) == "the lift is negative: -1.3 pp [-2.0, -0.5]"
+    assert tk.sign_text("the lift", 0.2, -0.1, 0.6).startswith("the lift is indistinguishable from 0: +0.2 pp")
+    assert tk.num(-0.04) == "0.0" and tk.num(-0.04, signed=True) == "0.0"
+    assert tk.num(None) == "n/a" and tk.num(float("nan")) == "n/a"
+
+
+def test_order_and_rank_from_a_frame_column() -> None:
+    t = pd.DataFrame({"judge": ["A", "B", "C", "D"], "align": [80.04, 81.2, 80.0, float("nan")]})
+    s = t.set_index("judge")["align"]
+    assert tk.order(s) == "B (81.2%) > A (80.0%) = C (80.0%)"
+    assert tk.order(s, descending=False) == "C (80.0%) = A (80.0%) < B (81.2%)"
+    assert tk.rank_of("C", s) == (3, 3)
+    assert tk.rank_text("B", s) == "B ranks first of 3" and tk.rank_text("C", s) == "C ranks last of 3"
+    assert tk.rank_text("A", {"A": 2.0, "B": 3.0, "C": 1.0}) == "A ranks 2 of 3"
+
+
+def test_versus_counts_holds_and_bullets() -> None:
+    assert tk.versus("A", "B", 81.25, 80.0) == "A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)"
+    assert tk.count_text(5, 5, "generators") == "all 5 generators"
+    assert tk.count_text(0, 5, "generators") == "none of the 5 generators"
+    assert tk.count_text(1, 5, "generators") == "1 of 5 generators"
+    assert (
+        tk.holds("the jury beats every judge", True, "rank 1 of 7") == "holds: the jury beats every judge (rank 1 of 7)"
+    )
+    assert tk.holds("x", False).startswith("does not hold") and tk.holds("x", None).startswith("cannot be checked")
+    assert tk.bullets(["a first point", "", "b (ends in a bracket)"]) == "- A first point.\n- B (ends in a bracket)."
+
+
+def test_check_says_right_or_wrong_and_why() -> None:
+    assert tk.check("below", "below", "p-bar is the floor.") == "Right: the answer is below. p-bar is the floor."
+    wrong = tk.check("above", "below", "p-bar is the floor.")
+    assert wrong.startswith("Not this time: you predicted above, the data give below.") and wrong.endswith("floor.")
