@@ -189,9 +189,13 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
     from ajb_utils import __version__
 
     source = str(bench.source)
+    from ajb_utils.data.bench import BenchDataError
     from ajb_utils.data.source import resolve_source
 
-    hub = not resolve_source(source).is_local  # a hub commit names data only together with its endpoint
+    try:  # a hub commit names data only together with its endpoint
+        hub = not resolve_source(source).is_local
+    except BenchDataError:  # a folder that has since gone (or a stand-in): no hub to name
+        hub = False
     if os.path.isabs(source):
         source = paths.relpath(source)
     shown = {k: v for k, v in (params or {}).items() if k != "out_dir"}

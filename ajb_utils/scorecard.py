@@ -19,6 +19,7 @@ apart from verdicts on data: they say whether the paper agrees with itself.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -305,7 +306,7 @@ FIGURE_CLIP: float = 100.0  # |relative difference| (%) beyond which a value is 
 WITHIN_STYLE: dict = {"marker": "o", "color": "#0072B2", "s": 9, "linewidths": 0, "alpha": 0.75}  # Okabe-Ito blue
 OUTSIDE_STYLE: dict = {"marker": "x", "color": "#D55E00", "s": 12, "linewidths": 0.8}  # Okabe-Ito vermillion
 CLIPPED_STYLE: dict = {"marker": "D", "color": "#D55E00", "s": 12, "linewidths": 0}
-ROW_LABEL_CHARS: int = 34
+ROW_LABEL_CHARS: int = 40  # a longer name wraps onto a second line
 # matplotlib's defaults plus the package style, whatever the caller's rcParams (a Jupyter kernel's
 # inline backend changes fonts and face colours): the figure's bytes depend on the data only
 FIGURE_STYLE: list = ["default", STYLE_RC]
@@ -352,12 +353,12 @@ def _row_order(ids: list[str]) -> list[str]:
 
 
 def _row_label(artifact_id: str) -> str:
-    """Return a row label: the ID and the artifact's short name from the map ('T07  record counts by DAG topology')."""
+    """Return a row label: the ID and the artifact's short name from the map ('T07  record counts by DAG
+    topology'), wrapped at ROW_LABEL_CHARS (never cut)."""
     amap = artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]
     name = str(amap.get(artifact_id, "")).split(": ", 1)[-1].split(" (")[0]
-    if len(name) > ROW_LABEL_CHARS:
-        name = name[: name.rfind(" ", 0, ROW_LABEL_CHARS)].rstrip(" ,;") + " …"
-    return f"{artifact_id}  {name}".rstrip()
+    lines = textwrap.wrap(name, ROW_LABEL_CHARS) or [""]
+    return "\n".join([f"{artifact_id}  {lines[0]}".rstrip(), *lines[1:]])
 
 
 def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Figure, np.ndarray]:
@@ -374,7 +375,8 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
             rows.append(("section", sec))
             current = sec
         rows.append(("artifact", a))
-    height = 0.9 + 0.155 * max(len(rows), 3)
+    n_wrapped = sum("\n" in _row_label(t) for k, t in rows if k == "artifact")
+    height = 0.9 + 0.155 * max(len(rows), 3) + 0.14 * n_wrapped
     fig, ax = paper_figure(TEXT_WIDTH, height)
     ax = np.atleast_1d(ax)[0]
     y_of = {text: -i for i, (kind, text) in enumerate(rows) if kind == "artifact"}

@@ -173,7 +173,9 @@ def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.Da
     """Return per condition: align (ternary, binary-collapsed), 0.5-rate, and agreement/kappa with an identically-behaved twin judge.
 
     The numbers of ``stats.align`` / ``stats.binary_verdicts`` over :func:`simulate_verdicts`'
-    frames (tested), computed on arrays.
+    frames (tested), computed on arrays. A simulated judge never misses a verdict, so the
+    missing-verdict rules differ only where p itself is missing: such metrics are left out
+    (``missing="exclude"``), as p-bar leaves them out.
     """
     return _summary(_rows(p), params, seed)
 

@@ -146,8 +146,10 @@ def test_type_changing_values_still_load_through_datasets(tmp_path, monkeypatch)
 
 
 def test_unknown_source_is_a_clear_error():
-    with pytest.raises(BenchDataError, match="neither"):
+    with pytest.raises(BenchDataError, match="local path that does not exist"):
         resolve_source("./no/such/dir")
+    with pytest.raises(BenchDataError, match="neither"):
+        resolve_source("no-such-thing")
 
 
 def test_generator_alias_in_judge_config_joins(tmp_path):

@@ -422,6 +422,7 @@ def test_scorecard_figure_reads_well(tmp_path: Path) -> None:
     assert not any(re.search(r"\d[eE][+-]?\d", s) for s in shown), shown
     rows = {t.get_text().split()[0]: t for t in ax.get_yticklabels() if t.get_text()}
     assert {"T02", "T03", "T07"} <= set(rows)
+    assert not any("…" in t.get_text() for t in ax.get_yticklabels())  # a long name wraps, never cut
     notes_by_row = [t.get_text() for t in ax.texts if t.get_text()[:1].isdigit()]
     # T02: 32 values, every |difference| 1.0 and |relative| 1.1 %: the first in file order is named
     assert "0/32   +1 %: 90 \u2192 91" in notes_by_row, notes_by_row

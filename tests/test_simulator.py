@@ -112,8 +112,10 @@ def _summary_through_frames(p: pd.DataFrame, params: JudgeParams, seed: int) -> 
         rows.append(
             {
                 "condition": cond,
-                "align": float(stats.align(va, by=["condition"])["align"].iloc[0]),
-                "align_binary": float(stats.align(stats.binary_verdicts(va), by=["condition"])["align"].iloc[0]),
+                "align": float(stats.align(va, by=["condition"], missing="exclude")["align"].iloc[0]),
+                "align_binary": float(
+                    stats.align(stats.binary_verdicts(va), by=["condition"], missing="exclude")["align"].iloc[0]
+                ),
                 "half_rate_pct": 100.0 * float(np.isclose(la, 0.5).mean()),
                 "share_1_pct": 100.0 * float(np.isclose(la, 1.0).mean()),
                 "twin_agreement_pct": 100.0 * stats.exact_agreement(la, lb),
