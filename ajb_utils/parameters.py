@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ajb_utils import paths, schema
+from ajb_utils.script_errors import UserError, require_parameter_file
 
 # The first line of the cell papermill injects (its Python translator's comment).
 INJECTED_HEADER: str = "# Parameters"
@@ -27,7 +28,44 @@ MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")  # ajb_utils.sta
 BACKENDS: tuple[str, ...] = ("static", "openai")
 
 
-class ParameterError(ValueError):
+# Every notebook parameter and its default (the notebooks' parameters cells declare the same
+# defaults: tests/test_notebook_parameters.py checks it). The default values write figures/<label>/.
+DEFAULT_PARAMETERS: dict[str, Any] = {
+    "seed": 20260826,
+    "n_bootstrap": 2000,
+    "missing": "authors",
+    "runs": "shipped",
+    "anchoring_judge": "judge_gemini_2_5_pro",
+    "anchoring_difficulty": "hard",
+    "n_cases": 3,
+    "annotation_sheet_path": None,
+    "sheet_generator": "llama_3_3_70b_instruct",
+    "backend": "static",
+    "base_url": "http://localhost:8000/v1",
+    "model": None,
+    "api_key_env": None,
+    "run_name": "static_schema_judge",
+    "temperature": 0.0,
+    "concurrency": 8,
+    "conditions": ["with_gt", "without_gt"],
+    "generators": None,
+    "difficulties": None,
+    "limit": None,
+    "judges": None,
+    "static_conditions": ["with_gt", "without_gt", "deref"],
+    "sensitivity": 0.85,
+    "blind_sensitivity": 0.30,
+    "leniency": 0.15,
+    "hedge_rate": 0.10,
+    "anchoring": 0.10,
+    "false_alarm": 0.03,
+    "n_grid": 11,
+}
+# Parameters that say where data comes from or goes, or how fast a run goes: they never name a folder.
+LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "concurrency")
+
+
+class ParameterError(UserError, ValueError):
     """An unknown parameter name or value; the message is one line and lists the valid ones."""
 
 
@@ -196,8 +234,6 @@ def load_parameter_file(path: Path | str) -> dict[str, Any]:
     """Return a parameter file's mapping; a UserError (one line) for a missing file, ParameterError for bad YAML."""
     import yaml
 
-    from ajb_utils.script_errors import require_parameter_file
-
     try:
         data = yaml.safe_load(require_parameter_file(path).read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
@@ -274,10 +310,8 @@ def check_parameter_file(
     what no notebook of `notebooks` declares: a shared name, a block naming no notebook, a name a block
     gives that its notebook does not declare, or an unknown judge/generator/condition value for one of
     the `selected` notebooks; returns None."""
-    from ajb_utils import provenance
-
     declared = {Path(nb).stem: declared_parameters(nb) for nb in notebooks}
-    known = set().union(*declared.values(), provenance.LOCATION_PARAMETERS, provenance.DEFAULT_PARAMETERS)
+    known = set().union(*declared.values(), LOCATION_PARAMETERS, DEFAULT_PARAMETERS)
     shared = {k for k in spec if k != "default" and not is_notebook_key(k)} | set(spec.get("default") or {})
     if shared - known:
         raise ParameterError(unknown_names_message(shared - known, known, f"in {where} (declared by no notebook)"))

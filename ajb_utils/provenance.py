@@ -16,6 +16,7 @@ import pandas as pd
 from filelock import FileLock
 
 from ajb_utils import environment, parameters, paths, schema
+from ajb_utils.parameters import DEFAULT_PARAMETERS, LOCATION_PARAMETERS  # noqa: F401 (provenance's names too)
 
 SYNTHETIC_LINE: str = "SYNTHETIC SAMPLE — numbers are not the paper's"
 SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_utils.sample): numbers are not the paper's."
@@ -68,41 +69,6 @@ def bench_banner(bench: Any) -> Any:
     return banner(bench.label, is_synthetic(bench), getattr(bench, "source", None), getattr(bench, "revision", None))
 
 
-# Every notebook parameter and its default (the notebooks' parameters cells declare the same
-# defaults: tests/test_notebook_parameters.py checks it). The default values write figures/<label>/.
-DEFAULT_PARAMETERS: dict[str, Any] = {
-    "seed": 20260826,
-    "n_bootstrap": 2000,
-    "missing": "authors",
-    "runs": "shipped",
-    "anchoring_judge": "judge_gemini_2_5_pro",
-    "anchoring_difficulty": "hard",
-    "n_cases": 3,
-    "annotation_sheet_path": None,
-    "sheet_generator": "llama_3_3_70b_instruct",
-    "backend": "static",
-    "base_url": "http://localhost:8000/v1",
-    "model": None,
-    "api_key_env": None,
-    "run_name": "static_schema_judge",
-    "temperature": 0.0,
-    "concurrency": 8,
-    "conditions": ["with_gt", "without_gt"],
-    "generators": None,
-    "difficulties": None,
-    "limit": None,
-    "judges": None,
-    "static_conditions": ["with_gt", "without_gt", "deref"],
-    "sensitivity": 0.85,
-    "blind_sensitivity": 0.30,
-    "leniency": 0.15,
-    "hedge_rate": 0.10,
-    "anchoring": 0.10,
-    "false_alarm": 0.03,
-    "n_grid": 11,
-}
-# Parameters that say where data comes from or goes, or how fast a run goes: they never name a folder.
-LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "concurrency")
 # run_notebooks.py sets this to the parameter file's stem, so its outputs go to figures/<label>-<stem>/.
 PARAMS_NAME_ENV: str = "AJB_PARAMS_NAME"
 DEFAULT_HUB_ENDPOINT: str = "https://huggingface.co"

@@ -20,12 +20,11 @@ class UserError(Exception):
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
-    """Return the exception classes reported as one line: UserError, the package's data errors
-    (BenchDataError, HubUnavailable and their kind) and parameter errors."""
-    from ajb_utils.data import BenchDataError
-    from ajb_utils.parameters import ParameterError
+    """Return the exception classes reported as one line: UserError (parameter errors are UserErrors)
+    and the package's data errors (BenchDataError, HubUnavailable and their kind)."""
+    from ajb_utils.data.bench import BenchDataError
 
-    return (UserError, BenchDataError, ParameterError)
+    return (UserError, BenchDataError)
 
 
 def one_line(exc: BaseException) -> str:

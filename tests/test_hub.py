@@ -270,7 +270,7 @@ def test_unreachable_hub_names_a_cached_commit(client, monkeypatch):
 
 def test_probe_of_a_local_source_needs_no_hub(stopped):
     assert probe_hub("sample") is None
-    with pytest.raises(BenchDataError, match="neither"):
+    with pytest.raises(BenchDataError, match="does not exist"):
         probe_hub("./no/such/folder")
 
 

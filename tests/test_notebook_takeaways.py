@@ -108,12 +108,13 @@ def test_takeaways_change_with_the_data(runs, name: str) -> None:
 
 @pytest.mark.slow
 def test_the_planted_reversals_are_said(runs) -> None:
-    """The jury wins on the default sample and loses on the contrast; the GT lift turns positive for every judge."""
+    """The jury is not behind the best judge on the default sample (ahead, or indistinguishable under the
+    authors' rule) and trails it on the contrast; the GT lift turns positive for every judge."""
     jury = {
         k: [s for s in takeaway_bullets(nb).values() if s.startswith("The six-judge soft jury")]
         for k, nb in runs["06_rq3_default_score"].items()
     }
-    assert jury["default"] and all("exceeds" in s for s in jury["default"])
+    assert jury["default"] and all(("exceeds" in s or "indistinguishable" in s) for s in jury["default"])
     assert jury["contrast"] and all("trails" in s for s in jury["contrast"])
     lift = {k: list(takeaway_bullets(nb).values()) for k, nb in runs["10_anchoring"].items()}
     assert any("GT lift is negative" in s for s in lift["default"])
