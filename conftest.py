@@ -1,6 +1,6 @@
 """Repo-level pytest setup: the repository is importable, notebook kernels (nbval) start with
 the same environment as scripts/run_notebooks.py (repo on PYTHONPATH, progress bars off), and
-every cache (the tidy-frame cache, datasets' Arrow copies) goes to a temporary folder for the
+every cache (the built benches, datasets' Arrow copies) goes to a temporary folder for the
 session, so no test reads or writes the repository's data/cache/."""
 
 from __future__ import annotations

@@ -356,7 +356,10 @@ def _row_label(artifact_id: str) -> str:
     """Return a row label: the ID and the artifact's short name from the map ('T07  record counts by DAG
     topology'), wrapped at ROW_LABEL_CHARS (never cut)."""
     amap = artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]
-    name = str(amap.get(artifact_id, "")).split(": ", 1)[-1].split(" (")[0]
+    base, _, variant = artifact_id.partition("-")
+    known = artifact_id in amap.index or base not in amap.index
+    name = str(amap.get(artifact_id if known else base, "")).split(": ", 1)[-1].split(" (")[0]
+    name = name if known else f"{name} ({variant})"  # e.g. T11-topology: Table 11 under its topology reading
     lines = textwrap.wrap(name, ROW_LABEL_CHARS) or [""]
     return "\n".join([f"{artifact_id}  {lines[0]}".rstrip(), *lines[1:]])
 
