@@ -276,9 +276,7 @@ def show_comparison(
             print(f"the first {MAX_SHOWN_ROWS} of {len(vals)} reported values (all of them: data/paper/)")
         show(vals.iloc[:MAX_SHOWN_ROWS], digits)
         return
-    path = comparison_path(artifact_id, out_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    path = write_side_by_side(sbs, artifact_id, out_dir)
     both = sbs["within"] != "n/a"
     print(
         f"{artifact_id}: {int(both.sum())} values compared, {int((sbs['within'] == 'yes').sum())} within "
@@ -306,6 +304,14 @@ def show_comparison(
 SCORECARD_POINTER: str = "its rows in SCORECARD.md (notebook 18)"
 
 
+def write_side_by_side(sbs: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> Path:
+    """Return the path <out_dir>/<artifact_id>_compare.csv after writing a side-by-side table there whole."""
+    path = comparison_path(artifact_id, out_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    return path
+
+
 def audit_comparison(
     cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str, brief: bool, tolerance: float = 0.0
 ) -> None:
@@ -320,9 +326,7 @@ def audit_comparison(
         show_comparison(cmp, artifact_id, out_dir, tolerance)
         return
     sbs = paper.side_by_side(cmp, tolerance)
-    path = comparison_path(artifact_id, out_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    path = write_side_by_side(sbs, artifact_id, out_dir)
     both = sbs["within"] != "n/a"
     print(
         f"{artifact_id}: {int((sbs['within'] == 'yes').sum())} of {int(both.sum())} values within tolerance "
