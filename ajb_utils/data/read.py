@@ -46,7 +46,9 @@ class Raw:
 
 
 def _cut(path: Path, what: str) -> IncompleteDataError:
-    """Return the error for a file that ends inside a line."""
+    """Return the error for a file that ends inside a line (`what`: the decoder's reason, which may
+    already name the file)."""
+    what = what.removeprefix(f"{path}: ")
     return IncompleteDataError(
         f"{path}: the file ends inside a line ({what}), so it is incomplete: download it again "
         "(for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)"
