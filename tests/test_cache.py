@@ -323,3 +323,21 @@ def test_a_rerun_with_identical_verdicts_keeps_the_hit(tmp_path):
     assert _build(root) == first
     (root / "runs" / "my_judge.meta.json").write_text(json.dumps({**meta, "display": "Mine"}))
     assert _build(root) != first  # a field the frames show is content
+
+
+def test_a_hub_build_reads_the_commit_its_key_names(monkeypatch):
+    """The build of an unpinned hub load reads the commit its folder is keyed by, not a second
+    answer to "what is main now" (a branch that moved meanwhile would file other data under the key)."""
+    answers = iter(["a" * 40, "b" * 40])
+    monkeypatch.setattr(data_mod, "hub_commit", lambda repo, revision=None, **kw: next(answers))
+    asked: list[str | None] = []
+
+    def read_bench(source, generators, judges, revision, *args, **kwargs):
+        """Record the revision the build reads, then stop."""
+        asked.append(revision)
+        raise RuntimeError("stop after the read is asked")
+
+    monkeypatch.setattr(data_mod, "read_bench", read_bench)
+    with pytest.raises(RuntimeError, match="stop after"):
+        data_mod.build_bench("hf", runs=None)
+    assert asked == ["a" * 40]

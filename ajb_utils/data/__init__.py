@@ -161,7 +161,9 @@ def build_bench(
     if bench_cache.build_meta(folder) is not None:
         return folder
     before = bench_cache.signatures(inputs)
-    bench = read_bench(source, generators, judges, revision, runs, engine, justifications=True)
+    # the commit the key names, not the revision asked again: a branch that moves meanwhile cannot
+    # put another commit's files under this key
+    bench = read_bench(source, generators, judges, args["revision"], runs, engine, justifications=True)
     if bench_cache.signatures(inputs) != before:
         raise BenchDataError(f"{source}: a data file changed while it was read; run again when it is complete")
     meta = {
