@@ -20,8 +20,8 @@ The house, from the ground up (imports point down only):
 - tables/     one pure function per paper table, a module per paper section
 - figures/    one function per paper figure returning (fig, axes), a module per paper section; style
 Two wings stand on data and scoring:
-- judge/      the judge / generator runner (python -m ajb_utils.judge)
-- sample/     the deterministic synthetic sample generator (python -m ajb_utils.sample)
+- judge/      the judge / generator runner (python -m ajb_judge)
+- sample/     the deterministic synthetic sample generator (python -m ajb_sample)
 """
 
 __version__ = "0.1.0"

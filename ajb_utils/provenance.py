@@ -19,7 +19,7 @@ from ajb_utils import environment, parameters, paths, schema
 from ajb_utils.parameters import DEFAULT_PARAMETERS, LOCATION_PARAMETERS  # noqa: F401 (provenance's names too)
 
 SYNTHETIC_LINE: str = "SYNTHETIC SAMPLE — numbers are not the paper's"
-SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_utils.sample): numbers are not the paper's."
+SYNTHETIC_NOTE: str = "Synthetic sample data (ajb_sample): numbers are not the paper's."
 SYNTHETIC_FIGURE_NOTE: str = "Synthetic sample: not the paper's numbers"  # fits a 3.3 in column at 6 pt
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmark the analysis layer on the full-scale synthetic sample (paper-sized grid).
 
-    python -m ajb_utils.sample --scale full --out data/sample_full   # once, ~95 s, 1.1 GB, git-ignored
+    python -m ajb_sample --scale full --out data/sample_full   # once, ~95 s, 1.1 GB, git-ignored
     python benchmarks/bench_analysis.py [--data data/sample_full] [--n-bootstrap 2000]
 
 Times (a) every HF-origin table/figure function of notebooks 01-05, 10-11, 13-14 that exists in
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-bootstrap", type=int, default=2000)
     args = ap.parse_args(argv)
     if not Path(args.data).is_dir():
-        print(f"{args.data} missing: python -m ajb_utils.sample --scale full --out data/sample_full")
+        print(f"{args.data} missing: python -m ajb_sample --scale full --out data/sample_full")
         return 2
     t0 = time.perf_counter()
     bench = load_bench(args.data, engine="json")

@@ -120,7 +120,7 @@ def main() -> None:
     ap.add_argument("--plain-pool", action="store_true", help="also time a plain papermill pool (2 workers)")
     args = ap.parse_args()
     if args.scale == "full" and not (REPO / "data" / "sample_full" / "README.md").exists():
-        subprocess.run([sys.executable, "-m", "ajb_utils.sample", "--scale", "full"], cwd=REPO, check=True)
+        subprocess.run([sys.executable, "-m", "ajb_sample", "--scale", "full"], cwd=REPO, check=True)
     print(f"{os.cpu_count()} cores; scale {args.scale}; {args.repeat} run(s) each")
     for _ in range(args.repeat):
         for code in (c.resolve() for c in args.code):

@@ -1,4 +1,4 @@
-"""Runner benchmarks against the loopback fake server (tests/fake_openai_server.py).
+"""Runner benchmarks against the loopback fake server (ajb_judge/tests/fake_openai_server.py).
 
 1. Throughput at concurrency 64 and 128 with 200 ms server latency (issue 21's target: >= 0.80
    of the ideal concurrency / latency = 320 and 640 requests/s on an idle machine): n requests
@@ -35,12 +35,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "ajb_judge" / "tests"))
 
 
 def start_server(latency: float, log: str | None = None) -> tuple[subprocess.Popen, str]:
     """Start the fake server in a subprocess; return (process, base URL)."""
-    cmd = [sys.executable, str(REPO / "tests" / "fake_openai_server.py"), "--latency", str(latency)]
+    cmd = [sys.executable, str(REPO / "ajb_judge" / "tests" / "fake_openai_server.py"), "--latency", str(latency)]
     if log:
         cmd += ["--log", log]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
@@ -59,8 +59,8 @@ def process_cpu_s(pid: int) -> float:
 
 def worker(args: argparse.Namespace) -> None:
     """Run a judge over a toy bench (used in a subprocess by both measures)."""
-    from ajb_utils.judge import RunConfig, run_judge
-    from ajb_utils.judge.toybench import make_toy_bench
+    from ajb_judge import RunConfig, run_judge
+    from ajb_judge.toybench import make_toy_bench
 
     bench = make_toy_bench(args.records, generators=("qwen3_32b", "llama_3_1_8b_instruct"))
     cfg = RunConfig(

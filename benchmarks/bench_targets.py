@@ -2,7 +2,7 @@
 """The loader's speed targets as a user meets them: whole processes, interpreter start and imports
 included, every ratio formed within one run.
 
-    python -m ajb_utils.sample --scale full              # once: data/sample_full/ (1.1 GB, git-ignored)
+    python -m ajb_sample --scale full              # once: data/sample_full/ (1.1 GB, git-ignored)
     pip install -c requirements.lock -e ".[bench]"       # polars, for the one-off it is compared with
     python benchmarks/bench_targets.py [--source data/sample_full] [--repeat 3] [--code DIR ...]
 
@@ -122,7 +122,7 @@ def main() -> None:
     ap.add_argument("--no-polars", action="store_true", help="skip the polars one-off")
     args = ap.parse_args()
     if not args.source.is_dir():
-        raise SystemExit(f"{args.source} does not exist: make it with python -m ajb_utils.sample --scale full")
+        raise SystemExit(f"{args.source} does not exist: make it with python -m ajb_sample --scale full")
     print(f"source {args.source.resolve()}, {args.repeat} runs a row, {os.cpu_count()} cores")
     for code in args.code:
         print(f"\n== code of {code.resolve()}")

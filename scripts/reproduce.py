@@ -7,7 +7,7 @@
 First the parameter file is checked against every notebook's `parameters` cell and the data source
 is probed (a hub source is asked once which commit its revision names; a local path must exist).
 A user error is one line saying what is wrong, exit status 2 (`--debug` shows the traceback). Then:
-1. for the sample: check data/sample is byte-identical to what `python -m ajb_utils.sample` makes;
+1. for the sample: check data/sample is byte-identical to what `python -m ajb_sample` makes;
 2. build: read the data once into the tidy frames the notebooks read (`build_bench`), recompute every
    programmatic score and compare with the published ones, report the exclusions (paper Appendix D;
    the loader's messages name a malformed line's file and line) and print a Table 2 summary computed
@@ -35,7 +35,7 @@ import run_notebooks as rn  # noqa: E402
 from ajb_utils import parameters, paths  # noqa: E402
 from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
 
-SAMPLE_COMMAND = [sys.executable, "-m", "ajb_utils.sample", "--scale", "small", "--seed", "0"]
+SAMPLE_COMMAND = [sys.executable, "-m", "ajb_sample", "--scale", "small", "--seed", "0"]
 
 
 def sample_differences() -> list[str]:
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     source, start = str(shared.get("data_source", "sample")), time.perf_counter()
     status = 0
     if source == "sample":
-        print("[1/3] checking data/sample is what `python -m ajb_utils.sample` makes ...", flush=True)
+        print("[1/3] checking data/sample is what `python -m ajb_sample` makes ...", flush=True)
         differences = sample_differences()
         print("  byte-identical" if not differences else "  SAMPLE DIFFERS: " + "; ".join(differences))
         status |= bool(differences)

@@ -177,7 +177,8 @@ def test_census_equals_the_per_call_census_on_the_sample():
 
 
 def test_deref_pool_gives_the_same_X4_as_every_verdict():
-    from ajb_utils import judge, tables
+    import ajb_judge as judge
+    from ajb_utils import tables
     from ajb_utils.data import load_bench
 
     bench = load_bench("sample")

@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from ajb_utils import judge, paper, schema
-from ajb_utils.judge.runner import RunSummary
+import ajb_judge as judge
+from ajb_judge.runner import RunSummary
+from ajb_utils import paper, schema
 from ajb_utils.paths import NOTEBOOKS_DIR, REPO_ROOT, SAMPLE_DIR
 from ajb_utils.tables import new_judge as ext
 
@@ -150,8 +151,8 @@ def test_parameter_files_match_the_notebook() -> None:
 
 
 def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
+    from ajb_judge import run_judge
     from ajb_utils.data import load_bench
-    from ajb_utils.judge import run_judge
 
     p = _notebook_defaults()
     src = tmp_path / "sample"
@@ -195,7 +196,7 @@ def test_endpoint_run_works_inside_a_running_event_loop(tmp_path: Path) -> None:
     import asyncio
     import sys
 
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ajb_judge" / "tests"))
     from fake_openai_server import FakeServer
 
     with FakeServer() as s:

@@ -1,7 +1,7 @@
 """Issue 30's "done means": the takeaways change with the data.
 
 Notebooks 06 (the jury) and 10 (the GT lift) run on the default sample and on a second sample
-whose planted patterns differ (`python -m ajb_utils.sample --variant contrast`: the soft jury loses
+whose planted patterns differ (`python -m ajb_sample --variant contrast`: the soft jury loses
 to the best judge, every GT lift is positive). Their computed sentences (cells tagged `takeaways`)
 must follow the data: no sentence of the first run survives where its numbers or its direction
 changed, and the two planted reversals are said.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from ajb_sample import build_sample
 from ajb_utils.paths import REPO_ROOT, SAMPLE_DIR
-from ajb_utils.sample import build_sample
 
 NOTEBOOKS = ("06_rq3_default_score", "10_anchoring")
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")

@@ -19,10 +19,10 @@ import pytest
 matplotlib.use("Agg")
 sys.path.insert(0, str(Path(__file__).parent))
 
+from ajb_judge.cli import build_parser  # noqa: E402
 from ajb_utils import paper, schema, stats  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.figures import ablations as F  # noqa: E402
-from ajb_utils.judge.cli import build_parser  # noqa: E402
 from ajb_utils.scoring import programmatic_scores  # noqa: E402
 from ajb_utils.tables import ablations as A  # noqa: E402
 from mini_repo import EXPECTED, GENERATED, write_mini_repo  # noqa: E402
@@ -193,7 +193,7 @@ def test_commands_parse_with_the_cli(study):
     parser = build_parser()
     for cmd in cmds["command"]:
         argv = shlex.split(cmd)
-        assert argv[:4] == ["python", "-m", "ajb_utils.judge", "run"]
+        assert argv[:4] == ["python", "-m", "ajb_judge", "run"]
         ns = parser.parse_args(argv[3:])
         assert ns.study == study and ns.source == "hf"
         assert A.base_model_key(ns.judge_label) in A.JUDGE_ENDPOINTS

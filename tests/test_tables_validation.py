@@ -314,13 +314,13 @@ def test_situation_3_no_runs_shows_paper_values_and_commands(tmp_path):
     assert anchoring.run_situation(bench, "c3")[0] == 3
     assert anchoring.table_T01(bench).empty
     status = anchoring.c3_status(bench, "hf")
-    assert "python -m ajb_utils.judge run" in status and "corrupted_gt" in status
+    assert "python -m ajb_judge run" in status and "corrupted_gt" in status
     assert len(anchoring.reported_T01()) > 0  # what the notebook shows instead
     empty_runs = tmp_path / "no_runs"
     for kind in ("human", "rewrite"):
         ann, k, _ = validation.load_annotations(str(root), kind, runs_dir=empty_runs)
         assert k == 3 and ann.empty
-    assert "python -m ajb_utils.judge rewrite" in validation.rewrite_status((3, "none"), "hf")
+    assert "python -m ajb_judge rewrite" in validation.rewrite_status((3, "none"), "hf")
     assert len(validation.reported_T19()) == 12 and len(validation.reported_T13()) > 0
 
 

@@ -250,7 +250,7 @@ def read_bench(
             )
             for g in chosen
         ]
-        for run in generator_runs:  # made with `python -m ajb_utils.judge generate`
+        for run in generator_runs:  # made with `python -m ajb_judge generate`
             raw = note_malformed(run.name, read_files([run.path], "generator"), messages)
             frames.append(build_generations(raw, run.name, records, excl, messages))
             messages.append(f"loaded generator run {run.name!r}")

@@ -1,6 +1,6 @@
 """Runs beyond the release: judge configs (and generator outputs) in the release's schema, shipped
 with a source (<source>/runs/, e.g. the sample's simulated ablations) or made by the user
-(data/runs/, by `ajb_utils.judge`). Which ones a load reads (`runs`):
+(data/runs/, by `ajb_judge`). Which ones a load reads (`runs`):
 
 - "shipped" (the default): the source's own runs only, so default parameters read only the
   shipped data, whatever the user has run;

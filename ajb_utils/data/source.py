@@ -58,7 +58,7 @@ def resolve_source(source: str | Path) -> Source:
     if str(source).count("/") == 1 and not path.exists() and not local:  # owner/name, not a path under a local folder
         return Source(str(source), False, str(source).replace("/", "__"))
     if local or "/" in str(source):
-        make = "; make it with `python -m ajb_utils.sample --scale full`" if path.name == "sample_full" else ""
+        make = "; make it with `python -m ajb_sample --scale full`" if path.name == "sample_full" else ""
         raise BenchDataError(
             f"data source {str(source)!r} is a local path that does not exist (relative paths are read from the "
             f"repository root or the working directory){make}; give 'sample', 'hf', a hub repo id (owner/name) "

@@ -15,7 +15,7 @@ the way an LLM judge does; its with-GT and without-GT cells are the same.
   Tie rule: at p = 0.25 and p = 0.75 two verdicts are equally near; the oracle takes the upper one
   (0.25 -> 0.5, 0.75 -> 1.0). The match is 0.75 either way, so the ceiling does not depend on it.
 - ``static``: the runner's schema-only judge. Tables and statistics never call the runner; a
-  notebook computes its verdicts (``ajb_utils.judge.static_verdicts``, as notebook 16 does) and
+  notebook computes its verdicts (``ajb_judge.static_verdicts``, as notebook 16 does) and
   passes the frame to :func:`reference_verdicts`.
 """
 
@@ -95,7 +95,7 @@ def reference_verdicts(
     (judge = REFERENCE_JUDGES[kind]). Every kind but ``static`` gets the same verdicts under each
     condition. ``uniform_expected`` has llm_score NaN and match = :func:`uniform_expectation`
     (the exact mean of ``uniform``). ``static`` (kind or frame) appends the given static-judge
-    verdicts (``ajb_utils.judge.static_verdicts``) of those conditions.
+    verdicts (``ajb_judge.static_verdicts``) of those conditions.
     """
     rows = metric_rows(generations)
     p = rows["p"].to_numpy(float)

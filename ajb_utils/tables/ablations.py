@@ -4,7 +4,7 @@ The ablations rest on judge runs the release does not contain. Every function wo
 situations, told apart by :func:`situation` from ``bench.judges`` metadata (never run names):
 
 - ``"sample runs"``: the embedded synthetic sample's runs (origin "sample run", synthetic);
-- ``"user runs"``: runs the user made with ``python -m ajb_utils.judge run`` (data/runs/ or
+- ``"user runs"``: runs the user made with ``python -m ajb_judge run`` (data/runs/ or
   <source>/runs/, synthetic False) on real data;
 - ``"no runs"``: the paper's reported values (``paper.reported``), plus :func:`run_commands`,
   the exact commands that would produce the missing runs.
@@ -171,7 +171,7 @@ def _command(
 ) -> str:
     """Return one judge-runner command line for a judge key and run settings."""
     url, model, key_env = JUDGE_ENDPOINTS[key]
-    parts = ["python -m ajb_utils.judge run --backend openai", f"--base-url {url}", f"--model {model}"]
+    parts = ["python -m ajb_judge run --backend openai", f"--base-url {url}", f"--model {model}"]
     if key_env:
         parts.append(f"--api-key-env {key_env}")
     parts += [

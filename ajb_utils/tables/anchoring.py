@@ -84,7 +84,7 @@ def run_situation(bench, study: str) -> tuple[int, str]:
 def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qwq_32b_c3") -> str:
     """Return the judge runner command that produces a C3 run (Table 1) for one judge."""
     return (
-        "python -m ajb_utils.judge run --backend openai --base-url <endpoint>/v1 "
+        "python -m ajb_judge run --backend openai --base-url <endpoint>/v1 "
         f"--model {judge_model} --source {source} --conditions with_gt,without_gt,corrupted_gt "
         f"--generators {C3_GENERATOR} --study c3 --judge-label {name.removesuffix('_c3')} "
         f"--name {name}"

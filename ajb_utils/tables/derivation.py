@@ -22,7 +22,7 @@ __all__ = [
 NONVISIBLE_BINS: list[float] = [-0.001, 0.0, 1 / 3, 2 / 3, 1.0]
 NONVISIBLE_LABELS: list[str] = ["0", "(0, 1/3]", "(1/3, 2/3]", "(2/3, 1]"]
 DEREF_COMMAND: str = (
-    "python -m ajb_utils.judge run --backend openai --base-url http://localhost:8000/v1 "
+    "python -m ajb_judge run --backend openai --base-url http://localhost:8000/v1 "
     "--model <judge model> --deriver-model <deriver model> --source <data source> "
     "--conditions with_gt,without_gt,deref --difficulties hard --name <judge>_deref "
     "--study deref"

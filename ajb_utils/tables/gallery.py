@@ -18,7 +18,7 @@ paper's order, then id, then metric), so the same data always gives the same cas
 reference and generated plan as a diff, p per metric, every judge's verdict and justification
 with and without GT); :func:`show_case` displays it. Justifications need a bench loaded with
 ``justifications=True``; on the synthetic sample they are canned sentences drawn per verdict
-(``ajb_utils/sample/judges.py``), not reasoning.
+(``ajb_sample/judges.py``), not reasoning.
 """
 
 from __future__ import annotations
@@ -314,6 +314,6 @@ def show_case(view: dict[str, Any], synthetic: bool = False) -> None:
     if synthetic:
         print(
             "Justifications below are CANNED: the synthetic sample draws one of two fixed sentences per "
-            "metric and verdict (ajb_utils/sample/judges.py); they are not judge reasoning."
+            "metric and verdict (ajb_sample/judges.py); they are not judge reasoning."
         )
     report.show(view["justifications"])

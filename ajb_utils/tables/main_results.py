@@ -246,7 +246,7 @@ def reference_cells(
     """Return Table 2 cells (generator, judge, difficulty, condition, align, n) of the reference judges.
 
     Over every valid generation (``bench.generations``); ``static`` is the static judge's verdict
-    frame (``ajb_utils.judge.static_verdicts``, made by the notebook), added when given.
+    frame (``ajb_judge.static_verdicts``, made by the notebook), added when given.
     """
     refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
     cells = stats.align(refv, by=T02_KEYS, missing=missing)

@@ -310,7 +310,7 @@ def reported_T22() -> pd.DataFrame:
 def rewrite_command(source: str = "hf", model: str = "<model>", name: str = "meta_judge") -> str:
     """Return the judge runner command for the Appendix N rewrite meta-judge (one meta-judge)."""
     return (
-        "python -m ajb_utils.judge rewrite --backend openai --base-url <endpoint>/v1 "
+        "python -m ajb_judge rewrite --backend openai --base-url <endpoint>/v1 "
         f"--model {model} --source {source} --judge-label {name} --name {name}_rewrite"
     )
 

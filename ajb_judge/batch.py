@@ -1,0 +1,239 @@
+"""Provider batch files: export pending units as OpenAI Batch API JSONL, import the results.
+
+``custom_id`` is the store key, so an import is idempotent and resumable: units already ``ok`` in
+the store are neither exported again nor overwritten, and partial result files can be imported
+as they arrive. Identical requests (same run, same messages) are exported once; after an import,
+``share_identical`` gives the other units the answer (recorded with ``reused_from``). Request
+bodies carry no credentials, and they carry every decoding field that
+defines the run (temperature, top_p, seed, max tokens -- as ``max_completion_tokens`` for
+reasoning models --, reasoning effort, thinking as ``chat_template_kwargs``, the extra body).
+
+Exports are split at the provider's per-file limits (OpenAI Batch API: 50,000 requests and
+200 MB per input file): ``batch_in.jsonl``, ``batch_in.part2.jsonl``, ... The same JSONL is the
+input format of vLLM's offline batch runner (``python -m vllm.entrypoints.openai.run_batch``),
+whose output file imports here unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from ajb_judge import parse as P
+from ajb_judge.conditions import Context, Unit
+
+MAX_REQUESTS_PER_FILE = 50_000
+MAX_BYTES_PER_FILE = 200 * 1024 * 1024
+_REASONING_MODEL = re.compile(r"^(o\d|gpt-5)", re.I)
+
+
+def batch_body(backend: Any, messages: list[dict[str, str]], json_reply: bool) -> dict[str, Any]:
+    """Return the full request body of one call: decoding, extra body and thinking merged in."""
+    body = backend.request_preview(messages, json_reply=json_reply)
+    body.update(body.pop("extra_body", None) or {})  # what the SDK would merge into the JSON body
+    dec = backend.decoding
+    reasoning = bool(dec.reasoning_effort) or bool(_REASONING_MODEL.match(str(backend.model)))
+    if reasoning and "max_tokens" in body:  # reasoning models reject max_tokens
+        body["max_completion_tokens"] = body.pop("max_tokens")
+    return body
+
+
+def part_path(path: Path, i: int) -> Path:
+    """Return the i-th (1-based) file of a split export: path itself, then <stem>.part<i><suffix>."""
+    path = Path(path)
+    return path if i == 1 else path.with_name(f"{path.stem}.part{i}{path.suffix}")
+
+
+def export_batch(
+    units: list[Unit],
+    ctx: Context,
+    backend: Any,
+    existing: dict[str, str],
+    path: Path,
+    retry_errors: bool = False,
+    max_requests: int = MAX_REQUESTS_PER_FILE,
+    max_bytes: int = MAX_BYTES_PER_FILE,
+    retry_permanent: bool = False,
+    retry_ambiguous: bool = False,
+) -> list[tuple[Path, int]]:
+    """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)]."""
+    from ajb_judge.export import atomic_write_text
+
+    parts: list[tuple[Path, int]] = []
+    buf: list[str] = []
+    size = 0
+
+    def flush() -> None:
+        """Write the current part."""
+        nonlocal buf, size
+        p = part_path(path, len(parts) + 1)
+        atomic_write_text(p, "".join(buf))
+        parts.append((p, len(buf)))
+        buf, size = [], 0
+
+    from ajb_judge.conditions import request_hash
+
+    sent: set[tuple[str, str, str]] = set()  # identical requests are exported once (see share_identical)
+    from ajb_judge.runner import _pending
+
+    for u in _pending(units, existing, retry_errors, retry_permanent, retry_ambiguous):
+        try:
+            msgs = ctx.messages(u)
+        except KeyError:  # deref judge call whose reference is not derived yet
+            continue
+        ident = (u.run_hash, u.kind, request_hash(u))
+        if ident in sent:
+            continue
+        sent.add(ident)
+        line = (
+            json.dumps(
+                {
+                    "custom_id": u.key,
+                    "method": "POST",
+                    "url": "/v1/chat/completions",
+                    "body": batch_body(backend, msgs, u.kind == "judge"),
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+        n = len(line.encode("utf-8"))
+        if n > max_bytes:
+            raise ValueError(f"one request ({u.key}) is {n} bytes, over the {max_bytes}-byte file limit")
+        if buf and (len(buf) >= max_requests or size + n > max_bytes):
+            flush()
+        buf.append(line)
+        size += n
+    if buf or not parts:
+        flush()
+    path = Path(path)
+    for old in path.parent.glob(f"{path.stem}.part*{path.suffix}"):  # parts left by an earlier, larger export
+        num = old.name[len(path.stem) + 5 : len(old.name) - len(path.suffix)]
+        if num.isdigit() and int(num) > len(parts):
+            old.unlink()
+    return parts
+
+
+def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:
+    """Answer units not yet ok from an ok stored reply to the identical request (reused_from); return the count.
+
+    An export sends each distinct request once; after an import this gives the other units
+    (e.g. the same plan from two generators) their answer, recorded as reused, not paid.
+    """
+    from ajb_judge.runner import _group_identical, _Stats
+
+    existing = store.statuses({u.run_hash for u in units})
+    ready = []
+    for u in units:
+        if existing.get(u.key) == P.OK:
+            continue
+        try:
+            ctx.messages(u)
+        except KeyError:  # deref judge call whose reference is not derived yet
+            continue
+        ready.append(u)
+    stats = _Stats()
+    _group_identical(ready, ctx, store, decoding, stats)
+    return stats.reused
+
+
+def import_batch(
+    path: Path, units: list[Unit], store: Any, problems: list[str] | None = None, ctx: Context | None = None
+) -> Counter:
+    """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
+
+    Besides statuses the counts hold ``noop_already_ok`` (a result for a unit already ok in the
+    store: not overwritten), ``noop_already_imported`` (the very same line was imported before, from
+    this file or another: its usage is not counted again), ``noop_duplicate`` (the same custom_id twice in the file: the first
+    is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
+    and skipped; the rest is imported).
+    """
+    import hashlib
+
+    from ajb_judge.conditions import request_hash
+    from ajb_judge.runner import _parse_unit
+
+    by_key = {u.key: u for u in units}
+    existing = store.statuses({u.run_hash for u in units})
+    c: Counter = Counter()
+    rows: list[dict[str, Any]] = []
+    line_hashes: list[str] = []
+    seen: set[str] = set()
+    problems = [] if problems is None else problems
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        lines = list(enumerate(fh, 1))
+    done_before = store.imported(hashlib.sha256(x.strip().encode()).hexdigest() for _, x in lines if x.strip())
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        lh = hashlib.sha256(line.strip().encode()).hexdigest()
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:
+            c["corrupt_line"] += 1
+            problems.append(f"{path}:{lineno}: corrupt line skipped ({str(exc)[:80]})")
+            continue
+        key = rec.get("custom_id")
+        u = by_key.get(key)
+        if u is None:
+            c["unknown_key"] += 1
+            continue
+        if key in seen:
+            c["noop_duplicate"] += 1
+            continue
+        seen.add(key)
+        if existing.get(key) == P.OK:
+            c["noop_already_ok"] += 1
+            continue
+        if lh in done_before:
+            c["noop_already_imported"] += 1
+            continue
+        resp = rec.get("response") or {}
+        body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
+        body = body or {}
+        row = {**u.identity(), "attempts": 1}
+        if ctx is not None:  # the request's hash lets identical requests share this answer
+            try:
+                ctx.messages(u)  # a deref call whose reference is not derived yet has no request
+                row["request_hash"] = request_hash(u)
+            except KeyError:
+                pass
+        if (
+            not isinstance(body, dict)
+            or rec.get("error")
+            or (resp.get("status_code") or 200) >= 400
+            or not body.get("choices")
+        ):
+            err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)
+            low = json.dumps(err).lower()
+            status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
+            row.update(status=status, error=json.dumps(err)[:500])
+        else:
+            ch = body["choices"][0]
+            msg = ch.get("message") or {}
+            reasoning = msg.get("reasoning_content") or msg.get("reasoning")
+            status, parsed = _parse_unit(
+                u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal")
+            )
+            usage = body.get("usage") or {}
+            row.update(
+                status=status,
+                raw=msg.get("content"),
+                reasoning=reasoning,
+                finish_reason=ch.get("finish_reason"),
+                parsed=parsed,
+                model=body.get("model"),
+                fingerprint=body.get("system_fingerprint"),
+                prompt_tokens=usage.get("prompt_tokens"),
+                completion_tokens=usage.get("completion_tokens"),
+            )
+        rows.append(row)
+        line_hashes.append(lh)
+        c[row["status"]] += 1
+    store.put_many(rows, imported=line_hashes)
+    return c

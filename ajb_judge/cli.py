@@ -1,0 +1,417 @@
+"""Command line: ``python -m ajb_judge {run,generate,rewrite,batch-export,batch-import}``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from ajb_judge.backends import Decoding
+from ajb_judge.runner import SELECT_SEED, RunConfig, RunSummary, run_generate, run_judge, run_rewrite
+from ajb_utils.paths import RUNS_DIR
+from ajb_utils.schema import CONDITIONS, DIFFICULTIES
+
+EXIT_OK = 0
+EXIT_CONFIG = 2  # a usage / config error, a damaged or hard-linked store, an export another run holds: nothing was paid
+EXIT_STORE_IN_USE = 3  # another runner holds the store: nothing was paid
+EXIT_BACKEND = 4  # a fatal backend error: endpoint down, 401/403, quota, unknown model (at most one call paid)
+EXIT_BUDGET = 5  # the budget was reached: the calls within it are stored and the partial export is written
+EXIT_MISCONFIGURED = 6  # --abort-error-rate of the first --abort-after calls failed: the judge looks misconfigured
+ABORT_EXIT = {"budget": EXIT_BUDGET, "fatal": EXIT_BACKEND, "failure_rate": EXIT_MISCONFIGURED}
+
+EXAMPLES = """examples:
+  # offline, no model: the static judge on the sample
+  python -m ajb_judge run --backend static --name static_judge
+  # a vLLM server (two replicas, round-robin), thinking off
+  python -m ajb_judge run --backend openai --base-url http://gpu1:8000/v1 --base-url http://gpu2:8000/v1 \\
+      --model Qwen/Qwen3-32B --no-thinking --temperature 0.15 --name qwen3_32b_t015 --limit 200
+  # OpenAI (key read from $OPENAI_API_KEY; never stored)
+  python -m ajb_judge run --backend openai --base-url https://api.openai.com/v1 --model gpt-4.1-mini \\
+      --api-key-env OPENAI_API_KEY --name gpt41mini --dry-run --price-in 0.4 --price-out 1.6
+  # Ollama
+  python -m ajb_judge run --backend openai --base-url http://localhost:11434/v1 --model qwen3:8b --name ollama_qwen3_8b
+  # re-run failed items only (the paper re-ran nulls twice); re-parse stored replies without calls
+  python -m ajb_judge run ... --retry-errors
+  python -m ajb_judge run ... --reparse
+"""
+
+
+def _bool_flag(p: argparse.ArgumentParser, name: str, help_: str) -> None:
+    """Add --name / --no-name (default None = not sent)."""
+    p.add_argument(f"--{name}", dest=name.replace("-", "_"), action="store_true", default=None, help=help_)
+    p.add_argument(f"--no-{name}", dest=name.replace("-", "_"), action="store_false", help=f"turn {name} off")
+
+
+def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
+    """Add the options shared by every subcommand."""
+    g = p.add_argument_group("model / endpoint")
+    g.add_argument(
+        "--backend",
+        choices=["static", "openai"],
+        default="static",
+        help="static: built-in schema-only judge, no model (default); openai: any OpenAI-compatible endpoint "
+        "(vLLM, OpenAI, Ollama, providers)",
+    )
+    g.add_argument(
+        "--base-url",
+        action="append",
+        dest="base_urls",
+        default=None,
+        help="endpoint base URL, e.g. http://localhost:8000/v1; repeat for replicas (round-robin)",
+    )
+    g.add_argument("--model", help="model name as the server knows it")
+    g.add_argument(
+        "--api-key-env",
+        help="NAME of the environment variable holding the API key (the key is never "
+        "stored or logged); omit for local servers",
+    )
+    g.add_argument(
+        "--response-format",
+        choices=["auto", "json_schema", "json_object", "none"],
+        default="auto",
+        help="structured output: auto tries json_schema, then json_object, then plain prompting",
+    )
+    g.add_argument("--extra-body", type=json.loads, default=None, help="JSON merged into the request body")
+    g.add_argument("--timeout", type=float, default=300.0, help="per-request timeout in seconds")
+    d = p.add_argument_group("decoding (part of the run's identity)")
+    d.add_argument("--temperature", type=float, default=0.0)
+    d.add_argument("--max-tokens", type=int, default=2048)
+    d.add_argument("--top-p", type=float, default=None)
+    d.add_argument("--seed", type=int, default=0, help="decoding seed where the server supports it")
+    _bool_flag(d, "thinking", "enable thinking for reasoning models (chat_template_kwargs.enable_thinking)")
+    d.add_argument("--reasoning-effort", default=None, help="OpenAI reasoning models: low | medium | high")
+    s = p.add_argument_group("selection")
+    s.add_argument("--source", default="sample", help="data source for load_bench: sample, hf, or a local directory")
+    if judge:
+        s.add_argument(
+            "--conditions",
+            default="with_gt,without_gt",
+            help=f"comma-separated, from {CONDITIONS} (prometheus = 4 calls/item, deref = deriver + judge)",
+        )
+        s.add_argument("--generators", default=None, help="comma-separated generator configs (default: all)")
+    s.add_argument("--difficulties", default=None, help=f"comma-separated, from {DIFFICULTIES} (default: all)")
+    s.add_argument("--limit", type=int, default=None, help="number of records, stratified over topologies")
+    s.add_argument(
+        "--select-seed",
+        type=int,
+        default=SELECT_SEED,
+        help=f"seed of the stratified subset and the C3 derangement (default {SELECT_SEED}, notebook 15's seed; "
+        "part of the run's identity)",
+    )
+    r = p.add_argument_group("execution")
+    r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
+    r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
+    r.add_argument("--max-attempts", type=int, default=6, help="attempts per call on 429/5xx/timeouts")
+    r.add_argument(
+        "--max-timeout-attempts",
+        type=int,
+        default=2,
+        help="timed-out attempts per call before status timeout (each is counted as spent)",
+    )
+    r.add_argument(
+        "--retry-errors",
+        action="store_true",
+        help="re-run failed items (parse_error, api_error, timeout, ...), not permanent failures",
+    )
+    r.add_argument(
+        "--retry-permanent",
+        action="store_true",
+        help="also re-run permanent failures (context_length, refused, content_filter)",
+    )
+    r.add_argument(
+        "--retry-ambiguous",
+        action="store_true",
+        help="also re-run ambiguous verdicts (two disagreeing JSON objects, or a judge on another scale); "
+        "--retry-errors leaves them, since the same judge tends to answer them the same way",
+    )
+    r.add_argument("--no-endpoint-check", action="store_true", help="skip the GET /models check before the first item")
+    r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
+    r.add_argument("--dry-run", action="store_true", help="print calls and estimated tokens/cost, spend nothing")
+    r.add_argument(
+        "--budget-tokens",
+        type=int,
+        default=None,
+        help="stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this",
+    )
+    r.add_argument(
+        "--budget-usd",
+        type=float,
+        default=None,
+        help="the same in USD; refused without --price-in and --price-out; counted across resumes from the store",
+    )
+    r.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens (for estimates/budget)")
+    r.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
+    r.add_argument("--abort-after", type=int, default=40, help="check the failure rate after this many new calls")
+    r.add_argument("--abort-error-rate", type=float, default=0.6, help="abort when this share of calls fails")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
+    o = p.add_argument_group("output")
+    o.add_argument(
+        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/runs/.store/<name>.sqlite"
+    )
+    o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
+    o.add_argument("--store", type=Path, default=None, help="store file (default <--out>/.store/<name>.sqlite)")
+    o.add_argument("--display", default=None, help="display name in tables")
+    o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
+    o.add_argument(
+        "--study", default="new_judge", help="study label in the meta (new_judge, temperature, thinking, ...)"
+    )
+    o.add_argument(
+        "--replace-export",
+        action="store_true",
+        help="replace an export at the same path written by another run (other settings or store); "
+        "without it such a run stops before writing",
+    )
+    if judge:
+        o.add_argument("--deriver-model", default=None, help="DeRef deriver model (default: --model)")
+        o.add_argument("--deriver-base-url", action="append", default=None, help="DeRef deriver endpoint(s)")
+
+
+def config_from_args(a: argparse.Namespace) -> RunConfig:
+    """Return the RunConfig described by parsed arguments."""
+    split = lambda s: [x.strip() for x in s.split(",") if x.strip()] if s else None  # noqa: E731
+    return RunConfig(
+        name=a.name,
+        backend=a.backend,
+        model=a.model,
+        base_urls=a.base_urls or ["http://localhost:8000/v1"],
+        api_key_env=a.api_key_env,
+        conditions=split(getattr(a, "conditions", None)) or ["with_gt", "without_gt"],
+        source=a.source,
+        generators=split(getattr(a, "generators", None)),
+        difficulties=split(a.difficulties),
+        limit=a.limit,
+        seed=a.select_seed,
+        decoding=Decoding(
+            temperature=a.temperature,
+            max_tokens=a.max_tokens,
+            thinking=a.thinking,
+            seed=a.seed,
+            top_p=a.top_p,
+            reasoning_effort=a.reasoning_effort,
+        ),
+        response_format=a.response_format,
+        extra_body=a.extra_body,
+        timeout_s=a.timeout,
+        concurrency=a.concurrency,
+        rpm=a.rpm,
+        max_attempts=a.max_attempts,
+        max_timeout_attempts=a.max_timeout_attempts,
+        retry_permanent=a.retry_permanent,
+        retry_ambiguous=a.retry_ambiguous,
+        check_endpoint=not a.no_endpoint_check,
+        retry_errors=a.retry_errors,
+        reparse=a.reparse,
+        dry_run=a.dry_run,
+        budget_tokens=a.budget_tokens,
+        budget_usd=a.budget_usd,
+        price_in_per_m=a.price_in,
+        price_out_per_m=a.price_out,
+        abort_after=a.abort_after,
+        abort_error_rate=a.abort_error_rate,
+        deriver_model=getattr(a, "deriver_model", None),
+        deriver_base_urls=getattr(a, "deriver_base_url", None),
+        judge=a.judge_label,
+        display=a.display,
+        study=a.study,
+        out_dir=a.out,
+        store_path=a.store,
+        progress=not a.no_progress,
+        replace_export=a.replace_export,
+    )
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (what is wrong, where the options are), exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Print `error: ...` and exit 2 (no usage block)."""
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser."""
+    p = _OneLineParser(
+        prog="python -m ajb_judge",
+        description="Run a judge or generator on AgentJudgeBench.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for cmd, help_, judge in (
+        ("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),
+        ("generate", "run a new generator with the W.1 prompt (data/runs/generators/)", False),
+        ("rewrite", "Appendix N rewrite meta-judge (data/runs/annotations/)", False),
+        ("batch-export", "write pending judge calls as an OpenAI Batch API JSONL", True),
+        ("batch-import", "import an OpenAI Batch API output JSONL into the store, then export", True),
+    ):
+        sp = sub.add_parser(
+            cmd, help=help_, description=help_, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        _common(sp, judge)
+        if cmd.startswith("batch"):
+            sp.add_argument("--file", type=Path, required=True, help="the batch JSONL to write / read")
+        if cmd == "batch-export":
+            from ajb_judge.batch import MAX_BYTES_PER_FILE, MAX_REQUESTS_PER_FILE
+
+            sp.add_argument(
+                "--batch-max-requests",
+                type=int,
+                default=MAX_REQUESTS_PER_FILE,
+                help=f"split the export into files of at most this many requests (default {MAX_REQUESTS_PER_FILE:,})",
+            )
+            sp.add_argument(
+                "--batch-max-mb",
+                type=float,
+                default=MAX_BYTES_PER_FILE / 2**20,
+                help=f"... and at most this many MB (default {MAX_BYTES_PER_FILE // 2**20})",
+            )
+    return p
+
+
+def _print_summary(s: RunSummary) -> None:
+    """Print a run summary (and the dry-run estimate)."""
+    if s.dry_run:
+        print(f"DRY RUN {s.name}: {s.n_units} units, {s.cached} already stored; pending calls:")
+        for k, v in s.estimate.get("calls", {}).items():
+            print(
+                f"  {k:32s} {v['calls']:>8d} calls ({v.get('units', v['calls'])} units; identical requests sent once)  "
+                f"~{v['prompt_tokens']:>12,d} prompt tok  ~{v['completion_tokens']:>10,d} completion tok"
+            )
+        usd = s.estimate.get("usd")
+        print(
+            f"  total ~{s.estimate.get('prompt_tokens', 0):,d} + ~{s.estimate.get('completion_tokens', 0):,d} tokens"
+            + (f", ~${usd:,.2f}" if usd is not None else " (give --price-in/--price-out for a cost)")
+        )
+        sp = s.store_spent or {}
+        if sp.get("attempts"):
+            print(
+                f"  already spent on this store: {sp['prompt_tokens']:,d} + {sp['completion_tokens']:,d} tokens "
+                f"({sp['attempts']} paid attempts); budgets count it"
+            )
+        if s.export_skipped:
+            print(f"  {s.export_skipped}")
+        return
+    print(s)
+    if s.files and any(str(f).endswith(".jsonl") for f in s.files):
+        print(
+            f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
+            "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
+            f"{s.name} and this run's settings (backend, base_url, model, temperature, conditions, generators, "
+            "difficulties, limit; seed is --select-seed, both default to "
+            f"{SELECT_SEED}), then: python scripts/run_notebooks.py --params <that file> --only 15 "
+            "(with the same settings every item comes from the store: 0 new calls; with other settings it "
+            "stops before any call, saying which differ)"
+        )
+
+
+def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
+    """Run batch-export / batch-import."""
+    from ajb_judge import batch
+    from ajb_judge.conditions import Context, config_hash, judge_units
+    from ajb_judge.runner import _load_derived, _make_backend, load_items, store_path
+    from ajb_judge.store import Store
+
+    bench, _, gens = load_items(cfg)
+    run_hash, dhash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
+    ctx = Context(bench.records, gens, cfg.seed)
+    derivers, units = judge_units(ctx, cfg.conditions, run_hash, dhash)
+    backend = _make_backend(cfg) if a.cmd == "batch-export" else None  # a missing key variable: before any file
+    with Store(store_path(cfg)) as store:
+        store.register_run(run_hash, cfg.name, cfg.public())
+        if a.cmd == "batch-export":
+            _load_derived(store, ctx, derivers)
+            existing = store.statuses([run_hash, dhash])
+            pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
+            todo = pending_d if pending_d else units  # derive first, then judge
+            max_bytes = int(a.batch_max_mb * 2**20)
+            parts = batch.export_batch(
+                todo,
+                ctx,
+                backend,
+                existing,
+                a.file,
+                cfg.retry_errors,
+                max_requests=a.batch_max_requests,
+                max_bytes=max_bytes,
+                retry_permanent=cfg.retry_permanent,
+                retry_ambiguous=cfg.retry_ambiguous,
+            )
+            for path, n in parts:
+                print(f"wrote {n} requests to {path}")
+            if len(parts) > 1:
+                print(
+                    f"split into {len(parts)} files at the per-file limits "
+                    f"({a.batch_max_requests:,} requests, {a.batch_max_mb:g} MB); upload each"
+                )
+            if pending_d:
+                print("(DeRef deriver calls; import, then export again)")
+            return 0
+        problems: list[str] = []
+        _load_derived(store, ctx, derivers)
+        c = batch.import_batch(a.file, [*derivers, *units], store, problems, ctx)
+        for msg in problems:
+            print(msg)
+        print(f"imported {dict(c)}")
+        _load_derived(store, ctx, derivers)
+        shared = batch.share_identical([*derivers, *units], ctx, store, cfg.decoding)
+        if shared:
+            print(f"{shared} more units answered by an identical request (recorded with reused_from; not paid)")
+    cfg.dry_run, cfg.retry_errors, cfg.reparse, cfg.offline = False, False, False, True
+    s = run_judge(cfg)  # export what the store now holds; no call is made
+    _print_summary(s)
+    return 0
+
+
+def _one_line(exc: BaseException, secrets: tuple[str, ...]) -> str:
+    """Return an exception as one redacted line ("error: ..."), with a hint for unexpected ones."""
+    from ajb_judge.backends import FatalBackendError, redact
+
+    msg = " ".join(str(exc).split()) or type(exc).__name__
+    if not isinstance(exc, FatalBackendError | ValueError | FileNotFoundError | NotADirectoryError):
+        msg = f"{type(exc).__name__}: {msg} (run again with --debug for the traceback)"
+    return f"error: {redact(msg, secrets)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; return the exit code (EXIT_*: 2 config error, 3 store in use, 4 fatal backend error,
+    5 budget reached with a partial export, 6 the judge looks misconfigured); every error is one line on stderr."""
+    import os
+
+    from ajb_judge.backends import FatalBackendError, MissingKeyError, redact, url_credentials
+    from ajb_judge.store import StoreLockedError
+
+    a = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    key = os.environ.get(a.api_key_env or "", "") if a.api_key_env else ""
+    secrets = ((key,) if key else ()) + url_credentials(a.base_urls or [])
+    try:
+        cfg = config_from_args(a)
+        if a.cmd.startswith("batch"):
+            return _batch(a, cfg)
+        fn = {"run": run_judge, "generate": run_generate, "rewrite": run_rewrite}[a.cmd]
+        s = fn(cfg)
+    except StoreLockedError as exc:  # a second runner on the same store: stop before any call
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_STORE_IN_USE
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - every user-facing error: one clear line, not a traceback
+        if a.debug:
+            import traceback
+
+            traceback.print_exc()
+        print(_one_line(exc, secrets), file=sys.stderr)
+        backend_down = isinstance(exc, FatalBackendError) and not isinstance(exc, MissingKeyError)
+        return EXIT_BACKEND if backend_down else EXIT_CONFIG
+    _print_summary(s)
+    if s.aborted:  # also on stderr, for a script: what stopped the run, and its own exit code
+        print(f"error: ABORTED: {redact(s.aborted, secrets)}", file=sys.stderr)
+        return ABORT_EXIT.get(s.abort_kind or "", EXIT_CONFIG)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,300 @@
+"""Exports in the released schema (docs/DATA_FORMAT.md section 2), written atomically.
+
+Judge runs: ``<out>/<name>.jsonl`` (judge-config rows) + ``<name>.meta.json``; each row also carries
+``judge_status`` (per condition: status, attempts, model, fingerprint, prompt hash, repaired) — an
+extra top-level key the loader ignores. Generator runs go to ``<out>/generators/`` and
+rewrite meta-judge verdicts to ``<out>/annotations/`` so the loader never mistakes them for
+judge configs (it globs ``<out>/*.jsonl``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ajb_judge.parse import OK
+from ajb_judge.static_judge import P_COLS
+from ajb_utils.schema import METRICS, OVERALL_SCORE_COLUMN, SCORE_COLUMNS
+
+SELECTION_KEYS: tuple[str, ...] = ("source", "limit", "seed", "generators", "difficulties", "conditions")
+
+
+def export_conflict(old: dict[str, Any], meta: dict[str, Any]) -> str | None:
+    """Return why an export with meta `old` belongs to another run than `meta` (None: the same run, may rewrite it).
+
+    Another run = another run hash (model, decoding, response format, ...), another store, or
+    another selection of items (source, limit, seed, generators, difficulties, conditions).
+    Fields an older export lacks are not compared.
+    """
+    if not isinstance(old, dict) or not old:
+        return None
+    if old.get("run_hash") != meta.get("run_hash") or (
+        "store_id" in old and old.get("store_id") != meta.get("store_id")
+    ):
+        return (
+            f"holds the export of another run (run hash {old.get('run_hash')}, store {old.get('store_id')}; "
+            f"this run: {meta.get('run_hash')}, store {meta.get('store_id')})"
+        )
+    was, now = old.get("selection"), meta.get("selection")
+    if isinstance(was, dict) and isinstance(now, dict):
+        diff = {k: (was.get(k), now.get(k)) for k in SELECTION_KEYS if was.get(k) != now.get(k)}
+        if diff:
+            said = ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in diff.items())
+            return f"holds this run's export over another selection of items ({said})"
+    return None
+
+
+def check_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> None:
+    """Raise ValueError if the export at `meta_path` belongs to another run (see export_conflict); no lock held."""
+    meta_path = Path(meta_path)
+    if replace or not meta_path.exists():
+        return
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    why = export_conflict(old, meta)
+    if why:
+        raise ValueError(
+            f"{meta_path.parent / meta_path.name.replace('.meta.json', '.jsonl')} {why}: "
+            "use another --name or --out, or --replace-export to replace it"
+        )
+
+
+@contextmanager
+def claim_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> Iterator[None]:
+    """Hold the export lock of `meta_path` and raise ValueError if another run wrote the export there.
+
+    The runner also calls check_export before its first paid call, so a conflict costs nothing;
+    this second check, under the lock, catches an export written meanwhile. `replace` allows the
+    overwrite.
+    """
+    from filelock import FileLock
+
+    meta_path = Path(meta_path)
+    meta_path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(meta_path.with_name(f".{meta_path.name}.lock")), timeout=120):
+        check_export(meta_path, meta, replace)
+        yield
+
+
+def _umask() -> int:
+    """Return the process umask without changing it (Linux /proc; else the os.umask round trip)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    m = os.umask(0o022)
+    os.umask(m)
+    return m
+
+
+def atomic_write_lines(path: Path, lines: Iterable[str]) -> int:
+    """Write `lines` (given without newlines) to `path` atomically, one per line; return the count."""
+    counter = [0]
+
+    def chunks() -> Iterable[str]:
+        """Yield each line with its newline, counting."""
+        for line in lines:
+            counter[0] += 1
+            yield line + "\n"
+
+    _atomic_write(path, chunks())
+    return counter[0]
+
+
+def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
+    """Write text chunks to `path` atomically.
+
+    The new content is streamed to an unnamed file in the target folder (Linux ``O_TMPFILE``),
+    fsynced, given a name and renamed over `path`: a kill at any moment leaves either the old file
+    or the new one, and no orphan temporary file. Elsewhere a named ``.<name>.<pid>.*.tmp`` is used,
+    removed on errors, and removed by the next export if its writer was killed.
+    The file gets the user's normal mode (0666 minus the umask), not mkstemp's 0600.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = 0o666 & ~_umask()
+    fd, tmp = None, None
+    if hasattr(os, "O_TMPFILE"):
+        try:
+            fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, mode)
+        except OSError:  # file systems without O_TMPFILE support
+            fd = None
+    if fd is None:
+        _remove_orphans(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, mode)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", closefd=False) as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if tmp is None:  # name the unnamed file, then rename it over the target
+            tmp = str(path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+            dfd = os.open(path.parent, os.O_RDONLY)
+            try:  # a dir fd makes CPython call linkat(..., AT_SYMLINK_FOLLOW) instead of link()
+                os.link(
+                    f"/proc/self/fd/{fd}", os.path.basename(tmp), src_dir_fd=dfd, dst_dir_fd=dfd, follow_symlinks=True
+                )
+            finally:
+                os.close(dfd)
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        os.close(fd)
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _remove_orphans(path: Path) -> None:
+    """Remove temporary files of `path` left by killed writers (named .<name>.<pid>.*.tmp, pid gone)."""
+    for tmp in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            tmp.unlink(missing_ok=True)
+        except PermissionError:  # alive, another user's process
+            pass
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (see _atomic_write)."""
+    _atomic_write(path, [text])
+
+
+def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+    """Write rows as JSON lines atomically (streamed, not held in memory as text); return the row count."""
+    return atomic_write_lines(path, (json.dumps(r, ensure_ascii=False, default=_json_default) for r in rows))
+
+
+def _json_default(o: Any) -> Any:
+    """Return a JSON-able stand-in for numpy scalars and arrays."""
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if hasattr(o, "item"):
+        return o.item()
+    return str(o)
+
+
+def _num(x: Any) -> float | None:
+    """Return x as a float, None for missing / NaN."""
+    if x is None:
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else f
+
+
+def condition_block(
+    scores: dict[str, float | None] | None, justs: dict[str, str] | None, p: dict[str, float | None]
+) -> dict[str, Any]:
+    """Return one condition block: four metrics + overall_alignment_pct (null unless all four)."""
+    block: dict[str, Any] = {}
+    matches = []
+    for m in METRICS:
+        llm = _num((scores or {}).get(m))
+        pm = _num(p.get(m))
+        match = None if llm is None or pm is None else round(1.0 - abs(pm - llm), 4)
+        matches.append(match)
+        block[m] = {
+            "llm_score": llm,
+            "justification": (justs or {}).get(m) if llm is not None else None,
+            "programmatic_score": pm,
+            "match_score": match,
+        }
+    block["overall_alignment_pct"] = (
+        round(100.0 * sum(matches) / len(matches), 2) if all(x is not None for x in matches) else None
+    )
+    return block
+
+
+def judge_rows(
+    items: pd.DataFrame, outcomes: dict[tuple[str, str, str, str], dict[str, Any]], conditions: list[str]
+) -> list[dict[str, Any]]:
+    """Return judge-config rows for `items` (generation rows) from per-(item, condition) outcomes.
+
+    outcome = {"status", "scores", "justifications", "provenance"}; items without any outcome are
+    skipped.
+    """
+    rows = []
+    for g in items.itertuples(index=False):
+        rid, gen, d = str(g.id), str(g.generator), str(g.difficulty)
+        got = {c: outcomes.get((rid, gen, d, c)) for c in conditions}
+        if not any(got.values()):
+            continue
+        p = {m: getattr(g, P_COLS[m], None) for m in METRICS}
+        row: dict[str, Any] = {"id": rid, "generator": gen, "difficulty": d, "dag_type": str(g.dag_type)}
+        status: dict[str, Any] = {}
+        for c in conditions:
+            o = got[c]
+            if o is None:
+                continue
+            ok = o["status"] == OK
+            row[c] = condition_block(o.get("scores") if ok else None, o.get("justifications") if ok else None, p)
+            status[c] = {"status": o["status"], **o.get("provenance", {})}
+        row["judge_status"] = status
+        rows.append(row)
+    return rows
+
+
+def write_meta(path: Path, meta: dict[str, Any]) -> None:
+    """Write a run's .meta.json atomically."""
+    atomic_write_text(path, json.dumps(meta, indent=2, sort_keys=False, default=_json_default) + "\n")
+
+
+def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return per-generator rows (DATA_FORMAT.md section 1) scored by the programmatic judge."""
+    from ajb_judge.prompts import calls_json
+    from ajb_utils.scoring import programmatic_scores
+
+    recs = records.assign(id=records["id"].astype(str)).set_index("id", drop=False)
+    rows = []
+    for (rid, d), o in sorted(outcomes.items()):
+        r = recs.loc[rid]
+        calls = o.get("calls")
+        tools = json.loads(_tools_openai(list(r["tools"])))
+        row = {
+            "id": rid,
+            "dag_type": str(r["dag_type"]),
+            "difficulty": d,
+            "user_query": str(r[f"query_{d}"]),
+            "available_tools": tools,
+            "generated_tool_calls": None if calls is None else json.loads(calls_json(calls)),
+            "expected_tool_calls": json.loads(calls_json(list(r["expected_calls"]))),
+        }
+        if calls is None:
+            for m in METRICS:
+                row[SCORE_COLUMNS[m]] = None
+            row[OVERALL_SCORE_COLUMN] = None
+        else:
+            s = programmatic_scores(calls, list(r["expected_calls"]))
+            for m in METRICS:
+                row[SCORE_COLUMNS[m]] = s[m]
+            row[OVERALL_SCORE_COLUMN] = round(sum(s.values()) / len(s), 4)
+        row["generation_status"] = {"status": o["status"], **o.get("provenance", {})}
+        rows.append(row)
+    return rows
+
+
+def _tools_openai(tools: list[dict[str, Any]]) -> str:
+    """Return tools rendered OpenAI-style (as the release's available_tools)."""
+    from ajb_judge.prompts import tools_json
+
+    return tools_json(tools)

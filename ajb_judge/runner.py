@@ -1,0 +1,1493 @@
+"""The judge / generator runner: select items, skip stored verdicts, call, parse, store, export.
+
+Python API: ``run_judge(RunConfig(...)) -> RunSummary`` (also ``run_generate``, ``run_rewrite``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import os
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import tenacity
+
+from ajb_judge import parse as P
+from ajb_judge.backends import (
+    FATAL_KINDS,
+    CallError,
+    Decoding,
+    FatalBackendError,
+    MissingKeyError,
+    OpenAIBackend,
+    RateLimiter,
+    backoff_delay,
+    sent_unanswered,
+)
+from ajb_judge.conditions import (
+    Context,
+    Unit,
+    config_hash,
+    judge_units,
+    record_units,
+    stratified_ids,
+)
+from ajb_judge.conditions import (
+    request_hash as unit_request_hash,
+)
+from ajb_utils.paths import CACHE_DIR, RUNS_DIR
+from ajb_utils.schema import CONDITIONS, DIFFICULTIES, METRICS
+
+log = logging.getLogger("ajb_judge")
+PARSERS = {
+    "judge": None,
+    "prometheus": P.parse_prometheus,
+    "deriver": P.parse_deriver,
+    "generate": P.parse_generator,
+    "rewrite": P.parse_rewrite,
+}
+COMPLETION_GUESS = {"judge": 350, "prometheus": 250, "deriver": 500, "generate": 400, "rewrite": 200}
+SELECT_SEED = 20260826  # the selection / C3 seed of every run unless asked otherwise: CLI, Python API and notebook 15 (its `seed`)
+UNCAPPED_RESERVATION = 32_768  # completion tokens reserved per call when no max_tokens is sent
+MAX_TOKEN_KEYS = ("max_tokens", "max_completion_tokens", "max_output_tokens")  # caps an --extra-body may carry
+
+
+class _OverBudget(Exception):
+    """The next attempt's reservation would take the store past a budget (nothing is sent)."""
+
+
+@dataclass
+class RunConfig:
+    """Every parameter of a run; the identity-relevant ones define the run hash."""
+
+    name: str = "static_judge"
+    backend: str = "static"  # static | openai
+    model: str | None = None
+    base_urls: list[str] = field(default_factory=lambda: ["http://localhost:8000/v1"])
+    api_key_env: str | None = None  # the NAME of an environment variable, never the key
+    conditions: list[str] = field(default_factory=lambda: ["with_gt", "without_gt"])
+    source: str = "sample"
+    bench: Any = None  # a loaded Bench (or anything with .records / .generations); skips loading
+    generators: list[str] | None = None
+    difficulties: list[str] | None = None
+    limit: int | None = None  # records, stratified by topology
+    seed: int = SELECT_SEED  # selection and C3 derangement seed (part of the run's identity)
+    decoding: Decoding = field(default_factory=Decoding)
+    response_format: str = "auto"
+    extra_body: dict[str, Any] | None = None
+    timeout_s: float = 300.0
+    concurrency: int = 8
+    connections_per_client: int = 16  # HTTP pool shard size (httpcore scans a pool per request; see backends)
+    rpm: float | None = None
+    max_attempts: int = 6
+    max_timeout_attempts: int = 2  # timed-out attempts per call (each may be a paid completion)
+    backoff_base_s: float = 1.0
+    backoff_cap_s: float = 60.0
+    retry_errors: bool = False  # re-send failed units (not the permanent failures)
+    retry_permanent: bool = False  # also re-send context_length / refused / content_filter units
+    retry_ambiguous: bool = False  # also re-send ambiguous verdicts (two disagreeing objects, another scale)
+    check_endpoint: bool = True  # GET /models on every base URL before the first item
+    reparse: bool = False
+    dry_run: bool = False
+    budget_tokens: int | None = None
+    budget_usd: float | None = None
+    price_in_per_m: float | None = None
+    price_out_per_m: float | None = None
+    abort_after: int = 40
+    abort_error_rate: float = 0.6
+    deriver_model: str | None = None
+    deriver_base_urls: list[str] | None = None
+    judge: str | None = None  # base model label for the meta (defaults to model)
+    display: str | None = None
+    study: str = "new_judge"
+    out_dir: Path = RUNS_DIR
+    store_path: Path | None = None
+    export: bool = True
+    progress: bool = True
+    durable: bool = False
+    offline: bool = False  # export what the store holds; make no call (used after batch imports)
+    replace_export: bool = False  # replace an export that another run (other settings or store) wrote
+    plain_http: bool = True  # http:// endpoints through aiohttp (False: the OpenAI SDK for every URL)
+
+    def identity(self) -> dict[str, Any]:
+        """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
+        return {
+            "backend": self.backend,
+            "model": self.model,
+            "decoding": self.decoding.to_dict(),
+            "extra_body": self.extra_body,
+            "corrupt_seed": self.seed,
+            "response_format": self.response_format,
+        }
+
+    def deriver_identity(self) -> dict[str, Any]:
+        """Return the identity of the DeRef deriver calls."""
+        return {
+            "backend": self.backend,
+            "model": self.deriver_model or self.model,
+            "decoding": self.decoding.to_dict(),
+            "extra_body": self.extra_body,
+            "role": "deriver",
+            "response_format": self.response_format,
+        }
+
+    def public(self) -> dict[str, Any]:
+        """Return the config as stored/exported: secret-free (the key variable's name only)."""
+        from ajb_judge.backends import redact_url
+
+        d = {k: v for k, v in asdict(self).items() if k not in ("bench",)}
+        d["base_urls"] = [redact_url(u) for u in self.base_urls]
+        d["deriver_base_urls"] = [redact_url(u) for u in self.deriver_base_urls] if self.deriver_base_urls else None
+        d["out_dir"] = str(self.out_dir)
+        d["store_path"] = str(self.store_path) if self.store_path else None
+        return d
+
+
+@dataclass
+class RunSummary:
+    """What a run did: counts, tokens, the summary table and the files written."""
+
+    name: str
+    run_hash: str
+    n_units: int = 0
+    cached: int = 0
+    new: int = 0  # units answered in this execution (calls + reused)
+    calls: int = 0  # calls made: one per distinct request
+    reused: int = 0  # units answered by an identical request's reply (no call), recorded with reused_from
+    statuses: dict[str, int] = field(default_factory=dict)
+    retries: int = 0
+    timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
+    timeout_tokens: int = 0
+    dropped: int = 0  # attempts whose connection failed after sending (counted as spent at their reservation)
+    dropped_tokens: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    store_spent: dict[str, int] = field(default_factory=dict)  # all runs / resumes on this store
+    export_skipped: str | None = None
+    elapsed_s: float = 0.0
+    calls_s: float = 0.0  # wall time of the call phase only
+    calls_cpu_s: float = 0.0  # CPU time of this process during the call phase (load-independent cost of the calls)
+    aborted: str | None = None
+    abort_kind: str | None = None  # budget | fatal | failure_rate (the CLI's exit code follows it)
+    dry_run: bool = False
+    estimate: dict[str, Any] = field(default_factory=dict)
+    store_id: str | None = None
+    warnings: list[str] = field(default_factory=list)  # what a reader of the verdicts must know (one value only, ...)
+    table: pd.DataFrame | None = None
+    files: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        """Return a human-readable report."""
+        lines = [
+            f"run {self.name} [{self.run_hash}]: {self.n_units} units, {self.cached} cached, {self.new} new "
+            f"({self.calls} calls, {self.reused} answered by an identical request), {self.retries} retries, "
+            f"tokens in/out {self.prompt_tokens}/{self.completion_tokens}, {self.elapsed_s:.1f}s",
+            f"statuses: {dict(self.statuses)}",
+        ]
+        if self.timeouts:
+            lines.append(
+                f"timeouts: {self.timeouts} timed-out attempts, counted as spent (~{self.timeout_tokens} tokens, "
+                "estimated: a provider may bill a completion the client stopped waiting for)"
+            )
+        if self.dropped:
+            lines.append(
+                f"dropped: {self.dropped} attempts lost their connection after sending, counted as spent "
+                f"(~{self.dropped_tokens} tokens, estimated: the provider may have billed them)"
+            )
+        if self.store_spent:
+            lines.append(
+                f"spent on this store so far (all runs and resumes): {self.store_spent.get('prompt_tokens', 0)} + "
+                f"{self.store_spent.get('completion_tokens', 0)} tokens over {self.store_spent.get('attempts', 0)} "
+                f"paid attempts ({self.store_spent.get('estimated', 0)} estimated"
+                + (
+                    f", {self.store_spent['reserved']} of them reservations of calls a killed run never saw answered"
+                    if self.store_spent.get("reserved")
+                    else ""
+                )
+                + ")"
+            )
+        lines += [f"WARNING: {w}" for w in self.warnings]
+        if self.aborted:
+            lines.append(f"ABORTED: {self.aborted}")
+        if self.export_skipped:
+            lines.append(f"export skipped: {self.export_skipped}")
+        if self.table is not None and len(self.table):
+            lines.append(self.table.to_string(index=False))
+        lines += [f"wrote {f}" for f in self.files]
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------- selection
+
+
+def outside_event_loop(func: Any) -> Any:
+    """Return `func` wrapped to run in a worker thread when called inside a running event loop.
+
+    A Jupyter kernel already runs an event loop, where asyncio.run() refuses to start; the whole
+    run (store included, since SQLite connections belong to their thread) then moves to a thread.
+    """
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return func(*args, **kwargs)
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(func, *args, **kwargs).result()
+
+    return wrapper
+
+
+def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
+    """Return (bench, selected records, selected generations) for a config."""
+    bench = cfg.bench
+    if bench is None and str(cfg.source).startswith("toy"):  # tiny built-in fixture for smoke tests
+        from ajb_judge.toybench import make_toy_bench
+
+        n = int(str(cfg.source).split(":")[1]) if ":" in str(cfg.source) else 12
+        bench = make_toy_bench(n)
+    if bench is None:
+        from ajb_utils.data import load_bench
+        from ajb_utils.schema import GENERATORS
+
+        known = cfg.generators is not None and set(cfg.generators) <= set(GENERATORS)
+        bench = load_bench(cfg.source, generators=cfg.generators if known else None, runs=None)
+    _check_names(
+        "generator", cfg.generators, sorted(bench.generations["generator"].astype(str).unique()), "--generators"
+    )
+    _check_names("difficulty", cfg.difficulties, list(DIFFICULTIES), "--difficulties")
+    records = bench.records
+    ids = set(stratified_ids(records, cfg.limit, cfg.seed))
+    recs = records[records["id"].astype(str).isin(ids)].reset_index(drop=True)
+    g = bench.generations
+    mask = g["id"].astype(str).isin(ids)
+    if cfg.generators:
+        mask &= g["generator"].astype(str).isin(cfg.generators)
+    if cfg.difficulties:
+        mask &= g["difficulty"].astype(str).isin(cfg.difficulties)
+    return bench, recs, g[mask].reset_index(drop=True)
+
+
+def _check_names(what: str, given: list[str] | None, valid: list[str], flag: str) -> None:
+    """Raise ValueError (one line, the valid names listed) when `given` holds a name not in `valid`."""
+    bad = [x for x in (given or []) if x not in valid]
+    if bad:
+        raise ValueError(f"unknown {what} name(s) {', '.join(bad)} ({flag}); choose from: {', '.join(valid)}")
+
+
+def _check_config(cfg: RunConfig) -> None:
+    """Raise ValueError / FatalBackendError on a config that cannot run as asked (before anything is created)."""
+    if cfg.budget_usd is not None and (cfg.price_in_per_m is None or cfg.price_out_per_m is None):
+        raise ValueError(
+            "--budget-usd needs --price-in and --price-out (USD per 1M prompt / completion tokens): "
+            "without prices a USD budget cannot be checked; give both, or use --budget-tokens"
+        )
+    calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
+    if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
+        raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
+
+
+STORE_DIRNAME = ".store"  # under the runs folder: paid replies and the budget ledger, never in the cache
+
+
+def default_store(name: str, out_dir: Path | str = RUNS_DIR) -> Path:
+    """Return the default store file of a run name: <runs folder>/.store/<name>.sqlite."""
+    return Path(out_dir) / STORE_DIRNAME / f"{name}.sqlite"
+
+
+def legacy_store(name: str) -> Path:
+    """Return where stores were kept before they moved out of the cache (data/cache/judge/<name>.sqlite)."""
+    return CACHE_DIR / "judge" / f"{name}.sqlite"
+
+
+_NOTED: set[Path] = set()  # old store places already named on stderr (once per process)
+
+
+def store_path(cfg: RunConfig) -> Path:
+    """Return a run's store: --store, else the default one; a store still at its old place is used there (said on stderr)."""
+    if cfg.store_path:
+        return Path(cfg.store_path)
+    new, old = default_store(cfg.name, cfg.out_dir), legacy_store(cfg.name)
+    if not new.exists() and old.exists():
+        if old in _NOTED:
+            return old
+        _NOTED.add(old)
+        print(
+            f"note: using the store of {cfg.name} at its old place {old}; data/cache/ may be deleted at any "
+            f"time, so move it (with its -wal / -shm files, no run open): mkdir -p {new.parent} && "
+            f"mv {old}* {new.parent}/",
+            file=sys.stderr,
+        )
+        return old
+    return new
+
+
+class _NoStore:
+    """The empty store a dry run reads when the store file does not exist (a dry run creates nothing)."""
+
+    store_id = None
+
+    def __enter__(self) -> _NoStore:
+        """Return self."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Nothing to close."""
+
+    def statuses(self, run_hashes: Any) -> dict[str, str]:
+        """Return no rows."""
+        return {}
+
+    def spent(self) -> dict[str, int]:
+        """Return zero spend."""
+        return {"prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "estimated": 0, "reserved": 0}
+
+
+NEW_STORE = "(a new store)"  # the store id an export is compared with before the run's store exists
+
+
+def _claim_before_creating(cfg: RunConfig, meta_path: Path, meta_of: Any) -> None:
+    """Raise ValueError before a store is created when the export at `meta_path` belongs to another run.
+
+    `meta_of(store_id)` returns the run's meta. A store that does not exist yet is another store
+    than the one an export names, so such a conflict is found before any file is made.
+    """
+    if cfg.dry_run or not cfg.export or store_path(cfg).exists():
+        return
+    from ajb_judge.export import check_export
+
+    check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
+
+
+def _would_stop(meta_path: Path, meta: dict[str, Any], replace: bool) -> str | None:
+    """Return what a dry run says when the real run would stop on the export at `meta_path` (None: it would not)."""
+    from ajb_judge.export import check_export
+
+    try:
+        check_export(meta_path, meta, replace)
+    except ValueError as exc:
+        return f"this run would stop before any call: {exc}"
+    return None
+
+
+def _check_before_creating(cfg: RunConfig, deriver: bool = False) -> bool:
+    """Check the endpoint(s) when this run would create its store; return whether it checked.
+
+    A run that creates its store has every unit to send: an endpoint that is down, or a missing
+    model option, stops it before any file (store, lock) is made. An existing store may answer
+    everything from what it holds, so its run checks only when it has calls to make.
+    """
+    calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
+    if not calls or not cfg.check_endpoint or store_path(cfg).exists():
+        return False
+    backends = [_make_backend(cfg)]
+    if deriver and (cfg.deriver_model or cfg.deriver_base_urls):
+        backends.append(_make_backend(cfg, deriver=True))
+
+    async def go() -> None:
+        """Check, then close every backend."""
+        try:
+            await _check(*backends)
+        finally:
+            for b in backends:
+                await b.aclose()
+
+    asyncio.run(go())
+    return True
+
+
+def _open_store(cfg: RunConfig) -> Any:
+    """Return the run's store: locked for a run; read-only (or an empty stand-in, creating nothing) for a dry run."""
+    from ajb_judge.store import Store
+
+    path = store_path(cfg)
+    if cfg.dry_run:
+        return Store(path, lock=False) if path.exists() else _NoStore()
+    return Store(path, durable=cfg.durable)
+
+
+_OFF_SCALE = re.compile(r"off-scale '?(-?[0-9.eE+-]+)'? \(the rubric allows")
+_READ_HOW = ("bool", "fraction", "snapped", "decimal comma")
+_SCALE_NOTE = "is ambiguous: this judge answered on another scale in this run"
+SCALE_SHARE = 0.05  # share of a run's replies with a value above 1 that shows another scale
+
+
+def another_scale_shown(off_scale: Sequence[float], replies: int) -> bool:
+    """Return whether a run shows another scale: values above 1 in >= SCALE_SHARE of its replies (and in two or more).
+
+    `off_scale` holds the largest off-scale value of each reply that had one. A value between 0
+    and 1 (0.8) is a {0, 0.5, 1} judge's near-miss, not another scale; above 1 it cannot be.
+    """
+    above = sum(v > 1 for v in off_scale)
+    return above >= 2 and above >= SCALE_SHARE * replies
+
+
+def off_scale_of(parsed: dict[str, Any]) -> list[float]:
+    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field).
+
+    Rows stored before the field existed are read from their parser notes.
+    """
+    if "off_scale" in parsed:
+        return [float(v) for v in (parsed["off_scale"] or {}).values()]
+    out = []
+    for n in parsed.get("notes") or []:
+        m = _OFF_SCALE.search(n)
+        if m:
+            try:
+                out.append(float(m.group(1)))
+            except ValueError:
+                continue
+    return out
+
+
+def explicit_of(parsed: dict[str, Any]) -> set[str]:
+    """Return the metrics a stored verdict read explicitly (bool, fraction, decimal comma, near-miss): never ambiguous."""
+    if "explicit" in parsed:
+        return set(parsed["explicit"] or [])
+    return {n.split(":", 1)[0] for n in parsed.get("notes") or [] if any(w in n for w in _READ_HOW)}
+
+
+def _marked_for_scale(parsed: dict[str, Any]) -> bool:
+    """Return whether a stored verdict is ambiguous because of the scale rule (its field; older rows: its notes)."""
+    if "scale_ambiguous" in parsed:
+        return bool(parsed["scale_ambiguous"])
+    return any(_SCALE_NOTE in n for n in parsed.get("notes") or [])
+
+
+def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
+    """Mark ok verdicts ambiguous when the run shows another scale (see another_scale_shown); return how many changed.
+
+    A judge that answers above 1 (5, 3, 90) in a share of its replies may be on a 1-5 or 0-100
+    scale, where its plain 1s (and 0s) mean something else: those verdicts are stored as
+    ``ambiguous`` (with a note), never as ok. When a run no longer shows another scale (a rule
+    change, or re-sent replies), verdicts this rule marked earlier are ok again (no call made).
+    """
+    if not units or isinstance(store, _NoStore):
+        return 0
+    hashes = sorted({u.run_hash for u in units})
+    q = (
+        f"SELECT 1 FROM results WHERE run_hash IN ({','.join('?' for _ in hashes)}) AND kind='judge' "
+        "AND (parsed LIKE '%off-scale%' OR status='ambiguous') LIMIT 1"
+    )
+    if store.conn.execute(q, hashes).fetchone() is None:  # the common case: nothing off-scale, nothing to read
+        return 0
+    keys = {u.key for u in units}
+    rows = [r for r in store.rows({u.run_hash for u in units}, "judge") if r["key"] in keys]
+    per_reply = [max(v) for r in rows for v in [off_scale_of(r["parsed"] or {})] if v]
+    replies = sum(r["raw"] is not None or r["reasoning"] is not None for r in rows)
+    shown = another_scale_shown(per_reply, replies)
+    changed = 0
+    for r in rows:
+        p = r["parsed"] or {}
+        notes = list(p.get("notes") or [])
+        if r["status"] == P.AMBIGUOUS and _marked_for_scale(p) and not shown:
+            p["notes"] = [n for n in notes if _SCALE_NOTE not in n]
+            p.pop("scale_ambiguous", None)
+            store.overwrite_parse(r["key"], P.OK, p)
+            changed += 1
+        if r["status"] != P.OK or not shown:
+            continue
+        how = explicit_of(p)
+        amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
+        if not amb:
+            continue
+        seen = ", ".join(f"{v:g}" for v in sorted({v for v in per_reply if v > 1})[:6])
+        p["notes"] = [*notes, *(f"{m}: {p['scores'][m]:g} {_SCALE_NOTE} (saw {seen})" for m in amb)]
+        p["scale_ambiguous"] = amb  # the metrics this rule made ambiguous (the status it may undo)
+        store.overwrite_parse(r["key"], P.AMBIGUOUS, p)
+        changed += 1
+    return changed
+
+
+# ---------------------------------------------------------------------------------- engine
+@dataclass
+class _Stats:
+    """Live counters of one execution, for its summary (the budget is read from the store, never from here)."""
+
+    statuses: Counter = field(default_factory=Counter)
+    new: int = 0  # units answered by a call of their own
+    reused: int = 0  # units answered by an identical request's reply (no call)
+    retries: int = 0
+    timeouts: int = 0  # timed-out attempts, each counted as spent
+    timeout_tokens: int = 0  # their estimated tokens
+    dropped: int = 0  # attempts whose connection failed after sending (kept as spent at their reservation)
+    dropped_tokens: int = 0
+    prompt_tokens: int = 0  # usage reported by replies in this process
+    completion_tokens: int = 0
+    fatal_calls: int = 0  # calls that ended the run (auth, quota, unknown model)
+    abort: str | None = None
+    abort_kind: str | None = None  # budget | fatal | failure_rate
+    answered: set[str] = field(default_factory=set)  # unit keys stored by this execution (calls and reuses)
+
+    def failure_rate(self) -> float:
+        """Return the share of new calls that failed (refusals and content filters included).
+
+        Only context_length is left out: a prompt longer than the model's window is a property of
+        the item (and the server refuses it with an HTTP error, not billed). A judge that refuses
+        or filters everything is misconfigured for this task and is stopped like any other.
+        """
+        n = self.new - self.statuses[P.CONTEXT_LENGTH]
+        return 0.0 if n <= 0 else 1.0 - self.statuses[P.OK] / n
+
+    def stop(self, kind: str, why: str) -> None:
+        """Abort the execution (the first reason wins): no new attempt is sent."""
+        if self.abort is None:
+            self.abort, self.abort_kind = why, kind
+
+
+def _parse_unit(
+    kind: str, content: str | None, reasoning: str | None, finish: str | None, refusal: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Return (status, parsed JSON) for a unit's reply."""
+    if kind == "judge":
+        v = P.parse_judge(content, reasoning, finish, refusal)
+        return v.status, v.to_json()
+    res = PARSERS[kind](content, reasoning, finish)
+    if finish == "content_filter" and res["status"] != P.CONTENT_FILTER:
+        res["status"] = P.CONTENT_FILTER
+    return res["status"], res
+
+
+def _cost(cfg: RunConfig, tin: int, tout: int) -> float | None:
+    """Return the USD cost of tokens (None without prices)."""
+    if cfg.price_in_per_m is None or cfg.price_out_per_m is None:
+        return None
+    return tin * cfg.price_in_per_m / 1e6 + tout * cfg.price_out_per_m / 1e6
+
+
+def _completion_guess(cfg: RunConfig, kind: str) -> int:
+    """Return the completion tokens assumed for a call not answered yet (budget reservations)."""
+    return min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(kind, 300))
+
+
+def _unit_row(u: Unit, request_hash: str, decoding: Decoding) -> dict[str, Any]:
+    """Return the identity part of a unit's store row."""
+    return {
+        **u.identity(),
+        "request_hash": request_hash,
+        "decoding": decoding.to_dict(),
+        "seed": decoding.seed,
+    }
+
+
+def _reuse(row: dict[str, Any], u: Unit, decoding: Decoding) -> dict[str, Any]:
+    """Return the store row of a unit answered by an identical request's row (no call, nothing paid)."""
+    out = {**row, **_unit_row(u, row["request_hash"], decoding)}
+    out.update(
+        attempts=0,
+        prompt_tokens=0,
+        completion_tokens=0,
+        latency_s=0.0,
+        reused_from=row.get("reused_from") or row["key"],
+    )
+    return out
+
+
+def prompt_reservation(messages: list[dict[str, Any]]) -> int:
+    """Return the prompt tokens reserved for a request: its JSON length / 3 (a tokenizer's ~4 chars/token, with room)."""
+    return len(json.dumps(messages)) // 3 + 16
+
+
+def completion_reservation(cfg: RunConfig) -> int:
+    """Return the completion tokens reserved for a call: the largest cap the request carries (--max-tokens, --extra-body).
+
+    The extra body is merged into the request last, so a max_tokens / max_completion_tokens /
+    max_output_tokens there is what the server sees; without any cap, UNCAPPED_RESERVATION.
+    """
+    caps = [cfg.decoding.max_tokens] + [(cfg.extra_body or {}).get(k) for k in MAX_TOKEN_KEYS]
+    found = [int(c) for c in caps if isinstance(c, int | float) and not isinstance(c, bool) and c > 0]
+    return max(found) if found else UNCAPPED_RESERVATION
+
+
+async def _call_unit(
+    u: Unit,
+    ctx: Context,
+    backend: OpenAIBackend,
+    limiter: RateLimiter,
+    cfg: RunConfig,
+    stats: _Stats,
+    store: Any = None,
+    request_hash: str | None = None,
+    reserve: Any = None,
+) -> dict[str, Any]:
+    """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts).
+
+    `reserve(est_in, est_out)` is called before every attempt: it returns a committed reservation
+    id (or raises _OverBudget and nothing is sent). The reply's row carries ``_reservation`` so
+    the answer and its usage replace the reservation in one transaction.
+    """
+    messages = ctx.messages(u)
+    row = _unit_row(u, request_hash or unit_request_hash(u), backend.decoding)
+    json_reply = u.kind in ("judge",)
+    est_in = prompt_reservation(messages)
+    est_out = completion_reservation(cfg)  # a timed-out call may have run to the cap
+    attempts = timeouts = 0
+
+    def retry_this(exc: BaseException) -> bool:
+        """Return whether a failed attempt is retried (timeouts have their own, smaller cap)."""
+        if not isinstance(exc, CallError) or exc.kind in FATAL_KINDS:
+            return False
+        return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
+
+    async def attempt() -> Any:
+        """Send one attempt under its own reservation; settle the reservation when it fails."""
+        nonlocal attempts, timeouts
+        await limiter.wait()
+        rid = reserve(u, est_in, est_out) if reserve is not None else None
+        attempts += 1
+        try:
+            res = await backend.chat(messages, json_reply=json_reply)
+        except BaseException as err:
+            if isinstance(err, asyncio.CancelledError):  # the reservation stays: counted at the next resume
+                raise
+            if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
+                timeouts += 1
+                stats.timeouts += 1
+                stats.timeout_tokens += est_in + est_out
+                what = "timeout"
+            elif sent_unanswered(err):  # sent, then the connection failed: maybe billed in full
+                stats.dropped += 1
+                stats.dropped_tokens += est_in + est_out
+                what = "dropped"
+            else:
+                what = None  # an HTTP error answer or a refused connection: nothing generated
+            if store is not None and rid is not None and what:
+                store.keep_as_spent(rid, what)
+            elif store is not None and rid is not None:
+                store.release(rid)
+            elif store is not None and what:
+                store.add_spend(u.run_hash, u.key, what, est_in, est_out, estimated=True)
+            raise
+        row["_reservation"] = rid
+        return res
+
+    def wait(rs: tenacity.RetryCallState) -> float:
+        """Return the wait before the next attempt: the server's Retry-After, else full-jitter exponential."""
+        exc = rs.outcome.exception() if rs.outcome is not None else None
+        return backoff_delay(
+            rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s
+        )
+
+    retrying = tenacity.AsyncRetrying(
+        stop=tenacity.stop_after_attempt(cfg.max_attempts),
+        retry=tenacity.retry_if_exception(retry_this),
+        wait=wait,
+        reraise=True,
+        before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1),
+    )
+    try:
+        res = await retrying(attempt)
+    except CallError as err:
+        if err.kind in FATAL_KINDS:
+            code = f", HTTP {err.status_code}" if err.status_code else ""
+            raise FatalBackendError(f"{err.kind}{code}: {err.message}") from None
+        if err.kind == "timeout":
+            row.update(
+                status=P.TIMEOUT,
+                attempts=attempts,
+                error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
+                f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500],
+            )
+        else:
+            row.update(
+                status=P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR,
+                attempts=attempts,
+                error=str(err)[:500],
+            )
+        return row
+    status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
+    parsed["response_format"] = res.response_format
+    row.update(
+        status=status,
+        attempts=attempts,
+        raw=res.content,
+        reasoning=res.reasoning,
+        finish_reason=res.finish_reason,
+        parsed=parsed,
+        model=res.model,
+        fingerprint=res.fingerprint,
+        prompt_tokens=res.prompt_tokens,
+        completion_tokens=res.completion_tokens,
+        latency_s=round(res.latency_s, 4),
+    )
+    return row
+
+
+def _group_identical(
+    units: list[Unit], ctx: Context, store: Any, decoding: Decoding, stats: _Stats
+) -> list[tuple[list[Unit], str, int]]:
+    """Return pending units grouped by identical request: (units, request hash, ~prompt tokens); first = called.
+
+    Units whose request already has an ok reply in the store (same run, same messages) are
+    answered from it at once, recorded with ``reused_from``; nothing is sent for them.
+    """
+    groups: dict[tuple[str, str, str], list[Unit]] = {}
+    for u in units:  # grouped by the request's hash: known without rendering the prompt
+        groups.setdefault((u.run_hash, u.kind, unit_request_hash(u)), []).append(u)
+    answered: dict[str, dict[str, str]] = {}
+    todo: list[tuple[list[Unit], str, int]] = []
+    for (rh, _, h), us in groups.items():
+        if rh not in answered:
+            answered[rh] = store.ok_by_request(rh)
+        src = answered[rh].get(h)
+        row = store.get(src) if src is not None else None
+        if row is None:
+            todo.append((us, h, 0))
+            continue
+        for f in us:
+            store.put(_reuse(row, f, decoding))
+            stats.reused += 1
+            stats.answered.add(f.key)
+    return todo
+
+
+async def _execute(
+    units: list[Unit], ctx: Context, backend: OpenAIBackend, store: Any, cfg: RunConfig, stats: _Stats, label: str
+) -> None:
+    """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
+    if not units:
+        return
+    groups = _group_identical(units, ctx, store, backend.decoding, stats)
+    if not groups:
+        return
+    limiter = RateLimiter(cfg.rpm)
+    it = iter(groups)
+    pbar = None
+    if cfg.progress:
+        from tqdm.auto import tqdm
+
+        pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
+    fatal: list[BaseException] = []
+
+    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
+
+    def reserve(u: Unit, est_in: int, est_out: int) -> int:
+        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent).
+
+        The budget check and the reservation are one store transaction (Store.reserve): the
+        store's spend, over every run, resume, batch import and call in flight, is the only count.
+        """
+        if stats.abort or fatal:
+            raise _OverBudget()
+        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
+        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
+        if rid is None:
+            stats.stop("budget", why or "budget reached")
+            raise _OverBudget()
+        return rid
+
+    async def worker(n_max: int | None = None) -> None:
+        """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
+        done = 0
+        for us, request_hash, _ in it:
+            u = us[0]
+            if stats.abort or fatal:
+                return
+            try:
+                row = await _call_unit(u, ctx, backend, limiter, cfg, stats, store, request_hash, reserve)
+            except _OverBudget:
+                return
+            except FatalBackendError as exc:
+                fatal.append(exc)
+                stats.fatal_calls += 1
+                n = stats.new + stats.fatal_calls
+                stats.stop(
+                    "fatal",
+                    f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
+                    f"{', no other call was sent' if n == 1 else ''}): {exc}",
+                )
+                return
+            rid = row.pop("_reservation", None)
+            store.put_paid(row, rid)
+            for f in us[1:]:
+                store.put(_reuse(row, f, backend.decoding))
+                stats.reused += 1
+            stats.answered.update(f.key for f in us)
+            stats.new += 1
+            stats.statuses[row["status"]] += 1
+            got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
+            stats.prompt_tokens += got_in
+            stats.completion_tokens += got_out
+            if stats.new >= cfg.abort_after and stats.failure_rate() >= cfg.abort_error_rate and not stats.abort:
+                stats.stop(
+                    "failure_rate",
+                    f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
+                    f"({dict(stats.statuses)}): the judge looks misconfigured",
+                )
+            if pbar is not None:
+                pbar.update(1)
+                pbar.set_postfix(
+                    ok=stats.statuses[P.OK],
+                    fail=stats.new - stats.statuses[P.OK],
+                    retries=stats.retries,
+                    timeouts=stats.timeouts,
+                    tok=stats.prompt_tokens + stats.completion_tokens,
+                    fail_rate=f"{stats.failure_rate():.1%}",
+                    refresh=False,
+                )
+            done += 1
+            if n_max is not None and done >= n_max:
+                return
+
+    try:
+        await worker(1)  # the first call alone: a wrong key, quota or model stops the run at one call
+        await asyncio.gather(*(worker() for _ in range(max(1, cfg.concurrency))))
+    finally:
+        if pbar is not None:
+            pbar.close()
+
+
+def _new_stats(store: Any) -> _Stats:
+    """Return fresh counters of one execution."""
+    return _Stats()
+
+
+def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | None:
+    """Return why a store total (tokens in / out, the next reservation of `this_call` tokens included) breaks a budget."""
+    if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
+        return (
+            f"token budget {cfg.budget_tokens} reached: {tin + tout - this_call} spent on this store "
+            "(every run, resume and batch import, the calls in flight at their reservation); "
+            f"the next call reserves {this_call}"
+        )
+    cost = _cost(cfg, tin, tout)
+    if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
+        return (
+            f"budget ${cfg.budget_usd} reached: ${cost:.4f} spent on this store with the next call's "
+            "reservation (every run, resume and batch import, the calls in flight at their reservation)"
+        )
+    return None
+
+
+async def _check(*backends: OpenAIBackend) -> None:
+    """Raise FatalBackendError if any endpoint is down (before the first item is sent)."""
+    done: list[OpenAIBackend] = []
+    for b in backends:
+        if not any(b is d for d in done):
+            await b.check()
+            done.append(b)
+
+
+# ------------------------------------------------------------------------------ entry points
+def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
+    """Return the OpenAI-compatible backend of a config (or of its deriver)."""
+    if not cfg.model:
+        raise ValueError("--model is required for the openai backend")
+    return OpenAIBackend(
+        model=(cfg.deriver_model or cfg.model) if deriver else cfg.model,
+        base_urls=(cfg.deriver_base_urls or cfg.base_urls) if deriver else cfg.base_urls,
+        api_key_env=cfg.api_key_env,
+        decoding=cfg.decoding,
+        response_format=cfg.response_format,
+        timeout_s=cfg.timeout_s,
+        extra_body=cfg.extra_body,
+        pool_size=max(8, 2 * cfg.concurrency),
+        shard_size=max(1, cfg.connections_per_client),
+        plain_http=cfg.plain_http,
+    )
+
+
+def _pending(
+    units: list[Unit],
+    existing: dict[str, str],
+    retry_errors: bool,
+    retry_permanent: bool = False,
+    retry_ambiguous: bool = False,
+) -> list[Unit]:
+    """Return the units that still need a call: missing, or failed with retry_errors.
+
+    Permanent failures (context_length, refused, content_filter) would fail again the same way;
+    they are re-sent only with retry_permanent. Ambiguous verdicts (a reply was read, but two
+    disagreeing objects or another scale) are re-sent only with retry_ambiguous.
+    """
+
+    def again(st: str) -> bool:
+        """Return whether a stored failure is re-sent."""
+        if st == P.AMBIGUOUS:
+            return retry_ambiguous
+        return st != P.OK and (retry_permanent if st in P.PERMANENT else retry_errors)
+
+    return [u for u in units if u.key not in existing or again(existing[u.key])]
+
+
+def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]:
+    """Return the dry-run estimate: calls and tokens per kind (prompt tokens ~ chars/4)."""
+    out: dict[str, Any] = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0}
+    by_kind: dict[str, list[Unit]] = {}
+    for u in units:
+        by_kind.setdefault(f"{u.kind}:{u.condition}", []).append(u)
+    for k, us in by_kind.items():
+        distinct: set[str] = set()
+        for u in us:  # identical requests are sent once
+            try:
+                distinct.add(unit_request_hash(u))
+            except KeyError:  # deref judge before its reference exists: counted as distinct
+                distinct.add(u.key)
+        n_calls = len(distinct)
+        sample = us[:: max(1, len(us) // 200)][:200]
+        chars = []
+        for u in sample:
+            try:
+                chars.append(sum(len(m["content"]) for m in ctx.messages(u)))
+            except KeyError:  # deref judge before its reference exists: use the with-GT size
+                chars.append(6000)
+        ptok = int(sum(chars) / max(len(chars), 1) / 4 * n_calls)
+        ctok = min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(us[0].kind, 300)) * n_calls
+        out["calls"][k] = {"calls": n_calls, "units": len(us), "prompt_tokens": ptok, "completion_tokens": ctok}
+        out["prompt_tokens"] += ptok
+        out["completion_tokens"] += ctok
+    out["usd"] = _cost(cfg, out["prompt_tokens"], out["completion_tokens"])
+    return out
+
+
+def _reparse(store: Any, hashes: list[str]) -> Counter:
+    """Re-parse every stored raw reply of the given run hashes (no calls); return new statuses."""
+    c: Counter = Counter()
+    for r in list(store.rows(hashes)):
+        if r["raw"] is None and r["reasoning"] is None:
+            c[r["status"]] += 1
+            continue
+        status, parsed = _parse_unit(r["kind"], r["raw"], r["reasoning"], r["finish_reason"])
+        store.overwrite_parse(r["key"], status, parsed)
+        c[status] += 1
+    return c
+
+
+def _outcomes(store: Any, hashes: list[str], kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Return {key: row} of stored rows of the given kinds."""
+    return {r["key"]: r for k in kinds for r in store.rows(hashes, k)}
+
+
+def _provenance(r: dict[str, Any]) -> dict[str, Any]:
+    """Return the provenance fields of a stored row kept in exports."""
+    parsed = r.get("parsed") or {}
+    out = {
+        "attempts": r["attempts"],
+        "model": r["model"],
+        "fingerprint": r["fingerprint"],
+        "prompt_hash": r["prompt_hash"],
+        "seed": r["seed"],
+        "repaired": bool(parsed.get("repaired")),
+        "finish_reason": r["finish_reason"],
+        "notes": list(parsed.get("notes") or []),
+        "source": parsed.get("source") or None,
+    }
+    if r.get("reused_from"):
+        out["reused_from"] = r["reused_from"]  # answered by an identical request (no call of its own)
+    if r.get("error"):
+        out["error"] = r["error"]
+    return out
+
+
+def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tuple[str, str, str, str], dict[str, Any]]:
+    """Return per-(item, condition) outcomes, merging Prometheus' four per-metric calls."""
+    acc: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for u in units:
+        r = rows.get(u.key)
+        if r is None:
+            continue
+        k = (u.item_id, u.generator, u.difficulty, u.condition)
+        if u.kind == "judge":
+            p = r["parsed"] or {}
+            acc[k] = {
+                "status": r["status"],
+                "scores": p.get("scores"),
+                "justifications": p.get("justifications"),
+                "provenance": _provenance(r),
+            }
+        else:
+            o = acc.setdefault(
+                k,
+                {
+                    "status": P.OK,
+                    "scores": {},
+                    "justifications": {},
+                    "provenance": _provenance(r),
+                    "n": 0,
+                    "score_1_5": {},
+                },
+            )
+            p = r["parsed"] or {}
+            o["n"] += 1
+            o["provenance"]["attempts"] = max(o["provenance"]["attempts"], r["attempts"])
+            if o["n"] > 1:  # per-metric notes of the four Prometheus calls
+                o["provenance"]["notes"] += [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
+            else:
+                o["provenance"]["notes"] = [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
+            if r["status"] != P.OK:
+                o["status"] = r["status"]
+            o["scores"][u.unit] = p.get("score")
+            o["justifications"][u.unit] = p.get("feedback", "")
+            o["score_1_5"][u.unit] = p.get("score_1_5")
+    for o in acc.values():
+        if "n" in o:
+            if o.pop("n") < len(METRICS) and o["status"] == P.OK:
+                o["status"] = P.API_ERROR  # some metric calls never ran
+            o["provenance"]["prometheus_1_5"] = o.pop("score_1_5")
+    return acc
+
+
+def _summary_table(
+    units: list[Unit], existing_before: dict[str, str], rows: dict[str, dict[str, Any]], answered: set[str]
+) -> pd.DataFrame:
+    """Return ok / null / cached / new counts by generator x difficulty x condition (item level).
+
+    new = answered by this execution (`answered`: a call or an identical request's reply), never a
+    failure stored by an earlier one.
+    """
+    items: dict[tuple[str, str, str, str], dict[str, bool]] = {}
+    for u in units:
+        if u.kind not in ("judge", "prometheus"):
+            continue
+        k = (u.generator, u.difficulty, u.condition, u.item_id)
+        st = rows.get(u.key, {}).get("status")
+        d = items.setdefault(k, {"ok": True, "cached": True, "new": False})
+        d["ok"] &= st == P.OK
+        d["cached"] &= existing_before.get(u.key) == P.OK
+        d["new"] |= u.key in answered
+    if not items:
+        return pd.DataFrame(columns=["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"])
+    df = pd.DataFrame(
+        [(*k[:3], v["ok"], v["cached"], v["new"]) for k, v in items.items()],
+        columns=["generator", "difficulty", "condition", "ok", "cached", "new"],
+    )
+    t = (
+        df.groupby(["generator", "difficulty", "condition"], sort=False)
+        .agg(items=("ok", "size"), ok=("ok", "sum"), cached=("cached", "sum"), new=("new", "sum"))
+        .reset_index()
+    )
+    t["null"] = t["items"] - t["ok"]
+    t["difficulty"] = pd.Categorical(t["difficulty"], DIFFICULTIES, ordered=True)
+    t["condition"] = pd.Categorical(t["condition"], CONDITIONS, ordered=True)
+    return t.sort_values(["generator", "difficulty", "condition"])[
+        ["generator", "difficulty", "condition", "items", "ok", "null", "cached", "new"]
+    ].reset_index(drop=True)
+
+
+def _meta(
+    cfg: RunConfig,
+    kind: str,
+    generators: list[str],
+    source_label: str,
+    run_hash: str,
+    synthetic: bool = False,
+    store_id: str | None = None,
+) -> dict[str, Any]:
+    """Return a run's .meta.json content (DATA_FORMAT.md section 2); `synthetic` marks a run over synthetic data."""
+    model = cfg.model if cfg.backend != "static" else "static-v1"
+    return {
+        "name": cfg.name,
+        "judge": cfg.judge or model,
+        "display": cfg.display or cfg.name,
+        "study": cfg.study if cfg.backend != "static" or cfg.study != "new_judge" else "static",
+        "conditions": list(cfg.conditions) if kind == "judge" else [],
+        "generators": generators,
+        "decoding": cfg.decoding.to_dict() if cfg.backend != "static" else {},
+        "prompt_variant": "structured",
+        "backend": cfg.backend,
+        "model": model,
+        "synthetic": bool(synthetic),
+        "source": source_label,
+        "kind": kind,
+        "run_hash": run_hash,
+        "response_format": cfg.response_format if cfg.backend != "static" else None,
+        "store_id": store_id,  # the store the answers came from (two stores never share an export)
+        "selection": selection(cfg, kind),  # the items asked (another selection never rewrites this export)
+        "created_unix": int(time.time()),
+    }
+
+
+def selection(cfg: RunConfig, kind: str = "judge") -> dict[str, Any]:
+    """Return which items a run asks about: source, limit, seed, generators, difficulties, conditions."""
+    return {
+        "source": str(cfg.source),
+        "limit": cfg.limit,
+        "seed": cfg.seed,
+        "generators": sorted(cfg.generators) if cfg.generators else None,
+        "difficulties": sorted(cfg.difficulties) if cfg.difficulties else None,
+        "conditions": sorted(cfg.conditions) if kind == "judge" else None,
+    }
+
+
+def _synthetic(bench: Any) -> bool:
+    """Return True when the items came from synthetic data (the embedded sample or a copy of it)."""
+    return bool(getattr(bench, "synthetic", False))
+
+
+def _check_conditions(conditions: list[str]) -> None:
+    """Raise ValueError on an unknown condition name."""
+    bad = [c for c in conditions if c not in CONDITIONS]
+    if bad:
+        raise ValueError(f"unknown conditions {bad}; choose from {CONDITIONS}")
+
+
+@outside_event_loop
+def run_judge(cfg: RunConfig) -> RunSummary:
+    """Run (or resume) a judge over the selected items and export data/runs/<name>.jsonl; return the summary."""
+    _check_conditions(cfg.conditions)
+    _check_config(cfg)
+    t0 = time.time()
+    bench, recs, gens = load_items(cfg)
+    src_label = getattr(bench, "label", str(cfg.source))
+    gen_names = sorted(gens["generator"].astype(str).unique().tolist())
+    if cfg.backend == "static":
+        return _run_static(cfg, bench, gens, gen_names, src_label, t0)
+    run_hash = config_hash(cfg.identity())
+    deriver_hash = config_hash(cfg.deriver_identity())
+    ctx = Context(bench.records, gens, cfg.seed)
+    derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
+
+    summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+    meta_path = Path(cfg.out_dir) / f"{cfg.name}.meta.json"
+    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid))
+    checked = _check_before_creating(cfg, deriver=bool(derivers))
+    # a dry run only reads: it may look at a store another run is writing, and creates none
+    with _open_store(cfg) as store:
+        if not cfg.dry_run:
+            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
+                from ajb_judge.export import check_export
+
+                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
+                check_export(meta_path, meta0, cfg.replace_export)
+            store.register_run(run_hash, cfg.name, cfg.public())
+        hashes = [run_hash, deriver_hash]
+        if cfg.reparse:
+            summary.statuses = dict(_reparse(store, hashes))
+        existing = store.statuses(hashes)
+        summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
+        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        pend_j = (
+            []
+            if cfg.reparse or cfg.offline
+            else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        )
+        pend_d = [] if cfg.reparse or cfg.offline else pend_d
+        if cfg.dry_run:
+            summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
+            if cfg.export:
+                sid = store.store_id or NEW_STORE
+                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid)
+                summary.export_skipped = _would_stop(meta_path, meta0, cfg.replace_export)
+            summary.store_spent = store.spent()
+            summary.elapsed_s = time.time() - t0
+            return summary
+        stats = _new_stats(store)
+        if pend_d or pend_j:
+            backend = _make_backend(cfg)
+            dbackend = (
+                _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
+            )
+
+            async def go() -> None:
+                """Check the endpoints, derive references, then judge."""
+                try:
+                    if cfg.check_endpoint and not checked:
+                        await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
+                    await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
+                    _load_derived(store, ctx, derivers)
+                    ready = [
+                        u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)
+                    ]
+                    if not stats.abort:
+                        await _execute(ready, ctx, backend, store, cfg, stats, f"judge {cfg.name}")
+                finally:
+                    await backend.aclose()
+                    if dbackend is not backend:
+                        await dbackend.aclose()
+
+            tc, cpu0 = time.time(), time.process_time()
+            asyncio.run(go())
+            summary.calls_s, summary.calls_cpu_s = time.time() - tc, time.process_time() - cpu0
+        keys = {u.key for u in units}
+        _mark_scale_ambiguity(store, [u for u in units if u.kind == "judge"])
+        _fill_summary(summary, stats, store)
+        rows = {k: r for k, r in _outcomes(store, [run_hash], ("judge", "prometheus")).items() if k in keys}
+        summary.statuses = dict(Counter(r["status"] for r in rows.values()))
+        summary.table = _summary_table(units, existing, rows, stats.answered)
+        summary.export_skipped = _skip_export(summary)
+        outcomes = _merge_judge(units, rows)
+        summary.warnings = [
+            w for w in [one_value_warning([o["scores"] for o in outcomes.values() if o["status"] == P.OK])] if w
+        ]
+        if cfg.export and not summary.export_skipped:
+            from ajb_judge.export import claim_export, judge_rows, write_jsonl, write_meta
+
+            out = Path(cfg.out_dir)
+            meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
+            meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
+            meta["warnings"] = summary.warnings
+            with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+                n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
+                write_meta(out / f"{cfg.name}.meta.json", meta)
+            summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
+            log.info("exported %d rows", n)
+    summary.elapsed_s = time.time() - t0
+    return summary
+
+
+ONE_VALUE_MIN = 10  # ok verdicts from which "every verdict is one value" is said
+
+
+def one_value_warning(verdicts: Sequence[dict[str, float | None] | None]) -> str | None:
+    """Return a warning when at least ONE_VALUE_MIN ok verdicts all give every metric one and the same value."""
+    values = {v for sc in verdicts for v in (sc or {}).values()}
+    if len(verdicts) < ONE_VALUE_MIN or len(values) != 1:
+        return None
+    v = next(iter(values))
+    return (
+        f"every verdict gives every metric {v:g} ({len(verdicts)} ok verdicts): a judge that does not read the "
+        "plans, or one on another scale (a 1-5 judge answering only 1 reads as perfect); read a few raw replies "
+        "in the store before using this run"
+    )
+
+
+def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
+    """Copy an execution's counters (and the store's total spend) into the summary."""
+    summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new + stats.fatal_calls, stats.reused
+    summary.retries, summary.aborted = stats.retries, stats.abort
+    summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
+    summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
+    summary.abort_kind = stats.abort_kind
+    summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
+    summary.store_spent = store.spent()
+
+
+def _skip_export(summary: RunSummary) -> str | None:
+    """Return why an export is skipped: an aborted run with no ok verdict must not replace a previous export."""
+    if summary.aborted and not summary.statuses.get(P.OK):
+        return "the run aborted before any verdict was ok; a previous export (if any) is left as it was"
+    return None
+
+
+def _load_derived(store: Any, ctx: Context, derivers: list[Unit]) -> None:
+    """Put every ok derived reference into the context (JSON text for the reference slot)."""
+    for u in derivers:
+        r = store.get(u.key)
+        if r and r["status"] == P.OK and r["parsed"] and r["parsed"].get("reference") is not None:
+            ctx.derived[(u.item_id, u.difficulty)] = json.dumps(r["parsed"]["reference"], ensure_ascii=False, indent=2)
+
+
+def _run_static(
+    cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str, t0: float
+) -> RunSummary:
+    """Run the static judge (no model, no store) and export it like any other judge."""
+    from ajb_judge.export import judge_rows, write_jsonl, write_meta
+    from ajb_judge.static_judge import static_verdicts
+
+    v = static_verdicts(bench, cfg.conditions, generations=gens, seed=cfg.seed)
+    summary = RunSummary(
+        cfg.name,
+        "static-v1",
+        n_units=len(gens) * len(cfg.conditions),
+        new=len(gens) * len(cfg.conditions),
+        statuses={P.OK: len(gens) * len(cfg.conditions)},
+        dry_run=cfg.dry_run,
+    )
+    if cfg.dry_run:
+        summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
+        return summary
+    outcomes: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    key_cols = ["id", "generator", "difficulty", "condition"]
+    wide = v.pivot_table(index=key_cols, columns="metric", values="llm_score", observed=True, aggfunc="first")
+    just = v.pivot_table(index=key_cols, columns="metric", values="justification", observed=True, aggfunc="first")
+    prov = {
+        "attempts": 1,
+        "model": "static-v1",
+        "fingerprint": None,
+        "prompt_hash": None,
+        "seed": cfg.seed,
+        "repaired": False,
+    }
+    for k, srow in wide.iterrows():
+        outcomes[tuple(map(str, k))] = {
+            "status": P.OK,
+            "scores": {m: float(srow[m]) for m in METRICS},
+            "justifications": {m: just.at[k, m] for m in METRICS},
+            "provenance": prov,
+        }
+    summary.table = (
+        v[v["metric"] == METRICS[0]]
+        .groupby(["generator", "difficulty", "condition"], observed=True, sort=False)
+        .size()
+        .rename("items")
+        .reset_index()
+        .assign(ok=lambda d: d["items"], null=0, cached=0, new=lambda d: d["items"])
+    )
+    if cfg.export:
+        from ajb_judge.export import claim_export
+
+        out = Path(cfg.out_dir)
+        meta = _meta(cfg, "judge", gen_names, src_label, "static-v1", _synthetic(bench))
+        with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+            write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
+            write_meta(out / f"{cfg.name}.meta.json", meta)
+        summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
+    summary.elapsed_s = time.time() - t0
+    return summary
+
+
+def _run_records(
+    cfg: RunConfig, kind: str, meta_path: Path, meta_kind: str
+) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
+    """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units).
+
+    The export at `meta_path` is checked (see export.check_export) before the first paid call.
+    """
+    _check_config(cfg)
+    t0 = time.time()
+    bench, recs, _ = load_items(cfg)
+    ids = recs["id"].astype(str).tolist()
+    run_hash = config_hash({**cfg.identity(), "role": kind})
+    ctx = Context(bench.records, bench.generations.iloc[:0], cfg.seed)
+    units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
+
+    summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
+    label = getattr(bench, "label", cfg.source)
+    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, meta_kind, [cfg.name], label, run_hash, False, sid))
+    checked = _check_before_creating(cfg)
+    # a dry run only reads: it may look at a store another run is writing, and creates none
+    with _open_store(cfg) as store:
+        if not cfg.dry_run:
+            if cfg.export:
+                from ajb_judge.export import check_export
+
+                meta0 = _meta(cfg, meta_kind, [cfg.name], label, run_hash, _synthetic(bench), store.store_id)
+                check_export(meta_path, meta0, cfg.replace_export)
+            store.register_run(run_hash, cfg.name, cfg.public())
+        if cfg.reparse:
+            _reparse(store, [run_hash])
+        existing = store.statuses([run_hash])
+        summary.cached = sum(existing.get(u.key) == P.OK for u in units)
+        pend = (
+            [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        )
+        if cfg.dry_run:
+            summary.estimate = _estimate(pend, ctx, cfg)
+            return summary, bench, recs, {}, units
+        stats = _new_stats(store)
+        if pend:
+            backend = _make_backend(cfg)
+
+            async def go() -> None:
+                """Check the endpoint, then run the units."""
+                try:
+                    if cfg.check_endpoint and not checked:
+                        await _check(backend)
+                    await _execute(pend, ctx, backend, store, cfg, stats, f"{kind} {cfg.name}")
+                finally:
+                    await backend.aclose()
+
+            asyncio.run(go())
+        _fill_summary(summary, stats, store)
+        keys = {u.key for u in units}
+        rows = {k: r for k, r in _outcomes(store, [run_hash], (kind,)).items() if k in keys}
+        summary.store_id = store.store_id
+    summary.statuses = dict(Counter(r["status"] for r in rows.values()))
+    summary.export_skipped = _skip_export(summary)
+    summary.elapsed_s = time.time() - t0
+    return summary, bench, recs, rows, units
+
+
+@outside_event_loop
+def run_generate(cfg: RunConfig) -> RunSummary:
+    """Run a new generator (W.1 prompt) and export <out>/generators/<name>.jsonl; return the summary."""
+    from ajb_judge.export import generator_rows, write_jsonl, write_meta
+
+    out = Path(cfg.out_dir) / "generators"
+    summary, bench, recs, rows, units = _run_records(cfg, "generate", out / f"{cfg.name}.meta.json", "generator")
+    if cfg.dry_run or not cfg.export or summary.export_skipped:
+        return summary
+    outcomes = {}
+    for u in units:
+        r = rows.get(u.key)
+        if r is not None:
+            calls = (r["parsed"] or {}).get("calls") if r["status"] == P.OK else None
+            outcomes[(u.item_id, u.difficulty)] = {"status": r["status"], "calls": calls, "provenance": _provenance(r)}
+    from ajb_judge.export import claim_export
+
+    meta = _meta(
+        cfg,
+        "generator",
+        [cfg.name],
+        getattr(bench, "label", cfg.source),
+        summary.run_hash,
+        _synthetic(bench),
+        summary.store_id,
+    )
+    meta["study"] = "new_generator"
+    with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+        write_jsonl(out / f"{cfg.name}.jsonl", generator_rows(bench.records, outcomes))
+        write_meta(out / f"{cfg.name}.meta.json", meta)
+    summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
+    return summary
+
+
+@outside_event_loop
+def run_rewrite(cfg: RunConfig) -> RunSummary:
+    """Run the Appendix N rewrite meta-judge; export <out>/annotations/<name>.rewrite_validation.jsonl."""
+    from ajb_judge.export import claim_export, write_jsonl, write_meta
+    from ajb_judge.static_judge import static_rewrite_verdicts
+
+    cfg = dataclasses.replace(cfg, study="rewrite_meta_judge")  # a copy: the caller's config is left as it was
+    out = Path(cfg.out_dir) / "annotations"
+    if cfg.backend == "static":
+        t0 = time.time()
+        bench, recs, _ = load_items(cfg)
+        summary = RunSummary(
+            cfg.name, "static-v1", n_units=len(recs), new=len(recs), statuses={P.OK: len(recs)}, dry_run=cfg.dry_run
+        )
+        if cfg.dry_run:  # a dry run writes nothing (data/runs/annotations is what notebook 12 reads)
+            summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
+            summary.new, summary.statuses = 0, {}
+            return summary
+        df = static_rewrite_verdicts(recs)
+        rows_out = df.to_dict("records")
+        run_hash = "static-v1"
+        src = getattr(bench, "label", cfg.source)
+        summary.elapsed_s = time.time() - t0
+    else:
+        summary, bench, recs, rows, units = _run_records(
+            cfg, "rewrite", out / f"{cfg.name}.rewrite_validation.meta.json", "rewrite_meta_judge"
+        )
+        if cfg.dry_run or summary.export_skipped:
+            return summary
+        rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
+        rows_out = []
+        meta_judge = cfg.judge or cfg.model
+        for u in units:
+            r = rows.get(u.key)
+            if r is None or r["status"] != P.OK:
+                continue
+            for k, (pair, crit) in P.REWRITE_CRITERIA.items():
+                rows_out.append(
+                    {
+                        "id": u.item_id,
+                        "dag_type": str(rec.at[u.item_id, "dag_type"]),
+                        "meta_judge": meta_judge,
+                        "pair": pair,
+                        "criterion": crit,
+                        "verdict": bool(r["parsed"]["verdicts"][k]),
+                    }
+                )
+        run_hash, src = summary.run_hash, getattr(bench, "label", cfg.source)
+    if cfg.export:
+        meta = _meta(cfg, "rewrite_meta_judge", [], src, run_hash, _synthetic(bench), summary.store_id)
+        with claim_export(out / f"{cfg.name}.rewrite_validation.meta.json", meta, cfg.replace_export):
+            write_jsonl(out / f"{cfg.name}.rewrite_validation.jsonl", rows_out)
+            write_meta(out / f"{cfg.name}.rewrite_validation.meta.json", meta)
+        summary.files = [str(out / f"{cfg.name}.rewrite_validation.jsonl")]
+    return summary

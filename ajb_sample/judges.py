@@ -1,0 +1,247 @@
+"""Simulated LLM judges for the synthetic sample, driven by ``resources/sample_judges.yaml``.
+
+Verdicts are computed vectorised from pre-drawn uniforms ``U`` of shape (rows, 4 metrics, 8), so
+runs that should be paired with a released config (temperature, thinking, C3) reuse the same
+draws and redraw only a small share (common random numbers). The model is documented at the top
+of the YAML file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import copy
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from ajb_utils.schema import DIFFICULTIES, METRICS
+
+RESOURCES_DIR = Path(__file__).resolve().parent / "resources"
+
+Rng = np.random.Generator
+N_UNIFORMS = 8
+JUSTIFICATIONS: dict[str, dict[float, list[str]]] = {
+    "tool_selection": {
+        1.0: ["Tools fit the query.", "Right tools chosen."],
+        0.5: ["One tool is off.", "Tool set partly right."],
+        0.0: ["Wrong tools chosen.", "Tools do not fit."],
+    },
+    "parameter_structure": {
+        1.0: ["Keys match the schemas.", "Arguments well formed."],
+        0.5: ["Some keys are off.", "Extra or missing keys."],
+        0.0: ["Required keys missing.", "Arguments malformed."],
+    },
+    "sequence_accuracy": {
+        1.0: ["Sequence follows the reference order.", "Order is valid."],
+        0.5: ["Order partly wrong.", "One step misplaced."],
+        0.0: ["Order breaks dependencies.", "Sequence invalid."],
+    },
+    "query_coverage": {
+        1.0: ["Query fully covered.", "All steps present."],
+        0.5: ["Part of the query missed.", "A step is missing."],
+        0.0: ["Most of the query missed.", "Query not covered."],
+    },
+}
+
+
+# Planted patterns of a second sample: overrides of sample_judges.yaml, deep-merged into it.
+# "default" changes nothing (the committed data/sample/ is built with it). "contrast" plants the
+# opposite of two of the default's patterns, so a notebook whose sentences are computed from the
+# data must say something else on it (tests/test_notebook_takeaways.py):
+# - the GT lift is positive for every judge (no judge anchors to the reference);
+# - the six-judge soft jury loses to the best single judge without GT: QwQ-32B alone keeps its
+#   sensitivity without the reference while the five others stay lenient, so averaging pulls the
+#   jury's verdict towards the lenient majority (correlated leniency, the paper's explanation).
+NO_ANCHORING: dict[str, float] = {m: 0.0 for m in METRICS}
+VARIANTS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "contrast": {
+        # with the reference every judge detects more and credits a missed flaw less often
+        "defaults": {"with_gt": {"sensitivity": {m: 0.92 for m in METRICS}, "leniency": 0.4}},
+        "judges": {
+            "judge_gpt_5_4": {
+                "with_gt": {
+                    "anchoring": NO_ANCHORING,
+                    "sensitivity": {"sequence_accuracy": 0.9},
+                    "hedge_correct": 0.015,
+                    "hedge_flawed": 0.2,
+                    "value_alarm": 0.02,
+                }
+            },
+            "judge_gemini_2_5_pro": {
+                "with_gt": {
+                    "anchoring": NO_ANCHORING,
+                    "sensitivity": {"sequence_accuracy": 0.9},
+                    "hedge_correct": 0.015,
+                    "value_alarm": 0.02,
+                    "false_alarm": {"sequence_accuracy": 0.015},
+                }
+            },
+            "judge_qwq_32b": {
+                "without_gt": {"sensitivity": {m: 0.7 for m in METRICS}, "leniency": 0.4, "hedge_flawed": 0.12}
+            },
+        },
+    },
+}
+_VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
+
+
+@contextlib.contextmanager
+def planted(variant: str) -> Iterator[None]:
+    """Within the block, `behaviour()` returns the behaviour of the named variant (see VARIANTS)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown sample variant {variant!r}; valid: {', '.join(VARIANTS)}")
+    token = _VARIANT.set(variant)
+    try:
+        yield
+    finally:
+        _VARIANT.reset(token)
+
+
+@lru_cache(maxsize=1)
+def _yaml_behaviour() -> dict[str, Any]:
+    """Return the parsed behaviour YAML (generators, judges, multipliers, runs)."""
+    return yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
+
+
+@lru_cache(maxsize=None)
+def _variant_behaviour(variant: str) -> dict[str, Any]:
+    """Return the YAML behaviour with one variant's overrides merged in."""
+    return deep_merge(_yaml_behaviour(), VARIANTS[variant]) if VARIANTS[variant] else _yaml_behaviour()
+
+
+def behaviour() -> dict[str, Any]:
+    """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
+    return _variant_behaviour(_VARIANT.get())
+
+
+def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """Return `base` updated recursively with `over` (neither is modified)."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        out[k] = deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else copy.deepcopy(v)
+    return out
+
+
+def profile(judge: str, condition: str) -> dict[str, Any]:
+    """Return the merged behaviour profile of one judge under with_gt / without_gt / C2."""
+    beh = behaviour()
+    spec = beh["judges"][judge]
+    if condition in ("with_gt", "without_gt"):
+        return deep_merge(beh["defaults"][condition], spec.get(condition, {}))
+    if condition == "without_gt_05":
+        over = {k: v for k, v in beh["defaults"]["without_gt_05"].items() if k != "base"}
+        return deep_merge(profile(judge, "without_gt"), over)
+    if condition == "freeform":
+        ff = beh["freeform"][judge]
+        return deep_merge(profile(judge, ff["base"]), {"_freeform": ff})
+    raise ValueError(f"no profile for condition {condition}")
+
+
+def follow_reference(judge: str) -> float:
+    """Return P(the judge anchors to a corrupted reference as if it were correct) for C3."""
+    beh = behaviour()
+    return float(
+        beh["judges"][judge]
+        .get("corrupted_gt", {})
+        .get("follow_reference", beh["defaults"]["corrupted_gt"]["follow_reference"])
+    )
+
+
+def uniforms(seed: int, key: tuple[int, ...], n: int) -> np.ndarray:
+    """Return the (n, 4, 8) uniforms of one keyed stream (same key -> same draws)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+    return rng.random((n, len(METRICS), N_UNIFORMS))
+
+
+def resample(u: np.ndarray, rate: float, rng: Rng) -> np.ndarray:
+    """Return a copy of `u` with a share `rate` of (row, metric) cells redrawn."""
+    out = u.copy()
+    mask = rng.random(u.shape[:2]) < rate
+    out[mask] = rng.random((int(mask.sum()), u.shape[2]))
+    return out
+
+
+def metric_vec(d: dict[str, float]) -> np.ndarray:
+    """Return a per-metric dict as a length-4 array in METRICS order."""
+    return np.array([float(d[m]) for m in METRICS])
+
+
+def simulate_verdicts(
+    p: np.ndarray,
+    diff: np.ndarray,
+    overlap: np.ndarray,
+    vdev: np.ndarray,
+    prof: dict[str, Any],
+    u: np.ndarray,
+    sees_reference: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,))."""
+    mult = behaviour()["multipliers"]
+    m_s = np.array([mult["sensitivity"][d] for d in DIFFICULTIES])[diff][:, None]
+    m_fa = np.array([mult["false_alarm"][d] for d in DIFFICULTIES])[diff][:, None]
+    m_h = np.array([mult["hedge"][d] for d in DIFFICULTIES])[diff][:, None]
+    sens = metric_vec(prof["sensitivity"])[None, :] * m_s
+    noise = np.broadcast_to(metric_vec(prof["noise"])[None, :], p.shape).copy()
+    ff = prof.get("_freeform")
+    if ff is not None:
+        by_d = np.array([ff["noise_by_difficulty"][d] for d in DIFFICULTIES])[diff][:, None]
+        noise = noise + by_d
+        s_mult = np.where(diff == 2, ff.get("sensitivity_mult_hard", ff["sensitivity_mult"]), ff["sensitivity_mult"])[
+            :, None
+        ]
+        sens = sens * s_mult
+    fa = metric_vec(prof["false_alarm"])[None, :] * m_fa
+    if sees_reference:
+        fa = fa + np.outer(vdev.astype(float), [0.0, prof["value_alarm"], 0.0, 0.0])
+    fa = np.clip(fa, 0.0, 0.9)
+    hedge_c = prof["hedge_correct"] * m_h
+    correct = p >= 0.9999
+    v_correct = np.where(
+        u[..., 0] < fa, np.where(u[..., 1] < 0.6, 0.5, 0.0), np.where(u[..., 0] < fa + hedge_c, 0.5, 1.0)
+    )
+    nearest = np.round(p * 2.0) / 2.0
+    anchor = (
+        metric_vec(prof["anchoring"])[None, :] * (overlap >= prof["anchor_overlap"])[:, None]
+        if sees_reference
+        else np.zeros_like(p)
+    )
+    detected = np.where(u[..., 1] < prof["hedge_flawed"], 0.5, nearest)
+    missed = np.where(u[..., 3] < prof["leniency"], 1.0, 0.5)
+    v_flawed = np.where(u[..., 0] < anchor, 1.0, np.where(u[..., 2] < sens, detected, missed))
+    v = np.where(correct, v_correct, v_flawed)
+    random_v = np.where(u[..., 5] < 0.3, 0.0, np.where(u[..., 5] < 0.6, 0.5, 1.0))
+    v = np.where(u[..., 4] < noise, random_v, v)
+    v = np.where(u[..., 6] < prof["null_metric"] / len(METRICS), np.nan, v)
+    cond_null = u[:, 0, 7] < prof["null_condition"]
+    return v, cond_null
+
+
+def justification(metric: str, verdict: float, u: float) -> str:
+    """Return a one-sentence justification for a verdict, chosen by a uniform draw."""
+    options = JUSTIFICATIONS[metric][verdict]
+    return options[int(u * len(options)) % len(options)]
+
+
+def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool, u_just: np.ndarray) -> dict[str, Any]:
+    """Return one condition's block: per-metric verdict, justification, p, match, overall."""
+    block: dict[str, Any] = {}
+    matches = []
+    for k, m in enumerate(METRICS):
+        v = None if cond_null or np.isnan(verdicts[k]) else float(verdicts[k])
+        mt = None if v is None else round(1.0 - abs(p[k] - v), 4)
+        matches.append(0.0 if mt is None else mt)
+        block[m] = {
+            "llm_score": v,
+            "justification": None if v is None else justification(m, v, u_just[k]),
+            "programmatic_score": float(p[k]),
+            "match_score": mt,
+        }
+    # A null metric counts as a full miss (the authors' rule); a failed call is null overall.
+    block["overall_alignment_pct"] = None if cond_null else round(100.0 * float(np.mean(matches)), 4)
+    return block
