@@ -41,39 +41,90 @@ _SECRET_PATTERNS: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+SECRET_FRAGMENT = 10  # an echoed run of this many characters of a secret is masked (shorter secrets: whole)
+_GRAM = SECRET_FRAGMENT // 2  # every fragment of 2 * _GRAM - 1 characters holds one of the secret's aligned grams
+
+
+def secret_spans(text: str, secret: str) -> list[tuple[int, int]]:
+    """Return the spans of `text` that echo a piece of `secret`: SECRET_FRAGMENT characters or more, or all of it.
+
+    The secret's grams of _GRAM characters at multiples of _GRAM are looked up (str.find), and
+    each hit is grown left and right while text and secret agree: every echoed run of at least
+    2 * _GRAM - 1 characters holds one such gram, so none is missed, at a few finds per secret.
+    """
+    spans: list[tuple[int, int]] = []
+    need = min(SECRET_FRAGMENT, len(secret))
+    for i in range(0, len(secret) - _GRAM + 1, _GRAM):
+        gram = secret[i : i + _GRAM]
+        j = text.find(gram)
+        while j >= 0:
+            a, sa, b, sb = j, i, j + _GRAM, i + _GRAM
+            while a > 0 and sa > 0 and text[a - 1] == secret[sa - 1]:
+                a, sa = a - 1, sa - 1
+            while b < len(text) and sb < len(secret) and text[b] == secret[sb]:
+                b, sb = b + 1, sb + 1
+            if b - a >= need:
+                spans.append((a, b))
+            j = text.find(gram, j + 1)
+    return spans
+
+
+def mask_fragments(text: str, secrets: tuple[str, ...] | list[str]) -> str:
+    """Return `text` with every echoed piece of a secret (see secret_spans) replaced by ***."""
+    spans = sorted(sp for sec in secrets if sec and len(sec) >= 6 for sp in secret_spans(text, sec))
+    if not spans:
+        return text
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:  # overlapping or touching echoes become one ***
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    out, at = [], 0
+    for a, b in merged:
+        out += [text[at:a], "***"]
+        at = b
+    out.append(text[at:])
+    return "".join(out)
+
+
 def redact(text: str | None, secrets: tuple[str, ...] | list[str] = ()) -> str | None:
-    """Return `text` with the given secrets, API-key-like tokens and URL credentials masked."""
+    """Return `text` with the given secrets (and any piece of them), API-key-like tokens and URL credentials masked."""
     if not text:
         return text
-    for sec in secrets:
-        if sec and len(sec) >= 6 and sec in text:
-            text = text.replace(sec, "***")
+    text = mask_fragments(text, secrets)
     for pat, rep in _SECRET_PATTERNS:
         text = pat.sub(rep, text)
     return text
 
 
 def url_credentials(urls: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """Return the user names, passwords and query tokens that base URLs carry (secrets to mask)."""
-    from urllib.parse import parse_qsl, urlsplit
+    """Return what base URLs carry as secrets: user names, passwords, query tokens and the Basic header value.
+
+    A URL's ``user:password@`` is sent as ``Authorization: Basic <base64(user:password)>``, so the
+    base64 value is a secret of its own (a server may echo the header).
+    """
+    import base64
+    from urllib.parse import parse_qsl, unquote, urlsplit
 
     out: list[str] = []
     for u in urls:
         parts = urlsplit(u)
-        out += [x for x in (parts.username, parts.password) if x]
+        for x in (parts.username, parts.password):
+            out += [x, unquote(x)] if x else []
+        if parts.username is not None:
+            cred = f"{unquote(parts.username)}:{unquote(parts.password or '')}".encode()
+            out.append(base64.b64encode(cred).decode())
         out += [v for k, v in parse_qsl(parts.query) if v and re.search(r"(?i)key|token|auth|sig", k)]
-    return tuple(x for x in out if len(x) >= 6)
+    return tuple(dict.fromkeys(x for x in out if len(x) >= 6))
 
 
 def mask_secrets(res: ChatResult, secrets: tuple[str, ...]) -> ChatResult:
-    """Return `res` with every secret replaced by *** in every string field a server returned (in place)."""
+    """Return `res` with every secret, and every echoed piece of one, replaced by *** in every string field (in place)."""
     for f in ("content", "reasoning", "finish_reason", "model", "fingerprint", "refusal"):
         v = getattr(res, f)
         if isinstance(v, str):
-            for sec in secrets:
-                if len(sec) >= 6 and sec in v:
-                    v = v.replace(sec, "***")
-            setattr(res, f, v)
+            setattr(res, f, mask_fragments(v, secrets))
     return res
 
 
@@ -223,6 +274,10 @@ def sent_unanswered(err: BaseException) -> bool:
     return True
 
 
+# an unknown model answered with 400 (LiteLLM: "Invalid model name passed in model=..."; others: model_not_found)
+_UNKNOWN_MODEL = re.compile(r"(?i)invalid model name|model_not_found|\bmodel\b[^.]{0,80}\b(does not exist|not found)")
+
+
 def classify_status(code: int, msg: str, retry_after: float | None = None) -> CallError:
     """Return the CallError of an HTTP error status and its message (the SDK's and the plain client's rules)."""
     low = msg.lower()
@@ -236,6 +291,8 @@ def classify_status(code: int, msg: str, retry_after: float | None = None) -> Ca
         return CallError("rate_limit", msg, True, retry_after, code)
     if code in (408, 409) or code >= 500:
         return CallError("server", msg, True, retry_after, code)
+    if _UNKNOWN_MODEL.search(msg):
+        return CallError("not_found", msg, False, status_code=code)
     if any(
         s in low
         for s in (
@@ -454,6 +511,14 @@ class OpenAIBackend:
         """Return the request body a call would send (for batch files and --dry-run)."""
         return self._request(messages, json_reply, self._formats[0])
 
+    def request_body(
+        self, messages: list[dict[str, str]], json_reply: bool = True, fmt: str | None = None
+    ) -> dict[str, Any]:
+        """Return the JSON body a call sends: the extra body merged in last, as both HTTP paths send it."""
+        kw = self._request(messages, json_reply, fmt or self._formats[0])
+        kw.update(kw.pop("extra_body", None) or {})
+        return kw
+
     async def chat(self, messages: list[dict[str, str]], json_reply: bool = True) -> ChatResult:
         """Return one completion (single attempt; raises CallError on failure)."""
         if self._plain is not None:
@@ -474,8 +539,7 @@ class OpenAIBackend:
             fmt = self._formats[0]
             t0 = time.monotonic()
             try:
-                kw = self._request(messages, json_reply, fmt)
-                kw.update(kw.pop("extra_body", None) or {})
+                kw = self.request_body(messages, json_reply, fmt)
                 # client.post: the SDK's transport, auth, headers and typed errors, without its
                 # per-request param transforms and pydantic parsing (a 2x CPU saving per call)
                 resp = await client.post("/chat/completions", body=kw, cast_to=object)
@@ -510,8 +574,7 @@ class OpenAIBackend:
         try:
             while True:
                 fmt = self._formats[0]
-                kw = self._request(messages, json_reply, fmt)
-                kw.update(kw.pop("extra_body", None) or {})
+                kw = self.request_body(messages, json_reply, fmt)
                 t0 = time.monotonic()
                 try:
                     code, headers, data = await plain[idx].request("POST", "/chat/completions", orjson.dumps(kw))

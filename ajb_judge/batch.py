@@ -47,19 +47,40 @@ def part_path(path: Path, i: int) -> Path:
     return path if i == 1 else path.with_name(f"{path.stem}.part{i}{path.suffix}")
 
 
-def export_batch(
+def pending_requests(
     units: list[Unit],
     ctx: Context,
     backend: Any,
     existing: dict[str, str],
-    path: Path,
     retry_errors: bool = False,
-    max_requests: int = MAX_REQUESTS_PER_FILE,
-    max_bytes: int = MAX_BYTES_PER_FILE,
     retry_permanent: bool = False,
     retry_ambiguous: bool = False,
+) -> list[tuple[Unit, dict[str, Any]]]:
+    """Return (unit, request body) per distinct pending request: identical requests once (see share_identical)."""
+    from ajb_judge.conditions import request_hash
+    from ajb_judge.runner import _pending
+
+    out: list[tuple[Unit, dict[str, Any]]] = []
+    sent: set[tuple[str, str, str]] = set()
+    for u in _pending(units, existing, retry_errors, retry_permanent, retry_ambiguous):
+        try:
+            msgs = ctx.messages(u)
+        except KeyError:  # deref judge call whose reference is not derived yet
+            continue
+        ident = (u.run_hash, u.kind, request_hash(u))
+        if ident not in sent:
+            sent.add(ident)
+            out.append((u, batch_body(backend, msgs, u.kind == "judge")))
+    return out
+
+
+def write_requests(
+    requests: list[tuple[Unit, dict[str, Any]]],
+    path: Path,
+    max_requests: int = MAX_REQUESTS_PER_FILE,
+    max_bytes: int = MAX_BYTES_PER_FILE,
 ) -> list[tuple[Path, int]]:
-    """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)]."""
+    """Write one Batch API request line per request, split at the per-file limits; return [(file, lines)]."""
     from ajb_judge.export import atomic_write_text
 
     parts: list[tuple[Path, int]] = []
@@ -74,32 +95,9 @@ def export_batch(
         parts.append((p, len(buf)))
         buf, size = [], 0
 
-    from ajb_judge.conditions import request_hash
-
-    sent: set[tuple[str, str, str]] = set()  # identical requests are exported once (see share_identical)
-    from ajb_judge.runner import _pending
-
-    for u in _pending(units, existing, retry_errors, retry_permanent, retry_ambiguous):
-        try:
-            msgs = ctx.messages(u)
-        except KeyError:  # deref judge call whose reference is not derived yet
-            continue
-        ident = (u.run_hash, u.kind, request_hash(u))
-        if ident in sent:
-            continue
-        sent.add(ident)
-        line = (
-            json.dumps(
-                {
-                    "custom_id": u.key,
-                    "method": "POST",
-                    "url": "/v1/chat/completions",
-                    "body": batch_body(backend, msgs, u.kind == "judge"),
-                },
-                ensure_ascii=False,
-            )
-            + "\n"
-        )
+    for u, body in requests:
+        req = {"custom_id": u.key, "method": "POST", "url": "/v1/chat/completions", "body": body}
+        line = json.dumps(req, ensure_ascii=False) + "\n"
         n = len(line.encode("utf-8"))
         if n > max_bytes:
             raise ValueError(f"one request ({u.key}) is {n} bytes, over the {max_bytes}-byte file limit")
@@ -109,12 +107,50 @@ def export_batch(
         size += n
     if buf or not parts:
         flush()
-    path = Path(path)
-    for old in path.parent.glob(f"{path.stem}.part*{path.suffix}"):  # parts left by an earlier, larger export
-        num = old.name[len(path.stem) + 5 : len(old.name) - len(path.suffix)]
-        if num.isdigit() and int(num) > len(parts):
-            old.unlink()
+    _remove_stale_parts(Path(path), len(parts))
     return parts
+
+
+def _remove_stale_parts(path: Path, kept: int) -> None:
+    """Remove part files beyond the `kept` ones (left by an earlier, larger export)."""
+    for old in path.parent.glob(f"{path.stem}.part*{path.suffix}"):
+        num = old.name[len(path.stem) + 5 : len(old.name) - len(path.suffix)]
+        if num.isdigit() and int(num) > kept:
+            old.unlink()
+
+
+def export_batch(
+    units: list[Unit],
+    ctx: Context,
+    backend: Any,
+    existing: dict[str, str],
+    path: Path,
+    retry_errors: bool = False,
+    max_requests: int = MAX_REQUESTS_PER_FILE,
+    max_bytes: int = MAX_BYTES_PER_FILE,
+    retry_permanent: bool = False,
+    retry_ambiguous: bool = False,
+) -> list[tuple[Path, int]]:
+    """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)].
+
+    No reservation is made here; the CLI's batch-export reserves each request first (reserve_requests).
+    """
+    reqs = pending_requests(units, ctx, backend, existing, retry_errors, retry_permanent, retry_ambiguous)
+    return write_requests(reqs, path, max_requests, max_bytes)
+
+
+def reserve_requests(
+    requests: list[tuple[Unit, dict[str, Any]]], store: Any, refuse: Any = None
+) -> tuple[list[int], str | None]:
+    """Reserve each request's tokens in the store, in order, until `refuse` stops it; return (ids, why it stopped).
+
+    A request reserves what a call of the same body would (runner.prompt_reservation and
+    completion_reservation): its import replaces the reservation by the usage it reports.
+    """
+    from ajb_judge.runner import completion_reservation, prompt_reservation
+
+    sizes = [(u.run_hash, u.key, prompt_reservation(b), completion_reservation(b)) for u, b in requests]
+    return store.reserve_batch(sizes, refuse)
 
 
 def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:
@@ -146,30 +182,29 @@ def import_batch(
     """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
 
     Besides statuses the counts hold ``noop_already_ok`` (a result for a unit already ok in the
-    store: not overwritten), ``noop_already_imported`` (the very same line was imported before, from
-    this file or another: its usage is not counted again), ``noop_duplicate`` (the same custom_id twice in the file: the first
-    is kept), ``unknown_key`` and ``corrupt_line`` (unreadable lines are reported in `problems`
-    and skipped; the rest is imported).
+    store: not overwritten), ``noop_already_imported`` (the very same line was imported before,
+    from this file or another), ``noop_duplicate`` (the same custom_id again in the file: the
+    first is kept), ``unknown_key`` (a custom_id that names no request of this run; of them
+    ``unknown_key_paid`` lines were billed, for ``unknown_key_tokens`` tokens: nothing of them is
+    stored or booked) and ``corrupt_line`` (unreadable lines are reported in `problems` and
+    skipped; the rest is imported). Every other line's usage is booked, the no-ops included
+    (a second output of the same requests was paid too); only a line imported before is not.
     """
     import hashlib
-
-    from ajb_judge.conditions import request_hash
-    from ajb_judge.runner import _parse_unit
 
     by_key = {u.key: u for u in units}
     existing = store.statuses({u.run_hash for u in units})
     c: Counter = Counter()
     rows: list[dict[str, Any]] = []
+    paid: list[dict[str, Any]] = []
     line_hashes: list[str] = []
     seen: set[str] = set()
     problems = [] if problems is None else problems
     with open(path, encoding="utf-8", errors="replace") as fh:
-        lines = list(enumerate(fh, 1))
-    done_before = store.imported(hashlib.sha256(x.strip().encode()).hexdigest() for _, x in lines if x.strip())
-    for lineno, line in lines:
-        if not line.strip():
-            continue
-        lh = hashlib.sha256(line.strip().encode()).hexdigest()
+        lines = [(i, x.strip()) for i, x in enumerate(fh, 1) if x.strip()]
+    hashes = [hashlib.sha256(x.encode()).hexdigest() for _, x in lines]
+    done_before = store.imported(hashes)
+    for (lineno, line), lh in zip(lines, hashes, strict=True):
         try:
             rec = json.loads(line)
             if not isinstance(rec, dict):
@@ -180,60 +215,72 @@ def import_batch(
             continue
         key = rec.get("custom_id")
         u = by_key.get(key)
+        resp = rec.get("response") or {}
+        body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
+        body = body if isinstance(body, dict) else {}
+        billed = _billed(rec, resp, body)
+        usage = body.get("usage") or {}
         if u is None:
             c["unknown_key"] += 1
-            continue
-        if key in seen:
-            c["noop_duplicate"] += 1
-            continue
-        seen.add(key)
-        if existing.get(key) == P.OK:
-            c["noop_already_ok"] += 1
+            c["unknown_key_paid"] += billed
+            c["unknown_key_tokens"] += (usage.get("prompt_tokens") or 0) + (usage.get("completion_tokens") or 0)
             continue
         if lh in done_before:
             c["noop_already_imported"] += 1
             continue
-        resp = rec.get("response") or {}
-        body = resp.get("body") if "body" in resp else resp  # OpenAI/vLLM: response.body; some tools: response
-        body = body or {}
-        row = {**u.identity(), "attempts": 1}
-        if ctx is not None:  # the request's hash lets identical requests share this answer
-            try:
-                ctx.messages(u)  # a deref call whose reference is not derived yet has no request
-                row["request_hash"] = request_hash(u)
-            except KeyError:
-                pass
-        if (
-            not isinstance(body, dict)
-            or rec.get("error")
-            or (resp.get("status_code") or 200) >= 400
-            or not body.get("choices")
-        ):
-            err = rec.get("error") or (body.get("error") if isinstance(body, dict) else None)
-            low = json.dumps(err).lower()
-            status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
-            row.update(status=status, error=json.dumps(err)[:500])
-        else:
-            ch = body["choices"][0]
-            msg = ch.get("message") or {}
-            reasoning = msg.get("reasoning_content") or msg.get("reasoning")
-            status, parsed = _parse_unit(
-                u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal")
-            )
-            usage = body.get("usage") or {}
-            row.update(
-                status=status,
-                raw=msg.get("content"),
-                reasoning=reasoning,
-                finish_reason=ch.get("finish_reason"),
-                parsed=parsed,
-                model=body.get("model"),
-                fingerprint=body.get("system_fingerprint"),
-                prompt_tokens=usage.get("prompt_tokens"),
-                completion_tokens=usage.get("completion_tokens"),
-            )
-        rows.append(row)
+        done_before.add(lh)
         line_hashes.append(lh)
+        paid.append({"run_hash": u.run_hash, "key": key, "billed": billed, **usage})
+        if key in seen or existing.get(key) == P.OK:
+            c["noop_duplicate" if key in seen else "noop_already_ok"] += 1
+            continue
+        seen.add(key)
+        row = _imported_row(u, rec, body, billed, ctx)
+        rows.append(row)
         c[row["status"]] += 1
-    store.put_many(rows, imported=line_hashes)
+    store.put_many(rows, imported=line_hashes, paid=paid)
     return c
+
+
+def _billed(rec: dict[str, Any], resp: dict[str, Any], body: dict[str, Any]) -> bool:
+    """Return whether a batch output line was a generated (billed) answer, not an error."""
+    return not rec.get("error") and (resp.get("status_code") or 200) < 400 and bool(body.get("choices"))
+
+
+def _imported_row(
+    u: Unit, rec: dict[str, Any], body: dict[str, Any], billed: bool, ctx: Context | None
+) -> dict[str, Any]:
+    """Return the store row of one imported batch output line (its usage is booked apart, in put_many)."""
+    from ajb_judge.conditions import request_hash
+    from ajb_judge.runner import _parse_unit
+
+    row = {**u.identity(), "attempts": 1}
+    if ctx is not None:  # the request's hash lets identical requests share this answer
+        try:
+            ctx.messages(u)  # a deref call whose reference is not derived yet has no request
+            row["request_hash"] = request_hash(u)
+        except KeyError:
+            pass
+    if not billed:
+        err = rec.get("error") or body.get("error")
+        low = json.dumps(err).lower()
+        status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
+        row.update(status=status, error=json.dumps(err)[:500])
+        return row
+    ch = body["choices"][0]
+    msg = ch.get("message") or {}
+    reasoning = msg.get("reasoning_content") or msg.get("reasoning")
+    status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
+    usage = body.get("usage") or {}
+    row.update(
+        status=status,
+        raw=msg.get("content"),
+        reasoning=reasoning,
+        finish_reason=ch.get("finish_reason"),
+        parsed=parsed,
+        model=body.get("model"),
+        fingerprint=body.get("system_fingerprint"),
+        prompt_tokens=usage.get("prompt_tokens"),
+        completion_tokens=usage.get("completion_tokens"),
+    )
+    return row

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from ajb_judge.backends import Decoding
 from ajb_judge.runner import SELECT_SEED, RunConfig, RunSummary, run_generate, run_judge, run_rewrite
@@ -308,12 +310,12 @@ def _print_summary(s: RunSummary) -> None:
 
 
 def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
-    """Run batch-export / batch-import."""
-    from ajb_judge import batch
+    """Run batch-export / batch-import; return the exit code."""
     from ajb_judge.conditions import Context, config_hash, judge_units
-    from ajb_judge.runner import _load_derived, _make_backend, load_items, store_path
+    from ajb_judge.runner import _check_config, _make_backend, load_items, store_path
     from ajb_judge.store import Store
 
+    _check_config(dataclasses.replace(cfg, dry_run=True))  # the budget and the extra body, before any file
     bench, _, gens = load_items(cfg)
     run_hash, dhash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
     ctx = Context(bench.records, gens, cfg.seed)
@@ -322,47 +324,83 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     with Store(store_path(cfg)) as store:
         store.register_run(run_hash, cfg.name, cfg.public())
         if a.cmd == "batch-export":
-            _load_derived(store, ctx, derivers)
-            existing = store.statuses([run_hash, dhash])
-            pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
-            todo = pending_d if pending_d else units  # derive first, then judge
-            max_bytes = int(a.batch_max_mb * 2**20)
-            parts = batch.export_batch(
-                todo,
-                ctx,
-                backend,
-                existing,
-                a.file,
-                cfg.retry_errors,
-                max_requests=a.batch_max_requests,
-                max_bytes=max_bytes,
-                retry_permanent=cfg.retry_permanent,
-                retry_ambiguous=cfg.retry_ambiguous,
-            )
-            for path, n in parts:
-                print(f"wrote {n} requests to {path}")
-            if len(parts) > 1:
-                print(
-                    f"split into {len(parts)} files at the per-file limits "
-                    f"({a.batch_max_requests:,} requests, {a.batch_max_mb:g} MB); upload each"
-                )
-            if pending_d:
-                print("(DeRef deriver calls; import, then export again)")
-            return 0
-        problems: list[str] = []
-        _load_derived(store, ctx, derivers)
-        c = batch.import_batch(a.file, [*derivers, *units], store, problems, ctx)
-        for msg in problems:
-            print(msg)
-        print(f"imported {dict(c)}")
-        _load_derived(store, ctx, derivers)
-        shared = batch.share_identical([*derivers, *units], ctx, store, cfg.decoding)
-        if shared:
-            print(f"{shared} more units answered by an identical request (recorded with reused_from; not paid)")
+            return _batch_export(a, cfg, store, ctx, backend, derivers, units)
+        code = _batch_import(a, cfg, store, ctx, derivers, units)
+    if code:
+        return code
     cfg.dry_run, cfg.retry_errors, cfg.reparse, cfg.offline = False, False, False, True
     s = run_judge(cfg)  # export what the store now holds; no call is made
     _print_summary(s)
-    return 0
+    return EXIT_OK
+
+
+def _batch_export(
+    a: argparse.Namespace, cfg: RunConfig, store: Any, ctx: Any, backend: Any, derivers: list, units: list
+) -> int:
+    """Reserve and write the pending requests (derivers first, then judge calls); exit 5 when the budget stops it."""
+    from ajb_judge import batch
+    from ajb_judge.runner import _load_derived, over_budget
+
+    _load_derived(store, ctx, derivers)
+    existing = store.statuses({u.run_hash for u in [*derivers, *units]})
+    pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
+    flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+    reqs = batch.pending_requests(pending_d or units, ctx, backend, existing, *flags)  # derive first, then judge
+    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
+    refuse = (lambda tin, tout: over_budget(cfg, tin, tout, 0)) if budgeted else None
+    ids, why = batch.reserve_requests(reqs, store, refuse)
+    try:
+        parts = batch.write_requests(reqs[: len(ids)], a.file, a.batch_max_requests, int(a.batch_max_mb * 2**20))
+    except BaseException:
+        store.release_many(ids)  # nothing was written: nothing can be billed
+        raise
+    for path, n in parts:
+        print(f"wrote {n} requests to {path}")
+    if len(parts) > 1:
+        print(
+            f"split into {len(parts)} files at the per-file limits "
+            f"({a.batch_max_requests:,} requests, {a.batch_max_mb:g} MB); upload each"
+        )
+    if pending_d:
+        print("(DeRef deriver calls; import, then export again)")
+    print(
+        f"reserved {len(ids)} requests' tokens on the store (each at its cap; an import replaces a reservation by "
+        "the usage its line reports; a file run twice is paid twice, so export again rather than re-run a file)"
+    )
+    if why:
+        print(f"error: ABORTED: {why}: wrote {len(ids)} of {len(reqs)} pending requests", file=sys.stderr)
+        return EXIT_BUDGET
+    return EXIT_OK
+
+
+def _batch_import(a: argparse.Namespace, cfg: RunConfig, store: Any, ctx: Any, derivers: list, units: list) -> int:
+    """Import an output file into the store; exit 2 when paid lines match no request of this run."""
+    from ajb_judge import batch
+    from ajb_judge.runner import _load_derived
+
+    problems: list[str] = []
+    _load_derived(store, ctx, derivers)
+    c = batch.import_batch(a.file, [*derivers, *units], store, problems, ctx)
+    for msg in problems:
+        print(msg)
+    unknown = {k: c.pop(k) for k in ("unknown_key", "unknown_key_paid", "unknown_key_tokens") if k in c}
+    print(f"imported {dict(c)}" + (f"; {unknown.get('unknown_key', 0)} lines match no request" if unknown else ""))
+    _load_derived(store, ctx, derivers)
+    shared = batch.share_identical([*derivers, *units], ctx, store, cfg.decoding)
+    if shared:
+        print(f"{shared} more units answered by an identical request (recorded with reused_from; not paid)")
+    if unknown.get("unknown_key_paid"):
+        matched = sum(v for k, v in c.items() if k != "corrupt_line")
+        print(
+            f"error: {unknown['unknown_key_paid']} paid lines of {a.file} ({unknown['unknown_key_tokens']:,} tokens) "
+            f"match no request of this run ({matched} matched): their custom_ids are store keys of other settings. "
+            "Import with the export's --model, decoding options, --extra-body, --response-format, --conditions, "
+            "--generators, --difficulties, --limit and --select-seed; nothing of those lines was stored or booked, "
+            "so importing again with the right options books them",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    return EXIT_OK
 
 
 def _one_line(exc: BaseException, secrets: tuple[str, ...]) -> str:

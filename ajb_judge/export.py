@@ -46,10 +46,23 @@ def export_conflict(old: dict[str, Any], meta: dict[str, Any]) -> str | None:
     was, now = old.get("selection"), meta.get("selection")
     if isinstance(was, dict) and isinstance(now, dict):
         diff = {k: (was.get(k), now.get(k)) for k in SELECTION_KEYS if was.get(k) != now.get(k)}
+        if set(diff) == {"limit"} and extends(was.get("limit"), now.get("limit")):
+            return None  # a pilot grown: the stratified selections are nested, the stored items are asked again free
         if diff:
             said = ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in diff.items())
             return f"holds this run's export over another selection of items ({said})"
     return None
+
+
+def extends(old_limit: int | None, new_limit: int | None) -> bool:
+    """Return whether a selection of `new_limit` records holds every record of `old_limit` (None: all records).
+
+    The stratified selection of n records is the first n of one seeded order
+    (conditions.stratified_ids), so a larger limit on the same selection extends a run.
+    """
+    if new_limit is None:
+        return True
+    return old_limit is not None and new_limit >= old_limit
 
 
 def check_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> None:

@@ -214,6 +214,11 @@ class RunSummary:
                     if self.store_spent.get("reserved")
                     else ""
                 )
+                + (
+                    f", {self.store_spent['batch_reserved']} reservations of batch requests exported, not imported yet"
+                    if self.store_spent.get("batch_reserved")
+                    else ""
+                )
                 + ")"
             )
         lines += [f"WARNING: {w}" for w in self.warnings]
@@ -296,9 +301,45 @@ def _check_config(cfg: RunConfig) -> None:
             "--budget-usd needs --price-in and --price-out (USD per 1M prompt / completion tokens): "
             "without prices a USD budget cannot be checked; give both, or use --budget-tokens"
         )
+    check_extra_body(cfg.extra_body)
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
+
+
+REQUEST_KEYS = ("model", "messages")  # what the runner itself puts in a request (the store key names them)
+CHOICE_KEYS = ("n", "best_of")  # completions generated (and billed) per request; only choices[0] is read
+
+
+def check_extra_body(extra: dict[str, Any] | None) -> None:
+    """Raise ValueError on an --extra-body the budget could not cover or the store would misname.
+
+    A token cap must be a whole number (or null: no cap, reserved as UNCAPPED_RESERVATION), n and
+    best_of at most 1 (only the first choice is read, the others would be paid for nothing), no
+    streaming (the runner reads one JSON reply) and no model or messages of its own.
+    """
+    extra = extra or {}
+    if not isinstance(extra, dict):
+        raise ValueError(f"--extra-body must be a JSON object, got {type(extra).__name__}")
+    for k in REQUEST_KEYS:
+        if k in extra:
+            raise ValueError(f"--extra-body may not set {k}: the runner writes the {k} a stored answer is keyed by")
+    if extra.get("stream"):
+        raise ValueError("--extra-body stream: the runner reads one JSON reply per call; leave stream out")
+    for k in CHOICE_KEYS:
+        v = extra.get(k)
+        if v is not None and (isinstance(v, bool) or v != 1):
+            raise ValueError(
+                f"--extra-body {k}={v!r}: the runner reads only the first choice, so more would be paid and "
+                f"thrown away; leave {k} out (or 1)"
+            )
+    for k in MAX_TOKEN_KEYS:
+        v = extra.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
+            raise ValueError(
+                f"--extra-body {k}={v!r} must be a whole number of tokens above 0 (the budget reserves it; a "
+                f"string or fraction could not be reserved): write it as a number, e.g. {k}: 8000"
+            )
 
 
 STORE_DIRNAME = ".store"  # under the runs folder: paid replies and the budget ledger, never in the cache
@@ -354,7 +395,14 @@ class _NoStore:
 
     def spent(self) -> dict[str, int]:
         """Return zero spend."""
-        return {"prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "estimated": 0, "reserved": 0}
+        return {
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "attempts": 0,
+            "estimated": 0,
+            "reserved": 0,
+            "batch_reserved": 0,
+        }
 
 
 NEW_STORE = "(a new store)"  # the store id an export is compared with before the run's store exists
@@ -529,6 +577,8 @@ class _Stats:
     prompt_tokens: int = 0  # usage reported by replies in this process
     completion_tokens: int = 0
     fatal_calls: int = 0  # calls that ended the run (auth, quota, unknown model)
+    paid_attempts: int = 0  # attempts that may be billed: replies, timeouts, connections lost after sending
+    paid_failed: int = 0  # those that gave no ok verdict
     abort: str | None = None
     abort_kind: str | None = None  # budget | fatal | failure_rate
     answered: set[str] = field(default_factory=set)  # unit keys stored by this execution (calls and reuses)
@@ -542,6 +592,23 @@ class _Stats:
         """
         n = self.new - self.statuses[P.CONTEXT_LENGTH]
         return 0.0 if n <= 0 else 1.0 - self.statuses[P.OK] / n
+
+    def paid_attempt(self, failed: bool) -> None:
+        """Count one attempt that may be billed (and whether it failed)."""
+        self.paid_attempts += 1
+        self.paid_failed += failed
+
+    def misconfigured(self, after: int, rate: float) -> str | None:
+        """Return why the judge looks misconfigured: `rate` of the first `after` paid attempts (or calls) failed.
+
+        Paid attempts are counted, not calls, so retried timeouts and drops stop the run after
+        `after` of them; calls are counted too, for failures that are not billed (HTTP errors).
+        """
+        if self.paid_attempts >= after and self.paid_failed >= rate * self.paid_attempts:
+            return f"{self.paid_failed / self.paid_attempts:.0%} of the first {self.paid_attempts} paid attempts failed"
+        if self.new >= after and self.failure_rate() >= rate:
+            return f"{self.failure_rate():.0%} of the first {self.new} calls failed"
+        return None
 
     def stop(self, kind: str, why: str) -> None:
         """Abort the execution (the first reason wins): no new attempt is sent."""
@@ -597,19 +664,23 @@ def _reuse(row: dict[str, Any], u: Unit, decoding: Decoding) -> dict[str, Any]:
     return out
 
 
-def prompt_reservation(messages: list[dict[str, Any]]) -> int:
-    """Return the prompt tokens reserved for a request: its JSON length / 3 (a tokenizer's ~4 chars/token, with room)."""
-    return len(json.dumps(messages)) // 3 + 16
+def prompt_reservation(body: dict[str, Any]) -> int:
+    """Return the prompt tokens reserved for a request body: its JSON length / 3 (a tokenizer's ~4 chars/token, with room).
 
-
-def completion_reservation(cfg: RunConfig) -> int:
-    """Return the completion tokens reserved for a call: the largest cap the request carries (--max-tokens, --extra-body).
-
-    The extra body is merged into the request last, so a max_tokens / max_completion_tokens /
-    max_output_tokens there is what the server sees; without any cap, UNCAPPED_RESERVATION.
+    The whole body counts (messages, response-format schema, any tools an --extra-body adds).
     """
-    caps = [cfg.decoding.max_tokens] + [(cfg.extra_body or {}).get(k) for k in MAX_TOKEN_KEYS]
-    found = [int(c) for c in caps if isinstance(c, int | float) and not isinstance(c, bool) and c > 0]
+    return len(json.dumps(body)) // 3 + 16
+
+
+def completion_reservation(body: dict[str, Any]) -> int:
+    """Return the completion tokens reserved for a request body: the largest cap it carries, else UNCAPPED_RESERVATION.
+
+    Read from the body that is sent (the --extra-body merged in last), so a cap set or removed
+    (null) there is the one reserved; check_extra_body refuses caps that are not whole numbers
+    and more than one choice.
+    """
+    caps = [body.get(k) for k in MAX_TOKEN_KEYS]
+    found = [c for c in caps if isinstance(c, int) and not isinstance(c, bool) and c > 0]
     return max(found) if found else UNCAPPED_RESERVATION
 
 
@@ -624,96 +695,65 @@ async def _call_unit(
     request_hash: str | None = None,
     reserve: Any = None,
 ) -> dict[str, Any]:
-    """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts timeouts).
+    """Return the store row of one unit after up to max_attempts attempts (max_timeout_attempts maybe-billed ones).
 
     `reserve(est_in, est_out)` is called before every attempt: it returns a committed reservation
     id (or raises _OverBudget and nothing is sent). The reply's row carries ``_reservation`` so
-    the answer and its usage replace the reservation in one transaction.
+    the answer and its usage replace the reservation in one transaction. An attempt that may have
+    been billed without an answer (timed out, or its connection failed after sending) keeps its
+    reservation as spent and counts against --max-timeout-attempts.
     """
     messages = ctx.messages(u)
     row = _unit_row(u, request_hash or unit_request_hash(u), backend.decoding)
     json_reply = u.kind in ("judge",)
-    est_in = prompt_reservation(messages)
-    est_out = completion_reservation(cfg)  # a timed-out call may have run to the cap
-    attempts = timeouts = 0
+    body = backend.request_body(messages, json_reply)  # what is sent: the reservation reads it
+    est_in, est_out = prompt_reservation(body), completion_reservation(body)  # a lost call may have run to the cap
+    tally = {"attempts": 0, "unanswered": 0}  # attempts, and those that may be billed without an answer
 
     def retry_this(exc: BaseException) -> bool:
-        """Return whether a failed attempt is retried (timeouts have their own, smaller cap)."""
+        """Return whether a failed attempt is retried (maybe-billed ones have their own, smaller cap)."""
         if not isinstance(exc, CallError) or exc.kind in FATAL_KINDS:
             return False
-        return timeouts < cfg.max_timeout_attempts if exc.kind == "timeout" else exc.retryable
+        if sent_unanswered(exc):
+            return tally["unanswered"] < cfg.max_timeout_attempts
+        return exc.retryable
 
     async def attempt() -> Any:
         """Send one attempt under its own reservation; settle the reservation when it fails."""
-        nonlocal attempts, timeouts
         await limiter.wait()
         rid = reserve(u, est_in, est_out) if reserve is not None else None
-        attempts += 1
+        tally["attempts"] += 1
         try:
             res = await backend.chat(messages, json_reply=json_reply)
         except BaseException as err:
             if isinstance(err, asyncio.CancelledError):  # the reservation stays: counted at the next resume
                 raise
-            if isinstance(err, CallError) and err.kind == "timeout":  # the provider may have billed it all
-                timeouts += 1
-                stats.timeouts += 1
-                stats.timeout_tokens += est_in + est_out
-                what = "timeout"
-            elif sent_unanswered(err):  # sent, then the connection failed: maybe billed in full
-                stats.dropped += 1
-                stats.dropped_tokens += est_in + est_out
-                what = "dropped"
-            else:
-                what = None  # an HTTP error answer or a refused connection: nothing generated
-            if store is not None and rid is not None and what:
-                store.keep_as_spent(rid, what)
-            elif store is not None and rid is not None:
-                store.release(rid)
-            elif store is not None and what:
-                store.add_spend(u.run_hash, u.key, what, est_in, est_out, estimated=True)
+            what = _settle_failed(err, u, rid, est_in + est_out, store, stats)
+            if what:
+                tally["unanswered"] += 1
+                stats.paid_attempt(failed=True)
+                _stop_if_misconfigured(stats, cfg)
             raise
         row["_reservation"] = rid
         return res
 
-    def wait(rs: tenacity.RetryCallState) -> float:
-        """Return the wait before the next attempt: the server's Retry-After, else full-jitter exponential."""
-        exc = rs.outcome.exception() if rs.outcome is not None else None
-        return backoff_delay(
-            rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s
-        )
-
     retrying = tenacity.AsyncRetrying(
         stop=tenacity.stop_after_attempt(cfg.max_attempts),
         retry=tenacity.retry_if_exception(retry_this),
-        wait=wait,
+        wait=lambda rs: _wait(rs, cfg),
         reraise=True,
         before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1),
     )
     try:
         res = await retrying(attempt)
     except CallError as err:
-        if err.kind in FATAL_KINDS:
-            code = f", HTTP {err.status_code}" if err.status_code else ""
-            raise FatalBackendError(f"{err.kind}{code}: {err.message}") from None
-        if err.kind == "timeout":
-            row.update(
-                status=P.TIMEOUT,
-                attempts=attempts,
-                error=f"{timeouts} timed-out attempt(s) of {cfg.timeout_s:g} s, counted as spent "
-                f"(~{est_in} + ~{est_out} tokens each, estimated); last: {err}"[:500],
-            )
-        else:
-            row.update(
-                status=P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR,
-                attempts=attempts,
-                error=str(err)[:500],
-            )
-        return row
+        return _failed_row(row, err, tally, cfg, est_in, est_out)
     status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
+    stats.paid_attempt(failed=status != P.OK)
     parsed["response_format"] = res.response_format
     row.update(
         status=status,
-        attempts=attempts,
+        attempts=tally["attempts"],
         raw=res.content,
         reasoning=res.reasoning,
         finish_reason=res.finish_reason,
@@ -724,6 +764,57 @@ async def _call_unit(
         completion_tokens=res.completion_tokens,
         latency_s=round(res.latency_s, 4),
     )
+    return row
+
+
+def _wait(rs: tenacity.RetryCallState, cfg: RunConfig) -> float:
+    """Return the wait before the next attempt: the server's Retry-After, else full-jitter exponential."""
+    exc = rs.outcome.exception() if rs.outcome is not None else None
+    return backoff_delay(rs.attempt_number, getattr(exc, "retry_after", None), cfg.backoff_base_s, cfg.backoff_cap_s)
+
+
+def _settle_failed(err: BaseException, u: Unit, rid: int | None, tokens: int, store: Any, stats: _Stats) -> str | None:
+    """Settle a failed attempt's reservation; return 'timeout' / 'dropped' when it may have been billed (kept as spent).
+
+    A timed-out attempt may have been generated and billed in full, and so may one whose
+    connection failed after sending; an HTTP error answer or a refused connection was not.
+    """
+    if isinstance(err, CallError) and err.kind == "timeout":
+        stats.timeouts += 1
+        stats.timeout_tokens += tokens
+        what: str | None = "timeout"
+    elif sent_unanswered(err):
+        stats.dropped += 1
+        stats.dropped_tokens += tokens
+        what = "dropped"
+    else:
+        what = None
+    if store is not None and rid is not None:
+        if what:
+            store.keep_as_spent(rid, what)
+        else:
+            store.release(rid)
+    return what
+
+
+def _failed_row(
+    row: dict[str, Any], err: CallError, tally: dict[str, int], cfg: RunConfig, est_in: int, est_out: int
+) -> dict[str, Any]:
+    """Return the store row of a unit whose last attempt failed (raise FatalBackendError for a fatal one)."""
+    if err.kind in FATAL_KINDS:
+        code = f", HTTP {err.status_code}" if err.status_code else ""
+        raise FatalBackendError(f"{err.kind}{code}: {err.message}") from None
+    if err.kind == "timeout":
+        status = P.TIMEOUT
+    else:
+        status = P.CONTEXT_LENGTH if err.kind == "context_length" else P.API_ERROR
+    error = str(err)
+    if tally["unanswered"]:
+        error = (
+            f"{tally['unanswered']} timed-out or dropped attempt(s) (no answer within {cfg.timeout_s:g} s, or the "
+            f"connection lost after sending), counted as spent (~{est_in} + ~{est_out} tokens each, estimated); last: {err}"
+        )
+    row.update(status=status, attempts=tally["attempts"], error=error[:500])
     return row
 
 
@@ -822,12 +913,7 @@ async def _execute(
             got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
             stats.prompt_tokens += got_in
             stats.completion_tokens += got_out
-            if stats.new >= cfg.abort_after and stats.failure_rate() >= cfg.abort_error_rate and not stats.abort:
-                stats.stop(
-                    "failure_rate",
-                    f"{stats.failure_rate():.0%} of the first {stats.new} calls failed "
-                    f"({dict(stats.statuses)}): the judge looks misconfigured",
-                )
+            _stop_if_misconfigured(stats, cfg)
             if pbar is not None:
                 pbar.update(1)
                 pbar.set_postfix(
@@ -849,6 +935,13 @@ async def _execute(
     finally:
         if pbar is not None:
             pbar.close()
+
+
+def _stop_if_misconfigured(stats: _Stats, cfg: RunConfig) -> None:
+    """Abort the execution when the failures so far show a misconfigured judge (see _Stats.misconfigured)."""
+    why = stats.misconfigured(cfg.abort_after, cfg.abort_error_rate)
+    if why and not stats.abort:
+        stats.stop("failure_rate", f"{why} ({dict(stats.statuses)}): the judge looks misconfigured")
 
 
 def _new_stats(store: Any) -> _Stats:

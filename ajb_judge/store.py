@@ -170,8 +170,9 @@ def _refuse_links(path: Path, links: int) -> None:
     if links > 1:
         raise StoreDamagedError(
             f"store {path} has {links} names (hard links): SQLite keeps one write-ahead log per name, so "
-            "writing through two names corrupts it; keep one name (copy the file with cp to make a "
-            "separate store, then remove the other link)"
+            "writing through two names corrupts it; keep one name and rm the others (find them with "
+            f"find / -xdev -samefile {path}); a copy (cp) is another store: it gets its own store id, and its own "
+            "budget ledger from then on, and never writes the original's exports"
         )
 
 
@@ -229,10 +230,7 @@ class Store:
             cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
             if "reused_from" not in cols:  # stores written before identical requests were shared
                 self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
-            if lock:
-                self.conn.execute("INSERT OR IGNORE INTO info VALUES ('store_id', ?)", (uuid.uuid4().hex[:16],))
-            row = self.conn.execute("SELECT value FROM info WHERE name='store_id'").fetchone()
-            self.store_id: str | None = row[0] if row else None
+            self.store_id: str | None = self._identity(lock)
         except sqlite3.DatabaseError as exc:
             self._release()
             raise StoreDamagedError(
@@ -242,6 +240,32 @@ class Store:
         except BaseException:
             self._release()
             raise
+
+    def _identity(self, writer: bool) -> str | None:
+        """Return the store's id: a store opened at another inode than the one it records is a copy, with an id of its own.
+
+        ``cp`` copies every row, ``info.store_id`` included; a moved store (``mv`` in one file
+        system, or its folder moved) keeps its inode and its id. A writer records the inode of a
+        new store (and of a store made before inodes were recorded) and gives a copy a new id,
+        said on stderr; a reader (dry run) sees a copy as a store without an id yet.
+        """
+        got = dict(self.conn.execute("SELECT name, value FROM info WHERE name IN ('store_id', 'inode')").fetchall())
+        inode = str(os.stat(self.path).st_ino)
+        copied = "store_id" in got and got.get("inode") not in (None, inode)
+        if not writer:
+            return None if copied else got.get("store_id")
+        if copied:
+            import sys
+
+            print(
+                f"note: store {self.path} is a copy of store {got['store_id']} (made at inode {got['inode']}, opened "
+                f"at {inode}): it gets a store id of its own, so it never writes the original's exports",
+                file=sys.stderr,
+            )
+        sid = got["store_id"] if "store_id" in got and not copied else uuid.uuid4().hex[:16]
+        self.conn.execute("INSERT OR REPLACE INTO info VALUES ('store_id', ?)", (sid,))
+        self.conn.execute("INSERT OR REPLACE INTO info VALUES ('inode', ?)", (inode,))
+        return sid
 
     def _release(self) -> None:
         """Close the connection (if open), then the database file's descriptor and the writer lock."""
@@ -325,6 +349,39 @@ class Store:
             raise
         return int(cur.lastrowid), None
 
+    def reserve_batch(
+        self, requests: list[tuple[str, str, int, int]], refuse: Callable[[int, int], str | None] | None = None
+    ) -> tuple[list[int], str | None]:
+        """Commit a reservation for each exported batch request (run hash, key, prompt, completion) that fits.
+
+        One transaction over the store's total spend, as :meth:`reserve`: requests are reserved in
+        order until ``refuse(total_in, total_out)`` gives a reason; return (the reservation ids, that
+        reason or None). An import replaces each reservation by its line's usage (:meth:`put_many`).
+        """
+        ids: list[int] = []
+        why = None
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            tin, tout = self.spend_total()
+            for run_hash, key, p, c in requests:
+                why = refuse(tin + p, tout + c) if refuse is not None else None
+                if why:
+                    break
+                cur = self.conn.execute(
+                    "INSERT INTO spend VALUES (?, ?, ?, 'batch_reserved', ?, ?, 1)", (time.time(), run_hash, key, p, c)
+                )
+                ids.append(int(cur.lastrowid))
+                tin, tout = tin + p, tout + c
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return ids, why
+
+    def release_many(self, reservations: list[int]) -> None:
+        """Drop reservations (batch requests that were not written after all)."""
+        self.conn.executemany("DELETE FROM spend WHERE rowid=? AND what LIKE '%reserved'", [(r,) for r in reservations])
+
     def spend_total(self) -> tuple[int, int]:
         """Return the (prompt, completion) tokens of every spend row: paid, estimated and reserved (kept by triggers)."""
         row = self.conn.execute("SELECT prompt_tokens, completion_tokens FROM spend_total WHERE id = 0").fetchone()
@@ -365,8 +422,8 @@ class Store:
         """Return the tokens spent over the store's whole life (every run, every resume, open reservations)."""
         r = self.conn.execute(
             "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), "
-            "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0) "
-            "FROM spend"
+            "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0), "
+            "COALESCE(SUM(what='batch_reserved'), 0) FROM spend"
         ).fetchone()
         return {
             "prompt_tokens": int(r[0]),
@@ -374,6 +431,7 @@ class Store:
             "attempts": int(r[2]),
             "estimated": int(r[3]),
             "reserved": int(r[4]),
+            "batch_reserved": int(r[5]),
         }
 
     def imported(self, line_hashes: Iterable[str]) -> set[str]:
@@ -404,22 +462,60 @@ class Store:
             vals[COLUMNS.index("attempts")] = 1
         self.conn.execute(_UPSERT, vals)  # autocommit: one durable transaction per row
 
-    def put_many(self, rows: Iterable[dict[str, Any]], imported: Iterable[str] = ()) -> int:
-        """Commit many rows (and the hashes of the batch lines they came from) in one transaction; return count."""
+    def put_many(
+        self, rows: Iterable[dict[str, Any]], imported: Iterable[str] = (), paid: Iterable[dict[str, Any]] = ()
+    ) -> int:
+        """Commit imported batch rows, the spend of every paid line and the lines' hashes in one transaction; return rows.
+
+        `paid` holds one entry per output line (run_hash, key, prompt_tokens, completion_tokens,
+        billed): each replaces an open reservation of its key left by batch-export (the oldest), or
+        is added to the spend; a line answered with an error (billed False) releases one.
+        """
         n = 0
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             self.conn.executemany("INSERT OR IGNORE INTO imported VALUES (?, ?)", [(h, time.time()) for h in imported])
             for r in rows:
                 self.put(r)
-                if r.get("prompt_tokens") or r.get("completion_tokens"):  # imported batch results were paid
-                    self.add_spend(r["run_hash"], r["key"], "batch", r.get("prompt_tokens"), r.get("completion_tokens"))
                 n += 1
+            self._book_batch(list(paid))
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
         return n
+
+    def _book_batch(self, lines: list[dict[str, Any]]) -> None:
+        """Book imported batch lines against the reservations batch-export left (inside a transaction)."""
+        open_: dict[str, list[int]] = {}
+        for rowid, key in self.conn.execute("SELECT rowid, key FROM spend WHERE what='batch_reserved' ORDER BY rowid"):
+            open_.setdefault(key, []).append(rowid)
+        for x in lines:
+            waiting = open_.get(x["key"])
+            rid = waiting.pop(0) if waiting else None
+            usage = (x.get("prompt_tokens") or 0, x.get("completion_tokens") or 0)
+            if not x["billed"]:
+                if rid is not None:
+                    self.conn.execute("DELETE FROM spend WHERE rowid=?", (rid,))
+            elif rid is not None and any(usage):
+                self.conn.execute(
+                    "UPDATE spend SET at=?, what='batch', prompt_tokens=?, completion_tokens=?, estimated=0 WHERE rowid=?",
+                    (time.time(), *usage, rid),
+                )
+            elif rid is not None:  # billed, usage not reported: the reservation stays, as spent
+                self.conn.execute("UPDATE spend SET what='batch' WHERE rowid=?", (rid,))
+            elif any(usage):
+                self.add_spend(x["run_hash"], x["key"], "batch", *usage)
+
+    def batch_reserved_runs(self, keys: Iterable[str]) -> dict[str, str]:
+        """Return {key: run hash} of the given keys that a batch-export of this store reserved."""
+        ks = list(keys)
+        out: dict[str, str] = {}
+        for i in range(0, len(ks), 500):
+            chunk = ks[i : i + 500]
+            q = f"SELECT key, run_hash FROM spend WHERE what LIKE 'batch%' AND key IN ({','.join('?' for _ in chunk)})"
+            out.update(self.conn.execute(q, chunk).fetchall())
+        return out
 
     def overwrite_parse(self, key: str, status: str, parsed: dict[str, Any]) -> None:
         """Replace a row's status and parsed verdict (used only by --reparse; no call made)."""

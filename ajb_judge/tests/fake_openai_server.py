@@ -31,6 +31,12 @@ Behaviour is chosen by the request's model name (a ``+``-separated list of modes
   drop        bill the call, then close the connection without an answer (a proxy that dies mid-reply)
   long        a good verdict with a long overall_assessment: ``long_tokens`` (default 2,000) completion
               tokens, capped at the request's max_tokens (then cut, finish_reason=length)
+  badmodel400 400 "Invalid model name passed in model=..." (LiteLLM's wording for an unknown model)
+  echocut     400 whose message echoes the Authorization header's value minus its first 7 characters
+              (a proxy that strips "Bearer "; from "Basic <base64>" it leaves the base64 less one character)
+  echocutreply a good reply whose reasoning_content quotes that cut Authorization value
+A request's ``n`` (choices) is honoured: n copies of the answer, billed n times (as providers bill),
+and a numeric-string cap ("8000") is read as the number, as vLLM-style servers coerce it.
 Billing: every 200 answer is billed when the server decides it (before any latency or hang, so a
 call the client stops waiting for is billed too): ``/stats`` returns requests, billed calls and
 billed prompt / completion tokens (prompt = len(json.dumps(messages)) // 4, completion =
@@ -186,6 +192,16 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                     f"Incorrect API key provided: {token}. Find your key at the dashboard.",
                     codev="invalid_api_key",
                 )
+            if "badmodel400" in modes:
+                return err(
+                    400,
+                    f"/chat/completions: Invalid model name passed in model={model}. "
+                    "Call `/v1/models` to view available models for your key.",
+                    codev="400",
+                )
+            cut = self.headers.get("Authorization", "")[7:]
+            if "echocut" in modes:
+                return err(400, f"Bad request from client {cut}")
             if "echo400" in modes:
                 return err(400, f"Invalid request (auth={token}, url=https://admin:hunter2secret@proxy.local/v1)")
             if "auth" in modes:
@@ -247,6 +263,8 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 content, finish = "", "content_filter"
             if "echoreply" in modes:
                 reasoning = f"The request carried the header Bearer {token}; ignoring it."
+            if "echocutreply" in modes:
+                reasoning = f"Seen credential {cut} in the request."
             if "scale15ones" in modes and content.startswith("{"):
                 obj = json.loads(content)
                 ones = int(mhash, 16) % 3 == 0
@@ -262,6 +280,8 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                     obj[KEYS[0]]["accuracy"] = 0.8
                 content = json.dumps(obj)
             cap = body.get("max_tokens") or body.get("max_completion_tokens")
+            cap = int(cap) if isinstance(cap, str) and cap.strip().isdigit() else cap  # vLLM-style coercion
+            n_choices = int(body.get("n") or 1)
             if "long" in modes and content.startswith("{"):
                 obj = json.loads(content)
                 obj["overall_assessment"] = "Detailed review. " * (state.long_tokens // 4)
@@ -271,7 +291,7 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
             with state.lock:
                 state.billed_calls += 1
                 state.billed_prompt += len(json.dumps(messages)) // 4
-                state.billed_completion += len(content or "") // 4
+                state.billed_completion += n_choices * (len(content or "") // 4)
             if "drop" in modes:  # billed above; the connection dies before any answer byte
                 self.close_connection = True
                 self.connection.shutdown(2)
@@ -295,16 +315,54 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                     "created": int(time.time()),
                     "model": served,
                     "system_fingerprint": fp,
-                    "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
+                    "choices": [{"index": i, "message": msg, "finish_reason": finish} for i in range(n_choices)],
                     "usage": {
                         "prompt_tokens": len(json.dumps(messages)) // 4,
-                        "completion_tokens": len(content or "") // 4,
+                        "completion_tokens": n_choices * (len(content or "") // 4),
                         "total_tokens": 0,
                     },
                 },
             )
 
     return Handler
+
+
+def run_batch(url: str, in_path: Any, out_path: Any) -> int:
+    """Send every request of a Batch API input file to `url` and write the Batch API output file; return lines.
+
+    A stand-in for a provider's batch runner (or vLLM's run_batch): each line's body is POSTed
+    to ``<url>/chat/completions`` (billed by the server like any call); an HTTP error becomes a
+    line with ``response.status_code`` >= 400. Each output line carries its server-side id, so
+    running one input file twice gives two different outputs, as a provider's would.
+    """
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    out = []
+    for line in Path(in_path).read_text(encoding="utf-8").splitlines():
+        req = json.loads(line)
+        http = urllib.request.Request(
+            url + "/chat/completions", json.dumps(req["body"]).encode(), {"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(http, timeout=60) as resp:
+                code, body = resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            code, body = exc.code, json.loads(exc.read() or b"{}")
+        rid = body.get("id") or f"err-{len(out)}"
+        out.append(
+            json.dumps(
+                {
+                    "id": f"batch_req_{rid}",
+                    "custom_id": req["custom_id"],
+                    "response": {"status_code": code, "body": body},
+                    "error": None,
+                }
+            )
+        )
+    Path(out_path).write_text("".join(x + "\n" for x in out), encoding="utf-8")
+    return len(out)
 
 
 class _Server(ThreadingHTTPServer):

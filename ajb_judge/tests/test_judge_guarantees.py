@@ -406,16 +406,18 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
         }
         lines.append(json.dumps({"custom_id": q["custom_id"], "response": {"status_code": 200, "body": out}}))
     lines.insert(3, '{"custom_id": "cut short')  # a corrupt line in the middle
-    lines.append(lines[0])  # the same result twice in one file
+    lines.append(lines[0])  # the very same line twice in one file: one answer, paid once
+    lines.append(lines[1].replace('"prompt_tokens": 10', '"prompt_tokens": 7'))  # a second answer: paid too
     (tmp_path / "out.jsonl").write_text("\n".join(lines) + "\n")
     problems: list[str] = []
     with Store(tmp_path / "b.sqlite") as st:
         got = batch.import_batch(tmp_path / "out.jsonl", units, st, problems)
-        assert got == Counter({"ok": 10, "corrupt_line": 1, "noop_duplicate": 1})
+        assert got == Counter({"ok": 10, "corrupt_line": 1, "noop_already_imported": 1, "noop_duplicate": 1})
         assert len(problems) == 1 and "out.jsonl:4: corrupt line skipped" in problems[0]
+        assert st.count() == 10 and st.spent()["prompt_tokens"] == 107  # the second answer is booked, kept out
         again = batch.import_batch(tmp_path / "out.jsonl", units, st)
-        assert again == Counter({"noop_already_ok": 10, "corrupt_line": 1, "noop_duplicate": 1})
-        assert st.count() == 10 and st.spent()["prompt_tokens"] == 100  # the no-ops are not counted as paid twice
+        assert again == Counter({"noop_already_imported": 12, "corrupt_line": 1})
+        assert st.count() == 10 and st.spent()["prompt_tokens"] == 107  # a line imported before is not booked again
 
 
 def test_batch_sends_identical_requests_once(server, tmp_path) -> None:

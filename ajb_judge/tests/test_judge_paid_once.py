@@ -156,7 +156,8 @@ def test_the_reservation_covers_a_max_tokens_sent_in_extra_body(server, tmp_path
     )
     assert s.aborted and "budget" in s.aborted
     assert server.state.stats()["billed_tokens"] <= budget, server.state.stats()
-    assert R.completion_reservation(cfg(server, b, tmp_path, extra_body={"max_completion_tokens": 9000})) == 9000
+    backend = R._make_backend(cfg(server, b, tmp_path, extra_body={"max_completion_tokens": 9000}))
+    assert R.completion_reservation(backend.request_body([{"role": "user", "content": "x"}])) == 9000
 
 
 @pytest.mark.parametrize("plain_http", [True, False])  # aiohttp (http://) and the SDK's httpx (https://, proxies)
@@ -234,9 +235,9 @@ def test_a_run_is_never_silently_rewritten_with_another_selection(tmp_path) -> N
     with pytest.raises(ValueError, match="selection"):
         run_judge(dataclasses.replace(one, seed=2))
     with pytest.raises(ValueError, match="selection"):
-        run_judge(dataclasses.replace(one, limit=None))
+        run_judge(dataclasses.replace(one, limit=2))  # a smaller selection would drop items (a larger one extends)
     assert (tmp_path / "st.jsonl").read_bytes() == before
-    run_judge(dataclasses.replace(one, limit=None, replace_export=True))  # asked for: replaced
+    run_judge(dataclasses.replace(one, limit=2, replace_export=True))  # asked for: replaced
 
 
 # --------------------------------------------------------------- 7. errors a script can act on

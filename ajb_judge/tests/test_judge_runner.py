@@ -148,7 +148,7 @@ def test_dry_run_spends_nothing(server, bench, tmp_path, capsys) -> None:
 
 
 def test_budget_cap(server, bench, tmp_path) -> None:
-    s = run_judge(cfg(server, bench, tmp_path, budget_tokens=3000, concurrency=1, decoding=Decoding(max_tokens=512)))
+    s = run_judge(cfg(server, bench, tmp_path, budget_tokens=6000, concurrency=1, decoding=Decoding(max_tokens=512)))
     assert s.aborted and "budget" in s.aborted and 0 < s.new < 24
 
 
