@@ -22,8 +22,13 @@ attempt keeps its reservation as spent (``what='timeout'``), and so does one who
 failed after it may have been sent (``what='dropped'``); only an attempt answered with an HTTP
 error, or whose connection was refused, releases it. The budget check and the reservation are
 one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. A reservation left by a killed process stays counted as spent, so a
-budget holds across kills and resumes. Lines imported from batch output files are remembered by
-their hash (``imported``), so importing a file twice adds nothing.
+budget holds across kills and resumes. A batch export reserves each request it writes
+(``what='batch_reserved'``); an import replaces the reservation by the usage its line reports and
+books every other paid line too. Lines imported from batch output files are remembered by their
+hash (``imported``), so importing a file twice adds nothing.
+
+Identity: ``info.store_id`` names the store in its exports, and ``info.inode`` the file it was
+made as: a store opened at another inode is a copy and gets an id of its own.
 """
 
 from __future__ import annotations

@@ -67,12 +67,18 @@ def _booked(path: Path) -> int:
 
 
 def _outcome(run: Callable[[], Any]) -> str:
-    """Return how a run ended: 'exit 5 (budget)', 'done', or the refusal's first words."""
+    """Return how a run ended: 'exit 5 (budget)', 'exit 0', or refused."""
     try:
         s = run()
-    except ValueError as exc:
-        return f"refused: {str(exc)[:60]}"
-    return f"stopped: {s.abort_kind}" if s.aborted else "done"
+    except ValueError:
+        return "refused before any call (exit 2)"
+    return (
+        f"exit 5 ({s.abort_kind})"
+        if s.abort_kind == "budget"
+        else f"stopped: {s.abort_kind}"
+        if s.aborted
+        else "exit 0"
+    )
 
 
 def run_case(tmp: Path, budget: int = 30_000) -> Row:
@@ -135,7 +141,11 @@ def batch_case(tmp: Path, budget: int = 20_000, runs: int = 1, model: str = "lon
             "batch export / import" if runs == 1 else f"batch export, the file run {runs} times, each output imported"
         )
         return Row(
-            label, budget, server.state.stats()["billed_tokens"], _booked(tmp / "store.sqlite"), f"export exit {code}"
+            label,
+            budget,
+            server.state.stats()["billed_tokens"],
+            _booked(tmp / "store.sqlite"),
+            f"batch-export: exit {code}",
         )
 
 

@@ -54,7 +54,7 @@ def spent_tokens(path: Path) -> int:
 # ------------------------------------------------------------------ 1. the batch path under the budget
 def test_batch_export_reserves_against_the_budget(tmp_path) -> None:
     row = B.batch_case(tmp_path, budget=20_000)
-    assert row.outcome == "export exit 5", row  # the budget stopped the export: not every request was written
+    assert row.outcome == "batch-export: exit 5", row  # the budget stopped the export: not every request was written
     written = len((tmp_path / "in.jsonl").read_text().splitlines())
     assert 0 < written < 6 * 3, written
     assert row.billed <= row.budget and row.booked == row.billed, row
