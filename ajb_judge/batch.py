@@ -190,8 +190,6 @@ def import_batch(
     skipped; the rest is imported). Every other line's usage is booked, the no-ops included
     (a second output of the same requests was paid too); only a line imported before is not.
     """
-    import hashlib
-
     by_key = {u.key: u for u in units}
     existing = store.statuses({u.run_hash for u in units})
     c: Counter = Counter()
@@ -200,9 +198,7 @@ def import_batch(
     line_hashes: list[str] = []
     seen: set[str] = set()
     problems = [] if problems is None else problems
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        lines = [(i, x.strip()) for i, x in enumerate(fh, 1) if x.strip()]
-    hashes = [hashlib.sha256(x.encode()).hexdigest() for _, x in lines]
+    lines, hashes = _read_lines(path)
     done_before = store.imported(hashes)
     for (lineno, line), lh in zip(lines, hashes, strict=True):
         try:
@@ -221,9 +217,7 @@ def import_batch(
         billed = _billed(rec, resp, body)
         usage = body.get("usage") or {}
         if u is None:
-            c["unknown_key"] += 1
-            c["unknown_key_paid"] += billed
-            c["unknown_key_tokens"] += (usage.get("prompt_tokens") or 0) + (usage.get("completion_tokens") or 0)
+            c.update(unknown_key=1, unknown_key_paid=int(billed), unknown_key_tokens=_tokens(usage))
             continue
         if lh in done_before:
             c["noop_already_imported"] += 1
@@ -240,6 +234,20 @@ def import_batch(
         c[row["status"]] += 1
     store.put_many(rows, imported=line_hashes, paid=paid)
     return c
+
+
+def _read_lines(path: Path) -> tuple[list[tuple[int, str]], list[str]]:
+    """Return an output file's non-empty lines (line number, text) and their hashes (what an import remembers)."""
+    import hashlib
+
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        lines = [(i, x.strip()) for i, x in enumerate(fh, 1) if x.strip()]
+    return lines, [hashlib.sha256(x.encode()).hexdigest() for _, x in lines]
+
+
+def _tokens(usage: dict[str, Any]) -> int:
+    """Return a usage block's prompt + completion tokens."""
+    return (usage.get("prompt_tokens") or 0) + (usage.get("completion_tokens") or 0)
 
 
 def _billed(rec: dict[str, Any], resp: dict[str, Any], body: dict[str, Any]) -> bool:

@@ -48,6 +48,15 @@ def _bool_flag(p: argparse.ArgumentParser, name: str, help_: str) -> None:
 
 def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     """Add the options shared by every subcommand."""
+    _endpoint_options(p)
+    _decoding_options(p)
+    _selection_options(p, judge)
+    _execution_options(p)
+    _output_options(p, judge)
+
+
+def _endpoint_options(p: argparse.ArgumentParser) -> None:
+    """Add the model and endpoint options."""
     g = p.add_argument_group("model / endpoint")
     g.add_argument(
         "--backend",
@@ -77,6 +86,10 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     )
     g.add_argument("--extra-body", type=json.loads, default=None, help="JSON merged into the request body")
     g.add_argument("--timeout", type=float, default=300.0, help="per-request timeout in seconds")
+
+
+def _decoding_options(p: argparse.ArgumentParser) -> None:
+    """Add the decoding options (part of the run's identity)."""
     d = p.add_argument_group("decoding (part of the run's identity)")
     d.add_argument("--temperature", type=float, default=0.0)
     d.add_argument("--max-tokens", type=int, default=2048)
@@ -84,6 +97,10 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     d.add_argument("--seed", type=int, default=0, help="decoding seed where the server supports it")
     _bool_flag(d, "thinking", "enable thinking for reasoning models (chat_template_kwargs.enable_thinking)")
     d.add_argument("--reasoning-effort", default=None, help="OpenAI reasoning models: low | medium | high")
+
+
+def _selection_options(p: argparse.ArgumentParser, judge: bool = True) -> None:
+    """Add the selection options."""
     s = p.add_argument_group("selection")
     s.add_argument("--source", default="sample", help="data source for load_bench: sample, hf, or a local directory")
     if judge:
@@ -102,6 +119,10 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
         help=f"seed of the stratified subset and the C3 derangement (default {SELECT_SEED}, notebook 15's seed; "
         "part of the run's identity)",
     )
+
+
+def _execution_options(p: argparse.ArgumentParser) -> None:
+    """Add the execution options: concurrency, retries, budget, dry run."""
     r = p.add_argument_group("execution")
     r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
     r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
@@ -149,6 +170,10 @@ def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     r.add_argument("--abort-error-rate", type=float, default=0.6, help="abort when this share of calls fails")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
+
+
+def _output_options(p: argparse.ArgumentParser, judge: bool = True) -> None:
+    """Add the output options: name, folders, export."""
     o = p.add_argument_group("output")
     o.add_argument(
         "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/runs/.store/<name>.sqlite"
@@ -347,7 +372,7 @@ def _batch_export(
     flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
     reqs = batch.pending_requests(pending_d or units, ctx, backend, existing, *flags)  # derive first, then judge
     budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
-    refuse = (lambda tin, tout: over_budget(cfg, tin, tout, 0)) if budgeted else None
+    refuse = (lambda tin, tout, this: over_budget(cfg, tin, tout, this)) if budgeted else None
     ids, why = batch.reserve_requests(reqs, store, refuse)
     try:
         parts = batch.write_requests(reqs[: len(ids)], a.file, a.batch_max_requests, int(a.batch_max_mb * 2**20))

@@ -737,23 +737,22 @@ async def _call_unit(
         row["_reservation"] = rid
         return res
 
-    retrying = tenacity.AsyncRetrying(
-        stop=tenacity.stop_after_attempt(cfg.max_attempts),
-        retry=tenacity.retry_if_exception(retry_this),
-        wait=lambda rs: _wait(rs, cfg),
-        reraise=True,
-        before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1),
-    )
     try:
-        res = await retrying(attempt)
+        res = await _retrying(cfg, stats, retry_this)(attempt)
     except CallError as err:
         return _failed_row(row, err, tally, cfg, est_in, est_out)
-    status, parsed = _parse_unit(u.kind, res.content, res.reasoning, res.finish_reason, res.refusal)
-    stats.paid_attempt(failed=status != P.OK)
+    row = _reply_row(row, u.kind, res, tally["attempts"])
+    stats.paid_attempt(failed=row["status"] != P.OK)
+    return row
+
+
+def _reply_row(row: dict[str, Any], kind: str, res: Any, attempts: int) -> dict[str, Any]:
+    """Return a unit's store row filled from its reply: parsed status and verdict, raw text, provenance, usage."""
+    status, parsed = _parse_unit(kind, res.content, res.reasoning, res.finish_reason, res.refusal)
     parsed["response_format"] = res.response_format
     row.update(
         status=status,
-        attempts=tally["attempts"],
+        attempts=attempts,
         raw=res.content,
         reasoning=res.reasoning,
         finish_reason=res.finish_reason,
@@ -765,6 +764,17 @@ async def _call_unit(
         latency_s=round(res.latency_s, 4),
     )
     return row
+
+
+def _retrying(cfg: RunConfig, stats: _Stats, retry_this: Any) -> tenacity.AsyncRetrying:
+    """Return the retry policy of one call: up to --max-attempts, only what `retry_this` allows, counted in stats."""
+    return tenacity.AsyncRetrying(
+        stop=tenacity.stop_after_attempt(cfg.max_attempts),
+        retry=tenacity.retry_if_exception(retry_this),
+        wait=lambda rs: _wait(rs, cfg),
+        reraise=True,
+        before_sleep=lambda rs: setattr(stats, "retries", stats.retries + 1),
+    )
 
 
 def _wait(rs: tenacity.RetryCallState, cfg: RunConfig) -> float:
@@ -863,23 +873,7 @@ async def _execute(
 
         pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
-
-    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
-
-    def reserve(u: Unit, est_in: int, est_out: int) -> int:
-        """Return a committed reservation for the next attempt, or raise _OverBudget (nothing is sent).
-
-        The budget check and the reservation are one store transaction (Store.reserve): the
-        store's spend, over every run, resume, batch import and call in flight, is the only count.
-        """
-        if stats.abort or fatal:
-            raise _OverBudget()
-        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
-        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
-        if rid is None:
-            stats.stop("budget", why or "budget reached")
-            raise _OverBudget()
-        return rid
+    reserve = _reserver(cfg, store, stats, fatal)
 
     async def worker(n_max: int | None = None) -> None:
         """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
@@ -894,37 +888,12 @@ async def _execute(
                 return
             except FatalBackendError as exc:
                 fatal.append(exc)
-                stats.fatal_calls += 1
-                n = stats.new + stats.fatal_calls
-                stats.stop(
-                    "fatal",
-                    f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
-                    f"{', no other call was sent' if n == 1 else ''}): {exc}",
-                )
+                _stop_fatal(stats, exc)
                 return
-            rid = row.pop("_reservation", None)
-            store.put_paid(row, rid)
-            for f in us[1:]:
-                store.put(_reuse(row, f, backend.decoding))
-                stats.reused += 1
-            stats.answered.update(f.key for f in us)
-            stats.new += 1
-            stats.statuses[row["status"]] += 1
-            got_in, got_out = row.get("prompt_tokens") or 0, row.get("completion_tokens") or 0
-            stats.prompt_tokens += got_in
-            stats.completion_tokens += got_out
+            _commit(row, us, store, backend.decoding, stats)
             _stop_if_misconfigured(stats, cfg)
             if pbar is not None:
-                pbar.update(1)
-                pbar.set_postfix(
-                    ok=stats.statuses[P.OK],
-                    fail=stats.new - stats.statuses[P.OK],
-                    retries=stats.retries,
-                    timeouts=stats.timeouts,
-                    tok=stats.prompt_tokens + stats.completion_tokens,
-                    fail_rate=f"{stats.failure_rate():.1%}",
-                    refresh=False,
-                )
+                _show_progress(pbar, stats)
             done += 1
             if n_max is not None and done >= n_max:
                 return
@@ -935,6 +904,68 @@ async def _execute(
     finally:
         if pbar is not None:
             pbar.close()
+
+
+def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseException]) -> Any:
+    """Return reserve(unit, est_in, est_out): a committed reservation for the next attempt, or _OverBudget raised.
+
+    The budget check and the reservation are one store transaction (Store.reserve): the store's
+    spend, over every run, resume, batch import and call in flight, is the only count. Nothing
+    is reserved (or sent) once the execution is aborted.
+    """
+    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
+
+    def reserve(u: Unit, est_in: int, est_out: int) -> int:
+        """Return the reservation id, or raise _OverBudget (nothing is sent)."""
+        if stats.abort or fatal:
+            raise _OverBudget()
+        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
+        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
+        if rid is None:
+            stats.stop("budget", why or "budget reached")
+            raise _OverBudget()
+        return rid
+
+    return reserve
+
+
+def _stop_fatal(stats: _Stats, exc: BaseException) -> None:
+    """Abort the execution on a fatal backend error (auth, quota, unknown model), saying at which call."""
+    stats.fatal_calls += 1
+    n = stats.new + stats.fatal_calls
+    stats.stop(
+        "fatal",
+        f"fatal backend error at call {n} ({n} call{'s' if n != 1 else ''} made"
+        f"{', no other call was sent' if n == 1 else ''}): {exc}",
+    )
+
+
+def _commit(row: dict[str, Any], us: list[Unit], store: Any, decoding: Decoding, stats: _Stats) -> None:
+    """Commit a call's row with its spend (replacing its reservation), and its identical requests' reuses; count it."""
+    rid = row.pop("_reservation", None)
+    store.put_paid(row, rid)
+    for f in us[1:]:
+        store.put(_reuse(row, f, decoding))
+        stats.reused += 1
+    stats.answered.update(f.key for f in us)
+    stats.new += 1
+    stats.statuses[row["status"]] += 1
+    stats.prompt_tokens += row.get("prompt_tokens") or 0
+    stats.completion_tokens += row.get("completion_tokens") or 0
+
+
+def _show_progress(pbar: Any, stats: _Stats) -> None:
+    """Advance the progress bar by one call and show the counters."""
+    pbar.update(1)
+    pbar.set_postfix(
+        ok=stats.statuses[P.OK],
+        fail=stats.new - stats.statuses[P.OK],
+        retries=stats.retries,
+        timeouts=stats.timeouts,
+        tok=stats.prompt_tokens + stats.completion_tokens,
+        fail_rate=f"{stats.failure_rate():.1%}",
+        refresh=False,
+    )
 
 
 def _stop_if_misconfigured(stats: _Stats, cfg: RunConfig) -> None:
@@ -1262,49 +1293,18 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.statuses = dict(_reparse(store, hashes))
         existing = store.statuses(hashes)
         summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
-        pend_d = _pending(derivers, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
-        pend_j = (
-            []
-            if cfg.reparse or cfg.offline
-            else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
-        )
-        pend_d = [] if cfg.reparse or cfg.offline else pend_d
+        flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        calls = not (cfg.reparse or cfg.offline)
+        pend_d = _pending(derivers, existing, *flags) if calls else []
+        pend_j = _pending(units, existing, *flags) if calls else []
         if cfg.dry_run:
-            summary.estimate = _estimate([*pend_d, *pend_j], ctx, cfg)
-            if cfg.export:
-                sid = store.store_id or NEW_STORE
-                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid)
-                summary.export_skipped = _would_stop(meta_path, meta0, cfg.replace_export)
-            summary.store_spent = store.spent()
-            summary.elapsed_s = time.time() - t0
-            return summary
+            meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, False, store.store_id or NEW_STORE)
+            return _dry_run_summary(summary, cfg, ctx, store, [*pend_d, *pend_j], meta_path, meta0, t0)
         stats = _new_stats(store)
         if pend_d or pend_j:
-            backend = _make_backend(cfg)
-            dbackend = (
-                _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
+            summary.calls_s, summary.calls_cpu_s = _judge_calls(
+                cfg, ctx, store, stats, derivers, pend_d, pend_j, checked
             )
-
-            async def go() -> None:
-                """Check the endpoints, derive references, then judge."""
-                try:
-                    if cfg.check_endpoint and not checked:
-                        await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
-                    await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
-                    _load_derived(store, ctx, derivers)
-                    ready = [
-                        u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)
-                    ]
-                    if not stats.abort:
-                        await _execute(ready, ctx, backend, store, cfg, stats, f"judge {cfg.name}")
-                finally:
-                    await backend.aclose()
-                    if dbackend is not backend:
-                        await dbackend.aclose()
-
-            tc, cpu0 = time.time(), time.process_time()
-            asyncio.run(go())
-            summary.calls_s, summary.calls_cpu_s = time.time() - tc, time.process_time() - cpu0
         keys = {u.key for u in units}
         _mark_scale_ambiguity(store, [u for u in units if u.kind == "judge"])
         _fill_summary(summary, stats, store)
@@ -1317,19 +1317,83 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             w for w in [one_value_warning([o["scores"] for o in outcomes.values() if o["status"] == P.OK])] if w
         ]
         if cfg.export and not summary.export_skipped:
-            from ajb_judge.export import claim_export, judge_rows, write_jsonl, write_meta
-
-            out = Path(cfg.out_dir)
             meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
-            meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
-            meta["warnings"] = summary.warnings
-            with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
-                n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-                write_meta(out / f"{cfg.name}.meta.json", meta)
-            summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
-            log.info("exported %d rows", n)
+            summary.files = _export_judge(cfg, meta, summary, gens, outcomes)
     summary.elapsed_s = time.time() - t0
     return summary
+
+
+def _dry_run_summary(
+    summary: RunSummary,
+    cfg: RunConfig,
+    ctx: Context,
+    store: Any,
+    pending: list[Unit],
+    meta_path: Path,
+    meta: dict[str, Any],
+    t0: float,
+) -> RunSummary:
+    """Fill a dry run's summary: the estimate, whether the real run would stop on its export, the store's spend."""
+    summary.estimate = _estimate(pending, ctx, cfg)
+    if cfg.export:
+        summary.export_skipped = _would_stop(meta_path, meta, cfg.replace_export)
+    summary.store_spent = store.spent()
+    summary.elapsed_s = time.time() - t0
+    return summary
+
+
+def _judge_calls(
+    cfg: RunConfig,
+    ctx: Context,
+    store: Any,
+    stats: _Stats,
+    derivers: list[Unit],
+    pend_d: list[Unit],
+    pend_j: list[Unit],
+    checked: bool,
+) -> tuple[float, float]:
+    """Check the endpoints, derive references, then judge; return the call phase's wall and CPU seconds."""
+    backend = _make_backend(cfg)
+    dbackend = _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
+
+    async def go() -> None:
+        """Check, derive, judge; close the clients."""
+        try:
+            if cfg.check_endpoint and not checked:
+                await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
+            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
+            _load_derived(store, ctx, derivers)
+            ready = [u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)]
+            if not stats.abort:
+                await _execute(ready, ctx, backend, store, cfg, stats, f"judge {cfg.name}")
+        finally:
+            await backend.aclose()
+            if dbackend is not backend:
+                await dbackend.aclose()
+
+    tc, cpu0 = time.time(), time.process_time()
+    asyncio.run(go())
+    return time.time() - tc, time.process_time() - cpu0
+
+
+def _export_judge(
+    cfg: RunConfig,
+    meta: dict[str, Any],
+    summary: RunSummary,
+    gens: pd.DataFrame,
+    outcomes: dict[tuple[str, str, str, str], dict[str, Any]],
+) -> list[str]:
+    """Write a judge run's export under its export lock; return the files written."""
+    from ajb_judge.export import claim_export, judge_rows, write_jsonl, write_meta
+
+    out = Path(cfg.out_dir)
+    meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
+    meta["warnings"] = summary.warnings
+    with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
+        n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
+        write_meta(out / f"{cfg.name}.meta.json", meta)
+    log.info("exported %d rows", n)
+    return [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
 
 
 ONE_VALUE_MIN = 10  # ok verdicts from which "every verdict is one value" is said

@@ -355,13 +355,14 @@ class Store:
         return int(cur.lastrowid), None
 
     def reserve_batch(
-        self, requests: list[tuple[str, str, int, int]], refuse: Callable[[int, int], str | None] | None = None
+        self, requests: list[tuple[str, str, int, int]], refuse: Callable[[int, int, int], str | None] | None = None
     ) -> tuple[list[int], str | None]:
         """Commit a reservation for each exported batch request (run hash, key, prompt, completion) that fits.
 
         One transaction over the store's total spend, as :meth:`reserve`: requests are reserved in
-        order until ``refuse(total_in, total_out)`` gives a reason; return (the reservation ids, that
-        reason or None). An import replaces each reservation by its line's usage (:meth:`put_many`).
+        order until ``refuse(total_in, total_out, this_request)`` gives a reason (totals with this
+        request); return (the reservation ids, that reason or None). An import replaces each
+        reservation by its line's usage (:meth:`put_many`).
         """
         ids: list[int] = []
         why = None
@@ -369,7 +370,7 @@ class Store:
         try:
             tin, tout = self.spend_total()
             for run_hash, key, p, c in requests:
-                why = refuse(tin + p, tout + c) if refuse is not None else None
+                why = refuse(tin + p, tout + c, p + c) if refuse is not None else None
                 if why:
                     break
                 cur = self.conn.execute(
