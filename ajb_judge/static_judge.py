@@ -151,7 +151,44 @@ def score_without_reference(
     names = [str(c.get("name")) for c in calls]
     args = [c.get("arguments") if isinstance(c.get("arguments"), dict) else {} for c in calls]
     unknown = [n for n in names if n not in tix.props]
-    # --- parameter structure
+    param, issues = _parameter_structure(names, args, tix)
+    later_violations, consumed = _dependencies(names, args)
+    dup = len(calls) - len({(n, repr(sorted(a.items(), key=str))) for n, a in zip(names, args, strict=True)})
+    # --- relevance and coverage
+    argnums = [_arg_numbers(a) for a in args]
+    all_argnums = set().union(*argnums) if argnums else set()
+    num_cov = None if not qnums else sum(_num_hit(q, all_argnums) for q in qnums) / len(qnums)
+    irrelevant = [
+        n
+        for i, n in enumerate(names)
+        if n in tix.props
+        and not (tix.words[n] & qwords)
+        and not any(_num_hit(q, argnums[i]) for q in qnums)
+        and i not in consumed
+    ]
+    mentioned = {n for n, w in tix.name_words.items() if w and len(w & qwords) >= max(1, len(w) - 1) and len(w) >= 2}
+    missing_tools = mentioned - set(names)
+    just: dict[str, str] = {}
+    tool, just["tool_selection"] = _tool_verdict(
+        len(calls), unknown, irrelevant, missing_tools, mentioned, num_cov, default
+    )
+    just["parameter_structure"] = (
+        ("; ".join(issues[:3]) + ".")
+        if issues
+        else "All calls use schema parameter names with every required name present."
+    )
+    seq, just["sequence_accuracy"] = _sequence_verdict(
+        len(calls), later_violations, dup, missing_tools, num_cov, default
+    )
+    cov, just["query_coverage"] = _coverage_verdict(mentioned, missing_tools, num_cov, default)
+    return (
+        {"tool_selection": tool, "parameter_structure": param, "sequence_accuracy": seq, "query_coverage": cov},
+        just,
+    )
+
+
+def _parameter_structure(names: list[str], args: list[dict[str, Any]], tix: ToolIndex) -> tuple[float, list[str]]:
+    """Return the parameter-structure score (schema names, required ones present) and the issues found."""
     per_call, issues = [], []
     for n, a in zip(names, args, strict=True):
         if n not in tix.props:
@@ -169,8 +206,11 @@ def score_without_reference(
             issues.append(f"{n} has unknown parameters {sorted(extra)}")
         else:
             per_call.append(1.0)
-    param = _snap(float(np.mean(per_call)))
-    # --- dependencies: outputs used before they are produced
+    return _snap(float(np.mean(per_call))), issues
+
+
+def _dependencies(names: list[str], args: list[dict[str, Any]]) -> tuple[int, set[int]]:
+    """Return (outputs used before they are produced, positions of calls that consume an earlier output)."""
     later_violations, consumed = 0, set()
     first_pos: dict[str, int] = {}
     for i, n in enumerate(names):
@@ -193,67 +233,58 @@ def score_without_reference(
                             later_violations += 1
                         else:
                             consumed.add(i)
-    dup = len(calls) - len({(n, repr(sorted(a.items(), key=str))) for n, a in zip(names, args, strict=True)})
-    # --- relevance and coverage
-    argnums = [_arg_numbers(a) for a in args]
-    all_argnums = set().union(*argnums) if argnums else set()
-    num_cov = None if not qnums else sum(_num_hit(q, all_argnums) for q in qnums) / len(qnums)
-    irrelevant = [
-        n
-        for i, n in enumerate(names)
-        if n in tix.props
-        and not (tix.words[n] & qwords)
-        and not any(_num_hit(q, argnums[i]) for q in qnums)
-        and i not in consumed
-    ]
-    mentioned = {n for n, w in tix.name_words.items() if w and len(w & qwords) >= max(1, len(w) - 1) and len(w) >= 2}
-    used = set(names)
-    missing_tools = mentioned - used
-    # --- verdicts
-    just: dict[str, str] = {}
-    if len(unknown) * 2 >= len(calls) or len(irrelevant) * 2 > len(calls):
-        tool = 0.0
-        just["tool_selection"] = f"Most selected tools do not fit the query or schema ({(unknown or irrelevant)[:3]})."
-    elif unknown or irrelevant or missing_tools or (num_cov is not None and num_cov < 0.75):
-        tool = 0.5
+    return later_violations, consumed
+
+
+def _tool_verdict(
+    n_calls: int,
+    unknown: list[str],
+    irrelevant: list[str],
+    missing_tools: set[str],
+    mentioned: set[str],
+    num_cov: float | None,
+    default: float,
+) -> tuple[float, str]:
+    """Return the tool-selection score and its justification."""
+    if len(unknown) * 2 >= n_calls or len(irrelevant) * 2 > n_calls:
+        return 0.0, f"Most selected tools do not fit the query or schema ({(unknown or irrelevant)[:3]})."
+    if unknown or irrelevant or missing_tools or (num_cov is not None and num_cov < 0.75):
         what = unknown or irrelevant or sorted(missing_tools) or ["a call for some query values"]
-        just["tool_selection"] = f"One or more questionable or missing tools: {what[:3]}."
-    else:
-        tool = default if num_cov is None and not mentioned else 1.0
-        just["tool_selection"] = "All selected tools are in the schema and tied to the query."
-    just["parameter_structure"] = (
-        ("; ".join(issues[:3]) + ".")
-        if issues
-        else "All calls use schema parameter names with every required name present."
-    )
-    if later_violations and later_violations * 2 >= len(calls):
-        seq = 0.0
-        just["sequence_accuracy"] = "Several calls use outputs that are produced only later."
-    elif later_violations or dup or (num_cov is not None and num_cov < 0.75) or missing_tools:
-        seq = 0.5
-        just["sequence_accuracy"] = (
+        return 0.5, f"One or more questionable or missing tools: {what[:3]}."
+    tool = default if num_cov is None and not mentioned else 1.0
+    return tool, "All selected tools are in the schema and tied to the query."
+
+
+def _sequence_verdict(
+    n_calls: int, later_violations: int, dup: int, missing_tools: set[str], num_cov: float | None, default: float
+) -> tuple[float, str]:
+    """Return the sequence score and its justification."""
+    if later_violations and later_violations * 2 >= n_calls:
+        return 0.0, "Several calls use outputs that are produced only later."
+    if later_violations or dup or (num_cov is not None and num_cov < 0.75) or missing_tools:
+        why = (
             "A call uses an output before it is produced."
             if later_violations
             else "Duplicate calls."
             if dup
             else "Plausible missing steps shift the order."
         )
-    else:
-        seq = 1.0 if len(calls) > 1 or num_cov is not None else default
-        just["sequence_accuracy"] = "The order respects every visible dependency."
+        return 0.5, why
+    return (1.0 if n_calls > 1 or num_cov is not None else default), "The order respects every visible dependency."
+
+
+def _coverage_verdict(
+    mentioned: set[str], missing_tools: set[str], num_cov: float | None, default: float
+) -> tuple[float, str]:
+    """Return the query-coverage score and its justification."""
     if num_cov is None:
         cov = _snap(1.0 - len(missing_tools) / max(len(mentioned), 1)) if mentioned else default
-        just["query_coverage"] = (
+        why = (
             "Coverage judged from tool mentions only." if mentioned else "No explicit values to check; assumed covered."
         )
-    else:
-        frac = num_cov if not mentioned else 0.5 * num_cov + 0.5 * (1.0 - len(missing_tools) / len(mentioned))
-        cov = _snap(frac)
-        just["query_coverage"] = f"{num_cov:.0%} of the query's values reach the plan's arguments."
-    return (
-        {"tool_selection": tool, "parameter_structure": param, "sequence_accuracy": seq, "query_coverage": cov},
-        just,
-    )
+        return cov, why
+    frac = num_cov if not mentioned else 0.5 * num_cov + 0.5 * (1.0 - len(missing_tools) / len(mentioned))
+    return _snap(frac), f"{num_cov:.0%} of the query's values reach the plan's arguments."
 
 
 def derive_reference(query: str, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -286,7 +317,7 @@ def corrupted_donors(records: pd.DataFrame, seed: int = 0) -> dict[str, str]:
     rng = np.random.default_rng(seed)
     donors: dict[str, str] = {}
     ids_all = records["id"].astype(str).tolist()
-    for _, grp in records.groupby(records["dag_type"].astype(str), sort=True, observed=True):
+    for _, grp in records.groupby(records["dag_type"].astype(str), sort=True, observed=True, dropna=False):
         ids = sorted(grp["id"].astype(str).tolist())
         if len(ids) == 1:  # no derangement possible inside the topology: any other record
             others = [i for i in ids_all if i != ids[0]]
@@ -446,35 +477,9 @@ def _static_frame(bench: Any, conditions: list[str], gens: pd.DataFrame, seed: i
     tix_cache: dict[str, ToolIndex] = {}
     for cond in conditions:
         if cond in ("without_gt", "without_gt_05"):
-            default = 0.5 if cond == "without_gt_05" else 1.0
-            tools_col = recs["tools"]
-            scores = {m: np.empty(len(gens)) for m in METRICS}
-            justs = {m: [None] * len(gens) for m in METRICS}
-            queries = gens["user_query"].astype(str).tolist()
-            for i, (rid, q, c) in enumerate(zip(ids, queries, calls, strict=True)):
-                tix = tix_cache.get(rid)
-                if tix is None:
-                    tix = tix_cache[rid] = ToolIndex(tools_col.at[rid])
-                s, j = score_without_reference(q, tix, c, default)
-                for m in METRICS:
-                    scores[m][i] = s[m]
-                    justs[m][i] = j[m]
-            sc = pd.DataFrame(scores)
+            sc, justs = _without_reference_scores(recs, gens, 0.5 if cond == "without_gt_05" else 1.0, tix_cache)
         else:
-            if cond == "corrupted_gt":
-                donors = corrupted_donors(bench.records, seed)
-                refs = recs["expected_calls"].reindex([donors[i] for i in ids]).tolist()
-            elif cond == "deref":
-                qcache: dict[tuple[str, str], list[Any]] = {}
-                refs = []
-                for rid, q in zip(ids, gens["user_query"].astype(str), strict=True):
-                    k = (rid, q)
-                    if k not in qcache:
-                        qcache[k] = _flat_reference(derive_reference(q, recs.at[rid, "tools"]))
-                    refs.append(qcache[k])
-            else:
-                refs = recs["expected_calls"].reindex(ids).tolist()
-            sc = _reference_scores(calls, refs)
+            sc = _reference_scores(calls, _references(cond, bench, recs, gens, seed))
             justs = {m: [_REF_JUST[m][v] for v in sc[m].to_numpy()] for m in METRICS}
         for m in METRICS:
             p = gens[P_COLS[m]].to_numpy(float) if P_COLS[m] in gens else np.full(len(gens), np.nan)
@@ -509,6 +514,45 @@ def _static_frame(bench: Any, conditions: list[str], gens: pd.DataFrame, seed: i
     out = pd.concat(parts, ignore_index=True)
     out["judge"] = "static"
     return out
+
+
+def _without_reference_scores(
+    recs: pd.DataFrame, gens: pd.DataFrame, default: float, tix_cache: dict[str, ToolIndex]
+) -> tuple[pd.DataFrame, dict[str, list[Any]]]:
+    """Return (scores, justifications) per generation row from the query, schemas and plan (score_without_reference)."""
+    ids = gens["id"].astype(str).to_numpy()
+    calls = gens["generated_calls"].tolist()
+    tools_col = recs["tools"]
+    scores = {m: np.empty(len(gens)) for m in METRICS}
+    justs: dict[str, list[Any]] = {m: [None] * len(gens) for m in METRICS}
+    queries = gens["user_query"].astype(str).tolist()
+    for i, (rid, q, c) in enumerate(zip(ids, queries, calls, strict=True)):
+        tix = tix_cache.get(rid)
+        if tix is None:
+            tix = tix_cache[rid] = ToolIndex(tools_col.at[rid])
+        s, j = score_without_reference(q, tix, c, default)
+        for m in METRICS:
+            scores[m][i] = s[m]
+            justs[m][i] = j[m]
+    return pd.DataFrame(scores), justs
+
+
+def _references(cond: str, bench: Any, recs: pd.DataFrame, gens: pd.DataFrame, seed: int) -> list[Any]:
+    """Return the reference each generation row is judged against under `cond` (true, corrupted or derived GT)."""
+    ids = gens["id"].astype(str).to_numpy()
+    if cond == "corrupted_gt":
+        donors = corrupted_donors(bench.records, seed)
+        return recs["expected_calls"].reindex([donors[i] for i in ids]).tolist()
+    if cond == "deref":
+        qcache: dict[tuple[str, str], list[Any]] = {}
+        refs = []
+        for rid, q in zip(ids, gens["user_query"].astype(str), strict=True):
+            k = (rid, q)
+            if k not in qcache:
+                qcache[k] = _flat_reference(derive_reference(q, recs.at[rid, "tools"]))
+            refs.append(qcache[k])
+        return refs
+    return recs["expected_calls"].reindex(ids).tolist()
 
 
 def static_rewrite_verdicts(records: pd.DataFrame) -> pd.DataFrame:

@@ -49,6 +49,14 @@ def test_derangement(bench) -> None:
     assert d == corrupted_donors(bench.records, seed=3) and d != corrupted_donors(bench.records, seed=4)
 
 
+def test_a_record_without_a_topology_still_gets_a_donor() -> None:
+    recs = make_toy_bench(12).records
+    recs["dag_type"] = recs["dag_type"].astype("category")
+    recs.loc[0, "dag_type"] = None  # the sample plants such a row (its loader keeps it, with a note)
+    d = corrupted_donors(recs, seed=0)
+    assert set(d) == set(recs["id"].astype(str)) and all(k != v for k, v in d.items())
+
+
 def test_static_run_exports_loader_schema(bench, tmp_path) -> None:
     s = run_judge(
         RunConfig(
