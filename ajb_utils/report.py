@@ -6,7 +6,7 @@ provenance live in `ajb_utils.provenance`.
 
 Usage in a notebook::
 
-    out = provenance.output_dir(bench.label, out_dir, bench)
+    out = provenance.output_dir(bench.label, out_dir)
     report.write_table(t02, "T02", "main_alignment", out, caption="Alignment (%)", float_format="%.1f")
     report.show(report.checks_table([paper.verdict("CF1.monotone_pairs", (30, 30))]))
 """
