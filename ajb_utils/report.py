@@ -287,17 +287,6 @@ REPORT_PAGES: tuple[tuple[str, str], ...] = (
 )
 
 
-def report_page_lines(html_dir: Path | str | None) -> list[str]:
-    """Return the closing lines naming the report's entry pages that exist (the index, the scorecard page)."""
-    if html_dir is None:
-        return []
-    return [
-        f"{what}: {paths.relpath(Path(html_dir) / page)}"
-        for what, page in REPORT_PAGES
-        if (Path(html_dir) / page).exists()
-    ]
-
-
 # ---- equations rendered at build time (the HTML report works offline) ----------------------------
 MATH_PATTERN = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?!\$)(?P<inline>[^$\n]+?)(?<!\\)\$", re.S)
 _TEX_FIXES: tuple[tuple[str, str], ...] = (  # what mathtext lacks, written with what it has
