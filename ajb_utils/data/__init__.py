@@ -35,11 +35,12 @@ from ajb_utils.data.build import (
     compact,
     generation_keys,
     judge_verdicts,
+    kept_notes,
+    notes_column,
     raw_notes,
     release_memory,
     score_generations,
     tidy_verdicts,
-    with_justifications,
 )
 from ajb_utils.data.read import Raw, note_malformed, read_config, read_files
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
@@ -268,17 +269,21 @@ def read_bench(
             for r in judge_runs
         ]
         verdicts: list[pd.DataFrame] = []
+        notes: list[Any] = []  # the kept rows' rationales, judge by judge
         judge_rows: list[dict[str, Any]] = []
         for kind, name, read in reads:
             raw = read(messages)
             frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
             if at is not None:
-                verdicts.append(compact(with_justifications(frame, raw_notes(raw), at)) if justifications else frame)
+                verdicts.append(frame)
+                notes += [kept_notes(raw_notes(raw), at)] if justifications else []
                 judge_rows.append(_judge_row(kind, name, frame, judge_runs, src.label, card.synthetic))
             del raw
             release_memory()
         judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
         tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
+        if justifications:  # before `judge`, as `build.with_justifications` places it
+            tidy.insert(tidy.columns.get_loc("judge"), "justification", notes_column(notes))
     return Bench(
         records=records,
         generations=generations,
