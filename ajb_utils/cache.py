@@ -289,8 +289,9 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _pandas(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
-    """Return one Parquet column as the frame's column (`_split_frame` read backwards)."""
+def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
+    """Return a categorical, JSON or text Parquet column as the frame's column (`_split_frame`
+    read backwards)."""
     if col in layout["categories"]:
         codes = column.to_numpy()
         return pd.Categorical.from_codes(
@@ -300,18 +301,24 @@ def _pandas(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
         values = np.empty(len(column), dtype=object)
         values[:] = [np.nan if v is None else orjson.loads(v) for v in column.to_pylist()]
         return pd.Series(values, dtype=object, copy=False)
-    if col in layout["object_text"]:
-        return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
-    return column.to_pandas()
+    return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
 
 
 def read_frame(folder: Path, name: str, layout: dict[str, Any], drop: tuple[str, ...] = ()) -> pd.DataFrame:
     """Return one frame written by `write_frame`, without the columns in `drop` (only the other
-    columns are read; Parquet read with memory mapping)."""
+    columns are read; Parquet read with memory mapping, one block per column so that no column
+    is copied into a consolidated block)."""
     columns = [c for c in layout["columns"] if c not in drop]
     table = pq.read_table(folder / f"{name}.parquet", memory_map=True, columns=columns, read_dictionary=FREE_TEXT)
-    out = pd.DataFrame({c: _pandas(table.column(c), c, layout) for c in columns}, index=pd.RangeIndex(layout["rows"]))
-    return out
+    coded = [c for c in columns if c in layout["categories"] or c in layout["json"] or c in layout["object_text"]]
+    decoded = {c: _decoded(table.column(c), c, layout) for c in coded}
+    plain = table.drop_columns(coded)
+    del table
+    out = plain.to_pandas(split_blocks=True) if plain.num_columns else pd.DataFrame()
+    out = out.reindex(pd.RangeIndex(layout["rows"])) if not plain.num_columns else out
+    for col, values in decoded.items():
+        out[col] = values
+    return out[columns] if list(out.columns) != columns else out
 
 
 # --------------------------------------------------------------------------------------------
