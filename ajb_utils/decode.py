@@ -174,16 +174,17 @@ def _to_float(values: list[Any]) -> np.ndarray:
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
-def _arrow_schema() -> Any:
-    """Return the Arrow schema of a judge config in the released layout (the row's other fields
-    are inferred, so that a block's or metric's unexpected key shows in the table's type)."""
+def _arrow_schema(conditions: tuple[str, ...]) -> Any:
+    """Return the Arrow schema of a judge config in the released layout with these conditions
+    (the row's other fields are inferred, so that a block's or metric's unexpected key shows in
+    the table's type)."""
     import pyarrow as pa
 
     note = [pa.field("justification", pa.string())]
     metric = pa.struct([pa.field(f, pa.float64()) for f in FIELDS] + note)
     block = pa.struct([pa.field(m, metric) for m in schema.METRICS] + [pa.field("overall_alignment_pct", pa.float64())])
     keys = [pa.field(k, pa.string()) for k in ("id", "generator", "difficulty")]
-    return pa.schema(keys + [pa.field(c, block) for c in schema.CONDITIONS])
+    return pa.schema(keys + [pa.field(c, block) for c in conditions])
 
 
 def _released_layout(table: Any, lines: int) -> bool:
@@ -194,6 +195,8 @@ def _released_layout(table: Any, lines: int) -> bool:
         return False
     allowed = {*schema.METRICS, "overall_alignment_pct"}
     for cond in schema.CONDITIONS:
+        if cond not in table.column_names:
+            continue
         block = table.schema.field(cond).type
         if {f.name for f in block} - allowed:
             return False
@@ -202,19 +205,32 @@ def _released_layout(table: Any, lines: int) -> bool:
     return True
 
 
-def _arrow_judge_columns(data: bytes, justifications: bool) -> Columns | None:
-    """Return a judge config's bytes in the released layout as `judge_columns` gives them,
-    read by Arrow's JSON reader in C; None when they are not that layout exactly (a malformed or
-    cut line, another encoding or spelling, NaN: the line-by-line decoders decide)."""
+def _arrow_table(data: bytes, conditions: tuple[str, ...]) -> Any:
+    """Return a judge config's bytes read by Arrow's JSON reader (in C) with the schema of
+    these conditions (None if Arrow rejects them); read again with every known condition when
+    another one turns up (each condition absent from the schema costs nothing per row)."""
     import pyarrow as pa
     import pyarrow.json as pj
 
-    if b"NaN" in data or b"Infinity" in data:  # Arrow reads these; the strict decoder does not
-        return None
-    options = pj.ParseOptions(explicit_schema=_arrow_schema(), unexpected_field_behavior="infer")
+    options = pj.ParseOptions(explicit_schema=_arrow_schema(conditions), unexpected_field_behavior="infer")
     try:
         table = pj.read_json(pa.BufferReader(data), parse_options=options)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if set(schema.CONDITIONS) & set(table.column_names) - set(conditions):
+        return _arrow_table(data, tuple(schema.CONDITIONS))
+    return table
+
+
+def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[str, ...]) -> Columns | None:
+    """Return a judge config's bytes in the released layout as `judge_columns` gives them,
+    read by Arrow's JSON reader (`_arrow_table`, `conditions` those of its first line); None
+    when they are not that layout exactly (a malformed or cut line, another encoding or
+    spelling, NaN: the line-by-line decoders decide)."""
+    if b"NaN" in data or b"Infinity" in data:  # Arrow reads these; the strict decoder does not
+        return None
+    table = _arrow_table(data, conditions)
+    if table is None:
         return None
     if not _released_layout(table, data.count(b"\n") + (not data.endswith(b"\n") and bool(data))):
         return None
@@ -222,7 +238,7 @@ def _arrow_judge_columns(data: bytes, justifications: bool) -> Columns | None:
     for k in ("id", "generator", "difficulty"):
         codes = table.column(k).combine_chunks().dictionary_encode()
         out[k] = (codes.indices.to_numpy(zero_copy_only=False).astype(np.int32), codes.dictionary.to_pylist())
-    for cond in schema.CONDITIONS:
+    for cond in [c for c in schema.CONDITIONS if c in table.column_names]:
         block = table.column(cond).combine_chunks()
         if block.null_count == len(block):
             continue  # absent, or null in every row
@@ -234,6 +250,15 @@ def _arrow_judge_columns(data: bytes, justifications: bool) -> Columns | None:
             if justifications:
                 out[f"{cond}.{m}.justification"] = fields["justification"]
     return out
+
+
+def _conditions(line: bytes) -> tuple[str, ...]:
+    """Return the known conditions a JSON line names (none if it is not an object)."""
+    try:
+        head = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return ()
+    return tuple(c for c in schema.CONDITIONS if isinstance(head, dict) and c in head)
 
 
 def _unknown(line: bytes) -> list[str]:
@@ -263,7 +288,7 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
     coerced (`_to_float`); a block neither an object nor JSON text of one is null."""
     data = _source_bytes(sources)
     first = next(filter(bytes.strip, io.BytesIO(data)), b"{}")
-    fast = _arrow_judge_columns(data, justifications)
+    fast = _arrow_judge_columns(data, justifications, _conditions(first))
     del data
     if fast is not None:
         return {**fast, "unknown": _unknown(first)}
