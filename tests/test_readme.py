@@ -6,6 +6,11 @@ locally, CI runs it) or `<!-- not run: <why> -->` (needs a server or the network
 runs as written, line by line from the repository's root, in a temporary copy of the repository,
 so nothing it writes lands in the checkout; `pip install ...` (the environment the tests run in)
 and the test command itself (this suite) are the two lines it leaves out.
+
+The main-command block (`python scripts/reproduce.py` in a temporary copy) is the suite's one
+end-to-end run of the main command; nbval executes each notebook, and the runner's tests use
+throwaway notebooks. A release rehearsal that runs the main command end to end may replace it
+(its block then says `<!-- not run: <that test> runs it -->`).
 """
 
 from __future__ import annotations
