@@ -26,8 +26,10 @@ from pathlib import Path
 import pytest
 
 from ajb_utils import paths
+from script_modules import load_script
 
 README = paths.REPO_ROOT / "README.md"
+rn = load_script("run_notebooks")
 FENCE = re.compile(r"(?:<!--\s*(?P<marker>[^>]*?)\s*-->\s*\n)?```(?P<lang>\w*)\n(?P<body>.*?)\n```", re.S)
 SHELL = ("bash", "sh", "shell", "console")
 
@@ -153,3 +155,6 @@ def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
     assert proc.returncode == 0, (
         f"README block at line {block.line} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     )
+    if "scripts/reproduce.py" in commands(block):  # the end-to-end run: its report's every page links what exists
+        pages = sorted((root / "figures" / "sample" / "html").glob("*.html"))
+        assert len(pages) >= 19 and {p.name: rn.broken_links(p) for p in pages if rn.broken_links(p)} == {}
