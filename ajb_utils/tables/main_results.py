@@ -26,7 +26,6 @@ __all__ = [
     "T02_KEYS",
     "main_verdicts",
     "main_records",
-    "alignment_cells",
     "table_T02",
     "table_T02_wide",
     "table2_summary",
@@ -96,25 +95,11 @@ def main_records(
     return stats.record_alignment(v, missing=missing)
 
 
-def alignment_cells(
-    bench,
-    judges: Sequence[str] = tuple(schema.JUDGES),
-    missing: stats.Missing = stats.PAPER_MISSING,
-    records: pd.DataFrame | None = None,
-) -> pd.DataFrame:
-    """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys
-    (from ``records``, `main_records`' frame, when the caller already has it)."""
-    recs = main_records(bench, judges, missing) if records is None else records
-    cells = stats.align(recs, by=T02_KEYS)
-    for c in T02_KEYS:
-        cells[c] = stats.as_str(cells[c])
-    return cells
-
-
 def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING, records: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return Table 2 long: generator, judge, difficulty, condition, align (%), n (records); ``records``
     is `main_records(bench, missing=missing)` when the caller has it (shared with table_T10)."""
-    return alignment_cells(bench, schema.JUDGES, missing, records)
+    cells = stats.align(main_records(bench, missing=missing) if records is None else records, by=T02_KEYS)
+    return cells.astype({c: str for c in T02_KEYS})
 
 
 def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
