@@ -394,18 +394,19 @@ def readme_text(
     return "\n".join(lines)
 
 
-def build_sample(scale: str, seed: int, out: Path, variant: str = "default") -> dict[str, Any]:
+def build_sample(scale: str, seed: int, out: Path, variant: str = "default", times: int = 1) -> dict[str, Any]:
     """Write the whole sample into `out` (atomically) and return in-memory summaries.
 
     `variant` names the planted patterns (`judges.VARIANTS`); "default" is the committed sample.
+    `times` multiplies the scale's records per topology (and with them every config's rows).
     """
     with planted(variant):
-        return _build_sample(scale, seed, out, variant)
+        return _build_sample(scale, seed, out, variant, times)
 
 
-def _build_sample(scale: str, seed: int, out: Path, variant: str) -> dict[str, Any]:
+def _build_sample(scale: str, seed: int, out: Path, variant: str, times: int = 1) -> dict[str, Any]:
     """Write the sample of the variant in force (`build_sample`)."""
-    counts = SCALES[scale]
+    counts = {t: n * times for t, n in SCALES[scale].items()}
     records = build_records(counts, seed)
     gens = {g: build_generations(records, g, seed) for g in GENERATORS}
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
@@ -486,6 +487,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
+        "--times", type=int, default=1, help="records per topology times this (every config's rows with them)"
+    )
+    ap.add_argument(
         "--variant",
         choices=list(VARIANTS),
         default="default",
@@ -497,7 +501,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Command-line entry point."""
     args = parse_args(argv)
+    if args.times < 1:
+        raise SystemExit("--times must be 1 or more")
+    if args.times > 1 and args.out is None:
+        raise SystemExit("--times needs --out (the committed sample and data/sample_full are the 1x scales)")
     out = args.out or (DATA_DIR / "sample_full" if args.scale == "full" else SAMPLE_DIR)
-    build_sample(args.scale, args.seed, Path(out), args.variant)
+    build_sample(args.scale, args.seed, Path(out), args.variant, args.times)
     extra = "" if args.variant == "default" else f", variant {args.variant}"
+    extra += "" if args.times == 1 else f", {args.times}x the records"
     print(f"wrote {args.scale} sample (seed {args.seed}{extra}) to {out}")

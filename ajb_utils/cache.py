@@ -30,7 +30,6 @@ import contextlib
 import gc
 import logging
 import os
-import pickle
 import shutil
 import sys
 import tempfile
@@ -52,7 +51,7 @@ from ajb_utils.paths import CACHE_DIR
 log = logging.getLogger("ajb_utils.cache")
 
 CACHE_ENV = "AJB_CACHE_DIR"
-FORMAT = 2  # bump when the on-disk layout below changes (2: one build, rationales a column)
+FORMAT = 3  # bump when the on-disk layout below changes (3: no pickle, rationales dictionary-encoded)
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 BENCH_DIR = "bench"
 DIGESTS_FILE = "file_digests.json"
@@ -229,52 +228,58 @@ def datasets_cache_dir(location: str, files: Iterable[Path]) -> Path:
 # --------------------------------------------------------------------------------------------
 
 
+FREE_TEXT = ("justification",)  # categoricals of free text: an Arrow dictionary column of their own
+
+
 def _is_text(values: pd.Series) -> bool:
     """Return True when every value of an object column is a str or None (Parquet-exact)."""
     return all(v is None or type(v) is str for v in values.to_numpy())
 
 
-def _split_frame(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any], dict[str, list]]:
-    """Return (Parquet-able columns, column layout, Python-object columns) of a frame.
+def _json_text(values: pd.Series) -> pa.Array:
+    """Return a column of JSON values (call lists, tool schemas) as an Arrow column of their JSON
+    text (a NaN cell as a null, a None as the text null)."""
+    cells = values.tolist()
+    return pa.array([None if v != v else orjson.dumps(v) for v in cells], pa.binary())
 
-    Categoricals are written as their integer codes (the categories and their order go to the
-    layout, so unused categories and the paper's order survive); object columns that hold only
-    strings or None go to Parquet; any other object column (call lists, tool schemas) is pickled.
+
+def _split_frame(frame: pd.DataFrame) -> tuple[pa.Table, dict[str, Any]]:
+    """Return (an Arrow table, the column layout) of a frame.
+
+    Categoricals of names are written as their integer codes (the categories and their order go
+    to the layout, so unused categories and the paper's order survive); the rationales as one
+    dictionary-encoded column; object columns that hold only strings or None as text; any other
+    object column (call lists, tool schemas) as the JSON text of each value.
     """
     flat: dict[str, Any] = {}
-    layout: dict[str, Any] = {"columns": [], "categories": {}, "ordered": {}, "objects": [], "object_text": []}
-    objects: dict[str, list] = {}
+    layout: dict[str, Any] = {"columns": [], "categories": {}, "ordered": {}, "json": [], "object_text": []}
     for col in frame.columns:
         s = frame[col]
         layout["columns"].append(col)
-        if isinstance(s.dtype, pd.CategoricalDtype):
-            flat[col] = s.cat.codes.to_numpy()
+        if isinstance(s.dtype, pd.CategoricalDtype) and col in FREE_TEXT:
+            flat[col] = pa.DictionaryArray.from_pandas(s.array)
+        elif isinstance(s.dtype, pd.CategoricalDtype):
+            flat[col] = pa.array(s.cat.codes.to_numpy())
             layout["categories"][col] = s.cat.categories.tolist()
             layout["ordered"][col] = bool(s.cat.ordered)
         elif s.dtype == object and not _is_text(s):
-            objects[col] = s.tolist()
-            layout["objects"].append(col)
+            flat[col] = _json_text(s)
+            layout["json"].append(col)
         elif s.dtype == object:  # str-or-None values in an object column stay an object column
-            flat[col] = s
+            flat[col] = pa.array(s.to_numpy(), pa.string())
             layout["object_text"].append(col)
         else:
-            flat[col] = s
-    return pd.DataFrame(flat, index=frame.index), layout, objects
+            flat[col] = pa.Array.from_pandas(s)
+    return pa.table(flat) if flat else pa.table({}), layout
 
 
 def write_frame(frame: pd.DataFrame, folder: Path, name: str) -> dict[str, Any]:
-    """Write one frame to `folder` (name.parquet and, if needed, name.objects.pkl); return its layout."""
-    if not (isinstance(frame.index, pd.RangeIndex) and frame.index.start == 0 and frame.index.step == 1):
-        frame = frame.reset_index(drop=True)
+    """Write one frame to `folder` as name.parquet; return its layout."""
     if not all(isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
         raise ValueError(f"frame {name!r}: column names must be unique strings to be cached")
-    flat, layout, objects = _split_frame(frame)
+    table, layout = _split_frame(frame.reset_index(drop=True))
     layout["categories"] = {c: list(map(_plain, v)) for c, v in layout["categories"].items()}
-    table = pa.Table.from_pandas(flat, preserve_index=False)
     pq.write_table(table, folder / f"{name}.parquet", compression="snappy")
-    if objects:
-        with open(folder / f"{name}.objects.pkl", "wb") as fh:
-            pickle.dump(objects, fh, protocol=pickle.HIGHEST_PROTOCOL)
     layout["rows"] = len(frame)
     return layout
 
@@ -284,43 +289,36 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
+    """Return a categorical, JSON or text Parquet column as the frame's column (`_split_frame`
+    read backwards)."""
+    if col in layout["categories"]:
+        codes = column.to_numpy()
+        return pd.Categorical.from_codes(
+            codes, categories=pd.Index(layout["categories"][col]), ordered=layout["ordered"][col], validate=False
+        )
+    if col in layout["json"]:
+        values = np.empty(len(column), dtype=object)
+        values[:] = [np.nan if v is None else orjson.loads(v) for v in column.to_pylist()]
+        return pd.Series(values, dtype=object, copy=False)
+    return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
+
+
 def read_frame(folder: Path, name: str, layout: dict[str, Any], drop: tuple[str, ...] = ()) -> pd.DataFrame:
-    """Return one frame written by `write_frame`, without the columns in `drop` (Parquet read with
-    memory mapping, one block per column so that no column is copied into a consolidated block)."""
+    """Return one frame written by `write_frame`, without the columns in `drop` (only the other
+    columns are read; Parquet read with memory mapping, one block per column so that no column
+    is copied into a consolidated block)."""
     columns = [c for c in layout["columns"] if c not in drop]
-    table = pq.read_table(
-        folder / f"{name}.parquet", memory_map=True, columns=[c for c in columns if c not in layout["objects"]]
-    )
-    text = {
-        col: pd.Series(table.column(col).to_numpy(zero_copy_only=False), dtype=object)
-        for col in layout["object_text"]
-        if col in columns
-    }
-    flat = (
-        table.to_pandas(split_blocks=True, self_destruct=True)
-        if table.num_columns
-        else pd.DataFrame(index=pd.RangeIndex(layout["rows"]))
-    )
+    table = pq.read_table(folder / f"{name}.parquet", memory_map=True, columns=columns, read_dictionary=FREE_TEXT)
+    coded = [c for c in columns if c in layout["categories"] or c in layout["json"] or c in layout["object_text"]]
+    decoded = {c: _decoded(table.column(c), c, layout) for c in coded}
+    plain = table.drop_columns(coded)
     del table
-    objects: dict[str, list] = {}
-    if any(c in columns for c in layout["objects"]):
-        with open(folder / f"{name}.objects.pkl", "rb") as fh, gc_paused():
-            objects = pickle.load(fh)
-    for col in columns:
-        if col in layout["categories"]:
-            flat[col] = pd.Categorical.from_codes(
-                flat[col].to_numpy(),
-                categories=pd.Index(layout["categories"][col]),
-                ordered=layout["ordered"][col],
-                validate=False,
-            )
-        elif col in objects:
-            values = np.empty(layout["rows"], dtype=object)
-            values[:] = objects[col]
-            flat[col] = pd.Series(values, dtype=object, copy=False)
-        elif col in text:
-            flat[col] = text[col]
-    return flat[columns] if list(flat.columns) != columns else flat
+    out = plain.to_pandas(split_blocks=True) if plain.num_columns else pd.DataFrame()
+    out = out.reindex(pd.RangeIndex(layout["rows"])) if not plain.num_columns else out
+    for col, values in decoded.items():
+        out[col] = values
+    return out[columns] if list(out.columns) != columns else out
 
 
 # --------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ last line in `cut`), whatever the config.
 from __future__ import annotations
 
 import functools
+import io
 import itertools
 import json
 import operator
@@ -173,6 +174,109 @@ def _to_float(values: list[Any]) -> np.ndarray:
     return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
+def _arrow_schema(conditions: tuple[str, ...]) -> Any:
+    """Return the Arrow schema of a judge config in the released layout with these conditions
+    (the row's other fields are inferred, so that a block's or metric's unexpected key shows in
+    the table's type)."""
+    import pyarrow as pa
+
+    note = [pa.field("justification", pa.string())]
+    metric = pa.struct([pa.field(f, pa.float64()) for f in FIELDS] + note)
+    block = pa.struct([pa.field(m, metric) for m in schema.METRICS] + [pa.field("overall_alignment_pct", pa.float64())])
+    keys = [pa.field(k, pa.string()) for k in ("id", "generator", "difficulty")]
+    return pa.schema(keys + [pa.field(c, block) for c in conditions])
+
+
+def _released_layout(table: Any, lines: int) -> bool:
+    """Return True when an Arrow-read judge table holds what the strict layout takes: one row a
+    line, names given in every row, no block key beyond the metrics and the overall score, and
+    no metric spelt with `accuracy` or `score`."""
+    if table.num_rows != lines or any(table.column(k).null_count for k in ("id", "generator", "difficulty")):
+        return False
+    allowed = {*schema.METRICS, "overall_alignment_pct"}
+    for cond in schema.CONDITIONS:
+        if cond not in table.column_names:
+            continue
+        block = table.schema.field(cond).type
+        if {f.name for f in block} - allowed:
+            return False
+        if any({"accuracy", "score"} & {f.name for f in block.field(m).type} for m in schema.METRICS):
+            return False
+    return True
+
+
+def _arrow_table(data: bytes, conditions: tuple[str, ...]) -> Any:
+    """Return a judge config's bytes read by Arrow's JSON reader (in C) with the schema of
+    these conditions (None if Arrow rejects them); read again with every known condition when
+    another one turns up (each condition absent from the schema costs nothing per row)."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+
+    options = pj.ParseOptions(explicit_schema=_arrow_schema(conditions), unexpected_field_behavior="infer")
+    try:
+        table = pj.read_json(pa.BufferReader(data), parse_options=options)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if set(schema.CONDITIONS) & set(table.column_names) - set(conditions):
+        return _arrow_table(data, tuple(schema.CONDITIONS))
+    return table
+
+
+def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[str, ...]) -> Columns | None:
+    """Return a judge config's bytes in the released layout as `judge_columns` gives them,
+    read by Arrow's JSON reader (`_arrow_table`, `conditions` those of its first line); None
+    when they are not that layout exactly (a malformed or cut line, another encoding or
+    spelling, NaN: the line-by-line decoders decide)."""
+    if b"NaN" in data or b"Infinity" in data:  # Arrow reads these; the strict decoder does not
+        return None
+    table = _arrow_table(data, conditions)
+    if table is None:
+        return None
+    if not _released_layout(table, data.count(b"\n") + (not data.endswith(b"\n") and bool(data))):
+        return None
+    out: Columns = {"bad": [], "cut": None}
+    for k in ("id", "generator", "difficulty"):
+        codes = table.column(k).combine_chunks().dictionary_encode()
+        out[k] = (codes.indices.to_numpy(zero_copy_only=False).astype(np.int32), codes.dictionary.to_pylist())
+    for cond in [c for c in schema.CONDITIONS if c in table.column_names]:
+        block = table.column(cond).combine_chunks()
+        if block.null_count == len(block):
+            continue  # absent, or null in every row
+        for m, metric in zip(schema.METRICS, block.flatten()):  # a null block or metric: null fields
+            fields = dict(zip([f.name for f in metric.type], metric.flatten()))
+            for f in FIELDS:
+                values = fields[f].to_numpy(zero_copy_only=False)
+                out[f"{cond}.{m}.{f}"] = values if f == "llm_score" else values.astype(np.float32)
+            if justifications:
+                out[f"{cond}.{m}.justification"] = fields["justification"]
+    return out
+
+
+def _conditions(line: bytes) -> tuple[str, ...]:
+    """Return the known conditions a JSON line names (none if it is not an object)."""
+    try:
+        head = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return ()
+    return tuple(c for c in schema.CONDITIONS if isinstance(head, dict) and c in head)
+
+
+def _unknown(line: bytes) -> list[str]:
+    """Return the condition-like columns of a JSON line that are not known conditions."""
+    try:
+        head = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return []
+    return unknown_conditions(head) if isinstance(head, dict) else []
+
+
+def _source_bytes(sources: list[Source]) -> bytes:
+    """Return the bytes of JSON-lines sources, one after the other (a file not ending in a
+    newline is kept as it is: a cut line stays cut)."""
+    parts = [s.read_bytes() if isinstance(s, Path) else b"".join(s) for s in sources]
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 def judge_columns(sources: list[Source], justifications: bool = False) -> Columns:
     """Return a judge config (its JSON-lines files, or lines) as flat columns: id / generator /
     difficulty as (codes, uniques), `cond.metric.field` arrays (llm_score float64, to be snapped;
@@ -182,13 +286,15 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
     that are not known conditions. A loose row's metric is its first non-null spelling (when an
     object), its verdict `llm_score` or else `accuracy` (when present) or `score`, its numbers
     coerced (`_to_float`); a block neither an object nor JSON text of one is null."""
+    data = _source_bytes(sources)
+    first = next(filter(bytes.strip, io.BytesIO(data)), b"{}")
+    fast = _arrow_judge_columns(data, justifications, _conditions(first))
+    del data
+    if fast is not None:
+        return {**fast, "unknown": _unknown(first)}
     decoders = (_judge_types(justifications, False)[0], _judge_types(justifications, True)[0])
     rows, loose, out = _decode_lines(sources, decoders)
-    try:
-        head = orjson.loads(out.pop("head"))
-    except orjson.JSONDecodeError:
-        head = None
-    out["unknown"] = unknown_conditions(head) if isinstance(head, dict) else []
+    out["unknown"] = _unknown(out.pop("head"))
     _, block, no_block, no_metric = _judge_types(justifications, loose)
     for k in ("id", "generator", "difficulty"):
         values = _get(rows, k)

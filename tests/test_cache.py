@@ -341,3 +341,14 @@ def test_a_hub_build_reads_the_commit_its_key_names(monkeypatch):
     with pytest.raises(RuntimeError, match="stop after"):
         data_mod.build_bench("hf", runs=None)
     assert asked == ["a" * 40]
+
+
+def test_a_load_without_calls_reads_every_other_column_as_the_full_load():
+    """calls=False leaves out the call lists and tool schemas, and only them (a projection)."""
+    full, scores = load_bench("sample"), load_bench("sample", calls=False)
+    left_out = {"records": {"tools", "expected_calls"}, "generations": {"generated_calls"}}
+    for name in FRAMES:
+        frame = getattr(full, name)
+        assert set(frame.columns) - set(getattr(scores, name).columns) == left_out.get(name, set())
+        kept = [c for c in frame.columns if c not in left_out.get(name, set())]
+        pd.testing.assert_frame_equal(getattr(scores, name), frame[kept], check_exact=True)

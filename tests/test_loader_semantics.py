@@ -558,3 +558,21 @@ def test_the_datasets_engine_falls_back_only_when_arrow_cannot_type_a_config(mon
     monkeypatch.setattr(read_mod, "dataset_table", cannot_write)
     with pytest.raises(BenchDataError, match="Permission denied"):
         load_bench("sample", engine="datasets", cache=False)
+
+
+def test_a_condition_first_met_after_the_first_line_is_read(tmp_path):
+    """The Arrow read types the conditions of the first line; one met only later is read too
+    (the file read again with every known condition), as the line-by-line decoder reads it."""
+    from ajb_utils.data.read import read_files
+
+    rows = [_judge_line(0, with_gt=_block(0.5)), _judge_line(1, with_gt=_block(1.0), deref=_block(0.0))]
+    path = tmp_path / "judge.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = read_files([path], "judge", True)
+    np.testing.assert_array_equal(got.rows["deref.tool_selection.llm_score"], [np.nan, 0.0])
+    np.testing.assert_array_equal(got.rows["with_gt.query_coverage.llm_score"], [0.5, 1.0])
+    assert got.notes["deref.sequence_accuracy.justification"].to_pylist() == [None, "j"]
+    loose = read_files(
+        [path.write_text(path.read_text() + "\n\n") and path], "judge", True
+    )  # blank lines: line by line
+    pd.testing.assert_frame_equal(got.rows, loose.rows, check_exact=True)

@@ -6,6 +6,11 @@ locally, CI runs it) or `<!-- not run: <why> -->` (needs a server or the network
 runs as written, line by line from the repository's root, in a temporary copy of the repository,
 so nothing it writes lands in the checkout; `pip install ...` (the environment the tests run in)
 and the test command itself (this suite) are the two lines it leaves out.
+
+The main-command block (`python scripts/reproduce.py` in a temporary copy) is the suite's one
+end-to-end run of the main command; nbval executes each notebook, and the runner's tests use
+throwaway notebooks. A release rehearsal that runs the main command end to end may replace it
+(its block then says `<!-- not run: <that test> runs it -->`).
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from pathlib import Path
 import pytest
 
 from ajb_utils import paths
+from script_modules import load_script
 
 README = paths.REPO_ROOT / "README.md"
+rn = load_script("run_notebooks")
 FENCE = re.compile(r"(?:<!--\s*(?P<marker>[^>]*?)\s*-->\s*\n)?```(?P<lang>\w*)\n(?P<body>.*?)\n```", re.S)
 SHELL = ("bash", "sh", "shell", "console")
 
@@ -148,3 +155,6 @@ def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
     assert proc.returncode == 0, (
         f"README block at line {block.line} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     )
+    if "scripts/reproduce.py" in commands(block):  # the end-to-end run: its report's every page links what exists
+        pages = sorted((root / "figures" / "sample" / "html").glob("*.html"))
+        assert len(pages) >= 19 and {p.name: rn.broken_links(p) for p in pages if rn.broken_links(p)} == {}

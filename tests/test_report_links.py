@@ -47,6 +47,7 @@ def rendered(tmp_path_factory) -> Path:
 def test_the_index_links_the_scorecard(rendered: Path) -> None:
     links = set(rn.page_links(rendered / "00_index.html"))
     assert "18_scorecard.html" in links
+    assert len([u for u in links if rn.is_relative_link(u)]) > 50  # the artifact map links every notebook and file
     linked = _linked_files([rendered / "00_index.html"])
     for suffix in ("md", "png", "pdf", "csv"):
         assert (SAMPLE / f"SCORECARD.{suffix}").resolve() in linked, suffix

@@ -286,3 +286,19 @@ def test_contrast_variant_changes_judges_not_records(tmp_path: Path, tiny: tuple
     assert a["data/main.jsonl"] == b["data/main.jsonl"] and a["data/qwen3_32b.jsonl"] == b["data/qwen3_32b.jsonl"]
     assert a["data/judge_gemini_2_5_pro.jsonl"] != b["data/judge_gemini_2_5_pro.jsonl"]
     assert "--variant contrast" in b["README.md"].decode()
+
+
+def test_times_multiplies_the_records_and_every_config(tiny: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """--times 2: twice the records (ids distinct), twice the rows of a generator and a judge config."""
+    one, _ = tiny
+    two = tmp_path / "two"
+    build_sample("tiny", 0, two, times=2)
+
+    def lines(root: Path, rel: str) -> list[dict]:
+        return [json.loads(x) for x in (root / rel).read_text().splitlines() if x.strip()]
+
+    main = lines(two, "data/main.jsonl")
+    assert len(main) == 2 * len(lines(one, "data/main.jsonl")) and len({r["id"] for r in main}) == len(main)
+    for rel in ("data/qwen3_32b.jsonl", "data/judge_qwq_32b.jsonl"):
+        n1, n2 = len(lines(one, rel)), len(lines(two, rel))
+        assert abs(n2 - 2 * n1) <= 10, rel  # the handful of planted messy rows is not multiplied

@@ -35,11 +35,12 @@ from ajb_utils.data.build import (
     compact,
     generation_keys,
     judge_verdicts,
+    kept_notes,
+    notes_column,
     raw_notes,
     release_memory,
     score_generations,
     tidy_verdicts,
-    with_justifications,
 )
 from ajb_utils.data.read import Raw, note_malformed, read_config, read_files
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
@@ -188,6 +189,7 @@ def load_bench(
     engine: str | None = None,
     justifications: bool = False,
     cache: bool = True,
+    calls: bool = True,
 ) -> Bench:
     """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
 
@@ -198,7 +200,10 @@ def load_bench(
     engine: "json" (the default: the JSON-lines files read directly, downloaded at the pinned
     commit for the hub; every config decoded by `ajb_utils.decode`) or "datasets"
     (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a first read);
-    both give the same frames. justifications: keep the judges' one-sentence rationales in
+    both give the same frames. calls: read the call lists and tool schemas (`records.tools`,
+    `records.expected_calls`, `generations.generated_calls`; False leaves these columns out of
+    a built bench's read, for an analysis of the scores alone: a column projection, the columns
+    decoded are the ones used). justifications: keep the judges' one-sentence rationales in
     `verdicts` (more memory). cache: read the build of these inputs (`build_bench`, made when
     missing); False reads the files every time. Raises BenchDataError (one line) for a source it
     cannot read, IncompleteDataError for a file cut short.
@@ -206,7 +211,9 @@ def load_bench(
     if not cache:
         return read_bench(source, generators, judges, revision, runs, _engine(engine), justifications)
     folder = build_bench(source, generators, judges, revision, runs, engine)
-    frames, meta = bench_cache.read_build(folder, {} if justifications else {"verdicts": ("justification",)})
+    drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
+    drop |= {} if justifications else {"verdicts": ("justification",)}
+    frames, meta = bench_cache.read_build(folder, drop)
     note = f"{BUILD_NOTE} ({bench_cache.BENCH_DIR}/{folder.name}); load_bench(..., cache=False) reads the files again"
     return Bench(
         **frames,
@@ -268,17 +275,21 @@ def read_bench(
             for r in judge_runs
         ]
         verdicts: list[pd.DataFrame] = []
+        notes: list[Any] = []  # the kept rows' rationales, judge by judge
         judge_rows: list[dict[str, Any]] = []
         for kind, name, read in reads:
             raw = read(messages)
             frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
             if at is not None:
-                verdicts.append(compact(with_justifications(frame, raw_notes(raw), at)) if justifications else frame)
+                verdicts.append(frame)
+                notes += [kept_notes(raw_notes(raw), at)] if justifications else []
                 judge_rows.append(_judge_row(kind, name, frame, judge_runs, src.label, card.synthetic))
             del raw
             release_memory()
         judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
         tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
+        if justifications:  # before `judge`, as `build.with_justifications` places it
+            tidy.insert(tidy.columns.get_loc("judge"), "justification", notes_column(notes))
     return Bench(
         records=records,
         generations=generations,

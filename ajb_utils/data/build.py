@@ -390,25 +390,37 @@ def judge_verdicts(
 
 
 def raw_notes(raw: Raw) -> dict[str, Any]:
-    """Return a judge config's justifications, `cond.metric.justification` -> one per row, for
-    every condition it carries (in schema order)."""
-    rows = raw.rows.reset_index(drop=True)
-    names = [f"{c}.{m}.justification" for c in present_conditions(rows) for m in schema.METRICS]
-    return {name: rows[name].to_numpy() for name in names}
+    """Return a judge config's justifications, `cond.metric.justification` -> an Arrow string
+    array (one per row), for every condition it carries (in schema order)."""
+    names = [f"{c}.{m}.justification" for c in present_conditions(raw.rows) for m in schema.METRICS]
+    return {name: raw.notes[name] for name in names}
+
+
+def kept_notes(notes: dict[str, Any], at: np.ndarray) -> Any:
+    """Return the rationales (`raw_notes`) of a config's rows `at`, in the order of its verdict
+    frame (`judge_verdicts`): the conditions in turn, the metrics within each (an Arrow array)."""
+    import pyarrow as pa
+
+    rows = pa.array(at, pa.int64())
+    return pa.chunked_array([values.take(rows) for values in notes.values()], pa.string())
+
+
+def notes_column(parts: list[Any]) -> pd.Categorical:
+    """Return rationales (Arrow arrays, `kept_notes`) as one dictionary-encoded column."""
+    import pyarrow as pa
+
+    values = pa.chunked_array([c for p in parts for c in p.chunks], pa.string()).combine_chunks().dictionary_encode()
+    codes = values.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+    return pd.Categorical.from_codes(codes, categories=pd.Index(values.dictionary.to_pylist()))
 
 
 def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:
     """Return `frame` (`judge_verdicts` of a config, keeping its rows `at`) with the judges'
     one-sentence rationales (`notes`, as `raw_notes` gives them) as a `justification` column
-    before `judge`: the conditions in turn, the metrics within each, as the frame's rows."""
-    rows = at.tolist()
-    kept: list[Any] = []
-    for values in notes.values():
-        kept += map(values.__getitem__, rows)
-    out = frame.drop(columns=["judge", "match"])
-    out["justification"] = kept
-    out["judge"], out["match"] = frame["judge"], frame["match"]
-    return out
+    before `judge` (`kept_notes`; dictionary-encoded)."""
+    return frame.drop(columns=["judge", "match"]).assign(
+        justification=notes_column([kept_notes(notes, at)]), judge=frame["judge"], match=frame["match"]
+    )
 
 
 def _long_verdicts(

@@ -31,13 +31,15 @@ _FIELDS = {"main": decode.MAIN_FIELDS, "generator": decode.GENERATOR_FIELDS}
 @dataclass
 class Raw:
     """One config as read: `rows` holds nested values (dicts, lists or JSON strings) or, for a
-    judge config, its flat columns (`decode.judge_columns`: `cond.metric.field` numbers); `bad`
-    the malformed lines' reasons; `unknown` the condition-like columns that are not known
+    judge config, its flat columns (`decode.judge_columns`: `cond.metric.field` numbers); `notes`
+    its rationales when read (`cond.metric.justification` -> an Arrow string array); `bad` the
+    malformed lines' reasons; `unknown` the condition-like columns that are not known
     conditions; `n` rows in the files."""
 
     rows: pd.DataFrame
     bad: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -200,5 +202,15 @@ def _raw(columns: decode.Columns) -> Raw:
     if columns["cut"] is not None:
         raise _cut(Path(columns["cut"][0]), columns["cut"][1])
     rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown")}
+    notes = {k: _text_array(rows.pop(k)) for k in list(rows) if k.endswith(".justification")}
     rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
-    return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []))
+    return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []), notes)
+
+
+def _text_array(values: Any) -> Any:
+    """Return rationales as an Arrow string array (a loose file's non-text value as its JSON text)."""
+    import pyarrow as pa
+
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return values
+    return pa.array([v if v is None or isinstance(v, str) else orjson.dumps(v).decode() for v in values], pa.string())
