@@ -89,8 +89,11 @@ class Run:
 def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | None) -> tuple[list[Run], str | None]:
     """Return ([Run per notebook], the out_dir forced on every notebook or None).
 
-    All defaults (or a file that sets out_dir): no forced folder. Any other parameter: every notebook
-    writes to figures/<label>-<parameter file stem>/, so the committed outputs stay untouched."""
+    All defaults (or a file that sets out_dir): no forced folder. A parameter set for every notebook
+    differs from the defaults: every notebook writes to figures/<label>-<parameter file stem>/, so the
+    committed outputs stay untouched. Only a block for one notebook differs (hf.yaml's run name of
+    notebook 15): every notebook writes to figures/<label>/, except for the sample, whose folder is
+    committed (then figures/sample-<stem>/ as above)."""
     plan = []
     for nb in notebooks:
         declared = parameters.declared_parameters(nb)
@@ -102,7 +105,10 @@ def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | N
     if not any(r.get("out_dir") for r in resolved) and any(provenance.nondefault_parameters(r) for r in resolved):
         stem = params_file.stem if params_file is not None else "params"
         label = provenance.data_label(str(resolved[0].get("data_source") or "sample"))
-        forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1}, stem))
+        shared = {k: v for k, v in spec.items() if k != "default" and not parameters.is_notebook_key(k)}
+        shared.update(spec.get("default") or {})  # what every notebook gets
+        own = provenance.nondefault_parameters(shared) or label == provenance.data_label("sample")
+        forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1} if own else {}, stem))
     runs = []
     for (nb, declared, params, dropped, defaults), res in zip(plan, resolved):
         if forced and "out_dir" in declared:

@@ -294,3 +294,23 @@ def test_the_printed_table_2_summary_is_the_committed_table_2(capsys) -> None:
     mean = mine.groupby(["condition", "difficulty"])["align"].mean()
     shown = next(line for line in out.splitlines() if line.strip().startswith(schema.display(judge)))
     assert f"{mean.loc[('with_gt', 'easy')]:.1f}" in shown.split()
+
+
+# ---- where a parameter file's outputs go ------------------------------------------------------
+def _folders(spec: dict, name: str) -> set[str]:
+    runs, _ = rn.plan_runs(spec, rn.list_notebooks(paths.NOTEBOOKS_DIR), Path(f"{name}.yaml"))
+    return {rn.output_folder_of(r.resolved).name for r in runs}
+
+
+def test_hf_yaml_writes_figures_hf_with_notebook_15_own_run_name() -> None:
+    """hf.yaml's block for notebook 15 (its run name) sends no notebook to figures/hf-hf/."""
+    spec = rn.load_params(paths.REPO_ROOT / "papermill_params" / "hf.yaml")
+    assert rn.params_for(spec, "15_new_judge")["run_name"] != "static_schema_judge"  # the block under test
+    assert _folders(spec, "hf") == {"hf"}
+
+
+def test_a_block_for_one_notebook_keeps_the_committed_sample_folder_untouched() -> None:
+    spec = {"default": {"data_source": "sample"}, "15_new_judge": {"run_name": "mine"}}
+    assert _folders(spec, "mine") == {"sample-mine"}
+    assert _folders({"default": {"data_source": "sample", "seed": 7}}, "s7") == {"sample-s7"}
+    assert _folders({"default": {"data_source": "hf", "seed": 7}}, "s7") == {"hf-s7"}
