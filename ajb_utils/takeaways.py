@@ -50,8 +50,9 @@ __all__ = [
 
 
 def _finite(x: float | None) -> bool:
-    """Return True for a finite number (None and NaN are not)."""
-    return x is not None and not (isinstance(x, float) and math.isnan(x)) and math.isfinite(float(x))
+    """Return True for a finite number (None, NaN and pandas' NA, e.g. the median of an empty
+    nullable series, are not)."""
+    return x is not None and x is not pd.NA and math.isfinite(float(x))
 
 
 def num(x: float | None, digits: int = 1, signed: bool = False) -> str:
