@@ -127,7 +127,9 @@ def compare(
 def sign_text(
     name: str, value: float, lo: float | None = None, hi: float | None = None, digits: int = 1, unit: str = "pp"
 ) -> str:
-    """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0."""
+    """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0 / could not be computed."""
+    if not _finite(value):
+        return f"{name} could not be computed on this data"
     d = direction(value, lo, hi)
     u = f" {unit}" if unit else ""
     word = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}[d]
@@ -199,6 +201,8 @@ def check(guess: object, answer: object, why: str) -> str:
 
     The notebook prints it; nothing is asserted about the reader's guess.
     """
+    if answer is None:
+        return f"Cannot be checked on this data. {why}"
     if guess == answer:
         return f"Right: the answer is {answer}. {why}"
     return f"Not this time: you predicted {guess}, the data give {answer}. {why}"

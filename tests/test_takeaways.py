@@ -81,3 +81,9 @@ def test_an_empty_series_of_any_dtype_reads_n_a(dtype: str) -> None:
         == "the run vs GPT-5.4: no difference could be computed"
     )
     assert tk.direction(pd.NA) == "equal"
+
+
+def test_a_lift_a_run_cannot_have_is_said_so_never_zero() -> None:
+    assert tk.sign_text("its GT lift", float("nan")) == "its GT lift could not be computed on this data"
+    assert tk.sign_text("its GT lift", pd.NA, pd.NA, pd.NA).endswith("could not be computed on this data")
+    assert tk.check("yes", None, "No lift.") == "Cannot be checked on this data. No lift."
