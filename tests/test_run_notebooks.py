@@ -289,7 +289,7 @@ def test_a_run_stopped_before_its_end_leaves_its_folders_marked(tmp_path: Path) 
     folder = tmp_path / "out"
     rn.mark_incomplete([folder], rn.STOPPED)
     assert "stopped before its end" in (folder / paths.INCOMPLETE_FILE).read_text()
-    from ajb_utils import artifacts
+    from ajb_verify import artifacts
 
     assert paths.INCOMPLETE_FILE not in set(artifacts.folder_files(folder)["file"])  # never linked as an output
 

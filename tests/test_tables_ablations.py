@@ -20,6 +20,7 @@ import pytest
 matplotlib.use("Agg")
 sys.path.insert(0, str(Path(__file__).parent))
 
+import ajb_verify as verify  # noqa: E402
 from ajb_judge.cli import build_parser  # noqa: E402
 from ajb_utils import paper, schema, stats  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
@@ -169,17 +170,17 @@ def test_no_runs_reproduces_nothing(no_runs):
     assert {"T=0.3", "T=0.7", "T=1.0", "max_spread", "delta_lo"} <= set(t25.columns)
     t04 = A.table_T04(no_runs)
     assert t04["default_1_0"].notna().all() and t04[["default_0_5", "delta", "delta_lo"]].isna().all().all()
-    cmp = A.compare_T25(t25)  # the paper's values beside an empty reproduction
+    cmp = verify.compare_T25(t25)  # the paper's values beside an empty reproduction
     assert cmp["reported"].notna().all() and cmp["reproduced"].isna().all()
-    assert (A.format_checks(f05, t31)["holds"] == "n/a").all()
+    assert (verify.format_checks(f05, t31)["holds"] == "n/a").all()
     for checks in (
-        A.temperature_checks(t25, t27),
-        A.thinking_checks(A.table_T05(t26)),
-        A.c2_checks(t04),
+        verify.temperature_checks(t25, t27),
+        verify.thinking_checks(A.table_T05(t26)),
+        verify.c2_checks(t04),
     ):
         assert (checks["holds"] == "n/a").all(), checks
         assert (checks["reproduced value"] == "not reproduced").all()
-    assert [v.holds for v in A.lever_checks(t04, t25, t27, A.table_T05(t26), f05, t31)] == [None]  # n/a
+    assert [v.holds for v in verify.lever_checks(t04, t25, t27, A.table_T05(t26), f05, t31)] == [None]  # n/a
 
 
 def test_table_T05_of_the_papers_own_T26_cells():
@@ -318,7 +319,7 @@ def test_figures_with_and_without_runs(sample, no_runs):
 
 def test_compare_F05_both_conditions(sample):
     f05 = A.format_table(sample, "F05")
-    cmp = A.compare_F05(sample, f05)
+    cmp = verify.compare_F05(sample, f05)
     rep = paper.reported("F05").dropna(subset=["difficulty"])
     assert len(cmp) == len(rep) and cmp["reported"].notna().all()
     got = cmp.dropna(subset=["reproduced"])
@@ -328,7 +329,7 @@ def test_compare_F05_both_conditions(sample):
 
 
 def test_compare_T04_uses_paper_rows(sample):
-    cmp = A.compare_T04(A.table_T04(sample))
+    cmp = verify.compare_T04(A.table_T04(sample))
     assert len(cmp) == len(paper.reported("T04")) and cmp["reported"].notna().all()
 
 
