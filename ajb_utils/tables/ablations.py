@@ -469,18 +469,21 @@ def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_gt") -> pd.DataFrame:
-    """Return the six-judge soft jury vs each single judge (mean over generators of cell align).
+    """Return the six-judge soft jury vs each single judge over its declared population
+    (`paper.population("C-J")`: five generators), the records of the generators' cells pooled.
 
-    One row per judge plus "soft_jury (6 judges)": align (% , unweighted mean over generators),
-    n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
+    One row per judge plus "soft_jury (6 judges)": align (%, records pooled, as the paper's 79.8 for
+    GPT-5.4), n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
     """
     judges = _main_judges(bench)
     v = bench.verdicts
+    gens = list(paper.population("C-J").generators)
     v = v[(v["difficulty"] == difficulty) & (v["condition"] == condition) & v["judge"].isin(judges)]
+    v = v[v["generator"].isin(gens)]
     jury = stats.soft_jury(v, judges, name="soft_jury (6 judges)")
     cells = pd.concat([_cells(v, ["judge", "generator"]), _cells(jury, ["judge", "generator"])])
-    g = cells.groupby("judge", sort=False)
-    out = pd.DataFrame({"align": g["align"].mean(), "n_cells": g.size(), "n_records": g["n"].sum()})
+    g = cells.assign(_w=cells["align"] * cells["n"]).groupby("judge", sort=False)
+    out = pd.DataFrame({"align": g["_w"].sum() / g["n"].sum(), "n_cells": g.size(), "n_records": g["n"].sum()})
     out = out.loc[judges + ["soft_jury (6 judges)"]].rename_axis("judge").reset_index()
     out["display"] = out["judge"].map(schema.display)
     out["rank"] = out["align"].rank(ascending=False, method="min").astype(int)
