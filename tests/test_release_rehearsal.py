@@ -20,8 +20,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 from ajb_sample import build_sample
-from ajb_utils import paper, paths, schema
+from ajb_utils import paths, schema
 
 sys.path.insert(0, str(Path(__file__).parent))
 from hub_standin import HubStandIn, commit_sha, hub_env, release_layout  # noqa: E402
@@ -79,7 +80,7 @@ def test_what_the_release_lacks_is_n_a_with_its_reason(rehearsal) -> None:
     card = pd.read_csv(root / "figures" / "hf" / "SCORECARD.csv", keep_default_na=False)
     claims = card[card["row"] == "claim"].set_index("id")
     na = claims[claims["holds"] == "n/a"]
-    reason = na["note"].str.startswith(paper.MISSING_DATA) | na["note"].str.contains("synthetic sample: ", regex=False)
+    reason = na["note"].str.startswith(verify.MISSING_DATA) | na["note"].str.contains("synthetic sample: ", regex=False)
     assert reason.all(), na.loc[~reason, ["note"]].to_string()  # missing data, or a count of the sample's corpus
     for cid in NEED_MISSING:
         assert set(claims.loc[[cid], "holds"]) == {"n/a"}, (cid, claims.loc[[cid], "note"].tolist())
