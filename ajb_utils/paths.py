@@ -15,6 +15,10 @@ FIGURES_DIR: Path = REPO_ROOT / "figures"
 NOTEBOOKS_DIR: Path = REPO_ROOT / "notebooks"
 RESOURCES_DIR: Path = Path(__file__).resolve().parent / "resources"
 
+# In an output folder while a run writes it, and after a run that failed or was stopped (its files may be
+# partial or stale); a run that ends OK removes it. Never listed as an output.
+INCOMPLETE_FILE = "RUN_INCOMPLETE.txt"
+
 
 def figures_dir(data_label: str) -> Path:
     """Return (and create) the output folder for one data source label, e.g. figures/sample."""

@@ -52,21 +52,9 @@ def banner(label: str, synthetic: bool, source: str | None = None, revision: str
     return Markdown(banner_text(label, synthetic, source, revision))
 
 
-def is_synthetic(bench: Any) -> bool:
-    """Return True when a Bench holds synthetic data (its `synthetic` flag, a synthetic judge, or label 'sample')."""
-    flag = getattr(bench, "synthetic", None)
-    if flag is not None:
-        return bool(flag)
-    judges = getattr(bench, "judges", None)
-    if isinstance(judges, pd.DataFrame) and "synthetic" in judges and len(judges):
-        if judges["synthetic"].fillna(False).astype(bool).any():
-            return True
-    return getattr(bench, "label", "") == "sample"
-
-
 def bench_banner(bench: Any) -> Any:
     """Return the banner for a loaded Bench (label, source, revision, synthetic flag read from it)."""
-    return banner(bench.label, is_synthetic(bench), getattr(bench, "source", None), getattr(bench, "revision", None))
+    return banner(bench.label, bench.synthetic, getattr(bench, "source", None), getattr(bench, "revision", None))
 
 
 # run_notebooks.py sets this to the parameter file's stem, so its outputs go to figures/<label>-<stem>/.

@@ -50,8 +50,9 @@ __all__ = [
 
 
 def _finite(x: float | None) -> bool:
-    """Return True for a finite number (None and NaN are not)."""
-    return x is not None and not (isinstance(x, float) and math.isnan(x)) and math.isfinite(float(x))
+    """Return True for a finite number (None, NaN and pandas' NA, e.g. the median of an empty
+    nullable series, are not)."""
+    return x is not None and x is not pd.NA and math.isfinite(float(x))
 
 
 def num(x: float | None, digits: int = 1, signed: bool = False) -> str:
@@ -126,7 +127,9 @@ def compare(
 def sign_text(
     name: str, value: float, lo: float | None = None, hi: float | None = None, digits: int = 1, unit: str = "pp"
 ) -> str:
-    """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0."""
+    """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0 / could not be computed."""
+    if not _finite(value):
+        return f"{name} could not be computed on this data"
     d = direction(value, lo, hi)
     u = f" {unit}" if unit else ""
     word = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}[d]
@@ -198,6 +201,8 @@ def check(guess: object, answer: object, why: str) -> str:
 
     The notebook prints it; nothing is asserted about the reader's guess.
     """
+    if answer is None:
+        return f"Cannot be checked on this data. {why}"
     if guess == answer:
         return f"Right: the answer is {answer}. {why}"
     return f"Not this time: you predicted {guess}, the data give {answer}. {why}"

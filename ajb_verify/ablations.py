@@ -7,14 +7,11 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.ablations import (
-    NO_RUNS_NOTE,
     PAIRINGS,
-    PAPER_SOURCE,
     STUDIES,
     _cells,
     ensemble_vs_best,
     format_without_gt,
-    from_paper,
     hard_band,
     study_runs,
 )
@@ -33,6 +30,15 @@ __all__ = [
     "lever_checks",
     "repeat_checks",
 ]
+
+
+NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing is reproduced"
+_EFFECT: dict[str, str] = {"c2": "delta", "temperature": "max_spread", "thinking": "max_abs_delta", "format": "delta"}
+
+
+def _nothing(t: pd.DataFrame, column: str = "delta") -> bool:
+    """Return True when an ablation table reproduced nothing (no rows, or `column` all NaN: no runs)."""
+    return column not in t or not t[column].notna().any()
 
 
 def rq3_checks(bench) -> pd.DataFrame:
@@ -66,8 +72,6 @@ def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
     long = t04.melt(id_vars="generator", value_vars=list(cols), var_name="column")
     long["stat"] = long["column"].map(lambda c: cols[c][0])
     long["condition"] = long["column"].map(lambda c: cols[c][1])
-    if stats.as_str(t04["source"]).str.contains(PAPER_SOURCE, regex=False).any():
-        long = long[long["column"] == "default_1_0"]  # the 0.5-default columns are the paper's own
     cmp = engine.compare(long, paper.reported("T04"), on=["generator", "condition", "stat"])
     return cmp.round(2)
 
@@ -78,14 +82,10 @@ def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
     strong = d.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"])
     weak = d.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])
     fmt = lambda s: ", ".join(f"{schema.display(k)} {v:+.2f}" for k, v in s.items())  # noqa: E731
-    src = str(t04["source"].iloc[0])
-    if stats.as_str(t04["source"]).str.contains(PAPER_SOURCE, regex=False).any():  # the deltas are the paper's
+    if _nothing(t04):  # no C2 runs
         return display.checks_table([engine.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.c2_strong", "P.c2_weak")])
     return display.checks_table(
-        [
-            engine.verdict("P.c2_strong", strong, shown=fmt(strong), note=src),
-            engine.verdict("P.c2_weak", weak, shown=fmt(weak), note=src),
-        ]
+        [engine.verdict("P.c2_strong", strong, shown=fmt(strong)), engine.verdict("P.c2_weak", weak, shown=fmt(weak))]
     )
 
 
@@ -99,16 +99,16 @@ def compare_T25(t25: pd.DataFrame) -> pd.DataFrame:
 
 
 def temperature_checks(t25: pd.DataFrame, t27: pd.DataFrame) -> pd.DataFrame:
-    """Return the RQ4 verdicts (max spread <= 0.6 pp and <= 0.25 pp); n/a where a table holds the paper's values."""
+    """Return the RQ4 verdicts (max spread <= 0.6 pp and <= 0.25 pp); n/a without runs."""
     out = []
     for claim_id, t in (("P.temperature_spread", t25), ("P.temperature_spread_2", t27)):
         if claim_id.endswith("_2") and "condition" in t:  # the paper's T27 states the with-GT spread
             t = t[t["condition"].isin(["with_gt", "all"])]
-        if from_paper(t):
+        if _nothing(t, "max_spread"):
             out.append(engine.not_reproduced(claim_id, NO_RUNS_NOTE))
             continue
         spread = float(t["max_spread"].max())
-        out.append(engine.verdict(claim_id, spread, shown=f"{spread:.2f}", note=str(t["source"].iloc[0])))
+        out.append(engine.verdict(claim_id, spread, shown=f"{spread:.2f}"))
     return display.checks_table(out)
 
 
@@ -124,7 +124,7 @@ def compare_T26(t26: pd.DataFrame) -> pd.DataFrame:
 
 def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ5 verdicts (mean GT gap +0.11 pp, max |delta| 0.3 pp, 24 paired cells)."""
-    if from_paper(t05):
+    if t05.empty:  # no thinking runs
         return display.checks_table(
             [engine.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.cot_mean_gt", "P.cot_max", "T05.paired_cells")]
         )
@@ -165,8 +165,6 @@ def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
                 ),
             ]
         )
-    if (f05["source"] == PAPER_SOURCE).all():
-        long = long.iloc[0:0]
     long["variant"] = long["variant"].replace({"delta": "structured_minus_freeform"})
     rep = paper.reported("F05").dropna(subset=["difficulty"])
     return engine.compare(long, rep, on=["condition", "difficulty", "variant"])
@@ -174,12 +172,11 @@ def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
 
 def format_checks(f05: pd.DataFrame, t31: pd.DataFrame) -> pd.DataFrame:
     """Return the RQ6 verdicts: F05 every with-GT difficulty in +4.8..+6.5 pp; T31 signs per difficulty."""
-    src = str(f05["source"].iloc[0]) if len(f05) else ""
-    if src == PAPER_SOURCE or not len(f05):
+    if _nothing(f05):  # no format runs
         out = [engine.not_reproduced("P.format_gain", NO_RUNS_NOTE)]
     else:
         d = f05["delta"].dropna()
-        out = [engine.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d), note=src)]
+        out = [engine.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d))]
     t = t31.set_index("difficulty")
     ours = "structured" in t and t["structured"].notna().any()
     for diff in schema.DIFFICULTIES:
@@ -203,15 +200,15 @@ def lever_checks(
     """Return P.format_largest_lever: the largest max |effect| (pp) of the four levers, each from
     its own study's table (C2 delta, temperature spread, thinking |on - off|, format gap)."""
     tabs = {"c2": [t04], "temperature": [t25, t27], "thinking": [t05], "format": [f05, t31]}
-    missing = [k for k, ts in tabs.items() if all(from_paper(t) or not len(t) for t in ts)]
+    missing = [k for k, ts in tabs.items() if all(_nothing(t, _EFFECT[k]) for t in ts)]
     if missing:
         return [engine.not_reproduced("P.format_largest_lever", "no runs of " + ", ".join(missing))]
     effect = pd.Series(
         {
             "c2": t04["delta"].abs().max(),
-            "temperature": max(t["max_spread"].abs().max() for t in (t25, t27) if not from_paper(t) and len(t)),
+            "temperature": max(t["max_spread"].abs().max() for t in (t25, t27) if not _nothing(t, "max_spread")),
             "thinking": t05["max_abs_delta"].abs().max(),
-            "format": max(t["delta"].abs().max() for t in (f05, t31) if not from_paper(t) and len(t)),
+            "format": max(t["delta"].abs().max() for t in (f05, t31) if not _nothing(t)),
         },
         dtype=float,
     )

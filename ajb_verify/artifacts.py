@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ajb_utils import paths
+
 __all__ = [
     "ARTIFACTS_CSV",
     "ORIGINS",
@@ -182,8 +184,12 @@ def notebook_of_file(name: str) -> str:
 
 
 def folder_files(out_dir: Path | str) -> pd.DataFrame:
-    """Return every file of an output folder (top level, hidden files left out) by name: file, notebook."""
-    names = sorted(p.name for p in Path(out_dir).iterdir() if p.is_file() and not p.name.startswith("."))
+    """Return every file of an output folder (top level, hidden files and the run's incomplete mark left out) by name: file, notebook."""
+    names = sorted(
+        p.name
+        for p in Path(out_dir).iterdir()
+        if p.is_file() and not p.name.startswith(".") and p.name != paths.INCOMPLETE_FILE
+    )
     return pd.DataFrame({"file": names, "notebook": [notebook_of_file(n) for n in names]}, columns=["file", "notebook"])
 
 

@@ -174,8 +174,8 @@ def show_comparison(
     Up to COMPARISON_SHOWN_WHOLE rows the table is shown whole; a longer one is shown as a heatmap
     of reproduced - reported (`comparison_heatmap`) plus its COMPARISON_LARGEST largest
     differences, and a line says how many rows the full table has and where it is (nothing is
-    cut silently). `from_paper=True` (no runs: the "reproduced" column holds the paper's own
-    values) shows the values (at most MAX_SHOWN_ROWS rows) and writes nothing, so the scorecard
+    cut silently). `from_paper=True` (nothing reproduced on this data, e.g. no runs: the
+    reproduction is empty) shows the paper's values (at most MAX_SHOWN_ROWS rows) and writes nothing, so the scorecard
     never counts the paper against itself.
     """
     sbs = engine.side_by_side(cmp, tolerance)

@@ -504,9 +504,8 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
         ),
     ]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=6.5, frameon=False)
-    if synthetic:  # the one synthetic warning (save_fig sees the flag and adds no second)
+    if synthetic:  # the one synthetic warning (save_fig sees the text and adds no second)
         fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")
-        fig._ajb_synthetic_note = True
     return fig, np.array([ax])
 
 

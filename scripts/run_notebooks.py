@@ -51,6 +51,7 @@ OFFLINE_COMMAND = (
     "python scripts/run_notebooks.py --params papermill_params/sample.yaml (the embedded synthetic sample)"
 )
 VOLATILE_NB_KEYS = ("input_path", "output_path", "start_time", "end_time", "duration")
+STOPPED = "stopped before its end (or is still running)"  # the incomplete mark while a run writes
 LINK_RE = re.compile(r'(?P<attr>\b(?:href|src)=)(?P<q>["\'])(?P<url>[^"\']*)(?P=q)')
 
 
@@ -89,8 +90,11 @@ class Run:
 def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | None) -> tuple[list[Run], str | None]:
     """Return ([Run per notebook], the out_dir forced on every notebook or None).
 
-    All defaults (or a file that sets out_dir): no forced folder. Any other parameter: every notebook
-    writes to figures/<label>-<parameter file stem>/, so the committed outputs stay untouched."""
+    All defaults (or a file that sets out_dir): no forced folder. A parameter set for every notebook
+    differs from the defaults: every notebook writes to figures/<label>-<parameter file stem>/, so the
+    committed outputs stay untouched. Only a block for one notebook differs (hf.yaml's run name of
+    notebook 15): every notebook writes to figures/<label>/, except for the sample, whose folder is
+    committed (then figures/sample-<stem>/ as above)."""
     plan = []
     for nb in notebooks:
         declared = parameters.declared_parameters(nb)
@@ -102,7 +106,10 @@ def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | N
     if not any(r.get("out_dir") for r in resolved) and any(provenance.nondefault_parameters(r) for r in resolved):
         stem = params_file.stem if params_file is not None else "params"
         label = provenance.data_label(str(resolved[0].get("data_source") or "sample"))
-        forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1}, stem))
+        shared = {k: v for k, v in spec.items() if k != "default" and not parameters.is_notebook_key(k)}
+        shared.update(spec.get("default") or {})  # what every notebook gets
+        own = provenance.nondefault_parameters(shared) or label == provenance.data_label("sample")
+        forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1} if own else {}, stem))
     runs = []
     for (nb, declared, params, dropped, defaults), res in zip(plan, resolved):
         if forced and "out_dir" in declared:
@@ -296,6 +303,24 @@ def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) 
 
 
 # ---- the run -----------------------------------------------------------------------------------
+def mark_incomplete(folders: list[Path], how: str) -> None:
+    """Write the incomplete mark into each folder (made when missing): what happened to the run."""
+    text = (
+        f"The run writing this folder {how}; its files may be partial or stale. A run that ends OK removes this file.\n"
+    )
+    for f in folders:
+        f.mkdir(parents=True, exist_ok=True)
+        (f / paths.INCOMPLETE_FILE).write_text(text, encoding="utf-8")
+
+
+def leftovers(new: list[Path]) -> tuple[list[Path], list[Path]]:
+    """Return (folders made by this run holding no output, the other folders) after a failed run; a folder
+    with nothing but PROVENANCE.json, its lock and the incomplete mark holds no output."""
+    bare = {"PROVENANCE.json", ".PROVENANCE.lock", paths.INCOMPLETE_FILE}
+    empty = [f for f in new if f.is_dir() and all(p.is_dir() or p.name in bare for p in f.rglob("*"))]
+    return empty, [f for f in new if f not in empty]
+
+
 def is_user_error(res: Result) -> bool:
     """Return True when a notebook failed on what the user asked for (data source, parameter), not a bug."""
     return not res.ok and res.error.split(":", 1)[0] in DATA_SOURCE_ERRORS
@@ -368,7 +393,9 @@ def execute(spec: dict[str, Any], notebooks: list[Path], args: argparse.Namespac
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
     runs, forced = plan_runs(spec, notebooks, args.params)
     if forced:
-        print(f"non-default parameters: outputs go to {forced}/ (the committed figures stay untouched)", flush=True)
+        own = Path(forced).name != provenance.data_label(str(runs[0].resolved.get("data_source") or "sample"))
+        why = "non-default parameters" if own else "parameters for single notebooks only"
+        print(f"{why}: outputs go to {forced}/" + " (the committed figures stay untouched)" * own, flush=True)
     in_place = args.in_place and not any(r.params for r in runs)
     if args.in_place and not in_place:
         where = shown(SCRATCH_DIR / "notebooks")
@@ -388,14 +415,28 @@ def execute(spec: dict[str, Any], notebooks: list[Path], args: argparse.Namespac
         )
         for r in runs
     ]
-    new = [f for f in {dest_dir, *(output_folder_of(r.resolved) for r in runs)} if not f.exists()]
+    outputs = sorted({output_folder_of(r.resolved) for r in runs})
+    new = [f for f in {dest_dir, *outputs} if not f.exists()]
+    mark_incomplete(outputs, STOPPED)
     start = time.perf_counter()
     results = run_tasks(tasks, args.jobs, args.fail_fast)
     failed = [r for r in results if not r.ok]
-    if failed:  # no empty folder left behind
-        for f in new:
-            if f.is_dir() and all(p.is_dir() or p.name == ".PROVENANCE.lock" for p in f.rglob("*")):
-                shutil.rmtree(f, ignore_errors=True)
+    if failed:  # no folder that looks complete: one without outputs removed, the others marked
+        empty, _ = leftovers(new)
+        for f in empty:
+            shutil.rmtree(f, ignore_errors=True)
+        marked = [f for f in outputs if f not in empty]
+        mark_incomplete(marked, f"did not end OK (failed: {', '.join(r.name for r in failed)})")
+        if marked:
+            where = ", ".join(f"{shown(f)}/" for f in marked)
+            print(
+                f"marked incomplete ({paths.INCOMPLETE_FILE}): {where}; removed (no output in them): "
+                + (", ".join(f"{shown(f)}/" for f in empty) or "none"),
+                flush=True,
+            )
+    else:
+        for f in outputs:
+            (f / paths.INCOMPLETE_FILE).unlink(missing_ok=True)
     stopped = next((r for r in failed if is_user_error(r)), None)
     if stopped is not None:
         kind, _, message = stopped.error.partition(": ")

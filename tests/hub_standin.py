@@ -336,6 +336,23 @@ def reduced_copy(src: Path, dest: Path, n_records: int) -> Path:
     return dest
 
 
+def release_layout(src: Path, dest: Path) -> Path:
+    """Write a copy of a hub-layout folder holding only what the release holds: no runs/ and no
+    annotations/, the card's configs of data/ only (its other fields, `synthetic:` included, kept);
+    return `dest`."""
+    import yaml
+
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("runs", "annotations"))
+    _, head, body = (dest / "README.md").read_text(encoding="utf-8").split("---\n", 2)
+    card = yaml.safe_load(head)
+    card["configs"] = [c for c in card["configs"] if all(f["path"].startswith("data/") for f in c["data_files"])]
+    kept = {c["config_name"] for c in card["configs"]}
+    if isinstance(card.get("dataset_info"), list):
+        card["dataset_info"] = [d for d in card["dataset_info"] if d.get("config_name") in kept]
+    (dest / "README.md").write_text("---\n" + yaml.safe_dump(card, sort_keys=False) + "---\n" + body, encoding="utf-8")
+    return dest
+
+
 def _declare_rows(readme: Path, kept: dict[str, int]) -> None:
     """Rewrite the row counts a card's `dataset_info:` declares to the rows kept per file."""
     import yaml

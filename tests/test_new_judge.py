@@ -63,6 +63,18 @@ def test_x2_verdicts_keep_only_items_the_new_judge_judged(tiny) -> None:
     assert set(v["judge"].astype(str)) == {NEW, J1}  # Prometheus / other judges dropped
 
 
+def test_a_run_of_one_condition_is_compared_on_that_condition_only(tiny) -> None:
+    """The six judges' verdicts are restricted to the run's selection, its conditions included: no
+    row of X2 has a rank the run was never given."""
+    one = tiny[~((tiny["judge"] == NEW) & (tiny["condition"] == "without_gt"))]
+    v = ext.x2_verdicts(one, NEW, [J1, J2])
+    assert set(v["condition"]) == {"with_gt"}
+    x2 = ext.table_X2(v, NEW, [J1, J2])
+    assert set(x2["condition"]) == {"with_gt"} and x2["rank"].notna().all()
+    lift = ext.table_X2_lift(v, NEW, [J1, J2], n_bootstrap=20).set_index("judge")
+    assert lift.loc[NEW, "sign"] == "n/a" and pd.isna(lift.loc[NEW, "lift"])  # a lift needs both conditions
+
+
 def test_table_X2_hand_computed(tiny) -> None:
     v = ext.x2_verdicts(tiny, NEW, [J1, J2])
     x2 = ext.table_X2(v, NEW, [J1, J2])

@@ -249,13 +249,49 @@ def test_a_failed_run_leaves_no_empty_output_folder(tmp_path: Path) -> None:
     nbdir = tmp_path / "nbs"
     nbdir.mkdir()
     cell = "out_dir: str | None = None  # where outputs go\n"
-    _write_nb(nbdir / "01_fails.ipynb", "import os; os.makedirs(out_dir); 1 / 0", params=cell)
+    _write_nb(nbdir / "01_fails.ipynb", "import os; os.makedirs(out_dir, exist_ok=True); 1 / 0", params=cell)
     params = tmp_path / "p.yaml"
     params.write_text(yaml.safe_dump({"default": {"out_dir": str(tmp_path / "figures")}}))
     res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "executed"), params=params)
     assert res.returncode == 1 and "ZeroDivisionError" in res.stdout, res.stdout + res.stderr
     assert not (tmp_path / "figures").exists() and not (tmp_path / "executed").exists()
     assert (tmp_path / "failed" / "01_fails.ipynb").exists()
+
+
+@pytest.mark.slow
+def test_a_failed_run_marks_what_it_wrote_and_drops_a_folder_of_provenance_only(tmp_path: Path) -> None:
+    """One notebook writes a table, the other only PROVENANCE.json, then fails: the first folder is
+    marked incomplete (naming the failure), the second removed; a run that ends OK takes the mark away."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    cell = "out_dir: str | None = None  # where outputs go\nfail: bool = True  # fail after writing\n"
+    body = "import os\nos.makedirs(out_dir, exist_ok=True)\nopen(os.path.join(out_dir, '{name}'), 'w').write('x')\n"
+    _write_nb(nbdir / "01_table.ipynb", body.format(name="T01_table.csv"), params=cell)
+    _write_nb(nbdir / "02_prov.ipynb", body.format(name="PROVENANCE.json") + "assert not fail", params=cell)
+    table_dir, prov_dir = tmp_path / "figures" / "a", tmp_path / "figures" / "b"
+    spec = {"default": {"out_dir": str(table_dir)}, "02_prov": {"out_dir": str(prov_dir)}}
+    params = tmp_path / "p.yaml"
+    params.write_text(yaml.safe_dump(spec))
+    res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "executed"), params=params)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert not prov_dir.exists()
+    mark = table_dir / paths.INCOMPLETE_FILE
+    assert mark.exists() and "02_prov" in mark.read_text() and (table_dir / "T01_table.csv").exists()
+    assert str(mark.name) in res.stdout  # the run says so, in one line
+    spec["default"]["fail"] = False
+    params.write_text(yaml.safe_dump(spec))
+    res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "executed"), params=params)
+    assert res.returncode == 0 and not mark.exists(), res.stdout + res.stderr
+
+
+def test_a_run_stopped_before_its_end_leaves_its_folders_marked(tmp_path: Path) -> None:
+    """The mark is written before the first notebook starts, so a killed run leaves it behind."""
+    folder = tmp_path / "out"
+    rn.mark_incomplete([folder], rn.STOPPED)
+    assert "stopped before its end" in (folder / paths.INCOMPLETE_FILE).read_text()
+    from ajb_verify import artifacts
+
+    assert paths.INCOMPLETE_FILE not in set(artifacts.folder_files(folder)["file"])  # never linked as an output
 
 
 # ---- the main command's own steps --------------------------------------------------------------
@@ -294,3 +330,23 @@ def test_the_printed_table_2_summary_is_the_committed_table_2(capsys) -> None:
     mean = mine.groupby(["condition", "difficulty"])["align"].mean()
     shown = next(line for line in out.splitlines() if line.strip().startswith(schema.display(judge)))
     assert f"{mean.loc[('with_gt', 'easy')]:.1f}" in shown.split()
+
+
+# ---- where a parameter file's outputs go ------------------------------------------------------
+def _folders(spec: dict, name: str) -> set[str]:
+    runs, _ = rn.plan_runs(spec, rn.list_notebooks(paths.NOTEBOOKS_DIR), Path(f"{name}.yaml"))
+    return {rn.output_folder_of(r.resolved).name for r in runs}
+
+
+def test_hf_yaml_writes_figures_hf_with_notebook_15_own_run_name() -> None:
+    """hf.yaml's block for notebook 15 (its run name) sends no notebook to figures/hf-hf/."""
+    spec = rn.load_params(paths.REPO_ROOT / "papermill_params" / "hf.yaml")
+    assert rn.params_for(spec, "15_new_judge")["run_name"] != "static_schema_judge"  # the block under test
+    assert _folders(spec, "hf") == {"hf"}
+
+
+def test_a_block_for_one_notebook_keeps_the_committed_sample_folder_untouched() -> None:
+    spec = {"default": {"data_source": "sample"}, "15_new_judge": {"run_name": "mine"}}
+    assert _folders(spec, "mine") == {"sample-mine"}
+    assert _folders({"default": {"data_source": "sample", "seed": 7}}, "s7") == {"sample-s7"}
+    assert _folders({"default": {"data_source": "hf", "seed": 7}}, "s7") == {"hf-s7"}

@@ -1,7 +1,8 @@
-"""Tests for ajb_utils.tables.ablations / figures.ablations in the three situations.
+"""Tests for ajb_utils.tables.ablations / figures.ablations on three kinds of bench.
 
-1. the sample's synthetic runs; 2. user runs (a mini repo with non-synthetic runs under
-<source>/runs); 3. no runs (the paper's reported values and the commands to make the runs).
+The sample's synthetic runs; user runs (a mini repo with non-synthetic runs under <source>/runs);
+no runs (`bench.has_runs(study)` False: the tables reproduce nothing, the checks are n/a, and the
+commands that make the runs parse with the runner's CLI).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def no_runs(sample):
 
 def test_no_runs_fixture_matches_loader(no_runs):
     b = load_bench("sample", runs=None, generators=["gpt5_4"], judges=["judge_gpt_5_4"])
-    assert set(b.judges["origin"]) == {"release"} and A.situation(b, "c2") == "no runs"
+    assert set(b.judges["origin"]) == {"release"} and not b.has_runs("c2")
 
 
 # ---- helpers -----------------------------------------------------------------------------------
@@ -65,18 +66,18 @@ def test_base_model_key(name, key):
     assert A.base_model_key(name) == key
 
 
-# ---- situation 1: the sample --------------------------------------------------------------------
-def test_sample_situation(sample):
+# ---- the sample's runs ----------------------------------------------------------------------------
+def test_sample_has_every_study(sample):
     for study in A.STUDIES:
-        assert A.situation(sample, study) == "sample runs"
-    assert "sample runs" in A.situation_line(sample, "temperature")
+        assert sample.has_runs(study)
+    assert A.runs_line(sample, "temperature").startswith("temperature runs read: synthetic_")
     runs = A.study_runs(sample, "temperature", "Qwen/Qwen3-32B")
     assert sorted(runs["temperature"]) == [0.3, 0.7, 1.0]
 
 
 def test_sample_T25_matches_stats_align(sample):
     t25 = A.table_T25(sample)
-    assert len(t25) == 6 and (t25["source"] == "sample runs").all()
+    assert len(t25) == 6 and "source" not in t25
     runs = A.study_runs(sample, "temperature", "qwen3_32b")
     judge = runs.loc[runs["temperature"] == 0.7, "judge"].iloc[0]
     v = sample.verdicts
@@ -148,7 +149,7 @@ def test_sample_format(sample):
     assert list(t31["paper_delta"]) == [3.9, 2.4, -0.8]
 
 
-# ---- situation 3: no runs -> the paper's values, and the commands ---------------------------------
+# ---- no runs: nothing reproduced, and the commands ---------------------------------------------------
 def test_paper_band_from_T02():
     band = A.paper_hard_band().set_index("generator")
     # data/paper/README.md item 3/6: Llama-3.3-70B 83.3-84.6, six-judge mean 84.23
@@ -157,34 +158,39 @@ def test_paper_band_from_T02():
     assert int(band["all_in_band"].sum()) == 2
 
 
-def test_no_runs_returns_paper_values(no_runs):
+def test_no_runs_reproduces_nothing(no_runs):
+    """Without runs a table function returns reproduced numbers only: none (no rows, or NaN columns)."""
     for study in A.STUDIES:
-        assert A.situation(no_runs, study) == "no runs"
-    t25 = A.table_T25(no_runs)
-    assert (t25["source"] == A.PAPER_SOURCE).all()
-    assert t25["max_spread"].max() == 0.6
-    assert verify.compare_T25(t25)["diff"].abs().max() == 0
-    assert float(A.table_T27(no_runs)["max_spread"].iloc[0]) == 0.25
-    t05 = A.table_T05(A.table_T26(no_runs)).set_index("condition")
-    # the paper's +0.11 pp mean GT gap and 0.3 pp max, recomputed from its own 24 cells
-    assert round(t05.loc["with_gt", "mean_delta"], 2) == 0.11
-    assert t05.loc["all", "max_abs_delta"] == pytest.approx(0.3)
-    t04 = A.table_T04(no_runs).set_index("generator")
-    assert t04.loc["smollm3_3b", "delta"] == 5.6 and t04.loc["gpt5_4", "default_0_5"] == 80.0
-    assert list(A.table_T31(no_runs)["delta"]) == [3.9, 2.4, -0.8]
-    f05 = A.format_table(no_runs, "F05")
-    # the draft's figure prints both alignments per difficulty (with GT here)
-    assert list(f05["structured"]) == [96.4, 93.5, 87.5] and list(f05["delta"]) == [6.3, 6.5, 4.8]
-    assert list(A.format_paper_F05()["condition"].unique()) == ["with_gt", "without_gt"]
-    # the paper's own values are not a reproduction: no verdict, in every ablation
-    assert (verify.format_checks(f05, A.table_T31(no_runs))["holds"] == "n/a").all()
+        assert not no_runs.has_runs(study)
+        assert "this source holds none" in A.runs_line(no_runs, study)
+    t25, t27, t26 = A.table_T25(no_runs), A.table_T27(no_runs), A.table_T26(no_runs)
+    f05, t31 = A.format_table(no_runs, "F05"), A.table_T31(no_runs)
+    for t in (t25, t27, t26, A.table_T05(t26), f05, t31):
+        assert t.empty and "source" not in t
+    assert {"T=0.3", "T=0.7", "T=1.0", "max_spread", "delta_lo"} <= set(t25.columns)
+    t04 = A.table_T04(no_runs)
+    assert t04["default_1_0"].notna().all() and t04[["default_0_5", "delta", "delta_lo"]].isna().all().all()
+    cmp = verify.compare_T25(t25)  # the paper's values beside an empty reproduction
+    assert cmp["reported"].notna().all() and cmp["reproduced"].isna().all()
+    assert (verify.format_checks(f05, t31)["holds"] == "n/a").all()
     for checks in (
-        verify.temperature_checks(t25, A.table_T27(no_runs)),
-        verify.thinking_checks(A.table_T05(A.table_T26(no_runs))),
-        verify.c2_checks(A.table_T04(no_runs)),
+        verify.temperature_checks(t25, t27),
+        verify.thinking_checks(A.table_T05(t26)),
+        verify.c2_checks(t04),
     ):
         assert (checks["holds"] == "n/a").all(), checks
         assert (checks["reproduced value"] == "not reproduced").all()
+    assert [v.holds for v in verify.lever_checks(t04, t25, t27, A.table_T05(t26), f05, t31)] == [None]  # n/a
+
+
+def test_table_T05_of_the_papers_own_T26_cells():
+    """The paper's +0.11 pp mean GT gap and 0.3 pp max, recomputed from its own 24 printed cells."""
+    keys = ["generator", "difficulty", "condition"]
+    rep = paper.reported("T26")
+    wide = rep[rep["stat"] == "alignment"].pivot_table(index=keys, columns="variant", values="value").reset_index()
+    t05 = A.table_T05(wide.assign(delta=wide["thinking_on"] - wide["thinking_off"])).set_index("condition")
+    assert round(t05.loc["with_gt", "mean_delta"], 2) == 0.11
+    assert t05.loc["all", "max_abs_delta"] == pytest.approx(0.3)
 
 
 @pytest.mark.parametrize("study", A.STUDIES)
@@ -204,7 +210,7 @@ def test_commands_parse_with_the_cli(study):
         assert temps == [0.3, 0.3, 0.7, 0.7, 1.0, 1.0]
 
 
-# ---- situation 2: user runs on a real (non-synthetic) source --------------------------------------
+# ---- user runs on a real (non-synthetic) source ----------------------------------------------------
 def _block(gen, llm: float) -> dict:
     """Return a condition block giving every metric the verdict `llm`."""
     p = programmatic_scores(gen, EXPECTED)
@@ -258,11 +264,10 @@ def user_bench(tmp_path_factory):
     return load_bench(str(root))
 
 
-def test_user_runs_situation(user_bench, monkeypatch):
+def test_user_runs_are_the_benchs(user_bench, monkeypatch):
     assert not user_bench.synthetic
-    assert A.situation(user_bench, "temperature") == "user runs"
-    assert A.situation(user_bench, "format") == "user runs"
-    assert A.situation(user_bench, "thinking") == "no runs"
+    assert user_bench.has_runs("temperature") and user_bench.has_runs("format")
+    assert not user_bench.has_runs("thinking")
     assert set(user_bench.judges.loc[user_bench.judges["study"] == "temperature", "origin"]) == {"run"}
 
 
@@ -270,7 +275,6 @@ def test_user_runs_temperature_by_hand(user_bench, monkeypatch):
     # the mini repo's generator is GPT-5.4: point the T25 pairing at it
     monkeypatch.setitem(A.PAIRINGS, "T25", ("qwen3_32b", "gpt5_4"))
     t25 = A.table_T25(user_bench).set_index(["difficulty", "condition"])
-    assert (t25["source"] == "user runs").all()
     # hand reference: with_gt at T=0.7 says 0.5 everywhere; mu per record = mean_m 1 - |p - 0.5|
     for diff in ("easy", "hard"):
         mus = [
@@ -293,12 +297,11 @@ def test_user_runs_temperature_by_hand(user_bench, monkeypatch):
 def test_user_runs_format(user_bench, monkeypatch):
     monkeypatch.setitem(A.PAIRINGS, "F05", ("qwen3_32b", "gpt5_4"))
     f05 = A.format_table(user_bench, "F05").set_index("difficulty")
-    assert (f05["source"] == "user runs").all()
     np.testing.assert_allclose(f05["delta"], f05["structured"] - f05["freeform"])
-    assert A.situation(user_bench, "format", "qwq_32b") == "no runs"
+    assert A.format_table(user_bench, "T31").empty  # no format run of QwQ-32B
 
 
-def test_figures_all_situations(sample, no_runs):
+def test_figures_with_and_without_runs(sample, no_runs):
     import matplotlib.pyplot as plt
 
     for b in (sample, no_runs):

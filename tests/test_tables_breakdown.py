@@ -43,7 +43,7 @@ def tiny() -> SimpleNamespace:
     return _bench(_verdicts(rows))
 
 
-def test_per_metric_long_is_mean_over_cells(tiny):
+def test_per_metric_long_over_equal_cells(tiny):
     t = tables.per_metric_long(tiny, judges=["judge_gpt_5_4", "judge_qwq_32b"], generators=["qwen3_32b", "gpt5_4"])
     t = t.set_index(["judge", "metric"])["align"]
     # GPT-5.4 judge: sequence llm 1 everywhere; p = 0 (qwen) and 1 (gpt5_4) -> cells 0 and 100 -> 50
@@ -54,6 +54,21 @@ def test_per_metric_long_is_mean_over_cells(tiny):
     # T24's own population (four open-weight generators) leaves GPT-5.4's outputs out: only the qwen cell
     own = tables.per_metric_long(tiny, judges=["judge_gpt_5_4"]).set_index("metric")
     assert own.loc["sequence_accuracy", "align"] == pytest.approx(0.0) and own["n_cells"].eq(1).all()
+
+
+def test_t24_and_t28_pool_records_as_the_paper_does():
+    """A cell of 3 records at 100 % and one of 1 record at 0 %: pooled 75 %, not the cells' mean 50 %
+    (the paper's T24 rows sit on Table 2 weighted by Table 9's record counts, not on its plain mean)."""
+    rows = [
+        (f"r{i}", "qwen3_32b", "hard", "judge_gpt_5_4", "with_gt", "tool_selection", "linear", 1.0, 1.0)
+        for i in range(3)
+    ]
+    rows.append(("r9", "smollm3_3b", "hard", "judge_gpt_5_4", "with_gt", "tool_selection", "linear", 1.0, 0.0))
+    b = _bench(_verdicts(rows))
+    pm = tables.per_metric_long(b, judges=["judge_gpt_5_4"]).set_index("metric")
+    assert pm.loc["tool_selection", "align"] == pytest.approx(75.0) and pm.loc["tool_selection", "n_cells"] == 2
+    topo = tables.topology_long(b, "with_gt", ["judge_gpt_5_4"]).set_index("dag_type")
+    assert topo.loc["linear", "align"] == pytest.approx(75.0) and topo.loc["linear", "n_records"] == 4
 
 
 def test_topology_weighting_shift_hand_computed():

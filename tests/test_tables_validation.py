@@ -203,8 +203,8 @@ def bench():
 
 
 def test_sample_round_trip_and_T13(bench, tmp_path):
-    ann, k, _ = validation.load_annotations("sample", "human")
-    assert k == 1 and len(ann) == 480
+    ann, where = validation.load_annotations("sample", "human")
+    assert where == "the source: synthetic_human_annotations.jsonl" and len(ann) == 480
     sheet, pm, pt = validation.sheet_round_trip(bench, ann, tmp_path / "filled.csv")
     direct, _ = annotation.agreement_tables(ann)
     pd.testing.assert_frame_equal(pm, direct)
@@ -240,12 +240,11 @@ def test_sample_lift_matches_cells(bench):
     assert (lift["n_cells"] == 12).all()
     t01 = anchoring.table_T01(bench)
     assert set(t01["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
-    assert anchoring.run_situation(bench, "c3")[0] == 1
-    assert anchoring.run_situation(bench, "no_such_study")[0] == 3
+    assert bench.has_runs("c3") and not bench.has_runs("no_such_study")
+    assert anchoring.c3_status(bench, "sample").startswith("C3 runs used: synthetic_")
 
 
-# ------------------------------------------------------------------ situations 2 and 3 --------
-# (1 = the sample, tested above; 2 = the user's own runs / annotations; 3 = none: paper values)
+# ------------------------------------------------------------------ the user's runs, and none --------
 def _mini_with_c3_run(root):
     """Return a mini repo whose runs/ holds a non-synthetic C3 run judging its GPT-5.4 outputs."""
     import json
@@ -289,12 +288,12 @@ def _mini_with_c3_run(root):
     return root
 
 
-def test_situation_2_user_c3_run(tmp_path):
+def test_a_user_c3_run(tmp_path):
     from ajb_utils import stats
     from ajb_utils.data import load_bench
 
     bench = load_bench(_mini_with_c3_run(tmp_path / "repo"), engine="json")
-    assert anchoring.run_situation(bench, "c3")[0] == 2
+    assert bench.has_runs("c3") and "my_c3 (base judge_qwq_32b)" in anchoring.c3_status(bench, "hf")
     t01 = anchoring.table_T01(bench, generator="gpt5_4")
     assert set(t01["judge"]) == {"judge_qwq_32b"}
     v = bench.verdicts[bench.verdicts["judge"] == "my_c3"]
@@ -306,26 +305,27 @@ def test_situation_2_user_c3_run(tmp_path):
     assert (t01.loc[t01["stat"] == "delta_vs_with_gt", "value"].abs() < 1e-9).all()
 
 
-def test_situation_3_no_runs_shows_paper_values_and_commands(tmp_path):
+def test_no_runs_reproduce_nothing_and_give_the_commands(tmp_path):
     from ajb_utils.data import load_bench
     from mini_repo import write_mini_repo
 
     root = write_mini_repo(tmp_path / "repo")
     bench = load_bench(root, engine="json")
-    assert anchoring.run_situation(bench, "c3")[0] == 3
+    assert not bench.has_runs("c3")
     assert anchoring.table_T01(bench).empty
     status = anchoring.c3_status(bench, "hf")
-    assert "python -m ajb_judge run" in status and "corrupted_gt" in status
+    assert "python -m ajb_judge run" in status and "corrupted_gt" in status and "no C3 runs" in status
     assert len(anchoring.reported_T01()) > 0  # what the notebook shows instead
     empty_runs = tmp_path / "no_runs"
     for kind in ("human", "rewrite"):
-        ann, k, _ = validation.load_annotations(str(root), kind, runs_dir=empty_runs)
-        assert k == 3 and ann.empty
-    assert "python -m ajb_judge rewrite" in validation.rewrite_status((3, "none"), "hf")
+        ann, where = validation.load_annotations(str(root), kind, runs_dir=empty_runs)
+        assert where == "" and ann.empty
+    status = validation.rewrite_status("", "hf")
+    assert "python -m ajb_judge rewrite" in status and "holds no rewrite verdicts" in status
     assert len(validation.reported_T19()) == 12 and len(validation.reported_T13()) > 0
 
 
-def test_situation_2_user_rewrite_verdicts(tmp_path):
+def test_user_rewrite_verdicts(tmp_path):
     """Rewrite verdicts written by the judge runner under data/runs/annotations are the user's."""
     import json
 
@@ -344,10 +344,10 @@ def test_situation_2_user_rewrite_verdicts(tmp_path):
         for j, mj in enumerate(["gpt_5_4", "claude_large", "gemini_2_5_pro"])
     ]
     (runs / "annotations" / "mine.rewrite_validation.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    shipped, k_shipped, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs)
-    assert k_shipped == 1 and len(shipped) != 18  # default: the sample's own study, whatever the user ran
-    rw, k, _ = validation.load_annotations("sample", "rewrite", runs_dir=runs, runs="auto")
-    assert k == 2 and len(rw) == 18
+    shipped, where = validation.load_annotations("sample", "rewrite", runs_dir=runs)
+    assert where.startswith("the source:") and len(shipped) != 18  # default: the sample's own study
+    rw, where = validation.load_annotations("sample", "rewrite", runs_dir=runs, runs="auto")
+    assert where == "your runs: mine.rewrite_validation.jsonl" and len(rw) == 18
     t19 = validation.table_T19(rw)
     yes = {
         mj: np.mean([(i + j) % 3 != 0 for i in range(6)]) * 100

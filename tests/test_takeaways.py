@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 from ajb_utils import takeaways as tk
 
@@ -67,3 +68,22 @@ def test_check_says_right_or_wrong_and_why() -> None:
     assert tk.check("below", "below", "p-bar is the floor.") == "Right: the answer is below. p-bar is the floor."
     wrong = tk.check("above", "below", "p-bar is the floor.")
     assert wrong.startswith("Not this time: you predicted above, the data give below.") and wrong.endswith("floor.")
+
+
+@pytest.mark.parametrize("dtype", ["Float64", "Int64", "float64", "object"])
+def test_an_empty_series_of_any_dtype_reads_n_a(dtype: str) -> None:
+    """A condition a run lacks leaves an empty series; its median is pd.NA for nullable dtypes."""
+    empty = pd.Series([], dtype=dtype)
+    assert tk.num(empty.median()) == "n/a" and tk.num(pd.NA, 2, True) == "n/a"
+    assert tk.ci_text(pd.NA, empty.max()) == f"({tk.NO_CI})"
+    assert (
+        tk.compare("the run", "GPT-5.4", empty.mean(), pd.NA, pd.NA)
+        == "the run vs GPT-5.4: no difference could be computed"
+    )
+    assert tk.direction(pd.NA) == "equal"
+
+
+def test_a_lift_a_run_cannot_have_is_said_so_never_zero() -> None:
+    assert tk.sign_text("its GT lift", float("nan")) == "its GT lift could not be computed on this data"
+    assert tk.sign_text("its GT lift", pd.NA, pd.NA, pd.NA).endswith("could not be computed on this data")
+    assert tk.check("yes", None, "No lift.") == "Cannot be checked on this data. No lift."

@@ -38,6 +38,16 @@ class Bench:
     synthetic: bool
     messages: list[str] = field(default_factory=list)
 
+    def has_runs(self, study: str) -> bool:
+        """Return True when the bench holds judge runs of `study` (c2, c3, temperature, thinking, format);
+        the release holds none, the sample holds its synthetic ones."""
+        j = self.judges
+        return bool(((j["origin"] != "release") & (j["study"] == study)).any()) if len(j) else False
+
+    def has_condition(self, condition: str) -> bool:
+        """Return True when some verdict of the bench is under `condition` (e.g. a run of one condition)."""
+        return bool((self.verdicts["condition"] == condition).any())
+
     def provenance(self) -> str:
         """Return a one-line description of where the data came from."""
         kind = "SYNTHETIC sample" if self.synthetic else "data"

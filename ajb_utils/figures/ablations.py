@@ -1,7 +1,7 @@
 """Figures for notebooks 06-12 ablations and validation (F04 temperature, F05 prompt format).
 
-Both take the tables of :mod:`ajb_utils.tables.ablations` (whatever situation they came from:
-sample runs, user runs, or the paper's reported values) and return ``(fig, axes)``.
+They take the tables of :mod:`ajb_utils.tables.ablations` (reproduced numbers only: a table without
+rows, when the data hold no runs, gives a panel that says so) and return ``(fig, axes)``.
 """
 
 from __future__ import annotations
@@ -32,10 +32,8 @@ def _temperature_panel(ax, table: pd.DataFrame, title: str, ci: pd.DataFrame | N
     """Draw alignment vs temperature, one line per (difficulty, condition), on one axis; with `ci`
     (ablations.temperature_ci) each point gets its 95% bootstrap interval (lines nudged apart in T)."""
     tcols = [c for c in table.columns if str(c).startswith("T=")]
-    source = str(table["source"].iloc[0]) if len(table) else "no data"
-    if not tcols:
-        spread = ", ".join(f"{v:.2f}" for v in table["max_spread"].dropna())
-        _note(ax, f"{title}\nno runs: the paper reports only\nmax spread {spread} pp (with GT)")
+    if table.empty or not tcols:
+        _note(ax, f"{title}\nno temperature runs in this data")
         return
     temps = [float(c[2:]) for c in tcols]
     has_ci = ci is not None and len(ci) > 0
@@ -69,7 +67,7 @@ def _temperature_panel(ax, table: pd.DataFrame, title: str, ci: pd.DataFrame | N
     ax.set_xlabel("judge temperature T")
     ax.set_ylabel("alignment (%)")
     bars = "; bars: 95% CI" if has_ci else ""
-    ax.set_title(f"{title}\n({source}; max spread {table['max_spread'].max():.2f} pp{bars})")
+    ax.set_title(f"{title}\n(max spread {table['max_spread'].max():.2f} pp{bars})")
 
 
 def figure_F04(
@@ -168,12 +166,11 @@ def figure_F05(
         else pd.DataFrame(columns=["condition", "difficulty", "structured", "freeform", "delta"])
     )
     ours_gt = f05 if f05["structured"].notna().any() else None
-    src = str(f05["source"].iloc[0]) if len(f05) else "no runs"
     _format_panel(
         axes[0, 0],
         ours_gt,
         pf[pf["condition"] == "with_gt"],
-        f"With GT, Qwen3-32B / Llama-3.3-70B\n({src})",
+        "With GT, Qwen3-32B / Llama-3.3-70B",
         "no runs: the paper's values only",
     )
     _format_panel(
@@ -200,7 +197,7 @@ def figure_F05(
                 color=OKABE_ITO["blue"],
                 label="paper: Qwen3-32B / Llama-3.3-70B, " + ("with GT" if cond == "with_gt" else "without GT"),
             )
-    if f05["delta"].notna().any() and ours_gt is not None:
+    if ours_gt is not None and f05["delta"].notna().any():
         d = f05.set_index("difficulty").reindex(diffs)["delta"]
         ax.plot(x, d, marker="o", color=OKABE_ITO["blue"], label="Qwen3-32B / Llama-3.3-70B, with GT")
         _delta_bars(ax, x, f05.set_index("difficulty").reindex(diffs), OKABE_ITO["blue"])
@@ -269,8 +266,7 @@ def figure_T26(t26: pd.DataFrame) -> tuple[plt.Figure, np.ndarray]:
         ax.set_xticks(np.arange(len(diffs)), diffs)
         ax.set_title(schema.CONDITION_DISPLAY.get(cond, cond) + ("; bars: paired 95% CI" if has_ci else ""))
     axes[0, 0].set_ylabel("thinking on − off (pp)")
-    src = str(t26["source"].iloc[0]) if len(t26) else "no data"
-    fig.suptitle(f"QwQ-32B: chain-of-thought on vs off ({src})")
+    fig.suptitle("QwQ-32B: chain-of-thought on vs off" + ("" if len(t26) else " (no thinking runs in this data)"))
     handles, labels = axes[0, 0].get_legend_handles_labels()
     if handles:
         fig.legend(handles, labels, loc="outside lower center", ncol=len(handles))

@@ -200,10 +200,9 @@ def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> W
     in the sample's output folder the figure gets a footnote saying the data is synthetic."""
     png, pdf = figure_paths(artifact_id, name, out_dir)
     png.parent.mkdir(parents=True, exist_ok=True)
-    if is_synthetic_dir(out_dir) and not getattr(fig, "_ajb_synthetic_note", False):
-        # above the figure (va="bottom" at y=1): it never covers a title or a panel
+    if is_synthetic_dir(out_dir) and not any(t.get_text() == SYNTHETIC_FIGURE_NOTE for t in fig.texts):
+        # above the figure (va="bottom" at y=1): it never covers a title or a panel; once per figure
         fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")
-        fig._ajb_synthetic_note = True  # once per figure, even if saved twice
     with mpl.rc_context({"pdf.fonttype": 42, "ps.fonttype": 42}):
         fig.savefig(png, dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.02, metadata={"Software": None})
         fig.savefig(

@@ -132,12 +132,14 @@ def lift(
 ) -> pd.Series:
     """Return GT lift (Eq. 5b) per judge: mean over (g, d) cells of align_with - align_without.
 
-    Only cells present under both conditions enter the mean (a paired mean over cells).
+    Only cells present under both conditions enter the mean (a paired mean over cells); a judge
+    without both conditions has no lift (empty when no judge has both).
     """
     by = _as_list(by)
     keys = by + list(over)
     sub = cells[cells["condition"].isin([with_cond, without_cond])]
-    wide = sub.groupby(keys + ["condition"], observed=True)[value].mean().unstack("condition")
+    grouped = sub.groupby(keys + ["condition"], observed=True)[value].mean()
+    wide = grouped.unstack("condition").reindex(columns=[with_cond, without_cond])
     diff = (wide[with_cond] - wide[without_cond]).dropna()
     res = diff.groupby(level=by, observed=True, sort=True).mean()
     res.name = "lift"

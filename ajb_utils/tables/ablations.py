@@ -1,13 +1,10 @@
 """Tables for notebooks 06-09 ablations (T04, T25, T27, T05, T26, T31, F04/F05 data) and RQ3.
 
-The ablations rest on judge runs the release does not contain. Every function works in three
-situations, told apart by :func:`situation` from ``bench.judges`` metadata (never run names):
-
-- ``"sample runs"``: the embedded synthetic sample's runs (origin "sample run", synthetic);
-- ``"user runs"``: runs the user made with ``python -m ajb_judge run`` (data/runs/ or
-  <source>/runs/, synthetic False) on real data;
-- ``"no runs"``: the paper's reported values (``paper.reported``), plus :func:`run_commands`,
-  the exact commands that would produce the missing runs.
+The ablations rest on judge runs the release does not contain: the sample's synthetic runs, or runs
+the user made with ``python -m ajb_judge run`` (data/runs/ or <source>/runs/). Whether a bench has
+them is ``bench.has_runs(study)``; a table function returns reproduced numbers only, so without runs
+its reproduced columns are empty (NaN, or no rows) and the notebook shows the paper's values
+(``paper.reported``) beside it, with :func:`run_commands`, the commands that would make the runs.
 
 Runs are selected by ``study`` (c2, temperature, thinking, format), base model (normalised, so
 ``Qwen/Qwen3-32B``, ``qwen3_32b`` and ``judge_qwen3_32b`` are the same) and ``decoding``.
@@ -28,14 +25,11 @@ from ajb_utils import paper, schema, stats
 
 __all__ = [
     "STUDIES",
-    "SITUATIONS",
     "PAIRINGS",
     "JUDGE_ENDPOINTS",
     "base_model_key",
     "study_runs",
-    "situation",
-    "situation_line",
-    "from_paper",
+    "runs_line",
     "run_commands",
     "rerun_command",
     "hard_band",
@@ -63,7 +57,6 @@ __all__ = [
 ]
 
 STUDIES: tuple[str, ...] = ("c2", "temperature", "thinking", "format")
-SITUATIONS: tuple[str, ...] = ("sample runs", "user runs", "no runs")
 # (judge base model, generator) of each ablation pairing in the paper.
 PAIRINGS: dict[str, tuple[str, str]] = {
     "T25": ("qwen3_32b", "llama_3_3_70b_instruct"),  # RQ4 temperature, Figure 4
@@ -85,13 +78,12 @@ JUDGE_ENDPOINTS: dict[str, tuple[str, str, str | None]] = {
     "qwen3_32b": ("http://localhost:8000/v1", "Qwen/Qwen3-32B", None),
 }
 NOTEBOOK_OF_STUDY: dict[str, str] = {"c2": "06", "temperature": "07", "thinking": "08", "format": "09"}
-PAPER_SOURCE = "paper (reported)"
 N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (seeded)
 DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
 
 
 # ---------------------------------------------------------------------------------------------
-# selecting runs and the situation
+# selecting runs
 # ---------------------------------------------------------------------------------------------
 def base_model_key(name: str) -> str:
     """Return a normalised base-model key: 'Qwen/Qwen3-32B' and 'judge_qwen3_32b' -> 'qwen3_32b'."""
@@ -133,26 +125,23 @@ def study_runs(bench, study: str, base_model: str | None = None, generator: str 
     return (mine if len(mine) else j).sort_values("judge").reset_index(drop=True)
 
 
-def situation(bench, study: str, base_model: str | None = None, generator: str | None = None) -> str:
-    """Return "sample runs", "user runs" or "no runs" for one study (and optional pairing)."""
-    runs = study_runs(bench, study, base_model, generator)
-    if runs.empty:
-        return "no runs"
-    return "sample runs" if bool(runs["synthetic"].all()) else "user runs"
+STUDY_SHOWS: dict[str, str] = {
+    "c2": "Table 4's 0.5-default column and its delta",
+    "temperature": "Tables 25 and 27 and Figure 4 (alignment at each judge temperature)",
+    "thinking": "Tables 26 and 5 (alignment with the judge's thinking on and off)",
+    "format": "Figure 5 and Table 31 (structured vs free-form prompt)",
+}
 
 
-def situation_line(bench, study: str) -> str:
-    """Return the one-line statement of the situation a notebook is in, for display."""
-    s = situation(bench, study)
-    runs = study_runs(bench, study)
-    what = {
-        "sample runs": "computed from the synthetic sample's runs (numbers are not the paper's)",
-        "user runs": "computed from your judge runs",
-        "no runs": "no runs found: the paper's reported values are shown, with the commands "
-        "that would produce the runs",
-    }[s]
-    names = ", ".join(runs["judge"]) if len(runs) else "-"
-    return f"Situation for study '{study}': {s} — {what}. Runs: {names}."
+def runs_line(bench, study: str) -> str:
+    """Return one line: the runs of `study` the bench holds, or what they would show and that they are missing."""
+    if bench.has_runs(study):
+        return f"{study} runs read: {', '.join(study_runs(bench, study)['judge'])}"
+    return (
+        f"{STUDY_SHOWS[study]} would be computed from {study} judge runs; this source holds none (the release has "
+        "none), so nothing is reproduced: the paper's values are shown beside an empty reproduction, and the "
+        "commands that make the runs are at the end"
+    )
 
 
 def _command(
@@ -480,18 +469,21 @@ def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_gt") -> pd.DataFrame:
-    """Return the six-judge soft jury vs each single judge (mean over generators of cell align).
+    """Return the six-judge soft jury vs each single judge over its declared population
+    (`paper.population("C-J")`: five generators), the records of the generators' cells pooled.
 
-    One row per judge plus "soft_jury (6 judges)": align (% , unweighted mean over generators),
-    n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
+    One row per judge plus "soft_jury (6 judges)": align (%, records pooled, as the paper's 79.8 for
+    GPT-5.4), n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
     """
     judges = _main_judges(bench)
     v = bench.verdicts
+    gens = list(paper.population("C-J").generators)
     v = v[(v["difficulty"] == difficulty) & (v["condition"] == condition) & v["judge"].isin(judges)]
+    v = v[v["generator"].isin(gens)]
     jury = stats.soft_jury(v, judges, name="soft_jury (6 judges)")
     cells = pd.concat([_cells(v, ["judge", "generator"]), _cells(jury, ["judge", "generator"])])
-    g = cells.groupby("judge", sort=False)
-    out = pd.DataFrame({"align": g["align"].mean(), "n_cells": g.size(), "n_records": g["n"].sum()})
+    g = cells.assign(_w=cells["align"] * cells["n"]).groupby("judge", sort=False)
+    out = pd.DataFrame({"align": g["_w"].sum() / g["n"].sum(), "n_cells": g.size(), "n_records": g["n"].sum()})
     out = out.loc[judges + ["soft_jury (6 judges)"]].rename_axis("judge").reset_index()
     out["display"] = out["judge"].map(schema.display)
     out["rank"] = out["align"].rank(ascending=False, method="min").astype(int)
@@ -503,10 +495,10 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
 
     Columns: generator, default_1_0, default_0_5, delta (pp), delta_lo, delta_hi (paired 95% CI
     of the delta: each judge's records judged under both prompts, resampled within each judge,
-    seeded; NaN without runs), n_pairs, n_judges, n_records, source.
+    seeded), n_pairs, n_judges, n_records.
     default_1_0 is always computed from the released ``without_gt`` (same judges as the C2
     runs when there are runs, else the six). default_0_5 comes from the c2 runs'
-    ``without_gt_05``; with no runs it (and delta) is the paper's reported value.
+    ``without_gt_05``: without runs it, the delta and its CI are NaN.
     """
     runs = study_runs(bench, "c2")
     v = bench.verdicts
@@ -518,17 +510,12 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
     g0 = base.groupby("generator", sort=False)
     out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
-    if runs.empty:
-        rep = paper.reported("T04").set_index(["generator", "stat", "condition"])["value"]
-        out["default_0_5"] = [rep.get((g, "alignment", "without_gt_05"), np.nan) for g in out.index]
-        out["delta"] = [rep.get((g, "delta_vs_without_gt", "without_gt_05"), np.nan) for g in out.index]
-        out["source"] = "1.0: release; 0.5 and delta: " + PAPER_SOURCE
-    else:
+    out["default_0_5"] = np.nan
+    if not runs.empty:
         c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
         cells = _cells(c2, ["generator", "judge"])
         out["default_0_5"] = cells.groupby("generator", sort=False)["align"].mean()
-        out["delta"] = out["default_0_5"] - out["default_1_0"]
-        out["source"] = situation(bench, "c2")
+    out["delta"] = out["default_0_5"] - out["default_1_0"]
     order = [x for x in schema.GENERATORS if x in out.index]
     out = out.loc[order].rename_axis("generator").reset_index()
     ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
@@ -563,17 +550,8 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
             "n_pairs",
             "n_judges",
             "n_records",
-            "source",
         ]
     ]
-
-
-NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing is reproduced"
-
-
-def from_paper(t: pd.DataFrame) -> bool:
-    """Return True when an ablation table holds the paper's values (no runs on this data)."""
-    return bool(len(t)) and bool((stats.as_str(t["source"]) == PAPER_SOURCE).all())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,30 +597,17 @@ def pairing_alignment(
 
 def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return a temperature table: rows (difficulty, condition), columns T=..., max_spread, delta,
-    delta_lo, delta_hi, n_pairs, n, source.
+    delta_lo, delta_hi, n_pairs, n.
 
-    With runs: alignment of the pairing's temperature runs; delta = align at the highest minus
-    the lowest temperature with its paired 95% CI (records judged at both, seeded). Without: the
-    paper's values (T25 has the full grid; T27 only its max spread, with GT) and no delta.
+    Alignment of the pairing's temperature runs; delta = align at the highest minus the lowest
+    temperature with its paired 95% CI (records judged at both, seeded). No rows without runs.
     """
     key, gen = PAIRINGS[artifact]
     cells = pairing_alignment(bench, "temperature", key, [gen], "temperature")
     if cells.empty:
-        rep = paper.reported("T25")
-        rep = rep[(rep["judge"] == "judge_" + key) & (rep["generator"] == gen)]
-        spread = rep[rep["stat"] == "max_spread"]
-        per_cell = spread[spread["difficulty"].notna()]
-        if per_cell.empty:  # T27: only the overall with-GT spread is printed
-            grid = pd.DataFrame(
-                {"difficulty": "all", "condition": spread["condition"].fillna("all"), "max_spread": spread["value"]}
-            ).set_index(["difficulty", "condition"])
-        else:
-            grid = rep[rep["stat"] == "alignment"].pivot_table(
-                index=["difficulty", "condition"], columns="variant", values="value", sort=False
-            )
-            grid["max_spread"] = per_cell.set_index(["difficulty", "condition"])["value"]
-        grid["n"] = np.nan
-        grid["source"] = PAPER_SOURCE
+        tcols = [f"T={t:.1f}" for t in TEMPERATURES]
+        grid = pd.DataFrame(columns=["difficulty", "condition", *tcols, "max_spread", "delta", *DELTA_CI_COLUMNS, "n"])
+        grid = grid.set_index(["difficulty", "condition"])
     else:
         cells["variant"] = "T=" + cells["variant"].astype(float).map(lambda t: f"{t:.1f}")
         grid = cells.pivot_table(index=["difficulty", "condition"], columns="variant", values="align", sort=False)
@@ -651,7 +616,6 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         hi_t, lo_t = max(tcols, key=lambda c: float(c[2:])), min(tcols, key=lambda c: float(c[2:]))
         grid["delta"] = grid[hi_t] - grid[lo_t]
         grid["n"] = cells.groupby(["difficulty", "condition"], sort=False)["n"].min()
-        grid["source"] = situation(bench, "temperature", key, gen)
         v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
         ci = paired_delta_ci(
             v,
@@ -664,7 +628,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         )
         grid = grid.reset_index()
         grid = _with_delta_ci(grid, ci, ["difficulty", "condition"]).set_index(["difficulty", "condition"])
-        grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n", "source"]]
+        grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
     grid.columns.name = None
     return _paper_sort(grid.reset_index(), ["difficulty", "condition"])
 
@@ -686,49 +650,42 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     """Return T26: QwQ-32B thinking on vs off per generator x difficulty x condition (24 cells).
 
     Columns: generator, difficulty, condition, thinking_on, thinking_off, delta (pp, on - off),
-    delta_lo, delta_hi (paired 95% CI: records judged with thinking on and off, seeded; NaN
-    without runs), n_pairs, n (records, min of the two), source. With no runs the paper's
-    tab:app-abl-e6 values.
+    delta_lo, delta_hi (paired 95% CI: records judged with thinking on and off, seeded), n_pairs,
+    n (records, min of the two). No rows without runs.
     """
     key = PAIRINGS["T26"][0]
     cells = pairing_alignment(bench, "thinking", key, OPEN_GENERATORS, "thinking")
     keys = ["generator", "difficulty", "condition"]
+    cols = keys + ["thinking_on", "thinking_off", "delta"] + DELTA_CI_COLUMNS[:2] + ["n_pairs", "n"]
     if cells.empty:
-        rep = paper.reported("T26")
-        rep = rep[rep["stat"] == "alignment"]
-        wide = rep.pivot_table(index=keys, columns="variant", values="value", sort=False)
-        wide["n"] = np.nan
-        source = PAPER_SOURCE
-    else:
-        cells["variant"] = cells["variant"].map({"True": "thinking_on", "False": "thinking_off"})
-        cells = cells.dropna(subset=["variant"])
-        wide = cells.pivot_table(index=keys, columns="variant", values="align", sort=False)
-        wide["n"] = cells.groupby(keys, sort=False)["n"].min()
-        source = situation(bench, "thinking", key)
+        return pd.DataFrame(columns=cols)
+    cells["variant"] = cells["variant"].map({"True": "thinking_on", "False": "thinking_off"})
+    cells = cells.dropna(subset=["variant"])
+    wide = cells.pivot_table(index=keys, columns="variant", values="align", sort=False)
+    wide["n"] = cells.groupby(keys, sort=False)["n"].min()
     wide = wide.reindex(columns=["thinking_on", "thinking_off", "n"])
     wide["delta"] = wide["thinking_on"] - wide["thinking_off"]
-    wide["source"] = source
     wide.columns.name = None
     out = wide.reset_index()
-    ci = pd.DataFrame(columns=keys + DELTA_CI_COLUMNS)
-    if source != PAPER_SOURCE:
-        v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
-        v["cond"] = stats.as_str(v["condition"])
-        ci = paired_delta_ci(
-            v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
-        ).rename(columns={"cond": "condition"})
+    v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
+    v["cond"] = stats.as_str(v["condition"])
+    ci = paired_delta_ci(
+        v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
+    ).rename(columns={"cond": "condition"})
     out = _with_delta_ci(out, ci, keys)
-    out = out[keys + ["thinking_on", "thinking_off", "delta"] + DELTA_CI_COLUMNS[:2] + ["n_pairs", "n", "source"]]
-    return _paper_sort(out, keys)
+    return _paper_sort(out[cols], keys)
 
 
 def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3,
-    and cells whose paired 95% CI excludes 0 (NaN without CIs: the paper's values).
+    and cells whose paired 95% CI excludes 0 (NaN without CIs); no rows when T26 has none (no runs).
 
-    Deltas are computed from the unrounded alignments (on runs) or the printed cells (paper).
+    Deltas are computed from the unrounded alignments.
     """
+    cols = ["condition", "mean_delta", "max_abs_delta", "n_cells", "cells_over_0_3", "cells_ci_excludes_0"]
     d = t26.dropna(subset=["delta"])
+    if d.empty:
+        return pd.DataFrame(columns=cols)
     parts = [d.assign(condition=stats.as_str(d["condition"])), d.assign(condition="all")]
     both = pd.concat(parts)
     g = both.groupby("condition", sort=False)["delta"]
@@ -745,8 +702,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
         out["cells_ci_excludes_0"] = excl.groupby(both["condition"], sort=False).sum().astype(int)
     else:
         out["cells_ci_excludes_0"] = np.nan
-    out["source"] = t26["source"].iloc[0] if len(t26) else PAPER_SOURCE
-    return out.rename_axis("condition").reset_index()
+    return out.rename_axis("condition").reset_index()[cols]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -755,12 +711,11 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
 def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return structured (with_gt) vs free-form alignment per difficulty for one pairing.
 
-    Columns: difficulty, structured, freeform, delta (pp, structured - freeform), n, source,
+    Columns: difficulty, structured, freeform, delta (pp, structured - freeform), n,
     then the 95% CIs (seeded): structured_lo/hi, freeform_lo/hi (records resampled) and
     delta_lo/hi, n_pairs (paired: records judged under both prompts of the run).
     The structured baseline is the format run's own ``with_gt``; if the run lacks it, the
-    released judge of the same base model. With no runs, the paper's values (F05: both
-    alignments per difficulty as printed in the draft's figure; T31: the deltas).
+    released judge of the same base model. No rows without runs.
     """
     key, gen = PAIRINGS[artifact]
     cells = pairing_alignment(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
@@ -770,22 +725,13 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         "freeform",
         "delta",
         "n",
-        "source",
         "structured_lo",
         "structured_hi",
         "freeform_lo",
         "freeform_hi",
     ] + DELTA_CI_COLUMNS
     if cells.empty:
-        if artifact == "F05":  # the draft's figure prints both alignments per difficulty
-            fig = format_paper_F05().query("condition == 'with_gt'")
-            out = fig[["difficulty", "structured", "freeform", "delta"]].copy()
-        else:
-            rep = paper.reported("T31")
-            rep = rep[(rep["judge"] == "judge_" + key) & (rep["generator"] == gen)]
-            out = pd.DataFrame({"difficulty": rep["difficulty"].to_numpy(), "delta": rep["value"].to_numpy()})
-        out["source"] = PAPER_SOURCE
-        return out.reindex(columns=cols)
+        return pd.DataFrame(columns=cols)
     v, _ = _pairing_verdicts(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
     if "with_gt" not in set(cells["variant"]):
         rel = bench.verdicts[
@@ -800,7 +746,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
     wide["n"] = cells.groupby("difficulty", sort=False)["n"].min()
-    wide["source"] = situation(bench, "format", key, gen)
     wide.columns.name = None
     recs = stats.record_alignment(v)
     recs["variant"] = stats.as_str(recs["condition"])

@@ -4,11 +4,10 @@ GT lift (Eq. 5b) per judge and per metric from the released with/without-GT verd
 (C3 corrupted-GT control) from judge runs with ``study == "c3"``; Appendix H over-anchoring
 instance mining (vectorised over the verdicts frame) and a display of mined cases.
 
-RUN artifacts work in three situations, reported by :func:`run_situation`:
-1. ``sample runs``: the synthetic sample's simulated runs (numbers are not the paper's);
-2. ``user runs``: the user's own runs under data/runs (judge runner output);
-3. ``paper values``: no runs -> the paper's reported values, shown as reported, with the judge
-   runner command that would produce the missing data.
+Table 1 rests on C3 runs the release does not contain (the sample's synthetic runs, or the user's
+own under data/runs): ``bench.has_runs("c3")`` says whether there are any; without them Table 1 is
+empty, the notebook shows the paper's values beside it and :func:`c3_status` the commands that make
+the runs.
 """
 
 from __future__ import annotations
@@ -21,9 +20,7 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 
 __all__ = [
-    "ANCHORING_SITUATIONS",
     "LIFT_EXCLUDED_GENERATORS",
-    "run_situation",
     "anchoring_runs",
     "base_judge",
     "gt_lift",
@@ -41,11 +38,6 @@ __all__ = [
     "anchoring_cases",
 ]
 
-ANCHORING_SITUATIONS: dict[int, str] = {
-    1: "sample runs (synthetic; numbers are not the paper's)",
-    2: "user runs (data/runs)",
-    3: "paper values (no runs found; reported values shown as reported)",
-}
 # The paper's Eq. 5b lift averages 12 (g, d) cells: the four open-weight generators (claims.csv).
 LIFT_EXCLUDED_GENERATORS: tuple[str, ...] = ("gpt5_4",)
 C3_JUDGES: tuple[str, ...] = ("judge_qwq_32b", "judge_gemini_2_5_pro")
@@ -53,7 +45,7 @@ C3_GENERATOR: str = "llama_3_3_70b_instruct"
 
 
 # ---------------------------------------------------------------------------------------------
-# runs and situations
+# runs
 # ---------------------------------------------------------------------------------------------
 def base_judge(name: str) -> str:
     """Return the released judge config name for a run's base model ('qwq_32b' -> 'judge_qwq_32b')."""
@@ -69,15 +61,6 @@ def anchoring_runs(bench, study: str) -> pd.DataFrame:
     return runs.reset_index(drop=True)
 
 
-def run_situation(bench, study: str) -> tuple[int, str]:
-    """Return (1|2|3, description) for a RUN artifact: sample runs, user runs or paper values."""
-    runs = anchoring_runs(bench, study)
-    if runs.empty:
-        return 3, ANCHORING_SITUATIONS[3]
-    user = runs[runs["origin"] != "sample run"]
-    return (2, ANCHORING_SITUATIONS[2]) if len(user) else (1, ANCHORING_SITUATIONS[1])
-
-
 def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qwq_32b_c3") -> str:
     """Return the judge runner command that produces a C3 run (Table 1) for one judge."""
     return (
@@ -89,12 +72,16 @@ def c3_command(source: str = "hf", judge_model: str = "<model>", name: str = "qw
 
 
 def c3_status(bench, data_source: str) -> str:
-    """Return which situation Table 1 is in and, when runs are missing, the commands to make them."""
-    k, text = run_situation(bench, "c3")
+    """Return the C3 runs Table 1 reads (or what it would show and that they are missing) and the
+    commands that make the missing ones."""
     runs = anchoring_runs(bench, "c3")
-    lines = [f"Table 1 situation {k}: {text}."]
-    if k != 3:
-        lines.append("C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in zip(runs["judge"], runs["base"])))
+    if bench.has_runs("c3"):
+        lines = ["C3 runs used: " + ", ".join(f"{r} (base {b})" for r, b in zip(runs["judge"], runs["base"]))]
+    else:
+        lines = [
+            "Table 1 would show how a corrupted reference moves alignment (C3); this source holds no C3 runs, "
+            "so it is empty and the paper's values are shown beside it."
+        ]
     missing = [j for j in C3_JUDGES if j not in set(runs["base"])]
     if missing:
         lines.append("To produce the missing C3 runs (judge runner; serve the model first):")

@@ -64,24 +64,29 @@ def released_verdicts(
     return v[keep]
 
 
+def _pooled(cells: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Return per group of ``by`` the records of its cells pooled: align = sum(align * n) / sum(n), n_cells, n."""
+    g = cells.assign(_w=cells["align"] * cells["n"]).groupby(by, observed=True, sort=True)
+    out = g.agg(_w=("_w", "sum"), n=("n", "sum"), n_cells=("align", "size")).reset_index()
+    out["align"] = out.pop("_w") / out["n"]
+    return out[[*by, "align", "n_cells", "n"]]
+
+
 def per_metric_long(
     bench,
     judges: Sequence[str] | None = None,
     missing: Missing = PAPER_MISSING,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, condition, metric, align (% mean over (g,d) cells), n_cells, n_verdicts.
+    """Return judge, condition, metric, align (%, the records of the (g,d) cells pooled), n_cells, n_verdicts.
 
     The cells are T24's population (`paper.population("T24")`: the four open-weight generators x
-    three difficulties) unless ``generators`` says otherwise; a new frame on every call."""
+    three difficulties) unless ``generators`` says otherwise. The paper pools records (each cell
+    weighted by its records: docs/DECISIONS.md); a new frame on every call."""
     gens = paper.population("T24").generators if generators is None else generators
     v = released_verdicts(bench, judges, generators=gens)
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
-    out = (
-        cells.groupby(["judge", "condition", "metric"], observed=True, sort=True)
-        .agg(align=("align", "mean"), n_cells=("align", "size"), n_verdicts=("n", "sum"))
-        .reset_index()
-    )
+    out = _pooled(cells, ["judge", "condition", "metric"]).rename(columns={"n": "n_verdicts"})
     for c in ("judge", "condition", "metric"):
         out[c] = stats.as_str(out[c])
     return out
@@ -105,16 +110,13 @@ def topology_long(
     missing: Missing = PAPER_MISSING,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, dag_type, align (% mean over (g,d) cells), n_cells, n_records (per topology), over
-    T28's population (`paper.population("T28")`, four generators) unless ``generators`` says otherwise."""
+    """Return judge, dag_type, align (%, the records of the (g,d) cells pooled), n_cells, n_records (per
+    topology), over T28's population (`paper.population("T28")`, four generators) unless
+    ``generators`` says otherwise."""
     gens = paper.population("T28").generators if generators is None else generators
     v = released_verdicts(bench, judges, conditions=[condition], generators=gens)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
-    out = (
-        cells.groupby(["judge", "dag_type"], observed=True, sort=True)
-        .agg(align=("align", "mean"), n_cells=("align", "size"), n_records=("n", "sum"))
-        .reset_index()
-    )
+    out = _pooled(cells, ["judge", "dag_type"]).rename(columns={"n": "n_records"})
     out["judge"] = stats.as_str(out["judge"])
     out["dag_type"] = stats.as_str(out["dag_type"])
     out["condition"] = condition

@@ -51,9 +51,12 @@ def _item_keys(v: pd.DataFrame) -> np.ndarray:
 
 
 def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
-    """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items the new judge judged."""
+    """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items
+    and the conditions the new judge judged."""
     judges = [*(judges or MAIN_JUDGES), run_name]
     v = verdicts[stats.str_in(verdicts["judge"], judges) & stats.str_in(verdicts["condition"], schema.MAIN_CONDITIONS)]
+    mine = stats.str_in(v["judge"], run_name)
+    v = v[stats.str_in(v["condition"], sorted(set(stats.as_str(v.loc[mine, "condition"]))))]
     key = _item_keys(v)
     v = v[np.isin(key, key[stats.str_in(v["judge"], run_name)])]
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):

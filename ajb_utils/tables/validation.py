@@ -2,9 +2,8 @@
 
 Annotation files (docs/DATA_FORMAT.md section 3) are read from ``<source>/annotations/`` for local
 sources and from data/runs/annotations/ (the judge runner's ``rewrite`` output) -- or from a
-filled annotation sheet the user gives. Three situations, as for RUN artifacts:
-1. the sample's synthetic annotations; 2. the user's own files; 3. none (the hub release has no
-annotations) -> the paper's reported values are shown as reported.
+filled annotation sheet the user gives. Without any (the hub release has none) the tables are empty
+and the notebooks show the paper's reported values beside them.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from ajb_utils.data import resolve_source
 from ajb_utils.paths import RUNS_DIR
 
 __all__ = [
-    "ANNOTATION_SITUATIONS",
     "CRITERIA",
     "load_annotations",
     "normalise_rewrite",
@@ -40,11 +38,6 @@ __all__ = [
     "schema_extra_keys",
 ]
 
-ANNOTATION_SITUATIONS: dict[int, str] = {
-    1: "sample annotations (synthetic; numbers are not the paper's)",
-    2: "user annotations (a filled sheet or data/runs/annotations)",
-    3: "paper values (no annotations in this source; reported values shown as reported)",
-}
 PATTERNS: dict[str, str] = {"human": "*human_annotations*.jsonl", "rewrite": "*rewrite_validation*.jsonl"}
 # Appendix N criteria (paper spelling = the judge runner's answer keys), in Table 19 order.
 CRITERIA: list[str] = ["medium_preserves_gt", "hard_preserves_gt", "medium_harder_than_easy", "hard_harder_than_medium"]
@@ -76,33 +69,28 @@ def _read_files(files: Sequence[Path]) -> pd.DataFrame:
 
 def load_annotations(
     data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR, runs: str = "shipped"
-) -> tuple[pd.DataFrame, int, str]:
-    """Return (annotations, situation 1|2|3, description) for kind "human" or "rewrite".
+) -> tuple[pd.DataFrame, str]:
+    """Return (annotations, what they were read from) for kind "human" or "rewrite"; ("" when none: empty frame).
 
     A filled sheet (human study, CSV from `annotation.export_sheet`) or, with ``runs="auto"``,
-    files under ``runs_dir/annotations`` are the user's (situation 2); ``<source>/annotations`` of
-    a local source is the sample's / the mirror's (1 when synthetic, else 2); nothing found -> 3.
-    ``runs="shipped"`` (the default, as for `load_bench`) never reads the user's runs, so a study
-    of one's own does not change the default outputs.
+    files under ``runs_dir/annotations`` are the user's; else ``<source>/annotations`` of a local
+    source (the sample's, or a mirror's). ``runs="shipped"`` (the default, as for `load_bench`)
+    never reads the user's runs, so a study of one's own does not change the default outputs.
     """
     if kind not in PATTERNS:
         raise ValueError(f"kind must be one of {sorted(PATTERNS)}, got {kind!r}")
     if sheet is not None and kind == "human":
-        return annotation.sheet_to_long(annotation.read_sheet(sheet)), 2, ANNOTATION_SITUATIONS[2]
+        return annotation.sheet_to_long(annotation.read_sheet(sheet)), f"the sheet {Path(sheet).name}"
     if runs not in ("shipped", "auto"):
         raise ValueError(f"runs must be 'shipped' or 'auto', got {runs!r}")
     user = sorted((Path(runs_dir) / "annotations").glob(PATTERNS[kind])) if runs == "auto" else []
-    if user:
-        df = _read_files(user)
-        return (normalise_rewrite(df) if kind == "rewrite" else df), 2, ANNOTATION_SITUATIONS[2]
     src = resolve_source(data_source)
-    files = sorted((Path(src.location) / "annotations").glob(PATTERNS[kind])) if src.is_local else []
+    files = user or (sorted((Path(src.location) / "annotations").glob(PATTERNS[kind])) if src.is_local else [])
     if not files:
-        return pd.DataFrame(), 3, ANNOTATION_SITUATIONS[3]
+        return pd.DataFrame(), ""
     df = _read_files(files)
-    df = normalise_rewrite(df) if kind == "rewrite" else df
-    synthetic = all("synthetic" in f.name for f in files)
-    return df, (1 if synthetic else 2), ANNOTATION_SITUATIONS[1 if synthetic else 2]
+    where = ("your runs: " if user else "the source: ") + ", ".join(f.name for f in files)
+    return (normalise_rewrite(df) if kind == "rewrite" else df), where
 
 
 def normalise_rewrite(df: pd.DataFrame) -> pd.DataFrame:
@@ -317,12 +305,18 @@ def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[d
     return False
 
 
-def rewrite_status(situation: tuple[int, str], data_source: str) -> str:
-    """Return which situation Tables 19/20/22 are in and the command that produces new verdicts."""
-    k, text = situation
+def rewrite_status(where: str, data_source: str) -> str:
+    """Return what Tables 19/20/22 read (`where`, "" for nothing: what they would show) and the
+    commands that produce new verdicts."""
     src = data_source if data_source != "sample" else "hf"
+    read = (
+        f"Rewrite verdicts read from {where}."
+        if where
+        else "Tables 19, 20 and 22 would show how often the meta-judges accept the rewritten queries; this "
+        "source holds no rewrite verdicts, so they are empty and the paper's values are shown beside them."
+    )
     lines = [
-        f"Rewrite validation situation {k}: {text}.",
+        read,
         "To run the study (one command per meta-judge; output in data/runs/annotations/):",
     ]
     lines += [rewrite_command(src, f"<{schema.display(j)} model id>", j.removeprefix("judge_")) for j in META_JUDGES]

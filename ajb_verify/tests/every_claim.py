@@ -83,11 +83,11 @@ def _anchoring_verdicts(bench) -> list[verify.Verdict]:
 
 def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
     """Return the human-study (T12, T13) and rewrite-study (T20, T22) verdicts as notebooks 11-12 make them."""
-    ann, _, _ = validation.load_annotations(data_source, "human")
+    ann, _ = validation.load_annotations(data_source, "human")
     t13 = validation.table_T13(bench, ann)
     out = verify.t12_checks(validation.table_T12(ann)) + verify.t13_checks(t13)
     out += verify.param_error_mode_checks(bench, ann)
-    rw, _, _ = validation.load_annotations(data_source, "rewrite")
+    rw, _ = validation.load_annotations(data_source, "rewrite")
     t20 = validation.table_T20(rw)
     u = t20.set_index("criterion")["unanimity"].to_dict() if len(t20) else {}
     out += [
