@@ -412,9 +412,13 @@ def make_plan(cfg: PlanConfig) -> Plan:
     table = _plan_rows(cfg, bench, ses, requests, stored, comp, seed)
     n_total = len(bench.records)
     quantities = "alignment and the paired difference" if cfg.pilot else "alignment and the unpaired difference"
+    source = (
+        f"the pilot {cfg.pilot!r} on its items"
+        if cfg.pilot
+        else "no pilot: the six judges' mean variance per cell stands in for the new judge"
+    )
     assumptions = [
-        f"variance: {'the pilot ' + repr(cfg.pilot) + ' on its items' if cfg.pilot else 'no pilot: the six judges mean variance per cell stands in for the new judge'}; "
-        f"{quantities} to {schema.display(cfg.reference)}"
+        f"variance: {source}; {quantities} to {schema.display(cfg.reference)}"
         + ("" if cfg.pilot else " (a paired figure needs a pilot: run one with a small --limit)"),
         f"CI: {100 * (1 - 2 * (1 - _phi(cfg.z))):.0f} % normal interval of the cell score (mean over generators, records resampled "
         f"within generators); SE falls as 1/sqrt(records); records = --limit (stratified over topologies), the source holds {n_total}",

@@ -57,6 +57,7 @@ DEFAULT_PARAMETERS: dict[str, Any] = {
     "plan_pilot": None,
     "price_in": 0.4,
     "price_out": 1.6,
+    "x2_by_generator": False,
     "judges": None,
     "static_conditions": ["with_gt", "without_gt", "deref"],
     "sensitivity": 0.85,

@@ -235,6 +235,10 @@ def test_x2_runs_cells_ci_rank_and_paired_difference() -> None:
     assert t["best_of_six"] == schema.display(J1) and t["best_six_align"] == pytest.approx(25.0)
     again = ext.x2_runs_cells(v, [NEW], [J1, J2], reference=J1, n_bootstrap=400, seed=3)
     pd.testing.assert_frame_equal(cells, again)  # seeded
+    per_gen = ext.table_X2_runs(
+        ext.x2_runs_cells(v, [NEW], [J1, J2], reference=J1, n_bootstrap=400, by_generator=True), J1
+    )
+    assert per_gen["generator"].tolist() == [G] and per_gen["align"].iloc[0] == pytest.approx(87.5)  # one generator
 
 
 def test_two_static_runs_and_an_api_run_in_one_table(tmp_path: Path, monkeypatch) -> None:
