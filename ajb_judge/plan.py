@@ -368,12 +368,14 @@ def _rules(
     paid = usage[(usage["prompt_tokens"].fillna(0) > 0) & usage["reused_from"].isna()] if len(usage) else usage
     if tokenizer is not None:
         rule = tokenizer
-    elif len(paid):
-        chars = requests.set_index("key")["chars"].reindex(paid["key"]).to_numpy(float)
-        ok = np.isfinite(chars)
-        rule = pilot_rule(chars[ok], paid["prompt_tokens"].to_numpy(float)[ok])
     else:
-        rule = chars_rule(cfg.chars_per_token)
+        chars = requests.set_index("key")["chars"].reindex(paid["key"]).to_numpy(float) if len(paid) else np.zeros(0)
+        ok = np.isfinite(chars)  # the pilot's calls inside this selection
+        rule = (
+            pilot_rule(chars[ok], paid["prompt_tokens"].to_numpy(float)[ok])
+            if ok.any()
+            else chars_rule(cfg.chars_per_token)
+        )
     done = paid[paid["status"] == "ok"] if len(paid) else paid
     comp = completion_rule(done["completion_tokens"].to_numpy(float) if len(done) else None, cfg.completion_tokens)
     return rule, comp
