@@ -1,4 +1,4 @@
-"""Command line: ``python -m ajb_judge {run,generate,rewrite,batch-export,batch-import}``."""
+"""Command line: ``python -m ajb_judge {run,plan,generate,rewrite,batch-export,batch-import}``."""
 
 from __future__ import annotations
 
@@ -258,6 +258,66 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
+def _plan_parser(sub: Any) -> None:
+    """Add the `plan` subcommand: records needed for a CI half-width, and the cost, before a run."""
+    help_ = "plan a run before paying: records (--limit) for a target CI half-width, and its cost"
+    sp = sub.add_parser("plan", help=help_, description=help_ + " (ajb_judge/plan.py says how)")
+    sp.add_argument("--source", default="sample", help="data source: sample, hf, or a local directory")
+    sp.add_argument(
+        "--pilot", default=None, help="name of a stored run to plan from (paired differences, billed tokens)"
+    )
+    sp.add_argument("--out", type=Path, default=RUNS_DIR, help="folder of the pilot's export (default data/runs)")
+    sp.add_argument(
+        "--store", type=Path, default=None, help="the pilot's store (default <--out>/.store/<pilot>.sqlite)"
+    )
+    sp.add_argument("--reference", default="judge_gpt_5_4", help="judge the difference is planned against")
+    sp.add_argument(
+        "--target", type=float, action="append", default=None, help="CI half-width in pp; repeat (default 1, 2, 3)"
+    )
+    sp.add_argument(
+        "--conditions", default=None, help="comma-separated (default: the pilot's, else with_gt,without_gt)"
+    )
+    sp.add_argument(
+        "--generators", default=None, help="comma-separated generator configs (default: the pilot's, else all)"
+    )
+    sp.add_argument("--difficulties", default=None, help="comma-separated (default: the pilot's, else all)")
+    sp.add_argument("--select-seed", type=int, default=SELECT_SEED, help="selection seed (a pilot's own seed wins)")
+    sp.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens")
+    sp.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
+    sp.add_argument(
+        "--completion-tokens", type=int, default=None, help="completion tokens per call without a pilot's bill"
+    )
+    sp.add_argument("--chars-per-token", type=float, default=4.0, help="prompt-token rule without a pilot's bill")
+    sp.add_argument("--tokenizer", default=None, help="count with an installed tokenizer: tiktoken:<enc> or hf:<model>")
+    sp.add_argument("--debug", action="store_true", help="on an error, show the traceback")
+
+
+def _plan(a: argparse.Namespace) -> int:
+    """Run `plan`: print the plan table and its assumptions."""
+    from ajb_judge.plan import DEFAULT_COMPLETION, PlanConfig, make_plan, plan_text
+
+    split = lambda s: [x.strip() for x in s.split(",") if x.strip()] if s else None  # noqa: E731
+    cfg = PlanConfig(
+        source=a.source,
+        pilot=a.pilot,
+        out_dir=a.out,
+        store_path=a.store,
+        reference=a.reference,
+        targets=a.target or (1.0, 2.0, 3.0),
+        conditions=split(a.conditions),
+        generators=split(a.generators),
+        difficulties=split(a.difficulties),
+        seed=a.select_seed,
+        price_in=a.price_in,
+        price_out=a.price_out,
+        completion_tokens=a.completion_tokens or DEFAULT_COMPLETION,
+        chars_per_token=a.chars_per_token,
+        tokenizer=a.tokenizer,
+    )
+    print(plan_text(make_plan(cfg)))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser."""
     p = _OneLineParser(
@@ -267,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="cmd", required=True)
+    _plan_parser(sub)
     for cmd, help_, judge in (
         ("run", "judge generator outputs (writes data/runs/<name>.jsonl)", True),
         ("generate", "run a new generator with the W.1 prompt (data/runs/generators/)", False),
@@ -448,9 +509,12 @@ def main(argv: list[str] | None = None) -> int:
 
     a = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    key = os.environ.get(a.api_key_env or "", "") if a.api_key_env else ""
-    secrets = ((key,) if key else ()) + url_credentials(a.base_urls or [])
+    key_env = getattr(a, "api_key_env", None)
+    key = os.environ.get(key_env, "") if key_env else ""
+    secrets = ((key,) if key else ()) + url_credentials(getattr(a, "base_urls", None) or [])
     try:
+        if a.cmd == "plan":
+            return _plan(a)
         cfg = config_from_args(a)
         if a.cmd.startswith("batch"):
             return _batch(a, cfg)

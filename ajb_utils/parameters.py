@@ -51,6 +51,13 @@ DEFAULT_PARAMETERS: dict[str, Any] = {
     "generators": None,
     "difficulties": None,
     "limit": None,
+    "run_names": ["synthetic_qwq_32b_thinking_off", "synthetic_qwq_32b_thinking_on"],
+    "reference_judge": "judge_gpt_5_4",
+    "plan_targets": [1.0, 2.0, 3.0],
+    "plan_pilot": None,
+    "price_in": 0.4,
+    "price_out": 1.6,
+    "x2_by_generator": False,
     "judges": None,
     "static_conditions": ["with_gt", "without_gt", "deref"],
     "sensitivity": 0.85,
@@ -163,6 +170,7 @@ def _generators() -> list[str]:
 # parameter -> (valid values, whether it is a list); a None value always means "the default set".
 CHOICES: dict[str, tuple[Any, bool]] = {
     "anchoring_judge": (_judges, False),
+    "reference_judge": (_judges, False),
     "judges": (lambda: [*_judges(), *run_names()], True),
     "sheet_generator": (_generators, False),
     "generators": (_generators, True),

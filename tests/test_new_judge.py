@@ -222,3 +222,89 @@ def test_endpoint_run_works_inside_a_running_event_loop(tmp_path: Path) -> None:
         again = asyncio.run(in_kernel())
     assert first.new > 0 and again.new == 0 and again.cached == first.new
     assert judge.run_line(first) == judge.run_line(again)
+
+
+def _mu_frame(values: dict[str, list[float]]) -> pd.DataFrame:
+    """Return verdict rows (one metric each) of several judges on records r0..rn of one cell."""
+    rows = []
+    for j, vals in values.items():
+        for i, m in enumerate(vals):
+            rows += _rows(j, f"r{i}", "easy", "with_gt", [m])
+    return pd.DataFrame(rows)
+
+
+def test_x2_runs_cells_ci_rank_and_paired_difference() -> None:
+    """A run better than both judges on every record is first in every resample; its difference to J1 is paired."""
+    v = _mu_frame({NEW: [1.0, 1.0, 1.0, 0.5], J1: [0.5, 0.0, 0.5, 0.0], J2: [0.0, 0.5, 0.0, 0.0]})
+    cells = ext.x2_runs_cells(v, [NEW], [J1, J2], reference=J1, n_bootstrap=400, seed=3)
+    t = ext.table_X2_runs(cells, reference=J1).iloc[0]
+    assert t["items"] == 4 and t["align"] == pytest.approx(87.5) and t["rank"] == 1 and t["of"] == 3
+    assert t["p_rank1"] == 1.0  # ahead on every record: first in every resample
+    assert t["lo"] <= t["align"] <= t["hi"] and t["hi"] <= 100
+    d = f"minus {schema.display(J1)}"
+    assert t[d] == pytest.approx(62.5)  # mean of (0.5, 1, 0.5, 0.5) x 100
+    assert 50 <= t[f"{d} lo"] <= t[d] <= t[f"{d} hi"] <= 100  # paired differences lie in [50, 100]
+    assert t["best_of_six"] == schema.display(J1) and t["best_six_align"] == pytest.approx(25.0)
+    again = ext.x2_runs_cells(v, [NEW], [J1, J2], reference=J1, n_bootstrap=400, seed=3)
+    pd.testing.assert_frame_equal(cells, again)  # seeded
+    per_gen = ext.table_X2_runs(
+        ext.x2_runs_cells(v, [NEW], [J1, J2], reference=J1, n_bootstrap=400, by_generator=True), J1
+    )
+    assert per_gen["generator"].tolist() == [G] and per_gen["align"].iloc[0] == pytest.approx(87.5)  # one generator
+
+
+def test_two_static_runs_and_an_api_run_in_one_table(tmp_path: Path, monkeypatch) -> None:
+    """Issue 40's done-means: two static runs and one run against the loopback server, one table with CIs, one figure."""
+    import sys
+
+    from ajb_judge import run_judge
+    from ajb_utils import figures
+    from ajb_utils.data import load_bench
+    from ajb_utils.data.runs import run_metas
+
+    sys.path.insert(0, str(REPO_ROOT / "ajb_judge" / "tests"))
+    from fake_openai_server import FakeServer
+
+    monkeypatch.setenv("AJB_TEST_KEY", "sk-test")
+    src = tmp_path / "sample"
+    shutil.copytree(SAMPLE_DIR, src, ignore=shutil.ignore_patterns("runs", "annotations"))
+    items = load_bench(src, judges=[], runs=None)
+    common = dict(bench=items, out_dir=src / "runs", progress=False, generators=["qwen3_32b", "smollm3_3b"])
+    run_judge(judge.RunConfig(name="static_a", limit=8, **common))
+    run_judge(judge.RunConfig(name="static_b", limit=12, seed=5, **common))
+    with FakeServer() as s:
+        api = judge.RunConfig(
+            name="api",
+            backend="openai",
+            model="good",
+            base_urls=[s.url],
+            api_key_env="AJB_TEST_KEY",
+            limit=6,
+            store_path=tmp_path / "api.sqlite",
+            concurrency=4,
+            **common,
+        )
+        assert run_judge(api).new > 0
+    runs = ["static_a", "static_b", "api"]
+    bench = load_bench(src, runs=runs)
+    cells = ext.x2_runs_cells(bench.verdicts, runs, n_bootstrap=200, seed=1)
+    t = ext.table_X2_runs(cells)
+    assert list(dict.fromkeys(t["run"])) == runs and len(t) == 3 * 6
+    assert ((t["lo"] <= t["align"]) & (t["align"] <= t["hi"])).all() and (t["of"] == 7).all()
+    from ajb_judge.conditions import stratified_ids
+
+    g = items.generations[items.generations["generator"].isin(common["generators"])]
+    for run, n, seed in (
+        ("static_a", 8, judge.runner.SELECT_SEED),
+        ("static_b", 12, 5),
+        ("api", 6, judge.runner.SELECT_SEED),
+    ):
+        per_cell = g[g["id"].isin(stratified_ids(items.records, n, seed))].groupby("difficulty", observed=True).size()
+        got = t[t["run"] == run].set_index("difficulty")["items"]
+        expected = got.index.map(per_cell.to_dict())
+        assert (got <= expected).all() and (got >= 0.8 * expected).all(), (run, got, per_cell)  # paired: all 7 judged
+    metas = {m["run"]: m for m in run_metas(src, runs)}
+    assert metas["api"]["model"] == "good" and metas["api"]["backend"] == "openai" and metas["static_a"]["synthetic"]
+    fig, axes = figures.figure_X2_runs(cells)
+    assert len(axes) == 2 and len(axes[0].get_legend_handles_labels()[0]) == 4  # the six's range + 3 runs
+    figures.close_all()

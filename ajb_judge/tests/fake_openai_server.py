@@ -41,7 +41,9 @@ Billing: every 200 answer is billed when the server decides it (before any laten
 call the client stops waiting for is billed too): ``/stats`` returns requests, billed calls and
 billed prompt / completion tokens (prompt = len(json.dumps(messages)) // 4, completion =
 len(content) // 4, at most max_tokens), so tests compare what the runner counted with what was
-billed, also across a second process.
+billed, also across a second process. ``bill="words13"`` (``--bill words13``) bills by another
+rule than any character count: prompt = round(1.3 x the words of the messages' contents),
+completion = round(1.3 x the words of the reply), as the usage it reports too.
 Mode ``dup`` is not needed: identical prompts come from identical plans in the bench.
 A fixed ``latency`` (seconds) applies to every request. Each request is logged (message hash
 and model) to ``log_path`` when given, so tests can count re-paid calls. Run in-process with
@@ -71,6 +73,14 @@ def judge_answer(prompt: str) -> str:
     obj = {k: {"accuracy": v, "justification": f"{k} looks {v}."} for k, v in zip(KEYS, vals, strict=True)}
     obj["overall_assessment"] = "Fine."
     return json.dumps(obj)
+
+
+def billed(messages: list[dict[str, Any]], content: str | None, rule: str) -> tuple[int, int]:
+    """Return the (prompt, completion) tokens billed for a reply under a billing rule ("chars4" or "words13")."""
+    if rule == "words13":
+        words = sum(len(str(m.get("content", "")).split()) for m in messages)
+        return round(1.3 * words), round(1.3 * len((content or "").split()))
+    return len(json.dumps(messages)) // 4, len(content or "") // 4
 
 
 def answer_for(messages: list[dict[str, Any]]) -> str:
@@ -118,6 +128,7 @@ class _State:
         self.billed_prompt = 0
         self.billed_completion = 0
         self.long_tokens = 2000
+        self.bill = "chars4"  # the billing rule (see `billed`)
 
     def stats(self) -> dict[str, int]:
         """Return the request and billing counters."""
@@ -288,10 +299,11 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 content = json.dumps(obj)
             if cap and len(content or "") // 4 > cap:
                 content, finish = content[: 4 * cap], "length"
+            bill_in, bill_out = billed(messages, content, state.bill)
             with state.lock:
                 state.billed_calls += 1
-                state.billed_prompt += len(json.dumps(messages)) // 4
-                state.billed_completion += n_choices * (len(content or "") // 4)
+                state.billed_prompt += bill_in
+                state.billed_completion += n_choices * bill_out
             if "drop" in modes:  # billed above; the connection dies before any answer byte
                 self.close_connection = True
                 self.connection.shutdown(2)
@@ -317,8 +329,8 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                     "system_fingerprint": fp,
                     "choices": [{"index": i, "message": msg, "finish_reason": finish} for i in range(n_choices)],
                     "usage": {
-                        "prompt_tokens": len(json.dumps(messages)) // 4,
-                        "completion_tokens": n_choices * (len(content or "") // 4),
+                        "prompt_tokens": bill_in,
+                        "completion_tokens": n_choices * bill_out,
                         "total_tokens": 0,
                     },
                 },
@@ -402,8 +414,10 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--latency", type=float, default=0.0)
     ap.add_argument("--log", default=None)
+    ap.add_argument("--bill", choices=["chars4", "words13"], default="chars4", help="billing rule (see billed)")
     a = ap.parse_args()
     state = _State(a.latency, a.log)
+    state.bill = a.bill
     httpd = _Server(("127.0.0.1", a.port), make_handler(state))
     print(f"http://127.0.0.1:{httpd.server_address[1]}/v1", flush=True)
     try:

@@ -127,3 +127,19 @@ def judge_meta(
 
 
 JUDGE_COLUMNS: list[str] = list(judge_meta("x", "", False))
+
+
+def run_metas(source: str | Path, names: list[str], strict: bool = True) -> list[dict[str, Any]]:
+    """Return each named run's meta (name, display, model, backend, source, synthetic), in the order named; a run not
+    found is an error (``strict``) or left out (the caller says so)."""
+    from ajb_utils.data.source import resolve_source
+
+    messages: list[str] = []
+    found = {r.name: r for r in select_runs(resolve_source(source), list(names), "", messages)}
+    missing = [n for n in names if n not in found]
+    if missing and strict:
+        raise BenchDataError(
+            f"run(s) not found: {', '.join(missing)} (looked in the source's runs/ and {paths.RUNS_DIR})"
+        )
+    keys = ("display", "model", "backend", "source", "synthetic", "study")
+    return [{"run": n, **{k: found[n].meta.get(k) for k in keys}} for n in names if n in found]

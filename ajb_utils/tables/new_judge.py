@@ -18,6 +18,8 @@ __all__ = [
     "table_X2_metrics",
     "table_X2_lift",
     "x2_judges_table",
+    "x2_runs_cells",
+    "table_X2_runs",
 ]
 
 X2_KEYS: list[str] = ["generator", "difficulty", "condition"]
@@ -180,3 +182,98 @@ def x2_judges_table(bench, run_name: str, judges: list[str] | None = None) -> pd
     j = bench.judges[bench.judges["judge"].isin(keep)]
     j = j.assign(_o=j["judge"].map({n: i for i, n in enumerate(keep)})).sort_values("_o")
     return j[["judge", "display", "origin", "study", "base_model", "conditions"]].reset_index(drop=True)
+
+
+def _cell_ranks(
+    sub: pd.DataFrame, run: str, reference: str, strata: list[str], n_bootstrap: int, seed: int
+) -> pd.DataFrame:
+    """Return one cell's judges (the run and the six on the run's items): align, lo, hi, p_rank1, n_items, and the run's
+    paired difference to the reference with its CI (columns delta, delta_lo, delta_hi on the run's row)."""
+    r = stats.rank1_probability(sub, strata, n_resamples=n_bootstrap, seed=seed).rename(
+        columns={"n_records": "n_items"}
+    )
+    wide = sub.pivot_table(index=[*strata, "id"], columns="judge", values="mu", aggfunc="first", observed=True).dropna()
+    r["rank"] = r["align"].rank(ascending=False, method="min").astype(int)
+    r["of"] = len(r)
+    r[["delta", "delta_lo", "delta_hi"]] = np.nan
+    if reference in wide and run in wide and run != reference:
+        d = (wide[run] - wide[reference]).rename("mu").reset_index().assign(judge="d")
+        dr = stats.rank1_probability(d, strata, n_resamples=n_bootstrap, seed=seed).iloc[0]
+        r.loc[r["judge"] == run, ["delta", "delta_lo", "delta_hi"]] = [dr["align"], dr["lo"], dr["hi"]]
+    return r
+
+
+def x2_runs_cells(
+    verdicts: pd.DataFrame,
+    runs: list[str],
+    judges: list[str] | None = None,
+    reference: str = "judge_gpt_5_4",
+    n_bootstrap: int = 2000,
+    seed: int = 0,
+    by_generator: bool = False,
+) -> pd.DataFrame:
+    """Return per run, cell (condition, difficulty[, generator]) and judge (the run and the six on the run's items, paired):
+    align (%), lo, hi (seeded bootstrap of records within generators), p_rank1 (over the same resamples), rank, of,
+    n_items, and on the run's row its paired difference to ``reference`` (delta, delta_lo, delta_hi, pp)."""
+    keys = ["condition", "difficulty", *(["generator"] if by_generator else [])]
+    strata = [] if by_generator else ["generator"]
+    parts = []
+    for run in runs:
+        recs = stats.record_alignment(x2_verdicts(verdicts, run, judges), missing="exclude")
+        recs = recs.assign(**{k: stats.as_str(recs[k]) for k in ("judge", "condition", "difficulty", "generator")})
+        for i, (cell, sub) in enumerate(recs.groupby(keys, sort=False)):
+            r = _cell_ranks(sub, run, reference, strata, n_bootstrap, seed + i)
+            parts.append(r.assign(run=run, **dict(zip(keys, cell, strict=True))))
+    cols = [
+        "run",
+        *keys,
+        "judge",
+        "align",
+        "lo",
+        "hi",
+        "p_rank1",
+        "rank",
+        "of",
+        "n_items",
+        "delta",
+        "delta_lo",
+        "delta_hi",
+    ]
+    out = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
+    out = _paper_order(out, [k for k in ("generator", "difficulty", "condition") if k in keys])
+    return out.sort_values("run", key=lambda s: s.map({r: i for i, r in enumerate(runs)}), kind="stable").reset_index(
+        drop=True
+    )
+
+
+def table_X2_runs(cells: pd.DataFrame, reference: str = "judge_gpt_5_4") -> pd.DataFrame:
+    """Return one row per run and cell: items, the run's alignment [CI], rank of the seven, P(rank 1), the best of the six
+    on the same items, and the run's paired difference to ``reference`` [CI] (pp)."""
+    keys = [k for k in ("condition", "difficulty", "generator") if k in cells.columns]
+    runs = cells[cells["judge"] == cells["run"]]
+    six = cells[(cells["judge"] != cells["run"])]
+    best = six.sort_values("align", ascending=False, kind="stable").drop_duplicates(["run", *keys])
+    best = best.assign(best_of_six=best["judge"].map(schema.display))[["run", *keys, "best_of_six", "align", "p_rank1"]]
+    best = best.rename(columns={"align": "best_six_align", "p_rank1": "best_six_p_rank1"})
+    out = runs.merge(best, on=["run", *keys], how="left")
+    d = f"minus {schema.display(reference)}"
+    out = out.rename(columns={"n_items": "items", "delta": d, "delta_lo": f"{d} lo", "delta_hi": f"{d} hi"})
+    return out[
+        [
+            "run",
+            *keys,
+            "items",
+            "align",
+            "lo",
+            "hi",
+            "rank",
+            "of",
+            "p_rank1",
+            "best_of_six",
+            "best_six_align",
+            "best_six_p_rank1",
+            d,
+            f"{d} lo",
+            f"{d} hi",
+        ]
+    ].reset_index(drop=True)
