@@ -616,7 +616,7 @@ def offline_equations(nb: Any) -> Any:
 
     For scripts/run_notebooks.py's `render_html`: the page then needs no MathJax from the network::
 
-        body, _ = HTMLExporter().from_notebook_node(report.offline_equations(nbformat.read(path, as_version=4)))
+        body, _ = report.html_exporter().from_notebook_node(report.offline_equations(nbformat.read(path, as_version=4)))
     """
     out = copy.deepcopy(nb)
     for cell in out["cells"]:
@@ -624,3 +624,23 @@ def offline_equations(nb: Any) -> Any:
             src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
             cell["source"] = offline_math(src)
     return out
+
+
+OFFLINE_TEMPLATE = Path(__file__).parent / "resources" / "html" / "ajb_offline.html.j2"
+NETWORK_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
+
+
+def html_exporter() -> Any:
+    """Return nbconvert's HTML exporter with the package's template: a page that loads no script.
+
+    nbconvert's lab page names require.js, MathJax and mermaid on a CDN; ours leaves them out (the
+    equations are SVG, see `offline_equations`), so a page opened offline waits on nothing.
+    """
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(extra_template_paths=[str(OFFLINE_TEMPLATE.parent)], template_file=OFFLINE_TEMPLATE.name)
+
+
+def network_scripts(page: str) -> list[str]:
+    """Return the <script> tags of an HTML page that load from the network (none on the package's pages)."""
+    return [m.group(0) for m in NETWORK_SCRIPT.finditer(page)]
