@@ -18,7 +18,10 @@ a difference without a CI says so; a zero-width CI says why it can be zero wide.
 
 from __future__ import annotations
 
+import decimal
 import math
+import numbers
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
@@ -43,6 +46,7 @@ __all__ = [
     "order",
     "rank_of",
     "rank_text",
+    "same_answer",
     "sign_text",
     "versus",
     "zero_width_note",
@@ -193,12 +197,64 @@ def holds(statement: str, ok: bool | None, evidence: str = "") -> str:
     return f"{word}: {statement}" + (f" ({evidence})" if evidence else "")
 
 
-def check(guess: object, answer: object, why: str) -> str:
+# The glossary's symbols (notebook 00) and the ASCII a reader types for them: both are right answers.
+SPELLINGS: dict[str, str] = {
+    "p\u0304": "pbar",
+    "p-bar": "pbar",
+    "p bar": "pbar",
+    "\u03ba": "kappa",
+    "\u03c1": "rho",
+    "\u2212": "-",
+    "\u00d7": "x",
+    "\u2113": "l",
+}
+
+
+def spelling(text: str) -> str:
+    """Return text in the form answers are compared in: the glossary's symbols spelled out, case and spaces dropped."""
+    out = unicodedata.normalize("NFC", str(text)).casefold()
+    for symbol, ascii_form in SPELLINGS.items():
+        out = out.replace(unicodedata.normalize("NFC", symbol), ascii_form)
+    return "".join(out.split())
+
+
+def decimals(x: float) -> int:
+    """Return the decimals a number is printed with (str(0.3333) -> 4, an integer -> 0)."""
+    if isinstance(x, numbers.Integral) or not math.isfinite(float(x)):
+        return 0
+    return max(0, -int(decimal.Decimal(str(float(x))).as_tuple().exponent))
+
+
+def _number(x: object) -> float | None:
+    """Return x as a float when it is a number or a text that reads as one (None otherwise)."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, numbers.Real):
+        return float(x)
+    try:
+        return float(spelling(str(x)))
+    except ValueError:
+        return None
+
+
+def same_answer(guess: object, answer: object, digits: int | None = None) -> bool:
+    """Return True when a guess is the answer: a number within the answer's printed precision
+    (half a unit of its last decimal, or of `digits`), or the same text up to case, spaces and the
+    glossary's spellings (1 - p\u0304 = 1 - p-bar)."""
+    g, a = _number(guess), _number(answer)
+    if g is not None and a is not None:
+        d = decimals(answer if isinstance(answer, numbers.Real) else a) if digits is None else digits
+        return math.isfinite(g) and math.isfinite(a) and abs(g - a) <= 0.5 * 10.0**-d + 1e-12
+    return spelling(str(guess)) == spelling(str(answer))
+
+
+def check(guess: object, answer: object, why: str, digits: int | None = None) -> str:
     """Return the feedback of an exercise: right or wrong, the answer and why.
 
-    The notebook prints it; nothing is asserted about the reader's guess.
+    A number within the answer's printed precision, another case or the glossary's other spelling
+    is right (`same_answer`). The notebook prints it; nothing is asserted about the reader's guess.
     """
-    if guess == answer:
+    if same_answer(guess, answer, digits):
         return f"Right: the answer is {answer}. {why}"
     return f"Not this time: you predicted {guess}, the data give {answer}. {why}"
 

@@ -67,3 +67,29 @@ def test_check_says_right_or_wrong_and_why() -> None:
     assert tk.check("below", "below", "p-bar is the floor.") == "Right: the answer is below. p-bar is the floor."
     wrong = tk.check("above", "below", "p-bar is the floor.")
     assert wrong.startswith("Not this time: you predicted above, the data give below.") and wrong.endswith("floor.")
+
+
+def test_check_accepts_a_number_within_the_printed_precision() -> None:
+    """'you predicted 0.3333333333333333, the data give 0.3333' was a right answer called wrong."""
+    assert tk.check(1 / 3, 0.3333, "").startswith("Right: the answer is 0.3333.")
+    assert tk.check("0.33334", 0.3333, "").startswith("Right")  # within half a unit of the 4th decimal
+    assert tk.check(0.3334, 0.3333, "").startswith("Not this time")  # one unit off the printed answer
+    assert tk.check(86.14, 86.1, "").startswith("Right") and tk.check(86.2, 86.1, "").startswith("Not")
+    assert tk.check(1.2, 1, "").startswith("Right")  # an integer answer: rounds to it
+    assert tk.check(2, 1, "").startswith("Not") and tk.check(1.6, 1, "").startswith("Not")
+    assert tk.check("1", "1.0", "").startswith("Right")  # a number given as text
+    assert tk.check(0.3333, 1 / 3, "").startswith("Not")  # an unrounded answer is printed in full
+    assert tk.check(0.33, 1 / 3, "", digits=2).startswith("Right")  # unless the notebook says its precision
+    assert tk.check(float("nan"), float("nan"), "").startswith("Not")  # NaN is never a right number
+    assert tk.check(True, 1, "").startswith("Not")  # a bool is not the number 1
+
+
+def test_check_accepts_case_spaces_and_the_glossarys_spellings() -> None:
+    assert tk.check("Tie", "tie", "").startswith("Right") and tk.check(" YES ", "yes", "").startswith("Right")
+    assert tk.check("1 - p-bar", "1 - p\u0304", "").startswith("Right")  # the glossary's own symbol
+    assert tk.check("1 \u2212 p\u0304", "1 - p-bar", "").startswith("Right")  # the other way, Unicode minus
+    assert tk.check("1-pbar", "1 - p-bar", "").startswith("Right")
+    assert tk.check("Kappa", "\u03ba", "").startswith("Right")
+    assert tk.check("p-bar", "1 - p-bar", "").startswith("Not")  # a different answer stays wrong
+    assert tk.check("ties", "tie", "").startswith("Not") and tk.check("below", "above", "").startswith("Not")
+    assert tk.same_answer("mean p", "Mean  P") and not tk.same_answer("mean p", "share of p = 1")
