@@ -120,7 +120,8 @@ def compare(
     if not _finite(delta):
         return f"{a} vs {b}: no difference could be computed"
     if d == "indistinguishable":
-        return f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}, a CI that spans 0"
+        body = f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}"
+        return body + (zero_width_note(lo, hi, digits) or ", a CI that spans 0")
     if d == "equal":
         return f"{a} and {b} score the same ({num(delta, digits, True)}{u}, {NO_CI})"
     body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)}{u} {ci_text(lo, hi, digits)}"

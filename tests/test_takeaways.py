@@ -93,3 +93,10 @@ def test_check_accepts_case_spaces_and_the_glossarys_spellings() -> None:
     assert tk.check("p-bar", "1 - p-bar", "").startswith("Not")  # a different answer stays wrong
     assert tk.check("ties", "tie", "").startswith("Not") and tk.check("below", "above", "").startswith("Not")
     assert tk.same_answer("mean p", "Mean  P") and not tk.same_answer("mean p", "share of p = 1")
+
+
+def test_a_zero_width_ci_at_zero_is_explained_too() -> None:
+    """10's Exercise 2 printed 'indistinguishable: 0.00 pp [0.00, 0.00]' without the note on a zero-width CI."""
+    s = tk.compare("corrupted GT", "no GT", 0.0, 0.0, 0.0, digits=2)
+    assert s.startswith("corrupted GT and no GT are indistinguishable: 0.00 pp [0.00, 0.00]") and "zero-width CI" in s
+    assert "zero-width" not in tk.compare("A", "B", -0.04, -0.11, 0.0, digits=2)
