@@ -22,8 +22,8 @@ import decimal
 import math
 import numbers
 import unicodedata
-from collections.abc import Iterable, Mapping
-from typing import Literal
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -44,6 +44,7 @@ __all__ = [
     "holds",
     "num",
     "order",
+    "planted_text",
     "rank_of",
     "rank_text",
     "same_answer",
@@ -270,3 +271,58 @@ def bullets(sentences: Iterable[str]) -> str:
         s = s[0].upper() + s[1:]
         out.append(f"- {s}" if s.endswith((".", "?", "!")) else f"- {s}.")
     return "\n".join(out)
+
+
+def _span(values: Mapping[str, float], pct: bool = True) -> str:
+    """Return '92%' when every judge has the same value, else '40-92%' (the range over judges)."""
+    v = [float(x) for x in values.values()]
+    lo, hi = (100 * min(v), 100 * max(v)) if pct else (min(v), max(v))
+    unit = "%" if pct else ""
+    return f"{lo:.0f}{unit}" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f}{unit}"
+
+
+def _named(values: Mapping[str, float]) -> str:
+    """Return 'GPT-5.4 (45%), Gemini-2.5-Pro (75%)' for the judges with a nonzero value."""
+    from ajb_utils.schema import display
+
+    return ", ".join(f"{display(j)} ({100 * float(v):.0f}%)" for j, v in values.items() if float(v) > 0)
+
+
+PLANTED_TOPICS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "compression": lambda p: (
+        f"a missed flaw is credited with 1.0 with P = {_span(p['leniency']['without_gt'])} without GT and "
+        f"{_span(p['leniency']['with_gt'])} with GT (over the judges); the C2 runs set it to "
+        f"{_span(p['leniency']['without_gt_05'])}"
+    ),
+    "sensitivity": lambda p: (
+        f"a flaw is detected with P = {_span(p['sensitivity']['with_gt'])} with GT and "
+        f"{_span(p['sensitivity']['without_gt'])} without GT (mean over the metrics), times "
+        + ", ".join(f"{v:g} ({d})" for d, v in p["sensitivity_by_difficulty"].items())
+        + " by difficulty"
+    ),
+    "noise": lambda p: (
+        "with GT a random verdict replaces the judge's with P = "
+        + (_named(p["noise"]["with_gt"]) or "0 for every judge")
+    ),
+    "anchoring": lambda p: (
+        "with the reference shown, "
+        + (
+            f"{_named(p['anchoring'])} credit a flawed metric with 1.0 whenever the plan's tools overlap the reference"
+            if _named(p["anchoring"])
+            else "no judge anchors on it (credits a flawed metric because the reference overlaps the plan)"
+        )
+    ),
+    "follow_reference": lambda p: (
+        f"a corrupted reference (C3) is followed as if correct with P = {_span(p['follow_reference'])} over the judges"
+    ),
+    "errors": lambda p: f"each judge's errors are drawn {p['errors_drawn']}",
+}
+
+
+def planted_text(planted: Mapping[str, Any], topics: Iterable[str]) -> str:
+    """Return what the loaded sample planted, one bullet per topic (from its card's `planted:`
+    header, `data.planted_effects`), or a line saying that nothing was planted in this data."""
+    if not planted:
+        return "Nothing planted: this data is not a synthetic sample with a `planted:` card header."
+    head = f"The loaded sample's card (variant {planted.get('variant', '?')}, knobs in `{planted.get('knobs', '?')}`):"
+    return head + "\n" + bullets(PLANTED_TOPICS[t](planted) for t in topics)

@@ -100,3 +100,19 @@ def test_a_zero_width_ci_at_zero_is_explained_too() -> None:
     s = tk.compare("corrupted GT", "no GT", 0.0, 0.0, 0.0, digits=2)
     assert s.startswith("corrupted GT and no GT are indistinguishable: 0.00 pp [0.00, 0.00]") and "zero-width CI" in s
     assert "zero-width" not in tk.compare("A", "B", -0.04, -0.11, 0.0, digits=2)
+
+
+def test_planted_text_reads_the_card_not_the_yaml() -> None:
+    """What the sample planted is said from the loaded card's numbers; no card, nothing planted."""
+    p = {
+        "variant": "x",
+        "knobs": "k.yaml",
+        "leniency": {"with_gt": {"a": 0.6, "b": 0.6}, "without_gt": {"a": 0.4, "b": 0.92}, "without_gt_05": {"a": 0.5}},
+        "anchoring": {"judge_gpt_5_4": 0.45, "judge_qwq_32b": 0.0},
+        "errors_drawn": "independently",
+    }
+    text = tk.planted_text(p, ["compression", "anchoring", "errors"])
+    assert "P = 40-92% without GT and 60% with GT" in text and "set it to 50%" in text
+    assert "GPT-5.4 (45%) credit" in text and "QwQ" not in text
+    assert "no judge anchors" in tk.planted_text({**p, "anchoring": {"judge_qwq_32b": 0.0}}, ["anchoring"])
+    assert tk.planted_text({}, ["compression"]).startswith("Nothing planted")
