@@ -689,7 +689,7 @@ def show_case_brief(
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     print(
-        f"{r['generator']}, {r['difficulty']}, {r['dag_type']}; query ({r['difficulty']}): {queries[r['difficulty']]}"
+        f"{schema.display(r['generator'])}, {r['difficulty']}, {r['dag_type']}; query ({r['difficulty']}): {queries[r['difficulty']]}"
     )
     print(view["diff"])
     show(view["p"].set_index("metric").T, digits=4)
