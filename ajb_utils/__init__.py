@@ -1,4 +1,4 @@
-"""ajb_utils: the tested library behind the AgentJudgeBench reproduction notebooks.
+"""ajb_utils: the analysis behind the AgentJudgeBench reproduction notebooks.
 
 The house, from the ground up (imports point down only):
 - ground      schema (names, spellings, paper order), paths (repo folders), calls (tool calls and
@@ -11,17 +11,16 @@ The house, from the ground up (imports point down only):
 - derivation  the derivation-path census of ground-truth argument values (DeRef, seed 004)
 - simulator   a parametrised judge simulator for teaching (hedging, leniency, anchoring)
 - annotation  the human-annotation sheet workflow of Appendix G
-- paper       the paper's reported values (data/paper/) and side-by-side comparison
-- artifacts   the artifact map: paper table/figure -> notebook -> output files
+- paper       the paper's reported values (data/paper/) and each artifact's population
 - provenance  output folders, PROVENANCE.json, the data banner, synthetic flags
 - report      tables on disk (CSV + booktabs), claim-check tables, display helpers
 - environment the environment report and the notebook kernels' environment
-- scorecard   the reproduction scorecard: every compared value and checked claim of an output folder
 - tables/     one pure function per paper table, a module per paper section
 - figures/    one function per paper figure returning (fig, axes), a module per paper section; style
-Two wings stand on data and scoring:
-- judge/      the judge / generator runner (python -m ajb_judge)
-- sample/     the deterministic synthetic sample generator (python -m ajb_sample)
+Three sibling packages stand on it (it never imports them):
+- ajb_judge   the judge / generator runner (python -m ajb_judge)
+- ajb_sample  the deterministic synthetic sample generator (python -m ajb_sample)
+- ajb_verify  the claims, comparisons, audit, census and scorecard against the paper
 """
 
 __version__ = "0.1.0"

@@ -28,8 +28,9 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ajb_utils import artifacts, figures, tables  # noqa: E402
+from ajb_utils import figures, tables  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
+from ajb_verify import artifacts  # noqa: E402
 
 NOTEBOOKS = ("01", "02", "03", "04", "05", "10", "11", "13", "14")
 TARGETS = {"analysis (a)": 180.0, "T02 + CIs (b)": 15.0, "peak memory GB (c)": 4.0}

@@ -25,7 +25,7 @@ AUDIT_CALLS = (
     "audit_checks",
     "checks_table",
     "claim_verdicts",
-    "paper.verdict",
+    "verify.verdict",
     "_checks(",
     "compare_",
     "environment_report",

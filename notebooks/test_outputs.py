@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from ajb_utils import artifacts, paths
+from ajb_utils import paths
+from ajb_verify import artifacts
 
 SESSION_START = time.time()  # module import happens at collection, before any notebook runs
 LABEL = "sample"

@@ -46,7 +46,8 @@ import os
 
 from IPython.display import Markdown, display
 
-from ajb_utils import artifacts, environment, paths, provenance, report
+from ajb_utils import environment, paths, provenance, report
+from ajb_verify import artifacts
 
 label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(

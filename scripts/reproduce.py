@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     status |= code
     folder = rn.output_folder_of(rn.plan_runs(spec, notebooks, args.params)[0][0].resolved)
     if code == 0 and (folder / "SCORECARD.md").exists():
-        from ajb_utils import scorecard
+        from ajb_verify import scorecard
 
         scorecard.print_summary(folder, write=False)
     print(f"done in {time.perf_counter() - start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+import ajb_verify as verify
 from ajb_utils import schema, tables
 
 
@@ -37,7 +38,7 @@ def test_a_null_topology_is_not_the_rarest_topology() -> None:
         | {"llm_score": pd.Series(dtype=float)}
     )  # the corpus checks read it; none here
     bench = SimpleNamespace(synthetic=True, records=pd.DataFrame({"id": range(126)}), verdicts=verdicts)
-    rarest = next(v for v in tables.dataset_checks(bench, t07, t08, t09) if v.claim_id == "F06.loop_like_rarest")
+    rarest = next(v for v in verify.dataset_checks(bench, t07, t08, t09) if v.claim_id == "F06.loop_like_rarest")
     assert rarest.holds is True, rarest
     assert schema.NO_TOPOLOGY not in rarest.reproduced
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import ajb_verify as verify
 from ajb_utils import figures, tables
 from ajb_utils.paths import REPO_ROOT
 
@@ -34,7 +35,7 @@ def _public_defs(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("pkg", [tables, figures], ids=["tables", "figures"])
+@pytest.mark.parametrize("pkg", [tables, figures, verify], ids=["tables", "figures", "verify"])
 def test_section_exports_do_not_collide(pkg) -> None:
     """No name is exported by two section modules (a star import would silently shadow one)."""
     count = collections.Counter(n for m in pkg.SECTIONS for n in m.__all__)
@@ -42,7 +43,7 @@ def test_section_exports_do_not_collide(pkg) -> None:
     assert all(getattr(pkg, n) is getattr(m, n) for m in pkg.SECTIONS for n in m.__all__)
 
 
-@pytest.mark.parametrize("pkg", [tables, figures], ids=["tables", "figures"])
+@pytest.mark.parametrize("pkg", [tables, figures, verify], ids=["tables", "figures", "verify"])
 def test_section_definitions_do_not_collide(pkg) -> None:
     """Each module exports only what it defines, and no public name is defined in two section modules."""
     count: collections.Counter = collections.Counter()
@@ -83,14 +84,31 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("layer", ["tables", "stats", "scoring", "data", "calls", "schema"])
-def test_analysis_layers_never_reach_the_runner(layer: str) -> None:
-    """Tables and everything below them are pure: none imports the judge runner (which can spend money)
-    or the synthetic-sample wing."""
-    files = sorted((PKG / layer).rglob("*.py")) if (PKG / layer).is_dir() else [PKG / f"{layer}.py"]
-    for f in files:
-        bad = {m for m in _imports(f) if m.startswith(("ajb_judge", "ajb_sample"))}
-        assert bad == set(), f"{f.relative_to(PKG)} imports {bad}"
+SIBLINGS = ("ajb_judge", "ajb_sample", "ajb_verify")
+
+
+def _sibling_imports(path: Path) -> set[str]:
+    """Return the sibling packages (runner, sample, verification) a file imports, anywhere in it."""
+    out = set()
+    for n in ast.walk(_tree(path)):
+        names = [n.module or ""] if isinstance(n, ast.ImportFrom) else [a.name for a in getattr(n, "names", [])]
+        if isinstance(n, ast.Import | ast.ImportFrom):
+            out.update(x.split(".")[0] for x in names if x.split(".")[0] in SIBLINGS)
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PKG)))
+def test_the_analysis_never_imports_its_siblings(path: Path) -> None:
+    """ajb_utils (the analysis) imports none of the runner, the sample generator or the verification:
+    they stand on it, never the reverse."""
+    assert _sibling_imports(path) == set()
+
+
+def test_the_sibling_check_can_fail(tmp_path: Path) -> None:
+    """The check above sees an import of a sibling, top-level or inside a function."""
+    f = tmp_path / "m.py"
+    f.write_text("import os\n\ndef g():\n    from ajb_verify.engine import verdict\n    import ajb_judge as j\n")
+    assert _sibling_imports(f) == {"ajb_verify", "ajb_judge"}
 
 
 @pytest.mark.parametrize("ground", ["schema", "paths", "calls"])

@@ -144,7 +144,7 @@ def test_row_counter_sees_every_kind_of_long_table() -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_no_committed_output_table_over_40_rows(path: Path) -> None:
-    """A reader never scrolls a wall of numbers: longer tables go to disk (report.show_comparison)."""
+    """A reader never scrolls a wall of numbers: longer tables go to disk (verify.show_comparison)."""
     assert long_tables(_nb(path)) == [], f"{path.name}: tables over {MAX_ROWS} rows (cell id, rows)"
 
 

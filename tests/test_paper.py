@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 from ajb_utils import paper, schema
 from ajb_utils.paths import PAPER_DIR, REPO_ROOT
 
@@ -129,10 +130,10 @@ def test_t02_has_180_draft_rows_full_grid() -> None:
 
 
 def test_claims_csv() -> None:
-    cl = paper.claims()
-    assert list(cl.columns) == paper.CLAIM_COLUMNS + ["printed", "printed_hi"]
+    cl = verify.claims()
+    assert list(cl.columns) == verify.CLAIM_COLUMNS + ["printed", "printed_hi"]
     assert cl["claim_id"].is_unique
-    assert set(cl["kind"]) <= set(paper.KINDS)
+    assert set(cl["kind"]) <= set(verify.KINDS)
     assert (cl["source"].str.strip() != "").all()
     rng = cl[cl["kind"] == "range"]
     assert (rng["paper_value"].notna() | rng["paper_value_hi"].notna()).all()
@@ -169,33 +170,33 @@ def test_paper_claims_hold_on_paper_tables() -> None:
     w = t.pivot_table(index=["generator", "judge", "condition"], columns="difficulty", values="value")
     mono = (w["easy"] > w["medium"]) & (w["medium"] > w["hard"])
     pairs = mono.groupby(level=["generator", "judge"]).all()
-    assert paper.check_claim("CF1.monotone_pairs", pairs.tolist())
+    assert verify.check_claim("CF1.monotone_pairs", pairs.tolist())
     drop = (w["easy"] - w["hard"]).groupby(level="condition").mean()
-    assert paper.check_claim("CF1.slope_ratio", drop["without_gt"] / drop["with_gt"])
+    assert verify.check_claim("CF1.slope_ratio", drop["without_gt"] / drop["with_gt"])
     open12 = t[t["generator"] != "gpt5_4"]  # Eq. 5b's 12 (g, d) cells
     m = open12.groupby(["judge", "condition"])["value"].mean().unstack()
     lift = m["with_gt"] - m["without_gt"]
-    assert paper.check_claim("CF2.lift_gpt_5_4", round(lift["judge_gpt_5_4"], 1))
-    assert paper.check_claim("CF2.sign_qwq", lift["judge_qwq_32b"])
-    assert paper.check_claim("X1.qwq_mean_with_gt", round(m.loc["judge_qwq_32b", "with_gt"], 1))
-    assert paper.check_claim("X1.qwq_mean_without_gt", round(m.loc["judge_qwq_32b", "without_gt"], 1))
+    assert verify.check_claim("CF2.lift_gpt_5_4", round(lift["judge_gpt_5_4"], 1))
+    assert verify.check_claim("CF2.sign_qwq", lift["judge_qwq_32b"])
+    assert verify.check_claim("X1.qwq_mean_with_gt", round(m.loc["judge_qwq_32b", "with_gt"], 1))
+    assert verify.check_claim("X1.qwq_mean_without_gt", round(m.loc["judge_qwq_32b", "without_gt"], 1))
     t03 = paper.reported("T03")
     pair = t03[t03["judge_2"].notna()]
-    assert paper.check_claim(
+    assert verify.check_claim(
         "CJ.mean_agreement_with_gt", round(pair.loc[pair["stat"] == "agreement", "value"].mean(), 1)
     )
-    assert paper.check_claim("CJ.kappa_range_with_gt", pair.loc[pair["stat"] == "kappa", "value"])
+    assert verify.check_claim("CJ.kappa_range_with_gt", pair.loc[pair["stat"] == "kappa", "value"])
     # the documented inconsistency: over all five generators T06 is not reproduced
     t06 = paper.reported("T06")
     best = t06[t06["variant"] == "best"]
     five = t.groupby(["condition", "difficulty", "judge"])["value"].mean()
     # compared beyond printed precision: T06's 1-decimal value +-0.05, the mean of 1-decimal cells +-0.05
-    gap = lambda m, r: paper.interval_gap((m - 0.05, m + 0.05), paper.printed_interval(r.printed))  # noqa: E731
+    gap = lambda m, r: verify.interval_gap((m - 0.05, m + 0.05), verify.printed_interval(r.printed))  # noqa: E731
     dev = max(gap(five[(r.condition, r.difficulty, r.judge)], r) for r in best.itertuples())
-    assert not paper.check_claim("X1.T06_from_T02", dev)
+    assert not verify.check_claim("X1.T06_from_T02", dev)
     four = open12.groupby(["condition", "difficulty", "judge"])["value"].mean()
     dev4 = max(gap(four[(r.condition, r.difficulty, r.judge)], r) for r in best.itertuples())
-    assert paper.check_claim("X1.T06_from_T02", dev4)
+    assert verify.check_claim("X1.T06_from_T02", dev4)
 
 
 # ------------------------------------------------------------------ LaTeX spot checks
@@ -296,7 +297,7 @@ def test_unknown_artifact_error_lists_ids() -> None:
 
 
 def test_list_artifacts() -> None:
-    la = paper.list_artifacts()
+    la = verify.list_artifacts()
     assert {"artifact", "file", "n_rows", "n_claims"} <= set(la.columns)
     assert la["artifact"].is_unique
     assert {"T02", "T10", "F08", "C-F1", "X1"} <= set(la["artifact"])
@@ -308,7 +309,7 @@ def test_compare_hand_made() -> None:
         {"judge": ["a", "b", "c"], "cond": ["x", "x", "x"], "value": [1.0, 2.0, 3.0], "source": ["s1", "s2", "s3"]}
     )
     mine = pd.DataFrame({"judge": pd.Categorical(["b", "a", "d"]), "cond": ["x", "x", "x"], "score": [2.5, 1.0, 9.0]})
-    out = paper.compare(mine, rep, on=["judge", "cond"], value="score")
+    out = verify.compare(mine, rep, on=["judge", "cond"], value="score")
     assert list(out.columns) == ["judge", "cond", "reproduced", "reported", "diff", "source"]
     byj = out.set_index("judge")
     assert byj.loc["a", "diff"] == 0.0
@@ -319,13 +320,13 @@ def test_compare_hand_made() -> None:
     assert out.attrs["unmatched"] == 2
     assert out.attrs["unmatched_reproduced"] == 1 and out.attrs["unmatched_reported"] == 1
     with pytest.raises(KeyError):
-        paper.compare(mine, rep, on=["nope"], value="score")
+        verify.compare(mine, rep, on=["nope"], value="score")
 
 
 def test_compare_paper_order() -> None:
     t02 = paper.reported("T02")
     mine = t02.sample(frac=1.0, random_state=0).assign(value=lambda d: d["value"] + 0.1)
-    out = paper.compare(mine, t02, on=["generator", "judge", "difficulty", "condition"])
+    out = verify.compare(mine, t02, on=["generator", "judge", "difficulty", "condition"])
     assert out.attrs["unmatched"] == 0
     assert np.allclose(out["diff"], 0.1)
     assert out["generator"].iloc[0] == schema.GENERATORS[0]
@@ -356,14 +357,14 @@ def _claim(
 
 
 def _holds(c: dict, r: object, **kw: object) -> bool | None:
-    return paper.verdict(c, r, **kw).holds
+    return verify.verdict(c, r, **kw).holds
 
 
 def test_half_unit_of_printed_value() -> None:
-    assert paper.half_unit("92.7") == pytest.approx(0.05)
-    assert paper.half_unit("0.419") == pytest.approx(0.0005)
-    assert paper.half_unit("30") == pytest.approx(0.5)
-    assert paper.half_unit("-3.9") == pytest.approx(0.05)
+    assert verify.half_unit("92.7") == pytest.approx(0.05)
+    assert verify.half_unit("0.419") == pytest.approx(0.0005)
+    assert verify.half_unit("30") == pytest.approx(0.5)
+    assert verify.half_unit("-3.9") == pytest.approx(0.05)
 
 
 def test_value_kind_uses_printed_precision_plus_tolerance() -> None:
@@ -389,7 +390,7 @@ def test_range_kind_open_and_closed() -> None:
     assert _holds(_claim("range", 0.83), [0.83, 0.95]) and not _holds(_claim("range", 0.83), 0.82)
     at_most = _claim("range", hi=0.09)
     assert _holds(at_most, 0.09) and _holds(at_most, 0.094) and not _holds(at_most, 0.096)
-    assert paper.verdict(at_most, 0.05).paper == "<= 0.09"
+    assert verify.verdict(at_most, 0.05).paper == "<= 0.09"
 
 
 def test_share_kind_does_not_scale_with_population() -> None:
@@ -410,7 +411,7 @@ def test_count_kind_only_on_the_papers_population() -> None:
     corpus = _claim("count", 3808, population="corpus")
     assert _holds(corpus, 3808) is True
     assert _holds(corpus, 200, full_data=False) is None
-    assert "synthetic" in paper.verdict(corpus, 200, full_data=False).note
+    assert "synthetic" in verify.verdict(corpus, 200, full_data=False).note
     assert _holds(corpus, 3807) is False
 
 
@@ -432,22 +433,22 @@ def test_order_kind() -> None:
 
 
 def test_checks_table_shows_kind_and_tolerance_and_takes_only_verdicts() -> None:
-    t = paper.checks([paper.verdict("CF2.lift_gemini", -3.85), paper.verdict("CF1.monotone_pairs", (24, 24))])
-    assert list(t.columns) == paper.CHECK_COLUMNS
+    t = verify.checks([verify.verdict("CF2.lift_gemini", -3.85), verify.verdict("CF1.monotone_pairs", (24, 24))])
+    assert list(t.columns) == verify.CHECK_COLUMNS
     assert t["kind"].tolist() == ["value", "share"]
     assert t["holds"].tolist() == ["yes", "yes"]
     assert t["tolerance"].iloc[0].startswith("±0.05")
     with pytest.raises(TypeError):
-        paper.checks([("a claim", 1, 1, True)])
+        verify.checks([("a claim", 1, 1, True)])
     with pytest.raises(ValueError):
-        paper.verdict(_claim("approx", 1.0), 1.0)
+        verify.verdict(_claim("approx", 1.0), 1.0)
 
 
 def test_check_claim_is_the_engine() -> None:
-    row = paper.claims().set_index("claim_id").loc["CF2.lift_gemini"]
-    assert paper.check_claim(row, -3.85) and not paper.check_claim(row, -3.58)
+    row = verify.claims().set_index("claim_id").loc["CF2.lift_gemini"]
+    assert verify.check_claim(row, -3.85) and not verify.check_claim(row, -3.58)
     with pytest.raises(KeyError):
-        paper.check_claim("no.such.claim", 1.0)
+        verify.check_claim("no.such.claim", 1.0)
 
 
 # ------------------------------------------------------------------ numbers printed in the draft's figures

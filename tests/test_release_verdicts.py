@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ajb_utils import paper, paths, schema
+import ajb_verify as verify
+from ajb_utils import paths, schema
 from ajb_utils.data import load_bench
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -78,9 +79,9 @@ def test_the_copy_reads_as_the_real_release(release_dir, verdicts) -> None:
 def test_every_claim_gets_a_verdict_or_an_na_naming_missing_data(verdicts) -> None:
     _, checks = verdicts
     assert every_claim.unchecked_claims(checks) == []
-    assert set(checks["holds"]) <= set(paper.HOLDS_VALUES)
+    assert set(checks["holds"]) <= set(verify.HOLDS_VALUES)
     na = checks[checks["holds"] == "n/a"]
-    bad = na[~na["note"].str.contains(paper.MISSING_DATA, regex=False)]
+    bad = na[~na["note"].str.contains(verify.MISSING_DATA, regex=False)]
     assert bad.empty, bad[["claim_id", "note"]].to_string()
     # on the released data no count is left uncompared for being synthetic
     assert not checks["note"].str.contains("synthetic sample").any()
@@ -101,9 +102,9 @@ def test_claims_that_need_runs_or_studies_name_them(verdicts) -> None:
         "T12.param_error_modes",
     ):
         row = data.loc[[cid]].iloc[0]
-        assert row["holds"] == "n/a" and row["note"].startswith(paper.MISSING_DATA), (cid, row["note"])
+        assert row["holds"] == "n/a" and row["note"].startswith(verify.MISSING_DATA), (cid, row["note"])
     for cid in ("CF1.monotone_pairs", "P.records", "CJ.mean_kappa_with_gt", "P.null_uniform_topology"):
-        assert data.loc[[cid], "holds"].iloc[0] in ("yes", "no", paper.INDISTINGUISHABLE), cid
+        assert data.loc[[cid], "holds"].iloc[0] in ("yes", "no", verify.INDISTINGUISHABLE), cid
 
 
 def test_each_data_claim_has_one_verdict(verdicts) -> None:

@@ -8,12 +8,15 @@ from pathlib import Path
 
 import matplotlib
 
+import ajb_verify as verify
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from ajb_utils import artifacts, environment, figures, paper, paths, provenance, report, schema  # noqa: E402
+from ajb_utils import environment, figures, paths, provenance, report, schema  # noqa: E402
+from ajb_verify import artifacts
 
 SHARED_ARTIFACTS_MD = paths.REPO_ROOT.parent / "shared" / "ARTIFACTS.md"
 
@@ -133,18 +136,18 @@ def test_output_dir_absolute(tmp_path: Path) -> None:
 
 
 def test_checks_table_is_the_engine() -> None:
-    df = report.checks_table(
+    df = verify.checks_table(
         [
-            paper.verdict("CF1.monotone_pairs", (29, 30)),
-            paper.verdict("CF1.slope_ratio", 1.48),
-            paper.verdict("P.records", 120, full_data=False),
+            verify.verdict("CF1.monotone_pairs", (29, 30)),
+            verify.verdict("CF1.slope_ratio", 1.48),
+            verify.verdict("P.records", 120, full_data=False),
         ]
     )
-    assert list(df.columns) == paper.CHECK_COLUMNS
+    assert list(df.columns) == verify.CHECK_COLUMNS
     assert df["holds"].tolist() == ["no", "yes", "n/a"]
     assert df["kind"].tolist() == ["share", "value", "count"]
     with pytest.raises(TypeError):
-        report.checks_table([("monotone decline", "30/30", "29/30", False)])
+        verify.checks_table([("monotone decline", "30/30", "29/30", False)])
 
 
 def test_show_never_truncates_silently(capsys) -> None:
@@ -345,7 +348,7 @@ def _long_comparison() -> pd.DataFrame:
     ).to_frame(index=False)
     rep = keys.assign(value=80.0, source="s")
     mine = keys.assign(value=80.0 + 0.1 * pd.RangeIndex(len(keys)))  # row i differs by +0.1 i
-    return paper.compare(mine, rep, on=["generator", "difficulty", "condition"])
+    return verify.compare(mine, rep, on=["generator", "difficulty", "condition"])
 
 
 def test_show_comparison_shows_heatmap_and_ten_largest_writes_everything(tmp_path: Path, capsys) -> None:
@@ -353,7 +356,7 @@ def test_show_comparison_shows_heatmap_and_ten_largest_writes_everything(tmp_pat
 
     shown: list = []
     with mock.patch("IPython.display.display", side_effect=shown.append):
-        report.show_comparison(_long_comparison(), "T02", tmp_path)
+        verify.show_comparison(_long_comparison(), "T02", tmp_path)
     printed = capsys.readouterr().out
     figs = [x for x in shown if isinstance(x, plt.Figure)]
     frames = [x for x in shown if isinstance(x, pd.DataFrame)]
@@ -373,21 +376,21 @@ def test_show_comparison_small_table_is_shown_whole(tmp_path: Path, capsys) -> N
     shown: list = []
     cmp = _long_comparison().head(4)
     with mock.patch("IPython.display.display", side_effect=shown.append):
-        report.show_comparison(cmp, "T11", tmp_path)
+        verify.show_comparison(cmp, "T11", tmp_path)
     assert [type(x) for x in shown] == [pd.DataFrame] and len(shown[0]) == 4
     assert "all 4 rows" in capsys.readouterr().out
 
 
 def test_comparison_grid_puts_small_keys_on_columns() -> None:
-    sbs = paper.side_by_side(_long_comparison())
-    grid = report.comparison_grid(sbs)
+    sbs = verify.side_by_side(_long_comparison())
+    grid = verify.comparison_grid(sbs)
     assert grid.shape == (5, 6)  # generators on rows, difficulty x condition (6) on columns
     assert grid.columns[0] == "easy · with_gt" and grid.index[0] == schema.display(schema.GENERATORS[0])
     assert grid.iloc[0, 1] == pytest.approx(0.1) and grid.iloc[4, 5] == pytest.approx(2.9)
     one_sided = sbs.copy()
     one_sided.loc[3, "difference"] = float("nan")
-    assert report.comparison_grid(one_sided).isna().sum().sum() == 1
-    fig, ax = report.comparison_heatmap(sbs, "x")
+    assert verify.comparison_grid(one_sided).isna().sum().sum() == 1
+    fig, ax = verify.comparison_heatmap(sbs, "x")
     assert fig.get_size_inches()[0] == pytest.approx(6.9)
     plt.close(fig)
 

@@ -12,7 +12,8 @@ from urllib.parse import unquote
 import nbformat
 import pytest
 
-from ajb_utils import artifacts, paths, report
+from ajb_utils import paths, report
+from ajb_verify import artifacts
 from script_modules import load_script
 
 ROOT = paths.REPO_ROOT

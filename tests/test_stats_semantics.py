@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 from ajb_utils import derivation as dv
 from ajb_utils import stats
 from ajb_utils.schema import METRICS
@@ -160,7 +161,7 @@ def test_missing_rule_fit_names_the_rule_the_reported_values_follow(monkeypatch)
     truth = main_results.table_T02(bench, missing="authors").rename(columns={"align": "value"})
     truth = truth.assign(stat="alignment", source="test", **{k: truth[k].astype(str) for k in main_results.T02_KEYS})
     monkeypatch.setattr(paper, "reported", lambda artifact: truth)
-    fit = main_results.missing_rule_fit(bench).set_index("missing")
+    fit = verify.missing_rule_fit(bench).set_index("missing")
     assert fit.at["authors", "max_abs_diff"] == pytest.approx(0.0)
     assert fit["best"].tolist() == [False, False, True]
     assert fit.at["exclude", "max_abs_diff"] > 0  # the sample's null metrics make the rules differ

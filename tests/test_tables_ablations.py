@@ -19,6 +19,7 @@ import pytest
 matplotlib.use("Agg")
 sys.path.insert(0, str(Path(__file__).parent))
 
+import ajb_verify as verify  # noqa: E402
 from ajb_judge.cli import build_parser  # noqa: E402
 from ajb_utils import paper, schema, stats  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
@@ -162,7 +163,7 @@ def test_no_runs_returns_paper_values(no_runs):
     t25 = A.table_T25(no_runs)
     assert (t25["source"] == A.PAPER_SOURCE).all()
     assert t25["max_spread"].max() == 0.6
-    assert A.compare_T25(t25)["diff"].abs().max() == 0
+    assert verify.compare_T25(t25)["diff"].abs().max() == 0
     assert float(A.table_T27(no_runs)["max_spread"].iloc[0]) == 0.25
     t05 = A.table_T05(A.table_T26(no_runs)).set_index("condition")
     # the paper's +0.11 pp mean GT gap and 0.3 pp max, recomputed from its own 24 cells
@@ -176,11 +177,11 @@ def test_no_runs_returns_paper_values(no_runs):
     assert list(f05["structured"]) == [96.4, 93.5, 87.5] and list(f05["delta"]) == [6.3, 6.5, 4.8]
     assert list(A.format_paper_F05()["condition"].unique()) == ["with_gt", "without_gt"]
     # the paper's own values are not a reproduction: no verdict, in every ablation
-    assert (A.format_checks(f05, A.table_T31(no_runs))["holds"] == "n/a").all()
+    assert (verify.format_checks(f05, A.table_T31(no_runs))["holds"] == "n/a").all()
     for checks in (
-        A.temperature_checks(t25, A.table_T27(no_runs)),
-        A.thinking_checks(A.table_T05(A.table_T26(no_runs))),
-        A.c2_checks(A.table_T04(no_runs)),
+        verify.temperature_checks(t25, A.table_T27(no_runs)),
+        verify.thinking_checks(A.table_T05(A.table_T26(no_runs))),
+        verify.c2_checks(A.table_T04(no_runs)),
     ):
         assert (checks["holds"] == "n/a").all(), checks
         assert (checks["reproduced value"] == "not reproduced").all()
@@ -315,7 +316,7 @@ def test_figures_all_situations(sample, no_runs):
 
 def test_compare_F05_both_conditions(sample):
     f05 = A.format_table(sample, "F05")
-    cmp = A.compare_F05(sample, f05)
+    cmp = verify.compare_F05(sample, f05)
     rep = paper.reported("F05").dropna(subset=["difficulty"])
     assert len(cmp) == len(rep) and cmp["reported"].notna().all()
     got = cmp.dropna(subset=["reproduced"])
@@ -325,7 +326,7 @@ def test_compare_F05_both_conditions(sample):
 
 
 def test_compare_T04_uses_paper_rows(sample):
-    cmp = A.compare_T04(A.table_T04(sample))
+    cmp = verify.compare_T04(A.table_T04(sample))
     assert len(cmp) == len(paper.reported("T04")) and cmp["reported"].notna().all()
 
 

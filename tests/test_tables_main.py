@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 from ajb_utils import schema, stats, tables
 from ajb_utils.data import load_bench
 from ajb_utils.scoring import programmatic_scores
@@ -293,7 +294,7 @@ def test_main_records_from_its_columns_equal_the_full_rows(bench) -> None:
 
 def test_t11_is_compared_under_both_readings(bench) -> None:
     """Each reading of p-bar gets its own comparison block, each equal to table_T11 under that reading."""
-    cmp = tables.compare_T11(bench)
+    cmp = verify.compare_T11(bench)
     assert list(dict.fromkeys(cmp["reading"])) == list(tables.T11_READINGS)
     for reading in tables.T11_READINGS:
         block = cmp[cmp["reading"] == reading].set_index(["generator", "difficulty"])["reproduced"]

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 from ajb_utils import paper, schema, stats, tables
 from ajb_utils.data import load_bench
 
@@ -89,6 +90,6 @@ def test_prometheus_gap_lists_only_observed_conditions(bench) -> None:
 
     v = bench.verdicts.copy()
     v["condition"] = v["condition"].cat.add_categories(["corrupted_gt_unseen"])
-    gap = [x for x in tables.jury_checks(replace(bench, verdicts=v)) if x.claim_id == "CJ.prometheus_gap"][0]
+    gap = [x for x in verify.jury_checks(replace(bench, verdicts=v)) if x.claim_id == "CJ.prometheus_gap"][0]
     assert "nan" not in gap.reproduced and "unseen" not in gap.reproduced, gap.reproduced
     assert gap.reproduced.count(",") == 1  # with_gt and without_gt

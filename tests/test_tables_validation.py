@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 from ajb_utils import annotation
 from ajb_utils.tables import anchoring, validation
 
@@ -64,7 +65,7 @@ def test_anchoring_split_on_paper_table1():
     assert split.at["judge_qwq_32b", "max_abs_cGT_minus_noGT"] == pytest.approx(0.2)
     assert split.at["judge_gemini_2_5_pro", "corrupted GT tracks"].startswith("with GT")
     assert split.at["judge_qwq_32b", "corrupted GT tracks"].startswith("without GT")
-    assert all(v.holds for v in anchoring.t01_checks(split.reset_index()))
+    assert all(v.holds for v in verify.t01_checks(split.reset_index()))
 
 
 def test_base_judge_names():

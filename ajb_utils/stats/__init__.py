@@ -36,10 +36,7 @@ never changes between runs. The bootstrap of a mean uses the *multinomial* form:
 items with replacement is the same as drawing the counts of the distinct values from
 Multinomial(n, empirical frequencies), and the resampled mean is the count-weighted mean of the
 distinct values. This is exact (the same distribution as index resampling, not an
-approximation) and costs O(K) per resample for K distinct values instead of O(n), which is what
-makes CIs for all Table 2 cells fast. Values that occur fewer than 16 times in a group are
-drawn by index instead (a multinomial category costs one binomial draw per resample); the
-split keeps the exact multinomial distribution (see ``bootstrap._group_sums``). A stratified
+approximation) and needs no (resamples x n) array (``bootstrap._resampled_means``). A stratified
 bootstrap draws one multinomial per stratum with the stratum's own size, so stratum sizes are
 kept in every resample.
 """

@@ -8,7 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _group_index, _label_codes, _require_unique
+from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,28 +72,11 @@ def _verdict_codes(
     verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
 ) -> tuple[list[str], np.ndarray]:
     """Return (judge names, label codes (n_keys, n_judges), -1 where a judge has no verdict among
-    labels): the columns of `_wide_verdicts` as codes, for categorical columns placed by their codes."""
-    sub = verdicts[verdicts["condition"] == condition]
-    if judges is not None:
-        sub = sub[sub["judge"].isin(list(judges))]
-    sub = sub[sub[list(keys)].notna().all(axis=1).to_numpy()]  # groupby's default drops a missing key
-    rows = _group_index(sub, list(keys)) if isinstance(sub["judge"].dtype, pd.CategoricalDtype) else None
-    if rows is None:
-        wide = _wide_verdicts(verdicts, condition, judges, keys)
-        names = list(wide.columns)
-        cols = [_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names]
-        return names, np.column_stack(cols) if names else np.empty((0, 0), np.int64)
-    _require_unique(sub, list(keys) + ["judge"], "verdict")
-    row, groups = rows
-    jcode = sub["judge"].cat.codes.to_numpy()
-    cats = [str(c) for c in sub["judge"].cat.categories]
-    present = np.unique(jcode)
-    names = [cats[c] for c in present] if judges is None else [str(j) for j in judges]
-    col_of = {cats[c]: i for i, c in enumerate(present)} if judges is None else {n: i for i, n in enumerate(names)}
-    col = np.array([col_of.get(c, -1) for c in cats], dtype=np.int64)[jcode]
-    codes = np.full((len(groups), len(names)), -1, dtype=np.int64)
-    codes[row, col] = _label_codes(sub["llm_score"].to_numpy(float, na_value=np.nan), labels)
-    return names, codes
+    labels): the columns of `_wide_verdicts` as codes."""
+    wide = _wide_verdicts(verdicts, condition, judges, keys)
+    names = list(wide.columns)
+    cols = [_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names]
+    return names, np.column_stack(cols) if names else np.empty((0, 0), np.int64)
 
 
 def pairwise_agreement(

@@ -16,7 +16,6 @@ from ajb_utils.stats.frames import (
     Missing,
     _as_list,
     _check_missing,
-    _group_index,
     _is_record_frame,
     _match_values,
     _require_unique,
@@ -26,60 +25,18 @@ from ajb_utils.stats.frames import (
 # ---------------------------------------------------------------------------------------------
 # alignment (Eqs. 4-5)
 # ---------------------------------------------------------------------------------------------
-def _group_numbers(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
-    """Return each row's group number (n,) under ``keys`` (a missing key is a group), from the
-    categorical codes when it can (`_group_index`), else pandas' ngroup; only equality matters."""
-    fast = _group_index(frame, keys)
-    if fast is not None:
-        return fast[0]
-    return frame.groupby(keys, observed=True, sort=False, dropna=False).ngroup().to_numpy()
-
-
-def _kept_rows(verdicts: pd.DataFrame, keys: list[str], missing: Missing, m: np.ndarray) -> np.ndarray:
-    """Return a row mask (n,) of the records a missing-verdict rule keeps.
+def _kept(recs: pd.DataFrame, keys: list[str], missing: Missing) -> pd.Series:
+    """Return a mask over per-record rows (``n_verdicts``) of the records a missing-verdict rule keeps.
 
     Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
     record's whole (record, generator, judge, difficulty) tuple, in every condition.
     """
-    rec = _group_numbers(verdicts, keys)
-    if rec.size == 0:
-        return np.ones(0, dtype=bool)
-    has = np.bincount(rec, weights=(~np.isnan(m)).astype(float), minlength=rec.max() + 1) > 0
+    has = recs["n_verdicts"] > 0
     if missing != "miss" or "condition" not in keys:
-        return has[rec]
-    tuple_keys = [k for k in keys if k != "condition"]
-    tup = _group_numbers(verdicts, tuple_keys)
-    bad = np.zeros(tup.max() + 1, dtype=bool)
-    bad[tup[~has[rec]]] = True
-    return ~bad[tup]
-
-
-def _kept_records(out: pd.DataFrame, missing: Missing) -> np.ndarray:
-    """Return a mask over a per-record (sum, count) frame of the records a missing-verdict rule keeps (see _kept_rows)."""
-    idx = out.index
-    codes = {
-        name: (
-            np.asarray(idx.codes[pos], dtype=np.int64)
-            if isinstance(idx, pd.MultiIndex)
-            else pd.factorize(idx)[0].astype(np.int64)
-        )
-        for pos, name in enumerate(idx.names)
-    }
-    return _kept_by_codes((out["count"] > 0).to_numpy(), codes, missing)
-
-
-def _kept_by_codes(has: np.ndarray, codes: dict[str, np.ndarray], missing: Missing) -> np.ndarray:
-    """Return the mask of _kept_records from each record's verdict flag and its keys' integer codes."""
-    if missing != "miss" or "condition" not in codes or has.all():
         return has
-    code = np.zeros(len(has), dtype=np.int64)  # one int per (record, generator, judge, difficulty) tuple
-    for name, c in codes.items():
-        if name == "condition" or name in RECORD_EXTRAS:
-            continue
-        code = code * (int(c.max(initial=0)) + 2) + c + 1
-    tup = pd.factorize(code)[0]
-    bad = np.bincount(tup, weights=(~has).astype(float)) > 0
-    return has & ~bad[tup]
+    tuple_keys = [k for k in keys if k != "condition" and k not in RECORD_EXTRAS]
+    dropped = (~has).groupby([recs[k] for k in tuple_keys], observed=True, dropna=False).transform("any")
+    return has & ~dropped
 
 
 def record_alignment(
@@ -103,32 +60,13 @@ def record_alignment(
     keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
     if "metric" in verdicts.columns:
         _require_unique(verdicts, [k for k in keys if k not in RECORD_EXTRAS] + ["metric"], "verdict")
-    m = _match_values(verdicts)
-    fast = _group_index(verdicts, keys)
-    if fast is None:
-        work = verdicts[keys].copy()
-        work["_m"] = m
-        out = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"])
-        out = out[_kept_records(out, missing)]
-        total, count, groups = (
-            out["sum"].to_numpy(float),
-            out["count"].to_numpy(np.int64),
-            out.index.to_frame(index=False),
-        )
-    else:  # the same groups from the categorical codes (no group index built by pandas)
-        group, groups = fast
-        ok = ~np.isnan(m)
-        count = np.bincount(group, weights=ok, minlength=len(groups)).astype(np.int64)
-        total = np.bincount(group, weights=np.where(ok, m, 0.0), minlength=len(groups))
-        codes = {k: groups[k].cat.codes.to_numpy(np.int64) for k in keys}
-        kept = _kept_by_codes(count > 0, codes, missing)
-        total, count, groups = total[kept], count[kept], groups[kept].reset_index(drop=True)
-    if missing == "exclude":
-        mu = total / count
-    else:
-        big_m = n_metrics if n_metrics is not None else int(verdicts["metric"].nunique())
-        mu = total / big_m
-    return groups.assign(mu=mu.astype(float), n_verdicts=count)
+    work = verdicts[keys].assign(_m=_match_values(verdicts))
+    recs = work.groupby(keys, observed=True, sort=True, dropna=False)["_m"].agg(["sum", "count"]).reset_index()
+    recs = recs.rename(columns={"count": "n_verdicts"})
+    recs = recs[_kept(recs, keys, missing)].reset_index(drop=True)
+    big_m = n_metrics if n_metrics is not None else int(verdicts["metric"].nunique())
+    mu = recs["sum"] / (recs["n_verdicts"] if missing == "exclude" else big_m)
+    return recs[keys].assign(mu=mu.astype(float), n_verdicts=recs["n_verdicts"].astype(np.int64))
 
 
 def align(
@@ -168,19 +106,16 @@ def per_metric_align(
     cols = by + ["metric"]
     m = _match_values(verdicts)
     extra = [c for c in by if c not in RECORD_KEYS]
-    if missing == "exclude":  # a record without verdicts adds nothing to a mean over verdicts
-        keep = np.ones(len(verdicts), dtype=bool)
-    else:
-        keep = _kept_rows(verdicts, list(RECORD_KEYS) + extra, missing, m)
-    work = verdicts.loc[keep, cols].copy()
-    work["_m"] = m[keep]
+    work = verdicts[list(dict.fromkeys(list(RECORD_KEYS) + extra + cols))].assign(_m=m)
+    if missing != "exclude":  # only the records the rule keeps (a mean over verdicts needs no such step)
+        recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
+        work = work.merge(recs[list(RECORD_KEYS) + extra], on=list(RECORD_KEYS) + extra, how="inner")
     g = work.groupby(cols, observed=True, sort=True)["_m"]
     if missing == "exclude":
         out = g.agg(["mean", "count"])
         res = pd.DataFrame({"align": 100.0 * out["mean"], "n": out["count"].astype(np.int64)})
         return res[res["n"] > 0].reset_index()
     num = g.sum(min_count=0).rename("num").reset_index()
-    recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
     den = recs.groupby(by, observed=True, sort=True).size().rename("n").reset_index()
     res = num.merge(den, on=by, how="left")
     res["align"] = 100.0 * res["num"] / res["n"]

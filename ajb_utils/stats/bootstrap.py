@@ -1,11 +1,9 @@
-"""Seeded percentile bootstrap CIs of cell means (exact multinomial, stratified) and of paired differences."""
+"""Seeded percentile bootstrap CIs of cell means (stratified) and of paired differences: one resampler."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -17,23 +15,15 @@ from ajb_utils.stats.frames import (
     SeedLike,
     _alpha,
     _as_list,
-    _group_index,
     _is_record_frame,
     _require_unique,
     _rng,
 )
 
+
 # ---------------------------------------------------------------------------------------------
 # bootstrap
 # ---------------------------------------------------------------------------------------------
-# Values whose count in a (cell, stratum) group is below this are resampled by index (see
-# _group_sums): a multinomial category costs about one binomial draw (~80 ns) per resample,
-# an index draw a few ns per item (half that in pairs), so rare values are cheaper by index.
-# Both are exact; 32 (with pairs up to 512 items) was the fastest of a grid on the full-scale
-# Table 2 (docs/PERFORMANCE.md).
-_MIN_MULTINOMIAL_COUNT = 32
-
-
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:
     """Return the SeedSequence of one cell: entropy from ``seed`` and a stable hash of its key.
 
@@ -77,142 +67,31 @@ def _cell_rngs(seed: SeedLike, keys: pd.DataFrame) -> list[np.random.Generator]:
     return [np.random.default_rng(cell_seed(base, names, k)) for k in keys.itertuples(index=False)]
 
 
-# Rare items of a group are drawn two at a time from a table of their pair sums when the
-# table (m * m floats) fits in a core's cache: one uniform index in [0, m*m) is two independent
-# uniform picks in [0, m), so half the draws and gathers for the same exact distribution.
-_MAX_PAIR_ITEMS = 512
+def _resampled_means(values: np.ndarray, stratum: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Return bootstrap means (n_resamples,) of one cell's values (n,), resampled within each stratum.
 
-
-def _ragged_sums(table: np.ndarray, k: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Return per resample the sum of k[r] uniform picks from ``table`` (n_resamples,)."""
-    out = np.zeros(k.size)
-    total = int(k.sum())
-    if total:
-        draws = table[rng.integers(0, table.size, size=total)]
-        pos = k > 0
-        out[pos] = np.add.reduceat(draws, (np.cumsum(k) - k)[pos])
-    return out
-
-
-def _group_sums(
-    counts: np.ndarray,
-    values: np.ndarray,
-    n_resamples: int,
-    rng: np.random.Generator,
-    min_count: int = _MIN_MULTINOMIAL_COUNT,
-    max_pair: int = _MAX_PAIR_ITEMS,
-) -> np.ndarray:
-    """Return resampled sums (n_resamples,) of a group given distinct values (K,) and counts (K,).
-
-    Exact bootstrap of the sum of n = counts.sum() items drawn with replacement: split the
-    values into frequent (count >= min_count) and rare ones; the number T of draws that land on
-    rare items is Binomial(n, n_rare / n), the frequent counts are Multinomial(n - T, their
-    frequencies), and the T rare draws are uniform over the rare items (drawn in pairs from a
-    pair-sum table when there are at most ``max_pair`` rare items, T // 2 pairs plus one single
-    pick when T is odd). This is the same joint distribution as Multinomial(n, counts / n),
-    hence as index resampling.
+    Resampling n items with replacement lands Multinomial(n, counts / n) draws on the distinct
+    values, so each stratum's resampled sum is one multinomial draw times its distinct values:
+    the same distribution as index resampling, without an (n_resamples, n) array.
     """
-    n = int(counts.sum())
-    sums = np.zeros(n_resamples)
-    if counts.size == 1:  # one distinct value: every resample has the same sum
-        return sums + n * values[0]
-    head = counts >= min_count
-    ch, vh = counts[head], values[head]
-    rare = np.repeat(values[~head], counts[~head])  # the rare items, (m,)
-    m = rare.size
-    if m == 0:
-        t = np.zeros(n_resamples, np.int64)
-    elif m == n:
-        t = np.full(n_resamples, n, np.int64)
-    else:
-        t = rng.binomial(n, m / n, size=n_resamples)
-    if ch.size == 1:
-        sums += (n - t) * vh[0]
-    elif ch.size > 1:
-        sums += rng.multinomial(n - t, ch / ch.sum()) @ vh  # (n_resamples, K_head) @ (K_head,)
-    if m and m <= max_pair:
-        sums += _ragged_sums((rare[:, None] + rare[None, :]).ravel(), t // 2, rng)
-        sums += _ragged_sums(rare, t & 1, rng)
-    elif m:
-        sums += _ragged_sums(rare, t, rng)
-    return sums
-
-
-def _cell_mean_draws(
-    cell: np.ndarray,
-    stratum: np.ndarray,
-    values: np.ndarray,
-    n_cells: int,
-    n_resamples: int,
-    rng: np.random.Generator | Sequence[np.random.Generator],
-    min_count: int = _MIN_MULTINOMIAL_COUNT,
-) -> np.ndarray:
-    """Return bootstrap means (n_cells, n_resamples), resampling within each (cell, stratum).
-
-    cell, stratum: int codes (n,); values: float (n,), no NaN. One sort turns the rows into
-    counts of distinct values per (cell, stratum) group; each group of size n_s then gets an
-    exact count-based resample of its sum (:func:`_group_sums`), added to its cell's sum.
-    ``rng``: one Generator per cell (cell i draws from ``rng[i]``, its strata in code order, so
-    its resamples depend on its own rows only), or one Generator shared by the cells in order.
-    """
-    rngs = [rng] * n_cells if isinstance(rng, np.random.Generator) else list(rng)
-    if len(rngs) != n_cells:
-        raise ValueError(f"{len(rngs)} generators for {n_cells} cells")
-    sums = np.zeros((n_cells, n_resamples))
-    n_cell = np.bincount(cell, minlength=n_cells).astype(float)
-    if values.size == 0:
-        return np.full((n_cells, n_resamples), np.nan)
-    order = np.lexsort((values, stratum, cell))
-    c, s, v = cell[order], stratum[order], values[order]
-    new_val = np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1]) | (v[1:] != v[:-1])]
-    starts = np.flatnonzero(new_val)
-    counts = np.diff(np.r_[starts, v.size])
-    uc, us, uv = c[starts], s[starts], v[starts]
-    new_grp = np.r_[True, (uc[1:] != uc[:-1]) | (us[1:] != us[:-1])]
-    g_starts = np.flatnonzero(new_grp)
-    # a loop over (cell, stratum) groups, never over rows; cells in parallel threads (numpy's
-    # generators release the GIL), each cell with its own Generator, so the result does not
-    # depend on the number of threads or their schedule
-    bounds = np.r_[g_starts, uc.size]
-    cells_of = uc[g_starts]
-    first = np.searchsorted(cells_of, np.arange(n_cells + 1))
-
-    def cell_sums(k: int) -> None:
-        for i in range(first[k], first[k + 1]):
-            a, b = bounds[i], bounds[i + 1]
-            sums[k] += _group_sums(counts[a:b], uv[a:b], n_resamples, rngs[k], min_count)
-
-    shared = len({id(r) for r in rngs}) < n_cells  # one Generator for several cells: in order
-    workers = 1 if shared or n_cells < 2 else min(_max_threads(), n_cells)
-    if workers == 1:
-        for k in range(n_cells):
-            cell_sums(k)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(cell_sums, range(n_cells)))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return sums / n_cell[:, None]
-
-
-def _max_threads() -> int:
-    """Return how many threads the bootstrap may use: the usable cores, at most 4 ($AJB_THREADS overrides)."""
-    env = os.environ.get("AJB_THREADS")
-    if env:
-        return max(1, int(env))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(4, cores))
-
-
-def _index_draws(values: np.ndarray, stratum: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Return resampled values (n_resamples, n) by index resampling within each stratum."""
-    out = np.empty((n_resamples, values.size))
-    pos = 0
+    total = np.zeros(n_resamples)
     for s in np.unique(stratum):
-        idx = np.flatnonzero(stratum == s)
-        pick = rng.integers(0, idx.size, size=(n_resamples, idx.size))
-        out[:, pos : pos + idx.size] = values[idx][pick]
-        pos += idx.size
-    return out
+        uniq, counts = np.unique(values[stratum == s], return_counts=True)
+        total += rng.multinomial(counts.sum(), counts / counts.sum(), size=n_resamples) @ uniq
+    return total / values.size if values.size else np.full(n_resamples, np.nan)
+
+
+def _cell_means(
+    cell: np.ndarray, stratum: np.ndarray, values: np.ndarray, rngs: Sequence[np.random.Generator], n_resamples: int
+) -> np.ndarray:
+    """Return bootstrap means (n_cells, n_resamples): cell k's rows resampled from its own Generator rngs[k]."""
+    order = np.argsort(cell, kind="stable")
+    bounds = np.searchsorted(cell[order], np.arange(len(rngs) + 1))
+    rows = [
+        _resampled_means(values[order[a:b]], stratum[order[a:b]], n_resamples, rng)
+        for a, b, rng in zip(bounds[:-1], bounds[1:], rngs, strict=True)
+    ]
+    return np.vstack(rows) if rows else np.empty((0, n_resamples))
 
 
 def bootstrap_ci(
@@ -240,10 +119,17 @@ def bootstrap_ci(
     lo_q, hi_q = _alpha(ci)
     if statistic is None:
         est = float(vals.mean())
-        draws = _cell_mean_draws(np.zeros(vals.size, np.int64), strat, vals, 1, n_resamples, rng)[0]
+        draws = _resampled_means(vals, strat, n_resamples, rng)
     else:
         est = float(np.asarray(statistic(vals[None, :]))[0])
-        draws = np.asarray(statistic(_index_draws(vals, strat, n_resamples, rng)), dtype=float)
+        pick = np.concatenate(
+            [
+                rng.choice(np.flatnonzero(strat == s), size=(n_resamples, int((strat == s).sum())))
+                for s in np.unique(strat)
+            ],
+            axis=1,
+        )
+        draws = np.asarray(statistic(vals[pick]), dtype=float)
     lo, hi = np.quantile(draws, [lo_q, hi_q])
     return est, float(lo), float(hi)
 
@@ -260,8 +146,8 @@ def bootstrap_cells(
 ) -> pd.DataFrame:
     """Return mean and percentile CI of ``value`` per cell: columns by..., mean, lo, hi, n.
 
-    Vectorised: one pass sorts (cell, stratum, value) to counts of distinct values, then one
-    exact multinomial draw (n_resamples, K) per (cell, stratum). Each cell draws from its own
+    Each (cell, stratum) is resampled by one multinomial draw over its distinct values
+    (:func:`_resampled_means`). Each cell draws from its own
     Generator seeded by ``seed`` and the cell's key (:func:`cell_seed`), its strata in sorted
     order, so a cell's interval is deterministic for a seed and does not change when other
     cells (judges, generators, ...) are added to or dropped from the frame. ``scale`` multiplies
@@ -272,20 +158,15 @@ def bootstrap_cells(
     cols = by + ([strata] if strata else []) + [value]
     df = frame[cols]
     df = df[df[value].notna()]
-    fast = _group_index(df, by)  # a NaN key is a cell of its own
-    if fast is None:
-        g = df.groupby(by, observed=True, sort=True, dropna=False)
-        cell = g.ngroup().to_numpy(np.int64)
-        keys = g.size().rename("n").reset_index()
-    else:  # the same cells from the categorical codes
-        cell, keys = fast
-        keys["n"] = np.bincount(cell, minlength=len(keys)).astype(np.int64)
+    g = df.groupby(by, observed=True, sort=True, dropna=False)  # a NaN key is a cell of its own
+    cell = g.ngroup().to_numpy(np.int64)
+    keys = g.size().rename("n").reset_index()
     n_cells = len(keys)
     strat = (
         pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata else np.zeros(len(df), np.int64)
     )  # sorted codes: a cell's strata in label order
     vals = df[value].to_numpy(dtype=float)
-    draws = _cell_mean_draws(cell, strat, vals, n_cells, n_resamples, _cell_rngs(seed, keys[by]))
+    draws = _cell_means(cell, strat, vals, _cell_rngs(seed, keys[by]), n_resamples)
     lo_q, hi_q = _alpha(ci)
     qs = np.quantile(draws, [lo_q, hi_q], axis=1) if n_cells else np.empty((2, 0))
     mean = np.bincount(cell, weights=vals, minlength=n_cells) / keys["n"].to_numpy(float)
@@ -331,7 +212,7 @@ def bootstrap_diff_ci(
     ckeys = cg.size().rename("n").reset_index()
     vals = diff["d"].to_numpy(float)
     rngs = _cell_rngs(seed, ckeys[by + list(cells)])  # per cell: a judge's CI depends on its rows only
-    draws = _cell_mean_draws(cell, np.zeros_like(cell), vals, len(ckeys), n_resamples, rngs)
+    draws = _cell_means(cell, np.zeros_like(cell), vals, rngs, n_resamples)
     ckeys["point"] = np.bincount(cell, weights=vals, minlength=len(ckeys)) / ckeys["n"]
     grp = ckeys.groupby(by, observed=True, sort=True).ngroup().to_numpy(np.int64)
     n_grp = int(grp.max()) + 1 if grp.size else 0

@@ -106,45 +106,8 @@ def _check_missing(missing: str) -> None:
 
 
 def _n_duplicates(frame: pd.DataFrame, keys: Sequence[str]) -> int:
-    """Return how many rows repeat an earlier row's ``keys`` (int codes for categoricals, fast)."""
-    keys = list(keys)
-    if not len(frame):
-        return 0
-    if all(isinstance(frame[k].dtype, pd.CategoricalDtype) for k in keys):
-        sizes = [len(frame[k].cat.categories) + 1 for k in keys]
-        if float(np.prod(sizes, dtype=float)) < 2.0**62:
-            code = np.zeros(len(frame), np.int64)
-            for k, n in zip(keys, sizes):
-                code = code * n + (frame[k].cat.codes.to_numpy(np.int64) + 1)
-            code.sort()
-            return int((code[1:] == code[:-1]).sum())
-    return int(frame.duplicated(keys).sum())
-
-
-def _group_index(frame: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.DataFrame] | None:
-    """Return (each row's group number, the groups' keys one row each) in the order and with the
-    dtypes of ``groupby(keys, observed=True, sort=True, dropna=False)``, from one int64 per row
-    combined from the categorical codes (a missing value sorts last); None unless every key is
-    categorical, the frame has rows and the combined code fits 62 bits."""
-    cols = [frame[k] for k in keys]
-    if not len(frame) or not all(isinstance(c.dtype, pd.CategoricalDtype) for c in cols):
-        return None
-    sizes = [len(c.cat.categories) + 1 for c in cols]
-    if float(np.prod(sizes, dtype=float)) >= 2.0**62:
-        return None
-    code = np.zeros(len(frame), np.int64)
-    for c, n in zip(cols, sizes, strict=True):
-        k = c.cat.codes.to_numpy(np.int64)
-        k[k < 0] = n - 1
-        code *= n
-        code += k
-    inv, uniq = pd.factorize(code, sort=True)  # np.unique's (uniq, inverse), by hashing: no sort of every row
-    groups: dict[str, pd.Categorical] = {}
-    for name, c, n in reversed(list(zip(keys, cols, sizes, strict=True))):
-        uniq, k = np.divmod(uniq, n)
-        k[k == n - 1] = -1
-        groups[name] = pd.Categorical.from_codes(k, dtype=c.dtype)
-    return inv.reshape(-1), pd.DataFrame({name: groups[name] for name in keys})
+    """Return how many rows repeat an earlier row's ``keys``."""
+    return int(frame.duplicated(list(keys)).sum()) if len(frame) else 0
 
 
 def _require_unique(frame: pd.DataFrame, keys: Sequence[str], what: str) -> None:

@@ -1,5 +1,7 @@
 """One pure function per paper table, `table_T02(bench) -> DataFrame` style; tables only read frames.
 
+They return reproduced numbers; the claims and comparisons that check them live in `ajb_verify`.
+
 Modules by paper section (each module's `__all__` is what this package exports; no two share a name):
 - dataset: App. C, D dataset statistics (T07, T08, T09, T18, T21)
 - main_results: §3.2 and §4.2 programmatic judge and main results (EQ1-5, AppI, T15, T02, T10, T11, C-F)
@@ -10,41 +12,38 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - validation: App. G, N human and rewrite validation (T12, T13, T19, T20, T22)
 - questions: claims we question, computed (§3.2's 50 %, the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
-- audit: App. O, A self-preference, decision guide, consistency audit (T23, T06, X1)
+- guide: App. O self-preference and the decision guide (T23, T06)
 - decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
 - derivation: beyond the paper, seed 004 (X3, X3b, X4)
 - new_judge: beyond the paper, a new judge beside the six (X2)
-- own_numbers: the paper's own printed numbers through every claim and comparison (issue 29)
 """
 
 from ajb_utils.tables import (
     ablations,
     agreement,
     anchoring,
-    audit,
     breakdown,
     dataset,
     decision,
     derivation,
     gallery,
+    guide,
     main_results,
     new_judge,
-    own_numbers,
     questions,
     validation,
 )
 from ajb_utils.tables.ablations import *  # noqa: F401,F403
 from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
-from ajb_utils.tables.audit import *  # noqa: F401,F403
 from ajb_utils.tables.breakdown import *  # noqa: F401,F403
 from ajb_utils.tables.dataset import *  # noqa: F401,F403
 from ajb_utils.tables.decision import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
+from ajb_utils.tables.guide import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
-from ajb_utils.tables.own_numbers import *  # noqa: F401,F403
 from ajb_utils.tables.questions import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
 
@@ -56,12 +55,11 @@ SECTIONS = (
     ablations,
     anchoring,
     validation,
-    audit,
+    guide,
     decision,
     derivation,
     new_judge,
     gallery,
     questions,
-    own_numbers,
 )
 __all__ = [name for module in SECTIONS for name in module.__all__]

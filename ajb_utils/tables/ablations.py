@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, report, schema, stats
+from ajb_utils import paper, schema, stats
 
 __all__ = [
     "STUDIES",
@@ -44,28 +44,17 @@ __all__ = [
     "compression_by_metric",
     "ensemble_vs_best",
     "table_T04",
-    "compare_T04",
     "pairing_alignment",
     "temperature_table",
     "table_T25",
     "table_T27",
-    "compare_T25",
-    "temperature_checks",
     "table_T26",
-    "compare_T26",
     "table_T05",
-    "thinking_checks",
     "format_table",
     "format_paper_F05",
     "format_without_gt",
-    "compare_F05",
     "table_T31",
-    "format_checks",
-    "rq3_checks",
-    "c2_checks",
     "commands_text",
-    "lever_checks",
-    "repeat_checks",
     "paired_delta_ci",
     "pairing_cell_ci",
     "temperature_ci",
@@ -509,27 +498,6 @@ def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_
     return out[["judge", "display", "align", "n_cells", "n_records", "rank"]]
 
 
-def rq3_checks(bench) -> pd.DataFrame:
-    """Return the RQ3 verdicts (band per generator, ensemble vs best single judge) from the claim engine."""
-    band = hard_band(bench)
-    ens = ensemble_vs_best(bench)
-    jury = float(ens["align"].iloc[-1])
-    best = ens.iloc[:-1].sort_values("align", ascending=False).iloc[0]
-    n_in = int(band["all_in_band"].sum())
-    gap = abs(jury - float(best["align"]))
-    return report.checks_table(
-        [
-            paper.verdict("CF1.band_generators", n_in, population=len(band), shown=f"{n_in}/{len(band)}"),
-            paper.verdict("CJ.ensemble_hard_nogt_v1", jury, shown=f"{jury:.2f}"),
-            paper.verdict("CJ.ensemble_hard_nogt_draft", jury, shown=f"{jury:.2f}"),
-            paper.verdict(
-                "CJ.best_single_hard_nogt", float(best["align"]), shown=f"{best['align']:.2f} ({best['display']})"
-            ),
-            paper.verdict("CJ.ensemble_gap_to_best", gap, shown=f"{gap:.2f}"),
-        ]
-    )
-
-
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T04: hard without-GT alignment, 1.0-default vs 0.5-default, mean over judges.
 
@@ -606,39 +574,6 @@ NO_RUNS_NOTE: str = "no runs on this data: the paper's values are shown, nothing
 def from_paper(t: pd.DataFrame) -> bool:
     """Return True when an ablation table holds the paper's values (no runs on this data)."""
     return bool(len(t)) and bool((stats.as_str(t["source"]) == PAPER_SOURCE).all())
-
-
-def compare_T04(t04: pd.DataFrame) -> pd.DataFrame:
-    """Return T04 beside the paper's tab:c2-ceiling (generator, column, reproduced, reported, diff)."""
-    cols = {
-        "default_1_0": ("alignment", "without_gt"),
-        "default_0_5": ("alignment", "without_gt_05"),
-        "delta": ("delta_vs_without_gt", "without_gt_05"),
-    }
-    long = t04.melt(id_vars="generator", value_vars=list(cols), var_name="column")
-    long["stat"] = long["column"].map(lambda c: cols[c][0])
-    long["condition"] = long["column"].map(lambda c: cols[c][1])
-    if stats.as_str(t04["source"]).str.contains(PAPER_SOURCE, regex=False).any():
-        long = long[long["column"] == "default_1_0"]  # the 0.5-default columns are the paper's own
-    cmp = paper.compare(long, paper.reported("T04"), on=["generator", "condition", "stat"])
-    return cmp.round(2)
-
-
-def c2_checks(t04: pd.DataFrame) -> pd.DataFrame:
-    """Return the C2 verdicts: delta <= +1.0 pp for the three strongest generators, 4.1-5.6 for the two weakest."""
-    d = t04.set_index("generator")["delta"]
-    strong = d.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"])
-    weak = d.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])
-    fmt = lambda s: ", ".join(f"{schema.display(k)} {v:+.2f}" for k, v in s.items())  # noqa: E731
-    src = str(t04["source"].iloc[0])
-    if stats.as_str(t04["source"]).str.contains(PAPER_SOURCE, regex=False).any():  # the deltas are the paper's
-        return report.checks_table([paper.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.c2_strong", "P.c2_weak")])
-    return report.checks_table(
-        [
-            paper.verdict("P.c2_strong", strong, shown=fmt(strong), note=src),
-            paper.verdict("P.c2_weak", weak, shown=fmt(weak), note=src),
-        ]
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -744,29 +679,6 @@ def table_T27(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     return temperature_table(bench, "T27", n_bootstrap, seed)
 
 
-def compare_T25(t25: pd.DataFrame) -> pd.DataFrame:
-    """Return T25 (long: difficulty, condition, variant) beside the paper's tab:app-abl-temp."""
-    value_cols = [c for c in t25.columns if c.startswith("T=") or c == "max_spread"]
-    long = t25.melt(id_vars=["difficulty", "condition"], value_vars=value_cols, var_name="variant")
-    rep = paper.reported("T25")
-    rep = rep[(rep["judge"] == "judge_qwen3_32b") & rep["difficulty"].notna()]
-    return paper.compare(long, rep, on=["difficulty", "condition", "variant"]).round(2)
-
-
-def temperature_checks(t25: pd.DataFrame, t27: pd.DataFrame) -> pd.DataFrame:
-    """Return the RQ4 verdicts (max spread <= 0.6 pp and <= 0.25 pp); n/a where a table holds the paper's values."""
-    out = []
-    for claim_id, t in (("P.temperature_spread", t25), ("P.temperature_spread_2", t27)):
-        if claim_id.endswith("_2") and "condition" in t:  # the paper's T27 states the with-GT spread
-            t = t[t["condition"].isin(["with_gt", "all"])]
-        if from_paper(t):
-            out.append(paper.not_reproduced(claim_id, NO_RUNS_NOTE))
-            continue
-        spread = float(t["max_spread"].max())
-        out.append(paper.verdict(claim_id, spread, shown=f"{spread:.2f}", note=str(t["source"].iloc[0])))
-    return report.checks_table(out)
-
-
 # ---------------------------------------------------------------------------------------------
 # RQ5: thinking on/off (T05, T26)
 # ---------------------------------------------------------------------------------------------
@@ -810,16 +722,6 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     return _paper_sort(out, keys)
 
 
-def compare_T26(t26: pd.DataFrame) -> pd.DataFrame:
-    """Return T26 (long) beside the paper's values (alignment on/off and the printed delta)."""
-    keys = ["generator", "difficulty", "condition"]
-    long = t26.melt(id_vars=keys, value_vars=["thinking_on", "thinking_off", "delta"], var_name="variant")
-    long["variant"] = long["variant"].replace({"delta": "on_minus_off"})
-    rep = paper.reported("T26")
-    rep = rep[rep["generator"].notna()]
-    return paper.compare(long, rep, on=keys + ["variant"]).round(2)
-
-
 def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3,
     and cells whose paired 95% CI excludes 0 (NaN without CIs: the paper's values).
@@ -845,23 +747,6 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
         out["cells_ci_excludes_0"] = np.nan
     out["source"] = t26["source"].iloc[0] if len(t26) else PAPER_SOURCE
     return out.rename_axis("condition").reset_index()
-
-
-def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
-    """Return the RQ5 verdicts (mean GT gap +0.11 pp, max |delta| 0.3 pp, 24 paired cells)."""
-    if from_paper(t05):
-        return report.checks_table(
-            [paper.not_reproduced(c, NO_RUNS_NOTE) for c in ("P.cot_mean_gt", "P.cot_max", "T05.paired_cells")]
-        )
-    s = t05.set_index("condition")
-    gt, allc = s.loc["with_gt"], s.loc["all"]
-    return report.checks_table(
-        [
-            paper.verdict("P.cot_mean_gt", float(gt["mean_delta"]), shown=f"{gt['mean_delta']:+.3f}"),
-            paper.verdict("P.cot_max", float(allc["max_abs_delta"]), shown=f"{allc['max_abs_delta']:.3f}"),
-            paper.verdict("T05.paired_cells", int(allc["n_cells"]), population=24),
-        ]
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -967,39 +852,6 @@ def format_without_gt(bench) -> pd.DataFrame:
     return _paper_sort(out, ["difficulty"])
 
 
-def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
-    """Return F05 beside the draft figure: per condition x difficulty x variant, reported | reproduced | diff.
-
-    With GT: the format run's structured (with_gt) and free-form alignments. Without GT: the
-    structured prompt is the released judge's ``without_gt``; the runner has no free-form
-    without-GT prompt, so that bar is not reproduced.
-    """
-    key, gen = PAIRINGS["F05"]
-    long = f05.melt(id_vars="difficulty", value_vars=["structured", "freeform", "delta"], var_name="variant").assign(
-        condition="with_gt"
-    )
-    nogt = format_without_gt(bench)
-    if len(nogt):
-        long = pd.concat(
-            [
-                long,
-                pd.DataFrame(
-                    {
-                        "difficulty": nogt["difficulty"],
-                        "variant": "structured",
-                        "condition": "without_gt",
-                        "value": nogt["structured"],
-                    }
-                ),
-            ]
-        )
-    if (f05["source"] == PAPER_SOURCE).all():
-        long = long.iloc[0:0]
-    long["variant"] = long["variant"].replace({"delta": "structured_minus_freeform"})
-    rep = paper.reported("F05").dropna(subset=["difficulty"])
-    return paper.compare(long, rep, on=["condition", "difficulty", "variant"])
-
-
 def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T31: QwQ-32B on SmolLM3-3B, structured vs free-form per difficulty, with the paper's deltas."""
     t = format_table(bench, "T31", n_bootstrap, seed)
@@ -1008,80 +860,3 @@ def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     t["paper_delta"] = t["difficulty"].map(rep)
     t["diff"] = t["delta"] - t["paper_delta"]
     return t
-
-
-def format_checks(f05: pd.DataFrame, t31: pd.DataFrame) -> pd.DataFrame:
-    """Return the RQ6 verdicts: F05 every with-GT difficulty in +4.8..+6.5 pp; T31 signs per difficulty."""
-    src = str(f05["source"].iloc[0]) if len(f05) else ""
-    if src == PAPER_SOURCE or not len(f05):
-        out = [paper.not_reproduced("P.format_gain", NO_RUNS_NOTE)]
-    else:
-        d = f05["delta"].dropna()
-        out = [paper.verdict("P.format_gain", d, shown=", ".join(f"{x:+.2f}" for x in d), note=src)]
-    t = t31.set_index("difficulty")
-    ours = "structured" in t and t["structured"].notna().any()
-    for diff in schema.DIFFICULTIES:
-        if not ours:
-            out.append(paper.not_reproduced(f"T31.sign_{diff}", NO_RUNS_NOTE))
-            continue
-        r = float(t["delta"].get(diff, np.nan))
-        ci = (t.at[diff, "lo"], t.at[diff, "hi"]) if {"lo", "hi"} <= set(t.columns) and diff in t.index else None
-        out.append(
-            paper.verdict(f"T31.sign_{diff}", [r], shown=f"{r:+.2f}", ci=ci)
-        )  # a paired CI spanning 0: indistinguishable
-    return report.checks_table(out)
-
-
-# ---------------------------------------------------------------------------------------------
-# Across RQ3-RQ6: the largest lever (P.format_largest_lever); repeated runs (P.repeat_spread)
-# ---------------------------------------------------------------------------------------------
-def lever_checks(
-    t04: pd.DataFrame, t25: pd.DataFrame, t27: pd.DataFrame, t05: pd.DataFrame, f05: pd.DataFrame, t31: pd.DataFrame
-) -> list[paper.Verdict]:
-    """Return P.format_largest_lever: the largest max |effect| (pp) of the four levers, each from
-    its own study's table (C2 delta, temperature spread, thinking |on - off|, format gap)."""
-    tabs = {"c2": [t04], "temperature": [t25, t27], "thinking": [t05], "format": [f05, t31]}
-    missing = [k for k, ts in tabs.items() if all(from_paper(t) or not len(t) for t in ts)]
-    if missing:
-        return [paper.not_reproduced("P.format_largest_lever", "no runs of " + ", ".join(missing))]
-    effect = pd.Series(
-        {
-            "c2": t04["delta"].abs().max(),
-            "temperature": max(t["max_spread"].abs().max() for t in (t25, t27) if not from_paper(t) and len(t)),
-            "thinking": t05["max_abs_delta"].abs().max(),
-            "format": max(t["delta"].abs().max() for t in (f05, t31) if not from_paper(t) and len(t)),
-        },
-        dtype=float,
-    )
-    return [paper.verdict("P.format_largest_lever", effect)]
-
-
-def repeat_checks(bench) -> list[paper.Verdict]:
-    """Return P.repeat_spread: the largest alignment difference (pp) between runs of one configuration
-    (same study, base model and decoding) on the cells they share; n/a without such repeats."""
-    spreads = []
-    for study in STUDIES:
-        runs = study_runs(bench, study)
-        if runs.empty:
-            continue
-        runs = runs.assign(dec=stats.as_str(runs["decoding"]))
-        for _, grp in runs.groupby(["key", "dec"]):
-            if len(grp) < 2:
-                continue
-            v = bench.verdicts[bench.verdicts["judge"].isin(grp["judge"].tolist())]
-            cells = _cells(v, ["judge", "generator", "difficulty", "condition"])
-            wide = cells.pivot_table(
-                index=["generator", "difficulty", "condition"], columns="judge", values="align"
-            ).dropna()
-            if len(wide):
-                spreads.append(float((wide.max(axis=1) - wide.min(axis=1)).max()))
-    if not spreads:
-        return [paper.not_reproduced("P.repeat_spread", "no two runs of one judge configuration")]
-    return [
-        paper.verdict(
-            "P.repeat_spread",
-            max(spreads),
-            shown=f"{max(spreads):.2f}",
-            note=f"{len(spreads)} repeated configuration(s)",
-        )
-    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ajb_utils import derivation, paper, stats
+from ajb_utils import derivation, stats
 from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS, TOPOLOGIES
 
 __all__ = [
@@ -12,7 +12,6 @@ __all__ = [
     "NONVISIBLE_LABELS",
     "DEREF_COMMAND",
     "table_X3",
-    "checks_X3",
     "table_X3_param_alignment",
     "table_X4",
     "deref_pool",
@@ -43,17 +42,6 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     out["difficulty"] = pd.Categorical(stats.as_str(out["difficulty"]), categories=list(DIFFICULTIES))
     out = out.sort_values(["dag_type", "difficulty"]).reset_index(drop=True)
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
-
-
-def checks_X3(x3: pd.DataFrame) -> list[paper.Verdict]:
-    """Return the X3 verdict: the rewrite tiers make arguments less visible (easy > medium > hard VISIBLE share)."""
-    falls, shown = [], []
-    for topo, g in x3.groupby("dag_type", observed=True, sort=True):
-        v = g.set_index("difficulty")["VISIBLE"].reindex(list(DIFFICULTIES)).to_numpy(float)
-        if str(topo) in TOPOLOGIES:  # the population is the six topologies; the pooled row is shown only
-            falls.append(bool(v[0] > v[1] > v[2]))
-        shown.append(f"{topo} {' > '.join(f'{x:.1f}' for x in v)}")
-    return [paper.verdict("X3.visible_falls", falls, note="; ".join(shown))]
 
 
 def table_X3_param_alignment(

@@ -17,38 +17,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, report, schema, stats
+from ajb_utils import paper, schema, stats
 from ajb_utils.data import generation_keys
 from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
-from ajb_utils.tables.anchoring import lift_checks, paired_lift, per_metric_lift
+from ajb_utils.tables.anchoring import paired_lift
 
 __all__ = [
     "T02_KEYS",
     "main_verdicts",
     "main_records",
-    "alignment_cells",
     "table_T02",
     "table_T02_wide",
     "table2_summary",
-    "compare_T02",
-    "missing_rule_fit",
     "table_T10",
-    "compare_T10",
     "ci_half_width_summary",
     "table_T11",
     "T11_READINGS",
-    "compare_T11",
     "degradation_table",
     "finding1",
     "finding1_band",
     "finding2_lift",
     "finding3_best_judge",
-    "findings_checks",
-    "finding_verdicts",
     "band_four_of_five",
     "slope_ratios",
-    "ci_checks",
-    "mismatch_checks",
     "worked_examples_EQ",
     "appendix_h_cases",
     "worked_example_AppI",
@@ -104,25 +95,11 @@ def main_records(
     return stats.record_alignment(v, missing=missing)
 
 
-def alignment_cells(
-    bench,
-    judges: Sequence[str] = tuple(schema.JUDGES),
-    missing: stats.Missing = stats.PAPER_MISSING,
-    records: pd.DataFrame | None = None,
-) -> pd.DataFrame:
-    """Return align (%) per (generator, judge, difficulty, condition) with n records, string keys
-    (from ``records``, `main_records`' frame, when the caller already has it)."""
-    recs = main_records(bench, judges, missing) if records is None else records
-    cells = stats.align(recs, by=T02_KEYS)
-    for c in T02_KEYS:
-        cells[c] = stats.as_str(cells[c])
-    return cells
-
-
 def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING, records: pd.DataFrame | None = None) -> pd.DataFrame:
     """Return Table 2 long: generator, judge, difficulty, condition, align (%), n (records); ``records``
     is `main_records(bench, missing=missing)` when the caller has it (shared with table_T10)."""
-    return alignment_cells(bench, schema.JUDGES, missing, records)
+    cells = stats.align(main_records(bench, missing=missing) if records is None else records, by=T02_KEYS)
+    return cells.astype({c: str for c in T02_KEYS})
 
 
 def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
@@ -157,29 +134,6 @@ def table_T02_wide(cells: pd.DataFrame, value: str = "align") -> pd.DataFrame:
     return wide
 
 
-def compare_T02(cells: pd.DataFrame) -> pd.DataFrame:
-    """Return reproduced vs reported Table 2 cells (paper has no Prometheus cells: reported NaN)."""
-    rep = paper.reported("T02")
-    rep = rep[rep["stat"] == "alignment"]
-    return paper.compare(cells, rep, on=T02_KEYS, value="align")
-
-
-def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.DataFrame:
-    """Return, per missing-verdict rule, how closely Table 2 reproduces: cells compared, mean and max |diff| (pp), best.
-
-    ``best`` marks the rule with the smallest mean |reproduced - reported| (on the hub data the
-    reproduction's answer to which rule the paper used; on the synthetic sample it means nothing).
-    """
-    rows = []
-    for rule in rules:
-        comp = compare_T02(table_T02(bench, missing=rule)).dropna(subset=["reported", "reproduced"])
-        err = (comp["reproduced"] - comp["reported"]).abs()
-        rows.append({"missing": rule, "n_cells": len(comp), "mean_abs_diff": err.mean(), "max_abs_diff": err.max()})
-    out = pd.DataFrame(rows)
-    out["best"] = out["mean_abs_diff"] == out["mean_abs_diff"].min()
-    return out
-
-
 def table_T10(
     bench,
     n_bootstrap: int = 2000,
@@ -201,16 +155,6 @@ def table_T10(
         out[c] = stats.as_str(out[c])
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
-
-
-def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> pd.DataFrame:
-    """Return one generator's CI block (mean, lo, hi; long, one row per cell and stat) beside tab:ci-llama70b's values."""
-    rep = paper.reported("T10").dropna(subset=["judge"])
-    long = ci[ci["generator"] == generator].melt(
-        id_vars=T02_KEYS, value_vars=["mean", "lo", "hi"], var_name="stat", value_name="value"
-    )
-    long["stat"] = long["stat"].map({"mean": "mean", "lo": "ci_lo", "hi": "ci_hi"})
-    return paper.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
 
 
 def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
@@ -419,18 +363,6 @@ def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
 T11_READINGS: tuple[str, ...] = ("records", "topology")  # App. F does not say how p-bar weighs records
 
 
-def compare_T11(bench) -> pd.DataFrame:
-    """Return Table 11 compared under each reading of p-bar (`T11_READINGS`), one `paper.compare` block
-    per reading with a ``reading`` column, so neither reading is the only one shown."""
-    rep = paper.reported("T11").query("stat == 'programmatic_accuracy'")
-    parts = []
-    for reading in T11_READINGS:
-        long = table_T11(bench, weighting=reading).melt(id_vars="generator", var_name="difficulty", value_name="value")
-        parts.append(paper.compare(long, rep, on=["generator", "difficulty"]).assign(reading=reading))
-    out = pd.concat(parts, ignore_index=True)
-    return out[["reading"] + [c for c in out.columns if c != "reading"]]
-
-
 def degradation_table(
     cells: pd.DataFrame, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), n_generators: int = 5
 ) -> pd.DataFrame:
@@ -531,12 +463,6 @@ def finding3_best_judge(cells: pd.DataFrame, n_generators: int = 5) -> pd.DataFr
     return out.sort_values(["condition", "_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
 
 
-def _qwq_leads(best: pd.DataFrame, condition: str) -> tuple[int, int, int]:
-    """Return (cells QwQ leads alone, cells QwQ leads incl. ties, cells) for a condition."""
-    b = best[best["condition"] == condition]
-    return int((b["qwq"] & (b["n_tied"] == 1)).sum()), int(b["qwq"].sum()), len(b)
-
-
 def band_four_of_five(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0) -> tuple[pd.Series, str]:
     """Return (the hard without-GT cells of the six judges on the four generators nearest the band,
     the generator left out): Finding 1's "across four of five generators", read literally.
@@ -556,157 +482,6 @@ def slope_ratios(cells: pd.DataFrame) -> pd.Series:
     s = finding1(cells, 5)["slopes"]
     s = s[s["generator"] != "all"]
     return s.set_index("generator")["ratio"].astype(float)
-
-
-def finding_verdicts(cells: pd.DataFrame) -> list[paper.Verdict]:
-    """Return the verdicts of Findings 1 and 3 (and Figure 8's per-generator slope) on Table-2 cells
-    (columns generator, judge, difficulty, condition, align): one definition for data and for the
-    paper's own table (X1). Findings 1 and 3 speak of five generators; the medium-to-hard drop is
-    a derived number, so it uses the four open-weight generators, like the paper's."""
-    f5, f4 = finding1(cells, 5), finding1(cells, 4)
-    out = [
-        paper.verdict(
-            "CF1.monotone_pairs",
-            (f5["monotone_pairs"], f5["n_pairs"]),
-            note=f"12 cells: {f4['monotone_pairs']}/{f4['n_pairs']}",
-        ),
-        paper.verdict(
-            "CF1.slope_ratio",
-            f5["slope_ratio"],
-            shown=f"{f5['slope_ratio']:.3f}",
-            note=f"12 cells: {f4['slope_ratio']:.2f}",
-        ),
-        paper.verdict(
-            "CF1.medium_hard_drop_gt",
-            f4["medium_hard_drop_gt"],
-            shown=f"{f4['medium_hard_drop_gt']:.2f}",
-            note=f"4 open-weight generators; 5 generators: {f5['medium_hard_drop_gt']:.2f}",
-        ),
-    ]
-    ratios = slope_ratios(cells)
-    out.append(
-        paper.verdict(
-            "F08.slope_every_generator",
-            ratios,
-            shown=f"{ratios.min():.2f}-{ratios.max():.2f}",
-            note=", ".join(f"{schema.display(g)} {r:.2f}" for g, r in ratios.items()),
-        )
-    )
-    band = finding1_band(cells, n_generators=5)
-    nb = int(band["all_six_in_band"].sum())
-    four, left_out = band_four_of_five(cells)
-    out.append(
-        paper.verdict(
-            "CF1.hard_nogt_band",
-            four,
-            shown=f"{four.min():.1f}-{four.max():.1f}",
-            note=f"without {schema.display(left_out)}; "
-            f"{int(four.between(76.95, 82.05).sum())}/{len(four)} cells inside",
-        )
-    )
-    out.append(
-        paper.verdict(
-            "CF1.band_generators",
-            nb,
-            population=len(band),
-            shown=f"{nb}/{len(band)}"
-            + (
-                ": " + ", ".join(schema.display(g) for g in band.loc[band["all_six_in_band"], "generator"])
-                if nb
-                else ""
-            ),
-        )
-    )
-    best = finding3_best_judge(cells, 5)
-    alone, ties, n = _qwq_leads(best, "with_gt")
-    b4 = _qwq_leads(finding3_best_judge(cells, 4), "with_gt")
-    out.append(
-        paper.verdict("CF3.qwq_best_with_gt", (alone, n), note=f"{ties} if ties count; 12 cells: {b4[0]}/{b4[2]}")
-    )
-    alone, ties, n = _qwq_leads(best, "without_gt")
-    out.append(paper.verdict("CF3.qwq_best_without_gt", (alone, n), note=f"{ties} if ties count"))
-    nog = best[best["condition"] == "without_gt"]
-    frontier = {schema.display("judge_gemini_2_5_pro"), schema.display("judge_gpt_5_4")}
-    front = nog["best"].str.split(" = ").map(lambda names: bool(frontier & set(names)))  # a tie with one counts
-    others = nog.loc[~front]
-    out.append(
-        paper.verdict(
-            "CF3.frontier_lead_without_gt",
-            (int(front.sum()), len(nog)),
-            note="; ".join(f"{schema.display(r.generator)} {r.difficulty}: {r.best}" for r in others.itertuples())
-            or "every cell",
-        )
-    )
-    return out
-
-
-def findings_checks(bench, cells: pd.DataFrame, n_bootstrap: int = 2000, seed: stats.SeedLike = 0) -> pd.DataFrame:
-    """Return the C-F verdicts, each claim checked once on the cells its definition uses.
-
-    Findings 1 and 3 speak of five generators (30 pairs, "four of five", "10 of 15 cells");
-    Finding 2's lift is Eq. 5b's 12 (g, d) cells of the four open-weight generators, its signs
-    need a paired CI that excludes 0 (else "indistinguishable"); its "concentrates in sequence
-    accuracy" is the metric of most negative lift; App. B's negative Prometheus-2 lift likewise.
-    """
-    out = finding_verdicts(cells)
-    out += lift_checks(finding2_lift(bench, cells, len(paper.population("C-F2").generators), n_bootstrap, seed))
-    pml = per_metric_lift(bench)
-    for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
-        row = pml.loc[j] if j in pml.index else pd.Series(dtype=float)
-        out.append(
-            paper.verdict(
-                f"CF2.seq_concentration_{cid}", row, shown=", ".join(f"{m} {x:+.2f}" for m, x in row.items()) or None
-            )
-        )
-    prom = main_verdicts(bench, ["judge_prometheus2_7b"])
-    prom = prom[prom["generator"].isin(paper.population("C-F2").generators)]
-    if len(prom):
-        pl = paired_lift(prom, n_bootstrap, seed).set_index("judge").loc["judge_prometheus2_7b"]
-        out.append(
-            paper.verdict(
-                "CJ.prometheus_lift_negative",
-                float(pl["lift"]),
-                ci=(pl["lo"], pl["hi"]),
-                shown=f"paired {pl['lift']:+.2f} [{pl['lo']:+.2f}, {pl['hi']:+.2f}]",
-            )
-        )
-    else:
-        out.append(paper.not_reproduced("CJ.prometheus_lift_negative", "no Prometheus-2 verdicts in this data"))
-    out += mismatch_checks(bench)
-    return report.checks_table(out)
-
-
-def mismatch_checks(bench, judge: str = "judge_qwq_32b") -> list[paper.Verdict]:
-    """Return App. G's share of metric-level programmatic-vs-LLM mismatches (match < 1) that fall on
-    tool selection, sequence accuracy or coverage (P.mismatch_share), for one judge on the four
-    open-weight generators (the draft's "QwQ-32B, 12-cell evaluation"), both main conditions."""
-    v = main_verdicts(bench, [judge])
-    v = v[v["generator"].isin(schema.OPEN_WEIGHT_GENERATORS) & v["llm_score"].notna()]
-    miss = v[v["match"].astype(float) < 1 - 1e-9]
-    if miss.empty:
-        return [paper.not_reproduced("P.mismatch_share", f"no {schema.display(judge)} verdicts that differ from p")]
-    share = 100 * float((stats.as_str(miss["metric"]) != "parameter_structure").mean())
-    return [
-        paper.verdict(
-            "P.mismatch_share",
-            share,
-            shown=f"{share:.1f}",
-            note=f"{len(miss)} mismatches of {schema.display(judge)}, 12 cells, both conditions",
-        )
-    ]
-
-
-def ci_checks(ci: pd.DataFrame) -> list[paper.Verdict]:
-    """Return App. E's CI half-width bound checked on data (T10.ci_half_width), six judges' cells."""
-    six = ci[ci["judge"].isin(schema.MAIN_JUDGES)]
-    if six.empty:
-        return [paper.not_reproduced("T10.ci_half_width", "no Table 2 cells of the six judges")]
-    h = float(six["half_width"].max())
-    return [
-        paper.verdict(
-            "T10.ci_half_width", h, shown=f"{h:.2f}", note=f"{len(six)} cells; median {six['half_width'].median():.2f}"
-        )
-    ]
 
 
 # ---------------------------------------------------------------------------------------------

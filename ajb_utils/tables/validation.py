@@ -28,7 +28,6 @@ __all__ = [
     "reported_T12",
     "table_T13",
     "reported_T13",
-    "t13_checks",
     "table_T19",
     "table_T20",
     "table_T22",
@@ -37,10 +36,8 @@ __all__ = [
     "reported_T22",
     "rewrite_command",
     "sheet_round_trip",
-    "t12_checks",
     "rewrite_status",
     "schema_extra_keys",
-    "param_error_mode_checks",
 ]
 
 ANNOTATION_SITUATIONS: dict[int, str] = {
@@ -207,23 +204,6 @@ def reported_T13() -> pd.DataFrame:
     return r[["judge", "variant", "value", "source"]].reset_index(drop=True)
 
 
-def t13_checks(t13: pd.DataFrame) -> list[paper.Verdict]:
-    """Return T13's verdicts (sign of the mean delta, Spearman rho, GPT-OSS-120B first on both orderings)."""
-    if t13.empty:
-        return [
-            paper.not_reproduced(c, "no human annotations (App. G study)")
-            for c in ("T13.mean_delta_sign", "T13.spearman", "T06.oss120b_tops_human", "T06.oss120b_tops_programmatic")
-        ]
-    s = t13.set_index("judge")
-    mean_delta = float(t13["delta"].mean())
-    return [
-        paper.verdict("T13.mean_delta_sign", mean_delta, shown=f"{mean_delta:+.2f}"),
-        paper.verdict("T13.spearman", float(t13.attrs.get("rho", np.nan))),
-        paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
-        paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
-    ]
-
-
 # ---------------------------------------------------------------------------------------------
 # Tables 19, 20, 22: rewrite-preservation meta-judge study (Appendix N)
 # ---------------------------------------------------------------------------------------------
@@ -325,16 +305,6 @@ def sheet_round_trip(bench, ann: pd.DataFrame, path: str | Path) -> tuple[pd.Dat
     return (sheet, *annotation.agreement_from_sheet(sheet))
 
 
-def t12_checks(t12: pd.DataFrame) -> list[paper.Verdict]:
-    """Return the overall-agreement (92.7 %) and parameter-structure agreement (82.5 %) verdicts."""
-    get = lambda m, v: t12.loc[(t12["stat"] == "agreement") & (t12[m] == v), "value"]  # noqa: E731
-    overall, param = get("variant", "overall"), get("metric", "parameter_structure")
-    return [
-        paper.verdict("P.human_agreement", overall.head(1).tolist()),
-        paper.verdict("T12.param_agreement", param.head(1).tolist()),
-    ]
-
-
 def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[dict]) -> bool:
     """Return True when a generated call carries an argument key that its tool's schema allows but
     the GT call of that tool (the last one, as Eq. 2's A*) lacks: App. G's schema-vs-GT mismatch."""
@@ -345,32 +315,6 @@ def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[d
         if name in gt and (keys - gt[name]) & props.get(name, set()):
             return True
     return False
-
-
-def param_error_mode_checks(bench, ann: pd.DataFrame) -> list[paper.Verdict]:
-    """Return App. G's error-mode share (T12.param_error_modes): of the parameter-structure records
-    where the annotator disagrees with the scorer, those whose generation adds schema-valid keys
-    absent from the GT trace."""
-    if ann.empty:
-        return [paper.not_reproduced("T12.param_error_modes", "no human annotations (App. G study)")]
-    dis = ann[(ann["metric"] == "parameter_structure") & ~ann["human_agrees"].astype(bool)]
-    if dis.empty:
-        return [paper.verdict("T12.param_error_modes", (0, 0))]
-    gen = bench.generations.assign(
-        id=stats.as_str(bench.generations["id"]),
-        generator=stats.as_str(bench.generations["generator"]),
-        difficulty=stats.as_str(bench.generations["difficulty"]),
-    )
-    gen = gen.set_index(["id", "generator", "difficulty"])["generated_calls"]
-    rec = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id")
-    hits = []
-    for r in dis.itertuples():
-        key = (str(r.id), str(r.generator), str(r.difficulty))
-        if key in gen.index and str(r.id) in rec.index:
-            hits.append(schema_extra_keys(gen[key], rec.at[str(r.id), "expected_calls"], rec.at[str(r.id), "tools"]))
-    if not hits:
-        return [paper.not_reproduced("T12.param_error_modes", "the annotated generations are not in this data")]
-    return [paper.verdict("T12.param_error_modes", hits, note=f"{len(dis)} disagreements annotated")]
 
 
 def rewrite_status(situation: tuple[int, str], data_source: str) -> str:

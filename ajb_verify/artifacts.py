@@ -15,9 +15,30 @@ from pathlib import Path
 
 import pandas as pd
 
-from ajb_utils import paths
+__all__ = [
+    "ARTIFACTS_CSV",
+    "ORIGINS",
+    "COLUMNS",
+    "artifact_table",
+    "split_files",
+    "notebook_number",
+    "artifacts_for",
+    "expected_outputs",
+    "all_expected_outputs",
+    "PACKAGE_ONLY",
+    "ORIGIN_LEGEND",
+    "notebook_map",
+    "artifact_markdown",
+    "MAP_PARTS",
+    "origin_markdown",
+    "PREFIX_NOTEBOOKS",
+    "notebook_of",
+    "notebook_of_file",
+    "folder_files",
+    "folder_markdown",
+]
 
-ARTIFACTS_CSV = paths.RESOURCES_DIR / "artifacts.csv"
+ARTIFACTS_CSV = Path(__file__).resolve().parent / "resources" / "artifacts.csv"
 ORIGINS: tuple[str, ...] = ("HF", "RUN", "PAPER", "TEXT", "-")
 COLUMNS: list[str] = ["artifact_id", "paper_artifact", "origin", "notebook", "output_files", "note"]
 

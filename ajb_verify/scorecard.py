@@ -1,7 +1,7 @@
 """The reproduction scorecard: every compared value and every checked claim of one output folder.
 
-Notebooks write what they compare (`report.show_comparison` -> ``<ID>_compare.csv``) and what they
-check (`report.show_checks` and the C-F/C-W/C-J writers -> ``*_checks.csv``) into the output folder
+Notebooks write what they compare (`display.show_comparison` -> ``<ID>_compare.csv``) and what they
+check (`display.show_checks` and the C-F/C-W/C-J writers -> ``*_checks.csv``) into the output folder
 (figures/<label>/). `write_scorecard` gathers them into ``SCORECARD.csv`` and ``SCORECARD.md``
 (grouped by paper section, linked to the notebooks; tables that render as GFM) and one figure,
 ``SCORECARD.png/.pdf``: every compared value's relative difference from its reported value, one row
@@ -28,9 +28,42 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, MultipleLocator
 
-from ajb_utils import artifacts, paper, paths
+from ajb_utils import paths
 from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
 from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
+from ajb_verify import artifacts, engine
+
+__all__ = [
+    "SECTIONS",
+    "SCORECARD_COLUMNS",
+    "read_comparisons",
+    "read_checks",
+    "artifact_rows",
+    "claim_rows",
+    "UNCHECKED_NOTE",
+    "unchecked_rows",
+    "build",
+    "RULE_FIT_FILE",
+    "CENSUS_COUNTS_FILE",
+    "CENSUS_COLUMNS",
+    "read_census",
+    "census_line",
+    "missing_rule_line",
+    "summary",
+    "FIGURE_CLIP",
+    "WITHIN_STYLE",
+    "OUTSIDE_STYLE",
+    "CLIPPED_STYLE",
+    "ROW_LABEL_CHARS",
+    "FIGURE_STYLE",
+    "plain_number",
+    "signed",
+    "relative_differences",
+    "figure_scorecard",
+    "markdown",
+    "write_scorecard",
+    "print_summary",
+]
 
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
@@ -95,7 +128,7 @@ def read_checks(out_dir: Path | str) -> pd.DataFrame:
     frames = []
     for p in sorted(Path(out_dir).glob("*checks.csv")):
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
-        if not set(paper.CHECK_COLUMNS) <= set(df.columns):
+        if not set(engine.CHECK_COLUMNS) <= set(df.columns):
             continue  # not an engine table
         art = _artifact_of_file(p, p.name[p.name.index("_") :]) if "_" in p.name else p.stem
         df["file"] = p.name
@@ -103,7 +136,7 @@ def read_checks(out_dir: Path | str) -> pd.DataFrame:
         if "checked on" not in df.columns:
             df["checked on"] = ""
         frames.append(df)
-    cols = paper.CHECK_COLUMNS + ["file", "notebook", "checked on"]
+    cols = engine.CHECK_COLUMNS + ["file", "notebook", "checked on"]
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
 
 
@@ -146,20 +179,20 @@ def claim_rows(checks: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-UNCHECKED_NOTE: str = paper.MISSING_DATA + "no notebook of this output folder checked it"
+UNCHECKED_NOTE: str = engine.MISSING_DATA + "no notebook of this output folder checked it"
 
 
 def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
-    """Return an n/a claim row for every claim of claims.csv that no checks table of the folder
+    """Return an n/a claim row for every claim of engine.csv that no checks table of the folder
     holds (on data or in the audit), so every claim of the paper appears once in the scorecard."""
     seen = set(checks["claim_id"])
-    todo = paper.claims()
+    todo = engine.claims()
     todo = todo[~todo["claim_id"].isin(seen)]
     rows = [
         {
             "id": c.claim_id,
             "description": c.description,
-            "paper value": paper.not_reproduced(c.claim_id, "").paper,
+            "paper value": engine.not_reproduced(c.claim_id, "").paper,
             "reproduced value": "not checked",
             "kind": c.kind,
             "tolerance": "",
@@ -260,7 +293,7 @@ def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
     return {
         "yes": int((h == "yes").sum()),
         "no": int((h == "no").sum()),
-        "indistinguishable": int((h == paper.INDISTINGUISHABLE).sum()),
+        "indistinguishable": int((h == engine.INDISTINGUISHABLE).sum()),
         "n/a": int((h == "n/a").sum()),
         "conflict": int(h.str.startswith("CONFLICT").sum()),
     }

@@ -13,10 +13,13 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.tables.agreement import f10_checks
-from ajb_utils.tables.audit import audit_cross_tables, audit_table2, audit_text_table, takeaway_checks
-from ajb_utils.tables.breakdown import CW_WEIGHTINGS, T14_WEIGHTINGS, breakdown_checks
-from ajb_utils.tables.main_results import compare_T02, compare_T10, worked_example_AppI
+from ajb_utils.tables.breakdown import CW_WEIGHTINGS, T14_WEIGHTINGS
+from ajb_utils.tables.main_results import worked_example_AppI
+from ajb_verify import engine
+from ajb_verify.agreement import f10_checks
+from ajb_verify.audit import audit_cross_tables, audit_table2, audit_text_table, takeaway_checks
+from ajb_verify.breakdown import breakdown_checks
+from ajb_verify.main_results import compare_T02, compare_T10
 
 __all__ = [
     "PAPER_INCONSISTENCIES",
@@ -97,7 +100,7 @@ def _t28_long() -> pd.DataFrame:
     return t28.assign(n_records=t28["dag_type"].map(n))
 
 
-def _weighting_verdicts() -> list[paper.Verdict]:
+def _weighting_verdicts() -> list[engine.Verdict]:
     """Return the C-W and T14/T15 verdicts computed from the paper's T24, T28, T07, T09 and T15."""
     t24 = _t24_long()
     rhos = []
@@ -124,22 +127,22 @@ def _weighting_verdicts() -> list[paper.Verdict]:
     ranks = t15.query("stat == 'rank'").pivot(index="judge", columns="variant", values="value")
     note = "paper T24/T28 (12 cells), T07 record counts"
     return [
-        paper.verdict("CW.weighting_rho", allr, shown=f"min {allr.min():.3f}", note=note),
-        paper.verdict(
+        engine.verdict("CW.weighting_rho", allr, shown=f"min {allr.min():.3f}", note=note),
+        engine.verdict(
             "CW.topology_weighting_shift", float(shift.abs().max()), shown=f"{shift.abs().max():.2f}", note=note
         ),
-        paper.verdict("CW.topology_rank_changes", (int((rank_w != rank_u).sum()), len(rank_w)), note=note),
-        paper.verdict("CW.param_weighting_qwq_shift", abs(qwq), shown=f"{abs(qwq):.2f}", note="paper T24 re-weighted"),
-        paper.verdict("CW.decision_guide_weighting_shift", guide, shown=f"{guide:.2f}", note="T02 cells x T09 counts"),
-        paper.verdict("CW.eq2_upper_bound_shift", _one("T15", "stat == 'max_abs_shift'"), note="paper T15"),
-        paper.verdict("T15.extra_key_share", _one("T15", "stat == 'share_of_generated_calls'")),
-        paper.verdict("T15.p_param_current", _one("T15", "stat == 'mean_programmatic' and variant == 'current_rule'")),
-        paper.verdict("T15.p_param_upper", _one("T15", "stat == 'mean_programmatic' and variant == 'upper_bound'")),
-        paper.verdict("T15.rank_changes", (ranks["current_rule"] != ranks["upper_bound"]).tolist()),
+        engine.verdict("CW.topology_rank_changes", (int((rank_w != rank_u).sum()), len(rank_w)), note=note),
+        engine.verdict("CW.param_weighting_qwq_shift", abs(qwq), shown=f"{abs(qwq):.2f}", note="paper T24 re-weighted"),
+        engine.verdict("CW.decision_guide_weighting_shift", guide, shown=f"{guide:.2f}", note="T02 cells x T09 counts"),
+        engine.verdict("CW.eq2_upper_bound_shift", _one("T15", "stat == 'max_abs_shift'"), note="paper T15"),
+        engine.verdict("T15.extra_key_share", _one("T15", "stat == 'share_of_generated_calls'")),
+        engine.verdict("T15.p_param_current", _one("T15", "stat == 'mean_programmatic' and variant == 'current_rule'")),
+        engine.verdict("T15.p_param_upper", _one("T15", "stat == 'mean_programmatic' and variant == 'upper_bound'")),
+        engine.verdict("T15.rank_changes", (ranks["current_rule"] != ranks["upper_bound"]).tolist()),
     ]
 
 
-def _dataset_verdicts() -> list[paper.Verdict]:
+def _dataset_verdicts() -> list[engine.Verdict]:
     """Return the dataset claims from the paper's T07, T08, T09 (counts on the paper's own corpus)."""
     t09 = _rep("T09")
     tot = t09[t09["generator"].isna() & t09["difficulty"].isna()].set_index("stat")["value"]
@@ -147,28 +150,28 @@ def _dataset_verdicts() -> list[paper.Verdict]:
     share = t07.query("stat == 'share'").set_index("dag_type")["value"]
     t08 = _rep("T08").set_index(["variant", "stat"])["value"]
     return [
-        paper.verdict("P.records", _one("T07", "stat == 'records_total'")),
-        paper.verdict("P.rows", _one("T07", "stat == 'rows_total'")),
-        paper.verdict("P.tuples", (tot["unique_tuples"], 342720)),
-        paper.verdict("P.valid_records", (tot["valid_records"], 57120)),
-        paper.verdict("P.theoretical_max", tot["theoretical_max"]),
-        paper.verdict(
+        engine.verdict("P.records", _one("T07", "stat == 'records_total'")),
+        engine.verdict("P.rows", _one("T07", "stat == 'rows_total'")),
+        engine.verdict("P.tuples", (tot["unique_tuples"], 342720)),
+        engine.verdict("P.valid_records", (tot["valid_records"], 57120)),
+        engine.verdict("P.theoretical_max", tot["theoretical_max"]),
+        engine.verdict(
             "P.success_rate",
             100 * tot["valid_records"] / tot["theoretical_max"],
             note="from T09's counts; printed 93.8 is truncated (X1.T09_success_rate)",
         ),
-        paper.verdict("P.instances", (tot["evaluation_instances"], 685440)),
-        paper.verdict("P.null_tuples", tot["judge_null_tuples_excluded"]),
-        paper.verdict("P.domains", t08[("enterprise_domains", "count")]),
-        paper.verdict("P.tools_range", [t08[("available_tools_per_record", s)] for s in ("min", "max")]),
-        paper.verdict("F06.fan_in_quarter", share["fan_in"]),
-        paper.verdict("F06.loop_like_rarest", share.reindex(schema.TOPOLOGIES)),
-        paper.verdict("F07.calls_range", [t08[("expected_tool_calls_per_record", s)] for s in ("min", "max")]),
-        paper.verdict("F07.param_median", t08[("parameters_per_tool", "median")]),
+        engine.verdict("P.instances", (tot["evaluation_instances"], 685440)),
+        engine.verdict("P.null_tuples", tot["judge_null_tuples_excluded"]),
+        engine.verdict("P.domains", t08[("enterprise_domains", "count")]),
+        engine.verdict("P.tools_range", [t08[("available_tools_per_record", s)] for s in ("min", "max")]),
+        engine.verdict("F06.fan_in_quarter", share["fan_in"]),
+        engine.verdict("F06.loop_like_rarest", share.reindex(schema.TOPOLOGIES)),
+        engine.verdict("F07.calls_range", [t08[("expected_tool_calls_per_record", s)] for s in ("min", "max")]),
+        engine.verdict("F07.param_median", t08[("parameters_per_tool", "median")]),
     ]
 
 
-def _agreement_verdicts() -> list[paper.Verdict]:
+def _agreement_verdicts() -> list[engine.Verdict]:
     """Return the C-J agreement claims from the paper's T03, F10, T29 and T02."""
     t03 = _rep("T03").dropna(subset=["judge_2"])
     gt = t03[t03["condition"] == "with_gt"]
@@ -179,11 +182,11 @@ def _agreement_verdicts() -> list[paper.Verdict]:
             pairs = t03[(t03["condition"] == cond) & (t03["stat"] == stat)]["value"]
             val = float(pairs.mean()) if len(pairs) else float(m.iloc[0])
             src = "mean of T03's 15 pairs" if len(pairs) else "T03's printed mean (no without-GT pairs printed)"
-            out.append(paper.verdict(f"CJ.mean_{name}_{cid}", val, shown=f"{val:.3f}", note=src))
+            out.append(engine.verdict(f"CJ.mean_{name}_{cid}", val, shown=f"{val:.3f}", note=src))
     kappa = gt[gt["stat"] == "kappa"]["value"]
     out += [
-        paper.verdict("CJ.kappa_range_with_gt", kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}"),
-        paper.verdict("P.kappa_range", kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}"),
+        engine.verdict("CJ.kappa_range_with_gt", kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}"),
+        engine.verdict("P.kappa_range", kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}"),
     ]
     out += f10_checks(_rep("F10"))
     t29 = _rep("T29").dropna(subset=["judge"])
@@ -191,19 +194,19 @@ def _agreement_verdicts() -> list[paper.Verdict]:
     binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"].reindex(std.index)
     lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
     out.append(
-        paper.verdict(
+        engine.verdict(
             "P.binary_rho",
-            float(np.clip(float(paper.claim("P.binary_rho")["paper_value"]), lo, hi)),
+            float(np.clip(float(engine.claim("P.binary_rho")["paper_value"]), lo, hi)),
             shown=f"{lo:+.3f} to {hi:+.3f}",
             note="every way to break T29's printed ties",
         )
     )
     d = float(binary["judge_gpt_oss_20b"] - binary["judge_qwq_32b"])
-    out.append(paper.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}", note="T29 binary column"))
+    out.append(engine.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}", note="T29 binary column"))
     return out
 
 
-def _study_verdicts() -> list[paper.Verdict]:
+def _study_verdicts() -> list[engine.Verdict]:
     """Return the ablation, anchoring, human, rewrite and self-preference claims from the paper's tables."""
     t04 = _rep("T04", "stat == 'delta_vs_without_gt'").set_index("generator")["value"]
     spread = _rep("T25", "stat == 'max_spread' and judge == 'judge_qwen3_32b'")["value"]
@@ -228,19 +231,19 @@ def _study_verdicts() -> list[paper.Verdict]:
     gpt = t23[t23["judge"] == "judge_gpt_5_4"]
     draft = _rep("DRAFT", "condition == 'with_gt'").set_index("judge")["value"]
     return [
-        paper.verdict("P.c2_strong", t04.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"])),
-        paper.verdict("P.c2_weak", t04.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])),
-        paper.verdict("P.temperature_spread", float(spread.max())),
-        paper.verdict("P.temperature_spread_2", float(spread2.max()) if len(spread2) else float(spread.max())),
-        paper.verdict("P.cot_max", float(cot["value"].abs().max())),
-        paper.verdict("P.cot_mean_gt", _one("T05", "stat == 'mean_delta' and condition == 'with_gt'")),
-        paper.verdict("T05.paired_cells", len(cot), population=24),
-        paper.verdict("P.format_gain", f05),
-        paper.verdict("P.format_largest_lever", levers, note="largest |delta| each lever's table prints"),
-        paper.verdict("T31.sign_easy", t31["easy"]),
-        paper.verdict("T31.sign_medium", t31["medium"]),
-        paper.verdict("T31.sign_hard", t31["hard"]),
-        paper.verdict(
+        engine.verdict("P.c2_strong", t04.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"])),
+        engine.verdict("P.c2_weak", t04.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])),
+        engine.verdict("P.temperature_spread", float(spread.max())),
+        engine.verdict("P.temperature_spread_2", float(spread2.max()) if len(spread2) else float(spread.max())),
+        engine.verdict("P.cot_max", float(cot["value"].abs().max())),
+        engine.verdict("P.cot_mean_gt", _one("T05", "stat == 'mean_delta' and condition == 'with_gt'")),
+        engine.verdict("T05.paired_cells", len(cot), population=24),
+        engine.verdict("P.format_gain", f05),
+        engine.verdict("P.format_largest_lever", levers, note="largest |delta| each lever's table prints"),
+        engine.verdict("T31.sign_easy", t31["easy"]),
+        engine.verdict("T31.sign_medium", t31["medium"]),
+        engine.verdict("T31.sign_hard", t31["hard"]),
+        engine.verdict(
             "T01.gemini_cgt_vs_gt",
             t01.query(
                 "stat == 'max_abs_delta_vs_with_gt' or (judge == 'judge_gemini_2_5_pro' and stat == 'delta_vs_with_gt')"
@@ -248,45 +251,45 @@ def _study_verdicts() -> list[paper.Verdict]:
             .abs()
             .max(),
         ),
-        paper.verdict(
+        engine.verdict(
             "T01.qwq_cgt_vs_nogt",
             t01.query("judge == 'judge_qwq_32b' and stat == 'delta_vs_without_gt'")["value"].abs().max(),
         ),
-        paper.verdict("P.human_agreement", _one("T12", "variant == 'overall' and stat == 'agreement'")),
-        paper.verdict("T12.param_agreement", _one("T12", "metric == 'parameter_structure' and stat == 'agreement'")),
-        paper.verdict(
+        engine.verdict("P.human_agreement", _one("T12", "variant == 'overall' and stat == 'agreement'")),
+        engine.verdict("T12.param_agreement", _one("T12", "metric == 'parameter_structure' and stat == 'agreement'")),
+        engine.verdict(
             "P.mismatch_share", float(t12.query("stat == 'llm_mismatch_share_on_tool_seq_cov'")["value"].iloc[0])
         ),
-        paper.verdict("T13.mean_delta_sign", _one("T13", "stat == 'mean_delta'")),
-        paper.verdict("T13.spearman", _one("T13", "stat == 'spearman_prog_vs_human_ranking'")),
-        paper.verdict("T06.oss120b_tops_human", t13w["vs_human"]),
-        paper.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"]),
-        paper.verdict("P.unanimity_med_hard", t20["hard_harder_than_medium"]),
-        paper.verdict("P.unanimity_easy_med", t20["medium_harder_than_easy"]),
-        paper.verdict("T22.all_positive", (_one("T22", "stat == 'n_positive_deltas'"), 4)),
-        paper.verdict(
+        engine.verdict("T13.mean_delta_sign", _one("T13", "stat == 'mean_delta'")),
+        engine.verdict("T13.spearman", _one("T13", "stat == 'spearman_prog_vs_human_ranking'")),
+        engine.verdict("T06.oss120b_tops_human", t13w["vs_human"]),
+        engine.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"]),
+        engine.verdict("P.unanimity_med_hard", t20["hard_harder_than_medium"]),
+        engine.verdict("P.unanimity_easy_med", t20["medium_harder_than_easy"]),
+        engine.verdict("T22.all_positive", (_one("T22", "stat == 'n_positive_deltas'"), 4)),
+        engine.verdict(
             "P.self_bias_seq",
             _one(
                 "T23",
                 "judge == 'judge_gpt_5_4' and metric == 'sequence_accuracy' and stat == 'bias' and generator == 'gpt5_4'",
             ),
         ),
-        paper.verdict(
+        engine.verdict(
             "T23.seq_other_max",
             float(gpt.query("metric == 'sequence_accuracy' and stat == 'bias_max'")["value"].iloc[0]),
         ),
-        paper.verdict(
+        engine.verdict(
             "T23.own_all",
             float(gpt.query("generator == 'gpt5_4' and metric.isna() and stat == 'bias'")["value"].iloc[0]),
         ),
-        paper.verdict("T23.other_all_range", gpt.query("metric.isna() and stat in ['bias_min', 'bias_max']")["value"]),
-        paper.verdict("T23.oss120b_on_gpt54", _one("T23", "judge == 'judge_gpt_oss_120b' and stat == 'bias'")),
-        paper.verdict(
+        engine.verdict("T23.other_all_range", gpt.query("metric.isna() and stat in ['bias_min', 'bias_max']")["value"]),
+        engine.verdict("T23.oss120b_on_gpt54", _one("T23", "judge == 'judge_gpt_oss_120b' and stat == 'bias'")),
+        engine.verdict(
             "P.judge_scale_gap",
             float(draft["judge_gpt_oss_120b"] - draft["judge_gpt_oss_20b"]),
             note="draft judge-scale figure, with GT",
         ),
-        paper.verdict("P.worked_example_alignment", float(worked_example_AppI()["match"].iloc[-1])),
+        engine.verdict("P.worked_example_alignment", float(worked_example_AppI()["match"].iloc[-1])),
     ]
 
 
@@ -324,7 +327,7 @@ def paper_claim_verdicts() -> pd.DataFrame:
     mine = breakdown_checks(_t24_long(), _t28_long())
     mine += _weighting_verdicts() + _dataset_verdicts() + _agreement_verdicts() + _study_verdicts()
     mine += [
-        paper.verdict(
+        engine.verdict(
             "T10.ci_half_width",
             float(
                 (
@@ -338,20 +341,20 @@ def paper_claim_verdicts() -> pd.DataFrame:
         )
     ]
     parts.append(
-        paper.checks(mine + [v for v in four if v.claim_id.startswith("T06.")]).assign(
+        engine.checks(mine + [v for v in four if v.claim_id.startswith("T06.")]).assign(
             **{"checked on": "paper tables (as reproduced)"}
         )
     )
     out = pd.concat(parts, ignore_index=True)
-    missing = [c for c in paper.claims()["claim_id"] if c not in set(out["claim_id"])]
-    na = [paper.not_reproduced(c, _NO_TABLE.get(c, "no printed table this claim is computed from")) for c in missing]
+    missing = [c for c in engine.claims()["claim_id"] if c not in set(out["claim_id"])]
+    na = [engine.not_reproduced(c, _NO_TABLE.get(c, "no printed table this claim is computed from")) for c in missing]
     return pd.concat(
-        [out, paper.checks(na).assign(**{"checked on": "paper tables (as reproduced)"})], ignore_index=True
+        [out, engine.checks(na).assign(**{"checked on": "paper tables (as reproduced)"})], ignore_index=True
     )
 
 
 def paper_comparisons() -> dict[str, pd.DataFrame]:
-    """Return {artifact: paper.side_by_side} of each comparison path fed with the paper's own values
+    """Return {artifact: engine.side_by_side} of each comparison path fed with the paper's own values
     (and what the package derives from them) as the reproduced side."""
     t02 = _t02().rename(columns={"value": "align"})
     t10 = (
@@ -364,13 +367,15 @@ def paper_comparisons() -> dict[str, pd.DataFrame]:
     rep28 = _rep("T28", "stat == 'alignment'")
     f03 = _rep("F03", "stat == 'alignment'")
     return {
-        "T02": paper.side_by_side(compare_T02(t02)),
-        "T10": paper.side_by_side(compare_T10(ci)),
-        "T24": paper.side_by_side(
-            paper.compare(_t24_long(), rep24, on=["judge", "condition", "metric"], value="align")
+        "T02": engine.side_by_side(compare_T02(t02)),
+        "T10": engine.side_by_side(compare_T10(ci)),
+        "T24": engine.side_by_side(
+            engine.compare(_t24_long(), rep24, on=["judge", "condition", "metric"], value="align")
         ),
-        "F03": paper.side_by_side(paper.compare(_t24_long(), f03, on=["judge", "condition", "metric"], value="align")),
-        "T28": paper.side_by_side(
-            paper.compare(_t28_long(), rep28, on=["judge", "dag_type", "condition"], value="align")
+        "F03": engine.side_by_side(
+            engine.compare(_t24_long(), f03, on=["judge", "condition", "metric"], value="align")
+        ),
+        "T28": engine.side_by_side(
+            engine.compare(_t28_long(), rep28, on=["judge", "dag_type", "condition"], value="align")
         ),
     }

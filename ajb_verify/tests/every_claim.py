@@ -4,52 +4,50 @@ The notebooks check each claim where its table is made; `claim_verdicts` runs th
 functions section by section (datasets, programmatic judge, main results, RQ1-RQ6, anchoring,
 validation, self-preference, decision guide, derivation gap) plus the X1 audit of the paper's own
 tables, so a test (or a reader) can see that on a given source every claim gets yes / no /
-indistinguishable, or n/a with a note naming the missing data (`paper.MISSING_DATA`).
+indistinguishable, or n/a with a note naming the missing data (`verify.MISSING_DATA`).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from ajb_utils import derivation, paper, report, schema
+import ajb_verify as verify
+from ajb_utils import derivation, paper, schema
 from ajb_utils.tables import ablations, anchoring, validation
-from ajb_utils.tables.agreement import f10_checks, jury_checks, t29_checks, table_F10, table_T29
-from ajb_utils.tables.audit import (
+from ajb_utils.tables.agreement import table_F10, table_T29
+from ajb_utils.tables.breakdown import per_metric_long, topology_long
+from ajb_utils.tables.dataset import table_T07, table_T08, table_T09
+from ajb_utils.tables.derivation import table_X3
+from ajb_utils.tables.guide import table2_frame
+from ajb_utils.tables.main_results import param_upper_bound, table_T02, table_T10, table_T15, worked_example_AppI
+from ajb_verify.agreement import f10_checks, jury_checks, t29_checks
+from ajb_verify.audit import (
     audit_cross_tables,
     audit_table2,
     audit_text_table,
     guide_weighting_checks,
     scale_checks,
     t23_checks,
-    table2_frame,
     takeaway_checks,
 )
-from ajb_utils.tables.breakdown import breakdown_checks, per_metric_long, topology_long, weighting_checks
-from ajb_utils.tables.dataset import dataset_checks, table_T07, table_T08, table_T09
-from ajb_utils.tables.derivation import checks_X3, table_X3
-from ajb_utils.tables.main_results import (
-    ci_checks,
-    findings_checks,
-    param_upper_bound,
-    table_T02,
-    table_T10,
-    table_T15,
-    worked_example_AppI,
-)
+from ajb_verify.breakdown import breakdown_checks, weighting_checks
+from ajb_verify.dataset import dataset_checks
+from ajb_verify.derivation import checks_X3
+from ajb_verify.main_results import ci_checks, findings_checks
 
 __all__ = ["claim_verdicts", "unchecked_claims"]
 
 
-def _t15_verdicts(bench) -> list[paper.Verdict]:
+def _t15_verdicts(bench) -> list[verify.Verdict]:
     """Return the T15 / Eq. 2 upper-bound verdicts as notebook 02 makes them."""
     t15 = table_T15(bench, param_upper_bound(bench))
     s, j = t15["summary"].set_index("quantity")["value"], t15["judges"]
     return [
-        paper.verdict("T15.extra_key_share", s.iloc[3]),
-        paper.verdict("T15.p_param_current", s.iloc[4]),
-        paper.verdict("T15.p_param_upper", s.iloc[5]),
-        paper.verdict("CW.eq2_upper_bound_shift", j["shift"].abs().max()),
-        paper.verdict("T15.rank_changes", (j["rank_current"] != j["rank_upper_bound"]).tolist()),
+        verify.verdict("T15.extra_key_share", s.iloc[3]),
+        verify.verdict("T15.p_param_current", s.iloc[4]),
+        verify.verdict("T15.p_param_upper", s.iloc[5]),
+        verify.verdict("CW.eq2_upper_bound_shift", j["shift"].abs().max()),
+        verify.verdict("T15.rank_changes", (j["rank_current"] != j["rank_upper_bound"]).tolist()),
     ]
 
 
@@ -59,70 +57,70 @@ def _ablation_verdicts(bench) -> list[pd.DataFrame]:
     t05 = ablations.table_T05(ablations.table_T26(bench))
     f05, t31 = ablations.format_table(bench, "F05"), ablations.table_T31(bench)
     return [
-        ablations.rq3_checks(bench),
-        ablations.c2_checks(t04),
-        ablations.temperature_checks(t25, t27),
-        ablations.thinking_checks(t05),
-        ablations.format_checks(f05, t31),
-        report.checks_table(ablations.lever_checks(t04, t25, t27, t05, f05, t31) + ablations.repeat_checks(bench)),
+        verify.rq3_checks(bench),
+        verify.c2_checks(t04),
+        verify.temperature_checks(t25, t27),
+        verify.thinking_checks(t05),
+        verify.format_checks(f05, t31),
+        verify.checks_table(verify.lever_checks(t04, t25, t27, t05, f05, t31) + verify.repeat_checks(bench)),
     ]
 
 
-def _anchoring_verdicts(bench) -> list[paper.Verdict]:
+def _anchoring_verdicts(bench) -> list[verify.Verdict]:
     """Return the T01 (C3 runs) and App. H verdicts as notebook 10 makes them."""
     t01 = anchoring.table_T01(bench)
     out = (
-        anchoring.t01_checks(anchoring.anchoring_split(t01))
+        verify.t01_checks(anchoring.anchoring_split(t01))
         if len(t01)
         else [
-            paper.not_reproduced(c, "no C3 (corrupted-GT) runs")
+            verify.not_reproduced(c, "no C3 (corrupted-GT) runs")
             for c in ("T01.gemini_cgt_vs_gt", "T01.qwq_cgt_vs_nogt")
         ]
     )
     mined = anchoring.mine_over_anchoring(bench.verdicts, judges=schema.MAIN_JUDGES)
-    return out + anchoring.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined), full_data=not bench.synthetic)
+    return out + verify.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined), full_data=not bench.synthetic)
 
 
-def _validation_verdicts(bench, data_source: str) -> list[paper.Verdict]:
+def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
     """Return the human-study (T12, T13) and rewrite-study (T20, T22) verdicts as notebooks 11-12 make them."""
     ann, _, _ = validation.load_annotations(data_source, "human")
     t13 = validation.table_T13(bench, ann)
-    out = validation.t12_checks(validation.table_T12(ann)) + validation.t13_checks(t13)
-    out += validation.param_error_mode_checks(bench, ann)
+    out = verify.t12_checks(validation.table_T12(ann)) + verify.t13_checks(t13)
+    out += verify.param_error_mode_checks(bench, ann)
     rw, _, _ = validation.load_annotations(data_source, "rewrite")
     t20 = validation.table_T20(rw)
     u = t20.set_index("criterion")["unanimity"].to_dict() if len(t20) else {}
     out += [
-        paper.verdict("P.unanimity_med_hard", u.get("hard_harder_than_medium", float("nan"))),
-        paper.verdict("P.unanimity_easy_med", u.get("medium_harder_than_easy", float("nan"))),
+        verify.verdict("P.unanimity_med_hard", u.get("hard_harder_than_medium", float("nan"))),
+        verify.verdict("P.unanimity_easy_med", u.get("medium_harder_than_easy", float("nan"))),
     ]
     if not len(t20):
         out = [v for v in out if v.claim_id not in ("P.unanimity_med_hard", "P.unanimity_easy_med")]
         out += [
-            paper.not_reproduced(c, "no rewrite meta-judge verdicts (App. N study)")
+            verify.not_reproduced(c, "no rewrite meta-judge verdicts (App. N study)")
             for c in ("P.unanimity_med_hard", "P.unanimity_easy_med")
         ]
     t22 = validation.table_T22(rw)
     out.append(
-        paper.verdict("T22.all_positive", (t22["delta_2judge_minus_3judge"] > 0).tolist())
+        verify.verdict("T22.all_positive", (t22["delta_2judge_minus_3judge"] > 0).tolist())
         if len(t22)
-        else paper.not_reproduced("T22.all_positive", "no rewrite meta-judge verdicts (App. N study)")
+        else verify.not_reproduced("T22.all_positive", "no rewrite meta-judge verdicts (App. N study)")
     )
     return out, t13
 
 
 def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200, seed: int = 0) -> pd.DataFrame:
-    """Return the checks table of every claim on `bench` (paper.CHECK_COLUMNS + ``checked on``:
+    """Return the checks table of every claim on `bench` (verify.CHECK_COLUMNS + ``checked on``:
     '' for verdicts on the data, the paper table for the X1 audit), in claims.csv order per section.
 
     `data_source` locates the annotation studies (default: the bench's label); `n_bootstrap` and
     `seed` drive the CIs of the sign claims.
     """
     source = data_source if data_source is not None else bench.label
-    on_data: list[paper.Verdict] = []
+    on_data: list[verify.Verdict] = []
     on_data += dataset_checks(bench, table_T07(bench), table_T08(bench), table_T09(bench))
     mu = worked_example_AppI()["match"].iloc[-1]
-    on_data.append(paper.verdict("P.worked_example_alignment", mu))
+    on_data.append(verify.verdict("P.worked_example_alignment", mu))
     on_data += _t15_verdicts(bench)
     cells = table_T02(bench)
     frames = [findings_checks(bench, cells, n_bootstrap=n_bootstrap, seed=seed)]
@@ -139,7 +137,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += takeaway_checks(t2, paper.population("T06").generators)  # (4) and (5): t29_checks, t13_checks
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
     on_data += checks_X3(table_X3(derivation.derivation_census(bench.records)))
-    data = pd.concat([report.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})
+    data = pd.concat([verify.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})
     audit = pd.concat(
         [audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables(), audit_text_table()],
         ignore_index=True,
@@ -150,4 +148,4 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
 def unchecked_claims(checks: pd.DataFrame) -> list[str]:
     """Return the ids of claims.csv that a checks table does not hold (in claims.csv order)."""
     have = set(checks["claim_id"])
-    return [c for c in paper.claims()["claim_id"] if c not in have]
+    return [c for c in verify.claims()["claim_id"] if c not in have]

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ajb_verify as verify
 import every_claim  # a test helper: every claim checked on one Bench
 from ajb_utils import paper, schema, stats, tables
 
@@ -129,7 +130,7 @@ def test_t24_t28_t03_average_the_declared_generators_on_data() -> None:
     ],
 )
 def test_a_bound_holds_at_its_printed_precision(claim_id: str, value) -> None:
-    assert paper.verdict(claim_id, value).holds is True
+    assert verify.verdict(claim_id, value).holds is True
 
 
 @pytest.mark.parametrize(
@@ -137,17 +138,17 @@ def test_a_bound_holds_at_its_printed_precision(claim_id: str, value) -> None:
     [("P.c2_strong", [0.44, 1.06]), ("P.cot_max", 0.36), ("CW.eq2_upper_bound_shift", 0.096)],
 )
 def test_a_bound_fails_beyond_its_printed_precision(claim_id: str, value) -> None:
-    assert paper.verdict(claim_id, value).holds is False
+    assert verify.verdict(claim_id, value).holds is False
 
 
 def test_one_phrase_one_tolerance() -> None:
     # "roughly 1.5x" (Finding 1, Figure 8's caption): the same interval in both claims
-    assert paper.accepted_interval("CF1.slope_ratio") == pytest.approx(
-        paper.accepted_interval("F08.slope_every_generator")
+    assert verify.accepted_interval("CF1.slope_ratio") == pytest.approx(
+        verify.accepted_interval("F08.slope_every_generator")
     )
     for x, ok in ((1.64, True), (1.66, False), (1.36, True), (1.34, False)):
-        assert paper.verdict("CF1.slope_ratio", x).holds is ok
-        assert paper.verdict("F08.slope_every_generator", [x]).holds is ok
+        assert verify.verdict("CF1.slope_ratio", x).holds is ok
+        assert verify.verdict("F08.slope_every_generator", [x]).holds is ok
 
 
 # ---- point 3: a stated count is compared as the count ---------------------------------------
@@ -155,14 +156,14 @@ def test_app_h_count_is_compared_as_stated() -> None:
     counts = pd.DataFrame(
         {"judge": ["judge_gemini_2_5_pro"], "difficulty": ["hard"], "instances": [1322], "n_records": [17700]}
     )
-    assert [v.holds for v in tables.apph_checks(counts)] == [True]  # a perfect 1,322 of 17,700
-    assert [v.holds for v in tables.apph_checks(counts.assign(instances=1321))] == [False]
-    assert [v.holds for v in tables.apph_checks(counts.assign(instances=30), full_data=False)] == [None]
+    assert [v.holds for v in verify.apph_checks(counts)] == [True]  # a perfect 1,322 of 17,700
+    assert [v.holds for v in verify.apph_checks(counts.assign(instances=1321))] == [False]
+    assert [v.holds for v in verify.apph_checks(counts.assign(instances=30), full_data=False)] == [None]
 
 
 # ---- point 4: interval arithmetic on printed precision -------------------------------------
 def _audit() -> pd.DataFrame:
-    return tables.audit_cross_tables()
+    return verify.audit_cross_tables()
 
 
 def test_t29_spearman_is_consistent_once_ties_are_unrounded() -> None:
@@ -176,10 +177,10 @@ def test_t04_mean_is_consistent_within_printed_precision() -> None:
 
 
 def test_interval_mean_of_printed_values() -> None:
-    lo, hi = paper.mean_interval(["84.2", "84.3", "84.2", "84.3", "84.2", "84.2"])
+    lo, hi = verify.mean_interval(["84.2", "84.3", "84.2", "84.3", "84.2", "84.2"])
     assert (lo, hi) == pytest.approx((84.18333, 84.28333), abs=1e-4)
-    assert paper.intervals_meet((lo, hi), paper.printed_interval("84.3"))
-    assert not paper.intervals_meet(paper.printed_interval("84.4"), (lo, hi))
+    assert verify.intervals_meet((lo, hi), verify.printed_interval("84.3"))
+    assert not verify.intervals_meet(verify.printed_interval("84.4"), (lo, hi))
 
 
 def test_spearman_range_over_ties_brackets_scipy() -> None:
@@ -197,15 +198,15 @@ def test_spearman_range_over_ties_brackets_scipy() -> None:
 # ---- every claim and every comparison on the paper's own numbers ----------------------------
 @pytest.fixture(scope="module")
 def own() -> pd.DataFrame:
-    return tables.paper_claim_verdicts()
+    return verify.paper_claim_verdicts()
 
 
 def _audit_all() -> pd.DataFrame:
     return pd.concat(
         [
-            tables.audit_table2(paper.reported("T02"), paper.reported("T06")),
-            tables.audit_cross_tables(),
-            tables.audit_text_table(),
+            verify.audit_table2(paper.reported("T02"), paper.reported("T06")),
+            verify.audit_cross_tables(),
+            verify.audit_text_table(),
         ],
         ignore_index=True,
     )
@@ -215,17 +216,17 @@ def test_every_claim_gets_a_verdict_on_the_papers_numbers(own) -> None:
     assert every_claim.unchecked_claims(own) == []
     assert set(own["holds"]) <= {"yes", "no", "n/a"}
     na = own[own["holds"] == "n/a"]
-    assert na["note"].str.startswith(paper.MISSING_DATA).all(), na[["claim_id", "note"]]
+    assert na["note"].str.startswith(verify.MISSING_DATA).all(), na[["claim_id", "note"]]
 
 
 def test_no_claim_fails_outside_the_listed_paper_inconsistencies(own) -> None:
-    bad = own[(own["holds"] == "no") & ~own["claim_id"].isin(tables.PAPER_INCONSISTENCIES)]
+    bad = own[(own["holds"] == "no") & ~own["claim_id"].isin(verify.PAPER_INCONSISTENCIES)]
     assert bad.empty, bad[["claim_id", "paper value", "reproduced value", "checked on"]].to_string()
 
 
 def test_each_listed_inconsistency_fails_and_has_its_audit_row(own) -> None:
     audit = _audit_all()
-    for cid, (row, why) in tables.PAPER_INCONSISTENCIES.items():
+    for cid, (row, why) in verify.PAPER_INCONSISTENCIES.items():
         assert (own.loc[own["claim_id"] == cid, "holds"] == "no").any(), (
             f"{cid} holds on the paper: not an inconsistency"
         )
@@ -234,7 +235,7 @@ def test_each_listed_inconsistency_fails_and_has_its_audit_row(own) -> None:
 
 
 def test_every_comparison_path_is_within_tolerance_on_the_papers_numbers() -> None:
-    comps = tables.paper_comparisons()
+    comps = verify.paper_comparisons()
     assert {"T02", "T10", "T24", "F03", "T28"} <= set(comps)
     for art, sbs in comps.items():
         assert len(sbs) and (sbs["within"] == "yes").all(), (art, sbs[sbs["within"] != "yes"])
@@ -243,10 +244,10 @@ def test_every_comparison_path_is_within_tolerance_on_the_papers_numbers() -> No
 def test_the_decision_guide_from_t02_reproduces_t06_on_its_population() -> None:
     t2 = paper.reported("T02").query("stat == 'alignment'")
     guide = tables.decision_guide(t2, paper.population("T06").generators)
-    sbs = paper.side_by_side(tables.compare_T06_values(guide, paper.reported("T06")), tolerance=0.05)
+    sbs = verify.side_by_side(verify.compare_T06_values(guide, paper.reported("T06")), tolerance=0.05)
     assert (sbs["within"] == "yes").all(), sbs[sbs["within"] != "yes"]
     five = tables.decision_guide(t2, schema.GENERATORS)
-    assert (paper.side_by_side(tables.compare_T06_values(five, paper.reported("T06")), 0.05)["within"] == "no").any()
+    assert (verify.side_by_side(verify.compare_T06_values(five, paper.reported("T06")), 0.05)["within"] == "no").any()
 
 
 def test_table2_summary_names_its_rule() -> None:

@@ -1,4 +1,4 @@
-"""The scorecard (ajb_utils.scorecard) on hand-made output folders, and the committed notebooks'
+"""The scorecard (ajb_verify.scorecard) on hand-made output folders, and the committed notebooks'
 verdict cells: every `holds` comes from the claim engine, one claim has one verdict, no table is cut."""
 
 from __future__ import annotations
@@ -10,12 +10,15 @@ from pathlib import Path
 
 import matplotlib
 
+import ajb_verify as verify
+
 matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from ajb_utils import paper, paths, report, scorecard  # noqa: E402
+from ajb_utils import paths  # noqa: E402
+from ajb_verify import scorecard  # noqa: E402
 
 NOTEBOOKS = sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 
@@ -29,7 +32,7 @@ def _folder(tmp_path: Path, synthetic: bool = True) -> Path:
 
 def _cmp(rep: list[float], mine: list[float]) -> pd.DataFrame:
     keys = [f"k{i}" for i in range(len(rep))]
-    return paper.compare(
+    return verify.compare(
         pd.DataFrame({"judge": keys, "value": mine}),
         pd.DataFrame({"judge": keys, "value": rep, "source": "s"}),
         on=["judge"],
@@ -37,14 +40,14 @@ def _cmp(rep: list[float], mine: list[float]) -> pd.DataFrame:
 
 
 def test_side_by_side_tolerance_is_the_printed_precision() -> None:
-    sbs = paper.side_by_side(_cmp([92.7, 80.0, 0.5], [92.74, 80.2, 0.56]))
+    sbs = verify.side_by_side(_cmp([92.7, 80.0, 0.5], [92.74, 80.2, 0.56]))
     assert list(sbs.columns[-5:]) == ["reported", "reproduced", "difference", "tolerance", "within"]
     # one decimal printed in the table -> +-0.05 for every row
     assert sbs["tolerance"].tolist() == pytest.approx([0.05, 0.05, 0.05])
     assert sbs["within"].tolist() == ["yes", "no", "no"]
-    assert paper.side_by_side(_cmp([92.7], [92.9]), tolerance=0.2)["within"].iloc[0] == "yes"
-    one_sided = paper.side_by_side(
-        paper.compare(
+    assert verify.side_by_side(_cmp([92.7], [92.9]), tolerance=0.2)["within"].iloc[0] == "yes"
+    one_sided = verify.side_by_side(
+        verify.compare(
             pd.DataFrame({"judge": ["a"], "value": [1.0]}),
             pd.DataFrame({"judge": ["b"], "value": [1.0], "source": "s"}),
             on=["judge"],
@@ -55,15 +58,15 @@ def test_side_by_side_tolerance_is_the_printed_precision() -> None:
 
 def test_scorecard_counts_artifacts_and_claims(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = _folder(tmp_path, synthetic=True)
-    report.show_comparison(_cmp([92.7, 80.0, 50.0], [92.7, 81.0, 50.04]), "T02", out)
-    report.show_checks(
-        report.checks_table([paper.verdict("CF1.monotone_pairs", (24, 24)), paper.verdict("CF2.lift_gemini", -3.0)]),
+    verify.show_comparison(_cmp([92.7, 80.0, 50.0], [92.7, 81.0, 50.04]), "T02", out)
+    verify.show_checks(
+        verify.checks_table([verify.verdict("CF1.monotone_pairs", (24, 24)), verify.verdict("CF2.lift_gemini", -3.0)]),
         "C-F_findings",
         out,
     )
-    report.show_checks(report.checks_table([paper.verdict("CF1.monotone_pairs", (23, 24))]), "T04", out)
-    report.show_checks(
-        report.checks_table([paper.verdict("P.records", 120, full_data=False)]).assign(
+    verify.show_checks(verify.checks_table([verify.verdict("CF1.monotone_pairs", (23, 24))]), "T04", out)
+    verify.show_checks(
+        verify.checks_table([verify.verdict("P.records", 120, full_data=False)]).assign(
             **{"checked on": "paper tables"}
         ),
         "X1-cross",
@@ -89,28 +92,31 @@ def test_scorecard_counts_artifacts_and_claims(tmp_path: Path, capsys: pytest.Ca
 
 def test_scorecard_counts_indistinguishable_and_lists_unchecked_claims(tmp_path: Path) -> None:
     out = _folder(tmp_path, synthetic=False)
-    report.show_comparison(_cmp([1.0], [1.0]), "T11", out)
-    report.show_checks(
-        report.checks_table(
-            [paper.verdict("CF2.sign_gemini", -0.5, ci=(-1.0, 0.2)), paper.verdict("CF2.sign_qwq", 1.0, ci=(0.5, 1.5))]
+    verify.show_comparison(_cmp([1.0], [1.0]), "T11", out)
+    verify.show_checks(
+        verify.checks_table(
+            [
+                verify.verdict("CF2.sign_gemini", -0.5, ci=(-1.0, 0.2)),
+                verify.verdict("CF2.sign_qwq", 1.0, ci=(0.5, 1.5)),
+            ]
         ),
         "C-F_findings",
         out,
     )
     card = scorecard.write_scorecard(out, "hf")
     cl = card[card["row"] == "claim"].set_index("id")
-    assert cl.loc["CF2.sign_gemini", "holds"] == paper.INDISTINGUISHABLE and cl.loc["CF2.sign_qwq", "holds"] == "yes"
+    assert cl.loc["CF2.sign_gemini", "holds"] == verify.INDISTINGUISHABLE and cl.loc["CF2.sign_qwq", "holds"] == "yes"
     # every other claim of claims.csv is listed once, n/a, with the missing data named
-    assert set(cl.index) | set(card.loc[card["row"] == "audit", "id"]) >= set(paper.claims()["claim_id"])
+    assert set(cl.index) | set(card.loc[card["row"] == "audit", "id"]) >= set(verify.claims()["claim_id"])
     rest = cl.drop(["CF2.sign_gemini", "CF2.sign_qwq"])
-    assert (rest["holds"] == "n/a").all() and rest["note"].str.startswith(paper.MISSING_DATA).all()
+    assert (rest["holds"] == "n/a").all() and rest["note"].str.startswith(verify.MISSING_DATA).all()
     text = scorecard.summary(card, "hf", False)
     assert "1 indistinguishable (CI spans 0)" in text and f"{len(cl)} claims on data: 1 hold" in text
 
 
 def test_scorecard_on_released_data_says_so(tmp_path: Path) -> None:
     out = _folder(tmp_path, synthetic=False)
-    report.show_comparison(_cmp([1.0], [1.0]), "T11", out)
+    verify.show_comparison(_cmp([1.0], [1.0]), "T11", out)
     card = scorecard.write_scorecard(out, "hf")
     text = scorecard.summary(card, "hf", False)
     assert "reproduction verdict of the paper" in text and "SYNTHETIC" not in text
@@ -119,7 +125,7 @@ def test_scorecard_on_released_data_says_so(tmp_path: Path) -> None:
 def test_print_summary_writes_the_scorecard_and_prints_one_screen(tmp_path: Path, capsys) -> None:
     """What scripts/reproduce.py calls at its end: the files exist afterwards and the text fits a screen."""
     out = _folder(tmp_path)
-    report.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
+    verify.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
     capsys.readouterr()
     text = scorecard.print_summary(out)
     printed = capsys.readouterr().out
@@ -132,7 +138,7 @@ def test_print_summary_without_writing_reads_the_same_card(tmp_path: Path, capsy
     """After 18_scorecard wrote the files, the main command's summary (write=False) prints the same text
     and leaves the files as they were."""
     out = _folder(tmp_path)
-    report.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
+    verify.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
     written = scorecard.print_summary(out)
     files = {p.name: p.read_bytes() for p in out.glob("SCORECARD*")}
     (out / "SCORECARD.png").unlink()
@@ -147,7 +153,7 @@ def test_print_summary_without_writing_reads_the_same_card(tmp_path: Path, capsy
 
 def test_comparison_from_the_paper_itself_is_not_counted(tmp_path: Path) -> None:
     out = _folder(tmp_path)
-    report.show_comparison(_cmp([1.0, 2.0], [1.0, 2.0]), "T25", out, from_paper=True)
+    verify.show_comparison(_cmp([1.0, 2.0], [1.0, 2.0]), "T25", out, from_paper=True)
     assert not (out / "T25_compare.csv").exists()
 
 
@@ -225,9 +231,9 @@ def test_every_holds_cell_comes_from_the_engine() -> None:
         (p.name, pd.read_csv(p, dtype=str, keep_default_na=False))
         for p in sorted((paths.FIGURES_DIR / "sample").glob("*checks.csv"))
     ]
-    tables = shown + [(name, t) for name, t in written if set(paper.CHECK_COLUMNS) <= set(t.columns)]
+    tables = shown + [(name, t) for name, t in written if set(verify.CHECK_COLUMNS) <= set(t.columns)]
     assert len(shown) >= 5 and len(written) >= 25
-    known = paper.claims().set_index("claim_id")
+    known = verify.claims().set_index("claim_id")
     for nb, t in tables:
         id_col = "claim_id" if "claim_id" in t.columns else "id"
         assert {id_col, "kind", "tolerance"} <= set(t.columns), (nb, list(t.columns))
@@ -235,7 +241,7 @@ def test_every_holds_cell_comes_from_the_engine() -> None:
             row = dict(zip(t.columns, r))
             assert row[id_col] in known.index, (nb, row[id_col])
             assert row["kind"] == known.loc[row[id_col], "kind"], (nb, row[id_col])
-            assert row["holds"] in paper.HOLDS_VALUES, (nb, row[id_col], row["holds"])
+            assert row["holds"] in verify.HOLDS_VALUES, (nb, row[id_col], row["holds"])
 
 
 def test_one_claim_one_verdict_across_notebooks() -> None:
@@ -268,7 +274,7 @@ def test_no_committed_table_is_truncated() -> None:
 
 def test_the_scorecard_names_the_missing_rule_that_reproduces_table_2_best(tmp_path) -> None:
     """Notebook 03 writes Table 2's fit under each missing-verdict rule; the scorecard names the closest."""
-    from ajb_utils import scorecard
+    from ajb_verify import scorecard
 
     assert scorecard.missing_rule_line(tmp_path) == ""  # not computed: nothing said
     pd.DataFrame(
@@ -290,10 +296,10 @@ def _tied_folder(tmp_path: Path) -> Path:
     out = _folder(tmp_path)
     rep = [90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 20.0] * 4
     mine = [r + (-1.0 if i % 2 else 1.0) for i, r in enumerate(rep)]  # every |difference| is 1.0
-    report.show_comparison(_cmp(rep, mine), "T02", out)
-    report.show_comparison(_cmp([3808.0, 812.0, 12345.0], [120.0, 19.0, 12344.0]), "T07", out)
-    report.show_comparison(_cmp([0.61, 0.2, 0.0], [0.3, 0.2, 0.0]), "T03", out)
-    report.show_checks(report.checks_table([paper.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
+    verify.show_comparison(_cmp(rep, mine), "T02", out)
+    verify.show_comparison(_cmp([3808.0, 812.0, 12345.0], [120.0, 19.0, 12344.0]), "T07", out)
+    verify.show_comparison(_cmp([0.61, 0.2, 0.0], [0.3, 0.2, 0.0]), "T03", out)
+    verify.show_checks(verify.checks_table([verify.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
     return out
 
 
@@ -303,7 +309,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 if sys.argv[2] == "kernel-like":  # what an inline backend does to rcParams
     plt.rcParams.update({"font.size": 10, "figure.facecolor": (1, 1, 1, 0), "figure.dpi": 72})
-from ajb_utils import scorecard
+from ajb_verify import scorecard
 scorecard.write_scorecard(sys.argv[1], "sample")
 """
 
@@ -369,7 +375,7 @@ def test_every_table_of_scorecard_md_renders(tmp_path: Path) -> None:
             "holds": ["yes"],
             "note": ["x|y"],
         }
-    ).reindex(columns=paper.CHECK_COLUMNS, fill_value="").to_csv(out / "T04_checks.csv", index=False)
+    ).reindex(columns=verify.CHECK_COLUMNS, fill_value="").to_csv(out / "T04_checks.csv", index=False)
     scorecard.write_scorecard(out, "sample")
     for md in (
         (out / "SCORECARD.md").read_text(encoding="utf-8"),
@@ -453,11 +459,11 @@ def test_a_rerun_on_other_data_does_not_mix_the_old_comparisons_into_the_scoreca
         return SimpleNamespace(source="hf", revision=revision, label="hf", synthetic=False, judges=None)
 
     provenance.write_provenance(bench("aaa"), out)
-    report.show_comparison(_cmp([92.7, 80.0], [92.7, 80.0]), "T02", out)
-    report.show_checks(report.checks_table([paper.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
+    verify.show_comparison(_cmp([92.7, 80.0], [92.7, 80.0]), "T02", out)
+    verify.show_checks(verify.checks_table([verify.verdict("CF2.lift_gemini", -3.0)]), "C-F_findings", out)
     provenance.write_provenance(bench("aaa"), out)  # another notebook, the same data: both kept
     assert len(scorecard.read_comparisons(out)) == 2 and len(scorecard.read_checks(out)) == 1
     provenance.write_provenance(bench("bbb"), out)  # a rerun of one notebook on a new revision
-    report.show_comparison(_cmp([50.0], [50.5]), "T24", out)
+    verify.show_comparison(_cmp([50.0], [50.5]), "T24", out)
     got = scorecard.read_comparisons(out)
     assert got["artifact"].tolist() == ["T24"] and scorecard.read_checks(out).empty

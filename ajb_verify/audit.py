@@ -1,10 +1,4 @@
-"""Tables for notebook 13 self-preference (T23) and 14 decision guide and consistency audit (T06, X1).
-
-The decision guide and the X1 audit are pure functions over a *Table-2-shaped* frame: one row
-per (generator, judge, difficulty, condition) with the cell alignment in ``value`` (%), the
-shape of ``paper.reported("T02")``. ``table2_frame(bench)`` builds the same shape from data, so
-the audit runs unchanged on the paper's own table and on reproduced numbers.
-"""
+"""Claims and comparisons of the paper's audit section (the tables: `ajb_utils.tables.guide`)."""
 
 from __future__ import annotations
 
@@ -16,33 +10,23 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.agreement import judge_side_bound, matrix_stats, tier_search
-from ajb_utils.tables.breakdown import released_verdicts
-from ajb_utils.tables.main_results import finding_verdicts
+from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
+from ajb_verify import engine
+from ajb_verify.main_results import finding_verdicts
 
 __all__ = [
-    "self_bias",
-    "table_T23",
-    "table_T23_other_judges",
-    "table2_frame",
-    "decision_guide",
-    "table_T06",
-    "compare_T06",
-    "compare_T06_values",
-    "best_cells",
-    "audit_table2",
-    "findings_on_table2",
-    "takeaway_checks",
-    "audit_cross_tables",
-    "t23_checks",
-    "table_T06_both",
-    "audit_text_numbers",
-    "audit_text_table",
-    "weighting_shift_T06",
     "guide_weighting_checks",
     "scale_checks",
-    "WEIGHTINGS_NAMED_IN_TEXT",
+    "compare_T06",
+    "compare_T06_values",
+    "findings_on_table2",
+    "takeaway_checks",
+    "audit_table2",
+    "audit_cross_tables",
+    "audit_text_table",
+    "audit_text_numbers",
+    "t23_checks",
     "CENSUS_FILE",
     "CENSUS_STATUSES",
     "text_numbers",
@@ -52,108 +36,15 @@ __all__ = [
     "census_counts",
 ]
 
-_KEYS = ["generator", "judge", "difficulty", "condition"]
-# The alternative weightings §3.2 lists for its "five alternative schemes" (arXiv v1 text): four.
-WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2")
 
-
-# ---- T23 self-preference ----------------------------------------------------------------------
-def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.MAIN_JUDGES) -> pd.DataFrame:
-    """Return judge, generator, metric ('all' = pooled), bias = mean(llm_score - p), n verdicts."""
-    v = released_verdicts(bench, judges, [condition])
-    work = v[["judge", "generator", "metric"]].astype(str)
-    work["d"] = v["llm_score"].to_numpy(float) - v["p"].to_numpy(float)
-    work = work[np.isfinite(work["d"])]
-    per = work.groupby(["judge", "generator", "metric"])["d"].agg(bias="mean", n="size").reset_index()
-    pooled = work.groupby(["judge", "generator"])["d"].agg(bias="mean", n="size").reset_index()
-    return pd.concat([per, pooled.assign(metric="all")], ignore_index=True)
-
-
-def _bias_wide(long: pd.DataFrame, index: str, order: Sequence[str]) -> pd.DataFrame:
-    """Return bias pivoted to rows = index (in order), columns = metrics then 'all'."""
-    wide = long.pivot(index=index, columns="metric", values="bias")
-    wide = wide.reindex(
-        index=[o for o in order if o in wide.index], columns=[m for m in schema.METRICS + ["all"] if m in wide.columns]
-    )
-    wide.columns.name = None
-    return wide
-
-
-def table_T23(bench, judge: str = "judge_gpt_5_4", condition: str = "with_gt") -> pd.DataFrame:
-    """Return T23: the judge's signed bias (llm - p) per generator (rows) and metric (columns)."""
-    long = self_bias(bench, condition, [judge])
-    return _bias_wide(long, "generator", schema.GENERATORS)
-
-
-def table_T23_other_judges(bench, generator: str = "gpt5_4", condition: str = "with_gt") -> pd.DataFrame:
-    """Return every main judge's signed bias on one generator's outputs: rows judges, columns metrics."""
-    long = self_bias(bench, condition)
-    return _bias_wide(long[long["generator"] == generator], "judge", schema.MAIN_JUDGES)
-
-
-# ---- T06 decision guide -----------------------------------------------------------------------
-def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return the Table-2-shaped frame from data: generator, judge, difficulty, condition, value (%)."""
-    cells = stats.align(released_verdicts(bench, judges), by=_KEYS, missing=missing)
-    out = cells.rename(columns={"align": "value"})
-    for c in _KEYS:
-        out[c] = stats.as_str(out[c])
-    return out[_KEYS + ["value", "n"]]
-
-
-def _means(t2: pd.DataFrame, generators: Sequence[str] | None) -> pd.DataFrame:
-    """Return (condition, difficulty, judge) -> unweighted mean of value over the generators."""
-    sub = t2 if generators is None else t2[t2["generator"].isin(list(generators))]
-    return sub.groupby(["condition", "difficulty", "judge"])["value"].mean().reset_index()
-
-
-def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) -> pd.DataFrame:
-    """Return per (condition, difficulty): best and runner-up judge by mean over generators, gap (pp)."""
-    m = _means(t2, generators).sort_values(
-        ["condition", "difficulty", "value", "judge"], ascending=[True, True, False, True]
-    )
-    top = m.groupby(["condition", "difficulty"], sort=False).head(2)
-    top = top.assign(rank=top.groupby(["condition", "difficulty"]).cumcount())
-    best, run = top[top["rank"] == 0], top[top["rank"] == 1]
-    out = best.merge(run, on=["condition", "difficulty"], suffixes=("_best", "_runner_up"))
-    out = out.rename(
-        columns={
-            "judge_best": "best",
-            "value_best": "best_align",
-            "judge_runner_up": "runner_up",
-            "value_runner_up": "runner_up_align",
-        }
-    )
-    out["gap"] = out["best_align"] - out["runner_up_align"]
-    order = {
-        (c, d): i for i, (c, d) in enumerate([(c, d) for c in ("without_gt", "with_gt") for d in schema.DIFFICULTIES])
-    }
-    out = out.iloc[np.argsort([order.get(k, 99) for k in zip(out["condition"], out["difficulty"])], kind="stable")]
-    return out[["condition", "difficulty", "best", "best_align", "runner_up", "runner_up_align", "gap"]].reset_index(
-        drop=True
-    )
-
-
-def weighting_shift_T06(
-    t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
-) -> pd.DataFrame:
-    """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
-    and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
-    sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
-    g = sub.groupby(["condition", "difficulty", "judge"])
-    out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})
-    out["shift"] = out["count_weighted"] - out["unweighted"]
-    return out.reset_index()
-
-
-def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
+def guide_weighting_checks(t2: pd.DataFrame) -> list[engine.Verdict]:
     """Return CW.decision_guide_weighting_shift on a Table-2-shaped frame with record counts ``n``."""
     if "n" not in t2.columns:
-        return [paper.not_reproduced("CW.decision_guide_weighting_shift", "no record counts per Table 2 cell")]
+        return [engine.not_reproduced("CW.decision_guide_weighting_shift", "no record counts per Table 2 cell")]
     sh = weighting_shift_T06(t2)
     m = float(sh["shift"].abs().max())
     return [
-        paper.verdict(
+        engine.verdict(
             "CW.decision_guide_weighting_shift",
             m,
             shown=f"{m:.2f}",
@@ -162,20 +53,15 @@ def guide_weighting_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
     ]
 
 
-def scale_checks(t2: pd.DataFrame) -> list[paper.Verdict]:
+def scale_checks(t2: pd.DataFrame) -> list[engine.Verdict]:
     """Return P.judge_scale_gap: GPT-OSS-120B minus GPT-OSS-20B mean with-GT alignment over the four
     open-weight generators' cells (the draft's judge-scale figure plots these 12-cell means)."""
     sub = t2[(t2["condition"] == "with_gt") & t2["generator"].isin(paper.population("T06").generators)]
     m = sub.groupby("judge")["value"].mean()
     if not {"judge_gpt_oss_120b", "judge_gpt_oss_20b"} <= set(m.index):
-        return [paper.not_reproduced("P.judge_scale_gap", "no GPT-OSS-120B or GPT-OSS-20B cells")]
+        return [engine.not_reproduced("P.judge_scale_gap", "no GPT-OSS-120B or GPT-OSS-20B cells")]
     d = float(m["judge_gpt_oss_120b"] - m["judge_gpt_oss_20b"])
-    return [paper.verdict("P.judge_scale_gap", d, shown=f"{d:+.2f}", note="12 with-GT cells")]
-
-
-def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return T06 from data: the decision guide over the given generators (default all five)."""
-    return decision_guide(table2_frame(bench, missing=missing), generators)
+    return [engine.verdict("P.judge_scale_gap", d, shown=f"{d:+.2f}", note="12 with-GT cells")]
 
 
 def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
@@ -205,9 +91,9 @@ def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
-    """Return the guide's best and runner-up alignments beside T06's (paper.compare on condition,
+    """Return the guide's best and runner-up alignments beside T06's (engine.compare on condition,
     difficulty, variant), with the judge in each slot on both sides: ``same_item`` is "no" where
-    the slot holds another judge, and `paper.side_by_side` then never counts the value as within."""
+    the slot holds another judge, and `engine.side_by_side` then never counts the value as within."""
     long = pd.concat(
         [
             guide[["condition", "difficulty"]].assign(variant=v, value=guide[col], reproduced_judge=guide[slot])
@@ -215,7 +101,7 @@ def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFr
         ]
     )
     rep = reported[reported["variant"].isin(["best", "runner_up"])]
-    out = paper.compare(long, rep, on=["condition", "difficulty", "variant"])
+    out = engine.compare(long, rep, on=["condition", "difficulty", "variant"])
     attrs = dict(out.attrs)
     key = ["condition", "difficulty", "variant"]
     judges = (
@@ -229,25 +115,6 @@ def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFr
     return out
 
 
-# ---- X1 consistency audit ---------------------------------------------------------------------
-
-
-def best_cells(
-    t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = "with_gt", generators: Sequence[str] | None = None
-) -> tuple[int, int, int]:
-    """Return (cells where judge is strictly best, cells where it is best or tied, cells) at one decimal."""
-    sub = t2[t2["condition"] == condition]
-    if generators is not None:
-        sub = sub[sub["generator"].isin(list(generators))]
-    wide = sub.assign(value=sub["value"].round(1)).pivot(
-        index=["generator", "difficulty"], columns="judge", values="value"
-    )
-    top = wide.max(axis=1)
-    is_top = wide[judge] == top
-    n_top = (wide.eq(top, axis=0)).sum(axis=1)
-    return int((is_top & (n_top == 1)).sum()), int(is_top.sum()), int(len(wide))
-
-
 def _lift(t2: pd.DataFrame, judge: str) -> float:
     """Return mean over cells of with-GT minus without-GT value for one judge."""
     sub = t2[t2["judge"] == judge].pivot(index=["generator", "difficulty"], columns="condition", values="value")
@@ -259,12 +126,12 @@ def _cells_frame(t2: pd.DataFrame) -> pd.DataFrame:
     return t2.rename(columns={"value": "align"})
 
 
-def _checked_on(verdicts: list[paper.Verdict], on: str) -> pd.DataFrame:
+def _checked_on(verdicts: list[engine.Verdict], on: str) -> pd.DataFrame:
     """Return the checks table of verdicts with a 'checked on' column (what the values came from)."""
-    return paper.checks(verdicts).assign(**{"checked on": on})
+    return engine.checks(verdicts).assign(**{"checked on": on})
 
 
-def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
+def findings_on_table2(t2: pd.DataFrame) -> list[engine.Verdict]:
     """Return the Findings verdicts on a Table-2-shaped frame, each on its definition's generators.
 
     The same claim definitions as the reproduction (notebook 03, `finding_verdicts`): Findings 1
@@ -277,7 +144,7 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         r4, r5 = _lift(four, j), _lift(t2, j)
         out.append(
-            paper.verdict(
+            engine.verdict(
                 f"CF2.lift_{cid}", r4, shown=f"{r4:+.2f}", note=f"4 generators (Eq. 5b); 5 generators: {r5:+.2f}"
             )
         )
@@ -288,7 +155,7 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
         ("oss_120b", "judge_gpt_oss_120b"),
     ):
         out.append(
-            paper.verdict(
+            engine.verdict(
                 f"CF2.sign_{cid}",
                 _lift(four, j),
                 shown=f"{_lift(four, j):+.2f}",
@@ -300,7 +167,7 @@ def findings_on_table2(t2: pd.DataFrame) -> list[paper.Verdict]:
 
 def takeaway_checks(
     t2: pd.DataFrame, generators: Sequence[str], t13: pd.DataFrame | None = None, t29: pd.DataFrame | None = None
-) -> list[paper.Verdict]:
+) -> list[engine.Verdict]:
     """Return the decision guide's takeaway verdicts (App. A) on a Table-2-shaped frame.
 
     `generators` is the set the guide's means run over; `t13` (judge, vs_programmatic, vs_human)
@@ -319,28 +186,28 @@ def takeaway_checks(
     open_alt = wide.xs("with_gt", level="condition")[["judge_gpt_oss_20b", "judge_gpt_oss_120b"]].mean()
     tag = f"{len(list(generators))} generators"
     out = [
-        paper.verdict(
+        engine.verdict(
             "T06.nogt_leaders",
             nogt.isin(["judge_gemini_2_5_pro", "judge_gpt_5_4"]).tolist(),
             note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in nogt.items()),
         ),
-        paper.verdict(
+        engine.verdict(
             "T06.nogt_lead_margin",
             lead.xs("without_gt", level="condition"),
             shown=", ".join(f"{x:.2f}" for x in lead.xs("without_gt", level="condition")),
             note=tag,
         ),
-        paper.verdict("T06.hard_nogt_spread", float(spread), shown=f"{spread:.2f}", note=tag),
-        paper.verdict(
+        engine.verdict("T06.hard_nogt_spread", float(spread), shown=f"{spread:.2f}", note=tag),
+        engine.verdict(
             "T06.qwq_dominates_gt",
             (gt == "judge_qwq_32b").tolist(),
             note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in gt.items()),
         ),
-        paper.verdict("T06.oss120b_open_alternative", open_alt, note=tag),
-        paper.verdict(
+        engine.verdict("T06.oss120b_open_alternative", open_alt, note=tag),
+        engine.verdict(
             "X1.qwq_mean_with_gt", qm.get("with_gt", np.nan), shown=f"{qm.get('with_gt', np.nan):.2f}", note=tag
         ),
-        paper.verdict(
+        engine.verdict(
             "X1.qwq_mean_without_gt",
             qm.get("without_gt", np.nan),
             shown=f"{qm.get('without_gt', np.nan):.2f}",
@@ -350,12 +217,12 @@ def takeaway_checks(
     if t29 is not None and {"judge_gpt_oss_20b", "judge_qwq_32b"} <= set(t29["judge"]):
         b = t29.set_index("judge")["binary"]
         d = float(b["judge_gpt_oss_20b"] - b["judge_qwq_32b"])
-        out.append(paper.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}"))
+        out.append(engine.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}"))
     if t13 is not None and len(t13):
         s = t13.set_index("judge")
         out += [
-            paper.verdict("T06.oss120b_tops_human", s["vs_human"]),
-            paper.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
+            engine.verdict("T06.oss120b_tops_human", s["vs_human"]),
+            engine.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
         ]
     return out
 
@@ -383,7 +250,7 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
                 keys,
             )
             vs.append(
-                paper.verdict(
+                engine.verdict(
                     "X1.T06_from_T02",
                     gap,
                     shown=f"{gap:.2f}",
@@ -392,7 +259,7 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
             )
         held = [v.holds is True for v in vs if v.claim_id.startswith(("T06.", "X1.qwq"))]
         if gens is schema.GENERATORS:
-            vs.append(paper.verdict("X1.guide_takeaways_5gen", held))
+            vs.append(engine.verdict("X1.guide_takeaways_5gen", held))
         parts.append(_checked_on(vs, label))
     return pd.concat(parts, ignore_index=True)
 
@@ -425,9 +292,9 @@ def _interval_excess(target: pd.Series, cells: pd.Series, keys: list[str]) -> tu
     """Return (max gap no unrounded values remove, max printed difference) between printed targets and
     the mean of the printed cells sharing their keys (interval arithmetic on printed precision)."""
     grouped = cells.groupby(level=keys)
-    lo = grouped.apply(lambda p: paper.mean_interval(p)[0]).reindex(target.index)
-    hi = grouped.apply(lambda p: paper.mean_interval(p)[1]).reindex(target.index)
-    t = pd.DataFrame([paper.printed_interval(p) for p in target], index=target.index, columns=["lo", "hi"])
+    lo = grouped.apply(lambda p: engine.mean_interval(p)[0]).reindex(target.index)
+    hi = grouped.apply(lambda p: engine.mean_interval(p)[1]).reindex(target.index)
+    t = pd.DataFrame([engine.printed_interval(p) for p in target], index=target.index, columns=["lo", "hi"])
     gap = np.maximum(0.0, np.maximum(t["lo"] - hi, lo - t["hi"])).dropna()
     raw = ((t["lo"] + t["hi"]) / 2 - (lo + hi) / 2).abs().dropna()
     return (float(gap.max()) if len(gap) else np.nan, float(raw.max()) if len(raw) else np.nan)
@@ -440,7 +307,7 @@ def audit_cross_tables() -> pd.DataFrame:
     counts quoted in the text; figures vs the tables they draw; Tables 1, 4, 29 vs Table 2;
     Table 13's ranks and rho; Table 10's CI widths.
     """
-    out: list[paper.Verdict] = []
+    out: list[engine.Verdict] = []
     f10 = paper.reported("F10").query("condition == 'with_gt'")
     t03 = _rep_series("T03", ["judge", "judge_2", "stat"], "condition == 'with_gt'")
     hdr = f10[f10["stat"].isin(["agreement", "kappa"])].set_index(["judge", "judge_2", "stat"])["value"]
@@ -451,7 +318,7 @@ def audit_cross_tables() -> pd.DataFrame:
         t = t03.xs(stat, level="stat").reindex(h.index)
         gap, _ = _interval_excess(hdr_p.xs(stat, level="stat"), t03_p.xs(stat, level="stat"), ["judge", "judge_2"])
         out.append(
-            paper.verdict(
+            engine.verdict(
                 cid,
                 gap,
                 shown=f"{gap:g} beyond printed precision",
@@ -465,7 +332,7 @@ def audit_cross_tables() -> pd.DataFrame:
     dsum = diag.groupby(["judge", "judge_2"])["value"].sum()
     h = hdr.xs("agreement", level="stat")
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.F10_diagonal",
             _max_abs(h, dsum.reindex(h.index)),
             shown=f"{_max_abs(h, dsum.reindex(h.index)):.1f}",
@@ -485,44 +352,46 @@ def audit_cross_tables() -> pd.DataFrame:
         abs(body["value"].sum() - grand),
     ]
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.T09_totals", max(devs), shown=f"{max(devs):g}", note=f"rows, columns, grand total {grand:,.0f}"
         )
     )
-    out.append(paper.verdict("X1.T09_tuples", grand * 6, shown=f"{grand * 6:,.0f}"))
-    out.append(paper.verdict("X1.T09_instances", grand * 12, shown=f"{grand * 12:,.0f}"))
-    out.append(paper.verdict("X1.T09_success_rate", 100 * grand / 57120, shown=f"{100 * grand / 57120:.2f}"))
+    out.append(engine.verdict("X1.T09_tuples", grand * 6, shown=f"{grand * 6:,.0f}"))
+    out.append(engine.verdict("X1.T09_instances", grand * 12, shown=f"{grand * 12:,.0f}"))
+    out.append(engine.verdict("X1.T09_success_rate", 100 * grand / 57120, shown=f"{100 * grand / 57120:.2f}"))
     fig = _rep_series("F03", ["judge", "condition", "metric"], "stat == 'alignment'")
     tab = _rep_series("T24", ["judge", "condition", "metric"], "stat == 'alignment'")
-    out.append(paper.verdict("X1.F03_from_T24", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} bars"))
+    out.append(engine.verdict("X1.F03_from_T24", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} bars"))
     f03 = paper.reported("F03").query("stat == 'alignment'")
     spread = f03.groupby(["condition", "metric"])["value"].agg(lambda v: v.max() - v.min())
     out.append(
-        paper.verdict("F03.seq_spread_gt", spread[("with_gt", "sequence_accuracy")], note="from the figure's bars")
+        engine.verdict("F03.seq_spread_gt", spread[("with_gt", "sequence_accuracy")], note="from the figure's bars")
     )
     out.append(
-        paper.verdict("F03.seq_spread_nogt", spread[("without_gt", "sequence_accuracy")], note="from the figure's bars")
+        engine.verdict(
+            "F03.seq_spread_nogt", spread[("without_gt", "sequence_accuracy")], note="from the figure's bars"
+        )
     )
     out.append(
-        paper.verdict(
+        engine.verdict(
             "F03.within_3pp_nogt", spread.xs("without_gt").round(2), note="from the figure's bars, per metric"
         )
     )
     fig = _rep_series("F06", ["dag_type", "stat"])
     tab = _rep_series("T07", ["dag_type", "stat"])
-    out.append(paper.verdict("X1.F06_from_T07", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} labels"))
+    out.append(engine.verdict("X1.F06_from_T07", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} labels"))
     fig = _rep_series("F07", ["variant", "stat"])
     tab = _rep_series("T08", ["variant", "stat"])
-    out.append(paper.verdict("X1.F07_from_T08", _max_abs(fig, tab.reindex(fig.index)), note="three means"))
+    out.append(engine.verdict("X1.F07_from_T08", _max_abs(fig, tab.reindex(fig.index)), note="three means"))
     f05 = (
         paper.reported("F05")
         .dropna(subset=["difficulty"])
         .pivot_table(index=["condition", "difficulty"], columns="variant", values="value")
     )
     gap = (f05["structured"] - f05["freeform"] - f05["structured_minus_freeform"]).abs().max()
-    out.append(paper.verdict("X1.F05_gaps", float(gap), shown=f"{gap:.2f}", note="six printed gaps"))
+    out.append(engine.verdict("X1.F05_gaps", float(gap), shown=f"{gap:.2f}", note="six printed gaps"))
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.F05_caption_range",
             f05.xs("with_gt")["structured_minus_freeform"],
             note="without GT the figure prints +4.6 to +6.0",
@@ -533,7 +402,7 @@ def audit_cross_tables() -> pd.DataFrame:
     t04p = t04p[t04p.index.get_level_values("condition") == "without_gt"]
     d04, raw04 = _interval_excess(t04p, t02p, ["generator", "difficulty", "condition"])
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.T04_from_T02", d04, shown=f"{d04:.2f}", note=f"1.0-default column; printed difference {raw04:.3f}"
         )
     )
@@ -541,14 +410,14 @@ def audit_cross_tables() -> pd.DataFrame:
     t01p = t01p[t01p.index.get_level_values("condition").isin(["with_gt", "without_gt"])]
     d01, raw01 = _interval_excess(t01p, t02p, ["generator", "judge", "difficulty", "condition"])
     out.append(
-        paper.verdict("X1.T01_from_T02", d01, shown=f"{d01:.2f}", note=f"GT and no-GT columns; printed {raw01:.1f}")
+        engine.verdict("X1.T01_from_T02", d01, shown=f"{d01:.2f}", note=f"GT and no-GT columns; printed {raw01:.1f}")
     )
     t29 = paper.reported("T29").dropna(subset=["judge"])
     std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
     std_p = _printed_series("T29", ["judge", "condition"], "variant == 'standard' and stat == 'alignment'")
     d29, raw29 = _interval_excess(std_p, t02p, ["judge", "condition"])
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.T29_from_T02",
             d29,
             shown=f"{d29:.2f}",
@@ -558,9 +427,9 @@ def audit_cross_tables() -> pd.DataFrame:
     binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"]
     rho29 = float(pd.Series(std).rank().corr(binary.reindex(std.index).rank(), method="pearson"))
     lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.reindex(std.index).to_numpy(float))
-    near = float(np.clip(float(paper.claim("X1.T29_spearman")["paper_value"]), lo, hi))
+    near = float(np.clip(float(engine.claim("X1.T29_spearman")["paper_value"]), lo, hi))
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.T29_spearman",
             near,
             shown=f"{lo:+.3f} to {hi:+.3f}",
@@ -570,18 +439,18 @@ def audit_cross_tables() -> pd.DataFrame:
     )
     t13 = paper.reported("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
     t13w = t13.pivot(index="judge", columns="variant", values="value")
-    out.append(paper.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]))
-    out.append(paper.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"], note="printed T13"))
-    out.append(paper.verdict("T06.oss120b_tops_human", t13w["vs_human"], note="printed T13"))
+    out.append(engine.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]))
+    out.append(engine.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"], note="printed T13"))
+    out.append(engine.verdict("T06.oss120b_tops_human", t13w["vs_human"], note="printed T13"))
     rho13 = float(t13w["vs_programmatic"].rank().corr(t13w["vs_human"].rank()))
-    out.append(paper.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"))
+    out.append(engine.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"))
     t10 = (
         paper.reported("T10")
         .dropna(subset=["judge"])
         .pivot_table(index=["judge", "difficulty", "condition"], columns="stat", values="value")
     )
     half = ((t10["ci_hi"] - t10["ci_lo"]) / 2).max()
-    out.append(paper.verdict("X1.ci_half_width", float(half), shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"))
+    out.append(engine.verdict("X1.ci_half_width", float(half), shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"))
     return _checked_on(out, "paper tables and figures")
 
 
@@ -590,7 +459,7 @@ def audit_text_table() -> pd.DataFrame:
     return _checked_on(audit_text_numbers(), "paper text vs tables")
 
 
-def audit_text_numbers() -> list[paper.Verdict]:
+def audit_text_numbers() -> list[engine.Verdict]:
     """Return X1 part 3: numbers and orderings the text quotes, each against the table it rests on.
 
     Figure 10's matrices (kappa and agreement derived from each 3 x 3 matrix) vs Table 3; Table
@@ -598,7 +467,7 @@ def audit_text_numbers() -> list[paper.Verdict]:
     Table 3; §1's temperature spread vs Tables 25/27; the RQ2 means vs Table 3; the 24 paired
     thinking comparisons vs Table 26; the ensemble and best single judge vs Table 2.
     """
-    out: list[paper.Verdict] = []
+    out: list[engine.Verdict] = []
     t03 = paper.reported("T03").query("condition == 'with_gt'").dropna(subset=["judge_2"])
     t03s = t03.set_index(["judge", "judge_2", "stat"])["value"]
     ms = matrix_stats(paper.reported("F10").query("condition == 'with_gt'")).set_index(["judge", "judge_2"])
@@ -609,7 +478,7 @@ def audit_text_numbers() -> list[paper.Verdict]:
         tab = t03s.xs(stat, level="stat").reindex(ms.index)
         dev = _max_abs(ms[stat], tab)
         out.append(
-            paper.verdict(
+            engine.verdict(
                 cid,
                 dev,
                 shown=fmt.format(dev),
@@ -625,7 +494,7 @@ def audit_text_numbers() -> list[paper.Verdict]:
     delta = t29.query("variant == 'binary_minus_standard'").set_index("judge")["value"]
     excess = (delta - judge_side_bound(rate.reindex(delta.index))).sort_values(ascending=False)
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.T29_judge_side_bound",
             float(excess.max()),
             shown=f"{excess.max():+.2f}",
@@ -637,16 +506,16 @@ def audit_text_numbers() -> list[paper.Verdict]:
         )
     )
     gain = stats.spearman(rate.reindex(delta.index), delta)[0]
-    out.append(paper.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="printed T29 columns"))
+    out.append(engine.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="printed T29 columns"))
     kappa = t03.query("stat == 'kappa'")
     search = tier_search(kappa.assign(kappa=kappa["value"]), "with_gt")
-    target = paper.claim("X1.tier_rho_with_gt")
-    bound = paper.half_unit(target["printed"])
+    target = engine.claim("X1.tier_rho_with_gt")
+    bound = engine.half_unit(target["printed"])
     hits = search[(search["rho"] - float(target["paper_value"])).abs() <= bound + 1e-9]
     cap = search[search["capacity_ordered"]].dropna(subset=["rho"])
     near = cap.iloc[int((cap["rho"] - float(target["paper_value"])).abs().to_numpy().argmin())]
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.tier_rho_with_gt",
             float(near["rho"]),
             shown=f"{near['rho']:.3f}",
@@ -655,10 +524,10 @@ def audit_text_numbers() -> list[paper.Verdict]:
             f"capacity-ordered: " + " | ".join(hits["tiering"]),
         )
     )
-    out.append(paper.not_reproduced("X1.tier_rho_without_gt", "Table 3 prints no without-GT kappas"))
+    out.append(engine.not_reproduced("X1.tier_rho_without_gt", "Table 3 prints no without-GT kappas"))
     temp = paper.reported("T25").query("stat == 'max_spread'")["value"]
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.temperature_intro",
             float(temp.max()),
             shown=f"{temp.max():.2f}",
@@ -667,12 +536,12 @@ def audit_text_numbers() -> list[paper.Verdict]:
     )
     for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):  # noqa: B007 (read by query's @stat)
         m = float(t03.query("stat == @stat")["value"].mean())
-        out.append(paper.verdict(cid, m, shown=f"{m:.3f}", note="15 pairs"))
+        out.append(engine.verdict(cid, m, shown=f"{m:.3f}", note="15 pairs"))
     agree = t03.query("stat == 'agreement'")
     agree = pd.Series(agree["value"].to_numpy(float), index=agree["judge"] + "|" + agree["judge_2"])
     out += [
-        paper.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
-        paper.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement"),
+        engine.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
+        engine.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement"),
     ]
     t24 = paper.reported("T24").query("stat == 'alignment'")
     lift = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
@@ -680,7 +549,7 @@ def audit_text_numbers() -> list[paper.Verdict]:
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         row = lift.loc[j]
         out.append(
-            paper.verdict(
+            engine.verdict(
                 f"CF2.seq_concentration_{cid}",
                 row,
                 note="T24 with minus without GT",
@@ -688,21 +557,21 @@ def audit_text_numbers() -> list[paper.Verdict]:
             )
         )
     out.append(
-        paper.verdict(
+        engine.verdict(
             "X1.weighting_schemes_named",
             len(WEIGHTINGS_NAMED_IN_TEXT),
             note="§3.2 names " + ", ".join(WEIGHTINGS_NAMED_IN_TEXT) + "; the fifth the package uses is param_x0.5",
         )
     )
     t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
-    out.append(paper.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
+    out.append(engine.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
     t02 = paper.reported("T02")
     hard = t02[(t02["difficulty"] == "hard") & (t02["condition"] == "without_gt")]
     for gens, tag in ((schema.GENERATORS, "5 generators"), (schema.OPEN_WEIGHT_GENERATORS, "4 generators")):
         m = hard[hard["generator"].isin(list(gens))].groupby("judge")["value"].mean()
         best = m.idxmax()
         out.append(
-            paper.verdict(
+            engine.verdict(
                 "CJ.best_single_hard_nogt",
                 float(m[best]),
                 shown=f"{m[best]:.2f}",
@@ -710,9 +579,9 @@ def audit_text_numbers() -> list[paper.Verdict]:
             )
         )
         for cid in ("CJ.ensemble_hard_nogt_v1", "CJ.ensemble_hard_nogt_draft"):
-            ens = float(paper.claim(cid)["paper_value"])
+            ens = float(engine.claim(cid)["paper_value"])
             out.append(
-                paper.verdict(
+                engine.verdict(
                     "CJ.ensemble_gap_to_best",
                     abs(ens - m[best]),
                     shown=f"{abs(ens - m[best]):.2f}",
@@ -723,7 +592,7 @@ def audit_text_numbers() -> list[paper.Verdict]:
     return out
 
 
-def t23_checks(bench, condition: str = "with_gt") -> list[paper.Verdict]:
+def t23_checks(bench, condition: str = "with_gt") -> list[engine.Verdict]:
     """Return the T23 verdicts from the signed-bias table (own vs other generators, a non-self judge)."""
     long = self_bias(bench, condition).set_index(["judge", "generator", "metric"])["bias"]
     own = "judge_gpt_5_4", "gpt5_4"
@@ -731,33 +600,34 @@ def t23_checks(bench, condition: str = "with_gt") -> list[paper.Verdict]:
     seq_other = long.reindex([(own[0], g, "sequence_accuracy") for g in others])
     all_other = long.reindex([(own[0], g, "all") for g in others])
     out = [
-        paper.verdict("P.self_bias_seq", long.get((*own, "sequence_accuracy"), np.nan)),
-        paper.verdict("T23.seq_other_max", seq_other.max(), shown=f"{seq_other.max():+.4f}"),
-        paper.verdict("T23.own_all", long.get((*own, "all"), np.nan)),
-        paper.verdict("T23.other_all_range", all_other, shown=f"{all_other.min():+.4f} to {all_other.max():+.4f}"),
+        engine.verdict("P.self_bias_seq", long.get((*own, "sequence_accuracy"), np.nan)),
+        engine.verdict("T23.seq_other_max", seq_other.max(), shown=f"{seq_other.max():+.4f}"),
+        engine.verdict("T23.own_all", long.get((*own, "all"), np.nan)),
+        engine.verdict("T23.other_all_range", all_other, shown=f"{all_other.min():+.4f} to {all_other.max():+.4f}"),
     ]
     if ("judge_gpt_oss_120b", "gpt5_4", "all") in long.index:
-        out.append(paper.verdict("T23.oss120b_on_gpt54", long[("judge_gpt_oss_120b", "gpt5_4", "all")]))
+        out.append(engine.verdict("T23.oss120b_on_gpt54", long[("judge_gpt_oss_120b", "gpt5_4", "all")]))
     return out
-
-
-def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
-    """Return the decision guide over all five generators and over the four open-weight ones (column generators)."""
-    five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
-    four = decision_guide(t2, paper.population("T06").generators).assign(generators=4)
-    return pd.concat([five, four], ignore_index=True)
 
 
 # ---- the census: every number of the v1 text, mapped to what it rests on -----------------------
 CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
+
+
 CENSUS_STATUSES: tuple[str, ...] = ("consistent", "inconsistent", "unchecked", "unmapped")
+
+
 _SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # citations, survey, prompt text
+
+
 _MODEL = re.compile(
     r"(GPT-OSS-\d+B|GPT-\d(?:\.\d)?|Qwen\d?(?:\.\d)?-?\d*\.?\d*B?|QwQ-\d+B|Llama-\d(?:\.\d)?-\d+B|SmolLM\d-\d+B|"
     r"Gemini[- ]\d\.\d[- ]Pro|Claude[- ]Sonnet[- ]\d(?:\.\d)?|Prometheus-\d|Phi-\d|\b\d+(?:\.\d)?B\b|\bC\d\b|\bA\d\b|"
     r"\b(?:Table|Figure|Fig|Appendix|Section|Eq|Eqs|Tables|Figures|Finding|Findings|Case|RQ|seed)\.?\s*\d+[a-z]?"
     r"(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*|§\s*\d*(?:\.\d+)?|\b(?:(?:19|20)\d\d[a-z]?){1,2}\b)"
 )
+
+
 _NUMBER = re.compile(r"[+−-]?\d[\d.,]*")
 
 
@@ -827,7 +697,7 @@ def _norm(num: str) -> str:
 
 
 def _section_tags(section: str) -> tuple[str, ...]:
-    """Return how claims.csv sources name a section ('§4.2' -> ('§4.2',), 'Appendix H' -> ('App. H',))."""
+    """Return how engine.csv sources name a section ('§4.2' -> ('§4.2',), 'Appendix H' -> ('App. H',))."""
     if section.startswith("Appendix "):
         return (f"App. {section[-1]}",)
     if section.startswith("§"):
@@ -836,11 +706,11 @@ def _section_tags(section: str) -> tuple[str, ...]:
 
 
 def map_text_numbers(numbers: pd.DataFrame, paper_dir: Path | str | None = None) -> pd.DataFrame:
-    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of claims.csv sourced to its
+    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of engine.csv sourced to its
     section whose printed value it is, else the one claim anywhere with that value when the number
     has three or more significant digits, else a printed cell of a table or figure its paragraph
     cites, else unmapped (''). Automatic: the ``how`` column says which rule mapped each number."""
-    cl = paper.claims(paper_dir)
+    cl = engine.claims(paper_dir)
     by_value: dict[str, list[tuple[str, str]]] = {}
     for c in cl.itertuples():
         for v in (c.printed, c.printed_hi):

@@ -12,16 +12,17 @@ import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+import ajb_verify as verify
 from ajb_utils import paper, schema, stats, tables
 
 
 # ---- printed precision: from the printed string, trailing zeros kept -----------------------
 def test_half_unit_keeps_trailing_zeros() -> None:
-    assert paper.half_unit("13.0") == pytest.approx(0.05)
-    assert paper.half_unit("0.430") == pytest.approx(0.0005)
-    assert paper.half_unit("94.0") == pytest.approx(0.05)
-    assert paper.half_unit("94") == pytest.approx(0.5)
-    assert paper.printed_decimals("1,322") == 0
+    assert verify.half_unit("13.0") == pytest.approx(0.05)
+    assert verify.half_unit("0.430") == pytest.approx(0.0005)
+    assert verify.half_unit("94.0") == pytest.approx(0.05)
+    assert verify.half_unit("94") == pytest.approx(0.5)
+    assert verify.printed_decimals("1,322") == 0
 
 
 def test_transcriptions_keep_the_printed_string() -> None:
@@ -43,33 +44,33 @@ def test_side_by_side_tolerance_from_trailing_zero() -> None:
         }
     )
     got = pd.DataFrame({"judge": ["a", "b", "c"], "stat": "x", "value": [13.3, 7.93, 0.4304]})
-    sbs = paper.side_by_side(paper.compare(got, rep, on=["judge", "stat"])).set_index("judge")
+    sbs = verify.side_by_side(verify.compare(got, rep, on=["judge", "stat"])).set_index("judge")
     assert sbs.loc["a", "tolerance"] == pytest.approx(0.05)  # not 0.5: "13.0" has one decimal
     assert sbs.loc["a", "within"] == "no"
     assert sbs.loc["c", "tolerance"] == pytest.approx(0.0005) and sbs.loc["c", "within"] == "yes"
     assert "printed" not in sbs.columns
     # without the printed text, the old rule (most decimals of the stat's floats) would give 0.005
-    old = paper.side_by_side(paper.compare(got, rep.drop(columns="printed"), on=["judge", "stat"]))
+    old = verify.side_by_side(verify.compare(got, rep.drop(columns="printed"), on=["judge", "stat"]))
     assert old["tolerance"].iloc[0] == pytest.approx(0.005)
 
 
 # ---- sign claims: a CI that spans 0 is "indistinguishable" ---------------------------------
 def test_sign_with_ci_spanning_zero_is_indistinguishable() -> None:
     c = {"claim_id": "t", "description": "t", "kind": "sign", "paper_value": -1.0, "printed": "-1"}
-    vd = paper.verdict(c, -0.4, ci=(-1.2, 0.3))
-    assert vd.holds is None and vd.status == paper.INDISTINGUISHABLE
+    vd = verify.verdict(c, -0.4, ci=(-1.2, 0.3))
+    assert vd.holds is None and vd.status == verify.INDISTINGUISHABLE
     assert vd.row()["holds"] == "indistinguishable" and "spans 0" in vd.note
-    assert paper.verdict(c, -0.4, ci=(-1.2, -0.1)).status == "yes"
-    assert paper.verdict(c, 0.4, ci=(0.1, 0.9)).status == "no"
-    assert paper.verdict(c, 0.4, ci=(-0.1, 0.9)).status == paper.INDISTINGUISHABLE  # wrong sign, but noise
-    assert paper.verdict(c, [-0.4, -0.5], ci=[(-1, -0.1), (-1, 0.2)]).status == paper.INDISTINGUISHABLE
-    assert paper.checks([vd])["holds"].tolist() == ["indistinguishable"]
+    assert verify.verdict(c, -0.4, ci=(-1.2, -0.1)).status == "yes"
+    assert verify.verdict(c, 0.4, ci=(0.1, 0.9)).status == "no"
+    assert verify.verdict(c, 0.4, ci=(-0.1, 0.9)).status == verify.INDISTINGUISHABLE  # wrong sign, but noise
+    assert verify.verdict(c, [-0.4, -0.5], ci=[(-1, -0.1), (-1, 0.2)]).status == verify.INDISTINGUISHABLE
+    assert verify.checks([vd])["holds"].tolist() == ["indistinguishable"]
 
 
 def test_na_notes_name_the_missing_data() -> None:
-    vd = paper.not_reproduced("P.cot_max", "no thinking runs")
-    assert vd.status == "n/a" and vd.note == paper.MISSING_DATA + "no thinking runs"
-    assert paper.verdict("P.cot_max", []).note.startswith(paper.MISSING_DATA)
+    vd = verify.not_reproduced("P.cot_max", "no thinking runs")
+    assert vd.status == "n/a" and vd.note == verify.MISSING_DATA + "no thinking runs"
+    assert verify.verdict("P.cot_max", []).note.startswith(verify.MISSING_DATA)
 
 
 # ---- T29: the both-collapsed reading is compared; the judge-side bound -----------------------
@@ -125,14 +126,14 @@ def test_compare_T29_uses_the_both_collapsed_reading() -> None:
             "source": "s",
         }
     )
-    cmp = tables.compare_T29(t29, rep).set_index("variant")
+    cmp = verify.compare_T29(t29, rep).set_index("variant")
     assert cmp.loc["binary", "reproduced"] == 88.0 and cmp.loc["binary", "judge_side"] == 84.0
     assert cmp.loc["delta", "diff"] == 0.0 and cmp.loc["delta", "judge_side_bound"] == pytest.approx(7.0)
     assert np.isnan(cmp.loc["standard", "judge_side_bound"])
 
 
 def test_audit_states_the_bound_the_papers_T29_breaks() -> None:
-    x = tables.audit_text_numbers()
+    x = verify.audit_text_numbers()
     row = next(v for v in x if v.claim_id == "X1.T29_judge_side_bound")
     assert row.holds is False and "GPT-OSS-120B delta 7.9 vs bound 7.0" in row.note
     assert "Gemini-2.5-Pro delta 8.3 vs bound 6.1" in row.note
@@ -155,12 +156,12 @@ def test_T06_value_with_another_judge_in_the_slot_is_not_within() -> None:
     )
     guide["best_align"] = guide["best_align"].astype(float)
     guide["runner_up_align"] = guide["runner_up_align"].astype(float)
-    ok = paper.side_by_side(tables.compare_T06_values(guide, rep))
+    ok = verify.side_by_side(verify.compare_T06_values(guide, rep))
     assert (ok["within"] == "yes").all() and (ok["same_item"] == "yes").all()
     wrong = guide.copy()
     i = wrong.index[(wrong["condition"] == "without_gt") & (wrong["difficulty"] == "medium")][0]
     wrong.loc[i, "runner_up"] = "judge_claude_large"  # same value, another judge
-    sbs = paper.side_by_side(tables.compare_T06_values(wrong, rep))
+    sbs = verify.side_by_side(verify.compare_T06_values(wrong, rep))
     bad = sbs[(sbs["condition"] == "without_gt") & (sbs["difficulty"] == "medium") & (sbs["variant"] == "runner_up")]
     assert bad["difference"].iloc[0] == 0.0 and bad["within"].iloc[0] == "no"
     assert (sbs["within"] == "yes").sum() == len(sbs) - 1
@@ -179,8 +180,8 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
         tables.table_T29,
         tables.table2_frame,
         tables.table_T06,
-        tables.jury_checks,
-        tables.weighting_checks,
+        verify.jury_checks,
+        verify.weighting_checks,
         tables.binary_cells,
         tables.hard_cell_means,
     ):
@@ -283,7 +284,7 @@ def test_figure_10_matrix_implies_another_kappa_than_table_3() -> None:
     ms = tables.matrix_stats(paper.reported("F10").query("condition == 'with_gt'")).set_index(["judge", "judge_2"])
     assert ms.at[("judge_claude_large", "judge_gpt_oss_20b"), "kappa"] == pytest.approx(0.266, abs=0.001)
     assert ms.at[("judge_qwq_32b", "judge_gpt_oss_120b"), "agreement"] == pytest.approx(87.9, abs=0.05)
-    x = {v.claim_id: v for v in tables.audit_text_numbers()}
+    x = {v.claim_id: v for v in verify.audit_text_numbers()}
     assert x["X1.F10_kappa_from_matrix"].holds is False and "0.266 vs T03 0.225" in x["X1.F10_kappa_from_matrix"].note
 
 
@@ -302,9 +303,9 @@ def test_band_is_four_of_five_generators_not_all_thirty_cells() -> None:
     vals["smollm3_3b"] = [70.0, 71, 72, 73, 74, 75]  # the one generator outside, as the text allows
     four, out = tables.band_four_of_five(_cells(vals))
     assert out == "smollm3_3b" and len(four) == 24
-    claim = paper.claim("CF1.hard_nogt_band")
-    assert paper.verdict(claim, four).holds is True
-    assert paper.verdict(claim, _cells(vals)["align"]).holds is False  # the old 30-cell reading fails
+    claim = verify.claim("CF1.hard_nogt_band")
+    assert verify.verdict(claim, four).holds is True
+    assert verify.verdict(claim, _cells(vals)["align"]).holds is False  # the old 30-cell reading fails
 
 
 def test_medium_hard_drop_uses_the_four_open_weight_generators() -> None:
@@ -317,7 +318,7 @@ def test_medium_hard_drop_uses_the_four_open_weight_generators() -> None:
                     {"generator": g, "judge": j, "difficulty": d, "condition": c, "align": x - i * 0.1}
                     for i, j in enumerate(schema.MAIN_JUDGES)
                 ]
-    vs = {v.claim_id: v for v in tables.finding_verdicts(pd.DataFrame(rows))}
+    vs = {v.claim_id: v for v in verify.finding_verdicts(pd.DataFrame(rows))}
     assert vs["CF1.medium_hard_drop_gt"].reproduced == "6.00" and vs["CF1.medium_hard_drop_gt"].holds
     assert "5 generators: 8.80" in vs["CF1.medium_hard_drop_gt"].note
 
@@ -331,8 +332,8 @@ def test_finding_3_counts_ties_the_same_way_in_both_halves() -> None:
     alone_gt = int((best.query("condition == 'with_gt'")["qwq"] & (best["n_tied"] == 1)).sum())
     alone_nogt = int((best.query("condition == 'without_gt'")["qwq"] & (best["n_tied"] == 1)).sum())
     assert alone_gt == alone_nogt == 0
-    assert "a tie at the top is not a lead" in paper.claim("CF3.qwq_best_with_gt")["note"]
-    assert "a tie at the top is not a lead" in paper.claim("CF3.qwq_best_without_gt")["note"]
+    assert "a tie at the top is not a lead" in verify.claim("CF3.qwq_best_with_gt")["note"]
+    assert "a tie at the top is not a lead" in verify.claim("CF3.qwq_best_without_gt")["note"]
 
 
 def test_x3_population_is_the_six_topologies() -> None:
@@ -341,7 +342,7 @@ def test_x3_population_is_the_six_topologies() -> None:
         for t in ["all", *schema.TOPOLOGIES]
         for d, x in zip(schema.DIFFICULTIES, (60.0, 50.0, 40.0))
     ]
-    vd = tables.checks_X3(pd.DataFrame(rows))[0]
+    vd = verify.checks_X3(pd.DataFrame(rows))[0]
     assert vd.reproduced == "6/6 (100.0%)" and vd.holds
 
 
@@ -355,12 +356,12 @@ def test_t05_paired_cells_can_fail() -> None:
             "source": "user runs",
         }
     )
-    vd = tables.thinking_checks(tables.table_T05(t26)).set_index("claim_id").loc["T05.paired_cells"]
+    vd = verify.thinking_checks(tables.table_T05(t26)).set_index("claim_id").loc["T05.paired_cells"]
     assert vd["holds"] == "no" and vd["reproduced value"] == "23"
 
 
 def test_frontier_lead_counts_cells_led_by_gemini_or_gpt_5_4() -> None:
-    x = {v.claim_id: v for v in tables.findings_on_table2(paper.reported("T02"))}
+    x = {v.claim_id: v for v in verify.findings_on_table2(paper.reported("T02"))}
     vd = x["CF3.frontier_lead_without_gt"]
     assert vd.holds is False and "GPT-5.4 easy: Claude Sonnet 4.5" in vd.note  # Table 2's 87.3 / 85.4 / 81.2
     assert x["F08.slope_every_generator"].reproduced == "1.33-1.61" and x["F08.slope_every_generator"].holds is False
@@ -374,4 +375,4 @@ def test_lowest_and_highest_pair_orders() -> None:
             "judge_gpt_5_4|judge_claude_large": 78.4,
         }
     )
-    assert paper.verdict("CJ.highest_pair", agree).holds and paper.verdict("CJ.lowest_pair", agree).holds
+    assert verify.verdict("CJ.highest_pair", agree).holds and verify.verdict("CJ.lowest_pair", agree).holds

@@ -1,0 +1,155 @@
+"""Tables for notebook 13 self-preference (T23) and 14 decision guide (T06).
+
+The decision guide is a pure function over a *Table-2-shaped* frame: one row per (generator,
+judge, difficulty, condition) with the cell alignment in ``value`` (%), the shape of
+``paper.reported("T02")``. ``table2_frame(bench)`` builds the same shape from data, so the guide
+(and the X1 audit of `ajb_verify.audit`) runs unchanged on the paper's own table and on reproduced numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ajb_utils import paper, schema, stats
+from ajb_utils.stats import PAPER_MISSING, Missing
+from ajb_utils.tables.breakdown import released_verdicts
+
+__all__ = [
+    "self_bias",
+    "table_T23",
+    "table_T23_other_judges",
+    "table2_frame",
+    "decision_guide",
+    "table_T06",
+    "best_cells",
+    "table_T06_both",
+    "weighting_shift_T06",
+    "WEIGHTINGS_NAMED_IN_TEXT",
+]
+
+_KEYS = ["generator", "judge", "difficulty", "condition"]
+# The alternative weightings §3.2 lists for its "five alternative schemes" (arXiv v1 text): four.
+WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2")
+
+
+# ---- T23 self-preference ----------------------------------------------------------------------
+def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.MAIN_JUDGES) -> pd.DataFrame:
+    """Return judge, generator, metric ('all' = pooled), bias = mean(llm_score - p), n verdicts."""
+    v = released_verdicts(bench, judges, [condition])
+    work = v[["judge", "generator", "metric"]].astype(str)
+    work["d"] = v["llm_score"].to_numpy(float) - v["p"].to_numpy(float)
+    work = work[np.isfinite(work["d"])]
+    per = work.groupby(["judge", "generator", "metric"])["d"].agg(bias="mean", n="size").reset_index()
+    pooled = work.groupby(["judge", "generator"])["d"].agg(bias="mean", n="size").reset_index()
+    return pd.concat([per, pooled.assign(metric="all")], ignore_index=True)
+
+
+def _bias_wide(long: pd.DataFrame, index: str, order: Sequence[str]) -> pd.DataFrame:
+    """Return bias pivoted to rows = index (in order), columns = metrics then 'all'."""
+    wide = long.pivot(index=index, columns="metric", values="bias")
+    wide = wide.reindex(
+        index=[o for o in order if o in wide.index], columns=[m for m in schema.METRICS + ["all"] if m in wide.columns]
+    )
+    wide.columns.name = None
+    return wide
+
+
+def table_T23(bench, judge: str = "judge_gpt_5_4", condition: str = "with_gt") -> pd.DataFrame:
+    """Return T23: the judge's signed bias (llm - p) per generator (rows) and metric (columns)."""
+    long = self_bias(bench, condition, [judge])
+    return _bias_wide(long, "generator", schema.GENERATORS)
+
+
+def table_T23_other_judges(bench, generator: str = "gpt5_4", condition: str = "with_gt") -> pd.DataFrame:
+    """Return every main judge's signed bias on one generator's outputs: rows judges, columns metrics."""
+    long = self_bias(bench, condition)
+    return _bias_wide(long[long["generator"] == generator], "judge", schema.MAIN_JUDGES)
+
+
+# ---- T06 decision guide -----------------------------------------------------------------------
+def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+    """Return the Table-2-shaped frame from data: generator, judge, difficulty, condition, value (%)."""
+    cells = stats.align(released_verdicts(bench, judges), by=_KEYS, missing=missing)
+    out = cells.rename(columns={"align": "value"})
+    for c in _KEYS:
+        out[c] = stats.as_str(out[c])
+    return out[_KEYS + ["value", "n"]]
+
+
+def _means(t2: pd.DataFrame, generators: Sequence[str] | None) -> pd.DataFrame:
+    """Return (condition, difficulty, judge) -> unweighted mean of value over the generators."""
+    sub = t2 if generators is None else t2[t2["generator"].isin(list(generators))]
+    return sub.groupby(["condition", "difficulty", "judge"])["value"].mean().reset_index()
+
+
+def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return per (condition, difficulty): best and runner-up judge by mean over generators, gap (pp)."""
+    m = _means(t2, generators).sort_values(
+        ["condition", "difficulty", "value", "judge"], ascending=[True, True, False, True]
+    )
+    top = m.groupby(["condition", "difficulty"], sort=False).head(2)
+    top = top.assign(rank=top.groupby(["condition", "difficulty"]).cumcount())
+    best, run = top[top["rank"] == 0], top[top["rank"] == 1]
+    out = best.merge(run, on=["condition", "difficulty"], suffixes=("_best", "_runner_up"))
+    out = out.rename(
+        columns={
+            "judge_best": "best",
+            "value_best": "best_align",
+            "judge_runner_up": "runner_up",
+            "value_runner_up": "runner_up_align",
+        }
+    )
+    out["gap"] = out["best_align"] - out["runner_up_align"]
+    order = {
+        (c, d): i for i, (c, d) in enumerate([(c, d) for c in ("without_gt", "with_gt") for d in schema.DIFFICULTIES])
+    }
+    out = out.iloc[np.argsort([order.get(k, 99) for k in zip(out["condition"], out["difficulty"])], kind="stable")]
+    return out[["condition", "difficulty", "best", "best_align", "runner_up", "runner_up_align", "gap"]].reset_index(
+        drop=True
+    )
+
+
+def weighting_shift_T06(
+    t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
+) -> pd.DataFrame:
+    """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
+    and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
+    sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
+    g = sub.groupby(["condition", "difficulty", "judge"])
+    out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})
+    out["shift"] = out["count_weighted"] - out["unweighted"]
+    return out.reset_index()
+
+
+def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
+    """Return T06 from data: the decision guide over the given generators (default all five)."""
+    return decision_guide(table2_frame(bench, missing=missing), generators)
+
+
+# ---- X1 consistency audit ---------------------------------------------------------------------
+
+
+def best_cells(
+    t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = "with_gt", generators: Sequence[str] | None = None
+) -> tuple[int, int, int]:
+    """Return (cells where judge is strictly best, cells where it is best or tied, cells) at one decimal."""
+    sub = t2[t2["condition"] == condition]
+    if generators is not None:
+        sub = sub[sub["generator"].isin(list(generators))]
+    wide = sub.assign(value=sub["value"].round(1)).pivot(
+        index=["generator", "difficulty"], columns="judge", values="value"
+    )
+    top = wide.max(axis=1)
+    is_top = wide[judge] == top
+    n_top = (wide.eq(top, axis=0)).sum(axis=1)
+    return int((is_top & (n_top == 1)).sum()), int(is_top.sum()), int(len(wide))
+
+
+def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
+    """Return the decision guide over all five generators and over the four open-weight ones (column generators)."""
+    five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
+    four = decision_guide(t2, paper.population("T06").generators).assign(generators=4)
+    return pd.concat([five, four], ignore_index=True)
