@@ -18,6 +18,7 @@ import copy
 import difflib
 import html
 import io
+import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -165,6 +166,13 @@ def prompt_diff(a: str, b: str, context: int = 2) -> str:
     )
 
 
+def file_link(path: Path | str) -> str:
+    """Return a Markdown link to a written file, relative to the working directory (a notebook's
+    folder: the HTML report rewrites it for its pages), labelled with the repository path."""
+    rel = Path(os.path.relpath(Path(path).resolve(), Path.cwd())).as_posix()
+    return f"[`{paths.relpath(path)}`]({rel})"
+
+
 def focused_diff(diff: str, focus: str) -> str:
     """Return the file header, hunk headers and changed lines of a unified diff that name `focus` (case-insensitive)."""
     lines = diff.splitlines()
@@ -202,7 +210,7 @@ def show_prompt_diff(
         path.write_text(diff + "\n", encoding="utf-8")
     shown_diff = focused_diff(diff, focus) if focus else diff
     scope = f' The lines naming "{focus}":' if focus else ""
-    where = f" The whole diff: `{paths.relpath(path)}`." if path is not None else ""
+    where = f" The whole diff: {file_link(path)}." if path is not None else ""
     display(
         Markdown(
             f"**{a} → {b}**: {removed} lines removed, {added} added.{scope}\n\n```diff\n{shown_diff}\n```\n\n"
@@ -467,5 +475,7 @@ def show_case_brief(
         whole = whole.assign(data=SYNTHETIC_NOTE)
     path = Path(out_dir) / f"{artifact_id}_{name}.csv"
     whole.to_csv(path, index=False, lineterminator="\n")
-    print(f"the whole case (three queries, every judge's verdict and justification): {paths.relpath(path)}")
+    from IPython.display import Markdown, display
+
+    display(Markdown(f"The whole case (three queries, every judge's verdict and justification): {file_link(path)}"))
     return path
