@@ -213,18 +213,6 @@ def check_namespace(namespace: Mapping[str, Any]) -> None:
     check_values({k: namespace[k] for k in CHOICES if k in namespace})
 
 
-def check_kernel() -> None:
-    """Run check_namespace on the IPython kernel's namespace when there is one (a notebook that
-    writes without calling run_parameters, e.g. the scorecard); returns None."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return
-    shell = get_ipython()
-    if shell is not None:
-        check_namespace(shell.user_ns)
-
-
 # ---- parameter files (scripts/run_notebooks.py, scripts/reproduce.py) ---------------------------
 # A file's top-level scalars and its `default:` block apply to every notebook; a block keyed by a
 # notebook's stem (`03_main_results:`) or number (`03:`, which YAML reads as the int 3) to that one.

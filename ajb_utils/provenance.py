@@ -115,24 +115,14 @@ def output_folder_name(data_label: str, params: dict[str, Any] | None = None, pa
     return f"{data_label}-{safe or tag}"
 
 
-def output_dir(
-    data_label: str, out_dir: str | Path | None = None, bench: Any = None, params: dict[str, Any] | None = None
-) -> Path:
+def output_dir(data_label: str, out_dir: str | Path | None = None, params: dict[str, Any] | None = None) -> Path:
     """Return (and create) where outputs go: `out_dir` (relative = to the repo root), else figures/<label>/
-    for the default parameters and figures/<label>-<parameter file or hash>/ for any other set.
-
-    Given the `bench`, also record in its PROVENANCE.json the source, revision, package version,
-    every parameter and the judge runs read, so every file in the folder can be traced.
-    """
-    parameters.check_kernel()  # a typo'd parameter stops a notebook here, before its folder exists
+    for the default parameters and figures/<label>-<parameter file or hash>/ for any other set."""
     if out_dir is None or str(out_dir) == "":
-        p = paths.figures_dir(output_folder_name(data_label, params))
-    else:
-        p = Path(out_dir)
-        p = p if p.is_absolute() else paths.REPO_ROOT / p
-        p.mkdir(parents=True, exist_ok=True)
-    if bench is not None:
-        write_provenance(bench, p, params)
+        return paths.figures_dir(output_folder_name(data_label, params))
+    p = Path(out_dir)
+    p = p if p.is_absolute() else paths.REPO_ROOT / p
+    p.mkdir(parents=True, exist_ok=True)
     return p
 
 
@@ -219,7 +209,7 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
 
 def is_synthetic_dir(out_dir: Path | str) -> bool:
     """Return True when `out_dir` holds outputs of synthetic data: its PROVENANCE.json says so
-    (written by `output_dir`), or, without one, it is the sample's folder (figures/sample)."""
+    (written by `write_provenance`), or, without one, it is the sample's folder (figures/sample)."""
     prov = Path(out_dir) / "PROVENANCE.json"
     if prov.exists():
         try:

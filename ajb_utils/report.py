@@ -6,7 +6,7 @@ provenance live in `ajb_utils.provenance`.
 
 Usage in a notebook::
 
-    out = provenance.output_dir(bench.label, out_dir, bench)
+    out = provenance.output_dir(bench.label, out_dir)
     report.write_table(t02, "T02", "main_alignment", out, caption="Alignment (%)", float_format="%.1f")
     report.show(report.checks_table([paper.verdict("CF1.monotone_pairs", (30, 30))]))
 """
@@ -326,17 +326,6 @@ REPORT_PAGES: tuple[tuple[str, str], ...] = (
     ("report (open in a browser)", "00_index.html"),
     ("scorecard page", "18_scorecard.html"),
 )
-
-
-def report_page_lines(html_dir: Path | str | None) -> list[str]:
-    """Return the closing lines naming the report's entry pages that exist (the index, the scorecard page)."""
-    if html_dir is None:
-        return []
-    return [
-        f"{what}: {paths.relpath(Path(html_dir) / page)}"
-        for what, page in REPORT_PAGES
-        if (Path(html_dir) / page).exists()
-    ]
 
 
 # ---- equations rendered at build time (the HTML report works offline) ----------------------------

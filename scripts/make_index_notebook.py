@@ -51,7 +51,7 @@ from ajb_verify import artifacts
 
 label = provenance.data_label(data_source)
 files_root = f"../figures/{label}" if out_dir is None else os.path.relpath(
-    provenance.output_dir(label, out_dir), paths.NOTEBOOKS_DIR)
+    provenance.output_dir(label, out_dir, provenance.run_parameters(globals())), paths.NOTEBOOKS_DIR)
 print(f"data label: {label}; outputs linked under {files_root}/")"""
 
 SWITCH = """\

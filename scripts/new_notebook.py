@@ -39,7 +39,9 @@ from ajb_utils import environment, figures, provenance, report, schema
 from ajb_utils.data import load_bench
 
 bench = load_bench(data_source, revision=revision)
-out = provenance.output_dir(bench.label, out_dir, bench, params=provenance.run_parameters(globals()))
+params = provenance.run_parameters(globals())  # checked: a mistyped parameter stops here, before any file
+out = provenance.output_dir(bench.label, out_dir, params)  # figures/<label>/ for the default parameters
+provenance.write_provenance(bench, out, params)  # what made this folder: source, revision, parameters
 figures.set_style()
 display(provenance.bench_banner(bench))"""
 

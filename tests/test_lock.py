@@ -83,13 +83,14 @@ def test_the_environment_report_flags_a_version_that_is_not_the_locks(monkeypatc
 def test_provenance_records_the_resolved_versions_deterministically(tmp_path) -> None:
     judges = pd.DataFrame({"judge": ["judge_qwq_32b"], "origin": ["release"]})
     bench = SimpleNamespace(source="sample", revision=None, label="sample", synthetic=True, judges=judges)
-    out = provenance.output_dir("sample", tmp_path / "o", bench, params={"seed": 7})
+    out = provenance.output_dir("sample", tmp_path / "o")
+    provenance.write_provenance(bench, out, params={"seed": 7})
     first = (out / "PROVENANCE.json").read_bytes()
     env = json.loads(first)["environment"]
     assert env["python"] == ".".join(__import__("platform").python_version_tuple()[:2])
     assert env["packages"]["pandas"] == pd.__version__ and set(environment.ENV_PACKAGES) == set(env["packages"])
     assert env["lock"] == environment.lock_status()
-    provenance.output_dir("sample", tmp_path / "o", bench, params={"seed": 7})
+    provenance.write_provenance(bench, out, params={"seed": 7})
     assert (out / "PROVENANCE.json").read_bytes() == first
     assert "/" not in json.dumps(env)
 

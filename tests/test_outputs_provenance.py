@@ -77,12 +77,13 @@ def test_provenance_records_parameters_and_runs(tmp_path) -> None:
     bench = SimpleNamespace(
         source=str(ROOT / "data" / "sample"), revision="r1", label="sample", synthetic=True, judges=judges
     )
-    out = provenance.output_dir("sample", tmp_path / "o", bench, params={"seed": 7, "out_dir": "x"})
+    out = provenance.output_dir("sample", tmp_path / "o")
+    provenance.write_provenance(bench, out, params={"seed": 7, "out_dir": "x"})
     rec = json.loads((out / "PROVENANCE.json").read_text())
     assert rec["parameters"] == {"seed": 7}
     assert rec["runs"] == ["my_run"] and rec["revision"] == "r1" and rec["ajb_utils"]
     assert rec["source"] == "data/sample"  # never a machine's absolute path
-    provenance.output_dir("sample", tmp_path / "o", bench, params={"n_bootstrap": 50})
+    provenance.write_provenance(bench, out, params={"n_bootstrap": 50})
     rec = json.loads((out / "PROVENANCE.json").read_text())
     assert rec["parameters"] == {"n_bootstrap": 50, "seed": 7}  # notebooks of one folder merge
     assert "hub_endpoint" not in rec  # a local folder has no hub
@@ -127,7 +128,13 @@ def test_notebook_defaults_are_the_registered_defaults(nb_path: Path) -> None:
 def test_outputs_folder_follows_the_parameters(nb_path: Path) -> None:
     text = "\n".join(c.source for c in nbformat.read(nb_path, as_version=4).cells if c.cell_type == "code")
     calls = text.count("provenance.output_dir(") if "load_bench(" in text else 0  # 00 loads no data
-    assert text.count("params=provenance.run_parameters(globals())") >= calls
+    assert (
+        text.count("provenance.output_dir(bench.label, out_dir, params)")
+        + text.count("provenance.output_dir(items.label, out_dir, params)")
+        >= calls
+    )
+    assert text.count("params = provenance.run_parameters(globals())") >= calls  # checked before any file
+    assert text.count("provenance.write_provenance(") >= calls
     assert "keep them out of the parameters cell" not in nb_path.read_text(encoding="utf-8")
 
 

@@ -201,17 +201,17 @@ def test_papermill_is_on_path() -> None:
     assert shutil.which("papermill"), "the papermill CLI is installed with the package"
 
 
-def test_output_dir_checks_the_kernel_namespace(monkeypatch, tmp_path: Path) -> None:
-    """A notebook that only calls provenance.output_dir (the scorecard) is checked too."""
+def test_run_parameters_checks_the_kernel_namespace(monkeypatch, tmp_path: Path) -> None:
+    """The parameters a notebook reads (run_parameters, before output_dir) are checked against what it declares."""
     import IPython
 
     shell = type("Shell", (), {"user_ns": {"In": ["", "out_dir = None\n", "# Parameters\nout_dri = 'x'\n"]}})()
     monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
     with pytest.raises(parameters.ParameterError, match="unknown parameter 'out_dri'.*did you mean 'out_dir'"):
-        provenance.output_dir("sample", tmp_path / "o")
+        provenance.output_dir("sample", tmp_path / "o", provenance.run_parameters(shell.user_ns))
     assert not (tmp_path / "o").exists()
     shell.user_ns["In"] = ["", "out_dir = None\n", "x = 1"]
-    assert provenance.output_dir("sample", tmp_path / "o") == tmp_path / "o"
+    assert provenance.output_dir("sample", tmp_path / "o", provenance.run_parameters(shell.user_ns)) == tmp_path / "o"
 
 
 def test_declared_names_hold_every_name_papermill_sees() -> None:

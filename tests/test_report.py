@@ -276,17 +276,18 @@ def test_sample_outputs_are_labelled_synthetic(tmp_path):
 
 
 def test_output_dir_records_provenance(tmp_path):
-    """Given the bench, output_dir writes PROVENANCE.json naming the source and revision."""
+    """write_provenance writes PROVENANCE.json naming the source and revision, deterministically."""
     import json
     from types import SimpleNamespace
 
     bench = SimpleNamespace(source="hf", revision="13ac79a", label="hf", synthetic=False)
-    out = provenance.output_dir("hf", tmp_path / "hf", bench)
+    out = provenance.output_dir("hf", tmp_path / "hf")
+    provenance.write_provenance(bench, out)
     record = json.loads((out / "PROVENANCE.json").read_text())
     assert record["source"] == "hf" and record["revision"] == "13ac79a"
     assert record["synthetic"] is False
     again = (out / "PROVENANCE.json").read_text()
-    provenance.output_dir("hf", tmp_path / "hf", bench)
+    provenance.write_provenance(bench, out)
     assert (out / "PROVENANCE.json").read_text() == again  # deterministic
 
 
@@ -294,13 +295,11 @@ def test_synthetic_flag_follows_provenance(tmp_path):
     """A folder whose PROVENANCE.json says synthetic gets the labels whatever its name."""
     from types import SimpleNamespace
 
-    mirror = provenance.output_dir(
-        "m", tmp_path / "my_mirror", SimpleNamespace(source="/x", revision="r", label="m", synthetic=True)
-    )
+    mirror = provenance.output_dir("m", tmp_path / "my_mirror")
+    provenance.write_provenance(SimpleNamespace(source="/x", revision="r", label="m", synthetic=True), mirror)
     assert provenance.is_synthetic_dir(mirror)
-    real = provenance.output_dir(
-        "hf", tmp_path / "sample", SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False)
-    )
+    real = provenance.output_dir("hf", tmp_path / "sample")
+    provenance.write_provenance(SimpleNamespace(source="hf", revision="r", label="hf", synthetic=False), real)
     assert not provenance.is_synthetic_dir(real)  # provenance wins over the folder name
 
 

@@ -86,12 +86,8 @@ def test_the_folder_listing_links_each_file_once(tmp_path: Path) -> None:
 
 
 def test_the_closing_lines_name_the_index_and_the_scorecard_page(tmp_path: Path) -> None:
-    assert report.report_page_lines(None) == [] and report.report_page_lines(tmp_path) == []
     (tmp_path / "00_index.html").write_text("x")
     (tmp_path / "18_scorecard.html").write_text("x")
-    lines = report.report_page_lines(tmp_path)
-    assert lines[0].startswith("report (open in a browser): ") and lines[0].endswith("00_index.html")
-    assert lines[1].startswith("scorecard page: ") and lines[1].endswith("18_scorecard.html")
     end = rn.end_summary(tmp_path, tmp_path)  # a folder outside the repository: printed whole
     assert end[:2] == [f"{w}: {tmp_path / p}" for w, p in report.REPORT_PAGES]
     assert end[2] == f"tables and figures: {tmp_path}/" and end[3].startswith("scorecard: none")

@@ -584,7 +584,9 @@ def test_bootstrap_cells_stratified_agrees_with_naive_resampler():
     n_res = 20_000
     out = S.bootstrap_cells(df, by=["cell"], value="v", strata="dag", n_resamples=n_res, seed=0)
     pick = np.random.default_rng(9)
-    naive = np.hstack([x[s == k][pick.integers(0, (s == k).sum(), size=(n_res, (s == k).sum()))] for k in (0, 1)]).mean(1)
+    naive = np.hstack([x[s == k][pick.integers(0, (s == k).sum(), size=(n_res, (s == k).sum()))] for k in (0, 1)]).mean(
+        1
+    )
     lo, hi = np.quantile(naive, [0.025, 0.975])
     assert out["lo"].iloc[0] == pytest.approx(lo, abs=0.01)
     assert out["hi"].iloc[0] == pytest.approx(hi, abs=0.01)
@@ -731,7 +733,9 @@ def test_bootstrap_cells_by_codes_equals_the_groupby_path(monkeypatch):
     )
     args = (["judge", "difficulty"], "mu", "dag_type", 300, 7)
     got = S.bootstrap_cells(frame, *args)
-    want = frame.groupby(["judge", "difficulty"], observed=True, dropna=False)["mu"].agg(["mean", "count"]).reset_index()
+    want = (
+        frame.groupby(["judge", "difficulty"], observed=True, dropna=False)["mu"].agg(["mean", "count"]).reset_index()
+    )
     np.testing.assert_allclose(got["mean"], want["mean"])
     assert got["n"].tolist() == want["count"].tolist()
     assert got["judge"].isna().sum() == 2  # the missing judge is a cell per difficulty

@@ -218,6 +218,60 @@ def plan_diff(expected: Any, generated: Any) -> str:
     return text or "(identical plans)"
 
 
+_P_COLUMNS: dict[str, str] = {
+    "tool_selection": "p_tool",
+    "parameter_structure": "p_param",
+    "sequence_accuracy": "p_seq",
+    "query_coverage": "p_cov",
+}
+
+
+def _of_generation(frame: pd.DataFrame, id: str, generator: str, difficulty: str) -> pd.DataFrame:
+    """Return the rows of one generation (record id, generator, difficulty) of a frame."""
+    return frame[
+        (stats.as_str(frame["id"]) == str(id))
+        & (stats.as_str(frame["generator"]) == generator)
+        & (stats.as_str(frame["difficulty"]) == difficulty)
+    ]
+
+
+def _tools_table(tools: Sequence[dict]) -> pd.DataFrame:
+    """Return one row per available tool: its name, parameters and required parameters."""
+    rows = [
+        {
+            "tool": t.get("name"),
+            "parameters": ", ".join(t.get("properties") or {}),
+            "required": ", ".join(t.get("required") or []),
+        }
+        for t in tools
+    ]
+    return pd.DataFrame(rows)
+
+
+def _verdict_grid(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
+    """Return the verdicts l of one generation: rows judges, columns (condition, metric)."""
+    grid = v.pivot_table(index="judge", columns=["condition", "metric"], values="llm_score", aggfunc="first")
+    cols = pd.MultiIndex.from_product([schema.MAIN_CONDITIONS, schema.METRICS], names=["condition", "metric"])
+    grid = grid.reindex(index=present, columns=cols)
+    grid.index.name = "judge"
+    return grid
+
+
+def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
+    """Return one row per (judge, metric): 'verdict: justification' under each condition."""
+    lab = v.assign(
+        text=[
+            ("null" if pd.isna(s) else f"{s:g}") + (f": {t}" if isinstance(t, str) and t else "")
+            for s, t in zip(v["llm_score"], v["justification"])
+        ]
+    )
+    just = lab.pivot_table(index=["judge", "metric"], columns="condition", values="text", aggfunc="first")
+    idx = pd.MultiIndex.from_product([present, schema.METRICS], names=["judge", "metric"])
+    just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)").reset_index()
+    just.columns.name = None
+    return just
+
+
 def case_view(
     bench, id: str, generator: str, difficulty: str, judges: Sequence[str] = tuple(schema.JUDGES)
 ) -> dict[str, Any]:
@@ -228,12 +282,7 @@ def case_view(
     bench was loaded without justifications).
     """
     rec = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id").loc[str(id)]
-    gen = bench.generations
-    g = gen[
-        (stats.as_str(gen["id"]) == str(id))
-        & (stats.as_str(gen["generator"]) == generator)
-        & (stats.as_str(gen["difficulty"]) == difficulty)
-    ].iloc[0]
+    g = _of_generation(bench.generations, id, generator, difficulty).iloc[0]
     record = pd.DataFrame(
         [
             {
@@ -250,55 +299,18 @@ def case_view(
     queries = pd.DataFrame(
         {"difficulty": schema.DIFFICULTIES, "query": [str(rec[f"query_{d}"]) for d in schema.DIFFICULTIES]}
     )
-    tools = pd.DataFrame(
-        [
-            {
-                "tool": t.get("name"),
-                "parameters": ", ".join(t.get("properties") or {}),
-                "required": ", ".join(t.get("required") or []),
-            }
-            for t in rec["tools"]
-        ]
-    )
-    p_cols = {
-        "tool_selection": "p_tool",
-        "parameter_structure": "p_param",
-        "sequence_accuracy": "p_seq",
-        "query_coverage": "p_cov",
-    }
-    p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[p_cols[m]]) for m in schema.METRICS]})
-    v = bench.verdicts
-    v = v[
-        (stats.as_str(v["id"]) == str(id))
-        & (stats.as_str(v["generator"]) == generator)
-        & (stats.as_str(v["difficulty"]) == difficulty)
-    ]
-    v = _main(v, judges)
-    if "justification" not in v.columns:
-        v = v.assign(justification="")
-    verdicts = v.pivot_table(index="judge", columns=["condition", "metric"], values="llm_score", aggfunc="first")
+    p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[_P_COLUMNS[m]]) for m in schema.METRICS]})
+    v = _main(_of_generation(bench.verdicts, id, generator, difficulty), judges)
+    v = v if "justification" in v.columns else v.assign(justification="")
     present = [j for j in judges if j in set(v["judge"])]
-    cols = pd.MultiIndex.from_product([schema.MAIN_CONDITIONS, schema.METRICS], names=["condition", "metric"])
-    verdicts = verdicts.reindex(index=present, columns=cols)
-    verdicts.index.name = "judge"
-    lab = v.assign(
-        text=[
-            ("null" if pd.isna(s) else f"{s:g}") + (f": {t}" if isinstance(t, str) and t else "")
-            for s, t in zip(v["llm_score"], v["justification"])
-        ]
-    )
-    just = lab.pivot_table(index=["judge", "metric"], columns="condition", values="text", aggfunc="first")
-    idx = pd.MultiIndex.from_product([present, schema.METRICS], names=["judge", "metric"])
-    just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)").reset_index()
-    just.columns.name = None
     return {
         "record": record,
         "queries": queries,
-        "tools": tools,
+        "tools": _tools_table(rec["tools"]),
         "diff": plan_diff(rec["expected_calls"], g["generated_calls"]),
         "p": p,
-        "verdicts": verdicts,
-        "justifications": just,
+        "verdicts": _verdict_grid(v, present),
+        "justifications": _justifications(v, present),
     }
 
 
