@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 
 from ajb_sample.generators import openai_calls, simulate_generation, tool_overlap
 from ajb_sample.judges import (
@@ -26,6 +27,7 @@ from ajb_sample.judges import (
     condition_block,
     follow_reference,
     planted,
+    planted_summary,
     profile,
     resample,
     simulate_verdicts,
@@ -349,8 +351,9 @@ def readme_text(
     variant: str = "default",
 ) -> str:
     """Return README.md: the YAML header (`synthetic: true`, the `configs:` and, given `rows`,
-    each config's row count as the hub's `dataset_info:` gives it) and a plain statement of what
-    this is. The loader reads `synthetic` and the row counts from the header (ajb_utils.data)."""
+    each config's row count as the hub's `dataset_info:` gives it, and what the variant planted,
+    `planted:`) and a plain statement of what this is. The loader reads `synthetic`, the row counts
+    and `planted` from the header (ajb_utils.data)."""
     lines = ["---", "synthetic: true", "configs:"]
     for name, path in configs:
         lines += [f"- config_name: {name}", "  data_files:", "  - split: train", f"    path: {path}"]
@@ -358,6 +361,8 @@ def readme_text(
         lines.append("dataset_info:")
         for name, _path in configs:
             lines += [f"- config_name: {name}", "  splits:", "  - name: train", f"    num_examples: {rows[name]}"]
+    planted = yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200)
+    lines += planted.rstrip("\n").splitlines()
     lines += [
         "---",
         "",
@@ -493,7 +498,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--variant",
         choices=list(VARIANTS),
         default="default",
-        help="planted patterns: 'default' (the committed sample) or 'contrast' (jury loses, every GT lift positive)",
+        help="planted patterns: 'default' (the committed sample), 'contrast' (jury loses, every GT lift positive) or"
+        " 'reversed' (with-GT and without-GT profiles swapped, flat difficulty, a sensitive Prometheus-2)",
     )
     return ap.parse_args(argv)
 

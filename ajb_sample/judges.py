@@ -58,7 +58,7 @@ JUSTIFICATIONS: dict[str, dict[float, list[str]]] = {
 #   sensitivity without the reference while the five others stay lenient, so averaging pulls the
 #   jury's verdict towards the lenient majority (correlated leniency, the paper's explanation).
 NO_ANCHORING: dict[str, float] = {m: 0.0 for m in METRICS}
-VARIANTS: dict[str, dict[str, Any]] = {
+VARIANTS: dict[str, Any] = {
     "default": {},
     "contrast": {
         # with the reference every judge detects more and credits a missed flaw less often
@@ -88,6 +88,35 @@ VARIANTS: dict[str, dict[str, Any]] = {
         },
     },
 }
+# "reversed" turns the default's planted effects round (a callable: a swap is not an override), so
+# a sentence that assumes a direction of the default sample goes false on it (issue 39):
+# - the with-GT and without-GT profiles are swapped for every judge: every GT lift is negative;
+# - difficulty is flat: the sensitivity, false-alarm and hedge multipliers are 1 at every level;
+# - Prometheus-2 is made sensitive (no noise, few false alarms): the best judge in most cells.
+SENSITIVE: dict[str, Any] = {
+    "noise": {m: 0.0 for m in METRICS},
+    "sensitivity": {m: 0.97 for m in METRICS},
+    "false_alarm": {m: 0.002 for m in METRICS},
+    "value_alarm": 0.0,
+    "hedge_correct": 0.002,
+    "hedge_flawed": 0.05,
+    "leniency": 0.3,
+}
+
+
+def reversed_effects(beh: dict[str, Any]) -> dict[str, Any]:
+    """Return the behaviour with the with-GT / without-GT profiles swapped, flat difficulty and a sensitive Prometheus-2."""
+    out = copy.deepcopy(beh)
+    d = out["defaults"]
+    d["with_gt"], d["without_gt"] = d["without_gt"], d["with_gt"]
+    for spec in out["judges"].values():
+        spec["with_gt"], spec["without_gt"] = spec.get("without_gt", {}), spec.get("with_gt", {})
+    out["multipliers"] = {k: {lvl: 1.0 for lvl in v} for k, v in out["multipliers"].items()}
+    out["judges"]["judge_prometheus2_7b"].update(with_gt=dict(SENSITIVE), without_gt=dict(SENSITIVE))
+    return out
+
+
+VARIANTS["reversed"] = reversed_effects
 _VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
 
 
@@ -111,8 +140,11 @@ def _yaml_behaviour() -> dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def _variant_behaviour(variant: str) -> dict[str, Any]:
-    """Return the YAML behaviour with one variant's overrides merged in."""
-    return deep_merge(_yaml_behaviour(), VARIANTS[variant]) if VARIANTS[variant] else _yaml_behaviour()
+    """Return the YAML behaviour with one variant's overrides merged in (or its transform applied)."""
+    over = VARIANTS[variant]
+    if callable(over):
+        return over(_yaml_behaviour())
+    return deep_merge(_yaml_behaviour(), over) if over else _yaml_behaviour()
 
 
 def behaviour() -> dict[str, Any]:
@@ -245,3 +277,33 @@ def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool, u_jus
     # A null metric counts as a full miss (the authors' rule); a failed call is null overall.
     block["overall_alignment_pct"] = None if cond_null else round(100.0 * float(np.mean(matches)), 4)
     return block
+
+
+def planted_summary(variant: str) -> dict[str, Any]:
+    """Return what a variant plants, per judge, for the sample card's `planted:` header (the
+    notebooks read it from the loaded sample instead of typing the YAML's numbers)."""
+    with planted(variant):
+        beh = behaviour()
+        names = [j for j in beh["judges"] if j.startswith("judge_")]
+        conds = ("with_gt", "without_gt", "without_gt_05")
+
+        def per_judge(f: Any) -> dict[str, float]:
+            return {j: round(float(f(j)), 3) for j in names}
+
+        return {
+            "variant": variant,
+            "knobs": "ajb_sample/resources/sample_judges.yaml",
+            "leniency": {c: per_judge(lambda j, c=c: profile(j, c)["leniency"]) for c in conds},
+            "sensitivity": {
+                c: per_judge(lambda j, c=c: np.mean(list(profile(j, c)["sensitivity"].values())))
+                for c in ("with_gt", "without_gt")
+            },
+            "noise": {
+                c: per_judge(lambda j, c=c: np.mean(list(profile(j, c)["noise"].values())))
+                for c in ("with_gt", "without_gt")
+            },
+            "anchoring": per_judge(lambda j: max(profile(j, "with_gt")["anchoring"].values())),
+            "follow_reference": per_judge(follow_reference),
+            "sensitivity_by_difficulty": {k: float(v) for k, v in beh["multipliers"]["sensitivity"].items()},
+            "errors_drawn": "independently per judge given the record",
+        }

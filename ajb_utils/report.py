@@ -18,6 +18,7 @@ import copy
 import difflib
 import html
 import io
+import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -165,18 +166,58 @@ def prompt_diff(a: str, b: str, context: int = 2) -> str:
     )
 
 
-def show_prompt_diff(a: str, b: str, context: int = 2) -> None:
-    """Display `prompt_diff(a, b)` as a Markdown diff block with the authors' attribution; returns None."""
+def file_link(path: Path | str) -> str:
+    """Return a Markdown link to a written file, relative to the working directory (a notebook's
+    folder: the HTML report rewrites it for its pages), labelled with the repository path."""
+    rel = Path(os.path.relpath(Path(path).resolve(), Path.cwd())).as_posix()
+    return f"[`{paths.relpath(path)}`]({rel})"
+
+
+def focused_diff(diff: str, focus: str) -> str:
+    """Return the file header, hunk headers and changed lines of a unified diff that name `focus` (case-insensitive)."""
+    lines = diff.splitlines()
+    keep = [ln for ln in lines[2:] if ln.startswith("@@") or (ln[:1] in "+-" and focus.lower() in ln.lower())]
+    keep = [
+        ln
+        for i, ln in enumerate(keep)
+        if not (ln.startswith("@@") and (i + 1 == len(keep) or keep[i + 1].startswith("@@")))
+    ]
+    return "\n".join(lines[:2] + keep)
+
+
+def show_prompt_diff(
+    a: str,
+    b: str,
+    context: int = 2,
+    focus: str | None = None,
+    out_dir: Path | str | None = None,
+    artifact_id: str = "W",
+) -> Path | None:
+    """Display `prompt_diff(a, b)` as a Markdown diff block with the authors' attribution.
+
+    With `focus`, only the changed lines that name it are shown (and the hunks they are in); with
+    `out_dir`, the whole diff is written to `<artifact_id>_prompt_diff_<a>_<b>.diff` there, named
+    under the block, and its path returned (else None).
+    """
     from IPython.display import Markdown, display
 
     diff = prompt_diff(a, b, context)
     added = sum(1 for line in diff.splitlines()[2:] if line.startswith("+"))
     removed = sum(1 for line in diff.splitlines()[2:] if line.startswith("-"))
+    path = None
+    if out_dir is not None:
+        path = Path(out_dir) / f"{artifact_id}_prompt_diff_{a}_{b}.diff"
+        path.write_text(diff + "\n", encoding="utf-8")
+    shown_diff = focused_diff(diff, focus) if focus else diff
+    scope = f' The lines naming "{focus}":' if focus else ""
+    where = f" The whole diff: {file_link(path)}." if path is not None else ""
     display(
         Markdown(
-            f"**{a} → {b}**: {removed} lines removed, {added} added.\n\n```diff\n{diff}\n```\n\n*{PROMPT_ATTRIBUTION}*"
+            f"**{a} → {b}**: {removed} lines removed, {added} added.{scope}\n\n```diff\n{shown_diff}\n```\n\n"
+            f"*{PROMPT_ATTRIBUTION}*{where}"
         )
     )
+    return path
 
 
 # ---- display -------------------------------------------------------------------------------
@@ -370,7 +411,7 @@ def offline_equations(nb: Any) -> Any:
 
     For scripts/run_notebooks.py's `render_html`: the page then needs no MathJax from the network::
 
-        body, _ = HTMLExporter().from_notebook_node(report.offline_equations(nbformat.read(path, as_version=4)))
+        body, _ = report.html_exporter().from_notebook_node(report.offline_equations(nbformat.read(path, as_version=4)))
     """
     out = copy.deepcopy(nb)
     for cell in out["cells"]:
@@ -378,3 +419,52 @@ def offline_equations(nb: Any) -> Any:
             src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
             cell["source"] = offline_math(src)
     return out
+
+
+OFFLINE_TEMPLATE = Path(__file__).parent / "resources" / "html" / "ajb_offline.html.j2"
+NETWORK_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
+
+
+def html_exporter() -> Any:
+    """Return nbconvert's HTML exporter with the package's template: a page that loads no script.
+
+    nbconvert's lab page names require.js, MathJax and mermaid on a CDN; ours leaves them out (the
+    equations are SVG, see `offline_equations`), so a page opened offline waits on nothing.
+    """
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(extra_template_paths=[str(OFFLINE_TEMPLATE.parent)], template_file=OFFLINE_TEMPLATE.name)
+
+
+def network_scripts(page: str) -> list[str]:
+    """Return the <script> tags of an HTML page that load from the network (none on the package's pages)."""
+    return [m.group(0) for m in NETWORK_SCRIPT.finditer(page)]
+
+
+def show_case_brief(
+    view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str, metric: str | None = None
+) -> Path:
+    """Display one case of `tables.case_view` in what its sentence needs: the query at its
+    difficulty, the plan diff, p per metric and every judge's verdicts (on `metric` only, when
+    given); the whole case (all three queries, tools, justifications) goes to
+    `<artifact_id>_<name>.csv` in `out_dir`, named under it, and its path is returned."""
+    r = view["record"].iloc[0]
+    queries = view["queries"].set_index("difficulty")["query"]
+    print(
+        f"{schema.display(r['generator'])}, {r['difficulty']}, {r['dag_type']}; query ({r['difficulty']}): {queries[r['difficulty']]}"
+    )
+    print(view["diff"])
+    show(view["p"].set_index("metric").T, digits=4)
+    verdicts = view["verdicts"]
+    if metric is not None:
+        verdicts = verdicts.xs(metric, axis=1, level="metric")
+    show(verdicts, digits=1)
+    whole = view["justifications"].assign(**{f"query_{d}": q for d, q in queries.items()}, **r.to_dict())
+    if is_synthetic_dir(out_dir):
+        whole = whole.assign(data=SYNTHETIC_NOTE)
+    path = Path(out_dir) / f"{artifact_id}_{name}.csv"
+    whole.to_csv(path, index=False, lineterminator="\n")
+    from IPython.display import Markdown, display
+
+    display(Markdown(f"The whole case (three queries, every judge's verdict and justification): {file_link(path)}"))
+    return path

@@ -18,9 +18,12 @@ a difference without a CI says so; a zero-width CI says why it can be zero wide.
 
 from __future__ import annotations
 
+import decimal
 import math
-from collections.abc import Iterable, Mapping
-from typing import Literal
+import numbers
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -41,8 +44,10 @@ __all__ = [
     "holds",
     "num",
     "order",
+    "planted_text",
     "rank_of",
     "rank_text",
+    "same_answer",
     "sign_text",
     "versus",
     "zero_width_note",
@@ -117,7 +122,8 @@ def compare(
     if not _finite(delta):
         return f"{a} vs {b}: no difference could be computed"
     if d == "indistinguishable":
-        return f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}, a CI that spans 0"
+        body = f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}"
+        return body + (zero_width_note(lo, hi, digits) or ", a CI that spans 0")
     if d == "equal":
         return f"{a} and {b} score the same ({num(delta, digits, True)}{u}, {NO_CI})"
     body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)}{u} {ci_text(lo, hi, digits)}"
@@ -196,14 +202,66 @@ def holds(statement: str, ok: bool | None, evidence: str = "") -> str:
     return f"{word}: {statement}" + (f" ({evidence})" if evidence else "")
 
 
-def check(guess: object, answer: object, why: str) -> str:
+# The glossary's symbols (notebook 00) and the ASCII a reader types for them: both are right answers.
+SPELLINGS: dict[str, str] = {
+    "p\u0304": "pbar",
+    "p-bar": "pbar",
+    "p bar": "pbar",
+    "\u03ba": "kappa",
+    "\u03c1": "rho",
+    "\u2212": "-",
+    "\u00d7": "x",
+    "\u2113": "l",
+}
+
+
+def spelling(text: str) -> str:
+    """Return text in the form answers are compared in: the glossary's symbols spelled out, case and spaces dropped."""
+    out = unicodedata.normalize("NFC", str(text)).casefold()
+    for symbol, ascii_form in SPELLINGS.items():
+        out = out.replace(unicodedata.normalize("NFC", symbol), ascii_form)
+    return "".join(out.split())
+
+
+def decimals(x: float) -> int:
+    """Return the decimals a number is printed with (str(0.3333) -> 4, an integer -> 0)."""
+    if isinstance(x, numbers.Integral) or not math.isfinite(float(x)):
+        return 0
+    return max(0, -int(decimal.Decimal(str(float(x))).as_tuple().exponent))
+
+
+def _number(x: object) -> float | None:
+    """Return x as a float when it is a number or a text that reads as one (None otherwise)."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, numbers.Real):
+        return float(x)
+    try:
+        return float(spelling(str(x)))
+    except ValueError:
+        return None
+
+
+def same_answer(guess: object, answer: object, digits: int | None = None) -> bool:
+    """Return True when a guess is the answer: a number within the answer's printed precision
+    (half a unit of its last decimal, or of `digits`), or the same text up to case, spaces and the
+    glossary's spellings (1 - p\u0304 = 1 - p-bar)."""
+    g, a = _number(guess), _number(answer)
+    if g is not None and a is not None:
+        d = decimals(answer if isinstance(answer, numbers.Real) else a) if digits is None else digits
+        return math.isfinite(g) and math.isfinite(a) and abs(g - a) <= 0.5 * 10.0**-d + 1e-12
+    return spelling(str(guess)) == spelling(str(answer))
+
+
+def check(guess: object, answer: object, why: str, digits: int | None = None) -> str:
     """Return the feedback of an exercise: right or wrong, the answer and why.
 
-    The notebook prints it; nothing is asserted about the reader's guess.
+    A number within the answer's printed precision, another case or the glossary's other spelling
+    is right (`same_answer`). The notebook prints it; nothing is asserted about the reader's guess.
     """
     if answer is None:
         return f"Cannot be checked on this data. {why}"
-    if guess == answer:
+    if same_answer(guess, answer, digits):
         return f"Right: the answer is {answer}. {why}"
     return f"Not this time: you predicted {guess}, the data give {answer}. {why}"
 
@@ -218,3 +276,58 @@ def bullets(sentences: Iterable[str]) -> str:
         s = s[0].upper() + s[1:]
         out.append(f"- {s}" if s.endswith((".", "?", "!")) else f"- {s}.")
     return "\n".join(out)
+
+
+def _span(values: Mapping[str, float], pct: bool = True) -> str:
+    """Return '92%' when every judge has the same value, else '40-92%' (the range over judges)."""
+    v = [float(x) for x in values.values()]
+    lo, hi = (100 * min(v), 100 * max(v)) if pct else (min(v), max(v))
+    unit = "%" if pct else ""
+    return f"{lo:.0f}{unit}" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f}{unit}"
+
+
+def _named(values: Mapping[str, float]) -> str:
+    """Return 'GPT-5.4 (45%), Gemini-2.5-Pro (75%)' for the judges with a nonzero value."""
+    from ajb_utils.schema import display
+
+    return ", ".join(f"{display(j)} ({100 * float(v):.0f}%)" for j, v in values.items() if float(v) > 0)
+
+
+PLANTED_TOPICS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "compression": lambda p: (
+        f"a missed flaw is credited with 1.0 with P = {_span(p['leniency']['without_gt'])} without GT and "
+        f"{_span(p['leniency']['with_gt'])} with GT (over the judges); the C2 runs set it to "
+        f"{_span(p['leniency']['without_gt_05'])}"
+    ),
+    "sensitivity": lambda p: (
+        f"a flaw is detected with P = {_span(p['sensitivity']['with_gt'])} with GT and "
+        f"{_span(p['sensitivity']['without_gt'])} without GT (mean over the metrics), times "
+        + ", ".join(f"{v:g} ({d})" for d, v in p["sensitivity_by_difficulty"].items())
+        + " by difficulty"
+    ),
+    "noise": lambda p: (
+        "with GT a random verdict replaces the judge's with P = "
+        + (_named(p["noise"]["with_gt"]) or "0 for every judge")
+    ),
+    "anchoring": lambda p: (
+        "with the reference shown, "
+        + (
+            f"{_named(p['anchoring'])} credit a flawed metric with 1.0 whenever the plan's tools overlap the reference"
+            if _named(p["anchoring"])
+            else "no judge anchors on it (credits a flawed metric because the reference overlaps the plan)"
+        )
+    ),
+    "follow_reference": lambda p: (
+        f"a corrupted reference (C3) is followed as if correct with P = {_span(p['follow_reference'])} over the judges"
+    ),
+    "errors": lambda p: f"each judge's errors are drawn {p['errors_drawn']}",
+}
+
+
+def planted_text(planted: Mapping[str, Any], topics: Iterable[str]) -> str:
+    """Return what the loaded sample planted, one bullet per topic (from its card's `planted:`
+    header, `data.planted_effects`), or a line saying that nothing was planted in this data."""
+    if not planted:
+        return "Nothing planted: this data is not a synthetic sample with a `planted:` card header."
+    head = f"The loaded sample's card (variant {planted.get('variant', '?')}, knobs in `{planted.get('knobs', '?')}`):"
+    return head + "\n" + bullets(PLANTED_TOPICS[t](planted) for t in topics)

@@ -288,15 +288,14 @@ def broken_links(page: Path) -> list[str]:
 
 
 def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) -> Path:
-    """Return the HTML page written for an executed notebook (nbconvert, its equations drawn as SVG so
-    the page needs no network), links rewritten for `html_dir`; `source_dir` is the folder its relative
-    links were written for (default: its own)."""
+    """Return the HTML page written for an executed notebook (nbconvert with the package's template,
+    its equations drawn as SVG: the page loads no script), links rewritten for `html_dir`;
+    `source_dir` is the folder its relative links were written for (default: its own)."""
     import nbformat
-    from nbconvert import HTMLExporter
 
     from ajb_utils import report
 
-    body, _ = HTMLExporter().from_notebook_node(report.offline_equations(nbformat.read(notebook, as_version=4)))
+    body, _ = report.html_exporter().from_notebook_node(report.offline_equations(nbformat.read(notebook, as_version=4)))
     out = html_dir / f"{notebook.stem}.html"
     write_whole(out, rewrite_links(body, source_dir or notebook.parent, html_dir).encode("utf-8"))
     return out

@@ -6,6 +6,7 @@ cell that says right or wrong), then "Against the paper" and the environment."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from html.parser import HTMLParser
@@ -293,3 +294,133 @@ def test_anatomy_accepts_computed_takeaways_and_checked_guesses() -> None:
     assert anatomy_problems({"cells": cells}) == []
     cells[3]["outputs"] = []
     assert anatomy_problems({"cells": cells}) == ["'Takeaways' has 0 bullets (3-5 expected)"]
+
+
+# ---- typed data sentences (issue 39) --------------------------------------------------------------
+# A sentence that states a direction, an order, a band or a count about the data must be computed
+# from it. Typed text can carry concepts and the paper's values; a question states no fact about the
+# data ("does alignment fall?", not "why does alignment fall?"). The check reads markdown (questions
+# and "You will learn" lines included), figure captions and titles in code, and the string literals
+# of cells tagged `takeaways` (an f-string with its values as {}; the branches of a computed choice
+# `'a' if x else 'b'` and the values of a dict are the data's choice, not typed).
+DATA_CLAIM = re.compile(
+    r"\b(falls?|fell|rises?|rose|drops? by|steeper|shallower|converges?|converging|narrow band|"
+    r"far (?:below|above)|the (?:rise|fall|drop) (?:in|of|from)|drop is|beats?|outperforms?|loses to|wins|exceeds|"
+    r"trails|(?:is|are|was|were) (?:the )?(?:best|worst|highest|lowest)|most frequent best|floor|"
+    r"\d[\d,]* (?:records|verdicts|generations|items|plans) per \w+|\d[\d,]* records, not|"
+    r"(?:negative|positive) lifts? for|in \d+ ?% of (?:cases|verdicts))\b",
+    re.IGNORECASE,
+)
+CITED = re.compile(r"paper|reported|reports|authors|draft|Finding \d|§|App\.|Appendix|arXiv|the release", re.I)
+HEDGED = re.compile(r"\b(whether|if|when|where|wherever|unless|would|could|can|cannot|may|might|any)\b", re.I)
+COMPUTED_NEXT = re.compile(r"\{\}")  # a claim word followed by a value the cell computed
+PRESUPPOSES = re.compile(r"\b(why|how much|how far)\b", re.I)
+_SEGMENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(])|\n(?=\s*[-*] )|\n\n|;\s|:\s|\s\(|\)")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*(])|\n(?=\s*[-*] )|\n\n")
+
+
+def typed_claims(text: str) -> list[str]:
+    """Return the segments of a text that state a fact about the data without computing it."""
+    out = []
+    for sentence in _SENTENCE.split(text):
+        plain = re.sub(r"`[^`]*`|\$[^$]*\$", "", sentence)
+        for seg in _SEGMENT.split(plain):
+            m = DATA_CLAIM.search(seg)
+            if not m or not seg.strip():
+                continue
+            if seg.rstrip().endswith("?") or sentence.rstrip().endswith("?"):
+                if PRESUPPOSES.search(seg):
+                    out.append(seg.strip())
+                continue
+            cited = CITED.search(seg if m.group(0)[0].isdigit() else plain)  # a typed count is the sample's
+            if cited or HEDGED.search(seg) or COMPUTED_NEXT.search(seg[m.end() : m.end() + 12]):
+                continue
+            out.append(seg.strip())
+    return out
+
+
+def _typed_literals(tree: ast.AST) -> list[str]:
+    """Return the texts a code cell types: string constants and f-strings (values as {}), without
+    the branches of a conditional expression and the values of dict literals (the data's choices)."""
+    chosen: set[int] = set()
+    for node in ast.walk(tree):
+        branches = [node.body, node.orelse] if isinstance(node, ast.IfExp) else []
+        branches += [v for v in node.values if v is not None] if isinstance(node, ast.Dict) else []
+        chosen.update(id(n) for b in branches for n in ast.walk(b))
+    texts, parts = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and id(node) not in chosen:
+            parts.update(id(v) for v in node.values)
+            texts.append("".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in chosen | parts:
+            texts.append(node.value)
+    return texts
+
+
+def _captions(tree: ast.AST) -> list[str]:
+    """Return the typed texts of figure captions and titles (title=/caption= arguments, set_title, suptitle)."""
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        args = [kw.value for kw in node.keywords if kw.arg in ("title", "caption", "xlabel", "ylabel")]
+        if getattr(node.func, "attr", "") in ("set_title", "suptitle", "set_xlabel", "set_ylabel"):
+            args += node.args
+        out += [t for a in args for t in _typed_literals(a)]
+    return out
+
+
+def typed_data_sentences(nb: dict) -> list[str]:
+    """Return 'cell N: segment' for every typed data sentence of a notebook."""
+    found = []
+    for i, cell in enumerate(nb["cells"]):
+        src = _source(cell)
+        texts = [src] if cell["cell_type"] == "markdown" else []
+        if cell["cell_type"] == "code":
+            try:
+                tree = ast.parse(src)
+            except SyntaxError:  # a cell with IPython magics: nothing typed to read
+                continue
+            texts = _captions(tree)
+            if "takeaways" in cell.get("metadata", {}).get("tags", []):
+                texts += _typed_literals(tree)
+        found += [f"cell {i}: {seg}" for t in texts for seg in typed_claims(t)]
+    return found
+
+
+def test_the_typed_sentence_check_finds_the_course_reads_examples() -> None:
+    """The sentences issue 39 found typed are caught; their computed or conceptual rewrites are not."""
+    typed = [
+        "**The question.** Without the reference trace, every judge lands in a narrow band of alignment on hard queries.",
+        "# RQ3: why does without-GT alignment converge on hard queries?",
+        "The corpus is balanced by construction (20 records per topology), unlike the paper's.",
+        "Prometheus-2, far below them, is drawn light grey.",
+        "The anchoring knobs plant negative lifts for the frontier judges.",
+        "Compression explains the rise in *agreement*.",
+        "It credits a missed flaw with 1.0 in 92% of cases.",
+    ]
+    for text in typed:
+        assert typed_claims(text), text
+    fine = [
+        "**The question.** Does alignment fall with difficulty without the reference trace?",
+        "The paper reports that alignment falls on hard queries (Finding 1).",
+        "Where the without-GT curve falls like p-bar, the drop is the generators'.",
+        "The oracle is computed below.",
+        "A judge on the {0, 0.5, 1} scale cannot beat the oracle.",
+    ]
+    assert [t for t in fine if typed_claims(t)] == []
+    code = (
+        "print(tk.bullets([f\"the mean changes by {a} pp ({'a steeper' if x else 'a shallower'} fall without GT)\","
+        " f\"{'rises' if d > 0 else 'falls'} by {d}\", f\"the static judge beats {k} of 6\"]))"
+    )
+    cell = {"cell_type": "code", "source": code, "metadata": {"tags": ["takeaways"]}, "outputs": []}
+    assert typed_data_sentences({"cells": [cell]}) == ["cell 0: {} fall without GT"]
+    fig = {"cell_type": "code", "source": "ax.set_title('Prometheus-2 far below the six')", "outputs": []}
+    assert typed_data_sentences({"cells": [fig]}) == ["cell 0: Prometheus-2 far below the six"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_typed_data_sentence(path: Path) -> None:
+    """Markdown, questions, captions and takeaway literals state no typed fact about the data (issue 39)."""
+    assert typed_data_sentences(_nb(path)) == []

@@ -121,3 +121,100 @@ def test_the_planted_reversals_are_said(runs) -> None:
     assert any("GT lift is negative" in s for s in lift["default"])
     assert not any("GT lift is negative" in s for s in lift["contrast"])
     assert any(s.startswith("Seeing the reference raises alignment for all 6 judges") for s in lift["contrast"])
+
+
+# ---- the reversed sample (issue 39): every planted effect of the default turned round -------------
+# `python -m ajb_sample --variant reversed`: the with-GT and without-GT profiles swapped (every GT
+# lift negative), difficulty flat, Prometheus-2 made sensitive (above the six in most cells). The
+# notebooks that state data sentences run on it at the tiny scale; their sentences must follow it.
+REVERSED_NOTEBOOKS = (
+    "03_main_results",
+    "04_rq1_metrics_topology",
+    "06_rq3_default_score",
+    "10_anchoring",
+    "14_decision_guide",
+)
+SIGNED = r"([-+]?\d+(?:\.\d+)?)"
+
+
+def printed(nb: dict) -> str:
+    """Return every stream output of a notebook, in order."""
+    return "\n".join(
+        "".join(o.get("text", ""))
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "stream"
+    )
+
+
+def direction_word_follows(text: str) -> list[str]:
+    """Return the degradation sentences (notebook 03) whose direction words contradict their numbers."""
+    bad = []
+    for m in re.finditer(
+        rf"changes by {SIGNED} pp with GT and {SIGNED} pp without GT \((a steeper|a shallower|a) (\w+)", text
+    ):
+        w, n = float(m.group(1)), float(m.group(2))
+        word = m.group(4)
+        want = "fall" if n < 0 else ("rise" if n > 0 else "zero")
+        steeper = abs(n) > abs(w)
+        if word != want or (m.group(3) != "a" and (m.group(3) == "a steeper") != steeper):
+            bad.append(m.group(0))
+    return bad
+
+
+def test_the_direction_check_catches_a_typed_fall() -> None:
+    """'+0.8 pp with GT and +0.6 pp without GT (a steeper fall ...' was printed on the reversed sample."""
+    typed = "changes by +0.8 pp with GT and +0.6 pp without GT (a steeper fall without GT; ratio 0.74)"
+    assert direction_word_follows(typed) == [typed[: typed.index(" without GT;")]]
+    right = "changes by +0.8 pp with GT and +0.6 pp without GT (a shallower rise without GT than with GT; ratio 0.74)"
+    assert direction_word_follows(right) == []
+
+
+@pytest.fixture(scope="module")
+def reversed_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict]]:
+    """Return {notebook: {"default": nb, "reversed": nb}}: the committed notebook and a run on the tiny reversed sample."""
+    root = tmp_path_factory.mktemp("reversed")
+    sample = root / "sample_reversed"
+    build_sample("tiny", 0, sample, variant="reversed")
+    return {
+        name: {
+            "default": json.loads((REPO_ROOT / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8")),
+            "reversed": _run(name, sample, root / "reversed"),
+        }
+        for name in REVERSED_NOTEBOOKS
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", REVERSED_NOTEBOOKS)
+def test_sentences_follow_the_reversed_sample(reversed_runs, name: str) -> None:
+    """No takeaway of the default sample survives on the reversed one where its numbers or direction changed."""
+    a, b = (takeaway_bullets(reversed_runs[name][k]) for k in ("default", "reversed"))
+    assert changed_but_survived(a, b) == [] and changed_but_survived(b, a) == []
+    assert direction_word_follows(printed(reversed_runs[name]["reversed"])) == []
+
+
+@pytest.mark.slow
+def test_the_reversed_effects_are_said(reversed_runs) -> None:
+    """The planted reversals appear in what the notebooks print: the card's variant, every GT lift
+    negative, Prometheus-2 above the six's best and above the F09 colour scale, read from the data."""
+    nb = {k: printed(v["reversed"]) for k, v in reversed_runs.items()}
+    assert re.search(rf"changes by {SIGNED} pp with GT and {SIGNED} pp without GT \(a", nb["03_main_results"])
+    for name in ("06_rq3_default_score", "10_anchoring"):
+        assert "The loaded sample's card (variant reversed" in nb[name]
+    assert (
+        "Seeing the reference raises alignment" not in nb["10_anchoring"]
+        or "raises alignment for none" in nb["10_anchoring"]
+    )
+    m = re.search(
+        r"Prometheus-2 \(not one of the six\) is above the six's best in (?:all )?(\d+)(?: of (\d+))? cells",
+        nb["03_main_results"],
+    )
+    assert m and int(m.group(1)) > 0
+    assert re.search(
+        r"Prometheus-2 \([\d.]+-[\d.]+%\) is (above|partly inside) the six judges' colour scale",
+        nb["04_rq1_metrics_topology"],
+    )
+    assert "Prometheus-2 (Table 2's seventh row) is above the guide's leader in" in nb["14_decision_guide"]
+    default_04 = printed(reversed_runs["04_rq1_metrics_topology"]["default"])
+    assert "is below the six judges' colour scale" in default_04

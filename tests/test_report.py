@@ -403,3 +403,33 @@ def test_prompt_diff_shows_the_c2_change() -> None:
     assert not report.prompt_template("freeform").startswith("#")  # the authors' notes are not sent
     assert report.prompt_diff("with_gt", "with_gt") == ""
     assert "Apache-2.0" in report.PROMPT_ATTRIBUTION
+
+
+def test_focused_diff_keeps_the_changed_lines_that_name_the_focus() -> None:
+    """A prompt diff trimmed to what its sentence needs: the header, hunks with a matching change, those lines."""
+    from ajb_utils import report
+
+    diff = "\n".join(
+        [
+            "--- a",
+            "+++ b",
+            "@@ -1,3 +1,3 @@",
+            " context line",
+            "-Scores should default to 1.0",
+            "+Scores MUST default to 1.0",
+            "@@ -9,2 +9,2 @@",
+            "-other wording",
+            "+new wording",
+        ]
+    )
+    assert report.focused_diff(diff, "DEFAULT").splitlines() == [
+        "--- a",
+        "+++ b",
+        "@@ -1,3 +1,3 @@",
+        "-Scores should default to 1.0",
+        "+Scores MUST default to 1.0",
+    ]
+    assert report.focused_diff(diff, "absent") == "--- a\n+++ b"
+    whole = report.prompt_diff("with_gt", "without_gt", 1)
+    focused = report.focused_diff(whole, "default")
+    assert 0 < len(focused.splitlines()) < len(whole.splitlines()) and "default" in focused.lower()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 
 import nbformat
@@ -10,6 +11,7 @@ import pytest
 
 from ajb_utils import report
 from ajb_utils.paths import REPO_ROOT
+from script_modules import load_script
 
 
 @pytest.fixture
@@ -53,16 +55,39 @@ def test_offline_math_keeps_the_tex_as_alt_text_and_leaves_prose_alone() -> None
 
 def test_a_page_renders_offline_with_its_equations_drawn(no_network, tmp_path) -> None:
     """A notebook page made with nbconvert and no network holds its equations as images, not raw TeX."""
-    from nbconvert import HTMLExporter
-
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_markdown_cell("### Glass box\n\n$$\\mathrm{align} = \\frac{100}{N} \\sum_{r=1}^{N} \\mu_r$$"),
         nbformat.v4.new_markdown_cell("where $\\mu_r = 1 - |p_r - \\ell_r|$."),
     ]
     before = json.dumps(nb)
-    body, _ = HTMLExporter().from_notebook_node(report.offline_equations(nb))
+    body, _ = report.html_exporter().from_notebook_node(report.offline_equations(nb))
     assert json.dumps(nb) == before  # the notebook itself is not changed
     assert body.count('class="ajb-math"') == 2
     assert "\\frac{100}{N}" not in body.replace('alt="\\mathrm{align} = \\frac{100}{N} \\sum_{r=1}^{N} \\mu_r"', "")
     (tmp_path / "page.html").write_text(body, encoding="utf-8")
+
+
+def test_the_network_script_finder_finds_nbconverts_default_scripts() -> None:
+    """The finder is checked on nbconvert's own default page (it names require.js and MathJax on a CDN)."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter().from_notebook_node(nbformat.v4.new_notebook())
+    found = report.network_scripts(body)
+    assert any("require" in s for s in found) and any("mathjax" in s.lower() for s in found)
+    assert report.network_scripts('<script src="//cdn.example/x.js"></script><script>var a = 1;</script>') == [
+        '<script src="//cdn.example/x.js">'
+    ]
+
+
+def test_no_report_page_names_a_network_script(no_network, tmp_path) -> None:
+    """Every notebook's page as the main command writes it (render_html) loads no script from the network."""
+    rn = load_script("run_notebooks")
+    html = tmp_path / "html"
+    html.mkdir()
+    named = {}
+    for path in sorted((REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        page = rn.render_html(path, html).read_text(encoding="utf-8")
+        named[path.stem] = report.network_scripts(page) + re.findall(r"<link\b[^>]*href=\"https?://[^>]*>", page)
+        assert "<script" not in page, path.stem  # nothing to load at all: the package's template has no script
+    assert {k: v for k, v in named.items() if v} == {}

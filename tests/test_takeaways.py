@@ -87,3 +87,52 @@ def test_a_lift_a_run_cannot_have_is_said_so_never_zero() -> None:
     assert tk.sign_text("its GT lift", float("nan")) == "its GT lift could not be computed on this data"
     assert tk.sign_text("its GT lift", pd.NA, pd.NA, pd.NA).endswith("could not be computed on this data")
     assert tk.check("yes", None, "No lift.") == "Cannot be checked on this data. No lift."
+
+
+def test_check_accepts_a_number_within_the_printed_precision() -> None:
+    """'you predicted 0.3333333333333333, the data give 0.3333' was a right answer called wrong."""
+    assert tk.check(1 / 3, 0.3333, "").startswith("Right: the answer is 0.3333.")
+    assert tk.check("0.33334", 0.3333, "").startswith("Right")  # within half a unit of the 4th decimal
+    assert tk.check(0.3334, 0.3333, "").startswith("Not this time")  # one unit off the printed answer
+    assert tk.check(86.14, 86.1, "").startswith("Right") and tk.check(86.2, 86.1, "").startswith("Not")
+    assert tk.check(1.2, 1, "").startswith("Right")  # an integer answer: rounds to it
+    assert tk.check(2, 1, "").startswith("Not") and tk.check(1.6, 1, "").startswith("Not")
+    assert tk.check("1", "1.0", "").startswith("Right")  # a number given as text
+    assert tk.check(0.3333, 1 / 3, "").startswith("Not")  # an unrounded answer is printed in full
+    assert tk.check(0.33, 1 / 3, "", digits=2).startswith("Right")  # unless the notebook says its precision
+    assert tk.check(float("nan"), float("nan"), "").startswith("Not")  # NaN is never a right number
+    assert tk.check(True, 1, "").startswith("Not")  # a bool is not the number 1
+
+
+def test_check_accepts_case_spaces_and_the_glossarys_spellings() -> None:
+    assert tk.check("Tie", "tie", "").startswith("Right") and tk.check(" YES ", "yes", "").startswith("Right")
+    assert tk.check("1 - p-bar", "1 - p\u0304", "").startswith("Right")  # the glossary's own symbol
+    assert tk.check("1 \u2212 p\u0304", "1 - p-bar", "").startswith("Right")  # the other way, Unicode minus
+    assert tk.check("1-pbar", "1 - p-bar", "").startswith("Right")
+    assert tk.check("Kappa", "\u03ba", "").startswith("Right")
+    assert tk.check("p-bar", "1 - p-bar", "").startswith("Not")  # a different answer stays wrong
+    assert tk.check("ties", "tie", "").startswith("Not") and tk.check("below", "above", "").startswith("Not")
+    assert tk.same_answer("mean p", "Mean  P") and not tk.same_answer("mean p", "share of p = 1")
+
+
+def test_a_zero_width_ci_at_zero_is_explained_too() -> None:
+    """10's Exercise 2 printed 'indistinguishable: 0.00 pp [0.00, 0.00]' without the note on a zero-width CI."""
+    s = tk.compare("corrupted GT", "no GT", 0.0, 0.0, 0.0, digits=2)
+    assert s.startswith("corrupted GT and no GT are indistinguishable: 0.00 pp [0.00, 0.00]") and "zero-width CI" in s
+    assert "zero-width" not in tk.compare("A", "B", -0.04, -0.11, 0.0, digits=2)
+
+
+def test_planted_text_reads_the_card_not_the_yaml() -> None:
+    """What the sample planted is said from the loaded card's numbers; no card, nothing planted."""
+    p = {
+        "variant": "x",
+        "knobs": "k.yaml",
+        "leniency": {"with_gt": {"a": 0.6, "b": 0.6}, "without_gt": {"a": 0.4, "b": 0.92}, "without_gt_05": {"a": 0.5}},
+        "anchoring": {"judge_gpt_5_4": 0.45, "judge_qwq_32b": 0.0},
+        "errors_drawn": "independently",
+    }
+    text = tk.planted_text(p, ["compression", "anchoring", "errors"])
+    assert "P = 40-92% without GT and 60% with GT" in text and "set it to 50%" in text
+    assert "GPT-5.4 (45%) credit" in text and "QwQ" not in text
+    assert "no judge anchors" in tk.planted_text({**p, "anchoring": {"judge_qwq_32b": 0.0}}, ["anchoring"])
+    assert tk.planted_text({}, ["compression"]).startswith("Nothing planted")

@@ -10,11 +10,12 @@ import pytest
 
 from ajb_sample import SCALES, build_sample
 from ajb_sample.generators import ERROR_MODES, PLAN_MODES
-from ajb_sample.judges import behaviour, planted, profile
+from ajb_sample.judges import behaviour, planted, planted_summary, profile
 from ajb_sample.messy import THINK_GENERATOR
 from ajb_utils import schema, stats
 from ajb_utils.calls import try_normalize_calls
 from ajb_utils.paths import SAMPLE_DIR
+from ajb_utils.schema import MAIN_JUDGES
 from ajb_utils.scoring import programmatic_scores
 
 
@@ -302,3 +303,33 @@ def test_times_multiplies_the_records_and_every_config(tiny: tuple[Path, dict[st
     for rel in ("data/qwen3_32b.jsonl", "data/judge_qwq_32b.jsonl"):
         n1, n2 = len(lines(one, rel)), len(lines(two, rel))
         assert abs(n2 - 2 * n1) <= 10, rel  # the handful of planted messy rows is not multiplied
+
+
+def test_reversed_variant_swaps_the_profiles_flattens_difficulty_and_sharpens_prometheus() -> None:
+    """'reversed' turns the default's planted effects round (issue 39's regression sample)."""
+    default = {j: (profile(j, "with_gt"), profile(j, "without_gt")) for j in MAIN_JUDGES}
+    with planted("reversed"):
+        for j in MAIN_JUDGES:
+            if j == "judge_prometheus2_7b":
+                continue
+            assert profile(j, "with_gt")["sensitivity"] == default[j][1]["sensitivity"]
+            assert profile(j, "without_gt")["leniency"] == default[j][0]["leniency"]
+        assert set(behaviour()["multipliers"]["sensitivity"].values()) == {1.0}
+        p2 = profile("judge_prometheus2_7b", "with_gt")
+        assert max(p2["noise"].values()) == 0.0 and min(p2["sensitivity"].values()) > 0.9
+    assert profile("judge_prometheus2_7b", "with_gt")["noise"]["parameter_structure"] > 0.5  # outside: default
+
+
+def test_the_card_says_what_was_planted(tmp_path: Path) -> None:
+    """The sample's README header carries the variant's planted knobs; the loader reads them back."""
+    from ajb_utils.data import planted_effects
+
+    out = tmp_path / "reversed"
+    build_sample("tiny", 7, out, variant="reversed")
+    got = planted_effects(out)
+    assert got == planted_summary("reversed") and got["variant"] == "reversed"
+    assert set(got["sensitivity_by_difficulty"].values()) == {1.0}
+    assert max(got["anchoring"].values()) == 0.0  # the with-GT profile is the default's without-GT one
+    committed = planted_effects(SAMPLE_DIR)
+    assert committed == planted_summary("default") and committed["anchoring"]["judge_gemini_2_5_pro"] > 0
+    assert planted_effects("hf") == {}

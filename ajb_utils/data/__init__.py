@@ -48,6 +48,7 @@ from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_met
 from ajb_utils.data.source import (
     HUB_TIMEOUT,
     hub_commit,
+    planted_effects,
     probe_hub,
     read_card,
     resolve_source,
@@ -63,6 +64,7 @@ __all__ = [
     "IncompleteDataError",
     "build_bench",
     "load_bench",
+    "planted_effects",
     "probe_hub",
     "resolve_source",
     "check_published_scores",

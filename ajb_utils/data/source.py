@@ -163,12 +163,14 @@ def fetch(src: Source, rel: str, revision: str | None) -> Path:
 
 @dataclass(frozen=True)
 class Card:
-    """What a source's README header says: config -> files, config -> declared rows, synthetic."""
+    """What a source's README header says: config -> files, config -> declared rows, synthetic,
+    and for a synthetic sample what its generator planted (`planted:`, written by ajb_sample)."""
 
     files: dict[str, list[str]]
     rows: dict[str, int] = field(default_factory=dict)
     synthetic: bool = False
     readme: bytes = b""
+    planted: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_card(text: str, readme: bytes = b"") -> Card:
@@ -193,7 +195,19 @@ def parse_card(text: str, readme: bytes = b"") -> Card:
         if n:
             name = entry.get("config_name", schema.MAIN_CONFIG)
             rows[schema.JUDGE_ALIASES.get(name, name)] = n
-    return Card(files, rows, header.get("synthetic") is True, readme)
+    planted = header.get("planted")
+    return Card(files, rows, header.get("synthetic") is True, readme, planted if isinstance(planted, dict) else {})
+
+
+def planted_effects(source: str | Path) -> dict[str, Any]:
+    """Return what a local synthetic source planted, from its card's `planted:` header ({} for the
+    hub, a folder without one, or data that is not synthetic)."""
+    src = resolve_source(source)
+    readme = Path(src.location) / "README.md"
+    if not src.is_local or not readme.is_file():
+        return {}
+    card = parse_card(readme.read_text(encoding="utf-8"))
+    return card.planted if card.synthetic else {}
 
 
 def read_card(src: Source, revision: str | None) -> Card:

@@ -79,8 +79,8 @@ def figure_F09(t28: pd.DataFrame, scale_judges: list[str] | None = None, referen
     """Return (fig, ax): heatmap judge x topology of with-GT alignment (%), values annotated.
 
     The colour scale spans the `scale_judges` (default: the six main judges present), so one far
-    weaker judge (Prometheus-2) does not flatten the differences among the six; cells below the
-    scale are drawn light grey, with their value written in them. `references`
+    weaker (or stronger) judge does not flatten the differences among the six; cells outside the
+    scale, below or above it, are drawn light grey, with their value written in them. `references`
     (tables.reference_breakdown's 'T28') adds the reference judges as rows below a line, their
     values written on white (they are yardsticks, not judges, and take no colour).
     """
@@ -91,7 +91,7 @@ def figure_F09(t28: pd.DataFrame, scale_judges: list[str] | None = None, referen
     scale = [j for j in (scale_judges or schema.MAIN_JUDGES) if j in t28.index] or list(t28.index)
     ref = t28.loc[scale].to_numpy(float)
     vmin, vmax = float(np.nanmin(ref)), float(np.nanmax(ref))
-    cmap = mpl.colormaps["viridis"].with_extremes(under="0.85")
+    cmap = mpl.colormaps["viridis"].with_extremes(under="0.85", over="0.85")
     fig, ax = paper_figure(TEXT_WIDTH, 0.27 * len(t28) + 1.0)
     colour = np.ma.masked_array(a, mask=np.zeros_like(a, dtype=bool))
     if n_ref:
