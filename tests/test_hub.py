@@ -341,7 +341,10 @@ def test_a_data_source_error_in_one_notebook_stops_the_run(tmp_path):
     for stem in ("01_first", "02_second"):
         nb = new_notebook(
             cells=[
-                new_code_cell('data_source: str = "sample"  # source', metadata={"tags": ["parameters"]}),
+                new_code_cell(  # out_dir under tmp_path: the failed run marks it, not figures/sample/
+                    f'data_source: str = "sample"  # source\nout_dir: str = {str(tmp_path / "figures")!r}  # outputs',
+                    metadata={"tags": ["parameters"]},
+                ),
                 new_code_cell(
                     "from ajb_utils.data import BenchDataError\nraise BenchDataError('config main lacks column id')"
                 ),
@@ -349,10 +352,14 @@ def test_a_data_source_error_in_one_notebook_stops_the_run(tmp_path):
         )
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(nb, nb_dir / f"{stem}.ipynb")
+    params = tmp_path / "source.yaml"
+    params.write_text("default:\n  data_source: sample\n")
     proc = subprocess.run(
         [
             sys.executable,
             str(paths.REPO_ROOT / "scripts" / "run_notebooks.py"),
+            "--params",  # not sample.yaml: its `out_dir: null` would send outputs to figures/sample/
+            str(params),
             "--notebooks-dir",
             str(nb_dir),
             "--output-dir",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import yaml
 
 from ajb_utils import parameters, paths, provenance
 from script_modules import load_script
+from test_readme import repo_copy
 
 ROOT = paths.REPO_ROOT
 NOTEBOOKS = sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
@@ -155,56 +157,54 @@ def test_broken_link_is_reported(tmp_path) -> None:
 
 
 # ---- a non-default run -----------------------------------------------------------------------
-def _tracked_state() -> tuple[str, str]:
-    status = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    digest = hashlib.sha256()
-    for p in sorted((ROOT / "figures" / "sample").iterdir()):
-        if p.is_file() and not p.name.startswith("."):
-            digest.update(p.name.encode() + p.read_bytes())
-    for p in NOTEBOOKS:
-        digest.update(p.read_bytes())
-    return status, digest.hexdigest()
+def _file_state(root: Path, allowed: tuple[str, ...]) -> dict[str, str]:
+    """Return {path: SHA-256} of every file under `root`, except those under the `allowed` folders."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.relative_to(root).as_posix().startswith(allowed)
+    }
 
 
 @pytest.mark.slow
 def test_non_default_run_changes_no_committed_file(tmp_path) -> None:
     """The README's rerun with other settings (here through a parameter file, --in-place and all)
-    writes to figures/sample-<file>/ and leaves every committed file as it was."""
+    writes to figures/sample-<file>/ (and its executed copies to figures/_scratch/) and leaves every
+    other file as it was; in a copy of the repository, so the checkout's figures/ stay untouched."""
+    root = repo_copy(tmp_path / "repo")
     params = tmp_path / "fewer_resamples.yaml"
     params.write_text(yaml.safe_dump({"default": {"data_source": "sample", "seed": 7, "n_bootstrap": 50}}))
-    folder = paths.FIGURES_DIR / "sample-fewer_resamples"
-    before = _tracked_state()
-    try:
-        proc = subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "scripts" / "run_notebooks.py"),
-                "--params",
-                str(params),
-                "--only",
-                "00",
-                "13",
-                "--in-place",
-                "--html",
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        assert _tracked_state() == before
-        rec = json.loads((folder / "PROVENANCE.json").read_text())
-        assert rec["parameters"]["seed"] == 7 and rec["source"] == "sample"
-        assert "sample-fewer_resamples/html/00_index.html" in proc.stdout  # the end summary says where
-        assert "KeyboardInterrupt" not in proc.stderr
-        for nb in (ROOT / "figures" / "_scratch" / "notebooks" / "sample-fewer_resamples").glob("*.ipynb"):
-            assert nb.stat().st_mode & 0o044 == 0o044  # readable by group and others, like any file
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(ROOT / "figures" / "_scratch" / "notebooks" / "sample-fewer_resamples", ignore_errors=True)
+    folder, scratch = root / "figures" / "sample-fewer_resamples", root / "figures" / "_scratch"
+    allowed = (f"{folder.relative_to(root).as_posix()}/", f"{scratch.relative_to(root).as_posix()}/")
+    before = _file_state(root, allowed)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "scripts/run_notebooks.py",
+            "--params",
+            str(params),
+            "--only",
+            "00",
+            "13",
+            "--in-place",
+            "--html",
+        ],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert _file_state(root, allowed) == before
+    rec = json.loads((folder / "PROVENANCE.json").read_text())
+    assert rec["parameters"]["seed"] == 7 and rec["source"] == "sample"
+    assert "sample-fewer_resamples/html/00_index.html" in proc.stdout  # the end summary says where
+    assert "KeyboardInterrupt" not in proc.stderr
+    copies = sorted((scratch / "notebooks" / "sample-fewer_resamples").glob("*.ipynb"))
+    assert [nb.name[:2] for nb in copies] == ["00", "13"]
+    for nb in copies:
+        assert nb.stat().st_mode & 0o044 == 0o044  # readable by group and others, like any file
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")

@@ -7,10 +7,10 @@ runs as written, line by line from the repository's root, in a temporary copy of
 so nothing it writes lands in the checkout; `pip install ...` (the environment the tests run in)
 and the test command itself (this suite) are the two lines it leaves out.
 
-The main-command block (`python scripts/reproduce.py` in a temporary copy) is the suite's one
-end-to-end run of the main command; nbval executes each notebook, and the runner's tests use
-throwaway notebooks. A release rehearsal that runs the main command end to end may replace it
-(its block then says `<!-- not run: <that test> runs it -->`).
+The quick start's main command is not run here: the release rehearsal
+(tests/test_release_rehearsal.py) is the suite's one end-to-end run of it, and its block says so
+(`<!-- not run: tests/test_release_rehearsal.py runs ... -->`); nbval executes each notebook, and
+the runner's tests use throwaway notebooks.
 """
 
 from __future__ import annotations
@@ -26,10 +26,8 @@ from pathlib import Path
 import pytest
 
 from ajb_utils import paths
-from script_modules import load_script
 
 README = paths.REPO_ROOT / "README.md"
-rn = load_script("run_notebooks")
 FENCE = re.compile(r"(?:<!--\s*(?P<marker>[^>]*?)\s*-->\s*\n)?```(?P<lang>\w*)\n(?P<body>.*?)\n```", re.S)
 SHELL = ("bash", "sh", "shell", "console")
 
@@ -108,7 +106,7 @@ def test_every_shell_and_python_block_says_whether_it_runs() -> None:
         b.line for b in BLOCKS if b.lang in (*SHELL, "python") and not (b.runnable or b.marker.startswith("not run:"))
     ]
     assert unmarked == [], f"README blocks starting on lines {unmarked} need <!-- runnable --> or <!-- not run: why -->"
-    assert len(RUNNABLE) >= 4
+    assert len(RUNNABLE) >= 3
 
 
 def test_the_readme_names_only_files_that_exist() -> None:
@@ -155,6 +153,13 @@ def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
     assert proc.returncode == 0, (
         f"README block at line {block.line} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     )
-    if "scripts/reproduce.py" in commands(block):  # the end-to-end run: its report's every page links what exists
-        pages = sorted((root / "figures" / "sample" / "html").glob("*.html"))
-        assert len(pages) >= 19 and {p.name: rn.broken_links(p) for p in pages if rn.broken_links(p)} == {}
+
+
+def test_a_block_not_run_names_the_test_that_runs_it() -> None:
+    """The quick start's main command is the release rehearsal's: no runnable block reruns it, and the
+    test a `not run:` marker names exists and runs scripts/reproduce.py."""
+    assert not [b.line for b in RUNNABLE if "scripts/reproduce.py" in commands(b)]
+    named = {n for b in BLOCKS if b.marker.startswith("not run:") for n in re.findall(r"tests/test_\w+\.py", b.marker)}
+    assert named == {"tests/test_release_rehearsal.py"}
+    for name in named:
+        assert "scripts/reproduce.py" in (paths.REPO_ROOT / name).read_text(encoding="utf-8")

@@ -6,7 +6,8 @@ data/ configs only); its card keeps `synthetic: true`, so every banner stays. Th
 serves it as the release, and `scripts/reproduce.py --params papermill_params/hf.yaml` runs in a
 copy of the repository with HF_ENDPOINT at the stand-in. It must end OK with every notebook ok,
 write figures/hf/ (as README and hf.yaml say), and leave every claim that needs the missing runs or
-studies n/a with the reason. This is the package's one end-to-end run of the main command.
+studies n/a with the reason; every page of its report links only files that exist. This is the
+package's one end-to-end run of the main command (the README's quick start points here).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pytest
 import ajb_verify as verify
 from ajb_sample import build_sample
 from ajb_utils import paths, schema
+from script_modules import load_script
 
 sys.path.insert(0, str(Path(__file__).parent))
 from hub_standin import HubStandIn, commit_sha, hub_env, release_layout  # noqa: E402
@@ -30,6 +32,7 @@ from test_readme import repo_copy  # noqa: E402
 
 pytestmark = pytest.mark.slow  # the whole main command: `-m "not slow"` skips it
 
+rn = load_script("run_notebooks")
 RELEASE = commit_sha("release-rehearsal")
 # claims whose data the release lacks: ablation runs (06-09), the human study (11), C3 runs (10)
 NEED_MISSING = ("P.c2_strong", "P.temperature_spread", "P.cot_max", "P.format_gain", "T13.spearman")
@@ -73,6 +76,14 @@ def test_outputs_go_to_figures_hf_and_say_synthetic(rehearsal) -> None:
     assert (prov["source"], prov["revision"], prov["synthetic"]) == ("hf", RELEASE, True)
     assert not (out / paths.INCOMPLETE_FILE).exists()
     assert (out / "SCORECARD.md").exists() and (out / "html" / "00_index.html").exists()
+
+
+def test_every_page_of_the_report_links_what_exists(rehearsal) -> None:
+    _, root = rehearsal
+    pages = sorted((root / "figures" / "hf" / "html").glob("*.html"))
+    notebooks = sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert [p.stem for p in pages] == [p.stem for p in notebooks]
+    assert {p.name: rn.broken_links(p) for p in pages if rn.broken_links(p)} == {}
 
 
 def test_what_the_release_lacks_is_n_a_with_its_reason(rehearsal) -> None:

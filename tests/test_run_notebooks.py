@@ -24,6 +24,10 @@ reproduce = load_script("reproduce")
 
 
 def _write_nb(path: Path, body: str, params: str = PARAMS_CELL) -> Path:
+    """Write a two-cell notebook. It declares out_dir (default: figures/ beside its folder, under the
+    test's tmp_path), so a run marks that folder incomplete, never the repository's figures/sample/."""
+    if "out_dir" not in params:
+        params += f"out_dir: str | None = {str(path.parent.parent / 'figures')!r}  # where outputs go\n"
     nb = new_notebook(cells=[new_code_cell(params, metadata={"tags": ["parameters"]}), new_code_cell(body)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)
@@ -31,7 +35,11 @@ def _write_nb(path: Path, body: str, params: str = PARAMS_CELL) -> Path:
 
 
 def _run(nbdir: Path, tmp_path: Path, *args: str, params: Path | None = None) -> subprocess.CompletedProcess:
-    params = params or paths.REPO_ROOT / "papermill_params" / "sample.yaml"
+    """Run run_notebooks.py on throwaway notebooks; without `params`, a file that keeps every default
+    (sample.yaml's `out_dir: null` would send the notebooks' outputs to the repository's figures/sample/)."""
+    if params is None:
+        params = tmp_path / "defaults.yaml"
+        params.write_text(yaml.safe_dump({"default": {"a": 1}}))
     base = ["--params", str(params), "--notebooks-dir", str(nbdir), "--failed-dir", str(tmp_path / "failed")]
     return subprocess.run(
         [sys.executable, str(SCRIPT), *base, *args], capture_output=True, text=True, timeout=300, cwd=paths.REPO_ROOT
@@ -62,7 +70,7 @@ def test_params_for_merges_top_default_number_and_stem() -> None:
 
 def test_declared_parameters_see_pep604_annotations(tmp_path: Path) -> None:
     nb = _write_nb(tmp_path / "01_x.ipynb", "pass")
-    assert parameters.declared_parameters(nb) == {"a", "b"}
+    assert parameters.declared_parameters(nb) == {"a", "b", "out_dir"}
     assert rn.default_values(PARAMS_CELL) == {"a": 1, "b": None}
 
 
@@ -155,7 +163,8 @@ def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
     assert _stdout_text(out / "02_defaults.ipynb").strip() == "5 None"
     # executed notebooks carry no timestamps or temp paths, and the kernels no warning
     text = (out / "01_ok.ipynb").read_text()
-    assert "start_time" not in text and "output_path" not in text and str(tmp_path) not in text
+    assert "start_time" not in text and "output_path" not in text
+    assert str(nbdir) not in text and str(out) not in text  # its input and output paths
     assert "WARNING" not in res.stderr and "KeyboardInterrupt" not in res.stderr, res.stderr
 
 

@@ -31,6 +31,11 @@ def _params(tmp_path: Path, source: Path | str) -> str:
     return str(path)
 
 
+def _only_01(tmp_path: Path) -> list[str]:
+    """Return run_notebooks.py's arguments for notebook 01, its executed and failed copies under tmp_path."""
+    return ["--only", "01", "--output-dir", str(tmp_path / "executed"), "--failed-dir", str(tmp_path / "failed")]
+
+
 def _assert_one_line(proc: subprocess.CompletedProcess, *expected: str) -> str:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
@@ -108,7 +113,7 @@ def test_a_folder_that_is_not_a_data_source(tmp_path: Path, script: str, case: s
         folder = tmp_path / "mini"
     else:
         (folder / "data").rmdir()
-    args = ["--params", _params(tmp_path, folder)] + (["--only", "01"] if script == "run_notebooks.py" else [])
+    args = ["--params", _params(tmp_path, folder)] + (_only_01(tmp_path) if script == "run_notebooks.py" else [])
     line = _assert_one_line(_run(script, *args), str(folder.name))
     assert "DATA_FORMAT" in line or "README" in line
 
@@ -121,7 +126,7 @@ def test_a_truncated_data_file(tmp_path: Path, script: str) -> None:
     root = write_mini_repo(tmp_path / "mirror")
     path = root / "data" / "judge_gpt_5_4.jsonl"
     path.write_bytes(path.read_bytes()[: path.stat().st_size * 2 // 3])
-    args = ["--params", _params(tmp_path, root)] + (["--only", "01"] if script == "run_notebooks.py" else [])
+    args = ["--params", _params(tmp_path, root)] + (_only_01(tmp_path) if script == "run_notebooks.py" else [])
     _assert_one_line(_run(script, *args), "judge_gpt_5_4.jsonl")
 
 
