@@ -17,7 +17,7 @@
   93.9 % unanimity (12 of 198 triplets mixed).
 - App. H: the over-anchoring rule (p < 1, l_GT > p, l_noGT <= p + 0.1) flags a with-GT verdict
   that is simply the nearest point of the {0, 0.5, 1} scale to p (p = 0.75 -> 1.0): rounding,
-  which any judge restricted to that scale must do, is counted as anchoring.
+  which any judge restricted to that scale must do, is counted as anchoring (counted in notebook 10).
 """
 
 from __future__ import annotations
@@ -39,10 +39,8 @@ __all__ = [
     "independent_judge_table",
     "jury_scale_check",
     "kappa_compression",
-    "SCALE",
     "unanimity_by_subset",
     "triplet_claim",
-    "apph_rounding",
 ]
 
 
@@ -155,7 +153,6 @@ def kappa_compression(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) 
 
 
 # ---- the validation appendices (notebooks 10, 12) ----------------------------------------
-SCALE: tuple[float, ...] = (0.0, 0.5, 1.0)
 
 
 def unanimity_by_subset(rw: pd.DataFrame) -> pd.DataFrame:
@@ -198,21 +195,3 @@ def triplet_claim(n_triplets: int = 198) -> pd.DataFrame:
             }
         ]
     )
-
-
-def apph_rounding(mined: pd.DataFrame) -> pd.DataFrame:
-    """Return per judge: App. H instances, and how many are rounding (l_GT a nearest {0, 0.5, 1} point to p).
-
-    ``mined``: `anchoring.mine_over_anchoring` rows (p, l_with_gt). Columns: judge, flagged,
-    rounding, rounding_pct. A verdict counts as rounding when |l_GT - p| equals the smallest
-    distance from p to the scale (so 1.0 for p = 0.75 is rounding; 1.0 for p = 0.5 is not).
-    """
-    if mined.empty:
-        return pd.DataFrame(columns=["judge", "flagged", "rounding", "rounding_pct"])
-    p = mined["p"].to_numpy(float)
-    nearest = np.min(np.abs(p[:, None] - np.asarray(SCALE)[None, :]), axis=1)
-    rounding = np.abs(mined["l_with_gt"].to_numpy(float) - p) <= nearest + 1e-9
-    g = mined.assign(rounding=rounding).groupby("judge", sort=True)["rounding"]
-    out = pd.DataFrame({"flagged": g.size(), "rounding": g.sum().astype(int)})
-    out["rounding_pct"] = 100 * out["rounding"] / out["flagged"]
-    return out.rename_axis("judge").reset_index()
