@@ -57,3 +57,36 @@ def test_10_apph_rounding_csv() -> None:
     assert (got["flagged"] == want.loc[got.index, "size"]).all()
     assert (got["rounding"] == want.loc[got.index, "sum"]).all()
     np.testing.assert_allclose(got["rounding_pct"], 100 * got["rounding"] / got["flagged"])
+
+
+# ---- 05_rq2_agreement ------------------------------------------------------------------------------
+def test_05_kappa_compression_csv() -> None:
+    """C-J_kappa_compression.csv: per condition the mean over the six judges' 15 pairs of p_o, p_e and kappa
+    (T03's cells), each pair counted here from its verdicts (p_e = sum_k f_a(k) f_b(k)), and the shares
+    of 1.0 and 0.5 verdicts over every generator."""
+    from itertools import combinations
+
+    from ajb_utils import paper, schema
+    from ajb_utils.data import load_bench
+
+    v = load_bench("sample", calls=False).verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & v["llm_score"].notna()]
+    got = pd.read_csv(SAMPLE / "C-J_kappa_compression.csv").set_index("condition")
+    assert list(got.index) == schema.MAIN_CONDITIONS
+    for cond in schema.MAIN_CONDITIONS:
+        c = v[(v["condition"] == cond) & v["generator"].isin(paper.population("T03").generators)]
+        keys = ["id", "generator", "difficulty", "metric"]
+        wide = c.pivot_table(index=keys, columns="judge", values="llm_score", observed=True)
+        po, pe = [], []
+        for a, b in combinations(schema.MAIN_JUDGES, 2):
+            w = wide[[a, b]].dropna()
+            po.append((w[a] == w[b]).mean())
+            pe.append(sum((w[a] == k).mean() * (w[b] == k).mean() for k in (0.0, 0.5, 1.0)))
+        po, pe = np.array(po), np.array(pe)
+        row = got.loc[cond]
+        assert row["p_o"] == pytest.approx(100 * po.mean(), abs=1e-6)
+        assert row["p_e"] == pytest.approx(100 * pe.mean(), abs=1e-6)
+        assert row["kappa"] == pytest.approx(((po - pe) / (1 - pe)).mean(), abs=1e-6)
+        allc = v[v["condition"] == cond]["llm_score"]
+        assert row["verdicts_1_pct"] == pytest.approx(100 * (allc == 1).mean(), abs=1e-6)
+        assert row["verdicts_05_pct"] == pytest.approx(100 * (allc == 0.5).mean(), abs=1e-6)

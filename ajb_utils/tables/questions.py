@@ -9,8 +9,8 @@
   (:func:`jury_scale_check`).
 - §4.2 RQ2: "the higher without-GT [agreement and kappa] reflects prompt-driven verdict compression".
   Compression (more shared 1.0 verdicts) raises raw agreement p_o, but Cohen's kappa subtracts the
-  chance agreement p_e of the marginals, which compression raises too; :func:`kappa_compression`
-  puts p_o, p_e, kappa and the 1.0-rate per condition side by side.
+  chance agreement p_e of the marginals, which compression raises too; notebook 05 puts p_o, p_e,
+  kappa and the 1.0-rate per condition side by side.
 - Table 22 (App. N): dropping a meta-judge can only keep or raise unanimity (a record on which
   three raters agree has any two of them agreeing), so "all deltas are positive" cannot fail.
 - App. N: "every single triplet" unanimous on hard-harder-than-medium beside the draft's own
@@ -30,7 +30,6 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
-from ajb_utils.tables.agreement import pairwise_long
 from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.validation import table_T20
 
@@ -38,7 +37,6 @@ __all__ = [
     "uniform_expectation_points",
     "independent_judge_table",
     "jury_scale_check",
-    "kappa_compression",
     "unanimity_by_subset",
     "triplet_claim",
 ]
@@ -122,34 +120,6 @@ def jury_scale_check(
             }
         )
     return pd.DataFrame(rows)
-
-
-def kappa_compression(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) -> pd.DataFrame:
-    """Return per condition: mean over judge pairs of agreement p_o (%), chance agreement p_e (%) and kappa, and the
-    shares (%) of the judges' verdicts that are 1.0 and 0.5.
-
-    p_e is recovered per pair from kappa = (p_o - p_e) / (1 - p_e) as p_e = (p_o - kappa) / (1 - kappa).
-    """
-    pw = pairwise_long(bench, list(judges))
-    po = pw["agreement"] / 100.0
-    pw = pw.assign(p_e=100.0 * (po - pw["kappa"]) / (1.0 - pw["kappa"]))
-    g = pw.groupby("condition")
-    v = released_verdicts(bench, judges)
-    v = v[v["llm_score"].notna()]
-    share = v.assign(one=v["llm_score"] == 1.0, half=v["llm_score"] == 0.5).groupby("condition", observed=True)
-    out = pd.DataFrame(
-        {
-            "p_o": g["agreement"].mean(),
-            "p_e": g["p_e"].mean(),
-            "kappa": g["kappa"].mean(),
-            "verdicts_1_pct": 100.0 * share["one"].mean(),
-            "verdicts_05_pct": 100.0 * share["half"].mean(),
-        }
-    )
-    out.index = out.index.astype(str)
-    out = out.reindex([c for c in schema.MAIN_CONDITIONS if c in out.index])
-    out.index.name = "condition"
-    return out.reset_index()
 
 
 # ---- the validation appendices (notebooks 10, 12) ----------------------------------------
