@@ -52,8 +52,6 @@ MAKERS = {
         ablations.temperature_ci(b, "T27"),
     ),
     "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
-    "F06": figures.figure_F06,
-    "F07": figures.figure_F07,
     "F08": lambda b: figures.figure_F08(
         tables.degradation_table(tables.table_T02(b)),
         tables.degradation_ci(b, 200, 0),
