@@ -19,8 +19,6 @@ from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "self_bias",
-    "table_T23",
-    "table_T23_other_judges",
     "table2_frame",
     "decision_guide",
     "table_T06",
@@ -45,28 +43,6 @@ def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.
     per = work.groupby(["judge", "generator", "metric"])["d"].agg(bias="mean", n="size").reset_index()
     pooled = work.groupby(["judge", "generator"])["d"].agg(bias="mean", n="size").reset_index()
     return pd.concat([per, pooled.assign(metric="all")], ignore_index=True)
-
-
-def _bias_wide(long: pd.DataFrame, index: str, order: Sequence[str]) -> pd.DataFrame:
-    """Return bias pivoted to rows = index (in order), columns = metrics then 'all'."""
-    wide = long.pivot(index=index, columns="metric", values="bias")
-    wide = wide.reindex(
-        index=[o for o in order if o in wide.index], columns=[m for m in schema.METRICS + ["all"] if m in wide.columns]
-    )
-    wide.columns.name = None
-    return wide
-
-
-def table_T23(bench, judge: str = "judge_gpt_5_4", condition: str = "with_gt") -> pd.DataFrame:
-    """Return T23: the judge's signed bias (llm - p) per generator (rows) and metric (columns)."""
-    long = self_bias(bench, condition, [judge])
-    return _bias_wide(long, "generator", schema.GENERATORS)
-
-
-def table_T23_other_judges(bench, generator: str = "gpt5_4", condition: str = "with_gt") -> pd.DataFrame:
-    """Return every main judge's signed bias on one generator's outputs: rows judges, columns metrics."""
-    long = self_bias(bench, condition)
-    return _bias_wide(long[long["generator"] == generator], "judge", schema.MAIN_JUDGES)
 
 
 # ---- T06 decision guide -----------------------------------------------------------------------
