@@ -34,7 +34,7 @@ def bench():
 
 def _x2(bench):
     b = load_bench("sample", runs=[RUN])
-    return figures.figure_X2(tables.table_X2(tables.x2_verdicts(b.verdicts, RUN), RUN), RUN)
+    return figures.figure_X2_runs(tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0))
 
 
 def _x5(bench):

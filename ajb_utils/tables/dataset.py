@@ -14,7 +14,6 @@ from ajb_utils import schema
 __all__ = [
     "GENERATOR_IDENTIFIERS",
     "JUDGE_IDENTIFIERS",
-    "STRUCTURAL_VARIANTS",
     "structural_counts",
     "table_T07",
     "table_T08",
@@ -22,12 +21,6 @@ __all__ = [
     "null_tuples",
 ]
 
-# Variant names as in data/paper/T08_structural_stats.csv.
-STRUCTURAL_VARIANTS: dict[str, str] = {
-    "available_tools_per_record": "Available tools per record",
-    "parameters_per_tool": "Parameters per tool",
-    "expected_tool_calls_per_record": "Expected tool calls per record",
-}
 
 # Identifiers transcribed from the draft LaTeX (tab:generators, tab:judges); v1 adds Prometheus-2.
 GENERATOR_IDENTIFIERS: dict[str, tuple[str, str]] = {
@@ -114,9 +107,6 @@ def table_T09(bench) -> pd.DataFrame:
     out["success_rate"] = 100.0 * out["valid"] / out["theoretical_max"]
     out.index.name = "generator"
     return out.reset_index()
-
-
-NULL_REASON: str = "null judge verdict (whole condition)"
 
 
 def null_tuples(bench) -> pd.DataFrame:

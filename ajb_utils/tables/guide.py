@@ -21,8 +21,6 @@ __all__ = [
     "self_bias",
     "table2_frame",
     "decision_guide",
-    "table_T06",
-    "best_cells",
     "table_T06_both",
     "weighting_shift_T06",
     "WEIGHTINGS_NAMED_IN_TEXT",
@@ -100,28 +98,7 @@ def weighting_shift_T06(
     return out.reset_index()
 
 
-def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return T06 from data: the decision guide over the given generators (default all five)."""
-    return decision_guide(table2_frame(bench, missing=missing), generators)
-
-
 # ---- X1 consistency audit ---------------------------------------------------------------------
-
-
-def best_cells(
-    t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = "with_gt", generators: Sequence[str] | None = None
-) -> tuple[int, int, int]:
-    """Return (cells where judge is strictly best, cells where it is best or tied, cells) at one decimal."""
-    sub = t2[t2["condition"] == condition]
-    if generators is not None:
-        sub = sub[sub["generator"].isin(list(generators))]
-    wide = sub.assign(value=sub["value"].round(1)).pivot(
-        index=["generator", "difficulty"], columns="judge", values="value"
-    )
-    top = wide.max(axis=1)
-    is_top = wide[judge] == top
-    n_top = (wide.eq(top, axis=0)).sum(axis=1)
-    return int((is_top & (n_top == 1)).sum()), int(is_top.sum()), int(len(wide))
 
 
 def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
