@@ -490,6 +490,66 @@ def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_
     return out[["judge", "display", "align", "n_cells", "n_records", "rank"]]
 
 
+T04_COLUMNS: list[str] = [
+    "generator",
+    "default_1_0",
+    "default_0_5",
+    "delta",
+    "delta_lo",
+    "delta_hi",
+    "n_pairs",
+    "n_judges",
+    "n_records",
+]
+
+
+def _t04_judges(bench, runs: pd.DataFrame) -> list[str]:
+    """Return the released judges T04's 1.0-default column averages: those of the C2 runs, else the six."""
+    if runs.empty:
+        return _main_judges(bench)
+    return [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
+
+
+def _t04_means(hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame) -> pd.DataFrame:
+    """Return per generator (paper order) the mean over judges of the 1.0-default and 0.5-default alignments."""
+    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
+    g0 = base.groupby("generator", sort=False)
+    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
+    out["default_0_5"] = np.nan
+    if not runs.empty:
+        c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
+        out["default_0_5"] = _cells(c2, ["generator", "judge"]).groupby("generator", sort=False)["align"].mean()
+    out["delta"] = out["default_0_5"] - out["default_1_0"]
+    order = [x for x in schema.GENERATORS if x in out.index]
+    return out.loc[order].rename_axis("generator").reset_index()
+
+
+def _t04_delta_ci(
+    hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame, n_bootstrap: int, seed: int
+) -> pd.DataFrame:
+    """Return T04's paired CI of the delta per generator: each run paired with its released judge."""
+    if runs.empty:
+        return pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
+    both = pd.concat(
+        [
+            hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
+            hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
+        ]
+    )
+    to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
+    base = stats.str_category(both["judge"], lambda j: to_base.get(j, j))
+    return paired_delta_ci(
+        both.assign(base=base.array),
+        stats.as_str(both["condition"]),
+        "without_gt_05",
+        "without_gt",
+        ["generator"],
+        average_over="base",
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+    )
+
+
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T04: hard without-GT alignment, 1.0-default vs 0.5-default, mean over judges.
 
@@ -501,57 +561,11 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     ``without_gt_05``: without runs it, the delta and its CI are NaN.
     """
     runs = study_runs(bench, "c2")
-    v = bench.verdicts
-    hard = v[v["difficulty"] == "hard"]
-    if runs.empty:
-        judges = _main_judges(bench)
-    else:
-        judges = [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
-    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
-    g0 = base.groupby("generator", sort=False)
-    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
-    out["default_0_5"] = np.nan
-    if not runs.empty:
-        c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
-        cells = _cells(c2, ["generator", "judge"])
-        out["default_0_5"] = cells.groupby("generator", sort=False)["align"].mean()
-    out["delta"] = out["default_0_5"] - out["default_1_0"]
-    order = [x for x in schema.GENERATORS if x in out.index]
-    out = out.loc[order].rename_axis("generator").reset_index()
-    ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
-    if not runs.empty:
-        both = pd.concat(
-            [
-                hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
-                hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
-            ]
-        )
-        to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-        base = stats.str_category(both["judge"], lambda j: to_base.get(j, j))
-        ci = paired_delta_ci(
-            both.assign(base=base.array),
-            stats.as_str(both["condition"]),
-            "without_gt_05",
-            "without_gt",
-            ["generator"],
-            average_over="base",
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-        )
-    out = _with_delta_ci(out, ci, ["generator"])
-    return out[
-        [
-            "generator",
-            "default_1_0",
-            "default_0_5",
-            "delta",
-            "delta_lo",
-            "delta_hi",
-            "n_pairs",
-            "n_judges",
-            "n_records",
-        ]
-    ]
+    hard = bench.verdicts[bench.verdicts["difficulty"] == "hard"]
+    judges = _t04_judges(bench, runs)
+    out = _t04_means(hard, judges, runs)
+    ci = _t04_delta_ci(hard, judges, runs, n_bootstrap, seed)
+    return _with_delta_ci(out, ci, ["generator"])[T04_COLUMNS]
 
 
 # ---------------------------------------------------------------------------------------------
