@@ -113,8 +113,8 @@ def study_runs(bench, study: str, base_model: str | None = None, generator: str 
         j = j[j["key"] == base_model_key(base_model)]
     v = bench.verdicts
     if generator:
-        v = v[stats.str_in(v["generator"], schema.canonical_generator(generator))]
-    counts = stats.str_counts(v["judge"])
+        v = v[v["generator"] == schema.canonical_generator(generator)]
+    counts = v["judge"].value_counts()
     j["n_verdicts"] = j["judge"].map(counts).fillna(0).astype(int)
     j = j[j["n_verdicts"] > 0]
     dec = j["decoding"].map(_decoding)
@@ -259,12 +259,10 @@ def paired_delta_ci(
         return pd.DataFrame(columns=out_cols)
     w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
-    # the keys as categoricals of their strings (converted once per value; grouped by code)
     for c, new in kept.items():
-        w[new] = stats.str_category(w[c])
-    labels = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
-    w["condition"] = stats.str_category(pd.Series(labels, index=w.index))
-    w["_avg"] = stats.str_category(w[average_over] if average_over else pd.Series("", index=w.index))
+        w[new] = w[c].astype(str)
+    w["condition"] = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
+    w["_avg"] = w[average_over].astype(str) if average_over else ""
     byk = [kept.get(c, c) for c in by]
     keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
     recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
@@ -282,7 +280,7 @@ def paired_delta_ci(
         columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta", "lo": "delta_lo", "hi": "delta_hi"}
     )
     for c in by:
-        ci[c] = stats.as_str(ci[c])
+        ci[c] = ci[c].astype(str)
     return ci.reindex(columns=out_cols)
 
 
@@ -290,7 +288,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     """Return ``table`` with delta_lo, delta_hi, n_pairs of ``ci`` joined on ``on`` (NaN where none)."""
     if not len(ci):
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
-    keyed = table.assign(**{c: stats.as_str(table[c]) for c in on})
+    keyed = table.assign(**{c: table[c].astype(str) for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
     for c in on:
         merged[c] = table[c].to_numpy()
@@ -313,13 +311,13 @@ def pairing_cell_ci(
         return cells.assign(lo=np.nan, hi=np.nan)
     v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
     recs = stats.record_alignment(v)
-    recs["variant"] = stats.str_category(recs["judge"], lambda j: j.rsplit("|", 1)[-1])
+    recs["variant"] = recs["judge"].str.rsplit("|", n=1).str[-1]
     ci = stats.bootstrap_cells(
         recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     keys = ["variant", "generator", "difficulty", "condition"]
     for c in keys:
-        ci[c] = stats.as_str(ci[c])
+        ci[c] = ci[c].astype(str)
     return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
 
 
@@ -350,12 +348,12 @@ def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.Data
     v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
     if not len(v):
         return pd.DataFrame(columns=cols)
-    v = v.assign(run=stats.as_str(v["judge"]))
+    v = v.assign(run=v["judge"].astype(str))
     parts = []
     for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
         part = paired_delta_ci(
             v,
-            stats.as_str(v["condition"]),
+            v["condition"].astype(str),
             "corrupted_gt",
             ref,
             ["run", "difficulty"],
@@ -382,7 +380,7 @@ def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
     out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
     for c in by:
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     return out
 
 
@@ -430,7 +428,7 @@ def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) 
     v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
     work = v[list(by)].copy()
     for c in by:
-        work[c] = stats.as_str(work[c])
+        work[c] = work[c].astype(str)
     work["j1"] = v["llm_score"].to_numpy() == 1.0
     work["p1"] = v["p"].to_numpy() >= 1.0 - 1e-9
     g = work.groupby(list(by), sort=False)
@@ -537,10 +535,9 @@ def _t04_delta_ci(
         ]
     )
     to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-    base = stats.str_category(both["judge"], lambda j: to_base.get(j, j))
     return paired_delta_ci(
-        both.assign(base=base.array),
-        stats.as_str(both["condition"]),
+        both.assign(base=both["judge"].astype(str).replace(to_base)),
+        both["condition"].astype(str),
         "without_gt_05",
         "without_gt",
         ["generator"],
@@ -580,15 +577,15 @@ def _pairing_verdicts(
     if runs.empty:
         return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
     v = bench.verdicts
-    v = v[stats.str_in(v["judge"], runs["judge"]) & stats.str_in(v["generator"], gens)]
+    v = v[v["judge"].isin(runs["judge"]) & v["generator"].isin(gens)]
     if conditions is not None:
         v = v[v["condition"].isin(list(conditions))]
-    v = v.copy()  # variant and judge as categoricals of strings: converted once per value, grouped by code
+    v = v.copy()
     if variant == "condition":
-        v["variant"] = stats.str_category(v["condition"])
+        v["variant"] = v["condition"].astype(str)
     else:
-        v["variant"] = stats.str_category(v["judge"], runs.set_index("judge")[variant])
-    v["judge"] = stats.str_join(v["judge"], v["variant"], "|")
+        v["variant"] = v["judge"].map(runs.set_index("judge")[variant]).astype(str)
+    v["judge"] = v["judge"].astype(str) + "|" + v["variant"]
     return v, runs
 
 
@@ -633,7 +630,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
         ci = paired_delta_ci(
             v,
-            stats.str_category(v["variant"], lambda t: f"T={float(t):.1f}"),
+            "T=" + v["variant"].astype(float).map("{:.1f}".format),
             hi_t,
             lo_t,
             ["difficulty", "condition"],
@@ -682,7 +679,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     wide.columns.name = None
     out = wide.reset_index()
     v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
-    v["cond"] = stats.as_str(v["condition"])
+    v["cond"] = v["condition"].astype(str)
     ci = paired_delta_ci(
         v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
     ).rename(columns={"cond": "condition"})
@@ -700,7 +697,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     d = t26.dropna(subset=["delta"])
     if d.empty:
         return pd.DataFrame(columns=cols)
-    parts = [d.assign(condition=stats.as_str(d["condition"])), d.assign(condition="all")]
+    parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
     both = pd.concat(parts)
     g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame(
@@ -755,20 +752,20 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         ]
         base = _cells(rel, ["generator", "difficulty", "condition"]).assign(variant="with_gt")
         cells = pd.concat([cells, base[cells.columns]])
-        v = pd.concat([v, rel.assign(variant="with_gt", judge=stats.as_str(rel["judge"]) + "|with_gt")])
+        v = pd.concat([v, rel.assign(variant="with_gt", judge=rel["judge"].astype(str) + "|with_gt")])
     wide = cells.pivot_table(index="difficulty", columns="variant", values="align", sort=False)
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
     wide["n"] = cells.groupby("difficulty", sort=False)["n"].min()
     wide.columns.name = None
     recs = stats.record_alignment(v)
-    recs["variant"] = stats.as_str(recs["condition"])
+    recs["variant"] = recs["condition"].astype(str)
     cell_ci = stats.bootstrap_cells(
         recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     for var, name in (("with_gt", "structured"), ("freeform", "freeform")):
-        c = cell_ci[stats.as_str(cell_ci["variant"]) == var]
-        c = c.set_index(stats.as_str(c["difficulty"]))
+        c = cell_ci[cell_ci["variant"] == var]
+        c = c.set_index(c["difficulty"].astype(str))
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
@@ -803,7 +800,7 @@ def format_without_gt(bench) -> pd.DataFrame:
     cells = _cells(rel, ["generator", "difficulty", "condition"])
     out = pd.DataFrame(
         {
-            "difficulty": stats.as_str(cells["difficulty"]).to_numpy(),
+            "difficulty": cells["difficulty"].astype(str).to_numpy(),
             "structured": cells["align"].to_numpy(),
             "n": cells["n"].to_numpy(),
         }

@@ -44,7 +44,7 @@ T14_WEIGHTINGS: dict[str, dict[str, float]] = {
 
 def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> list[str]:
     """Return the names (in the given order) that occur in frame[col]."""
-    have = set(stats.as_str(frame[col]).unique())
+    have = set(frame[col].astype(str).unique())
     return [n for n in names if n in have]
 
 
@@ -88,7 +88,7 @@ def per_metric_long(
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "condition", "metric"]).rename(columns={"n": "n_verdicts"})
     for c in ("judge", "condition", "metric"):
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     return out
 
 
@@ -117,8 +117,8 @@ def topology_long(
     v = released_verdicts(bench, judges, conditions=[condition], generators=gens)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "dag_type"]).rename(columns={"n": "n_records"})
-    out["judge"] = stats.as_str(out["judge"])
-    out["dag_type"] = stats.as_str(out["dag_type"])
+    out["judge"] = out["judge"].astype(str)
+    out["dag_type"] = out["dag_type"].astype(str)
     out["condition"] = condition
     return out
 

@@ -152,7 +152,7 @@ def table_T10(
         recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     for c in T02_KEYS:
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
 
@@ -195,7 +195,7 @@ def reference_cells(
     refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
     cells = stats.align(refv, by=T02_KEYS, missing=missing)
     for c in T02_KEYS:
-        cells[c] = stats.as_str(cells[c])
+        cells[c] = cells[c].astype(str)
     return cells
 
 
@@ -268,7 +268,7 @@ def degradation_ci(
     rec = stats.record_alignment(v, missing=missing)
     for c in ("id", "generator", "difficulty", "condition", "dag_type"):
         if c in rec:
-            rec[c] = stats.as_str(rec[c])
+            rec[c] = rec[c].astype(str)
     keys = ["id", "generator", "difficulty", "condition"]
     per = rec.groupby(keys, observed=True).agg(mu=("mu", "mean"), dag_type=("dag_type", "first")).reset_index()
     one = stats.bootstrap_cells(
@@ -317,7 +317,7 @@ def paper_without_gt_vs_pbar() -> pd.DataFrame:
     out["n_judges_below_p_bar"] = nb.reindex(pd.MultiIndex.from_frame(out[["generator", "difficulty"]])).to_numpy()
     out["n_judges_below_p_bar"] = out["n_judges_below_p_bar"].astype(np.int64)
     out["n_judges"] = out["n_judges"].astype(np.int64)
-    out["source_T02"] = ", ".join(sorted(set(stats.as_str(t02["source"]))))
+    out["source_T02"] = ", ".join(sorted(set(t02["source"].astype(str))))
     out["_g"] = out["generator"].map({x: i for i, x in enumerate(schema.GENERATORS)})
     out["_d"] = out["difficulty"].map({x: i for i, x in enumerate(schema.DIFFICULTIES)})
     out = out.sort_values(["_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
@@ -437,7 +437,7 @@ def finding2_lift(
 
 def _finding2_order(out: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
     """Return the lifts of the judges `cells` names, in the paper's judge order."""
-    out = out[out["judge"].isin(set(stats.as_str(cells["judge"])))]
+    out = out[out["judge"].isin(set(cells["judge"].astype(str)))]
     out["_o"] = out["judge"].map({j: i for i, j in enumerate(schema.JUDGES)})
     return out.sort_values("_o").drop(columns="_o").reset_index(drop=True)
 
@@ -645,7 +645,7 @@ def record_view(bench, record_id: str | None = None) -> dict[str, pd.DataFrame]:
     gen["plan"] = gen["generated_calls"].map(_plan_str)
     scores = gen[["generator", "difficulty", "plan", "p_tool", "p_param", "p_seq", "p_cov"]]
     scores = scores.assign(
-        generator=stats.as_str(scores["generator"]), difficulty=stats.as_str(scores["difficulty"])
+        generator=scores["generator"].astype(str), difficulty=scores["difficulty"].astype(str)
     ).reset_index(drop=True)
     return {
         "record": pd.DataFrame(
@@ -676,7 +676,7 @@ def param_upper_bound(bench) -> pd.DataFrame:
     """
     gen = bench.generations.reset_index(drop=True)
     exp_by_id = bench.records.set_index("id")["expected_calls"]
-    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(stats.as_str(gen["id"]))].tolist()
+    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(gen["id"].astype(str))].tolist()
     calls = call_param_scores(gen["generated_calls"].tolist(), expected)
     n = len(gen)
     k = calls["k"].to_numpy()
@@ -690,9 +690,9 @@ def param_upper_bound(bench) -> pd.DataFrame:
         ub = np.where(n_calls == 0, 1.0, ub_sum / np.maximum(n_calls, 1))
     return pd.DataFrame(
         {
-            "id": stats.as_str(gen["id"]),
-            "generator": stats.as_str(gen["generator"]),
-            "difficulty": stats.as_str(gen["difficulty"]),
+            "id": gen["id"].astype(str),
+            "generator": gen["generator"].astype(str),
+            "difficulty": gen["difficulty"].astype(str),
             "p_param": np.round(cur, DECIMALS),
             "p_param_ub": np.round(ub, DECIMALS),
             "n_calls": n_calls,
@@ -724,18 +724,16 @@ def table_T15(
     )
     v = main_verdicts(bench, schema.MAIN_JUDGES)
     v = v[v["condition"] == "with_gt"]
-    rec_ids = stats.as_str(bench.records["id"]).tolist()
+    rec_ids = bench.records["id"].astype(str).tolist()
     gen_names = [
         str(g)
-        for g in pd.unique(
-            pd.concat([stats.as_str(v["generator"]).drop_duplicates(), ub["generator"].drop_duplicates()])
-        )
+        for g in pd.unique(pd.concat([v["generator"].drop_duplicates().astype(str), ub["generator"].drop_duplicates()]))
     ]
     key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
     key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)
     row = pd.Index(key_u).get_indexer(key_v)
     p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
-    is_param = (stats.as_str(v["metric"]) == "parameter_structure").to_numpy()
+    is_param = (v["metric"] == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
     cur = stats.align(v, by=["judge"], missing=missing)  # record-weighted, as the paper says
     new = stats.align(v.assign(match=match(p_new, v["llm_score"].to_numpy(float))), by=["judge"], missing=missing)

@@ -34,7 +34,7 @@ def _paper_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "condition": list(schema.CONDITIONS),
         "metric": list(METRICS),
     }
-    rank = {k: stats.as_str(df[k]).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
+    rank = {k: df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
     return (
         df.assign(**{f"_{k}": r for k, r in rank.items()})
         .sort_values([f"_{k}" for k in keys], kind="stable")
@@ -56,11 +56,11 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
     """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items
     and the conditions the new judge judged."""
     judges = [*(judges or MAIN_JUDGES), run_name]
-    v = verdicts[stats.str_in(verdicts["judge"], judges) & stats.str_in(verdicts["condition"], schema.MAIN_CONDITIONS)]
-    mine = stats.str_in(v["judge"], run_name)
-    v = v[stats.str_in(v["condition"], sorted(set(stats.as_str(v.loc[mine, "condition"]))))]
+    v = verdicts[verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    mine = v["judge"] == run_name
+    v = v[v["condition"].isin(v.loc[mine, "condition"].unique())]
     key = _item_keys(v)
-    v = v[np.isin(key, key[stats.str_in(v["judge"], run_name)])]
+    v = v[np.isin(key, key[v["judge"] == run_name])]
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
@@ -68,7 +68,7 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
 
 def x2_scope(bench, v: pd.DataFrame, run_name: str) -> str:
     """Return a sentence on what X2 compares: items judged by the new judge out of the bench's generations."""
-    new = v[stats.str_in(v["judge"], run_name)]
+    new = v[v["judge"] == run_name]
     n_items = int(np.unique(_item_keys(new)).size) if len(new) else 0
     n_null = int(new["llm_score"].isna().sum())
     return (
@@ -90,7 +90,7 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     cells = stats.align(v, by=["judge", *X2_KEYS])
-    cells = cells.assign(**{k: stats.as_str(cells[k]) for k in ["judge", *X2_KEYS]})
+    cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
     wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(
         columns=[run_name, *judges]
     )
@@ -132,7 +132,7 @@ def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = 
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     pm = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"])
-    pm = pm.assign(**{c: stats.as_str(pm[c]) for c in ("judge", "condition", "metric")})
+    pm = pm.assign(**{c: pm[c].astype(str) for c in ("judge", "condition", "metric")})
     data = pm.groupby(["judge", "condition", "metric"])["align"].mean().reset_index().assign(source="data")
     rep = paper.reported("T24")
     rep = rep[(rep["stat"] == "alignment") & rep["judge"].isin(judges)].rename(columns={"value": "align"})
@@ -159,9 +159,9 @@ def table_X2_lift(
     """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
-    v = v[~stats.str_in(v["generator"], exclude_generators)]
+    v = v[~v["generator"].isin(exclude_generators)]
     lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
-    cells = set(zip(stats.as_str(v["generator"]), stats.as_str(v["difficulty"])))
+    cells = set(zip(v["generator"].astype(str), v["difficulty"].astype(str)))
     rep = _paper_T02(judges)
     rep = rep[[gd in cells for gd in zip(rep["generator"], rep["difficulty"])]]  # <= 15 paper cells
     rep_lift = (stats.lift(rep) if len(rep) else pd.Series(dtype=float)).rename("paper_lift")
@@ -220,7 +220,7 @@ def x2_runs_cells(
     parts = []
     for run in runs:
         recs = stats.record_alignment(x2_verdicts(verdicts, run, judges), missing="exclude")
-        recs = recs.assign(**{k: stats.as_str(recs[k]) for k in ("judge", "condition", "difficulty", "generator")})
+        recs = recs.assign(**{k: recs[k].astype(str) for k in ("judge", "condition", "difficulty", "generator")})
         for i, (cell, sub) in enumerate(recs.groupby(keys, sort=False)):
             r = _cell_ranks(sub, run, reference, strata, n_bootstrap, seed + i)
             parts.append(r.assign(run=run, **dict(zip(keys, cell, strict=True))))

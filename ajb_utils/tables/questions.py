@@ -97,7 +97,7 @@ def jury_scale_check(
     for cond in schema.MAIN_CONDITIONS:
         v = released_verdicts(bench, judges, [cond])
         v = v[v["difficulty"] == difficulty]
-        v = v.assign(judge=stats.as_str(v["judge"]))
+        v = v.assign(judge=v["judge"].astype(str))
         soft = stats.soft_jury(v, judges)
         snapped = soft.assign(llm_score=stats.ternary_oracle(soft["llm_score"]), judge="snapped_jury")
         snapped["match"] = 1.0 - (snapped["p"] - snapped["llm_score"]).abs()
@@ -105,7 +105,7 @@ def jury_scale_check(
         allv = pd.concat(
             [v, soft.assign(judge="soft_jury"), snapped, major.assign(judge="majority_jury")], ignore_index=True
         )
-        allv["judge"] = stats.as_str(allv["judge"])
+        allv["judge"] = allv["judge"].astype(str)
         cell = stats.align(allv, by=["judge", "generator"], missing=missing).groupby("judge")["align"].mean()
         single = cell.reindex([j for j in judges if j in cell.index])
         best = single.idxmax()
