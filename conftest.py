@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from ajb_run.kernel import kernel_environment  # noqa: E402
 from ajb_utils.cache import CACHE_ENV  # noqa: E402
-from ajb_utils.environment import kernel_environment  # noqa: E402
 
 os.environ.update(kernel_environment())
 _SESSION_CACHE = tempfile.mkdtemp(prefix="ajb_test_cache_")

@@ -237,6 +237,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    from ajb_utils.script_errors import run_main
+    from ajb_run.errors import run_main
 
     sys.exit(run_main(lambda argv: main()))

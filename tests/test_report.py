@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+from ajb_run.kernel import kernel_environment
 from ajb_utils import environment, figures, paths, provenance, report, schema  # noqa: E402
 from ajb_verify import artifacts
 
@@ -174,7 +175,7 @@ def test_environment_report_is_machine_independent() -> None:
 
 
 def test_kernel_environment_puts_repo_first() -> None:
-    env = environment.kernel_environment({"PYTHONPATH": "/elsewhere"})
+    env = kernel_environment({"PYTHONPATH": "/elsewhere"})
     assert env["PYTHONPATH"].split(":")[0] == str(paths.REPO_ROOT)
     assert "/elsewhere" in env["PYTHONPATH"]
 
