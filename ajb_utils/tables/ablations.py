@@ -426,17 +426,14 @@ def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) 
     """
     v = bench.verdicts
     v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
-    work = v[list(by)].copy()
-    for c in by:
-        work[c] = work[c].astype(str)
-    work["j1"] = v["llm_score"].to_numpy() == 1.0
-    work["p1"] = v["p"].to_numpy() >= 1.0 - 1e-9
-    g = work.groupby(list(by), sort=False)
+    work = v[list(by)].assign(j1=v["llm_score"] == 1.0, p1=v["p"] >= 1.0 - 1e-9)
+    g = work.groupby(list(by), sort=False, observed=True)
     out = pd.DataFrame(
         {"judge_1_pct": 100 * g["j1"].mean(), "programmatic_1_pct": 100 * g["p1"].mean(), "n_verdicts": g.size()}
     )
     out["excess_pp"] = out["judge_1_pct"] - out["programmatic_1_pct"]
     out = out[["judge_1_pct", "programmatic_1_pct", "excess_pp", "n_verdicts"]].reset_index()
+    out[list(by)] = out[list(by)].astype(str)
     return _paper_sort(out, list(by))
 
 
