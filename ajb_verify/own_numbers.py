@@ -24,6 +24,8 @@ from ajb_verify.main_results import compare_T02, compare_T10
 
 __all__ = [
     "PAPER_INCONSISTENCIES",
+    "T24_FROM_T02_TOLERANCE",
+    "compare_T24_from_T02",
     "paper_claim_verdicts",
     "paper_comparisons",
 ]
@@ -64,6 +66,11 @@ PAPER_INCONSISTENCIES: dict[str, tuple[str, str]] = {
 }
 
 
+# T02's cells are printed to 0.1, so their record-weighted mean is known to +-0.05 (T24's row mean of
+# four 0.1-printed cells carries another +-0.05, half of which side_by_side adds for its 2 decimals).
+T24_FROM_T02_TOLERANCE: float = 0.05
+
+
 def _rep(artifact: str, query: str | None = None) -> pd.DataFrame:
     """Return one artifact's reported rows (optionally filtered by a query)."""
     r = paper.reported(artifact)
@@ -93,6 +100,26 @@ def _t28_long() -> pd.DataFrame:
     t28 = _rep("T28", "stat == 'alignment'").rename(columns={"value": "align"})
     n = _rep("T07", "stat == 'records'").set_index("dag_type")["value"]
     return t28.assign(n_records=t28["dag_type"].map(n))
+
+
+def _t02_pooled(generators: tuple[str, ...]) -> pd.DataFrame:
+    """Return the paper's Table 2 per (judge, condition) over `generators`, each (g, d) cell weighted by
+    Table 9's valid records: the records pooled (judge, condition, align)."""
+    n = _rep("T09", "stat == 'valid_records'").dropna(subset=["generator", "difficulty"])
+    t2 = _t02()[_t02()["generator"].isin(list(generators))].merge(
+        n[["generator", "difficulty", "value"]].rename(columns={"value": "n"}), on=["generator", "difficulty"]
+    )
+    g = t2.assign(x=t2["value"] * t2["n"]).groupby(["judge", "condition"])
+    return (g["x"].sum() / g["n"].sum()).rename("align").reset_index()
+
+
+def compare_T24_from_T02(generators: tuple[str, ...] | None = None) -> pd.DataFrame:
+    """Return T24's row means (the mean of a judge's four printed metric cells per condition) beside
+    Table 2 pooled over T24's population by Table 9's records (engine.compare on judge, condition)."""
+    gens = paper.population("T24").generators if generators is None else generators
+    rows = _rep("T24", "stat == 'alignment'").groupby(["judge", "condition"])["value"].mean().reset_index()
+    rows["printed"] = rows["value"].map(lambda v: f"{v:.3f}")  # four 0.1-printed cells: a multiple of 0.025
+    return engine.compare(_t02_pooled(gens), rows, on=["judge", "condition"], value="align")
 
 
 def _weighting_verdicts() -> list[engine.Verdict]:
@@ -350,8 +377,9 @@ def paper_claim_verdicts() -> pd.DataFrame:
 
 def paper_comparisons() -> dict[str, pd.DataFrame]:
     """Return {artifact: engine.side_by_side} of each comparison path fed with the paper's own values
-    (and what the package derives from them) as the reproduced side; "T06-from-T02" derives T06 from
-    the paper's Table 2 by the package's own decision guide (a derived path, not an identity)."""
+    (and what the package derives from them) as the reproduced side; two derived paths, not
+    identities: "T06-from-T02" derives T06 from the paper's Table 2 by the package's own decision
+    guide, "T24-from-T02" each T24 row mean from Table 2 pooled by Table 9's records."""
     t02 = _t02().rename(columns={"value": "align"})
     t10 = (
         _rep("T10")
@@ -377,4 +405,5 @@ def paper_comparisons() -> dict[str, pd.DataFrame]:
         "T06-from-T02": engine.side_by_side(
             compare_T06_values(decision_guide(_t02(), paper.population("T06").generators), _rep("T06"))
         ),
+        "T24-from-T02": engine.side_by_side(compare_T24_from_T02(), tolerance=T24_FROM_T02_TOLERANCE),
     }
