@@ -79,8 +79,9 @@ SECTIONS: dict[str, str] = {
     "11_human_validation": "Human validation (App. G)",
     "12_rewrite_validation": "Rewrite validation (App. N)",
     "13_self_preference": "Self-preference (App. O)",
-    "14_decision_guide": "Decision guide and consistency audit (App. A)",
+    "14_decision_guide": "Decision guide (App. A)",
     "16_derivation_gap": "Derivation gap (ours)",
+    "18_scorecard": "The paper against itself (X1 audit)",
 }
 SCORECARD_COLUMNS: list[str] = [
     "section",
@@ -247,7 +248,7 @@ def build(out_dir: Path | str) -> pd.DataFrame:
 
 
 RULE_FIT_FILE: str = "T02_missing_rule_fit.csv"  # written by notebook 03 (tables.missing_rule_fit)
-# Written by notebook 14: tables.census_counts(tables.text_census(tables.paper_claim_verdicts())).
+# Written by notebook 18: verify.census_counts(tables.text_census(tables.paper_claim_verdicts())).
 CENSUS_COUNTS_FILE: str = "X1_census_counts.csv"
 CENSUS_COLUMNS: list[str] = ["section", "numbers", "mapped", "consistent", "inconsistent", "unchecked", "unmapped"]
 
