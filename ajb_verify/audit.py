@@ -12,6 +12,7 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.agreement import judge_side_bound, matrix_stats, tier_search
 from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
+from ajb_utils.tables.main_results import worked_example_AppI
 from ajb_verify import engine
 from ajb_verify.main_results import finding_verdicts
 
@@ -594,9 +595,11 @@ def audit_text_numbers() -> list[engine.Verdict]:
 
 
 def _pair_checks(t03: pd.DataFrame) -> list[engine.Verdict]:
-    """Return the highest and lowest with-GT pair of T03 (agreement and that pair's kappa), as §4.2 quotes them."""
+    """Return the highest and lowest with-GT pair of T03 (agreement and that pair's kappa), as §4.2 quotes
+    them, and §1's rounded mean kappa."""
     w = t03[t03["condition"] == "with_gt"].pivot_table(index=["judge", "judge_2"], columns="stat", values="value")
-    out = []
+    k = float(w["kappa"].mean())
+    out = [engine.verdict("X1.mean_kappa_rounded", k, shown=f"{k:.3f}", note=f"mean of T03's {len(w)} pairs")]
     for end, pick in (("max", w["agreement"].idxmax()), ("min", w["agreement"].idxmin())):
         name = " x ".join(schema.display(j) for j in pick)
         out.append(engine.verdict(f"X1.pair_agreement_{end}", float(w.at[pick, "agreement"]), note=f"T03: {name}"))
@@ -652,6 +655,9 @@ def _text_count_checks() -> list[engine.Verdict]:
             ),
             engine.verdict("X1.human_verdicts", float(per_metric.sum()), note="T12 agree + disagree, four metrics"),
             engine.verdict("X1.human_records", per_metric, note="T12 agree + disagree per metric"),
+            engine.verdict(
+                "X1.human_per_topology", float(per_metric.max()) / len(schema.TOPOLOGIES), note="T12 records / 6"
+            ),
             engine.verdict("X1.human_agreement_others", agree.drop("parameter_structure"), note="T12 per metric"),
         ]
     )
@@ -690,6 +696,12 @@ def _more_count_checks(t09_cells: pd.Series) -> list[engine.Verdict]:
         engine.verdict("X1.T24_param_cov_range", w24[["parameter_structure", "query_coverage"]].stack()),
         engine.verdict(
             "X1.T28_fan_out_top", float(t28["fan_out"].max()), note=f"T28: {schema.display(t28['fan_out'].idxmax())}"
+        ),
+        engine.verdict("X1.T29_cells", len(t02[["generator", "difficulty"]].drop_duplicates()), note="T02"),
+        engine.verdict(
+            "X1.AppI_seq_score",
+            float(worked_example_AppI().set_index("metric").at["sequence_accuracy", "p"]),
+            note="Eq. 3 on App. I's calls",
         ),
         engine.verdict(
             "X1.T28_weakest_trail", trail, shown=", ".join(f"{d} {x:.1f}" for d, x in trail.items()), note="T28"
@@ -814,7 +826,9 @@ def _undouble(token: str, after: str = "") -> str:
     return sign + token
 
 
-_FOOTNOTE = re.compile(r"\d*footnote(?:mark|text)\s*:?\s*\d*")  # '55footnotemark:5', '22footnotetext:'
+# footnote markers: '55footnotemark:5', '22footnotetext:', and a digit written three times before the
+# footnote's text ('333Spearman's rho ...', '111A Directed Acyclic Graph')
+_FOOTNOTE = re.compile(r"\d*footnote(?:mark|text)\s*:?\s*\d*|(\d)\1\1(?=[A-Z])")
 
 
 # 'A×B=C' then its LaTeX source 'A B=C' (× dropped with the markup): the source copy is removed
