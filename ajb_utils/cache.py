@@ -129,10 +129,10 @@ def _remember(found: dict[str, list[Any]], root: Path | None = None) -> None:
     """Add {path: [signature..., digest]} to the remembered digests (a read-only cache folder
     only costs the hashing next time)."""
     root = root or cache_root()
-    try:
-        _atomic_write_bytes(root / DIGESTS_FILE, json.dumps(_read_digests(root) | found).encode())
-    except OSError:
-        pass
+    memo = _read_digests(root)
+    if any(memo.get(name) != entry for name, entry in found.items()):
+        with contextlib.suppress(OSError):
+            _atomic_write_bytes(root / DIGESTS_FILE, json.dumps(memo | found).encode())
 
 
 def read_input(path: Path) -> bytes:

@@ -54,9 +54,9 @@ def unknown_conditions(values: dict[str, Any]) -> list[str]:
     return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
 
 
-def _line_rows(source: Path, rows: list[Any], found: Columns) -> None:
-    """Append the JSON objects of a file's lines to `rows`, its bad lines to `found`."""
-    lines = cache.read_input(source).split(b"\n")
+def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns) -> None:
+    """Append the JSON objects of a file's lines (`data`) to `rows`, its bad lines to `found`."""
+    lines = data.split(b"\n")
     last = len(lines)
     for i, line in enumerate(lines, 1):
         if not line.strip():
@@ -82,15 +82,16 @@ def _append(row: Any, where: str, rows: list[Any], found: Columns) -> None:
         found["bad"].append(f"{where}: not an object")
 
 
-def decode_rows(sources: list[Source]) -> tuple[list[dict[str, Any]], Columns]:
+def decode_rows(sources: list[Source], read: dict[Path, bytes] | None = None) -> tuple[list[dict[str, Any]], Columns]:
     """Return (the rows of JSON-lines files or of Python rows, what else the read found: `bad`
     the malformed lines' reasons, `cut` (file, reason) of a line the file ends inside or None,
-    `head` the first row)."""
+    `head` the first row); a file's bytes from `read` when there."""
     rows: list[Any] = []
     found: Columns = {"bad": [], "cut": None, "head": None}
     for source in sources:
         if isinstance(source, Path):
-            _line_rows(source, rows, found)
+            data = read[source] if read and source in read else cache.read_input(source)
+            _line_rows(source, data, rows, found)
         else:
             for i, row in enumerate(source, 1):
                 _append(row, f"line {i}", rows, found)
@@ -107,12 +108,15 @@ def _codes(values: list[Any]) -> tuple[np.ndarray, list[Any]]:
 
 def _to_float(values: list[Any]) -> np.ndarray:
     """Return values as float64, non-numbers as NaN (`pandas.to_numeric(errors="coerce")`)."""
-    try:
-        return np.array(values, dtype=float)
+    try:  # numbers, null and numeric text: at once
+        out = np.array(values, dtype=float)
     except (TypeError, ValueError):
-        import pandas as pd  # only for values that are not all numbers or null
+        out = None
+    if out is not None and out.shape == (len(values),):
+        return out
+    import pandas as pd  # only for values that are not all numbers or null
 
-        return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
+    return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
 
 
 def _as_block(cell: Any) -> dict[str, Any] | None:
@@ -258,14 +262,15 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
     that are not known conditions. A loose row's metric is its first non-null spelling (when an
     object), its verdict `llm_score` or else `accuracy` (when present) or `score`, its numbers
     coerced (`_to_float`); a block neither an object nor JSON text of one is null."""
-    if all(isinstance(s, Path) for s in sources):
-        data = b"".join(cache.read_input(s) for s in sources)
+    read = {s: cache.read_input(s) for s in sources if isinstance(s, Path)}
+    if len(read) == len(sources):
+        data = b"".join(read.values())
         head = _head(data)
         fast = _arrow_judge_columns(data, justifications, tuple(c for c in schema.CONDITIONS if c in head))
         del data
         if fast is not None:
             return {**fast, "bad": [], "cut": None, "unknown": unknown_conditions(head)}
-    rows, found = decode_rows(sources)
+    rows, found = decode_rows(sources, read)
     found["unknown"] = unknown_conditions(found.pop("head"))
     return {**_row_judge_columns(rows, justifications), **found}
 
@@ -303,11 +308,12 @@ def row_columns(sources: list[Source], fields: tuple[str, ...]) -> Columns:
     (NaN where a row lacks the field; a field no row has is left out), with `bad` and `cut`
     (`decode_rows`). A generator file in the released layout is read by Arrow
     (`_arrow_generator_columns`)."""
-    if fields == GENERATOR_FIELDS and len(sources) == 1 and isinstance(sources[0], Path):
-        fast = _arrow_generator_columns(cache.read_input(sources[0]))
+    read = {s: cache.read_input(s) for s in sources if isinstance(s, Path)}
+    if fields == GENERATOR_FIELDS and len(read) == len(sources) == 1:
+        fast = _arrow_generator_columns(next(iter(read.values())))
         if fast is not None:
             return fast
-    rows, out = decode_rows(sources)
+    rows, out = decode_rows(sources, read)
     del out["head"]
     for f in fields:
         values = [r.get(f, _ABSENT) for r in rows]

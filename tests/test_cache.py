@@ -131,6 +131,24 @@ def test_a_copied_source_hits_the_same_build_and_a_changed_byte_misses(tmp_path,
     assert len(list((own_cache / "bench").glob("*"))) == 2
 
 
+def test_a_build_hashes_the_bytes_it_reads_and_reads_no_file_twice(tmp_path, own_cache, monkeypatch):
+    """The inputs' digests come from the build's own read (no second read to hash them; each data
+    file read once); a later load finds the build from the remembered digests, reading only the
+    card (which names the files)."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    reads: list[str] = []
+    read_input = bench_cache.read_input
+    monkeypatch.setattr(bench_cache, "read_input", lambda path: reads.append(Path(path).name) or read_input(path))
+    monkeypatch.setattr(bench_cache, "hash_file", lambda path: pytest.fail(f"{path} read again to be hashed"))
+    data_mod.build_bench(root, runs=None)
+    data = [name for name in reads if name != "README.md"]
+    assert sorted(data) == sorted(p.name for p in (root / "data").glob("*.jsonl"))  # each once
+    reads.clear()
+    assert _from_cache(load_bench(root, runs=None)) and set(reads) == {"README.md"}
+    path = root / "data" / "main.jsonl"
+    assert bench_cache.file_digests([path], read=False)[str(path.resolve())] == bench_cache.digest(path.read_bytes())
+
+
 def test_cached_frames_equal_the_loaded_frames(tmp_path):
     """The cache holds exactly what the loader produces: dtypes, categories and their order,
     call lists, None vs NaN, provenance."""

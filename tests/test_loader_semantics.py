@@ -464,13 +464,17 @@ def test_a_malformed_line_is_counted_and_a_cut_last_line_is_an_error(tmp_path):
 
     good = [json.dumps(_judge_line(i, with_gt=_block(0.5 * i))) for i in range(3)]
     path = tmp_path / "judge.jsonl"
-    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2]]) + "\n")
+    nan = good[0].replace('"llm_score": 0.0', '"llm_score": NaN', 1)  # what Arrow and Python read, not JSON
+    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2], nan]) + "\n")
     raw = read_files([path], "judge")
     with pytest.raises(json.JSONDecodeError) as exc:
         json.loads("{not json")
-    assert raw.bad == [f"{path}: line 2: {exc.value}", f"{path}: line 4: not an object"] and raw.n == 5
+    nan_is_bad = f"{path}: line 7: NaN is not a JSON value"
+    assert raw.bad == [f"{path}: line 2: {exc.value}", f"{path}: line 4: not an object", nan_is_bad] and raw.n == 6
     assert read_files([path], "generator").bad == raw.bad  # the same rule for every config
     assert raw.rows["with_gt.tool_selection.llm_score"].tolist() == [0.0, 0.5, 1.0]
+    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2]]) + "\n")
+    raw = read_files([path], "judge")
     (tmp_path / "released.jsonl").write_text("\n".join(good) + "\n")
     released = read_files([tmp_path / "released.jsonl"], "judge").rows
     pd.testing.assert_frame_equal(raw.rows, released, check_exact=True)  # the loose read of released rows
