@@ -80,12 +80,6 @@ def test_T02_cell_equals_hand_mean_under_the_authors_rule_by_default(bench, cell
     assert len(cells) == 5 * 7 * 3 * 2
 
 
-def test_T02_wide_layout(cells) -> None:
-    w = tables.table_T02_wide(cells)
-    assert w.shape == (35, 6)
-    assert list(w.index.get_level_values(1)[:7]) == [schema.display(j) for j in schema.JUDGES]
-
-
 def test_T10_ci_brackets_mean_and_is_seeded(bench) -> None:
     a = tables.table_T10(bench, n_bootstrap=200, seed=3)
     b = tables.table_T10(bench, n_bootstrap=200, seed=3)

@@ -27,10 +27,8 @@ __all__ = [
     "main_verdicts",
     "main_records",
     "table_T02",
-    "table_T02_wide",
     "table2_summary",
     "table_T10",
-    "ci_half_width_summary",
     "table_T11",
     "T11_READINGS",
     "degradation_table",
@@ -49,7 +47,6 @@ __all__ = [
     "REFERENCE_KINDS",
     "reference_cells",
     "table_T02_references",
-    "degradation_references",
     "degradation_ci",
     "paper_without_gt_vs_pbar",
 ]
@@ -118,22 +115,6 @@ def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple
     return wide.round(1), stats.rule_name(missing)
 
 
-def table_T02_wide(cells: pd.DataFrame, value: str = "align") -> pd.DataFrame:
-    """Return the paper's layout: rows (generator, judge), columns (difficulty, condition)."""
-    wide = cells.pivot_table(
-        index=["generator", "judge"], columns=["difficulty", "condition"], values=value, aggfunc="first"
-    )
-    gens = [g for g in schema.GENERATORS if g in set(cells["generator"])]
-    judges = [j for j in schema.JUDGES if j in set(cells["judge"])]
-    rows = pd.MultiIndex.from_product([gens, judges], names=["generator", "judge"])
-    cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS], names=["difficulty", "condition"])
-    wide = wide.reindex(index=rows, columns=cols)
-    wide.index = wide.index.set_levels(
-        [[schema.display(g) for g in wide.index.levels[0]], [schema.display(j) for j in wide.index.levels[1]]]
-    )
-    return wide
-
-
 def table_T10(
     bench,
     n_bootstrap: int = 2000,
@@ -155,23 +136,6 @@ def table_T10(
         out[c] = stats.as_str(out[c])
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
-
-
-def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
-    """Return the max and median CI half-width (pp) over all cells, six judges and all judges."""
-    six = ci[ci["judge"].isin(schema.MAIN_JUDGES)]
-    rows = [(f"all cells ({ci['judge'].nunique()} judges)", ci), ("six main judges", six)]
-    return pd.DataFrame(
-        [
-            {
-                "cells": name,
-                "n_cells": len(f),
-                "max_half_width": f["half_width"].max(),
-                "median_half_width": f["half_width"].median(),
-            }
-            for name, f in rows
-        ]
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,20 +196,6 @@ def table_T02_references(cells: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFram
     idx = pd.MultiIndex.from_product([gens, rows_order], names=["generator", "row"])
     cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS], names=["difficulty", "condition"])
     return wide.reindex(index=idx, columns=cols)
-
-
-def degradation_references(
-    refs: pd.DataFrame, kinds: Sequence[str] = ("always_1", "oracle"), n_generators: int = 5
-) -> pd.DataFrame:
-    """Return degradation_table rows (without GT; references read no GT) of reference judges, with a `judge` column."""
-    parts = []
-    for k in kinds:
-        name = stats.REFERENCE_JUDGES[k]
-        if name not in set(refs["judge"]):
-            continue
-        d = degradation_table(refs, judges=[name], n_generators=n_generators)
-        parts.append(d[d["condition"] == "without_gt"].assign(judge=name))
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 def degradation_ci(
