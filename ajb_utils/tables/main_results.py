@@ -41,7 +41,6 @@ __all__ = [
     "worked_examples_EQ",
     "appendix_h_cases",
     "worked_example_AppI",
-    "record_view",
     "param_upper_bound",
     "table_T15",
     "REFERENCE_KINDS",
@@ -562,57 +561,6 @@ def worked_example_AppI() -> pd.DataFrame:
         [{"metric": "mu (Eq. 4b, %)", "p": np.nan, "llm_score": np.nan, "match": 100.0 * out["match"].mean()}]
     )
     return pd.concat([out, mu], ignore_index=True)
-
-
-def record_view(bench, record_id: str | None = None) -> dict[str, pd.DataFrame]:
-    """Return one record readably: 'queries', 'tools', 'expected' and per-generator 'scores' frames."""
-    rec = (
-        bench.records.sort_values("id").iloc[0]
-        if record_id is None
-        else bench.records.set_index("id").loc[record_id].rename(record_id)
-    )
-    rid = rec["id"] if "id" in rec.index else rec.name
-    queries = pd.DataFrame(
-        {"difficulty": schema.DIFFICULTIES, "query": [rec[f"query_{d}"] for d in schema.DIFFICULTIES]}
-    )
-    tools = pd.DataFrame(
-        [
-            {
-                "tool": t["name"],
-                "parameters": ", ".join(t.get("properties") or {}),
-                "required": ", ".join(t.get("required") or []),
-            }
-            for t in rec["tools"]
-        ]
-    )
-    expected = pd.DataFrame(
-        [
-            {"step": i + 1, "tool": c["name"], "arguments": str(c["arguments"])}
-            for i, c in enumerate(rec["expected_calls"])
-        ]
-    )
-    gen = bench.generations[bench.generations["id"] == rid].copy()
-    gen["plan"] = gen["generated_calls"].map(_plan_str)
-    scores = gen[["generator", "difficulty", "plan", "p_tool", "p_param", "p_seq", "p_cov"]]
-    scores = scores.assign(
-        generator=stats.as_str(scores["generator"]), difficulty=stats.as_str(scores["difficulty"])
-    ).reset_index(drop=True)
-    return {
-        "record": pd.DataFrame(
-            [
-                {
-                    "id": rid,
-                    "dag_type": str(rec["dag_type"]),
-                    "n_tools": int(rec["n_tools"]),
-                    "n_expected_calls": int(rec["n_expected_calls"]),
-                }
-            ]
-        ),
-        "queries": queries,
-        "tools": tools,
-        "expected": expected,
-        "scores": scores,
-    }
 
 
 # ---------------------------------------------------------------------------------------------
