@@ -46,3 +46,28 @@ def test_02_independent_judges_from_the_generations(bench) -> None:
         assert got.loc[d].to_numpy(float) == pytest.approx(want, abs=1e-6), d
     assert got.loc["all", "always_1"] == pytest.approx(100 * g["p_mean"].mean(), abs=1e-6)  # always-1.0 = p-bar
     assert (got["uniform_expected"] > 50).all()  # 50 % is the minimum, reached only when every p is 0 or 1
+
+
+# ---- 03: the ceiling on the paper's own numbers ------------------------------------------------
+def test_03_paper_without_gt_beside_p_bar() -> None:
+    """The draft's Table 2 without-GT cells beside its Table 11, from the reported values one cell
+    at a time: Llama-3.3-70B hard p-bar 84.5, the six judges average 84.2 (the notebook's sentence)."""
+    from ajb_utils import paper
+
+    got = _csv("T02_paper_without_gt_vs_pbar.csv")
+    assert len(got) == 15 and (got["n_judges"] == 6).all()
+    t02, t11 = paper.reported("T02"), paper.reported("T11")
+    for r in got.itertuples():
+        v = t02[
+            (t02["generator"] == r.generator)
+            & (t02["difficulty"] == r.difficulty)
+            & (t02["condition"] == "without_gt")
+            & t02["judge"].isin(schema.MAIN_JUDGES)
+        ]["value"]
+        p_bar = t11[(t11["generator"] == r.generator) & (t11["difficulty"] == r.difficulty)]["value"].item()
+        assert (r.p_bar, r.six_mean, r.six_min, r.six_max) == pytest.approx((p_bar, v.mean(), v.min(), v.max()))
+        assert r.mean_minus_p_bar == pytest.approx(v.mean() - p_bar)
+        assert r.n_judges_below_p_bar == int((v < p_bar).sum())
+    row = got[(got["generator"] == "llama_3_3_70b_instruct") & (got["difficulty"] == "hard")].iloc[0]
+    assert row["p_bar"] == pytest.approx(84.5) and round(row["six_mean"], 1) == pytest.approx(84.2)
+    assert "tab:generator-accuracy" in row["source_p_bar"] and "fig:full-results" in row["source_T02"]

@@ -131,15 +131,6 @@ def test_T02_references_layout(bench) -> None:
     assert wide.loc[("qwen3_32b", "six judges: mean"), ("hard", "without_gt")] == pytest.approx(six.mean())
 
 
-def test_paper_without_gt_beside_p_bar() -> None:
-    """The draft's Table 2 without-GT cells beside its Table 11: Llama-3.3-70B hard p-bar 84.5, six judges average 84.2."""
-    t = tables.paper_without_gt_vs_pbar()
-    assert len(t) == 15 and (t["n_judges"] == 6).all()
-    row = t[(t["generator"] == "llama_3_3_70b_instruct") & (t["difficulty"] == "hard")].iloc[0]
-    assert row["p_bar"] == pytest.approx(84.5) and round(row["six_mean"], 1) == pytest.approx(84.2)
-    assert row["six_min"] <= row["six_mean"] <= row["six_max"]
-
-
 def test_reference_breakdown_always_1_is_mean_p_per_metric(bench) -> None:
     """Table 24's always-1.0 row is the mean p of each metric over the records of its population's
     (generator, difficulty) cells pooled (the four open-weight generators); the oracle bounds it."""

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import schema, stats
 from ajb_utils.data import generation_keys
 from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
 from ajb_utils.tables.anchoring import paired_lift
@@ -47,7 +47,6 @@ __all__ = [
     "reference_cells",
     "table_T02_references",
     "degradation_ci",
-    "paper_without_gt_vs_pbar",
 ]
 
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
@@ -242,49 +241,6 @@ def degradation_ci(
     out = pd.concat([allg, one], ignore_index=True)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
-
-
-def paper_without_gt_vs_pbar() -> pd.DataFrame:
-    """Return per (generator, difficulty) the reported p-bar (Table 11) beside the reported six-judge without-GT cells (Table 2).
-
-    Columns generator, difficulty, p_bar (= the alignment of an always-1.0 judge), six_mean,
-    six_min, six_max (%), mean_minus_p_bar (pp), n_judges_below_p_bar, source. Both tables are the
-    draft LaTeX's (the arXiv v1 text prints neither in full); the sources are carried through.
-    """
-    t02 = paper.reported("T02")
-    t02 = t02[(t02["stat"] == "alignment") & (t02["condition"] == "without_gt") & t02["judge"].isin(schema.MAIN_JUDGES)]
-    t11 = paper.reported("T11")
-    t11 = t11[t11["stat"] == "programmatic_accuracy"][["generator", "difficulty", "value", "source"]]
-    g = t02.groupby(["generator", "difficulty"])["value"]
-    six = pd.DataFrame(
-        {"six_mean": g.mean(), "six_min": g.min(), "six_max": g.max(), "n_judges": g.size()}
-    ).reset_index()
-    out = t11.rename(columns={"value": "p_bar", "source": "source_p_bar"}).merge(six, on=["generator", "difficulty"])
-    out["mean_minus_p_bar"] = out["six_mean"] - out["p_bar"]
-    below = t02.merge(out[["generator", "difficulty", "p_bar"]], on=["generator", "difficulty"])
-    nb = (below["value"] < below["p_bar"]).groupby([below["generator"], below["difficulty"]]).sum()
-    out["n_judges_below_p_bar"] = nb.reindex(pd.MultiIndex.from_frame(out[["generator", "difficulty"]])).to_numpy()
-    out["n_judges_below_p_bar"] = out["n_judges_below_p_bar"].astype(np.int64)
-    out["n_judges"] = out["n_judges"].astype(np.int64)
-    out["source_T02"] = ", ".join(sorted(set(stats.as_str(t02["source"]))))
-    out["_g"] = out["generator"].map({x: i for i, x in enumerate(schema.GENERATORS)})
-    out["_d"] = out["difficulty"].map({x: i for i, x in enumerate(schema.DIFFICULTIES)})
-    out = out.sort_values(["_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
-    return out[
-        [
-            "generator",
-            "difficulty",
-            "p_bar",
-            "six_mean",
-            "six_min",
-            "six_max",
-            "mean_minus_p_bar",
-            "n_judges_below_p_bar",
-            "n_judges",
-            "source_p_bar",
-            "source_T02",
-        ]
-    ]
 
 
 # ---------------------------------------------------------------------------------------------
