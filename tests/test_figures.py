@@ -6,6 +6,8 @@ figure_F05 is owned by the claim-check work and checked there; every other figur
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -44,6 +46,13 @@ def _x5(bench):
     return figures.figure_X5(simulator.teaching_sweeps(p, params, np.linspace(0, 1, 5), 1))
 
 
+def _references(b) -> dict[str, pd.DataFrame]:
+    """Return the reference judges' Table 24 and Table 28 rows as notebook 04 computes them."""
+    names = [stats.REFERENCE_JUDGES[k] for k in ("always_1", "oracle")]
+    refs = SimpleNamespace(verdicts=stats.reference_verdicts(b.generations, ("always_1", "oracle")))
+    return {"T24": tables.table_T24(refs, judges=names), "T28": tables.table_T28(refs, "with_gt", judges=names)}
+
+
 def _f08_references(refs: pd.DataFrame) -> pd.DataFrame:
     """Return the reference judges' degradation rows as notebook 03 draws them (without GT; they read no GT)."""
     names = [stats.REFERENCE_JUDGES[k] for k in ("always_1", "oracle")]
@@ -54,7 +63,7 @@ def _f08_references(refs: pd.DataFrame) -> pd.DataFrame:
 
 
 MAKERS = {
-    "F03": lambda b: figures.figure_F03(tables.table_T24(b), tables.reference_breakdown(b)["T24"]),
+    "F03": lambda b: figures.figure_F03(tables.table_T24(b), _references(b)["T24"]),
     "F04": lambda b: figures.figure_F04(
         ablations.table_T25(b),
         ablations.table_T27(b),
@@ -69,9 +78,7 @@ MAKERS = {
         tables.degradation_ci(b, 200, 0),
         _f08_references(tables.reference_cells(b)),
     ),
-    "F09": lambda b: figures.figure_F09(
-        tables.table_T28(b, "with_gt"), references=tables.reference_breakdown(b)["T28"]
-    ),
+    "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=_references(b)["T28"]),
     "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
     "X2": _x2,
     "X5": _x5,

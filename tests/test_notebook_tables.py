@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ajb_utils import paths, schema
+from ajb_utils import paths, schema, stats
 from ajb_utils.data import load_bench
 
 SAMPLE_OUT = paths.REPO_ROOT / "figures" / "sample"
@@ -71,3 +71,26 @@ def test_03_paper_without_gt_beside_p_bar() -> None:
     row = got[(got["generator"] == "llama_3_3_70b_instruct") & (got["difficulty"] == "hard")].iloc[0]
     assert row["p_bar"] == pytest.approx(84.5) and round(row["six_mean"], 1) == pytest.approx(84.2)
     assert "tab:generator-accuracy" in row["source_p_bar"] and "fig:full-results" in row["source_T02"]
+
+
+# ---- 04: the reference judges per metric and per topology --------------------------------------
+def test_04_reference_judges_per_metric_and_topology(bench) -> None:
+    """Table 24's always-1.0 row is the mean p of each metric over the records of its population's
+    (generator, difficulty) cells pooled (the four open-weight generators), in both conditions (it
+    reads no GT); the oracle bounds it; Table 28's rows cover the sample's topologies."""
+    t24 = pd.read_csv(SAMPLE_OUT / "T24_reference_judges.csv", header=[0, 1], index_col=0)
+    always, oracle = (t24.loc[stats.REFERENCE_JUDGES[k]] for k in ("always_1", "oracle"))
+    gen = bench.generations[bench.generations["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    cols = {
+        "tool_selection": "p_tool",
+        "parameter_structure": "p_param",
+        "sequence_accuracy": "p_seq",
+        "query_coverage": "p_cov",
+    }
+    for m, c in cols.items():
+        for cond in schema.MAIN_CONDITIONS:
+            assert always[(cond, m)] == pytest.approx(100 * gen[c].mean(), abs=1e-6), (cond, m)
+    assert (oracle >= always - 1e-9).all()
+    t28 = pd.read_csv(SAMPLE_OUT / "T28_reference_judges.csv", index_col=0)
+    assert list(t28.columns) == [t for t in schema.TOPOLOGIES if t in set(bench.records["dag_type"].dropna())]
+    assert (t28.loc[stats.REFERENCE_JUDGES["oracle"]] >= t28.loc[stats.REFERENCE_JUDGES["always_1"]]).all()
