@@ -56,10 +56,9 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.calls import normalize_calls, normalize_tools
-from ajb_utils.schema import DIFFICULTIES, TOPOLOGIES
+from ajb_utils.schema import DIFFICULTIES
 
 PATHS: list[str] = ["VISIBLE", "FORMAT", "DEFAULT", "HISTORY-ONLY", "NO-SOURCE"]
-NON_VISIBLE: list[str] = PATHS[1:]
 
 FORMAT_TABLE: pd.DataFrame = pd.DataFrame(
     [
@@ -700,6 +699,3 @@ def record_nonvisible_share(census: pd.DataFrame) -> pd.DataFrame:
     work["_nv"] = (census["path"].astype(str) != "VISIBLE").to_numpy(float)
     out = work.groupby(["id", "difficulty"], observed=True, sort=True)["_nv"].agg(["mean", "size"])
     return out.rename(columns={"mean": "nonvisible_share", "size": "n_args"}).reset_index()
-
-
-TOPOLOGY_ORDER: list[str] = ["all", *TOPOLOGIES]

@@ -20,18 +20,6 @@ import pandas as pd
 from ajb_utils import schema
 from ajb_utils.paths import PAPER_DIR
 
-DIMENSIONS: list[str] = [
-    "generator",
-    "judge",
-    "judge_2",
-    "difficulty",
-    "condition",
-    "metric",
-    "dag_type",
-    "variant",
-    "stat",
-]
-VALUE_COLUMNS: list[str] = ["value", "unit", "source", "note"]
 # Judges of the paper's ablations that are not released configs (RQ4/RQ6 use Qwen3-32B as judge).
 ABLATION_JUDGES: dict[str, str] = {
     "judge_qwen3_32b": "Qwen3-32B (ablation judge, RQ4/RQ6)",

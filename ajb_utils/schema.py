@@ -38,7 +38,6 @@ JUDGES: list[str] = MAIN_JUDGES + BASELINE_JUDGES
 JUDGE_ALIASES: dict[str, str] = {"judge_reranker_gemini": "judge_gemini_2_5_pro"}
 
 MAIN_CONFIG: str = "main"
-RELEASED_CONFIGS: list[str] = [MAIN_CONFIG] + GENERATORS + JUDGES
 
 # --- metrics: canonical name and its three spellings -----------------------------------------
 METRICS: list[str] = [
@@ -58,12 +57,6 @@ PROMPT_KEYS: dict[str, str] = {
     "parameter_structure": "parameter_structure_accuracy",
     "sequence_accuracy": "sequence_accuracy",
     "query_coverage": "query_coverage_accuracy",
-}
-METRIC_SHORT: dict[str, str] = {
-    "tool_selection": "tool",
-    "parameter_structure": "param",
-    "sequence_accuracy": "seq",
-    "query_coverage": "cov",
 }
 METRIC_DISPLAY: dict[str, str] = {
     "tool_selection": "Tool selection",

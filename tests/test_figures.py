@@ -37,7 +37,7 @@ def bench():
 
 def _x2(bench):
     b = load_bench("sample", runs=[RUN])
-    return figures.figure_X2(tables.table_X2(tables.x2_verdicts(b.verdicts, RUN), RUN), RUN)
+    return figures.figure_X2_runs(tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0))
 
 
 def _x5(bench):
@@ -71,8 +71,6 @@ MAKERS = {
         ablations.temperature_ci(b, "T27"),
     ),
     "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
-    "F06": figures.figure_F06,
-    "F07": figures.figure_F07,
     "F08": lambda b: figures.figure_F08(
         tables.degradation_table(tables.table_T02(b)),
         tables.degradation_ci(b, 200, 0),

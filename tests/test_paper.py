@@ -18,6 +18,9 @@ import ajb_verify as verify
 from ajb_utils import paper, schema
 from ajb_utils.paths import PAPER_DIR, REPO_ROOT
 
+# The long format of data/paper/*.csv (data/paper/README.md): dimension columns, then the value columns.
+DIMENSIONS = ["generator", "judge", "judge_2", "difficulty", "condition", "metric", "dag_type", "variant", "stat"]
+VALUE_COLUMNS = ["value", "unit", "source", "note"]
 CSV_FILES = sorted(p for p in PAPER_DIR.glob("*.csv") if p.name != paper.CLAIMS_FILE)
 VALID = {
     "generator": set(schema.GENERATORS),
@@ -93,10 +96,10 @@ def _num(s: str) -> float:
 @pytest.mark.parametrize("path", CSV_FILES, ids=lambda p: p.name)
 def test_csv_parses_with_required_columns(path: Path) -> None:
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    for col in paper.VALUE_COLUMNS:
+    for col in VALUE_COLUMNS:
         assert col in df.columns, f"{path.name} lacks {col}"
-    dims = [c for c in df.columns if c not in paper.VALUE_COLUMNS]
-    assert dims and set(dims) <= set(paper.DIMENSIONS), dims
+    dims = [c for c in df.columns if c not in VALUE_COLUMNS]
+    assert dims and set(dims) <= set(DIMENSIONS), dims
     assert len(df) > 0
     assert (df["source"].str.strip() != "").all(), "empty source"
     assert df["source"].map(lambda s: bool(SOURCE_RE.search(s))).all()

@@ -202,19 +202,6 @@ def test_audit_cross_tables_known_inconsistencies():
     assert x.loc["X1.ci_half_width", "holds"] == "no"
 
 
-def test_best_cells_counts_ties():
-    t2 = pd.DataFrame(
-        {
-            "generator": ["g", "g", "h", "h"],
-            "difficulty": "easy",
-            "condition": "with_gt",
-            "judge": ["judge_qwq_32b", "x", "judge_qwq_32b", "x"],
-            "value": [90.0, 90.0, 91.0, 80.0],
-        }
-    )
-    assert tables.best_cells(t2) == (1, 2, 2)
-
-
 def test_exports_are_declared():
     from ajb_utils.tables import agreement, breakdown, guide
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import ajb_verify as verify
-from ajb_utils import schema, stats, tables
+from ajb_utils import data, schema, stats, tables
 from ajb_utils.data import load_bench
 from ajb_utils.scoring import programmatic_scores
 
@@ -45,13 +45,15 @@ def test_T08_matches_numpy(bench) -> None:
     assert t.loc["parameters_per_tool", "mean"] * t.loc["parameters_per_tool", "n"] == pytest.approx(n_params)
 
 
-def test_T09_totals_and_attrition(bench) -> None:
+def test_T09_totals_and_every_exclusion_counted(bench) -> None:
     t = tables.table_T09(bench).set_index("generator")
     assert t.loc["total", "valid"] == len(bench.generations)
     assert (t["theoretical_max"].iloc[:-1] == 3 * len(bench.records)).all()
-    att = tables.table_T09_attrition(bench).set_index("generator")
-    # valid + excluded = theoretical max for every generator
-    assert ((t["valid"].iloc[:-1] + att["excluded"]) == t["theoretical_max"].iloc[:-1]).all()
+    ex = bench.exclusions  # generation-level exclusions, each generation counted once
+    ex = ex[ex["judge"].isna() & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])]
+    excluded = ex.groupby("generator", observed=True).size().reindex(t.index[:-1], fill_value=0)
+    # valid + excluded = theoretical max for every generator: no generation dropped silently
+    assert ((t["valid"].iloc[:-1] + excluded) == t["theoretical_max"].iloc[:-1]).all()
 
 
 def test_T02_cell_equals_hand_mean_under_the_authors_rule_by_default(bench, cells) -> None:

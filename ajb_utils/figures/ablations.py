@@ -158,8 +158,6 @@ def figure_F05(
     vermillion QwQ-32B / SmolLM3-3B). (a) and (b) share one y range.
     """
     fig, axes = paper_figure(TEXT_WIDTH, 3.4, 1, 3, squeeze=False)
-    diffs = list(schema.DIFFICULTIES)
-    x = np.arange(len(diffs))
     pf = (
         paper_f05
         if paper_f05 is not None
@@ -183,7 +181,15 @@ def figure_F05(
     low = min(a.get_ylim()[0] for a in axes[0, :2])  # neighbouring panels on one y range
     for a in axes[0, :2]:
         a.set_ylim(low, 100)
-    ax = axes[0, 2]
+    _gap_panel(axes[0, 2], f05 if ours_gt is not None else None, t31, pf)
+    return fig, axes
+
+
+def _gap_panel(ax, f05: pd.DataFrame | None, t31: pd.DataFrame, pf: pd.DataFrame) -> None:
+    """Draw Figure 5 (c): the structured - free-form gap per difficulty of both pairings, ours (filled,
+    with paired CIs when present; `f05` None without runs) and the paper's (open)."""
+    diffs = list(schema.DIFFICULTIES)
+    x = np.arange(len(diffs))
     ax.axhline(0, color="black", linewidth=0.8)
     for cond, marker in (("with_gt", "D"), ("without_gt", "s")):
         p = pf[pf["condition"] == cond].set_index("difficulty").reindex(diffs)
@@ -197,7 +203,7 @@ def figure_F05(
                 color=OKABE_ITO["blue"],
                 label="paper: Qwen3-32B / Llama-3.3-70B, " + ("with GT" if cond == "with_gt" else "without GT"),
             )
-    if ours_gt is not None and f05["delta"].notna().any():
+    if f05 is not None and f05["delta"].notna().any():
         d = f05.set_index("difficulty").reindex(diffs)["delta"]
         ax.plot(x, d, marker="o", color=OKABE_ITO["blue"], label="Qwen3-32B / Llama-3.3-70B, with GT")
         _delta_bars(ax, x, f05.set_index("difficulty").reindex(diffs), OKABE_ITO["blue"])
@@ -218,7 +224,6 @@ def figure_F05(
     ax.set_ylabel("structured − free-form (pp)")
     ax.set_title("Gap per difficulty, both pairings\n(bars: paired 95% CI)", fontsize=8)
     ax.legend(fontsize=5, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
-    return fig, axes
 
 
 def _delta_bars(ax, x: np.ndarray, t: pd.DataFrame, colour: str) -> None:

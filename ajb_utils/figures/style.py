@@ -31,7 +31,6 @@ __all__ = [
     "JUDGE_COLORS",
     "GENERATOR_COLORS",
     "CONDITION_STYLES",
-    "DIFFICULTY_MARKERS",
     "PNG_DPI",
     "STYLE_RC",
     "COLUMN_WIDTH",
@@ -40,11 +39,8 @@ __all__ = [
     "paper_figure",
     "set_style",
     "judge_color",
-    "judge_palette",
     "generator_color",
-    "generator_palette",
     "condition_style",
-    "difficulty_marker",
     "figure_paths",
     "save_fig",
     "close_all",
@@ -91,7 +87,6 @@ CONDITION_STYLES: dict[str, dict[str, Any]] = {
     "prometheus": {"linestyle": (0, (1, 1)), "marker": "v"},
     "deref": {"linestyle": (0, (6, 2)), "marker": "P"},
 }
-DIFFICULTY_MARKERS: dict[str, str] = {"easy": "o", "medium": "s", "hard": "^"}
 
 PNG_DPI: int = 200
 # A two-column paper's column and text widths (inches): every figure is one or the other.
@@ -162,11 +157,6 @@ def judge_color(name: str) -> str:
     return JUDGE_COLORS.get(_canonical_judge(name), NEUTRAL_GREY)
 
 
-def judge_palette(judges: list[str] | None = None) -> dict[str, str]:
-    """Return {judge: colour} for the given judges (default: schema.JUDGES), for seaborn's `palette=`."""
-    return {j: judge_color(j) for j in (judges if judges is not None else schema.JUDGES)}
-
-
 def generator_color(name: str) -> str:
     """Return the hex colour of a generator (config name, alias or display name); grey if unknown."""
     name = schema.canonical_generator(name)
@@ -174,19 +164,9 @@ def generator_color(name: str) -> str:
     return GENERATOR_COLORS.get(by_display.get(name, name), NEUTRAL_GREY)
 
 
-def generator_palette(generators: list[str] | None = None) -> dict[str, str]:
-    """Return {generator: colour} for the given generators (default: schema.GENERATORS)."""
-    return {g: generator_color(g) for g in (generators if generators is not None else schema.GENERATORS)}
-
-
 def condition_style(condition: str) -> dict[str, Any]:
     """Return `ax.plot` keyword arguments (linestyle, marker) for a judging condition."""
     return dict(CONDITION_STYLES.get(condition, {"linestyle": "-", "marker": "."}))
-
-
-def difficulty_marker(difficulty: str) -> str:
-    """Return the marker of a difficulty tier (easy o, medium s, hard ^)."""
-    return DIFFICULTY_MARKERS.get(difficulty, ".")
 
 
 def figure_paths(artifact_id: str, name: str, out_dir: Path | str) -> list[Path]:

@@ -178,13 +178,6 @@ def table_T29(
     ]
 
 
-# Under the judge-side reading a 0.5 verdict moves to 0 or 1 while p stays, so a verdict gains
-# at most 0.5 and delta <= 50 x the 0.5-rate (pp, the rate as a share). The paper's T29 breaks
-# that bound (GPT-OSS-120B: delta 7.9 at a 14.0 % rate, bound 7.0), so only the both-collapsed
-# reading can give its values: that is the one compared with the paper.
-PAPER_BINARY_READING: str = "both"
-
-
 def judge_side_bound(half_credit_rate_pct: float | pd.Series) -> float | pd.Series:
     """Return the largest delta (pp) the judge-side collapse allows at a 0.5-rate given in %: 0.5 x rate."""
     return 0.5 * half_credit_rate_pct

@@ -1,4 +1,4 @@
-"""Tables for notebook 01 dataset statistics (T07, T08, T09, T18, T21).
+"""Tables for notebook 01 dataset statistics (T07, T08, T09) and the identifiers of T18 and T21.
 
 All functions are pure: a `Bench` (or nothing, for the TEXT tables) in, a DataFrame out, in the
 paper's row order (schema.TOPOLOGIES, schema.GENERATORS, schema.DIFFICULTIES).
@@ -9,28 +9,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import data, schema
+from ajb_utils import schema
 
 __all__ = [
     "GENERATOR_IDENTIFIERS",
     "JUDGE_IDENTIFIERS",
-    "STRUCTURAL_VARIANTS",
     "structural_counts",
     "table_T07",
     "table_T08",
     "table_T09",
-    "table_T09_attrition",
     "null_tuples",
-    "table_T18",
-    "table_T21",
 ]
 
-# Variant names as in data/paper/T08_structural_stats.csv.
-STRUCTURAL_VARIANTS: dict[str, str] = {
-    "available_tools_per_record": "Available tools per record",
-    "parameters_per_tool": "Parameters per tool",
-    "expected_tool_calls_per_record": "Expected tool calls per record",
-}
 
 # Identifiers transcribed from the draft LaTeX (tab:generators, tab:judges); v1 adds Prometheus-2.
 GENERATOR_IDENTIFIERS: dict[str, tuple[str, str]] = {
@@ -117,53 +107,6 @@ def table_T09(bench) -> pd.DataFrame:
     out["success_rate"] = 100.0 * out["valid"] / out["theoretical_max"]
     out.index.name = "generator"
     return out.reset_index()
-
-
-def table_T09_attrition(bench) -> pd.DataFrame:
-    """Return excluded generations per generator by Appendix D reason, with attrition (%) of 3 x records."""
-    ex = bench.exclusions
-    # a retried or repeated row is not attrition: the key has its one row (valid or excluded)
-    ex = ex[
-        ex["judge"].isna()
-        & ex["generator"].isin(schema.GENERATORS)
-        & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])
-    ]
-    wide = (
-        ex.groupby(["generator", "reason"])
-        .size()
-        .unstack("reason", fill_value=0)
-        .reindex(schema.GENERATORS, fill_value=0)
-    )
-    wide.columns = [str(c) for c in wide.columns]
-    wide["excluded"] = wide.sum(axis=1)
-    wide["attrition"] = -100.0 * wide["excluded"] / (3 * len(bench.records))
-    wide.index.name = "generator"
-    return wide.reset_index()
-
-
-def table_T18() -> pd.DataFrame:
-    """Return the generator table (Table 18): config, paper name, identifier, size."""
-    rows = [(g, schema.display(g), *GENERATOR_IDENTIFIERS[g]) for g in schema.GENERATORS]
-    return pd.DataFrame(rows, columns=["generator", "name", "identifier", "size"])
-
-
-def table_T21(bench=None) -> pd.DataFrame:
-    """Return the judge table (Table 21): config, paper name, identifier, size, in the data (yes/no)."""
-    present = set(bench.judges["judge"]) if bench is not None else set(schema.JUDGES)
-    rows = [
-        (
-            j,
-            schema.display(j),
-            *JUDGE_IDENTIFIERS[j],
-            "baseline" if j in schema.BASELINE_JUDGES else "main",
-            "yes" if j in present else "no",
-        )
-        for j in schema.JUDGES
-    ]
-    return pd.DataFrame(rows, columns=["judge", "name", "identifier", "size", "role", "in data"])
-
-
-NULL_REASON: str = "null judge verdict (whole condition)"
 
 
 def null_tuples(bench) -> pd.DataFrame:

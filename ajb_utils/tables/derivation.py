@@ -12,7 +12,6 @@ __all__ = [
     "NONVISIBLE_LABELS",
     "DEREF_COMMAND",
     "table_X3",
-    "table_X3_param_alignment",
     "table_X4",
     "deref_pool",
     "table_X3b_static_baseline",
@@ -42,34 +41,6 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     out["difficulty"] = pd.Categorical(stats.as_str(out["difficulty"]), categories=list(DIFFICULTIES))
     out = out.sort_values(["dag_type", "difficulty"]).reset_index(drop=True)
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
-
-
-def table_X3_param_alignment(
-    bench,
-    census: pd.DataFrame,
-    judges: list[str] | None = None,
-    conditions: tuple[str, ...] = ("with_gt", "without_gt"),
-) -> pd.DataFrame:
-    """Return parameter-structure alignment (%) per judge x condition x share of non-VISIBLE arguments of the record."""
-    share = derivation.record_nonvisible_share(census)
-    share["nonvisible"] = pd.cut(share["nonvisible_share"], NONVISIBLE_BINS, labels=NONVISIBLE_LABELS)
-    present = {str(x) for x in bench.verdicts["judge"].unique()}  # once, not once per judge
-    judges = judges or [j for j in MAIN_JUDGES if j in present]
-    v = bench.verdicts
-    v = v[(v["metric"] == "parameter_structure") & v["judge"].isin(judges) & v["condition"].isin(conditions)]
-    v = v.assign(id=stats.as_str(v["id"]), difficulty=stats.as_str(v["difficulty"])).merge(
-        share[["id", "difficulty", "nonvisible"]].assign(difficulty=lambda d: stats.as_str(d["difficulty"])),
-        on=["id", "difficulty"],
-        how="inner",
-    )
-    cells = stats.per_metric_align(v, by=["judge", "condition", "nonvisible"])
-    wide = cells.pivot_table(index=["judge", "condition"], columns="nonvisible", values="align", observed=True)
-    # n counts (record, difficulty) units in the bin, not verdict rows
-    n = v.drop_duplicates(["id", "difficulty"]).groupby("nonvisible", observed=False).size()
-    wide.columns = [f"{c} (n={int(n.get(c, 0))} records)" for c in wide.columns]
-    wide = wide.reset_index()
-    wide["judge"] = pd.Categorical(stats.as_str(wide["judge"]), categories=judges)
-    return wide.sort_values(["judge", "condition"]).reset_index(drop=True)
 
 
 def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:

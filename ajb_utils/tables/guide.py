@@ -19,12 +19,8 @@ from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "self_bias",
-    "table_T23",
-    "table_T23_other_judges",
     "table2_frame",
     "decision_guide",
-    "table_T06",
-    "best_cells",
     "table_T06_both",
     "weighting_shift_T06",
     "WEIGHTINGS_NAMED_IN_TEXT",
@@ -45,28 +41,6 @@ def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.
     per = work.groupby(["judge", "generator", "metric"])["d"].agg(bias="mean", n="size").reset_index()
     pooled = work.groupby(["judge", "generator"])["d"].agg(bias="mean", n="size").reset_index()
     return pd.concat([per, pooled.assign(metric="all")], ignore_index=True)
-
-
-def _bias_wide(long: pd.DataFrame, index: str, order: Sequence[str]) -> pd.DataFrame:
-    """Return bias pivoted to rows = index (in order), columns = metrics then 'all'."""
-    wide = long.pivot(index=index, columns="metric", values="bias")
-    wide = wide.reindex(
-        index=[o for o in order if o in wide.index], columns=[m for m in schema.METRICS + ["all"] if m in wide.columns]
-    )
-    wide.columns.name = None
-    return wide
-
-
-def table_T23(bench, judge: str = "judge_gpt_5_4", condition: str = "with_gt") -> pd.DataFrame:
-    """Return T23: the judge's signed bias (llm - p) per generator (rows) and metric (columns)."""
-    long = self_bias(bench, condition, [judge])
-    return _bias_wide(long, "generator", schema.GENERATORS)
-
-
-def table_T23_other_judges(bench, generator: str = "gpt5_4", condition: str = "with_gt") -> pd.DataFrame:
-    """Return every main judge's signed bias on one generator's outputs: rows judges, columns metrics."""
-    long = self_bias(bench, condition)
-    return _bias_wide(long[long["generator"] == generator], "judge", schema.MAIN_JUDGES)
 
 
 # ---- T06 decision guide -----------------------------------------------------------------------
@@ -124,28 +98,7 @@ def weighting_shift_T06(
     return out.reset_index()
 
 
-def table_T06(bench, generators: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return T06 from data: the decision guide over the given generators (default all five)."""
-    return decision_guide(table2_frame(bench, missing=missing), generators)
-
-
 # ---- X1 consistency audit ---------------------------------------------------------------------
-
-
-def best_cells(
-    t2: pd.DataFrame, judge: str = "judge_qwq_32b", condition: str = "with_gt", generators: Sequence[str] | None = None
-) -> tuple[int, int, int]:
-    """Return (cells where judge is strictly best, cells where it is best or tied, cells) at one decimal."""
-    sub = t2[t2["condition"] == condition]
-    if generators is not None:
-        sub = sub[sub["generator"].isin(list(generators))]
-    wide = sub.assign(value=sub["value"].round(1)).pivot(
-        index=["generator", "difficulty"], columns="judge", values="value"
-    )
-    top = wide.max(axis=1)
-    is_top = wide[judge] == top
-    n_top = (wide.eq(top, axis=0)).sum(axis=1)
-    return int((is_top & (n_top == 1)).sum()), int(is_top.sum()), int(len(wide))
 
 
 def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:

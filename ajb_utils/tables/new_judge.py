@@ -13,11 +13,8 @@ __all__ = [
     "X2_KEYS",
     "X2_LIFT_EXCLUDED",
     "x2_verdicts",
-    "x2_scope",
     "table_X2",
-    "table_X2_metrics",
     "table_X2_lift",
-    "x2_judges_table",
     "x2_runs_cells",
     "table_X2_runs",
 ]
@@ -64,18 +61,6 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
-
-
-def x2_scope(bench, v: pd.DataFrame, run_name: str) -> str:
-    """Return a sentence on what X2 compares: items judged by the new judge out of the bench's generations."""
-    new = v[stats.str_in(v["judge"], run_name)]
-    n_items = int(np.unique(_item_keys(new)).size) if len(new) else 0
-    n_null = int(new["llm_score"].isna().sum())
-    return (
-        f"All judges are compared on the {n_items} (record, generator, difficulty) items the new judge judged "
-        f"(of {len(bench.generations)} valid generations; unparseable/empty ones are excluded by load_bench, App. D); "
-        f'{n_null} of the new judge\'s {len(new)} metric verdicts are null and excluded (missing="exclude").'
-    )
 
 
 def _paper_T02(judges: list[str]) -> pd.DataFrame:
@@ -127,27 +112,6 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
     return _paper_order(out[cols], X2_KEYS)
 
 
-def table_X2_metrics(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
-    """Return per-metric alignment (%, mean over generator x difficulty cells): rows (source, judge), columns (condition, metric); paper rows from Table 24."""
-    present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
-    judges = [j for j in (judges or MAIN_JUDGES) if j in present]
-    pm = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"])
-    pm = pm.assign(**{c: stats.as_str(pm[c]) for c in ("judge", "condition", "metric")})
-    data = pm.groupby(["judge", "condition", "metric"])["align"].mean().reset_index().assign(source="data")
-    rep = paper.reported("T24")
-    rep = rep[(rep["stat"] == "alignment") & rep["judge"].isin(judges)].rename(columns={"value": "align"})
-    long = pd.concat([data, rep[["judge", "condition", "metric", "align"]].assign(source="paper (T24)")])
-    wide = long.pivot_table(index=["source", "judge"], columns=["condition", "metric"], values="align")
-    cols = [(c, m) for c in schema.MAIN_CONDITIONS for m in METRICS if (c, m) in wide.columns]
-    rows = [("data", j) for j in [run_name, *judges]] + [("paper (T24)", j) for j in judges]
-    wide = wide.reindex(
-        index=pd.MultiIndex.from_tuples(rows, names=["source", "judge"]),
-        columns=pd.MultiIndex.from_tuples(cols, names=["condition", "metric"]),
-    )
-    wide.index = wide.index.set_levels(wide.index.levels[1].map(schema.display), level="judge")
-    return wide
-
-
 def table_X2_lift(
     v: pd.DataFrame,
     run_name: str,
@@ -174,14 +138,6 @@ def table_X2_lift(
     return out[
         ["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs", "paper_lift", "lift_minus_paper"]
     ]
-
-
-def x2_judges_table(bench, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
-    """Return the bench.judges rows of the new judge and the six (judge, display, origin, study, base model, conditions)."""
-    keep = [run_name, *(judges or MAIN_JUDGES)]
-    j = bench.judges[bench.judges["judge"].isin(keep)]
-    j = j.assign(_o=j["judge"].map({n: i for i, n in enumerate(keep)})).sort_values("_o")
-    return j[["judge", "display", "origin", "study", "base_model", "conditions"]].reset_index(drop=True)
 
 
 def _cell_ranks(

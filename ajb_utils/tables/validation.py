@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ajb_utils import annotation, paper, schema, stats
+from ajb_utils import annotation, schema, stats
 from ajb_utils.data import resolve_source
 from ajb_utils.paths import RUNS_DIR
 
@@ -23,18 +23,11 @@ __all__ = [
     "load_annotations",
     "normalise_rewrite",
     "table_T12",
-    "reported_T12",
     "table_T13",
-    "reported_T13",
     "table_T19",
     "table_T20",
     "table_T22",
-    "reported_T19",
-    "reported_T20",
-    "reported_T22",
     "rewrite_command",
-    "sheet_round_trip",
-    "rewrite_status",
     "schema_extra_keys",
 ]
 
@@ -131,13 +124,6 @@ def table_T12(ann: pd.DataFrame) -> pd.DataFrame:
     return out[["metric", "dag_type", "variant", "stat", "value"]]
 
 
-def reported_T12() -> pd.DataFrame:
-    """Return the paper's Table 12 rows comparable with :func:`table_T12`."""
-    r = paper.reported("T12")
-    keep = r["stat"].isin(["agree", "disagree", "agreement", "agree_of_80"]) & r["judge"].isna()
-    return r[keep].reset_index(drop=True)
-
-
 def _human_reference(verdicts: pd.DataFrame, ann: pd.DataFrame) -> pd.DataFrame:
     """Return the annotated verdict rows with `match_human` = 1 - |human reference - l|."""
     a = ann.assign(
@@ -182,14 +168,6 @@ def table_T13(
     out.attrs["rho"] = stats.spearman(out["vs_programmatic"], out["vs_human"])[0] if len(out) > 2 else np.nan
     out.attrs["n_records"] = int(out["n"].max()) if len(out) else 0
     return out.reset_index()
-
-
-def reported_T13() -> pd.DataFrame:
-    """Return the paper's Table 13 per judge (vs_programmatic, vs_human, delta) in long form."""
-    r = paper.reported("T13")
-    r = r[r["judge"].notna() & r["stat"].isin(["alignment", "delta"])].copy()
-    r["variant"] = r["variant"].replace({"human_minus_programmatic": "delta"})
-    return r[["judge", "variant", "value", "source"]].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,44 +231,12 @@ def table_T22(rw: pd.DataFrame, drop: str = NON_REPRODUCIBLE_META_JUDGE) -> pd.D
     return out
 
 
-def reported_T19() -> pd.DataFrame:
-    """Return the paper's Table 19 as meta_judge, criterion, value (%)."""
-    r = paper.reported("T19")
-    return r.rename(columns={"judge": "meta_judge", "variant": "criterion"})[
-        ["meta_judge", "criterion", "value", "source"]
-    ]
-
-
-def reported_T20() -> pd.DataFrame:
-    """Return the paper's Table 20 as criterion, stat, value."""
-    r = paper.reported("T20")
-    r = r[r["stat"] != "paraphrase_share"]
-    return r.rename(columns={"variant": "criterion"})[["criterion", "stat", "value", "source"]]
-
-
-def reported_T22() -> pd.DataFrame:
-    """Return the paper's Table 22 deltas as criterion, stat, value (two criteria printed)."""
-    r = paper.reported("T22")
-    r = r[r["stat"] == "delta_2judge_minus_3judge"]
-    return r.rename(columns={"variant": "criterion"})[["criterion", "stat", "value", "source"]]
-
-
 def rewrite_command(source: str = "hf", model: str = "<model>", name: str = "meta_judge") -> str:
     """Return the judge runner command for the Appendix N rewrite meta-judge (one meta-judge)."""
     return (
         "python -m ajb_judge rewrite --backend openai --base-url <endpoint>/v1 "
         f"--model {model} --source {source} --judge-label {name} --name {name}_rewrite"
     )
-
-
-def sheet_round_trip(bench, ann: pd.DataFrame, path: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Return (sheet read back, per-metric, per-topology agreement) after exporting `ann` as a filled sheet."""
-    if ann.empty:
-        empty = pd.DataFrame()
-        return empty, empty, empty
-    annotation.export_sheet(annotation.sheet_from_annotations(bench, ann), path)
-    sheet = annotation.read_sheet(path)
-    return (sheet, *annotation.agreement_from_sheet(sheet))
 
 
 def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[dict]) -> bool:
@@ -303,22 +249,3 @@ def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[d
         if name in gt and (keys - gt[name]) & props.get(name, set()):
             return True
     return False
-
-
-def rewrite_status(where: str, data_source: str) -> str:
-    """Return what Tables 19/20/22 read (`where`, "" for nothing: what they would show) and the
-    commands that produce new verdicts."""
-    src = data_source if data_source != "sample" else "hf"
-    read = (
-        f"Rewrite verdicts read from {where}."
-        if where
-        else "Tables 19, 20 and 22 would show how often the meta-judges accept the rewritten queries; this "
-        "source holds no rewrite verdicts, so they are empty and the paper's values are shown beside them."
-    )
-    lines = [
-        read,
-        "To run the study (one command per meta-judge; output in data/runs/annotations/):",
-    ]
-    lines += [rewrite_command(src, f"<{schema.display(j)} model id>", j.removeprefix("judge_")) for j in META_JUDGES]
-    lines.append("then rerun this notebook with -p runs auto (runs: auto) to read them.")
-    return "\n".join(lines)

@@ -179,7 +179,6 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
         tables.table_T28,
         tables.table_T29,
         tables.table2_frame,
-        tables.table_T06,
         verify.jury_checks,
         verify.weighting_checks,
         tables.binary_cells,
