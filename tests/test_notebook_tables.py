@@ -48,6 +48,26 @@ def test_02_independent_judges_from_the_generations(bench) -> None:
     assert (got["uniform_expected"] > 50).all()  # 50 % is the minimum, reached only when every p is 0 or 1
 
 
+def test_02_worked_examples_by_hand() -> None:
+    """Each hand-made plan against a(x) -> b(y,z) -> c(w), scored by reading Eqs. 1a-3 by hand."""
+    got = _csv("EQ1-5_worked_examples.csv").set_index("example")[["p_tool", "p_param", "p_seq", "p_cov"]]
+    third, two = 0.3333, 0.6667
+    want = {  # p_tool, p_param, p_seq, p_cov
+        "perfect plan": (1, 1, 1, 1),
+        "swapped order": (1, 1, third, 1),  # only c in place
+        "missing last call": (two, 1, two, two),
+        "extra tool": (two, 0.75, 1, 1),  # Eq. 1a counts d, Eq. 3 ignores it; d's s = 0
+        "extra argument key": (1, (1 + 0.5 + 1) / 3, 1, 1),  # A* strict subset: s = 0.5
+        "missing argument key": (1, two, 1, 1),
+        "wrong tool name": (third, two, two, two),  # B is extra and b missing: 1 - 2/3
+        "repeated expected tool": (1, 1, 0.5, 1),  # A* of a is the last a's keys, {u}
+        "empty plan": (0, 1, 0, 0),  # no predicted calls: p_param = 1
+    }
+    assert list(got.index) == list(want)
+    for ex, w in want.items():
+        assert got.loc[ex].to_numpy(float) == pytest.approx(w, abs=1e-4), ex
+
+
 # ---- 03: the ceiling on the paper's own numbers ------------------------------------------------
 def test_03_paper_without_gt_beside_p_bar() -> None:
     """The draft's Table 2 without-GT cells beside its Table 11, from the reported values one cell

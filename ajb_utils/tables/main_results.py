@@ -38,7 +38,6 @@ __all__ = [
     "finding3_best_judge",
     "band_four_of_five",
     "slope_ratios",
-    "worked_examples_EQ",
     "appendix_h_cases",
     "worked_example_AppI",
     "param_upper_bound",
@@ -420,23 +419,6 @@ def _scored(rows: list[tuple[str, str, list, list]]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
-
-
-def worked_examples_EQ() -> pd.DataFrame:
-    """Return hand-made plans scored by Eqs. 1a-3, one per rule the equations encode."""
-    E = [_c("a", x=1), _c("b", y=1, z=2), _c("c", w=1)]
-    rows = [
-        ("perfect plan", "all equal 1", E, E),
-        ("swapped order", "Eq. 1b positions", [E[1], E[0], E[2]], E),
-        ("missing last call", "Eq. 1a, 1b, 3", E[:2], E),
-        ("extra tool", "Eq. 1a penalises, Eq. 3 ignores", E + [_c("d", v=1)], E),
-        ("extra argument key", "Eq. 2 s = 0.5 (A* strict subset)", [E[0], _c("b", y=1, z=2, q=0), E[2]], E),
-        ("missing argument key", "Eq. 2 s = 0", [E[0], _c("b", y=1), E[2]], E),
-        ("wrong tool name", "Eq. 2 s = 0 (tool not in E)", [E[0], _c("B", y=1, z=2), E[2]], E),
-        ("repeated expected tool", "Eq. 2 last call sets A*", [_c("a", u=1)], [_c("a", x=1), _c("a", u=2)]),
-        ("empty plan", "empty-case rules", [], E),
-    ]
-    return _scored(rows)
 
 
 _APPH_REPORTED: dict[str, dict[str, float]] = {
