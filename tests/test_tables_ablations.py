@@ -150,14 +150,6 @@ def test_sample_format(sample):
 
 
 # ---- no runs: nothing reproduced, and the commands ---------------------------------------------------
-def test_paper_band_from_T02():
-    band = A.paper_hard_band().set_index("generator")
-    # data/paper/README.md item 3/6: Llama-3.3-70B 83.3-84.6, six-judge mean 84.23
-    assert band.loc["llama_3_3_70b_instruct", "min"] == 83.3
-    assert band.loc["llama_3_3_70b_instruct", "mean"] == pytest.approx(84.2333, abs=1e-3)
-    assert int(band["all_in_band"].sum()) == 2
-
-
 def test_no_runs_reproduces_nothing(no_runs):
     """Without runs a table function returns reproduced numbers only: none (no rows, or NaN columns)."""
     for study in A.STUDIES:

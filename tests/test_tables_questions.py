@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -51,10 +50,8 @@ def test_soft_jury_wins_only_by_its_scale() -> None:
     assert row["snapped_jury"] == pytest.approx(75.0) and row["soft_off_scale_pct"] == pytest.approx(100.0)
 
 
-def test_kappa_compression_chance_agreement(bench) -> None:
-    """p_e recovered from kappa equals the chance agreement of one pair's confusion marginals."""
-    t = tables.kappa_compression(bench).set_index("condition")
-    assert list(t.index) == schema.MAIN_CONDITIONS
+def test_recovered_chance_agreement_is_the_marginals(bench) -> None:
+    """p_e recovered from kappa (as notebook 05 does) equals the chance agreement of one pair's confusion marginals."""
     pw = tables.pairwise_long(bench, schema.MAIN_JUDGES)
     a, b = "judge_qwq_32b", "judge_gpt_oss_120b"
     v = bench.verdicts[(bench.verdicts["condition"] == "with_gt") & bench.verdicts["judge"].isin([a, b])]
@@ -65,7 +62,6 @@ def test_kappa_compression_chance_agreement(bench) -> None:
     pe = sum((w[a] == k).mean() * (w[b] == k).mean() for k in stats.LABELS)
     row = pw[(pw["judge"] == a) & (pw["judge_2"] == b) & (pw["condition"] == "with_gt")].iloc[0]
     assert (row["agreement"] / 100 - row["kappa"]) / (1 - row["kappa"]) == pytest.approx(pe, abs=1e-9)
-    assert np.isfinite(t["p_e"]).all()
 
 
 def test_prometheus_gap_lists_only_observed_conditions(bench) -> None:

@@ -33,9 +33,7 @@ __all__ = [
     "run_commands",
     "rerun_command",
     "hard_band",
-    "paper_hard_band",
     "verdict_compression",
-    "compression_by_metric",
     "ensemble_vs_best",
     "table_T04",
     "pairing_alignment",
@@ -410,16 +408,6 @@ def hard_band(bench, lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
     return out.loc[order].rename_axis("generator").reset_index()
 
 
-def paper_hard_band(lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
-    """Return the same band computed from the paper's Table 2 (draft LaTeX) cells."""
-    t = paper.reported("T02")
-    t = t[(t["difficulty"] == "hard") & (t["condition"] == "without_gt")]
-    g = t.groupby("generator", sort=False)["value"]
-    out = pd.DataFrame({"min": g.min(), "max": g.max(), "mean": g.mean(), "n_judges": g.size()})
-    out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
-    return out.loc[[x for x in schema.GENERATORS if x in out.index]].rename_axis("generator").reset_index()
-
-
 def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) -> pd.DataFrame:
     """Return the share (%) of 1.0 verdicts of the six judges and of p = 1 per cell of ``by``.
 
@@ -440,19 +428,6 @@ def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) 
     out["excess_pp"] = out["judge_1_pct"] - out["programmatic_1_pct"]
     out = out[["judge_1_pct", "programmatic_1_pct", "excess_pp", "n_verdicts"]].reset_index()
     return _paper_sort(out, list(by))
-
-
-def compression_by_metric(bench) -> pd.DataFrame:
-    """Return the share (%) of 1.0 verdicts per condition and metric (hard only), six judges."""
-    hard = bench.verdicts[bench.verdicts["difficulty"] == "hard"]
-    return verdict_compression(_Bench(hard, bench.judges), by=("condition", "metric"))
-
-
-class _Bench:
-    """A minimal bench view (verdicts + judges) for reusing bench-level functions on a subset."""
-
-    def __init__(self, verdicts: pd.DataFrame, judges: pd.DataFrame) -> None:
-        self.verdicts, self.judges = verdicts, judges
 
 
 def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

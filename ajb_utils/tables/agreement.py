@@ -24,7 +24,6 @@ __all__ = [
     "table_F10",
     "binary_cells",
     "table_T29",
-    "binary_reading_note",
     "t29_spearman",
     "tier_gap_rho",
     "hard_cell_means",
@@ -181,22 +180,6 @@ def table_T29(
 def judge_side_bound(half_credit_rate_pct: float | pd.Series) -> float | pd.Series:
     """Return the largest delta (pp) the judge-side collapse allows at a 0.5-rate given in %: 0.5 x rate."""
     return 0.5 * half_credit_rate_pct
-
-
-def binary_reading_note(t29: pd.DataFrame) -> str:
-    """Return which reading of the binary collapse gives a positive delta for every judge (as the paper's T29 does)."""
-    pos = {
-        name: bool((t29[col] > 0).all())
-        for name, col in (("judge side only", "delta"), ("judge and reference collapsed", "delta_both"))
-    }
-    got = [k for k, v in pos.items() if v]
-    which = " and ".join(got) if got else "neither reading"
-    return (
-        f"The paper's T29 deltas are positive for all six judges; here {which} "
-        f"give{'s' if len(got) < 2 else ''} a positive delta for every judge "
-        f"(judge side only: min delta {t29['delta'].min():+.1f} pp; "
-        f"judge and reference collapsed: min delta {t29['delta_both'].min():+.1f} pp)."
-    )
 
 
 def t29_spearman(t29: pd.DataFrame, column: str = "binary_both") -> tuple[float, float]:

@@ -26,7 +26,6 @@ __all__ = [
     "gt_lift",
     "paired_lift",
     "per_metric_lift",
-    "reported_metric_lift",
     "table_T01",
     "reported_T01",
     "anchoring_split",
@@ -34,7 +33,6 @@ __all__ = [
     "c3_status",
     "mine_over_anchoring",
     "anchoring_counts",
-    "anchoring_metric_counts",
     "anchoring_cases",
 ]
 
@@ -165,14 +163,6 @@ def per_metric_lift(
     return wide
 
 
-def reported_metric_lift() -> pd.DataFrame:
-    """Return the paper's per-metric lift (pp) derived from Table 24 (with minus without GT)."""
-    t24 = paper.reported("T24")
-    t24 = t24[t24["stat"] == "alignment"]
-    w = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
-    return (w["with_gt"] - w["without_gt"]).rename("value").reset_index()
-
-
 # ---------------------------------------------------------------------------------------------
 # Table 1: C3 corrupted-GT control
 # ---------------------------------------------------------------------------------------------
@@ -298,15 +288,6 @@ def anchoring_counts(verdicts: pd.DataFrame, mined: pd.DataFrame, judges: Sequen
     out["instances"] = out["instances"].astype(np.int64)
     out["share_pct"] = 100.0 * out["instances"] / out["n_records"]
     return _paper_sort(out, ["judge", "difficulty"])[["judge", "difficulty", "instances", "n_records", "share_pct"]]
-
-
-def anchoring_metric_counts(mined: pd.DataFrame, difficulty: str = "hard") -> pd.DataFrame:
-    """Return flagged metric verdicts per judge (rows) and metric (columns) at one difficulty."""
-    m = mined[mined["difficulty"] == difficulty]
-    t = pd.crosstab(m["judge"], m["metric"]).reindex(columns=schema.METRICS, fill_value=0)
-    t = t.reindex([j for j in schema.JUDGES if j in t.index])
-    t.columns.name, t.index.name = None, "judge"
-    return t.reset_index()
 
 
 def _paper_sort(df: pd.DataFrame, on: list[str]) -> pd.DataFrame:

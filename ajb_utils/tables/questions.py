@@ -6,15 +6,15 @@
   (:func:`jury_scale_check`).
 - §4.2 RQ2: "the higher without-GT [agreement and kappa] reflects prompt-driven verdict compression".
   Compression (more shared 1.0 verdicts) raises raw agreement p_o, but Cohen's kappa subtracts the
-  chance agreement p_e of the marginals, which compression raises too; :func:`kappa_compression`
-  puts p_o, p_e, kappa and the 1.0-rate per condition side by side.
+  chance agreement p_e of the marginals, which compression raises too; notebook 05 puts p_o, p_e,
+  kappa and the 1.0-rate per condition side by side.
 - Table 22 (App. N): dropping a meta-judge can only keep or raise unanimity (a record on which
   three raters agree has any two of them agreeing), so "all deltas are positive" cannot fail.
 - App. N: "every single triplet" unanimous on hard-harder-than-medium beside the draft's own
   93.9 % unanimity (12 of 198 triplets mixed).
 - App. H: the over-anchoring rule (p < 1, l_GT > p, l_noGT <= p + 0.1) flags a with-GT verdict
   that is simply the nearest point of the {0, 0.5, 1} scale to p (p = 0.75 -> 1.0): rounding,
-  which any judge restricted to that scale must do, is counted as anchoring.
+  which any judge restricted to that scale must do, is counted as anchoring (counted in notebook 10).
 """
 
 from __future__ import annotations
@@ -27,17 +27,13 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
-from ajb_utils.tables.agreement import pairwise_long
 from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.validation import table_T20
 
 __all__ = [
     "jury_scale_check",
-    "kappa_compression",
-    "SCALE",
     "unanimity_by_subset",
     "triplet_claim",
-    "apph_rounding",
 ]
 
 
@@ -83,36 +79,7 @@ def jury_scale_check(
     return pd.DataFrame(rows)
 
 
-def kappa_compression(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) -> pd.DataFrame:
-    """Return per condition: mean over judge pairs of agreement p_o (%), chance agreement p_e (%) and kappa, and the
-    shares (%) of the judges' verdicts that are 1.0 and 0.5.
-
-    p_e is recovered per pair from kappa = (p_o - p_e) / (1 - p_e) as p_e = (p_o - kappa) / (1 - kappa).
-    """
-    pw = pairwise_long(bench, list(judges))
-    po = pw["agreement"] / 100.0
-    pw = pw.assign(p_e=100.0 * (po - pw["kappa"]) / (1.0 - pw["kappa"]))
-    g = pw.groupby("condition")
-    v = released_verdicts(bench, judges)
-    v = v[v["llm_score"].notna()]
-    share = v.assign(one=v["llm_score"] == 1.0, half=v["llm_score"] == 0.5).groupby("condition", observed=True)
-    out = pd.DataFrame(
-        {
-            "p_o": g["agreement"].mean(),
-            "p_e": g["p_e"].mean(),
-            "kappa": g["kappa"].mean(),
-            "verdicts_1_pct": 100.0 * share["one"].mean(),
-            "verdicts_05_pct": 100.0 * share["half"].mean(),
-        }
-    )
-    out.index = out.index.astype(str)
-    out = out.reindex([c for c in schema.MAIN_CONDITIONS if c in out.index])
-    out.index.name = "condition"
-    return out.reset_index()
-
-
 # ---- the validation appendices (notebooks 10, 12) ----------------------------------------
-SCALE: tuple[float, ...] = (0.0, 0.5, 1.0)
 
 
 def unanimity_by_subset(rw: pd.DataFrame) -> pd.DataFrame:
@@ -155,21 +122,3 @@ def triplet_claim(n_triplets: int = 198) -> pd.DataFrame:
             }
         ]
     )
-
-
-def apph_rounding(mined: pd.DataFrame) -> pd.DataFrame:
-    """Return per judge: App. H instances, and how many are rounding (l_GT a nearest {0, 0.5, 1} point to p).
-
-    ``mined``: `anchoring.mine_over_anchoring` rows (p, l_with_gt). Columns: judge, flagged,
-    rounding, rounding_pct. A verdict counts as rounding when |l_GT - p| equals the smallest
-    distance from p to the scale (so 1.0 for p = 0.75 is rounding; 1.0 for p = 0.5 is not).
-    """
-    if mined.empty:
-        return pd.DataFrame(columns=["judge", "flagged", "rounding", "rounding_pct"])
-    p = mined["p"].to_numpy(float)
-    nearest = np.min(np.abs(p[:, None] - np.asarray(SCALE)[None, :]), axis=1)
-    rounding = np.abs(mined["l_with_gt"].to_numpy(float) - p) <= nearest + 1e-9
-    g = mined.assign(rounding=rounding).groupby("judge", sort=True)["rounding"]
-    out = pd.DataFrame({"flagged": g.size(), "rounding": g.sum().astype(int)})
-    out["rounding_pct"] = 100 * out["rounding"] / out["flagged"]
-    return out.rename_axis("judge").reset_index()
