@@ -53,6 +53,12 @@ def _references(b) -> dict[str, pd.DataFrame]:
     return {"T24": tables.table_T24(refs, judges=names), "T28": tables.table_T28(refs, "with_gt", judges=names)}
 
 
+def _reference_cells(b) -> pd.DataFrame:
+    """Return the reference judges' Table 2 cells as notebook 03 computes them."""
+    refv = stats.reference_verdicts(b.generations, tables.REFERENCE_KINDS)
+    return stats.align(refv, by=tables.T02_KEYS, missing=stats.PAPER_MISSING).astype({k: str for k in tables.T02_KEYS})
+
+
 def _f08_references(refs: pd.DataFrame) -> pd.DataFrame:
     """Return the reference judges' degradation rows as notebook 03 draws them (without GT; they read no GT)."""
     names = [stats.REFERENCE_JUDGES[k] for k in ("always_1", "oracle")]
@@ -74,7 +80,7 @@ MAKERS = {
     "F08": lambda b: figures.figure_F08(
         tables.degradation_table(tables.table_T02(b)),
         tables.degradation_ci(b, 200, 0),
-        _f08_references(tables.reference_cells(b)),
+        _f08_references(_reference_cells(b)),
     ),
     "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=_references(b)["T28"]),
     "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),

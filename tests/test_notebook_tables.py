@@ -69,6 +69,20 @@ def test_02_worked_examples_by_hand() -> None:
 
 
 # ---- 03: the ceiling on the paper's own numbers ------------------------------------------------
+def test_03_reference_judges_always_1_is_p_bar_and_the_oracle_stays_below_100(bench) -> None:
+    """always-1.0's alignment is p-bar (the mean of the generations' p_mean) in every (generator,
+    difficulty) cell, both conditions, exactly; the oracle is below 100 % on hard plans (fractional p)."""
+    refs = _csv("T02_reference_judges.csv")
+    p_bar = 100 * bench.generations.groupby(["generator", "difficulty"], observed=True)["p_mean"].mean()
+    for cond in schema.MAIN_CONDITIONS:
+        one = refs[(refs["judge"] == stats.REFERENCE_JUDGES["always_1"]) & (refs["condition"] == cond)]
+        got = one.set_index(["generator", "difficulty"])["align"]
+        assert len(got) == len(p_bar) == 15
+        np.testing.assert_allclose(got.to_numpy(), p_bar.rename(index=str).reindex(got.index).to_numpy(), atol=1e-6)
+    oracle = refs[(refs["judge"] == stats.REFERENCE_JUDGES["oracle"]) & (refs["difficulty"] == "hard")]["align"]
+    assert len(oracle) == 10 and (oracle < 100).all() and (oracle > 85).all()
+
+
 def test_03_paper_without_gt_beside_p_bar() -> None:
     """The draft's Table 2 without-GT cells beside its Table 11, from the reported values one cell
     at a time: Llama-3.3-70B hard p-bar 84.5, the six judges average 84.2 (the notebook's sentence)."""

@@ -43,7 +43,6 @@ __all__ = [
     "param_upper_bound",
     "table_T15",
     "REFERENCE_KINDS",
-    "reference_cells",
     "table_T02_references",
     "degradation_ci",
 ]
@@ -141,30 +140,11 @@ def table_T10(
 REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")
 
 
-def reference_cells(
-    bench,
-    static: pd.DataFrame | None = None,
-    seed: stats.SeedLike = 0,
-    kinds: Sequence[str] = REFERENCE_KINDS,
-    missing: stats.Missing = stats.PAPER_MISSING,
-) -> pd.DataFrame:
-    """Return Table 2 cells (generator, judge, difficulty, condition, align, n) of the reference judges.
-
-    Over every valid generation (``bench.generations``); ``static`` is the static judge's verdict
-    frame (``ajb_judge.static_verdicts``, made by the notebook), added when given.
-    """
-    refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
-    cells = stats.align(refv, by=T02_KEYS, missing=missing)
-    for c in T02_KEYS:
-        cells[c] = stats.as_str(cells[c])
-    return cells
-
-
 def table_T02_references(cells: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFrame:
     """Return, per generator, the six judges' mean / best / worst and each reference judge, wide like Table 2.
 
     Rows (generator, row), columns (difficulty, condition), alignment in %. ``cells`` is
-    table_T02's long frame, ``refs`` reference_cells'. The rows "six judges: ..." summarise the
+    table_T02's long frame, ``refs`` the reference judges' cells in the same layout (notebook 03). The rows "six judges: ..." summarise the
     six main judges (Prometheus-2 left out); the "ref: ..." rows are the reference judges.
     """
     six = cells[cells["judge"].isin(schema.MAIN_JUDGES)]
