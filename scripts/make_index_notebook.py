@@ -105,12 +105,12 @@ The concepts first, then the paper's order:
 4. **How far to trust the reference and the rewrites.** [11_human_validation](11_human_validation.ipynb)
    (App. G), [12_rewrite_validation](12_rewrite_validation.ipynb) (App. N),
    [13_self_preference](13_self_preference.ipynb) (App. O).
-5. **Choosing a judge, and the paper against itself.** [14_decision_guide](14_decision_guide.ipynb)
-   (App. A, and the X1 consistency audit).
+5. **Choosing a judge.** [14_decision_guide](14_decision_guide.ipynb) (App. A).
 6. **Beyond the paper.** [15_new_judge](15_new_judge.ipynb) (your judge beside the six, X2) and
    [16_derivation_gap](16_derivation_gap.ipynb) (the derivation gap and DeRef, X3, X4).
-7. **The verdict.** [18_scorecard](18_scorecard.ipynb): every compared value and checked claim of
-   the run, and a link to every file it wrote."""
+7. **The verdict, and the paper against itself.** [18_scorecard](18_scorecard.ipynb): every compared
+   value and checked claim of the run, the X1 consistency audit of the paper's own tables and the
+   census of its numbers, and a link to every file it wrote."""
 
 SCORECARD_LINKS = """\
 display(Markdown(
@@ -152,7 +152,7 @@ GLOSSARY = """\
 - **W.2, W.3, W.4**: the appendix sections that print the with-GT, without-GT and Prometheus-2
   judge prompts (shipped as data files).
 - **X1-X6**: the package's artifacts beyond the paper's numbering. X1 the consistency audit of the
-  paper's own tables (notebook 14), X2 a new judge beside the six (15), X3 the derivation-path census
+  paper's own tables (notebook 18), X2 a new judge beside the six (15), X3 the derivation-path census
   and X3b its static-judge baseline (16), X4 the DeRef condition (16), X5 the judge simulator (17),
   X6 the reproduction scorecard (18). T, F, EQ and App. IDs are the paper's tables, figures,
   equations and appendices; C-F, C-W, C-J are checks of the findings, weightings and jury.
