@@ -28,8 +28,6 @@ ENV_PACKAGES: list[str] = [
     "papermill",
     "pyarrow",
     "orjson",
-    "msgspec",
-    "xxhash",
     "huggingface_hub",
     "pyyaml",
     "jupyterlab",

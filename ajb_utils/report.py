@@ -315,13 +315,25 @@ def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None
         display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else rounded(df, digits))
 
 
+def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str) -> Path:
+    """Write one case of `tables.case_view` whole (all three queries, tools, every judge's verdict
+    and justification) to `<artifact_id>_<name>.csv` in `out_dir`; return its path."""
+    r = view["record"].iloc[0]
+    queries = view["queries"].set_index("difficulty")["query"]
+    whole = view["justifications"].assign(**{f"query_{d}": q for d, q in queries.items()}, **r.to_dict())
+    if is_synthetic_dir(out_dir):
+        whole = whole.assign(data=SYNTHETIC_NOTE)
+    path = Path(out_dir) / f"{artifact_id}_{name}.csv"
+    whole.to_csv(path, index=False, lineterminator="\n")
+    return path
+
+
 def show_case_brief(
     view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str, metric: str | None = None
 ) -> Path:
     """Display one case of `tables.case_view` in what its sentence needs: the query at its
     difficulty, the plan diff, p per metric and every judge's verdicts (on `metric` only, when
-    given); the whole case (all three queries, tools, justifications) goes to
-    `<artifact_id>_<name>.csv` in `out_dir`, named under it, and its path is returned."""
+    given); the whole case goes to a file (`write_case`), named under it, and its path is returned."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     print(
@@ -333,11 +345,7 @@ def show_case_brief(
     if metric is not None:
         verdicts = verdicts.xs(metric, axis=1, level="metric")
     show(verdicts, digits=1)
-    whole = view["justifications"].assign(**{f"query_{d}": q for d, q in queries.items()}, **r.to_dict())
-    if is_synthetic_dir(out_dir):
-        whole = whole.assign(data=SYNTHETIC_NOTE)
-    path = Path(out_dir) / f"{artifact_id}_{name}.csv"
-    whole.to_csv(path, index=False, lineterminator="\n")
+    path = write_case(view, out_dir, artifact_id, name)
     from IPython.display import Markdown, display
 
     display(Markdown(f"The whole case (three queries, every judge's verdict and justification): {file_link(path)}"))

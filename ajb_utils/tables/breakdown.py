@@ -10,7 +10,6 @@ with the paper) unless a caller says otherwise.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import SimpleNamespace
 
 import pandas as pd
 
@@ -28,7 +27,6 @@ __all__ = [
     "topology_weighting_shift",
     "weighting_stability",
     "table_T14",
-    "reference_breakdown",
 ]
 
 # C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
@@ -175,22 +173,3 @@ def table_T14(
     out.columns.name = None
     out.attrs["rho"] = rs["rho"].to_dict()
     return out
-
-
-def reference_breakdown(
-    bench,
-    kinds: Sequence[str] = ("always_1", "oracle"),
-    static: pd.DataFrame | None = None,
-    seed: stats.SeedLike = 0,
-    condition: str = "with_gt",
-) -> dict[str, pd.DataFrame]:
-    """Return {'T24', 'T28'}: the reference judges' rows (stats.reference) in table_T24's and table_T28's layout.
-
-    Reference judges other than the static one read no GT, so their two T24 conditions agree.
-    ``static`` is the static judge's verdict frame (made by the notebook with the runner), added when given.
-    """
-    refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
-    names = [stats.REFERENCE_JUDGES[k] for k in kinds if k != "static"]
-    names += [stats.REFERENCE_JUDGES["static"]] if static is not None else []
-    pseudo = SimpleNamespace(verdicts=refv)
-    return {"T24": table_T24(pseudo, judges=names), "T28": table_T28(pseudo, condition, judges=names)}
