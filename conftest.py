@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from ajb_run.kernel import kernel_environment  # noqa: E402
 from ajb_utils.cache import CACHE_ENV  # noqa: E402
-from ajb_utils.environment import kernel_environment  # noqa: E402
 from tests.checkout_state import changed_paths, repository_state  # noqa: E402
 
 _STATE = pytest.StashKey[dict]()

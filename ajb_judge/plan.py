@@ -98,7 +98,7 @@ def cell_ses(mu: pd.DataFrame, new: str | None, reference: str, six: Sequence[st
     pilot) the new judge's items are used and the reference is paired with it on them; without,
     the new judge's variance is the six judges' mean variance on every item, and se_paired is NaN.
     """
-    mu = mu.assign(**{k: stats.as_str(mu[k]) for k in ("judge", "generator", "condition", "difficulty")})
+    mu = mu.assign(**{k: mu[k].astype(str) for k in ("judge", "generator", "condition", "difficulty")})
     rows = []
     for (cond, diff), g in mu.groupby(CELL_KEYS, sort=False):
         wide = g.pivot_table(index=["generator", "id"], columns="judge", values="mu", aggfunc="first", observed=True)
@@ -226,9 +226,9 @@ def selection_requests(
     g = bench.generations
     mask = np.ones(len(g), bool)
     if generators:
-        mask &= stats.str_in(g["generator"], list(generators))
+        mask &= g["generator"].isin(list(generators))
     if difficulties:
-        mask &= stats.str_in(g["difficulty"], list(difficulties))
+        mask &= g["difficulty"].isin(list(difficulties))
     ctx = Context(bench.records, g[mask].reset_index(drop=True), seed)
     derivers, units = judge_units(ctx, list(conditions), run_hash, None)
     if derivers:
@@ -395,13 +395,13 @@ def make_plan(cfg: PlanConfig) -> Plan:
             f"--reference {cfg.reference!r} is not a judge of this source; choose from: {', '.join(schema.MAIN_JUDGES)}"
         )
     v = bench.verdicts
-    keep = stats.str_in(v["condition"], conds)
+    keep = v["condition"].isin(conds)
     if gens:
-        keep &= stats.str_in(v["generator"], list(gens))
+        keep &= v["generator"].isin(list(gens))
     if diffs:
-        keep &= stats.str_in(v["difficulty"], list(diffs))
+        keep &= v["difficulty"].isin(list(diffs))
     judges = [*schema.MAIN_JUDGES, *([cfg.pilot] if cfg.pilot else [])]
-    mu = stats.record_alignment(v[keep & stats.str_in(v["judge"], judges)], missing="exclude")
+    mu = stats.record_alignment(v[keep & v["judge"].isin(judges)], missing="exclude")
     ses = cell_ses(mu, cfg.pilot, cfg.reference, schema.MAIN_JUDGES)
     usage = _pilot_usage(cfg, meta)
     rule_tok = tokenizer_rule(cfg.tokenizer) if cfg.tokenizer else None

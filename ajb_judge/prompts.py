@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -113,32 +112,9 @@ def calls_json(calls: list[dict[str, Any]] | None) -> str:
     return dumps_indent2(spec)
 
 
-_ORJSON_DIFFERS = re.compile(r"null|\de-\d|0\.0000")  # NaN/inf -> null, floats under 1e-4 written differently
-
-
-def _str_not_float(o: Any) -> str:
-    """Return str(o) for orjson's default hook; a float subclass (numpy.float64) goes to json, which writes it as a number."""
-    if isinstance(o, float):
-        raise TypeError("float subclass")
-    return str(o)
-
-
 def dumps_indent2(obj: Any) -> str:
-    """Return ``json.dumps(obj, ensure_ascii=False, indent=2, default=str)``, byte for byte, in a tenth of the time.
-
-    orjson writes the same text except for NaN / infinity (null), floats below 1e-4 (another
-    exponent form) and integers beyond 64 bits; output that may hold one of those, or that
-    orjson refuses, is rendered by ``json`` itself (ajb_judge/tests/test_judge_integrity.py compares the two).
-    """
-    import orjson
-
-    try:
-        out = orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS, default=_str_not_float).decode()
-    except TypeError:
-        out = None
-    if out is None or _ORJSON_DIFFERS.search(out):
-        return json.dumps(obj, ensure_ascii=False, indent=2, default=str)
-    return out
+    """Return ``json.dumps(obj, ensure_ascii=False, indent=2, default=str)``: how a prompt shows JSON."""
+    return json.dumps(obj, ensure_ascii=False, indent=2, default=str)
 
 
 Messages = list[dict[str, str]]

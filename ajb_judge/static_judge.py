@@ -22,6 +22,8 @@ schemas by a static deriver that never sees the candidate.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import pickle
 import re
@@ -32,9 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import orjson
 import pandas as pd
-import xxhash
 
 from ajb_utils import cache as bench_cache
 from ajb_utils.schema import CONDITIONS, METRICS
@@ -385,9 +385,9 @@ def _column_bytes(frame: pd.DataFrame, cols: Iterable[str]) -> Iterable[bytes]:
 
 
 def static_inputs_key(records: pd.DataFrame, gens: pd.DataFrame, seed: int) -> str:
-    """Return an xxh3-128 of everything a static verdict depends on: the generations' and records'
+    """Return a SHA-256 of everything a static verdict depends on: the generations' and records'
     input columns (values, dtypes, order), the seed of the corrupted GT and this module's code."""
-    h = xxhash.xxh3_128()
+    h = hashlib.sha256()
     for part in (*_column_bytes(gens, GEN_INPUTS), *_column_bytes(records, REC_INPUTS)):
         h.update(part)
     h.update(f"seed|{seed}".encode())
@@ -403,9 +403,9 @@ def _store_folder(key: str, cond: str) -> Path:
 def _read_stored(folder: Path) -> pd.DataFrame | None:
     """Return one condition's stored verdicts, or None when the store has none."""
     try:
-        layout = orjson.loads((folder / "layout.json").read_bytes())
+        layout = json.loads((folder / "layout.json").read_bytes())
         return bench_cache.read_frame(folder, "verdicts", layout)
-    except (OSError, orjson.JSONDecodeError, KeyError):
+    except (OSError, ValueError, KeyError):
         return None
 
 
@@ -415,7 +415,7 @@ def _write_stored(folder: Path, frame: pd.DataFrame) -> None:
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
         layout = bench_cache.write_frame(frame, tmp, "verdicts")
-        (tmp / "layout.json").write_bytes(orjson.dumps(layout))
+        (tmp / "layout.json").write_text(json.dumps(layout))
         os.rename(tmp, folder)
     except OSError:  # read-only cache folder, or written meanwhile by another process
         pass

@@ -3,21 +3,22 @@
 `ajb_utils.data.build_bench(source)` reads the configs once and writes the Bench's frames
 (records, generations, verdicts with the judges' rationales, exclusions, judges) here;
 `load_bench` reads them back with memory mapping, the rationales only when asked. The folder's
-name is a hash of everything the frames depend on:
+name is a hash of everything the frames depend on, never of where the source lies:
 
-- the source (its resolved location: never shared between sources, even with equal content);
-- the inputs: the content hash of every file read (README.md, each config's data file, every run
-  file), or, for the hub, the commit the revision resolves to; of a run's .meta.json only the
-  fields that shape the frames (not when it was made: an identical rerun keeps the build);
+- the inputs by content: the SHA-256 of every file read (README.md, each config's data file,
+  every run file, named by their place in the source), or, for the hub, the repository and the
+  commit the revision resolves to; of a run's .meta.json only the fields that shape the frames
+  (not when it was made: an identical rerun keeps the build). A copy of a source in another
+  folder has the same build;
 - the load arguments (generators, judges, runs, engine);
 - the package version, the library versions that shape the frames, and a hash of the loader's own
   source files (every `ajb_utils` module the `ajb_utils.data` package reaches), so a change of the
   loader's code or semantics makes a new build.
 
-File hashes are content hashes (xxh3-128 of the bytes). Hashing 1.1 GB on every load would cost a
-second, so a digest is remembered per file together with the file's (size, mtime_ns, ctime_ns,
-inode) and recomputed when any of these changes; `ctime` cannot be set back by `touch`, so an edit
-always leads to a new hash.
+A file's digest is taken from the bytes the build reads (`read_input`), not by a second read,
+and remembered with the file's (size, mtime_ns, ctime_ns, inode): a later load finds its build
+from these without reading the files, and a file whose signature changed is read (and hashed)
+again; `ctime` cannot be set back by `touch`, so an edit always leads to a new digest.
 
 The folder is `data/cache/` (git-ignored), or `$AJB_CACHE_DIR` when set (the tests point it at a
 temporary folder so they never share the repository's). Deleting it is always safe: the next load
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
+import json
 import logging
 import os
 import shutil
@@ -39,11 +42,9 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-import xxhash
 
 from ajb_utils import __version__
 from ajb_utils.paths import CACHE_DIR
@@ -55,7 +56,6 @@ FORMAT = 3  # bump when the on-disk layout below changes (3: no pickle, rational
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 BENCH_DIR = "bench"
 DIGESTS_FILE = "file_digests.json"
-_CHUNK = 1 << 24
 
 
 @contextlib.contextmanager
@@ -87,21 +87,28 @@ def _signature(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
+def digest(data: bytes) -> str:
+    """Return the SHA-256 hex digest of bytes (the hash the hub names its large files by)."""
+    return hashlib.sha256(data).hexdigest()
+
+
 def hash_file(path: Path) -> str:
-    """Return the xxh3-128 hex digest of a file's bytes."""
-    h = xxhash.xxh3_128()
+    """Return the SHA-256 hex digest of a file's bytes."""
     with open(path, "rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _read_json(path: Path) -> Any:
+    """Return the JSON value of a file (None when it is absent or not JSON)."""
+    try:
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
 
 
 def _read_digests(root: Path) -> dict[str, list[Any]]:
     """Return the remembered {path: [size, mtime_ns, ctime_ns, inode, digest]} ({} if none)."""
-    try:
-        memo = orjson.loads((root / DIGESTS_FILE).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
+    memo = _read_json(root / DIGESTS_FILE)
     return memo if isinstance(memo, dict) else {}
 
 
@@ -118,36 +125,51 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
             os.unlink(tmp)
 
 
-def file_digests(paths: Iterable[Path], root: Path | None = None) -> dict[str, str]:
-    """Return {absolute path: content digest} ("missing" for absent files), remembering digests.
-
-    A remembered digest is reused only while the file's size, mtime, ctime and inode are unchanged.
-    """
+def _remember(found: dict[str, list[Any]], root: Path | None = None) -> None:
+    """Add {path: [signature..., digest]} to the remembered digests (a read-only cache folder
+    only costs the hashing next time)."""
     root = root or cache_root()
     memo = _read_digests(root)
+    if any(memo.get(name) != entry for name, entry in found.items()):
+        with contextlib.suppress(OSError):
+            _atomic_write_bytes(root / DIGESTS_FILE, json.dumps(memo | found).encode())
+
+
+def read_input(path: Path) -> bytes:
+    """Return the bytes of an input file, remembering their digest for `file_digests` (kept
+    only when the file did not change while read)."""
+    with open(path, "rb") as fh:
+        sig = _signature(os.fstat(fh.fileno()))
+        data = fh.read()
+    if _signature(Path(path).stat()) == sig:
+        _remember({str(Path(path).resolve()): [*sig, digest(data)]})
+    return data
+
+
+def file_digests(paths: Iterable[Path], root: Path | None = None, read: bool = True) -> dict[str, str] | None:
+    """Return {absolute path: content digest} ("missing" for absent files): the remembered
+    digest while the file's size, mtime, ctime and inode are unchanged, else the file hashed
+    (remembered); with `read` False, None when a file would have to be read."""
+    memo = _read_digests(root or cache_root())
     out: dict[str, str] = {}
-    changed = False
+    found: dict[str, list[Any]] = {}
     for p in paths:
-        path = Path(p).resolve()
-        name = str(path)
+        name = str(Path(p).resolve())
         try:
-            sig = _signature(path.stat())
+            sig = _signature(Path(name).stat())
         except OSError:
             out[name] = "missing"
             continue
-        seen = memo.get(name)
-        if seen is not None and seen[:4] == sig:
-            out[name] = seen[4]
-            continue
-        out[name] = hash_file(path)
-        if _signature(path.stat()) == sig:  # unchanged while hashed: safe to remember
-            memo[name] = [*sig, out[name]]
-            changed = True
-    if changed:
-        try:
-            _atomic_write_bytes(root / DIGESTS_FILE, orjson.dumps(memo))
-        except OSError:  # a read-only cache folder only costs the hashing next time
-            pass
+        if memo.get(name, [])[:4] == sig:
+            out[name] = memo[name][4]
+        elif not read:
+            return None
+        else:
+            out[name] = hash_file(Path(name))
+            if _signature(Path(name).stat()) == sig:  # unchanged while hashed: safe to remember
+                found[name] = [*sig, out[name]]
+    if found:
+        _remember(found, root)
     return out
 
 
@@ -192,7 +214,7 @@ def loader_modules(entry: ModuleType) -> set[str]:
 
 def code_fingerprint(entry: ModuleType) -> str:
     """Return a hash of the source files of `entry` and every ajb_utils module it reaches."""
-    h = xxhash.xxh3_128()
+    h = hashlib.sha256()
     for name in sorted(loader_modules(entry)):
         file = getattr(sys.modules[name], "__file__", None)
         h.update(name.encode())
@@ -211,16 +233,15 @@ def bench_key(parts: dict[str, Any]) -> str:
         "numpy": np.__version__,
         **parts,
     }
-    return xxhash.xxh3_128(orjson.dumps(full, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return digest(json.dumps(full, sort_keys=True).encode())
 
 
-def datasets_cache_dir(location: str, files: Iterable[Path]) -> Path:
-    """Return the `datasets` cache folder for a local config: keyed by its path and content."""
-    digests = file_digests(files)
-    key = xxhash.xxh3_128(
-        orjson.dumps({"location": location, "files": digests}, option=orjson.OPT_SORT_KEYS)
-    ).hexdigest()
-    return cache_root() / "datasets" / "local" / key[:20]
+def datasets_cache_dir(root: Path, files: Iterable[Path]) -> Path:
+    """Return the `datasets` cache folder for a local config: keyed by its files' content (named
+    by their place under the source's `root`)."""
+    digests = file_digests(files) or {}
+    names = {str(Path(p).resolve().relative_to(Path(root).resolve())): digests[str(Path(p).resolve())] for p in files}
+    return cache_root() / "datasets" / "local" / bench_key({"files": names})[:20]
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,7 +261,7 @@ def _json_text(values: pd.Series) -> pa.Array:
     """Return a column of JSON values (call lists, tool schemas) as an Arrow column of their JSON
     text (a NaN cell as a null, a None as the text null)."""
     cells = values.tolist()
-    return pa.array([None if v != v else orjson.dumps(v) for v in cells], pa.binary())
+    return pa.array([None if v != v else json.dumps(v) for v in cells], pa.string())
 
 
 def _split_frame(frame: pd.DataFrame) -> tuple[pa.Table, dict[str, Any]]:
@@ -299,7 +320,7 @@ def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
         )
     if col in layout["json"]:
         values = np.empty(len(column), dtype=object)
-        values[:] = [np.nan if v is None else orjson.loads(v) for v in column.to_pylist()]
+        values[:] = [np.nan if v is None else json.loads(v) for v in column.to_pylist()]
         return pd.Series(values, dtype=object, copy=False)
     return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
 
@@ -326,18 +347,15 @@ def read_frame(folder: Path, name: str, layout: dict[str, Any], drop: tuple[str,
 # --------------------------------------------------------------------------------------------
 
 
-def build_dir(label: str, key: str, root: Path | None = None) -> Path:
-    """Return the folder of one build: bench/<source label>-<key prefix>."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in label)
-    return (root or cache_root()) / BENCH_DIR / f"{safe}-{key[:24]}"
+def build_dir(key: str, root: Path | None = None) -> Path:
+    """Return the folder of one build: bench/<key prefix> (the key names the content)."""
+    return (root or cache_root()) / BENCH_DIR / key[:32]
 
 
 def build_meta(folder: Path) -> dict[str, Any] | None:
     """Return the meta of a complete build (written last, so its presence means complete), or None."""
-    try:
-        return orjson.loads((folder / "meta.json").read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return None
+    meta = _read_json(folder / "meta.json")
+    return meta if isinstance(meta, dict) else None
 
 
 def read_build(
@@ -362,7 +380,7 @@ def write_build(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, A
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         layouts = {name: write_frame(frame, tmp, name) for name, frame in frames.items()}
-        (tmp / "meta.json").write_bytes(orjson.dumps({**meta, "layouts": layouts}, option=orjson.OPT_INDENT_2))
+        (tmp / "meta.json").write_text(json.dumps({**meta, "layouts": layouts}, indent=2))
         try:
             os.rename(tmp, folder)
         except OSError:  # written meanwhile by a concurrent load
@@ -376,12 +394,7 @@ def write_build(folder: Path, frames: dict[str, pd.DataFrame], meta: dict[str, A
 
 def _remove_stale(current: Path, meta: dict[str, Any]) -> None:
     """Remove other builds of the same source and load arguments (superseded inputs or code)."""
-    for other in current.parent.glob(current.name.rsplit("-", 1)[0] + "-*"):
-        if other == current or other.name.startswith("."):
-            continue
-        try:
-            old = orjson.loads((other / "meta.json").read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            continue
-        if old.get("location") == meta.get("location") and old.get("args") == meta.get("args"):
+    for other in current.parent.iterdir():
+        old = None if other == current or other.name.startswith(".") else build_meta(other)
+        if old and old.get("location") == meta.get("location") and old.get("args") == meta.get("args"):
             shutil.rmtree(other, ignore_errors=True)

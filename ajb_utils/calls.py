@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import orjson
 
 Call = dict[str, Any]
-_LONG_DIGITS = re.compile(r"\d{19}")
 
 
 class CallParseError(ValueError):
@@ -47,16 +45,7 @@ def _strip_nulls(obj: Mapping[str, Any]) -> dict[str, Any]:
     return obj if type(obj) is dict else dict(obj)
 
 
-def _json_loads(text: str | bytes) -> Any:
-    """Return decoded JSON exactly as the standard library would, through orjson when it can:
-    the standard library for what orjson rejects (NaN, lone surrogates) or would turn into a
-    float (integers of 19 or more digits); json.JSONDecodeError when the text is invalid."""
-    if _LONG_DIGITS.search(text if isinstance(text, str) else text.decode("utf-8", "replace")):
-        return json.loads(text)
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
+_json_loads = json.loads  # the standard library's reading (NaN, integers of any length)
 
 
 def authors_text(text: str) -> str:
@@ -107,16 +96,7 @@ def _as_list(value: Any) -> list[Any] | None:
     raise CallParseError(f"expected a list of calls, got {type(value).__name__}")
 
 
-def _orjson_loads(text: str | bytes) -> Any:
-    """Return decoded JSON through orjson (the standard library for what orjson rejects), for text
-    known to hold no integer of 19 or more digits."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
-
-
-def parse_arguments(args: Any, loads: Callable[[str | bytes], Any] = _json_loads) -> dict[str, Any]:
+def parse_arguments(args: Any) -> dict[str, Any]:
     """Return a call's arguments as a dict without null-valued keys (dict or JSON string in; JSON
     null is no arguments)."""
     if args is None:
@@ -128,7 +108,7 @@ def parse_arguments(args: Any, loads: Callable[[str | bytes], Any] = _json_loads
         if not text:
             return {}
         try:
-            args = loads(text)
+            args = _json_loads(text)
         except json.JSONDecodeError as exc:
             raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
         if args is None:  # "null": no arguments, as a None value
@@ -218,8 +198,7 @@ def _openai_shape(value: Any) -> tuple[list[str], list[str]] | None:
 
 def normalize_call_column(values: Sequence[Any]) -> list[tuple[list[Call] | None, str | None]]:
     """Return `try_normalize_calls` of every value of a column, the same results faster: calls in
-    the released encoding are read in bulk (one scan of all their argument texts for long integers,
-    then orjson), any other value by `try_normalize_calls`."""
+    the released encoding (`_openai_shape`) read directly, any other value by `try_normalize_calls`."""
     out: list[tuple[list[Call] | None, str | None]] = [(None, None)] * len(values)
     shaped: list[tuple[int, list[str], list[str]]] = []
     for i, value in enumerate(values):
@@ -228,11 +207,9 @@ def normalize_call_column(values: Sequence[Any]) -> list[tuple[list[Call] | None
             out[i] = try_normalize_calls(value)
         else:
             shaped.append((i, *found))
-    scan = "\x00".join(t for _, _, texts in shaped for t in texts)  # no digit run crosses a \x00
-    loads = _json_loads if _LONG_DIGITS.search(scan) else _orjson_loads
     for i, names, texts in shaped:
         try:
-            out[i] = ([{"name": n, "arguments": parse_arguments(t, loads)} for n, t in zip(names, texts)], None)
+            out[i] = ([{"name": n, "arguments": parse_arguments(t)} for n, t in zip(names, texts)], None)
         except CallParseError as exc:
             out[i] = (None, f"unparseable: {exc}")
     return out

@@ -1,5 +1,4 @@
-"""The environment report at the end of every notebook, the resolved versions PROVENANCE.json records,
-and the environment notebook kernels start with.
+"""The environment report at the end of every notebook and the resolved versions PROVENANCE.json records.
 
 requirements.lock (made by .ci/make-lock) pins every package to the version the committed outputs were
 made with; the report and PROVENANCE.json say whether the running environment matches it.
@@ -9,10 +8,8 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
-import os
 import platform
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -31,8 +28,6 @@ ENV_PACKAGES: list[str] = [
     "papermill",
     "pyarrow",
     "orjson",
-    "msgspec",
-    "xxhash",
     "huggingface_hub",
     "pyyaml",
     "jupyterlab",
@@ -65,20 +60,11 @@ def locked_versions(path: Path | str = LOCK_FILE) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def installed_versions() -> dict[str, str]:
-    """Return {canonical name: version} of every installed distribution (read once per process).
-
-    Read from the `<name>-<version>.dist-info` folder names on sys.path, as installers write them
-    (50x faster than parsing every METADATA file); the first one on sys.path wins, as on import."""
+    """Return {canonical name: version} of every installed distribution (importlib.metadata, read once
+    per process); the first one on sys.path wins, as on import."""
     out: dict[str, str] = {}
-    for entry in sys.path:
-        try:
-            names = sorted(os.listdir(entry or "."))
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".dist-info"):
-                dist, _, version = name.removesuffix(".dist-info").partition("-")
-                out.setdefault(canonical_name(dist), version)
+    for dist in importlib.metadata.distributions():
+        out.setdefault(canonical_name(dist.name), dist.version)
     return out
 
 
@@ -146,21 +132,3 @@ def environment_report(packages: Sequence[str] = ENV_PACKAGES) -> pd.DataFrame:
         ("requirements.lock", lock_status(locked)),
     ]
     return pd.DataFrame(rows, columns=["component", "version"])
-
-
-def kernel_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Return an environment for notebook kernels: repo on PYTHONPATH, progress bars and debugger noise off."""
-    env = dict(os.environ if base is None else base)
-    root = str(paths.REPO_ROOT)
-    parts = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env["PYTHONPATH"] = os.pathsep.join([root, *[p for p in parts if p != root]])
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel's frozen-modules warning
-    env.setdefault("TQDM_DISABLE", "1")
-    env.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
-    # tqdm.auto (imported by `datasets`) warns on stderr when ipywidgets is missing; matched by message
-    # so that interpreter start-up need not import tqdm.
-    warn = "ignore:IProgress not found"
-    if warn not in env.get("PYTHONWARNINGS", ""):
-        env["PYTHONWARNINGS"] = ",".join(w for w in (env.get("PYTHONWARNINGS", ""), warn) if w)
-    env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    return env

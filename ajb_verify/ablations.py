@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import paper, schema
 from ajb_utils.tables.ablations import (
     PAIRINGS,
     STUDIES,
@@ -223,7 +223,7 @@ def repeat_checks(bench) -> list[engine.Verdict]:
         runs = study_runs(bench, study)
         if runs.empty:
             continue
-        runs = runs.assign(dec=stats.as_str(runs["decoding"]))
+        runs = runs.assign(dec=runs["decoding"].astype(str))
         for _, grp in runs.groupby(["key", "dec"]):
             if len(grp) < 2:
                 continue

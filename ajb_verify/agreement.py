@@ -93,16 +93,14 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[engine.Verdict]
     for cid in ("CJ.kappa_range_with_gt", "P.kappa_range"):
         out.append(engine.verdict(cid, [kg.min(), kg.max()], shown=f"{kg.min():.3f}-{kg.max():.3f}"))
     gt = pw[pw["condition"] == "with_gt"]
-    agree = pd.Series(
-        gt["agreement"].to_numpy(float), index=stats.as_str(gt["judge"]) + "|" + stats.as_str(gt["judge_2"])
-    )
+    agree = pd.Series(gt["agreement"].to_numpy(float), index=gt["judge"].astype(str) + "|" + gt["judge_2"].astype(str))
     out += [engine.verdict("CJ.highest_pair", agree), engine.verdict("CJ.lowest_pair", agree)]
     t2 = stats.align(
         released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
         by=["judge", "generator", "difficulty", "condition"],
         missing=missing,
     )
-    t2["judge"] = stats.as_str(t2["judge"])
+    t2["judge"] = t2["judge"].astype(str)
     if (t2["judge"] == "judge_prometheus2_7b").any():
         cell = t2.pivot_table(
             index=["generator", "difficulty", "condition"], columns="judge", values="align", observed=True

@@ -12,6 +12,7 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.agreement import judge_side_bound, matrix_stats, tier_search
 from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
+from ajb_utils.tables.main_results import worked_example_AppI
 from ajb_verify import engine
 from ajb_verify.main_results import finding_verdicts
 
@@ -29,6 +30,8 @@ __all__ = [
     "t23_checks",
     "CENSUS_FILE",
     "CENSUS_STATUSES",
+    "SELF_REFERENTIAL",
+    "independent_source",
     "text_numbers",
     "map_text_numbers",
     "text_census",
@@ -588,7 +591,122 @@ def audit_text_numbers() -> list[engine.Verdict]:
             note=f"v1 ensemble {ens:g} vs T02 best {schema.display(best)} {m[best]:.2f} (the draft's 77.6 has no such claim)",
         )
     )
+    return out + _text_count_checks()
+
+
+def _pair_checks(t03: pd.DataFrame) -> list[engine.Verdict]:
+    """Return the highest and lowest with-GT pair of T03 (agreement and that pair's kappa), as §4.2 quotes
+    them, and §1's rounded mean kappa."""
+    w = t03[t03["condition"] == "with_gt"].pivot_table(index=["judge", "judge_2"], columns="stat", values="value")
+    k = float(w["kappa"].mean())
+    out = [engine.verdict("X1.mean_kappa_rounded", k, shown=f"{k:.3f}", note=f"mean of T03's {len(w)} pairs")]
+    for end, pick in (("max", w["agreement"].idxmax()), ("min", w["agreement"].idxmin())):
+        name = " x ".join(schema.display(j) for j in pick)
+        out.append(engine.verdict(f"X1.pair_agreement_{end}", float(w.at[pick, "agreement"]), note=f"T03: {name}"))
+        out.append(engine.verdict(f"X1.pair_kappa_of_{end}", float(w.at[pick, "kappa"]), note=f"T03: {name}"))
     return out
+
+
+def _text_count_checks() -> list[engine.Verdict]:
+    """Return the counts and rates the text computes from other tables: records x difficulties (T07,
+    T09), App. D's attrition (T09's cells), the human study's records and verdicts (T12), the pairs (T03)."""
+    t07 = paper.reported("T07").set_index("stat")["value"]
+    t09 = paper.reported("T09")
+    valid = t09.query("stat == 'valid_records'")
+    body = valid.dropna(subset=["generator", "difficulty"]).set_index(["generator", "difficulty"])["value"]
+    per_gen = body.groupby(level="generator").sum()
+    rows = float(t07["records_total"]) * len(schema.DIFFICULTIES)
+    caps = t09.query("stat == 'theoretical_max'").dropna(subset=["generator"])["value"]
+    t12 = paper.reported("T12").dropna(subset=["metric"]).query("stat in ['agree', 'disagree']")
+    per_metric = t12.groupby("metric")["value"].sum()
+    agree = paper.reported("T12").dropna(subset=["metric"]).query("stat == 'agreement'").set_index("metric")["value"]
+    tot = t09[t09["generator"].isna() & t09["difficulty"].isna()].set_index("stat")["value"]
+    smol = body.xs("smollm3_3b", level="generator") / float(t07["records_total"]) * 100
+    return (
+        _pair_checks(paper.reported("T03"))
+        + _more_count_checks(body)
+        + [
+            engine.verdict(
+                "X1.rows_per_generator",
+                rows,
+                shown=f"{rows:,.0f}",
+                note=f"T07 {t07['records_total']:,.0f} records x 3; T09 theoretical max {caps.min():,.0f}-{caps.max():,.0f}",
+            ),
+            *(
+                engine.verdict(
+                    f"X1.attrition_{k}", 100 * per_gen[g] / rows - 100, shown=f"{100 * per_gen[g] / rows - 100:.2f}"
+                )
+                for k, g in (("smollm", "smollm3_3b"), ("qwen", "qwen3_32b"))
+            ),
+            engine.verdict(
+                "X1.smollm_medium_rate", float(smol["medium"]), shown=f"{smol['medium']:.2f}", note="T09 / 3,808"
+            ),
+            engine.verdict(
+                "X1.smollm_easy_hard_rate",
+                smol[["easy", "hard"]],
+                shown=f"{smol['easy']:.2f}, {smol['hard']:.2f}",
+                note="T09 / 3,808",
+            ),
+            engine.verdict(
+                "X1.null_share",
+                100 * tot["judge_null_tuples_excluded"] / tot["unique_tuples"],
+                shown=f"{100 * tot['judge_null_tuples_excluded'] / tot['unique_tuples']:.2f}",
+                note="the text's own ~10,498 over T09's tuples",
+            ),
+            engine.verdict("X1.human_verdicts", float(per_metric.sum()), note="T12 agree + disagree, four metrics"),
+            engine.verdict("X1.human_records", per_metric, note="T12 agree + disagree per metric"),
+            engine.verdict(
+                "X1.human_per_topology", float(per_metric.max()) / len(schema.TOPOLOGIES), note="T12 records / 6"
+            ),
+            engine.verdict("X1.human_agreement_others", agree.drop("parameter_structure"), note="T12 per metric"),
+        ]
+    )
+
+
+def _more_count_checks(t09_cells: pd.Series) -> list[engine.Verdict]:
+    """Return the text's counts and spreads of T02, T09, T20, T24 and T28 (§3.1, §4.1, App. N, Q, S, U)."""
+    t02 = paper.reported("T02").query("stat == 'alignment'")
+    cells = len(t02[["generator", "judge", "difficulty"]].drop_duplicates())
+    t20 = paper.reported("T20").set_index(["variant", "stat"])["value"]
+    per_criterion = t20.unstack("stat")[["all_yes", "all_no", "mixed"]].dropna().sum(axis=1)
+    t24 = paper.reported("T24").query("stat == 'alignment' and condition == 'with_gt'")
+    w24 = t24.pivot_table(index="judge", columns="metric", values="value").reindex(schema.MAIN_JUDGES)
+    t28 = (
+        paper.reported("T28")
+        .query("stat == 'alignment'")
+        .pivot_table(index="judge", columns="dag_type", values="value")
+    )
+    trail = t28.loc["judge_qwq_32b"] - t28.loc["judge_gemini_2_5_pro"]
+    seq = w24["sequence_accuracy"]
+    tool = float(w24.at["judge_gpt_oss_120b", "tool_selection"] - w24.at["judge_gpt_oss_20b", "tool_selection"])
+    llama = t09_cells.xs("llama_3_3_70b_instruct", level="generator")
+    return [
+        engine.verdict("X1.llama70b_cells", llama, shown=f"{llama.min():,.0f}-{llama.max():,.0f}", note="T09"),
+        engine.verdict("X1.factorial_cells", cells, note="T02's (generator, judge, difficulty) cells"),
+        engine.verdict(
+            "X1.paraphrase_share",
+            100 - t20[("medium_harder_than_easy", "unanimity")],
+            shown=f"{100 - t20[('medium_harder_than_easy', 'unanimity')]:.1f}",
+            note="100 - T20",
+        ),
+        engine.verdict("X1.T20_triplets", per_criterion, note="T20 per criterion"),
+        engine.verdict("X1.T20_per_topology", float(per_criterion.max()) / len(schema.TOPOLOGIES), note="T20 / 6"),
+        engine.verdict("X1.T24_seq_gap_gt", float(seq.max() - seq.min()), shown=f"{seq.max() - seq.min():.1f}"),
+        engine.verdict("X1.T24_tool_scale_gap", tool, shown=f"{tool:.1f}"),
+        engine.verdict("X1.T24_param_cov_range", w24[["parameter_structure", "query_coverage"]].stack()),
+        engine.verdict(
+            "X1.T28_fan_out_top", float(t28["fan_out"].max()), note=f"T28: {schema.display(t28['fan_out'].idxmax())}"
+        ),
+        engine.verdict("X1.T29_cells", len(t02[["generator", "difficulty"]].drop_duplicates()), note="T02"),
+        engine.verdict(
+            "X1.AppI_seq_score",
+            float(worked_example_AppI().set_index("metric").at["sequence_accuracy", "p"]),
+            note="Eq. 3 on App. I's calls",
+        ),
+        engine.verdict(
+            "X1.T28_weakest_trail", trail, shown=", ".join(f"{d} {x:.1f}" for d, x in trail.items()), note="T28"
+        ),
+    ]
 
 
 def t23_checks(bench, condition: str = "with_gt") -> list[engine.Verdict]:
@@ -613,7 +731,54 @@ def t23_checks(bench, condition: str = "with_gt") -> list[engine.Verdict]:
 CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
 
 
-CENSUS_STATUSES: tuple[str, ...] = ("consistent", "inconsistent", "unchecked", "unmapped")
+# consistent: an independent source (a table the draft prints, a sum or count of one, another table,
+# a figure) gives the number; self-referential: its only source is a value transcribed from the text
+# itself; inconsistent: no row of its claim holds; unchecked: no printed table computes its claim.
+CENSUS_STATUSES: tuple[str, ...] = ("consistent", "self-referential", "inconsistent", "unchecked", "unmapped")
+
+
+# Claims whose check on the paper's numbers reads only values transcribed from the text (the prose
+# rows of data/paper, no draft table or figure behind them): fed the paper's numbers they compare a
+# value with itself. ajb_verify/tests/test_paper_census.py finds them by changing every prose-sourced
+# cell and watching which verdicts move; this list must be exactly that set.
+SELF_REFERENTIAL: dict[str, str] = {
+    "CJ.mean_agreement_without_gt": "T03's without-GT mean is the text's (no without-GT pairs printed)",
+    "CJ.mean_kappa_without_gt": "T03's without-GT mean kappa is the text's (no without-GT pairs printed)",
+    "CJ.offdiag_half_credit": "F10's off-diagonal share is the text's",
+    "CW.eq2_upper_bound_shift": "T15's shift is the text's (table body not in v1)",
+    "P.cot_mean_gt": "T05's mean delta is the text's",
+    "P.domains": "T08's domain count is the text's",
+    "P.mismatch_share": "T12's mismatch share is the text's",
+    "P.null_tuples": "T09's null-tuple count is App. D's own ~10,498",
+    "P.self_bias_seq": "T23's body is the text's (not in v1 or the draft)",
+    "P.temperature_spread": "T25's max spread is the text's",
+    "P.temperature_spread_2": "T27's max spread is the text's caption",
+    "T01.gemini_cgt_vs_gt": "T01's max delta is the text's",
+    "T13.mean_delta_sign": "T13's mean delta is the text's",
+    "T13.spearman": "T13's rho is the text's",
+    "T15.extra_key_share": "T15's body is the text's",
+    "T15.p_param_current": "T15's body is the text's",
+    "T15.p_param_upper": "T15's body is the text's",
+    "T22.all_positive": "T22's deltas are the text's",
+    "T23.oss120b_on_gpt54": "T23's body is the text's",
+    "T23.other_all_range": "T23's body is the text's",
+    "T23.own_all": "T23's body is the text's",
+    "T23.seq_other_max": "T23's body is the text's",
+    "T31.sign_easy": "T31's deltas are the text's",
+    "T31.sign_medium": "T31's deltas are the text's",
+    "T31.sign_hard": "T31's deltas are the text's",
+    "X1.null_share": "App. D's own ~10,498 over the tuples",
+    "X1.temperature_intro": "T25's and T27's spreads are the text's",
+}
+
+
+_INDEPENDENT_SOURCE = re.compile(r"draft LaTeX (?:tab|fig):[\w-]+$|draft figure ")
+
+
+def independent_source(source: str) -> bool:
+    """Return True when a transcribed value's ``source`` names a draft table or figure (not only prose:
+    v1 text, a caption, the draft's section text)."""
+    return any(_INDEPENDENT_SOURCE.search(part.strip()) for part in str(source).split(";"))
 
 
 _SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # citations, survey, prompt text
@@ -621,9 +786,10 @@ _SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # 
 
 _MODEL = re.compile(
     r"(GPT-OSS-\d+B|GPT-\d(?:\.\d)?|Qwen\d?(?:\.\d)?-?\d*\.?\d*B?|QwQ-\d+B|Llama-\d(?:\.\d)?-\d+B|SmolLM\d-\d+B|"
+    r"\d\.\d-default|(?<=default to )“?\d\.\d|0,\s*0\.5,\s*1(?:0,\s*0\.5,\s*1)?|"  # prompt names, the verdict scale
     r"Gemini[- ]\d\.\d[- ]Pro|Claude[- ]Sonnet[- ]\d(?:\.\d)?|Prometheus-\d|Phi-\d|\b\d+(?:\.\d)?B\b|\bC\d\b|\bA\d\b|"
     r"\b(?:Table|Figure|Fig|Appendix|Section|Eq|Eqs|Tables|Figures|Finding|Findings|Case|RQ|seed)\.?\s*\d+[a-z]?"
-    r"(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*|§\s*\d*(?:\.\d+)?|\b(?:(?:19|20)\d\d[a-z]?){1,2}\b)"
+    r"(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*|§\s*\d*(?:\.\d+)?|(?<![\d.,])(?:(?:19|20)\d\d[a-z]?){1,2}(?![\d.,]\d))"
 )
 
 
@@ -639,10 +805,44 @@ def _plain(line: str) -> str:
     return line.replace("\u2212", "-")
 
 
-def _undouble(token: str) -> str:
-    """Return a number token rendered twice (HTML text then its LaTeX source: '93.993.9') once."""
+def _doubled(token: str) -> bool:
+    """Return True when a token is one number written twice ('93.993.9', '55')."""
     half = len(token) // 2
-    return token[:half] if len(token) % 2 == 0 and token[:half] == token[half:] else token
+    return len(token) % 2 == 0 and token[:half] == token[half:]
+
+
+def _undouble(token: str, after: str = "") -> str:
+    """Return a number token rendered twice (HTML text then its LaTeX source: '93.993.9') once; a
+    doubled single digit only when a word or '=' follows ('66judges') or it opens a doubled range
+    ('55-88pp' is 5-8), not the 77 of '77-82%'."""
+    sign, body = (token[0], token[1:]) if token[:1] in "+-−" else ("", token)
+    if sign and _doubled(body):  # '-88pp' closing a doubled range, '-0.8-0.8pp'
+        token = body
+    elif not _doubled(token):
+        return token
+    nxt = re.match(r"[–-](\d[\d.]*)", after)
+    if len(token) > 2 or after[:1].isalpha() or after[:1] == "=" or (nxt and _doubled(nxt.group(1))):
+        return sign + token[: len(token) // 2]
+    return sign + token
+
+
+# footnote markers: '55footnotemark:5', '22footnotetext:', and a digit written three times before the
+# footnote's text ('333Spearman's rho ...', '111A Directed Acyclic Graph')
+_FOOTNOTE = re.compile(r"\d*footnote(?:mark|text)\s*:?\s*\d*|(\d)\1\1(?=[A-Z])")
+
+
+# 'A×B=C' then its LaTeX source 'A B=C' (× dropped with the markup): the source copy is removed
+_EQUATION = re.compile(r"(\d[\d,.]*)((?:×\s*\d[\d,.]*\s*[A-Za-z]*)+)=(\d[\d,.]*?)\1\s[^=]*=\s*\3")
+
+
+def _unit(after: str, token: str) -> str:
+    """Return the unit a number's next characters give: '×' (a ratio: '1.5×', not the product '3,808×3'),
+    'pp', '%' or ''."""
+    a = after.lstrip()
+    if a.startswith(("×", "x ")):
+        rest = a[1:].lstrip()
+        return "" if rest[:1].isdigit() and not rest.startswith(token) else "×"
+    return "pp" if a.startswith("pp") else "%" if a.startswith("%") else ""
 
 
 def text_numbers(text: str) -> pd.DataFrame:
@@ -667,27 +867,39 @@ def text_numbers(text: str) -> pd.DataFrame:
                 )
                 section = section if not section.startswith("§") or "." in section else section
             continue
-        if section.startswith(_SKIPPED_SECTIONS) or not raw.strip() or raw.startswith(("Source:", "- ")):
+        if section.startswith(_SKIPPED_SECTIONS) or not raw.strip() or raw.startswith("Source:"):
             continue
-        plain = _plain(raw)
+        plain = _EQUATION.sub(r"\1\2=\3 ", _FOOTNOTE.sub(" ", _plain(raw)))
         cites = " ".join(dict.fromkeys(_cited(plain)))
         line = _MODEL.sub(" ", plain)
         prev, prev_end = "", -1
         for m in _NUMBER.finditer(line):
-            tok = _undouble(m.group(0).rstrip(".,"))
+            tok = _undouble(m.group(0).rstrip(".,"), line[m.end() : m.end() + 12])
+            if tok[:1] in "+-" and line[m.start() - 1 : m.start()].isdigit():  # '8-19': a range, not -19
+                tok = tok[1:]
             if not re.search(r"\d", tok) or tok.count(".") > 1:
                 continue
             if len(tok) == 1 and line[m.end() : m.end() + 1] in ("a", "b"):  # an equation label: (5a), (4b)
                 continue
             between = line[prev_end : m.start()]
-            prev, prev_end, again = tok, m.end(), tok == prev and not re.search(r"[^\W\d_]", between)
+            same = tok.lstrip("+-") == prev.lstrip("+-")  # '-0.8-0.8pp': the text, then its source
+            prev, prev_end, again = tok, m.end(), same and not re.search(r"[^\W\d_]", between)
+            unit = _unit(line[m.end() : m.end() + 4 + len(tok)], tok)
             if again:  # '82%82\\%', '1.5×1.5\\times': the HTML text then its LaTeX source, one number
+                rows[-1]["unit"] = rows[-1]["unit"] or unit
                 continue
             ctx = line[max(0, m.start() - 50) : m.end() + 30].replace("\n", " ")
             rows.append(
-                {"section": section, "line": i, "number": tok, "context": " ".join(ctx.split()), "cites": cites}
+                {
+                    "section": section,
+                    "line": i,
+                    "number": tok,
+                    "unit": unit,
+                    "context": " ".join(ctx.split()),
+                    "cites": cites,
+                }
             )
-    return pd.DataFrame(rows, columns=["section", "line", "number", "context", "cites"])
+    return pd.DataFrame(rows, columns=["section", "line", "number", "unit", "context", "cites"])
 
 
 def _norm(num: str) -> str:
@@ -704,35 +916,53 @@ def _section_tags(section: str) -> tuple[str, ...]:
     return (section.lower(), section)
 
 
+_UNIT_EXCLUDES: dict[str, tuple[str, ...]] = {  # claim units a number followed by '×', 'pp' or '%' cannot be
+    "×": ("pp", "%", "count", "kappa", "rho", "score", "rank", "p", "sign"),
+    "pp": ("ratio", "count", "kappa", "rho", "rank", "p"),
+    "%": ("ratio", "count", "kappa", "rho", "rank", "p"),
+}
+
+
+def _significant(n: str) -> int:
+    """Return the significant digits of a normalised number ('0.172' -> 3, '11424' -> 5)."""
+    return sum(ch.isdigit() for ch in n.lstrip("0.")) if n.strip("0.") else 0
+
+
 def map_text_numbers(numbers: pd.DataFrame, paper_dir: Path | str | None = None) -> pd.DataFrame:
-    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of engine.csv sourced to its
-    section whose printed value it is, else the one claim anywhere with that value when the number
-    has three or more significant digits, else a printed cell of a table or figure its paragraph
-    cites, else unmapped (''). Automatic: the ``how`` column says which rule mapped each number."""
+    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of claims.csv sourced to its
+    section whose printed value it is (of a unit its text allows: '1.5 pp' is not a ratio), else a
+    claim anywhere with that value when the number has three or more significant digits, else a printed
+    cell of a table or figure its paragraph cites, else (two or more significant digits) of one its
+    section cites, else unmapped (''). Automatic: the ``how`` column says which rule mapped each number."""
     cl = engine.claims(paper_dir)
-    by_value: dict[str, list[tuple[str, str]]] = {}
-    for c in cl.itertuples():
+    by_value: dict[str, list[tuple[str, str, str]]] = {}
+    for c in cl[cl["unit"] != "sign"].itertuples():  # a sign claim's 1 / -1 is no printed number
         for v in (c.printed, c.printed_hi):
             if isinstance(v, str) and v.strip():
-                by_value.setdefault(_norm(v), []).append((c.claim_id, str(c.source)))
+                by_value.setdefault(_norm(v), []).append((c.claim_id, str(c.source), str(c.unit)))
     files = paper._artifact_files(paper_dir)
     cells: dict[str, set[str]] = {}
     for aid in files:
         r = paper.reported(aid, paper_dir)
         cells[aid] = set(r["printed"].dropna().map(_norm)) if "printed" in r.columns else set()
+    section_cites = numbers.groupby("section")["cites"].agg(lambda c: list(dict.fromkeys(" ".join(c).split())))
     out = numbers.copy()
     mapped, how = [], []
     for row in numbers.itertuples():
-        n, hits = _norm(row.number), by_value.get(_norm(row.number), [])
+        n = _norm(row.number)
+        bad = _UNIT_EXCLUDES.get(str(getattr(row, "unit", "")), ())
+        hits = [(cid, src) for cid, src, unit in by_value.get(n, []) if unit not in bad]
         own = [cid for cid, src in hits if any(t in src for t in _section_tags(row.section))]
         cited = [a for a in str(row.cites).split() if a in cells and n in cells[a]]
-        distinctive = sum(ch.isdigit() for ch in n.lstrip("0.")) >= 3 and len({cid for cid, _ in hits}) == 1
+        near = [a for a in section_cites.get(row.section, []) if a in cells and n in cells[a]]
         if own:
             mapped.append(own[0]), how.append("claim (its section)")
-        elif hits and distinctive:
-            mapped.append(hits[0][0]), how.append("claim (value, unique)")
+        elif hits and _significant(n) >= 3:
+            mapped.append(hits[0][0]), how.append("claim (value)")
         elif cited:
             mapped.append(cited[0]), how.append("table cell (cited)")
+        elif near and _significant(n) >= 2:
+            mapped.append(near[0]), how.append("table cell (section cites)")
         else:
             mapped.append(""), how.append("")
     out["mapped_to"], out["how"] = mapped, how
@@ -745,10 +975,24 @@ def _cited(context: str) -> list[str]:
     return ids + [f"F{int(x):02d}" for x in re.findall(r"Fig(?:ure|\.)?s?\s*(\d+)", context)]
 
 
+def _cell_sources(census: pd.DataFrame) -> pd.Series:
+    """Return, per table-cell row of a census, whether a cell of that table printing its number has an
+    independent source (a draft table or figure), not only the text it was transcribed from."""
+    is_cell = census["how"].str.startswith("table cell")
+    out = pd.Series(False, index=census.index)
+    for aid, g in census[is_cell].groupby("mapped_to"):
+        r = paper.reported(aid)
+        ok = set(r.loc[r["source"].map(independent_source), "printed"].dropna().map(_norm))
+        out[g.index] = g["number"].map(_norm).isin(ok)
+    return out
+
+
 def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Return the census (data/paper/census/v1_text_numbers.csv) with each mapped number checked: status (consistent /
-    inconsistent: no row of its claim holds / unchecked / unmapped), and for a claim both sources (the text's value, the value
-    the paper's tables give: `verdicts` is `tables.paper_claim_verdicts()`)."""
+    """Return the census (data/paper/census/v1_text_numbers.csv) with each mapped number checked: status
+    (`CENSUS_STATUSES`), and for a claim both sources (the text's value, the value the paper's tables give:
+    `verdicts` is `paper_claim_verdicts()`). A number is consistent only on an independent source: a
+    claim checked on printed tables (not one of `SELF_REFERENTIAL`), or a table cell a draft table or
+    figure prints; a table cell transcribed from the text alone is self-referential."""
     c = paper_census() if census is None else census.copy()
     first_no = verdicts.assign(_no=verdicts["holds"] != "no").sort_values("_no", kind="stable")
     v = first_no.drop_duplicates("claim_id", keep="first").set_index("claim_id")  # a failing row first
@@ -756,13 +1000,15 @@ def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> p
     is_claim = c["how"].str.startswith("claim").fillna(False)
     holds = c["mapped_to"].map(v["holds"]).where(is_claim)
     bad = c["mapped_to"].map(worst).where(is_claim).fillna(False).astype(bool)
+    echo = is_claim & c["mapped_to"].isin(list(SELF_REFERENTIAL))
     c["status"] = np.select(
-        [c["mapped_to"].fillna("") == "", ~is_claim, bad, holds == "yes"],
-        ["unmapped", "consistent", "inconsistent", "consistent"],
+        [c["mapped_to"].fillna("") == "", ~is_claim & _cell_sources(c), ~is_claim, bad, echo, holds == "yes"],
+        ["unmapped", "consistent", "self-referential", "inconsistent", "self-referential", "consistent"],
         default="unchecked",
     )
     c["table_value"] = c["mapped_to"].map(v["reproduced value"]).where(is_claim, "")
-    c["note"] = c["mapped_to"].map(v["note"]).where(c["status"] != "consistent", "")
+    note = c["mapped_to"].map(v["note"]).where(~c["status"].isin(["consistent", "self-referential"]), "")
+    c["note"] = note.where(~echo, c["mapped_to"].map(SELF_REFERENTIAL))
     return c
 
 
@@ -776,8 +1022,9 @@ def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
 
 
 def census_counts(census: pd.DataFrame) -> pd.DataFrame:
-    """Return per section (in text order) and in total: numbers, mapped, consistent, inconsistent,
-    unchecked (mapped to a claim no printed table computes), unmapped."""
+    """Return per section (in text order) and in total: numbers, mapped, consistent (checked against an
+    independent source), self-referential, inconsistent, unchecked (mapped to a claim no printed table
+    computes), unmapped."""
     order = list(dict.fromkeys(census["section"]))
     counts = pd.crosstab(census["section"], census["status"]).reindex(columns=list(CENSUS_STATUSES), fill_value=0)
     counts = counts.reindex(order)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import schema, stats
+from ajb_utils import schema
 from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import table_T14, topology_long, topology_weighting_shift, weighting_stability
 from ajb_verify import engine
@@ -56,12 +56,12 @@ def breakdown_checks(t24_long: pd.DataFrame, topo: pd.DataFrame) -> list[engine.
 
     `t24_long`: judge, condition, metric, align (six judges); `topo`: judge, dag_type, align (with GT).
     """
-    pm = t24_long[stats.as_str(t24_long["judge"]).isin(schema.MAIN_JUDGES)]
-    pm = pm.assign(judge=stats.as_str(pm["judge"]), metric=stats.as_str(pm["metric"]))
+    pm = t24_long[t24_long["judge"].isin(schema.MAIN_JUDGES)]
+    pm = pm.assign(judge=pm["judge"].astype(str), metric=pm["metric"].astype(str))
     spread = pm.groupby(["condition", "metric"])["align"].agg(lambda v: v.max() - v.min())
     gt_metric = pm[pm["condition"] == "with_gt"].groupby("metric")["align"].mean()
-    tp = topo[stats.as_str(topo["judge"]).isin(schema.MAIN_JUDGES)]
-    tp = tp.assign(judge=stats.as_str(tp["judge"]), dag_type=stats.as_str(tp["dag_type"]))
+    tp = topo[topo["judge"].isin(schema.MAIN_JUDGES)]
+    tp = tp.assign(judge=tp["judge"].astype(str), dag_type=tp["dag_type"].astype(str))
     wide = tp.pivot_table(index="judge", columns="dag_type", values="align")
     mean = wide.mean()
     top = wide.idxmax(axis=1)

@@ -198,7 +198,7 @@ def mismatch_checks(bench, judge: str = "judge_qwq_32b") -> list[engine.Verdict]
     miss = v[v["match"].astype(float) < 1 - 1e-9]
     if miss.empty:
         return [engine.not_reproduced("P.mismatch_share", f"no {schema.display(judge)} verdicts that differ from p")]
-    share = 100 * float((stats.as_str(miss["metric"]) != "parameter_structure").mean())
+    share = 100 * float((miss["metric"] != "parameter_structure").mean())
     return [
         engine.verdict(
             "P.mismatch_share",

@@ -79,8 +79,9 @@ SECTIONS: dict[str, str] = {
     "11_human_validation": "Human validation (App. G)",
     "12_rewrite_validation": "Rewrite validation (App. N)",
     "13_self_preference": "Self-preference (App. O)",
-    "14_decision_guide": "Decision guide and consistency audit (App. A)",
+    "14_decision_guide": "Decision guide (App. A)",
     "16_derivation_gap": "Derivation gap (ours)",
+    "18_scorecard": "The paper against itself (X1 audit)",
 }
 SCORECARD_COLUMNS: list[str] = [
     "section",
@@ -247,9 +248,18 @@ def build(out_dir: Path | str) -> pd.DataFrame:
 
 
 RULE_FIT_FILE: str = "T02_missing_rule_fit.csv"  # written by notebook 03 (tables.missing_rule_fit)
-# Written by notebook 14: tables.census_counts(tables.text_census(tables.paper_claim_verdicts())).
+# Written by notebook 18: verify.census_counts(tables.text_census(tables.paper_claim_verdicts())).
 CENSUS_COUNTS_FILE: str = "X1_census_counts.csv"
-CENSUS_COLUMNS: list[str] = ["section", "numbers", "mapped", "consistent", "inconsistent", "unchecked", "unmapped"]
+CENSUS_COLUMNS: list[str] = [
+    "section",
+    "numbers",
+    "mapped",
+    "consistent",
+    "self-referential",
+    "inconsistent",
+    "unchecked",
+    "unmapped",
+]
 
 
 def read_census(out_dir: Path | str) -> pd.DataFrame:
@@ -268,7 +278,8 @@ def census_line(census: pd.DataFrame) -> str:
     t = tot.iloc[0]
     return (
         f"paper text census (v1): {int(t['numbers'])} numbers, {int(t['mapped'])} mapped to a table or claim, "
-        f"{int(t['consistent'])} consistent, {int(t['inconsistent'])} inconsistent, "
+        f"{int(t['consistent'])} consistent (an independent source), {int(t['self-referential'])} self-referential, "
+        f"{int(t['inconsistent'])} inconsistent, "
         f"{int(t['unchecked'])} unchecked, {int(t['unmapped'])} unmapped"
     )
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import stats
 from ajb_utils.tables.validation import schema_extra_keys
 from ajb_verify import engine
 
@@ -53,12 +52,12 @@ def param_error_mode_checks(bench, ann: pd.DataFrame) -> list[engine.Verdict]:
     if dis.empty:
         return [engine.verdict("T12.param_error_modes", (0, 0))]
     gen = bench.generations.assign(
-        id=stats.as_str(bench.generations["id"]),
-        generator=stats.as_str(bench.generations["generator"]),
-        difficulty=stats.as_str(bench.generations["difficulty"]),
+        id=bench.generations["id"].astype(str),
+        generator=bench.generations["generator"].astype(str),
+        difficulty=bench.generations["difficulty"].astype(str),
     )
     gen = gen.set_index(["id", "generator", "difficulty"])["generated_calls"]
-    rec = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id")
+    rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
     hits = []
     for r in dis.itertuples():
         key = (str(r.id), str(r.generator), str(r.difficulty))

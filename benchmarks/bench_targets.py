@@ -10,13 +10,16 @@ Rows, each the median of `--repeat` fresh processes (min and max beside it), for
 every checkout in `--code` (default: this one), so that two versions can be compared in one run:
 - parse floor: orjson over every line of every JSON-lines file the load reads;
 - build: `build_bench(source)` with an empty cache folder (the first run on a data version);
-- load_bench of a built bench, timed inside its process (the read alone);
+- load_bench of a built bench, timed inside its process (the read alone), with the call lists and
+  without them (`calls=False`, what the notebooks that use no calls read);
 - raw -> Table 2 cells, first: an empty cache, `load_bench` + `tables.table_T02` in one process;
 - raw -> Table 2 cells, later: the same process once the build exists;
 - polars one-off: the Table 2 cells from the judge files in about 25 lines of polars (no
   exclusions, no de-duplication, no re-scoring: the floor of a throw-away script).
+- imports: the package modules a notebook kernel imports (`ajb_utils.data`, `tables`, `figures`).
 Each row gives wall and CPU seconds and the process's peak resident memory, with the 1-minute
-load average before and after; the ratios the targets name are printed at the end.
+load average before and after; the ratios the targets name are printed at the end, of wall and
+of CPU seconds (on a shared machine the CPU ratios are the comparable ones).
 """
 
 from __future__ import annotations
@@ -48,8 +51,11 @@ data.build_bench(sys.argv[1]) if hasattr(data, "build_bench") else data.load_ben
 """
 LOAD = """
 import sys, time; from ajb_utils.data import load_bench
-t = time.perf_counter(); load_bench(sys.argv[1]); print(f"inner {time.perf_counter() - t:.4f}")
+t, c = time.perf_counter(), time.process_time(); load_bench(sys.argv[1])
+print(f"inner {time.perf_counter() - t:.4f}"); print(f"inner_cpu {time.process_time() - c:.4f}")
 """
+LOAD_SCORES = LOAD.replace("load_bench(sys.argv[1])", "load_bench(sys.argv[1], calls=False)")
+IMPORTS = "import ajb_utils.data, ajb_utils.tables, ajb_utils.figures"
 TABLE2 = "import sys; from ajb_utils import tables; from ajb_utils.data import load_bench; tables.table_T02(load_bench(sys.argv[1]))"
 POLARS = """
 import glob, sys, polars as pl
@@ -79,12 +85,13 @@ def run(script: str, source: Path, code: Path, cache: Path) -> dict[str, float]:
     out = proc.stdout.read() if proc.stdout else ""
     if status != 0:
         raise SystemExit(f"benchmark process failed (status {status}): {script.strip()[:80]}")
-    inner = [float(line.split()[1]) for line in out.splitlines() if line.startswith("inner ")]
+    said = dict(line.split() for line in out.splitlines() if line.startswith("inner"))
     return {
         "wall": wall,
         "cpu": usage.ru_utime + usage.ru_stime,
         "peak_mib": usage.ru_maxrss / 1024,
-        "inner": inner[0] if inner else float("nan"),
+        "inner": float(said.get("inner", "nan")),
+        "inner_cpu": float(said.get("inner_cpu", "nan")),
     }
 
 
@@ -104,7 +111,7 @@ def measure(what: str, script: str, source: Path, code: Path, repeat: int, fresh
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     walls = [r["wall"] for r in runs]
     la1 = os.getloadavg()[0]
-    inner = "" if med["inner"] != med["inner"] else f"  (inside: {med['inner']:.2f} s)"
+    inner = "" if med["inner"] != med["inner"] else f"  (inside: {med['inner']:.2f} s, cpu {med['inner_cpu']:.2f} s)"
     print(
         f"{what:<34} {med['wall']:7.2f} s [{min(walls):.2f}-{max(walls):.2f}]  cpu {med['cpu']:7.2f} s  "
         f"peak {med['peak_mib']:6.0f} MiB  load {la0:4.1f} -> {la1:4.1f}{inner}",
@@ -126,23 +133,32 @@ def main() -> None:
     print(f"source {args.source.resolve()}, {args.repeat} runs a row, {os.cpu_count()} cores")
     for code in args.code:
         print(f"\n== code of {code.resolve()}")
+        imports = measure("imports (data, tables, figures)", IMPORTS, args.source, code, args.repeat, True)
         floor = measure("parse floor (orjson, every line)", FLOOR, args.source, code, args.repeat, True)
         build = measure("build (empty cache)", BUILD, args.source, code, args.repeat, True)
         load = measure("load_bench of the build", LOAD, args.source, code, args.repeat, False)
+        scores = measure("load_bench(calls=False) of the build", LOAD_SCORES, args.source, code, args.repeat, False)
         first = measure("raw -> Table 2 cells, first", TABLE2, args.source, code, args.repeat, True)
         later = measure("raw -> Table 2 cells, later", TABLE2, args.source, code, args.repeat, False)
         ratios = [
-            ("build / parse floor (target <= 1.6x)", build["wall"] / floor["wall"]),
-            ("load_bench inside its process, s (target <= 1 s)", load["inner"]),
+            ("build / parse floor (target <= 1.6x)", build, floor),
+            (
+                "load_bench inside its process, s (target <= 1 s)",
+                {"wall": load["inner"], "cpu": load["inner_cpu"]},
+                None,
+            ),
+            ("load_bench(calls=False) inside, s", {"wall": scores["inner"], "cpu": scores["inner_cpu"]}, None),
+            ("imports of a notebook kernel's modules, s", imports, None),
         ]
         if not args.no_polars:
             polars = measure("polars one-off (Table 2 cells)", POLARS, args.source, code, args.repeat, True)
             ratios += [
-                ("Table 2 first / polars (target <= 1.5x)", first["wall"] / polars["wall"]),
-                ("Table 2 later / polars (target <= 0.5x)", later["wall"] / polars["wall"]),
+                ("Table 2 first / polars (target <= 1.5x)", first, polars),
+                ("Table 2 later / polars (target <= 0.5x)", later, polars),
             ]
-        for name, value in ratios:
-            print(f"  {name:<52} {value:6.2f}")
+        for name, a, b in ratios:
+            wall, cpu = (a["wall"], a["cpu"]) if b is None else (a["wall"] / b["wall"], a["cpu"] / b["cpu"])
+            print(f"  {name:<52} wall {wall:6.2f}  cpu {cpu:6.2f}")
 
 
 if __name__ == "__main__":

@@ -26,16 +26,13 @@ TITLE = """\
 
 This package regenerates every table and figure of *AgentJudgeBench* (arXiv 2608.26623) from the
 released data, shows each beside the paper's reported value, and reruns the protocol with new
-judges. One notebook per paper section, numbered in paper order; the logic lives in `ajb_utils`.
-Sections and appendices are cited by the arXiv v1 numbering (results in §4.2; App. K is the
-notation, App. L the judge comparison, App. W the prompts).
+judges. One notebook per paper section, in paper order (arXiv v1 numbering); the logic lives in
+`ajb_utils`.
 
-**Inputs.** `ajb_utils/resources/artifacts.csv` (the artifact map). No data is loaded here.
-
-**Outputs.** None. Below: where to start reading, a glossary, the notebooks, and the map of the
-files each notebook writes under `figures/<data label>/` (`sample`, `hf`, or a local mirror's
-folder name); every file name starts with its artifact ID. Links to output files work once the
-notebooks have been run for that label. The verdict of a run is the scorecard (notebook 18)."""
+**Inputs.** `ajb_utils/resources/artifacts.csv` (the artifact map); no data. **Outputs.** None.
+Below: a reading path, a glossary, the notebooks, and the files each writes under
+`figures/<data label>/` (`sample`, `hf`, or a local mirror's folder name), each named by its
+artifact ID; the links work once the notebooks have run for that label."""
 
 PARAMETERS = """\
 data_source: str = "sample"  # "sample", "hf", or a path to a local mirror of the hub repo
@@ -57,9 +54,8 @@ print(f"data label: {label}; outputs linked under {files_root}/")"""
 SWITCH = """\
 ## How to switch data source
 
-Every notebook's first code cell (tagged `parameters`) holds its defaults: the embedded synthetic
-sample, offline. Change them by editing that cell, or from the command line with papermill
-(parameter sets live in `papermill_params/`):
+Every notebook's first code cell (tagged `parameters`) holds its defaults (the synthetic sample,
+offline). Change them there, or with papermill (parameter sets in `papermill_params/`):
 
 ```bash
 # everything on the synthetic sample (the default; refreshes the committed outputs)
@@ -76,9 +72,7 @@ papermill notebooks/03_main_results.ipynb /tmp/03_hf.ipynb --cwd notebooks \\
 papermill notebooks/03_main_results.ipynb /tmp/03_local.ipynb --cwd notebooks \\
     -p data_source /data/AgentJudgeBench
 
-# other settings never overwrite the committed outputs: they get a folder of their own,
-# figures/sample-p<hash of the changed parameters>/ here, figures/sample-<file name>/ with a
-# run_notebooks.py parameter file; PROVENANCE.json there lists every parameter
+# other settings get a folder of their own (figures/sample-p<hash>/), with a PROVENANCE.json
 papermill notebooks/03_main_results.ipynb /tmp/03_quick.ipynb --cwd notebooks \\
     -p n_bootstrap 200 -p seed 7
 
@@ -87,18 +81,17 @@ python scripts/run_notebooks.py --params papermill_params/new_judge_static.yaml 
 python scripts/run_notebooks.py --params papermill_params/new_judge_vllm.yaml --only 15
 ```
 
-`run_notebooks.py` passes each notebook only the parameters it declares and never leaves a
-half-written notebook behind; see `notebooks/README.md`."""
+More in `notebooks/README.md`."""
 
 
 READING_PATH = """\
 ## Where to start: a reading path
 
-The notebooks are numbered in the paper's order, but the concepts come first:
+The concepts first, then the paper's order:
 
 1. **The ideas, on judges whose behaviour is known.** [17_judge_simulator](17_judge_simulator.ipynb)
-   simulates judges that hedge, are lenient or anchor, so you can see what alignment, agreement and
-   kappa each reward before reading them off real judges. Then
+   simulates judges that hedge, are lenient or anchor: what alignment, agreement and kappa each
+   reward, before real judges. Then
    [02_programmatic_judge](02_programmatic_judge.ipynb): the reference every judge is measured
    against (§3.2, Eqs. 1-5), worked by hand on real records (App. I).
 2. **The data.** [01_dataset_statistics](01_dataset_statistics.ipynb): records, topologies, what
@@ -112,12 +105,12 @@ The notebooks are numbered in the paper's order, but the concepts come first:
 4. **How far to trust the reference and the rewrites.** [11_human_validation](11_human_validation.ipynb)
    (App. G), [12_rewrite_validation](12_rewrite_validation.ipynb) (App. N),
    [13_self_preference](13_self_preference.ipynb) (App. O).
-5. **Choosing a judge, and the paper against itself.** [14_decision_guide](14_decision_guide.ipynb)
-   (App. A, and the X1 consistency audit).
+5. **Choosing a judge.** [14_decision_guide](14_decision_guide.ipynb) (App. A).
 6. **Beyond the paper.** [15_new_judge](15_new_judge.ipynb) (your judge beside the six, X2) and
    [16_derivation_gap](16_derivation_gap.ipynb) (the derivation gap and DeRef, X3, X4).
-7. **The verdict.** [18_scorecard](18_scorecard.ipynb): every compared value and every checked claim
-   of the run in one place, and a link to every file the run wrote."""
+7. **The verdict, and the paper against itself.** [18_scorecard](18_scorecard.ipynb): every compared
+   value and checked claim of the run, the X1 consistency audit of the paper's own tables and the
+   census of its numbers, and a link to every file it wrote."""
 
 SCORECARD_LINKS = """\
 display(Markdown(
@@ -128,58 +121,52 @@ display(Markdown(
 GLOSSARY = """\
 ## Glossary
 
-- **programmatic score p** (§3.2, Eqs. 1-3): the deterministic reference score of a generated
-  plan on one metric (tool selection, parameter structure, sequence, query coverage), in [0, 1].
-  **p̄** is its mean: a generator's programmatic accuracy (Table 11).
+- **programmatic score p** (§3.2, Eqs. 1-3): the deterministic reference score of a plan on one
+  metric (tool selection, parameter structure, sequence, query coverage), in [0, 1]. **p̄** is its
+  mean: a generator's programmatic accuracy (Table 11).
 - **verdict ℓ**: an LLM judge's score of the same plan on the same metric, one of {0, 0.5, 1}.
-- **alignment** (Eqs. 4-5a): how close a judge's verdicts are to the programmatic reference,
-  μ = 1 − |p − ℓ| per metric, averaged over metrics and records, in %. It compares a judge with
-  the *reference*.
+- **alignment** (Eqs. 4-5a): μ = 1 − |p − ℓ| per metric, averaged over metrics and records, in %:
+  a judge against the *reference*.
 - **agreement** (RQ2, Table 3): the share of identical verdicts of *two judges*, whatever the
   reference says. Two judges can agree perfectly and both be wrong.
-- **kappa** (Cohen's κ, Table 3): agreement corrected for the agreement two judges would reach by
-  chance from their verdict frequencies; 0 is chance level, 1 is perfect. Two judges that always
-  answer 1.0 agree 100 % while κ is undefined (0/0): agreement that carries no information.
-- **hedge**: a verdict of 0.5 given when unsure. Against a p of 0 or 1 it scores exactly 0.5, never
-  a full miss and never a full hit (notebook 17 simulates hedging judges).
+- **kappa** (Cohen's κ, Table 3): agreement corrected for chance agreement from the two judges'
+  verdict frequencies; 0 is chance level, 1 perfect. Two judges that always answer 1.0 agree
+  100 % while κ is undefined (0/0).
+- **hedge**: a verdict of 0.5 given when unsure; against a p of 0 or 1 it scores exactly 0.5.
 - **GT, with GT / without GT**: the ground-truth tool-call trace, shown to the judge or withheld
   (the two conditions of §3.2; prompts in App. W.2 and W.3).
 - **lift** (GT lift, Eq. 5b): a judge's mean alignment with GT minus without GT. Negative lift:
   seeing the reference made the judge worse.
 - **anchoring** (over-anchoring; Finding 2, App. H, C3): judging the plan by its resemblance to the
   GT trace rather than by its correctness, e.g. penalising an equivalent plan in another order.
-- **ceiling**: the 77-82 % band that hard without-GT alignment reaches whatever the judge
-  (Finding 1, §4.2). Read it beside the reference judges below: always-1.0 scores the generators'
-  programmatic accuracy p̄ without looking at a plan.
-- **reference judges** (no judgement at all, computed from the data): *always-1.0* (its alignment
-  is 1 − (1 − p) = p, so it scores exactly the generator's programmatic accuracy **p̄**),
-  *always-0.5*, *uniform random* over {0, 0.5, 1}, the *ternary oracle* (the verdict in {0, 0.5, 1}
-  nearest p: the best any judge on that scale can do, below 100 % wherever p is not 0, 0.5 or 1), and
-  the *static schema-only judge* (checks the plan against the tool schemas, no model).
+- **ceiling**: the 77-82 % band that, the paper reports, hard without-GT alignment reaches whatever
+  the judge (Finding 1, §4.2); read it beside always-1.0, which scores p̄ without looking at a plan.
+- **reference judges** (no judgement, computed from the data): *always-1.0* (alignment
+  1 − (1 − p) = p, so exactly **p̄**), *always-0.5*, *uniform random* over {0, 0.5, 1}, the
+  *ternary oracle* (the verdict nearest p: the best any judge on that scale can do), and the
+  *static schema-only judge* (the plan against the tool schemas, no model).
 - **C2** (RQ3, Table 4): the without-GT prompt with a 0.5 default instead of the 1.0 default of
   the standard rubric. **C3** (Table 1, App. J): the corrupted-GT control, the reference replaced by
   the GT of another record of the same topology. **A5** (RQ6, App. X): the free-form prompt, no
   per-metric rubric.
-- **W.2, W.3, W.4**: the appendix sections (App. W) that print the with-GT, without-GT and
-  Prometheus-2 judge prompts; the package ships them as data files.
+- **W.2, W.3, W.4**: the appendix sections that print the with-GT, without-GT and Prometheus-2
+  judge prompts (shipped as data files).
 - **X1-X6**: the package's artifacts beyond the paper's numbering. X1 the consistency audit of the
-  paper's own tables (notebook 14), X2 a new judge beside the six (15), X3 the derivation-path census
+  paper's own tables (notebook 18), X2 a new judge beside the six (15), X3 the derivation-path census
   and X3b its static-judge baseline (16), X4 the DeRef condition (16), X5 the judge simulator (17),
   X6 the reproduction scorecard (18). T, F, EQ and App. IDs are the paper's tables, figures,
   equations and appendices; C-F, C-W, C-J are checks of the findings, weightings and jury.
 - **DeRef** and **"seed 004"**: "Judges Follow the Reference: The Derivation Gap in Verifying
-  Tool-Call Arguments" (arXiv 2610.18497), the second paper this package draws on; the code and
-  notes call it seed 004 after the file that holds its text. Its derived-reference condition
-  (DeRef) has a separate model write each argument's expected value and source for the judge.
+  Tool-Call Arguments" (arXiv 2610.18497), the second paper drawn on (seed 004 after the file that
+  holds its text). In its DeRef condition a separate model writes each argument's expected value
+  and source for the judge.
 - **missing-verdict rules** (`missing=`): what a record without a judge score counts as. `authors`
   follows the authors' analysis script (a condition with no verdict is dropped, a single null
-  metric is a miss) and is the default of every table compared with the paper; `exclude` (the
-  default of the `stats` functions) averages the metrics a record has; `miss` counts a null metric
-  as a full miss and, as App. D does, drops a record with no verdict at all. Each table says which
-  rule it used; notebook 03 shows which one reproduces Table 2 best.
-- **synthetic sample**: the data shipped in `data/sample/`, simulated so that the paper's
-  qualitative patterns are present. A pattern found there shows that the package detects a
-  planted pattern, not that the paper is right."""
+  metric is a miss), the default of every table compared with the paper; `exclude` (the `stats`
+  default) averages the metrics a record has; `miss` counts a null metric as a miss and, as App. D
+  does, drops a record with no verdict. Notebook 03 shows which reproduces Table 2 best.
+- **synthetic sample**: the simulated data in `data/sample/`, with the paper's qualitative patterns
+  planted: a pattern found there shows the package detects it, not that the paper is right."""
 
 
 CELLS: list[tuple[str, str, str, list[str]]] = [  # (id, kind, source, tags); ids stay put when cells are added
@@ -237,6 +224,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    from ajb_utils.script_errors import run_main
+    from ajb_run.errors import run_main
 
     sys.exit(run_main(lambda argv: main()))

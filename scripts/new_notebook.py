@@ -22,8 +22,8 @@ if str(REPO_ROOT) not in sys.path:
 import nbformat  # noqa: E402
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook  # noqa: E402
 
+from ajb_run.errors import DEBUG_HELP, UserError, run_main  # noqa: E402
 from ajb_utils import paths  # noqa: E402
-from ajb_utils.script_errors import DEBUG_HELP, UserError, run_main  # noqa: E402
 from ajb_verify import artifacts  # noqa: E402
 
 PARAMETERS_SOURCE = """\

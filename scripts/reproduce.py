@@ -32,8 +32,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "scripts")]
 
 import run_notebooks as rn  # noqa: E402
-from ajb_utils import parameters, paths  # noqa: E402
-from ajb_utils.script_errors import DEBUG_HELP, run_main  # noqa: E402
+from ajb_run.errors import DEBUG_HELP, run_main  # noqa: E402
+from ajb_run.parameter_files import check_parameter_file  # noqa: E402
+from ajb_utils import paths  # noqa: E402
 
 SAMPLE_COMMAND = [sys.executable, "-m", "ajb_sample", "--scale", "small", "--seed", "0"]
 
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     spec = rn.load_params(args.params)
     notebooks = rn.list_notebooks(paths.NOTEBOOKS_DIR)
-    parameters.check_parameter_file(spec, notebooks, notebooks, str(args.params))
+    check_parameter_file(spec, notebooks, notebooks, str(args.params))
     problem = rn.probe_sources(spec, notebooks, "python scripts/reproduce.py")  # one question to a hub, first
     if problem:
         print(problem, file=sys.stderr)

@@ -35,10 +35,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from ajb_utils import environment, parameters, paths, provenance  # noqa: E402
-from ajb_utils.parameters import default_values, drop_defaults, filter_params, params_for  # noqa: E402
-from ajb_utils.parameters import load_parameter_file as load_params  # noqa: E402
-from ajb_utils.script_errors import DEBUG_HELP, UserError, run_main, with_hint  # noqa: E402
+from ajb_run import pages, parameter_files  # noqa: E402
+from ajb_run.errors import DEBUG_HELP, UserError, run_main, with_hint  # noqa: E402
+from ajb_run.kernel import kernel_environment  # noqa: E402
+from ajb_run.parameter_files import default_values, drop_defaults, filter_params, params_for  # noqa: E402
+from ajb_run.parameter_files import load_parameter_file as load_params  # noqa: E402
+from ajb_utils import paths, provenance  # noqa: E402
 
 NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
 # Errors about what the user asked for (the data source, a parameter): every notebook would fail the
@@ -97,16 +99,16 @@ def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | N
     committed (then figures/sample-<stem>/ as above)."""
     plan = []
     for nb in notebooks:
-        declared = parameters.declared_parameters(nb)
+        declared = parameter_files.declared_parameters(nb)
         params, dropped = filter_params(params_for(spec, nb.stem), declared)
-        defaults = default_values(parameters.parameters_cell_source(nb))
+        defaults = default_values(parameter_files.parameters_cell_source(nb))
         plan.append((nb, declared, params, dropped, defaults))
     resolved = [{**p[4], **p[2]} for p in plan]
     forced = None
     if not any(r.get("out_dir") for r in resolved) and any(provenance.nondefault_parameters(r) for r in resolved):
         stem = params_file.stem if params_file is not None else "params"
         label = provenance.data_label(str(resolved[0].get("data_source") or "sample"))
-        shared = {k: v for k, v in spec.items() if k != "default" and not parameters.is_notebook_key(k)}
+        shared = {k: v for k, v in spec.items() if k != "default" and not parameter_files.is_notebook_key(k)}
         shared.update(spec.get("default") or {})  # what every notebook gets
         own = provenance.nondefault_parameters(shared) or label == provenance.data_label("sample")
         forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1} if own else {}, stem))
@@ -293,9 +295,7 @@ def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) 
     `source_dir` is the folder its relative links were written for (default: its own)."""
     import nbformat
 
-    from ajb_utils import report
-
-    body, _ = report.html_exporter().from_notebook_node(report.offline_equations(nbformat.read(notebook, as_version=4)))
+    body, _ = pages.html_exporter().from_notebook_node(pages.offline_equations(nbformat.read(notebook, as_version=4)))
     out = html_dir / f"{notebook.stem}.html"
     write_whole(out, rewrite_links(body, source_dir or notebook.parent, html_dir).encode("utf-8"))
     return out
@@ -372,10 +372,8 @@ def probe_sources(spec: dict[str, Any], notebooks: list[Path], command: str = OF
 
 def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
     """Return the closing lines: where the report, the scorecard and the tables/figures are."""
-    from ajb_utils.report import REPORT_PAGES
-
-    pages = [] if html_dir is None else [(what, html_dir / page) for what, page in REPORT_PAGES]
-    lines = [f"{what}: {shown(page)}" for what, page in pages if page.exists()]
+    entries = [] if html_dir is None else [(what, html_dir / page) for what, page in pages.REPORT_PAGES]
+    lines = [f"{what}: {shown(page)}" for what, page in entries if page.exists()]
     lines.append(f"tables and figures: {shown(folder)}/")
     cards = sorted(p for p in folder.glob("[Ss][Cc][Oo][Rr][Ee][Cc][Aa][Rr][Dd]*") if p.is_file())
     found = ", ".join(shown(p) for p in cards)
@@ -386,7 +384,7 @@ def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
 def execute(spec: dict[str, Any], notebooks: list[Path], args: argparse.Namespace) -> int:
     """Execute checked notebooks as `args` (parse_args) say; return the exit status: 0 all ok, 1 a
     notebook failed, 2 a data-source error inside a notebook (said in one line)."""
-    os.environ.update(environment.kernel_environment())
+    os.environ.update(kernel_environment())
     # Only declared parameters are passed; papermill's own check misses PEP 604 annotations.
     logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
@@ -496,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     spec = load_params(args.params)
     notebooks = selected_notebooks(args)
-    parameters.check_parameter_file(spec, list_notebooks(args.notebooks_dir), notebooks, str(args.params))
+    parameter_files.check_parameter_file(spec, list_notebooks(args.notebooks_dir), notebooks, str(args.params))
     if args.list:
         for r in plan_runs(spec, notebooks, args.params)[0]:
             print(f"{r.notebook.stem}: {r.params}" + (f"  (not declared: {', '.join(r.dropped)})" if r.dropped else ""))

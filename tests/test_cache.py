@@ -110,13 +110,43 @@ def test_folders_with_the_same_basename_do_not_share_data(tmp_path, engine):
     assert _build(a, engine=engine, runs=None) != _build(b, engine=engine, runs=None)
 
 
-def test_identical_copies_are_separate_entries(tmp_path, own_cache):
-    """Never shared between sources: an identical copy in another folder gets its own entry."""
+def test_a_copied_source_hits_the_same_build_and_a_changed_byte_misses(tmp_path, own_cache):
+    """Keyed by content, not by folder: an identical copy elsewhere (another name too) reads the
+    same build, its messages naming its own files; one byte changed in the copy is a new build."""
     a = write_mini_repo(tmp_path / "a" / "r", "nested")
-    b = tmp_path / "b" / "r"
+    lines = (a / "data" / "judge_gpt_5_4.jsonl").read_text().splitlines()
+    (a / "data" / "judge_gpt_5_4.jsonl").write_text("\n".join([lines[0], "{not json", *lines[1:]]) + "\n")
+    b = tmp_path / "b" / "copy"
     shutil.copytree(a, b)
-    assert _build(a, runs=None) != _build(b, runs=None)
-    assert len(list((own_cache / "bench").glob("r-*"))) == 2
+    first = load_bench(a, runs=None)
+    copy = load_bench(b, runs=None)
+    assert _build(a, runs=None) == _build(b, runs=None) and _from_cache(copy)
+    assert len(list((own_cache / "bench").glob("*"))) == 1
+    pd.testing.assert_frame_equal(copy.verdicts, first.verdicts, check_exact=True)
+    said = [m for m in copy.messages if "malformed" in m]
+    assert said and str(b) in said[0] and str(a) not in said[0] and copy.label != first.label
+    judge = b / "data" / "judge_gpt_5_4.jsonl"
+    judge.write_bytes(judge.read_bytes().replace(b'"llm_score": 1.0', b'"llm_score": 0.0', 1))
+    assert _build(b, runs=None) != _build(a, runs=None)
+    assert len(list((own_cache / "bench").glob("*"))) == 2
+
+
+def test_a_build_hashes_the_bytes_it_reads_and_reads_no_file_twice(tmp_path, own_cache, monkeypatch):
+    """The inputs' digests come from the build's own read (no second read to hash them; each data
+    file read once); a later load finds the build from the remembered digests, reading only the
+    card (which names the files)."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    reads: list[str] = []
+    read_input = bench_cache.read_input
+    monkeypatch.setattr(bench_cache, "read_input", lambda path: reads.append(Path(path).name) or read_input(path))
+    monkeypatch.setattr(bench_cache, "hash_file", lambda path: pytest.fail(f"{path} read again to be hashed"))
+    data_mod.build_bench(root, runs=None)
+    data = [name for name in reads if name != "README.md"]
+    assert sorted(data) == sorted(p.name for p in (root / "data").glob("*.jsonl"))  # each once
+    reads.clear()
+    assert _from_cache(load_bench(root, runs=None)) and set(reads) == {"README.md"}
+    path = root / "data" / "main.jsonl"
+    assert bench_cache.file_digests([path], read=False)[str(path.resolve())] == bench_cache.digest(path.read_bytes())
 
 
 def test_cached_frames_equal_the_loaded_frames(tmp_path):
@@ -161,12 +191,12 @@ def test_cache_false_bypasses_the_cache(tmp_path, own_cache):
     load_bench(root, runs=None, cache=False)
     assert not (own_cache / "bench").exists()
     load_bench(root, runs=None)
-    assert len(list((own_cache / "bench").glob("r-*"))) == 1
+    assert len(list((own_cache / "bench").glob("*"))) == 1
     assert not _from_cache(load_bench(root, runs=None, cache=False))
     assert _from_cache(load_bench(root, runs=None))
-    assert len(list((own_cache / "bench").glob("r-*"))) == 1  # one build, with or without rationales
+    assert len(list((own_cache / "bench").glob("*"))) == 1  # one build, with or without rationales
     load_bench(root, runs=None, justifications=True)
-    assert len(list((own_cache / "bench").glob("r-*"))) == 1
+    assert len(list((own_cache / "bench").glob("*"))) == 1
 
 
 def test_arguments_are_part_of_the_key(tmp_path):
@@ -220,7 +250,7 @@ def test_stale_entries_of_a_source_are_removed(tmp_path, own_cache):
     rows[0]["with_gt"]["tool_selection"]["llm_score"] = 0.5
     _write_rows(root / "data" / "judge_gpt_5_4.jsonl", rows)
     load_bench(root, runs=None)
-    assert len(list((own_cache / "bench").glob("r-*"))) == 1
+    assert len(list((own_cache / "bench").glob("*"))) == 1
 
 
 def test_file_digest_sees_same_size_edits_even_with_mtime_restored(tmp_path, own_cache):
@@ -251,20 +281,21 @@ def test_an_input_edited_during_the_build_is_not_kept(tmp_path, own_cache, monke
     monkeypatch.setattr(data_mod, "read_bench", read_and_edit)
     with pytest.raises(data_mod.BenchDataError, match="changed while it was read"):
         load_bench(root, runs=None)
-    assert not list((own_cache / "bench").glob("r-*"))
+    assert not list((own_cache / "bench").glob("*"))
     monkeypatch.setattr(data_mod, "read_bench", read)
     assert _from_cache(load_bench(root, runs=None))
 
 
-def test_datasets_cache_of_a_local_folder_is_keyed_by_path_and_content(tmp_path):
+def test_datasets_cache_of_a_local_folder_is_keyed_by_content(tmp_path):
     a = write_mini_repo(tmp_path / "a" / "r", "nested")
-    b = write_mini_repo(tmp_path / "b" / "r", "nested")
+    b = tmp_path / "b" / "copy"
+    shutil.copytree(a, b)
     files = [a / "README.md", a / "data" / "main.jsonl"]
-    same = bench_cache.datasets_cache_dir(str(a), files)
-    assert bench_cache.datasets_cache_dir(str(a), files) == same
-    assert bench_cache.datasets_cache_dir(str(b), [b / "README.md", b / "data" / "main.jsonl"]) != same
+    same = bench_cache.datasets_cache_dir(a, files)
+    assert bench_cache.datasets_cache_dir(a, files) == same
+    assert bench_cache.datasets_cache_dir(b, [b / "README.md", b / "data" / "main.jsonl"]) == same
     (a / "data" / "main.jsonl").write_text((a / "data" / "main.jsonl").read_text() + "\n")
-    assert bench_cache.datasets_cache_dir(str(a), files) != same
+    assert bench_cache.datasets_cache_dir(a, files) != same
 
 
 def test_revision_of_a_local_folder_follows_its_content(tmp_path):

@@ -121,7 +121,7 @@ def test_datasets_inference_failure_falls_back_to_json(tmp_path, monkeypatch):
 
     monkeypatch.setattr(read, "dataset_table", fail)
     root = write_mini_repo(tmp_path / "r", "nested")
-    bench = load_bench(root, engine="datasets", runs=None)
+    bench = load_bench(root, engine="datasets", runs=None, cache=False)  # (a build of this content: its own messages)
     assert sum("read the JSON-lines file directly" in m for m in bench.messages) == 3
     assert len(bench.generations) == 4
 

@@ -84,7 +84,7 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-SIBLINGS = ("ajb_judge", "ajb_sample", "ajb_verify")
+SIBLINGS = ("ajb_judge", "ajb_sample", "ajb_verify", "ajb_run")
 
 
 def _sibling_imports(path: Path) -> set[str]:

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import numpy as np
-import orjson
 import pandas as pd
 import pytest
 
 from ajb_utils import calls as C
-from ajb_utils import decode, scoring, stats
+from ajb_utils import decode, schema, scoring, stats
 from ajb_utils.data import load_bench
 from mini_repo import EXPECTED, write_mini_repo
 
@@ -362,7 +361,7 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     static judge's frame: `build_verdicts(DataFrame)`) give the same verdicts, justifications,
     exclusions and unknown columns: one decoding (`decode.judge_columns`) for both."""
     from ajb_utils.data.build import build_verdicts, judge_verdicts, raw_notes, with_justifications
-    from ajb_utils.data.read import json_lines, read_files
+    from ajb_utils.data.read import frame_rows, read_files
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
 
     path = tmp_path / "judge.jsonl"
@@ -370,7 +369,7 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     index = _judge_index()
     from_file, from_rows = (
         read_files([path], "judge", justifications),
-        read_files([json_lines(pd.DataFrame(JUDGE_FILES[case]))], "judge"),
+        read_files([frame_rows(pd.DataFrame(JUDGE_FILES[case]))], "judge"),
     )
     out = []
     for raw in (from_file, pd.DataFrame(JUDGE_FILES[case])):
@@ -442,12 +441,12 @@ ENCODINGS = {
 def test_judge_columns_of_each_encoding(tmp_path, encoding):
     """Every encoding the loader takes is decoded into the same flat columns (written out here)
     by `decode.judge_columns`, whether from a file or from Python rows (`datasets`' rows)."""
-    from ajb_utils.data.read import json_lines, read_files
+    from ajb_utils.data.read import frame_rows, read_files
 
     rows, want = ENCODINGS[encoding]
     path = tmp_path / "judge.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    for raw in (read_files([path], "judge"), read_files([json_lines(pd.DataFrame(rows))], "judge")):
+    for raw in (read_files([path], "judge"), read_files([frame_rows(pd.DataFrame(rows))], "judge")):
         got = raw.rows
         assert got["id"].astype(str).tolist() == [r["id"] for r in rows] and raw.bad == []
         for name, values in want.items():
@@ -459,19 +458,23 @@ def test_judge_columns_of_each_encoding(tmp_path, encoding):
 
 def test_a_malformed_line_is_counted_and_a_cut_last_line_is_an_error(tmp_path):
     """A malformed line or a line that is not an object is a counted `bad` entry (the reasons of
-    orjson), the other lines read as they are; a file that ends inside a line is an error."""
+    the standard library's json), the other lines read as they are; a file that ends inside a line is an error."""
     from ajb_utils.data.bench import IncompleteDataError
     from ajb_utils.data.read import read_files
 
     good = [json.dumps(_judge_line(i, with_gt=_block(0.5 * i))) for i in range(3)]
     path = tmp_path / "judge.jsonl"
-    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2]]) + "\n")
+    nan = good[0].replace('"llm_score": 0.0', '"llm_score": NaN', 1)  # what Arrow and Python read, not JSON
+    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2], nan]) + "\n")
     raw = read_files([path], "judge")
-    with pytest.raises(orjson.JSONDecodeError) as exc:
-        orjson.loads("{not json")
-    assert raw.bad == [f"{path}: line 2: {exc.value}", f"{path}: line 4: not an object"] and raw.n == 5
+    with pytest.raises(json.JSONDecodeError) as exc:
+        json.loads("{not json")
+    nan_is_bad = f"{path}: line 7: NaN is not a JSON value"
+    assert raw.bad == [f"{path}: line 2: {exc.value}", f"{path}: line 4: not an object", nan_is_bad] and raw.n == 6
     assert read_files([path], "generator").bad == raw.bad  # the same rule for every config
     assert raw.rows["with_gt.tool_selection.llm_score"].tolist() == [0.0, 0.5, 1.0]
+    path.write_text("\n".join([good[0], "{not json", "", "[1, 2]", good[1], good[2]]) + "\n")
+    raw = read_files([path], "judge")
     (tmp_path / "released.jsonl").write_text("\n".join(good) + "\n")
     released = read_files([tmp_path / "released.jsonl"], "judge").rows
     pd.testing.assert_frame_equal(raw.rows, released, check_exact=True)  # the loose read of released rows
@@ -513,6 +516,53 @@ def test_generator_reader_gives_the_rows_pandas_reads(tmp_path, case):
     pd.testing.assert_frame_equal(raw.rows, rows[[c for c in decode.GENERATOR_FIELDS if c in rows]])
     assert len(raw.bad) == len(GENERATOR_FILES[case]) - len(rows)
     assert "available_tools" not in raw.rows
+
+
+def _released_generation(i, **override):
+    """Return one generator row in the released layout, every field given (record r<i>, easy)."""
+    row = {
+        "id": f"r{i}",
+        "dag_type": "linear",
+        "difficulty": "easy",
+        "user_query": "q",
+        "available_tools": [{"type": "function", "function": {"name": "f", "parameters": {"x": {"type": "int"}}}}],
+        "generated_tool_calls": [_openai("f", '{"x": 1, "y": null}'), _openai("g", "{}")],
+        "expected_tool_calls": [],
+        **{c: 1.0 for c in schema.SCORE_COLUMNS.values()},
+        "overall_programmatic_score": 1.0,
+    }
+    return {k: v for k, v in {**row, **override}.items() if v != "absent"}
+
+
+def test_a_released_generator_file_read_by_arrow_gives_the_generations_of_its_rows(tmp_path):
+    """A generator file in the released layout (read by Arrow's JSON reader, the fields the loader
+    does not read skipped) gives the generations and exclusions its rows give through the
+    line-by-line decoder: null and absent plans, a missing topology and score, an empty plan."""
+    from ajb_utils.data.build import build_generations
+    from ajb_utils.data.read import frame_rows, read_files
+    from ajb_utils.data.rules import exclusion_frame
+
+    rows = [
+        _released_generation(0),
+        _released_generation(1, generated_tool_calls=None, dag_type="absent"),
+        _released_generation(2, generated_tool_calls="absent", score_query_coverage=None),
+        _released_generation(3, generated_tool_calls=[], user_query="absent"),
+        _released_generation(4, difficulty="hard", score_tool_selection=0),
+    ]
+    path = tmp_path / "gen.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert decode._arrow_generator_columns(path.read_bytes()) is not None  # the Arrow path is the one taken
+    records = pd.DataFrame({"id": [f"r{i}" for i in range(5)], "dag_type": pd.Categorical(["linear"] * 5)})
+    out = []
+    for raw in (read_files([path], "generator"), read_files([frame_rows(pd.DataFrame(rows))], "generator")):
+        excl, messages = [], []
+        out.append((build_generations(raw, "gpt5_4", records, excl, messages), exclusion_frame(excl), messages))
+    pd.testing.assert_frame_equal(out[0][0], out[1][0], check_exact=True)
+    pd.testing.assert_frame_equal(out[0][1], out[1][1], check_exact=True)
+    assert out[0][2] == out[1][2] and len(out[0][1]) == 3  # null, absent and empty plans left out
+    flat = _released_generation(5, generated_tool_calls=[{"name": "g", "arguments": "{}"}])
+    path.write_text(path.read_text() + json.dumps(flat) + "\n")
+    assert decode._arrow_generator_columns(path.read_bytes()) is None  # a flat call: line by line
 
 
 def test_snap_verdicts_equals_the_nearest_label_rule():

@@ -487,3 +487,19 @@ def test_figure_numbers_are_the_pdfs(pdf: str, artifact: str) -> None:
     assert printed - ticks - {v for v in printed if v in mine} == set() or artifact == "F06", sorted(
         printed - ticks - mine
     )
+
+
+def test_transcribe_writes_exactly_the_committed_csvs(tmp_path: Path) -> None:
+    """data/paper/transcribe.py holds every typed value: run into a fresh folder, it writes each
+    committed CSV byte for byte (a value edited in a CSV alone would be lost at the next run)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("transcribe", PAPER_DIR / "transcribe.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.OUT = tmp_path
+    module.main()
+    written = sorted(p.name for p in tmp_path.glob("*.csv"))
+    assert written == sorted(p.name for p in PAPER_DIR.glob("*.csv"))
+    changed = [n for n in written if (tmp_path / n).read_bytes() != (PAPER_DIR / n).read_bytes()]
+    assert changed == [], f"edit transcribe.py, not the CSV: {changed}"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ajb_run import parameter_files
 from ajb_utils import parameters, paths, provenance, schema
 
 SCRIPTS = paths.REPO_ROOT / "scripts"
@@ -113,7 +114,7 @@ def test_check_names_lists_every_unknown_one() -> None:
 
 def test_declared_parameters_of_a_committed_notebook() -> None:
     nb = paths.NOTEBOOKS_DIR / "03_main_results.ipynb"
-    assert {"data_source", "revision", "out_dir", "seed", "n_bootstrap"} <= parameters.declared_parameters(nb)
+    assert {"data_source", "revision", "out_dir", "seed", "n_bootstrap"} <= parameter_files.declared_parameters(nb)
 
 
 # ---- end to end: nothing is written under figures/sample/ -------------------------------------
@@ -220,6 +221,6 @@ def test_declared_names_hold_every_name_papermill_sees() -> None:
     import papermill as pm
 
     for nb in sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb")):
-        theirs, ours = set(pm.inspect_notebook(str(nb))), parameters.declared_parameters(nb)
+        theirs, ours = set(pm.inspect_notebook(str(nb))), parameter_files.declared_parameters(nb)
         assert theirs <= ours, (nb.name, theirs - ours)
         assert "data_source" in ours

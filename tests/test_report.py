@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+from ajb_run.kernel import kernel_environment
 from ajb_utils import environment, figures, paths, provenance, report, schema  # noqa: E402
 from ajb_verify import artifacts
 
@@ -174,7 +175,7 @@ def test_environment_report_is_machine_independent() -> None:
 
 
 def test_kernel_environment_puts_repo_first() -> None:
-    env = environment.kernel_environment({"PYTHONPATH": "/elsewhere"})
+    env = kernel_environment({"PYTHONPATH": "/elsewhere"})
     assert env["PYTHONPATH"].split(":")[0] == str(paths.REPO_ROOT)
     assert "/elsewhere" in env["PYTHONPATH"]
 
@@ -234,12 +235,17 @@ def test_artifact_table_covers_shared_artifacts_md() -> None:
 
 
 def test_the_map_includes_the_scorecard_notebook() -> None:
-    """Notebook 18 is in the index's map, with the files it writes."""
+    """Notebook 18 is in the index's map, with the files it writes (the X1 audit and census, the scorecard)."""
     nbs = artifacts.notebook_map().set_index("notebook")
-    assert "18_scorecard" in nbs.index and nbs.loc["18_scorecard", "artifacts"] == "X6"
-    assert artifacts.expected_outputs("18", "sample") == [
-        f"figures/sample/SCORECARD.{s}" for s in ("csv", "md", "pdf", "png")
+    assert "18_scorecard" in nbs.index and nbs.loc["18_scorecard", "artifacts"] == "X1, X6"
+    files = [f"SCORECARD.{s}" for s in ("csv", "md", "pdf", "png")] + [
+        "X1_census.csv",
+        "X1_census_counts.csv",
+        "X1_census_counts.tex",
+        "X1_consistency_audit.csv",
+        "X1_consistency_audit.tex",
     ]
+    assert artifacts.expected_outputs("18", "sample") == [f"figures/sample/{f}" for f in files]
 
 
 def test_every_output_file_has_a_notebook() -> None:

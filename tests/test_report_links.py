@@ -12,7 +12,8 @@ from urllib.parse import unquote
 import nbformat
 import pytest
 
-from ajb_utils import paths, report
+from ajb_run import pages
+from ajb_utils import paths
 from ajb_verify import artifacts
 from script_modules import load_script
 
@@ -91,7 +92,7 @@ def test_the_closing_lines_name_the_index_and_the_scorecard_page(tmp_path: Path)
     (tmp_path / "00_index.html").write_text("x")
     (tmp_path / "18_scorecard.html").write_text("x")
     end = rn.end_summary(tmp_path, tmp_path)  # a folder outside the repository: printed whole
-    assert end[:2] == [f"{w}: {tmp_path / p}" for w, p in report.REPORT_PAGES]
+    assert end[:2] == [f"{w}: {tmp_path / p}" for w, p in pages.REPORT_PAGES]
     assert end[2] == f"tables and figures: {tmp_path}/" and end[3].startswith("scorecard: none")
 
 

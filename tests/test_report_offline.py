@@ -1,4 +1,4 @@
-"""The HTML report's equations need no network: they are drawn at build time (report.offline_equations)."""
+"""The HTML report's equations need no network: they are drawn at build time (pages.offline_equations)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import socket
 import nbformat
 import pytest
 
-from ajb_utils import report
+from ajb_run import pages
 from ajb_utils.paths import REPO_ROOT
 from script_modules import load_script
 
@@ -32,25 +32,25 @@ def test_every_equation_of_the_notebooks_is_drawn() -> None:
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] != "markdown":
                 continue
-            for m in report.MATH_PATTERN.finditer("".join(cell["source"])):
-                if report.equation_svg((m.group("display") or m.group("inline")).strip()) is None:
+            for m in pages.MATH_PATTERN.finditer("".join(cell["source"])):
+                if pages.equation_svg((m.group("display") or m.group("inline")).strip()) is None:
                     failed.append((path.name, m.group(0)[:80]))
     assert failed == []
 
 
 def test_equation_svg_is_deterministic() -> None:
-    a = report.equation_svg.__wrapped__(r"\mu_r = \frac{1}{4}\sum_m \big(1 - |p - \ell|\big)")
-    b = report.equation_svg.__wrapped__(r"\mu_r = \frac{1}{4}\sum_m \big(1 - |p - \ell|\big)")
+    a = pages.equation_svg.__wrapped__(r"\mu_r = \frac{1}{4}\sum_m \big(1 - |p - \ell|\big)")
+    b = pages.equation_svg.__wrapped__(r"\mu_r = \frac{1}{4}\sum_m \big(1 - |p - \ell|\big)")
     assert a is not None and a == b and "<svg" in a
 
 
 def test_offline_math_keeps_the_tex_as_alt_text_and_leaves_prose_alone() -> None:
     md = "Inline $p \\le 1$ and display:\n\n$$\\bar p = \\frac{1}{N}\\sum_r p_r$$"
-    out = report.offline_math(md)
+    out = pages.offline_math(md)
     assert out.startswith('Inline <img class="ajb-math"') and out.count("data:image/svg+xml;base64,") == 2
     assert 'alt="p \\le 1"' in out and 'alt="\\bar p = \\frac{1}{N}\\sum_r p_r"' in out
     assert "$$" not in out
-    assert report.offline_math("no math here") == "no math here"
+    assert pages.offline_math("no math here") == "no math here"
 
 
 def test_a_page_renders_offline_with_its_equations_drawn(no_network, tmp_path) -> None:
@@ -61,7 +61,7 @@ def test_a_page_renders_offline_with_its_equations_drawn(no_network, tmp_path) -
         nbformat.v4.new_markdown_cell("where $\\mu_r = 1 - |p_r - \\ell_r|$."),
     ]
     before = json.dumps(nb)
-    body, _ = report.html_exporter().from_notebook_node(report.offline_equations(nb))
+    body, _ = pages.html_exporter().from_notebook_node(pages.offline_equations(nb))
     assert json.dumps(nb) == before  # the notebook itself is not changed
     assert body.count('class="ajb-math"') == 2
     assert "\\frac{100}{N}" not in body.replace('alt="\\mathrm{align} = \\frac{100}{N} \\sum_{r=1}^{N} \\mu_r"', "")
@@ -73,9 +73,9 @@ def test_the_network_script_finder_finds_nbconverts_default_scripts() -> None:
     from nbconvert import HTMLExporter
 
     body, _ = HTMLExporter().from_notebook_node(nbformat.v4.new_notebook())
-    found = report.network_scripts(body)
+    found = pages.network_scripts(body)
     assert any("require" in s for s in found) and any("mathjax" in s.lower() for s in found)
-    assert report.network_scripts('<script src="//cdn.example/x.js"></script><script>var a = 1;</script>') == [
+    assert pages.network_scripts('<script src="//cdn.example/x.js"></script><script>var a = 1;</script>') == [
         '<script src="//cdn.example/x.js">'
     ]
 
@@ -88,6 +88,6 @@ def test_no_report_page_names_a_network_script(no_network, tmp_path) -> None:
     named = {}
     for path in sorted((REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         page = rn.render_html(path, html).read_text(encoding="utf-8")
-        named[path.stem] = report.network_scripts(page) + re.findall(r"<link\b[^>]*href=\"https?://[^>]*>", page)
+        named[path.stem] = pages.network_scripts(page) + re.findall(r"<link\b[^>]*href=\"https?://[^>]*>", page)
         assert "<script" not in page, path.stem  # nothing to load at all: the package's template has no script
     assert {k: v for k, v in named.items() if v} == {}

@@ -12,7 +12,8 @@ import pytest
 import yaml
 from nbformat.v4 import new_code_cell, new_notebook
 
-from ajb_utils import parameters, paths
+from ajb_run import parameter_files
+from ajb_utils import paths
 from script_modules import load_script
 
 SCRIPT = paths.REPO_ROOT / "scripts" / "run_notebooks.py"
@@ -70,7 +71,7 @@ def test_params_for_merges_top_default_number_and_stem() -> None:
 
 def test_declared_parameters_see_pep604_annotations(tmp_path: Path) -> None:
     nb = _write_nb(tmp_path / "01_x.ipynb", "pass")
-    assert parameters.declared_parameters(nb) == {"a", "b", "out_dir"}
+    assert parameter_files.declared_parameters(nb) == {"a", "b", "out_dir"}
     assert rn.default_values(PARAMS_CELL) == {"a": 1, "b": None}
 
 

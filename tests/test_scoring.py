@@ -214,8 +214,8 @@ def test_vectorised_on_empty_input() -> None:
 
 
 def test_argument_decoding_keeps_the_standard_librarys_results():
-    """orjson decodes arguments; what it rejects but JSON readers accept (NaN, big integers)
-    still decodes as before, and invalid JSON is still a CallParseError."""
+    """Arguments decode as the standard library reads them (NaN, integers of any length), and
+    invalid JSON is a CallParseError."""
     import math
 
     from ajb_utils.calls import CallParseError, parse_arguments

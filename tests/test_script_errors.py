@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from ajb_run.errors import UserError, one_line, run_main
 from ajb_utils import data, paths
-from ajb_utils.script_errors import UserError, one_line, run_main
 
 sys.path.insert(0, str(Path(__file__).parent))
 from mini_repo import write_mini_repo  # noqa: E402

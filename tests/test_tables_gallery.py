@@ -133,3 +133,20 @@ def test_case_view_shows_every_judge_both_conditions(bench, cases) -> None:
     assert list(view["verdicts"].index) == schema.JUDGES and view["verdicts"].shape[1] == 8
     assert len(view["justifications"]) == 28 and view["justifications"]["with_gt"].str.contains(":").any()
     assert view["diff"].startswith("--- reference (GT)")
+
+
+def test_write_case_writes_the_whole_case_labelled(bench, cases, tmp_path) -> None:
+    """The case file holds every judge's justification row, the three queries and the record, and
+    is labelled synthetic in a sample folder (the notebook links it without showing the case)."""
+    from ajb_utils import report
+
+    row = cases.loc["p075_tie"]
+    view = tables.case_view(bench, row["id"], row["generator"], row["difficulty"])
+    folder = tmp_path / "sample"
+    folder.mkdir()
+    path = report.write_case(view, folder, "GAL", "case_p075_tie")
+    assert path == folder / "GAL_case_p075_tie.csv"
+    whole = pd.read_csv(path)
+    assert len(whole) == len(view["justifications"]) == 28
+    assert {"query_easy", "query_medium", "query_hard", "id", "generator"} <= set(whole.columns)
+    assert (whole["id"] == row["id"]).all() and "data" in whole.columns

@@ -1,4 +1,4 @@
-"""Claims we question (tables.questions): hand cases for the uniform judge, the soft jury's scale, kappa and chance."""
+"""Claims we question (tables.questions): hand cases for the soft jury's scale, kappa and chance."""
 
 from __future__ import annotations
 
@@ -16,21 +16,6 @@ from ajb_utils.data import load_bench
 def bench():
     """Return the embedded sample, loaded once."""
     return load_bench("sample")
-
-
-def test_uniform_points_hand_values() -> None:
-    """Uniform verdicts give 66.7 % at p = 0.5 and 50 % only at p = 0 or 1 (the 50 % of §3.2 is the minimum)."""
-    t = tables.uniform_expectation_points().set_index("p")
-    assert t.loc[0.5, "uniform_expected"] == pytest.approx(200 / 3)
-    assert t.loc[0.0, "uniform_expected"] == t.loc[1.0, "uniform_expected"] == pytest.approx(50.0)
-    assert (t["uniform_expected"] >= 50 - 1e-12).all()
-
-
-def test_independent_judges_on_the_sample(bench) -> None:
-    """always-1.0 over all metric verdicts is the mean of p; the uniform judge is above 50 % wherever p is fractional."""
-    t = tables.independent_judge_table(bench).set_index("difficulty")
-    assert t.loc["all", "always_1"] == pytest.approx(100 * bench.generations["p_mean"].mean(), abs=1e-9)
-    assert (t["uniform_expected"] > 50).all() and (t["fractional_p_pct"] > 0).all()
 
 
 def _toy_bench() -> SimpleNamespace:

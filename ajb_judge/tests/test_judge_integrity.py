@@ -466,25 +466,6 @@ def test_static_cli_unknown_generator_and_bad_source_are_one_line(tmp_path) -> N
     assert not (tmp_path / "runs").exists()
 
 
-# ------------------------------------------------------------- the fast renderer is exact
-@pytest.mark.parametrize(
-    "value",
-    [
-        [{"type": "function", "function": {"name": "f", "arguments": {"x": 0.5, "s": 'é \u2028 \x1f "q"', "n": None}}}],
-        {"small": [1e-5, 6.5e-07, 0.0001], "big": [1e16, 1.5e300, 2**70], "nan": float("nan"), "inf": float("inf")},
-        {1: "int key", None: "none key", False: "bool key", "empty": [{}, []], "text": "one-time 0.00001"},
-        [3, -0.0, 123456789012345678, True, False, "plain"],
-    ],
-)
-def test_dumps_indent2_is_json_dumps_byte_for_byte(value) -> None:
-    import numpy as np
-
-    from ajb_judge.prompts import dumps_indent2
-
-    for v in (value, {"np": [np.float64(0.25), np.int64(3), np.bool_(True), np.array([1, 2])], "v": value}):
-        assert dumps_indent2(v) == json.dumps(v, ensure_ascii=False, indent=2, default=str)
-
-
 def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
     import random
 

@@ -68,7 +68,7 @@ def sample():
 
     bench = load_bench("sample", judges=list(schema.MAIN_JUDGES), runs=None)
     static = static_verdicts(bench, schema.MAIN_CONDITIONS, cache=True).assign(judge="static")
-    six = bench.verdicts[stats.str_in(bench.verdicts["condition"], schema.MAIN_CONDITIONS)]
+    six = bench.verdicts[bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     cols = ["judge", "id", "generator", "difficulty", "condition", "metric", "p", "llm_score", "match"]
     v = pd.concat([static[cols], six[cols]], ignore_index=True).astype({"judge": str, "id": str})
     return bench, stats.record_alignment(v, missing="exclude")

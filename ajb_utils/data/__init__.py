@@ -16,6 +16,7 @@ To open one config interactively, `datasets` is the documented way:
 
 from __future__ import annotations
 
+import functools
 import logging
 import sys
 from pathlib import Path
@@ -107,44 +108,64 @@ def _select(
     return [k for k in known if k in out]
 
 
-def _build_key(
+def _inputs(source: str | Path, revision: str | None, runs: RunsArg) -> tuple[str, dict[str, Any], dict[str, Path]]:
+    """Return (label, what names the source: the hub repository and commit, or nothing for a
+    local folder, the runs it would read, and its input files by their name in the key)."""
+    src = resolve_source(source)
+    found = [*select_runs(src, runs, "", []), *select_runs(src, runs, "generators", [])]
+    files = {f"runs/{r.name}": r.path for r in found}
+    named: dict[str, Any] = {"runs": {r.name: key_meta(r) for r in found}}
+    if src.is_local:
+        root = Path(src.location)
+        rels = ["README.md", *(f for ps in read_card(src, revision).files.values() for f in ps)]
+        files |= {rel: root / rel for rel in rels}
+    else:  # HubUnavailable (one line) when offline
+        named |= {"location": src.location, "commit": hub_commit(src.location, revision)}
+    return label_with_runs(src.label, runs, found), named, files
+
+
+def _key(parts: dict[str, Any], files: dict[str, Path], read: bool) -> str | None:
+    """Return the key of a build: its parts, its input files' content (`file_digests`; None
+    when a file would have to be read and `read` is False) and the loader's code."""
+    digests = bench_cache.file_digests(files.values(), read=read)
+    if digests is None:
+        return None
+    inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
+    return bench_cache.bench_key(
+        {**parts, "inputs": inputs, "loader": bench_cache.code_fingerprint(sys.modules[__name__])}
+    )
+
+
+def _built(
     source: str | Path,
     generators: list[str] | None,
     judges: list[str] | None,
     revision: str | None,
     runs: RunsArg,
-    engine: str,
-) -> tuple[str, str, dict[str, Any], list[Path]]:
-    """Return (label, key, args, inputs) of a build: the source's files by content (or the hub
-    commit), the arguments, the runs it would read and the loader's code."""
-    src = resolve_source(source)
-    if src.is_local:
-        commit, root = None, Path(src.location)
-        card = read_card(src, revision)
-        inputs = [root / "README.md", *(root / f for ps in card.files.values() for f in ps)]
-    else:
-        commit = hub_commit(src.location, revision)  # HubUnavailable (one line) when offline
-        inputs = []
-    found = [*select_runs(src, runs, "", []), *select_runs(src, runs, "generators", [])]
-    args = {
-        "generators": generators,
-        "judges": judges,
-        "revision": commit or revision,
-        "runs": runs,
-        "engine": engine,
-    }
-    inputs += [r.path for r in found]
-    key = bench_cache.bench_key(
-        {
-            "location": src.location,
-            "commit": commit,
-            "args": args,
-            "runs": {str(r.path): key_meta(r) for r in found},
-            "inputs": bench_cache.file_digests(inputs),
-            "loader": bench_cache.code_fingerprint(sys.modules[__name__]),
-        }
-    )
-    return label_with_runs(src.label, runs, found), key, {"location": src.location, **args}, inputs
+    engine: str | None,
+) -> tuple[Path, str]:
+    """Return (the folder of the built bench of these inputs, the source's label): an existing
+    build when the inputs' digests are known, else the configs read once (their digests taken
+    from the bytes read) and the build written unless one of that content exists."""
+    engine = _engine(engine)
+    label, named, files = _inputs(source, revision, runs)
+    args = {"generators": generators, "judges": judges, "revision": named.get("commit", revision)}
+    parts = {**named, "args": {**args, "runs": runs, "engine": engine}}
+    key = _key(parts, files, read=False)
+    if key is not None and bench_cache.build_meta(bench_cache.build_dir(key)) is not None:
+        return bench_cache.build_dir(key), label
+    before = bench_cache.signatures(files.values())
+    # the commit the key names, not the revision asked again: a branch that moves meanwhile cannot
+    # put another commit's files under this key
+    bench = read_bench(source, generators, judges, args["revision"], runs, engine, justifications=True)
+    if bench_cache.signatures(files.values()) != before:
+        raise BenchDataError(f"{source}: a data file changed while it was read; run again when it is complete")
+    folder = bench_cache.build_dir(str(_key(parts, files, read=True)))
+    if bench_cache.build_meta(folder) is None:
+        meta = {"location": resolve_source(source).location, "args": parts["args"], "revision": bench.revision}
+        meta |= {"synthetic": bench.synthetic, "messages": bench.messages}
+        bench_cache.write_build(folder, {name: getattr(bench, name) for name in bench_cache.FRAMES}, meta)
+    return folder, label
 
 
 def build_bench(
@@ -158,28 +179,7 @@ def build_bench(
     """Return the folder of the built bench of `source` (tidy frames as Parquet, the judges'
     rationales included), reading the configs once to build it when no build of these inputs
     exists. Arguments as `load_bench`'s. Raises BenchDataError when an input changes while read."""
-    engine = _engine(engine)
-    label, key, args, inputs = _build_key(source, generators, judges, revision, runs, engine)
-    folder = bench_cache.build_dir(label, key)
-    if bench_cache.build_meta(folder) is not None:
-        return folder
-    before = bench_cache.signatures(inputs)
-    # the commit the key names, not the revision asked again: a branch that moves meanwhile cannot
-    # put another commit's files under this key
-    bench = read_bench(source, generators, judges, args["revision"], runs, engine, justifications=True)
-    if bench_cache.signatures(inputs) != before:
-        raise BenchDataError(f"{source}: a data file changed while it was read; run again when it is complete")
-    meta = {
-        "key": key,
-        "location": args.pop("location"),
-        "args": args,
-        "revision": bench.revision,
-        "synthetic": bench.synthetic,
-        "messages": bench.messages,
-        "label": label,
-    }
-    bench_cache.write_build(folder, {name: getattr(bench, name) for name in bench_cache.FRAMES}, meta)
-    return folder
+    return _built(source, generators, judges, revision, runs, engine)[0]
 
 
 def load_bench(
@@ -207,23 +207,25 @@ def load_bench(
     a built bench's read, for an analysis of the scores alone: a column projection, the columns
     decoded are the ones used). justifications: keep the judges' one-sentence rationales in
     `verdicts` (more memory). cache: read the build of these inputs (`build_bench`, made when
-    missing); False reads the files every time. Raises BenchDataError (one line) for a source it
-    cannot read, IncompleteDataError for a file cut short.
+    missing; a copy of a source elsewhere reads the same build); False reads the files every
+    time. Raises BenchDataError (one line) for a source it cannot read, IncompleteDataError for
+    a file cut short.
     """
     if not cache:
         return read_bench(source, generators, judges, revision, runs, _engine(engine), justifications)
-    folder = build_bench(source, generators, judges, revision, runs, engine)
+    folder, label = _built(source, generators, judges, revision, runs, engine)
     drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
     drop |= {} if justifications else {"verdicts": ("justification",)}
     frames, meta = bench_cache.read_build(folder, drop)
+    here = resolve_source(source).location  # the build's messages name the files where they were read
     note = f"{BUILD_NOTE} ({bench_cache.BENCH_DIR}/{folder.name}); load_bench(..., cache=False) reads the files again"
     return Bench(
         **frames,
         source=str(source),
         revision=meta["revision"],
-        label=meta["label"],
+        label=label,
         synthetic=meta["synthetic"],
-        messages=[*meta["messages"], note],
+        messages=[*(m.replace(meta["location"], here) for m in meta["messages"]), note],
     )
 
 
@@ -250,15 +252,11 @@ def read_bench(
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
     chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
     orders = _orders(generator_runs)
+    read = functools.partial(read_config, src, card, revision=revision, engine=engine, messages=messages)
     with bench_cache.gc_paused():
-        records = build_records(read_config(src, card, schema.MAIN_CONFIG, revision, engine, messages), excl)
+        records = build_records(read(schema.MAIN_CONFIG), excl)
         messages += generator_messages
-        frames = [
-            build_generations(
-                read_config(src, card, g, revision, engine, messages, "generator"), g, records, excl, messages
-            )
-            for g in chosen
-        ]
+        frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
         for run in generator_runs:  # made with `python -m ajb_judge generate`
             raw = note_malformed(run.name, read_files([run.path], "generator"), messages)
             frames.append(build_generations(raw, run.name, records, excl, messages))
@@ -269,29 +267,11 @@ def read_bench(
         messages += judge_messages
         index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
         reads = [
-            ("release", j, lambda m, j=j: read_config(src, card, j, revision, engine, m, "judge", justifications))
-            for j in wanted
+            ("release", j, functools.partial(read, j, kind="judge", justifications=justifications)) for j in wanted
         ]
-        reads += [
-            ("run", r.name, lambda m, r=r: note_malformed(r.name, read_files([r.path], "judge", justifications), m))
-            for r in judge_runs
-        ]
-        verdicts: list[pd.DataFrame] = []
-        notes: list[Any] = []  # the kept rows' rationales, judge by judge
-        judge_rows: list[dict[str, Any]] = []
-        for kind, name, read in reads:
-            raw = read(messages)
-            frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
-            if at is not None:
-                verdicts.append(frame)
-                notes += [kept_notes(raw_notes(raw), at)] if justifications else []
-                judge_rows.append(_judge_row(kind, name, frame, judge_runs, src.label, card.synthetic))
-            del raw
-            release_memory()
-        judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
-        tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
-        if justifications:  # before `judge`, as `build.with_justifications` places it
-            tidy.insert(tidy.columns.get_loc("judge"), "justification", notes_column(notes))
+        reads += [("run", r.name, functools.partial(_read_run, r, justifications, messages)) for r in judge_runs]
+        judge_row = functools.partial(_judge_row, runs=judge_runs, label=src.label, synthetic=card.synthetic)
+        judges_tbl, tidy = _verdicts(reads, index, records, orders, excl, messages, justifications, judge_row)
     return Bench(
         records=records,
         generations=generations,
@@ -304,6 +284,43 @@ def read_bench(
         synthetic=card.synthetic,
         messages=messages,
     )
+
+
+def _read_run(run: Run, justifications: bool, messages: list[str]) -> Raw:
+    """Return the rows of a judge run (its malformed lines said in `messages`)."""
+    return note_malformed(run.name, read_files([run.path], "judge", justifications), messages)
+
+
+def _verdicts(
+    reads: list[tuple[str, str, Any]],
+    index: GenerationIndex,
+    records: pd.DataFrame,
+    orders: dict[str, list[str]],
+    excl: list[Excluded],
+    messages: list[str],
+    justifications: bool,
+    judge_row: Any,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Return (the judges table, the tidy verdicts) of the judge configs and runs, read one at a
+    time (`reads`: kind, name, a read) and each freed once its verdicts are kept (`judge_row`:
+    a judges-table row of kind, name and frame)."""
+    verdicts: list[pd.DataFrame] = []
+    notes: list[Any] = []  # the kept rows' rationales, judge by judge
+    judge_rows: list[dict[str, Any]] = []
+    for kind, name, read in reads:
+        raw = read()
+        frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
+        if at is not None:
+            verdicts.append(frame)
+            notes += [kept_notes(raw_notes(raw), at)] if justifications else []
+            judge_rows.append(judge_row(kind, name, frame))
+        del raw
+        release_memory()
+    judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
+    tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
+    if justifications:  # before `judge`, as `build.with_justifications` places it
+        tidy.insert(tidy.columns.get_loc("judge"), "justification", notes_column(notes))
+    return judges_tbl, tidy
 
 
 def _judge_row(

@@ -15,7 +15,7 @@ import pandas as pd
 from ajb_utils import decode, schema
 from ajb_utils.calls import normalize_call_column, normalize_tools
 from ajb_utils.data.bench import BenchDataError
-from ajb_utils.data.read import Raw, json_lines, read_files
+from ajb_utils.data.read import Raw, frame_rows, read_files
 from ajb_utils.data.rules import (
     BAD_RECORD,
     DUPLICATE,
@@ -353,7 +353,7 @@ def build_verdicts(
     difficulty and p_* as columns or index levels). Rows without a valid generation, duplicates
     (`rules.dedup`: a failed row loses to its valid retry) and null verdicts are exclusions.
     """
-    raw = raw if isinstance(raw, Raw) else read_files([json_lines(raw)], "judge", justifications)
+    raw = raw if isinstance(raw, Raw) else read_files([frame_rows(raw)], "judge", justifications)
     index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
     frame, at = judge_verdicts(raw, judge, index, excl)
     return with_justifications(frame, raw_notes(raw), at) if justifications else frame

@@ -1,5 +1,5 @@
-"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`, or through `datasets.load_dataset`, whose
-rows are decoded from their JSON lines the same way (and which falls back to the files when
+"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`, or
+through `datasets.load_dataset`, whose rows are decoded the same way (and which falls back to the files when
 Arrow type inference fails, saying so). Whatever the engine, the result is a `Raw` of the same
 shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
 
@@ -9,14 +9,13 @@ cut file silently loses every row after the cut."""
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pandas as pd
-from orjson import loads as _loads
 
 from ajb_utils import cache as bench_cache
 from ajb_utils import decode
@@ -69,7 +68,7 @@ def _datasets_cache_dir(src: Source, files: list[str]) -> Path:
     if not src.is_local:
         return bench_cache.cache_root() / "datasets"  # hub data: datasets keys it by commit
     root = Path(src.location)
-    return bench_cache.datasets_cache_dir(src.location, [root / "README.md", *(root / f for f in files)])
+    return bench_cache.datasets_cache_dir(root, [root / "README.md", *(root / f for f in files)])
 
 
 def dataset_table(src: Source, config: str, revision: str | None, files: list[str]) -> Any:
@@ -105,7 +104,7 @@ def _pylist(column: Any) -> list[Any]:
     `datasets` stores for a column whose type changes between rows) back to the values."""
     values = column.to_pylist()
     if getattr(column.type, "extension_name", None) == "arrow.json":
-        return [None if v is None else _loads(v) for v in values]
+        return [None if v is None else json.loads(v) for v in values]
     return values
 
 
@@ -171,7 +170,7 @@ def read_config(
             log.warning(msg)
         else:
             rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names})
-            raw = read_files([json_lines(rows)], kind, justifications)
+            raw = read_files([frame_rows(rows)], kind, justifications)
             return note_malformed(config, _checked(raw, config, card, files), messages)
     paths = [fetch(src, rel, revision) for rel in files]
     return note_malformed(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
@@ -189,11 +188,10 @@ def read_files(
     return _raw(decode.judge_columns(sources, justifications))
 
 
-def json_lines(rows: pd.DataFrame) -> list[bytes]:
+def frame_rows(rows: pd.DataFrame) -> list[dict[str, Any]]:
     """Return a frame of rows of Python values (`datasets`' Arrow rows, a static judge's rows) as
-    JSON lines, to be decoded as the files are (NaN as null)."""
-    option = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
-    return [orjson.dumps(r, option=option) + b"\n" for r in rows.to_dict("records")]
+    the rows of JSON objects, to be decoded as the files are (a missing value as null)."""
+    return rows.astype(object).where(rows.notna(), None).to_dict("records")
 
 
 def _raw(columns: decode.Columns) -> Raw:
@@ -213,4 +211,8 @@ def _text_array(values: Any) -> Any:
 
     if isinstance(values, (pa.Array, pa.ChunkedArray)):
         return values
-    return pa.array([v if v is None or isinstance(v, str) else orjson.dumps(v).decode() for v in values], pa.string())
+    text = [
+        v if v is None or isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+        for v in values
+    ]
+    return pa.array(text, pa.string())

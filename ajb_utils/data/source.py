@@ -215,7 +215,7 @@ def read_card(src: Source, revision: str | None) -> Card:
     BenchDataError that says what to do."""
     try:
         path = fetch(src, "README.md", revision)
-        readme = path.read_bytes() if path.exists() else b""
+        readme = bench_cache.read_input(path) if path.exists() else b""
     except Exception as exc:  # network, authentication, unknown repo or revision
         if src.is_local:
             raise

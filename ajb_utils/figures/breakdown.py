@@ -30,8 +30,8 @@ def figure_F03(t24: pd.DataFrame, references: pd.DataFrame | None = None):
     """Return (fig, axes[2]): per-metric alignment (%) per judge as points, with / without GT.
 
     Points, not bars: the values sit in a narrow band far from 0, and a bar on a truncated axis
-    exaggerates the differences its length encodes. `references` (tables.reference_breakdown's
-    'T24') adds each reference judge as a grey segment across its metric's group of points.
+    exaggerates the differences its length encodes. `references` (the reference judges'
+    table_T24 rows, notebook 04) adds each reference judge as a grey segment across its metric's group of points.
     """
     conds = [c for c in schema.MAIN_CONDITIONS if c in t24.columns.get_level_values(0)]
     fig, axes = paper_figure(TEXT_WIDTH, 3.1, 1, len(conds), sharey=True, squeeze=False)
@@ -81,7 +81,7 @@ def figure_F09(t28: pd.DataFrame, scale_judges: list[str] | None = None, referen
     The colour scale spans the `scale_judges` (default: the six main judges present), so one far
     weaker (or stronger) judge does not flatten the differences among the six; cells outside the
     scale, below or above it, are drawn light grey, with their value written in them. `references`
-    (tables.reference_breakdown's 'T28') adds the reference judges as rows below a line, their
+    (the reference judges' table_T28 rows, notebook 04) adds the reference judges as rows below a line, their
     values written on white (they are yardsticks, not judges, and take no colour).
     """
     n_ref = 0 if references is None else len(references)

@@ -34,7 +34,7 @@ def figure_F08(degradation: pd.DataFrame, ci: pd.DataFrame | None = None, refere
     `degradation` is tables.degradation_table(...): the first panel is 'all' (mean over the six
     judges and the generators), then one panel per generator; three panels to a row. `ci`
     (tables.degradation_ci) adds 95% bootstrap error bars (its half-widths around each point);
-    `references` (tables.degradation_references) adds the reference judges as grey lines.
+    `references` (degradation rows of reference judges with a `judge` column: notebook 03) adds them as grey lines.
     """
     gens = list(dict.fromkeys(degradation["generator"]))
     ncols = min(3, len(gens))

@@ -76,12 +76,7 @@ from ajb_utils.stats.frames import (
     RECORD_KEYS,
     Missing,
     SeedLike,
-    as_str,
     rule_name,
-    str_category,
-    str_counts,
-    str_in,
-    str_join,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
 from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman, spearman_tie_range
@@ -95,11 +90,6 @@ from ajb_utils.stats.reference import (
 )
 
 __all__ = [
-    "as_str",
-    "str_category",
-    "str_counts",
-    "str_in",
-    "str_join",
     "SeedLike",
     "Missing",
     "MISSING_RULE_NAMES",

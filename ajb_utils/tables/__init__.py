@@ -10,7 +10,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
 - anchoring: Finding 2, App. H, J (T01, GT lift, App. H mining)
 - validation: App. G, N human and rewrite validation (T12, T13, T19, T20, T22)
-- questions: claims we question, computed (§3.2's 50 %, the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
+- questions: claims we question, computed (the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
 - guide: App. O self-preference and the decision guide (T23, T06)
 - decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable

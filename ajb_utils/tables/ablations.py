@@ -111,8 +111,8 @@ def study_runs(bench, study: str, base_model: str | None = None, generator: str 
         j = j[j["key"] == base_model_key(base_model)]
     v = bench.verdicts
     if generator:
-        v = v[stats.str_in(v["generator"], schema.canonical_generator(generator))]
-    counts = stats.str_counts(v["judge"])
+        v = v[v["generator"] == schema.canonical_generator(generator)]
+    counts = v["judge"].value_counts()
     j["n_verdicts"] = j["judge"].map(counts).fillna(0).astype(int)
     j = j[j["n_verdicts"] > 0]
     dec = j["decoding"].map(_decoding)
@@ -257,12 +257,10 @@ def paired_delta_ci(
         return pd.DataFrame(columns=out_cols)
     w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
-    # the keys as categoricals of their strings (converted once per value; grouped by code)
     for c, new in kept.items():
-        w[new] = stats.str_category(w[c])
-    labels = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
-    w["condition"] = stats.str_category(pd.Series(labels, index=w.index))
-    w["_avg"] = stats.str_category(w[average_over] if average_over else pd.Series("", index=w.index))
+        w[new] = w[c].astype(str)
+    w["condition"] = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
+    w["_avg"] = w[average_over].astype(str) if average_over else ""
     byk = [kept.get(c, c) for c in by]
     keys = list(dict.fromkeys(["id", "generator", "difficulty", "condition", *byk, "_avg"]))
     recs = stats.record_alignment(w.drop(columns=["judge"]), keys=keys)
@@ -280,7 +278,7 @@ def paired_delta_ci(
         columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta", "lo": "delta_lo", "hi": "delta_hi"}
     )
     for c in by:
-        ci[c] = stats.as_str(ci[c])
+        ci[c] = ci[c].astype(str)
     return ci.reindex(columns=out_cols)
 
 
@@ -288,7 +286,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     """Return ``table`` with delta_lo, delta_hi, n_pairs of ``ci`` joined on ``on`` (NaN where none)."""
     if not len(ci):
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
-    keyed = table.assign(**{c: stats.as_str(table[c]) for c in on})
+    keyed = table.assign(**{c: table[c].astype(str) for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
     for c in on:
         merged[c] = table[c].to_numpy()
@@ -311,13 +309,13 @@ def pairing_cell_ci(
         return cells.assign(lo=np.nan, hi=np.nan)
     v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
     recs = stats.record_alignment(v)
-    recs["variant"] = stats.str_category(recs["judge"], lambda j: j.rsplit("|", 1)[-1])
+    recs["variant"] = recs["judge"].str.rsplit("|", n=1).str[-1]
     ci = stats.bootstrap_cells(
         recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     keys = ["variant", "generator", "difficulty", "condition"]
     for c in keys:
-        ci[c] = stats.as_str(ci[c])
+        ci[c] = ci[c].astype(str)
     return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
 
 
@@ -348,12 +346,12 @@ def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.Data
     v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
     if not len(v):
         return pd.DataFrame(columns=cols)
-    v = v.assign(run=stats.as_str(v["judge"]))
+    v = v.assign(run=v["judge"].astype(str))
     parts = []
     for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
         part = paired_delta_ci(
             v,
-            stats.as_str(v["condition"]),
+            v["condition"].astype(str),
             "corrupted_gt",
             ref,
             ["run", "difficulty"],
@@ -380,7 +378,7 @@ def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
     out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
     for c in by:
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     return out
 
 
@@ -416,17 +414,14 @@ def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) 
     """
     v = bench.verdicts
     v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
-    work = v[list(by)].copy()
-    for c in by:
-        work[c] = stats.as_str(work[c])
-    work["j1"] = v["llm_score"].to_numpy() == 1.0
-    work["p1"] = v["p"].to_numpy() >= 1.0 - 1e-9
-    g = work.groupby(list(by), sort=False)
+    work = v[list(by)].assign(j1=v["llm_score"] == 1.0, p1=v["p"] >= 1.0 - 1e-9)
+    g = work.groupby(list(by), sort=False, observed=True)
     out = pd.DataFrame(
         {"judge_1_pct": 100 * g["j1"].mean(), "programmatic_1_pct": 100 * g["p1"].mean(), "n_verdicts": g.size()}
     )
     out["excess_pp"] = out["judge_1_pct"] - out["programmatic_1_pct"]
     out = out[["judge_1_pct", "programmatic_1_pct", "excess_pp", "n_verdicts"]].reset_index()
+    out[list(by)] = out[list(by)].astype(str)
     return _paper_sort(out, list(by))
 
 
@@ -465,6 +460,65 @@ def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_
     return out[["judge", "display", "align", "n_cells", "n_records", "rank"]]
 
 
+T04_COLUMNS: list[str] = [
+    "generator",
+    "default_1_0",
+    "default_0_5",
+    "delta",
+    "delta_lo",
+    "delta_hi",
+    "n_pairs",
+    "n_judges",
+    "n_records",
+]
+
+
+def _t04_judges(bench, runs: pd.DataFrame) -> list[str]:
+    """Return the released judges T04's 1.0-default column averages: those of the C2 runs, else the six."""
+    if runs.empty:
+        return _main_judges(bench)
+    return [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
+
+
+def _t04_means(hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame) -> pd.DataFrame:
+    """Return per generator (paper order) the mean over judges of the 1.0-default and 0.5-default alignments."""
+    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
+    g0 = base.groupby("generator", sort=False)
+    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
+    out["default_0_5"] = np.nan
+    if not runs.empty:
+        c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
+        out["default_0_5"] = _cells(c2, ["generator", "judge"]).groupby("generator", sort=False)["align"].mean()
+    out["delta"] = out["default_0_5"] - out["default_1_0"]
+    order = [x for x in schema.GENERATORS if x in out.index]
+    return out.loc[order].rename_axis("generator").reset_index()
+
+
+def _t04_delta_ci(
+    hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame, n_bootstrap: int, seed: int
+) -> pd.DataFrame:
+    """Return T04's paired CI of the delta per generator: each run paired with its released judge."""
+    if runs.empty:
+        return pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
+    both = pd.concat(
+        [
+            hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
+            hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
+        ]
+    )
+    to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
+    return paired_delta_ci(
+        both.assign(base=both["judge"].astype(str).replace(to_base)),
+        both["condition"].astype(str),
+        "without_gt_05",
+        "without_gt",
+        ["generator"],
+        average_over="base",
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+    )
+
+
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T04: hard without-GT alignment, 1.0-default vs 0.5-default, mean over judges.
 
@@ -476,57 +530,11 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     ``without_gt_05``: without runs it, the delta and its CI are NaN.
     """
     runs = study_runs(bench, "c2")
-    v = bench.verdicts
-    hard = v[v["difficulty"] == "hard"]
-    if runs.empty:
-        judges = _main_judges(bench)
-    else:
-        judges = [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
-    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
-    g0 = base.groupby("generator", sort=False)
-    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
-    out["default_0_5"] = np.nan
-    if not runs.empty:
-        c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
-        cells = _cells(c2, ["generator", "judge"])
-        out["default_0_5"] = cells.groupby("generator", sort=False)["align"].mean()
-    out["delta"] = out["default_0_5"] - out["default_1_0"]
-    order = [x for x in schema.GENERATORS if x in out.index]
-    out = out.loc[order].rename_axis("generator").reset_index()
-    ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
-    if not runs.empty:
-        both = pd.concat(
-            [
-                hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
-                hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
-            ]
-        )
-        to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-        base = stats.str_category(both["judge"], lambda j: to_base.get(j, j))
-        ci = paired_delta_ci(
-            both.assign(base=base.array),
-            stats.as_str(both["condition"]),
-            "without_gt_05",
-            "without_gt",
-            ["generator"],
-            average_over="base",
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-        )
-    out = _with_delta_ci(out, ci, ["generator"])
-    return out[
-        [
-            "generator",
-            "default_1_0",
-            "default_0_5",
-            "delta",
-            "delta_lo",
-            "delta_hi",
-            "n_pairs",
-            "n_judges",
-            "n_records",
-        ]
-    ]
+    hard = bench.verdicts[bench.verdicts["difficulty"] == "hard"]
+    judges = _t04_judges(bench, runs)
+    out = _t04_means(hard, judges, runs)
+    ci = _t04_delta_ci(hard, judges, runs, n_bootstrap, seed)
+    return _with_delta_ci(out, ci, ["generator"])[T04_COLUMNS]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -541,15 +549,15 @@ def _pairing_verdicts(
     if runs.empty:
         return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
     v = bench.verdicts
-    v = v[stats.str_in(v["judge"], runs["judge"]) & stats.str_in(v["generator"], gens)]
+    v = v[v["judge"].isin(runs["judge"]) & v["generator"].isin(gens)]
     if conditions is not None:
         v = v[v["condition"].isin(list(conditions))]
-    v = v.copy()  # variant and judge as categoricals of strings: converted once per value, grouped by code
+    v = v.copy()
     if variant == "condition":
-        v["variant"] = stats.str_category(v["condition"])
+        v["variant"] = v["condition"].astype(str)
     else:
-        v["variant"] = stats.str_category(v["judge"], runs.set_index("judge")[variant])
-    v["judge"] = stats.str_join(v["judge"], v["variant"], "|")
+        v["variant"] = v["judge"].map(runs.set_index("judge")[variant]).astype(str)
+    v["judge"] = v["judge"].astype(str) + "|" + v["variant"]
     return v, runs
 
 
@@ -594,7 +602,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
         ci = paired_delta_ci(
             v,
-            stats.str_category(v["variant"], lambda t: f"T={float(t):.1f}"),
+            "T=" + v["variant"].astype(float).map("{:.1f}".format),
             hi_t,
             lo_t,
             ["difficulty", "condition"],
@@ -643,7 +651,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     wide.columns.name = None
     out = wide.reset_index()
     v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
-    v["cond"] = stats.as_str(v["condition"])
+    v["cond"] = v["condition"].astype(str)
     ci = paired_delta_ci(
         v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
     ).rename(columns={"cond": "condition"})
@@ -661,7 +669,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     d = t26.dropna(subset=["delta"])
     if d.empty:
         return pd.DataFrame(columns=cols)
-    parts = [d.assign(condition=stats.as_str(d["condition"])), d.assign(condition="all")]
+    parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
     both = pd.concat(parts)
     g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame(
@@ -716,20 +724,20 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         ]
         base = _cells(rel, ["generator", "difficulty", "condition"]).assign(variant="with_gt")
         cells = pd.concat([cells, base[cells.columns]])
-        v = pd.concat([v, rel.assign(variant="with_gt", judge=stats.as_str(rel["judge"]) + "|with_gt")])
+        v = pd.concat([v, rel.assign(variant="with_gt", judge=rel["judge"].astype(str) + "|with_gt")])
     wide = cells.pivot_table(index="difficulty", columns="variant", values="align", sort=False)
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
     wide["n"] = cells.groupby("difficulty", sort=False)["n"].min()
     wide.columns.name = None
     recs = stats.record_alignment(v)
-    recs["variant"] = stats.as_str(recs["condition"])
+    recs["variant"] = recs["condition"].astype(str)
     cell_ci = stats.bootstrap_cells(
         recs, ["variant", "difficulty"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     for var, name in (("with_gt", "structured"), ("freeform", "freeform")):
-        c = cell_ci[stats.as_str(cell_ci["variant"]) == var]
-        c = c.set_index(stats.as_str(c["difficulty"]))
+        c = cell_ci[cell_ci["variant"] == var]
+        c = c.set_index(c["difficulty"].astype(str))
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
@@ -764,7 +772,7 @@ def format_without_gt(bench) -> pd.DataFrame:
     cells = _cells(rel, ["generator", "difficulty", "condition"])
     out = pd.DataFrame(
         {
-            "difficulty": stats.as_str(cells["difficulty"]).to_numpy(),
+            "difficulty": cells["difficulty"].astype(str).to_numpy(),
             "structured": cells["align"].to_numpy(),
             "n": cells["n"].to_numpy(),
         }

@@ -210,7 +210,7 @@ def tier_search(
     Spearman rho of pairwise kappa vs tier gap it gives: columns tiering (judge=tier, paper
     order), capacity_ordered (follows parameter count), rho. 4,683 rows for six judges."""
     sub = pw[pw["condition"] == condition]
-    a, b = stats.as_str(sub["judge"]).to_numpy(), stats.as_str(sub["judge_2"]).to_numpy()
+    a, b = sub["judge"].astype(str).to_numpy(), sub["judge_2"].astype(str).to_numpy()
     kappa = sub["kappa"].to_numpy(float)
     judges = list(judges)
     tierings = [
@@ -273,7 +273,7 @@ def hard_cell_means(
     v = v[v["difficulty"] == difficulty]
     jury = stats.soft_jury(v, judges)
     both = pd.concat([v, jury], ignore_index=True)
-    both["judge"] = stats.as_str(both["judge"])
+    both["judge"] = both["judge"].astype(str)
     cells = stats.align(both, by=["judge", "generator"], missing=missing)
     res = cells.groupby("judge", observed=True)["align"].mean()
     return res.reindex([j for j in list(judges) + ["soft_jury"] if j in res.index])

@@ -127,9 +127,9 @@ def paired_lift(
     recs = v if "mu" in v.columns and "metric" not in v.columns else stats.record_alignment(v, missing=missing)
     ci = stats.bootstrap_diff_ci(recs, n_resamples=n_bootstrap, seed=seed, missing=missing)
     ci = ci.rename(columns={"diff": "lift"})
-    ci["judge"] = stats.as_str(ci["judge"])
+    ci["judge"] = ci["judge"].astype(str)
     unpaired = stats.lift(stats.align(recs, missing=missing)).rename("lift_unpaired").reset_index()
-    unpaired["judge"] = stats.as_str(unpaired["judge"])
+    unpaired["judge"] = unpaired["judge"].astype(str)
     out = unpaired.merge(ci[["judge", "lift", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="outer")
     out["sign"] = np.where(
         out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)"))
@@ -179,9 +179,9 @@ def table_T01(bench, generator: str = C3_GENERATOR) -> pd.DataFrame:
     v = bench.verdicts
     v = v[v["judge"].isin(runs["judge"].tolist()) & (v["generator"] == generator)]
     cells = stats.align(v, by=["judge", "difficulty", "condition"], missing=stats.PAPER_MISSING)
-    cells["judge"] = stats.as_str(cells["judge"])
+    cells["judge"] = cells["judge"].astype(str)
     cells = cells.rename(columns={"judge": "run", "align": "value"})
-    cells["run"] = stats.as_str(cells["run"])
+    cells["run"] = cells["run"].astype(str)
     cells["stat"] = "alignment"
     wide = cells.pivot_table(index=["run", "difficulty"], columns="condition", values="value", observed=True)
     deltas = []
@@ -258,10 +258,10 @@ def mine_over_anchoring(
     out = wide.index[hit].to_frame(index=False)
     out["p"], out["l_with_gt"], out["l_without_gt"] = pp[hit], lw[hit], lo[hit]
     for c in ("judge", "generator", "difficulty", "metric"):
-        out[c] = stats.as_str(out[c])
-    out["id"] = stats.as_str(out["id"])
+        out[c] = out[c].astype(str)
+    out["id"] = out["id"].astype(str)
     dag = verdicts.drop_duplicates("id").set_index(verdicts.drop_duplicates("id")["id"].astype(str))
-    out.insert(4, "dag_type", out["id"].map(stats.as_str(dag["dag_type"])) if "dag_type" in dag else "")
+    out.insert(4, "dag_type", out["id"].map(dag["dag_type"].astype(str)) if "dag_type" in dag else "")
     return out
 
 
@@ -330,12 +330,12 @@ def anchoring_cases(
         m.iloc[np.sort(np.random.default_rng(seed).choice(len(m), size=min(n, len(m)), replace=False))] if len(m) else m
     )
     gen = bench.generations.assign(
-        id=stats.as_str(bench.generations["id"]),
-        generator=stats.as_str(bench.generations["generator"]),
-        difficulty=stats.as_str(bench.generations["difficulty"]),
+        id=bench.generations["id"].astype(str),
+        generator=bench.generations["generator"].astype(str),
+        difficulty=bench.generations["difficulty"].astype(str),
     )
     gen = gen.set_index(["id", "generator", "difficulty"])
-    exp = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id")["expected_calls"]
+    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"]
     key = pd.MultiIndex.from_frame(pick[["id", "generator", "difficulty"]])
     out = pick.copy()
     out["query"] = gen["user_query"].reindex(key).to_numpy()
@@ -343,8 +343,8 @@ def anchoring_cases(
     out["expected_tools"] = exp.reindex(pick["id"]).map(_tool_names).to_numpy()
     v = bench.verdicts
     if "justification" in v.columns:
-        j = v[(v["judge"] == judge) & stats.as_str(v["id"]).isin(pick["id"])]
-        j = j.assign(**{c: stats.as_str(j[c]) for c in ("id", "generator", "difficulty", "metric", "condition")})
+        j = v[(v["judge"] == judge) & v["id"].isin(pick["id"])]
+        j = j.assign(**{c: j[c].astype(str) for c in ("id", "generator", "difficulty", "metric", "condition")})
         jw = j.set_index(["id", "generator", "difficulty", "metric", "condition"])["justification"]
         for cond in schema.MAIN_CONDITIONS:
             k = pd.MultiIndex.from_arrays(

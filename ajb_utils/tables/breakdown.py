@@ -10,7 +10,6 @@ with the paper) unless a caller says otherwise.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import SimpleNamespace
 
 import pandas as pd
 
@@ -28,7 +27,6 @@ __all__ = [
     "topology_weighting_shift",
     "weighting_stability",
     "table_T14",
-    "reference_breakdown",
 ]
 
 # C-W: the five alternative metric weightings of §3.2 (v1 names four; param x0.5 is the fifth,
@@ -44,7 +42,7 @@ T14_WEIGHTINGS: dict[str, dict[str, float]] = {
 
 def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> list[str]:
     """Return the names (in the given order) that occur in frame[col]."""
-    have = set(stats.as_str(frame[col]).unique())
+    have = set(frame[col].astype(str).unique())
     return [n for n in names if n in have]
 
 
@@ -88,7 +86,7 @@ def per_metric_long(
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "condition", "metric"]).rename(columns={"n": "n_verdicts"})
     for c in ("judge", "condition", "metric"):
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     return out
 
 
@@ -117,8 +115,8 @@ def topology_long(
     v = released_verdicts(bench, judges, conditions=[condition], generators=gens)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "dag_type"]).rename(columns={"n": "n_records"})
-    out["judge"] = stats.as_str(out["judge"])
-    out["dag_type"] = stats.as_str(out["dag_type"])
+    out["judge"] = out["judge"].astype(str)
+    out["dag_type"] = out["dag_type"].astype(str)
     out["condition"] = condition
     return out
 
@@ -175,22 +173,3 @@ def table_T14(
     out.columns.name = None
     out.attrs["rho"] = rs["rho"].to_dict()
     return out
-
-
-def reference_breakdown(
-    bench,
-    kinds: Sequence[str] = ("always_1", "oracle"),
-    static: pd.DataFrame | None = None,
-    seed: stats.SeedLike = 0,
-    condition: str = "with_gt",
-) -> dict[str, pd.DataFrame]:
-    """Return {'T24', 'T28'}: the reference judges' rows (stats.reference) in table_T24's and table_T28's layout.
-
-    Reference judges other than the static one read no GT, so their two T24 conditions agree.
-    ``static`` is the static judge's verdict frame (made by the notebook with the runner), added when given.
-    """
-    refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
-    names = [stats.REFERENCE_JUDGES[k] for k in kinds if k != "static"]
-    names += [stats.REFERENCE_JUDGES["static"]] if static is not None else []
-    pseudo = SimpleNamespace(verdicts=refv)
-    return {"T24": table_T24(pseudo, judges=names), "T28": table_T28(pseudo, condition, judges=names)}

@@ -39,11 +39,11 @@ def rank1_table(
     the records every judge judged in that cell; one seeded bootstrap per (condition, difficulty).
     """
     v = released_verdicts(bench, judges)
-    v = v[stats.str_in(v["generator"], list(generators))]
+    v = v[v["generator"].isin(list(generators))]
     recs = stats.record_alignment(v, missing=missing)
     parts = []
     for i, (cond, diff) in enumerate((c, d) for c in schema.MAIN_CONDITIONS for d in schema.DIFFICULTIES):
-        sub = recs[(stats.as_str(recs["condition"]) == cond) & (stats.as_str(recs["difficulty"]) == diff)]
+        sub = recs[(recs["condition"] == cond) & (recs["difficulty"] == diff)]
         if not len(sub):
             continue
         r = stats.rank1_probability(sub, ["generator"], n_resamples=n_bootstrap, seed=seed + i)

@@ -35,10 +35,10 @@ def table_X3(census: pd.DataFrame) -> pd.DataFrame:
     known = ["all", *TOPOLOGIES]
     # a topology the paper does not name keeps its label; a record without one (the census spells
     # it "nan") stays a missing topology, as the loader reports it
-    extra = sorted(set(stats.as_str(out["dag_type"].dropna())) - set(known) - {"nan", "None", ""})
+    extra = sorted(set(out["dag_type"].dropna().astype(str)) - set(known) - {"nan", "None", ""})
     topology = out["dag_type"].astype(object).where(out["dag_type"].isin(known + extra))
     out["dag_type"] = pd.Categorical(topology, categories=known + extra)
-    out["difficulty"] = pd.Categorical(stats.as_str(out["difficulty"]), categories=list(DIFFICULTIES))
+    out["difficulty"] = pd.Categorical(out["difficulty"].astype(str), categories=list(DIFFICULTIES))
     out = out.sort_values(["dag_type", "difficulty"]).reset_index(drop=True)
     return out[["dag_type", "difficulty", "n_args", *derivation.PATHS]]
 
@@ -51,7 +51,7 @@ def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
     if v.empty:
         return pd.DataFrame(columns=cols)
     parts = []
-    for subset, sub in (("all", v), (hard, v[stats.as_str(v["difficulty"]) == hard])):
+    for subset, sub in (("all", v), (hard, v[v["difficulty"] == hard])):
         a = stats.align(sub, by=["judge", "condition"])
         w = a.pivot_table(index="judge", columns="condition", values="align", observed=True)
         w["n"] = a[a["condition"] == "deref"].set_index("judge")["n"]
@@ -59,7 +59,7 @@ def table_X4(verdicts: pd.DataFrame, hard: str = "hard") -> pd.DataFrame:
     out = pd.concat(parts, ignore_index=True)
     out["deref_minus_without"] = out["deref"] - out["without_gt"]
     out["with_minus_deref"] = out["with_gt"] - out["deref"]
-    out["judge"] = stats.as_str(out["judge"])
+    out["judge"] = out["judge"].astype(str)
     return out[cols].sort_values(["judge", "subset"]).reset_index(drop=True)
 
 
@@ -82,16 +82,16 @@ def table_X3b_static_baseline(
     v = bench.verdicts[bench.verdicts["judge"].isin(judges) & bench.verdicts["condition"].isin(conditions)]
     llm = stats.per_metric_align(v, by=["judge", "condition", "difficulty"])
     llm = llm.assign(
-        judge=stats.as_str(llm["judge"]),
-        condition=stats.as_str(llm["condition"]),
-        difficulty=stats.as_str(llm["difficulty"]),
-        metric=stats.as_str(llm["metric"]),
+        judge=llm["judge"].astype(str),
+        condition=llm["condition"].astype(str),
+        difficulty=llm["difficulty"].astype(str),
+        metric=llm["metric"].astype(str),
     )
     st = stats.per_metric_align(static[static["condition"].isin(conditions)], by=["condition", "difficulty"])
     st = st.assign(
-        condition=stats.as_str(st["condition"]),
-        difficulty=stats.as_str(st["difficulty"]),
-        metric=stats.as_str(st["metric"]),
+        condition=st["condition"].astype(str),
+        difficulty=st["difficulty"].astype(str),
+        metric=st["metric"].astype(str),
     )
     keys = ["condition", "difficulty", "metric"]
     g = llm.groupby(keys, sort=False)["align"]

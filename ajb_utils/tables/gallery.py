@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import report, schema, stats
+from ajb_utils import report, schema
 
 __all__ = ["GALLERY_RULES", "gallery_cases", "plan_lines", "plan_diff", "case_view", "show_case"]
 
@@ -54,7 +54,7 @@ _ORDER = {
 def _rank(df: pd.DataFrame, col: str) -> pd.Series:
     """Return the paper-order position of each value of df[col] (unknown values last)."""
     pos = {v: i for i, v in enumerate(_ORDER[col])}
-    return stats.as_str(df[col]).map(pos).fillna(len(pos)).astype(int)
+    return df[col].astype(str).map(pos).fillna(len(pos)).astype(int)
 
 
 def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
@@ -62,7 +62,7 @@ def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
     v = verdicts[verdicts["judge"].isin(list(judges)) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     v = v.copy()
     for c in ("id", "generator", "difficulty", "condition", "metric", "judge"):
-        v[c] = stats.as_str(v[c])
+        v[c] = v[c].astype(str)
     return v
 
 
@@ -83,9 +83,9 @@ def _flawed_hard_passed(bench, v: pd.DataFrame, judges: Sequence[str]) -> dict[s
     ok = g.agg(n=("llm_score", "size"), n_one=("one", "sum"), n_judges=("judge", "nunique")).reset_index()
     ok = ok[(ok["n_judges"] == len(judges)) & (ok["n_one"] == ok["n"]) & (ok["n"] == len(judges) * len(schema.METRICS))]
     gen = bench.generations.assign(
-        id=stats.as_str(bench.generations["id"]),
-        generator=stats.as_str(bench.generations["generator"]),
-        difficulty=stats.as_str(bench.generations["difficulty"]),
+        id=bench.generations["id"].astype(str),
+        generator=bench.generations["generator"].astype(str),
+        difficulty=bench.generations["difficulty"].astype(str),
     )
     ok = ok.merge(gen[["id", "generator", "difficulty", "p_mean"]], on=["id", "generator", "difficulty"])
     ok = ok[ok["p_mean"] < 1.0]
@@ -134,10 +134,10 @@ def _names(calls: Any) -> list[str]:
 
 def _order_swap(bench, v: pd.DataFrame) -> dict[str, Any] | None:
     """Return the order_swap case."""
-    exp = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id")["expected_calls"].map(_names)
+    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"].map(_names)
     gen = bench.generations
     gnames = gen["generated_calls"].map(_names)
-    enames = exp.reindex(stats.as_str(gen["id"])).to_numpy()
+    enames = exp.reindex(gen["id"].astype(str)).to_numpy()
     swap = np.array(
         [len(a) > 1 and sorted(a) == sorted(b) and list(a) != list(b) for a, b in zip(gnames, enames)], dtype=bool
     )
@@ -228,11 +228,7 @@ _P_COLUMNS: dict[str, str] = {
 
 def _of_generation(frame: pd.DataFrame, id: str, generator: str, difficulty: str) -> pd.DataFrame:
     """Return the rows of one generation (record id, generator, difficulty) of a frame."""
-    return frame[
-        (stats.as_str(frame["id"]) == str(id))
-        & (stats.as_str(frame["generator"]) == generator)
-        & (stats.as_str(frame["difficulty"]) == difficulty)
-    ]
+    return frame[(frame["id"] == str(id)) & (frame["generator"] == generator) & (frame["difficulty"] == difficulty)]
 
 
 def _tools_table(tools: Sequence[dict]) -> pd.DataFrame:
@@ -281,7 +277,7 @@ def case_view(
     (judge, metric) with the verdict and justification under each condition (empty text when the
     bench was loaded without justifications).
     """
-    rec = bench.records.assign(id=stats.as_str(bench.records["id"])).set_index("id").loc[str(id)]
+    rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id").loc[str(id)]
     g = _of_generation(bench.generations, id, generator, difficulty).iloc[0]
     record = pd.DataFrame(
         [

@@ -49,7 +49,7 @@ def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Mis
     cells = stats.align(released_verdicts(bench, judges), by=_KEYS, missing=missing)
     out = cells.rename(columns={"align": "value"})
     for c in _KEYS:
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     return out[_KEYS + ["value", "n"]]
 
 

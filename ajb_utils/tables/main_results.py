@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import schema, stats
 from ajb_utils.data import generation_keys
 from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
 from ajb_utils.tables.anchoring import paired_lift
@@ -27,10 +27,8 @@ __all__ = [
     "main_verdicts",
     "main_records",
     "table_T02",
-    "table_T02_wide",
     "table2_summary",
     "table_T10",
-    "ci_half_width_summary",
     "table_T11",
     "T11_READINGS",
     "degradation_table",
@@ -40,18 +38,13 @@ __all__ = [
     "finding3_best_judge",
     "band_four_of_five",
     "slope_ratios",
-    "worked_examples_EQ",
     "appendix_h_cases",
     "worked_example_AppI",
-    "record_view",
     "param_upper_bound",
     "table_T15",
     "REFERENCE_KINDS",
-    "reference_cells",
     "table_T02_references",
-    "degradation_references",
     "degradation_ci",
-    "paper_without_gt_vs_pbar",
 ]
 
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
@@ -118,22 +111,6 @@ def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple
     return wide.round(1), stats.rule_name(missing)
 
 
-def table_T02_wide(cells: pd.DataFrame, value: str = "align") -> pd.DataFrame:
-    """Return the paper's layout: rows (generator, judge), columns (difficulty, condition)."""
-    wide = cells.pivot_table(
-        index=["generator", "judge"], columns=["difficulty", "condition"], values=value, aggfunc="first"
-    )
-    gens = [g for g in schema.GENERATORS if g in set(cells["generator"])]
-    judges = [j for j in schema.JUDGES if j in set(cells["judge"])]
-    rows = pd.MultiIndex.from_product([gens, judges], names=["generator", "judge"])
-    cols = pd.MultiIndex.from_product([schema.DIFFICULTIES, schema.MAIN_CONDITIONS], names=["difficulty", "condition"])
-    wide = wide.reindex(index=rows, columns=cols)
-    wide.index = wide.index.set_levels(
-        [[schema.display(g) for g in wide.index.levels[0]], [schema.display(j) for j in wide.index.levels[1]]]
-    )
-    return wide
-
-
 def table_T10(
     bench,
     n_bootstrap: int = 2000,
@@ -152,26 +129,9 @@ def table_T10(
         recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
     for c in T02_KEYS:
-        out[c] = stats.as_str(out[c])
+        out[c] = out[c].astype(str)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
-
-
-def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
-    """Return the max and median CI half-width (pp) over all cells, six judges and all judges."""
-    six = ci[ci["judge"].isin(schema.MAIN_JUDGES)]
-    rows = [(f"all cells ({ci['judge'].nunique()} judges)", ci), ("six main judges", six)]
-    return pd.DataFrame(
-        [
-            {
-                "cells": name,
-                "n_cells": len(f),
-                "max_half_width": f["half_width"].max(),
-                "median_half_width": f["half_width"].median(),
-            }
-            for name, f in rows
-        ]
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,30 +140,11 @@ def ci_half_width_summary(ci: pd.DataFrame) -> pd.DataFrame:
 REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")
 
 
-def reference_cells(
-    bench,
-    static: pd.DataFrame | None = None,
-    seed: stats.SeedLike = 0,
-    kinds: Sequence[str] = REFERENCE_KINDS,
-    missing: stats.Missing = stats.PAPER_MISSING,
-) -> pd.DataFrame:
-    """Return Table 2 cells (generator, judge, difficulty, condition, align, n) of the reference judges.
-
-    Over every valid generation (``bench.generations``); ``static`` is the static judge's verdict
-    frame (``ajb_judge.static_verdicts``, made by the notebook), added when given.
-    """
-    refv = stats.reference_verdicts(bench.generations, kinds, seed=seed, static=static)
-    cells = stats.align(refv, by=T02_KEYS, missing=missing)
-    for c in T02_KEYS:
-        cells[c] = stats.as_str(cells[c])
-    return cells
-
-
 def table_T02_references(cells: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFrame:
     """Return, per generator, the six judges' mean / best / worst and each reference judge, wide like Table 2.
 
     Rows (generator, row), columns (difficulty, condition), alignment in %. ``cells`` is
-    table_T02's long frame, ``refs`` reference_cells'. The rows "six judges: ..." summarise the
+    table_T02's long frame, ``refs`` the reference judges' cells in the same layout (notebook 03). The rows "six judges: ..." summarise the
     six main judges (Prometheus-2 left out); the "ref: ..." rows are the reference judges.
     """
     six = cells[cells["judge"].isin(schema.MAIN_JUDGES)]
@@ -234,20 +175,6 @@ def table_T02_references(cells: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFram
     return wide.reindex(index=idx, columns=cols)
 
 
-def degradation_references(
-    refs: pd.DataFrame, kinds: Sequence[str] = ("always_1", "oracle"), n_generators: int = 5
-) -> pd.DataFrame:
-    """Return degradation_table rows (without GT; references read no GT) of reference judges, with a `judge` column."""
-    parts = []
-    for k in kinds:
-        name = stats.REFERENCE_JUDGES[k]
-        if name not in set(refs["judge"]):
-            continue
-        d = degradation_table(refs, judges=[name], n_generators=n_generators)
-        parts.append(d[d["condition"] == "without_gt"].assign(judge=name))
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-
-
 def degradation_ci(
     bench,
     n_bootstrap: int = 2000,
@@ -268,7 +195,7 @@ def degradation_ci(
     rec = stats.record_alignment(v, missing=missing)
     for c in ("id", "generator", "difficulty", "condition", "dag_type"):
         if c in rec:
-            rec[c] = stats.as_str(rec[c])
+            rec[c] = rec[c].astype(str)
     keys = ["id", "generator", "difficulty", "condition"]
     per = rec.groupby(keys, observed=True).agg(mu=("mu", "mean"), dag_type=("dag_type", "first")).reset_index()
     one = stats.bootstrap_cells(
@@ -293,49 +220,6 @@ def degradation_ci(
     out = pd.concat([allg, one], ignore_index=True)
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
-
-
-def paper_without_gt_vs_pbar() -> pd.DataFrame:
-    """Return per (generator, difficulty) the reported p-bar (Table 11) beside the reported six-judge without-GT cells (Table 2).
-
-    Columns generator, difficulty, p_bar (= the alignment of an always-1.0 judge), six_mean,
-    six_min, six_max (%), mean_minus_p_bar (pp), n_judges_below_p_bar, source. Both tables are the
-    draft LaTeX's (the arXiv v1 text prints neither in full); the sources are carried through.
-    """
-    t02 = paper.reported("T02")
-    t02 = t02[(t02["stat"] == "alignment") & (t02["condition"] == "without_gt") & t02["judge"].isin(schema.MAIN_JUDGES)]
-    t11 = paper.reported("T11")
-    t11 = t11[t11["stat"] == "programmatic_accuracy"][["generator", "difficulty", "value", "source"]]
-    g = t02.groupby(["generator", "difficulty"])["value"]
-    six = pd.DataFrame(
-        {"six_mean": g.mean(), "six_min": g.min(), "six_max": g.max(), "n_judges": g.size()}
-    ).reset_index()
-    out = t11.rename(columns={"value": "p_bar", "source": "source_p_bar"}).merge(six, on=["generator", "difficulty"])
-    out["mean_minus_p_bar"] = out["six_mean"] - out["p_bar"]
-    below = t02.merge(out[["generator", "difficulty", "p_bar"]], on=["generator", "difficulty"])
-    nb = (below["value"] < below["p_bar"]).groupby([below["generator"], below["difficulty"]]).sum()
-    out["n_judges_below_p_bar"] = nb.reindex(pd.MultiIndex.from_frame(out[["generator", "difficulty"]])).to_numpy()
-    out["n_judges_below_p_bar"] = out["n_judges_below_p_bar"].astype(np.int64)
-    out["n_judges"] = out["n_judges"].astype(np.int64)
-    out["source_T02"] = ", ".join(sorted(set(stats.as_str(t02["source"]))))
-    out["_g"] = out["generator"].map({x: i for i, x in enumerate(schema.GENERATORS)})
-    out["_d"] = out["difficulty"].map({x: i for i, x in enumerate(schema.DIFFICULTIES)})
-    out = out.sort_values(["_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
-    return out[
-        [
-            "generator",
-            "difficulty",
-            "p_bar",
-            "six_mean",
-            "six_min",
-            "six_max",
-            "mean_minus_p_bar",
-            "n_judges_below_p_bar",
-            "n_judges",
-            "source_p_bar",
-            "source_T02",
-        ]
-    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -437,7 +321,7 @@ def finding2_lift(
 
 def _finding2_order(out: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
     """Return the lifts of the judges `cells` names, in the paper's judge order."""
-    out = out[out["judge"].isin(set(stats.as_str(cells["judge"])))]
+    out = out[out["judge"].isin(set(cells["judge"].astype(str)))]
     out["_o"] = out["judge"].map({j: i for i, j in enumerate(schema.JUDGES)})
     return out.sort_values("_o").drop(columns="_o").reset_index(drop=True)
 
@@ -515,23 +399,6 @@ def _scored(rows: list[tuple[str, str, list, list]]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
-
-
-def worked_examples_EQ() -> pd.DataFrame:
-    """Return hand-made plans scored by Eqs. 1a-3, one per rule the equations encode."""
-    E = [_c("a", x=1), _c("b", y=1, z=2), _c("c", w=1)]
-    rows = [
-        ("perfect plan", "all equal 1", E, E),
-        ("swapped order", "Eq. 1b positions", [E[1], E[0], E[2]], E),
-        ("missing last call", "Eq. 1a, 1b, 3", E[:2], E),
-        ("extra tool", "Eq. 1a penalises, Eq. 3 ignores", E + [_c("d", v=1)], E),
-        ("extra argument key", "Eq. 2 s = 0.5 (A* strict subset)", [E[0], _c("b", y=1, z=2, q=0), E[2]], E),
-        ("missing argument key", "Eq. 2 s = 0", [E[0], _c("b", y=1), E[2]], E),
-        ("wrong tool name", "Eq. 2 s = 0 (tool not in E)", [E[0], _c("B", y=1, z=2), E[2]], E),
-        ("repeated expected tool", "Eq. 2 last call sets A*", [_c("a", u=1)], [_c("a", x=1), _c("a", u=2)]),
-        ("empty plan", "empty-case rules", [], E),
-    ]
-    return _scored(rows)
 
 
 _APPH_REPORTED: dict[str, dict[str, float]] = {
@@ -614,57 +481,6 @@ def worked_example_AppI() -> pd.DataFrame:
     return pd.concat([out, mu], ignore_index=True)
 
 
-def record_view(bench, record_id: str | None = None) -> dict[str, pd.DataFrame]:
-    """Return one record readably: 'queries', 'tools', 'expected' and per-generator 'scores' frames."""
-    rec = (
-        bench.records.sort_values("id").iloc[0]
-        if record_id is None
-        else bench.records.set_index("id").loc[record_id].rename(record_id)
-    )
-    rid = rec["id"] if "id" in rec.index else rec.name
-    queries = pd.DataFrame(
-        {"difficulty": schema.DIFFICULTIES, "query": [rec[f"query_{d}"] for d in schema.DIFFICULTIES]}
-    )
-    tools = pd.DataFrame(
-        [
-            {
-                "tool": t["name"],
-                "parameters": ", ".join(t.get("properties") or {}),
-                "required": ", ".join(t.get("required") or []),
-            }
-            for t in rec["tools"]
-        ]
-    )
-    expected = pd.DataFrame(
-        [
-            {"step": i + 1, "tool": c["name"], "arguments": str(c["arguments"])}
-            for i, c in enumerate(rec["expected_calls"])
-        ]
-    )
-    gen = bench.generations[bench.generations["id"] == rid].copy()
-    gen["plan"] = gen["generated_calls"].map(_plan_str)
-    scores = gen[["generator", "difficulty", "plan", "p_tool", "p_param", "p_seq", "p_cov"]]
-    scores = scores.assign(
-        generator=stats.as_str(scores["generator"]), difficulty=stats.as_str(scores["difficulty"])
-    ).reset_index(drop=True)
-    return {
-        "record": pd.DataFrame(
-            [
-                {
-                    "id": rid,
-                    "dag_type": str(rec["dag_type"]),
-                    "n_tools": int(rec["n_tools"]),
-                    "n_expected_calls": int(rec["n_expected_calls"]),
-                }
-            ]
-        ),
-        "queries": queries,
-        "tools": tools,
-        "expected": expected,
-        "scores": scores,
-    }
-
-
 # ---------------------------------------------------------------------------------------------
 # Table 15: Eq. 2 upper bound (credit extra-key-only calls)
 # ---------------------------------------------------------------------------------------------
@@ -676,7 +492,7 @@ def param_upper_bound(bench) -> pd.DataFrame:
     """
     gen = bench.generations.reset_index(drop=True)
     exp_by_id = bench.records.set_index("id")["expected_calls"]
-    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(stats.as_str(gen["id"]))].tolist()
+    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(gen["id"].astype(str))].tolist()
     calls = call_param_scores(gen["generated_calls"].tolist(), expected)
     n = len(gen)
     k = calls["k"].to_numpy()
@@ -690,9 +506,9 @@ def param_upper_bound(bench) -> pd.DataFrame:
         ub = np.where(n_calls == 0, 1.0, ub_sum / np.maximum(n_calls, 1))
     return pd.DataFrame(
         {
-            "id": stats.as_str(gen["id"]),
-            "generator": stats.as_str(gen["generator"]),
-            "difficulty": stats.as_str(gen["difficulty"]),
+            "id": gen["id"].astype(str),
+            "generator": gen["generator"].astype(str),
+            "difficulty": gen["difficulty"].astype(str),
             "p_param": np.round(cur, DECIMALS),
             "p_param_ub": np.round(ub, DECIMALS),
             "n_calls": n_calls,
@@ -724,18 +540,16 @@ def table_T15(
     )
     v = main_verdicts(bench, schema.MAIN_JUDGES)
     v = v[v["condition"] == "with_gt"]
-    rec_ids = stats.as_str(bench.records["id"]).tolist()
+    rec_ids = bench.records["id"].astype(str).tolist()
     gen_names = [
         str(g)
-        for g in pd.unique(
-            pd.concat([stats.as_str(v["generator"]).drop_duplicates(), ub["generator"].drop_duplicates()])
-        )
+        for g in pd.unique(pd.concat([v["generator"].drop_duplicates().astype(str), ub["generator"].drop_duplicates()]))
     ]
     key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
     key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)
     row = pd.Index(key_u).get_indexer(key_v)
     p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
-    is_param = (stats.as_str(v["metric"]) == "parameter_structure").to_numpy()
+    is_param = (v["metric"] == "parameter_structure").to_numpy()
     p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
     cur = stats.align(v, by=["judge"], missing=missing)  # record-weighted, as the paper says
     new = stats.align(v.assign(match=match(p_new, v["llm_score"].to_numpy(float))), by=["judge"], missing=missing)

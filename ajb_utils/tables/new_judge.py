@@ -31,7 +31,7 @@ def _paper_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         "condition": list(schema.CONDITIONS),
         "metric": list(METRICS),
     }
-    rank = {k: stats.as_str(df[k]).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
+    rank = {k: df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
     return (
         df.assign(**{f"_{k}": r for k, r in rank.items()})
         .sort_values([f"_{k}" for k in keys], kind="stable")
@@ -53,11 +53,11 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
     """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items
     and the conditions the new judge judged."""
     judges = [*(judges or MAIN_JUDGES), run_name]
-    v = verdicts[stats.str_in(verdicts["judge"], judges) & stats.str_in(verdicts["condition"], schema.MAIN_CONDITIONS)]
-    mine = stats.str_in(v["judge"], run_name)
-    v = v[stats.str_in(v["condition"], sorted(set(stats.as_str(v.loc[mine, "condition"]))))]
+    v = verdicts[verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
+    mine = v["judge"] == run_name
+    v = v[v["condition"].isin(v.loc[mine, "condition"].unique())]
     key = _item_keys(v)
-    v = v[np.isin(key, key[stats.str_in(v["judge"], run_name)])]
+    v = v[np.isin(key, key[v["judge"] == run_name])]
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
@@ -75,7 +75,7 @@ def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) ->
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
     cells = stats.align(v, by=["judge", *X2_KEYS])
-    cells = cells.assign(**{k: stats.as_str(cells[k]) for k in ["judge", *X2_KEYS]})
+    cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
     wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(
         columns=[run_name, *judges]
     )
@@ -123,9 +123,9 @@ def table_X2_lift(
     """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
     present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
     judges = [j for j in (judges or MAIN_JUDGES) if j in present]
-    v = v[~stats.str_in(v["generator"], exclude_generators)]
+    v = v[~v["generator"].isin(exclude_generators)]
     lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
-    cells = set(zip(stats.as_str(v["generator"]), stats.as_str(v["difficulty"])))
+    cells = set(zip(v["generator"].astype(str), v["difficulty"].astype(str)))
     rep = _paper_T02(judges)
     rep = rep[[gd in cells for gd in zip(rep["generator"], rep["difficulty"])]]  # <= 15 paper cells
     rep_lift = (stats.lift(rep) if len(rep) else pd.Series(dtype=float)).rename("paper_lift")
@@ -176,7 +176,7 @@ def x2_runs_cells(
     parts = []
     for run in runs:
         recs = stats.record_alignment(x2_verdicts(verdicts, run, judges), missing="exclude")
-        recs = recs.assign(**{k: stats.as_str(recs[k]) for k in ("judge", "condition", "difficulty", "generator")})
+        recs = recs.assign(**{k: recs[k].astype(str) for k in ("judge", "condition", "difficulty", "generator")})
         for i, (cell, sub) in enumerate(recs.groupby(keys, sort=False)):
             r = _cell_ranks(sub, run, reference, strata, n_bootstrap, seed + i)
             parts.append(r.assign(run=run, **dict(zip(keys, cell, strict=True))))

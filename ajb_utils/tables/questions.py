@@ -1,9 +1,6 @@
 """Claims we question, computed (teaching, beside §3.2, §4.2 RQ2 and Apps. H, N): where the paper's reasoning is open to doubt.
 
-- §3.2: "an independent judge attains 50 % in expectation". A judge whose verdict is uniform on
-  {0, 0.5, 1} and independent of the plan has expected match 1 - (|p| + |p - 0.5| + |p - 1|) / 3,
-  which is 50 % only at p = 0 or 1 and 66.7 % at p = 0.5; and an always-1.0 judge, as independent
-  of the plan, attains p-bar (:func:`independent_judge_table`).
+- §3.2's "an independent judge attains 50 % in expectation" is computed in notebook 02.
 - §4.2 RQ2: the soft jury (mean of six verdicts) is scored on a continuous scale no single judge
   may use; snapping it back to {0, 0.5, 1} shows how much of its edge is the scale
   (:func:`jury_scale_check`).
@@ -34,50 +31,10 @@ from ajb_utils.tables.breakdown import released_verdicts
 from ajb_utils.tables.validation import table_T20
 
 __all__ = [
-    "uniform_expectation_points",
-    "independent_judge_table",
     "jury_scale_check",
     "unanimity_by_subset",
     "triplet_claim",
 ]
-
-
-def uniform_expectation_points(p: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0)) -> pd.DataFrame:
-    """Return per p: the expected match (%) of a uniform {0, 0.5, 1} verdict, of always-1.0 and of always-0.5."""
-    p = np.asarray(p, float)
-    return pd.DataFrame(
-        {
-            "p": p,
-            "uniform_expected": 100 * stats.uniform_expectation(p),
-            "always_1": 100 * p,
-            "always_0.5": 100 * (1 - np.abs(p - 0.5)),
-        }
-    )
-
-
-def independent_judge_table(bench) -> pd.DataFrame:
-    """Return per difficulty ('all' too): the share of fractional p (0 < p < 1, %) and the alignment (%) of three
-    judges whose verdicts ignore the plan: uniform {0, 0.5, 1} (exact expectation), always-1.0 (= p-bar), always-0.5.
-
-    Over every valid generation's four metrics, each metric verdict weighing one (the mean over
-    generations of the four-metric mean).
-    """
-    rows = stats.metric_rows(bench.generations)
-    p = rows["p"].to_numpy(float)
-    work = pd.DataFrame(
-        {
-            "difficulty": rows["difficulty"],
-            "fractional": (p > 0) & (p < 1),
-            "uniform_expected": stats.uniform_expectation(p),
-            "always_1": p,
-            "always_0.5": 1 - np.abs(p - 0.5),
-        }
-    )
-    cols = ["fractional", "uniform_expected", "always_1", "always_0.5"]
-    out = 100 * work.groupby("difficulty")[cols].mean().reindex(schema.DIFFICULTIES)
-    out.loc["all"] = 100 * work[cols].mean()
-    out.index.name = "difficulty"
-    return out.rename(columns={"fractional": "fractional_p_pct"}).reset_index()
 
 
 def jury_scale_check(
@@ -93,7 +50,7 @@ def jury_scale_check(
     for cond in schema.MAIN_CONDITIONS:
         v = released_verdicts(bench, judges, [cond])
         v = v[v["difficulty"] == difficulty]
-        v = v.assign(judge=stats.as_str(v["judge"]))
+        v = v.assign(judge=v["judge"].astype(str))
         soft = stats.soft_jury(v, judges)
         snapped = soft.assign(llm_score=stats.ternary_oracle(soft["llm_score"]), judge="snapped_jury")
         snapped["match"] = 1.0 - (snapped["p"] - snapped["llm_score"]).abs()
@@ -101,7 +58,7 @@ def jury_scale_check(
         allv = pd.concat(
             [v, soft.assign(judge="soft_jury"), snapped, major.assign(judge="majority_jury")], ignore_index=True
         )
-        allv["judge"] = stats.as_str(allv["judge"])
+        allv["judge"] = allv["judge"].astype(str)
         cell = stats.align(allv, by=["judge", "generator"], missing=missing).groupby("judge")["align"].mean()
         single = cell.reindex([j for j in judges if j in cell.index])
         best = single.idxmax()

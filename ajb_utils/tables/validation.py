@@ -126,11 +126,9 @@ def table_T12(ann: pd.DataFrame) -> pd.DataFrame:
 
 def _human_reference(verdicts: pd.DataFrame, ann: pd.DataFrame) -> pd.DataFrame:
     """Return the annotated verdict rows with `match_human` = 1 - |human reference - l|."""
-    a = ann.assign(
-        id=stats.as_str(ann["id"]), generator=stats.as_str(ann["generator"]), metric=stats.as_str(ann["metric"])
-    )
+    a = ann.assign(id=ann["id"].astype(str), generator=ann["generator"].astype(str), metric=ann["metric"].astype(str))
     a["ref"] = np.where(a["human_agrees"].astype(bool), a["programmatic_score"], a["human_score"])
-    v = verdicts.assign(**{c: stats.as_str(verdicts[c]) for c in ("id", "generator", "metric")})
+    v = verdicts.assign(**{c: verdicts[c].astype(str) for c in ("id", "generator", "metric")})
     v = v.merge(a[["id", "generator", "metric", "ref"]], on=["id", "generator", "metric"])
     v["match_human"] = 1.0 - np.abs(v["ref"].to_numpy(float) - v["llm_score"].to_numpy(float))
     return v
@@ -153,13 +151,13 @@ def table_T13(
         return out
     v = bench.verdicts
     v = v[v["judge"].isin(judges) & (v["condition"] == condition) & (v["difficulty"] == difficulty)]
-    v = _human_reference(v, ann[stats.as_str(ann["difficulty"]) == difficulty])
+    v = _human_reference(v, ann[ann["difficulty"] == difficulty])
     prog = stats.align(v, by=["judge"])
     human = stats.align(v.drop(columns="match").rename(columns={"match_human": "match"}), by=["judge"])
     out = prog.rename(columns={"align": "vs_programmatic"}).merge(
         human[["judge", "align"]].rename(columns={"align": "vs_human"}), on="judge"
     )
-    out["judge"] = stats.as_str(out["judge"])
+    out["judge"] = out["judge"].astype(str)
     out = out.set_index("judge").reindex([j for j in judges if j in set(out["judge"])])
     out["delta"] = out["vs_human"] - out["vs_programmatic"]
     out["rank_programmatic"] = out["vs_programmatic"].rank(ascending=False, method="min").astype(int)

@@ -168,11 +168,11 @@ def test_a_bound_fails_beyond_its_printed_precision(claim_id: str, value) -> Non
 
 
 def test_one_phrase_one_tolerance() -> None:
-    # "roughly 1.5x" (Finding 1, Figure 8's caption): the same interval in both claims
+    # "roughly 1.5x" (Finding 1, Figure 8's caption): the same interval in both claims, the nearest half
     assert verify.accepted_interval("CF1.slope_ratio") == pytest.approx(
         verify.accepted_interval("F08.slope_every_generator")
     )
-    for x, ok in ((1.64, True), (1.66, False), (1.36, True), (1.34, False)):
+    for x, ok in ((1.74, True), (1.76, False), (1.26, True), (1.24, False)):
         assert verify.verdict("CF1.slope_ratio", x).holds is ok
         assert verify.verdict("F08.slope_every_generator", [x]).holds is ok
 
@@ -284,3 +284,19 @@ def test_table2_summary_names_its_rule() -> None:
     want = cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"].mean().round(1)
     got = summ.stack(["condition", "difficulty"], future_stack=True).dropna()
     assert sorted(got.to_numpy()) == pytest.approx(sorted(want.to_numpy()))
+
+
+def test_t24_from_t02_is_a_derived_path_that_pooling_passes_and_plain_means_fail() -> None:
+    """T24's row means derived from Table 2 pooled by Table 9's records (the paper's own numbers) are
+    within tolerance; the same path with the cells' plain mean, or over five generators, is not."""
+    sbs = verify.paper_comparisons()["T24-from-T02"]
+    assert len(sbs) == 12 and (sbs["within"] == "yes").all(), sbs
+    assert sbs["tolerance"].max() <= verify.T24_FROM_T02_TOLERANCE + 0.001
+    qwq = sbs.set_index(["judge", "condition"]).loc[("judge_qwq_32b", "with_gt")]
+    assert qwq["reported"] == pytest.approx(89.25) and qwq["reproduced"] == pytest.approx(89.262, abs=5e-4)
+    five = verify.side_by_side(verify.compare_T24_from_T02(schema.GENERATORS), verify.T24_FROM_T02_TOLERANCE)
+    assert (five["within"] == "no").all()
+    plain = _t02_mean(FOUR).rename("align").reset_index()
+    rows = paper.reported("T24").query("stat == 'alignment'").groupby(["judge", "condition"])["value"].mean()
+    cmp = verify.compare(plain, rows.reset_index(), on=["judge", "condition"], value="align")
+    assert (verify.side_by_side(cmp, verify.T24_FROM_T02_TOLERANCE)["within"] == "no").sum() >= 10

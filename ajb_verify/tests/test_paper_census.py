@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import ajb_verify as verify
+from ajb_utils import paper
 from ajb_verify import scorecard
 
 V1_TEXT = Path("/work/shared/seeds/000_9389826775120f45.txt")  # the arXiv v1 HTML as Markdown (not shipped)
@@ -41,9 +43,9 @@ def test_a_number_maps_to_the_claim_of_its_section() -> None:
 def test_counts_add_up_per_section(census) -> None:
     c = verify.census_counts(census).set_index("section")
     assert (c["numbers"] == c["mapped"] + c["unmapped"]).all()
-    assert (c["mapped"] == c["consistent"] + c["inconsistent"] + c["unchecked"]).all()
+    assert (c["mapped"] == c["consistent"] + c["self-referential"] + c["inconsistent"] + c["unchecked"]).all()
     assert (c.drop("total").sum() == c.loc["total"]).all()
-    assert c.loc["total", "numbers"] == len(census) > 600
+    assert c.loc["total", "numbers"] == len(census) > 550
 
 
 def test_each_inconsistent_number_names_both_sources(census) -> None:
@@ -74,3 +76,101 @@ def test_scorecard_reports_the_census(tmp_path, census) -> None:
     t = counts.set_index("section").loc["total"]
     assert f"{int(t['numbers'])} numbers" in line and f"{int(t['inconsistent'])} inconsistent" in line
     assert verify.claims() is not None
+
+
+def test_a_unit_decides_between_mirrored_claims() -> None:
+    """The abstract's "1.5 pp" is GPT-5.4's GT lift, §5's "approximately 1.5×" the slope ratio."""
+    text = (
+        "## Abstract\n\nit reduces alignment for 1.5 pp and 3.9 pp, consistent with over-anchoring.\n\n"
+        "## 5Conclusion\n\nalignment degrades monotonically with difficulty, approximately1.5×1.5\\times without GT.\n"
+    )
+    m = verify.map_text_numbers(verify.text_numbers(text))
+    assert list(m["unit"]) == ["pp", "pp", "×"]
+    assert list(m["mapped_to"]) == ["CF2.lift_gpt_5_4", "CF2.lift_gemini", "CF1.slope_ratio"]
+
+
+def test_footnote_markers_equations_and_bullets() -> None:
+    text = (
+        "## 4\\.2Results\n\nLower triangle: Cohen’sκ55footnotemark:5\\. Diagonal\n\n"
+        "## Appendix DStats\n\nmaximum of3,808×3=11,4243\\{,\\}808\\\\times 3=11\\{,\\}424generator inputs\n\n"
+        "- •Unparseable output \\(≈5\\.7%\\{\\\\approx\\}5\\.7\\\\%of inputs\\), SmolLM3\\-3B \\(−15\\.6%\\-15\\.6\\\\%\\)\n"
+    )
+    n = verify.text_numbers(text)
+    assert list(n["number"]) == ["3,808", "3", "11,424", "5.7", "-15.6"]  # no footnote 5; the bullet counted
+    m = verify.map_text_numbers(n).set_index("number")
+    assert (
+        m.at["11,424", "mapped_to"] == "X1.rows_per_generator" and m.at["-15.6", "mapped_to"] == "X1.attrition_smollm"
+    )
+
+
+def test_a_doubled_digit_is_one_number_only_where_the_html_doubles_it() -> None:
+    text = "## Abstract\n\na narrow 77–82% band; a drop ≈55–77pp; 99of2121 disagreements\n"
+    assert list(verify.text_numbers(text)["number"]) == ["77", "82", "5", "7", "9", "21"]
+
+
+def _perturbed_paper(tmp: Path) -> Path:
+    """Return a copy of data/paper in which every value transcribed from prose alone is changed
+    (a different shift per row, so orders change too); tables and figures of the draft are kept."""
+    shutil.copytree(paper.PAPER_DIR, tmp / "paper")
+    for p in (tmp / "paper").glob("*.csv"):
+        df = pd.read_csv(p, dtype=str, keep_default_na=False)
+        if p.name == "claims.csv" or "value" not in df.columns:
+            continue
+        prose = ~df["source"].map(verify.independent_source)
+        v = pd.to_numeric(df.loc[prose, "value"])
+        shift = 0.37 * v.abs().clip(lower=1) * (1 + pd.Series(range(len(v)), index=v.index) % 3)
+        df.loc[prose, "value"] = (v + shift).round(4).astype(str)
+        df.to_csv(p, index=False)
+    return tmp / "paper"
+
+
+@pytest.fixture(scope="module")
+def echoed(tmp_path_factory) -> set[str]:
+    """Return the claims whose verdict on the paper's numbers moves when the prose-only values move."""
+    base = verify.paper_claim_verdicts()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(paper, "PAPER_DIR", _perturbed_paper(tmp_path_factory.mktemp("perturbed")))
+        moved = verify.paper_claim_verdicts()
+    key = ["claim_id", "checked on"]
+    a = base.drop_duplicates(key).set_index(key)[["reproduced value", "holds"]]
+    b = moved.drop_duplicates(key).set_index(key)[["reproduced value", "holds"]].reindex(a.index)
+    return set(a.index[(a != b).any(axis=1)].get_level_values("claim_id"))
+
+
+def test_the_echo_detector_sees_echoes(echoed) -> None:
+    assert {"T22.all_positive", "P.null_tuples", "T23.own_all"} <= echoed  # T22, T23 and App. D's nulls are prose
+    assert not {"X1.rows_per_generator", "P.rows", "X1.pair_agreement_max"} & echoed  # T07, T09, T03 are tables
+
+
+def test_self_referential_claims_are_exactly_the_echoes(echoed) -> None:
+    assert set(verify.SELF_REFERENTIAL) == echoed, (
+        f"not declared: {sorted(echoed - set(verify.SELF_REFERENTIAL))}; "
+        f"not echoes: {sorted(set(verify.SELF_REFERENTIAL) - echoed)}"
+    )
+
+
+def test_no_consistent_number_is_an_echo(census, echoed) -> None:
+    """A number counted consistent is checked against an independent source: its claim's verdict does not
+    move with the text's own values, or a draft table or figure prints it."""
+    ok = census[census["status"] == "consistent"]
+    claims = ok[ok["how"].str.startswith("claim")]
+    assert not set(claims["mapped_to"]) & echoed, sorted(set(claims["mapped_to"]) & echoed)
+    for r in ok[ok["how"].str.startswith("table cell")].itertuples():
+        rep = paper.reported(r.mapped_to)
+        hit = rep[
+            rep["printed"].map(lambda s: str(s).lstrip("+-").replace(",", ""))
+            == r.number.lstrip("+-−").replace(",", "")
+        ]
+        assert hit["source"].map(verify.independent_source).any(), (r.section, r.number, r.mapped_to)
+
+
+def test_an_echoed_row_is_never_consistent(census) -> None:
+    """T22's deltas exist only in the text: the text's 20.7 mapped to its cell is self-referential."""
+    echo = pd.DataFrame(
+        [{"section": "Appendix N", "number": "20.7", "how": "table cell (cited)", "mapped_to": "T22"}]
+        + [{"section": "Appendix N", "number": "4", "how": "claim (its section)", "mapped_to": "T22.all_positive"}]
+    )
+    got = verify.text_census(verify.paper_claim_verdicts(), echo)
+    assert list(got["status"]) == ["self-referential", "self-referential"]
+    real = census[(census["mapped_to"] == "T22") & (census["number"] == "20.7")]
+    assert len(real) and (real["status"] == "self-referential").all()

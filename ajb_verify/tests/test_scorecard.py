@@ -232,7 +232,8 @@ def test_every_holds_cell_comes_from_the_engine() -> None:
         for p in sorted((paths.FIGURES_DIR / "sample").glob("*checks.csv"))
     ]
     tables = shown + [(name, t) for name, t in written if set(verify.CHECK_COLUMNS) <= set(t.columns)]
-    assert len(shown) >= 5 and len(written) >= 25
+    # shown whole: 02's claims and 18's failing X1 checks (the scorecard links the rest, on disk)
+    assert len(shown) >= 2 and len(written) >= 25
     known = verify.claims().set_index("claim_id")
     for nb, t in tables:
         id_col = "claim_id" if "claim_id" in t.columns else "id"

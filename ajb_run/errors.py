@@ -20,11 +20,12 @@ class UserError(Exception):
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
-    """Return the exception classes reported as one line: UserError (parameter errors are UserErrors)
-    and the package's data errors (BenchDataError, HubUnavailable and their kind)."""
+    """Return the exception classes reported as one line: UserError, a parameter error and the
+    package's data errors (BenchDataError, HubUnavailable and their kind)."""
     from ajb_utils.data.bench import BenchDataError
+    from ajb_utils.parameters import ParameterError
 
-    return (UserError, BenchDataError)
+    return (UserError, ParameterError, BenchDataError)
 
 
 def one_line(exc: BaseException) -> str:
