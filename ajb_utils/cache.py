@@ -55,7 +55,8 @@ CACHE_ENV = "AJB_CACHE_DIR"
 FORMAT = 3  # bump when the on-disk layout below changes (3: no pickle, rationales dictionary-encoded)
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 BENCH_DIR = "bench"
-DIGESTS_FILE = "file_digests.json"
+DIGEST = "sha256"  # the hash of every content key; it names the memo file, so a memo of another hash is never read
+DIGESTS_FILE = f"file_digests.{DIGEST}.json"
 
 
 @contextlib.contextmanager
@@ -89,13 +90,13 @@ def _signature(st: os.stat_result) -> list[int]:
 
 def digest(data: bytes) -> str:
     """Return the SHA-256 hex digest of bytes (the hash the hub names its large files by)."""
-    return hashlib.sha256(data).hexdigest()
+    return hashlib.new(DIGEST, data).hexdigest()
 
 
 def hash_file(path: Path) -> str:
     """Return the SHA-256 hex digest of a file's bytes."""
     with open(path, "rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+        return hashlib.file_digest(fh, DIGEST).hexdigest()
 
 
 def _read_json(path: Path) -> Any:

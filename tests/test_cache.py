@@ -266,6 +266,19 @@ def test_file_digest_sees_same_size_edits_even_with_mtime_restored(tmp_path, own
     assert bench_cache.file_digests([tmp_path / "absent"]) == {str((tmp_path / "absent").resolve()): "missing"}
 
 
+def test_digests_remembered_by_an_older_hash_are_not_trusted(tmp_path, own_cache):
+    """A memo left by a version that hashed another way (xxh128's 32 hex digits under the old file
+    name) is not read as SHA-256: the file is hashed again (a stale memo changed a source's revision)."""
+    path = tmp_path / "f.jsonl"
+    path.write_text('{"llm_score": 1.0}\n')
+    st = path.stat()
+    signature = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    old = {str(path.resolve()): [*signature, "ad299a17ac85d725415a4a7dab907595"]}
+    own_cache.mkdir(parents=True, exist_ok=True)
+    (own_cache / "file_digests.json").write_text(json.dumps(old))
+    assert bench_cache.file_digests([path])[str(path.resolve())] == bench_cache.hash_file(path)
+
+
 def test_an_input_edited_during_the_build_is_not_kept(tmp_path, own_cache, monkeypatch):
     """A file that changes while the build reads it: an error saying so, and no build kept."""
     root = write_mini_repo(tmp_path / "r", "nested")
