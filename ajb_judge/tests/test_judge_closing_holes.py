@@ -25,22 +25,6 @@ from fake_openai_server import FakeServer, run_batch  # noqa: E402
 from runner_support import CLI_ENV, SECRET, cfg, cli_args  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def bench():
-    return make_toy_bench(4, generators=("qwen3_32b",))
-
-
-@pytest.fixture
-def server():
-    with FakeServer() as s:
-        yield s
-
-
-@pytest.fixture(autouse=True)
-def key_env(monkeypatch):
-    monkeypatch.setenv("AJB_TEST_KEY", SECRET)
-
-
 def run_cli(args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, env=CLI_ENV, timeout=300)
 

@@ -27,19 +27,9 @@ ENV = CLI_ENV
 
 
 @pytest.fixture(scope="module")
-def bench():
-    return make_toy_bench(4, generators=("qwen3_32b",))
-
-
-@pytest.fixture(scope="module")
 def server():
     with FakeServer() as s:
         yield s
-
-
-@pytest.fixture(autouse=True)
-def key_env(monkeypatch):
-    monkeypatch.setenv("AJB_TEST_KEY", SECRET)
 
 
 def export_rows(s) -> list[dict]:

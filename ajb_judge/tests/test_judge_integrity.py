@@ -25,7 +25,7 @@ from ajb_judge import RunConfig, run_judge, run_rewrite  # noqa: E402
 from ajb_judge.conditions import Context, config_hash, judge_units  # noqa: E402
 from ajb_judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_judge.toybench import make_toy_bench  # noqa: E402
-from fake_openai_server import FakeServer, judge_answer  # noqa: E402
+from fake_openai_server import judge_answer  # noqa: E402
 from runner_support import CLI_ENV, REPO, SECRET, cfg, cli_args  # noqa: E402
 
 ENV = CLI_ENV
@@ -35,22 +35,6 @@ METRIC_KEYS = {
     "sequence_accuracy": "sequence_accuracy",
     "query_coverage": "query_coverage_accuracy",
 }
-
-
-@pytest.fixture(scope="module")
-def bench():
-    return make_toy_bench(4, generators=("qwen3_32b",))
-
-
-@pytest.fixture
-def server():
-    with FakeServer() as s:
-        yield s
-
-
-@pytest.fixture(autouse=True)
-def key_env(monkeypatch):
-    monkeypatch.setenv("AJB_TEST_KEY", SECRET)
 
 
 def run_cli(args: list[str], env: dict | None = None) -> subprocess.CompletedProcess:

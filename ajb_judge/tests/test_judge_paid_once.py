@@ -19,26 +19,9 @@ from ajb_judge import run_judge  # noqa: E402
 from ajb_judge import runner as R  # noqa: E402
 from ajb_judge.store import Store, StoreDamagedError, StoreLockedError  # noqa: E402
 from ajb_judge.toybench import make_toy_bench  # noqa: E402
-from fake_openai_server import FakeServer  # noqa: E402
 from runner_support import CLI_ENV, REPO, SECRET, cfg, cli_args  # noqa: E402
 
 ENV = CLI_ENV
-
-
-@pytest.fixture(scope="module")
-def bench():
-    return make_toy_bench(4, generators=("qwen3_32b",))
-
-
-@pytest.fixture
-def server():
-    with FakeServer() as s:
-        yield s
-
-
-@pytest.fixture(autouse=True)
-def key_env(monkeypatch):
-    monkeypatch.setenv("AJB_TEST_KEY", SECRET)
 
 
 def run_cli(args: list[str]) -> subprocess.CompletedProcess:

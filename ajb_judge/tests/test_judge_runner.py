@@ -14,25 +14,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from ajb_judge import Decoding, run_generate, run_judge, run_rewrite  # noqa: E402
 from ajb_judge.store import Store  # noqa: E402
-from ajb_judge.toybench import make_toy_bench  # noqa: E402
 from fake_openai_server import FakeServer  # noqa: E402
 from runner_support import REPO, SECRET, cfg  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def bench():
-    return make_toy_bench(4, generators=("qwen3_32b",))
 
 
 @pytest.fixture(scope="module")
 def server():
     with FakeServer() as s:
         yield s
-
-
-@pytest.fixture(autouse=True)
-def key_env(monkeypatch):
-    monkeypatch.setenv("AJB_TEST_KEY", SECRET)
 
 
 @pytest.mark.parametrize("model", ["good", "think", "reasoning", "malformed", "noschema", "r429", "r500"])
