@@ -7,11 +7,12 @@
 First the parameter file is checked against every notebook's `parameters` cell and the data source
 is probed (a hub source is asked once which commit its revision names; a local path must exist).
 A user error is one line saying what is wrong, exit status 2 (`--debug` shows the traceback). Then:
-1. for the sample: check data/sample is byte-identical to what `python -m ajb_sample` makes;
-2. build: read the data once into the tidy frames the notebooks read (`build_bench`), recompute every
+1. build: read the data once into the tidy frames the notebooks read (`build_bench`), recompute every
    programmatic score and compare with the published ones, report the exclusions (paper Appendix D;
    the loader's messages name a malformed line's file and line) and print a Table 2 summary computed
-   by `tables.table_T02`, the function notebook 03 uses;
+   by `tables.table2_summary`, on notebook 03's rule;
+2. for the sample: check data/sample is byte-identical to what `python -m ajb_sample` makes (the
+   generator runs in its own process beside step 1);
 3. execute every notebook (scripts/run_notebooks.py), 18_scorecard last: tables and figures go to
    figures/<data label>/, the committed notebooks are refreshed (default parameters only; any other
    parameter set writes to its own folder) and the HTML report is rendered;
@@ -20,7 +21,6 @@ then print where the report, the scorecard and the tables and figures are. Exit 
 
 from __future__ import annotations
 
-import argparse
 import filecmp
 import subprocess
 import sys
@@ -32,35 +32,50 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO), str(REPO / "scripts")]
 
 import run_notebooks as rn  # noqa: E402
-from ajb_run.errors import DEBUG_HELP, run_main  # noqa: E402
+from ajb_run import options  # noqa: E402
+from ajb_run.errors import run_main  # noqa: E402
+from ajb_run.options import MainOptions  # noqa: E402
 from ajb_run.parameter_files import check_parameter_file  # noqa: E402
 from ajb_utils import paths  # noqa: E402
 
 SAMPLE_COMMAND = [sys.executable, "-m", "ajb_sample", "--scale", "small", "--seed", "0"]
 
 
+def start_sample(out: Path) -> subprocess.Popen:
+    """Start SAMPLE_COMMAND writing a sample into `out` (it runs while this process builds the bench)."""
+    return subprocess.Popen(
+        [*SAMPLE_COMMAND, "--out", str(out)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def compare_sample(generator: subprocess.Popen, out: Path) -> list[str]:
+    """Return how data/sample differs from what `generator` (start_sample) made in `out` ([] when byte-identical)."""
+    output, _ = generator.communicate()
+    if generator.returncode != 0:
+        return [f"the generator failed: {output.strip()}"]
+    committed, made = ({p.relative_to(r) for p in r.rglob("*") if p.is_file()} for r in (paths.SAMPLE_DIR, out))
+    return [f"only in data/sample: {p}" for p in sorted(committed - made)] + [
+        f"{'differs' if p in committed else 'missing from data/sample'}: {p}"
+        for p in sorted(made)
+        if p not in committed or not filecmp.cmp(paths.SAMPLE_DIR / p, out / p, shallow=False)
+    ]
+
+
 def sample_differences() -> list[str]:
     """Return how data/sample differs from what SAMPLE_COMMAND makes ([] when byte-identical)."""
     with tempfile.TemporaryDirectory(prefix="ajb_sample_") as tmp:
         out = Path(tmp) / "sample"
-        proc = subprocess.run([*SAMPLE_COMMAND, "--out", str(out)], cwd=REPO, capture_output=True, text=True)
-        if proc.returncode != 0:
-            return [f"the generator failed: {(proc.stdout + proc.stderr).strip()}"]
-        committed, made = ({p.relative_to(r) for p in r.rglob("*") if p.is_file()} for r in (paths.SAMPLE_DIR, out))
-        return [f"only in data/sample: {p}" for p in sorted(committed - made)] + [
-            f"{'differs' if p in committed else 'missing from data/sample'}: {p}"
-            for p in sorted(made)
-            if p not in committed or not filecmp.cmp(paths.SAMPLE_DIR / p, out / p, shallow=False)
-        ]
+        return compare_sample(start_sample(out), out)
 
 
 def build(source: str, revision: str | None):
     """Return the Bench of `source` at `revision` after building it once (`build_bench`: the tidy frames
-    written to a folder named by the input digests, which the notebooks then read)."""
+    written to a folder named by the input digests, which the notebooks then read), without the call
+    lists: what the build step reports needs the scores, exclusions and verdicts only."""
     from ajb_utils.data import build_bench, load_bench
 
     print(f"  built: {rn.shown(build_bench(source, revision=revision))}/")
-    return load_bench(source, revision=revision)
+    return load_bench(source, revision=revision, calls=False)
 
 
 def report_bench(bench) -> int:
@@ -89,15 +104,20 @@ def report_bench(bench) -> int:
     return 0 if mismatches.empty else 1
 
 
+def check_sample(generator: subprocess.Popen | None, out: Path, source: str) -> int:
+    """Print step 2 (the sample against its generator's output); return 1 when they differ."""
+    if generator is None:
+        print(f"[2/3] data source {source!r}: no sample to check")
+        return 0
+    differences = compare_sample(generator, out)
+    made = "byte-identical" if not differences else "SAMPLE DIFFERS: " + "; ".join(differences)
+    print(f"[2/3] data/sample is what `python -m ajb_sample` makes: {made}", flush=True)
+    return int(bool(differences))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the steps; return the exit status (1 if a step failed; a user error raises, see run_main)."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    ap.add_argument("--params", type=Path, default=REPO / "papermill_params" / "sample.yaml")
-    ap.add_argument("--skip-notebooks", action="store_true", help="steps 1 and 2 only")
-    ap.add_argument("--no-html", action="store_true", help="no HTML report (figures/<label>/html/)")
-    ap.add_argument("--jobs", type=int, default=rn.DEFAULT_JOBS, help="notebooks executed at once")
-    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
-    args = ap.parse_args(argv)
+    args = options.parse(MainOptions, argv, __doc__.splitlines()[0])
     spec = rn.load_params(args.params)
     notebooks = rn.list_notebooks(paths.NOTEBOOKS_DIR)
     check_parameter_file(spec, notebooks, notebooks, str(args.params))
@@ -107,22 +127,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     shared = rn.params_for(spec, notebooks[0].stem)  # the default block: the data every notebook reads
     source, start = str(shared.get("data_source", "sample")), time.perf_counter()
-    status = 0
-    if source == "sample":
-        print("[1/3] checking data/sample is what `python -m ajb_sample` makes ...", flush=True)
-        differences = sample_differences()
-        print("  byte-identical" if not differences else "  SAMPLE DIFFERS: " + "; ".join(differences))
-        status |= bool(differences)
-    else:
-        print(f"[1/3] data source {source!r}: no sample to check")
-    print(f"[2/3] building the bench from {source!r} (read once) ...", flush=True)
-    status |= report_bench(build(source, shared.get("revision")))
+    with tempfile.TemporaryDirectory(prefix="ajb_sample_") as tmp:
+        made = Path(tmp) / "sample"
+        generator = start_sample(made) if source == "sample" else None
+        beside = "; `python -m ajb_sample` remakes the sample beside it" * (generator is not None)
+        print(f"[1/3] building the bench from {source!r} (read once{beside}) ...", flush=True)
+        status = report_bench(build(source, shared.get("revision")))
+        status |= check_sample(generator, made, source)
     if args.skip_notebooks:
         return status
     print("[3/3] executing every notebook (papermill), 18_scorecard last ...", flush=True)
-    options = ["--params", str(args.params), "--jobs", str(args.jobs), "--no-summary"]
-    options += ["--in-place"] * (source == "sample") + ["--html"] * (not args.no_html)
-    code = rn.execute(spec, notebooks, rn.parse_args(options))
+    code = rn.execute(spec, notebooks, args.run_options(in_place=source == "sample"))
     if code == 2:  # a data-source error inside a notebook, said in one line
         return 2
     status |= code
@@ -132,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
         scorecard.print_summary(folder, write=False)
     print(f"done in {time.perf_counter() - start:.0f} s; status {'OK' if status == 0 else 'FAILED'}")
-    print("\n".join(rn.end_summary(folder, None if args.no_html else folder / "html")))
+    print("\n".join(rn.end_summary(folder, folder / "html" if args.html else None)))
     return status
 
 

@@ -17,7 +17,6 @@ a notebook fails, 2 for a user error (one line).
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import html.parser
 import logging
@@ -35,9 +34,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from ajb_run import pages, parameter_files  # noqa: E402
-from ajb_run.errors import DEBUG_HELP, UserError, run_main, with_hint  # noqa: E402
+from ajb_run import options, pages, parameter_files  # noqa: E402
+from ajb_run.errors import UserError, run_main, with_hint  # noqa: E402
 from ajb_run.kernel import kernel_environment  # noqa: E402
+from ajb_run.options import RunOptions  # noqa: E402
 from ajb_run.parameter_files import default_values, drop_defaults, filter_params, params_for  # noqa: E402
 from ajb_run.parameter_files import load_parameter_file as load_params  # noqa: E402
 from ajb_utils import paths, provenance  # noqa: E402
@@ -48,7 +48,6 @@ NOTEBOOK_RE = re.compile(r"^(\d{2})_.+\.ipynb$")
 DATA_SOURCE_ERRORS = ("HubUnavailable", "BenchDataError", "IncompleteDataError", "ParameterError")
 RUN_LAST: frozenset[str] = frozenset({"18_scorecard"})  # reads what the others write
 SCRATCH_DIR = paths.FIGURES_DIR / "_scratch"
-DEFAULT_JOBS = 2
 OFFLINE_COMMAND = (
     "python scripts/run_notebooks.py --params papermill_params/sample.yaml (the embedded synthetic sample)"
 )
@@ -229,11 +228,8 @@ def execute_one(task: Task) -> Result:
 
 
 def run_task(task: Task) -> Result:
-    """Return the Result of executing one Task and rendering its HTML page when asked (in a worker)."""
-    res = execute_one(task)
-    if res.ok and task.html_dir is not None:
-        render_html(task.dest, task.html_dir, source_dir=task.notebook.parent)
-    return res
+    """Return the Result of executing one Task (in a worker; its HTML page is rendered by `run_tasks`)."""
+    return execute_one(task)
 
 
 # ---- HTML pages --------------------------------------------------------------------------------
@@ -289,13 +285,15 @@ def broken_links(page: Path) -> list[str]:
     ]
 
 
-def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None) -> Path:
+def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None, exporter: Any = None) -> Path:
     """Return the HTML page written for an executed notebook (nbconvert with the package's template,
     its equations drawn as SVG: the page loads no script), links rewritten for `html_dir`;
-    `source_dir` is the folder its relative links were written for (default: its own)."""
+    `source_dir` is the folder its relative links were written for (default: its own); `exporter`
+    one `pages.html_exporter()` for several pages (its templates compiled once)."""
     import nbformat
 
-    body, _ = pages.html_exporter().from_notebook_node(pages.offline_equations(nbformat.read(notebook, as_version=4)))
+    exporter = exporter or pages.html_exporter()
+    body, _ = exporter.from_notebook_node(pages.offline_equations(nbformat.read(notebook, as_version=4)))
     out = html_dir / f"{notebook.stem}.html"
     write_whole(out, rewrite_links(body, source_dir or notebook.parent, html_dir).encode("utf-8"))
     return out
@@ -333,24 +331,40 @@ def report_line(task: Task, res: Result) -> str:
     )
 
 
+def render_pages(done: list[tuple[Task, Result]]) -> None:
+    """Write the HTML page of every notebook in `done` that ran OK and asked for one (one exporter)."""
+    wanted = [task for task, res in done if res.ok and task.html_dir is not None]
+    exporter = pages.html_exporter() if wanted else None
+    for task in wanted:
+        render_html(task.dest, task.html_dir, source_dir=task.notebook.parent, exporter=exporter)
+
+
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Result]:
     """Return the Results of the tasks, `jobs` at a time in a process pool, each line printed in
     notebook order; the RUN_LAST notebooks start when all the others have ended. A data-source error
-    (or any failure under `fail_fast`) stops the run: the notebooks not started yet are not run."""
+    (or any failure under `fail_fast`) stops the run: the notebooks not started yet are not run.
+    The HTML pages are rendered here, in this process, while the next batch runs: the scorecard
+    notebook runs alone, so its core is the only one busy meanwhile."""
     results: list[Result] = []
     batches = [[t for t in tasks if t.notebook.stem not in RUN_LAST], [t for t in tasks if t.notebook.stem in RUN_LAST]]
+    done: list[tuple[Task, Result]] = []  # finished, page not rendered yet
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         for batch in batches:
             futures = [pool.submit(run_task, t) for t in batch]
+            render_pages(done)
+            done = []
             for task, future in zip(batch, futures):
                 res = future.result()
                 results.append(res)
+                done.append((task, res))
                 if not is_user_error(res):  # said once, in one line, by execute()
                     print(report_line(task, res), flush=True)
                 if not res.ok and (fail_fast or is_user_error(res)):
                     for f in futures:
                         f.cancel()  # the ones running finish; the others never start
+                    render_pages(done)
                     return results
+    render_pages(done)
     return results
 
 
@@ -381,7 +395,7 @@ def end_summary(folder: Path, html_dir: Path | None) -> list[str]:
     return lines
 
 
-def execute(spec: dict[str, Any], notebooks: list[Path], args: argparse.Namespace) -> int:
+def execute(spec: dict[str, Any], notebooks: list[Path], args: RunOptions) -> int:
     """Execute checked notebooks as `args` (parse_args) say; return the exit status: 0 all ok, 1 a
     notebook failed, 2 a data-source error inside a notebook (said in one line)."""
     os.environ.update(kernel_environment())
@@ -452,30 +466,12 @@ def execute(spec: dict[str, Any], notebooks: list[Path], args: argparse.Namespac
     return 0
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    """Return the parsed command line."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--params", type=Path, default=REPO_ROOT / "papermill_params" / "sample.yaml")
-    ap.add_argument("--only", nargs="+", metavar="NN", help="notebook numbers or stems to run")
-    ap.add_argument("--notebooks-dir", type=Path, default=paths.NOTEBOOKS_DIR)
-    where = ap.add_mutually_exclusive_group()
-    where.add_argument("--in-place", action="store_true", help="overwrite the notebooks with executed versions")
-    where.add_argument(
-        "--output-dir", type=Path, help="for executed notebooks (default figures/_scratch/notebooks/<label>/)"
-    )
-    ap.add_argument("--html", action="store_true", help="also render HTML pages to <output folder>/html/")
-    ap.add_argument("--failed-dir", type=Path, help="failed executions (default: figures/_scratch/failed/)")
-    ap.add_argument("--kernel", default="python3")
-    ap.add_argument("--timeout", type=int, default=None, help="per-cell timeout in seconds")
-    ap.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
-    ap.add_argument("--list", action="store_true", help="print the notebooks and their parameters, run nothing")
-    ap.add_argument("--jobs", type=int, default=DEFAULT_JOBS, help=f"notebooks at once (default {DEFAULT_JOBS})")
-    ap.add_argument("--no-summary", dest="summary", action="store_false", help="leave out where the outputs are")
-    ap.add_argument("--debug", action="store_true", help=DEBUG_HELP)
-    return ap.parse_args(argv)
+def parse_args(argv: list[str] | None) -> RunOptions:
+    """Return the parsed command line (its options are `ajb_run.options.RunOptions`' fields)."""
+    return options.parse(RunOptions, argv, __doc__)
 
 
-def selected_notebooks(args: argparse.Namespace) -> list[Path]:
+def selected_notebooks(args: RunOptions) -> list[Path]:
     """Return the notebooks `args` select; UserError for a missing folder or when none matches."""
     if not args.notebooks_dir.is_dir():
         raise UserError(f"notebook folder {args.notebooks_dir} does not exist; the notebooks are in notebooks/")
@@ -495,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     spec = load_params(args.params)
     notebooks = selected_notebooks(args)
     parameter_files.check_parameter_file(spec, list_notebooks(args.notebooks_dir), notebooks, str(args.params))
-    if args.list:
+    if args.list_only:
         for r in plan_runs(spec, notebooks, args.params)[0]:
             print(f"{r.notebook.stem}: {r.params}" + (f"  (not declared: {', '.join(r.dropped)})" if r.dropped else ""))
         return 0
