@@ -6,8 +6,9 @@
 
 For each checkout in `--code` (default: this one) the main command runs with that checkout's
 scripts and library, cold (an empty cache folder, $AJB_CACHE_DIR) and then warm (the same folder
-again). `--plain-pool` also times the floor the runner is held to, warm: the main command without
-its HTML report (`--no-html`); the same notebooks with the same parameters executed by
+again; `--warm-only` times the build alone instead of the cold command). `--plain-pool` also
+times the floor the runner is held to, warm: the main command without its HTML report
+(`--no-html`); the same notebooks with the same parameters executed by
 `papermill.execute_notebook` in a pool of two processes, nothing else (no build, no sample check,
 no HTML); and that pool with each notebook's HTML page written by nbconvert's lab template, as a
 user of a plain pool would render a report (`jupyter nbconvert --to html`). The last lines give
@@ -34,6 +35,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PARAMS = {"small": "papermill_params/sample.yaml", "full": "papermill_params/full.yaml"}
+SOURCES = {"small": "sample", "full": "data/sample_full"}  # the parameter files' data_source
+BUILD = "import sys; from ajb_utils.data import build_bench; print(build_bench(sys.argv[1]))"
 PLAIN_POOL = """
 import concurrent.futures, pathlib, sys, tempfile, papermill, yaml
 repo, params_file, html = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3] == "html"
@@ -125,12 +128,16 @@ def ratio(what: str, a: dict[str, float], b: dict[str, float]) -> None:
     print(f"  {what:<58} {a['wall'] / b['wall']:5.2f}x wall  {a['cpu'] / b['cpu']:5.2f}x cpu", flush=True)
 
 
-def time_checkout(code: Path, scale: str, plain_pool: bool) -> None:
-    """Time one checkout's main command cold and warm and, if asked, beside the plain pools."""
+def time_checkout(code: Path, scale: str, plain_pool: bool, warm_only: bool) -> None:
+    """Time one checkout's main command cold (or, `warm_only`, the build alone) and warm and, if
+    asked, beside the plain pools."""
     cache = Path(tempfile.mkdtemp(prefix="ajb_bench_cache_"))
     try:
         main_cmd = [sys.executable, str(code / "scripts" / "reproduce.py"), "--params", PARAMS[scale]]
-        report(f"main command, cold ({code.name})", main_cmd, code, cache)
+        if warm_only:
+            report(f"build_bench only, cold ({code.name})", [sys.executable, "-c", BUILD, SOURCES[scale]], code, cache)
+        else:
+            report(f"main command, cold ({code.name})", main_cmd, code, cache)
         warm = report(f"main command, warm ({code.name})", main_cmd, code, cache)
         if not plain_pool:
             return
@@ -153,6 +160,7 @@ def main() -> None:
     ap.add_argument("--code", type=Path, nargs="+", default=[REPO], help="checkouts whose main command to time")
     ap.add_argument("--plain-pool", action="store_true", help="also time the plain papermill pools (2 workers)")
     ap.add_argument("--sample", type=Path, default=REPO / "data" / "sample_full", help="the full-scale sample")
+    ap.add_argument("--warm-only", action="store_true", help="the build alone instead of a cold main command")
     args = ap.parse_args()
     if args.scale == "full" and not (args.sample / "README.md").exists():
         subprocess.run([sys.executable, "-m", "ajb_sample", "--scale", "full", "--out", str(args.sample)], check=True)
@@ -162,7 +170,7 @@ def main() -> None:
             linked = code / "data" / "sample_full"
             if args.scale == "full" and not linked.exists():
                 linked.symlink_to(args.sample.resolve())
-            time_checkout(code, args.scale, args.plain_pool)
+            time_checkout(code, args.scale, args.plain_pool, args.warm_only)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ then print where the report, the scorecard and the tables and figures are. Exit 
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import subprocess
 import sys
@@ -129,11 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     source, start = str(shared.get("data_source", "sample")), time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ajb_sample_") as tmp:
         made = Path(tmp) / "sample"
-        generator = start_sample(made) if source == "sample" else None
-        beside = "; `python -m ajb_sample` remakes the sample beside it" * (generator is not None)
-        print(f"[1/3] building the bench from {source!r} (read once{beside}) ...", flush=True)
-        status = report_bench(build(source, shared.get("revision")))
-        status |= check_sample(generator, made, source)
+        with start_sample(made) if source == "sample" else contextlib.nullcontext() as generator:  # waits on an error
+            beside = "; `python -m ajb_sample` remakes the sample beside it" * (generator is not None)
+            print(f"[1/3] building the bench from {source!r} (read once{beside}) ...", flush=True)
+            status = report_bench(build(source, shared.get("revision")))
+            status |= check_sample(generator, made, source)
     if args.skip_notebooks:
         return status
     print("[3/3] executing every notebook (papermill), 18_scorecard last ...", flush=True)
