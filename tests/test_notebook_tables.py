@@ -207,3 +207,44 @@ def test_05_kappa_compression_csv() -> None:
         allc = v[v["condition"] == cond]["llm_score"]
         assert row["verdicts_1_pct"] == pytest.approx(100 * (allc == 1).mean(), abs=1e-6)
         assert row["verdicts_05_pct"] == pytest.approx(100 * (allc == 0.5).mean(), abs=1e-6)
+
+
+# ---- 16_derivation_gap -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def static(bench) -> pd.DataFrame:
+    """Return the static schema-only judge's verdicts on the sample, as notebook 16 makes them."""
+    import ajb_judge as judge
+
+    return judge.static_verdicts(bench, ["with_gt", "without_gt", "deref"])
+
+
+def test_16_static_baseline_beside_each_llm_judge(bench, static) -> None:
+    """Each X3b row from the per-judge cells one at a time: the static judge's alignment, the best,
+    median and worst of the six LLM judges, who is best, and how many the static judge beats."""
+    got = _csv("X3b_static_judge_baseline.csv")
+    judges = [j for j in schema.MAIN_JUDGES if j in set(bench.verdicts["judge"].astype(str))]
+    assert len(got) == 2 * 3 * 4 and len(judges) == 6
+    v = bench.verdicts[bench.verdicts["judge"].isin(judges)]
+
+    def cell(frame: pd.DataFrame, r) -> float:
+        sub = frame[(frame["condition"] == r.condition) & (frame["difficulty"] == r.difficulty)]
+        pm = stats.per_metric_align(sub, by=["condition"])
+        return float(pm.loc[pm["metric"] == r.metric, "align"].iloc[0])
+
+    for r in got.itertuples(index=False):
+        llm = pd.Series({j: cell(v[v["judge"] == j], r) for j in judges})
+        assert r.static == pytest.approx(cell(static, r), abs=1e-6)
+        assert (r.best_llm, r.median_llm, r.worst_llm) == pytest.approx((llm.max(), llm.median(), llm.min()), abs=1e-6)
+        assert r.best_llm_judge == llm.idxmax() and r.llm_judges_beaten == int((r.static > llm).sum())
+
+
+def test_16_deref_beside_with_and_without_gt(static) -> None:
+    """The static judge's X4 rows are its alignment per condition on all and on hard records."""
+    got = _csv("X4_deref_alignment.csv")
+    mine = got[got["judge"] == "static"].set_index("subset")
+    for subset, sub in (("all", static), ("hard", static[static["difficulty"] == "hard"])):
+        a = stats.align(sub, by=["condition"]).set_index("condition")["align"].to_dict()  # Eq. 5a per condition
+        assert mine.loc[subset, ["with_gt", "without_gt", "deref"]].tolist() == pytest.approx(
+            [a[c] for c in ("with_gt", "without_gt", "deref")], abs=1e-6
+        )
+        assert mine.loc[subset, "deref_minus_without"] == pytest.approx(a["deref"] - a["without_gt"], abs=1e-6)

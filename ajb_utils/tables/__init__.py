@@ -14,7 +14,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
 - guide: App. O self-preference and the decision guide (T23, T06)
 - decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
-- derivation: beyond the paper, seed 004 (X3, X3b, X4)
+- derivation: beyond the paper, seed 004 (X3; X3b and X4 are notebook 16's cells)
 - new_judge: beyond the paper, a new judge beside the six (X2)
 """
 
