@@ -22,7 +22,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from ajb_utils import figures, simulator, stats, tables  # noqa: E402
+from ajb_utils import figures, stats, tables  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.tables import ablations  # noqa: E402
 
@@ -38,12 +38,6 @@ def bench():
 def _x2(bench):
     b = load_bench("sample", runs=[RUN])
     return figures.figure_X2_runs(tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0))
-
-
-def _x5(bench):
-    params = simulator.JudgeParams("simulated", 0.85, 0.30, 0.15, 0.10, 0.10, 0.03)
-    p = simulator.p_long(bench.generations)
-    return figures.figure_X5(simulator.teaching_sweeps(p, params, np.linspace(0, 1, 5), 1))
 
 
 def _references(b) -> dict[str, pd.DataFrame]:
@@ -85,7 +79,6 @@ MAKERS = {
     "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=_references(b)["T28"]),
     "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
     "X2": _x2,
-    "X5": _x5,
 }
 
 

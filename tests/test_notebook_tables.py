@@ -248,3 +248,27 @@ def test_16_deref_beside_with_and_without_gt(static) -> None:
             [a[c] for c in ("with_gt", "without_gt", "deref")], abs=1e-6
         )
         assert mine.loc[subset, "deref_minus_without"] == pytest.approx(a["deref"] - a["without_gt"], abs=1e-6)
+
+
+# ---- 17_judge_simulator ------------------------------------------------------------------------
+def test_17_always_hedging_scores_one_minus_the_distance_to_a_half(bench) -> None:
+    """At hedge rate 1 every simulated verdict is 0.5 in both conditions: alignment is Eq. 5a of
+    1 - |p - 0.5| over the generations' four p columns (each record's valid ones), two twins agree
+    on every verdict, and the 0.5-rate is 100 %."""
+    sw = _csv("X5_simulator_sweeps.csv")
+    end = sw[(sw["param"] == "hedge_rate") & (sw["value"] == 1.0)].set_index("condition")
+    p = bench.generations[["p_tool", "p_param", "p_seq", "p_cov"]].to_numpy(float)
+    record_mu = np.nanmean(1 - np.abs(p - 0.5), axis=1)
+    for cond in ("with_gt", "without_gt"):
+        assert end.loc[cond, "align"] == pytest.approx(100 * np.nanmean(record_mu), abs=1e-6)
+        assert end.loc[cond, "half_rate_pct"] == 100 and end.loc[cond, "twin_agreement_pct"] == 100
+
+
+def test_17_figure_is_text_width() -> None:
+    """The X5 figure the notebook draws is the paper's text width (6.9 in) when saved."""
+    from PIL import Image
+
+    from ajb_utils import figures
+
+    px = Image.open(SAMPLE / "X5_simulator.png").size[0] / figures.PNG_DPI
+    assert px <= figures.TEXT_WIDTH + 0.05 and px > 0.8 * figures.TEXT_WIDTH
