@@ -1,11 +1,16 @@
 """Every paper figure rendered from the sample: a paper width (3.3 or 6.9 in), nothing drawn outside
 the figure, and no legend covering plotted data (lines, bars, markers, images, text in the axes).
 
-figure_F05 is owned by the claim-check work and checked there; every other figure function is here.
+The figures a notebook draws in its own cells (F04, T26, F05, X5) are drawn here by executing those
+cells' source on the sample, and on the sample without runs (the release's situation).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import tempfile
+from pathlib import Path
 from types import SimpleNamespace
 
 import matplotlib
@@ -16,13 +21,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.collections import Collection  # noqa: E402
 from matplotlib.image import AxesImage  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from ajb_utils import figures, stats, tables  # noqa: E402
+from ajb_utils import figures, simulator, stats, tables  # noqa: E402
+from ajb_utils import takeaways as tk  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.tables import ablations  # noqa: E402
 
@@ -38,6 +45,46 @@ def bench():
 def _x2(bench):
     b = load_bench("sample", runs=[RUN])
     return figures.figure_X2_runs(tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0))
+
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def _cell(nn: str, marker: str) -> str:
+    """Return the source of the one code cell of notebook `nn` that contains `marker`."""
+    nb = json.loads(next(NOTEBOOKS.glob(f"{nn}_*.ipynb")).read_text())
+    (src,) = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code" and marker in "".join(c["source"])]
+    return src
+
+
+def notebook_figure(nn: str, markers: list[str], bench, **names):
+    """Return (fig, axes) drawn by a notebook's cells (`markers` pick them, in order) on `bench`;
+    `names` are what earlier cells defined. Files go to a throwaway folder."""
+    ns = dict(bench=bench, np=np, pd=pd, plt=plt, figures=figures, tk=tk, seed=0, display=lambda *a: None)
+    ns.update(names, out=Path(tempfile.mkdtemp()) / "sample", ablations=ablations, simulator=simulator)
+    for m in markers:
+        exec(_cell(nn, m), ns)  # noqa: S102 - the notebook's own code
+    FigureCanvasAgg(ns["fig"])  # the cell closed its figure (plt.close): a canvas to draw it again
+    return ns["fig"], ns["axes"]
+
+
+def _f04(b):
+    return notebook_figure("07", ["panels = "], b, t25=ablations.table_T25(b), t27=ablations.table_T27(b))
+
+
+def _t26(b):
+    return notebook_figure("08", ["fig.suptitle"], b, t26=ablations.table_T26(b))
+
+
+def _f05(b):
+    f05, t31 = ablations.format_table(b, "F05"), ablations.table_T31(b)
+    return notebook_figure("09", ["ours_gt = "], b, f05=f05, t31=t31)
+
+
+def _x5(b):
+    params = simulator.JudgeParams("simulated", 0.85, 0.30, 0.15, 0.10, 0.10, 0.03)
+    p = simulator.p_long(b.generations)
+    return notebook_figure("17", ["sweeps = {", "kappa_ax = "], b, p=p, params=params, n_grid=5)
 
 
 def _references(b) -> dict[str, pd.DataFrame]:
@@ -64,13 +111,9 @@ def _f08_references(refs: pd.DataFrame) -> pd.DataFrame:
 
 MAKERS = {
     "F03": lambda b: figures.figure_F03(tables.table_T24(b), _references(b)["T24"]),
-    "F04": lambda b: figures.figure_F04(
-        ablations.table_T25(b),
-        ablations.table_T27(b),
-        ablations.temperature_ci(b, "T25"),
-        ablations.temperature_ci(b, "T27"),
-    ),
-    "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
+    "F04": _f04,
+    "F05": _f05,
+    "T26": _t26,
     "F08": lambda b: figures.figure_F08(
         tables.degradation_table(tables.table_T02(b)),
         tables.degradation_ci(b, 200, 0),
@@ -79,6 +122,7 @@ MAKERS = {
     "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=_references(b)["T28"]),
     "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
     "X2": _x2,
+    "X5": _x5,
 }
 
 
@@ -192,4 +236,21 @@ def test_f09_writes_p_bar_as_the_symbol(bench) -> None:
     fig, ax = MAKERS["F09"](bench)
     labels = [t.get_text() for t in np.atleast_1d(ax)[0].get_yticklabels()]
     assert any("p̄" in t for t in labels) and not any("p-bar" in t for t in labels)
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("artifact", ["F04", "T26", "F05"])
+def test_ablation_figures_without_runs(artifact, bench) -> None:
+    """On a source without ablation runs (the release) the notebooks' figure cells still draw: the
+    panels say so, and F05 keeps the paper's printed values (its without-GT panel's markers)."""
+    keep = bench.judges["origin"] == "release"  # load_bench(..., runs=None), without reloading
+    no_runs = dataclasses.replace(
+        bench,
+        judges=bench.judges[keep].reset_index(drop=True),
+        verdicts=bench.verdicts[bench.verdicts["judge"].isin(bench.judges.loc[keep, "judge"])],
+    )
+    fig, axes = MAKERS[artifact](no_runs)
+    if artifact == "F05":
+        ys = np.concatenate([ln.get_ydata() for ln in axes[0, 1].get_lines()])
+        assert {95.1, 91.8, 84.0, 89.1, 85.9, 79.4} <= set(np.round(ys, 1))
     plt.close(fig)

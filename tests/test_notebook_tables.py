@@ -262,13 +262,3 @@ def test_17_always_hedging_scores_one_minus_the_distance_to_a_half(bench) -> Non
     for cond in ("with_gt", "without_gt"):
         assert end.loc[cond, "align"] == pytest.approx(100 * np.nanmean(record_mu), abs=1e-6)
         assert end.loc[cond, "half_rate_pct"] == 100 and end.loc[cond, "twin_agreement_pct"] == 100
-
-
-def test_17_figure_is_text_width() -> None:
-    """The X5 figure the notebook draws is the paper's text width (6.9 in) when saved."""
-    from PIL import Image
-
-    from ajb_utils import figures
-
-    px = Image.open(SAMPLE / "X5_simulator.png").size[0] / figures.PNG_DPI
-    assert px <= figures.TEXT_WIDTH + 0.05 and px > 0.8 * figures.TEXT_WIDTH

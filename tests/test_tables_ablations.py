@@ -1,4 +1,4 @@
-"""Tests for ajb_utils.tables.ablations / figures.ablations on three kinds of bench.
+"""Tests for ajb_utils.tables.ablations on three kinds of bench (the figures: tests/test_figures.py).
 
 The sample's synthetic runs; user runs (a mini repo with non-synthetic runs under <source>/runs);
 no runs (`bench.has_runs(study)` False: the tables reproduce nothing, the checks are n/a, and the
@@ -24,7 +24,6 @@ import ajb_verify as verify  # noqa: E402
 from ajb_judge.cli import build_parser  # noqa: E402
 from ajb_utils import paper, schema, stats  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
-from ajb_utils.figures import ablations as F  # noqa: E402
 from ajb_utils.scoring import programmatic_scores  # noqa: E402
 from ajb_utils.tables import ablations as A  # noqa: E402
 from mini_repo import EXPECTED, GENERATED, write_mini_repo  # noqa: E402
@@ -291,22 +290,6 @@ def test_user_runs_format(user_bench, monkeypatch):
     f05 = A.format_table(user_bench, "F05").set_index("difficulty")
     np.testing.assert_allclose(f05["delta"], f05["structured"] - f05["freeform"])
     assert A.format_table(user_bench, "T31").empty  # no format run of QwQ-32B
-
-
-def test_figures_with_and_without_runs(sample, no_runs):
-    import matplotlib.pyplot as plt
-
-    for b in (sample, no_runs):
-        fig, axes = F.figure_F04(A.table_T25(b), A.table_T27(b))
-        assert axes.shape == (1, 2)
-        plt.close(fig)
-        fig, axes = F.figure_F05(A.format_table(b, "F05"), A.table_T31(b), A.format_without_gt(b), A.format_paper_F05())
-        assert axes.shape == (1, 3)  # with GT, without GT (the paper's second panel), the gap
-        assert axes[0, 1].get_title().startswith("Without GT")
-        # the paper's printed without-GT values are drawn as markers
-        ys = sorted(np.round(np.concatenate([ln.get_ydata() for ln in axes[0, 1].get_lines()]), 1))
-        assert {95.1, 91.8, 84.0, 89.1, 85.9, 79.4} <= set(ys)
-        plt.close(fig)
 
 
 def test_compare_F05_both_conditions(sample):

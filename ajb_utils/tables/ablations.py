@@ -43,7 +43,6 @@ __all__ = [
     "table_T26",
     "table_T05",
     "format_table",
-    "format_paper_F05",
     "format_without_gt",
     "table_T31",
     "commands_text",
@@ -742,19 +741,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
     return _paper_sort(out[cols], ["difficulty"])
-
-
-def format_paper_F05() -> pd.DataFrame:
-    """Return the draft figure's F05 values: condition, difficulty, structured, freeform, delta (printed gap)."""
-    rep = paper.reported("F05").dropna(subset=["difficulty"])
-    wide = rep.pivot_table(
-        index=["condition", "difficulty"], columns="variant", values="value", sort=False
-    ).reset_index()
-    wide = wide.rename(columns={"structured_minus_freeform": "delta"})
-    wide.columns.name = None
-    return _paper_sort(
-        wide[["condition", "difficulty", "structured", "freeform", "delta"]], ["condition", "difficulty"]
-    )
 
 
 def format_without_gt(bench) -> pd.DataFrame:
