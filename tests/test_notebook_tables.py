@@ -262,3 +262,21 @@ def test_17_always_hedging_scores_one_minus_the_distance_to_a_half(bench) -> Non
     for cond in ("with_gt", "without_gt"):
         assert end.loc[cond, "align"] == pytest.approx(100 * np.nanmean(record_mu), abs=1e-6)
         assert end.loc[cond, "half_rate_pct"] == 100 and end.loc[cond, "twin_agreement_pct"] == 100
+
+
+# ---- 14_decision_guide -------------------------------------------------------------------------
+def test_14_guide_wording_from_the_rank1_table() -> None:
+    """Per (condition, difficulty): P(rank 1) sums to 1 over the six judges; the leader has the
+    highest P(rank 1) (then alignment), and the guide names it best only at P(rank 1) >= 0.95,
+    else it lists the others at >= 0.05."""
+    rank1, guide = _csv("T06_rank1.csv"), _csv("T06_guide_with_uncertainty.csv")
+    assert len(guide) == 6 and len(rank1) == 6 * 6
+    for (c, d), g in rank1.groupby(["condition", "difficulty"]):
+        assert g["p_rank1"].sum() == pytest.approx(1.0, abs=0.011) and g["n_records"].nunique() == 1
+        row = guide[(guide["condition"] == c) & (guide["difficulty"] == d)].iloc[0]
+        top = g.sort_values(["p_rank1", "align"], ascending=False, kind="stable").iloc[0]
+        assert row["leader"] == top["judge"] and row["leader_p_rank1"] == pytest.approx(top["p_rank1"], abs=0.006)
+        others = g[(g["judge"] != top["judge"]) & (g["p_rank1"] >= 0.05)]
+        assert row["guide"].startswith("best: ") == (top["p_rank1"] >= 0.95)
+        assert row["n_plausible"] == 1 + len(others)
+        assert all(schema.display(j) in row["guide"] for j in others["judge"]) or row["guide"].startswith("best: ")

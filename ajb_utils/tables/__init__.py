@@ -13,7 +13,6 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - questions: claims we question, computed (the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
 - guide: App. O self-preference and the decision guide (T23, T06)
-- decision: Table 6's uncertainty, P(rank 1) per judge and a best named only where distinguishable
 - derivation: beyond the paper, seed 004 (X3; X3b and X4 are notebook 16's cells)
 - new_judge: beyond the paper, a new judge beside the six (X2)
 """
@@ -24,7 +23,6 @@ from ajb_utils.tables import (
     anchoring,
     breakdown,
     dataset,
-    decision,
     derivation,
     gallery,
     guide,
@@ -38,7 +36,6 @@ from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
 from ajb_utils.tables.breakdown import *  # noqa: F401,F403
 from ajb_utils.tables.dataset import *  # noqa: F401,F403
-from ajb_utils.tables.decision import *  # noqa: F401,F403
 from ajb_utils.tables.derivation import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.guide import *  # noqa: F401,F403
@@ -56,7 +53,6 @@ SECTIONS = (
     anchoring,
     validation,
     guide,
-    decision,
     derivation,
     new_judge,
     gallery,
