@@ -8,8 +8,7 @@ cells' source on the sample, and on the sample without runs (the release's situa
 from __future__ import annotations
 
 import dataclasses
-import json
-import tempfile
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,7 +20,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.collections import Collection  # noqa: E402
 from matplotlib.image import AxesImage  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
@@ -29,9 +27,11 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
 from ajb_utils import figures, simulator, stats, tables  # noqa: E402
-from ajb_utils import takeaways as tk  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.tables import ablations  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from notebook_cells import notebook_figure  # noqa: E402
 
 RUN = "static_schema_judge"
 
@@ -44,28 +44,9 @@ def bench():
 
 def _x2(bench):
     b = load_bench("sample", runs=[RUN])
-    return figures.figure_X2_runs(tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0))
-
-
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-
-
-def _cell(nn: str, marker: str) -> str:
-    """Return the source of the one code cell of notebook `nn` that contains `marker`."""
-    nb = json.loads(next(NOTEBOOKS.glob(f"{nn}_*.ipynb")).read_text())
-    (src,) = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code" and marker in "".join(c["source"])]
-    return src
-
-
-def notebook_figure(nn: str, markers: list[str], bench, **names):
-    """Return (fig, axes) drawn by a notebook's cells (`markers` pick them, in order) on `bench`;
-    `names` are what earlier cells defined. Files go to a throwaway folder."""
-    ns = dict(bench=bench, np=np, pd=pd, plt=plt, figures=figures, tk=tk, seed=0, display=lambda *a: None)
-    ns.update(names, out=Path(tempfile.mkdtemp()) / "sample", ablations=ablations, simulator=simulator)
-    for m in markers:
-        exec(_cell(nn, m), ns)  # noqa: S102 - the notebook's own code
-    FigureCanvasAgg(ns["fig"])  # the cell closed its figure (plt.close): a canvas to draw it again
-    return ns["fig"], ns["axes"]
+    cells = tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0)
+    metas = [{"run": RUN, "model": "static", "synthetic": True}]
+    return notebook_figure("15", ["colours = ["], b, cells=cells, runs=[RUN], metas=metas)
 
 
 def _f04(b):

@@ -301,6 +301,9 @@ def test_two_static_runs_and_an_api_run_in_one_table(tmp_path: Path, monkeypatch
         assert (got <= expected).all() and (got >= 0.8 * expected).all(), (run, got, per_cell)  # paired: all 7 judged
     metas = {m["run"]: m for m in run_metas(src, runs)}
     assert metas["api"]["model"] == "good" and metas["api"]["backend"] == "openai" and metas["static_a"]["synthetic"]
-    fig, axes = figures.figure_X2_runs(cells)
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import notebook_figure  # notebook 15 draws the figure in its cell
+
+    fig, axes = notebook_figure("15", ["colours = ["], bench, cells=cells, runs=runs, metas=list(metas.values()))
     assert len(axes) == 2 and len(axes[0].get_legend_handles_labels()[0]) == 4  # the six's range + 3 runs
     figures.close_all()
