@@ -176,6 +176,31 @@ def test_10_apph_rounding_csv() -> None:
     np.testing.assert_allclose(got["rounding_pct"], 100 * got["rounding"] / got["flagged"])
 
 
+def test_10_apph_cases_csv(bench) -> None:
+    """AppH_anchoring_cases.csv: each case is a verdict App. H flags (with GT above p, without GT at or
+    below p; Gemini, hard), its query and tools as the sample holds them, the judge's own words."""
+    got = _csv("AppH_anchoring_cases.csv")
+    assert 1 <= len(got) <= 3 and (got["judge"] == "judge_gemini_2_5_pro").all() and (got["difficulty"] == "hard").all()
+    assert (got["l_with_gt"] > got["p"]).all() and (got["l_without_gt"] <= got["p"] + 1e-9).all()
+    g = bench.generations.astype({"id": str, "generator": str, "difficulty": str}).set_index(
+        ["id", "generator", "difficulty"]
+    )
+    recs = bench.records.astype({"id": str}).set_index("id")
+    v = bench.verdicts[bench.verdicts["judge"] == "judge_gemini_2_5_pro"]
+    for r in got.itertuples(index=False):
+        gen = g.loc[(r.id, r.generator, r.difficulty)]
+        assert r.query == gen["user_query"]
+        assert r.generated_tools == " -> ".join(c["name"] for c in gen["generated_calls"])
+        assert r.expected_tools == " -> ".join(c["name"] for c in recs.loc[r.id, "expected_calls"])
+        at = (v["id"].astype(str) == r.id) & (v["generator"] == r.generator) & (v["difficulty"] == r.difficulty)
+        mine = v[at & (v["metric"] == r.metric)]
+        scores = mine.set_index(mine["condition"].astype(str))["llm_score"]
+        scores = mine[mine["difficulty"].astype(str) == r.difficulty].set_index(mine["condition"].astype(str))[
+            "llm_score"
+        ]
+        assert (scores["with_gt"], scores["without_gt"]) == (r.l_with_gt, r.l_without_gt)
+
+
 # ---- 05_rq2_agreement ------------------------------------------------------------------------------
 def test_05_kappa_compression_csv() -> None:
     """C-J_kappa_compression.csv: per condition the mean over the six judges' 15 pairs of p_o, p_e and kappa
