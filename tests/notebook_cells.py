@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from ajb_utils import figures, schema, simulator, stats, tables
+from ajb_utils import figures, report, schema, simulator, stats, tables
 from ajb_utils import takeaways as tk
 from ajb_utils.tables import ablations
 
@@ -36,3 +36,13 @@ def notebook_figure(nn: str, markers: list[str], bench, **names):
         exec(_cell(nn, m), ns)  # noqa: S102 - the notebook's own code
     FigureCanvasAgg(ns["fig"])  # the cell closed its figure (plt.close): a canvas to draw it again
     return ns["fig"], ns["axes"]
+
+
+def run_cells(nn: str, markers: list[str], **names) -> dict:
+    """Return the namespace after executing a notebook's cells (`markers` pick them, in order) with
+    `names` defined as earlier cells would (e.g. a hand-made `bench`)."""
+    ns = dict(np=np, pd=pd, schema=schema, stats=stats, tables=tables, report=report, tk=tk, display=lambda *a: None)
+    ns.update(names)
+    for m in markers:
+        exec(_cell(nn, m), ns)  # noqa: S102 - the notebook's own code
+    return ns

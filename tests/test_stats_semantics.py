@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -11,7 +13,7 @@ import pytest
 import ajb_verify as verify
 from ajb_utils import stats
 from ajb_utils.schema import METRICS
-from ajb_utils.tables import anchoring, new_judge
+from ajb_utils.tables import anchoring
 
 COLS = ["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p"]
 
@@ -63,9 +65,13 @@ def test_gt_lift_estimate_and_interval_measure_the_same_pairs():
     assert out.at["J", "n_pairs"] == 1
 
 
-def test_table_X2_lift_is_the_paired_estimate_too():
-    out = new_judge.table_X2_lift(_one_sided(), "J", judges=[], n_bootstrap=50, seed=0)
-    row = out.iloc[0]
+def test_notebook_15_lift_is_the_paired_estimate_too():
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells  # notebook 15 computes its GT lift in a cell
+
+    bench = SimpleNamespace(verdicts=_one_sided())
+    ns = run_cells("15", ["v_new = tables.x2_verdicts"], bench=bench, run_name="J", n_bootstrap=50, seed=0)
+    row = ns["lift_all"].iloc[0]
     assert row["lift"] == pytest.approx(0.0) and row["lo"] <= row["lift"] <= row["hi"]
     assert row["lift_unpaired"] == pytest.approx(50.0)
 
