@@ -4,6 +4,8 @@ independent computation or a hand-checked value. One section per notebook."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -199,6 +201,46 @@ def test_10_apph_cases_csv(bench) -> None:
             "llm_score"
         ]
         assert (scores["with_gt"], scores["without_gt"]) == (r.l_with_gt, r.l_without_gt)
+
+
+def test_10_c3_deltas_paired_by_hand(bench) -> None:
+    """T01_c3_delta_ci.csv: per C3 run and difficulty, corrupted GT minus GT (and minus no GT) over
+    the records judged under both, recomputed from the records' mu; the CI holds it; excludes_0 says
+    whether the CI misses 0. On a source without C3 runs the cell gives an empty table."""
+    import sys
+
+    sys.path.insert(0, str(paths.REPO_ROOT / "tests"))
+    from ajb_utils.tables import ablations
+    from notebook_cells import run_cells
+
+    got = _csv("T01_c3_delta_ci.csv")
+    assert len(got) == 2 * 2 * 3 and set(got["stat"]) == {"delta_vs_with_gt", "delta_vs_without_gt"}
+    runs = set(bench.judges.loc[bench.judges["study"] == "c3", "judge"])
+    v = bench.verdicts[bench.verdicts["judge"].isin(runs) & (bench.verdicts["generator"] == "llama_3_3_70b_instruct")]
+    mu = stats.record_alignment(v).astype({"judge": str, "difficulty": str, "condition": str})
+    mu = mu.pivot_table(index=["judge", "difficulty", "id"], columns="condition", values="mu")
+    for r in got.itertuples(index=False):
+        ref = "with_gt" if r.stat == "delta_vs_with_gt" else "without_gt"
+        pair = mu.loc[(r.run, r.difficulty)][["corrupted_gt", ref]].dropna()
+        assert r.n_pairs == len(pair) and r.paired_delta == pytest.approx(
+            100 * (pair["corrupted_gt"] - pair[ref]).mean(), abs=1e-6
+        )
+        assert r.delta_lo <= r.paired_delta <= r.delta_hi and r.excludes_0 == (r.delta_lo > 0 or r.delta_hi < 0)
+    keep = bench.judges["origin"] == "release"
+    no_runs = SimpleNamespace(
+        judges=bench.judges[keep],
+        verdicts=bench.verdicts[bench.verdicts["judge"].isin(bench.judges.loc[keep, "judge"])],
+    )
+    ns = run_cells(
+        "10",
+        ["runs_c3 = "],
+        bench=no_runs,
+        seed=0,
+        ablations=ablations,
+        report=SimpleNamespace(show=print, write_table=lambda *a, **k: None),
+        out=None,
+    )
+    assert ns["c3_ci"].empty and list(ns["c3_ci"].columns) == list(got.columns)
 
 
 # ---- 05_rq2_agreement ------------------------------------------------------------------------------

@@ -49,7 +49,6 @@ __all__ = [
     "paired_delta_ci",
     "pairing_cell_ci",
     "temperature_ci",
-    "c3_delta_ci",
     "N_BOOTSTRAP",
 ]
 
@@ -330,38 +329,6 @@ def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP,
         return pd.DataFrame(columns=cols)
     c["temperature"] = c["variant"].astype(float)
     return c[cols].reset_index(drop=True)
-
-
-def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return the C3 deltas (corrupted GT - GT, corrupted GT - no GT) per run and difficulty with paired CIs.
-
-    Columns: judge (released base judge), run, difficulty, stat (delta_vs_with_gt |
-    delta_vs_without_gt), paired_delta, delta_lo, delta_hi, n_pairs, excludes_0. Empty without C3 runs.
-    """
-    cols = ["judge", "run", "difficulty", "stat", "paired_delta"] + DELTA_CI_COLUMNS + ["excludes_0"]
-    j = bench.judges
-    runs = j[(j["study"] == "c3") & (j["origin"] != "release")]
-    v = bench.verdicts
-    v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
-    if not len(v):
-        return pd.DataFrame(columns=cols)
-    v = v.assign(run=v["judge"].astype(str))
-    parts = []
-    for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
-        part = paired_delta_ci(
-            v,
-            v["condition"].astype(str),
-            "corrupted_gt",
-            ref,
-            ["run", "difficulty"],
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-        )
-        parts.append(part.assign(stat=stat))
-    out = pd.concat(parts, ignore_index=True)
-    out["judge"] = out["run"].map(dict(zip(runs["judge"], "judge_" + runs["base_model"].map(base_model_key))))
-    out["excludes_0"] = (out["delta_lo"] > 0) | (out["delta_hi"] < 0)
-    return _paper_sort(out, ["difficulty"]).sort_values(["run", "stat"], kind="stable")[cols].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
