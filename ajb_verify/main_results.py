@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
+from ajb_utils.scoring import match, programmatic_scores
 from ajb_utils.tables.anchoring import paired_lift, per_metric_lift
 from ajb_utils.tables.main_results import (
     T02_KEYS,
@@ -33,6 +34,7 @@ __all__ = [
     "findings_checks",
     "mismatch_checks",
     "ci_checks",
+    "worked_example_AppI",
 ]
 
 
@@ -235,4 +237,21 @@ def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.Da
         rows.append({"missing": rule, "n_cells": len(comp), "mean_abs_diff": err.mean(), "max_abs_diff": err.max()})
     out = pd.DataFrame(rows)
     out["best"] = out["mean_abs_diff"] == out["mean_abs_diff"].min()
+    return out
+
+
+def worked_example_AppI() -> pd.DataFrame:
+    """Return Appendix I end to end from its printed calls (notebook 02 shows it): per metric p, the
+    QwQ-32B verdict l (1 on every metric), match 1 - |p - l|, and mu (%) in the last row."""
+    gt = [
+        {"name": "calculate_temporal_transaction_deviation", "arguments": {"timestamp": 1, "tx_per_day": 5}},
+        {"name": "calculate_amount_based_deviation", "arguments": {"amount": 184.73, "daily_avg": 312.5}},
+        {"name": "compute_composite_behavior_anomaly_score", "arguments": {"temporal": 0, "amount": 0}},
+    ]
+    last = {"temporal": "{% output of function with id 2 %}", "amount": "{% output of function with id 1 %}"}
+    gen = [gt[1], gt[0], {"name": gt[2]["name"], "arguments": last}]
+    p = programmatic_scores(gen, gt)
+    out = pd.DataFrame({"metric": schema.METRICS, "p": [p[m] for m in schema.METRICS], "llm_score": 1.0})
+    out["match"] = match(out["p"], out["llm_score"])
+    out.loc[len(out)] = ["mu (Eq. 4b, %)", float("nan"), float("nan"), 100.0 * out["match"].mean()]
     return out

@@ -8,8 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ajb_utils import paths, schema, stats
+import ajb_verify as verify
+from ajb_utils import data, paths, schema, stats
 from ajb_utils.data import load_bench
+from ajb_utils.scoring import programmatic_scores
 
 SAMPLE = paths.FIGURES_DIR / "sample"
 
@@ -25,6 +27,48 @@ def _csv(name: str) -> pd.DataFrame:
     path = SAMPLE / name
     assert path.exists(), f"{name} missing: run python scripts/reproduce.py (or the notebook) first"
     return pd.read_csv(path)
+
+
+# ---- 01: dataset statistics (Tables 7, 8, 9) ----------------------------------------------------
+def test_01_T07_counts_and_shares(bench) -> None:
+    """Records per topology from the records' dag_type by value_counts; the null one a row of its own."""
+    t = _csv("T07_records_by_topology.csv")
+    assert t["dag_type"].tolist() == schema.TOPOLOGIES + [schema.NO_TOPOLOGY, "total"]
+    assert t["records"].iloc[-1] == len(bench.records)
+    assert t.set_index("dag_type").at[schema.NO_TOPOLOGY, "records"] == bench.records["dag_type"].isna().sum() == 1
+    assert t["share"].iloc[:-1].sum() == pytest.approx(100.0)
+    ref = bench.records["dag_type"].astype(str).value_counts()
+    got = t.set_index("dag_type")["records"]
+    assert got.reindex(schema.TOPOLOGIES).to_dict() == ref.reindex(schema.TOPOLOGIES).to_dict()
+
+
+def test_01_T08_matches_numpy(bench) -> None:
+    """Tools per record and parameters per tool, summed by a plain loop over the tool schemas."""
+    t = _csv("T08_structural_statistics.csv").set_index("variant")
+    n_tools = bench.records["n_tools"].to_numpy()
+    assert t.loc["available_tools_per_record", "mean"] == pytest.approx(n_tools.mean(), abs=0.05)  # written %.1f
+    assert t.loc["available_tools_per_record", "median"] == np.median(n_tools)
+    assert t.loc["available_tools_per_record", "n"] == len(bench.records)
+    n_params = sum(len(tool["properties"]) for tools in bench.records["tools"] for tool in tools)
+    n_schemas = sum(len(tools) for tools in bench.records["tools"])
+    assert t.loc["parameters_per_tool", "n"] == n_schemas
+    assert t.loc["parameters_per_tool", "mean"] == pytest.approx(n_params / n_schemas, abs=0.05)
+    calls = bench.records["n_expected_calls"].to_numpy()
+    assert [t.loc["expected_tool_calls_per_record", k] for k in ("min", "max")] == [calls.min(), calls.max()]
+
+
+def test_01_T09_totals_and_every_exclusion_counted(bench) -> None:
+    """Valid + excluded = records x 3 for every generator: no generation dropped silently."""
+    t = _csv("T09_valid_verdicts.csv").set_index("generator")
+    assert t.loc["total", "valid"] == len(bench.generations)
+    assert (t["theoretical_max"].iloc[:-1] == 3 * len(bench.records)).all()
+    ex = bench.exclusions  # generation-level exclusions, each generation counted once
+    ex = ex[ex["judge"].isna() & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])]
+    excluded = ex.groupby("generator", observed=True).size().reindex(t.index[:-1], fill_value=0)
+    assert ((t["valid"].iloc[:-1] + excluded) == t["theoretical_max"].iloc[:-1]).all()
+    per = bench.generations.groupby(["generator", "difficulty"], observed=True).size()
+    assert t.loc["smollm3_3b", "hard"] == per["smollm3_3b", "hard"]
+    assert t.loc["total", "success_rate"] == pytest.approx(100 * len(bench.generations) / (15 * len(bench.records)))
 
 
 # ---- 02: the judges independent of the plan (§3.2's "50 % in expectation") ---------------------
@@ -66,6 +110,47 @@ def test_02_worked_examples_by_hand() -> None:
     assert list(got.index) == list(want)
     for ex, w in want.items():
         assert got.loc[ex].to_numpy(float) == pytest.approx(w, abs=1e-4), ex
+
+
+def test_02_appendix_i_worked_example() -> None:
+    """App. I end to end: the swapped steps cost sequence accuracy only, mu = (1 + 1 + 0.3333 + 1)/4."""
+    got = _csv("AppI_worked_example.csv").set_index("metric")
+    assert got.loc["sequence_accuracy", "p"] == 0.3333
+    assert got.loc["mu (Eq. 4b, %)", "match"] == pytest.approx(100 * (3 + 0.3333) / 4)
+    want = verify.worked_example_AppI().set_index("metric")  # the verification's own copy, from the printed calls
+    assert got["match"].to_numpy() == pytest.approx(want["match"].to_numpy())
+
+
+def test_02_T15_upper_bound_by_stripping_the_extra_keys(bench) -> None:
+    """Eq. 2's upper bound computed another way: every call whose keys strictly contain A* (its tool's last
+    expected call's keys) gets exactly A*'s keys, and the plan is rescored by the scorer itself."""
+    got = _csv("T15_param_upper_bound.csv").set_index("judge")
+    exp_by_id = bench.records.set_index("id")["expected_calls"]
+    p_ub = {}
+    for r in bench.generations.itertuples():
+        expected = exp_by_id[r.id]
+        a_star = {c["name"]: set(c["arguments"]) for c in expected}  # the last call of a tool wins
+        fixed = [
+            {"name": c["name"], "arguments": {k: c["arguments"][k] for k in a_star[c["name"]]}}
+            if c["name"] in a_star and a_star[c["name"]] < set(c["arguments"])
+            else c
+            for c in r.generated_calls
+        ]
+        p_ub[(str(r.id), str(r.generator), str(r.difficulty))] = programmatic_scores(fixed, expected)[
+            "parameter_structure"
+        ]
+    v = bench.verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & (v["condition"] == "with_gt")]
+    keys = list(zip(v["id"].astype(str), v["generator"].astype(str), v["difficulty"].astype(str)))
+    p = np.where(v["metric"] == "parameter_structure", [p_ub[k] for k in keys], v["p"].to_numpy(float))
+    upper = stats.align(v.assign(match=1 - np.abs(p - v["llm_score"].to_numpy(float))), by=["judge"])
+    current = stats.align(v, by=["judge"])
+    assert got["current"].to_dict() == pytest.approx(current.set_index("judge")["align"].rename(index=str).to_dict())
+    assert got["upper_bound"].to_dict() == pytest.approx(upper.set_index("judge")["align"].rename(index=str).to_dict())
+    assert len(got) == 6 and np.allclose(got["shift"], got["upper_bound"] - got["current"])
+    assert (
+        got["rank_upper_bound"].tolist() == got["upper_bound"].rank(ascending=False, method="min").astype(int).tolist()
+    )
 
 
 # ---- 03: the ceiling on the paper's own numbers ------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tables for notebooks 02-03: programmatic judge and main results (EQ1-5, AppI, T15, T02, T10, T11, C-F).
+"""Tables for notebook 03, main results (T02, T10, T11, C-F); notebook 02's worked examples and T15 are its cells.
 
 Conventions: alignment cells come from `stats.align` on the released judges' verdicts under the
 two main conditions (missing-value rule `stats.PAPER_MISSING`, the authors' rule, for every
@@ -18,8 +18,6 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema, stats
-from ajb_utils.data import generation_keys
-from ajb_utils.scoring import DECIMALS, call_param_scores, match, programmatic_scores
 from ajb_utils.tables.anchoring import paired_lift
 
 __all__ = [
@@ -38,10 +36,6 @@ __all__ = [
     "finding3_best_judge",
     "band_four_of_five",
     "slope_ratios",
-    "appendix_h_cases",
-    "worked_example_AppI",
-    "param_upper_bound",
-    "table_T15",
     "REFERENCE_KINDS",
     "table_T02_references",
     "degradation_ci",
@@ -366,203 +360,3 @@ def slope_ratios(cells: pd.DataFrame) -> pd.Series:
     s = finding1(cells, 5)["slopes"]
     s = s[s["generator"] != "all"]
     return s.set_index("generator")["ratio"].astype(float)
-
-
-# ---------------------------------------------------------------------------------------------
-# Notebook 02: the programmatic judge on worked examples
-# ---------------------------------------------------------------------------------------------
-def _c(name: str, **args: Any) -> dict[str, Any]:
-    """Return a flat call {name, arguments}."""
-    return {"name": name, "arguments": dict(args)}
-
-
-def _plan_str(calls: list[dict[str, Any]]) -> str:
-    """Return a compact one-line rendering of a plan: a(x,y) -> b()."""
-    return " -> ".join(f"{c['name']}({','.join(c['arguments'])})" for c in calls) or "(empty)"
-
-
-def _scored(rows: list[tuple[str, str, list, list]]) -> pd.DataFrame:
-    """Return example, equation, expected, generated and the four programmatic scores."""
-    out = []
-    for label, eq, gen, exp in rows:
-        s = programmatic_scores(gen, exp)
-        out.append(
-            {
-                "example": label,
-                "tests": eq,
-                "expected E": _plan_str(exp),
-                "generated G": _plan_str(gen),
-                "p_tool": s["tool_selection"],
-                "p_param": s["parameter_structure"],
-                "p_seq": s["sequence_accuracy"],
-                "p_cov": s["query_coverage"],
-            }
-        )
-    return pd.DataFrame(out)
-
-
-_APPH_REPORTED: dict[str, dict[str, float]] = {
-    "Case 1": {"sequence_accuracy": 0.67},
-    "Case 2": {"sequence_accuracy": 0.33},
-    "Case 3": {"query_coverage": 0.67},
-}
-
-
-def appendix_h_cases() -> pd.DataFrame:
-    """Return the three Appendix H cases: metric, paper's reported value, Eq. 1-3 value, comment."""
-    gt1 = [_c("calculate_microbial_growth_rate"), _c("estimate_optimal_storage_temperature"), _c("predict_shelf_life")]
-    gen2 = [_c("calculate_budget_deviation_risk", predicted_trend=1.93), _c("forecast_budget_usage")]
-    gt2 = [_c("forecast_budget_usage"), _c("calculate_budget_deviation_risk")]
-    gt3 = [_c("assess_load_duration_risk"), _c("compute_capacity_headroom")]
-    gen3 = [gt3[0], _c("estimate_grid_fatigue_risk"), gt3[1]]
-    cases = [
-        ("Case 1", "sequence_accuracy", gt1[:2], gt1, "2 of 3 GT calls in order: Eq. 1b gives 2/3, as reported"),
-        (
-            "Case 2",
-            "sequence_accuracy",
-            gen2,
-            gt2,
-            "with a 2-call GT Eq. 1b gives 0, 0.5 or 1; 0.33 needs a 3-call GT (not printed)",
-        ),
-        (
-            "Case 3",
-            "query_coverage",
-            gen3,
-            gt3,
-            "Eq. 3 ignores extras: 2/2 = 1.0; 0.67 = |G n E|/|G| contradicts Eq. 3",
-        ),
-    ]
-    out = []
-    for case, metric, gen, exp, comment in cases:
-        s = programmatic_scores(gen, exp)
-        out.append(
-            {
-                "case": case,
-                "metric": metric,
-                "expected E": _plan_str(exp),
-                "generated G": _plan_str(gen),
-                "paper": _APPH_REPORTED[case][metric],
-                "Eq. value": s[metric],
-                "comment": comment,
-            }
-        )
-    return pd.DataFrame(out)
-
-
-def worked_example_AppI() -> pd.DataFrame:
-    """Return Appendix I end to end: per metric p, QwQ-32B verdict l, match 1 - |p - l|, and mu."""
-    gt = [
-        _c("calculate_temporal_transaction_deviation", timestamp=1, tx_per_day=5),
-        _c("calculate_amount_based_deviation", amount=184.73, daily_avg=312.5),
-        _c("compute_composite_behavior_anomaly_score", temporal=0, amount=0),
-    ]
-    gen = [
-        gt[1],
-        gt[0],
-        _c(
-            "compute_composite_behavior_anomaly_score",
-            temporal="{% output of function with id 2 %}",
-            amount="{% output of function with id 1 %}",
-        ),
-    ]
-    p = programmatic_scores(gen, gt)
-    verdict = dict.fromkeys(schema.METRICS, 1.0)
-    out = pd.DataFrame(
-        {
-            "metric": schema.METRICS,
-            "p": [p[m] for m in schema.METRICS],
-            "llm_score": [verdict[m] for m in schema.METRICS],
-        }
-    )
-    out["match"] = match(out["p"], out["llm_score"])
-    mu = pd.DataFrame(
-        [{"metric": "mu (Eq. 4b, %)", "p": np.nan, "llm_score": np.nan, "match": 100.0 * out["match"].mean()}]
-    )
-    return pd.concat([out, mu], ignore_index=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# Table 15: Eq. 2 upper bound (credit extra-key-only calls)
-# ---------------------------------------------------------------------------------------------
-def param_upper_bound(bench) -> pd.DataFrame:
-    """Return per generation: id, generator, difficulty, p_param, p_param_ub, n_calls, n_extra_key_only.
-
-    Upper bound of Eq. 2: every extra-key-only call (s = 0.5, A* a strict subset of the keys)
-    is credited 1.0; empty plans keep p_param = 1. Rounded to 4 decimals like the scorer.
-    """
-    gen = bench.generations.reset_index(drop=True)
-    exp_by_id = bench.records.set_index("id")["expected_calls"]
-    expected = exp_by_id.to_numpy()[exp_by_id.index.get_indexer(gen["id"].astype(str))].tolist()
-    calls = call_param_scores(gen["generated_calls"].tolist(), expected)
-    n = len(gen)
-    k = calls["k"].to_numpy()
-    s = calls["s"].to_numpy()
-    n_calls = np.bincount(k, minlength=n)
-    s_sum = np.bincount(k, weights=s, minlength=n)
-    ub_sum = np.bincount(k, weights=np.where(s == 0.5, 1.0, s), minlength=n)
-    half = np.bincount(k, weights=(s == 0.5).astype(float), minlength=n).astype(np.int64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cur = np.where(n_calls == 0, 1.0, s_sum / np.maximum(n_calls, 1))
-        ub = np.where(n_calls == 0, 1.0, ub_sum / np.maximum(n_calls, 1))
-    return pd.DataFrame(
-        {
-            "id": gen["id"].astype(str),
-            "generator": gen["generator"].astype(str),
-            "difficulty": gen["difficulty"].astype(str),
-            "p_param": np.round(cur, DECIMALS),
-            "p_param_ub": np.round(ub, DECIMALS),
-            "n_calls": n_calls,
-            "n_extra_key_only": half,
-        }
-    )
-
-
-def table_T15(
-    bench, ub: pd.DataFrame | None = None, missing: stats.Missing = stats.PAPER_MISSING
-) -> dict[str, pd.DataFrame]:
-    """Return {'summary', 'judges'}: Eq. 2 upper-bound corpus numbers and each judge's with-GT
-    alignment (record-weighted over every record, %, as App. F says) under the current vs
-    upper-bound reference, with ranks.
-
-    The judges' verdicts are held fixed; only p of parameter_structure changes.
-    """
-    ub = param_upper_bound(bench) if ub is None else ub
-    n_calls, n_half = int(ub["n_calls"].sum()), int(ub["n_extra_key_only"].sum())
-    summary = pd.DataFrame(
-        [
-            {"quantity": "generations (valid)", "value": float(len(ub))},
-            {"quantity": "generated calls", "value": float(n_calls)},
-            {"quantity": "extra-key-only calls", "value": float(n_half)},
-            {"quantity": "extra-key-only share of calls (%)", "value": 100.0 * n_half / max(n_calls, 1)},
-            {"quantity": "mean p_param, current rule (%)", "value": 100.0 * ub["p_param"].mean()},
-            {"quantity": "mean p_param, upper bound (%)", "value": 100.0 * ub["p_param_ub"].mean()},
-        ]
-    )
-    v = main_verdicts(bench, schema.MAIN_JUDGES)
-    v = v[v["condition"] == "with_gt"]
-    rec_ids = bench.records["id"].astype(str).tolist()
-    gen_names = [
-        str(g)
-        for g in pd.unique(pd.concat([v["generator"].drop_duplicates().astype(str), ub["generator"].drop_duplicates()]))
-    ]
-    key_v = generation_keys(v["id"], v["generator"], v["difficulty"], rec_ids, gen_names)
-    key_u = generation_keys(ub["id"], ub["generator"], ub["difficulty"], rec_ids, gen_names)
-    row = pd.Index(key_u).get_indexer(key_v)
-    p_ub = np.where(row >= 0, ub["p_param_ub"].to_numpy()[np.maximum(row, 0)], np.nan)
-    is_param = (v["metric"] == "parameter_structure").to_numpy()
-    p_new = np.where(is_param, p_ub, v["p"].to_numpy(float))
-    cur = stats.align(v, by=["judge"], missing=missing)  # record-weighted, as the paper says
-    new = stats.align(v.assign(match=match(p_new, v["llm_score"].to_numpy(float))), by=["judge"], missing=missing)
-    j = pd.DataFrame(
-        {
-            "current": cur.set_index("judge")["align"],
-            "upper_bound": new.set_index("judge")["align"],
-        }
-    )
-    j.index = j.index.astype(str)
-    j["shift"] = j["upper_bound"] - j["current"]
-    j["rank_current"] = j["current"].rank(ascending=False, method="min").astype(int)
-    j["rank_upper_bound"] = j["upper_bound"].rank(ascending=False, method="min").astype(int)
-    j = j.sort_values("rank_current")
-    j.index.name = "judge"
-    return {"summary": summary, "judges": j.reset_index()}
