@@ -50,9 +50,6 @@ def _figure_input(fid: str, bench, cache: dict):
     """Return what figure_<fid> plots when it takes a table rather than the bench (None if unknown)."""
     makers = {
         "F08": lambda: tables.degradation_table(cache.setdefault("T02", tables.table_T02(bench))),
-        "F03": lambda: cache.setdefault("T24", tables.table_T24(bench)),
-        "F09": lambda: cache.setdefault("T28", tables.table_T28(bench)),
-        "F10": lambda: cache.setdefault("F10t", tables.table_F10(bench)),
     }
     return makers[fid]() if fid in makers else None
 

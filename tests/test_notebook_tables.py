@@ -29,6 +29,27 @@ def _csv(name: str) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+# ---- every notebook: the figures drawn in their notebook's cells ----------------------------------
+@pytest.mark.parametrize(
+    "name, width",
+    [
+        ("F06_topology_distribution.png", "COLUMN_WIDTH"),
+        ("F07_structural_histograms.png", "TEXT_WIDTH"),
+        ("F03_per_metric_alignment.png", "TEXT_WIDTH"),
+        ("F09_topology_heatmap.png", "TEXT_WIDTH"),
+        ("F10_confusion_matrices.png", "TEXT_WIDTH"),
+    ],
+)
+def test_figures_drawn_in_a_notebook_are_the_paper_width(name: str, width: str) -> None:
+    """The saved figure is as wide as the paper prints it (nothing drawn outside the figure)."""
+    from PIL import Image
+
+    from ajb_utils import figures
+
+    px = Image.open(SAMPLE / name).size[0] / figures.PNG_DPI
+    assert abs(px - getattr(figures, width)) <= 0.05, f"{name} is {px:.2f} in wide"
+
+
 # ---- 01: dataset statistics (Tables 7, 8, 9) ----------------------------------------------------
 def test_01_T07_counts_and_shares(bench) -> None:
     """Records per topology from the records' dag_type by value_counts; the null one a row of its own."""
@@ -215,6 +236,42 @@ def test_04_reference_judges_per_metric_and_topology(bench) -> None:
     assert (t28.loc[stats.REFERENCE_JUDGES["oracle"]] >= t28.loc[stats.REFERENCE_JUDGES["always_1"]]).all()
 
 
+def _pooled_by_hand(v: pd.DataFrame, keys: list[str]) -> pd.Series:
+    """Return the authors'-rule alignment (%) per `keys`, the records of the (g, d) cells pooled: a record
+    counts when it has any verdict, a null metric scores 0 of 4 (Eqs. 4a-5a read by hand)."""
+    w = v.assign(mu=1 - (v["p"].astype(float) - v["llm_score"].astype(float)).abs())
+    rec = w.groupby([*keys, "generator", "difficulty", "id"], observed=True)["mu"]
+    r = pd.DataFrame({"sum": rec.sum(), "any": rec.count() > 0})
+    r = r[r["any"]]
+    return 100 * (r["sum"] / 4).groupby(level=keys).mean()
+
+
+def test_04_T24_and_T28_from_the_verdicts_by_hand(bench) -> None:
+    """T24 (judge x condition x metric) and T28 (judge x topology, with GT): a metric's or a record's
+    match averaged over the records of the 12 open-weight (g, d) cells pooled."""
+    v = bench.verdicts
+    v = v[v["generator"].isin(schema.OPEN_WEIGHT_GENERATORS) & v["condition"].isin(schema.MAIN_CONDITIONS)]
+    v = v[v["judge"].isin(schema.JUDGES)]  # the released judges (not the sample's ablation runs)
+    t24 = pd.read_csv(SAMPLE / "T24_per_metric_match.csv", header=[0, 1], index_col=0)
+    per_metric = v.assign(mu=1 - (v["p"].astype(float) - v["llm_score"].astype(float)).abs())
+    has = (
+        per_metric.groupby(["judge", "condition", "generator", "difficulty", "id"], observed=True)["mu"].transform(
+            "count"
+        )
+        > 0
+    )
+    m = per_metric[has].fillna({"mu": 0.0}).groupby(["judge", "condition", "metric"], observed=True)["mu"].mean()
+    for (j, c, metric), x in m.items():
+        assert t24.loc[j, (c, metric)] == pytest.approx(100 * x, abs=1e-5), (j, c, metric)
+    assert list(t24.index) == [j for j in schema.JUDGES if j in set(v["judge"].astype(str))]
+    t28 = pd.read_csv(SAMPLE / "T28_topology_alignment.csv", index_col=0)
+    gt = v[v["condition"] == "with_gt"]
+    want = _pooled_by_hand(gt.assign(dag_type=gt["dag_type"].astype(str)), ["judge", "dag_type"])
+    for (j, t), x in want.items():
+        if t in t28.columns:
+            assert t28.loc[j, t] == pytest.approx(x, abs=1e-5), (j, t)
+
+
 # ---- 06_rq3_default_score --------------------------------------------------------------------------
 def test_06_paper_band_from_T02() -> None:
     """The paper's hard without-GT band, from its Table 2 (data/paper/README.md item 3/6: Llama-3.3-70B
@@ -259,6 +316,24 @@ def test_10_apph_rounding_csv() -> None:
     assert (got["flagged"] == want.loc[got.index, "size"]).all()
     assert (got["rounding"] == want.loc[got.index, "sum"]).all()
     np.testing.assert_allclose(got["rounding_pct"], 100 * got["rounding"] / got["flagged"])
+
+
+def test_05_T03_agreement_and_kappa_by_sklearn(bench) -> None:
+    """Two pairs of Table 3 in each condition, from the shared verdicts of T03's 12 open-weight cells:
+    exact agreement above the diagonal, sklearn's Cohen's kappa below."""
+    from sklearn.metrics import cohen_kappa_score
+
+    t03 = pd.read_csv(SAMPLE / "T03_pairwise_agreement.csv", index_col=[0, 1])
+    v = bench.verdicts
+    v = v[v["generator"].isin(schema.OPEN_WEIGHT_GENERATORS)]
+    for c in schema.MAIN_CONDITIONS:
+        for a, b in (("judge_gpt_5_4", "judge_qwq_32b"), ("judge_claude_large", "judge_prometheus2_7b")):
+            w = v[(v["condition"] == c) & v["judge"].isin([a, b])]
+            w = w.groupby(["id", "generator", "difficulty", "metric", "judge"], observed=True)["llm_score"].first()
+            w = w.unstack("judge").dropna()
+            x, y = (w[j].map(str).to_numpy() for j in (a, b))
+            assert t03.loc[(c, a), b] == pytest.approx(100 * (x == y).mean(), abs=1e-6), (c, a, b)
+            assert t03.loc[(c, b), a] == pytest.approx(cohen_kappa_score(x, y), abs=1e-8), (c, a, b)
 
 
 # ---- 05_rq2_agreement ------------------------------------------------------------------------------
