@@ -12,7 +12,6 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import Collection  # noqa: E402
 from matplotlib.image import AxesImage  # noqa: E402
@@ -20,7 +19,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from ajb_utils import figures, simulator, stats, tables  # noqa: E402
+from ajb_utils import figures, simulator, tables  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.tables import ablations  # noqa: E402
 
@@ -44,21 +43,6 @@ def _x5(bench):
     return figures.figure_X5(simulator.teaching_sweeps(p, params, np.linspace(0, 1, 5), 1))
 
 
-def _reference_cells(b) -> pd.DataFrame:
-    """Return the reference judges' Table 2 cells as notebook 03 computes them."""
-    refv = stats.reference_verdicts(b.generations, tables.REFERENCE_KINDS)
-    return stats.align(refv, by=tables.T02_KEYS, missing=stats.PAPER_MISSING).astype({k: str for k in tables.T02_KEYS})
-
-
-def _f08_references(refs: pd.DataFrame) -> pd.DataFrame:
-    """Return the reference judges' degradation rows as notebook 03 draws them (without GT; they read no GT)."""
-    names = [stats.REFERENCE_JUDGES[k] for k in ("always_1", "oracle")]
-    parts = [
-        tables.degradation_table(refs, judges=[r]).query("condition == 'without_gt'").assign(judge=r) for r in names
-    ]
-    return pd.concat(parts, ignore_index=True)
-
-
 MAKERS = {
     "F04": lambda b: figures.figure_F04(
         ablations.table_T25(b),
@@ -67,11 +51,6 @@ MAKERS = {
         ablations.temperature_ci(b, "T27"),
     ),
     "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
-    "F08": lambda b: figures.figure_F08(
-        tables.degradation_table(tables.table_T02(b)),
-        tables.degradation_ci(b, 200, 0),
-        _f08_references(_reference_cells(b)),
-    ),
     "X2": _x2,
     "X5": _x5,
 }

@@ -38,6 +38,7 @@ def _csv(name: str) -> pd.DataFrame:
         ("F03_per_metric_alignment.png", "TEXT_WIDTH"),
         ("F09_topology_heatmap.png", "TEXT_WIDTH"),
         ("F10_confusion_matrices.png", "TEXT_WIDTH"),
+        ("F08_degradation_curves.png", "TEXT_WIDTH"),
     ],
 )
 def test_figures_drawn_in_a_notebook_are_the_paper_width(name: str, width: str) -> None:

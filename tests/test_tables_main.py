@@ -80,14 +80,14 @@ def _toy_cells() -> pd.DataFrame:
 
 
 def test_finding1_on_toy_cells() -> None:
-    f1 = tables.finding1(_toy_cells())
+    f1 = verify.finding1(_toy_cells())
     assert f1["monotone_pairs"] == 4 and f1["n_pairs"] == 4
     assert f1["slope_ratio"] == pytest.approx(2.0)
     assert f1["medium_hard_drop_gt"] == pytest.approx(5.0)
 
 
 def test_finding3_on_toy_cells() -> None:
-    best = tables.finding3_best_judge(_toy_cells())
+    best = verify.finding3_best_judge(_toy_cells())
     gt = best[best["condition"] == "with_gt"]
     assert gt["best"].eq("QwQ-32B").all() and len(gt) == 6
     nogt = best[best["condition"] == "without_gt"]
@@ -95,7 +95,7 @@ def test_finding3_on_toy_cells() -> None:
 
 
 def test_finding2_lift_matches_stats(bench, cells) -> None:
-    lift = tables.finding2_lift(bench, cells, n_generators=4, n_bootstrap=200, seed=1).set_index("judge")
+    lift = verify.finding2_lift(bench, cells, n_generators=4, n_bootstrap=200, seed=1).set_index("judge")
     sub = cells[cells["generator"] != "gpt5_4"]
     w = sub.pivot_table(index=["judge", "generator", "difficulty"], columns="condition", values="align")
     ref = (w["with_gt"] - w["without_gt"]).groupby(level="judge").mean()
@@ -114,7 +114,7 @@ def test_paper_12_cell_means_from_reported_table() -> None:
     ls = stats.lift(sub, by="judge")
     assert round(ls["judge_gpt_5_4"], 1) == -1.5
     assert round(ls["judge_gemini_2_5_pro"], 2) == pytest.approx(-3.85, abs=0.01)
-    f1 = tables.finding1(rep.assign(align=rep["align"]))
+    f1 = verify.finding1(rep.assign(align=rep["align"]))
     assert f1["monotone_pairs"] == 30
     assert f1["slope_ratio"] == pytest.approx(1.48, abs=0.01)
 
@@ -180,19 +180,19 @@ def test_finding2_lift_follows_the_verdicts(bench, cells) -> None:
 
     import numpy as np
 
-    first = tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    first = verify.finding2_lift(bench, cells, 4, 200, seed=3)
     first.loc[:, "lift"] = np.nan  # the caller's frame
-    again = tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    again = verify.finding2_lift(bench, cells, 4, 200, seed=3)
     assert again["lift"].notna().all()
     changed = copy.copy(bench)
     changed.verdicts = bench.verdicts.copy()
     v = changed.verdicts
     v.loc[v["condition"] == "without_gt", "llm_score"] = 1.0
     v["match"] = 1.0 - (v["p"] - v["llm_score"]).abs()
-    other = tables.finding2_lift(changed, cells, 4, 200, seed=3)
+    other = verify.finding2_lift(changed, cells, 4, 200, seed=3)
     assert not np.allclose(other["lift"], again["lift"])
-    a = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
-    b = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
+    a = verify.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
+    b = verify.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
     assert not a[["lo", "hi"]].equals(b[["lo", "hi"]])
 
 

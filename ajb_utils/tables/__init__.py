@@ -3,10 +3,10 @@
 They return reproduced numbers; the claims and comparisons that check them live in `ajb_verify`.
 
 Modules by paper section (each module's `__all__` is what this package exports; no two share a name):
-- dataset: App. C, D dataset statistics (T07, T08, T09, T18, T21)
-- main_results: §3.2 and §4.2 programmatic judge and main results (EQ1-5, AppI, T15, T02, T10, T11, C-F)
-- breakdown: RQ1, App. Q, S, G per-metric, per-topology and weighting (T24, T28, C-W, T14)
-- agreement: RQ2, App. T inter-judge agreement and verdict scale (T03, F10 data, T29, C-J)
+- dataset: App. D's persistent null tuples (T07, T08, T09, T18, T21 are cells of notebook 01)
+- main_results: §4.2 main results (T02, T10, T11; notebook 02's examples and T15, and 03's references, F08 data and Findings are cells)
+- breakdown: RQ1, App. Q, S, G per-metric and per-topology frames (T24, T28 pivoted in notebook 04), weighting (C-W, T14)
+- agreement: RQ2, App. T inter-judge agreement and verdict scale (pairs for T03, F10 data, T29)
 - ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
 - anchoring: Finding 2, App. H, J (T01, GT lift, App. H mining)
 - validation: App. G, N human and rewrite validation (T12, T13, T19, T20, T22)

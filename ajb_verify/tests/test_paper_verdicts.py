@@ -300,7 +300,7 @@ def _cells(values: dict[str, list[float]], condition: str = "without_gt", diffic
 def test_band_is_four_of_five_generators_not_all_thirty_cells() -> None:
     vals = {g: [78.0, 79, 80, 80, 81, 81.5] for g in schema.GENERATORS}
     vals["smollm3_3b"] = [70.0, 71, 72, 73, 74, 75]  # the one generator outside, as the text allows
-    four, out = tables.band_four_of_five(_cells(vals))
+    four, out = verify.band_four_of_five(_cells(vals))
     assert out == "smollm3_3b" and len(four) == 24
     claim = verify.claim("CF1.hard_nogt_band")
     assert verify.verdict(claim, four).holds is True
@@ -326,7 +326,7 @@ def test_finding_3_counts_ties_the_same_way_in_both_halves() -> None:
     # one (generator, difficulty) cell per condition where QwQ-32B ties for the top at one decimal
     gt = _cells({"llama_3_3_70b_instruct": [80.0, 80, 80, 85.01, 80, 85.04]}, "with_gt")
     nogt = _cells({"llama_3_3_70b_instruct": [80.0, 80, 80, 85.01, 80, 85.04]}, "without_gt")
-    best = tables.finding3_best_judge(pd.concat([gt, nogt]), 5)
+    best = verify.finding3_best_judge(pd.concat([gt, nogt]), 5)
     # the claims read a tie at the top as no lead: 0 of 1 in both halves
     alone_gt = int((best.query("condition == 'with_gt'")["qwq"] & (best["n_tied"] == 1)).sum())
     alone_nogt = int((best.query("condition == 'without_gt'")["qwq"] & (best["n_tied"] == 1)).sum())
