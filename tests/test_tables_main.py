@@ -120,8 +120,8 @@ def test_paper_12_cell_means_from_reported_table() -> None:
 
 
 def test_T02_T10_from_the_shared_record_frame_equal_the_verdict_path(bench) -> None:
-    """Tables 2 and 10 read one record frame (tables.main_records); the result is what each table
-    computed from the verdicts on its own before, on the sample, both missing rules."""
+    """Tables 2 and 10 are Eq. 5a and the stratified bootstrap of the records of the main verdicts, on the
+    sample, both missing rules."""
     from ajb_utils.tables.main_results import T02_KEYS
 
     v = tables.main_verdicts(bench)
@@ -138,16 +138,6 @@ def test_T02_T10_from_the_shared_record_frame_equal_the_verdict_path(bench) -> N
         for c in T02_KEYS:
             old_ci[c] = old_ci[c].astype(str)
         pd.testing.assert_frame_equal(new_ci.drop(columns="half_width"), old_ci)
-
-
-def test_tables_2_and_10_on_one_record_frame_passed_explicitly(bench) -> None:
-    """A caller that reuses the record frame passes it (records=): the tables equal their own computation."""
-    recs = tables.main_records(bench)
-    assert tables.main_records(bench) is not recs  # a new frame each call: no memo
-    pd.testing.assert_frame_equal(tables.table_T02(bench, records=recs), tables.table_T02(bench))
-    pd.testing.assert_frame_equal(
-        tables.table_T10(bench, n_bootstrap=50, seed=1, records=recs), tables.table_T10(bench, n_bootstrap=50, seed=1)
-    )
 
 
 def test_paired_lift_from_records_equals_from_verdicts(bench) -> None:
@@ -194,18 +184,6 @@ def test_finding2_lift_follows_the_verdicts(bench, cells) -> None:
     a = verify.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
     b = verify.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
     assert not a[["lo", "hi"]].equals(b[["lo", "hi"]])
-
-
-def test_main_records_from_its_columns_equal_the_full_rows(bench) -> None:
-    """main_records reads only the key, metric and match columns of the verdicts; the record frame is the
-    one of every column, under each missing rule, also for verdicts without a `match` column (1 - |p - llm|)."""
-    from dataclasses import replace
-
-    no_match = replace(bench, verdicts=bench.verdicts.drop(columns="match"))
-    for b in (bench, no_match):
-        for rule in stats.MISSING_RULES:
-            want = stats.record_alignment(tables.main_verdicts(b), missing=rule)
-            pd.testing.assert_frame_equal(tables.main_records(b, missing=rule), want, check_exact=True)
 
 
 def test_t11_is_compared_under_both_readings(bench) -> None:

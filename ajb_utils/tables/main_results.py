@@ -20,7 +20,6 @@ from ajb_utils import schema, stats
 __all__ = [
     "T02_KEYS",
     "main_verdicts",
-    "main_records",
     "table_T02",
     "table2_summary",
     "table_T10",
@@ -35,39 +34,15 @@ T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
 # ---------------------------------------------------------------------------------------------
 # Table 2 and Table 10
 # ---------------------------------------------------------------------------------------------
-def main_verdicts(
-    bench, judges: Sequence[str] = tuple(schema.JUDGES), columns: Sequence[str] | None = None
-) -> pd.DataFrame:
-    """Return the verdict rows of the given released judges under with_gt / without_gt (only
-    ``columns`` of them, those present, when given)."""
+def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.DataFrame:
+    """Return the verdict rows of the given released judges under with_gt / without_gt."""
     v = bench.verdicts
-    keep = v["judge"].isin(list(judges)) & v["condition"].isin(schema.MAIN_CONDITIONS)
-    if columns is None:
-        return v[keep]
-    return v.loc[keep, [c for c in v.columns if c in set(columns)]]
+    return v[v["judge"].isin(list(judges)) & v["condition"].isin(schema.MAIN_CONDITIONS)]
 
 
-# The columns a record frame is computed from (stats.record_alignment), besides the match inputs.
-_RECORD_COLUMNS = (*stats.RECORD_KEYS, *stats.RECORD_EXTRAS, "metric")
-
-
-def main_records(
-    bench, judges: Sequence[str] = tuple(schema.JUDGES), missing: stats.Missing = stats.PAPER_MISSING
-) -> pd.DataFrame:
-    """Return the record frame (`stats.record_alignment`) of `main_verdicts(bench, judges)` under `missing`.
-
-    A new frame on every call (no memo: a caller may change it); to build Table 2 and Table 10 on one
-    record frame, pass it to both as ``records=``."""
-    match = ["match"] if "match" in bench.verdicts.columns else ["p", "llm_score"]
-    v = main_verdicts(bench, judges, columns=[*_RECORD_COLUMNS, *match])
-    return stats.record_alignment(v, missing=missing)
-
-
-def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING, records: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Return Table 2 long: generator, judge, difficulty, condition, align (%), n (records); ``records``
-    is `main_records(bench, missing=missing)` when the caller has it (shared with table_T10)."""
-    cells = stats.align(main_records(bench, missing=missing) if records is None else records, by=T02_KEYS)
-    return cells.astype({c: str for c in T02_KEYS})
+def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:
+    """Return Table 2 long: generator, judge, difficulty, condition, align (%, Eq. 5a), n (records)."""
+    return stats.align(main_verdicts(bench), by=T02_KEYS, missing=missing).astype({c: str for c in T02_KEYS})
 
 
 def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
@@ -87,24 +62,18 @@ def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple
 
 
 def table_T10(
-    bench,
-    n_bootstrap: int = 2000,
-    seed: stats.SeedLike = 0,
-    missing: stats.Missing = stats.PAPER_MISSING,
-    records: pd.DataFrame | None = None,
+    bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, missing: stats.Missing = stats.PAPER_MISSING
 ) -> pd.DataFrame:
     """Return bootstrap 95% CIs for every Table 2 cell: keys, mean, lo, hi, half_width (pp), n.
 
     Records are resampled with replacement within each cell, stratified by dag_type (topology
     counts kept in every resample); the statistic is the cell's mean record alignment x 100.
-    ``records``: `main_records(bench, missing=missing)` when the caller has it (shared with table_T02).
     """
-    recs = main_records(bench, schema.JUDGES, missing) if records is None else records
+    recs = stats.record_alignment(main_verdicts(bench), missing=missing)  # Eq. 4b: mu per record
     out = stats.bootstrap_cells(
         recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
     )
-    for c in T02_KEYS:
-        out[c] = out[c].astype(str)
+    out = out.astype({c: str for c in T02_KEYS})
     out["half_width"] = (out["hi"] - out["lo"]) / 2.0
     return out
 
