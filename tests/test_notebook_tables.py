@@ -337,6 +337,38 @@ def test_05_T03_agreement_and_kappa_by_sklearn(bench) -> None:
             assert t03.loc[(c, b), a] == pytest.approx(cohen_kappa_score(x, y), abs=1e-8), (c, a, b)
 
 
+def test_05_T29_standard_is_table_2_and_the_half_rate_by_hand(bench) -> None:
+    """Table 29's standard column is the mean of each judge's 15 with-GT Table 2 cells (notebook 03's CSV),
+    its 0.5-rate the share of 0.5 among the judge's with-GT verdicts, its deltas binary minus standard."""
+    t29 = _csv("T29_binary_vs_ternary.csv").set_index("judge")
+    t02 = _csv("T02_main_alignment.csv").query("condition == 'with_gt'").groupby("judge")["align"].mean()
+    assert t29["standard"].to_dict() == pytest.approx(t02.reindex(t29.index).to_dict(), abs=1e-6)
+    v = bench.verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & (v["condition"] == "with_gt") & v["llm_score"].notna()]
+    half = 100 * (v["llm_score"] == 0.5).groupby(v["judge"].astype(str)).mean()
+    assert t29["half_credit_rate"].to_dict() == pytest.approx(half.reindex(t29.index).to_dict(), abs=1e-6)
+    assert np.allclose(t29["delta"], t29["binary"] - t29["standard"])
+    assert t29["rank_standard"].tolist() == list(range(1, len(t29) + 1))  # sorted by the standard scale
+
+
+def test_05_jury_scale_best_judge_and_off_scale_share_by_hand(bench) -> None:
+    """The best single judge is the six's best mean over generators of their hard Table 2 cells; the soft
+    jury's off-scale share counts keys judged by all six whose mean verdict is not 0, 0.5 or 1."""
+    jsc = _csv("C-J_jury_scale.csv").set_index("condition")
+    t02 = _csv("T02_main_alignment.csv").query("difficulty == 'hard' and judge in @schema.MAIN_JUDGES")
+    v = bench.verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & (v["difficulty"] == "hard") & v["llm_score"].notna()]
+    for c in schema.MAIN_CONDITIONS:
+        means = t02[t02["condition"] == c].groupby("judge")["align"].mean()
+        assert jsc.loc[c, "best_judge"] == means.idxmax()
+        assert jsc.loc[c, "best_single"] == pytest.approx(means.max(), abs=1e-6)
+        keys = v[v["condition"] == c].groupby(["id", "generator", "metric"], observed=True)["llm_score"]
+        mean6 = keys.mean()[keys.count() == 6]
+        off = 100 * (~np.isin(np.round(mean6.to_numpy(float), 9), [0.0, 0.5, 1.0])).mean()
+        assert jsc.loc[c, "soft_off_scale_pct"] == pytest.approx(off, abs=1e-6)
+    assert np.allclose(jsc["snapped_minus_best"], jsc["snapped_jury"] - jsc["best_single"])
+
+
 # ---- 05_rq2_agreement ------------------------------------------------------------------------------
 def test_05_kappa_compression_csv() -> None:
     """C-J_kappa_compression.csv: per condition the mean over the six judges' 15 pairs of p_o, p_e and kappa

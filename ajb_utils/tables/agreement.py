@@ -21,7 +21,6 @@ __all__ = [
     "confusion_pair",
     "table_F10",
     "binary_cells",
-    "table_T29",
 ]
 
 
@@ -110,44 +109,3 @@ def binary_cells(
         b = stats.align(stats.binary_verdicts(v, reading=reading), by=keys, missing=missing)
         out = out.merge(b[keys + ["align"]].rename(columns={"align": col}), on=keys)
     return out
-
-
-def table_T29(
-    bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt", missing: Missing = PAPER_MISSING
-) -> pd.DataFrame:
-    """Return T29: per judge mean standard / binary align over cells (%) under both readings of the
-    collapse (``binary``: judge side only; ``binary_both``: judge and reference), their deltas (pp),
-    0.5-rate (%), ranks (standard, judge-side binary)."""
-    cells = binary_cells(bench, judges, condition, missing)
-    out = cells.groupby("judge", observed=True).agg(
-        standard=("standard", "mean"),
-        binary=("binary", "mean"),
-        binary_both=("binary_both", "mean"),
-        n_cells=("standard", "size"),
-    )
-    out.index = out.index.astype(str)
-    out["delta"] = out["binary"] - out["standard"]
-    out["delta_both"] = out["binary_both"] - out["standard"]
-    v = released_verdicts(bench, judges, [condition])
-    hr = stats.half_rate(v, "judge")
-    hr.index = hr.index.astype(str)
-    out["half_credit_rate"] = 100.0 * hr.reindex(out.index)
-    out["rank_standard"] = out["standard"].rank(ascending=False, method="min").astype(int)
-    out["rank_binary"] = out["binary"].rank(ascending=False, method="min").astype(int)
-    out["rank_binary_both"] = out["binary_both"].rank(ascending=False, method="min").astype(int)
-    out = out.sort_values("standard", ascending=False)
-    out.index.name = "judge"
-    return out[
-        [
-            "standard",
-            "binary",
-            "delta",
-            "binary_both",
-            "delta_both",
-            "half_credit_rate",
-            "rank_standard",
-            "rank_binary",
-            "rank_binary_both",
-            "n_cells",
-        ]
-    ]

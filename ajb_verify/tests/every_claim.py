@@ -15,7 +15,7 @@ import pandas as pd
 import ajb_verify as verify
 from ajb_utils import derivation, paper, schema, scoring, stats
 from ajb_utils.tables import ablations, anchoring, validation
-from ajb_utils.tables.agreement import table_F10, table_T29
+from ajb_utils.tables.agreement import binary_cells, table_F10
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
 from ajb_utils.tables.derivation import table_X3
 from ajb_utils.tables.guide import table2_frame
@@ -53,6 +53,16 @@ def _dataset_tables(bench) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     n = int(bench.generations["generator"].isin(schema.GENERATORS).sum())
     t09 = pd.DataFrame([{"generator": "total", "valid": n, "theoretical_max": 3 * len(rec) * len(schema.GENERATORS)}])
     return t07, t08, t09
+
+
+def _t29(bench) -> pd.DataFrame:
+    """Return Table 29 as notebook 05's cell aggregates it (the columns t29_checks reads)."""
+    cols = ["standard", "binary", "binary_both"]
+    t29 = binary_cells(bench).groupby("judge", observed=True)[cols].mean().rename(index=str)
+    t29 = t29.assign(delta=t29["binary"] - t29["standard"], delta_both=t29["binary_both"] - t29["standard"])
+    half = stats.half_rate(bench.verdicts.query("judge in @schema.MAIN_JUDGES and condition == 'with_gt'"), "judge")
+    t29["half_credit_rate"] = 100 * half.rename(index=str).reindex(t29.index)
+    return t29.sort_values("standard", ascending=False).rename_axis("judge")
 
 
 def _t15_verdicts(bench) -> list[verify.Verdict]:
@@ -157,7 +167,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += ci_checks(table_T10(bench, n_bootstrap=n_bootstrap, seed=seed))
     on_data += breakdown_checks(per_metric_long(bench), topology_long(bench, "with_gt"))
     on_data += weighting_checks(bench)
-    t29 = table_T29(bench)
+    t29 = _t29(bench)
     on_data += jury_checks(bench) + t29_checks(t29) + f10_checks(table_F10(bench, "with_gt"))
     frames += _ablation_verdicts(bench)
     on_data += _anchoring_verdicts(bench)

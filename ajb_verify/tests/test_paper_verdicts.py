@@ -177,7 +177,6 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
         tables.table_T10,
         tables.per_metric_long,
         tables.topology_long,
-        tables.table_T29,
         tables.table2_frame,
         verify.jury_checks,
         verify.weighting_checks,
