@@ -12,7 +12,7 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 from ajb_utils.scoring import match, programmatic_scores
 from ajb_utils.tables.anchoring import paired_lift, per_metric_lift
-from ajb_utils.tables.main_results import T02_KEYS, T11_READINGS, main_verdicts, table_T02, table_T11
+from ajb_utils.tables.main_results import T02_KEYS, main_verdicts, table_T02
 from ajb_verify import display, engine
 from ajb_verify.anchoring import lift_checks
 
@@ -26,6 +26,8 @@ __all__ = [
     "mismatch_checks",
     "ci_checks",
     "worked_example_AppI",
+    "T11_READINGS",
+    "table_T11",
     "finding1",
     "finding1_band",
     "finding2_lift",
@@ -50,6 +52,28 @@ def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> 
     )
     long["stat"] = long["stat"].map({"mean": "mean", "lo": "ci_lo", "hi": "ci_hi"})
     return engine.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
+
+
+T11_READINGS: tuple[str, ...] = ("records", "topology")  # App. F does not say how p-bar weighs records
+
+
+def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
+    """Return generator programmatic accuracy p-bar (%) per generator x difficulty (wide).
+
+    p-bar is the record mean of the four-metric mean p_mean; ``weighting="topology"`` first
+    averages within each dag_type and then takes the unweighted mean over topologies.
+    """
+    gen = bench.generations
+    keys = ["generator", "difficulty"] + (["dag_type"] if weighting == "topology" else [])
+    m = gen.groupby(keys, observed=True)["p_mean"].mean()
+    if weighting == "topology":
+        m = m.groupby(level=["generator", "difficulty"], observed=True).mean()
+    wide = (100.0 * m).unstack("difficulty")
+    wide.columns = wide.columns.astype(str)
+    wide = wide.reindex(index=[g for g in schema.GENERATORS if g in wide.index], columns=schema.DIFFICULTIES)
+    wide.index = wide.index.astype(str)
+    wide.index.name = "generator"
+    return wide.reset_index()
 
 
 def compare_T11(bench) -> pd.DataFrame:

@@ -214,6 +214,16 @@ def test_03_paper_without_gt_beside_p_bar() -> None:
     assert "tab:generator-accuracy" in row["source_p_bar"] and "fig:full-results" in row["source_T02"]
 
 
+def test_03_T11_hand_mean(bench) -> None:
+    """Table 11's p-bar: the mean over a cell's generations of the mean of their four scores, by hand."""
+    t = _csv("T11_generator_accuracy.csv").set_index("generator")
+    g = bench.generations
+    for gen, d in (("gpt5_4", "hard"), ("smollm3_3b", "easy")):
+        sub = g[(g["generator"] == gen) & (g["difficulty"] == d)]
+        assert t.loc[gen, d] == pytest.approx(100 * sub[["p_tool", "p_param", "p_seq", "p_cov"]].mean(axis=1).mean())
+    assert list(t.index) == schema.GENERATORS and list(t.columns) == schema.DIFFICULTIES
+
+
 # ---- 04: the reference judges per metric and per topology --------------------------------------
 def test_04_reference_judges_per_metric_and_topology(bench) -> None:
     """Table 24's always-1.0 row is the mean p of each metric over the records of its population's

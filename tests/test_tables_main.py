@@ -58,14 +58,6 @@ def test_T10_ci_brackets_mean_and_is_seeded(bench) -> None:
     np.testing.assert_allclose(a["mean"].to_numpy(), cells["align"].to_numpy(), atol=1e-4)
 
 
-def test_T11_hand_mean(bench) -> None:
-    t = tables.table_T11(bench).set_index("generator")
-    g = bench.generations
-    sub = g[(g["generator"] == "gpt5_4") & (g["difficulty"] == "hard")]
-    ref = 100 * sub[["p_tool", "p_param", "p_seq", "p_cov"]].mean(axis=1).mean()
-    assert t.loc["gpt5_4", "hard"] == pytest.approx(ref)
-
-
 def _toy_cells() -> pd.DataFrame:
     """Return hand-made Table 2 cells: two generators x two judges, known drops and lifts."""
     rows = []
@@ -189,10 +181,10 @@ def test_finding2_lift_follows_the_verdicts(bench, cells) -> None:
 def test_t11_is_compared_under_both_readings(bench) -> None:
     """Each reading of p-bar gets its own comparison block, each equal to table_T11 under that reading."""
     cmp = verify.compare_T11(bench)
-    assert list(dict.fromkeys(cmp["reading"])) == list(tables.T11_READINGS)
-    for reading in tables.T11_READINGS:
+    assert list(dict.fromkeys(cmp["reading"])) == list(verify.T11_READINGS)
+    for reading in verify.T11_READINGS:
         block = cmp[cmp["reading"] == reading].set_index(["generator", "difficulty"])["reproduced"]
-        want = tables.table_T11(bench, weighting=reading).set_index("generator").stack()
+        want = verify.table_T11(bench, weighting=reading).set_index("generator").stack()
         assert block.reindex(want.index).to_numpy() == pytest.approx(want.to_numpy())
     assert not np.allclose(
         cmp.loc[cmp["reading"] == "records", "reproduced"], cmp.loc[cmp["reading"] == "topology", "reproduced"]

@@ -23,8 +23,6 @@ __all__ = [
     "table_T02",
     "table2_summary",
     "table_T10",
-    "table_T11",
-    "T11_READINGS",
     "REFERENCE_KINDS",
 ]
 
@@ -82,28 +80,3 @@ def table_T10(
 # Reference judges beside Table 2 (always-1.0 = p-bar, always-0.5, uniform, oracle, static)
 # ---------------------------------------------------------------------------------------------
 REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")
-
-
-# ---------------------------------------------------------------------------------------------
-# Table 11 and Figure 8 data
-# ---------------------------------------------------------------------------------------------
-def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
-    """Return generator programmatic accuracy p-bar (%) per generator x difficulty (wide).
-
-    p-bar is the record mean of the four-metric mean p_mean; ``weighting="topology"`` first
-    averages within each dag_type and then takes the unweighted mean over topologies.
-    """
-    gen = bench.generations
-    keys = ["generator", "difficulty"] + (["dag_type"] if weighting == "topology" else [])
-    m = gen.groupby(keys, observed=True)["p_mean"].mean()
-    if weighting == "topology":
-        m = m.groupby(level=["generator", "difficulty"], observed=True).mean()
-    wide = (100.0 * m).unstack("difficulty")
-    wide.columns = wide.columns.astype(str)
-    wide = wide.reindex(index=[g for g in schema.GENERATORS if g in wide.index], columns=schema.DIFFICULTIES)
-    wide.index = wide.index.astype(str)
-    wide.index.name = "generator"
-    return wide.reset_index()
-
-
-T11_READINGS: tuple[str, ...] = ("records", "topology")  # App. F does not say how p-bar weighs records
