@@ -1,4 +1,5 @@
-"""Frames for notebook 05 inter-judge agreement (pairs for T03, F10 data, T29; T03 is a cell of the notebook).
+"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10, the cells behind T29 (the
+tables themselves are cells of the notebook).
 
 Agreement and kappa compare two judges' raw verdicts on the same (id, generator, difficulty,
 metric) key; pairs use only keys where both have a non-null verdict in {0, 0.5, 1}.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
@@ -17,9 +17,6 @@ from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "pairwise_long",
-    "extreme_pairs",
-    "confusion_pair",
-    "table_F10",
     "binary_cells",
 ]
 
@@ -51,50 +48,6 @@ def pairwise_long(
         )
     out = pd.concat(frames, ignore_index=True)
     return out[["judge", "judge_2", "condition", "agreement", "kappa", "n"]]
-
-
-def extreme_pairs(
-    pw: pd.DataFrame, condition: str = "with_gt", judges: Sequence[str] = schema.MAIN_JUDGES
-) -> tuple[tuple[str, str], tuple[str, str]]:
-    """Return ((judge, judge_2) with highest agreement, (judge, judge_2) with lowest) among judges."""
-    sub = pw[(pw["condition"] == condition) & pw["judge"].isin(judges) & pw["judge_2"].isin(judges)]
-    sub = sub.sort_values(["agreement", "judge", "judge_2"], ascending=[False, True, True])
-    hi, lo = sub.iloc[0], sub.iloc[-1]
-    return (hi["judge"], hi["judge_2"]), (lo["judge"], lo["judge_2"])
-
-
-def confusion_pair(bench, judge: str, judge_2: str, condition: str = "with_gt") -> pd.DataFrame:
-    """Return the 3x3 verdict confusion (% of shared verdicts): rows judge, columns judge_2, over
-    F10's population (`paper.population("F10")`, four generators)."""
-    v = released_verdicts(bench, [judge, judge_2], [condition], generators=paper.population("F10").generators)
-    wide = v.groupby(list(stats.PAIR_KEYS) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
-    wide.columns = wide.columns.astype(str)
-    conf = stats.confusion(wide[judge].to_numpy(float), wide[judge_2].to_numpy(float), normalize=True)
-    conf.index.name, conf.columns.name = schema.display(judge), schema.display(judge_2)
-    return conf
-
-
-def table_F10(bench, condition: str = "with_gt") -> pd.DataFrame:
-    """Return F10 data: per extreme pair the 9 confusion shares (%), agreement, kappa, off-diag 0.5 share."""
-    pw = pairwise_long(bench, schema.MAIN_JUDGES, [condition])
-    rows = []
-    for label, (a, b) in zip(("highest", "lowest"), extreme_pairs(pw, condition)):
-        conf = confusion_pair(bench, a, b, condition)
-        rec = pw[(pw["judge"] == a) & (pw["judge_2"] == b)].iloc[0]
-        base = {"pair": label, "judge": a, "judge_2": b, "condition": condition}
-        for (x, y), share in conf.stack().items():
-            rows.append({**base, "stat": "share_of_verdicts", "variant": f"{x:g}|{y:g}", "value": share})
-        rows.append({**base, "stat": "agreement", "variant": np.nan, "value": rec["agreement"]})
-        rows.append({**base, "stat": "kappa", "variant": np.nan, "value": rec["kappa"]})
-        rows.append(
-            {
-                **base,
-                "stat": "offdiag_share_with_a_0.5",
-                "variant": np.nan,
-                "value": 100.0 * stats.offdiag_half_share(conf),
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def binary_cells(

@@ -15,8 +15,8 @@ import pandas as pd
 import ajb_verify as verify
 from ajb_utils import derivation, paper, schema, scoring, stats
 from ajb_utils.tables import ablations, anchoring, validation
-from ajb_utils.tables.agreement import binary_cells, table_F10
-from ajb_utils.tables.breakdown import per_metric_long, topology_long
+from ajb_utils.tables.agreement import binary_cells, pairwise_long
+from ajb_utils.tables.breakdown import per_metric_long, released_verdicts, topology_long
 from ajb_utils.tables.derivation import table_X3
 from ajb_utils.tables.guide import table2_frame
 from ajb_utils.tables.main_results import table_T02, table_T10
@@ -53,6 +53,25 @@ def _dataset_tables(bench) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     n = int(bench.generations["generator"].isin(schema.GENERATORS).sum())
     t09 = pd.DataFrame([{"generator": "total", "valid": n, "theoretical_max": 3 * len(rec) * len(schema.GENERATORS)}])
     return t07, t08, t09
+
+
+def _f10(bench) -> pd.DataFrame:
+    """Return Figure 10's off-diagonal 0.5 shares as notebook 05's cell computes them (what f10_checks reads)."""
+    pw = pairwise_long(bench, schema.MAIN_JUDGES, ["with_gt"])
+    pw = pw.sort_values(["agreement", "judge", "judge_2"], ascending=[False, True, True])
+    rows = []
+    for _, pr in pw.iloc[[0, -1]].iterrows():
+        a, b = pr["judge"], pr["judge_2"]
+        v = released_verdicts(bench, [a, b], ["with_gt"], generators=paper.population("F10").generators)
+        w = (
+            v.groupby([*stats.PAIR_KEYS, "judge"], observed=True)["llm_score"]
+            .first()
+            .unstack("judge")
+            .rename(columns=str)
+        )
+        conf = stats.confusion(w[a].to_numpy(float), w[b].to_numpy(float), normalize=True)
+        rows.append({"stat": "offdiag_share_with_a_0.5", "value": 100 * stats.offdiag_half_share(conf)})
+    return pd.DataFrame(rows)
 
 
 def _t29(bench) -> pd.DataFrame:
@@ -168,7 +187,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += breakdown_checks(per_metric_long(bench), topology_long(bench, "with_gt"))
     on_data += weighting_checks(bench)
     t29 = _t29(bench)
-    on_data += jury_checks(bench) + t29_checks(t29) + f10_checks(table_F10(bench, "with_gt"))
+    on_data += jury_checks(bench) + t29_checks(t29) + f10_checks(_f10(bench))
     frames += _ablation_verdicts(bench)
     on_data += _anchoring_verdicts(bench)
     val, _ = _validation_verdicts(bench, source)
