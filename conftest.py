@@ -39,6 +39,7 @@ FIGURES_READERS = (
     "tests/test_outputs_provenance.py",
     "tests/test_parameters.py",
     "tests/test_report.py",
+    "ajb_run/tests/test_parameter_files.py",
     "ajb_run/tests/test_report_links.py",
     "ajb_run/tests/test_run_notebooks.py",
     "ajb_verify/tests/test_scorecard.py",
