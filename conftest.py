@@ -45,24 +45,33 @@ FIGURES_READERS = (
     "ajb_verify/tests/test_scorecard.py",
 )
 NOTEBOOK_GROUP = "notebooks and the readers of figures/sample/"
+# the two longest units of work, handed out first (the others: the most tests first, xdist's order)
+LONGEST = ("tests/test_release_rehearsal.py", NOTEBOOK_GROUP)
 
 
 def work_group(nodeid: str) -> str:
-    """Return the unit of work a pytest-xdist worker takes whole: a test file (its module fixtures run
-    once), or every notebook (nbval, in order: 18_scorecard reads the others' outputs) with
-    FIGURES_READERS."""
+    """Return the unit of work a pytest-xdist worker takes whole, its tests in collection order: a test
+    file (its module fixtures run once), or every notebook (nbval, in order: 18_scorecard reads the
+    others' outputs), then notebooks/test_outputs.py (the files they rewrote), with FIGURES_READERS."""
     path = nodeid.split("::", 1)[0]
-    return NOTEBOOK_GROUP if path.endswith(".ipynb") or path in FIGURES_READERS else path
+    return NOTEBOOK_GROUP if path.startswith("notebooks/") or path in FIGURES_READERS else path
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """Hand each pytest-xdist worker whole groups (work_group), the next group to the first one free."""
+    """Hand each pytest-xdist worker whole groups (work_group), LONGEST first, the next group to the
+    first worker free."""
     from xdist.scheduler import LoadScopeScheduling
 
     class ByGroup(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return work_group(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            for scope in reversed(LONGEST):
+                if scope in self.workqueue:
+                    self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
 
     return ByGroup(config, log)
 
