@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ajb_utils import __version__
@@ -61,7 +62,7 @@ DIGESTS_FILE = f"file_digests.{DIGEST}.json"
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a load builds or unpickles millions of acyclic objects,
+    """Pause the cyclic garbage collector (a load builds or decodes millions of acyclic objects,
     and each collection would walk them all); restore its state afterwards."""
     was_enabled = gc.isenabled()
     gc.disable()
@@ -319,10 +320,9 @@ def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
         return pd.Categorical.from_codes(
             codes, categories=pd.Index(layout["categories"][col]), ordered=layout["ordered"][col], validate=False
         )
-    if col in layout["json"]:
-        values = np.empty(len(column), dtype=object)
-        values[:] = [np.nan if v is None else json.loads(v) for v in column.to_pylist()]
-        return pd.Series(values, dtype=object, copy=False)
+    if col in layout["json"]:  # the whole column's JSON text decoded at once (a null cell: NaN)
+        cells = pc.fill_null(column, "NaN").to_pylist()
+        return pd.Series(json.loads(f"[{','.join(cells)}]"), dtype=object)
     return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
 
 
@@ -367,7 +367,8 @@ def read_build(
     if meta is None:
         raise FileNotFoundError(f"{folder} holds no complete build")
     drop = drop or {}
-    frames = {name: read_frame(folder, name, meta["layouts"][name], drop.get(name, ())) for name in FRAMES}
+    with gc_paused():  # the call lists' millions of objects, made at once
+        frames = {name: read_frame(folder, name, meta["layouts"][name], drop.get(name, ())) for name in FRAMES}
     return frames, meta
 
 

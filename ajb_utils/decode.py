@@ -13,6 +13,7 @@ config. Every file is read once (`ajb_utils.cache.read_input`, which keeps its c
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -230,7 +231,7 @@ def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[st
         codes = table.column(k).combine_chunks().dictionary_encode()
         out[k] = (codes.indices.to_numpy(zero_copy_only=False).astype(np.int32), codes.dictionary.to_pylist())
     for cond in [c for c in schema.CONDITIONS if c in table.column_names]:
-        block = table.column(cond).combine_chunks()
+        block = table.column(cond)
         if block.null_count == len(block):
             continue  # absent, or null in every row
         for m, metric in zip(schema.METRICS, block.flatten()):  # a null block or metric: null fields
@@ -245,7 +246,7 @@ def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[st
 
 def _head(data: bytes) -> dict[str, Any]:
     """Return the first non-blank line of JSON lines as an object ({} if it is not one)."""
-    line = next((x for x in data.split(b"\n", 64) if x.strip()), b"{}")
+    line = next((x for x in io.BytesIO(data) if x.strip()), b"{}")  # (no copy of `data`)
     try:
         head = _LINE.decode(line.decode("utf-8"))
     except ValueError:
