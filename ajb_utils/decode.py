@@ -221,10 +221,10 @@ def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[st
     read by Arrow's JSON reader (`_arrow_table`, `conditions` those of its first line); None
     when they are not that layout exactly (a malformed or cut line, another encoding or
     spelling, NaN: the line-by-line pass decides)."""
-    if b"NaN" in data or b"Infinity" in data:  # Arrow reads these; they are not JSON
-        return None
     table = _arrow_table(data, conditions)
     if table is None or not _released_layout(table, data.count(b"\n") + (not data.endswith(b"\n") and bool(data))):
+        return None
+    if any(map(_not_finite, table.columns)):  # NaN or Infinity: Arrow reads them, JSON has neither
         return None
     out: Columns = {}
     for k in NAMES:
@@ -242,6 +242,21 @@ def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[st
             if justifications:
                 out[f"{cond}.{m}.justification"] = fields["justification"]
     return out
+
+
+def _not_finite(column: Any) -> bool:
+    """Return True when an Arrow column holds a NaN or an infinity at any depth (every field of
+    a judge line is typed, so a number that is not JSON shows here)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_floating(column.type):
+        return bool(pc.any(pc.invert(pc.is_finite(column))).as_py())
+    if pa.types.is_struct(column.type):
+        return any(map(_not_finite, column.flatten()))
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        return _not_finite(pc.list_flatten(column))
+    return False
 
 
 def _head(data: bytes) -> dict[str, Any]:
