@@ -409,15 +409,11 @@ def kept_notes(notes: dict[str, Any], at: np.ndarray) -> Any:
 
 
 def notes_column(parts: list[Any]) -> pd.Categorical:
-    """Return rationales (dictionary-encoded Arrow arrays, `kept_notes`) as one categorical,
-    the categories in order of first appearance."""
+    """Return rationales (dictionary-encoded Arrow arrays, `kept_notes`) as one categorical, the
+    categories in order of first appearance."""
     import pyarrow as pa
 
-    values = pa.chunked_array(parts, parts[0].type if parts else pa.dictionary(pa.int32(), pa.string()))
-    values = values.unify_dictionaries()
-    codes = [c.indices.fill_null(-1).to_numpy(zero_copy_only=False) for c in values.chunks]
-    categories = values.chunk(0).dictionary.to_pylist() if values.num_chunks else []
-    return pd.Categorical.from_codes(np.concatenate(codes or [np.array([], np.int32)]), categories=pd.Index(categories))
+    return pa.chunked_array(parts, pa.dictionary(pa.int32(), pa.string())).to_pandas().array
 
 
 def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:
