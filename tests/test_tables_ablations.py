@@ -122,24 +122,11 @@ def test_sample_T04_and_rq3(sample):
     t04 = A.table_T04(sample)
     assert list(t04["generator"])[0] == "llama_3_3_70b_instruct" and len(t04) == 5
     np.testing.assert_allclose(t04["delta"], t04["default_0_5"] - t04["default_1_0"])
-    band = A.hard_band(sample)
+    band = verify.hard_band(sample)
     # the 1.0-default column is the six-judge mean of the band
     np.testing.assert_allclose(t04["default_1_0"], band["mean"])
-    ens = A.ensemble_vs_best(sample)
+    ens = verify.ensemble_vs_best(sample)
     assert ens["judge"].iloc[-1].startswith("soft_jury") and len(ens) == 7
-    comp = A.verdict_compression(sample)
-    assert len(comp) == 6
-    v = sample.verdicts
-    sub = v[
-        v["judge"].isin(schema.MAIN_JUDGES)
-        & (v["condition"] == "with_gt")
-        & (v["difficulty"] == "hard")
-        & v["llm_score"].notna()
-    ]
-    row = comp[(comp["condition"] == "with_gt") & (comp["difficulty"] == "hard")].iloc[0]
-    assert row["judge_1_pct"] == pytest.approx(100 * (sub["llm_score"] == 1.0).mean())
-    assert row["programmatic_1_pct"] == pytest.approx(100 * (sub["p"] == 1.0).mean())
-    assert row["n_verdicts"] == len(sub)
 
 
 def test_sample_format(sample):

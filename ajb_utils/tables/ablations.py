@@ -32,9 +32,6 @@ __all__ = [
     "runs_line",
     "run_commands",
     "rerun_command",
-    "hard_band",
-    "verdict_compression",
-    "ensemble_vs_best",
     "table_T04",
     "pairing_alignment",
     "temperature_table",
@@ -382,49 +379,6 @@ def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     return out
 
 
-def hard_band(bench, lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
-    """Return per generator the hard without-GT alignment band over the six judges.
-
-    Columns: generator, min, max, mean (over judges of their cell alignment), n_judges,
-    n_records (records per judge cell, max), all_in_band (every judge in [lo, hi]).
-    """
-    v = bench.verdicts
-    v = v[(v["difficulty"] == "hard") & (v["condition"] == "without_gt") & v["judge"].isin(_main_judges(bench))]
-    cells = _cells(v, ["generator", "judge"])
-    g = cells.groupby("generator", sort=False)
-    out = pd.DataFrame(
-        {
-            "min": g["align"].min(),
-            "max": g["align"].max(),
-            "mean": g["align"].mean(),
-            "n_judges": g["judge"].nunique(),
-            "n_records": g["n"].max(),
-        }
-    )
-    out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
-    order = [x for x in schema.GENERATORS if x in out.index]
-    return out.loc[order].rename_axis("generator").reset_index()
-
-
-def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) -> pd.DataFrame:
-    """Return the share (%) of 1.0 verdicts of the six judges and of p = 1 per cell of ``by``.
-
-    Columns: by..., judge_1_pct (llm_score == 1), programmatic_1_pct (p == 1), excess_pp (the
-    difference: credit the judges give beyond the scorer), n_verdicts. Null verdicts excluded.
-    """
-    v = bench.verdicts
-    v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
-    work = v[list(by)].assign(j1=v["llm_score"] == 1.0, p1=v["p"] >= 1.0 - 1e-9)
-    g = work.groupby(list(by), sort=False, observed=True)
-    out = pd.DataFrame(
-        {"judge_1_pct": 100 * g["j1"].mean(), "programmatic_1_pct": 100 * g["p1"].mean(), "n_verdicts": g.size()}
-    )
-    out["excess_pp"] = out["judge_1_pct"] - out["programmatic_1_pct"]
-    out = out[["judge_1_pct", "programmatic_1_pct", "excess_pp", "n_verdicts"]].reset_index()
-    out[list(by)] = out[list(by)].astype(str)
-    return _paper_sort(out, list(by))
-
-
 def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Return df sorted by key columns in the paper's order (schema lists)."""
     orders = {
@@ -436,28 +390,6 @@ def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     rank = [df[k].map({v: i for i, v in enumerate(orders.get(k, []))}).fillna(99) for k in keys]
     idx = np.lexsort([r.to_numpy() for r in reversed(rank)]) if keys else np.arange(len(df))
     return df.iloc[idx].reset_index(drop=True)
-
-
-def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_gt") -> pd.DataFrame:
-    """Return the six-judge soft jury vs each single judge over its declared population
-    (`paper.population("C-J")`: five generators), the records of the generators' cells pooled.
-
-    One row per judge plus "soft_jury (6 judges)": align (%, records pooled, as the paper's 79.8 for
-    GPT-5.4), n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
-    """
-    judges = _main_judges(bench)
-    v = bench.verdicts
-    gens = list(paper.population("C-J").generators)
-    v = v[(v["difficulty"] == difficulty) & (v["condition"] == condition) & v["judge"].isin(judges)]
-    v = v[v["generator"].isin(gens)]
-    jury = stats.soft_jury(v, judges, name="soft_jury (6 judges)")
-    cells = pd.concat([_cells(v, ["judge", "generator"]), _cells(jury, ["judge", "generator"])])
-    g = cells.assign(_w=cells["align"] * cells["n"]).groupby("judge", sort=False)
-    out = pd.DataFrame({"align": g["_w"].sum() / g["n"].sum(), "n_cells": g.size(), "n_records": g["n"].sum()})
-    out = out.loc[judges + ["soft_jury (6 judges)"]].rename_axis("judge").reset_index()
-    out["display"] = out["judge"].map(schema.display)
-    out["rank"] = out["align"].rank(ascending=False, method="min").astype(int)
-    return out[["judge", "display", "align", "n_cells", "n_records", "rank"]]
 
 
 T04_COLUMNS: list[str] = [
