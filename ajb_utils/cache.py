@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ajb_utils import __version__
@@ -61,7 +62,7 @@ DIGESTS_FILE = f"file_digests.{DIGEST}.json"
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a load builds or unpickles millions of acyclic objects,
+    """Pause the cyclic garbage collector (a load builds or decodes millions of acyclic objects,
     and each collection would walk them all); restore its state afterwards."""
     was_enabled = gc.isenabled()
     gc.disable()
@@ -312,35 +313,27 @@ def _plain(value: Any) -> Any:
 
 
 def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
-    """Return a categorical, JSON or text Parquet column as the frame's column (`_split_frame`
-    read backwards)."""
+    """Return a Parquet column as the frame's column (`_split_frame` read backwards)."""
     if col in layout["categories"]:
         codes = column.to_numpy()
         return pd.Categorical.from_codes(
             codes, categories=pd.Index(layout["categories"][col]), ordered=layout["ordered"][col], validate=False
         )
-    if col in layout["json"]:
-        values = np.empty(len(column), dtype=object)
-        values[:] = [np.nan if v is None else json.loads(v) for v in column.to_pylist()]
-        return pd.Series(values, dtype=object, copy=False)
-    return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
+    if col in layout["json"]:  # the whole column's JSON text decoded at once (a null cell: NaN)
+        cells = pc.fill_null(column, "NaN").to_pylist()
+        return pd.Series(json.loads(f"[{','.join(cells)}]"), dtype=object)
+    if col in layout["object_text"]:
+        return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
+    return column.to_pandas()
 
 
 def read_frame(folder: Path, name: str, layout: dict[str, Any], drop: tuple[str, ...] = ()) -> pd.DataFrame:
     """Return one frame written by `write_frame`, without the columns in `drop` (only the other
-    columns are read; Parquet read with memory mapping, one block per column so that no column
-    is copied into a consolidated block)."""
+    columns are read; Parquet read with memory mapping, each column its own block)."""
     columns = [c for c in layout["columns"] if c not in drop]
     table = pq.read_table(folder / f"{name}.parquet", memory_map=True, columns=columns, read_dictionary=FREE_TEXT)
-    coded = [c for c in columns if c in layout["categories"] or c in layout["json"] or c in layout["object_text"]]
-    decoded = {c: _decoded(table.column(c), c, layout) for c in coded}
-    plain = table.drop_columns(coded)
-    del table
-    out = plain.to_pandas(split_blocks=True) if plain.num_columns else pd.DataFrame()
-    out = out.reindex(pd.RangeIndex(layout["rows"])) if not plain.num_columns else out
-    for col, values in decoded.items():
-        out[col] = values
-    return out[columns] if list(out.columns) != columns else out
+    values = {c: _decoded(table.column(c), c, layout) for c in columns}
+    return pd.DataFrame(values, index=pd.RangeIndex(layout["rows"]), columns=columns, copy=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,7 +360,8 @@ def read_build(
     if meta is None:
         raise FileNotFoundError(f"{folder} holds no complete build")
     drop = drop or {}
-    frames = {name: read_frame(folder, name, meta["layouts"][name], drop.get(name, ())) for name in FRAMES}
+    with gc_paused():  # the call lists' millions of objects, made at once
+        frames = {name: read_frame(folder, name, meta["layouts"][name], drop.get(name, ())) for name in FRAMES}
     return frames, meta
 
 

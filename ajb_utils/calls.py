@@ -99,21 +99,15 @@ def _as_list(value: Any) -> list[Any] | None:
 def parse_arguments(args: Any) -> dict[str, Any]:
     """Return a call's arguments as a dict without null-valued keys (dict or JSON string in; JSON
     null is no arguments)."""
-    if args is None:
-        return {}
-    if type(args) is dict:
-        return {k: v for k, v in args.items() if v is not None}
     if isinstance(args, str | bytes):
         text = args.strip()
-        if not text:
-            return {}
         try:
-            args = _json_loads(text)
+            args = _json_loads(text) if text else None
         except json.JSONDecodeError as exc:
             raise CallParseError(f"arguments are not valid JSON: {exc.msg}") from None
-        if args is None:  # "null": no arguments, as a None value
-            return {}
-    if isinstance(args, Mapping):
+    if args is None:  # no arguments, or the text "null"
+        return {}
+    if type(args) is dict or isinstance(args, Mapping):
         return {k: v for k, v in args.items() if v is not None}  # always a new dict
     raise CallParseError(f"arguments must be an object, got {type(args).__name__}")
 

@@ -13,6 +13,7 @@ config. Every file is read once (`ajb_utils.cache.read_input`, which keeps its c
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -220,17 +221,17 @@ def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[st
     read by Arrow's JSON reader (`_arrow_table`, `conditions` those of its first line); None
     when they are not that layout exactly (a malformed or cut line, another encoding or
     spelling, NaN: the line-by-line pass decides)."""
-    if b"NaN" in data or b"Infinity" in data:  # Arrow reads these; they are not JSON
-        return None
     table = _arrow_table(data, conditions)
     if table is None or not _released_layout(table, data.count(b"\n") + (not data.endswith(b"\n") and bool(data))):
+        return None
+    if any(map(_not_finite, table.columns)):  # NaN or Infinity: Arrow reads them, JSON has neither
         return None
     out: Columns = {}
     for k in NAMES:
         codes = table.column(k).combine_chunks().dictionary_encode()
         out[k] = (codes.indices.to_numpy(zero_copy_only=False).astype(np.int32), codes.dictionary.to_pylist())
     for cond in [c for c in schema.CONDITIONS if c in table.column_names]:
-        block = table.column(cond).combine_chunks()
+        block = table.column(cond)
         if block.null_count == len(block):
             continue  # absent, or null in every row
         for m, metric in zip(schema.METRICS, block.flatten()):  # a null block or metric: null fields
@@ -243,9 +244,24 @@ def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[st
     return out
 
 
+def _not_finite(column: Any) -> bool:
+    """Return True when an Arrow column holds a NaN or an infinity at any depth (every field of
+    a judge line is typed, so a number that is not JSON shows here)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_floating(column.type):
+        return bool(pc.any(pc.invert(pc.is_finite(column))).as_py())
+    if pa.types.is_struct(column.type):
+        return any(map(_not_finite, column.flatten()))
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        return _not_finite(pc.list_flatten(column))
+    return False
+
+
 def _head(data: bytes) -> dict[str, Any]:
     """Return the first non-blank line of JSON lines as an object ({} if it is not one)."""
-    line = next((x for x in data.split(b"\n", 64) if x.strip()), b"{}")
+    line = next((x for x in io.BytesIO(data) if x.strip()), b"{}")  # (no copy of `data`)
     try:
         head = _LINE.decode(line.decode("utf-8"))
     except ValueError:

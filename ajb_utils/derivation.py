@@ -8,15 +8,13 @@ schemas) and assigns the FIRST matching path, in the DeRef order:
    in "$1500"; strings case-sensitively with word boundaries; booleans as ``<param> true/false``).
 2. ``FORMAT``   the value is in the query after one normalisation of the finite table below.
 3. ``DEFAULT``  the value equals the parameter's schema ``default`` (and, by 1-2, is not stated).
-4. ``HISTORY-ONLY`` the value equals a leaf of an earlier call's output (when outputs are known,
-   as in the authors' raw records; this rule is tried right after VISIBLE, before FORMAT and
-   DEFAULT, because a known output is evidence and the other rules are guesses), is a reference placeholder (``step2``, ``$tool``,
+4. ``HISTORY-ONLY`` the value is a reference placeholder (``step2``, ``$tool``,
    ``{{tool.output}}``, ``<result of tool>``), or its parameter is declared as an earlier call's
    output (schema description "Output of / Reference from / Result of the <tool> step") or is
    named after an earlier call's tool (key words match an earlier tool's name words on their
    first five letters, after dropping score/ref/id/result/output). The rule that fired is
-   reported in ``rule``; without tool outputs (the released main config has none) only the
-   last three can fire.
+   reported in ``rule``. The release carries no tool outputs, so a value is never matched
+   against an earlier call's output (DeRef's raw records could be).
 5. ``NO-SOURCE`` none of these (inferred values: "urgent" for ``critical``, "hold it for
    approval" for ``auto_approve=false`` when false is not the default, omitted values).
 
@@ -55,7 +53,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils.calls import normalize_calls, normalize_tools
 from ajb_utils.schema import DIFFICULTIES
 
 PATHS: list[str] = ["VISIBLE", "FORMAT", "DEFAULT", "HISTORY-ONLY", "NO-SOURCE"]
@@ -79,142 +76,44 @@ FORMAT_TABLE: pd.DataFrame = pd.DataFrame(
 )
 
 # ---------------------------------------------------------------- finite tables --------------
-_UNITS_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "a hundred": 100,
-    "thousand": 1000,
-    "a thousand": 1000,
-    "a dozen": 12,
-    "half a dozen": 6,
-    "two dozen": 24,
-    "a couple of": 2,
-}
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "thirteenth": 13,
-    "fourteenth": 14,
-    "fifteenth": 15,
-    "sixteenth": 16,
-    "seventeenth": 17,
-    "eighteenth": 18,
-    "nineteenth": 19,
-    "twentieth": 20,
-    "twenty-first": 21,
-    "twenty-second": 22,
-    "twenty-third": 23,
-    "twenty-fourth": 24,
-    "twenty-fifth": 25,
-    "twenty-sixth": 26,
-    "twenty-seventh": 27,
-    "twenty-eighth": 28,
-    "twenty-ninth": 29,
-    "thirtieth": 30,
-    "thirty-first": 31,
-}
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    )
-}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
+_NUMBER_WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+_NUMBER_WORDS += " seventeen eighteen nineteen twenty"
+_UNITS_WORDS = {w: i + 1 for i, w in enumerate(_NUMBER_WORDS.split())}
+_UNITS_WORDS |= {w: 10 * (i + 3) for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split())}
+_UNITS_WORDS |= {"hundred": 100, "a hundred": 100, "thousand": 1000, "a thousand": 1000}
+_UNITS_WORDS |= {"a dozen": 12, "half a dozen": 6, "two dozen": 24, "a couple of": 2}
+_ORDINAL_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth"
+_ORDINAL_WORDS += " fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+_ORDINALS = {w: i + 1 for i, w in enumerate(_ORDINAL_WORDS.split())}
+_ORDINALS |= {f"twenty-{w}": 21 + i for i, w in enumerate(_ORDINAL_WORDS.split()[:9])}
+_ORDINALS |= {"thirtieth": 30, "thirty-first": 31}
+_MONTH_NAMES = "january february march april may june july august september october november december"
+_MONTHS = {m: i + 1 for i, m in enumerate(_MONTH_NAMES.split())}
+_MONTHS |= {m[:3]: i for m, i in list(_MONTHS.items())} | {"sept": 9}
 # phrase -> candidate values (durations in seconds and minutes; spans in days)
 _FIXED_PHRASES: dict[str, tuple[float, ...]] = {
-    "a minute": (60.0,),
-    "one minute": (60.0,),
-    "an hour": (3600.0, 60.0),
-    "one hour": (3600.0, 60.0),
+    **dict.fromkeys(("a minute", "one minute"), (60.0,)),
+    **dict.fromkeys(("an hour", "one hour"), (3600.0, 60.0)),
     "half an hour": (1800.0, 30.0),
-    "a day": (1.0, 86400.0),
-    "one day": (1.0, 86400.0),
-    "a week": (7.0,),
-    "one week": (7.0,),
+    **dict.fromkeys(("a day", "one day"), (1.0, 86400.0)),
+    **dict.fromkeys(("a week", "one week"), (7.0,)),
     "a fortnight": (14.0,),
-    "a month": (30.0,),
-    "one month": (30.0,),
+    **dict.fromkeys(("a month", "one month"), (30.0,)),
     "a quarter": (90.0,),
-    "a year": (365.0,),
-    "one year": (365.0,),
-    "gigabit": (1000.0,),
-    "a gig": (1000.0,),
+    **dict.fromkeys(("a year", "one year"), (365.0,)),
+    **dict.fromkeys(("gigabit", "a gig"), (1000.0,)),
 }
 _UNIT_FACTORS: dict[str, tuple[float, ...]] = {  # "<number> <unit>" -> value x factor
-    "minute": (60.0,),
-    "minutes": (60.0,),
-    "min": (60.0,),
-    "mins": (60.0,),
-    "hour": (3600.0, 60.0),
-    "hours": (3600.0, 60.0),
-    "hr": (3600.0, 60.0),
-    "hrs": (3600.0, 60.0),
-    "week": (7.0,),
-    "weeks": (7.0,),
-    "month": (30.0,),
-    "months": (30.0,),
-    "year": (365.0,),
-    "years": (365.0,),
-    "day": (1.0,),
-    "days": (1.0,),
-    "gig": (1000.0,),
-    "gigabit": (1000.0,),
-    "gbps": (1000.0,),
-    "meg": (1.0,),
-    "mbps": (1.0,),
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), (60.0,)),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs"), (3600.0, 60.0)),
+    **dict.fromkeys(("week", "weeks"), (7.0,)),
+    **dict.fromkeys(("month", "months"), (30.0,)),
+    **dict.fromkeys(("year", "years"), (365.0,)),
+    **dict.fromkeys(("day", "days"), (1.0,)),
+    **dict.fromkeys(("gig", "gigabit", "gbps"), (1000.0,)),
+    **dict.fromkeys(("meg", "mbps", "mw"), (1.0,)),
     "gw": (1000.0,),
     "kw": (0.001, 1000.0),
-    "mw": (1.0,),
 }
 _CURRENCY = {
     "usd": ("dollar", "dollars", "$", "us dollars"),
@@ -266,9 +165,6 @@ _HISTORY_DESC = re.compile(
     re.I,
 )
 _WORDS = re.compile(r"[a-z0-9]+")
-_PREFILTER = True  # skip a regex when the literals it needs are absent (tests turn it off to compare)
-_FOUR_DIGITS = re.compile(r"\d{4}")
-_LETTERS = re.compile(r"[a-z]+")
 # per currency: its non-alphabetic names (substring test) and one regex of its alphabetic names
 _CURRENCY_FINDERS = {
     code: (
@@ -277,7 +173,6 @@ _CURRENCY_FINDERS = {
     )
     for code, names in _CURRENCY.items()
 }
-_UNITS_WORD_SETS = [frozenset(w.split()) for w in _UNITS_WORDS]
 _FOLD_VALUE = re.compile(r"[\s_\-]+")
 _FOLD_QUERY = re.compile(r"[^\w@.#$%]+")
 
@@ -333,32 +228,22 @@ class QueryIndex:
         for m in _NUM_TOKEN.finditer(t):
             self.visible_numbers.add(_num_key(float(m.group())))
         fmt = self.format_numbers
-        # The expensive regexes only run when a literal they need is in the text (exact for
-        # ASCII text, where IGNORECASE matching equals matching the lower-cased text).
-        # Number words and month names only match as whole words (bounded on both sides), so
-        # the set of the text's letter runs decides; units may follow a word without a space.
-        low, ascii_ = self.lower, _PREFILTER and t.isascii()
-        tokens = set(_LETTERS.findall(low)) if ascii_ else set()
-        words = not ascii_ or any(ws <= tokens for ws in _UNITS_WORD_SETS)
-        phrases = not ascii_ or any(w in low for w in _FIXED_PHRASES)
-        units = not ascii_ or any(w in low for w in _UNIT_FACTORS)
-        months = not ascii_ or (not tokens.isdisjoint(_MONTHS) and _FOUR_DIGITS.search(t) is not None)
         for m in _THOUSANDS.finditer(t):
             fmt.add(_num_key(float(m.group().replace(",", ""))))
         for m in _SUFFIXED.finditer(t):
             fmt.add(_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]))
         for m in _PERCENT.finditer(t):
             fmt.add(_num_key(float(m.group(1)) / 100.0))
-        for m in _WORD_NUM.finditer(t) if words else ():
+        for m in _WORD_NUM.finditer(t):
             fmt.add(float(_UNITS_WORDS[m.group(1).lower()]))
-        for m in _PHRASE.finditer(t) if phrases else ():
+        for m in _PHRASE.finditer(t):
             fmt.update(_FIXED_PHRASES[m.group(1).lower()])
-        for m in _NUM_UNIT.finditer(t) if units else ():
+        for m in _NUM_UNIT.finditer(t):
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
         for rx, order in ((_DATE_DMY, "dmy"), (_DATE_MDY, "mdy")):
-            for m in rx.finditer(t) if months else ():
+            for m in rx.finditer(t):
                 a, b, y = m.groups()
                 d, mo = (
                     (_day(a), _MONTHS[b.lower().rstrip(".")])
@@ -373,7 +258,7 @@ class QueryIndex:
             if iso:
                 self.dates.add(iso)
         for code, (symbols, rx) in _CURRENCY_FINDERS.items():
-            if any(n in low for n in symbols) or (rx is not None and rx.search(low)):
+            if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower)):
                 self.currencies.add(code)
 
     def has_number(self, x: float) -> bool:
@@ -484,20 +369,12 @@ class CallContext:
     tool: str
     schema: Mapping[str, Any]
     earlier_tools: list[str]
-    earlier_outputs: list[Any]
-
-
-def from_earlier_output(value: Any, ctx: CallContext) -> bool:
-    """Return True if the value equals a leaf of an earlier call's known output."""
-    return any(out is not None and any(_same(value, leaf) for _, leaf in leaves(out)) for out in ctx.earlier_outputs)
 
 
 def history_rule(value: Any, param: str, ctx: CallContext) -> str | None:
-    """Return which HISTORY-ONLY rule fires for a value (output / placeholder / schema / name) or None."""
+    """Return which HISTORY-ONLY rule fires for a value (placeholder / schema / name) or None."""
     if not ctx.earlier_tools:
         return None
-    if from_earlier_output(value, ctx):
-        return "output"
     if isinstance(value, str) and _PLACEHOLDER.match(value):
         return "placeholder"
     desc = str((ctx.schema.get("properties") or {}).get(param, {}).get("description", "")) if ctx.schema else ""
@@ -513,16 +390,9 @@ def history_rule(value: Any, param: str, ctx: CallContext) -> str | None:
 
 
 def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> tuple[str, str]:
-    """Return (path, rule) for one argument value: the first of VISIBLE, FORMAT, DEFAULT, HISTORY-ONLY, NO-SOURCE.
-
-    Where the record carries tool outputs, a value equal to an earlier output is HISTORY-ONLY
-    ("output") as soon as it is not literally in the query: the outputs decide before the
-    FORMAT, DEFAULT and other HISTORY-ONLY rules, which only guess at a source.
-    """
+    """Return (path, rule) for one argument value: the first of VISIBLE, FORMAT, DEFAULT, HISTORY-ONLY, NO-SOURCE."""
     if is_visible(value, param, q):
         return "VISIBLE", "literal"
-    if ctx.earlier_tools and from_earlier_output(value, ctx):
-        return "HISTORY-ONLY", "output"
     if is_format(value, param, q):
         return "FORMAT", "normalised"
     props = (ctx.schema.get("properties") or {}) if ctx.schema else {}
@@ -544,7 +414,7 @@ CENSUS_COLUMNS: list[str] = ["step", "tool", "param", "arg_path", "value", "path
 
 
 def _call_contexts(
-    calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]], outputs: Sequence[Any] | None
+    calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
 ) -> list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]]:
     """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]).
 
@@ -554,12 +424,7 @@ def _call_contexts(
     by_name = {str(t.get("name")): t for t in tools or []}
     out = []
     for i, c in enumerate(calls):
-        ctx = CallContext(
-            str(c["name"]),
-            by_name.get(str(c["name"]), {}),
-            [str(x["name"]) for x in calls[:i]],
-            list(outputs[:i]) if outputs is not None else [],
-        )
+        ctx = CallContext(str(c["name"]), by_name.get(str(c["name"]), {}), [str(x["name"]) for x in calls[:i]])
         args = [
             (str(key), path, leaf, json.dumps(leaf, default=str))
             for key, v in (c.get("arguments") or {}).items()
@@ -569,112 +434,20 @@ def _call_contexts(
     return out
 
 
-def _census_rows(
-    contexts: list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]], q: QueryIndex
-) -> Iterator[tuple]:
-    """Yield one census row (CENSUS_COLUMNS) per leaf argument value of the calls, against query q."""
-    for step, ctx, args in contexts:
-        for key, path, leaf, text in args:
-            p, rule = classify_value(leaf, key, q, ctx)  # nested leaves: anchored on the key
-            yield (step, ctx.tool, key, path, text, p, rule)
-
-
-def census_calls(
-    query: str,
-    calls: Sequence[Mapping[str, Any]],
-    tools: Sequence[Mapping[str, Any]],
-    outputs: Sequence[Any] | None = None,
-    q: QueryIndex | None = None,
-) -> pd.DataFrame:
-    """Return one row per leaf argument value: step, tool, param, path (leaf), value, path, rule.
-
-    ``calls`` are canonical ``{"name", "arguments"}``; ``tools`` canonical schemas
-    (``ajb_utils.calls.normalize_tools``); ``outputs[i]`` the output of call i when known.
-    """
-    q = q if q is not None else QueryIndex(query)
-    rows = list(_census_rows(_call_contexts(calls, tools, outputs), q))
-    return pd.DataFrame(rows, columns=CENSUS_COLUMNS)
-
-
-# ---------------------------------------------------------------- raw records ---------------
-def raw_record_trace(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Return {query, calls, outputs, tools, dag_type} from one record in the authors' raw format.
-
-    The conversation (``expected_responses``) alternates assistant tool-call turns and tool
-    turns whose content maps each call id (``step2``) to its output; calls are flattened in
-    order and ``outputs[i]`` is call i's output (None when the trace does not show it).
-    """
-    calls: list[dict[str, Any]] = []
-    ids: list[str | None] = []
-    out_by_id: dict[str, Any] = {}
-    for turn in raw.get("expected_responses") or []:
-        if turn.get("role") == "assistant" and turn.get("tool_calls"):
-            tc = turn["tool_calls"]
-            items = json.loads(tc) if isinstance(tc, str) else tc
-            for item, canon in zip(items, normalize_calls(items) or [], strict=True):
-                calls.append(canon)
-                ids.append(item.get("id") if isinstance(item, Mapping) else None)
-        elif turn.get("role") == "tool" and turn.get("content"):
-            content = turn["content"]
-            items = json.loads(content) if isinstance(content, str) else content
-            for item in items if isinstance(items, list) else [items]:
-                o = item.get("output", item) if isinstance(item, Mapping) else None
-                if isinstance(o, Mapping) and "function" in o:
-                    out_by_id[str(o["function"])] = o.get("output")
-    return {
-        "query": str(raw.get("user_message", "")),
-        "calls": calls,
-        "outputs": [out_by_id.get(str(i)) if i is not None else None for i in ids],
-        "tools": normalize_tools(raw.get("available_tools") or raw.get("tools")),
-        "dag_type": raw.get("dag_type"),
-    }
-
-
-# ---------------------------------------------------------------- the benchmark census ------
-def records_from_raw(raws: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """Return records in the shape of ``bench.records`` (plus ``expected_outputs``) from raw authors' records.
-
-    The raw format has one user message; it stands for every difficulty's query.
-    """
-    rows = []
-    for raw in raws:
-        tr = raw_record_trace(raw)
-        rows.append(
-            {
-                "id": str(raw.get("id")),
-                "dag_type": tr["dag_type"],
-                **{f"query_{d}": tr["query"] for d in DIFFICULTIES},
-                "tools": tr["tools"],
-                "expected_calls": tr["calls"],
-                "expected_outputs": tr["outputs"],
-            }
-        )
-    return pd.DataFrame(rows)
-
-
 def derivation_census(records: pd.DataFrame, difficulties: Iterable[str] = DIFFICULTIES) -> pd.DataFrame:
-    """Return the census: one row per (id, difficulty, leaf argument) with dag_type and path.
-
-    ``records`` is ``bench.records`` or :func:`records_from_raw`. Where a record carries tool
-    outputs (column ``expected_outputs``), HISTORY-ONLY is decided from them first; the release
-    has none, so there it fires through placeholders, schema descriptions and parameter names
-    only (see module doc). The same rows as :func:`census_calls` per record and difficulty,
-    concatenated; built as one list of rows (each record's calls digested once, each query
-    once), not a frame per call.
-    """
+    """Return the census: one row per (id, difficulty, leaf argument) with dag_type, step, tool, param,
+    arg_path, value, path and rule (each record's calls digested once, each query once)."""
     difficulties = list(difficulties)
-    has_outputs = "expected_outputs" in records.columns
     cols = ["id", "dag_type", "tools", "expected_calls", *[f"query_{d}" for d in difficulties]]
-    cols += ["expected_outputs"] if has_outputs else []
     rows: list[tuple] = []
     for r in zip(*(records[c].tolist() for c in cols)):
-        rid, dag, tools, calls = str(r[0]), str(r[1]), r[2], r[3] or []
-        contexts = _call_contexts(calls, tools, r[-1] if has_outputs else None)
-        if not any(args for _, _, args in contexts):
-            continue
-        for j, d in enumerate(difficulties):
-            q = QueryIndex(str(r[4 + j]))
-            rows.extend((rid, dag, d, *row) for row in _census_rows(contexts, q))
+        contexts = _call_contexts(r[3] or [], r[2])
+        for d, query in zip(difficulties, r[4:]):
+            q = QueryIndex(str(query))
+            for step, ctx, args in contexts:
+                for key, path, leaf, text in args:
+                    p, rule = classify_value(leaf, key, q, ctx)  # nested leaves: anchored on the key
+                    rows.append((str(r[0]), str(r[1]), d, step, ctx.tool, key, path, text, p, rule))
     out = pd.DataFrame(rows, columns=["id", "dag_type", "difficulty", *CENSUS_COLUMNS])
     out["path"] = pd.Categorical(out["path"], categories=PATHS)
     out["difficulty"] = pd.Categorical(out["difficulty"], categories=list(DIFFICULTIES))
@@ -691,11 +464,3 @@ def path_shares(census: pd.DataFrame, by: Sequence[str] = ("difficulty",)) -> pd
     shares.insert(0, "n_args", n.astype(np.int64))
     shares.columns.name = None
     return shares.reset_index()
-
-
-def record_nonvisible_share(census: pd.DataFrame) -> pd.DataFrame:
-    """Return per (id, difficulty): n_args and nonvisible_share (0-1) of non-VISIBLE arguments."""
-    work = census[["id", "difficulty"]].copy()
-    work["_nv"] = (census["path"].astype(str) != "VISIBLE").to_numpy(float)
-    out = work.groupby(["id", "difficulty"], observed=True, sort=True)["_nv"].agg(["mean", "size"])
-    return out.rename(columns={"mean": "nonvisible_share", "size": "n_args"}).reset_index()

@@ -180,26 +180,11 @@ def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.Da
     return _summary(_rows(p), params, seed)
 
 
-def sweep(
-    p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int, rows: _Rows | None = None
-) -> pd.DataFrame:
+def sweep(p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int) -> pd.DataFrame:
     """Return :func:`simulation_summary` for each value of one parameter (column `value`), same seed per value."""
-    rows = rows if rows is not None else _rows(p)
+    rows = _rows(p)
     parts = [
         _summary(rows, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x)) for x in values
     ]
     out = pd.concat(parts, ignore_index=True)
     return out[["param", "value", *[c for c in out.columns if c not in ("param", "value")]]]
-
-
-TEACHING_PARAMS: tuple[str, ...] = ("hedge_rate", "leniency", "anchoring", "blind_sensitivity")
-
-
-def teaching_sweeps(p: pd.DataFrame, base: JudgeParams, grid: Sequence[float], seed: int) -> dict[str, pd.DataFrame]:
-    """Return the four X5 sweeps {param: sweep frame}; the blind-sensitivity sweep turns hedging and false alarms off to isolate compression."""
-    rows = _rows(p)
-    out = {k: sweep(p, base, k, grid, seed, rows) for k in TEACHING_PARAMS[:3]}
-    out["blind_sensitivity"] = sweep(
-        p, replace(base, hedge_rate=0.0, false_alarm=0.0), "blind_sensitivity", grid, seed, rows
-    )
-    return out

@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema
+from ajb_utils import paper, schema, stats
 from ajb_utils.tables.ablations import (
     PAIRINGS,
     STUDIES,
     _cells,
-    ensemble_vs_best,
+    _main_judges,
     format_without_gt,
-    hard_band,
     study_runs,
 )
 from ajb_verify import display, engine
@@ -29,6 +28,8 @@ __all__ = [
     "format_checks",
     "lever_checks",
     "repeat_checks",
+    "hard_band",
+    "ensemble_vs_best",
 ]
 
 
@@ -39,6 +40,52 @@ _EFFECT: dict[str, str] = {"c2": "delta", "temperature": "max_spread", "thinking
 def _nothing(t: pd.DataFrame, column: str = "delta") -> bool:
     """Return True when an ablation table reproduced nothing (no rows, or `column` all NaN: no runs)."""
     return column not in t or not t[column].notna().any()
+
+
+def hard_band(bench, lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
+    """Return per generator the hard without-GT alignment band over the six judges.
+
+    Columns: generator, min, max, mean (over judges of their cell alignment), n_judges,
+    n_records (records per judge cell, max), all_in_band (every judge in [lo, hi]).
+    """
+    v = bench.verdicts
+    v = v[(v["difficulty"] == "hard") & (v["condition"] == "without_gt") & v["judge"].isin(_main_judges(bench))]
+    cells = _cells(v, ["generator", "judge"])
+    g = cells.groupby("generator", sort=False)
+    out = pd.DataFrame(
+        {
+            "min": g["align"].min(),
+            "max": g["align"].max(),
+            "mean": g["align"].mean(),
+            "n_judges": g["judge"].nunique(),
+            "n_records": g["n"].max(),
+        }
+    )
+    out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
+    order = [x for x in schema.GENERATORS if x in out.index]
+    return out.loc[order].rename_axis("generator").reset_index()
+
+
+def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_gt") -> pd.DataFrame:
+    """Return the six-judge soft jury vs each single judge over its declared population
+    (`paper.population("C-J")`: five generators), the records of the generators' cells pooled.
+
+    One row per judge plus "soft_jury (6 judges)": align (%, records pooled, as the paper's 79.8 for
+    GPT-5.4), n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
+    """
+    judges = _main_judges(bench)
+    v = bench.verdicts
+    gens = list(paper.population("C-J").generators)
+    v = v[(v["difficulty"] == difficulty) & (v["condition"] == condition) & v["judge"].isin(judges)]
+    v = v[v["generator"].isin(gens)]
+    jury = stats.soft_jury(v, judges, name="soft_jury (6 judges)")
+    cells = pd.concat([_cells(v, ["judge", "generator"]), _cells(jury, ["judge", "generator"])])
+    g = cells.assign(_w=cells["align"] * cells["n"]).groupby("judge", sort=False)
+    out = pd.DataFrame({"align": g["_w"].sum() / g["n"].sum(), "n_cells": g.size(), "n_records": g["n"].sum()})
+    out = out.loc[judges + ["soft_jury (6 judges)"]].rename_axis("judge").reset_index()
+    out["display"] = out["judge"].map(schema.display)
+    out["rank"] = out["align"].rank(ascending=False, method="min").astype(int)
+    return out[["judge", "display", "align", "n_cells", "n_records", "rank"]]
 
 
 def rq3_checks(bench) -> pd.DataFrame:

@@ -10,11 +10,10 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.tables.agreement import judge_side_bound, matrix_stats, tier_search
 from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
-from ajb_utils.tables.main_results import worked_example_AppI
 from ajb_verify import engine
-from ajb_verify.main_results import finding_verdicts
+from ajb_verify.agreement import judge_side_bound, matrix_stats, tier_search
+from ajb_verify.main_results import finding_verdicts, worked_example_AppI
 
 __all__ = [
     "guide_weighting_checks",

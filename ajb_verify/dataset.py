@@ -1,4 +1,5 @@
-"""Claims and comparisons of the paper's dataset section (the tables: `ajb_utils.tables.dataset`)."""
+"""Claims and comparisons of the paper's dataset section (the tables: cells of notebook 01), and App. D's
+persistent null tuples, which only the corpus claims count."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema
-from ajb_utils.tables.dataset import null_tuples
 from ajb_verify import engine
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "compare_T09",
     "dataset_checks",
     "corpus_checks",
+    "null_tuples",
 ]
 
 
@@ -136,3 +137,28 @@ def corpus_checks(bench) -> list[engine.Verdict]:
         else:
             out.append(engine.verdict(cid, p, shown=shown))
     return out
+
+
+def null_tuples(bench) -> pd.DataFrame:
+    """Return one row per (generator, judge, difficulty, id) of the six judges under the two main
+    conditions, with ``n_conditions`` judged and ``null`` (a condition without any verdict)."""
+    v = bench.verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & v["condition"].isin(schema.MAIN_CONDITIONS)]
+    keys = ["generator", "judge", "difficulty", "id", "condition"]
+    rec = (
+        v.assign(has=v["llm_score"].notna())
+        .groupby(keys, observed=True)
+        .agg(has=("has", "any"), dag_type=("dag_type", "first"))
+        .reset_index()
+    )
+    tup = (
+        rec.groupby(keys[:-1], observed=True)
+        .agg(
+            n_conditions=("condition", "size"),
+            null=("has", "all"),  # negated below: a tuple is null unless every condition has a verdict
+            dag_type=("dag_type", "first"),
+        )
+        .reset_index()
+    )
+    tup["null"] = ~tup["null"].to_numpy(bool)
+    return tup

@@ -1,26 +1,18 @@
-"""Claims and comparisons of the paper's main results section (the tables: `ajb_utils.tables.main_results`)."""
+"""Claims and comparisons of the paper's main results section (notebook 03; the tables: `ajb_utils.tables.main_results`),
+with the Findings 1-3 numbers the claims are checked on (notebook 03 shows them in its cells)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
+from ajb_utils.scoring import match, programmatic_scores
 from ajb_utils.tables.anchoring import paired_lift, per_metric_lift
-from ajb_utils.tables.main_results import (
-    T02_KEYS,
-    T11_READINGS,
-    band_four_of_five,
-    finding1,
-    finding1_band,
-    finding2_lift,
-    finding3_best_judge,
-    main_verdicts,
-    slope_ratios,
-    table_T02,
-    table_T11,
-)
+from ajb_utils.tables.main_results import T02_KEYS, main_verdicts, table_T02
 from ajb_verify import display, engine
 from ajb_verify.anchoring import lift_checks
 
@@ -33,6 +25,15 @@ __all__ = [
     "findings_checks",
     "mismatch_checks",
     "ci_checks",
+    "worked_example_AppI",
+    "T11_READINGS",
+    "table_T11",
+    "finding1",
+    "finding1_band",
+    "finding2_lift",
+    "finding3_best_judge",
+    "band_four_of_five",
+    "slope_ratios",
 ]
 
 
@@ -51,6 +52,28 @@ def compare_T10(ci: pd.DataFrame, generator: str = "llama_3_3_70b_instruct") -> 
     )
     long["stat"] = long["stat"].map({"mean": "mean", "lo": "ci_lo", "hi": "ci_hi"})
     return engine.compare(long, rep, on=T02_KEYS + ["stat"], value="value")
+
+
+T11_READINGS: tuple[str, ...] = ("records", "topology")  # App. F does not say how p-bar weighs records
+
+
+def table_T11(bench, weighting: str = "records") -> pd.DataFrame:
+    """Return generator programmatic accuracy p-bar (%) per generator x difficulty (wide).
+
+    p-bar is the record mean of the four-metric mean p_mean; ``weighting="topology"`` first
+    averages within each dag_type and then takes the unweighted mean over topologies.
+    """
+    gen = bench.generations
+    keys = ["generator", "difficulty"] + (["dag_type"] if weighting == "topology" else [])
+    m = gen.groupby(keys, observed=True)["p_mean"].mean()
+    if weighting == "topology":
+        m = m.groupby(level=["generator", "difficulty"], observed=True).mean()
+    wide = (100.0 * m).unstack("difficulty")
+    wide.columns = wide.columns.astype(str)
+    wide = wide.reindex(index=[g for g in schema.GENERATORS if g in wide.index], columns=schema.DIFFICULTIES)
+    wide.index = wide.index.astype(str)
+    wide.index.name = "generator"
+    return wide.reset_index()
 
 
 def compare_T11(bench) -> pd.DataFrame:
@@ -236,3 +259,124 @@ def missing_rule_fit(bench, rules: Sequence[str] = stats.MISSING_RULES) -> pd.Da
     out = pd.DataFrame(rows)
     out["best"] = out["mean_abs_diff"] == out["mean_abs_diff"].min()
     return out
+
+
+def worked_example_AppI() -> pd.DataFrame:
+    """Return Appendix I end to end from its printed calls (notebook 02 shows it): per metric p, the
+    QwQ-32B verdict l (1 on every metric), match 1 - |p - l|, and mu (%) in the last row."""
+    gt = [
+        {"name": "calculate_temporal_transaction_deviation", "arguments": {"timestamp": 1, "tx_per_day": 5}},
+        {"name": "calculate_amount_based_deviation", "arguments": {"amount": 184.73, "daily_avg": 312.5}},
+        {"name": "compute_composite_behavior_anomaly_score", "arguments": {"temporal": 0, "amount": 0}},
+    ]
+    last = {"temporal": "{% output of function with id 2 %}", "amount": "{% output of function with id 1 %}"}
+    gen = [gt[1], gt[0], {"name": gt[2]["name"], "arguments": last}]
+    p = programmatic_scores(gen, gt)
+    out = pd.DataFrame({"metric": schema.METRICS, "p": [p[m] for m in schema.METRICS], "llm_score": 1.0})
+    out["match"] = match(out["p"], out["llm_score"])
+    out.loc[len(out)] = ["mu (Eq. 4b, %)", float("nan"), float("nan"), 100.0 * out["match"].mean()]
+    return out
+
+
+def _generators(n_generators: int) -> list[str]:
+    """Return the 5 generators, or the 4 open-weight ones for n_generators=4."""
+    if n_generators not in (4, 5):
+        raise ValueError("n_generators must be 4 or 5")
+    return list(schema.GENERATORS) if n_generators == 5 else schema.OPEN_WEIGHT_GENERATORS
+
+
+def _six(cells: pd.DataFrame, n_generators: int) -> pd.DataFrame:
+    """Return the six main judges' cells of the chosen generators."""
+    return cells[cells["judge"].isin(schema.MAIN_JUDGES) & cells["generator"].isin(_generators(n_generators))]
+
+
+def finding1(cells: pd.DataFrame, n_generators: int = 5) -> dict[str, Any]:
+    """Return Finding 1 numbers: monotone (gen, judge) pairs (both conditions), slopes, ratio."""
+    six = _six(cells, n_generators)
+    mono = stats.monotone_pairs(six, keys=("generator", "judge", "condition"))
+    both = mono.groupby(["generator", "judge"])["monotone"].all()
+    slopes = stats.degradation_slopes(six, by="generator")
+    allrow = slopes[slopes["generator"] == "all"].iloc[0]
+    mh = six[six["condition"] == "with_gt"].groupby("difficulty")["align"].mean()
+    return {
+        "monotone_pairs": int(both.sum()),
+        "n_pairs": int(both.size),
+        "monotone_by_condition": mono.groupby("condition")["monotone"].sum().to_dict(),
+        "slopes": slopes,
+        "slope_ratio": float(allrow["ratio"]),
+        "medium_hard_drop_gt": float(mh["medium"] - mh["hard"]),
+    }
+
+
+def finding1_band(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0, n_generators: int = 5) -> pd.DataFrame:
+    """Return per generator the hard without-GT min/max/mean over six judges and band flags."""
+    sub = _six(cells, n_generators)
+    sub = sub[(sub["difficulty"] == "hard") & (sub["condition"] == "without_gt")]
+    g = sub.groupby("generator")["align"].agg(["min", "max", "mean"])
+    g = g.reindex([x for x in _generators(n_generators) if x in g.index])
+    g["all_six_in_band"] = (g["min"] >= lo) & (g["max"] <= hi)
+    g["mean_in_band"] = g["mean"].between(lo, hi)
+    g.index.name = "generator"
+    return g.reset_index()
+
+
+def finding2_lift(
+    bench, cells: pd.DataFrame, n_generators: int = 5, n_bootstrap: int = 2000, seed: stats.SeedLike = 0
+) -> pd.DataFrame:
+    """Return GT lift (pp) per six-judge judge as anchoring.paired_lift gives it: the paired lift with its
+    paired-bootstrap 95% CI and sign, and the paper's unpaired Eq. 5b (`lift_unpaired`) beside it.
+
+    `cells` only names the generator set's judges; the lifts are computed from the verdicts on every
+    call (no memo: the caller owns the frame)."""
+    gens = _generators(n_generators)
+    v = main_verdicts(bench, schema.MAIN_JUDGES)
+    return _finding2_order(paired_lift(v[v["generator"].isin(gens)], n_bootstrap, seed), cells)
+
+
+def _finding2_order(out: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """Return the lifts of the judges `cells` names, in the paper's judge order."""
+    out = out[out["judge"].isin(set(cells["judge"].astype(str)))]
+    out["_o"] = out["judge"].map({j: i for i, j in enumerate(schema.JUDGES)})
+    return out.sort_values("_o").drop(columns="_o").reset_index(drop=True)
+
+
+def finding3_best_judge(cells: pd.DataFrame, n_generators: int = 5) -> pd.DataFrame:
+    """Return per (generator, difficulty, condition) the best six-judge judge(s), ties joined by '='."""
+    six = _six(cells, n_generators).copy()
+    six["r"] = six["align"].round(1)  # ties as printed in the paper (one decimal)
+    best = six[six["r"] == six.groupby(["generator", "difficulty", "condition"])["r"].transform("max")]
+    best = best.assign(name=best["judge"].map(schema.display))
+    out = (
+        best.groupby(["generator", "difficulty", "condition"])
+        .agg(
+            best=("name", " = ".join),
+            align=("r", "first"),
+            n_tied=("name", "size"),
+            qwq=("judge", lambda s: "judge_qwq_32b" in set(s)),
+        )
+        .reset_index()
+    )
+    out["_g"] = out["generator"].map({g: i for i, g in enumerate(schema.GENERATORS)})
+    out["_d"] = out["difficulty"].map({d: i for i, d in enumerate(schema.DIFFICULTIES)})
+    return out.sort_values(["condition", "_g", "_d"]).drop(columns=["_g", "_d"]).reset_index(drop=True)
+
+
+def band_four_of_five(cells: pd.DataFrame, lo: float = 77.0, hi: float = 82.0) -> tuple[pd.Series, str]:
+    """Return (the hard without-GT cells of the six judges on the four generators nearest the band,
+    the generator left out): Finding 1's "across four of five generators", read literally.
+
+    A generator's distance is how far its farthest cell lies outside [lo, hi] (0 when all are in);
+    the one farthest out is left out (ties: the later in paper order)."""
+    sub = _six(cells, 5)
+    sub = sub[(sub["difficulty"] == "hard") & (sub["condition"] == "without_gt")]
+    dist = sub.assign(d=np.maximum(lo - sub["align"], sub["align"] - hi).clip(lower=0)).groupby("generator")["d"].max()
+    order = [g for g in schema.GENERATORS if g in dist.index]
+    out = max(order, key=lambda g: (dist[g], order.index(g)))
+    return sub.loc[sub["generator"] != out, "align"], out
+
+
+def slope_ratios(cells: pd.DataFrame) -> pd.Series:
+    """Return the per-generator slope ratio (easy-hard drop without GT / with GT, six judges)."""
+    s = finding1(cells, 5)["slopes"]
+    s = s[s["generator"] != "all"]
+    return s.set_index("generator")["ratio"].astype(float)

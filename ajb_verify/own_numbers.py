@@ -15,12 +15,11 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.breakdown import CW_WEIGHTINGS, T14_WEIGHTINGS
 from ajb_utils.tables.guide import decision_guide
-from ajb_utils.tables.main_results import worked_example_AppI
 from ajb_verify import engine
 from ajb_verify.agreement import f10_checks
 from ajb_verify.audit import audit_cross_tables, audit_table2, audit_text_table, compare_T06_values, takeaway_checks
 from ajb_verify.breakdown import breakdown_checks
-from ajb_verify.main_results import compare_T02, compare_T10
+from ajb_verify.main_results import compare_T02, compare_T10, worked_example_AppI
 
 __all__ = [
     "PAPER_INCONSISTENCIES",

@@ -46,17 +46,6 @@ EXTRA_FUNCS = (
 )
 
 
-def _figure_input(fid: str, bench, cache: dict):
-    """Return what figure_<fid> plots when it takes a table rather than the bench (None if unknown)."""
-    makers = {
-        "F08": lambda: tables.degradation_table(cache.setdefault("T02", tables.table_T02(bench))),
-        "F03": lambda: cache.setdefault("T24", tables.table_T24(bench)),
-        "F09": lambda: cache.setdefault("T28", tables.table_T28(bench)),
-        "F10": lambda: cache.setdefault("F10t", tables.table_F10(bench)),
-    }
-    return makers[fid]() if fid in makers else None
-
-
 def _call(name: str, fn, bench, cache: dict):
     """Call a table/figure/check function with the bench (and the cells when it needs them)."""
     if name == "findings_checks":
@@ -65,15 +54,7 @@ def _call(name: str, fn, bench, cache: dict):
         return fn(bench, n_bootstrap=2000, seed=0)
     if name == "mine_over_anchoring":
         return fn(bench.verdicts)
-    if name.startswith("figure_"):
-        try:
-            return fn(bench)
-        except (TypeError, KeyError, AttributeError):
-            arg = _figure_input(name.split("_", 1)[1], bench, cache)
-            if arg is None:
-                raise
-            return fn(arg)
-    return fn(bench)
+    return fn(bench)  # the figures of notebooks 01-05 are drawn in their notebook's cells (listed as not found)
 
 
 def time_analysis(bench) -> tuple[float, list[tuple[str, str, float]]]:

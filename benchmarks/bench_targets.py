@@ -79,7 +79,10 @@ def run(script: str, source: Path, code: Path, cache: Path) -> dict[str, float]:
     """Return wall s, CPU s, peak MiB (and the inner time it printed) of one fresh process."""
     env = {**os.environ, "PYTHONPATH": str(code), "AJB_CACHE_DIR": str(cache)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", script, str(source)], env=env, stdout=subprocess.PIPE, text=True)
+    # in the checkout: `python -c` puts the working directory first on the path, before PYTHONPATH
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(source)], cwd=code, env=env, stdout=subprocess.PIPE, text=True
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     out = proc.stdout.read() if proc.stdout else ""
@@ -133,6 +136,12 @@ def main() -> None:
     print(f"source {args.source.resolve()}, {args.repeat} runs a row, {os.cpu_count()} cores")
     for code in args.code:
         print(f"\n== code of {code.resolve()}")
+        used = subprocess.run(
+            [sys.executable, "-c", "import ajb_utils; print(ajb_utils.__file__)"],
+            **{"cwd": code, "env": {**os.environ, "PYTHONPATH": str(code)}, "capture_output": True, "text": True},
+        ).stdout.strip()
+        if not Path(used).resolve().is_relative_to(code.resolve()):
+            raise SystemExit(f"the processes would import {used}, not the code of {code}")
         imports = measure("imports (data, tables, figures)", IMPORTS, args.source, code, args.repeat, True)
         floor = measure("parse floor (orjson, every line)", FLOOR, args.source, code, args.repeat, True)
         build = measure("build (empty cache)", BUILD, args.source, code, args.repeat, True)

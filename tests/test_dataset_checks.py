@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 import ajb_verify as verify
-from ajb_utils import schema, tables
+from ajb_utils import schema
 
 
 def _t07(counts: dict[str, int]) -> pd.DataFrame:
@@ -57,6 +57,6 @@ def test_null_tuples_flags_a_tuple_with_a_condition_without_any_verdict() -> Non
         rows += [("r1", "g", "hard", judge, cond, m, s, "chain") for m, s in zip(["a", "b"], scores)]
     cols = ["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "dag_type"]
     v = pd.DataFrame(rows, columns=cols).astype({c: "category" for c in cols if c != "llm_score"})
-    tup = tables.null_tuples(SimpleNamespace(verdicts=v)).set_index("judge")
+    tup = verify.null_tuples(SimpleNamespace(verdicts=v)).set_index("judge")
     assert tup["null"].to_dict() == {j1: True, j2: False}
     assert tup["null"].dtype == bool and tup["n_conditions"].tolist() == [2, 2]

@@ -1,12 +1,14 @@
 """Every paper figure rendered from the sample: a paper width (3.3 or 6.9 in), nothing drawn outside
 the figure, and no legend covering plotted data (lines, bars, markers, images, text in the axes).
 
-figure_F05 is owned by the claim-check work and checked there; every other figure function is here.
+The figures a notebook draws in its own cells (F04, T26, F05, X5) are drawn here by executing those
+cells' source on the sample, and on the sample without runs (the release's situation).
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import sys
+from pathlib import Path
 
 import matplotlib
 
@@ -14,7 +16,6 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import Collection  # noqa: E402
 from matplotlib.image import AxesImage  # noqa: E402
@@ -22,9 +23,12 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from ajb_utils import figures, simulator, stats, tables  # noqa: E402
+from ajb_utils import figures, simulator, tables  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.tables import ablations  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from notebook_cells import notebook_figure  # noqa: E402
 
 RUN = "static_schema_judge"
 
@@ -37,53 +41,34 @@ def bench():
 
 def _x2(bench):
     b = load_bench("sample", runs=[RUN])
-    return figures.figure_X2_runs(tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0))
+    cells = tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0)
+    metas = [{"run": RUN, "model": "static", "synthetic": True}]
+    return notebook_figure("15", ["colours = ["], b, cells=cells, runs=[RUN], metas=metas)
 
 
-def _x5(bench):
+def _f04(b):
+    return notebook_figure("07", ["panels = "], b, t25=ablations.table_T25(b), t27=ablations.table_T27(b))
+
+
+def _t26(b):
+    return notebook_figure("08", ["fig.suptitle"], b, t26=ablations.table_T26(b))
+
+
+def _f05(b):
+    f05, t31 = ablations.format_table(b, "F05"), ablations.table_T31(b)
+    return notebook_figure("09", ["ours_gt = "], b, f05=f05, t31=t31)
+
+
+def _x5(b):
     params = simulator.JudgeParams("simulated", 0.85, 0.30, 0.15, 0.10, 0.10, 0.03)
-    p = simulator.p_long(bench.generations)
-    return figures.figure_X5(simulator.teaching_sweeps(p, params, np.linspace(0, 1, 5), 1))
-
-
-def _references(b) -> dict[str, pd.DataFrame]:
-    """Return the reference judges' Table 24 and Table 28 rows as notebook 04 computes them."""
-    names = [stats.REFERENCE_JUDGES[k] for k in ("always_1", "oracle")]
-    refs = SimpleNamespace(verdicts=stats.reference_verdicts(b.generations, ("always_1", "oracle")))
-    return {"T24": tables.table_T24(refs, judges=names), "T28": tables.table_T28(refs, "with_gt", judges=names)}
-
-
-def _reference_cells(b) -> pd.DataFrame:
-    """Return the reference judges' Table 2 cells as notebook 03 computes them."""
-    refv = stats.reference_verdicts(b.generations, tables.REFERENCE_KINDS)
-    return stats.align(refv, by=tables.T02_KEYS, missing=stats.PAPER_MISSING).astype({k: str for k in tables.T02_KEYS})
-
-
-def _f08_references(refs: pd.DataFrame) -> pd.DataFrame:
-    """Return the reference judges' degradation rows as notebook 03 draws them (without GT; they read no GT)."""
-    names = [stats.REFERENCE_JUDGES[k] for k in ("always_1", "oracle")]
-    parts = [
-        tables.degradation_table(refs, judges=[r]).query("condition == 'without_gt'").assign(judge=r) for r in names
-    ]
-    return pd.concat(parts, ignore_index=True)
+    p = simulator.p_long(b.generations)
+    return notebook_figure("17", ["sweeps = {", "kappa_ax = "], b, p=p, params=params, n_grid=5)
 
 
 MAKERS = {
-    "F03": lambda b: figures.figure_F03(tables.table_T24(b), _references(b)["T24"]),
-    "F04": lambda b: figures.figure_F04(
-        ablations.table_T25(b),
-        ablations.table_T27(b),
-        ablations.temperature_ci(b, "T25"),
-        ablations.temperature_ci(b, "T27"),
-    ),
-    "T26": lambda b: figures.figure_T26(ablations.table_T26(b)),
-    "F08": lambda b: figures.figure_F08(
-        tables.degradation_table(tables.table_T02(b)),
-        tables.degradation_ci(b, 200, 0),
-        _f08_references(_reference_cells(b)),
-    ),
-    "F09": lambda b: figures.figure_F09(tables.table_T28(b, "with_gt"), references=_references(b)["T28"]),
-    "F10": lambda b: figures.figure_F10(tables.table_F10(b, "with_gt")),
+    "F04": _f04,
+    "F05": _f05,
+    "T26": _t26,
     "X2": _x2,
     "X5": _x5,
 }
@@ -182,21 +167,4 @@ def test_figure_size_and_legends(artifact, bench, tmp_path) -> None:
 
     px = Image.open(png).size[0] / figures.PNG_DPI
     assert px <= width + 0.05, f"{artifact} saved {px:.2f} in wide"
-    plt.close(fig)
-
-
-def test_f10_matrices_share_one_colour_scale(bench) -> None:
-    """The same colour is the same share in both confusion matrices (one norm, one colour bar)."""
-    fig, axes = MAKERS["F10"](bench)
-    norms = [ax.images[0].norm for ax in axes]
-    assert len({(n.vmin, n.vmax) for n in norms}) == 1
-    assert len(fig.axes) == len(axes) + 1  # a single colour bar
-    plt.close(fig)
-
-
-def test_f09_writes_p_bar_as_the_symbol(bench) -> None:
-    """The reference row says p̄, as the other figures and the notebooks do, not 'p-bar'."""
-    fig, ax = MAKERS["F09"](bench)
-    labels = [t.get_text() for t in np.atleast_1d(ax)[0].get_yticklabels()]
-    assert any("p̄" in t for t in labels) and not any("p-bar" in t for t in labels)
     plt.close(fig)

@@ -483,6 +483,25 @@ def test_a_malformed_line_is_counted_and_a_cut_last_line_is_an_error(tmp_path):
         read_files([path], "judge")
 
 
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_a_number_that_is_not_json_is_a_malformed_line_in_a_released_file(tmp_path, literal):
+    """A released-layout judge file whose one flaw is NaN or an infinity (which Arrow's reader
+    takes) has that line counted bad, by file and line, and its other lines read as they are;
+    the same literal inside a rationale's text is text."""
+    from ajb_utils.data.read import read_files
+
+    good = [json.dumps(_judge_line(i, with_gt=_block(0.5 * i))) for i in range(3)]
+    flawed = good[1].replace('"overall_alignment_pct": 50.0', f'"overall_alignment_pct": {literal}', 1)
+    assert flawed != good[1]
+    path = tmp_path / "judge.jsonl"
+    path.write_text("\n".join([good[0], flawed, good[2]]) + "\n")
+    raw = read_files([path], "judge")
+    assert raw.bad == [f"{path}: line 2: {literal} is not a JSON value"] and raw.n == 3
+    assert raw.rows["with_gt.tool_selection.llm_score"].tolist() == [0.0, 1.0]
+    path.write_text("\n".join([good[0].replace('"j"', f'"{literal} in words"'), good[2]]) + "\n")
+    assert read_files([path], "judge").bad == []
+
+
 GENERATOR_FILES = {
     "released": [
         {

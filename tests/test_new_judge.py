@@ -6,7 +6,9 @@ import ast
 import dataclasses
 import json
 import shutil
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -18,6 +20,9 @@ from ajb_judge.runner import RunSummary
 from ajb_utils import paper, schema
 from ajb_utils.paths import NOTEBOOKS_DIR, REPO_ROOT, SAMPLE_DIR
 from ajb_utils.tables import new_judge as ext
+
+sys.path.insert(0, str(Path(__file__).parent))
+from notebook_cells import run_cells  # noqa: E402
 
 NB = NOTEBOOKS_DIR / "15_new_judge.ipynb"
 J1, J2, NEW = "judge_gpt_5_4", "judge_qwq_32b", "my_judge"
@@ -69,41 +74,39 @@ def test_a_run_of_one_condition_is_compared_on_that_condition_only(tiny) -> None
     one = tiny[~((tiny["judge"] == NEW) & (tiny["condition"] == "without_gt"))]
     v = ext.x2_verdicts(one, NEW, [J1, J2])
     assert set(v["condition"]) == {"with_gt"}
-    x2 = ext.table_X2(v, NEW, [J1, J2])
-    assert set(x2["condition"]) == {"with_gt"} and x2["rank"].notna().all()
-    lift = ext.table_X2_lift(v, NEW, [J1, J2], n_bootstrap=20).set_index("judge")
+    lift = _lift(one, n_bootstrap=20)
     assert lift.loc[NEW, "sign"] == "n/a" and pd.isna(lift.loc[NEW, "lift"])  # a lift needs both conditions
 
 
-def test_table_X2_hand_computed(tiny) -> None:
-    v = ext.x2_verdicts(tiny, NEW, [J1, J2])
-    x2 = ext.table_X2(v, NEW, [J1, J2])
-    assert len(x2) == 2 * 2 * 2  # 1 generator + 'all' rows, x 2 difficulties x 2 conditions
-    assert list(x2["generator"].unique()) == [G, "all"]
-    r = x2[(x2["generator"] == G) & (x2["difficulty"] == "easy")].set_index("condition")
-    d1, d2 = schema.display(J1), schema.display(J2)
-    # with GT: new (1+1)/2 = 100, J1 (1+.5)/2 = 75, J2 .5 = 50 -> rank 1; without GT: 25, 100, 50 -> rank 3
-    assert r.loc["with_gt", [NEW, d1, d2]].tolist() == [100.0, 75.0, 50.0]
-    assert r.loc["without_gt", [NEW, d1, d2]].tolist() == [25.0, 100.0, 50.0]
-    assert r["rank"].tolist() == [1, 3]
-    assert r["of"].tolist() == [3, 3]  # the new judge and the two given, not a fixed 7
-    assert r.loc["with_gt", "six_mean"] == 62.5 and r.loc["with_gt", "new_minus_six_mean"] == 37.5
-    assert r["n"].tolist() == [1, 1]
-    rep = paper.reported("T02")
-    rep = rep[
-        (rep["generator"] == G)
-        & (rep["difficulty"] == "easy")
-        & (rep["condition"] == "with_gt")
-        & rep["judge"].isin([J1, J2])
-    ]
-    assert r.loc["with_gt", "paper_six_mean"] == pytest.approx(rep["value"].mean())
-    allrow = x2[(x2["generator"] == "all") & (x2["difficulty"] == "easy") & (x2["condition"] == "with_gt")].iloc[0]
-    assert allrow[NEW] == 100.0 and allrow["n"] == 1
+def _lift(verdicts: pd.DataFrame, n_bootstrap: int = 200, seed: int = 1) -> pd.DataFrame:
+    """Return notebook 15's GT-lift table (its cell, run on `verdicts`), indexed by judge."""
+    ns = run_cells(
+        "15",
+        ["v_new = tables.x2_verdicts"],
+        bench=SimpleNamespace(verdicts=verdicts),
+        run_name=NEW,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+    )
+    return ns["lift_all"]
 
 
-def test_table_X2_lift(tiny) -> None:
-    v = ext.x2_verdicts(tiny, NEW, [J1, J2])
-    lift = ext.table_X2_lift(v, NEW, [J1, J2], n_bootstrap=200, seed=1).set_index("judge")
+def test_six_mean_minus_paper_hand_computed(tiny) -> None:
+    """Notebook 15's cells: per (generator, difficulty, condition) and over generators ('all'), the
+    six judges' mean alignment on the run's items minus the paper's mean of the same judges' cells."""
+    bench = SimpleNamespace(verdicts=tiny, synthetic=True)
+    ns = run_cells("15", ["v_new = tables.x2_verdicts", "keys = ["], bench=bench, run_name=NEW, n_bootstrap=20, seed=1)
+    got = ns["cells_vs_paper"]["six_mean_minus_paper"]
+    assert len(got) == 2 * 2 * 2  # 1 generator + 'all', x 2 difficulties x 2 conditions (the paper has all cells)
+    rep = paper.reported("T02").set_index(["judge", "generator", "difficulty", "condition", "stat"])["value"]
+    paper_mean = np.mean([rep[(j, G, "easy", "with_gt", "alignment")] for j in (J1, J2)])
+    # with GT, easy: J1 (1 + .5) / 2 = 75, J2 .5 = 50 on record r1 (the new judge's only item): mean 62.5
+    assert got[(G, "easy", "with_gt")] == pytest.approx(62.5 - paper_mean)
+    assert got[("all", "easy", "with_gt")] == pytest.approx(62.5 - paper_mean)  # one generator: 'all' is the same
+
+
+def test_gt_lift_hand_computed(tiny) -> None:
+    lift = _lift(tiny)
     # per cell: new 100 - 25 = 75; J1 75 - 100 = -25; J2 50 - 50 = 0 (same in both difficulties)
     assert lift.loc[NEW, "lift"] == pytest.approx(75.0) and lift.loc[NEW, "sign"] == "+"
     assert lift.loc[schema.display(J1), "lift"] == pytest.approx(-25.0)
@@ -186,17 +189,12 @@ def test_default_run_loads_beside_the_released_judges(tmp_path: Path) -> None:
     assert st["null"].sum() == 0 and st["items"].sum() == 2 * len(items.generations)
     bench = load_bench(src, runs=[p["run_name"]])
     assert set(schema.MAIN_JUDGES) | {p["run_name"]} <= set(bench.judges["judge"])
-    v = ext.x2_verdicts(bench.verdicts, p["run_name"])
-    x2 = ext.table_X2(v, p["run_name"])
-    assert len(x2) == (len(schema.GENERATORS) + 1) * 3 * 2
-    assert (
-        x2[p["run_name"]].notna().all()
-        and (x2["of"] == 7).all()
-        and (x2["rank"] >= 1).all()
-        and (x2["rank"] <= x2["of"]).all()
-    )
-    g = x2[x2["generator"] != "all"]
-    assert g["n"].sum() == 2 * len(items.generations)
+    x2 = ext.table_X2_runs(ext.x2_runs_cells(bench.verdicts, [p["run_name"]], n_bootstrap=20, seed=0))
+    assert len(x2) == 3 * 2 and x2["align"].notna().all()
+    assert (x2["of"] == 7).all() and (x2["rank"] >= 1).all() and (x2["rank"] <= x2["of"]).all()
+    mine = ext.x2_verdicts(bench.verdicts, p["run_name"]).query(f"judge == '{p['run_name']}'")
+    assert len(mine[["id", "generator", "difficulty", "condition"]].drop_duplicates()) == 2 * len(items.generations)
+    assert x2["items"].sum() <= 2 * len(items.generations)  # paired: the items all seven judged
 
 
 def test_endpoint_run_works_inside_a_running_event_loop(tmp_path: Path) -> None:
@@ -301,6 +299,9 @@ def test_two_static_runs_and_an_api_run_in_one_table(tmp_path: Path, monkeypatch
         assert (got <= expected).all() and (got >= 0.8 * expected).all(), (run, got, per_cell)  # paired: all 7 judged
     metas = {m["run"]: m for m in run_metas(src, runs)}
     assert metas["api"]["model"] == "good" and metas["api"]["backend"] == "openai" and metas["static_a"]["synthetic"]
-    fig, axes = figures.figure_X2_runs(cells)
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import notebook_figure  # notebook 15 draws the figure in its cell
+
+    fig, axes = notebook_figure("15", ["colours = ["], bench, cells=cells, runs=runs, metas=list(metas.values()))
     assert len(axes) == 2 and len(axes[0].get_legend_handles_labels()[0]) == 4  # the six's range + 3 runs
     figures.close_all()

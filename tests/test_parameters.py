@@ -1,17 +1,15 @@
 """Notebook parameters: an unknown name or value fails before anything is written, listing the
-valid ones, whether the notebook is run by papermill's own CLI, run_notebooks.py or reproduce.py."""
+valid ones, when the notebook is run by papermill's own CLI (run_notebooks.py and reproduce.py check
+a parameter file before they start: ajb_run/tests/test_parameter_files.py)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-from ajb_run import parameter_files
 from ajb_utils import parameters, paths, provenance, schema
 
 SCRIPTS = paths.REPO_ROOT / "scripts"
@@ -112,11 +110,6 @@ def test_check_names_lists_every_unknown_one() -> None:
     assert "valid names: n_bootstrap, seed" in msg
 
 
-def test_declared_parameters_of_a_committed_notebook() -> None:
-    nb = paths.NOTEBOOKS_DIR / "03_main_results.ipynb"
-    assert {"data_source", "revision", "out_dir", "seed", "n_bootstrap"} <= parameter_files.declared_parameters(nb)
-
-
 # ---- end to end: nothing is written under figures/sample/ -------------------------------------
 def _snapshot() -> dict[str, float]:
     return {str(p): p.stat().st_mtime_ns for p in SAMPLE_FIGURES.rglob("*")} if SAMPLE_FIGURES.exists() else {}
@@ -158,46 +151,6 @@ def test_papermill_cli_fails_before_writing(tmp_path: Path, untouched_figures, n
     assert "ParameterError" in proc.stderr and expected in proc.stderr, proc.stderr[-2000:]
 
 
-def _params_file(tmp_path: Path, spec: dict) -> Path:
-    path = tmp_path / "typo.yaml"
-    path.write_text(yaml.safe_dump(spec))
-    return path
-
-
-@pytest.mark.parametrize(
-    "spec, expected",
-    [
-        ({"default": {"n_bootsrap": 10}}, "unknown parameter 'n_bootsrap' in"),
-        ({"03_main_results": {"missing": "miss"}}, "unknown parameter 'missing' for 03_main_results"),
-        ({"10": {"anchoring_judge": "judge_foo"}}, "anchoring_judge"),
-    ],
-)
-@pytest.mark.parametrize("script", ["run_notebooks.py", "reproduce.py"])
-def test_scripts_check_parameters_before_launching(tmp_path: Path, untouched_figures, script, spec, expected) -> None:
-    proc = subprocess.run(
-        [sys.executable, str(SCRIPTS / script), "--params", str(_params_file(tmp_path, spec))],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert proc.stdout == ""
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], proc.stderr
-    assert "valid" in lines[0]
-
-
-def test_shipped_parameter_files_pass_the_check() -> None:
-    for path in sorted((paths.REPO_ROOT / "papermill_params").glob("*.yaml")):
-        proc = subprocess.run(
-            [sys.executable, str(SCRIPTS / "run_notebooks.py"), "--params", str(path), "--list"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert proc.returncode == 0, (path.name, proc.stdout + proc.stderr)
-
-
 def test_papermill_is_on_path() -> None:
     assert shutil.which("papermill"), "the papermill CLI is installed with the package"
 
@@ -213,14 +166,3 @@ def test_run_parameters_checks_the_kernel_namespace(monkeypatch, tmp_path: Path)
     assert not (tmp_path / "o").exists()
     shell.user_ns["In"] = ["", "out_dir = None\n", "x = 1"]
     assert provenance.output_dir("sample", tmp_path / "o", provenance.run_parameters(shell.user_ns)) == tmp_path / "o"
-
-
-def test_declared_names_hold_every_name_papermill_sees() -> None:
-    """The AST reading of each committed notebook's parameters cell finds every name papermill's
-    own inspection finds, plus the PEP 604-annotated ones papermill misses."""
-    import papermill as pm
-
-    for nb in sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb")):
-        theirs, ours = set(pm.inspect_notebook(str(nb))), parameter_files.declared_parameters(nb)
-        assert theirs <= ours, (nb.name, theirs - ours)
-        assert "data_source" in ours

@@ -2,10 +2,13 @@
 
 Each fenced shell or Python block of README.md is preceded by a marker: `<!-- runnable -->` (this
 test runs it), `<!-- runnable: slow ... -->` (runs it too, marked slow: `-m "not slow"` skips it
-locally, CI runs it) or `<!-- not run: <why> -->` (needs a server or the network). A runnable block
-runs as written, line by line from the repository's root, in a temporary copy of the repository,
-so nothing it writes lands in the checkout; `pip install ...` (the environment the tests run in)
-and the test command itself (this suite) are the two lines it leaves out.
+locally, CI runs it), `<!-- checked: <the tests that run the same> -->` (its commands are checked,
+not run: shell syntax, each script's arguments parsed by its own parser, each notebook named and
+each `-p` parameter declared by it with a valid value; the tests it names run the same commands)
+or `<!-- not run: <why> -->` (needs a server or the network). A runnable block runs as written,
+line by line from the repository's root, in a temporary copy of the repository, so nothing it
+writes lands in the checkout; `pip install ...` (the environment the tests run in) and the test
+command itself (this suite) are the two lines it leaves out.
 
 The quick start's main command is not run here: the release rehearsal
 (tests/test_release_rehearsal.py) is the suite's one end-to-end run of it, and its block says so
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -24,8 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
-from ajb_utils import paths
+from ajb_run import parameter_files
+from ajb_utils import parameters, paths
+from script_modules import load_script
 
 README = paths.REPO_ROOT / "README.md"
 FENCE = re.compile(r"(?:<!--\s*(?P<marker>[^>]*?)\s*-->\s*\n)?```(?P<lang>\w*)\n(?P<body>.*?)\n```", re.S)
@@ -48,6 +55,10 @@ class Block:
     @property
     def slow(self) -> bool:
         return self.marker.startswith("runnable: slow")
+
+    @property
+    def checked(self) -> bool:
+        return self.marker.startswith("checked:")
 
 
 def readme_blocks(text: str) -> list[Block]:
@@ -97,16 +108,69 @@ def repo_copy(dest: Path) -> Path:
     return dest
 
 
+def command_lines(script: str) -> list[list[str]]:
+    """Return each command of a shell script as its words (comments dropped, continuations joined)."""
+    text = re.sub(r"\\\n", " ", script)
+    return [shlex.split(line, comments=True) for line in text.splitlines() if shlex.split(line, comments=True)]
+
+
+def papermill_problems(words: list[str]) -> list[str]:
+    """Return what is wrong with a `papermill NB OUT ... -p name value` command: a missing notebook, a
+    parameter it does not declare, a value the parameter check refuses."""
+    notebook = paths.REPO_ROOT / words[1]
+    if not notebook.is_file():
+        return [f"no notebook {words[1]}"]
+    declared = parameter_files.declared_parameters(notebook)
+    given = {words[i + 1]: yaml.safe_load(words[i + 2]) for i, w in enumerate(words) if w in ("-p", "--parameters")}
+    return [f"{words[1]} declares no parameter {n!r}" for n in given if n not in declared] + parameters.value_problems(
+        given
+    )
+
+
+def script_problems(words: list[str]) -> list[str]:
+    """Return what is wrong with a `python scripts/run_notebooks.py ...` command: arguments its parser
+    refuses, a selection of no notebook."""
+    rn = load_script("run_notebooks")
+    try:
+        args = rn.parse_args(words[2:])
+    except SystemExit:
+        return [f"run_notebooks.py refuses {shlex.join(words[2:])}"]
+    return [] if rn.list_notebooks(args.notebooks_dir, args.only) else [f"no notebook matches {args.only}"]
+
+
+def check_problems(block: Block) -> list[str]:
+    """Return what is wrong with a checked block's commands (see the module docstring); a command of a
+    kind this check does not know is a problem too."""
+    script = commands(block)
+    syntax = subprocess.run(["bash", "-n", "-c", script], capture_output=True, text=True)
+    if syntax.returncode:
+        return [syntax.stderr.strip()]
+    problems = []
+    for words in command_lines(script):
+        if words[0] == "papermill":
+            problems += papermill_problems(words)
+        elif words[:2] == ["python", "scripts/run_notebooks.py"]:
+            problems += script_problems(words)
+        elif words[0] != "printf":
+            problems.append(f"no check for {shlex.join(words)}")
+    return problems
+
+
 BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
 RUNNABLE = [b for b in BLOCKS if b.runnable]
+CHECKED = [b for b in BLOCKS if b.checked]
 
 
 def test_every_shell_and_python_block_says_whether_it_runs() -> None:
     unmarked = [
-        b.line for b in BLOCKS if b.lang in (*SHELL, "python") and not (b.runnable or b.marker.startswith("not run:"))
+        b.line
+        for b in BLOCKS
+        if b.lang in (*SHELL, "python") and not (b.runnable or b.checked or b.marker.startswith("not run:"))
     ]
-    assert unmarked == [], f"README blocks starting on lines {unmarked} need <!-- runnable --> or <!-- not run: why -->"
-    assert len(RUNNABLE) >= 3
+    assert unmarked == [], (
+        f"README blocks starting on lines {unmarked} need <!-- runnable -->, <!-- checked: tests --> or <!-- not run: why -->"
+    )
+    assert len(RUNNABLE) + len(CHECKED) >= 3
 
 
 def test_the_readme_names_only_files_that_exist() -> None:
@@ -155,6 +219,28 @@ def test_runnable_block_runs(block: Block, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("block", [pytest.param(b, id=f"line{b.line}") for b in CHECKED])
+def test_checked_block_names_what_exists(block: Block) -> None:
+    assert check_problems(block) == []
+
+
+def test_the_block_check_finds_a_typo() -> None:
+    """A mistyped parameter, value, notebook, option or command, and a broken quote, are each found."""
+    typo = Block(
+        "bash",
+        "papermill notebooks/03_main_results.ipynb /tmp/x.ipynb -p n_bootsrap 200 -p missing drop\n"
+        "papermill notebooks/03_main_rezults.ipynb /tmp/x.ipynb\n"
+        "python scripts/run_notebooks.py --onyl 03\npython scripts/run_notebooks.py --only 99\n"
+        "python scripts/reproduce.py --params x.yaml\n",
+        "checked: none",
+        1,
+    )
+    found = "\n".join(check_problems(typo))
+    for wrong in ("'n_bootsrap'", "'drop'", "03_main_rezults", "--onyl", "['99']", "reproduce.py --params"):
+        assert wrong in found, (wrong, found)
+    assert check_problems(Block("bash", "printf 'a\n", "checked: none", 1)) != []
+
+
 def test_a_block_not_run_names_the_test_that_runs_it() -> None:
     """The quick start's main command is the release rehearsal's: no runnable block reruns it, and the
     test a `not run:` marker names exists and runs scripts/reproduce.py."""
@@ -163,3 +249,6 @@ def test_a_block_not_run_names_the_test_that_runs_it() -> None:
     assert named == {"tests/test_release_rehearsal.py"}
     for name in named:
         assert "scripts/reproduce.py" in (paths.REPO_ROOT / name).read_text(encoding="utf-8")
+    for block in CHECKED:  # a checked block names the tests that run its commands
+        named = re.findall(r"[\w/]*tests/test_\w+\.py", block.marker)
+        assert named and all((paths.REPO_ROOT / n).is_file() for n in named), block.marker

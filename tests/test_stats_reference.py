@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ajb_utils import schema, stats, tables
+from ajb_utils import stats, tables
 from ajb_utils.data import load_bench
 
 
@@ -104,28 +104,3 @@ def test_static_frame_is_appended_and_unknown_kind_refused() -> None:
     assert set(v["judge"]) == {stats.REFERENCE_JUDGES["always_1"], stats.REFERENCE_JUDGES["static"]}
     with pytest.raises(ValueError, match="unknown reference judge"):
         stats.reference_verdicts(gens, ["always_2"])
-
-
-def test_T02_references_layout(bench) -> None:
-    """The reference table has the six judges' mean / best / worst and one row per reference judge for each generator."""
-    cells = tables.table_T02(bench)
-    wide = tables.table_T02_references(cells, _reference_cells(bench))
-    assert wide.shape == (5 * (3 + len(tables.REFERENCE_KINDS)), 6)
-    six = cells[
-        cells["judge"].isin(schema.MAIN_JUDGES)
-        & (cells["generator"] == "qwen3_32b")
-        & (cells["difficulty"] == "hard")
-        & (cells["condition"] == "without_gt")
-    ]["align"]
-    assert wide.loc[("qwen3_32b", "six judges: mean"), ("hard", "without_gt")] == pytest.approx(six.mean())
-
-
-def test_degradation_ci_brackets_the_six_judge_mean(bench) -> None:
-    """Figure 8's CIs: one row per (generator or 'all', condition, difficulty), lo <= mean <= hi, seeded."""
-    a = tables.degradation_ci(bench, 300, 1)
-    b = tables.degradation_ci(bench, 300, 1)
-    pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 6 * 2 * 3 and ((a["lo"] <= a["mean"]) & (a["mean"] <= a["hi"])).all()
-    deg = tables.degradation_table(tables.table_T02(bench)).set_index(["generator", "condition"])
-    one = a.set_index(["generator", "condition", "difficulty"])["mean"]
-    assert abs(one[("qwen3_32b", "with_gt", "hard")] - deg.loc[("qwen3_32b", "with_gt"), "hard"]) < 0.5

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -11,10 +11,9 @@ import pandas as pd
 import pytest
 
 import ajb_verify as verify
-from ajb_utils import derivation as dv
 from ajb_utils import stats
 from ajb_utils.schema import METRICS
-from ajb_utils.tables import anchoring, new_judge
+from ajb_utils.tables import anchoring
 
 COLS = ["id", "generator", "difficulty", "judge", "condition", "metric", "llm_score", "p"]
 
@@ -66,9 +65,13 @@ def test_gt_lift_estimate_and_interval_measure_the_same_pairs():
     assert out.at["J", "n_pairs"] == 1
 
 
-def test_table_X2_lift_is_the_paired_estimate_too():
-    out = new_judge.table_X2_lift(_one_sided(), "J", judges=[], n_bootstrap=50, seed=0)
-    row = out.iloc[0]
+def test_notebook_15_lift_is_the_paired_estimate_too():
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells  # notebook 15 computes its GT lift in a cell
+
+    bench = SimpleNamespace(verdicts=_one_sided())
+    ns = run_cells("15", ["v_new = tables.x2_verdicts"], bench=bench, run_name="J", n_bootstrap=50, seed=0)
+    row = ns["lift_all"].iloc[0]
     assert row["lift"] == pytest.approx(0.0) and row["lo"] <= row["lift"] <= row["hi"]
     assert row["lift_unpaired"] == pytest.approx(50.0)
 
@@ -125,30 +128,6 @@ def test_per_metric_align_follows_the_same_record_set():
             means = pm.groupby("condition", observed=True)["align"].mean()
             for c in a.index:
                 assert means[c] == pytest.approx(a[c])
-
-
-# ------------------------------------------------------------------ derivation census: outputs first
-TOOLS = [{"name": "pay", "description": "", "properties": {"amount": {"default": 0.15}}, "required": []}]
-
-
-def test_value_equal_to_an_earlier_output_is_history_before_format_or_default():
-    calls = [{"name": "calc", "arguments": {}}, {"name": "pay", "arguments": {"amount": 0.15}}]
-    df = dv.census_calls("pay 15% of it", calls, TOOLS, outputs=[{"rate": 0.15}, None])
-    row = df[df["step"] == 2].iloc[0]
-    assert (row["path"], row["rule"]) == ("HISTORY-ONLY", "output")
-    without = dv.census_calls("pay 15% of it", calls, TOOLS)  # no outputs: FORMAT as before
-    assert without[without["step"] == 2]["path"].item() == "FORMAT"
-
-
-def test_census_of_the_real_record_reads_its_outputs():
-    raw = json.loads((Path(__file__).parent / "fixtures" / "raw_record_example.json").read_text())
-    records = dv.records_from_raw([raw])
-    census = dv.derivation_census(records, difficulties=["easy"])
-    step4 = census[census["step"] == 4].set_index("param")
-    assert step4.at["utilization_ratio", "path"] == "HISTORY-ONLY"
-    assert step4.at["utilization_ratio", "rule"] == "output"
-    assert step4.at["predicted_demand", "rule"] == "output"  # not only by its name
-    assert step4.at["max_capacity", "path"] == "VISIBLE"
 
 
 def test_missing_rule_fit_names_the_rule_the_reported_values_follow(monkeypatch):

@@ -130,7 +130,7 @@ def test_tier_gap_rho_matches_scipy():
         }
     )
     gap = [1, 3, 2]
-    assert tables.tier_gap_rho(pw, "without_gt") == pytest.approx(sps.spearmanr(gap, [0.5, 0.1, 0.3]).statistic)
+    assert verify.tier_gap_rho(pw, "without_gt") == pytest.approx(sps.spearmanr(gap, [0.5, 0.1, 0.3]).statistic)
 
 
 def test_t29_rho_from_paper_columns():
@@ -141,7 +141,7 @@ def test_t29_rho_from_paper_columns():
             "binary": rep.query("variant == 'binary'")["value"].to_numpy(),
         }
     )
-    rho, _ = tables.t29_spearman(t29)
+    rho, _ = verify.t29_spearman(t29)
     assert rho == pytest.approx(-0.029, abs=0.001)  # README item 10: the paper prints 0.03 without sign
 
 

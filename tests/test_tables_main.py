@@ -7,9 +7,8 @@ import pandas as pd
 import pytest
 
 import ajb_verify as verify
-from ajb_utils import data, schema, stats, tables
+from ajb_utils import schema, stats, tables
 from ajb_utils.data import load_bench
-from ajb_utils.scoring import programmatic_scores
 
 
 @pytest.fixture(scope="module")
@@ -22,38 +21,6 @@ def bench():
 def cells(bench):
     """Return the Table 2 cells of the sample."""
     return tables.table_T02(bench)
-
-
-def test_T07_counts_and_shares(bench) -> None:
-    t = tables.table_T07(bench)
-    # the sample has one record with a null dag_type: a row of its own, never dropped
-    assert t["dag_type"].tolist() == schema.TOPOLOGIES + [schema.NO_TOPOLOGY, "total"]
-    assert t["records"].iloc[-1] == len(bench.records)
-    assert t.set_index("dag_type").at[schema.NO_TOPOLOGY, "records"] == bench.records["dag_type"].isna().sum() == 1
-    assert t["share"].iloc[:-1].sum() == pytest.approx(100.0)
-    ref = bench.records["dag_type"].astype(str).value_counts()
-    got = t.set_index("dag_type")["records"]
-    assert got.reindex(schema.TOPOLOGIES).to_dict() == ref.reindex(schema.TOPOLOGIES).to_dict()
-
-
-def test_T08_matches_numpy(bench) -> None:
-    t = tables.table_T08(bench).set_index("variant")
-    n_tools = bench.records["n_tools"].to_numpy()
-    assert t.loc["available_tools_per_record", "mean"] == pytest.approx(n_tools.mean())
-    assert t.loc["available_tools_per_record", "median"] == np.median(n_tools)
-    n_params = sum(len(tool["properties"]) for tools in bench.records["tools"] for tool in tools)
-    assert t.loc["parameters_per_tool", "mean"] * t.loc["parameters_per_tool", "n"] == pytest.approx(n_params)
-
-
-def test_T09_totals_and_every_exclusion_counted(bench) -> None:
-    t = tables.table_T09(bench).set_index("generator")
-    assert t.loc["total", "valid"] == len(bench.generations)
-    assert (t["theoretical_max"].iloc[:-1] == 3 * len(bench.records)).all()
-    ex = bench.exclusions  # generation-level exclusions, each generation counted once
-    ex = ex[ex["judge"].isna() & ~ex["reason"].isin([data.SUPERSEDED, data.DUPLICATE])]
-    excluded = ex.groupby("generator", observed=True).size().reindex(t.index[:-1], fill_value=0)
-    # valid + excluded = theoretical max for every generator: no generation dropped silently
-    assert ((t["valid"].iloc[:-1] + excluded) == t["theoretical_max"].iloc[:-1]).all()
 
 
 def test_T02_cell_equals_hand_mean_under_the_authors_rule_by_default(bench, cells) -> None:
@@ -91,14 +58,6 @@ def test_T10_ci_brackets_mean_and_is_seeded(bench) -> None:
     np.testing.assert_allclose(a["mean"].to_numpy(), cells["align"].to_numpy(), atol=1e-4)
 
 
-def test_T11_hand_mean(bench) -> None:
-    t = tables.table_T11(bench).set_index("generator")
-    g = bench.generations
-    sub = g[(g["generator"] == "gpt5_4") & (g["difficulty"] == "hard")]
-    ref = 100 * sub[["p_tool", "p_param", "p_seq", "p_cov"]].mean(axis=1).mean()
-    assert t.loc["gpt5_4", "hard"] == pytest.approx(ref)
-
-
 def _toy_cells() -> pd.DataFrame:
     """Return hand-made Table 2 cells: two generators x two judges, known drops and lifts."""
     rows = []
@@ -113,14 +72,14 @@ def _toy_cells() -> pd.DataFrame:
 
 
 def test_finding1_on_toy_cells() -> None:
-    f1 = tables.finding1(_toy_cells())
+    f1 = verify.finding1(_toy_cells())
     assert f1["monotone_pairs"] == 4 and f1["n_pairs"] == 4
     assert f1["slope_ratio"] == pytest.approx(2.0)
     assert f1["medium_hard_drop_gt"] == pytest.approx(5.0)
 
 
 def test_finding3_on_toy_cells() -> None:
-    best = tables.finding3_best_judge(_toy_cells())
+    best = verify.finding3_best_judge(_toy_cells())
     gt = best[best["condition"] == "with_gt"]
     assert gt["best"].eq("QwQ-32B").all() and len(gt) == 6
     nogt = best[best["condition"] == "without_gt"]
@@ -128,7 +87,7 @@ def test_finding3_on_toy_cells() -> None:
 
 
 def test_finding2_lift_matches_stats(bench, cells) -> None:
-    lift = tables.finding2_lift(bench, cells, n_generators=4, n_bootstrap=200, seed=1).set_index("judge")
+    lift = verify.finding2_lift(bench, cells, n_generators=4, n_bootstrap=200, seed=1).set_index("judge")
     sub = cells[cells["generator"] != "gpt5_4"]
     w = sub.pivot_table(index=["judge", "generator", "difficulty"], columns="condition", values="align")
     ref = (w["with_gt"] - w["without_gt"]).groupby(level="judge").mean()
@@ -147,58 +106,14 @@ def test_paper_12_cell_means_from_reported_table() -> None:
     ls = stats.lift(sub, by="judge")
     assert round(ls["judge_gpt_5_4"], 1) == -1.5
     assert round(ls["judge_gemini_2_5_pro"], 2) == pytest.approx(-3.85, abs=0.01)
-    f1 = tables.finding1(rep.assign(align=rep["align"]))
+    f1 = verify.finding1(rep.assign(align=rep["align"]))
     assert f1["monotone_pairs"] == 30
     assert f1["slope_ratio"] == pytest.approx(1.48, abs=0.01)
 
 
-def test_worked_examples_agree_with_scorer() -> None:
-    appi = tables.worked_example_AppI()
-    assert appi["match"].iloc[-1] == pytest.approx(83.3325)
-    h = tables.appendix_h_cases().set_index("case")
-    assert h.loc["Case 3", "Eq. value"] == 1.0 and h.loc["Case 1", "Eq. value"] == 0.6667
-
-
-def test_param_upper_bound_hand_case() -> None:
-    class B:  # a minimal bench with two plans
-        records = pd.DataFrame(
-            {
-                "id": ["r"],
-                "expected_calls": [[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {"y": 1}}]],
-            }
-        )
-        generations = pd.DataFrame(
-            {
-                "id": ["r", "r"],
-                "generator": ["g", "g"],
-                "difficulty": ["easy", "hard"],
-                "generated_calls": [
-                    [{"name": "a", "arguments": {"x": 1, "z": 2}}, {"name": "b", "arguments": {"y": 1}}],
-                    [{"name": "a", "arguments": {}}, {"name": "c", "arguments": {"y": 1}}],
-                ],
-            }
-        )
-
-    ub = tables.param_upper_bound(B)
-    assert ub["p_param"].tolist() == [0.75, 0.0]
-    assert ub["p_param_ub"].tolist() == [1.0, 0.0]
-    assert ub["n_extra_key_only"].tolist() == [1, 0]
-    for i in range(2):
-        ref = programmatic_scores(B.generations["generated_calls"][i], B.records["expected_calls"][0])
-        assert ub["p_param"][i] == ref["parameter_structure"]
-
-
-def test_param_upper_bound_sample_matches_scorer(bench) -> None:
-    ub = tables.param_upper_bound(bench)
-    np.testing.assert_allclose(ub["p_param"].to_numpy(), bench.generations["p_param"].to_numpy())
-    assert (ub["p_param_ub"] >= ub["p_param"]).all()
-    t15 = tables.table_T15(bench, ub)["judges"]
-    assert len(t15) == 6 and set(t15["rank_current"]) == set(range(1, 7))
-
-
 def test_T02_T10_from_the_shared_record_frame_equal_the_verdict_path(bench) -> None:
-    """Tables 2 and 10 read one record frame (tables.main_records); the result is what each table
-    computed from the verdicts on its own before, on the sample, both missing rules."""
+    """Tables 2 and 10 are Eq. 5a and the stratified bootstrap of the records of the main verdicts, on the
+    sample, both missing rules."""
     from ajb_utils.tables.main_results import T02_KEYS
 
     v = tables.main_verdicts(bench)
@@ -215,16 +130,6 @@ def test_T02_T10_from_the_shared_record_frame_equal_the_verdict_path(bench) -> N
         for c in T02_KEYS:
             old_ci[c] = old_ci[c].astype(str)
         pd.testing.assert_frame_equal(new_ci.drop(columns="half_width"), old_ci)
-
-
-def test_tables_2_and_10_on_one_record_frame_passed_explicitly(bench) -> None:
-    """A caller that reuses the record frame passes it (records=): the tables equal their own computation."""
-    recs = tables.main_records(bench)
-    assert tables.main_records(bench) is not recs  # a new frame each call: no memo
-    pd.testing.assert_frame_equal(tables.table_T02(bench, records=recs), tables.table_T02(bench))
-    pd.testing.assert_frame_equal(
-        tables.table_T10(bench, n_bootstrap=50, seed=1, records=recs), tables.table_T10(bench, n_bootstrap=50, seed=1)
-    )
 
 
 def test_paired_lift_from_records_equals_from_verdicts(bench) -> None:
@@ -257,41 +162,29 @@ def test_finding2_lift_follows_the_verdicts(bench, cells) -> None:
 
     import numpy as np
 
-    first = tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    first = verify.finding2_lift(bench, cells, 4, 200, seed=3)
     first.loc[:, "lift"] = np.nan  # the caller's frame
-    again = tables.finding2_lift(bench, cells, 4, 200, seed=3)
+    again = verify.finding2_lift(bench, cells, 4, 200, seed=3)
     assert again["lift"].notna().all()
     changed = copy.copy(bench)
     changed.verdicts = bench.verdicts.copy()
     v = changed.verdicts
     v.loc[v["condition"] == "without_gt", "llm_score"] = 1.0
     v["match"] = 1.0 - (v["p"] - v["llm_score"]).abs()
-    other = tables.finding2_lift(changed, cells, 4, 200, seed=3)
+    other = verify.finding2_lift(changed, cells, 4, 200, seed=3)
     assert not np.allclose(other["lift"], again["lift"])
-    a = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
-    b = tables.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
+    a = verify.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(5))
+    b = verify.finding2_lift(bench, cells, 4, 200, seed=np.random.default_rng(6))
     assert not a[["lo", "hi"]].equals(b[["lo", "hi"]])
-
-
-def test_main_records_from_its_columns_equal_the_full_rows(bench) -> None:
-    """main_records reads only the key, metric and match columns of the verdicts; the record frame is the
-    one of every column, under each missing rule, also for verdicts without a `match` column (1 - |p - llm|)."""
-    from dataclasses import replace
-
-    no_match = replace(bench, verdicts=bench.verdicts.drop(columns="match"))
-    for b in (bench, no_match):
-        for rule in stats.MISSING_RULES:
-            want = stats.record_alignment(tables.main_verdicts(b), missing=rule)
-            pd.testing.assert_frame_equal(tables.main_records(b, missing=rule), want, check_exact=True)
 
 
 def test_t11_is_compared_under_both_readings(bench) -> None:
     """Each reading of p-bar gets its own comparison block, each equal to table_T11 under that reading."""
     cmp = verify.compare_T11(bench)
-    assert list(dict.fromkeys(cmp["reading"])) == list(tables.T11_READINGS)
-    for reading in tables.T11_READINGS:
+    assert list(dict.fromkeys(cmp["reading"])) == list(verify.T11_READINGS)
+    for reading in verify.T11_READINGS:
         block = cmp[cmp["reading"] == reading].set_index(["generator", "difficulty"])["reproduced"]
-        want = tables.table_T11(bench, weighting=reading).set_index("generator").stack()
+        want = verify.table_T11(bench, weighting=reading).set_index("generator").stack()
         assert block.reindex(want.index).to_numpy() == pytest.approx(want.to_numpy())
     assert not np.allclose(
         cmp.loc[cmp["reading"] == "records", "reproduced"], cmp.loc[cmp["reading"] == "topology", "reproduced"]

@@ -398,20 +398,22 @@ def raw_notes(raw: Raw) -> dict[str, Any]:
 
 def kept_notes(notes: dict[str, Any], at: np.ndarray) -> Any:
     """Return the rationales (`raw_notes`) of a config's rows `at`, in the order of its verdict
-    frame (`judge_verdicts`): the conditions in turn, the metrics within each (an Arrow array)."""
+    frame (`judge_verdicts`): the conditions in turn, the metrics within each, as one
+    dictionary-encoded Arrow array."""
     import pyarrow as pa
 
     rows = pa.array(at, pa.int64())
-    return pa.chunked_array([values.take(rows) for values in notes.values()], pa.string())
+    kept = [values.take(rows) for values in notes.values()]  # (Arrow arrays or chunked arrays)
+    chunks = [c for values in kept for c in getattr(values, "chunks", [values])]
+    return pa.chunked_array(chunks, pa.string()).dictionary_encode().combine_chunks()
 
 
 def notes_column(parts: list[Any]) -> pd.Categorical:
-    """Return rationales (Arrow arrays, `kept_notes`) as one dictionary-encoded column."""
+    """Return rationales (dictionary-encoded Arrow arrays, `kept_notes`) as one categorical, the
+    categories in order of first appearance."""
     import pyarrow as pa
 
-    values = pa.chunked_array([c for p in parts for c in p.chunks], pa.string()).combine_chunks().dictionary_encode()
-    codes = values.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-    return pd.Categorical.from_codes(codes, categories=pd.Index(values.dictionary.to_pylist()))
+    return pa.chunked_array(parts, pa.dictionary(pa.int32(), pa.string())).to_pandas().array
 
 
 def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:

@@ -32,9 +32,6 @@ __all__ = [
     "runs_line",
     "run_commands",
     "rerun_command",
-    "hard_band",
-    "verdict_compression",
-    "ensemble_vs_best",
     "table_T04",
     "pairing_alignment",
     "temperature_table",
@@ -43,14 +40,12 @@ __all__ = [
     "table_T26",
     "table_T05",
     "format_table",
-    "format_paper_F05",
     "format_without_gt",
     "table_T31",
     "commands_text",
     "paired_delta_ci",
     "pairing_cell_ci",
     "temperature_ci",
-    "c3_delta_ci",
     "N_BOOTSTRAP",
 ]
 
@@ -333,38 +328,6 @@ def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP,
     return c[cols].reset_index(drop=True)
 
 
-def c3_delta_ci(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return the C3 deltas (corrupted GT - GT, corrupted GT - no GT) per run and difficulty with paired CIs.
-
-    Columns: judge (released base judge), run, difficulty, stat (delta_vs_with_gt |
-    delta_vs_without_gt), paired_delta, delta_lo, delta_hi, n_pairs, excludes_0. Empty without C3 runs.
-    """
-    cols = ["judge", "run", "difficulty", "stat", "paired_delta"] + DELTA_CI_COLUMNS + ["excludes_0"]
-    j = bench.judges
-    runs = j[(j["study"] == "c3") & (j["origin"] != "release")]
-    v = bench.verdicts
-    v = v[v["judge"].isin(runs["judge"]) & (v["generator"] == "llama_3_3_70b_instruct")]
-    if not len(v):
-        return pd.DataFrame(columns=cols)
-    v = v.assign(run=v["judge"].astype(str))
-    parts = []
-    for ref, stat in (("with_gt", "delta_vs_with_gt"), ("without_gt", "delta_vs_without_gt")):
-        part = paired_delta_ci(
-            v,
-            v["condition"].astype(str),
-            "corrupted_gt",
-            ref,
-            ["run", "difficulty"],
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-        )
-        parts.append(part.assign(stat=stat))
-    out = pd.concat(parts, ignore_index=True)
-    out["judge"] = out["run"].map(dict(zip(runs["judge"], "judge_" + runs["base_model"].map(base_model_key))))
-    out["excludes_0"] = (out["delta_lo"] > 0) | (out["delta_hi"] < 0)
-    return _paper_sort(out, ["difficulty"]).sort_values(["run", "stat"], kind="stable")[cols].reset_index(drop=True)
-
-
 # ---------------------------------------------------------------------------------------------
 # RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04)
 # ---------------------------------------------------------------------------------------------
@@ -382,49 +345,6 @@ def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     return out
 
 
-def hard_band(bench, lo: float = 77.0, hi: float = 82.0) -> pd.DataFrame:
-    """Return per generator the hard without-GT alignment band over the six judges.
-
-    Columns: generator, min, max, mean (over judges of their cell alignment), n_judges,
-    n_records (records per judge cell, max), all_in_band (every judge in [lo, hi]).
-    """
-    v = bench.verdicts
-    v = v[(v["difficulty"] == "hard") & (v["condition"] == "without_gt") & v["judge"].isin(_main_judges(bench))]
-    cells = _cells(v, ["generator", "judge"])
-    g = cells.groupby("generator", sort=False)
-    out = pd.DataFrame(
-        {
-            "min": g["align"].min(),
-            "max": g["align"].max(),
-            "mean": g["align"].mean(),
-            "n_judges": g["judge"].nunique(),
-            "n_records": g["n"].max(),
-        }
-    )
-    out["all_in_band"] = (out["min"] >= lo) & (out["max"] <= hi)
-    order = [x for x in schema.GENERATORS if x in out.index]
-    return out.loc[order].rename_axis("generator").reset_index()
-
-
-def verdict_compression(bench, by: Sequence[str] = ("condition", "difficulty")) -> pd.DataFrame:
-    """Return the share (%) of 1.0 verdicts of the six judges and of p = 1 per cell of ``by``.
-
-    Columns: by..., judge_1_pct (llm_score == 1), programmatic_1_pct (p == 1), excess_pp (the
-    difference: credit the judges give beyond the scorer), n_verdicts. Null verdicts excluded.
-    """
-    v = bench.verdicts
-    v = v[v["judge"].isin(_main_judges(bench)) & v["condition"].isin(schema.MAIN_CONDITIONS) & v["llm_score"].notna()]
-    work = v[list(by)].assign(j1=v["llm_score"] == 1.0, p1=v["p"] >= 1.0 - 1e-9)
-    g = work.groupby(list(by), sort=False, observed=True)
-    out = pd.DataFrame(
-        {"judge_1_pct": 100 * g["j1"].mean(), "programmatic_1_pct": 100 * g["p1"].mean(), "n_verdicts": g.size()}
-    )
-    out["excess_pp"] = out["judge_1_pct"] - out["programmatic_1_pct"]
-    out = out[["judge_1_pct", "programmatic_1_pct", "excess_pp", "n_verdicts"]].reset_index()
-    out[list(by)] = out[list(by)].astype(str)
-    return _paper_sort(out, list(by))
-
-
 def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Return df sorted by key columns in the paper's order (schema lists)."""
     orders = {
@@ -436,28 +356,6 @@ def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     rank = [df[k].map({v: i for i, v in enumerate(orders.get(k, []))}).fillna(99) for k in keys]
     idx = np.lexsort([r.to_numpy() for r in reversed(rank)]) if keys else np.arange(len(df))
     return df.iloc[idx].reset_index(drop=True)
-
-
-def ensemble_vs_best(bench, difficulty: str = "hard", condition: str = "without_gt") -> pd.DataFrame:
-    """Return the six-judge soft jury vs each single judge over its declared population
-    (`paper.population("C-J")`: five generators), the records of the generators' cells pooled.
-
-    One row per judge plus "soft_jury (6 judges)": align (%, records pooled, as the paper's 79.8 for
-    GPT-5.4), n_cells, n_records (summed), rank; the jury keeps keys judged by all six.
-    """
-    judges = _main_judges(bench)
-    v = bench.verdicts
-    gens = list(paper.population("C-J").generators)
-    v = v[(v["difficulty"] == difficulty) & (v["condition"] == condition) & v["judge"].isin(judges)]
-    v = v[v["generator"].isin(gens)]
-    jury = stats.soft_jury(v, judges, name="soft_jury (6 judges)")
-    cells = pd.concat([_cells(v, ["judge", "generator"]), _cells(jury, ["judge", "generator"])])
-    g = cells.assign(_w=cells["align"] * cells["n"]).groupby("judge", sort=False)
-    out = pd.DataFrame({"align": g["_w"].sum() / g["n"].sum(), "n_cells": g.size(), "n_records": g["n"].sum()})
-    out = out.loc[judges + ["soft_jury (6 judges)"]].rename_axis("judge").reset_index()
-    out["display"] = out["judge"].map(schema.display)
-    out["rank"] = out["align"].rank(ascending=False, method="min").astype(int)
-    return out[["judge", "display", "align", "n_cells", "n_records", "rank"]]
 
 
 T04_COLUMNS: list[str] = [
@@ -742,19 +640,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
     return _paper_sort(out[cols], ["difficulty"])
-
-
-def format_paper_F05() -> pd.DataFrame:
-    """Return the draft figure's F05 values: condition, difficulty, structured, freeform, delta (printed gap)."""
-    rep = paper.reported("F05").dropna(subset=["difficulty"])
-    wide = rep.pivot_table(
-        index=["condition", "difficulty"], columns="variant", values="value", sort=False
-    ).reset_index()
-    wide = wide.rename(columns={"structured_minus_freeform": "delta"})
-    wide.columns.name = None
-    return _paper_sort(
-        wide[["condition", "difficulty", "structured", "freeform", "delta"]], ["condition", "difficulty"]
-    )
 
 
 def format_without_gt(bench) -> pd.DataFrame:

@@ -33,7 +33,6 @@ __all__ = [
     "c3_status",
     "mine_over_anchoring",
     "anchoring_counts",
-    "anchoring_cases",
 ]
 
 # The paper's Eq. 5b lift averages 12 (g, d) cells: the four open-weight generators (claims.csv).
@@ -301,54 +300,3 @@ def _paper_sort(df: pd.DataFrame, on: list[str]) -> pd.DataFrame:
     keys = [df[c].map({v: i for i, v in enumerate(orders.get(c, []))}).fillna(99) for c in on]
     idx = np.lexsort([k.to_numpy() for k in reversed(keys)])
     return df.iloc[idx].reset_index(drop=True)
-
-
-def _tool_names(calls) -> str:
-    """Return the tool names of a call list joined by ' -> '."""
-    return " -> ".join(c["name"] for c in calls) if isinstance(calls, list) else ""
-
-
-def anchoring_cases(
-    bench,
-    mined: pd.DataFrame,
-    judge: str,
-    difficulty: str = "hard",
-    metric: str | None = "sequence_accuracy",
-    n: int = 3,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Return n mined cases of one judge with query, generated vs expected tools, scores, justifications.
-
-    ``bench`` should be loaded with ``justifications=True`` (only the needed judge). Cases are a
-    seeded sample of the flagged (record, metric) rows, of ``metric`` first when given.
-    """
-    m = mined[(mined["judge"] == judge) & (mined["difficulty"] == difficulty)]
-    if metric is not None and (m["metric"] == metric).any():
-        m = m[m["metric"] == metric]
-    m = m.sort_values(["generator", "id", "metric"]).reset_index(drop=True)
-    pick = (
-        m.iloc[np.sort(np.random.default_rng(seed).choice(len(m), size=min(n, len(m)), replace=False))] if len(m) else m
-    )
-    gen = bench.generations.assign(
-        id=bench.generations["id"].astype(str),
-        generator=bench.generations["generator"].astype(str),
-        difficulty=bench.generations["difficulty"].astype(str),
-    )
-    gen = gen.set_index(["id", "generator", "difficulty"])
-    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"]
-    key = pd.MultiIndex.from_frame(pick[["id", "generator", "difficulty"]])
-    out = pick.copy()
-    out["query"] = gen["user_query"].reindex(key).to_numpy()
-    out["generated_tools"] = gen["generated_calls"].reindex(key).map(_tool_names).to_numpy()
-    out["expected_tools"] = exp.reindex(pick["id"]).map(_tool_names).to_numpy()
-    v = bench.verdicts
-    if "justification" in v.columns:
-        j = v[(v["judge"] == judge) & v["id"].isin(pick["id"])]
-        j = j.assign(**{c: j[c].astype(str) for c in ("id", "generator", "difficulty", "metric", "condition")})
-        jw = j.set_index(["id", "generator", "difficulty", "metric", "condition"])["justification"]
-        for cond in schema.MAIN_CONDITIONS:
-            k = pd.MultiIndex.from_arrays(
-                [pick["id"], pick["generator"], pick["difficulty"], pick["metric"], [cond] * len(pick)]
-            )
-            out[f"justification_{cond}"] = jw.reindex(k).to_numpy()
-    return out.reset_index(drop=True)

@@ -1,4 +1,4 @@
-"""Tables for notebook 04 per-metric and per-topology (T24, T28, C-W) and 11's T14.
+"""The per-metric and per-topology frames of notebook 04 (its T24 and T28 are their pivots), C-W and 11's T14.
 
 Every table averages over the (generator, difficulty) cells of its population with equal weight
 per cell (the paper's Eq. 5b convention), after computing the cell value from its records: T24,
@@ -21,9 +21,7 @@ __all__ = [
     "T14_WEIGHTINGS",
     "released_verdicts",
     "per_metric_long",
-    "table_T24",
     "topology_long",
-    "table_T28",
     "topology_weighting_shift",
     "weighting_stability",
     "table_T14",
@@ -90,17 +88,6 @@ def per_metric_long(
     return out
 
 
-def table_T24(bench, judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return T24: rows = judges (paper order), columns = (condition, metric) alignment in %."""
-    long = per_metric_long(bench, judges, missing)
-    wide = long.pivot(index="judge", columns=["condition", "metric"], values="align")
-    order = _present(schema.JUDGES if judges is None else judges, long)
-    cols = [(c, m) for c in schema.MAIN_CONDITIONS for m in schema.METRICS if (c, m) in wide.columns]
-    wide = wide.reindex(index=order, columns=pd.MultiIndex.from_tuples(cols, names=["condition", "metric"]))
-    wide.index.name = "judge"
-    return wide
-
-
 def topology_long(
     bench,
     condition: str = "with_gt",
@@ -119,19 +106,6 @@ def topology_long(
     out["dag_type"] = out["dag_type"].astype(str)
     out["condition"] = condition
     return out
-
-
-def table_T28(
-    bench, condition: str = "with_gt", judges: Sequence[str] | None = None, missing: Missing = PAPER_MISSING
-) -> pd.DataFrame:
-    """Return T28: rows = judges, columns = topologies (paper order), alignment in % with GT."""
-    long = topology_long(bench, condition, judges, missing)
-    wide = long.pivot(index="judge", columns="dag_type", values="align")
-    order = _present(schema.JUDGES if judges is None else judges, long)
-    cols = [t for t in schema.TOPOLOGIES if t in wide.columns]
-    wide = wide.reindex(index=order, columns=cols)
-    wide.index.name, wide.columns.name = "judge", "dag_type"
-    return wide
 
 
 def topology_weighting_shift(topo_long: pd.DataFrame) -> pd.DataFrame:

@@ -16,7 +16,7 @@ paper's order, then id, then metric), so the same data always gives the same cas
 
 :func:`case_view` returns one case as frames (record, queries at three tiers, tools, the
 reference and generated plan as a diff, p per metric, every judge's verdict and justification
-with and without GT); :func:`show_case` displays it. Justifications need a bench loaded with
+with and without GT); `report.write_case` and `report.show_case_brief` display it. Justifications need a bench loaded with
 ``justifications=True``; on the synthetic sample they are canned sentences drawn per verdict
 (``ajb_sample/judges.py``), not reasoning.
 """
@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import report, schema
+from ajb_utils import schema
 
-__all__ = ["GALLERY_RULES", "gallery_cases", "plan_lines", "plan_diff", "case_view", "show_case"]
+__all__ = ["GALLERY_RULES", "gallery_cases", "plan_lines", "plan_diff", "case_view"]
 
 GALLERY_RULES: dict[str, str] = {
     "flawed_hard_passed": "a flawed hard plan (some p < 1) that every judge passes without GT (1.0 on all four "
@@ -308,20 +308,3 @@ def case_view(
         "verdicts": _verdict_grid(v, present),
         "justifications": _justifications(v, present),
     }
-
-
-def show_case(view: dict[str, Any], synthetic: bool = False) -> None:
-    """Display a case_view: record, queries, tool names, the plan diff, p per metric, verdicts and justifications."""
-    report.show(view["record"])
-    for d, q in zip(view["queries"]["difficulty"], view["queries"]["query"]):
-        print(f"query ({d}): {q}")
-    print(f"tools ({len(view['tools'])}): " + ", ".join(map(str, view["tools"]["tool"])))
-    print(view["diff"])
-    report.show(view["p"].set_index("metric").T, digits=4)
-    report.show(view["verdicts"], digits=1)
-    if synthetic:
-        print(
-            "Justifications below are CANNED: the synthetic sample draws one of two fixed sentences per "
-            "metric and verdict (ajb_sample/judges.py); they are not judge reasoning."
-        )
-    report.show(view["justifications"])

@@ -21,7 +21,6 @@ __all__ = [
     "self_bias",
     "table2_frame",
     "decision_guide",
-    "table_T06_both",
     "weighting_shift_T06",
     "WEIGHTINGS_NAMED_IN_TEXT",
 ]
@@ -96,13 +95,3 @@ def weighting_shift_T06(
     out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})
     out["shift"] = out["count_weighted"] - out["unweighted"]
     return out.reset_index()
-
-
-# ---- X1 consistency audit ---------------------------------------------------------------------
-
-
-def table_T06_both(t2: pd.DataFrame) -> pd.DataFrame:
-    """Return the decision guide over all five generators and over the four open-weight ones (column generators)."""
-    five = decision_guide(t2, schema.GENERATORS).assign(generators=5)
-    four = decision_guide(t2, paper.population("T06").generators).assign(generators=4)
-    return pd.concat([five, four], ignore_index=True)

@@ -1,26 +1,16 @@
-"""A new judge beside the paper's six (X2): alignment per cell, per metric, GT lift, on the items it judged."""
+"""A new judge beside the paper's six (X2): each run's alignment per cell with its CI, P(rank 1) and paired
+difference to a reference judge, on the items it judged (its GT lift and the six's mean against the
+paper are notebook 15's cells)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import schema, stats
 from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS
-from ajb_utils.tables.anchoring import paired_lift
 
-__all__ = [
-    "X2_KEYS",
-    "X2_LIFT_EXCLUDED",
-    "x2_verdicts",
-    "table_X2",
-    "table_X2_lift",
-    "x2_runs_cells",
-    "table_X2_runs",
-]
-
-X2_KEYS: list[str] = ["generator", "difficulty", "condition"]
-X2_LIFT_EXCLUDED: tuple[str, ...] = ("gpt5_4",)  # Eq. 5b averages the 12 open-weight cells (as notebook 10)
+__all__ = ["x2_verdicts", "x2_runs_cells", "table_X2_runs"]
 
 
 def _paper_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -61,83 +51,6 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
-
-
-def _paper_T02(judges: list[str]) -> pd.DataFrame:
-    """Return the paper's Table 2 alignment cells of the given judges: judge, generator, difficulty, condition, align."""
-    rep = paper.reported("T02")
-    rep = rep[(rep["stat"] == "alignment") & rep["judge"].isin(judges)]
-    return rep.rename(columns={"value": "align"})[["judge", *X2_KEYS, "align"]]
-
-
-def table_X2(v: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
-    """Return X2: per generator (and 'all') x difficulty x condition, alignment (%) of the new judge, the six, their mean, the new judge's rank (``rank`` of ``of`` judges) and the paper's six-judge mean."""
-    present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
-    judges = [j for j in (judges or MAIN_JUDGES) if j in present]
-    cells = stats.align(v, by=["judge", *X2_KEYS])
-    cells = cells.assign(**{k: cells[k].astype(str) for k in ["judge", *X2_KEYS]})
-    wide = cells.pivot_table(index=X2_KEYS, columns="judge", values="align", observed=True).reindex(
-        columns=[run_name, *judges]
-    )
-    n = cells[cells["judge"] == run_name].set_index(X2_KEYS)["n"]
-    rep = _paper_T02(judges).groupby(X2_KEYS)["align"].mean().rename("paper_six_mean")
-    per = wide.join(n).join(rep).reset_index()
-    allrows = (
-        per.groupby(["difficulty", "condition"], sort=False)
-        .agg({**{c: "mean" for c in [run_name, *judges, "paper_six_mean"]}, "n": "sum"})
-        .reset_index()
-        .assign(generator="all")
-    )
-    out = pd.concat([per, allrows], ignore_index=True)
-    out["six_mean"] = out[judges].mean(axis=1)
-    ranked = out[[run_name, *judges]]
-    out["rank"] = ranked.rank(axis=1, ascending=False, method="min")[run_name].astype("Int64")
-    out["of"] = ranked.notna().sum(axis=1).astype("Int64")  # judges ranked in the row (not a fixed 7)
-    out["new_minus_six_mean"] = out[run_name] - out["six_mean"]
-    out["six_mean_minus_paper"] = out["six_mean"] - out["paper_six_mean"]
-    out["n"] = out["n"].astype("Int64")
-    out = out.rename(columns={j: schema.display(j) for j in judges})
-    cols = [
-        *X2_KEYS,
-        "n",
-        run_name,
-        *[schema.display(j) for j in judges],
-        "six_mean",
-        "rank",
-        "of",
-        "new_minus_six_mean",
-        "paper_six_mean",
-        "six_mean_minus_paper",
-    ]
-    return _paper_order(out[cols], X2_KEYS)
-
-
-def table_X2_lift(
-    v: pd.DataFrame,
-    run_name: str,
-    judges: list[str] | None = None,
-    n_bootstrap: int = 2000,
-    seed: int = 0,
-    exclude_generators: tuple[str, ...] = X2_LIFT_EXCLUDED,
-) -> pd.DataFrame:
-    """Return GT lift (pp) per judge: paired lift with its paired-bootstrap 95% CI and sign, the unpaired lift (the paper's Eq. 5b) and its difference to the lift from the paper's Table 2."""
-    present = {str(x) for x in v["judge"].unique()}  # once, not once per judge
-    judges = [j for j in (judges or MAIN_JUDGES) if j in present]
-    v = v[~v["generator"].isin(exclude_generators)]
-    lifts = paired_lift(v, n_bootstrap, seed).set_index("judge")
-    cells = set(zip(v["generator"].astype(str), v["difficulty"].astype(str)))
-    rep = _paper_T02(judges)
-    rep = rep[[gd in cells for gd in zip(rep["generator"], rep["difficulty"])]]  # <= 15 paper cells
-    rep_lift = (stats.lift(rep) if len(rep) else pd.Series(dtype=float)).rename("paper_lift")
-    out = pd.DataFrame(index=pd.Index([run_name, *judges], name="judge")).join(lifts).join(rep_lift)
-    out["sign"] = out["sign"].fillna("n/a")
-    out["lift_minus_paper"] = out["lift_unpaired"] - out["paper_lift"]  # the paper's lift is unpaired
-    out = out.reset_index()
-    out["judge"] = out["judge"].map(schema.display)
-    out[["n_cells", "n_pairs"]] = out[["n_cells", "n_pairs"]].astype("Int64")
-    return out[
-        ["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs", "paper_lift", "lift_minus_paper"]
-    ]
 
 
 def _cell_ranks(

@@ -2,8 +2,7 @@
 
 - §3.2's "an independent judge attains 50 % in expectation" is computed in notebook 02.
 - §4.2 RQ2: the soft jury (mean of six verdicts) is scored on a continuous scale no single judge
-  may use; snapping it back to {0, 0.5, 1} shows how much of its edge is the scale
-  (:func:`jury_scale_check`).
+  may use; snapping it back to {0, 0.5, 1} shows how much of its edge is the scale (notebook 05).
 - §4.2 RQ2: "the higher without-GT [agreement and kappa] reflects prompt-driven verdict compression".
   Compression (more shared 1.0 verdicts) raises raw agreement p_o, but Cohen's kappa subtracts the
   chance agreement p_e of the marginals, which compression raises too; notebook 05 puts p_o, p_e,
@@ -19,64 +18,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import combinations
 
-import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
-from ajb_utils.stats import PAPER_MISSING, Missing
-from ajb_utils.tables.breakdown import released_verdicts
+from ajb_utils import paper, schema
 from ajb_utils.tables.validation import table_T20
 
 __all__ = [
-    "jury_scale_check",
     "unanimity_by_subset",
     "triplet_claim",
 ]
-
-
-def jury_scale_check(
-    bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES), difficulty: str = "hard", missing: Missing = PAPER_MISSING
-) -> pd.DataFrame:
-    """Return per condition: the best single judge, the soft jury, the soft jury snapped to {0, 0.5, 1}, the majority
-    (median, ties to the lower verdict) and the share of soft-jury verdicts off the scale; alignment = mean over generators (%).
-
-    Snapping uses stats.ternary_oracle (nearest label, ties upward), so a snapped jury is a judge
-    on the same scale as its members.
-    """
-    rows = []
-    for cond in schema.MAIN_CONDITIONS:
-        v = released_verdicts(bench, judges, [cond])
-        v = v[v["difficulty"] == difficulty]
-        v = v.assign(judge=v["judge"].astype(str))
-        soft = stats.soft_jury(v, judges)
-        snapped = soft.assign(llm_score=stats.ternary_oracle(soft["llm_score"]), judge="snapped_jury")
-        snapped["match"] = 1.0 - (snapped["p"] - snapped["llm_score"]).abs()
-        major = stats.majority_jury(v, judges, tie="lower")
-        allv = pd.concat(
-            [v, soft.assign(judge="soft_jury"), snapped, major.assign(judge="majority_jury")], ignore_index=True
-        )
-        allv["judge"] = allv["judge"].astype(str)
-        cell = stats.align(allv, by=["judge", "generator"], missing=missing).groupby("judge")["align"].mean()
-        single = cell.reindex([j for j in judges if j in cell.index])
-        best = single.idxmax()
-        off = ~np.isin(soft["llm_score"].to_numpy(float), stats.LABELS)
-        rows.append(
-            {
-                "condition": cond,
-                "best_judge": best,
-                "best_single": single[best],
-                "soft_jury": cell["soft_jury"],
-                "snapped_jury": cell["snapped_jury"],
-                "majority_jury": cell["majority_jury"],
-                "soft_minus_best": cell["soft_jury"] - single[best],
-                "snapped_minus_best": cell["snapped_jury"] - single[best],
-                "soft_off_scale_pct": 100.0 * off.mean(),
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 # ---- the validation appendices (notebooks 10, 12) ----------------------------------------

@@ -24,10 +24,8 @@ __all__ = [
     "normalise_rewrite",
     "table_T12",
     "table_T13",
-    "table_T19",
     "table_T20",
     "table_T22",
-    "rewrite_command",
     "schema_extra_keys",
 ]
 
@@ -171,18 +169,6 @@ def table_T13(
 # ---------------------------------------------------------------------------------------------
 # Tables 19, 20, 22: rewrite-preservation meta-judge study (Appendix N)
 # ---------------------------------------------------------------------------------------------
-def table_T19(rw: pd.DataFrame) -> pd.DataFrame:
-    """Return T19 long: meta_judge, criterion, yes_rate (%), n (records)."""
-    if rw.empty:
-        return pd.DataFrame(columns=["meta_judge", "criterion", "yes_rate", "n"])
-    g = rw.groupby(["meta_judge", "criterion"])["verdict"].agg(["mean", "size"]).reset_index()
-    g = g.rename(columns={"mean": "yes_rate", "size": "n"})
-    g["yes_rate"] *= 100.0
-    g["_c"] = g["criterion"].map({c: i for i, c in enumerate(CRITERIA)})
-    g["_j"] = g["meta_judge"].map({j: i for i, j in enumerate(META_JUDGES)}).fillna(99)
-    return g.sort_values(["_c", "_j", "meta_judge"]).drop(columns=["_c", "_j"]).reset_index(drop=True)
-
-
 def table_T20(rw: pd.DataFrame, meta_judges: Sequence[str] | None = None) -> pd.DataFrame:
     """Return unanimity per criterion: all_yes, all_no, mixed (records), unanimity (%), n_judges.
 
@@ -227,14 +213,6 @@ def table_T22(rw: pd.DataFrame, drop: str = NON_REPRODUCIBLE_META_JUDGE) -> pd.D
     out = out.rename(columns={"unanimity": "unanimity_2_judges"})
     out["delta_2judge_minus_3judge"] = out["unanimity_2_judges"] - out["unanimity_3_judges"]
     return out
-
-
-def rewrite_command(source: str = "hf", model: str = "<model>", name: str = "meta_judge") -> str:
-    """Return the judge runner command for the Appendix N rewrite meta-judge (one meta-judge)."""
-    return (
-        "python -m ajb_judge rewrite --backend openai --base-url <endpoint>/v1 "
-        f"--model {model} --source {source} --judge-label {name} --name {name}_rewrite"
-    )
 
 
 def schema_extra_keys(generated: list[dict], expected: list[dict], tools: list[dict]) -> bool:

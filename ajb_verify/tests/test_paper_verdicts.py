@@ -95,7 +95,7 @@ def test_judge_side_collapse_gains_at_most_half_a_verdict_per_0_5() -> None:
     std = stats.align(v, by=["judge"])["align"].iloc[0]
     side = stats.align(stats.binary_verdicts(v, "judge"), by=["judge"])["align"].iloc[0]
     both = stats.align(stats.binary_verdicts(v, "both"), by=["judge"])["align"].iloc[0]
-    bound = tables.judge_side_bound(50.0)  # 0.5 x the 0.5-rate (%) = 25 pp
+    bound = verify.judge_side_bound(50.0)  # 0.5 x the 0.5-rate (%) = 25 pp
     assert std == pytest.approx(100 * (0.75 + 0.5) / 2)
     assert side == pytest.approx(100 * (0.75 + 1.0) / 2)  # only the 0.5 moves, by at most 0.5
     assert side - std <= bound + 1e-9
@@ -175,14 +175,13 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
     for fn in (
         tables.table_T02,
         tables.table_T10,
-        tables.table_T24,
-        tables.table_T28,
-        tables.table_T29,
+        tables.per_metric_long,
+        tables.topology_long,
         tables.table2_frame,
         verify.jury_checks,
         verify.weighting_checks,
         tables.binary_cells,
-        tables.hard_cell_means,
+        verify.hard_cell_means,
     ):
         assert inspect.signature(fn).parameters["missing"].default == "authors", fn.__name__
     for fn in (stats.align, stats.record_alignment, stats.per_metric_align, stats.bootstrap_diff_ci):
@@ -218,12 +217,12 @@ def test_authors_rule_against_a_hand_computed_cell() -> None:
 # ---- the kappa-vs-tier search ----------------------------------------------------------------
 def test_tier_search_enumerates_every_weak_ordering_and_finds_no_capacity_tiering() -> None:
     t03 = paper.reported("T03").query("stat == 'kappa' and condition == 'with_gt'").dropna(subset=["judge_2"])
-    search = tables.tier_search(t03.assign(kappa=t03["value"]))
+    search = verify.tier_search(t03.assign(kappa=t03["value"]))
     assert len(search) == 4683  # the ordered Bell (Fubini) number of 6
     assert search["capacity_ordered"].sum() == 26
     hit = search[(search["rho"] + 0.171).abs() <= 0.0005]
     assert len(hit) == 2 and not hit["capacity_ordered"].any()
-    schema_rho = tables.tier_gap_rho(t03.assign(kappa=t03["value"]), "with_gt")
+    schema_rho = verify.tier_gap_rho(t03.assign(kappa=t03["value"]), "with_gt")
     assert schema_rho == pytest.approx(-0.2275, abs=1e-4)  # schema.JUDGE_TIER gives -0.227, not -0.171
 
 
@@ -232,10 +231,10 @@ def test_tier_search_rho_is_scipys_spearman_for_every_tiering() -> None:
     and the kappas (NaN where every gap is equal), on Table 3 and on random values with ties."""
     from scipy.stats import spearmanr
 
-    from ajb_utils.tables.agreement import _row_spearman
+    from ajb_verify.agreement import _row_spearman
 
     t03 = paper.reported("T03").query("stat == 'kappa' and condition == 'with_gt'").dropna(subset=["judge_2"])
-    search = tables.tier_search(t03.assign(kappa=t03["value"]))
+    search = verify.tier_search(t03.assign(kappa=t03["value"]))
     tier = {schema.display(j): j for j in schema.MAIN_JUDGES}
     a, b = t03["judge"].astype(str).to_numpy(), t03["judge_2"].astype(str).to_numpy()
     for _, row in search.iloc[::97].iterrows():  # every 97th of the 4,683 tierings
@@ -251,7 +250,7 @@ def test_tier_search_rho_is_scipys_spearman_for_every_tiering() -> None:
 
 
 def test_kappa_tier_verdicts_say_their_definition_is_unknown() -> None:
-    assert "unknown definition" in tables.agreement.TIER_NOTE
+    assert "unknown definition" in verify.agreement.TIER_NOTE
 
 
 # ---- Figure 10: kappa and agreement derived from each printed matrix --------------------------
@@ -273,14 +272,14 @@ def test_matrix_stats_match_sklearn_on_a_hand_matrix() -> None:
                 "value": 100 * counts.get((x, y), 0) / tot,
             }
         )
-    ms = tables.matrix_stats(pd.DataFrame(rows)).iloc[0]
+    ms = verify.matrix_stats(pd.DataFrame(rows)).iloc[0]
     lab = {0.0: 0, 0.5: 1, 1.0: 2}
     assert ms["kappa"] == pytest.approx(cohen_kappa_score([lab[x] for x in a], [lab[y] for y in b]))
     assert ms["agreement"] == pytest.approx(100 * 15 / 20)
 
 
 def test_figure_10_matrix_implies_another_kappa_than_table_3() -> None:
-    ms = tables.matrix_stats(paper.reported("F10").query("condition == 'with_gt'")).set_index(["judge", "judge_2"])
+    ms = verify.matrix_stats(paper.reported("F10").query("condition == 'with_gt'")).set_index(["judge", "judge_2"])
     assert ms.at[("judge_claude_large", "judge_gpt_oss_20b"), "kappa"] == pytest.approx(0.266, abs=0.001)
     assert ms.at[("judge_qwq_32b", "judge_gpt_oss_120b"), "agreement"] == pytest.approx(87.9, abs=0.05)
     x = {v.claim_id: v for v in verify.audit_text_numbers()}
@@ -300,7 +299,7 @@ def _cells(values: dict[str, list[float]], condition: str = "without_gt", diffic
 def test_band_is_four_of_five_generators_not_all_thirty_cells() -> None:
     vals = {g: [78.0, 79, 80, 80, 81, 81.5] for g in schema.GENERATORS}
     vals["smollm3_3b"] = [70.0, 71, 72, 73, 74, 75]  # the one generator outside, as the text allows
-    four, out = tables.band_four_of_five(_cells(vals))
+    four, out = verify.band_four_of_five(_cells(vals))
     assert out == "smollm3_3b" and len(four) == 24
     claim = verify.claim("CF1.hard_nogt_band")
     assert verify.verdict(claim, four).holds is True
@@ -326,7 +325,7 @@ def test_finding_3_counts_ties_the_same_way_in_both_halves() -> None:
     # one (generator, difficulty) cell per condition where QwQ-32B ties for the top at one decimal
     gt = _cells({"llama_3_3_70b_instruct": [80.0, 80, 80, 85.01, 80, 85.04]}, "with_gt")
     nogt = _cells({"llama_3_3_70b_instruct": [80.0, 80, 80, 85.01, 80, 85.04]}, "without_gt")
-    best = tables.finding3_best_judge(pd.concat([gt, nogt]), 5)
+    best = verify.finding3_best_judge(pd.concat([gt, nogt]), 5)
     # the claims read a tie at the top as no lead: 0 of 1 in both halves
     alone_gt = int((best.query("condition == 'with_gt'")["qwq"] & (best["n_tied"] == 1)).sum())
     alone_nogt = int((best.query("condition == 'without_gt'")["qwq"] & (best["n_tied"] == 1)).sum())

@@ -147,95 +147,106 @@ def test_a_data_source_error_stops_the_run_and_the_scorecard_never_starts(tmp_pa
 
 
 # ---- end to end (starts a python3 kernel per notebook) ----------------------------------------
-@pytest.mark.slow
-def test_injected_parameters_are_filtered_to_declared(tmp_path: Path) -> None:
-    nbdir, out = tmp_path / "nbs", tmp_path / "out"
+# Each folder of throwaway notebooks below is run by the script once or twice per test session (a
+# module fixture), and the tests assert on those runs: a kernel per notebook is the cost.
+@pytest.fixture(scope="module")
+def pool_runs(tmp_path_factory) -> dict:
+    """Four notebooks run with --jobs 2, then all but 18 with --jobs 1. 01_slow finishes after 02 and 03 (it
+    sleeps), then writes the file 18_scorecard looks for; its parameters name an undeclared `c` (02
+    declares it) and a `b` for 01 alone. Return {"tmp", "marker", "2": (process, out), "1": ...}."""
+    tmp = tmp_path_factory.mktemp("pool")
+    nbdir, marker = tmp / "nbs", tmp / "written_by_01"
     nbdir.mkdir()
-    _write_nb(nbdir / "01_ok.ipynb", "print(a, b, 'c' in globals())")
-    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b)", params=PARAMS_CELL + "c: int = 0  # only here\n")
-    params = tmp_path / "p.yaml"
-    params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_ok": {"b": "x"}}))
-    res = _run(nbdir, tmp_path, "--output-dir", str(out), params=params)
+    slow = f"import pathlib, time\ntime.sleep(3)\npathlib.Path({str(marker)!r}).write_text('x')\n"
+    _write_nb(nbdir / "01_slow.ipynb", slow + "print(a * 2, b, 'c' in globals())")
+    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b, c)", params=PARAMS_CELL + "c: int = 0  # only here\n")
+    _write_nb(nbdir / "03_streams.ipynb", "import sys\nfor i in range(50): print(i); print('e', file=sys.stderr)")
+    _write_nb(nbdir / "18_scorecard.ipynb", f"import pathlib; print(pathlib.Path({str(marker)!r}).exists())")
+    params = tmp / "p.yaml"
+    params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_slow": {"b": "x"}}))
+    runs: dict = {"tmp": tmp, "nbdir": nbdir}
+    for jobs, only in (("2", []), ("1", ["--only", "01", "02", "03"])):  # --jobs 2 first: no marker yet
+        out = tmp / f"out{jobs}"
+        runs[jobs] = _run(nbdir, tmp, "--output-dir", str(out), "--jobs", jobs, *only, params=params), out
+    return runs
+
+
+@pytest.mark.slow
+def test_injected_parameters_are_filtered_to_declared(pool_runs) -> None:
+    res, out = pool_runs["2"]
     assert res.returncode == 0, res.stdout + res.stderr
-    injected = _injected(out / "01_ok.ipynb")
+    injected = _injected(out / "01_slow.ipynb")
     assert "a = 5" in injected and 'b = "x"' in injected and "c =" not in injected
-    assert _stdout_text(out / "01_ok.ipynb").strip() == "5 x False"
-    assert "ignored: c" in res.stdout
-    assert _stdout_text(out / "02_defaults.ipynb").strip() == "5 None"
+    assert _stdout_text(out / "01_slow.ipynb").strip() == "10 x False"
+    assert "ignored: c" in next(line for line in res.stdout.splitlines() if "01_slow" in line)
+    assert _stdout_text(out / "02_defaults.ipynb").strip() == "5 None 9"
     # executed notebooks carry no timestamps or temp paths, and the kernels no warning
-    text = (out / "01_ok.ipynb").read_text()
+    text = (out / "01_slow.ipynb").read_text()
     assert "start_time" not in text and "output_path" not in text
-    assert str(nbdir) not in text and str(out) not in text  # its input and output paths
+    assert str(pool_runs["nbdir"]) not in text and str(out) not in text  # its input and output paths
     assert "WARNING" not in res.stderr and "KeyboardInterrupt" not in res.stderr, res.stderr
 
 
 @pytest.mark.slow
-def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(tmp_path: Path) -> None:
-    nbdir = tmp_path / "nbs"
+def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(pool_runs) -> None:
+    """--jobs 2 and --jobs 1 write byte-identical notebooks (no timestamps, 03's split streams joined);
+    report lines stay in notebook order although the first notebook finishes after the next two."""
+    outs = {}
+    for jobs in ("2", "1"):
+        res, out = pool_runs[jobs]
+        assert res.returncode == 0, res.stdout + res.stderr
+        lines = [ln.split()[1] for ln in res.stdout.splitlines() if ln.startswith("ok")]
+        assert lines == ["01_slow", "02_defaults", "03_streams", "18_scorecard"][: 4 if jobs == "2" else 3]
+        outs[jobs] = {p.name: p.read_bytes() for p in out.iterdir() if not p.name.startswith("18")}
+    assert outs["1"] == outs["2"] and len(outs["1"]) == 3
+
+
+@pytest.mark.slow
+def test_the_scorecard_notebook_starts_after_all_the_others(pool_runs) -> None:
+    """18_scorecard reads what the other notebooks write, so with parallel workers it waits for all of
+    them, even for a slow notebook that started before it (the --jobs 2 run is the first one)."""
+    res, out = pool_runs["2"]
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert _stdout_text(out / "18_scorecard.ipynb").strip() == "True"
+
+
+@pytest.fixture(scope="module")
+def in_place_runs(tmp_path_factory) -> dict:
+    """A notebook that prints to both streams and one that fails, run --in-place twice with the
+    default parameters (the second time 01 alone). Return {"nbdir", "tmp", "bad_before", "runs": [(process,
+    01's bytes after it)]}."""
+    tmp = tmp_path_factory.mktemp("in_place")
+    nbdir = tmp / "nbs"
     nbdir.mkdir()
-    ok = _write_nb(nbdir / "01_ok.ipynb", "print(a)")
+    ok = _write_nb(
+        nbdir / "01_ok.ipynb", "import sys\nfor i in range(50): print(i); print('e', file=sys.stderr)\nprint('a is', a)"
+    )
     bad = _write_nb(nbdir / "02_bad.ipynb", "raise ValueError('boom')")
-    bad_before = bad.read_bytes()
-    res = _run(nbdir, tmp_path, "--in-place")
+    state = {"nbdir": nbdir, "tmp": tmp, "bad_before": bad.read_bytes(), "runs": []}
+    for only in ([], ["--only", "01"]):  # the second run refreshes 01 alone
+        state["runs"].append((_run(nbdir, tmp, "--in-place", *only), ok.read_bytes()))
+    return state
+
+
+@pytest.mark.slow
+def test_failing_notebook_exits_nonzero_and_leaves_no_partial_output(in_place_runs) -> None:
+    nbdir, tmp = in_place_runs["nbdir"], in_place_runs["tmp"]
+    res, _ = in_place_runs["runs"][0]
     assert res.returncode == 1, res.stdout + res.stderr
     assert "FAIL 02_bad" in res.stdout and "failed: 02_bad" in res.stdout
     assert "ValueError: boom" in res.stdout
-    assert bad.read_bytes() == bad_before  # the failing notebook is untouched
+    assert (nbdir / "02_bad.ipynb").read_bytes() == in_place_runs["bad_before"]  # the failing notebook is untouched
     assert sorted(p.name for p in nbdir.iterdir()) == ["01_ok.ipynb", "02_bad.ipynb"]  # no temp files left
-    assert _stdout_text(ok).strip() == "1"  # the good one ran in place
-    assert (tmp_path / "failed" / "02_bad.ipynb").exists()  # kept for debugging, elsewhere
+    assert "a is 1" in _stdout_text(nbdir / "01_ok.ipynb")  # the good one ran in place
+    assert (tmp / "failed" / "02_bad.ipynb").exists()  # kept for debugging, elsewhere
 
 
 @pytest.mark.slow
-def test_in_place_refresh_is_byte_identical(tmp_path: Path) -> None:
+def test_in_place_refresh_is_byte_identical(in_place_runs) -> None:
     """Executing a notebook in place twice gives the same bytes: no timestamps, no split streams."""
-    nbdir = tmp_path / "nbs"
-    nbdir.mkdir()
-    nb = _write_nb(nbdir / "01_ok.ipynb", "import sys\nfor i in range(50): print(i); print('e', file=sys.stderr)")
-    assert _run(nbdir, tmp_path, "--in-place").returncode == 0
-    first = nb.read_bytes()
-    assert _run(nbdir, tmp_path, "--in-place").returncode == 0
-    assert nb.read_bytes() == first and b"injected-parameters" not in first
-
-
-@pytest.mark.slow
-def test_parallel_workers_give_the_same_notebooks_in_the_same_report_order(tmp_path: Path) -> None:
-    """--jobs 3 and --jobs 1 write byte-identical notebooks; report lines stay in notebook order
-    although the first notebook finishes last."""
-    nbdir = tmp_path / "nbs"
-    nbdir.mkdir()
-    _write_nb(nbdir / "01_slow.ipynb", "import time; time.sleep(3); print(a * 2)")
-    _write_nb(nbdir / "02_fast.ipynb", "print(a + 1, b)")
-    _write_nb(nbdir / "03_fast.ipynb", "print(sorted({'x': 1, 'y': a}.items()))")
-    params = tmp_path / "p.yaml"
-    params.write_text(yaml.safe_dump({"default": {"a": 5}}))
-    outs = {}
-    for jobs in ("1", "3"):
-        out = tmp_path / f"out{jobs}"
-        res = _run(nbdir, tmp_path, "--output-dir", str(out), "--jobs", jobs, params=params)
-        assert res.returncode == 0, res.stdout + res.stderr
-        lines = [ln.split()[1] for ln in res.stdout.splitlines() if ln.startswith("ok")]
-        assert lines == ["01_slow", "02_fast", "03_fast"]
-        outs[jobs] = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert outs["1"] == outs["3"]
-    assert _stdout_text(tmp_path / "out3" / "01_slow.ipynb").strip() == "10"
-
-
-@pytest.mark.slow
-def test_the_scorecard_notebook_starts_after_all_the_others(tmp_path: Path) -> None:
-    """18_scorecard reads what the other notebooks write, so with parallel workers it waits for all of
-    them, even for a slow notebook that started before it."""
-    nbdir = tmp_path / "nbs"
-    nbdir.mkdir()
-    marker = tmp_path / "written_by_01"
-    _write_nb(
-        nbdir / "01_slow.ipynb", f"import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).write_text('x')"
-    )
-    _write_nb(nbdir / "02_fast.ipynb", "print(a)")
-    _write_nb(nbdir / "18_scorecard.ipynb", f"import pathlib; print(pathlib.Path({str(marker)!r}).exists())")
-    res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "out"), "--jobs", "2")
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert _stdout_text(tmp_path / "out" / "18_scorecard.ipynb").strip() == "True"
+    (_, first), (res, second) = in_place_runs["runs"]
+    assert res.returncode == 0 and "ok   01_ok" in res.stdout, res.stdout + res.stderr
+    assert second == first and b"injected-parameters" not in first
 
 
 @pytest.mark.slow
@@ -253,45 +264,62 @@ def test_a_notebook_whose_kernel_dies_fails_and_keeps_what_ran(tmp_path: Path) -
     assert "before 1" in kept and "never" not in kept
 
 
-@pytest.mark.slow
-def test_a_failed_run_leaves_no_empty_output_folder(tmp_path: Path) -> None:
-    """A notebook that makes its output folder and then fails: the run leaves no empty folder behind."""
-    nbdir = tmp_path / "nbs"
-    nbdir.mkdir()
-    cell = "out_dir: str | None = None  # where outputs go\n"
-    _write_nb(nbdir / "01_fails.ipynb", "import os; os.makedirs(out_dir, exist_ok=True); 1 / 0", params=cell)
-    params = tmp_path / "p.yaml"
-    params.write_text(yaml.safe_dump({"default": {"out_dir": str(tmp_path / "figures")}}))
-    res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "executed"), params=params)
-    assert res.returncode == 1 and "ZeroDivisionError" in res.stdout, res.stdout + res.stderr
-    assert not (tmp_path / "figures").exists() and not (tmp_path / "executed").exists()
-    assert (tmp_path / "failed" / "01_fails.ipynb").exists()
-
-
-@pytest.mark.slow
-def test_a_failed_run_marks_what_it_wrote_and_drops_a_folder_of_provenance_only(tmp_path: Path) -> None:
-    """One notebook writes a table, the other only PROVENANCE.json, then fails: the first folder is
-    marked incomplete (naming the failure), the second removed; a run that ends OK takes the mark away."""
-    nbdir = tmp_path / "nbs"
+@pytest.fixture(scope="module")
+def failed_runs(tmp_path_factory) -> dict:
+    """Three notebooks, each with its own out_dir: 01 writes a table into a/, 02 only PROVENANCE.json
+    into b/, 03 makes c/ and writes nothing; 02 and 03 fail while `fail` is true. Run twice: failing,
+    then 01 alone with fail: false. Return {"tmp", "a", "b", "c", "runs": [process, process]}."""
+    tmp = tmp_path_factory.mktemp("failed")
+    nbdir = tmp / "nbs"
     nbdir.mkdir()
     cell = "out_dir: str | None = None  # where outputs go\nfail: bool = True  # fail after writing\n"
     body = "import os\nos.makedirs(out_dir, exist_ok=True)\nopen(os.path.join(out_dir, '{name}'), 'w').write('x')\n"
     _write_nb(nbdir / "01_table.ipynb", body.format(name="T01_table.csv"), params=cell)
     _write_nb(nbdir / "02_prov.ipynb", body.format(name="PROVENANCE.json") + "assert not fail", params=cell)
-    table_dir, prov_dir = tmp_path / "figures" / "a", tmp_path / "figures" / "b"
-    spec = {"default": {"out_dir": str(table_dir)}, "02_prov": {"out_dir": str(prov_dir)}}
-    params = tmp_path / "p.yaml"
-    params.write_text(yaml.safe_dump(spec))
-    res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "executed"), params=params)
-    assert res.returncode == 1, res.stdout + res.stderr
-    assert not prov_dir.exists()
-    mark = table_dir / paths.INCOMPLETE_FILE
-    assert mark.exists() and "02_prov" in mark.read_text() and (table_dir / "T01_table.csv").exists()
-    assert str(mark.name) in res.stdout  # the run says so, in one line
-    spec["default"]["fail"] = False
-    params.write_text(yaml.safe_dump(spec))
-    res = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "executed"), params=params)
-    assert res.returncode == 0 and not mark.exists(), res.stdout + res.stderr
+    _write_nb(nbdir / "03_empty.ipynb", "import os\nos.makedirs(out_dir, exist_ok=True)\nif fail: 1 / 0", params=cell)
+    state = {k: tmp / "figures" / k for k in "abc"}
+    spec = {"default": {"out_dir": str(state["a"])}, "02_prov": {"out_dir": str(state["b"])}}
+    spec["03_empty"] = {"out_dir": str(state["c"])}
+    params = tmp / "p.yaml"
+    state["runs"] = []
+    for fail, only in ((True, []), (False, ["--only", "01"])):  # then 01 alone, which writes a/
+        spec["default"]["fail"] = fail
+        params.write_text(yaml.safe_dump(spec))
+        state["runs"].append(_run(nbdir, tmp, "--output-dir", str(tmp / "executed"), *only, params=params))
+        if fail:  # what the failed run left, before the next run writes again
+            state["left"] = sorted(p.relative_to(tmp).as_posix() for p in tmp.rglob("*") if p.is_file())
+            state["mark"] = (
+                (state["a"] / paths.INCOMPLETE_FILE).read_text()
+                if (state["a"] / paths.INCOMPLETE_FILE).exists()
+                else ""
+            )
+    state["tmp"] = tmp
+    return state
+
+
+@pytest.mark.slow
+def test_a_failed_run_leaves_no_empty_output_folder(failed_runs) -> None:
+    """A notebook that makes its output folder and then fails: the run leaves no empty folder behind
+    (and no executed copy of a notebook that failed)."""
+    res = failed_runs["runs"][0]
+    assert res.returncode == 1 and "ZeroDivisionError" in res.stdout, res.stdout + res.stderr
+    left = failed_runs["left"]
+    assert not any(p.startswith("figures/c/") for p in left), left
+    assert [p for p in left if p.startswith("executed/")] == ["executed/01_table.ipynb"]
+    assert "failed/03_empty.ipynb" in left and "failed/02_prov.ipynb" in left
+
+
+@pytest.mark.slow
+def test_a_failed_run_marks_what_it_wrote_and_drops_a_folder_of_provenance_only(failed_runs) -> None:
+    """One notebook writes a table, another only PROVENANCE.json, then fails: the first folder is
+    marked incomplete (naming the failure), the second removed; a run that ends OK takes the mark away."""
+    res, left = failed_runs["runs"][0], failed_runs["left"]
+    assert not any(p.startswith("figures/b/") for p in left), left
+    assert f"figures/a/{paths.INCOMPLETE_FILE}" in left and "figures/a/T01_table.csv" in left
+    assert "02_prov" in failed_runs["mark"]
+    assert paths.INCOMPLETE_FILE in res.stdout  # the run says so, in one line
+    res = failed_runs["runs"][1]
+    assert res.returncode == 0 and not (failed_runs["a"] / paths.INCOMPLETE_FILE).exists(), res.stdout + res.stderr
 
 
 def test_a_run_stopped_before_its_end_leaves_its_folders_marked(tmp_path: Path) -> None:
