@@ -7,12 +7,13 @@ import json
 import tempfile
 from pathlib import Path
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from ajb_utils import figures, report, schema, simulator, stats, tables
+from ajb_utils import figures, paper, report, schema, simulator, stats, tables
 from ajb_utils import takeaways as tk
 from ajb_utils.tables import ablations
 
@@ -30,12 +31,13 @@ def notebook_figure(nn: str, markers: list[str], bench, **names):
     """Return (fig, axes) drawn by a notebook's cells (`markers` pick them, in order) on `bench`;
     `names` are what earlier cells defined. Files go to a throwaway folder."""
     ns = dict(bench=bench, np=np, pd=pd, plt=plt, figures=figures, tk=tk, seed=0, display=lambda *a: None)
-    ns.update(schema=schema, stats=stats, tables=tables, ablations=ablations, simulator=simulator)
+    ns.update(schema=schema, stats=stats, tables=tables, ablations=ablations, simulator=simulator, paper=paper)
+    ns.update(report=report, mpl=mpl, missing="authors", n_bootstrap=50)
     ns.update(names, out=Path(tempfile.mkdtemp()) / "sample")
     for m in markers:
         exec(_cell(nn, m), ns)  # noqa: S102 - the notebook's own code
     FigureCanvasAgg(ns["fig"])  # the cell closed its figure (plt.close): a canvas to draw it again
-    return ns["fig"], ns["axes"]
+    return ns["fig"], ns.get("axes", ns.get("ax"))
 
 
 def run_cells(nn: str, markers: list[str], **names) -> dict:

@@ -65,7 +65,35 @@ def _x5(b):
     return notebook_figure("17", ["sweeps = {", "kappa_ax = "], b, p=p, params=params, n_grid=5)
 
 
+def _f08(b):
+    steps = [
+        "cells = tables.table_T02(bench)",
+        "import ajb_judge as judge",
+        "six = cells[",
+        "rec = stats.record_alignment(",
+    ]
+    return notebook_figure("03", [*steps, "from matplotlib.lines import Line2D"], b)
+
+
+def _f03(b):
+    return notebook_figure("04", ["t24_long = ", "ref_names = [", "conds = list(t24"], b)
+
+
+def _f09(b):
+    return notebook_figure(
+        "04", ["t24_long = ", "ref_names = [", "topo = tables.topology_long", "a = pd.concat([t28"], b
+    )
+
+
+def _f10(b):
+    return notebook_figure("05", ["pw6 = tables.pairwise_long", "from matplotlib.colors import PowerNorm"], b)
+
+
 MAKERS = {
+    "F03": _f03,
+    "F08": _f08,
+    "F09": _f09,
+    "F10": _f10,
     "F04": _f04,
     "F05": _f05,
     "T26": _t26,
