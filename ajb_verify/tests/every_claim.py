@@ -9,14 +9,17 @@ indistinguishable, or n/a with a note naming the missing data (`verify.MISSING_D
 
 from __future__ import annotations
 
-import numpy as np
+import contextlib
+import io
+import tempfile
+from pathlib import Path
+
 import pandas as pd
 
 import ajb_verify as verify
-from ajb_utils import derivation, paper, schema, scoring, stats
+from ajb_utils import derivation, paper, schema, scoring
 from ajb_utils.tables import ablations, anchoring, validation
-from ajb_utils.tables.agreement import binary_cells, pairwise_long
-from ajb_utils.tables.breakdown import per_metric_long, released_verdicts, topology_long
+from ajb_utils.tables.breakdown import per_metric_long, topology_long
 from ajb_utils.tables.derivation import table_X3
 from ajb_utils.tables.guide import table2_frame
 from ajb_utils.tables.main_results import table_T02, table_T10
@@ -34,79 +37,36 @@ from ajb_verify.breakdown import breakdown_checks, weighting_checks
 from ajb_verify.dataset import dataset_checks
 from ajb_verify.derivation import checks_X3
 from ajb_verify.main_results import ci_checks, findings_checks, worked_example_AppI
+from notebook_cells import run_cells  # the notebooks' own cells (tests/notebook_cells.py)
 
 __all__ = ["claim_verdicts", "unchecked_claims"]
 
 
+def _notebook(nn: str, markers: list[str], bench) -> dict:
+    """Return the names notebook `nn`'s cells (`markers` pick them) define on `bench`, with the
+    notebook's default parameters; the files they write go to a throwaway folder."""
+    with tempfile.TemporaryDirectory() as out:
+        names = dict(bench=bench, paper=paper, scoring=scoring, missing="authors", out=Path(out))
+        with contextlib.redirect_stdout(io.StringIO()):  # the cells' printed tables
+            return run_cells(nn, markers, **names)
+
+
 def _dataset_tables(bench) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Return Tables 7, 8 and 9 as notebook 01's cells compute them (the columns dataset_checks reads)."""
-    labels = schema.topology_labels(bench.records["dag_type"])
-    n_t = labels.value_counts()
-    t07 = pd.DataFrame({"dag_type": n_t.index, "records": n_t.to_numpy(), "share": 100.0 * n_t.to_numpy() / n_t.sum()})
-    rec = bench.records
-    params = np.array([len(t.get("properties") or {}) for tools in rec["tools"] for t in tools])
-    counts = {"available_tools_per_record": rec["n_tools"].to_numpy(), "parameters_per_tool": params}
-    counts["expected_tool_calls_per_record"] = rec["n_expected_calls"].to_numpy()
-    t08 = pd.DataFrame(
-        [{"variant": k, "min": x.min(), "max": x.max(), "median": np.median(x)} for k, x in counts.items()]
-    )
-    n = int(bench.generations["generator"].isin(schema.GENERATORS).sum())
-    t09 = pd.DataFrame([{"generator": "total", "valid": n, "theoretical_max": 3 * len(rec) * len(schema.GENERATORS)}])
-    return t07, t08, t09
-
-
-def _f10(bench) -> pd.DataFrame:
-    """Return Figure 10's off-diagonal 0.5 shares as notebook 05's cell computes them (what f10_checks reads)."""
-    pw = pairwise_long(bench, schema.MAIN_JUDGES, ["with_gt"])
-    pw = pw.sort_values(["agreement", "judge", "judge_2"], ascending=[False, True, True])
-    rows = []
-    for _, pr in pw.iloc[[0, -1]].iterrows():
-        a, b = pr["judge"], pr["judge_2"]
-        v = released_verdicts(bench, [a, b], ["with_gt"], generators=paper.population("F10").generators)
-        w = (
-            v.groupby([*stats.PAIR_KEYS, "judge"], observed=True)["llm_score"]
-            .first()
-            .unstack("judge")
-            .rename(columns=str)
-        )
-        conf = stats.confusion(w[a].to_numpy(float), w[b].to_numpy(float), normalize=True)
-        rows.append({"stat": "offdiag_share_with_a_0.5", "value": 100 * stats.offdiag_half_share(conf)})
-    return pd.DataFrame(rows)
-
-
-def _t29(bench) -> pd.DataFrame:
-    """Return Table 29 as notebook 05's cell aggregates it (the columns t29_checks reads)."""
-    cols = ["standard", "binary", "binary_both"]
-    t29 = binary_cells(bench).groupby("judge", observed=True)[cols].mean().rename(index=str)
-    t29 = t29.assign(delta=t29["binary"] - t29["standard"], delta_both=t29["binary_both"] - t29["standard"])
-    half = stats.half_rate(bench.verdicts.query("judge in @schema.MAIN_JUDGES and condition == 'with_gt'"), "judge")
-    t29["half_credit_rate"] = 100 * half.rename(index=str).reindex(t29.index)
-    return t29.sort_values("standard", ascending=False).rename_axis("judge")
+    """Return Tables 7, 8 and 9 computed by notebook 01's cells."""
+    ns = _notebook("01", ["t07 = pd.DataFrame(", "t08 = pd.DataFrame(", "t09 = (bench.generations"], bench)
+    return ns["t07"], ns["t08"], ns["t09"]
 
 
 def _t15_verdicts(bench) -> list[verify.Verdict]:
-    """Return the T15 / Eq. 2 upper-bound verdicts as notebook 02's cells make them."""
-    gen = bench.generations.reset_index(drop=True)
-    expected = bench.records.set_index("id")["expected_calls"].reindex(gen["id"].astype(str)).tolist()
-    calls = scoring.call_param_scores(gen["generated_calls"].tolist(), expected)
-    calls = calls.assign(s_ub=calls["s"].replace(0.5, 1.0), half=calls["s"] == 0.5)
-    per = calls.groupby("k").agg(n=("s", "size"), p=("s", "mean"), p_ub=("s_ub", "mean"), half=("half", "sum"))
-    per = per.reindex(range(len(gen))).fillna({"n": 0, "p": 1.0, "p_ub": 1.0, "half": 0}).round(4)
-    ub = gen[["id", "generator", "difficulty"]].astype(str).assign(p_ub=per["p_ub"].to_numpy())
-    v = bench.verdicts.query("judge in @schema.MAIN_JUDGES and condition == 'with_gt'")
-    key = pd.MultiIndex.from_frame(v[["id", "generator", "difficulty"]].astype(str))
-    p_ub = ub.set_index(["id", "generator", "difficulty"])["p_ub"].reindex(key).to_numpy()
-    p_new = np.where(v["metric"] == "parameter_structure", p_ub, v["p"].to_numpy(float))
-    cur = stats.align(v, by=["judge"]).set_index("judge")["align"]
-    new = stats.align(v.assign(match=scoring.match(p_new, v["llm_score"].to_numpy(float))), by=["judge"])
-    new = new.set_index("judge")["align"]
-    ranks = cur.rank(ascending=False, method="min"), new.rank(ascending=False, method="min")
+    """Return the T15 / Eq. 2 upper-bound verdicts from notebook 02's cells."""
+    ns = _notebook("02", ["calls = scoring.call_param_scores(", "t15 = pd.DataFrame("], bench)
+    s15, t15 = ns["s15"], ns["t15"]
     return [
-        verify.verdict("T15.extra_key_share", 100 * per["half"].sum() / max(per["n"].sum(), 1)),
-        verify.verdict("T15.p_param_current", 100 * per["p"].mean()),
-        verify.verdict("T15.p_param_upper", 100 * per["p_ub"].mean()),
-        verify.verdict("CW.eq2_upper_bound_shift", (new - cur).abs().max()),
-        verify.verdict("T15.rank_changes", (ranks[0] != ranks[1]).tolist()),
+        verify.verdict("T15.extra_key_share", s15["extra-key-only share of calls (%)"]),
+        verify.verdict("T15.p_param_current", s15["mean p_param, current rule (%)"]),
+        verify.verdict("T15.p_param_upper", s15["mean p_param, upper bound (%)"]),
+        verify.verdict("CW.eq2_upper_bound_shift", t15["shift"].abs().max()),
+        verify.verdict("T15.rank_changes", (t15["rank_current"] != t15["rank_upper_bound"]).tolist()),
     ]
 
 
@@ -186,8 +146,8 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += ci_checks(table_T10(bench, n_bootstrap=n_bootstrap, seed=seed))
     on_data += breakdown_checks(per_metric_long(bench), topology_long(bench, "with_gt"))
     on_data += weighting_checks(bench)
-    t29 = _t29(bench)
-    on_data += jury_checks(bench) + t29_checks(t29) + f10_checks(_f10(bench))
+    ns = _notebook("05", ["f10 = pd.DataFrame(rows)", "t29 = cells29.groupby("], bench)
+    on_data += jury_checks(bench) + t29_checks(ns["t29"]) + f10_checks(ns["f10"])
     frames += _ablation_verdicts(bench)
     on_data += _anchoring_verdicts(bench)
     val, _ = _validation_verdicts(bench, source)
