@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from ajb_sample.generators import openai_calls, simulate_generation, tool_overlap
+from ajb_sample.generators import simulate_generation, tool_overlap
 from ajb_sample.judges import (
     VARIANTS,
     behaviour,
@@ -34,7 +34,7 @@ from ajb_sample.judges import (
     uniforms,
 )
 from ajb_sample.messy import add_messy_cases
-from ajb_sample.records import build_record
+from ajb_sample.records import build_record, openai_calls
 from ajb_sample.streams import Rng, judge_generator_name, rng_for, short_judge, valid_rows
 from ajb_sample.studies import human_annotations, rewrite_validation
 from ajb_utils import schema
@@ -57,6 +57,7 @@ SCALES: dict[str, dict[str, int]] = {
 }
 RUN_JUDGES: list[str] = JUDGES + ["qwen3_32b"]  # key index of each judge's random stream
 CONDITION_KEY: dict[str, int] = {"with_gt": 0, "without_gt": 1}
+DATA_CONFIGS: list[str] = ["main", *GENERATORS, *JUDGES]  # under data/; the runs go under runs/
 
 
 # ---------------------------------------------------------------- records & generations -------
@@ -68,11 +69,6 @@ def build_records(counts: dict[str, int], seed: int) -> list[dict[str, Any]]:
     return [build_record(t, rng) for t in TOPOLOGIES for _ in range(counts[t])]
 
 
-def main_row(rec: dict[str, Any]) -> dict[str, Any]:
-    """Return a record's public main-config row (private `_` keys dropped)."""
-    return {k: rec[k] for k in schema.MAIN_COLUMNS}
-
-
 def build_generations(records: list[dict[str, Any]], generator: str, seed: int) -> list[dict[str, Any]]:
     """Return one generation per (record, difficulty): config row plus private fields."""
     prof = behaviour()["generators"][generator]
@@ -81,7 +77,7 @@ def build_generations(records: list[dict[str, Any]], generator: str, seed: int) 
     for rec in records:
         for d in DIFFICULTIES:
             calls, modes, vdev = simulate_generation(rec, d, prof, rng)
-            gen = openai_calls(calls)
+            gen = openai_calls(calls, "call_")
             scores = None if gen is None else programmatic_scores(gen, rec["expected_tool_calls"])
             row = {
                 "id": rec["id"],
@@ -106,11 +102,6 @@ def extra_key_only(calls: list[dict[str, Any]] | None, expected: list[dict[str, 
     """Return True if some predicted call has all expected keys plus extras (Eq. 2's 0.5 case)."""
     last = {c["name"]: set(c["arguments"]) for c in expected}
     return any(c["name"] in last and last[c["name"]] < set(c["arguments"]) for c in calls or [])
-
-
-def public_generation(row: dict[str, Any]) -> dict[str, Any]:
-    """Return the generator-config columns of a generation row."""
-    return {k: row[k] for k in schema.GENERATOR_COLUMNS}
 
 
 def features(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
@@ -158,35 +149,22 @@ def judge_rows(
     return out
 
 
-def main_judge_config(gens: dict[str, list[dict[str, Any]]], judge: str, seed: int) -> list[dict[str, Any]]:
-    """Return a released-style judge config: every generator, with_gt and without_gt."""
-    out = []
-    for g in GENERATORS:
-        rows = valid_rows(gens[g])
-        feat = features(rows)
-        blocks = {}
-        for cond in schema.MAIN_CONDITIONS:
-            u = base_uniforms(seed, judge, g, cond, len(rows))
-            v, null = verdict_set(feat, judge, cond, u)
-            blocks[cond] = (v, null, u)
-        out.extend(judge_rows(rows, g, blocks))
-    return out
-
-
-def run_config(
+def judge_config(
     gens: dict[str, list[dict[str, Any]]],
     judge: str,
     generators: list[str],
     conditions: list[str],
     seed: int,
-    tag: int,
-    rate: float,
-    difficulties: list[str] | None = None,
+    tag: int = 0,
+    rate: float = 0.0,
+    difficulties: list[str] = DIFFICULTIES,
 ) -> list[dict[str, Any]]:
-    """Return a run's rows: the judge's reference draws with a share `rate` redrawn."""
+    """Return a judge config's rows: the judge's reference draws, a share `rate` redrawn (a run's)."""
     out = []
     for g in generators:
-        rows = [r for r in valid_rows(gens[g]) if difficulties is None or r["difficulty"] in difficulties]
+        valid = valid_rows(gens[g])
+        keep = np.array([r["difficulty"] in difficulties for r in valid], dtype=bool)
+        rows = [r for r, k in zip(valid, keep) if k]
         feat = features(rows)
         rng = rng_for(seed, 4, tag, GENERATORS.index(g))
         blocks = {}
@@ -194,23 +172,12 @@ def run_config(
             if cond == "corrupted_gt":
                 blocks[cond] = corrupted_block(feat, judge, g, seed, rng, rate)
                 continue
-            base_cond = "with_gt" if cond == "freeform" else "without_gt" if cond == "without_gt_05" else cond
-            u = full_uniforms(seed, judge, g, base_cond, gens[g], rows)
+            base_cond = {"freeform": "with_gt", "without_gt_05": "without_gt"}.get(cond, cond)
+            u = base_uniforms(seed, judge, g, base_cond, len(valid))[keep]
             u = resample(u, rate, rng) if rate > 0 else u
-            v, null = verdict_set(feat, judge, cond, u)
-            blocks[cond] = (v, null, u)
+            blocks[cond] = (*verdict_set(feat, judge, cond, u), u)
         out.extend(judge_rows(rows, g, blocks))
     return out
-
-
-def full_uniforms(
-    seed: int, judge: str, generator: str, condition: str, gens: list[dict[str, Any]], rows: list[dict[str, Any]]
-) -> np.ndarray:
-    """Return the reference uniforms restricted to `rows` (a subset of the valid generations)."""
-    valid = valid_rows(gens)
-    u = base_uniforms(seed, judge, generator, condition, len(valid))
-    index = {(r["id"], r["difficulty"]): k for k, r in enumerate(valid)}
-    return u[[index[(r["id"], r["difficulty"])] for r in rows]]
 
 
 def corrupted_block(
@@ -230,137 +197,107 @@ def corrupted_block(
     )
 
 
-def run_specs() -> list[dict[str, Any]]:
-    """Return the sample's runs: name, judge, study, conditions, generators, decoding, rate."""
-    rs = behaviour()["resample"]
-    specs: list[dict[str, Any]] = []
-    for judge, gen in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_gpt_oss_120b", "llama_3_1_8b_instruct")):
-        for t in ("0.3", "0.7", "1.0"):
-            specs.append(
-                {
-                    "name": f"synthetic_{short_judge(judge)}_temp_{t.replace('.', '_')}",
-                    "judge": judge,
-                    "study": "temperature",
-                    "generators": [gen],
-                    "conditions": ["with_gt", "without_gt"],
-                    "rate": rs["temperature"][t],
-                    "decoding": {"temperature": float(t), "thinking": None},
-                    "display": f"{schema.display(judge) if judge in JUDGES else 'Qwen3-32B'} (T={t})",
-                }
-            )
-    open_gens = [g for g in GENERATORS if g != "gpt5_4"]
-    for on in (True, False):
-        specs.append(
-            {
-                "name": f"synthetic_qwq_32b_thinking_{'on' if on else 'off'}",
-                "judge": "judge_qwq_32b",
-                "study": "thinking",
-                "generators": open_gens,
-                "conditions": ["with_gt", "without_gt"],
-                "rate": 0.0 if on else rs["thinking_off"],
-                "decoding": {"temperature": None, "thinking": on},
-                "display": f"QwQ-32B (thinking {'on' if on else 'off'})",
-            }
-        )
-    for judge, gen in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_qwq_32b", "smollm3_3b")):
-        specs.append(
-            {
-                "name": f"synthetic_{short_judge(judge)}_format_{gen}",
-                "judge": judge,
-                "study": "format",
-                "generators": [gen],
-                "conditions": ["with_gt", "freeform"],
-                "rate": 0.0,
-                "prompt_variant": "freeform",
-                "decoding": {"temperature": None, "thinking": None},
-                "display": f"{'Qwen3-32B' if judge == 'qwen3_32b' else 'QwQ-32B'} (free-form vs structured)",
-            }
-        )
-    for judge in MAIN_JUDGES:
-        specs.append(
-            {
-                "name": f"synthetic_{short_judge(judge)}_c2",
-                "judge": judge,
-                "study": "c2",
-                "generators": list(GENERATORS),
-                "conditions": ["without_gt_05"],
-                "rate": 0.0,
-                "difficulties": ["hard"],
-                "prompt_variant": "0.5-default",
-                "decoding": {"temperature": None, "thinking": None},
-                "display": f"{schema.display(judge)} (0.5-default)",
-            }
-        )
-    for judge in ("judge_qwq_32b", "judge_gemini_2_5_pro"):
-        specs.append(
-            {
-                "name": f"synthetic_{short_judge(judge)}_c3",
-                "judge": judge,
-                "study": "c3",
-                "generators": ["llama_3_3_70b_instruct"],
-                "conditions": ["with_gt", "without_gt", "corrupted_gt"],
-                "rate": rs["corrupted_gt"],
-                "decoding": {"temperature": None, "thinking": None},
-                "display": f"{schema.display(judge)} (corrupted GT)",
-            }
-        )
-    return specs
-
-
-def run_meta(spec: dict[str, Any]) -> dict[str, Any]:
-    """Return the `<run>.meta.json` content of a run spec (DATA_FORMAT.md §2)."""
-    model = short_judge(spec["judge"])
-    return {
-        "name": spec["name"],
+def run_spec(
+    judge: str,
+    suffix: str,
+    study: str,
+    generators: list[str],
+    conditions: list[str],
+    label: str,
+    rate: float = 0.0,
+    difficulties: list[str] = DIFFICULTIES,
+    prompt_variant: str = "structured",
+    temperature: float | None = None,
+    thinking: bool | None = None,
+) -> dict[str, Any]:
+    """Return a run: its judge, generators, share of draws redrawn and `<run>.meta.json` (DATA_FORMAT.md §2)."""
+    model = short_judge(judge)
+    meta = {
+        "name": f"synthetic_{model}_{suffix}",
         "judge": model,
-        "display": spec["display"],
-        "study": spec["study"],
-        "conditions": spec["conditions"],
-        "generators": [judge_generator_name(g) for g in spec["generators"]],
-        "difficulties": spec.get("difficulties", list(DIFFICULTIES)),
-        "decoding": spec["decoding"],
-        "prompt_variant": spec.get("prompt_variant", "structured"),
+        "display": f"{schema.display(judge)} ({label})",
+        "study": study,
+        "conditions": conditions,
+        "generators": [judge_generator_name(g) for g in generators],
+        "difficulties": difficulties,
+        "decoding": {"temperature": temperature, "thinking": thinking},
+        "prompt_variant": prompt_variant,
         "backend": "simulated",
         "model": model,
         "synthetic": True,
         "source": "sample",
     }
+    return {"judge": judge, "generators": generators, "rate": rate, "meta": meta}
+
+
+def run_specs() -> list[dict[str, Any]]:
+    """Return the sample's runs, in their random streams' order: temperature, thinking, format, C2, C3."""
+    rs, gt = behaviour()["resample"], ["with_gt", "without_gt"]
+    temperature = [
+        run_spec(
+            j,
+            f"temp_{t.replace('.', '_')}",
+            "temperature",
+            [g],
+            gt,
+            f"T={t}",
+            rs["temperature"][t],
+            temperature=float(t),
+        )
+        for j, g in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_gpt_oss_120b", "llama_3_1_8b_instruct"))
+        for t in ("0.3", "0.7", "1.0")
+    ]
+    open_gens = [g for g in GENERATORS if g != "gpt5_4"]
+    thinking = [
+        run_spec(
+            "judge_qwq_32b", f"thinking_{on}", "thinking", open_gens, gt, f"thinking {on}", rate, thinking=on == "on"
+        )
+        for on, rate in (("on", 0.0), ("off", rs["thinking_off"]))
+    ]
+    formats = [
+        run_spec(
+            j,
+            f"format_{g}",
+            "format",
+            [g],
+            ["with_gt", "freeform"],
+            "free-form vs structured",
+            prompt_variant="freeform",
+        )
+        for j, g in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_qwq_32b", "smollm3_3b"))
+    ]
+    c2 = [
+        run_spec(j, "c2", "c2", GENERATORS, ["without_gt_05"], "0.5-default", 0.0, ["hard"], "0.5-default")
+        for j in MAIN_JUDGES
+    ]
+    c3 = [
+        run_spec(j, "c3", "c3", ["llama_3_3_70b_instruct"], [*gt, "corrupted_gt"], "corrupted GT", rs["corrupted_gt"])
+        for j in ("judge_qwq_32b", "judge_gemini_2_5_pro")
+    ]
+    return temperature + thinking + formats + c2 + c3
 
 
 # ---------------------------------------------------------------- writing ---------------------
 
 
-def dumps(row: dict[str, Any]) -> str:
-    """Return one compact JSON line."""
-    return json.dumps(row, separators=(",", ":"), ensure_ascii=False)
-
-
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Write rows as JSON lines (creating the folder)."""
+    """Write rows as compact JSON lines (creating the folder)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as fh:
-        for r in rows:
-            fh.write(dumps(r) + "\n")
+        fh.writelines(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in rows)
 
 
-def readme_text(
-    configs: list[tuple[str, str]],
-    scale: str,
-    seed: int,
-    rows: dict[str, int] | None = None,
-    variant: str = "default",
-) -> str:
-    """Return README.md: the YAML header (`synthetic: true`, the `configs:` and, given `rows`,
-    each config's row count as the hub's `dataset_info:` gives it, and what the variant planted,
-    `planted:`) and a plain statement of what this is. The loader reads `synthetic`, the row counts
-    and `planted` from the header (ajb_utils.data)."""
+def readme_text(files: dict[str, list[dict[str, Any]]], scale: str, seed: int, variant: str) -> str:
+    """Return README.md: the YAML header (`synthetic: true`, the `configs:`, each config's row count
+    as the hub's `dataset_info:` gives it, and what the variant planted, `planted:`) and a plain
+    statement of what this is. The loader reads `synthetic`, the row counts and `planted` from the
+    header (ajb_utils.data). `files` maps each config's path to its rows; its name is the file's stem."""
     lines = ["---", "synthetic: true", "configs:"]
-    for name, path in configs:
-        lines += [f"- config_name: {name}", "  data_files:", "  - split: train", f"    path: {path}"]
-    if rows:
-        lines.append("dataset_info:")
-        for name, _path in configs:
-            lines += [f"- config_name: {name}", "  splits:", "  - name: train", f"    num_examples: {rows[name]}"]
+    for path in files:
+        lines += [f"- config_name: {Path(path).stem}", "  data_files:", "  - split: train", f"    path: {path}"]
+    lines.append("dataset_info:")
+    for path, rows in files.items():
+        lines += [f"- config_name: {Path(path).stem}", "  splits:", "  - name: train", f"    num_examples: {len(rows)}"]
     planted = yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200)
     lines += planted.rstrip("\n").splitlines()
     lines += [
@@ -400,77 +337,40 @@ def readme_text(
 
 
 def build_sample(scale: str, seed: int, out: Path, variant: str = "default", times: int = 1) -> dict[str, Any]:
-    """Write the whole sample into `out` (atomically) and return in-memory summaries.
+    """Write the whole sample into `out` (atomically); return the private generations and where each
+    messy case went (`messy.add_messy_cases`).
 
     `variant` names the planted patterns (`judges.VARIANTS`); "default" is the committed sample.
     `times` multiplies the scale's records per topology (and with them every config's rows).
     """
     with planted(variant):
-        return _build_sample(scale, seed, out, variant, times)
-
-
-def _build_sample(scale: str, seed: int, out: Path, variant: str, times: int = 1) -> dict[str, Any]:
-    """Write the sample of the variant in force (`build_sample`)."""
-    counts = {t: n * times for t, n in SCALES[scale].items()}
-    records = build_records(counts, seed)
-    gens = {g: build_generations(records, g, seed) for g in GENERATORS}
+        records = build_records({t: n * times for t, n in SCALES[scale].items()}, seed)
+        gens = {g: build_generations(records, g, seed) for g in GENERATORS}
+        configs = {"main": [{k: r[k] for k in schema.MAIN_COLUMNS} for r in records]}
+        configs |= {g: [{k: r[k] for k in schema.GENERATOR_COLUMNS} for r in gens[g]] for g in GENERATORS}
+        configs |= {j: judge_config(gens, j, GENERATORS, schema.MAIN_CONDITIONS, seed) for j in JUDGES}
+        runs = run_specs()
+        for tag, run in enumerate(runs):
+            meta = run["meta"]
+            configs[meta["name"]] = judge_config(
+                gens, run["judge"], run["generators"], meta["conditions"], seed, tag, run["rate"], meta["difficulties"]
+            )
+        messy = add_messy_cases(configs)
+        files = {f"{'data' if name in DATA_CONFIGS else 'runs'}/{name}.jsonl": rows for name, rows in configs.items()}
+        files["annotations/synthetic_human_annotations.jsonl"] = human_annotations(records, gens, seed)
+        files["annotations/synthetic_rewrite_validation.jsonl"] = rewrite_validation(records, seed)
+        readme = readme_text(files, scale, seed, variant)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
-    main_rows = [main_row(r) for r in records]
-    gen_rows = {g: [public_generation(r) for r in gens[g]] for g in GENERATORS}
-    judge_configs = {j: main_judge_config(gens, j, seed) for j in JUDGES}
-    specs = run_specs()
-    runs = {
-        spec["name"]: run_config(
-            gens,
-            spec["judge"],
-            spec["generators"],
-            spec["conditions"],
-            seed,
-            tag,
-            spec["rate"],
-            spec.get("difficulties"),
-        )
-        for tag, spec in enumerate(specs)
-    }
-    messy = add_messy_cases(main_rows, gen_rows, judge_configs, runs)
-    configs: list[tuple[str, str]] = [("main", "data/main.jsonl")]
-    n_rows: dict[str, int] = {"main": len(main_rows)}
-    write_jsonl(tmp / "data/main.jsonl", main_rows)
-    for g in GENERATORS:
-        configs.append((g, f"data/{g}.jsonl"))
-        n_rows[g] = len(gen_rows[g])
-        write_jsonl(tmp / f"data/{g}.jsonl", gen_rows[g])
-    for j in JUDGES:
-        configs.append((j, f"data/{j}.jsonl"))
-        n_rows[j] = len(judge_configs[j])
-        write_jsonl(tmp / f"data/{j}.jsonl", judge_configs[j])
-    for spec in specs:
-        configs.append((spec["name"], f"runs/{spec['name']}.jsonl"))
-        n_rows[spec["name"]] = len(runs[spec["name"]])
-        write_jsonl(tmp / f"runs/{spec['name']}.jsonl", runs[spec["name"]])
-        (tmp / f"runs/{spec['name']}.meta.json").write_text(
-            json.dumps(run_meta(spec), indent=1) + "\n", encoding="utf-8"
-        )
-    human = human_annotations(records, gens, seed)
-    rewrite = rewrite_validation(records, seed)
-    for name, rows in (("synthetic_human_annotations", human), ("synthetic_rewrite_validation", rewrite)):
-        configs.append((name, f"annotations/{name}.jsonl"))
-        n_rows[name] = len(rows)
-        write_jsonl(tmp / f"annotations/{name}.jsonl", rows)
-    (tmp / "README.md").write_text(readme_text(configs, scale, seed, n_rows, variant), encoding="utf-8")
+    for path, rows in files.items():
+        write_jsonl(tmp / path, rows)
+    for run in runs:
+        meta = run["meta"]
+        (tmp / f"runs/{meta['name']}.meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    (tmp / "README.md").write_text(readme, encoding="utf-8")
     replace_dir(tmp, out)
-    return {
-        "records": records,
-        "generations": gens,
-        "judges": judge_configs,
-        "runs": runs,
-        "human": human,
-        "rewrite": rewrite,
-        "configs": configs,
-        "messy": messy,
-    }
+    return {"generations": gens, "messy": messy}
 
 
 def replace_dir(tmp: Path, out: Path) -> None:

@@ -8,14 +8,13 @@ modes whose rates depend on the generator and the difficulty (``sample_judges.ya
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import numpy as np
 
-from ajb_sample.records import draw_value, vocab
+from ajb_sample.records import VOCAB, draw_value
+from ajb_sample.streams import Rng
 
-Rng = np.random.Generator
 ERROR_MODES: list[str] = [
     "dropped_call",
     "swapped_order",
@@ -38,7 +37,7 @@ def tool_keys(record: dict[str, Any]) -> dict[str, list[str]]:
 
 def plausible_value(key: str, rng: Rng) -> Any:
     """Return a value for an argument key the generator adds (typed as the vocabulary says)."""
-    spec = vocab()["params"].get(key)
+    spec = VOCAB["params"].get(key)
     if spec is None:
         return round(float(rng.uniform(1, 999)), 2) if key.endswith("_score") else "TBD"
     return draw_value(key, spec, rng)
@@ -142,20 +141,6 @@ def simulate_generation(
     if not calls:
         return [], applied + ["empty_plan"], False
     return calls, applied, differ
-
-
-def openai_calls(calls: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
-    """Return calls in OpenAI style with JSON-string arguments (None stays None)."""
-    if calls is None:
-        return None
-    return [
-        {
-            "type": "function",
-            "id": f"call_{i + 1}",
-            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
-        }
-        for i, c in enumerate(calls)
-    ]
 
 
 def tool_overlap(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> float:

@@ -7,96 +7,18 @@ plain dict in the `main` config schema (docs/DATA_FORMAT.md §1) plus private ke
 
 from __future__ import annotations
 
+import calendar
 import json
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
-RESOURCES_DIR = Path(__file__).resolve().parent / "resources"
+from ajb_sample.streams import RESOURCES_DIR, Rng, hex_id
 
-Rng = np.random.Generator
-SYSTEM_PROMPT = (
-    "You are an intelligent system for composing function calls. Given a user question and a "
-    "list of functions, identify what should be called and with which arguments. Output only a "
-    "JSON list of tool calls; if no tool fits, output an empty list."
-)
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 5: "fifth", 10: "tenth", 15: "fifteenth", 20: "twentieth"}
-NUMBER_WORDS = {
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "eleven",
-    12: "a dozen",
-    24: "two dozen",
-}
-SECONDS_WORDS = {
-    60: "a minute",
-    300: "5 minutes",
-    900: "15 minutes",
-    1800: "half an hour",
-    3600: "an hour",
-    7200: "two hours",
-}
-DAYS_WORDS = {7: "a week", 14: "two weeks", 30: "a month", 90: "a quarter", 365: "a year"}
-BANDWIDTH_WORDS = {100: "100 meg", 1000: "gigabit", 10000: "10-gig"}
-ENUM_SYNONYMS = {
-    "low": "not urgent",
-    "medium": "normal",
-    "high": "important",
-    "critical": "urgent",
-    "minor": "small",
-    "major": "serious",
-    "moderate": "middling",
-    "USD": "dollars",
-    "EUR": "euros",
-    "GBP": "pounds",
-    "day": "daytime",
-    "night": "overnight",
-}
-BOOL_PHRASES = {
-    "include_history": ("pull the history too", "skip the history"),
-    "notify_owner": ("let the owner know", "keep the owner out of it"),
-    "dry_run": ("just simulate it", "do it for real"),
-    "auto_approve": ("approve it automatically", "hold it for approval"),
-}
-DEFAULTS = {"enum": None, "bool": False, "count": 10, "ratio": 0.5, "seconds": 300, "days": 30}
-TOPOLOGY_LENGTHS: dict[str, tuple[list[int], list[float]]] = {
-    "linear": ([2, 3, 4, 5], [0.3, 0.35, 0.25, 0.1]),
-    "fan_out": ([3, 4, 5], [0.55, 0.3, 0.15]),
-    "fan_in": ([3, 4, 5], [0.55, 0.3, 0.15]),
-    "diamond": ([4, 5], [0.75, 0.25]),
-    "optional_enrichment": ([2, 3, 4], [0.25, 0.5, 0.25]),
-    "loop_like": ([2, 3, 4, 5], [0.2, 0.4, 0.3, 0.1]),
-}
-
-
-@lru_cache(maxsize=1)
-def vocab() -> dict[str, Any]:
-    """Return the parsed vocabulary YAML (parameters, verbs, domains)."""
-    return yaml.safe_load((RESOURCES_DIR / "sample_vocab.yaml").read_text())
+VOCAB: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_vocab.yaml").read_text())
+WORDS: dict[str, dict[Any, Any]] = VOCAB["words"]  # how a hard query writes a value
+CHOICES: dict[str, list[int]] = VOCAB["choices"] | {k: list(WORDS[k]) for k in ("seconds", "bandwidth")}
 
 
 def fmt_num(v: float | int) -> str:
@@ -109,6 +31,20 @@ def fmt_num(v: float | int) -> str:
 def words(name: str) -> str:
     """Return an identifier with underscores as spaces."""
     return name.replace("_", " ")
+
+
+def openai_calls(calls: list[dict[str, Any]] | None, prefix: str) -> list[dict[str, Any]] | None:
+    """Return calls in OpenAI style with JSON-string arguments and ids `<prefix><k>` (None stays None)."""
+    if calls is None:
+        return None
+    return [
+        {
+            "type": "function",
+            "id": f"{prefix}{i + 1}",
+            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+        }
+        for i, c in enumerate(calls)
+    ]
 
 
 # ---------------------------------------------------------------- values -------------------
@@ -125,21 +61,13 @@ def draw_value(name: str, spec: dict[str, Any], rng: Rng) -> Any:
         if rng.random() < 0.3:
             return float(rng.choice([1000, 1200, 1500, 2000]))
         return round(float(rng.uniform(100, 990)), 1)
-    if kind == "count":
-        return int(rng.choice([2, 3, 4, 5, 6, 8, 12, 15, 24, 40, 60]))
-    if kind == "big_count":
-        return int(rng.choice([640, 750, 1000, 1500, 2000, 2500, 5000, 12000]))
+    if kind in CHOICES:
+        return int(rng.choice(CHOICES[kind]))
     if kind == "ratio":
         return round(float(rng.uniform(0.05, 0.95)), 2)
-    if kind == "seconds":
-        return int(rng.choice(list(SECONDS_WORDS)))
-    if kind == "days":
-        return int(rng.choice([7, 14, 30, 45, 60, 90, 365]))
     if kind == "date":
-        day = int(rng.choice(list(ORDINAL_WORDS)))
+        day = int(rng.choice(list(WORDS["ordinal"])))
         return f"{int(rng.choice([2024, 2025]))}-{int(rng.integers(1, 13)):02d}-{day:02d}"
-    if kind == "bandwidth":
-        return int(rng.choice(list(BANDWIDTH_WORDS)))
     if kind == "ident":
         return f"{spec['prefix']}-{int(rng.integers(10000, 99999))}"
     if kind == "enum":
@@ -161,7 +89,7 @@ def default_for(spec: dict[str, Any]) -> Any:
     kind = spec["kind"]
     if kind == "enum":
         return spec["enum"][0]
-    value = DEFAULTS.get(kind)
+    value = VOCAB["defaults"].get(kind)
     if value is not None and spec["type"] == "number":
         return float(value)
     return value
@@ -205,29 +133,29 @@ def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[
         return f"${fmt_num(value)}", "visible"
     if kind == "power" and value >= 1000 and value % 100 == 0:
         return f"{fmt_num(value / 1000)} GW", "format"
-    if kind in ("count", "big_count") and value in NUMBER_WORDS:
-        return NUMBER_WORDS[value], "format"
+    if kind in ("count", "big_count") and value in WORDS["number"]:
+        return WORDS["number"][value], "format"
     if kind == "big_count" and value >= 1000:
         return f"{fmt_num(value / 1000)}k", "format"
     if kind == "ratio":
         return f"{fmt_num(round(value * 100, 2))}%", "format"
     if kind == "seconds":
-        return SECONDS_WORDS[value], "format"
-    if kind == "days" and value in DAYS_WORDS:
-        return DAYS_WORDS[value], "format"
+        return WORDS["seconds"][value], "format"
+    if kind == "days" and value in WORDS["days"]:
+        return WORDS["days"][value], "format"
     if kind == "date":
         y, m, d = (int(x) for x in value.split("-"))
         if rng.random() < 0.5:
-            return f"the {ORDINAL_WORDS[d]} of {MONTHS[m - 1]} {y}", "format"
-        return f"{MONTHS[m - 1]} {d}, {y}", "format"
+            return f"the {WORDS['ordinal'][d]} of {calendar.month_name[m]} {y}", "format"
+        return f"{calendar.month_name[m]} {d}, {y}", "format"
     if kind == "bandwidth":
-        return BANDWIDTH_WORDS[value], "format"
+        return WORDS["bandwidth"][value], "format"
     if kind == "ident" and rng.random() < 0.5:
         return f"#{value.split('-')[1]}", "format"
-    if kind == "enum" and value in ENUM_SYNONYMS:
-        return ENUM_SYNONYMS[value], "format"
+    if kind == "enum" and value in WORDS["enum"]:
+        return WORDS["enum"][value], "format"
     if kind == "bool":
-        return BOOL_PHRASES[name][0 if value else 1], "format"
+        return WORDS["bool"][name][0 if value else 1], "format"
     if kind == "tags":
         return "/".join(value), "visible"
     return (fmt_num(value) if isinstance(value, int | float) else str(value)), "visible"
@@ -327,19 +255,17 @@ def distractor_param_count(rng: Rng) -> int:
 
 def build_record(topology: str, rng: Rng) -> dict[str, Any]:
     """Return one synthetic record (main-config columns plus private `_` keys)."""
-    voc = vocab()
-    specs: dict[str, dict[str, Any]] = dict(voc["params"])
-    domain = str(rng.choice(list(voc["domains"])))
-    dom = voc["domains"][domain]
-    lengths, probs = TOPOLOGY_LENGTHS[topology]
+    specs: dict[str, dict[str, Any]] = dict(VOCAB["params"])
+    domain = str(rng.choice(list(VOCAB["domains"])))
+    dom = VOCAB["domains"][domain]
+    lengths, probs = VOCAB["lengths"][topology]
     n = int(rng.choice(lengths, p=probs))
     parents = dag_parents(topology, n, rng)
     n_loop = loop_length(parents, topology)
     enrich = enrichment_index(topology, n)
     nouns = [str(x) for x in rng.permutation(dom["nouns"])]
-    verbs = [str(x) for x in rng.permutation(voc["verbs"])]
-    pool = list(dom["params"]) * 2 + list(voc["generic_params"])
-    pool = list(dict.fromkeys(pool))
+    verbs = [str(x) for x in rng.permutation(VOCAB["verbs"])]
+    pool = list(dict.fromkeys(dom["params"] + VOCAB["generic_params"]))
 
     tools: dict[str, dict[str, Any]] = {}
     calls: list[dict[str, Any]] = []
@@ -365,7 +291,7 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
                 []
                 if sentinel
                 else choose_inputs(
-                    [p for p in voc["generic_params"] if p not in inputs and default_for(specs[p]) is not None],
+                    [p for p in VOCAB["generic_params"] if p not in inputs and default_for(specs[p]) is not None],
                     int(rng.choice([0, 1, 1, 2])),
                     rng,
                 )
@@ -417,24 +343,16 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
     order = rng.permutation(len(entries))
     available = [entries[k] for k in order]
     queries = {d: build_query(calls, provenance, parents, d, specs, rng) for d in ("easy", "medium", "hard")}
-    record_id = "".join(f"{int(b):02x}" for b in rng.integers(0, 256, size=16))
-    expected = [
-        {
-            "type": "function",
-            "id": f"step{i + 1}",
-            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
-        }
-        for i, c in enumerate(calls)
-    ]
+    record_id = hex_id(rng)
     return {
         "id": record_id,
         "dag_type": topology,
         "query_easy": queries["easy"][0],
         "query_medium": queries["medium"][0],
         "query_hard": queries["hard"][0],
-        "system_prompt": SYSTEM_PROMPT,
+        "system_prompt": VOCAB["system_prompt"],
         "available_tools": available,
-        "expected_tool_calls": expected,
+        "expected_tool_calls": openai_calls(calls, "step"),
         "_calls": calls,
         "_parents": parents,
         "_domain": domain,
@@ -451,10 +369,9 @@ def distractor_tools(
     k: int, taken: set[str], domain: str, specs: dict[str, dict[str, Any]], rng: Rng
 ) -> list[dict[str, Any]]:
     """Return k distractor tools (domain verb/noun pairs, an error-reporting tool, sentinels)."""
-    voc = vocab()
     out: list[dict[str, Any]] = []
     names = set(taken)
-    pool = list(dict.fromkeys(voc["domains"][domain]["params"] + voc["generic_params"]))
+    pool = list(dict.fromkeys(VOCAB["domains"][domain]["params"] + VOCAB["generic_params"]))
     if rng.random() < 0.6 and k > 0:
         out.append(
             {
@@ -468,7 +385,7 @@ def distractor_tools(
         )
         names.add("show_error_and_get_input_from_user")
     while len(out) < k:
-        name = f"{rng.choice(voc['verbs'])}_{rng.choice(voc['domains'][domain]['nouns'])}"
+        name = f"{rng.choice(VOCAB['verbs'])}_{rng.choice(VOCAB['domains'][domain]['nouns'])}"
         if name in names:
             continue
         names.add(name)
