@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import string
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from ajb_sample.judges import (
 )
 from ajb_sample.messy import add_messy_cases
 from ajb_sample.records import build_record, openai_calls
-from ajb_sample.streams import Rng, judge_generator_name, rng_for, short_judge, valid_rows
+from ajb_sample.streams import RESOURCES_DIR, Rng, judge_generator_name, rng_for, short_judge, valid_rows
 from ajb_sample.studies import human_annotations, rewrite_validation
 from ajb_utils import schema
 from ajb_utils.paths import DATA_DIR, SAMPLE_DIR
@@ -290,50 +291,20 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
 def readme_text(files: dict[str, list[dict[str, Any]]], scale: str, seed: int, variant: str) -> str:
     """Return README.md: the YAML header (`synthetic: true`, the `configs:`, each config's row count
     as the hub's `dataset_info:` gives it, and what the variant planted, `planted:`) and a plain
-    statement of what this is. The loader reads `synthetic`, the row counts and `planted` from the
-    header (ajb_utils.data). `files` maps each config's path to its rows; its name is the file's stem."""
+    statement of what this is (resources/sample_card.md). The loader reads `synthetic`, the row
+    counts and `planted` from the header (ajb_utils.data). `files` maps each config's path to its
+    rows; its name is the file's stem."""
     lines = ["---", "synthetic: true", "configs:"]
     for path in files:
         lines += [f"- config_name: {Path(path).stem}", "  data_files:", "  - split: train", f"    path: {path}"]
     lines.append("dataset_info:")
     for path, rows in files.items():
         lines += [f"- config_name: {Path(path).stem}", "  splits:", "  - name: train", f"    num_examples: {len(rows)}"]
-    planted = yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200)
-    lines += planted.rstrip("\n").splitlines()
-    lines += [
-        "---",
-        "",
-        "# AgentJudgeBench - SYNTHETIC sample",
-        "",
-        "**This is SYNTHETIC data. Its numbers are not the paper's.** It was made by",
-        f"`python -m ajb_sample --scale {scale} --seed {seed}"
-        + ("" if variant == "default" else f" --variant {variant}")
-        + "`.",
-        "",
-        "How it is made: records with typed tool schemas and DAG-shaped reference traces",
-        "(six topologies, 15 enterprise domains, three query difficulties) are drawn from a",
-        "vocabulary (`ajb_sample/resources/sample_vocab.yaml`); five simulated generators",
-        "inject error modes (dropped, swapped, distractor, hallucinated or duplicated calls,",
-        "missing or extra keys, empty or unparseable output) into the reference trace, and",
-        "the published scores are computed by `ajb_utils.scoring.programmatic_scores`;",
-        "seven simulated judges give verdicts from the toy model documented in",
-        "`ajb_sample/resources/sample_judges.yaml`. Runs under `runs/` (temperature, thinking,",
-        "prompt format, C2, C3) and files under `annotations/` (human study, rewrite",
-        "validation) are simulated too; in the small sample the rewrite-validation study",
-        "has more triplets than records, so some of its ids are not in `main`.",
-        "",
-        "Messy rows on purpose (`ajb_sample/messy.py`), one of each, so every loader",
-        "rule runs on the sample: a duplicated judge row, a one-sided null verdict, a record",
-        "with a null topology, an unparseable generation followed by a valid retry, a",
-        "verdict outside {0, 0.5, 1}, and a plan wrapped in `<think>` and a code fence.",
-        "",
-        "What it is for: running the notebooks and tests offline, in seconds, through the",
-        "same loading path as the released dataset (same layout, configs and columns).",
-        "It reproduces the paper's qualitative patterns only roughly; use the hub data",
-        "(`ServiceNow-AI/AgentJudgeBench`) for any real number.",
-        "",
-    ]
-    return "\n".join(lines)
+    lines += yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200).splitlines()
+    command = f"python -m ajb_sample --scale {scale} --seed {seed}"
+    command += "" if variant == "default" else f" --variant {variant}"
+    card = string.Template((RESOURCES_DIR / "sample_card.md").read_text()).substitute(command=command)
+    return "\n".join([*lines, "---", ""]) + "\n" + card
 
 
 def build_sample(scale: str, seed: int, out: Path, variant: str = "default", times: int = 1) -> dict[str, Any]:

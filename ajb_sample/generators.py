@@ -26,7 +26,6 @@ ERROR_MODES: list[str] = [
     "extra_call",
     "wrong_value",
 ]
-PLAN_MODES: list[str] = ["empty_plan", "unparseable"]
 HALLUCINATED_SUFFIX = ["details", "info", "v2", "lookup"]
 
 

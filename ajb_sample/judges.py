@@ -13,110 +13,17 @@ import contextvars
 import copy
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
+from ajb_sample.streams import RESOURCES_DIR, Rng, rng_for
 from ajb_utils.schema import DIFFICULTIES, METRICS
 
-RESOURCES_DIR = Path(__file__).resolve().parent / "resources"
-
-Rng = np.random.Generator
 N_UNIFORMS = 8
-JUSTIFICATIONS: dict[str, dict[float, list[str]]] = {
-    "tool_selection": {
-        1.0: ["Tools fit the query.", "Right tools chosen."],
-        0.5: ["One tool is off.", "Tool set partly right."],
-        0.0: ["Wrong tools chosen.", "Tools do not fit."],
-    },
-    "parameter_structure": {
-        1.0: ["Keys match the schemas.", "Arguments well formed."],
-        0.5: ["Some keys are off.", "Extra or missing keys."],
-        0.0: ["Required keys missing.", "Arguments malformed."],
-    },
-    "sequence_accuracy": {
-        1.0: ["Sequence follows the reference order.", "Order is valid."],
-        0.5: ["Order partly wrong.", "One step misplaced."],
-        0.0: ["Order breaks dependencies.", "Sequence invalid."],
-    },
-    "query_coverage": {
-        1.0: ["Query fully covered.", "All steps present."],
-        0.5: ["Part of the query missed.", "A step is missing."],
-        0.0: ["Most of the query missed.", "Query not covered."],
-    },
-}
-
-
-# Planted patterns of a second sample: overrides of sample_judges.yaml, deep-merged into it.
-# "default" changes nothing (the committed data/sample/ is built with it). "contrast" plants the
-# opposite of two of the default's patterns, so a notebook whose sentences are computed from the
-# data must say something else on it (tests/test_notebook_takeaways.py):
-# - the GT lift is positive for every judge (no judge anchors to the reference);
-# - the six-judge soft jury loses to the best single judge without GT: QwQ-32B alone keeps its
-#   sensitivity without the reference while the five others stay lenient, so averaging pulls the
-#   jury's verdict towards the lenient majority (correlated leniency, the paper's explanation).
-NO_ANCHORING: dict[str, float] = {m: 0.0 for m in METRICS}
-VARIANTS: dict[str, Any] = {
-    "default": {},
-    "contrast": {
-        # with the reference every judge detects more and credits a missed flaw less often
-        "defaults": {"with_gt": {"sensitivity": {m: 0.92 for m in METRICS}, "leniency": 0.4}},
-        "judges": {
-            "judge_gpt_5_4": {
-                "with_gt": {
-                    "anchoring": NO_ANCHORING,
-                    "sensitivity": {"sequence_accuracy": 0.9},
-                    "hedge_correct": 0.015,
-                    "hedge_flawed": 0.2,
-                    "value_alarm": 0.02,
-                }
-            },
-            "judge_gemini_2_5_pro": {
-                "with_gt": {
-                    "anchoring": NO_ANCHORING,
-                    "sensitivity": {"sequence_accuracy": 0.9},
-                    "hedge_correct": 0.015,
-                    "value_alarm": 0.02,
-                    "false_alarm": {"sequence_accuracy": 0.015},
-                }
-            },
-            "judge_qwq_32b": {
-                "without_gt": {"sensitivity": {m: 0.7 for m in METRICS}, "leniency": 0.4, "hedge_flawed": 0.12}
-            },
-        },
-    },
-}
-# "reversed" turns the default's planted effects round (a callable: a swap is not an override), so
-# a sentence that assumes a direction of the default sample goes false on it (issue 39):
-# - the with-GT and without-GT profiles are swapped for every judge: every GT lift is negative;
-# - difficulty is flat: the sensitivity, false-alarm and hedge multipliers are 1 at every level;
-# - Prometheus-2 is made sensitive (no noise, few false alarms): the best judge in most cells.
-SENSITIVE: dict[str, Any] = {
-    "noise": {m: 0.0 for m in METRICS},
-    "sensitivity": {m: 0.97 for m in METRICS},
-    "false_alarm": {m: 0.002 for m in METRICS},
-    "value_alarm": 0.0,
-    "hedge_correct": 0.002,
-    "hedge_flawed": 0.05,
-    "leniency": 0.3,
-}
-
-
-def reversed_effects(beh: dict[str, Any]) -> dict[str, Any]:
-    """Return the behaviour with the with-GT / without-GT profiles swapped, flat difficulty and a sensitive Prometheus-2."""
-    out = copy.deepcopy(beh)
-    d = out["defaults"]
-    d["with_gt"], d["without_gt"] = d["without_gt"], d["with_gt"]
-    for spec in out["judges"].values():
-        spec["with_gt"], spec["without_gt"] = spec.get("without_gt", {}), spec.get("with_gt", {})
-    out["multipliers"] = {k: {lvl: 1.0 for lvl in v} for k, v in out["multipliers"].items()}
-    out["judges"]["judge_prometheus2_7b"].update(with_gt=dict(SENSITIVE), without_gt=dict(SENSITIVE))
-    return out
-
-
-VARIANTS["reversed"] = reversed_effects
+BEHAVIOUR: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
+VARIANTS: list[str] = ["default", *BEHAVIOUR["variants"]]  # the planted patterns a sample can have
 _VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
 
 
@@ -132,24 +39,30 @@ def planted(variant: str) -> Iterator[None]:
         _VARIANT.reset(token)
 
 
-@lru_cache(maxsize=1)
-def _yaml_behaviour() -> dict[str, Any]:
-    """Return the parsed behaviour YAML (generators, judges, multipliers, runs)."""
-    return yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
+def behaviour() -> dict[str, Any]:
+    """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
+    return variant_behaviour(_VARIANT.get())
 
 
 @lru_cache(maxsize=None)
-def _variant_behaviour(variant: str) -> dict[str, Any]:
-    """Return the YAML behaviour with one variant's overrides merged in (or its transform applied)."""
-    over = VARIANTS[variant]
-    if callable(over):
-        return over(_yaml_behaviour())
-    return deep_merge(_yaml_behaviour(), over) if over else _yaml_behaviour()
+def variant_behaviour(variant: str) -> dict[str, Any]:
+    """Return the YAML behaviour with one variant's overrides (`variants:`) merged in."""
+    if variant == "default":
+        return BEHAVIOUR
+    return deep_merge(
+        reversed_effects(BEHAVIOUR) if variant == "reversed" else BEHAVIOUR, BEHAVIOUR["variants"][variant]
+    )
 
 
-def behaviour() -> dict[str, Any]:
-    """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
-    return _variant_behaviour(_VARIANT.get())
+def reversed_effects(beh: dict[str, Any]) -> dict[str, Any]:
+    """Return the behaviour with the with-GT / without-GT profiles swapped and difficulty flat."""
+    out = copy.deepcopy(beh)
+    d = out["defaults"]
+    d["with_gt"], d["without_gt"] = d["without_gt"], d["with_gt"]
+    for spec in out["judges"].values():
+        spec["with_gt"], spec["without_gt"] = spec.get("without_gt", {}), spec.get("with_gt", {})
+    out["multipliers"] = {k: {lvl: 1.0 for lvl in v} for k, v in out["multipliers"].items()}
+    return out
 
 
 def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -187,8 +100,7 @@ def follow_reference(judge: str) -> float:
 
 def uniforms(seed: int, key: tuple[int, ...], n: int) -> np.ndarray:
     """Return the (n, 4, 8) uniforms of one keyed stream (same key -> same draws)."""
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
-    return rng.random((n, len(METRICS), N_UNIFORMS))
+    return rng_for(seed, *key).random((n, len(METRICS), N_UNIFORMS))
 
 
 def resample(u: np.ndarray, rate: float, rng: Rng) -> np.ndarray:
@@ -215,24 +127,22 @@ def simulate_verdicts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,))."""
     mult = behaviour()["multipliers"]
-    m_s = np.array([mult["sensitivity"][d] for d in DIFFICULTIES])[diff][:, None]
-    m_fa = np.array([mult["false_alarm"][d] for d in DIFFICULTIES])[diff][:, None]
-    m_h = np.array([mult["hedge"][d] for d in DIFFICULTIES])[diff][:, None]
-    sens = metric_vec(prof["sensitivity"])[None, :] * m_s
+
+    def by_difficulty(levels: dict[str, float]) -> np.ndarray:
+        return np.array([levels[d] for d in DIFFICULTIES])[diff][:, None]
+
+    sens = metric_vec(prof["sensitivity"])[None, :] * by_difficulty(mult["sensitivity"])
     noise = np.broadcast_to(metric_vec(prof["noise"])[None, :], p.shape).copy()
     ff = prof.get("_freeform")
     if ff is not None:
-        by_d = np.array([ff["noise_by_difficulty"][d] for d in DIFFICULTIES])[diff][:, None]
-        noise = noise + by_d
-        s_mult = np.where(diff == 2, ff.get("sensitivity_mult_hard", ff["sensitivity_mult"]), ff["sensitivity_mult"])[
-            :, None
-        ]
-        sens = sens * s_mult
-    fa = metric_vec(prof["false_alarm"])[None, :] * m_fa
+        noise = noise + by_difficulty(ff["noise_by_difficulty"])
+        hard = ff.get("sensitivity_mult_hard", ff["sensitivity_mult"])
+        sens = sens * np.where(diff == 2, hard, ff["sensitivity_mult"])[:, None]
+    fa = metric_vec(prof["false_alarm"])[None, :] * by_difficulty(mult["false_alarm"])
     if sees_reference:
         fa = fa + np.outer(vdev.astype(float), [0.0, prof["value_alarm"], 0.0, 0.0])
     fa = np.clip(fa, 0.0, 0.9)
-    hedge_c = prof["hedge_correct"] * m_h
+    hedge_c = prof["hedge_correct"] * by_difficulty(mult["hedge"])
     correct = p >= 0.9999
     v_correct = np.where(
         u[..., 0] < fa, np.where(u[..., 1] < 0.6, 0.5, 0.0), np.where(u[..., 0] < fa + hedge_c, 0.5, 1.0)
@@ -256,7 +166,7 @@ def simulate_verdicts(
 
 def justification(metric: str, verdict: float, u: float) -> str:
     """Return a one-sentence justification for a verdict, chosen by a uniform draw."""
-    options = JUSTIFICATIONS[metric][verdict]
+    options = BEHAVIOUR["justifications"][metric][verdict]
     return options[int(u * len(options)) % len(options)]
 
 

@@ -21,8 +21,8 @@ WORDS: dict[str, dict[Any, Any]] = VOCAB["words"]  # how a hard query writes a v
 CHOICES: dict[str, list[int]] = VOCAB["choices"] | {k: list(WORDS[k]) for k in ("seconds", "bandwidth")}
 
 
-def fmt_num(v: float | int) -> str:
-    """Return a number as it is written in a query ("850.5", "300", "2500")."""
+def fmt_num(v: Any) -> str:
+    """Return a value as it is written in a query ("850.5", "300", "2500", a string as it is)."""
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return repr(v) if isinstance(v, float) else str(v)
@@ -101,7 +101,7 @@ def render_easy(name: str, value: Any, spec: dict[str, Any]) -> str:
         return f"{name} {', '.join(value)}"
     if spec["kind"] == "bool":
         return f"{name} {'true' if value else 'false'}"
-    return f"{name} {fmt_num(value) if isinstance(value, int | float) else value}"
+    return f"{name} {fmt_num(value)}"
 
 
 def render_medium(name: str, value: Any, spec: dict[str, Any]) -> str:
@@ -121,7 +121,7 @@ def render_medium(name: str, value: Any, spec: dict[str, Any]) -> str:
         return f"labelled {' and '.join(value)}"
     if kind == "date":
         return f"{label} on {value}"
-    return f"{label} {fmt_num(value) if isinstance(value, int | float) else value}"
+    return f"{label} {fmt_num(value)}"
 
 
 def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[str, str]:
@@ -158,7 +158,7 @@ def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[
         return WORDS["bool"][name][0 if value else 1], "format"
     if kind == "tags":
         return "/".join(value), "visible"
-    return (fmt_num(value) if isinstance(value, int | float) else str(value)), "visible"
+    return fmt_num(value), "visible"
 
 
 # ---------------------------------------------------------------- tools ------------------------

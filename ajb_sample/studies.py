@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ajb_sample.streams import Rng, judge_generator_name, rng_for, valid_rows
+from ajb_sample.streams import Rng, hex_id, judge_generator_name, rng_for, valid_rows
 from ajb_utils import schema
 from ajb_utils.schema import METRICS, TOPOLOGIES
 
@@ -37,29 +37,24 @@ def is_perfect(row: dict[str, Any]) -> bool:
 def pick_study_rows(
     ids: list[str], hard: dict[str, dict[str, dict[str, Any]]], prefs: list[str], n_flawed: int, n_perfect: int
 ) -> list[tuple[str, dict[str, Any]]]:
-    """Return (generator, row) pairs: one per record, preferring the first generator."""
-    scale = len(ids) / (n_flawed + n_perfect)
-    want = {"flawed": max(1, round(n_flawed * min(scale, 1))), "perfect": max(1, round(n_perfect * min(scale, 1)))}
-    want["flawed"] = min(want["flawed"], len(ids) - want["perfect"])
-    out, used = [], set()
-    for kind in ("flawed", "perfect"):
+    """Return (generator, row) pairs, one per record: the flawed ones, then the perfect ones, each
+    from the first generator in `prefs` with a row of that kind (fewer records: fewer of each)."""
+    share = min(len(ids) / (n_flawed + n_perfect), 1)
+    want = {True: max(1, round(n_perfect * share))}
+    want[False] = min(max(1, round(n_flawed * share)), len(ids) - want[True])
+    out: dict[str, tuple[str, dict[str, Any]]] = {}  # record id -> (generator, row), in pick order
+    for perfect in (False, True):
+        picked = 0
         for gen in prefs:
             for i in ids:
-                if len([1 for _, r in out if is_perfect(r) == (kind == "perfect")]) >= want[kind]:
-                    break
                 row = hard[gen].get(i)
-                if i in used or row is None or is_perfect(row) != (kind == "perfect"):
-                    continue
-                out.append((gen, row))
-                used.add(i)
+                if picked < want[perfect] and i not in out and row is not None and is_perfect(row) == perfect:
+                    out[i], picked = (gen, row), picked + 1
     for i in ids:  # too few of one kind: fill with any valid hard generation of an unused record
-        if len(out) >= want["flawed"] + want["perfect"]:
-            break
-        row = next((hard[g][i] for g in prefs if i in hard[g]), None)
-        if i not in used and row is not None:
-            out.append((prefs[0] if i in hard[prefs[0]] else next(g for g in prefs if i in hard[g]), row))
-            used.add(i)
-    return out
+        gen = next((g for g in prefs if i in hard[g]), None)
+        if len(out) < want[True] + want[False] and i not in out and gen is not None:
+            out[i] = (gen, hard[gen][i])
+    return list(out.values())
 
 
 HUMAN_NOTES = {
@@ -127,7 +122,7 @@ def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: i
     for topo in TOPOLOGIES:
         ids = [r["id"] for r in records if r["dag_type"] == topo][:per_topology]
         while len(ids) < per_topology:  # the small sample has fewer records than the study
-            ids.append("".join(f"{int(b):02x}" for b in rng.integers(0, 256, size=16)))
+            ids.append(hex_id(rng))
         for i in ids:
             for crit, rates in REWRITE_RATES.items():
                 verdicts = meta_verdicts(rates, rng)
