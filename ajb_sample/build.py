@@ -18,25 +18,13 @@ import string
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from ajb_sample.generators import simulate_generation, tool_overlap
-from ajb_sample.judges import (
-    VARIANTS,
-    behaviour,
-    condition_block,
-    follow_reference,
-    planted,
-    planted_summary,
-    profile,
-    resample,
-    simulate_verdicts,
-    uniforms,
-)
+from ajb_sample.judges import VARIANTS, behaviour, judge_config, planted, planted_summary
 from ajb_sample.messy import add_messy_cases
 from ajb_sample.records import build_record, openai_calls
-from ajb_sample.streams import RESOURCES_DIR, Rng, judge_generator_name, rng_for, short_judge, valid_rows
+from ajb_sample.streams import RESOURCES_DIR, judge_generator_name, rng_for
 from ajb_sample.studies import human_annotations, rewrite_validation
 from ajb_utils import schema
 from ajb_utils.paths import DATA_DIR, SAMPLE_DIR
@@ -56,8 +44,6 @@ SCALES: dict[str, dict[str, int]] = {
     "small": {t: 20 for t in TOPOLOGIES},
     "full": PAPER_COUNTS,
 }
-RUN_JUDGES: list[str] = JUDGES + ["qwen3_32b"]  # key index of each judge's random stream
-CONDITION_KEY: dict[str, int] = {"with_gt": 0, "without_gt": 1}
 DATA_CONFIGS: list[str] = ["main", *GENERATORS, *JUDGES]  # under data/; the runs go under runs/
 
 
@@ -105,99 +91,6 @@ def extra_key_only(calls: list[dict[str, Any]] | None, expected: list[dict[str, 
     return any(c["name"] in last and last[c["name"]] < set(c["arguments"]) for c in calls or [])
 
 
-def features(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
-    """Return the arrays the verdict model needs (p, difficulty index, overlap, value flag)."""
-    return {
-        "p": np.array([[r[schema.SCORE_COLUMNS[m]] for m in METRICS] for r in rows], dtype=float),
-        "diff": np.array([DIFFICULTIES.index(r["difficulty"]) for r in rows], dtype=int),
-        "overlap": np.array([r["_overlap"] for r in rows], dtype=float),
-        "vdev": np.array([r["_vdev"] for r in rows], dtype=bool),
-    }
-
-
-# ---------------------------------------------------------------- judges ----------------------
-
-
-def verdict_set(
-    feat: dict[str, np.ndarray], judge: str, condition: str, u: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return (verdicts, condition-null mask) of one judge/condition on one generator's rows."""
-    sees = condition in ("with_gt", "freeform", "corrupted_gt")
-    return simulate_verdicts(feat["p"], feat["diff"], feat["overlap"], feat["vdev"], profile(judge, condition), u, sees)
-
-
-def base_uniforms(seed: int, judge: str, generator: str, condition: str, n: int) -> np.ndarray:
-    """Return the reference uniforms of (judge, generator, condition); runs reuse them."""
-    return uniforms(seed, (3, RUN_JUDGES.index(judge), GENERATORS.index(generator), CONDITION_KEY.get(condition, 2)), n)
-
-
-def judge_rows(
-    rows: list[dict[str, Any]], generator: str, blocks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
-) -> list[dict[str, Any]]:
-    """Return judge-config rows; `blocks` maps condition -> (verdicts, null mask, uniforms)."""
-    out = []
-    for i, r in enumerate(rows):
-        p = [r[schema.SCORE_COLUMNS[m]] for m in METRICS]
-        row = {
-            "id": r["id"],
-            "generator": judge_generator_name(generator),
-            "difficulty": r["difficulty"],
-            "dag_type": r["dag_type"],
-        }
-        for cond, (v, null, u) in blocks.items():
-            row[cond] = condition_block(p, v[i], bool(null[i]), u[i, :, 5])
-        out.append(row)
-    return out
-
-
-def judge_config(
-    gens: dict[str, list[dict[str, Any]]],
-    judge: str,
-    generators: list[str],
-    conditions: list[str],
-    seed: int,
-    tag: int = 0,
-    rate: float = 0.0,
-    difficulties: list[str] = DIFFICULTIES,
-) -> list[dict[str, Any]]:
-    """Return a judge config's rows: the judge's reference draws, a share `rate` redrawn (a run's)."""
-    out = []
-    for g in generators:
-        valid = valid_rows(gens[g])
-        keep = np.array([r["difficulty"] in difficulties for r in valid], dtype=bool)
-        rows = [r for r, k in zip(valid, keep) if k]
-        feat = features(rows)
-        rng = rng_for(seed, 4, tag, GENERATORS.index(g))
-        blocks = {}
-        for cond in conditions:
-            if cond == "corrupted_gt":
-                blocks[cond] = corrupted_block(feat, judge, g, seed, rng, rate)
-                continue
-            base_cond = {"freeform": "with_gt", "without_gt_05": "without_gt"}.get(cond, cond)
-            u = base_uniforms(seed, judge, g, base_cond, len(valid))[keep]
-            u = resample(u, rate, rng) if rate > 0 else u
-            blocks[cond] = (*verdict_set(feat, judge, cond, u), u)
-        out.extend(judge_rows(rows, g, blocks))
-    return out
-
-
-def corrupted_block(
-    feat: dict[str, np.ndarray], judge: str, generator: str, seed: int, rng: Rng, rate: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return C3 verdicts: with-GT behaviour w.p. follow_reference, else without-GT behaviour."""
-    n = len(feat["p"])
-    u_gt = resample(base_uniforms(seed, judge, generator, "with_gt", n), rate, rng)
-    u_no = resample(base_uniforms(seed, judge, generator, "without_gt", n), rate, rng)
-    v_gt, null_gt = verdict_set(feat, judge, "with_gt", u_gt)
-    v_no, null_no = verdict_set(feat, judge, "without_gt", u_no)
-    follow = rng.random(n) < follow_reference(judge)
-    return (
-        np.where(follow[:, None], v_gt, v_no),
-        np.where(follow, null_gt, null_no),
-        np.where(follow[:, None, None], u_gt, u_no),
-    )
-
-
 def run_spec(
     judge: str,
     suffix: str,
@@ -212,7 +105,7 @@ def run_spec(
     thinking: bool | None = None,
 ) -> dict[str, Any]:
     """Return a run: its judge, generators, share of draws redrawn and `<run>.meta.json` (DATA_FORMAT.md §2)."""
-    model = short_judge(judge)
+    model = judge.removeprefix("judge_")
     meta = {
         "name": f"synthetic_{model}_{suffix}",
         "judge": model,

@@ -111,8 +111,7 @@ def realise_values(
         prov = record["_provenance"][i]
         for k in list(call["arguments"]):
             if prov.get(k) == "history" and rng.random() < placeholder:
-                step = max(1, i)
-                call["arguments"][k] = f"{{output of step {step}}}"
+                call["arguments"][k] = f"{{output of step {max(1, i)}}}"
                 differ = True
             elif difficulty == "hard" and record["_hard_how"].get(f"{i}:{k}") == "omitted":
                 call["arguments"][k] = plausible_value(k, rng)

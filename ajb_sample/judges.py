@@ -3,7 +3,8 @@
 Verdicts are computed vectorised from pre-drawn uniforms ``U`` of shape (rows, 4 metrics, 8), so
 runs that should be paired with a released config (temperature, thinking, C3) reuse the same
 draws and redraw only a small share (common random numbers). The model is documented at the top
-of the YAML file.
+of the YAML file; its `variants:` are the planted patterns of other samples (`planted`).
+`judge_config` writes a judge config's rows, a released one's or a run's.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from typing import Any
 import numpy as np
 import yaml
 
-from ajb_sample.streams import RESOURCES_DIR, Rng, rng_for
-from ajb_utils.schema import DIFFICULTIES, METRICS
+from ajb_sample.streams import RESOURCES_DIR, Rng, judge_generator_name, rng_for, valid_rows
+from ajb_utils import schema
+from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, METRICS
 
-N_UNIFORMS = 8
 BEHAVIOUR: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
 VARIANTS: list[str] = ["default", *BEHAVIOUR["variants"]]  # the planted patterns a sample can have
+RUN_JUDGES: list[str] = JUDGES + ["qwen3_32b"]  # key index of each judge's random stream
+N_UNIFORMS: int = 8  # uniforms per (row, metric) a verdict is drawn from (simulate_verdicts)
 _VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
 
 
@@ -49,9 +52,8 @@ def variant_behaviour(variant: str) -> dict[str, Any]:
     """Return the YAML behaviour with one variant's overrides (`variants:`) merged in."""
     if variant == "default":
         return BEHAVIOUR
-    return deep_merge(
-        reversed_effects(BEHAVIOUR) if variant == "reversed" else BEHAVIOUR, BEHAVIOUR["variants"][variant]
-    )
+    base = reversed_effects(BEHAVIOUR) if variant == "reversed" else BEHAVIOUR
+    return deep_merge(base, BEHAVIOUR["variants"][variant])
 
 
 def reversed_effects(beh: dict[str, Any]) -> dict[str, Any]:
@@ -91,20 +93,14 @@ def profile(judge: str, condition: str) -> dict[str, Any]:
 def follow_reference(judge: str) -> float:
     """Return P(the judge anchors to a corrupted reference as if it were correct) for C3."""
     beh = behaviour()
-    return float(
-        beh["judges"][judge]
-        .get("corrupted_gt", {})
-        .get("follow_reference", beh["defaults"]["corrupted_gt"]["follow_reference"])
-    )
-
-
-def uniforms(seed: int, key: tuple[int, ...], n: int) -> np.ndarray:
-    """Return the (n, 4, 8) uniforms of one keyed stream (same key -> same draws)."""
-    return rng_for(seed, *key).random((n, len(METRICS), N_UNIFORMS))
+    default = beh["defaults"]["corrupted_gt"]["follow_reference"]
+    return float(beh["judges"][judge].get("corrupted_gt", {}).get("follow_reference", default))
 
 
 def resample(u: np.ndarray, rate: float, rng: Rng) -> np.ndarray:
-    """Return a copy of `u` with a share `rate` of (row, metric) cells redrawn."""
+    """Return a copy of `u` with a share `rate` of (row, metric) cells redrawn (`u` itself at rate 0: no draw)."""
+    if rate <= 0:
+        return u
     out = u.copy()
     mask = rng.random(u.shape[:2]) < rate
     out[mask] = rng.random((int(mask.sum()), u.shape[2]))
@@ -117,15 +113,12 @@ def metric_vec(d: dict[str, float]) -> np.ndarray:
 
 
 def simulate_verdicts(
-    p: np.ndarray,
-    diff: np.ndarray,
-    overlap: np.ndarray,
-    vdev: np.ndarray,
-    prof: dict[str, Any],
-    u: np.ndarray,
-    sees_reference: bool,
+    feat: dict[str, np.ndarray], judge: str, condition: str, u: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,))."""
+    """Return one judge's (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,)) under
+    `condition` on rows described by `feat` (p, difficulty index, tool overlap, values-differ flag)."""
+    p, diff, prof = feat["p"], feat["diff"], profile(judge, condition)
+    sees_reference = condition in ("with_gt", "freeform", "corrupted_gt")
     mult = behaviour()["multipliers"]
 
     def by_difficulty(levels: dict[str, float]) -> np.ndarray:
@@ -140,7 +133,7 @@ def simulate_verdicts(
         sens = sens * np.where(diff == 2, hard, ff["sensitivity_mult"])[:, None]
     fa = metric_vec(prof["false_alarm"])[None, :] * by_difficulty(mult["false_alarm"])
     if sees_reference:
-        fa = fa + np.outer(vdev.astype(float), [0.0, prof["value_alarm"], 0.0, 0.0])
+        fa = fa + np.outer(feat["vdev"].astype(float), [0.0, prof["value_alarm"], 0.0, 0.0])
     fa = np.clip(fa, 0.0, 0.9)
     hedge_c = prof["hedge_correct"] * by_difficulty(mult["hedge"])
     correct = p >= 0.9999
@@ -149,7 +142,7 @@ def simulate_verdicts(
     )
     nearest = np.round(p * 2.0) / 2.0
     anchor = (
-        metric_vec(prof["anchoring"])[None, :] * (overlap >= prof["anchor_overlap"])[:, None]
+        metric_vec(prof["anchoring"])[None, :] * (feat["overlap"] >= prof["anchor_overlap"])[:, None]
         if sees_reference
         else np.zeros_like(p)
     )
@@ -187,6 +180,87 @@ def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool, u_jus
     # A null metric counts as a full miss (the authors' rule); a failed call is null overall.
     block["overall_alignment_pct"] = None if cond_null else round(100.0 * float(np.mean(matches)), 4)
     return block
+
+
+def features(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """Return the arrays the verdict model needs (p, difficulty index, overlap, value flag)."""
+    return {
+        "p": np.array([[r[schema.SCORE_COLUMNS[m]] for m in METRICS] for r in rows], dtype=float),
+        "diff": np.array([DIFFICULTIES.index(r["difficulty"]) for r in rows], dtype=int),
+        "overlap": np.array([r["_overlap"] for r in rows], dtype=float),
+        "vdev": np.array([r["_vdev"] for r in rows], dtype=bool),
+    }
+
+
+def base_uniforms(seed: int, judge: str, generator: str, condition: str, n: int) -> np.ndarray:
+    """Return the (n, 4, 8) reference uniforms of (judge, generator, with_gt | without_gt); runs reuse them."""
+    key = (3, RUN_JUDGES.index(judge), GENERATORS.index(generator), schema.MAIN_CONDITIONS.index(condition))
+    return rng_for(seed, *key).random((n, len(METRICS), N_UNIFORMS))
+
+
+def judge_rows(
+    rows: list[dict[str, Any]], generator: str, blocks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+) -> list[dict[str, Any]]:
+    """Return judge-config rows; `blocks` maps condition -> (verdicts, null mask, uniforms)."""
+    out = []
+    for i, r in enumerate(rows):
+        p = [r[schema.SCORE_COLUMNS[m]] for m in METRICS]
+        row = {
+            "id": r["id"],
+            "generator": judge_generator_name(generator),
+            "difficulty": r["difficulty"],
+            "dag_type": r["dag_type"],
+        }
+        for cond, (v, null, u) in blocks.items():
+            row[cond] = condition_block(p, v[i], bool(null[i]), u[i, :, 5])
+        out.append(row)
+    return out
+
+
+def judge_config(
+    gens: dict[str, list[dict[str, Any]]],
+    judge: str,
+    generators: list[str],
+    conditions: list[str],
+    seed: int,
+    tag: int = 0,
+    rate: float = 0.0,
+    difficulties: list[str] = DIFFICULTIES,
+) -> list[dict[str, Any]]:
+    """Return a judge config's rows: the judge's reference draws, a share `rate` redrawn (a run's)."""
+    out = []
+    for g in generators:
+        valid = valid_rows(gens[g])
+        keep = np.array([r["difficulty"] in difficulties for r in valid], dtype=bool)
+        rows = [r for r, k in zip(valid, keep) if k]
+        feat = features(rows)
+        rng = rng_for(seed, 4, tag, GENERATORS.index(g))
+        u_of = {c: base_uniforms(seed, judge, g, c, len(valid))[keep] for c in ("with_gt", "without_gt")}
+        blocks = {}
+        for cond in conditions:
+            if cond == "corrupted_gt":
+                u_gt, u_no = resample(u_of["with_gt"], rate, rng), resample(u_of["without_gt"], rate, rng)
+                blocks[cond] = corrupted_block(feat, judge, u_gt, u_no, rng)
+            else:
+                u = resample(u_of[{"freeform": "with_gt", "without_gt_05": "without_gt"}.get(cond, cond)], rate, rng)
+                blocks[cond] = (*simulate_verdicts(feat, judge, cond, u), u)
+        out.extend(judge_rows(rows, g, blocks))
+    return out
+
+
+def corrupted_block(
+    feat: dict[str, np.ndarray], judge: str, u_gt: np.ndarray, u_no: np.ndarray, rng: Rng
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return C3 verdicts: with-GT behaviour (uniforms `u_gt`) w.p. follow_reference, else without-GT
+    behaviour (`u_no`)."""
+    v_gt, null_gt = simulate_verdicts(feat, judge, "with_gt", u_gt)
+    v_no, null_no = simulate_verdicts(feat, judge, "without_gt", u_no)
+    follow = rng.random(len(u_gt)) < follow_reference(judge)
+    return (
+        np.where(follow[:, None], v_gt, v_no),
+        np.where(follow, null_gt, null_no),
+        np.where(follow[:, None, None], u_gt, u_no),
+    )
 
 
 def planted_summary(variant: str) -> dict[str, Any]:

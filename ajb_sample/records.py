@@ -2,7 +2,8 @@
 
 Everything takes an explicit ``numpy.random.Generator``; nothing here keeps state. A record is a
 plain dict in the `main` config schema (docs/DATA_FORMAT.md §1) plus private keys starting with
-``_`` (the DAG, the value provenance) that the writer strips.
+``_`` (the calls, each value's provenance, how the hard query wrote it, the distractor tools) that
+the writer strips.
 """
 
 from __future__ import annotations
@@ -305,15 +306,12 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
             props.update({name: {"type": s["type"], "description": s["desc"]} for name, s in dep_params})
             props.update({p: param_schema(p, specs[p], True) for p in optional})
             required = inputs + [name for name, _ in dep_params]
-            noun = tname.split("_", 1)[1]
             opt_mode = {p: str(rng.choice(["default", "explicit", "absent", "absent", "absent"])) for p in optional}
             tools[tname] = {
                 "entry": tool_entry(tname, f"{words(tname).capitalize()}.", props, required),
                 "opt_mode": opt_mode,
                 "inputs": inputs,
-                "optional": optional,
                 "deps": [name for name, _ in dep_params],
-                "noun": noun,
             }
             if topology == "loop_like" and i < n_loop:
                 loop_tool = tname
@@ -332,20 +330,17 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
                 args[p], prov[p] = draw_value(p, specs[p], rng), "explicit"
         calls.append({"name": tname, "arguments": args})
         provenance.append(prov)
-        out_name, out_spec = output_param(t["noun"], rng)
+        out_name, out_spec = output_param(tname.split("_", 1)[1], rng)
         outputs.append((out_name, out_spec, history_value(out_spec, rng)))
         specs[out_name] = out_spec
 
-    n_tools = int(np.clip(round(rng.normal(12.9, 2.6)), 8, 19))
-    n_tools = max(n_tools, len(tools) + 3)
+    n_tools = max(int(np.clip(round(rng.normal(12.9, 2.6)), 8, 19)), len(tools) + 3)
     distractors = distractor_tools(n_tools - len(tools), set(tools), domain, specs, rng)
     entries = [t["entry"] for t in tools.values()] + [d["entry"] for d in distractors]
-    order = rng.permutation(len(entries))
-    available = [entries[k] for k in order]
+    available = [entries[k] for k in rng.permutation(len(entries))]
     queries = {d: build_query(calls, provenance, parents, d, specs, rng) for d in ("easy", "medium", "hard")}
-    record_id = hex_id(rng)
     return {
-        "id": record_id,
+        "id": hex_id(rng),  # drawn after the queries
         "dag_type": topology,
         "query_easy": queries["easy"][0],
         "query_medium": queries["medium"][0],
@@ -354,13 +349,8 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
         "available_tools": available,
         "expected_tool_calls": openai_calls(calls, "step"),
         "_calls": calls,
-        "_parents": parents,
-        "_domain": domain,
         "_provenance": provenance,
         "_hard_how": queries["hard"][1],
-        "_tool_info": {
-            k: {"inputs": v["inputs"], "optional": v["optional"], "deps": v["deps"]} for k, v in tools.items()
-        },
         "_distractors": [d["entry"]["function"]["name"] for d in distractors],
     }
 

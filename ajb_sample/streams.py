@@ -26,11 +26,6 @@ def judge_generator_name(generator: str) -> str:
     return "gpt_5_4" if generator == "gpt5_4" else generator
 
 
-def short_judge(judge: str) -> str:
-    """Return a judge's model name without the `judge_` prefix (run meta files)."""
-    return judge.removeprefix("judge_")
-
-
 def valid_rows(gens: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return the generations a judge sees: parseable and non-empty."""
     return [g for g in gens if g["generated_tool_calls"]]

@@ -107,12 +107,7 @@ REWRITE_RATES: dict[str, dict[str, float]] = {  # per criterion: all-yes share, 
     "medium_harder": {"all_yes": 0.576, "gpt_5_4": 0.621, "claude_large": 0.995, "gemini_2_5_pro": 0.848},
     "hard_harder": {"all_yes": 0.939, "gpt_5_4": 0.975, "claude_large": 1.0, "gemini_2_5_pro": 0.955},
 }
-CRITERION_PAIR = {
-    "medium_preserves": "easy_medium",
-    "hard_preserves": "medium_hard",
-    "medium_harder": "easy_medium",
-    "hard_harder": "medium_hard",
-}
+PAIR: dict[str, str] = {"medium": "easy_medium", "hard": "medium_hard"}  # the rewrite a criterion judges
 
 
 def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: int = 33) -> list[dict[str, Any]]:
@@ -132,7 +127,7 @@ def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: i
                             "id": i,
                             "dag_type": topo,
                             "meta_judge": j,
-                            "pair": CRITERION_PAIR[crit],
+                            "pair": PAIR[crit.split("_")[0]],
                             "criterion": crit,
                             "verdict": v,
                         }
