@@ -48,15 +48,6 @@ def _has_verdicts(block: dict[str, Any] | None) -> bool:
     return block is not None and all(block[m]["llm_score"] is not None for m in METRICS)
 
 
-def null_block(block: dict[str, Any]) -> dict[str, Any]:
-    """Return a condition block as a failed judge call writes it: no verdict, null overall."""
-    out = copy.deepcopy(block)
-    for m in METRICS:
-        out[m].update(llm_score=None, justification=None, match_score=None)
-    out["overall_alignment_pct"] = None
-    return out
-
-
 def add_messy_cases(configs: dict[str, Rows]) -> dict[str, Any]:
     """Change the public rows of `configs` (name -> rows: main, generators, judges, runs) in place, one
     row per case; return case -> (config, id, difficulty, generator)."""
@@ -77,7 +68,9 @@ def add_messy_cases(configs: dict[str, Rows]) -> dict[str, Any]:
             r["generator"] == ONE_SIDED_GENERATOR and _has_verdicts(r["with_gt"]) and _has_verdicts(r["without_gt"])
         ),
     )
-    rows[i]["with_gt"] = null_block(rows[i]["with_gt"])
+    for m in METRICS:  # the with-GT block as a failed judge call writes it: no verdict, null overall
+        rows[i]["with_gt"][m].update(llm_score=None, justification=None, match_score=None)
+    rows[i]["with_gt"]["overall_alignment_pct"] = None
     case("one_sided_null", ONE_SIDED_JUDGE, i)
     rows = configs[OUT_OF_RANGE_JUDGE]  # an out-of-range verdict
     i = _pick(rows, lambda r: _has_verdicts(r["with_gt"]))

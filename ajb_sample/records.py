@@ -107,22 +107,11 @@ def render_easy(name: str, value: Any, spec: dict[str, Any]) -> str:
 
 def render_medium(name: str, value: Any, spec: dict[str, Any]) -> str:
     """Return the paraphrased medium rendering; the literal value stays visible."""
-    kind, label = spec["kind"], words(name)
-    if kind == "money":
-        return f"{label} of about ${fmt_num(value)}"
-    if kind == "power":
-        return f"{label} around {fmt_num(value)} MW"
-    if kind == "seconds":
-        return f"a {fmt_num(value)}-second {label}"
-    if kind == "days":
-        return f"{label} of {value} days"
-    if kind == "bool":
-        return f"{label} {'on' if value else 'off'}"
-    if kind == "tags":
+    if spec["kind"] == "tags":
         return f"labelled {' and '.join(value)}"
-    if kind == "date":
-        return f"{label} on {value}"
-    return f"{label} {fmt_num(value)}"
+    if spec["kind"] == "bool":
+        value = "on" if value else "off"
+    return VOCAB["medium"].get(spec["kind"], "{label} {value}").format(label=words(name), value=fmt_num(value))
 
 
 def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[str, str]:
@@ -211,20 +200,6 @@ def dag_parents(topology: str, n: int, rng: Rng) -> list[list[int]]:
     raise ValueError(f"unknown topology {topology}")
 
 
-def enrichment_index(topology: str, n: int) -> int | None:
-    """Return the index of the optional-enrichment call (None for other topologies)."""
-    if topology != "optional_enrichment":
-        return None
-    return 1 if n == 2 else n - 2
-
-
-def loop_length(parents: list[list[int]], topology: str) -> int:
-    """Return how many leading calls repeat the same tool (loop_like), else 1."""
-    if topology != "loop_like":
-        return 1
-    return sum(1 for p in parents if not p)
-
-
 def choose_inputs(pool: list[str], k: int, rng: Rng) -> list[str]:
     """Return k distinct parameter names drawn from a pool."""
     return [str(x) for x in rng.choice(pool, size=min(k, len(pool)), replace=False)]
@@ -262,8 +237,8 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
     lengths, probs = VOCAB["lengths"][topology]
     n = int(rng.choice(lengths, p=probs))
     parents = dag_parents(topology, n, rng)
-    n_loop = loop_length(parents, topology)
-    enrich = enrichment_index(topology, n)
+    n_loop = sum(1 for p in parents if not p) if topology == "loop_like" else 1  # leading calls of one tool
+    enrich = (1 if n == 2 else n - 2) if topology == "optional_enrichment" else None  # the optional call
     nouns = [str(x) for x in rng.permutation(dom["nouns"])]
     verbs = [str(x) for x in rng.permutation(VOCAB["verbs"])]
     pool = list(dict.fromkeys(dom["params"] + VOCAB["generic_params"]))
@@ -283,20 +258,12 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
             n_in = 0 if sentinel else int(rng.choice([1, 1, 2, 2, 3]))
             if topology == "loop_like" and i < n_loop:
                 idents = [p for p in pool if specs[p]["kind"] == "ident"] or pool
-                inputs = [str(rng.choice(idents))] + choose_inputs(
-                    [p for p in pool if specs[p]["kind"] != "ident"], n_in - 1, rng
-                )
+                others = [p for p in pool if specs[p]["kind"] != "ident"]
+                inputs = [str(rng.choice(idents))] + choose_inputs(others, n_in - 1, rng)
             else:
                 inputs = choose_inputs(pool, n_in, rng)
-            optional = (
-                []
-                if sentinel
-                else choose_inputs(
-                    [p for p in VOCAB["generic_params"] if p not in inputs and default_for(specs[p]) is not None],
-                    int(rng.choice([0, 1, 1, 2])),
-                    rng,
-                )
-            )
+            with_default = [p for p in VOCAB["generic_params"] if p not in inputs and default_for(specs[p]) is not None]
+            optional = [] if sentinel else choose_inputs(with_default, int(rng.choice([0, 1, 1, 2])), rng)
             dep_params = [
                 (outputs[j][0], outputs[j][1])
                 for j in parents[i]
@@ -305,14 +272,10 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
             props = {p: param_schema(p, specs[p], False) for p in inputs}
             props.update({name: {"type": s["type"], "description": s["desc"]} for name, s in dep_params})
             props.update({p: param_schema(p, specs[p], True) for p in optional})
-            required = inputs + [name for name, _ in dep_params]
+            deps = [name for name, _ in dep_params]
             opt_mode = {p: str(rng.choice(["default", "explicit", "absent", "absent", "absent"])) for p in optional}
-            tools[tname] = {
-                "entry": tool_entry(tname, f"{words(tname).capitalize()}.", props, required),
-                "opt_mode": opt_mode,
-                "inputs": inputs,
-                "deps": [name for name, _ in dep_params],
-            }
+            entry = tool_entry(tname, f"{words(tname).capitalize()}.", props, inputs + deps)
+            tools[tname] = {"entry": entry, "opt_mode": opt_mode, "inputs": inputs, "deps": deps}
             if topology == "loop_like" and i < n_loop:
                 loop_tool = tname
         t = tools[tname]
@@ -336,7 +299,7 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
 
     n_tools = max(int(np.clip(round(rng.normal(12.9, 2.6)), 8, 19)), len(tools) + 3)
     distractors = distractor_tools(n_tools - len(tools), set(tools), domain, specs, rng)
-    entries = [t["entry"] for t in tools.values()] + [d["entry"] for d in distractors]
+    entries = [t["entry"] for t in tools.values()] + distractors
     available = [entries[k] for k in rng.permutation(len(entries))]
     queries = {d: build_query(calls, provenance, parents, d, specs, rng) for d in ("easy", "medium", "hard")}
     return {
@@ -351,7 +314,7 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
         "_calls": calls,
         "_provenance": provenance,
         "_hard_how": queries["hard"][1],
-        "_distractors": [d["entry"]["function"]["name"] for d in distractors],
+        "_distractors": [d["function"]["name"] for d in distractors],
     }
 
 
@@ -363,15 +326,9 @@ def distractor_tools(
     names = set(taken)
     pool = list(dict.fromkeys(VOCAB["domains"][domain]["params"] + VOCAB["generic_params"]))
     if rng.random() < 0.6 and k > 0:
+        notes = {"notes": param_schema("notes", specs["notes"], False)}
         out.append(
-            {
-                "entry": tool_entry(
-                    "show_error_and_get_input_from_user",
-                    "Show an error and ask the user.",
-                    {"notes": param_schema("notes", specs["notes"], False)},
-                    ["notes"],
-                )
-            }
+            tool_entry("show_error_and_get_input_from_user", "Show an error and ask the user.", notes, ["notes"])
         )
         names.add("show_error_and_get_input_from_user")
     while len(out) < k:
@@ -382,7 +339,7 @@ def distractor_tools(
         params = choose_inputs(pool, distractor_param_count(rng), rng)
         n_req = int(rng.integers(0, len(params) + 1)) if params else 0
         props = {p: param_schema(p, specs[p], j >= n_req) for j, p in enumerate(params)}
-        out.append({"entry": tool_entry(name, f"{words(name).capitalize()}.", props, params[:n_req])})
+        out.append(tool_entry(name, f"{words(name).capitalize()}.", props, params[:n_req]))
     return out
 
 
