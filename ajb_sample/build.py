@@ -3,9 +3,8 @@
     python -m ajb_sample --scale small --out data/sample --seed 0
 
 Records (`records`), simulated generators (`generators`), simulated judges (`judges`, behaviour in
-resources/sample_judges.yaml) and the two annotation studies (`studies`) are combined here; the
-published scores are exactly what ``ajb_utils.scoring.programmatic_scores`` gives. Same seed ->
-same bytes.
+resources/sample_judges.yaml), the runs specified here and the two annotation studies (`studies`)
+are combined here. Same seed -> same bytes.
 """
 
 from __future__ import annotations
@@ -20,16 +19,15 @@ from typing import Any
 
 import yaml
 
-from ajb_sample.generators import simulate_generation, tool_overlap
+from ajb_sample.generators import build_generations
 from ajb_sample.judges import VARIANTS, behaviour, judge_config, planted, planted_summary
 from ajb_sample.messy import add_messy_cases
-from ajb_sample.records import build_record, openai_calls
-from ajb_sample.streams import RESOURCES_DIR, judge_generator_name, rng_for
+from ajb_sample.records import build_records
+from ajb_sample.streams import RESOURCES_DIR, judge_generator_name
 from ajb_sample.studies import human_annotations, rewrite_validation
 from ajb_utils import schema
 from ajb_utils.paths import DATA_DIR, SAMPLE_DIR
-from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, MAIN_JUDGES, METRICS, TOPOLOGIES
-from ajb_utils.scoring import programmatic_scores
+from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, MAIN_JUDGES, TOPOLOGIES
 
 SCALES: dict[str, dict[str, int]] = {  # records per topology; "full" has the paper's counts
     "tiny": {t: 3 for t in TOPOLOGIES},
@@ -44,50 +42,6 @@ SCALES: dict[str, dict[str, int]] = {  # records per topology; "full" has the pa
     },
 }
 DATA_CONFIGS: list[str] = ["main", *GENERATORS, *JUDGES]  # under data/; the runs go under runs/
-
-
-# ---------------------------------------------------------------- records & generations -------
-
-
-def build_records(counts: dict[str, int], seed: int) -> list[dict[str, Any]]:
-    """Return all records, topology by topology in schema order."""
-    rng = rng_for(seed, 1)
-    return [build_record(t, rng) for t in TOPOLOGIES for _ in range(counts[t])]
-
-
-def build_generations(records: list[dict[str, Any]], generator: str, seed: int) -> list[dict[str, Any]]:
-    """Return one generation per (record, difficulty): config row plus private fields."""
-    prof = behaviour()["generators"][generator]
-    rng = rng_for(seed, 2, GENERATORS.index(generator))
-    rows = []
-    for rec in records:
-        for d in DIFFICULTIES:
-            calls, modes, vdev = simulate_generation(rec, d, prof, rng)
-            gen = openai_calls(calls, "call_")
-            scores = None if gen is None else programmatic_scores(gen, rec["expected_tool_calls"])
-            row = {
-                "id": rec["id"],
-                "dag_type": rec["dag_type"],
-                "difficulty": d,
-                "user_query": rec[f"query_{d}"],
-                "available_tools": rec["available_tools"],
-                "generated_tool_calls": gen,
-                "expected_tool_calls": rec["expected_tool_calls"],
-            }
-            for m in METRICS:
-                row[schema.SCORE_COLUMNS[m]] = None if scores is None else scores[m]
-            row[schema.OVERALL_SCORE_COLUMN] = None if scores is None else round(sum(scores.values()) / len(METRICS), 4)
-            row["_modes"], row["_vdev"] = modes, vdev
-            row["_overlap"] = tool_overlap(calls, rec["_calls"])
-            row["_extra_key_only"] = extra_key_only(calls, rec["_calls"])
-            rows.append(row)
-    return rows
-
-
-def extra_key_only(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> bool:
-    """Return True if some predicted call has all expected keys plus extras (Eq. 2's 0.5 case)."""
-    last = {c["name"]: set(c["arguments"]) for c in expected}
-    return any(c["name"] in last and last[c["name"]] < set(c["arguments"]) for c in calls or [])
 
 
 def run_spec(
@@ -208,7 +162,7 @@ def build_sample(scale: str, seed: int, out: Path, variant: str = "default", tim
     """
     with planted(variant):
         records = build_records({t: n * times for t, n in SCALES[scale].items()}, seed)
-        gens = {g: build_generations(records, g, seed) for g in GENERATORS}
+        gens = {g: build_generations(records, g, behaviour()["generators"][g], seed) for g in GENERATORS}
         configs = {"main": [{k: r[k] for k in schema.MAIN_COLUMNS} for r in records]}
         configs |= {g: [{k: r[k] for k in schema.GENERATOR_COLUMNS} for r in gens[g]] for g in GENERATORS}
         configs |= {j: judge_config(gens, j, GENERATORS, schema.MAIN_CONDITIONS, seed) for j in JUDGES}

@@ -2,7 +2,9 @@
 
 A generation starts from the record's expected calls and applies a Poisson number of error
 modes whose rates depend on the generator and the difficulty (``sample_judges.yaml``,
-``generators:``). Every function takes an explicit ``numpy.random.Generator``.
+``generators:``). Every function takes an explicit ``numpy.random.Generator``. `build_generations`
+makes a generator config's rows, their published scores exactly what
+``ajb_utils.scoring.programmatic_scores`` gives.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from ajb_sample.records import VOCAB, draw_value
-from ajb_sample.streams import Rng
+from ajb_sample.records import VOCAB, draw_value, openai_calls
+from ajb_sample.streams import Rng, rng_for
+from ajb_utils import schema
+from ajb_utils.schema import DIFFICULTIES, GENERATORS, METRICS
+from ajb_utils.scoring import programmatic_scores
 
 ERROR_MODES: list[str] = [
     "dropped_call",
@@ -146,3 +151,40 @@ def tool_overlap(calls: list[dict[str, Any]] | None, expected: list[dict[str, An
     g = {c["name"] for c in calls or []}
     e = {c["name"] for c in expected}
     return len(g & e) / max(len(g | e), 1)
+
+
+def build_generations(
+    records: list[dict[str, Any]], generator: str, prof: dict[str, Any], seed: int
+) -> list[dict[str, Any]]:
+    """Return one generation per (record, difficulty) of a generator with profile `prof`: config row plus
+    private fields."""
+    rng = rng_for(seed, 2, GENERATORS.index(generator))
+    rows = []
+    for rec in records:
+        for d in DIFFICULTIES:
+            calls, modes, vdev = simulate_generation(rec, d, prof, rng)
+            gen = openai_calls(calls, "call_")
+            scores = None if gen is None else programmatic_scores(gen, rec["expected_tool_calls"])
+            row = {
+                "id": rec["id"],
+                "dag_type": rec["dag_type"],
+                "difficulty": d,
+                "user_query": rec[f"query_{d}"],
+                "available_tools": rec["available_tools"],
+                "generated_tool_calls": gen,
+                "expected_tool_calls": rec["expected_tool_calls"],
+            }
+            for m in METRICS:
+                row[schema.SCORE_COLUMNS[m]] = None if scores is None else scores[m]
+            row[schema.OVERALL_SCORE_COLUMN] = None if scores is None else round(sum(scores.values()) / len(METRICS), 4)
+            row["_modes"], row["_vdev"] = modes, vdev
+            row["_overlap"] = tool_overlap(calls, rec["_calls"])
+            row["_extra_key_only"] = extra_key_only(calls, rec["_calls"])
+            rows.append(row)
+    return rows
+
+
+def extra_key_only(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> bool:
+    """Return True if some predicted call has all expected keys plus extras (Eq. 2's 0.5 case)."""
+    last = {c["name"]: set(c["arguments"]) for c in expected}
+    return any(c["name"] in last and last[c["name"]] < set(c["arguments"]) for c in calls or [])

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import yaml
 
-from ajb_sample.streams import RESOURCES_DIR, Rng, hex_id
+from ajb_sample.streams import RESOURCES_DIR, Rng, hex_id, rng_for
+from ajb_utils.schema import TOPOLOGIES
 
 VOCAB: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_vocab.yaml").read_text())
 WORDS: dict[str, dict[Any, Any]] = VOCAB["words"]  # how a hard query writes a value
@@ -316,6 +317,12 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
         "_hard_how": queries["hard"][1],
         "_distractors": [d["function"]["name"] for d in distractors],
     }
+
+
+def build_records(counts: dict[str, int], seed: int) -> list[dict[str, Any]]:
+    """Return all records, topology by topology in schema order."""
+    rng = rng_for(seed, 1)
+    return [build_record(t, rng) for t in TOPOLOGIES for _ in range(counts[t])]
 
 
 def distractor_tools(
