@@ -80,11 +80,7 @@ def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any], 
     elif mode == "extra_key" and calls:
         c = calls[int(rng.integers(len(calls)))]
         spare = [k for k in keys.get(c["name"], []) if k not in c["arguments"]]
-        key = (
-            str(rng.choice(spare))
-            if spare and rng.random() < 0.7
-            else str(rng.choice(["notes", "limit", "region", "dry_run"]))
-        )
+        key = str(rng.choice(spare if spare and rng.random() < 0.7 else ["notes", "limit", "region", "dry_run"]))
         if key in c["arguments"]:
             return False
         c["arguments"][key] = plausible_value(key, rng)

@@ -269,25 +269,18 @@ def planted_summary(variant: str) -> dict[str, Any]:
     with planted(variant):
         beh = behaviour()
         names = [j for j in beh["judges"] if j.startswith("judge_")]
-        conds = ("with_gt", "without_gt", "without_gt_05")
 
-        def per_judge(f: Any) -> dict[str, float]:
-            return {j: round(float(f(j)), 3) for j in names}
+        def per_judge(f: Any, conds: tuple[str, ...] = ("with_gt", "without_gt")) -> dict[str, dict[str, float]]:
+            return {c: {j: round(float(f(profile(j, c))), 3) for j in names} for c in conds}
 
         return {
             "variant": variant,
             "knobs": "ajb_sample/resources/sample_judges.yaml",
-            "leniency": {c: per_judge(lambda j, c=c: profile(j, c)["leniency"]) for c in conds},
-            "sensitivity": {
-                c: per_judge(lambda j, c=c: np.mean(list(profile(j, c)["sensitivity"].values())))
-                for c in ("with_gt", "without_gt")
-            },
-            "noise": {
-                c: per_judge(lambda j, c=c: np.mean(list(profile(j, c)["noise"].values())))
-                for c in ("with_gt", "without_gt")
-            },
-            "anchoring": per_judge(lambda j: max(profile(j, "with_gt")["anchoring"].values())),
-            "follow_reference": per_judge(follow_reference),
+            "leniency": per_judge(lambda prof: prof["leniency"], ("with_gt", "without_gt", "without_gt_05")),
+            "sensitivity": per_judge(lambda prof: np.mean(list(prof["sensitivity"].values()))),
+            "noise": per_judge(lambda prof: np.mean(list(prof["noise"].values()))),
+            "anchoring": per_judge(lambda prof: max(prof["anchoring"].values()), ("with_gt",))["with_gt"],
+            "follow_reference": {j: round(follow_reference(j), 3) for j in names},
             "sensitivity_by_difficulty": {k: float(v) for k, v in beh["multipliers"]["sensitivity"].items()},
             "errors_drawn": "independently per judge given the record",
         }

@@ -354,6 +354,7 @@ def distractor_tools(
 
 EASY_LEAD = ["First, {x}.", "Then {x}.", "Next, {x}.", "After that, {x}.", "Finally, {x}."]
 MEDIUM_LEAD = ["I need you to {x}.", "Once that's done, {x}.", "Also {x}.", "Then {x}.", "And to wrap up, {x}."]
+QUERY_FRAME = {"easy": "Please do the following. {}", "medium": "{}", "hard": "Quick one: {} - sort it out."}
 
 
 def call_phrase(name: str, args: list[str], uses_prev: bool, register: str) -> str:
@@ -400,17 +401,9 @@ def build_query(
                 how[f"{i}:{p}"] = kind
                 parts.append(text)
         clause = call_phrase(call["name"], parts, bool(parents[i]), difficulty)
-        if difficulty == "easy":
-            clauses.append(EASY_LEAD[min(i, 4) if i < len(calls) - 1 or i == 0 else 4].format(x=clause))
-        elif difficulty == "medium":
-            clauses.append(MEDIUM_LEAD[min(i, 4)].format(x=clause))
-        else:
-            clauses.append(clause)
-    if difficulty == "easy":
-        text = "Please do the following. " + " ".join(clauses)
-    elif difficulty == "medium":
-        text = " ".join(clauses)
-    else:
-        text = "Quick one: " + "; ".join(clauses) + " - sort it out."
+        last = i == len(calls) - 1 and i > 0  # the easy query's last step is "Finally"
+        lead = {"easy": EASY_LEAD[4 if last else min(i, 4)], "medium": MEDIUM_LEAD[min(i, 4)], "hard": "{x}"}
+        clauses.append(lead[difficulty].format(x=clause))
+    text = QUERY_FRAME[difficulty].format(("; " if difficulty == "hard" else " ").join(clauses))
     text = text[0].upper() + text[1:]
     return text, how
