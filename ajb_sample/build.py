@@ -44,21 +44,28 @@ SCALES: dict[str, dict[str, int]] = {  # records per topology; "full" has the pa
 DATA_CONFIGS: list[str] = ["main", *GENERATORS, *JUDGES]  # under data/; the runs go under runs/
 
 
+STUDIES: dict[str, tuple[list[str], str, list[str]]] = {  # a run's conditions, prompt and difficulties
+    "temperature": (["with_gt", "without_gt"], "structured", DIFFICULTIES),
+    "thinking": (["with_gt", "without_gt"], "structured", DIFFICULTIES),
+    "format": (["with_gt", "freeform"], "freeform", DIFFICULTIES),
+    "c2": (["without_gt_05"], "0.5-default", ["hard"]),
+    "c3": (["with_gt", "without_gt", "corrupted_gt"], "structured", DIFFICULTIES),
+}
+
+
 def run_spec(
     judge: str,
     suffix: str,
     study: str,
     generators: list[str],
-    conditions: list[str],
     label: str,
     rate: float = 0.0,
-    difficulties: list[str] = DIFFICULTIES,
-    prompt_variant: str = "structured",
     temperature: float | None = None,
     thinking: bool | None = None,
 ) -> dict[str, Any]:
     """Return a run: its judge, generators, share of draws redrawn and `<run>.meta.json` (DATA_FORMAT.md §2)."""
     model = judge.removeprefix("judge_")
+    conditions, prompt_variant, difficulties = STUDIES[study]
     meta = {
         "name": f"synthetic_{model}_{suffix}",
         "judge": model,
@@ -79,46 +86,24 @@ def run_spec(
 
 def run_specs() -> list[dict[str, Any]]:
     """Return the sample's runs, in their random streams' order: temperature, thinking, format, C2, C3."""
-    rs, gt = behaviour()["resample"], ["with_gt", "without_gt"]
+    rs, llama_70b = behaviour()["resample"], "llama_3_3_70b_instruct"
     temperature = [
-        run_spec(
-            j,
-            f"temp_{t.replace('.', '_')}",
-            "temperature",
-            [g],
-            gt,
-            f"T={t}",
-            rs["temperature"][t],
-            temperature=float(t),
-        )
-        for j, g in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_gpt_oss_120b", "llama_3_1_8b_instruct"))
+        run_spec(j, f"temp_{t.replace('.', '_')}", "temperature", [g], f"T={t}", rs["temperature"][t], float(t))
+        for j, g in (("qwen3_32b", llama_70b), ("judge_gpt_oss_120b", "llama_3_1_8b_instruct"))
         for t in ("0.3", "0.7", "1.0")
     ]
     open_gens = [g for g in GENERATORS if g != "gpt5_4"]
     thinking = [
-        run_spec(
-            "judge_qwq_32b", f"thinking_{on}", "thinking", open_gens, gt, f"thinking {on}", rate, thinking=on == "on"
-        )
+        run_spec("judge_qwq_32b", f"thinking_{on}", "thinking", open_gens, f"thinking {on}", rate, thinking=on == "on")
         for on, rate in (("on", 0.0), ("off", rs["thinking_off"]))
     ]
     formats = [
-        run_spec(
-            j,
-            f"format_{g}",
-            "format",
-            [g],
-            ["with_gt", "freeform"],
-            "free-form vs structured",
-            prompt_variant="freeform",
-        )
-        for j, g in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_qwq_32b", "smollm3_3b"))
+        run_spec(j, f"format_{g}", "format", [g], "free-form vs structured")
+        for j, g in (("qwen3_32b", llama_70b), ("judge_qwq_32b", "smollm3_3b"))
     ]
-    c2 = [
-        run_spec(j, "c2", "c2", GENERATORS, ["without_gt_05"], "0.5-default", 0.0, ["hard"], "0.5-default")
-        for j in MAIN_JUDGES
-    ]
+    c2 = [run_spec(j, "c2", "c2", GENERATORS, "0.5-default") for j in MAIN_JUDGES]
     c3 = [
-        run_spec(j, "c3", "c3", ["llama_3_3_70b_instruct"], [*gt, "corrupted_gt"], "corrupted GT", rs["corrupted_gt"])
+        run_spec(j, "c3", "c3", [llama_70b], "corrupted GT", rs["corrupted_gt"])
         for j in ("judge_qwq_32b", "judge_gemini_2_5_pro")
     ]
     return temperature + thinking + formats + c2 + c3

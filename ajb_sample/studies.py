@@ -64,22 +64,19 @@ HUMAN_NOTES = {
     "strict": "A problem the scorer does not see.",
 }
 
+# P(the human disagrees with the programmatic score of a flawed metric)
+DISAGREE = {"tool_selection": 0.2, "parameter_structure": 0.25, "sequence_accuracy": 0.05, "query_coverage": 0.03}
+
 
 def annotate(row: dict[str, Any], generator: str, rng: Rng) -> list[dict[str, Any]]:
     """Return the four metric-level human verdicts of one study record."""
-    disagree_flawed = {
-        "tool_selection": 0.2,
-        "parameter_structure": 0.25,
-        "sequence_accuracy": 0.05,
-        "query_coverage": 0.03,
-    }
     out = []
     for m in METRICS:
         p = row[schema.SCORE_COLUMNS[m]]
         if m == "parameter_structure" and row["_extra_key_only"]:
             rate, corrected, note = 0.8, 1.0, "extra_key"
         elif p < 1.0:
-            rate, corrected, note = disagree_flawed[m], min(1.0, round(p + 0.5, 4)), "lenient"
+            rate, corrected, note = DISAGREE[m], min(1.0, round(p + 0.5, 4)), "lenient"
         else:
             rate, corrected, note = 0.01, 0.5, "strict"
         if row["dag_type"] == "optional_enrichment":
