@@ -202,15 +202,10 @@ def judge_rows(
     rows: list[dict[str, Any]], generator: str, blocks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
 ) -> list[dict[str, Any]]:
     """Return judge-config rows; `blocks` maps condition -> (verdicts, null mask, uniforms)."""
-    out = []
+    out, name = [], judge_generator_name(generator)
     for i, r in enumerate(rows):
         p = [r[schema.SCORE_COLUMNS[m]] for m in METRICS]
-        row = {
-            "id": r["id"],
-            "generator": judge_generator_name(generator),
-            "difficulty": r["difficulty"],
-            "dag_type": r["dag_type"],
-        }
+        row = {"id": r["id"], "generator": name, "difficulty": r["difficulty"], "dag_type": r["dag_type"]}
         for cond, (v, null, u) in blocks.items():
             row[cond] = condition_block(p, v[i], bool(null[i]), u[i, :, 5])
         out.append(row)

@@ -117,17 +117,10 @@ def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: i
             ids.append(hex_id(rng))
         for i in ids:
             for crit, rates in REWRITE_RATES.items():
-                verdicts = meta_verdicts(rates, rng)
-                for j, v in zip(META_JUDGES, verdicts):
+                pair = PAIR[crit.split("_")[0]]
+                for j, v in zip(META_JUDGES, meta_verdicts(rates, rng)):
                     rows.append(
-                        {
-                            "id": i,
-                            "dag_type": topo,
-                            "meta_judge": j,
-                            "pair": PAIR[crit.split("_")[0]],
-                            "criterion": crit,
-                            "verdict": v,
-                        }
+                        {"id": i, "dag_type": topo, "meta_judge": j, "pair": pair, "criterion": crit, "verdict": v}
                     )
     return rows
 
