@@ -205,8 +205,8 @@ def test_t04_mean_is_consistent_within_printed_precision() -> None:
 def test_interval_mean_of_printed_values() -> None:
     lo, hi = verify.mean_interval(["84.2", "84.3", "84.2", "84.3", "84.2", "84.2"])
     assert (lo, hi) == pytest.approx((84.18333, 84.28333), abs=1e-4)
-    assert verify.intervals_meet((lo, hi), verify.printed_interval("84.3"))
-    assert not verify.intervals_meet(verify.printed_interval("84.4"), (lo, hi))
+    assert verify.printed_interval("84.3")[0] <= hi  # the intervals meet: rounding explains the difference
+    assert verify.printed_interval("84.4")[0] > hi  # they do not
 
 
 def test_spearman_range_over_ties_brackets_scipy() -> None:
