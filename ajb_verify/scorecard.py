@@ -33,38 +33,6 @@ from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
 from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
 from ajb_verify import artifacts, engine
 
-__all__ = [
-    "SECTIONS",
-    "SCORECARD_COLUMNS",
-    "read_comparisons",
-    "read_checks",
-    "artifact_rows",
-    "claim_rows",
-    "UNCHECKED_NOTE",
-    "unchecked_rows",
-    "build",
-    "RULE_FIT_FILE",
-    "CENSUS_COUNTS_FILE",
-    "CENSUS_COLUMNS",
-    "read_census",
-    "census_line",
-    "missing_rule_line",
-    "summary",
-    "FIGURE_CLIP",
-    "WITHIN_STYLE",
-    "OUTSIDE_STYLE",
-    "CLIPPED_STYLE",
-    "ROW_LABEL_CHARS",
-    "FIGURE_STYLE",
-    "plain_number",
-    "signed",
-    "relative_differences",
-    "figure_scorecard",
-    "markdown",
-    "write_scorecard",
-    "print_summary",
-]
-
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
     "02_programmatic_judge": "§3.2 Programmatic judge (App. G, I)",
@@ -101,11 +69,6 @@ SCORECARD_COLUMNS: list[str] = [
 ]
 
 
-def _notebook_of(artifact_id: str) -> str:
-    """Return the notebook that shows an artifact ('C-F1' -> the C-F notebook), '' if unmapped."""
-    return artifacts.notebook_of(artifact_id)
-
-
 def _artifact_of_file(path: Path, suffix: str) -> str:
     """Return the artifact ID a compare/checks file is named for ('C-W_weighting_checks.csv' -> 'C-W')."""
     return path.name[: -len(suffix)].split("_", 1)[0]
@@ -113,14 +76,14 @@ def _artifact_of_file(path: Path, suffix: str) -> str:
 
 def read_comparisons(out_dir: Path | str) -> pd.DataFrame:
     """Return every ``<ID>_compare.csv`` of a folder stacked: artifact, reported, reproduced, difference, within."""
+    cols = ["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]
     frames = []
     for p in sorted(Path(out_dir).glob("*_compare.csv")):
         df = pd.read_csv(p)
         df.insert(0, "artifact", _artifact_of_file(p, "_compare.csv"))
         key = next((c for c in ("stat", "variant") if c in df.columns), None)
         df["group"] = df["artifact"] + "|" + (df[key].astype(str) if key else "")
-        frames.append(df[["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]])
-    cols = ["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]
+        frames.append(df[cols])
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
 
@@ -133,7 +96,7 @@ def read_checks(out_dir: Path | str) -> pd.DataFrame:
             continue  # not an engine table
         art = _artifact_of_file(p, p.name[p.name.index("_") :]) if "_" in p.name else p.stem
         df["file"] = p.name
-        df["notebook"] = _notebook_of(art)
+        df["notebook"] = artifacts.notebook_of(art)
         if "checked on" not in df.columns:
             df["checked on"] = ""
         frames.append(df)
@@ -157,27 +120,15 @@ def artifact_rows(comparisons: pd.DataFrame) -> pd.DataFrame:
 
 def claim_rows(checks: pd.DataFrame) -> pd.DataFrame:
     """Return one row per claim checked on data; a claim shown with two verdicts is marked CONFLICT."""
-    data = checks[checks["checked on"] == ""]
-    rows = []
-    for cid, g in data.groupby("claim_id", sort=False):
-        verdicts = sorted(set(g["holds"]))
-        first = g.iloc[0]
-        holds = verdicts[0] if len(verdicts) == 1 else "CONFLICT (" + " / ".join(verdicts) + ")"
-        nbs = list(dict.fromkeys(n for n in g["notebook"] if n))
-        rows.append(
-            {
-                "id": cid,
-                "description": first["claim"],
-                "paper value": first["paper value"],
-                "reproduced value": first["reproduced value"],
-                "kind": first["kind"],
-                "tolerance": first["tolerance"],
-                "holds": holds,
-                "note": first["note"] + (f" [shown in {', '.join(nbs)}]" if len(nbs) > 1 else ""),
-                "notebook": nbs[0] if nbs else "",
-            }
-        )
-    return pd.DataFrame(rows)
+    g = checks[checks["checked on"] == ""].groupby("claim_id", sort=False)
+    out = g[["claim", "paper value", "reproduced value", "kind", "tolerance", "note"]].first()
+    out["holds"] = g["holds"].agg(
+        lambda h: h.iloc[0] if h.nunique() == 1 else f"CONFLICT ({' / '.join(sorted(set(h)))})"
+    )
+    nbs = g["notebook"].agg(lambda n: list(dict.fromkeys(x for x in n if x)))
+    out["note"] += nbs.map(lambda n: f" [shown in {', '.join(n)}]" if len(n) > 1 else "")
+    out["notebook"] = nbs.str[0].fillna("")
+    return out.rename(columns={"claim": "description"}).rename_axis("id").reset_index()
 
 
 UNCHECKED_NOTE: str = engine.MISSING_DATA + "no notebook of this output folder checked it"
@@ -186,36 +137,20 @@ UNCHECKED_NOTE: str = engine.MISSING_DATA + "no notebook of this output folder c
 def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
     """Return an n/a claim row for every claim of engine.csv that no checks table of the folder
     holds (on data or in the audit), so every claim of the paper appears once in the scorecard."""
-    seen = set(checks["claim_id"])
     todo = engine.claims()
-    todo = todo[~todo["claim_id"].isin(seen)]
-    rows = [
+    todo = todo[~todo["claim_id"].isin(set(checks["claim_id"]))]
+    return pd.DataFrame(
         {
-            "id": c.claim_id,
-            "description": c.description,
-            "paper value": engine.not_reproduced(c.claim_id, "").paper,
+            "id": todo["claim_id"],
+            "description": todo["description"],
+            "paper value": [engine.not_reproduced(c, "").paper for _, c in todo.iterrows()],
             "reproduced value": "not checked",
-            "kind": c.kind,
+            "kind": todo["kind"],
             "tolerance": "",
             "holds": "n/a",
             "note": UNCHECKED_NOTE,
-            "notebook": _notebook_of(c.artifact),
+            "notebook": todo["artifact"].map(artifacts.notebook_of),
         }
-        for c in todo.itertuples()
-    ]
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "id",
-            "description",
-            "paper value",
-            "reproduced value",
-            "kind",
-            "tolerance",
-            "holds",
-            "note",
-            "notebook",
-        ],
     )
 
 
@@ -224,7 +159,7 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     cmp = read_comparisons(out_dir)
     chk = read_checks(out_dir)
     arts = artifact_rows(cmp).rename(columns={"artifact": "id"}).assign(row="artifact")
-    arts["notebook"] = arts["id"].map(_notebook_of)
+    arts["notebook"] = arts["id"].map(artifacts.notebook_of)
     arts["description"] = (
         arts["id"].map(artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
     )
@@ -248,26 +183,14 @@ def build(out_dir: Path | str) -> pd.DataFrame:
 
 
 RULE_FIT_FILE: str = "T02_missing_rule_fit.csv"  # written by notebook 03 (tables.missing_rule_fit)
-# Written by notebook 18: verify.census_counts(tables.text_census(tables.paper_claim_verdicts())).
+# written by notebook 18: verify.census_counts(verify.text_census(verify.paper_claim_verdicts()))
 CENSUS_COUNTS_FILE: str = "X1_census_counts.csv"
-CENSUS_COLUMNS: list[str] = [
-    "section",
-    "numbers",
-    "mapped",
-    "consistent",
-    "self-referential",
-    "inconsistent",
-    "unchecked",
-    "unmapped",
-]
 
 
 def read_census(out_dir: Path | str) -> pd.DataFrame:
-    """Return the census counts per section of the v1 text (CENSUS_COLUMNS; empty if not computed)."""
+    """Return the census counts per section of the v1 text (`audit.census_counts`; empty if not computed)."""
     path = Path(out_dir) / CENSUS_COUNTS_FILE
-    if not path.exists():
-        return pd.DataFrame(columns=CENSUS_COLUMNS)
-    return pd.read_csv(path, keep_default_na=False).reindex(columns=CENSUS_COLUMNS)
+    return pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame(columns=["section"])
 
 
 def census_line(census: pd.DataFrame) -> str:
@@ -301,13 +224,8 @@ def missing_rule_line(out_dir: Path | str) -> str:
 def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
     """Return holds counts (yes / no / indistinguishable / n/a / conflict) of one row type."""
     h = card.loc[card["row"] == row, "holds"].astype(str)
-    return {
-        "yes": int((h == "yes").sum()),
-        "no": int((h == "no").sum()),
-        "indistinguishable": int((h == engine.INDISTINGUISHABLE).sum()),
-        "n/a": int((h == "n/a").sum()),
-        "conflict": int(h.str.startswith("CONFLICT").sum()),
-    }
+    counts = {k: int((h == k).sum()) for k in ("yes", "no", engine.INDISTINGUISHABLE, "n/a")}
+    return counts | {"conflict": int(h.str.startswith("CONFLICT").sum())}
 
 
 def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
@@ -391,7 +309,7 @@ def _row_order(ids: list[str]) -> list[str]:
 
     def key(a: str) -> tuple[int, int, str]:
         base = a if a in pos else a.split("-")[0]
-        return (sec.get(_notebook_of(a), len(sec)), pos.get(base, len(pos)), a)
+        return (sec.get(artifacts.notebook_of(a), len(sec)), pos.get(base, len(pos)), a)
 
     return sorted(ids, key=key)
 
@@ -417,7 +335,7 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     rows: list[tuple[str, str]] = []  # (kind, text): a section header or an artifact
     current = None
     for a in ids:
-        sec = SECTIONS.get(_notebook_of(a), "other")
+        sec = SECTIONS.get(artifacts.notebook_of(a), "other")
         if sec != current:
             rows.append(("section", sec))
             current = sec
@@ -428,6 +346,7 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     ax = np.atleast_1d(ax)[0]
     y_of = {text: -i for i, (kind, text) in enumerate(rows) if kind == "artifact"}
     golden = 0.6180339887
+    side = dict(ha="left", fontsize=6, color="0.2")  # the column of counts right of the axes
     for a in ids:
         in_file = rel[rel["artifact"] == a]
         g = in_file.sort_values("relative", kind="stable")
@@ -446,17 +365,7 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
             worst = out.loc[out["relative"].abs().sort_values(ascending=False, kind="stable").index[0]]
             rep_, mine_ = (plain_number(worst[c]).replace("-", "\u2212") for c in ("reported", "reproduced"))
             note += f"   {signed(worst['relative'])} %: {rep_} \u2192 {mine_}"
-        ax.text(
-            1.01,
-            y_of[a],
-            note,
-            transform=ax.get_yaxis_transform(),
-            ha="left",
-            va="center",
-            fontsize=6,
-            color="0.2",
-            clip_on=False,
-        )
+        ax.text(1.01, y_of[a], note, transform=ax.get_yaxis_transform(), va="center", clip_on=False, **side)
     if not ids:
         ax.text(0.5, 0.5, "nothing compared in this folder", ha="center", va="center", transform=ax.transAxes)
     ax.axvline(0, color="0.3", linewidth=0.8, zorder=2)
@@ -482,38 +391,16 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
         1.0,
         "within / compared; largest outside (%)",
         transform=ax.transAxes,
-        ha="left",
         va="bottom",
-        fontsize=6,
-        color="0.2",
         fontweight="bold",
+        **side,
     )
-    handles = [
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=WITHIN_STYLE["marker"],
-            color=WITHIN_STYLE["color"],
-            label="within tolerance",
-        ),
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=OUTSIDE_STYLE["marker"],
-            color=OUTSIDE_STYLE["color"],
-            label="outside tolerance",
-        ),
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=CLIPPED_STYLE["marker"],
-            color=CLIPPED_STYLE["color"],
-            label=f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)",
-        ),
-    ]
+    legend = (
+        (WITHIN_STYLE, "within tolerance"),
+        (OUTSIDE_STYLE, "outside tolerance"),
+        (CLIPPED_STYLE, f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)"),
+    )
+    handles = [Line2D([], [], linestyle="none", marker=st["marker"], color=st["color"], label=t) for st, t in legend]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=6.5, frameon=False)
     if synthetic:  # the one synthetic warning (save_fig sees the text and adds no second)
         fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")
