@@ -89,14 +89,14 @@ def read_comparisons(out_dir: Path | str) -> pd.DataFrame:
 
 def read_checks(out_dir: Path | str) -> pd.DataFrame:
     """Return every engine checks table of a folder stacked, with the file's artifact and notebook."""
-    frames = []
+    frames, amap = [], artifacts.artifact_table()
     for p in sorted(Path(out_dir).glob("*checks.csv")):
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
         if not set(engine.CHECK_COLUMNS) <= set(df.columns):
             continue  # not an engine table
         art = _artifact_of_file(p, p.name[p.name.index("_") :]) if "_" in p.name else p.stem
         df["file"] = p.name
-        df["notebook"] = artifacts.notebook_of(art)
+        df["notebook"] = artifacts.notebook_of(art, amap)
         if "checked on" not in df.columns:
             df["checked on"] = ""
         frames.append(df)
@@ -137,7 +137,7 @@ UNCHECKED_NOTE: str = engine.MISSING_DATA + "no notebook of this output folder c
 def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
     """Return an n/a claim row for every claim of engine.csv that no checks table of the folder
     holds (on data or in the audit), so every claim of the paper appears once in the scorecard."""
-    todo = engine.claims()
+    todo, amap = engine.claims(), artifacts.artifact_table()
     todo = todo[~todo["claim_id"].isin(set(checks["claim_id"]))]
     return pd.DataFrame(
         {
@@ -149,7 +149,7 @@ def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
             "tolerance": "",
             "holds": "n/a",
             "note": UNCHECKED_NOTE,
-            "notebook": todo["artifact"].map(artifacts.notebook_of),
+            "notebook": todo["artifact"].map(lambda a: artifacts.notebook_of(a, amap)),
         }
     )
 
@@ -159,10 +159,9 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     cmp = read_comparisons(out_dir)
     chk = read_checks(out_dir)
     arts = artifact_rows(cmp).rename(columns={"artifact": "id"}).assign(row="artifact")
-    arts["notebook"] = arts["id"].map(artifacts.notebook_of)
-    arts["description"] = (
-        arts["id"].map(artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
-    )
+    amap = artifacts.artifact_table()
+    arts["notebook"] = arts["id"].map(lambda a: artifacts.notebook_of(a, amap))
+    arts["description"] = arts["id"].map(amap.set_index("artifact_id")["paper_artifact"]).fillna("")
     claims = pd.concat([claim_rows(chk), unchecked_rows(chk)], ignore_index=True).assign(row="claim")
     audit = chk[chk["checked on"] != ""].rename(columns={"claim_id": "id", "claim": "description"})
     audit = audit.assign(
@@ -301,23 +300,22 @@ def relative_differences(comparisons: pd.DataFrame) -> pd.DataFrame:
     return both
 
 
-def _row_order(ids: list[str]) -> list[str]:
+def _row_order(ids: list[str], amap: pd.DataFrame) -> list[str]:
     """Return artifact IDs in paper order: by section, then by the artifact map's row, then by ID."""
-    amap = artifacts.artifact_table()
     pos = {a: i for i, a in enumerate(amap["artifact_id"])}
     sec = {nb: i for i, nb in enumerate(SECTIONS)}
 
     def key(a: str) -> tuple[int, int, str]:
         base = a if a in pos else a.split("-")[0]
-        return (sec.get(artifacts.notebook_of(a), len(sec)), pos.get(base, len(pos)), a)
+        return (sec.get(artifacts.notebook_of(a, amap), len(sec)), pos.get(base, len(pos)), a)
 
     return sorted(ids, key=key)
 
 
-def _row_label(artifact_id: str) -> str:
+def _row_label(artifact_id: str, amap: pd.DataFrame) -> str:
     """Return a row label: the ID and the artifact's short name from the map ('T07  record counts by DAG
     topology'), wrapped at ROW_LABEL_CHARS (never cut)."""
-    amap = artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]
+    amap = amap.set_index("artifact_id")["paper_artifact"]
     base, _, variant = artifact_id.partition("-")
     known = artifact_id in amap.index or base not in amap.index
     name = str(amap.get(artifact_id if known else base, "")).split(": ", 1)[-1].split(" (")[0]
@@ -331,16 +329,17 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     relative difference from the reported value (%); within tolerance as dots, outside as crosses;
     at the right, values within / compared and the largest difference (reported -> reproduced)."""
     rel = relative_differences(comparisons)
-    ids = _row_order(list(dict.fromkeys(rel["artifact"])))
+    amap = artifacts.artifact_table()
+    ids = _row_order(list(dict.fromkeys(rel["artifact"])), amap)
     rows: list[tuple[str, str]] = []  # (kind, text): a section header or an artifact
     current = None
     for a in ids:
-        sec = SECTIONS.get(artifacts.notebook_of(a), "other")
+        sec = SECTIONS.get(artifacts.notebook_of(a, amap), "other")
         if sec != current:
             rows.append(("section", sec))
             current = sec
         rows.append(("artifact", a))
-    n_wrapped = sum("\n" in _row_label(t) for k, t in rows if k == "artifact")
+    n_wrapped = sum("\n" in _row_label(t, amap) for k, t in rows if k == "artifact")
     height = 0.9 + 0.155 * max(len(rows), 3) + 0.14 * n_wrapped
     fig, ax = paper_figure(TEXT_WIDTH, height)
     ax = np.atleast_1d(ax)[0]
@@ -373,7 +372,7 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
         if kind == "section" and i > 0:
             ax.axhline(-i + 0.5, color="0.75", linewidth=0.5, zorder=1)
     ax.set_yticks([-i for i in range(len(rows))])
-    ax.set_yticklabels([_row_label(t) if k == "artifact" else t for k, t in rows])
+    ax.set_yticklabels([_row_label(t, amap) if k == "artifact" else t for k, t in rows])
     for tick, (kind, _) in zip(ax.get_yticklabels(), rows):
         tick.set_fontsize(6.5)
         if kind == "section":
