@@ -243,7 +243,7 @@ def _drawn(cid: str, figure: str, table: str, keys: list[str], query: str | None
     )
 
 
-def _tie_rho(cid: str, note: str) -> engine.Verdict:
+def tie_rho(cid: str, note: str) -> engine.Verdict:
     """Return a verdict on the rank correlation of T29's standard and binary columns: every way to break
     the printed ties gives a rho in [lo, hi], so the claim's value clipped to it (`note` may name
     {rho}, the ties averaged, {lo} and {hi})."""
@@ -332,7 +332,7 @@ def audit_cross_tables() -> pd.DataFrame:
         ),
         engine.verdict("X1.T01_from_T02", d01, shown=f"{d01:.2f}", note=f"GT and no-GT columns; printed {raw01:.1f}"),
         engine.verdict("X1.T29_from_T02", d29, shown=f"{d29:.2f}", note=note29),
-        _tie_rho(
+        tie_rho(
             "X1.T29_spearman",
             "printed ties averaged: {rho:+.3f}; every way to break the printed ties gives {lo:+.3f} to {hi:+.3f} "
             "(the paper prints 0.03 without a sign)",
