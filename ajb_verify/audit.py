@@ -127,13 +127,11 @@ def _findings_on_table2(t2: pd.DataFrame) -> list[engine.Verdict]:
     return out
 
 
-def takeaway_checks(
-    t2: pd.DataFrame, generators: Sequence[str], t13: pd.DataFrame | None = None, t29: pd.DataFrame | None = None
-) -> list[engine.Verdict]:
+def takeaway_checks(t2: pd.DataFrame, generators: Sequence[str]) -> list[engine.Verdict]:
     """Return the decision guide's takeaway verdicts (App. A) on a Table-2-shaped frame.
 
-    `generators` is the set the guide's means run over; `t13` (judge, vs_programmatic, vs_human)
-    and `t29` (judge, binary) feed takeaways (4) and (5) when given.
+    `generators` is the set the guide's means run over; takeaways (4) and (5) read Tables 13 and 29
+    (`validation.t13_checks`, `agreement.t29_checks`; on the paper's own: `audit_cross_tables`).
     """
     wide = _means(t2, generators).pivot(index=["condition", "difficulty"], columns="judge", values="value")
     srt = np.sort(wide.to_numpy(float), axis=1)
@@ -163,16 +161,6 @@ def takeaway_checks(
     for cond in ("with_gt", "without_gt"):
         m = qm.get(cond, np.nan)
         out.append(engine.verdict(f"X1.qwq_mean_{cond}", m, shown=f"{m:.2f}", note=tag))
-    if t29 is not None and {"judge_gpt_oss_20b", "judge_qwq_32b"} <= set(t29["judge"]):
-        b = t29.set_index("judge")["binary"]
-        d = float(b["judge_gpt_oss_20b"] - b["judge_qwq_32b"])
-        out.append(engine.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}"))
-    if t13 is not None and len(t13):
-        s = t13.set_index("judge")
-        out += [
-            engine.verdict("T06.oss120b_tops_human", s["vs_human"]),
-            engine.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
-        ]
     return out
 
 
@@ -192,8 +180,9 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
             rep = guide_reported[guide_reported["variant"].isin(["best", "runner_up"])]
             keys = ["condition", "difficulty", "judge"]
             cells = t2[t2["generator"].isin(list(gens))]
-            printed = cells["printed"] if "printed" in cells.columns else cells["value"].map(lambda x: f"{x:.1f}")
-            by_cell = pd.Series(printed.to_numpy(), index=pd.MultiIndex.from_frame(cells[keys + ["generator"]]))
+            by_cell = pd.Series(
+                cells["printed"].to_numpy(), index=pd.MultiIndex.from_frame(cells[keys + ["generator"]])
+            )
             gap, raw = _interval_excess(rep.set_index(keys)["printed"], by_cell, keys)
             note = f"max over T06's 12 best/runner-up entries, beyond printed precision; printed difference {raw:.2f}"
             vs.append(engine.verdict("X1.T06_from_T02", gap, shown=f"{gap:.2f}", note=note))
