@@ -25,7 +25,6 @@ __all__ = [
     "audit_cross_tables",
     "audit_text_table",
     "t23_checks",
-    "CENSUS_FILE",
     "CENSUS_STATUSES",
     "SELF_REFERENTIAL",
     "independent_source",
@@ -561,7 +560,7 @@ def t23_checks(bench, condition: str = "with_gt") -> list[engine.Verdict]:
 
 
 # ---- the census: every number of the v1 text, mapped to what it rests on -----------------------
-CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
+_CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
 
 
 # consistent: an independent source (a table the draft prints, a sum or count of one, another table,
@@ -659,7 +658,7 @@ def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> p
 def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
     """Return data/paper/census/v1_text_numbers.csv (every number of the v1 text and what it is mapped to)."""
     return pd.read_csv(
-        paper._paper_dir(paper_dir) / CENSUS_FILE,
+        paper._paper_dir(paper_dir) / _CENSUS_FILE,
         dtype=str,
         keep_default_na=False,
     )

@@ -233,6 +233,9 @@ def _study_verdicts() -> list[engine.Verdict]:
     gpt = _rep("T23").query("judge == 'judge_gpt_5_4'")
     own_seq = "judge == 'judge_gpt_5_4' and metric == 'sequence_accuracy' and stat == 'bias' and generator == 'gpt5_4'"
     draft = _rep("DRAFT", "condition == 'with_gt'").set_index("judge")["value"]
+    scale = float(draft["judge_gpt_oss_120b"] - draft["judge_gpt_oss_20b"])
+    seq_other = float(gpt.query("metric == 'sequence_accuracy' and stat == 'bias_max'")["value"].iloc[0])
+    own_all = float(gpt.query("generator == 'gpt5_4' and metric.isna() and stat == 'bias'")["value"].iloc[0])
     return [
         engine.verdict("P.c2_strong", t04.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"])),
         engine.verdict("P.c2_weak", t04.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])),
@@ -257,21 +260,11 @@ def _study_verdicts() -> list[engine.Verdict]:
         engine.verdict("P.unanimity_easy_med", t20["medium_harder_than_easy"]),
         engine.verdict("T22.all_positive", (_one("T22", "stat == 'n_positive_deltas'"), 4)),
         engine.verdict("P.self_bias_seq", _one("T23", own_seq)),
-        engine.verdict(
-            "T23.seq_other_max",
-            float(gpt.query("metric == 'sequence_accuracy' and stat == 'bias_max'")["value"].iloc[0]),
-        ),
-        engine.verdict(
-            "T23.own_all",
-            float(gpt.query("generator == 'gpt5_4' and metric.isna() and stat == 'bias'")["value"].iloc[0]),
-        ),
+        engine.verdict("T23.seq_other_max", seq_other),
+        engine.verdict("T23.own_all", own_all),
         engine.verdict("T23.other_all_range", gpt.query("metric.isna() and stat in ['bias_min', 'bias_max']")["value"]),
         engine.verdict("T23.oss120b_on_gpt54", _one("T23", "judge == 'judge_gpt_oss_120b' and stat == 'bias'")),
-        engine.verdict(
-            "P.judge_scale_gap",
-            float(draft["judge_gpt_oss_120b"] - draft["judge_gpt_oss_20b"]),
-            note="draft judge-scale figure, with GT",
-        ),
+        engine.verdict("P.judge_scale_gap", scale, note="draft judge-scale figure, with GT"),
         engine.verdict("P.worked_example_alignment", float(worked_example_AppI()["match"].iloc[-1])),
     ]
 

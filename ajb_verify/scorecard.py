@@ -339,8 +339,8 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
             rows.append(("section", sec))
             current = sec
         rows.append(("artifact", a))
-    n_wrapped = sum("\n" in _row_label(t, amap) for k, t in rows if k == "artifact")
-    height = 0.9 + 0.155 * max(len(rows), 3) + 0.14 * n_wrapped
+    labels = [_row_label(t, amap) if k == "artifact" else t for k, t in rows]
+    height = 0.9 + 0.155 * max(len(rows), 3) + 0.14 * sum("\n" in t for t in labels)  # a wrapped label is taller
     fig, ax = paper_figure(TEXT_WIDTH, height)
     ax = np.atleast_1d(ax)[0]
     y_of = {text: -i for i, (kind, text) in enumerate(rows) if kind == "artifact"}
@@ -371,12 +371,9 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     for i, (kind, _) in enumerate(rows):
         if kind == "section" and i > 0:
             ax.axhline(-i + 0.5, color="0.75", linewidth=0.5, zorder=1)
-    ax.set_yticks([-i for i in range(len(rows))])
-    ax.set_yticklabels([_row_label(t, amap) if k == "artifact" else t for k, t in rows])
+    ax.set_yticks([-i for i in range(len(rows))], labels, fontsize=6.5)
     for tick, (kind, _) in zip(ax.get_yticklabels(), rows):
-        tick.set_fontsize(6.5)
-        if kind == "section":
-            tick.set_fontweight("bold")
+        tick.set_fontweight("bold" if kind == "section" else "normal")
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="y", visible=False)
     ax.set_ylim(-len(rows) + 0.4, 0.6)
