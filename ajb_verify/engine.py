@@ -120,7 +120,8 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str], val
 #   sign   sign(r) == sign(v) (0 never matches a signed claim); given a CI (`ci=`) that spans
 #          0, the verdict is "indistinguishable" (neither holds nor fails: the data cannot tell)
 #   order  a ranking or "best of": `expected` is max:<item>, min:<item>, lowest:<a>,<b> (the
-#          k lowest are exactly these), rank:<item>=<k> or desc:<a>><b>>..., checked on a Series of scores indexed by item (ties share the best)
+#          k lowest are exactly these) or rank:<item>=<k>, checked on a Series of scores indexed by item
+#          (ties share the best)
 #   share  a count k of a population n, compared as k/n with the paper's v/N (N = population),
 #          so it does not scale with corpus size; tolerance in percentage points
 #   range  every reproduced value inside [lo, hi] +- tolerance (an open side is blank)
@@ -318,14 +319,7 @@ def _check_order(spec: str, s: pd.Series) -> tuple[bool | None, str]:
             return None, f"{item} absent"
         rank = int(s.rank(ascending=False, method="min")[item])
         return rank == int(k), f"rank {rank} of {len(s)}"
-    if how == "desc":
-        items = arg.split(">")
-        if not set(items) <= set(s.index):
-            return None, f"missing {sorted(set(items) - set(s.index))}"
-        vals = s.reindex(items).to_numpy()
-        shown = " > ".join(f"{i} {_fmt(round(x, 2))}" for i, x in zip(items, vals))
-        return bool(np.all(np.diff(vals) < 0)), shown
-    raise ValueError(f"unknown order spec {spec!r}; use max:, min:, lowest:a,b, rank:<item>=<k> or desc:a>b>c")
+    raise ValueError(f"unknown order spec {spec!r}; use max:, min:, lowest:a,b or rank:<item>=<k>")
 
 
 def _as_share(reproduced: Any) -> tuple[float, float]:
