@@ -321,16 +321,13 @@ def paper_comparisons() -> dict[str, pd.DataFrame]:
     paths = {
         "T02": compare_T02(_t02().rename(columns={"value": "align"})),
         "T10": compare_T10(t10.rename(columns={"ci_lo": "lo", "ci_hi": "hi"}).reset_index()),
-        "T24": engine.compare(
-            _t24_long(), _rep("T24", "stat == 'alignment'"), on=["judge", "condition", "metric"], value="align"
-        ),
-        "F03": engine.compare(
-            _t24_long(), _rep("F03", "stat == 'alignment'"), on=["judge", "condition", "metric"], value="align"
-        ),
-        "T28": engine.compare(
-            _t28_long(), _rep("T28", "stat == 'alignment'"), on=["judge", "dag_type", "condition"], value="align"
-        ),
-        "T06-from-T02": compare_T06_values(guide, _rep("T06")),
     }
+    for aid, mine, on in (
+        ("T24", _t24_long(), ["judge", "condition", "metric"]),
+        ("F03", _t24_long(), ["judge", "condition", "metric"]),
+        ("T28", _t28_long(), ["judge", "dag_type", "condition"]),
+    ):
+        paths[aid] = engine.compare(mine, _rep(aid, "stat == 'alignment'"), on=on, value="align")
+    paths["T06-from-T02"] = compare_T06_values(guide, _rep("T06"))
     out = {k: engine.side_by_side(v) for k, v in paths.items()}
     return out | {"T24-from-T02": engine.side_by_side(compare_T24_from_T02(), tolerance=T24_FROM_T02_TOLERANCE)}

@@ -69,18 +69,13 @@ SCORECARD_COLUMNS: list[str] = [
 ]
 
 
-def _artifact_of_file(path: Path, suffix: str) -> str:
-    """Return the artifact ID a compare/checks file is named for ('C-W_weighting_checks.csv' -> 'C-W')."""
-    return path.name[: -len(suffix)].split("_", 1)[0]
-
-
 def read_comparisons(out_dir: Path | str) -> pd.DataFrame:
     """Return every ``<ID>_compare.csv`` of a folder stacked: artifact, reported, reproduced, difference, within."""
     cols = ["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]
     frames = []
     for p in sorted(Path(out_dir).glob("*_compare.csv")):
         df = pd.read_csv(p)
-        df.insert(0, "artifact", _artifact_of_file(p, "_compare.csv"))
+        df.insert(0, "artifact", p.stem.split("_", 1)[0])  # the ID a file is named for: 'T02_compare.csv' -> 'T02'
         key = next((c for c in ("stat", "variant") if c in df.columns), None)
         df["group"] = df["artifact"] + "|" + (df[key].astype(str) if key else "")
         frames.append(df[cols])
@@ -94,9 +89,8 @@ def read_checks(out_dir: Path | str) -> pd.DataFrame:
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
         if not set(engine.CHECK_COLUMNS) <= set(df.columns):
             continue  # not an engine table
-        art = _artifact_of_file(p, p.name[p.name.index("_") :]) if "_" in p.name else p.stem
         df["file"] = p.name
-        df["notebook"] = artifacts.notebook_of(art, amap)
+        df["notebook"] = artifacts.notebook_of(p.stem.split("_", 1)[0], amap)  # 'C-W_weighting_checks' -> C-W's
         if "checked on" not in df.columns:
             df["checked on"] = ""
         frames.append(df)
