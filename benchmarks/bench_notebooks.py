@@ -85,7 +85,9 @@ def main() -> None:
                 print(f"  {nb[:28]} cpu ratio {cpu[0] / cpu[1]:5.2f}x", flush=True)
         for c in codes:
             t = totals[c]
-            print(f"total [{c.name}]: {t['wall']:.1f} s wall, {t['cpu']:.1f} s cpu, largest peak {t['peak_gib']:.2f} GiB")
+            print(
+                f"total [{c.name}]: {t['wall']:.1f} s wall, {t['cpu']:.1f} s cpu, largest peak {t['peak_gib']:.2f} GiB"
+            )
     finally:
         for folder in [out, *caches.values()]:
             shutil.rmtree(folder, ignore_errors=True)
