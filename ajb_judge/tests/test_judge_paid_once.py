@@ -143,10 +143,9 @@ def test_the_reservation_covers_a_max_tokens_sent_in_extra_body(server, tmp_path
     assert R.completion_reservation(backend.request_body([{"role": "user", "content": "x"}])) == 9000
 
 
-@pytest.mark.parametrize("plain_http", [True, False])  # aiohttp (http://) and the SDK's httpx (https://, proxies)
-def test_a_dropped_connection_after_sending_keeps_its_reservation(server, bench, tmp_path, plain_http) -> None:
+def test_a_dropped_connection_after_sending_keeps_its_reservation(server, bench, tmp_path) -> None:
     budget = 20_000
-    s = run_judge(cfg(server, bench, tmp_path, "drop", budget_tokens=budget, abort_after=10**6, plain_http=plain_http))
+    s = run_judge(cfg(server, bench, tmp_path, "drop", budget_tokens=budget, abort_after=10**6))
     billed = server.state.stats()
     assert billed["billed_calls"] > 0 and billed["billed_tokens"] <= budget, billed
     assert s.store_spent["prompt_tokens"] + s.store_spent["completion_tokens"] >= billed["billed_tokens"]
@@ -370,15 +369,14 @@ def test_every_rendered_field_is_in_the_cache_key(table) -> None:
                 assert key != k0 and req != r0, (table, col, ident)
 
 
-@pytest.mark.parametrize("plain_http", [True, False])
-def test_a_refused_connection_releases_its_reservation(bench, tmp_path, plain_http) -> None:
+def test_a_refused_connection_releases_its_reservation(bench, tmp_path) -> None:
     import socket
 
     with socket.socket() as sk:
         sk.bind(("127.0.0.1", 0))
         port = sk.getsockname()[1]
     down = type("S", (), {"url": f"http://127.0.0.1:{port}/v1"})
-    c = cfg(down, bench, tmp_path, check_endpoint=False, max_attempts=2, abort_after=10**6, plain_http=plain_http)
+    c = cfg(down, bench, tmp_path, check_endpoint=False, max_attempts=2, abort_after=10**6)
     s = run_judge(dataclasses.replace(c, budget_tokens=10**6, conditions=["with_gt"]))
     assert s.statuses == {"api_error": 12} and s.dropped == 0
     assert s.store_spent["attempts"] == 0  # nothing was sent: every reservation released
