@@ -40,12 +40,6 @@ EXAMPLES = """examples:
 """
 
 
-def _bool_flag(p: argparse.ArgumentParser, name: str, help_: str) -> None:
-    """Add --name / --no-name (default None = not sent)."""
-    p.add_argument(f"--{name}", dest=name.replace("-", "_"), action="store_true", default=None, help=help_)
-    p.add_argument(f"--no-{name}", dest=name.replace("-", "_"), action="store_false", help=f"turn {name} off")
-
-
 def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     """Add the options shared by every subcommand."""
     _endpoint_options(p)
@@ -95,7 +89,12 @@ def _decoding_options(p: argparse.ArgumentParser) -> None:
     d.add_argument("--max-tokens", type=int, default=2048)
     d.add_argument("--top-p", type=float, default=None)
     d.add_argument("--seed", type=int, default=0, help="decoding seed where the server supports it")
-    _bool_flag(d, "thinking", "enable thinking for reasoning models (chat_template_kwargs.enable_thinking)")
+    d.add_argument(
+        "--thinking",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="enable (--no-thinking: disable) thinking for reasoning models (chat_template_kwargs.enable_thinking)",
+    )
     d.add_argument("--reasoning-effort", default=None, help="OpenAI reasoning models: low | medium | high")
 
 

@@ -10,12 +10,11 @@ import dataclasses
 import json
 import logging
 import os
-import re
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,7 @@ from ajb_judge.conditions import (
 from ajb_judge.conditions import (
     request_hash as unit_request_hash,
 )
-from ajb_utils.paths import CACHE_DIR, RUNS_DIR
+from ajb_utils.paths import RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES, METRICS
 
 log = logging.getLogger("ajb_judge")
@@ -349,59 +348,19 @@ def default_store(name: str, out_dir: Path | str = RUNS_DIR) -> Path:
     return Path(out_dir) / STORE_DIRNAME / f"{name}.sqlite"
 
 
-def legacy_store(name: str) -> Path:
-    """Return where stores were kept before they moved out of the cache (data/cache/judge/<name>.sqlite)."""
-    return CACHE_DIR / "judge" / f"{name}.sqlite"
-
-
-_NOTED: set[Path] = set()  # old store places already named on stderr (once per process)
-
-
 def store_path(cfg: RunConfig) -> Path:
-    """Return a run's store: --store, else the default one; a store still at its old place is used there (said on stderr)."""
-    if cfg.store_path:
-        return Path(cfg.store_path)
-    new, old = default_store(cfg.name, cfg.out_dir), legacy_store(cfg.name)
-    if not new.exists() and old.exists():
-        if old in _NOTED:
-            return old
-        _NOTED.add(old)
-        print(
-            f"note: using the store of {cfg.name} at its old place {old}; data/cache/ may be deleted at any "
-            f"time, so move it (with its -wal / -shm files, no run open): mkdir -p {new.parent} && "
-            f"mv {old}* {new.parent}/",
-            file=sys.stderr,
-        )
-        return old
-    return new
+    """Return a run's store: --store, else <out>/.store/<name>.sqlite."""
+    return Path(cfg.store_path) if cfg.store_path else default_store(cfg.name, cfg.out_dir)
 
 
-class _NoStore:
-    """The empty store a dry run reads when the store file does not exist (a dry run creates nothing)."""
+def _no_store() -> Any:
+    """Return the empty store a dry run reads when the store file does not exist (a dry run creates nothing)."""
+    from types import SimpleNamespace
 
-    store_id = None
+    from ajb_judge.store import SPENT_KEYS
 
-    def __enter__(self) -> _NoStore:
-        """Return self."""
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """Nothing to close."""
-
-    def statuses(self, run_hashes: Any) -> dict[str, str]:
-        """Return no rows."""
-        return {}
-
-    def spent(self) -> dict[str, int]:
-        """Return zero spend."""
-        return {
-            "prompt_tokens": 0,
-            "completion_tokens": 0,
-            "attempts": 0,
-            "estimated": 0,
-            "reserved": 0,
-            "batch_reserved": 0,
-        }
+    empty = SimpleNamespace(store_id=None, statuses=lambda hashes: {}, spent=lambda: dict.fromkeys(SPENT_KEYS, 0))
+    return nullcontext(empty)
 
 
 NEW_STORE = "(a new store)"  # the store id an export is compared with before the run's store exists
@@ -450,12 +409,10 @@ def _open_store(cfg: RunConfig) -> Any:
 
     path = store_path(cfg)
     if cfg.dry_run:
-        return Store(path, lock=False) if path.exists() else _NoStore()
+        return Store(path, lock=False) if path.exists() else _no_store()
     return Store(path, durable=cfg.durable)
 
 
-_OFF_SCALE = re.compile(r"off-scale '?(-?[0-9.eE+-]+)'? \(the rubric allows")
-_READ_HOW = ("bool", "fraction", "snapped", "decimal comma")
 _SCALE_NOTE = "is ambiguous: this judge answered on another scale in this run"
 SCALE_SHARE = 0.05  # share of a run's replies with a value above 1 that shows another scale
 
@@ -471,35 +428,8 @@ def another_scale_shown(off_scale: Sequence[float], replies: int) -> bool:
 
 
 def off_scale_of(parsed: dict[str, Any]) -> list[float]:
-    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field).
-
-    Rows stored before the field existed are read from their parser notes.
-    """
-    if "off_scale" in parsed:
-        return [float(v) for v in (parsed["off_scale"] or {}).values()]
-    out = []
-    for n in parsed.get("notes") or []:
-        m = _OFF_SCALE.search(n)
-        if m:
-            try:
-                out.append(float(m.group(1)))
-            except ValueError:
-                continue
-    return out
-
-
-def explicit_of(parsed: dict[str, Any]) -> set[str]:
-    """Return the metrics a stored verdict read explicitly (bool, fraction, decimal comma, near-miss): never ambiguous."""
-    if "explicit" in parsed:
-        return set(parsed["explicit"] or [])
-    return {n.split(":", 1)[0] for n in parsed.get("notes") or [] if any(w in n for w in _READ_HOW)}
-
-
-def _marked_for_scale(parsed: dict[str, Any]) -> bool:
-    """Return whether a stored verdict is ambiguous because of the scale rule (its field; older rows: its notes)."""
-    if "scale_ambiguous" in parsed:
-        return bool(parsed["scale_ambiguous"])
-    return any(_SCALE_NOTE in n for n in parsed.get("notes") or [])
+    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field)."""
+    return [float(v) for v in (parsed.get("off_scale") or {}).values()]
 
 
 def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
@@ -510,7 +440,7 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     ``ambiguous`` (with a note), never as ok. When a run no longer shows another scale (a rule
     change, or re-sent replies), verdicts this rule marked earlier are ok again (no call made).
     """
-    if not units or isinstance(store, _NoStore):
+    if not units:
         return 0
     hashes = sorted({u.run_hash for u in units})
     q = (
@@ -528,14 +458,14 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     for r in rows:
         p = r["parsed"] or {}
         notes = list(p.get("notes") or [])
-        if r["status"] == P.AMBIGUOUS and _marked_for_scale(p) and not shown:
+        if r["status"] == P.AMBIGUOUS and p.get("scale_ambiguous") and not shown:
             p["notes"] = [n for n in notes if _SCALE_NOTE not in n]
             p.pop("scale_ambiguous", None)
             store.overwrite_parse(r["key"], P.OK, p)
             changed += 1
         if r["status"] != P.OK or not shown:
             continue
-        how = explicit_of(p)
+        how = set(p.get("explicit") or [])  # read from a bool, fraction, decimal comma or near-miss: never ambiguous
         amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
         if not amb:
             continue
@@ -1093,44 +1023,21 @@ def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tup
         r = rows.get(u.key)
         if r is None:
             continue
-        k = (u.item_id, u.generator, u.difficulty, u.condition)
+        k, p = (u.item_id, u.generator, u.difficulty, u.condition), r["parsed"] or {}
         if u.kind == "judge":
-            p = r["parsed"] or {}
-            acc[k] = {
-                "status": r["status"],
-                "scores": p.get("scores"),
-                "justifications": p.get("justifications"),
-                "provenance": _provenance(r),
-            }
-        else:
-            o = acc.setdefault(
-                k,
-                {
-                    "status": P.OK,
-                    "scores": {},
-                    "justifications": {},
-                    "provenance": _provenance(r),
-                    "n": 0,
-                    "score_1_5": {},
-                },
-            )
-            p = r["parsed"] or {}
-            o["n"] += 1
-            o["provenance"]["attempts"] = max(o["provenance"]["attempts"], r["attempts"])
-            if o["n"] > 1:  # per-metric notes of the four Prometheus calls
-                o["provenance"]["notes"] += [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
-            else:
-                o["provenance"]["notes"] = [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
-            if r["status"] != P.OK:
-                o["status"] = r["status"]
-            o["scores"][u.unit] = p.get("score")
-            o["justifications"][u.unit] = p.get("feedback", "")
-            o["score_1_5"][u.unit] = p.get("score_1_5")
+            acc[k] = {"status": r["status"], "scores": p.get("scores"), "justifications": p.get("justifications")}
+            acc[k]["provenance"] = _provenance(r)
+            continue
+        o = acc.setdefault(k, {"status": P.OK, "scores": {}, "justifications": {}})
+        prov = o.setdefault("provenance", {**_provenance(r), "notes": [], "prometheus_1_5": {}})
+        prov["attempts"] = max(prov["attempts"], r["attempts"])
+        prov["notes"] += [f"{u.unit}: {n}" for n in (p.get("notes") or [])]  # per-metric notes of the four calls
+        prov["prometheus_1_5"][u.unit] = p.get("score_1_5")
+        o["status"] = o["status"] if r["status"] == P.OK else r["status"]
+        o["scores"][u.unit], o["justifications"][u.unit] = p.get("score"), p.get("feedback", "")
     for o in acc.values():
-        if "n" in o:
-            if o.pop("n") < len(METRICS) and o["status"] == P.OK:
-                o["status"] = P.API_ERROR  # some metric calls never ran
-            o["provenance"]["prometheus_1_5"] = o.pop("score_1_5")
+        if "prometheus_1_5" in o["provenance"] and len(o["scores"]) < len(METRICS) and o["status"] == P.OK:
+            o["status"] = P.API_ERROR  # some metric calls never ran
     return acc
 
 

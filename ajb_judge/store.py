@@ -107,6 +107,9 @@ CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 """
 
 
+SPENT_KEYS = ("prompt_tokens", "completion_tokens", "attempts", "estimated", "reserved", "batch_reserved")
+
+
 class StoreLockedError(RuntimeError):
     """Another process holds the store: a second writer would pay for every answer twice."""
 
@@ -217,9 +220,6 @@ class Store:
                 f"BEGIN IMMEDIATE; {_SCHEMA}; INSERT OR IGNORE INTO spend_total SELECT 0, "
                 "COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM spend; COMMIT;"
             )
-            cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
-            if "reused_from" not in cols:  # stores written before identical requests were shared
-                self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
             self.store_id: str | None = self._identity(lock)
         except sqlite3.DatabaseError as exc:
             self._release()
@@ -416,14 +416,7 @@ class Store:
             "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0), "
             "COALESCE(SUM(what='batch_reserved'), 0) FROM spend"
         ).fetchone()
-        return {
-            "prompt_tokens": int(r[0]),
-            "completion_tokens": int(r[1]),
-            "attempts": int(r[2]),
-            "estimated": int(r[3]),
-            "reserved": int(r[4]),
-            "batch_reserved": int(r[5]),
-        }
+        return dict(zip(SPENT_KEYS, map(int, r), strict=True))
 
     def imported(self, line_hashes: Iterable[str]) -> set[str]:
         """Return which of the given batch-output line hashes were imported before."""

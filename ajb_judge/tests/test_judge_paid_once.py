@@ -118,17 +118,6 @@ def test_the_default_store_lives_beside_the_runs_not_in_the_cache(server, tmp_pa
     assert R.default_store("x", tmp_path / "runs") == tmp_path / "runs" / ".store" / "x.sqlite"
 
 
-def test_a_store_at_its_old_place_is_still_used(server, bench, tmp_path, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(R, "CACHE_DIR", tmp_path / "cache")
-    c = cfg(server, bench, tmp_path, conditions=["with_gt"], store_path=None, name="old")
-    old = tmp_path / "cache" / "judge" / "old.sqlite"
-    run_judge(dataclasses.replace(c, store_path=old))
-    n0 = server.state.requests
-    s = run_judge(c)
-    assert server.state.requests == n0 and s.cached == 12
-    assert "old place" in capsys.readouterr().err
-
-
 # --------------------------------------------------------------------------- 4. budget holes
 def test_the_reservation_covers_a_max_tokens_sent_in_extra_body(server, tmp_path) -> None:
     server.state.long_tokens = 8000
@@ -274,21 +263,16 @@ def test_off_scale_values_and_explicit_reads_are_stored_as_fields() -> None:
     assert p["off_scale"] == {"tool_selection": 5.0, "parameter_structure": 0.8}
     assert sorted(p["explicit"]) == ["query_coverage", "sequence_accuracy"]
     assert R.off_scale_of(p) == [5.0, 0.8]
-    old = {"notes": ["tool_selection: off-scale 5 (the rubric allows 0, 0.5, 1)"]}  # a row stored before the fields
-    assert R.off_scale_of(old) == [5.0]
 
 
-def test_verdicts_marked_by_the_old_scale_rule_are_ok_again_without_a_call(server, bench, tmp_path) -> None:
+def test_verdicts_the_scale_rule_marked_are_ok_again_without_a_call(server, bench, tmp_path) -> None:
     c = cfg(server, bench, tmp_path, "offscale08", abort_after=10**6, conditions=["with_gt"])
     s = run_judge(c)
-    with Store(tmp_path / "store.sqlite") as st:  # what the old rule stored: every plain 0 / 1 ambiguous
+    with Store(tmp_path / "store.sqlite") as st:  # marked as a stricter rule (0.8 is no other scale) would mark them
         for r in [r for r in st.rows([s.run_hash], "judge") if r["status"] == "ok"]:
             p = r["parsed"]
-            p["notes"] = [
-                *p["notes"],
-                "tool_selection: 1 is ambiguous: this judge answered on another scale in this run (saw 0.8)",
-            ]
-            del p["explicit"], p["off_scale"]
+            p["notes"] = [*p["notes"], f"tool_selection: 1 {R._SCALE_NOTE} (saw 0.8)"]
+            p["scale_ambiguous"] = ["tool_selection"]
             st.overwrite_parse(r["key"], "ambiguous", p)
     n0 = server.state.requests
     again = run_judge(c)
