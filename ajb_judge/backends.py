@@ -239,7 +239,7 @@ _UNKNOWN_MODEL = re.compile(r"(?i)invalid model name|model_not_found|\bmodel\b[^
 
 
 def classify_status(code: int, msg: str, retry_after: float | None = None) -> CallError:
-    """Return the CallError of an HTTP error status and its message (the SDK's and the plain client's rules)."""
+    """Return the CallError of an HTTP error status and its message (one table for every error answer)."""
     low = msg.lower()
     if code in (401, 403):
         return CallError("auth", msg, False, status_code=code)

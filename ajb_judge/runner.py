@@ -959,13 +959,7 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
     for u in units:
         by_kind.setdefault(f"{u.kind}:{u.condition}", []).append(u)
     for k, us in by_kind.items():
-        distinct: set[str] = set()
-        for u in us:  # identical requests are sent once
-            try:
-                distinct.add(unit_request_hash(u))
-            except KeyError:  # deref judge before its reference exists: counted as distinct
-                distinct.add(u.key)
-        n_calls = len(distinct)
+        n_calls = len({unit_request_hash(u) for u in us})  # identical requests are sent once
         sample = us[:: max(1, len(us) // 200)][:200]
         chars = []
         for u in sample:
