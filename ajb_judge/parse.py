@@ -77,21 +77,28 @@ def strip_think(text: str) -> tuple[str, str]:
     return out.strip(), "\n".join(thoughts)
 
 
+_SPAN_CHARS = re.compile(r'[\\"{}\[\]]')  # what balanced_spans reads: backslash, quote, braces, brackets
+
+
 def balanced_spans(text: str, open_ch: str = "{", close_ch: str = "}") -> list[str]:
-    """Return every outermost balanced `{...}` (or `[...]`) span in `text`, string-aware."""
+    """Return every outermost balanced `{...}` (or `[...]`) span in `text`, string-aware.
+
+    Only the characters that open, close or escape are visited (a regex finds them), not every one.
+    """
     spans: list[str] = []
-    depth, start, in_str, esc, quote = 0, -1, False, False, ""
-    for i, ch in enumerate(text):
+    depth, start, in_str, escaped = 0, -1, False, -1
+    for m in _SPAN_CHARS.finditer(text):
+        i, ch = m.start(), m.group()
         if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == quote:
+            if i == escaped:  # the character after a backslash
+                continue
+            if ch == "\\":
+                escaped = i + 1
+            elif ch == '"':
                 in_str = False
             continue
         if ch == '"' and depth > 0:
-            in_str, quote = True, ch
+            in_str = True
         elif ch == open_ch:
             if depth == 0:
                 start = i
@@ -170,7 +177,8 @@ def json_candidates(text: str, kind: str = "object") -> list[tuple[str, str]]:
     spans = balanced_spans(text, o, c)
     for s in reversed(spans):  # the last object is usually the final answer
         out.append(("prose", s))
-    return out
+    seen: set[str] = set()  # a text found twice (a whole reply is also its one span) is read once, at its first origin
+    return [(origin, cand) for origin, cand in out if not (cand in seen or seen.add(cand))]
 
 
 # ---------------------------------------------------------------------- judge verdict parsing
