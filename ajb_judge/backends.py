@@ -1,10 +1,9 @@
 """Model backends: any OpenAI-compatible chat-completions endpoint, called with our own retries.
 
-Plain ``http://`` endpoints (local vLLM / SGLang / Ollama, no proxy variable set) are called
-through an aiohttp session per base URL (C-accelerated HTTP parser, keep-alive pool): a fraction
-of the SDK's CPU per call. HTTPS endpoints, proxies and ``plain_http=False`` go through the OpenAI
-SDK (retries off, ``max_retries=0``). Either way every 429/5xx is seen here: jittered exponential
-backoff honouring ``Retry-After``, fail fast on auth / quota / model-not-found (the whole run stops)
+Every base URL (local vLLM / SGLang / Ollama over http://, providers over https://, through the
+proxy ``http_proxy`` / ``https_proxy`` names unless ``no_proxy`` lists the host) is called through
+an aiohttp session of its own (keep-alive pool, C-accelerated HTTP parser), which never retries:
+every 429/5xx is seen here, with jittered exponential backoff honouring ``Retry-After``, fail fast on auth / quota / model-not-found (the whole run stops)
 and on context-length errors (that item only), round-robin over several base URLs, a
 requests-per-minute limiter, and a JSON-schema -> JSON-object -> plain-prompting fallback for
 servers that reject structured response formats. The API key is read from the environment
@@ -19,7 +18,7 @@ import os
 import random
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ajb_utils.schema import METRICS, PROMPT_KEYS
@@ -180,14 +179,7 @@ class Decoding:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the decoding parameters as a plain dict."""
-        return {
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-            "thinking": self.thinking,
-            "seed": self.seed,
-            "top_p": self.top_p,
-            "reasoning_effort": self.reasoning_effort,
-        }
+        return asdict(self)
 
 
 def judge_json_schema() -> dict[str, Any]:
@@ -235,38 +227,6 @@ def backoff_delay(attempt: int, retry_after: float | None, base: float = 1.0, ca
     return random.uniform(0.5, 1.0) * min(cap, base * 2 ** (attempt - 1))
 
 
-def _retry_after(exc: Any) -> float | None:
-    """Return the Retry-After / retry-after-ms header of an SDK error, in seconds."""
-    resp = getattr(exc, "response", None)
-    headers = getattr(resp, "headers", None) or {}
-    try:
-        if "retry-after-ms" in headers:
-            return float(headers["retry-after-ms"]) / 1000.0
-        if "retry-after" in headers:
-            return float(headers["retry-after"])
-    except (TypeError, ValueError):
-        return None
-    return None
-
-
-def classify_error(exc: BaseException) -> CallError:
-    """Return a CallError describing an openai SDK / transport exception."""
-    import openai
-
-    msg = str(getattr(exc, "message", None) or exc)[:500]
-    code = getattr(exc, "status_code", None)
-    if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError):
-        return CallError("timeout", msg, True)
-    if isinstance(exc, openai.APIConnectionError):
-        import httpx
-
-        unsent = isinstance(exc.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
-        return CallError("connection" if unsent else "disconnected", msg, True)
-    if isinstance(exc, openai.APIStatusError):
-        return classify_status(code or 0, msg, _retry_after(exc))
-    return CallError("disconnected", f"{type(exc).__name__}: {msg}", True)
-
-
 def sent_unanswered(err: BaseException) -> bool:
     """Return whether a failed attempt may have been billed: anything but an HTTP error answer or a refused connection."""
     if isinstance(err, CallError):
@@ -279,7 +239,7 @@ _UNKNOWN_MODEL = re.compile(r"(?i)invalid model name|model_not_found|\bmodel\b[^
 
 
 def classify_status(code: int, msg: str, retry_after: float | None = None) -> CallError:
-    """Return the CallError of an HTTP error status and its message (the SDK's and the plain client's rules)."""
+    """Return the CallError of an HTTP error status and its message (one table for every error answer)."""
     low = msg.lower()
     if code in (401, 403):
         return CallError("auth", msg, False, status_code=code)
@@ -335,15 +295,13 @@ def _http_error(code: int, headers: Any, data: bytes) -> CallError:
     return classify_status(code, msg[:500], ra)
 
 
-PROXY_VARIABLES: tuple[str, ...] = ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY")
-
-
 class AiohttpPool:
-    """One aiohttp session (keep-alive pool) to one http:// base URL; `request` -> (status, headers, body)."""
+    """One aiohttp session (keep-alive pool) to one base URL; `request` -> (status, headers, body)."""
 
     def __init__(self, base_url: str, key: str, timeout_s: float, limit: int) -> None:
-        """Prepare the session's settings (credentials in the URL become Basic auth, as httpx does)."""
+        """Prepare the session's settings: credentials in the URL become Basic auth, the proxy the environment names."""
         import base64
+        import urllib.request
         from urllib.parse import unquote, urlsplit, urlunsplit
 
         u = urlsplit(base_url)
@@ -351,23 +309,18 @@ class AiohttpPool:
         self.headers = {
             "Accept": "application/json",
             "Content-Type": "application/json",
-            "User-Agent": "ajb-utils-judge",
+            "User-Agent": "ajb-judge",
             "Authorization": f"Bearer {key}",
         }
         if u.username is not None:
             cred = f"{unquote(u.username)}:{unquote(u.password or '')}".encode()
             self.headers["Authorization"] = "Basic " + base64.b64encode(cred).decode()
+        # http_proxy / https_proxy as the environment sets them, unless no_proxy names the host
+        bypass = urllib.request.proxy_bypass(u.hostname or "")
+        self.proxy = None if bypass else urllib.request.getproxies().get(u.scheme)
         self.timeout_s, self.limit = timeout_s, limit
         self._session: Any = None
         import aiohttp  # noqa: F401 - imported here, at setup (its import builds SSL contexts: ~0.2 s of CPU)
-
-    @staticmethod
-    def usable(base_url: str, environ: Any) -> bool:
-        """Return whether a base URL goes through aiohttp: http://, a host, and no proxy variable set."""
-        from urllib.parse import urlsplit
-
-        u = urlsplit(base_url)
-        return u.scheme == "http" and bool(u.hostname) and not any(environ.get(v) for v in PROXY_VARIABLES)
 
     def _open(self) -> Any:
         """Return the session, created on first use (inside the running event loop)."""
@@ -380,7 +333,7 @@ class AiohttpPool:
                 timeout=aiohttp.ClientTimeout(total=self.timeout_s),
                 cookie_jar=aiohttp.DummyCookieJar(),
                 trust_env=False,
-            )  # an API client keeps no cookies; proxies go the SDK's way (see usable)
+            )  # an API client keeps no cookies; the proxy is chosen in __init__
         return self._session
 
     async def request(
@@ -392,7 +345,7 @@ class AiohttpPool:
         t = self.timeout_s if timeout_s is None else timeout_s
         kw: dict[str, Any] = {} if timeout_s is None else {"timeout": aiohttp.ClientTimeout(total=t)}
         try:
-            async with self._open().request(method, self.url + path, data=body, **kw) as resp:
+            async with self._open().request(method, self.url + path, data=body, proxy=self.proxy, **kw) as resp:
                 return resp.status, resp.headers, await resp.read()
         except TimeoutError:
             raise CallError("timeout", f"no response within {t:g} s", True) from None
@@ -410,6 +363,13 @@ class AiohttpPool:
 
 
 FATAL_KINDS = frozenset({"auth", "quota", "not_found"})
+# structured-output ladder; the first rejection moves every later call down a rung
+FORMAT_LADDER: dict[str, list[str]] = {
+    "auto": ["json_schema", "json_object", "none"],
+    "json_schema": ["json_schema", "json_object", "none"],
+    "json_object": ["json_object", "none"],
+    "none": ["none"],
+}
 
 
 @dataclass
@@ -425,65 +385,22 @@ class OpenAIBackend:
     extra_body: dict[str, Any] | None = None
     max_tokens_param: str = "max_tokens"
     pool_size: int = 64
-    shard_size: int = 16  # connections per HTTP client (see __post_init__)
-    plain_http: bool = True  # http:// URLs without a proxy: aiohttp (a fraction of the SDK's CPU per call)
 
     def __post_init__(self) -> None:
-        """Create the HTTP clients: aiohttp sessions for http:// URLs, else SDK clients (retries off)."""
+        """Read the key from the variable named, and prepare one connection pool per base URL."""
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise MissingKeyError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")
-        self._secrets = (key,) if key else ()
-        self._secrets += url_credentials(self.base_urls)
-        self._plain: list[AiohttpPool] | None = None
-        if self.plain_http and all(AiohttpPool.usable(u, os.environ) for u in self.base_urls):
-            self._plain = [AiohttpPool(u, key or "EMPTY", self.timeout_s, self.pool_size) for u in self.base_urls]
-        self._clients: list[Any] = []
-        self._client_urls: list[str] = []
-        if self._plain is None:
-            self._sdk_clients(key)
-        self._rr = itertools.cycle(range(max(len(self._clients), len(self._plain or []))))
-        self._inflight = [0] * max(len(self._clients), len(self._plain or []))
-        # structured-output ladder; the first rejection moves every later call down a rung
-        ladder = {
-            "auto": ["json_schema", "json_object", "none"],
-            "json_schema": ["json_schema", "json_object", "none"],
-            "json_object": ["json_object", "none"],
-            "none": ["none"],
-        }
-        self._formats = ladder.get(self.response_format, ["none"])
+        self._secrets = ((key,) if key else ()) + url_credentials(self.base_urls)
+        self._pools = [AiohttpPool(u, key or "EMPTY", self.timeout_s, self.pool_size) for u in self.base_urls]
+        self._rr = itertools.cycle(range(len(self._pools)))
+        self._inflight = [0] * len(self._pools)
+        self._formats = list(FORMAT_LADDER.get(self.response_format, ["none"]))
 
-    def _sdk_clients(self, key: str) -> None:
-        """Create the SDK clients: per base URL, shards of at most `shard_size` connections.
-
-        httpcore's pool scans its connections for every request it assigns, which grows
-        quadratically with the pool; shards of <= shard_size connections keep that scan short.
-        """
-        import httpx
-        import openai
-
-        n_shards = max(1, -(-self.pool_size // self.shard_size))
-        per_shard = -(-self.pool_size // n_shards)
-        limits = httpx.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
-        for u in self.base_urls:
-            for _ in range(n_shards):
-                self._clients.append(
-                    openai.AsyncOpenAI(
-                        base_url=u,
-                        api_key=key or "EMPTY",
-                        max_retries=0,
-                        timeout=self.timeout_s,
-                        http_client=httpx.AsyncClient(limits=limits, timeout=self.timeout_s),
-                    )
-                )
-                self._client_urls.append(u)
-        # interleave URLs so round-robin alternates replicas: url0-shard0, url1-shard0, url0-shard1, ...
-        order = sorted(range(len(self._clients)), key=lambda i: (i % n_shards, i // n_shards))
-        self._clients = [self._clients[i] for i in order]
-        self._client_urls = [self._client_urls[i] for i in order]
-
-    def _request(self, messages: list[dict[str, str]], json_reply: bool, fmt: str) -> dict[str, Any]:
-        """Return the keyword arguments of one chat.completions.create call."""
+    def request_body(
+        self, messages: list[dict[str, str]], json_reply: bool = True, fmt: str | None = None
+    ) -> dict[str, Any]:
+        """Return the JSON body a call sends (for calls, batch files and reservations): the extra body merged in last."""
         d = self.decoding
         kw: dict[str, Any] = {"model": self.model, "messages": messages}
         if d.temperature is not None:
@@ -496,112 +413,57 @@ class OpenAIBackend:
             kw["seed"] = d.seed
         if d.reasoning_effort:
             kw["reasoning_effort"] = d.reasoning_effort
-        body = dict(self.extra_body or {})
-        if d.thinking is not None:
-            body.setdefault("chat_template_kwargs", {})["enable_thinking"] = bool(d.thinking)
-        if body:
-            kw["extra_body"] = body
+        fmt = fmt or self._formats[0]
         if json_reply and fmt == "json_schema":
             kw["response_format"] = {"type": "json_schema", "json_schema": judge_json_schema()}
         elif json_reply and fmt == "json_object":
             kw["response_format"] = {"type": "json_object"}
-        return kw
+        extra = dict(self.extra_body or {})
+        if d.thinking is not None:
+            extra["chat_template_kwargs"] = {
+                **extra.get("chat_template_kwargs", {}),
+                "enable_thinking": bool(d.thinking),
+            }
+        return {**kw, **extra}
 
-    def request_preview(self, messages: list[dict[str, str]], json_reply: bool = True) -> dict[str, Any]:
-        """Return the request body a call would send (for batch files and --dry-run)."""
-        return self._request(messages, json_reply, self._formats[0])
-
-    def request_body(
-        self, messages: list[dict[str, str]], json_reply: bool = True, fmt: str | None = None
-    ) -> dict[str, Any]:
-        """Return the JSON body a call sends: the extra body merged in last, as both HTTP paths send it."""
-        kw = self._request(messages, json_reply, fmt or self._formats[0])
-        kw.update(kw.pop("extra_body", None) or {})
-        return kw
+    def _fall_back(self, err: CallError, fmt: str, json_reply: bool) -> bool:
+        """Return whether a rejected request is sent again one rung lower (response format, or max_completion_tokens)."""
+        if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
+            if self._formats[0] == fmt:
+                self._formats.pop(0)
+            return True
+        if err.kind == "max_tokens_param" and self.max_tokens_param == "max_tokens":
+            self.max_tokens_param = "max_completion_tokens"
+            return True
+        return False
 
     async def chat(self, messages: list[dict[str, str]], json_reply: bool = True) -> ChatResult:
-        """Return one completion (single attempt; raises CallError on failure)."""
-        if self._plain is not None:
-            return await self._chat_plain(messages, json_reply)
-        # the least busy client (replica x pool shard), ties broken round-robin
-        start = next(self._rr)
-        n = len(self._clients)
-        idx = min(range(n), key=lambda j: (self._inflight[j], (j - start) % n))
-        self._inflight[idx] += 1
-        try:
-            return await self._chat(self._clients[idx], messages, json_reply)
-        finally:
-            self._inflight[idx] -= 1
-
-    async def _chat(self, client: Any, messages: list[dict[str, str]], json_reply: bool) -> ChatResult:
-        """Return one completion from one client (see chat)."""
-        while True:
-            fmt = self._formats[0]
-            t0 = time.monotonic()
-            try:
-                kw = self.request_body(messages, json_reply, fmt)
-                # client.post: the SDK's transport, auth, headers and typed errors, without its
-                # per-request param transforms and pydantic parsing (a 2x CPU saving per call)
-                resp = await client.post("/chat/completions", body=kw, cast_to=object)
-            except Exception as exc:  # noqa: BLE001 - classified below
-                err = classify_error(exc)
-                err.message = redact(err.message, self._secrets) or ""
-                if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
-                    if self._formats[0] == fmt:
-                        self._formats.pop(0)
-                    continue
-                if err.kind == "max_tokens_param" and self.max_tokens_param == "max_tokens":
-                    self.max_tokens_param = "max_completion_tokens"
-                    continue
-                raise err from None
-            try:
-                res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
-            except CallError as err:  # a non-JSON body may echo anything the request carried
-                err.message = redact(err.message, self._secrets) or ""
-                raise
-            if self._secrets:  # a server that echoes the key (or a URL credential) must not get it stored
-                mask_secrets(res, self._secrets)
-            return res
-
-    async def _chat_plain(self, messages: list[dict[str, str]], json_reply: bool) -> ChatResult:
-        """Return one completion through aiohttp (the least busy base URL; see chat)."""
+        """Return one completion from the least busy base URL, ties round-robin (one attempt; CallError on failure)."""
         import orjson
 
-        plain = self._plain or []
-        start = next(self._rr) % len(plain)
-        idx = min(range(len(plain)), key=lambda j: (self._inflight[j], (j - start) % len(plain)))
+        start, n = next(self._rr), len(self._pools)
+        idx = min(range(n), key=lambda j: (self._inflight[j], (j - start) % n))
         self._inflight[idx] += 1
         try:
             while True:
                 fmt = self._formats[0]
-                kw = self.request_body(messages, json_reply, fmt)
                 t0 = time.monotonic()
                 try:
-                    code, headers, data = await plain[idx].request("POST", "/chat/completions", orjson.dumps(kw))
-                except CallError as err:
-                    err.message = redact(err.message, self._secrets) or ""
-                    raise
-                if code >= 400:
-                    err = _http_error(code, headers, data)
-                    err.message = redact(err.message, self._secrets) or ""
-                    if err.kind == "response_format" and len(self._formats) > 1 and json_reply:
-                        if self._formats[0] == fmt:
-                            self._formats.pop(0)
-                        continue
-                    if err.kind == "max_tokens_param" and self.max_tokens_param == "max_tokens":
-                        self.max_tokens_param = "max_completion_tokens"
-                        continue
-                    raise err
-                try:
-                    resp: Any = orjson.loads(data)
-                except orjson.JSONDecodeError:
-                    resp = data.decode("utf-8", "replace")
-                try:
+                    body = orjson.dumps(self.request_body(messages, json_reply, fmt))
+                    code, headers, data = await self._pools[idx].request("POST", "/chat/completions", body)
+                    if code >= 400:
+                        raise _http_error(code, headers, data)
+                    try:
+                        resp: Any = orjson.loads(data)
+                    except orjson.JSONDecodeError:
+                        resp = data.decode("utf-8", "replace")
                     res = _to_result(resp, time.monotonic() - t0, fmt if json_reply else "none")
-                except CallError as err:
+                except CallError as err:  # an error body may echo anything the request carried
                     err.message = redact(err.message, self._secrets) or ""
+                    if err.status_code is not None and self._fall_back(err, fmt, json_reply):
+                        continue
                     raise
-                if self._secrets:
+                if self._secrets:  # a server that echoes the key (or a URL credential) must not get it stored
                     mask_secrets(res, self._secrets)
                 return res
         finally:
@@ -609,41 +471,9 @@ class OpenAIBackend:
 
     async def check(self, timeout_s: float = 5.0) -> None:
         """Raise FatalBackendError unless every base URL answers (GET /models; any HTTP answer but 401/403 passes)."""
-        if self._plain is not None:
-            return await self._check_plain(timeout_s)
-        import openai
-
-        seen: set[str] = set()
-        for client, url in zip(self._clients, self._client_urls, strict=True):
-            if url in seen:
-                continue
-            seen.add(url)
+        t = min(timeout_s, self.timeout_s)
+        for pool, url in zip(self._pools, self.base_urls, strict=True):
             shown = redact_url(url)
-            try:
-                await client.get("/models", cast_to=object, options={"timeout": min(timeout_s, self.timeout_s)})
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise FatalBackendError(
-                    f"authentication failed at {shown}: {redact(str(getattr(exc, 'message', exc)), self._secrets)}"
-                ) from None
-            except openai.APIStatusError:
-                continue  # the server answers (some have no /models route)
-            except openai.APITimeoutError:
-                raise FatalBackendError(f"no answer from {shown} within {min(timeout_s, self.timeout_s):g} s") from None
-            except openai.APIConnectionError as exc:
-                cause: BaseException | None = exc
-                while cause is not None and not isinstance(cause, ConnectionRefusedError):
-                    cause = cause.__cause__ or cause.__context__
-                if cause is not None:
-                    raise FatalBackendError(f"connection refused at {shown}") from None
-                raise FatalBackendError(
-                    f"cannot connect to {shown}: {redact(str(exc.__cause__ or exc), self._secrets)}"
-                ) from None
-
-    async def _check_plain(self, timeout_s: float) -> None:
-        """The endpoint check through aiohttp (same messages as the SDK path)."""
-        for pool, url in zip(self._plain or [], self.base_urls, strict=True):
-            shown = redact_url(url)
-            t = min(timeout_s, self.timeout_s)
             try:
                 code, _, data = await pool.request("GET", "/models", None, timeout_s=t)
             except CallError as err:
@@ -656,16 +486,10 @@ class OpenAIBackend:
                 msg = _http_error(code, {}, data).message
                 raise FatalBackendError(f"authentication failed at {shown}: {redact(msg, self._secrets)}")
 
-    def redact(self, text: str | None) -> str | None:
-        """Return `text` with this backend's key and any credentials masked."""
-        return redact(text, self._secrets)
-
     async def aclose(self) -> None:
-        """Close the HTTP clients."""
-        for p in self._plain or []:
+        """Close the connection pools."""
+        for p in self._pools:
             await p.aclose()
-        for c in self._clients:
-            await c.close()
 
 
 def _to_result(resp: Any, latency: float, fmt: str) -> ChatResult:

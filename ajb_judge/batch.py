@@ -31,11 +31,9 @@ _REASONING_MODEL = re.compile(r"^(o\d|gpt-5)", re.I)
 
 
 def batch_body(backend: Any, messages: list[dict[str, str]], json_reply: bool) -> dict[str, Any]:
-    """Return the full request body of one call: decoding, extra body and thinking merged in."""
-    body = backend.request_preview(messages, json_reply=json_reply)
-    body.update(body.pop("extra_body", None) or {})  # what the SDK would merge into the JSON body
-    dec = backend.decoding
-    reasoning = bool(dec.reasoning_effort) or bool(_REASONING_MODEL.match(str(backend.model)))
+    """Return the full request body of one call (as a live call sends it), max_completion_tokens for reasoning models."""
+    body = backend.request_body(messages, json_reply=json_reply)
+    reasoning = bool(backend.decoding.reasoning_effort) or bool(_REASONING_MODEL.match(str(backend.model)))
     if reasoning and "max_tokens" in body:  # reasoning models reject max_tokens
         body["max_completion_tokens"] = body.pop("max_tokens")
     return body
@@ -117,26 +115,6 @@ def _remove_stale_parts(path: Path, kept: int) -> None:
         num = old.name[len(path.stem) + 5 : len(old.name) - len(path.suffix)]
         if num.isdigit() and int(num) > kept:
             old.unlink()
-
-
-def export_batch(
-    units: list[Unit],
-    ctx: Context,
-    backend: Any,
-    existing: dict[str, str],
-    path: Path,
-    retry_errors: bool = False,
-    max_requests: int = MAX_REQUESTS_PER_FILE,
-    max_bytes: int = MAX_BYTES_PER_FILE,
-    retry_permanent: bool = False,
-    retry_ambiguous: bool = False,
-) -> list[tuple[Path, int]]:
-    """Write one Batch API request line per pending unit, split at the per-file limits; return [(file, lines)].
-
-    No reservation is made here; the CLI's batch-export reserves each request first (reserve_requests).
-    """
-    reqs = pending_requests(units, ctx, backend, existing, retry_errors, retry_permanent, retry_ambiguous)
-    return write_requests(reqs, path, max_requests, max_bytes)
 
 
 def reserve_requests(

@@ -40,12 +40,6 @@ EXAMPLES = """examples:
 """
 
 
-def _bool_flag(p: argparse.ArgumentParser, name: str, help_: str) -> None:
-    """Add --name / --no-name (default None = not sent)."""
-    p.add_argument(f"--{name}", dest=name.replace("-", "_"), action="store_true", default=None, help=help_)
-    p.add_argument(f"--no-{name}", dest=name.replace("-", "_"), action="store_false", help=f"turn {name} off")
-
-
 def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
     """Add the options shared by every subcommand."""
     _endpoint_options(p)
@@ -95,7 +89,12 @@ def _decoding_options(p: argparse.ArgumentParser) -> None:
     d.add_argument("--max-tokens", type=int, default=2048)
     d.add_argument("--top-p", type=float, default=None)
     d.add_argument("--seed", type=int, default=0, help="decoding seed where the server supports it")
-    _bool_flag(d, "thinking", "enable thinking for reasoning models (chat_template_kwargs.enable_thinking)")
+    d.add_argument(
+        "--thinking",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="enable (--no-thinking: disable) thinking for reasoning models (chat_template_kwargs.enable_thinking)",
+    )
     d.add_argument("--reasoning-effort", default=None, help="OpenAI reasoning models: low | medium | high")
 
 
@@ -196,57 +195,44 @@ def _output_options(p: argparse.ArgumentParser, judge: bool = True) -> None:
         o.add_argument("--deriver-base-url", action="append", default=None, help="DeRef deriver endpoint(s)")
 
 
+RUN_NAMES = {  # option dest -> RunConfig field, where they differ (the decoding options go to Decoding)
+    "timeout": "timeout_s",
+    "price_in": "price_in_per_m",
+    "price_out": "price_out_per_m",
+    "out": "out_dir",
+    "store": "store_path",
+    "judge_label": "judge",
+    "deriver_base_url": "deriver_base_urls",
+    "select_seed": "seed",
+    "seed": "decoding_seed",
+}
+
+
+def _split(s: str | None) -> list[str] | None:
+    """Return a comma-separated option as a list (None when not given)."""
+    return [x.strip() for x in s.split(",") if x.strip()] if s else None
+
+
+def _fields(cls: Any, a: argparse.Namespace, names: dict[str, str]) -> dict[str, Any]:
+    """Return the keyword arguments of dataclass `cls` among parsed options (`names`: dest -> field where they differ)."""
+    fields = {f.name for f in dataclasses.fields(cls)}
+    given = {names.get(k, k): v for k, v in vars(a).items()}
+    return {k: v for k, v in given.items() if k in fields}
+
+
 def config_from_args(a: argparse.Namespace) -> RunConfig:
     """Return the RunConfig described by parsed arguments."""
-    split = lambda s: [x.strip() for x in s.split(",") if x.strip()] if s else None  # noqa: E731
+    kw = _fields(RunConfig, a, RUN_NAMES)
+    kw.update({k: _split(kw.get(k)) for k in ("conditions", "generators", "difficulties")})
     return RunConfig(
-        name=a.name,
-        backend=a.backend,
-        model=a.model,
-        base_urls=a.base_urls or ["http://localhost:8000/v1"],
-        api_key_env=a.api_key_env,
-        conditions=split(getattr(a, "conditions", None)) or ["with_gt", "without_gt"],
-        source=a.source,
-        generators=split(getattr(a, "generators", None)),
-        difficulties=split(a.difficulties),
-        limit=a.limit,
-        seed=a.select_seed,
-        decoding=Decoding(
-            temperature=a.temperature,
-            max_tokens=a.max_tokens,
-            thinking=a.thinking,
-            seed=a.seed,
-            top_p=a.top_p,
-            reasoning_effort=a.reasoning_effort,
-        ),
-        response_format=a.response_format,
-        extra_body=a.extra_body,
-        timeout_s=a.timeout,
-        concurrency=a.concurrency,
-        rpm=a.rpm,
-        max_attempts=a.max_attempts,
-        max_timeout_attempts=a.max_timeout_attempts,
-        retry_permanent=a.retry_permanent,
-        retry_ambiguous=a.retry_ambiguous,
-        check_endpoint=not a.no_endpoint_check,
-        retry_errors=a.retry_errors,
-        reparse=a.reparse,
-        dry_run=a.dry_run,
-        budget_tokens=a.budget_tokens,
-        budget_usd=a.budget_usd,
-        price_in_per_m=a.price_in,
-        price_out_per_m=a.price_out,
-        abort_after=a.abort_after,
-        abort_error_rate=a.abort_error_rate,
-        deriver_model=getattr(a, "deriver_model", None),
-        deriver_base_urls=getattr(a, "deriver_base_url", None),
-        judge=a.judge_label,
-        display=a.display,
-        study=a.study,
-        out_dir=a.out,
-        store_path=a.store,
-        progress=not a.no_progress,
-        replace_export=a.replace_export,
+        **{
+            **kw,
+            "conditions": kw["conditions"] or ["with_gt", "without_gt"],
+            "base_urls": a.base_urls or ["http://localhost:8000/v1"],
+            "decoding": Decoding(**_fields(Decoding, a, {})),
+            "check_endpoint": not a.no_endpoint_check,
+            "progress": not a.no_progress,
+        }
     )
 
 
@@ -296,24 +282,10 @@ def _plan(a: argparse.Namespace) -> int:
     """Run `plan`: print the plan table and its assumptions."""
     from ajb_judge.plan import DEFAULT_COMPLETION, PlanConfig, make_plan, plan_text
 
-    split = lambda s: [x.strip() for x in s.split(",") if x.strip()] if s else None  # noqa: E731
-    cfg = PlanConfig(
-        source=a.source,
-        pilot=a.pilot,
-        out_dir=a.out,
-        store_path=a.store,
-        reference=a.reference,
-        targets=a.target or (1.0, 2.0, 3.0),
-        conditions=split(a.conditions),
-        generators=split(a.generators),
-        difficulties=split(a.difficulties),
-        seed=a.select_seed,
-        price_in=a.price_in,
-        price_out=a.price_out,
-        completion_tokens=a.completion_tokens or DEFAULT_COMPLETION,
-        chars_per_token=a.chars_per_token,
-        tokenizer=a.tokenizer,
-    )
+    kw = _fields(PlanConfig, a, {"out": "out_dir", "store": "store_path", "target": "targets", "select_seed": "seed"})
+    kw.update({k: _split(kw.get(k)) for k in ("conditions", "generators", "difficulties")})
+    kw.update(targets=a.target or (1.0, 2.0, 3.0), completion_tokens=a.completion_tokens or DEFAULT_COMPLETION)
+    cfg = PlanConfig(**kw)
     print(plan_text(make_plan(cfg)))
     return EXIT_OK
 

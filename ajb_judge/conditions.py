@@ -78,6 +78,27 @@ def unit_key(
     return hashlib.sha256(s.encode()).hexdigest()[:32]
 
 
+def make_unit(
+    run_hash: str,
+    kind: str,
+    condition: str,
+    item_id: str,
+    generator: str,
+    difficulty: str,
+    unit: str,
+    prompt_hash: str,
+    inputs: str,
+    row: int = -1,
+    needs: str | None = None,
+    label: str | None = None,
+) -> Unit:
+    """Return a unit keyed by unit_key; `label` is its condition where that differs from the key's (the rewrite units)."""
+    key = unit_key(run_hash, kind, condition, item_id, generator, difficulty, unit, prompt_hash, inputs)
+    return Unit(
+        key, run_hash, kind, label or condition, item_id, generator, difficulty, unit, prompt_hash, row, needs, inputs
+    )
+
+
 def inputs_hash(*parts: str) -> str:
     """Return the hash of the texts a prompt is rendered from (query, schemas, plan, reference)."""
     h = hashlib.sha256()
@@ -149,14 +170,8 @@ class Context:
 
     def judge_inputs(self, row: int, rid: str, difficulty: str, condition: str, needs: str | None) -> str:
         """Return the hash of what a judge call judges: query, schemas, plan and reference (or its deriver)."""
-        if condition in ("with_gt", "freeform", "prometheus"):
-            ref = self.reference(rid)
-        elif condition == "corrupted_gt":
-            ref = self.reference(self.donors()[rid])
-        elif condition == "deref":
-            ref = f"derived by {needs}"  # the deriver's key holds the hash of its own inputs
-        else:
-            ref = ""
+        # a deref reference: the deriver's key, which holds the hash of its own inputs
+        ref = f"derived by {needs}" if condition == "deref" else self.given_reference(condition, rid) or ""
         return inputs_hash(self.plan_hash(row), self.tools_text(rid), ref)
 
     def record_inputs(self, kind: str, rid: str, difficulty: str) -> str:
@@ -167,6 +182,12 @@ class Context:
         if kind == "generate":
             return inputs_hash(str(r.get("system_prompt") or ""), self.query(rid, difficulty), self.tools_text(rid))
         return inputs_hash(*(str(r[f"query_{d}"]) for d in DIFFICULTIES), self.tools_text(rid), self.reference(rid))
+
+    def given_reference(self, condition: str, rid: str) -> str | None:
+        """Return the reference a condition puts in the prompt: the true GT, a donor's (corrupted_gt) or None."""
+        if condition in ("with_gt", "freeform", "prometheus"):
+            return self.reference(rid)
+        return self.reference(self.donors()[rid]) if condition == "corrupted_gt" else None
 
     def reference(self, rid: str) -> str:
         """Return (cached) a record's expected calls rendered for the reference slot."""
@@ -210,17 +231,12 @@ class Context:
             return prompts.generator_messages(
                 str(r.get("system_prompt") or ""), self.query(u.item_id, u.difficulty), self.tools_text(u.item_id)
             )
-        query = self._generation(u.row)[0]
-        rid = u.item_id
-        ref = None
-        if u.condition in ("with_gt", "freeform", "prometheus"):
-            ref = self.reference(rid)
-        elif u.condition == "corrupted_gt":
-            ref = self.reference(self.donors()[rid])
-        elif u.condition == "deref":
+        rid, ref = u.item_id, self.given_reference(u.condition, u.item_id)
+        if u.condition == "deref":
             ref = self.derived.get((rid, u.difficulty))
             if ref is None:
                 raise KeyError(f"no derived reference for {rid}/{u.difficulty}")
+        query = self._generation(u.row)[0]
         return prompts.judge_messages(
             u.condition, query, self.tools_text(rid), self.plan_text(u.row), ref, u.unit or None
         )
@@ -242,30 +258,14 @@ def judge_units(
         for row, (rid, gen, d) in enumerate(zip(ids, gens, diffs, strict=True)):
             needs = None
             if cond == "deref":
-                dk = (rid, d)
-                if dk not in derivers:
-                    ph = prompts.template_hash(prompts.DERIVER_TEMPLATE)
+                if (rid, d) not in derivers:
                     ih = ctx.record_inputs("deriver", rid, d)
-                    derivers[dk] = Unit(
-                        unit_key(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, ih),
-                        deriver_hash or run_hash,
-                        "deriver",
-                        "deref",
-                        rid,
-                        "",
-                        d,
-                        "",
-                        ph,
-                        -1,
-                        None,
-                        ih,
-                    )
-                needs = derivers[dk].key
+                    ph = prompts.template_hash(prompts.DERIVER_TEMPLATE)
+                    derivers[(rid, d)] = make_unit(deriver_hash or run_hash, "deriver", "deref", rid, "", d, "", ph, ih)
+                needs = derivers[(rid, d)].key
             ih = ctx.judge_inputs(row, rid, d, cond, needs)
-            for m in metrics:
-                kind = "prometheus" if cond == "prometheus" else "judge"
-                key = unit_key(run_hash, kind, cond, rid, gen, d, m, hashes[m], ih)
-                units.append(Unit(key, run_hash, kind, cond, rid, gen, d, m, hashes[m], row, needs, ih))
+            kind = "prometheus" if cond == "prometheus" else "judge"
+            units += [make_unit(run_hash, kind, cond, rid, gen, d, m, hashes[m], ih, row, needs) for m in metrics]
     return list(derivers.values()), units
 
 
@@ -273,46 +273,15 @@ def record_units(
     ctx: Context, kind: str, run_hash: str, ids: list[str], difficulties: list[str] | None = None
 ) -> list[Unit]:
     """Return generator units (record x difficulty) or rewrite meta-judge units (one per record)."""
-    out: list[Unit] = []
     if kind == "generate":
         ph = prompts.template_hash(prompts.GENERATOR_SYSTEM, prompts.GENERATOR_USER)
-        for rid in ids:
-            for d in difficulties or DIFFICULTIES:
-                ih = ctx.record_inputs(kind, rid, d)
-                out.append(
-                    Unit(
-                        unit_key(run_hash, kind, "", rid, "", d, "", ph, ih),
-                        run_hash,
-                        kind,
-                        "",
-                        rid,
-                        "",
-                        d,
-                        "",
-                        ph,
-                        -1,
-                        None,
-                        ih,
-                    )
-                )
-    else:
-        ph = prompts.template_hash(prompts.REWRITE_TEMPLATE)
-        for rid in ids:
-            ih = ctx.record_inputs(kind, rid, "")
-            out.append(
-                Unit(
-                    unit_key(run_hash, kind, "", rid, "", "", "", ph, ih),
-                    run_hash,
-                    kind,
-                    "rewrite_meta_judge",
-                    rid,
-                    "",
-                    "",
-                    "",
-                    ph,
-                    -1,
-                    None,
-                    ih,
-                )
-            )
-    return out
+        return [
+            make_unit(run_hash, kind, "", rid, "", d, "", ph, ctx.record_inputs(kind, rid, d))
+            for rid in ids
+            for d in difficulties or DIFFICULTIES
+        ]
+    ph = prompts.template_hash(prompts.REWRITE_TEMPLATE)
+    return [
+        make_unit(run_hash, kind, "", rid, "", "", "", ph, ctx.record_inputs(kind, rid, ""), label="rewrite_meta_judge")
+        for rid in ids
+    ]

@@ -274,7 +274,7 @@ def write_meta(path: Path, meta: dict[str, Any]) -> None:
 
 def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
     """Return per-generator rows (DATA_FORMAT.md section 1) scored by the programmatic judge."""
-    from ajb_judge.prompts import calls_json
+    from ajb_judge.prompts import calls_json, tools_json
     from ajb_utils.scoring import programmatic_scores
 
     recs = records.assign(id=records["id"].astype(str)).set_index("id", drop=False)
@@ -282,7 +282,7 @@ def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[s
     for (rid, d), o in sorted(outcomes.items()):
         r = recs.loc[rid]
         calls = o.get("calls")
-        tools = json.loads(_tools_openai(list(r["tools"])))
+        tools = json.loads(tools_json(list(r["tools"])))  # OpenAI-style, as the release's available_tools
         row = {
             "id": rid,
             "dag_type": str(r["dag_type"]),
@@ -304,10 +304,3 @@ def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[s
         row["generation_status"] = {"status": o["status"], **o.get("provenance", {})}
         rows.append(row)
     return rows
-
-
-def _tools_openai(tools: list[dict[str, Any]]) -> str:
-    """Return tools rendered OpenAI-style (as the release's available_tools)."""
-    from ajb_judge.prompts import tools_json
-
-    return tools_json(tools)

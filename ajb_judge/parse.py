@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -21,18 +21,6 @@ OK, PARSE_ERROR, API_ERROR, TRUNCATED, REFUSED = "ok", "parse_error", "api_error
 AMBIGUOUS = "ambiguous"  # two complete JSON verdicts that disagree: neither is taken
 INCOMPLETE = "incomplete"  # JSON cut short although finish_reason was not "length"
 CONTEXT_LENGTH, CONTENT_FILTER, TIMEOUT = "context_length", "content_filter", "timeout"
-STATUSES: list[str] = [
-    OK,
-    PARSE_ERROR,
-    API_ERROR,
-    TRUNCATED,
-    REFUSED,
-    AMBIGUOUS,
-    INCOMPLETE,
-    CONTEXT_LENGTH,
-    CONTENT_FILTER,
-    TIMEOUT,
-]
 # failures that a retry cannot fix (the same prompt gets the same answer): not retried unless asked
 PERMANENT: frozenset[str] = frozenset({CONTEXT_LENGTH, REFUSED, CONTENT_FILTER})
 VERDICT_VALUES: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -69,17 +57,8 @@ class Verdict:
     explicit: list[str] = field(default_factory=list)  # metrics read from a bool, fraction, decimal comma or near-miss
 
     def to_json(self) -> dict[str, Any]:
-        """Return the verdict as a JSON-able dict (stored in the `parsed` column)."""
-        return {
-            "scores": self.scores,
-            "justifications": self.justifications,
-            "overall": self.overall,
-            "repaired": self.repaired,
-            "source": self.source,
-            "notes": self.notes,
-            "off_scale": self.off_scale,
-            "explicit": self.explicit,
-        }
+        """Return the verdict as a JSON-able dict (stored in the `parsed` column): every field but the status."""
+        return {k: v for k, v in asdict(self).items() if k != "status"}
 
 
 # ------------------------------------------------------------------ text cleaning / extraction
@@ -98,21 +77,28 @@ def strip_think(text: str) -> tuple[str, str]:
     return out.strip(), "\n".join(thoughts)
 
 
+_SPAN_CHARS = re.compile(r'[\\"{}\[\]]')  # what balanced_spans reads: backslash, quote, braces, brackets
+
+
 def balanced_spans(text: str, open_ch: str = "{", close_ch: str = "}") -> list[str]:
-    """Return every outermost balanced `{...}` (or `[...]`) span in `text`, string-aware."""
+    """Return every outermost balanced `{...}` (or `[...]`) span in `text`, string-aware.
+
+    Only the characters that open, close or escape are visited (a regex finds them), not every one.
+    """
     spans: list[str] = []
-    depth, start, in_str, esc, quote = 0, -1, False, False, ""
-    for i, ch in enumerate(text):
+    depth, start, in_str, escaped = 0, -1, False, -1
+    for m in _SPAN_CHARS.finditer(text):
+        i, ch = m.start(), m.group()
         if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == quote:
+            if i == escaped:  # the character after a backslash
+                continue
+            if ch == "\\":
+                escaped = i + 1
+            elif ch == '"':
                 in_str = False
             continue
         if ch == '"' and depth > 0:
-            in_str, quote = True, ch
+            in_str = True
         elif ch == open_ch:
             if depth == 0:
                 start = i
@@ -126,12 +112,7 @@ def balanced_spans(text: str, open_ch: str = "{", close_ch: str = "}") -> list[s
     return spans
 
 
-def repair_json(text: str) -> str:
-    """Return a best-effort repaired JSON text (trailing commas, literals, quotes, unclosed)."""
-    return repair_json_cut(text)[0]
-
-
-def repair_json_cut(text: str) -> tuple[str, bool]:
+def repair_json(text: str) -> tuple[str, bool]:
     """Return (repaired JSON text, cut): `cut` says strings or brackets had to be closed (cut-short text)."""
     t = text.strip()
     t = re.sub(r"//[^\n\"]*$", "", t, flags=re.M)
@@ -169,19 +150,13 @@ def repair_json_cut(text: str) -> tuple[str, bool]:
     return t, cut
 
 
-def _loads(text: str) -> tuple[Any, bool]:
-    """Return (object, repaired) for a JSON candidate, or (None, False) when beyond repair."""
-    obj, repaired, _ = _loads_cut(text)
-    return obj, repaired
-
-
-def _loads_cut(text: str) -> tuple[Any, bool, bool]:
+def _loads(text: str) -> tuple[Any, bool, bool]:
     """Return (object, repaired, cut short) for a JSON candidate; (None, False, False) beyond repair."""
     try:
         return json.loads(text), False, False
     except (json.JSONDecodeError, ValueError):
         pass
-    fixed, cut = repair_json_cut(text)
+    fixed, cut = repair_json(text)
     try:
         return json.loads(fixed), True, cut
     except (json.JSONDecodeError, ValueError):
@@ -202,7 +177,8 @@ def json_candidates(text: str, kind: str = "object") -> list[tuple[str, str]]:
     spans = balanced_spans(text, o, c)
     for s in reversed(spans):  # the last object is usually the final answer
         out.append(("prose", s))
-    return out
+    seen: set[str] = set()  # a text found twice (a whole reply is also its one span) is read once, at its first origin
+    return [(origin, cand) for origin, cand in out if not (cand in seen or seen.add(cand))]
 
 
 # ---------------------------------------------------------------------- judge verdict parsing
@@ -394,22 +370,12 @@ def _n_read(v: Verdict) -> int:
 
 def _best_of_source(src: str, text: str) -> Verdict | None:
     """Return the verdict one text gives: complete strict objects first, flagging disagreeing objects."""
-    t = text.strip()
-    if t.startswith("{") and t.endswith("}") and "```" not in t:  # the common reply: one clean JSON object
-        try:
-            obj = json.loads(t)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict) and not any(isinstance(v, dict) and metric_for_key(k) is None for k, v in obj.items()):
-            v = _verdict(obj, src, "whole", False)
-            if v is not None and v.status == OK:
-                return v  # what the general path below returns for it (one candidate: whole = the one span)
     complete: dict[tuple, Verdict] = {}  # distinct complete, strictly valid objects (fence == prose span)
     texts: set[str] = set()
     cut_ok: Verdict | None = None
     best: Verdict | None = None
     for origin, cand in json_candidates(text):
-        obj, repaired, cut = _loads_cut(cand)
+        obj, repaired, cut = _loads(cand)
         if obj is None:
             continue
         v = _verdict(obj, src, origin, repaired)
@@ -546,7 +512,7 @@ def _norm_call(c: Any) -> dict[str, Any] | None:
         return None
     args = c.get("arguments", c.get("parameters", c.get("args", {})))
     if isinstance(args, str):
-        obj, _ = _loads(args) if args.strip() else ({}, False)
+        obj = _loads(args)[0] if args.strip() else {}
         args = obj if isinstance(obj, dict) else {}
     if not isinstance(args, dict):
         args = {}
@@ -561,7 +527,7 @@ def parse_generator(
     text = texts[0] if texts else ""
     for kind, text_i in [(k, t) for t in texts for k in ("array", "object")]:
         for origin, cand in json_candidates(text_i, kind):
-            obj, repaired = _loads(cand)
+            obj, repaired, _ = _loads(cand)
             if isinstance(obj, dict):
                 obj = obj.get("tool_calls", obj.get("calls", [obj]))
             if not isinstance(obj, list):
@@ -585,7 +551,7 @@ def parse_deriver(
     """Return {status, reference} for a DeRef deriver reply (reference = list of derived calls)."""
     for kind, text in [(k, t) for t in _texts(content, reasoning) for k in ("object", "array")]:
         for _, cand in json_candidates(text, kind):
-            obj, repaired = _loads(cand)
+            obj, repaired, _ = _loads(cand)
             if isinstance(obj, dict):
                 obj = obj.get("expected_calls", obj.get("calls"))
             if isinstance(obj, list) and all(isinstance(c, dict) and c.get("name") for c in obj):
@@ -624,7 +590,7 @@ def parse_rewrite(
 ) -> dict[str, Any]:
     """Return {status, verdicts: {answer key: bool}, justification} for a meta-judge reply."""
     for _, cand in [c for t in _texts(content, reasoning) for c in json_candidates(t)]:
-        obj, repaired = _loads(cand)
+        obj, repaired, _ = _loads(cand)
         if not isinstance(obj, dict):
             continue
         got = {k: _as_bool(obj.get(k)) for k in REWRITE_CRITERIA}

@@ -169,8 +169,3 @@ def rewrite_messages(q_easy: str, q_medium: str, q_hard: str, tools_text: str, g
         expected_responses=gt_text,
     )
     return [{"role": "user", "content": text}]
-
-
-def messages_hash(messages: Messages) -> str:
-    """Return a sha256 of a request's messages (identifies a request in logs without its text)."""
-    return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:24]

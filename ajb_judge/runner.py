@@ -10,11 +10,11 @@ import dataclasses
 import json
 import logging
 import os
-import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from ajb_judge.conditions import (
 from ajb_judge.conditions import (
     request_hash as unit_request_hash,
 )
-from ajb_utils.paths import CACHE_DIR, RUNS_DIR
+from ajb_utils.paths import RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES, METRICS
 
 log = logging.getLogger("ajb_judge")
@@ -87,7 +87,6 @@ class RunConfig:
     extra_body: dict[str, Any] | None = None
     timeout_s: float = 300.0
     concurrency: int = 8
-    connections_per_client: int = 16  # HTTP pool shard size (httpcore scans a pool per request; see backends)
     rpm: float | None = None
     max_attempts: int = 6
     max_timeout_attempts: int = 2  # timed-out attempts per call (each may be a paid completion)
@@ -117,7 +116,6 @@ class RunConfig:
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
     replace_export: bool = False  # replace an export that another run (other settings or store) wrote
-    plain_http: bool = True  # http:// endpoints through aiohttp (False: the OpenAI SDK for every URL)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
@@ -350,75 +348,22 @@ def default_store(name: str, out_dir: Path | str = RUNS_DIR) -> Path:
     return Path(out_dir) / STORE_DIRNAME / f"{name}.sqlite"
 
 
-def legacy_store(name: str) -> Path:
-    """Return where stores were kept before they moved out of the cache (data/cache/judge/<name>.sqlite)."""
-    return CACHE_DIR / "judge" / f"{name}.sqlite"
-
-
-_NOTED: set[Path] = set()  # old store places already named on stderr (once per process)
-
-
 def store_path(cfg: RunConfig) -> Path:
-    """Return a run's store: --store, else the default one; a store still at its old place is used there (said on stderr)."""
-    if cfg.store_path:
-        return Path(cfg.store_path)
-    new, old = default_store(cfg.name, cfg.out_dir), legacy_store(cfg.name)
-    if not new.exists() and old.exists():
-        if old in _NOTED:
-            return old
-        _NOTED.add(old)
-        print(
-            f"note: using the store of {cfg.name} at its old place {old}; data/cache/ may be deleted at any "
-            f"time, so move it (with its -wal / -shm files, no run open): mkdir -p {new.parent} && "
-            f"mv {old}* {new.parent}/",
-            file=sys.stderr,
-        )
-        return old
-    return new
+    """Return a run's store: --store, else <out>/.store/<name>.sqlite."""
+    return Path(cfg.store_path) if cfg.store_path else default_store(cfg.name, cfg.out_dir)
 
 
-class _NoStore:
-    """The empty store a dry run reads when the store file does not exist (a dry run creates nothing)."""
+def _no_store() -> Any:
+    """Return the empty store a dry run reads when the store file does not exist (a dry run creates nothing)."""
+    from types import SimpleNamespace
 
-    store_id = None
+    from ajb_judge.store import SPENT_KEYS
 
-    def __enter__(self) -> _NoStore:
-        """Return self."""
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        """Nothing to close."""
-
-    def statuses(self, run_hashes: Any) -> dict[str, str]:
-        """Return no rows."""
-        return {}
-
-    def spent(self) -> dict[str, int]:
-        """Return zero spend."""
-        return {
-            "prompt_tokens": 0,
-            "completion_tokens": 0,
-            "attempts": 0,
-            "estimated": 0,
-            "reserved": 0,
-            "batch_reserved": 0,
-        }
+    empty = SimpleNamespace(store_id=None, statuses=lambda hashes: {}, spent=lambda: dict.fromkeys(SPENT_KEYS, 0))
+    return nullcontext(empty)
 
 
 NEW_STORE = "(a new store)"  # the store id an export is compared with before the run's store exists
-
-
-def _claim_before_creating(cfg: RunConfig, meta_path: Path, meta_of: Any) -> None:
-    """Raise ValueError before a store is created when the export at `meta_path` belongs to another run.
-
-    `meta_of(store_id)` returns the run's meta. A store that does not exist yet is another store
-    than the one an export names, so such a conflict is found before any file is made.
-    """
-    if cfg.dry_run or not cfg.export or store_path(cfg).exists():
-        return
-    from ajb_judge.export import check_export
-
-    check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
 
 
 def _would_stop(meta_path: Path, meta: dict[str, Any], replace: bool) -> str | None:
@@ -464,12 +409,10 @@ def _open_store(cfg: RunConfig) -> Any:
 
     path = store_path(cfg)
     if cfg.dry_run:
-        return Store(path, lock=False) if path.exists() else _NoStore()
+        return Store(path, lock=False) if path.exists() else _no_store()
     return Store(path, durable=cfg.durable)
 
 
-_OFF_SCALE = re.compile(r"off-scale '?(-?[0-9.eE+-]+)'? \(the rubric allows")
-_READ_HOW = ("bool", "fraction", "snapped", "decimal comma")
 _SCALE_NOTE = "is ambiguous: this judge answered on another scale in this run"
 SCALE_SHARE = 0.05  # share of a run's replies with a value above 1 that shows another scale
 
@@ -485,35 +428,8 @@ def another_scale_shown(off_scale: Sequence[float], replies: int) -> bool:
 
 
 def off_scale_of(parsed: dict[str, Any]) -> list[float]:
-    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field).
-
-    Rows stored before the field existed are read from their parser notes.
-    """
-    if "off_scale" in parsed:
-        return [float(v) for v in (parsed["off_scale"] or {}).values()]
-    out = []
-    for n in parsed.get("notes") or []:
-        m = _OFF_SCALE.search(n)
-        if m:
-            try:
-                out.append(float(m.group(1)))
-            except ValueError:
-                continue
-    return out
-
-
-def explicit_of(parsed: dict[str, Any]) -> set[str]:
-    """Return the metrics a stored verdict read explicitly (bool, fraction, decimal comma, near-miss): never ambiguous."""
-    if "explicit" in parsed:
-        return set(parsed["explicit"] or [])
-    return {n.split(":", 1)[0] for n in parsed.get("notes") or [] if any(w in n for w in _READ_HOW)}
-
-
-def _marked_for_scale(parsed: dict[str, Any]) -> bool:
-    """Return whether a stored verdict is ambiguous because of the scale rule (its field; older rows: its notes)."""
-    if "scale_ambiguous" in parsed:
-        return bool(parsed["scale_ambiguous"])
-    return any(_SCALE_NOTE in n for n in parsed.get("notes") or [])
+    """Return the numbers a stored verdict stated off the {0, 0.5, 1} scale (its `off_scale` field)."""
+    return [float(v) for v in (parsed.get("off_scale") or {}).values()]
 
 
 def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
@@ -524,7 +440,7 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     ``ambiguous`` (with a note), never as ok. When a run no longer shows another scale (a rule
     change, or re-sent replies), verdicts this rule marked earlier are ok again (no call made).
     """
-    if not units or isinstance(store, _NoStore):
+    if not units:
         return 0
     hashes = sorted({u.run_hash for u in units})
     q = (
@@ -542,14 +458,14 @@ def _mark_scale_ambiguity(store: Any, units: list[Unit]) -> int:
     for r in rows:
         p = r["parsed"] or {}
         notes = list(p.get("notes") or [])
-        if r["status"] == P.AMBIGUOUS and _marked_for_scale(p) and not shown:
+        if r["status"] == P.AMBIGUOUS and p.get("scale_ambiguous") and not shown:
             p["notes"] = [n for n in notes if _SCALE_NOTE not in n]
             p.pop("scale_ambiguous", None)
             store.overwrite_parse(r["key"], P.OK, p)
             changed += 1
         if r["status"] != P.OK or not shown:
             continue
-        how = explicit_of(p)
+        how = set(p.get("explicit") or [])  # read from a bool, fraction, decimal comma or near-miss: never ambiguous
         amb = [m for m, v in (p.get("scores") or {}).items() if v in (0.0, 1.0) and m not in how]
         if not amb:
             continue
@@ -634,11 +550,6 @@ def _cost(cfg: RunConfig, tin: int, tout: int) -> float | None:
     if cfg.price_in_per_m is None or cfg.price_out_per_m is None:
         return None
     return tin * cfg.price_in_per_m / 1e6 + tout * cfg.price_out_per_m / 1e6
-
-
-def _completion_guess(cfg: RunConfig, kind: str) -> int:
-    """Return the completion tokens assumed for a call not answered yet (budget reservations)."""
-    return min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(kind, 300))
 
 
 def _unit_row(u: Unit, request_hash: str, decoding: Decoding) -> dict[str, Any]:
@@ -975,11 +886,6 @@ def _stop_if_misconfigured(stats: _Stats, cfg: RunConfig) -> None:
         stats.stop("failure_rate", f"{why} ({dict(stats.statuses)}): the judge looks misconfigured")
 
 
-def _new_stats(store: Any) -> _Stats:
-    """Return fresh counters of one execution."""
-    return _Stats()
-
-
 def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | None:
     """Return why a store total (tokens in / out, the next reservation of `this_call` tokens included) breaks a budget."""
     if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
@@ -1020,8 +926,6 @@ def _make_backend(cfg: RunConfig, deriver: bool = False) -> OpenAIBackend:
         timeout_s=cfg.timeout_s,
         extra_body=cfg.extra_body,
         pool_size=max(8, 2 * cfg.concurrency),
-        shard_size=max(1, cfg.connections_per_client),
-        plain_http=cfg.plain_http,
     )
 
 
@@ -1055,13 +959,7 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
     for u in units:
         by_kind.setdefault(f"{u.kind}:{u.condition}", []).append(u)
     for k, us in by_kind.items():
-        distinct: set[str] = set()
-        for u in us:  # identical requests are sent once
-            try:
-                distinct.add(unit_request_hash(u))
-            except KeyError:  # deref judge before its reference exists: counted as distinct
-                distinct.add(u.key)
-        n_calls = len(distinct)
+        n_calls = len({unit_request_hash(u) for u in us})  # identical requests are sent once
         sample = us[:: max(1, len(us) // 200)][:200]
         chars = []
         for u in sample:
@@ -1089,11 +987,6 @@ def _reparse(store: Any, hashes: list[str]) -> Counter:
         store.overwrite_parse(r["key"], status, parsed)
         c[status] += 1
     return c
-
-
-def _outcomes(store: Any, hashes: list[str], kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """Return {key: row} of stored rows of the given kinds."""
-    return {r["key"]: r for k in kinds for r in store.rows(hashes, k)}
 
 
 def _provenance(r: dict[str, Any]) -> dict[str, Any]:
@@ -1124,44 +1017,21 @@ def _merge_judge(units: list[Unit], rows: dict[str, dict[str, Any]]) -> dict[tup
         r = rows.get(u.key)
         if r is None:
             continue
-        k = (u.item_id, u.generator, u.difficulty, u.condition)
+        k, p = (u.item_id, u.generator, u.difficulty, u.condition), r["parsed"] or {}
         if u.kind == "judge":
-            p = r["parsed"] or {}
-            acc[k] = {
-                "status": r["status"],
-                "scores": p.get("scores"),
-                "justifications": p.get("justifications"),
-                "provenance": _provenance(r),
-            }
-        else:
-            o = acc.setdefault(
-                k,
-                {
-                    "status": P.OK,
-                    "scores": {},
-                    "justifications": {},
-                    "provenance": _provenance(r),
-                    "n": 0,
-                    "score_1_5": {},
-                },
-            )
-            p = r["parsed"] or {}
-            o["n"] += 1
-            o["provenance"]["attempts"] = max(o["provenance"]["attempts"], r["attempts"])
-            if o["n"] > 1:  # per-metric notes of the four Prometheus calls
-                o["provenance"]["notes"] += [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
-            else:
-                o["provenance"]["notes"] = [f"{u.unit}: {n}" for n in (p.get("notes") or [])]
-            if r["status"] != P.OK:
-                o["status"] = r["status"]
-            o["scores"][u.unit] = p.get("score")
-            o["justifications"][u.unit] = p.get("feedback", "")
-            o["score_1_5"][u.unit] = p.get("score_1_5")
+            acc[k] = {"status": r["status"], "scores": p.get("scores"), "justifications": p.get("justifications")}
+            acc[k]["provenance"] = _provenance(r)
+            continue
+        o = acc.setdefault(k, {"status": P.OK, "scores": {}, "justifications": {}})
+        prov = o.setdefault("provenance", {**_provenance(r), "notes": [], "prometheus_1_5": {}})
+        prov["attempts"] = max(prov["attempts"], r["attempts"])
+        prov["notes"] += [f"{u.unit}: {n}" for n in (p.get("notes") or [])]  # per-metric notes of the four calls
+        prov["prometheus_1_5"][u.unit] = p.get("score_1_5")
+        o["status"] = o["status"] if r["status"] == P.OK else r["status"]
+        o["scores"][u.unit], o["justifications"][u.unit] = p.get("score"), p.get("feedback", "")
     for o in acc.values():
-        if "n" in o:
-            if o.pop("n") < len(METRICS) and o["status"] == P.OK:
-                o["status"] = P.API_ERROR  # some metric calls never ran
-            o["provenance"]["prometheus_1_5"] = o.pop("score_1_5")
+        if "prometheus_1_5" in o["provenance"] and len(o["scores"]) < len(METRICS) and o["status"] == P.OK:
+            o["status"] = P.API_ERROR  # some metric calls never ran
     return acc
 
 
@@ -1259,143 +1129,6 @@ def _check_conditions(conditions: list[str]) -> None:
         raise ValueError(f"unknown conditions {bad}; choose from {CONDITIONS}")
 
 
-@outside_event_loop
-def run_judge(cfg: RunConfig) -> RunSummary:
-    """Run (or resume) a judge over the selected items and export data/runs/<name>.jsonl; return the summary."""
-    _check_conditions(cfg.conditions)
-    _check_config(cfg)
-    t0 = time.time()
-    bench, recs, gens = load_items(cfg)
-    src_label = getattr(bench, "label", str(cfg.source))
-    gen_names = sorted(gens["generator"].astype(str).unique().tolist())
-    if cfg.backend == "static":
-        return _run_static(cfg, bench, gens, gen_names, src_label, t0)
-    run_hash = config_hash(cfg.identity())
-    deriver_hash = config_hash(cfg.deriver_identity())
-    ctx = Context(bench.records, gens, cfg.seed)
-    derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
-
-    summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
-    meta_path = Path(cfg.out_dir) / f"{cfg.name}.meta.json"
-    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, "judge", gen_names, src_label, run_hash, False, sid))
-    checked = _check_before_creating(cfg, deriver=bool(derivers))
-    # a dry run only reads: it may look at a store another run is writing, and creates none
-    with _open_store(cfg) as store:
-        if not cfg.dry_run:
-            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
-                from ajb_judge.export import check_export
-
-                meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
-                check_export(meta_path, meta0, cfg.replace_export)
-            store.register_run(run_hash, cfg.name, cfg.public())
-        hashes = [run_hash, deriver_hash]
-        if cfg.reparse:
-            summary.statuses = dict(_reparse(store, hashes))
-        existing = store.statuses(hashes)
-        summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
-        flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
-        calls = not (cfg.reparse or cfg.offline)
-        pend_d = _pending(derivers, existing, *flags) if calls else []
-        pend_j = _pending(units, existing, *flags) if calls else []
-        if cfg.dry_run:
-            meta0 = _meta(cfg, "judge", gen_names, src_label, run_hash, False, store.store_id or NEW_STORE)
-            return _dry_run_summary(summary, cfg, ctx, store, [*pend_d, *pend_j], meta_path, meta0, t0)
-        stats = _new_stats(store)
-        if pend_d or pend_j:
-            summary.calls_s, summary.calls_cpu_s = _judge_calls(
-                cfg, ctx, store, stats, derivers, pend_d, pend_j, checked
-            )
-        keys = {u.key for u in units}
-        _mark_scale_ambiguity(store, [u for u in units if u.kind == "judge"])
-        _fill_summary(summary, stats, store)
-        rows = {k: r for k, r in _outcomes(store, [run_hash], ("judge", "prometheus")).items() if k in keys}
-        summary.statuses = dict(Counter(r["status"] for r in rows.values()))
-        summary.table = _summary_table(units, existing, rows, stats.answered)
-        summary.export_skipped = _skip_export(summary)
-        outcomes = _merge_judge(units, rows)
-        summary.warnings = [
-            w for w in [one_value_warning([o["scores"] for o in outcomes.values() if o["status"] == P.OK])] if w
-        ]
-        if cfg.export and not summary.export_skipped:
-            meta = _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store.store_id)
-            summary.files = _export_judge(cfg, meta, summary, gens, outcomes)
-    summary.elapsed_s = time.time() - t0
-    return summary
-
-
-def _dry_run_summary(
-    summary: RunSummary,
-    cfg: RunConfig,
-    ctx: Context,
-    store: Any,
-    pending: list[Unit],
-    meta_path: Path,
-    meta: dict[str, Any],
-    t0: float,
-) -> RunSummary:
-    """Fill a dry run's summary: the estimate, whether the real run would stop on its export, the store's spend."""
-    summary.estimate = _estimate(pending, ctx, cfg)
-    if cfg.export:
-        summary.export_skipped = _would_stop(meta_path, meta, cfg.replace_export)
-    summary.store_spent = store.spent()
-    summary.elapsed_s = time.time() - t0
-    return summary
-
-
-def _judge_calls(
-    cfg: RunConfig,
-    ctx: Context,
-    store: Any,
-    stats: _Stats,
-    derivers: list[Unit],
-    pend_d: list[Unit],
-    pend_j: list[Unit],
-    checked: bool,
-) -> tuple[float, float]:
-    """Check the endpoints, derive references, then judge; return the call phase's wall and CPU seconds."""
-    backend = _make_backend(cfg)
-    dbackend = _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
-
-    async def go() -> None:
-        """Check, derive, judge; close the clients."""
-        try:
-            if cfg.check_endpoint and not checked:
-                await _check(*([dbackend] if pend_d else []), *([backend] if pend_j else []))
-            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
-            _load_derived(store, ctx, derivers)
-            ready = [u for u in pend_j if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)]
-            if not stats.abort:
-                await _execute(ready, ctx, backend, store, cfg, stats, f"judge {cfg.name}")
-        finally:
-            await backend.aclose()
-            if dbackend is not backend:
-                await dbackend.aclose()
-
-    tc, cpu0 = time.time(), time.process_time()
-    asyncio.run(go())
-    return time.time() - tc, time.process_time() - cpu0
-
-
-def _export_judge(
-    cfg: RunConfig,
-    meta: dict[str, Any],
-    summary: RunSummary,
-    gens: pd.DataFrame,
-    outcomes: dict[tuple[str, str, str, str], dict[str, Any]],
-) -> list[str]:
-    """Write a judge run's export under its export lock; return the files written."""
-    from ajb_judge.export import claim_export, judge_rows, write_jsonl, write_meta
-
-    out = Path(cfg.out_dir)
-    meta["statuses"] = summary.statuses  # unit-level; per-verdict status and parser notes in judge_status
-    meta["warnings"] = summary.warnings
-    with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
-        n = write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-        write_meta(out / f"{cfg.name}.meta.json", meta)
-    log.info("exported %d rows", n)
-    return [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
-
-
 ONE_VALUE_MIN = 10  # ok verdicts from which "every verdict is one value" is said
 
 
@@ -1412,24 +1145,6 @@ def one_value_warning(verdicts: Sequence[dict[str, float | None] | None]) -> str
     )
 
 
-def _fill_summary(summary: RunSummary, stats: _Stats, store: Any) -> None:
-    """Copy an execution's counters (and the store's total spend) into the summary."""
-    summary.new, summary.calls, summary.reused = stats.new + stats.reused, stats.new + stats.fatal_calls, stats.reused
-    summary.retries, summary.aborted = stats.retries, stats.abort
-    summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
-    summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
-    summary.abort_kind = stats.abort_kind
-    summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
-    summary.store_spent = store.spent()
-
-
-def _skip_export(summary: RunSummary) -> str | None:
-    """Return why an export is skipped: an aborted run with no ok verdict must not replace a previous export."""
-    if summary.aborted and not summary.statuses.get(P.OK):
-        return "the run aborted before any verdict was ok; a previous export (if any) is left as it was"
-    return None
-
-
 def _load_derived(store: Any, ctx: Context, derivers: list[Unit]) -> None:
     """Put every ok derived reference into the context (JSON text for the reference slot)."""
     for u in derivers:
@@ -1438,26 +1153,178 @@ def _load_derived(store: Any, ctx: Context, derivers: list[Unit]) -> None:
             ctx.derived[(u.item_id, u.difficulty)] = json.dumps(r["parsed"]["reference"], ensure_ascii=False, indent=2)
 
 
+def _write_export(cfg: RunConfig, summary: RunSummary, stem: Path, rows: Iterable[dict[str, Any]], meta: dict) -> None:
+    """Write <stem>.jsonl and <stem>.meta.json under the export lock (export.claim_export); list them in the summary."""
+    from ajb_judge.export import claim_export, write_jsonl, write_meta
+
+    jsonl, meta_path = stem.with_name(stem.name + ".jsonl"), stem.with_name(stem.name + ".meta.json")
+    with claim_export(meta_path, meta, cfg.replace_export):
+        write_jsonl(jsonl, rows)
+        write_meta(meta_path, meta)
+    summary.files = [str(jsonl), str(meta_path)]
+
+
+def _call_phase(
+    cfg: RunConfig,
+    ctx: Context,
+    store: Any,
+    stats: _Stats,
+    derivers: list[Unit],
+    pend_d: list[Unit],
+    pend: list[Unit],
+    checked: bool,
+    label: str,
+) -> tuple[float, float]:
+    """Check the endpoints, derive references (DeRef), then run the pending units; return the wall and CPU seconds."""
+    backend = _make_backend(cfg)
+    dbackend = _make_backend(cfg, deriver=True) if pend_d and (cfg.deriver_model or cfg.deriver_base_urls) else backend
+
+    async def go() -> None:
+        """Check, derive, call; close the clients."""
+        try:
+            if cfg.check_endpoint and not checked:
+                await _check(*([dbackend] if pend_d else []), *([backend] if pend else []))
+            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
+            _load_derived(store, ctx, derivers)
+            ready = [u for u in pend if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)]
+            if not stats.abort:
+                await _execute(ready, ctx, backend, store, cfg, stats, label)
+        finally:
+            await backend.aclose()
+            if dbackend is not backend:
+                await dbackend.aclose()
+
+    tc, cpu0 = time.time(), time.process_time()
+    asyncio.run(go())
+    return time.time() - tc, time.process_time() - cpu0
+
+
+@contextmanager
+def _model_run(
+    cfg: RunConfig,
+    ctx: Context,
+    summary: RunSummary,
+    derivers: list[Unit],
+    units: list[Unit],
+    hashes: list[str],
+    stem: Path,
+    meta_of: Callable[[str | None], dict[str, Any]],
+    label: str,
+) -> Iterator[tuple[dict[str, dict[str, Any]], dict[str, str], set[str]] | None]:
+    """Open the store, call what is pending and yield (rows of `units` by key, statuses before, keys answered now).
+
+    A dry run yields None (its estimate in the summary). The export at `stem` (``meta_of(store
+    id)`` its meta) is checked before the first paid call, and before the store is created when
+    it does not exist yet (a new store is another store than the one an export names). The
+    store stays open (locked) while the caller exports.
+    """
+    from ajb_judge.export import check_export
+
+    meta_path = stem.with_name(stem.name + ".meta.json")
+    if not cfg.dry_run and cfg.export and not store_path(cfg).exists():
+        check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
+    checked = _check_before_creating(cfg, deriver=bool(derivers))
+    # a dry run only reads: it may look at a store another run is writing, and creates none
+    with _open_store(cfg) as store:
+        if not cfg.dry_run:
+            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
+                check_export(meta_path, meta_of(store.store_id), cfg.replace_export)
+            store.register_run(summary.run_hash, cfg.name, cfg.public())
+        if cfg.reparse:
+            summary.statuses = dict(_reparse(store, hashes))
+        existing = store.statuses(hashes)
+        summary.cached = sum(existing.get(u.key) == P.OK for u in [*derivers, *units])
+        flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
+        calls = not (cfg.reparse or cfg.offline)
+        pend_d = _pending(derivers, existing, *flags) if calls else []
+        pend = _pending(units, existing, *flags) if calls else []
+        summary.store_id, summary.store_spent = store.store_id, store.spent()
+        if cfg.dry_run:
+            summary.estimate = _estimate([*pend_d, *pend], ctx, cfg)
+            if cfg.export:
+                summary.export_skipped = _would_stop(
+                    meta_path, meta_of(store.store_id or NEW_STORE), cfg.replace_export
+                )
+            yield None
+            return
+        stats = _Stats()
+        if pend_d or pend:
+            summary.calls_s, summary.calls_cpu_s = _call_phase(
+                cfg, ctx, store, stats, derivers, pend_d, pend, checked, label
+            )
+        _mark_scale_ambiguity(store, [u for u in units if u.kind == "judge"])
+        summary.new, summary.calls, summary.reused = (
+            stats.new + stats.reused,
+            stats.new + stats.fatal_calls,
+            stats.reused,
+        )
+        summary.retries, summary.aborted, summary.abort_kind = stats.retries, stats.abort, stats.abort_kind
+        summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
+        summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
+        summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
+        summary.store_spent = store.spent()
+        keys = {u.key for u in units}
+        rows = {r["key"]: r for r in store.rows([summary.run_hash]) if r["key"] in keys}
+        summary.statuses = dict(Counter(r["status"] for r in rows.values()))
+        if summary.aborted and not summary.statuses.get(P.OK):  # a previous export must not be replaced by nothing
+            summary.export_skipped = (
+                "the run aborted before any verdict was ok; a previous export (if any) is left as it was"
+            )
+        yield rows, existing, stats.answered
+
+
+@outside_event_loop
+def run_judge(cfg: RunConfig) -> RunSummary:
+    """Run (or resume) a judge over the selected items and export data/runs/<name>.jsonl; return the summary."""
+    from ajb_judge.export import judge_rows
+
+    _check_conditions(cfg.conditions)
+    _check_config(cfg)
+    t0 = time.time()
+    bench, recs, gens = load_items(cfg)
+    src_label = getattr(bench, "label", str(cfg.source))
+    gen_names = sorted(gens["generator"].astype(str).unique().tolist())
+    stem = Path(cfg.out_dir) / cfg.name
+    if cfg.backend == "static":
+        return _run_static(cfg, bench, gens, gen_names, src_label, stem, t0)
+    run_hash, deriver_hash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
+    ctx = Context(bench.records, gens, cfg.seed)
+    derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
+    summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+
+    def meta_of(store_id: str | None) -> dict[str, Any]:
+        """Return the run's meta for a store id."""
+        return _meta(cfg, "judge", gen_names, src_label, run_hash, _synthetic(bench), store_id)
+
+    with _model_run(
+        cfg, ctx, summary, derivers, units, [run_hash, deriver_hash], stem, meta_of, f"judge {cfg.name}"
+    ) as got:
+        if got is not None:
+            rows, existing, answered = got
+            summary.table = _summary_table(units, existing, rows, answered)
+            outcomes = _merge_judge(units, rows)
+            ok_scores = [o["scores"] for o in outcomes.values() if o["status"] == P.OK]
+            summary.warnings = [w for w in [one_value_warning(ok_scores)] if w]
+            if cfg.export and not summary.export_skipped:
+                meta = {**meta_of(summary.store_id), "statuses": summary.statuses, "warnings": summary.warnings}
+                _write_export(cfg, summary, stem, judge_rows(gens, outcomes, list(cfg.conditions)), meta)
+    summary.elapsed_s = time.time() - t0
+    return summary
+
+
 def _run_static(
-    cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str, t0: float
+    cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str, stem: Path, t0: float
 ) -> RunSummary:
     """Run the static judge (no model, no store) and export it like any other judge."""
-    from ajb_judge.export import judge_rows, write_jsonl, write_meta
+    from ajb_judge.export import judge_rows
     from ajb_judge.static_judge import static_verdicts
 
-    v = static_verdicts(bench, cfg.conditions, generations=gens, seed=cfg.seed)
-    summary = RunSummary(
-        cfg.name,
-        "static-v1",
-        n_units=len(gens) * len(cfg.conditions),
-        new=len(gens) * len(cfg.conditions),
-        statuses={P.OK: len(gens) * len(cfg.conditions)},
-        dry_run=cfg.dry_run,
-    )
+    n = len(gens) * len(cfg.conditions)
+    summary = RunSummary(cfg.name, "static-v1", n_units=n, new=n, statuses={P.OK: n}, dry_run=cfg.dry_run)
     if cfg.dry_run:
         summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
         return summary
-    outcomes: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    v = static_verdicts(bench, cfg.conditions, generations=gens, seed=cfg.seed)
     key_cols = ["id", "generator", "difficulty", "condition"]
     wide = v.pivot_table(index=key_cols, columns="metric", values="llm_score", observed=True, aggfunc="first")
     just = v.pivot_table(index=key_cols, columns="metric", values="justification", observed=True, aggfunc="first")
@@ -1469,13 +1336,15 @@ def _run_static(
         "seed": cfg.seed,
         "repaired": False,
     }
-    for k, srow in wide.iterrows():
-        outcomes[tuple(map(str, k))] = {
+    outcomes = {
+        tuple(map(str, k)): {
             "status": P.OK,
             "scores": {m: float(srow[m]) for m in METRICS},
             "justifications": {m: just.at[k, m] for m in METRICS},
             "provenance": prov,
         }
+        for k, srow in wide.iterrows()
+    }
     summary.table = (
         v[v["metric"] == METRICS[0]]
         .groupby(["generator", "difficulty", "condition"], observed=True, sort=False)
@@ -1485,166 +1354,105 @@ def _run_static(
         .assign(ok=lambda d: d["items"], null=0, cached=0, new=lambda d: d["items"])
     )
     if cfg.export:
-        from ajb_judge.export import claim_export
-
-        out = Path(cfg.out_dir)
         meta = _meta(cfg, "judge", gen_names, src_label, "static-v1", _synthetic(bench))
-        with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
-            write_jsonl(out / f"{cfg.name}.jsonl", judge_rows(gens, outcomes, list(cfg.conditions)))
-            write_meta(out / f"{cfg.name}.meta.json", meta)
-        summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
+        _write_export(cfg, summary, stem, judge_rows(gens, outcomes, list(cfg.conditions)), meta)
     summary.elapsed_s = time.time() - t0
     return summary
 
 
-def _run_records(
-    cfg: RunConfig, kind: str, meta_path: Path, meta_kind: str
-) -> tuple[RunSummary, Any, pd.DataFrame, dict[str, dict[str, Any]], list[Unit]]:
-    """Run generator or rewrite units over the selected records; return (summary, bench, recs, rows, units).
+@contextmanager
+def _record_run(
+    cfg: RunConfig, kind: str, stem: Path, meta_kind: str
+) -> Iterator[tuple[RunSummary, Any, dict[str, dict[str, Any]] | None, list[Unit]]]:
+    """Run generator or rewrite units over the selected records; yield (summary, bench, rows or None, units).
 
-    The export at `meta_path` is checked (see export.check_export) before the first paid call.
+    Rows are None for a dry run. The export at `stem` is checked before the first paid call; the
+    store stays open while the caller exports.
     """
     _check_config(cfg)
     t0 = time.time()
     bench, recs, _ = load_items(cfg)
-    ids = recs["id"].astype(str).tolist()
     run_hash = config_hash({**cfg.identity(), "role": kind})
     ctx = Context(bench.records, bench.generations.iloc[:0], cfg.seed)
-    units = record_units(ctx, kind, run_hash, ids, cfg.difficulties)
-
+    units = record_units(ctx, kind, run_hash, recs["id"].astype(str).tolist(), cfg.difficulties)
     summary = RunSummary(cfg.name, run_hash, n_units=len(units), dry_run=cfg.dry_run)
     label = getattr(bench, "label", cfg.source)
-    _claim_before_creating(cfg, meta_path, lambda sid: _meta(cfg, meta_kind, [cfg.name], label, run_hash, False, sid))
-    checked = _check_before_creating(cfg)
-    # a dry run only reads: it may look at a store another run is writing, and creates none
-    with _open_store(cfg) as store:
-        if not cfg.dry_run:
-            if cfg.export:
-                from ajb_judge.export import check_export
 
-                meta0 = _meta(cfg, meta_kind, [cfg.name], label, run_hash, _synthetic(bench), store.store_id)
-                check_export(meta_path, meta0, cfg.replace_export)
-            store.register_run(run_hash, cfg.name, cfg.public())
-        if cfg.reparse:
-            _reparse(store, [run_hash])
-        existing = store.statuses([run_hash])
-        summary.cached = sum(existing.get(u.key) == P.OK for u in units)
-        pend = (
-            [] if cfg.reparse else _pending(units, existing, cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
-        )
-        if cfg.dry_run:
-            summary.estimate = _estimate(pend, ctx, cfg)
-            return summary, bench, recs, {}, units
-        stats = _new_stats(store)
-        if pend:
-            backend = _make_backend(cfg)
+    def meta_of(store_id: str | None) -> dict[str, Any]:
+        """Return the meta the export is checked against for a store id."""
+        return _meta(cfg, meta_kind, [cfg.name], label, run_hash, _synthetic(bench), store_id)
 
-            async def go() -> None:
-                """Check the endpoint, then run the units."""
-                try:
-                    if cfg.check_endpoint and not checked:
-                        await _check(backend)
-                    await _execute(pend, ctx, backend, store, cfg, stats, f"{kind} {cfg.name}")
-                finally:
-                    await backend.aclose()
-
-            asyncio.run(go())
-        _fill_summary(summary, stats, store)
-        keys = {u.key for u in units}
-        rows = {k: r for k, r in _outcomes(store, [run_hash], (kind,)).items() if k in keys}
-        summary.store_id = store.store_id
-    summary.statuses = dict(Counter(r["status"] for r in rows.values()))
-    summary.export_skipped = _skip_export(summary)
-    summary.elapsed_s = time.time() - t0
-    return summary, bench, recs, rows, units
+    with _model_run(cfg, ctx, summary, [], units, [run_hash], stem, meta_of, f"{kind} {cfg.name}") as got:
+        summary.elapsed_s = time.time() - t0
+        yield summary, bench, got[0] if got else None, units
 
 
 @outside_event_loop
 def run_generate(cfg: RunConfig) -> RunSummary:
     """Run a new generator (W.1 prompt) and export <out>/generators/<name>.jsonl; return the summary."""
-    from ajb_judge.export import generator_rows, write_jsonl, write_meta
+    from ajb_judge.export import generator_rows
 
-    out = Path(cfg.out_dir) / "generators"
-    summary, bench, recs, rows, units = _run_records(cfg, "generate", out / f"{cfg.name}.meta.json", "generator")
-    if cfg.dry_run or not cfg.export or summary.export_skipped:
-        return summary
-    outcomes = {}
-    for u in units:
-        r = rows.get(u.key)
-        if r is not None:
-            calls = (r["parsed"] or {}).get("calls") if r["status"] == P.OK else None
-            outcomes[(u.item_id, u.difficulty)] = {"status": r["status"], "calls": calls, "provenance": _provenance(r)}
-    from ajb_judge.export import claim_export
-
-    meta = _meta(
-        cfg,
-        "generator",
-        [cfg.name],
-        getattr(bench, "label", cfg.source),
-        summary.run_hash,
-        _synthetic(bench),
-        summary.store_id,
-    )
-    meta["study"] = "new_generator"
-    with claim_export(out / f"{cfg.name}.meta.json", meta, cfg.replace_export):
-        write_jsonl(out / f"{cfg.name}.jsonl", generator_rows(bench.records, outcomes))
-        write_meta(out / f"{cfg.name}.meta.json", meta)
-    summary.files = [str(out / f"{cfg.name}.jsonl"), str(out / f"{cfg.name}.meta.json")]
+    stem = Path(cfg.out_dir) / "generators" / cfg.name
+    with _record_run(cfg, "generate", stem, "generator") as (summary, bench, rows, units):
+        if rows is None or not cfg.export or summary.export_skipped:
+            return summary
+        outcomes = {}
+        for u in units:
+            r = rows.get(u.key)
+            if r is not None:
+                calls = (r["parsed"] or {}).get("calls") if r["status"] == P.OK else None
+                outcomes[(u.item_id, u.difficulty)] = {
+                    "status": r["status"],
+                    "calls": calls,
+                    "provenance": _provenance(r),
+                }
+        label = getattr(bench, "label", cfg.source)
+        meta = _meta(cfg, "generator", [cfg.name], label, summary.run_hash, _synthetic(bench), summary.store_id)
+        meta["study"] = "new_generator"
+        _write_export(cfg, summary, stem, generator_rows(bench.records, outcomes), meta)
     return summary
 
 
 @outside_event_loop
 def run_rewrite(cfg: RunConfig) -> RunSummary:
     """Run the Appendix N rewrite meta-judge; export <out>/annotations/<name>.rewrite_validation.jsonl."""
-    from ajb_judge.export import claim_export, write_jsonl, write_meta
     from ajb_judge.static_judge import static_rewrite_verdicts
 
     cfg = dataclasses.replace(cfg, study="rewrite_meta_judge")  # a copy: the caller's config is left as it was
-    out = Path(cfg.out_dir) / "annotations"
+    stem = Path(cfg.out_dir) / "annotations" / f"{cfg.name}.rewrite_validation"
     if cfg.backend == "static":
         t0 = time.time()
         bench, recs, _ = load_items(cfg)
-        summary = RunSummary(
-            cfg.name, "static-v1", n_units=len(recs), new=len(recs), statuses={P.OK: len(recs)}, dry_run=cfg.dry_run
-        )
+        summary = RunSummary(cfg.name, "static-v1", n_units=len(recs), dry_run=cfg.dry_run)
         if cfg.dry_run:  # a dry run writes nothing (data/runs/annotations is what notebook 12 reads)
             summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
-            summary.new, summary.statuses = 0, {}
             return summary
-        df = static_rewrite_verdicts(recs)
-        rows_out = df.to_dict("records")
-        run_hash = "static-v1"
-        src = getattr(bench, "label", cfg.source)
+        summary.new, summary.statuses = len(recs), {P.OK: len(recs)}
+        if cfg.export:
+            meta = _meta(
+                cfg, "rewrite_meta_judge", [], getattr(bench, "label", cfg.source), "static-v1", _synthetic(bench)
+            )
+            _write_export(cfg, summary, stem, static_rewrite_verdicts(recs).to_dict("records"), meta)
         summary.elapsed_s = time.time() - t0
-    else:
-        summary, bench, recs, rows, units = _run_records(
-            cfg, "rewrite", out / f"{cfg.name}.rewrite_validation.meta.json", "rewrite_meta_judge"
-        )
-        if cfg.dry_run or summary.export_skipped:
+        return summary
+    with _record_run(cfg, "rewrite", stem, "rewrite_meta_judge") as (summary, bench, rows, units):
+        if rows is None or not cfg.export or summary.export_skipped:
             return summary
-        rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
-        rows_out = []
-        meta_judge = cfg.judge or cfg.model
-        for u in units:
-            r = rows.get(u.key)
-            if r is None or r["status"] != P.OK:
-                continue
-            for k, (pair, crit) in P.REWRITE_CRITERIA.items():
-                rows_out.append(
-                    {
-                        "id": u.item_id,
-                        "dag_type": str(rec.at[u.item_id, "dag_type"]),
-                        "meta_judge": meta_judge,
-                        "pair": pair,
-                        "criterion": crit,
-                        "verdict": bool(r["parsed"]["verdicts"][k]),
-                    }
-                )
-        run_hash, src = summary.run_hash, getattr(bench, "label", cfg.source)
-    if cfg.export:
-        meta = _meta(cfg, "rewrite_meta_judge", [], src, run_hash, _synthetic(bench), summary.store_id)
-        with claim_export(out / f"{cfg.name}.rewrite_validation.meta.json", meta, cfg.replace_export):
-            write_jsonl(out / f"{cfg.name}.rewrite_validation.jsonl", rows_out)
-            write_meta(out / f"{cfg.name}.rewrite_validation.meta.json", meta)
-        summary.files = [str(out / f"{cfg.name}.rewrite_validation.jsonl")]
+        dag = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["dag_type"]
+        out = [
+            {
+                "id": u.item_id,
+                "dag_type": str(dag[u.item_id]),
+                "meta_judge": cfg.judge or cfg.model,
+                "pair": pair,
+                "criterion": crit,
+                "verdict": bool(rows[u.key]["parsed"]["verdicts"][k]),
+            }
+            for u in units
+            if rows.get(u.key, {}).get("status") == P.OK
+            for k, (pair, crit) in P.REWRITE_CRITERIA.items()
+        ]
+        label = getattr(bench, "label", cfg.source)
+        meta = _meta(cfg, "rewrite_meta_judge", [], label, summary.run_hash, _synthetic(bench), summary.store_id)
+        _write_export(cfg, summary, stem, out, meta)
     return summary

@@ -22,21 +22,13 @@ schemas by a static deriver that never sees the candidate.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
-import os
-import pickle
 import re
-import sys
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ajb_utils import cache as bench_cache
 from ajb_utils.schema import CONDITIONS, METRICS
 
 P_COLS: dict[str, str] = {
@@ -45,7 +37,6 @@ P_COLS: dict[str, str] = {
     "sequence_accuracy": "p_seq",
     "query_coverage": "p_cov",
 }
-STATIC_MODEL = "static-v1"
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 _NUM = re.compile(r"(?<![a-z0-9_])-?\d[\d,]*(?:\.\d+)?")
 _STOP = frozenset(
@@ -362,104 +353,23 @@ _REF_JUST = {
 }
 
 
-STORE_DIR = "static"  # content-keyed static verdicts under the cache folder (data/cache/ or $AJB_CACHE_DIR)
-GEN_INPUTS = ("id", "generator", "difficulty", "dag_type", "user_query", "generated_calls", *P_COLS.values())
-REC_INPUTS = ("id", "dag_type", "tools", "expected_calls")
-
-
-def _column_bytes(frame: pd.DataFrame, cols: Iterable[str]) -> Iterable[bytes]:
-    """Yield the bytes of each present column's name, dtype and values (pickled Python objects)."""
-    for col in cols:
-        if col not in frame.columns:
-            yield f"{col}|absent".encode()
-            continue
-        s = frame[col]
-        yield f"{col}|{s.dtype}|{len(s)}".encode()
-        if isinstance(s.dtype, pd.CategoricalDtype):
-            yield pickle.dumps(s.cat.categories.tolist(), protocol=5)
-            yield np.ascontiguousarray(s.cat.codes.to_numpy()).tobytes()
-        elif s.dtype.kind in "biuf":
-            yield np.ascontiguousarray(s.to_numpy()).tobytes()
-        else:
-            yield pickle.dumps(s.tolist(), protocol=5)
-
-
-def static_inputs_key(records: pd.DataFrame, gens: pd.DataFrame, seed: int) -> str:
-    """Return a SHA-256 of everything a static verdict depends on: the generations' and records'
-    input columns (values, dtypes, order), the seed of the corrupted GT and this module's code."""
-    h = hashlib.sha256()
-    for part in (*_column_bytes(gens, GEN_INPUTS), *_column_bytes(records, REC_INPUTS)):
-        h.update(part)
-    h.update(f"seed|{seed}".encode())
-    h.update(bench_cache.code_fingerprint(sys.modules[__name__]).encode())
-    return h.hexdigest()
-
-
-def _store_folder(key: str, cond: str) -> Path:
-    """Return the store's folder of one condition's verdicts for an inputs key."""
-    return bench_cache.cache_root() / STORE_DIR / f"{cond}-{key[:32]}"
-
-
-def _read_stored(folder: Path) -> pd.DataFrame | None:
-    """Return one condition's stored verdicts, or None when the store has none."""
-    try:
-        layout = json.loads((folder / "layout.json").read_bytes())
-        return bench_cache.read_frame(folder, "verdicts", layout)
-    except (OSError, ValueError, KeyError):
-        return None
-
-
-def _write_stored(folder: Path, frame: pd.DataFrame) -> None:
-    """Keep one condition's verdicts in the store (written to a temporary folder, renamed into place)."""
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-        layout = bench_cache.write_frame(frame, tmp, "verdicts")
-        (tmp / "layout.json").write_text(json.dumps(layout))
-        os.rename(tmp, folder)
-    except OSError:  # read-only cache folder, or written meanwhile by another process
-        pass
-
-
 def static_verdicts(
     bench: Any,
     conditions: Iterable[str] = ("with_gt", "without_gt"),
     generations: pd.DataFrame | None = None,
     seed: int = 0,
-    cache: bool = False,
 ) -> pd.DataFrame:
     """Return the static judge's long verdict frame.
 
     One row per (id, generator, difficulty, condition, metric) with llm_score, justification,
     p (the programmatic score against the true GT, also for corrupted_gt) and match.
-    cache: read each condition's verdicts from (and keep them in) the cache folder's `static/`
-    store, keyed by `static_inputs_key` (the inputs' content and this code), so that notebooks
-    judging the same data compute them once.
     """
     conditions = [c for c in conditions]
     bad = [c for c in conditions if c not in CONDITIONS]
     if bad:
         raise ValueError(f"unknown conditions {bad}; expected among {CONDITIONS}")
     gens = (bench.generations if generations is None else generations).reset_index(drop=True)
-    if cache and conditions:
-        key = static_inputs_key(bench.records, gens, seed)
-        parts = []
-        for cond in conditions:
-            folder = _store_folder(key, cond)
-            part = _read_stored(folder)
-            if part is None:
-                part = _static_condition(bench, cond, gens, seed)
-                _write_stored(folder, part)
-            parts.append(part)
-        out = pd.concat(parts, ignore_index=True)
-        out["judge"] = "static"
-        return out
     return _static_frame(bench, conditions, gens, seed)
-
-
-def _static_condition(bench: Any, cond: str, gens: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Return one condition's rows of the static verdict frame (no judge column)."""
-    return _static_frame(bench, [cond], gens, seed).drop(columns="judge")
 
 
 def _static_frame(bench: Any, conditions: list[str], gens: pd.DataFrame, seed: int) -> pd.DataFrame:

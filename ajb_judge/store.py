@@ -107,6 +107,9 @@ CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
 """
 
 
+SPENT_KEYS = ("prompt_tokens", "completion_tokens", "attempts", "estimated", "reserved", "batch_reserved")
+
+
 class StoreLockedError(RuntimeError):
     """Another process holds the store: a second writer would pay for every answer twice."""
 
@@ -128,17 +131,6 @@ def lock_path(path: Path | str) -> Path:
     """Return the lock file beside a store."""
     p = Path(path)
     return p.with_name(p.name + ".lock")
-
-
-def _statements(script: str) -> list[str]:
-    """Return the statements of a schema script (split where sqlite3 says a statement is complete)."""
-    out, buf = [], ""
-    for line in script.splitlines(keepends=True):
-        buf += line
-        if sqlite3.complete_statement(buf):
-            out.append(buf.strip())
-            buf = ""
-    return [x for x in out if x]
 
 
 def _lock_file(path: Path, lock: bool) -> int | None:
@@ -224,17 +216,10 @@ class Store:
             # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
             self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             _check_integrity(self.conn, self.path)
-            self.conn.execute("BEGIN IMMEDIATE")  # the schema and the spend total's first value: one transaction
-            for stmt in _statements(_SCHEMA):
-                self.conn.execute(stmt)
-            self.conn.execute(
-                "INSERT OR IGNORE INTO spend_total SELECT 0, COALESCE(SUM(prompt_tokens), 0), "
-                "COALESCE(SUM(completion_tokens), 0) FROM spend"
+            self.conn.executescript(  # the schema and the spend total's first value: one transaction
+                f"BEGIN IMMEDIATE; {_SCHEMA}; INSERT OR IGNORE INTO spend_total SELECT 0, "
+                "COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM spend; COMMIT;"
             )
-            self.conn.execute("COMMIT")
-            cols = {r[1] for r in self.conn.execute("PRAGMA table_info(results)")}
-            if "reused_from" not in cols:  # stores written before identical requests were shared
-                self.conn.execute("ALTER TABLE results ADD COLUMN reused_from TEXT")
             self.store_id: str | None = self._identity(lock)
         except sqlite3.DatabaseError as exc:
             self._release()
@@ -431,14 +416,7 @@ class Store:
             "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0), "
             "COALESCE(SUM(what='batch_reserved'), 0) FROM spend"
         ).fetchone()
-        return {
-            "prompt_tokens": int(r[0]),
-            "completion_tokens": int(r[1]),
-            "attempts": int(r[2]),
-            "estimated": int(r[3]),
-            "reserved": int(r[4]),
-            "batch_reserved": int(r[5]),
-        }
+        return dict(zip(SPENT_KEYS, map(int, r), strict=True))
 
     def imported(self, line_hashes: Iterable[str]) -> set[str]:
         """Return which of the given batch-output line hashes were imported before."""
@@ -513,16 +491,6 @@ class Store:
             elif any(usage):
                 self.add_spend(x["run_hash"], x["key"], "batch", *usage)
 
-    def batch_reserved_runs(self, keys: Iterable[str]) -> dict[str, str]:
-        """Return {key: run hash} of the given keys that a batch-export of this store reserved."""
-        ks = list(keys)
-        out: dict[str, str] = {}
-        for i in range(0, len(ks), 500):
-            chunk = ks[i : i + 500]
-            q = f"SELECT key, run_hash FROM spend WHERE what LIKE 'batch%' AND key IN ({','.join('?' for _ in chunk)})"
-            out.update(self.conn.execute(q, chunk).fetchall())
-        return out
-
     def overwrite_parse(self, key: str, status: str, parsed: dict[str, Any]) -> None:
         """Replace a row's status and parsed verdict (used only by --reparse; no call made)."""
         self.conn.execute(
@@ -563,7 +531,3 @@ class Store:
         d = dict(zip(COLUMNS, tup, strict=True))
         d["parsed"] = json.loads(d["parsed"]) if d["parsed"] else None
         return d
-
-    def count(self) -> int:
-        """Return the number of stored rows."""
-        return int(self.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0])

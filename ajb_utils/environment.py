@@ -34,7 +34,6 @@ ENV_PACKAGES: list[str] = [
     "ipykernel",
     "nbconvert",
     "jinja2",
-    "openai",
     "aiohttp",
     "tenacity",
     "filelock",

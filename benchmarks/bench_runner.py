@@ -6,8 +6,7 @@
    time of the runner process during the call phase / calls: independent of the machine's load,
    unlike the ratio) and the load average before and after each level. ``--latency auto`` uses
    concurrency / 160 s instead (a fixed ideal of 160 req/s: the pool behaviour without the CPU
-   cap). ``--connections-per-client 100000`` puts every SDK connection in one httpx pool (https
-   endpoints; http:// ones go through aiohttp). Each level sends at least
+   cap). Each level sends at least
    25 x concurrency requests (3,200 at 128), so filling and draining the pool (one latency each)
    stays a small share of the run. The fake server runs in its own process and shares the
    machine: on 2 cores, 640 req/s needs the runner and the server together under ~3 ms of CPU
@@ -76,7 +75,6 @@ def worker(args: argparse.Namespace) -> None:
         progress=False,
         export=not args.no_export,
         timeout_s=60,
-        connections_per_client=args.connections_per_client,
     )
     t = time.perf_counter()
     s = run_judge(cfg)
@@ -97,7 +95,7 @@ def worker(args: argparse.Namespace) -> None:
 
 
 def _sub(
-    url: str, tmp: str, records: int, conditions: str, concurrency: int, no_export: bool = False, per_client: int = 16
+    url: str, tmp: str, records: int, conditions: str, concurrency: int, no_export: bool = False
 ) -> subprocess.Popen:
     """Start a worker subprocess."""
     cmd = [
@@ -114,14 +112,12 @@ def _sub(
         conditions,
         "--concurrency",
         str(concurrency),
-        "--connections-per-client",
-        str(per_client),
     ]
     cmd += ["--no-export"] if no_export else []
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
-def throughput(n: int, concurrency: int, latency: float, per_client: int = 16) -> float:
+def throughput(n: int, concurrency: int, latency: float) -> float:
     """Return achieved / ideal requests per second for n requests."""
     # a toy bench gives records x 2 generators x 3 difficulties x conditions units
     conds = ["with_gt", "without_gt", "freeform", "without_gt_05"]
@@ -131,7 +127,7 @@ def throughput(n: int, concurrency: int, latency: float, per_client: int = 16) -
     try:
         with tempfile.TemporaryDirectory() as tmp:
             srv0 = process_cpu_s(server.pid)
-            p = _sub(url, tmp, records, ",".join(conds), concurrency, no_export=True, per_client=per_client)
+            p = _sub(url, tmp, records, ",".join(conds), concurrency, no_export=True)
             out, _ = p.communicate(timeout=900)
             res = json.loads(out.strip().splitlines()[-1])
             srv_ms = 1000 * (process_cpu_s(server.pid) - srv0) / max(res["new"], 1)
@@ -221,7 +217,6 @@ def main() -> None:
     ap.add_argument("--concurrency", default="64,128", help="comma-separated levels (a worker gets one)")
     ap.add_argument("--latency", default="0.2", help="server latency in s, or auto = concurrency / 160")
     ap.add_argument("--repeat", type=int, default=1, help="runs per level; the best is reported (labelled best-of-N)")
-    ap.add_argument("--connections-per-client", type=int, default=16)
     ap.add_argument("--skip-kill", action="store_true", help="throughput only")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--url", help=argparse.SUPPRESS)
@@ -238,7 +233,7 @@ def main() -> None:
     for c in (int(x) for x in a.concurrency.split(",")):
         lat = c / 160 if a.latency == "auto" else float(a.latency)
         n = max(a.n, 25 * c)  # >= 25 rounds of the pool, so filling and draining it stays a small share
-        ratios = [throughput(n, c, lat, a.connections_per_client) for _ in range(a.repeat)]
+        ratios = [throughput(n, c, lat) for _ in range(a.repeat)]
         results[c] = max(ratios)
         label = f"best of {a.repeat}: " if a.repeat > 1 else ""
         print(f"== concurrency {c}: {label}ratio {results[c]:.3f} (all: {[round(r, 3) for r in ratios]})", flush=True)

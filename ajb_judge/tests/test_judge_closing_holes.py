@@ -200,6 +200,11 @@ def test_redact_masks_fragments_but_not_common_words() -> None:
     assert redact("the password hunter2secret", ("hunter2secret",)) == "the password ***"
 
 
-def test_the_sdk_never_retries_on_its_own(bench, tmp_path) -> None:
-    b = R._make_backend(cfg(type("S", (), {"url": "https://example.invalid/v1"})(), bench, tmp_path))
-    assert b._clients and all(c.max_retries == 0 for c in b._clients)
+def test_https_goes_through_the_proxy_the_environment_names_unless_no_proxy(bench, tmp_path, monkeypatch) -> None:
+    # (that the client never retries on its own: test_retry_policy_... counts 3 requests per unit at --max-attempts 3)
+    monkeypatch.setenv("https_proxy", "http://proxy.invalid:3128")
+    monkeypatch.setenv("no_proxy", "near.invalid")
+    far = R._make_backend(cfg(type("S", (), {"url": "https://far.invalid/v1"})(), bench, tmp_path))
+    near = R._make_backend(cfg(type("S", (), {"url": "https://near.invalid/v1"})(), bench, tmp_path))
+    assert far._pools[0].proxy == "http://proxy.invalid:3128" and near._pools[0].proxy is None
+    assert far._pools[0].url == "https://far.invalid/v1"

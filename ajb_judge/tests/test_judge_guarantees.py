@@ -369,7 +369,8 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     ctx = Context(b.records, gens, 0)
     _, units = judge_units(ctx, c.conditions, config_hash(c.identity()), None)
     (tmp_path / "in.part9.jsonl").write_text("stale\n")
-    parts = batch.export_batch(units, ctx, _make_backend(c), {}, tmp_path / "in.jsonl", max_requests=7)
+    pending = batch.pending_requests(units, ctx, _make_backend(c), {})
+    parts = batch.write_requests(pending, tmp_path / "in.jsonl", max_requests=7)
     assert [n for _, n in parts] == [7, 7, 4] and parts[1][0].name == "in.part2.jsonl"
     assert not (tmp_path / "in.part9.jsonl").exists()
     reqs = [json.loads(x) for p, _ in parts for x in p.read_text().splitlines()]
@@ -378,8 +379,8 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
     assert body["max_completion_tokens"] == 4000 and "max_tokens" not in body and body["reasoning_effort"] == "low"
     assert body["service_tier"] == "flex" and body["metadata"] == {"run": "x"} and body["seed"] == 3
     assert body["chat_template_kwargs"] == {"enable_thinking": False} and "extra_body" not in body
-    by_bytes = batch.export_batch(
-        units, ctx, _make_backend(c), {}, tmp_path / "sz.jsonl", max_bytes=3 * len(json.dumps(reqs[0]).encode()) + 10
+    by_bytes = batch.write_requests(
+        pending, tmp_path / "sz.jsonl", max_bytes=3 * len(json.dumps(reqs[0]).encode()) + 10
     )
     assert (
         all(p.stat().st_size <= 3 * len(json.dumps(reqs[0]).encode()) + 10 for p, _ in by_bytes) and len(by_bytes) > 3
@@ -404,10 +405,14 @@ def test_batch_split_fields_corrupt_lines_and_noops(server, tmp_path) -> None:
         got = batch.import_batch(tmp_path / "out.jsonl", units, st, problems)
         assert got == Counter({"ok": 10, "corrupt_line": 1, "noop_already_imported": 1, "noop_duplicate": 1})
         assert len(problems) == 1 and "out.jsonl:4: corrupt line skipped" in problems[0]
-        assert st.count() == 10 and st.spent()["prompt_tokens"] == 107  # the second answer is booked, kept out
+        assert (
+            len(st.statuses([units[0].run_hash])) == 10 and st.spent()["prompt_tokens"] == 107
+        )  # the second answer is booked, kept out
         again = batch.import_batch(tmp_path / "out.jsonl", units, st)
         assert again == Counter({"noop_already_imported": 12, "corrupt_line": 1})
-        assert st.count() == 10 and st.spent()["prompt_tokens"] == 107  # a line imported before is not booked again
+        assert (
+            len(st.statuses([units[0].run_hash])) == 10 and st.spent()["prompt_tokens"] == 107
+        )  # a line imported before is not booked again
 
 
 def test_batch_sends_identical_requests_once(server, tmp_path) -> None:

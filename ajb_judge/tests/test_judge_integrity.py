@@ -468,58 +468,22 @@ def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
         assert prompts.dumps_indent2({"x": f}) == json.dumps({"x": f}, ensure_ascii=False, indent=2)
 
 
-# ------------------------------------- the SDK path (HTTPS endpoints) behaves like the plain one
-@pytest.mark.parametrize(
-    "model,statuses",
-    [
-        ("good", {"ok": 12}),
-        ("r429", {"ok": 12}),
-        ("nonjson", {"api_error": 12}),
-        ("fpecho", {"ok": 12}),
-        ("scale15ones", None),
-    ],
-)
-def test_sdk_path_gives_the_same_statuses_and_leaks_nothing(server, bench, tmp_path, model, statuses) -> None:
-    runs = []
-    for plain in (True, False):
-        runs.append(
-            run_judge(
-                cfg(
-                    server,
-                    bench,
-                    tmp_path,
-                    model,
-                    plain_http=plain,
-                    name=f"p{plain}",
-                    max_attempts=3,
-                    store_path=tmp_path / f"{plain}.sqlite",
-                    conditions=["with_gt"],
-                    abort_after=10**6,
-                )
-            )
-        )
-    assert runs[0].statuses == runs[1].statuses and (statuses is None or runs[0].statuses == statuses)
-    if model != "r429":  # (the fake server's 429s are per prompt: the second run meets none, so fewer attempts)
-        assert Path(runs[0].files[0]).read_bytes() == Path(runs[1].files[0]).read_bytes()
-    assert not any(SECRET.encode() in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
-
-
-def test_sdk_path_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
+# ------------------------------------------------------------- the first 401, and an endpoint down
+def test_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
     from ajb_judge.backends import FatalBackendError
 
-    s = run_judge(cfg(server, bench, tmp_path, "auth", concurrency=8, check_endpoint=False, plain_http=False))
+    s = run_judge(cfg(server, bench, tmp_path, "auth", concurrency=8, check_endpoint=False))
     assert server.state.requests == 1 and "401" in s.aborted
     import socket
 
     with socket.socket() as sk:
         sk.bind(("127.0.0.1", 0))
         port = sk.getsockname()[1]
-    for plain in (True, False):
-        with pytest.raises(FatalBackendError, match=f"connection refused at http://127.0.0.1:{port}/v1"):
-            run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{port}/v1"}), bench, tmp_path, plain_http=plain))
+    with pytest.raises(FatalBackendError, match=f"connection refused at http://127.0.0.1:{port}/v1"):
+        run_judge(cfg(type("S", (), {"url": f"http://127.0.0.1:{port}/v1"}), bench, tmp_path))
 
 
-# ------------------------------------------------------------- the http:// path's framing (aiohttp)
+# ------------------------------------------------------------- the HTTP client's framing (aiohttp)
 def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepalive() -> None:
     import asyncio
 
@@ -566,15 +530,14 @@ def test_plain_client_reads_chunked_close_delimited_and_survives_a_closed_keepal
 
 
 # ----------------------------------------------------------- the retry policy (tenacity.AsyncRetrying)
-@pytest.mark.parametrize("plain", [True, False])
 def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(
-    server, bench, tmp_path, monkeypatch, plain
+    server, bench, tmp_path, monkeypatch
 ) -> None:
     import ajb_judge.runner as R
 
     waits: list[tuple[int, float | None]] = []
     monkeypatch.setattr(R, "backoff_delay", lambda n, ra, base, cap: waits.append((n, ra)) or 0.0)
-    one = {"conditions": ["with_gt"], "abort_after": 10**6, "plain_http": plain, "check_endpoint": False}
+    one = {"conditions": ["with_gt"], "abort_after": 10**6, "check_endpoint": False}
     s = run_judge(cfg(server, bench, tmp_path, "r429", name="a", store_path=tmp_path / "a.sqlite", **one))
     assert s.statuses == {"ok": 12} and s.retries == len(waits) == 24  # 2 429s per prompt, each waited on
     assert {ra for _, ra in waits} == {0.0} and {n for n, _ in waits} == {1, 2}  # the server's Retry-After: 0

@@ -118,17 +118,6 @@ def test_the_default_store_lives_beside_the_runs_not_in_the_cache(server, tmp_pa
     assert R.default_store("x", tmp_path / "runs") == tmp_path / "runs" / ".store" / "x.sqlite"
 
 
-def test_a_store_at_its_old_place_is_still_used(server, bench, tmp_path, monkeypatch, capsys) -> None:
-    monkeypatch.setattr(R, "CACHE_DIR", tmp_path / "cache")
-    c = cfg(server, bench, tmp_path, conditions=["with_gt"], store_path=None, name="old")
-    old = tmp_path / "cache" / "judge" / "old.sqlite"
-    run_judge(dataclasses.replace(c, store_path=old))
-    n0 = server.state.requests
-    s = run_judge(c)
-    assert server.state.requests == n0 and s.cached == 12
-    assert "old place" in capsys.readouterr().err
-
-
 # --------------------------------------------------------------------------- 4. budget holes
 def test_the_reservation_covers_a_max_tokens_sent_in_extra_body(server, tmp_path) -> None:
     server.state.long_tokens = 8000
@@ -143,10 +132,9 @@ def test_the_reservation_covers_a_max_tokens_sent_in_extra_body(server, tmp_path
     assert R.completion_reservation(backend.request_body([{"role": "user", "content": "x"}])) == 9000
 
 
-@pytest.mark.parametrize("plain_http", [True, False])  # aiohttp (http://) and the SDK's httpx (https://, proxies)
-def test_a_dropped_connection_after_sending_keeps_its_reservation(server, bench, tmp_path, plain_http) -> None:
+def test_a_dropped_connection_after_sending_keeps_its_reservation(server, bench, tmp_path) -> None:
     budget = 20_000
-    s = run_judge(cfg(server, bench, tmp_path, "drop", budget_tokens=budget, abort_after=10**6, plain_http=plain_http))
+    s = run_judge(cfg(server, bench, tmp_path, "drop", budget_tokens=budget, abort_after=10**6))
     billed = server.state.stats()
     assert billed["billed_calls"] > 0 and billed["billed_tokens"] <= budget, billed
     assert s.store_spent["prompt_tokens"] + s.store_spent["completion_tokens"] >= billed["billed_tokens"]
@@ -275,21 +263,16 @@ def test_off_scale_values_and_explicit_reads_are_stored_as_fields() -> None:
     assert p["off_scale"] == {"tool_selection": 5.0, "parameter_structure": 0.8}
     assert sorted(p["explicit"]) == ["query_coverage", "sequence_accuracy"]
     assert R.off_scale_of(p) == [5.0, 0.8]
-    old = {"notes": ["tool_selection: off-scale 5 (the rubric allows 0, 0.5, 1)"]}  # a row stored before the fields
-    assert R.off_scale_of(old) == [5.0]
 
 
-def test_verdicts_marked_by_the_old_scale_rule_are_ok_again_without_a_call(server, bench, tmp_path) -> None:
+def test_verdicts_the_scale_rule_marked_are_ok_again_without_a_call(server, bench, tmp_path) -> None:
     c = cfg(server, bench, tmp_path, "offscale08", abort_after=10**6, conditions=["with_gt"])
     s = run_judge(c)
-    with Store(tmp_path / "store.sqlite") as st:  # what the old rule stored: every plain 0 / 1 ambiguous
+    with Store(tmp_path / "store.sqlite") as st:  # marked as a stricter rule (0.8 is no other scale) would mark them
         for r in [r for r in st.rows([s.run_hash], "judge") if r["status"] == "ok"]:
             p = r["parsed"]
-            p["notes"] = [
-                *p["notes"],
-                "tool_selection: 1 is ambiguous: this judge answered on another scale in this run (saw 0.8)",
-            ]
-            del p["explicit"], p["off_scale"]
+            p["notes"] = [*p["notes"], f"tool_selection: 1 {R._SCALE_NOTE} (saw 0.8)"]
+            p["scale_ambiguous"] = ["tool_selection"]
             st.overwrite_parse(r["key"], "ambiguous", p)
     n0 = server.state.requests
     again = run_judge(c)
@@ -370,15 +353,14 @@ def test_every_rendered_field_is_in_the_cache_key(table) -> None:
                 assert key != k0 and req != r0, (table, col, ident)
 
 
-@pytest.mark.parametrize("plain_http", [True, False])
-def test_a_refused_connection_releases_its_reservation(bench, tmp_path, plain_http) -> None:
+def test_a_refused_connection_releases_its_reservation(bench, tmp_path) -> None:
     import socket
 
     with socket.socket() as sk:
         sk.bind(("127.0.0.1", 0))
         port = sk.getsockname()[1]
     down = type("S", (), {"url": f"http://127.0.0.1:{port}/v1"})
-    c = cfg(down, bench, tmp_path, check_endpoint=False, max_attempts=2, abort_after=10**6, plain_http=plain_http)
+    c = cfg(down, bench, tmp_path, check_endpoint=False, max_attempts=2, abort_after=10**6)
     s = run_judge(dataclasses.replace(c, budget_tokens=10**6, conditions=["with_gt"]))
     assert s.statuses == {"api_error": 12} and s.dropped == 0
     assert s.store_spent["attempts"] == 0  # nothing was sent: every reservation released

@@ -67,7 +67,7 @@ def sample():
     from ajb_utils.data import load_bench
 
     bench = load_bench("sample", judges=list(schema.MAIN_JUDGES), runs=None)
-    static = static_verdicts(bench, schema.MAIN_CONDITIONS, cache=True).assign(judge="static")
+    static = static_verdicts(bench, schema.MAIN_CONDITIONS).assign(judge="static")
     six = bench.verdicts[bench.verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     cols = ["judge", "id", "generator", "difficulty", "condition", "metric", "p", "llm_score", "match"]
     v = pd.concat([static[cols], six[cols]], ignore_index=True).astype({"judge": str, "id": str})
