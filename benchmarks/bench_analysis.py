@@ -40,9 +40,7 @@ EXTRA_FUNCS = (
     "table_T15",
     "weighting_checks",
     "jury_checks",
-    "gt_lift",
     "per_metric_lift",
-    "mine_over_anchoring",
 )
 
 
@@ -50,10 +48,6 @@ def _call(name: str, fn, bench, cache: dict):
     """Call a table/figure/check function with the bench (and the cells when it needs them)."""
     if name == "findings_checks":
         return fn(bench, cache.setdefault("T02", tables.table_T02(bench)), n_bootstrap=2000, seed=0)
-    if name in ("gt_lift",):
-        return fn(bench, n_bootstrap=2000, seed=0)
-    if name == "mine_over_anchoring":
-        return fn(bench.verdicts)
     return fn(bench)  # the figures of notebooks 01-05 are drawn in their notebook's cells (listed as not found)
 
 

@@ -1,10 +1,12 @@
-"""Tests for ajb_utils.tables.anchoring, ajb_utils.tables.validation and ajb_utils.annotation.
+"""Tests for notebook 10's Table 1 and App. H cells, ajb_utils.tables.validation and ajb_utils.annotation.
 
 Hand-computed small frames and the paper's own numbers (Table 20 counts -> unanimity %).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,7 +17,28 @@ import pytest
 
 import ajb_verify as verify
 from ajb_utils import annotation, paper
-from ajb_utils.tables import anchoring, validation
+from ajb_utils.tables import ablations, anchoring, validation
+
+NB10_CELLS = [
+    "runs_c3 = bench.judges[",
+    "vc3 = bench.verdicts[",
+    "d = (t01 if len(t01)",
+    'g = v.groupby(["judge", "generator"',
+]
+
+
+def _nb10(bench, markers: list[str] = NB10_CELLS, data_source: str = "sample", **names) -> dict:
+    """Return the names notebook 10's C3 (Table 1) and App. H cells define on `bench` (`printed`: what they print)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    quiet = SimpleNamespace(show=lambda *a, **k: None, write_table=lambda *a, **k: None)
+    names = (
+        dict(bench=bench, data_source=data_source, ablations=ablations, verify=verify, paper=paper, out=None) | names
+    )
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        ns = run_cells("10", markers, report=quiet, **names)
+    return ns | {"printed": printed.getvalue()}
 
 
 # ------------------------------------------------------------------ App. H mining rule ---------
@@ -52,30 +75,26 @@ def test_mining_rule_hand_cases():
             ("e", "parameter_structure", 0.45, 1.0, 0.5),  # 0.5 <= 0.55: flagged (margin 0.1)
         ]
     )
-    mined = anchoring.mine_over_anchoring(v)
+    records = pd.DataFrame({"id": list("abcde"), "dag_type": "linear"})
+    ns = _nb10(SimpleNamespace(verdicts=v, records=records), NB10_CELLS[-1:])
+    mined, counts = ns["mined"], ns["counts"]
     assert sorted(zip(mined["id"], mined["metric"])) == [
         ("a", "sequence_accuracy"),
         ("c", "query_coverage"),
         ("e", "parameter_structure"),
     ]
-    counts = anchoring.anchoring_counts(v, mined, judges=["judge_gemini_2_5_pro"])
     assert counts.loc[0, "instances"] == 3 and counts.loc[0, "n_records"] == 5
     assert counts.loc[0, "share_pct"] == pytest.approx(60.0)
 
 
 def test_anchoring_split_on_paper_table1():
-    split = anchoring.anchoring_split(anchoring.reported_T01()).set_index("judge")
+    rep01 = paper.reported("T01")
+    split = _nb10(None, NB10_CELLS[2:3], t01=rep01.iloc[0:0], rep01=rep01)["split"].set_index("judge")
     assert split.at["judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"] == pytest.approx(1.8)
     assert split.at["judge_qwq_32b", "max_abs_cGT_minus_noGT"] == pytest.approx(0.2)
     assert split.at["judge_gemini_2_5_pro", "corrupted GT tracks"].startswith("with GT")
     assert split.at["judge_qwq_32b", "corrupted GT tracks"].startswith("without GT")
     assert all(v.holds for v in verify.t01_checks(split.reset_index()))
-
-
-def test_base_judge_names():
-    assert anchoring.base_judge("qwq_32b") == "judge_qwq_32b"
-    assert anchoring.base_judge("judge_qwq_32b") == "judge_qwq_32b"
-    assert anchoring.base_judge("my_model") == "my_model"
 
 
 # ------------------------------------------------------------------ rewrite study --------------
@@ -252,13 +271,13 @@ def test_sample_sheet_draw(bench):
 
 
 def test_sample_lift_matches_cells(bench):
-    lift = anchoring.gt_lift(bench, n_bootstrap=200, seed=1).set_index("judge")
+    ns = _nb10(bench, ["released = bench.verdicts[", *NB10_CELLS[:2]], anchoring=anchoring, n_bootstrap=200, seed=1)
+    lift = ns["lift"].set_index("judge")
     assert (lift["lo"] <= lift["lift"]).all() and (lift["lift"] <= lift["hi"]).all()
     assert (lift["n_cells"] == 12).all()
-    t01 = anchoring.table_T01(bench)
-    assert set(t01["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
+    assert set(ns["t01"]["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
     assert bench.has_runs("c3") and not bench.has_runs("no_such_study")
-    assert anchoring.c3_status(bench, "sample").startswith("C3 runs used: synthetic_")
+    assert ns["printed"].startswith("C3 runs used: synthetic_")
 
 
 # ------------------------------------------------------------------ the user's runs, and none --------
@@ -310,8 +329,13 @@ def test_a_user_c3_run(tmp_path):
     from ajb_utils.data import load_bench
 
     bench = load_bench(_mini_with_c3_run(tmp_path / "repo"), engine="json")
-    assert bench.has_runs("c3") and "my_c3 (base judge_qwq_32b)" in anchoring.c3_status(bench, "hf")
-    t01 = anchoring.table_T01(bench, generator="gpt5_4")
+    gen = (
+        bench.verdicts["generator"].astype(str).replace({"gpt5_4": "llama_3_3_70b_instruct"})
+    )  # the cell's C3 generator
+    v = bench.verdicts.assign(generator=gen)
+    ns = _nb10(SimpleNamespace(judges=bench.judges, verdicts=v, has_runs=bench.has_runs), NB10_CELLS[:2], "hf")
+    assert bench.has_runs("c3") and "my_c3 (base judge_qwq_32b)" in ns["printed"]
+    t01 = ns["t01"]
     assert set(t01["judge"]) == {"judge_qwq_32b"}
     v = bench.verdicts[bench.verdicts["judge"] == "my_c3"]
     ref = stats.align(v, by=["difficulty", "condition"]).set_index(["difficulty", "condition"])
@@ -329,10 +353,11 @@ def test_no_runs_reproduce_nothing_and_give_the_commands(tmp_path):
     root = write_mini_repo(tmp_path / "repo")
     bench = load_bench(root, engine="json")
     assert not bench.has_runs("c3")
-    assert anchoring.table_T01(bench).empty
-    status = anchoring.c3_status(bench, "hf")
+    ns = _nb10(bench, NB10_CELLS[:3], "hf")
+    assert ns["t01"].empty
+    status = ns["printed"]
     assert "python -m ajb_judge run" in status and "corrupted_gt" in status and "no C3 runs" in status
-    assert len(anchoring.reported_T01()) > 0  # what the notebook shows instead
+    assert len(ns["rep01"]) > 0 and len(ns["split"]) == 2  # what the notebook shows instead
     empty_runs = tmp_path / "no_runs"
     for kind in ("human", "rewrite"):
         ann, where = validation.load_annotations(str(root), kind, runs_dir=empty_runs)

@@ -10,7 +10,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - breakdown: RQ1, App. Q, S, G per-metric and per-topology frames (T24, T28 pivoted in notebook 04), weighting (C-W, T14)
 - agreement: RQ2, App. T inter-judge agreement and verdict scale (pairs for T03, F10 data, T29)
 - ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
-- anchoring: Finding 2, App. H, J (T01, GT lift, App. H mining)
+- anchoring: Finding 2 GT lift (paired, per metric; T01 and App. H mining are notebook 10's cells)
 - validation: App. G, N human and rewrite validation (T12, T13, T20, T22)
 - questions: claims we question, computed (the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)

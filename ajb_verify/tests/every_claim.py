@@ -17,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 import ajb_verify as verify
-from ajb_utils import derivation, paper, schema, scoring
-from ajb_utils.tables import ablations, anchoring, validation
+from ajb_utils import derivation, paper, scoring
+from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
 from ajb_utils.tables.derivation import table_X3
 from ajb_utils.tables.guide import table2_frame
@@ -42,11 +42,11 @@ from notebook_cells import run_cells  # the notebooks' own cells (tests/notebook
 __all__ = ["claim_verdicts", "unchecked_claims"]
 
 
-def _notebook(nn: str, markers: list[str], bench) -> dict:
-    """Return the names notebook `nn`'s cells (`markers` pick them) define on `bench`, with the
-    notebook's default parameters; the files they write go to a throwaway folder."""
+def _notebook(nn: str, markers: list[str], bench, **names) -> dict:
+    """Return the names notebook `nn`'s cells (`markers` pick them) define on `bench` (and `names`), with
+    the notebook's default parameters; the files they write go to a throwaway folder."""
     with tempfile.TemporaryDirectory() as out:
-        names = dict(bench=bench, paper=paper, scoring=scoring, missing="authors", out=Path(out))
+        names = dict(bench=bench, paper=paper, scoring=scoring, missing="authors", out=Path(out)) | names
         with contextlib.redirect_stdout(io.StringIO()):  # the cells' printed tables
             return run_cells(nn, markers, **names)
 
@@ -86,18 +86,23 @@ def _ablation_verdicts(bench) -> list[pd.DataFrame]:
 
 
 def _anchoring_verdicts(bench) -> list[verify.Verdict]:
-    """Return the T01 (C3 runs) and App. H verdicts as notebook 10 makes them."""
-    t01 = anchoring.table_T01(bench)
+    """Return the T01 (C3 runs) and App. H verdicts from notebook 10's cells."""
+    markers = [
+        "runs_c3 = bench.judges[",
+        "vc3 = bench.verdicts[",
+        "d = (t01 if len(t01)",
+        'g = v.groupby(["judge", "generator"',
+    ]
+    ns = _notebook("10", markers, bench, data_source=bench.label, ablations=ablations, verify=verify)
     out = (
-        verify.t01_checks(anchoring.anchoring_split(t01))
-        if len(t01)
+        verify.t01_checks(ns["split"])
+        if len(ns["t01"])
         else [
             verify.not_reproduced(c, "no C3 (corrupted-GT) runs")
             for c in ("T01.gemini_cgt_vs_gt", "T01.qwq_cgt_vs_nogt")
         ]
     )
-    mined = anchoring.mine_over_anchoring(bench.verdicts, judges=schema.MAIN_JUDGES)
-    return out + verify.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined), full_data=not bench.synthetic)
+    return out + verify.apph_checks(ns["counts"], full_data=not bench.synthetic)
 
 
 def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
