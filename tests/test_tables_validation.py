@@ -110,31 +110,43 @@ def _rewrite(verdicts: dict[str, list[tuple[bool, bool, bool]]]) -> pd.DataFrame
     return validation.normalise_rewrite(pd.DataFrame(rows))
 
 
-def _t19(rw: pd.DataFrame) -> pd.DataFrame:
-    """Return Table 19 as notebook 12's cell computes it from the rewrite verdicts `rw`."""
+NB12_CELLS = ["t19 = rw.reindex", "def unanimity(", "t22 = unanimity(rw", "panels = ["]
+
+
+def _nb12(rw: pd.DataFrame, markers: list[str] = NB12_CELLS) -> dict:
+    """Return the names notebook 12's cells (Tables 19, 20, 22, the panels' unanimity) define on the rewrite verdicts `rw`."""
     sys.path.insert(0, str(Path(__file__).parent))
     from notebook_cells import run_cells
 
     show = SimpleNamespace(show=lambda *a, **k: None, write_table=lambda *a, **k: None)
-    ns = run_cells(
-        "12", ["t19 = rw.reindex"], rw=rw, validation=validation, paper=paper, verify=verify, out=None, report=show
-    )
-    return ns["t19"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_cells("12", markers, rw=rw, validation=validation, paper=paper, verify=verify, out=None, report=show)
+
+
+def _t19(rw: pd.DataFrame) -> pd.DataFrame:
+    """Return Table 19 as notebook 12's cell computes it from the rewrite verdicts `rw`."""
+    return _nb12(rw, NB12_CELLS[:1])["t19"]
 
 
 def test_unanimity_hand_counts():
     T, F = True, False
     rw = _rewrite({"hard_preserves": [(T, T, T), (T, F, T), (F, F, F), (T, F, T)]})
-    t20 = validation.table_T20(rw).set_index("criterion")
-    row = t20.loc["hard_preserves_gt"]
+    ns = _nb12(rw)
+    row = ns["t20"].set_index("criterion").loc["hard_preserves_gt"]
     assert (row["all_yes"], row["all_no"], row["mixed"]) == (1, 1, 2)
     assert row["unanimity"] == pytest.approx(50.0)
-    t19 = _t19(rw).set_index(["meta_judge", "criterion"])["yes_rate"]
+    t19 = ns["t19"].set_index(["meta_judge", "criterion"])["yes_rate"]
     assert t19[("judge_gpt_5_4", "hard_preserves_gt")] == pytest.approx(25.0)
-    t22 = validation.table_T22(rw).set_index("criterion")
+    t22 = ns["t22"].set_index("criterion")
     # without GPT-5.4 every record is unanimous
     assert t22.at["hard_preserves_gt", "unanimity_2_judges"] == pytest.approx(100.0)
     assert t22.at["hard_preserves_gt", "delta_2judge_minus_3judge"] == pytest.approx(50.0)
+
+
+def test_no_rewrite_verdicts_give_empty_tables():
+    ns = _nb12(pd.DataFrame())
+    assert ns["t20"].empty and ns["t22"].empty and ns["subsets"].empty and ns["positive"] == []
+    assert list(ns["t22"].columns)[-1] == "delta_2judge_minus_3judge" and len(ns["triplet"]) == 1
 
 
 def test_runner_rewrite_spelling_is_normalised():
@@ -245,7 +257,7 @@ def test_sample_round_trip_and_T13(bench, tmp_path):
     direct, _ = annotation.agreement_tables(ann)
     pd.testing.assert_frame_equal(pm, direct)
     assert pt["total"].sum() == 480
-    t13 = validation.table_T13(bench, ann)
+    t13 = _t13(bench, ann)
     assert len(t13) == 6 and t13["n"].max() <= 120
     # vs-programmatic equals stats.align on the same records
     from ajb_utils import stats
@@ -260,6 +272,19 @@ def test_sample_round_trip_and_T13(bench, tmp_path):
     ]
     ref = stats.align(v, by=["judge"])["align"].iloc[0]
     assert t13.set_index("judge").at["judge_qwq_32b", "vs_programmatic"] == pytest.approx(ref)
+    assert _t13(bench, pd.DataFrame()).empty
+
+
+def _t13(bench, ann: pd.DataFrame) -> pd.DataFrame:
+    """Return Table 13 as notebook 11's cell computes it from the human annotations `ann`."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    show = SimpleNamespace(show=lambda *a, **k: None, write_table=lambda *a, **k: None)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_cells(
+            "11", ["t13 = pd.DataFrame("], bench=bench, ann=ann, paper=paper, verify=verify, out=None, report=show
+        )["t13"]
 
 
 def test_sample_sheet_draw(bench):
@@ -398,13 +423,9 @@ def test_user_rewrite_verdicts(tmp_path):
         assert got[mj] == pytest.approx(value)
 
 
-# ---- claims we question (tables.questions) ------------------------------------------------------------
+# ---- claims we question (notebook 12) ------------------------------------------------------------
 def test_dropping_a_rater_never_lowers_unanimity() -> None:
     """Hand case: 3 records x 3 raters; r0 unanimous, r1 split 2-1, r2 split 2-1 the other way."""
-    import pandas as pd
-
-    from ajb_utils import tables
-
     votes = {"r0": (1, 1, 1), "r1": (1, 1, 0), "r2": (0, 1, 0)}
     rw = pd.DataFrame(
         [
@@ -413,19 +434,18 @@ def test_dropping_a_rater_never_lowers_unanimity() -> None:
             for k, j in enumerate(["a", "b", "c"])
         ]
     )
-    u = tables.unanimity_by_subset(rw).set_index("raters")["unanimity"]
+    subsets = _nb12(rw, NB12_CELLS[1:])["subsets"]
+    u = subsets.set_index("raters")["unanimity"]
     assert u["a + b + c"] == pytest.approx(100 / 3)
     assert (
         u["a + b"] == pytest.approx(200 / 3)
         and u["a + c"] == pytest.approx(200 / 3)
         and u["b + c"] == pytest.approx(100 / 3)
     )
-    assert (tables.unanimity_by_subset(rw)["minus_all"] >= 0).all()
+    assert (subsets["minus_all"] >= 0).all()
 
 
 def test_triplet_claim() -> None:
-    from ajb_utils import tables
-
-    t = tables.triplet_claim().iloc[0]
+    t = _nb12(pd.DataFrame(), NB12_CELLS[1:])["triplet"].iloc[0]
     assert t["claimed_unanimity"] == 100.0 and t["reported_unanimity"] == pytest.approx(93.9)
     assert t["implied_mixed"] == 12 == t["reported_mixed"]

@@ -1,6 +1,6 @@
 """Pure functions of the paper's tables that several places read, `table_T02(bench) -> DataFrame` style;
 tables only read frames. A table only its notebook computes is a cell of that notebook (Tables 7-9, 15,
-18 and 21 in 01 and 02, T03/T24/T28 pivots in 04-05; T19 in 12, Table 6's P(rank 1) in 14, X2's lift in 15,
+18 and 21 in 01 and 02, T03/T24/T28 pivots in 04-05; T12, T13 in 11, T19, T20, T22 in 12, Table 6's P(rank 1) in 14, X2's lift in 15,
 X3b and X4 in 16).
 
 They return reproduced numbers; the claims and comparisons that check them live in `ajb_verify`.
@@ -11,8 +11,8 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - agreement: RQ2, App. T inter-judge agreement and verdict scale (pairs for T03, F10 data, T29)
 - ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
 - anchoring: Finding 2 GT lift (paired, per metric; T01 and App. H mining are notebook 10's cells)
-- validation: App. G, N human and rewrite validation (T12, T13, T20, T22)
-- questions: claims we question, computed (the soft jury's scale, kappa and compression; T22 cannot fail, App. N's triplets, App. H's rounding)
+- validation: App. G, N human and rewrite validation: the annotation files and their spellings (T12 and T13 are
+  notebook 11's cells, T19, T20, T22 and the claims we question about them notebook 12's)
 - gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
 - guide: App. O self-preference and the decision guide (T23, T06)
 - derivation: beyond the paper, seed 004 (X3; X3b and X4 are notebook 16's cells)
@@ -29,7 +29,6 @@ from ajb_utils.tables import (
     guide,
     main_results,
     new_judge,
-    questions,
     validation,
 )
 from ajb_utils.tables.ablations import *  # noqa: F401,F403
@@ -41,7 +40,6 @@ from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.guide import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
 from ajb_utils.tables.new_judge import *  # noqa: F401,F403
-from ajb_utils.tables.questions import *  # noqa: F401,F403
 from ajb_utils.tables.validation import *  # noqa: F401,F403
 
 SECTIONS = (
@@ -55,6 +53,5 @@ SECTIONS = (
     derivation,
     new_judge,
     gallery,
-    questions,
 )
 __all__ = [name for module in SECTIONS for name in module.__all__]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 import ajb_verify as verify
-from ajb_utils import derivation, paper, scoring
+from ajb_utils import annotation, derivation, paper, scoring
 from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
 from ajb_utils.tables.derivation import table_X3
@@ -108,11 +108,22 @@ def _anchoring_verdicts(bench) -> list[verify.Verdict]:
 def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
     """Return the human-study (T12, T13) and rewrite-study (T20, T22) verdicts as notebooks 11-12 make them."""
     ann, _ = validation.load_annotations(data_source, "human")
-    t13 = validation.table_T13(bench, ann)
-    out = verify.t12_checks(validation.table_T12(ann)) + verify.t13_checks(t13)
+    per_metric, per_topology = annotation.agreement_tables(ann) if len(ann) else (pd.DataFrame(), pd.DataFrame())
+    ns = _notebook(
+        "11",
+        ["t12 = pd.DataFrame(", "t13 = pd.DataFrame("],
+        bench,
+        ann=ann,
+        verify=verify,
+        per_metric=per_metric,
+        per_topology=per_topology,
+    )
+    t13 = ns["t13"]
+    out = verify.t12_checks(ns["t12"]) + verify.t13_checks(t13)
     out += verify.param_error_mode_checks(bench, ann)
     rw, _ = validation.load_annotations(data_source, "rewrite")
-    t20 = validation.table_T20(rw)
+    ns = _notebook("12", ["def unanimity(", "t22 = unanimity(rw"], bench, rw=rw, validation=validation, verify=verify)
+    t20, t22 = ns["t20"], ns["t22"]
     u = t20.set_index("criterion")["unanimity"].to_dict() if len(t20) else {}
     out += [
         verify.verdict("P.unanimity_med_hard", u.get("hard_harder_than_medium", float("nan"))),
@@ -124,7 +135,6 @@ def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
             verify.not_reproduced(c, "no rewrite meta-judge verdicts (App. N study)")
             for c in ("P.unanimity_med_hard", "P.unanimity_easy_med")
         ]
-    t22 = validation.table_T22(rw)
     out.append(
         verify.verdict("T22.all_positive", (t22["delta_2judge_minus_3judge"] > 0).tolist())
         if len(t22)
