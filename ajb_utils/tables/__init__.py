@@ -13,7 +13,7 @@ Modules by paper section (each module's `__all__` is what this package exports; 
 - anchoring: Finding 2 GT lift (paired, per metric; T01 and App. H mining are notebook 10's cells)
 - validation: App. G, N human and rewrite validation: the annotation files and their spellings (T12 and T13 are
   notebook 11's cells, T19, T20, T22 and the claims we question about them notebook 12's)
-- gallery: teaching, records picked by stated rules and shown end to end (failure gallery)
+- gallery: teaching, one generation shown end to end (the failure gallery's rules are notebook 03's cells)
 - guide: App. O self-preference and the decision guide (T23, T06)
 - derivation: beyond the paper, seed 004 (X3; X3b and X4 are notebook 16's cells)
 - new_judge: beyond the paper, a new judge beside the six (X2)
