@@ -1,7 +1,7 @@
 """Pure functions of the paper's tables that several places read, `table_T02(bench) -> DataFrame` style;
 tables only read frames. A table only its notebook computes is a cell of that notebook (Tables 7-9, 15,
-18 and 21 in 01 and 02, T03/T24/T28 pivots in 04-05; T12, T13 in 11, T19, T20, T22 in 12, Table 6's P(rank 1) in 14, X2's lift in 15,
-X3b and X4 in 16).
+18 and 21 in 01 and 02, T03/T24/T28 pivots in 04-05; T01 and App. H in 10; T12, T13 in 11, T19, T20, T22 in 12, Table 6's P(rank 1)
+in 14, X2's lift in 15, X3, X3b and X4 in 16 from `ajb_utils.derivation`'s census).
 
 They return reproduced numbers; the claims and comparisons that check them live in `ajb_verify`.
 
@@ -15,7 +15,6 @@ Modules by paper section (each module's `__all__` is what this package exports; 
   notebook 11's cells, T19, T20, T22 and the claims we question about them notebook 12's)
 - gallery: teaching, one generation shown end to end (the failure gallery's rules are notebook 03's cells)
 - guide: App. O self-preference and the decision guide (T23, T06)
-- derivation: beyond the paper, seed 004 (X3; X3b and X4 are notebook 16's cells)
 - new_judge: beyond the paper, a new judge beside the six (X2)
 """
 
@@ -24,7 +23,6 @@ from ajb_utils.tables import (
     agreement,
     anchoring,
     breakdown,
-    derivation,
     gallery,
     guide,
     main_results,
@@ -35,7 +33,6 @@ from ajb_utils.tables.ablations import *  # noqa: F401,F403
 from ajb_utils.tables.agreement import *  # noqa: F401,F403
 from ajb_utils.tables.anchoring import *  # noqa: F401,F403
 from ajb_utils.tables.breakdown import *  # noqa: F401,F403
-from ajb_utils.tables.derivation import *  # noqa: F401,F403
 from ajb_utils.tables.gallery import *  # noqa: F401,F403
 from ajb_utils.tables.guide import *  # noqa: F401,F403
 from ajb_utils.tables.main_results import *  # noqa: F401,F403
@@ -50,7 +47,6 @@ SECTIONS = (
     anchoring,
     validation,
     guide,
-    derivation,
     new_judge,
     gallery,
 )

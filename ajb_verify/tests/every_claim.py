@@ -20,7 +20,6 @@ import ajb_verify as verify
 from ajb_utils import annotation, derivation, paper, scoring
 from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
-from ajb_utils.tables.derivation import table_X3
 from ajb_utils.tables.guide import table2_frame
 from ajb_utils.tables.main_results import table_T02, table_T10
 from ajb_verify.agreement import f10_checks, jury_checks, t29_checks
@@ -170,7 +169,9 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     t2 = table2_frame(bench)
     on_data += takeaway_checks(t2, paper.population("T06").generators)  # (4) and (5): t29_checks, t13_checks
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
-    on_data += checks_X3(table_X3(derivation.derivation_census(bench.records)))
+    on_data += checks_X3(
+        _notebook("16", ["census = derivation.derivation_census("], bench, derivation=derivation)["x3"]
+    )
     data = pd.concat([verify.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})
     audit = pd.concat(
         [audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables(), audit_text_table()],
