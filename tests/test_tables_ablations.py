@@ -15,6 +15,7 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
@@ -281,13 +282,17 @@ def test_user_runs_format(user_bench, monkeypatch):
 
 def test_compare_F05_both_conditions(sample):
     f05 = A.format_table(sample, "F05")
-    cmp = verify.compare_F05(sample, f05)
+    nogt = pd.DataFrame({"difficulty": ["easy", "medium", "hard"], "structured": [90.0, 85.0, 80.0], "n": 3})
+    cmp = verify.compare_F05(f05, nogt)
     rep = paper.reported("F05").dropna(subset=["difficulty"])
     assert len(cmp) == len(rep) and cmp["reported"].notna().all()
     got = cmp.dropna(subset=["reproduced"])
     assert set(got["condition"]) <= {"with_gt", "without_gt"}
     # with GT every printed value (structured, free-form, gap) has a reproduced partner
     assert got[got["condition"] == "with_gt"].shape[0] == 9
+    without = got[(got["condition"] == "without_gt") & (got["variant"] == "structured")].set_index("difficulty")
+    assert without["reproduced"].to_dict() == {"easy": 90.0, "medium": 85.0, "hard": 80.0}  # the frame given
+    assert verify.compare_F05(f05, nogt.iloc[0:0]).query("condition == 'without_gt'")["reproduced"].isna().all()
 
 
 def test_compare_T04_uses_paper_rows(sample):
@@ -367,4 +372,8 @@ def test_every_ablation_delta_carries_a_seeded_paired_ci(sample) -> None:
 def test_no_runs_tables_have_empty_cis(no_runs) -> None:
     for t in (A.table_T04(no_runs), A.table_T26(no_runs), A.format_table(no_runs)):
         assert "delta_lo" in t.columns and t["delta_lo"].isna().all()
-    assert A.temperature_ci(no_runs).empty
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    ns = run_cells("07", ["runs_t = ablations.study_runs("], bench=no_runs, ablations=A, seed=0)
+    assert ns["ci"]["T25"].empty and ns["ci"]["T27"].empty  # notebook 07's CI cell

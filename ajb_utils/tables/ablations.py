@@ -40,12 +40,9 @@ __all__ = [
     "table_T26",
     "table_T05",
     "format_table",
-    "format_without_gt",
     "table_T31",
     "commands_text",
     "paired_delta_ci",
-    "pairing_cell_ci",
-    "temperature_ci",
     "N_BOOTSTRAP",
 ]
 
@@ -286,46 +283,6 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     for c in on:
         merged[c] = table[c].to_numpy()
     return merged
-
-
-def pairing_cell_ci(
-    bench,
-    study: str,
-    base_model: str,
-    generators: Sequence[str],
-    variant: str,
-    conditions: Sequence[str] | None = None,
-    n_bootstrap: int = N_BOOTSTRAP,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Return :func:`pairing_alignment` with a 95% bootstrap CI per cell (lo, hi; records resampled, seeded)."""
-    cells = pairing_alignment(bench, study, base_model, generators, variant, conditions)
-    if cells.empty:
-        return cells.assign(lo=np.nan, hi=np.nan)
-    v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
-    recs = stats.record_alignment(v)
-    recs["variant"] = recs["judge"].str.rsplit("|", n=1).str[-1]
-    ci = stats.bootstrap_cells(
-        recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
-    )
-    keys = ["variant", "generator", "difficulty", "condition"]
-    for c in keys:
-        ci[c] = ci[c].astype(str)
-    return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
-
-
-def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return the alignment CI of every (temperature, difficulty, condition) point of F04 (long; empty without runs).
-
-    Columns: temperature (float), difficulty, condition, align, lo, hi, n.
-    """
-    key, gen = PAIRINGS[artifact]
-    c = pairing_cell_ci(bench, "temperature", key, [gen], "temperature", n_bootstrap=n_bootstrap, seed=seed)
-    cols = ["temperature", "difficulty", "condition", "align", "lo", "hi", "n"]
-    if c.empty:
-        return pd.DataFrame(columns=cols)
-    c["temperature"] = c["variant"].astype(float)
-    return c[cols].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -640,29 +597,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
     return _paper_sort(out[cols], ["difficulty"])
-
-
-def format_without_gt(bench) -> pd.DataFrame:
-    """Return the F05 pairing's structured-prompt alignment without GT per difficulty (difficulty, structured, n).
-
-    The structured prompt without GT is the released ``without_gt`` of the same base model
-    (Qwen3-32B is not a released judge, so on the release this is usually empty); the runner
-    has no free-form without-GT prompt, so there is no free-form column.
-    """
-    key, gen = PAIRINGS["F05"]
-    v = bench.verdicts
-    rel = v[(v["judge"] == "judge_" + key) & (v["generator"] == gen) & (v["condition"] == "without_gt")]
-    if not len(rel):
-        return pd.DataFrame(columns=["difficulty", "structured", "n"])
-    cells = _cells(rel, ["generator", "difficulty", "condition"])
-    out = pd.DataFrame(
-        {
-            "difficulty": cells["difficulty"].astype(str).to_numpy(),
-            "structured": cells["align"].to_numpy(),
-            "n": cells["n"].to_numpy(),
-        }
-    )
-    return _paper_sort(out, ["difficulty"])
 
 
 def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
