@@ -4,7 +4,7 @@ The ablations rest on judge runs the release does not contain: the sample's synt
 the user made with ``python -m ajb_judge run`` (data/runs/ or <source>/runs/). Whether a bench has
 them is ``bench.has_runs(study)``; a table function returns reproduced numbers only, so without runs
 its reproduced columns are empty (NaN, or no rows) and the notebook shows the paper's values
-(``paper.reported``) beside it, with :func:`run_commands`, the commands that would make the runs.
+(``paper.reported``) beside it, with the commands that would make the runs (:func:`run_command`).
 
 Runs are selected by ``study`` (c2, temperature, thinking, format), base model (normalised, so
 ``Qwen/Qwen3-32B``, ``qwen3_32b`` and ``judge_qwen3_32b`` are the same) and ``decoding``.
@@ -30,8 +30,6 @@ __all__ = [
     "base_model_key",
     "study_runs",
     "runs_line",
-    "run_commands",
-    "rerun_command",
     "table_T04",
     "pairing_alignment",
     "temperature_table",
@@ -41,7 +39,6 @@ __all__ = [
     "table_T05",
     "format_table",
     "table_T31",
-    "commands_text",
     "paired_delta_ci",
     "N_BOOTSTRAP",
 ]
@@ -67,7 +64,6 @@ JUDGE_ENDPOINTS: dict[str, tuple[str, str, str | None]] = {
     "gpt_oss_120b": ("http://localhost:8000/v1", "openai/gpt-oss-120b", None),
     "qwen3_32b": ("http://localhost:8000/v1", "Qwen/Qwen3-32B", None),
 }
-NOTEBOOK_OF_STUDY: dict[str, str] = {"c2": "06", "temperature": "07", "thinking": "08", "format": "09"}
 N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (seeded)
 DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
 
@@ -134,10 +130,14 @@ def runs_line(bench, study: str) -> str:
     )
 
 
-def _command(
+def run_command(
     key: str, name: str, study: str, conditions: str, generators: str, extra: str = "", difficulties: str | None = None
 ) -> str:
-    """Return one judge-runner command line for a judge key and run settings."""
+    """Return the judge-runner command that makes one run of a study on the release for a judge key.
+
+    Local models assume a vLLM server on localhost:8000 (add ``--api-key-env VAR`` if yours needs a
+    key); frontier judges use the providers' OpenAI-compatible endpoints (`JUDGE_ENDPOINTS`).
+    """
     url, model, key_env = JUDGE_ENDPOINTS[key]
     parts = ["python -m ajb_judge run --backend openai", f"--base-url {url}", f"--model {model}"]
     if key_env:
@@ -155,70 +155,6 @@ def _command(
         parts.append(extra)
     parts.append(f"--name {name}")
     return " ".join(parts)
-
-
-def run_commands(study: str) -> pd.DataFrame:
-    """Return the commands (one row per run: run, command) that produce a study's runs on hf.
-
-    Local models assume a vLLM server on localhost:8000 (add ``--api-key-env VAR`` if yours
-    needs a key); frontier judges use the providers' OpenAI-compatible endpoints.
-    """
-    rows: list[tuple[str, str]] = []
-    if study == "c2":
-        for key in ("gpt_5_4", "claude_large", "gemini_2_5_pro", "qwq_32b", "gpt_oss_20b", "gpt_oss_120b"):
-            rows.append(
-                (
-                    f"{key}_c2",
-                    _command(
-                        key, f"{key}_c2", "c2", "without_gt_05", ",".join(schema.GENERATORS), "", difficulties="hard"
-                    ),
-                )
-            )
-    elif study == "temperature":
-        for aid in ("T25", "T27"):
-            key, gen = PAIRINGS[aid]
-            for t in TEMPERATURES:
-                name = f"{key}_temp_{str(t).replace('.', '_')}"
-                rows.append((name, _command(key, name, "temperature", "with_gt,without_gt", gen, f"--temperature {t}")))
-    elif study == "thinking":
-        for flag, word in (("--thinking", "on"), ("--no-thinking", "off")):
-            name = f"qwq_32b_thinking_{word}"
-            rows.append(
-                (
-                    name,
-                    _command(
-                        "qwq_32b",
-                        name,
-                        "thinking",
-                        "with_gt,without_gt",
-                        ",".join(OPEN_GENERATORS),
-                        f"--temperature 0.15 {flag}",
-                    ),
-                )
-            )
-    elif study == "format":
-        for aid in ("F05", "T31"):
-            key, gen = PAIRINGS[aid]
-            name = f"{key}_format_{gen}"
-            rows.append((name, _command(key, name, "format", "with_gt,freeform", gen, "--temperature 0.15")))
-    else:
-        raise ValueError(f"study must be one of {STUDIES}, got {study!r}")
-    return pd.DataFrame(rows, columns=["run", "command"])
-
-
-def rerun_command(study: str) -> str:
-    """Return the command that re-executes the study's notebook on the released data afterwards."""
-    nb = NOTEBOOK_OF_STUDY[study]
-    return f"python scripts/run_notebooks.py --params papermill_params/hf.yaml --only {nb}"
-
-
-def commands_text(study: str) -> str:
-    """Return the commands producing a study's runs, then the notebook rerun line, as text."""
-    cmds = run_commands(study)
-    lines = [f"# {r.run}\n{r.command}" for r in cmds.itertuples()]
-    lines.append("# afterwards (runs are read from data/runs/), rerun the notebook on the release:")
-    lines.append(rerun_command(study))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
