@@ -21,7 +21,7 @@ from ajb_utils import annotation, derivation, paper, scoring
 from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
 from ajb_utils.tables.guide import table2_frame
-from ajb_utils.tables.main_results import table_T02, table_T10
+from ajb_utils.tables.main_results import table_T02
 from ajb_verify.agreement import f10_checks, jury_checks, t29_checks
 from ajb_verify.audit import (
     audit_cross_tables,
@@ -157,7 +157,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += _t15_verdicts(bench)
     cells = table_T02(bench)
     frames = [findings_checks(bench, cells, n_bootstrap=n_bootstrap, seed=seed)]
-    on_data += ci_checks(table_T10(bench, n_bootstrap=n_bootstrap, seed=seed))
+    on_data += ci_checks(_notebook("03", ["mu_records = "], bench, n_bootstrap=n_bootstrap, seed=seed)["ci"])
     on_data += breakdown_checks(per_metric_long(bench), topology_long(bench, "with_gt"))
     on_data += weighting_checks(bench)
     ns = _notebook("05", ["f10 = pd.DataFrame(rows)", "t29 = cells29.groupby("], bench)
