@@ -287,12 +287,31 @@ def _t13(bench, ann: pd.DataFrame) -> pd.DataFrame:
         )["t13"]
 
 
-def test_sample_sheet_draw(bench):
-    sheet = annotation.annotation_sheet(bench, seed=3)
+def _blank_sheet(bench, seed: int, tmp_path) -> dict:
+    """Return the names notebook 11's cell defines when it draws a blank sheet (Llama-3.3-70B's hard records)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    quiet = SimpleNamespace(show=lambda *a, **k: None)
+    names = dict(bench=bench, seed=seed, sheet_generator="llama_3_3_70b_instruct", out=tmp_path, report=quiet)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_cells(
+            "11", ["picks, shortfalls = "], annotation=annotation, paths=SimpleNamespace(relpath=str), **names
+        )
+
+
+def test_sample_sheet_draw(bench, tmp_path):
+    ns = _blank_sheet(bench, 3, tmp_path)
+    sheet = ns["blank"]
     assert list(sheet.columns) == annotation.sheet_columns()
     assert sheet["id"].is_unique and (sheet["difficulty"] == "hard").all()
-    again = annotation.annotation_sheet(bench, seed=3)
-    pd.testing.assert_frame_equal(sheet, again)
+    pd.testing.assert_frame_equal(sheet, _blank_sheet(bench, 3, tmp_path)["blank"])
+    # 20 per topology where the sample has them, else what it has, and the shortfall says so
+    per = sheet.groupby("dag_type").size()
+    imperfect = (sheet[[c for c in sheet if c.startswith("programmatic_")]] < 1 - 1e-9).any(axis=1)
+    for topo, n in per.items():
+        short = ns["shortfalls"].get(topo)
+        assert (n == 20 and int(imperfect[sheet["dag_type"] == topo].sum()) == 14) or short is not None, topo
 
 
 def test_sample_lift_matches_cells(bench):
