@@ -76,7 +76,7 @@ def test_sample_has_every_study(sample):
 
 
 def test_sample_T25_matches_stats_align(sample):
-    t25 = A.table_T25(sample)
+    t25 = A.temperature_table(sample, "T25")
     assert len(t25) == 6 and "source" not in t25
     runs = A.study_runs(sample, "temperature", "qwen3_32b")
     judge = runs.loc[runs["temperature"] == 0.7, "judge"].iloc[0]
@@ -142,7 +142,7 @@ def test_no_runs_reproduces_nothing(no_runs):
     for study in A.STUDIES:
         assert not no_runs.has_runs(study)
         assert "this source holds none" in A.runs_line(no_runs, study)
-    t25, t27, t26 = A.table_T25(no_runs), A.table_T27(no_runs), A.table_T26(no_runs)
+    t25, t27, t26 = A.temperature_table(no_runs, "T25"), A.temperature_table(no_runs, "T27"), A.table_T26(no_runs)
     f05, t31 = A.format_table(no_runs, "F05"), A.table_T31(no_runs)
     for t in (t25, t27, t26, A.table_T05(t26), f05, t31):
         assert t.empty and "source" not in t
@@ -264,7 +264,7 @@ def test_user_runs_are_the_benchs(user_bench, monkeypatch):
 def test_user_runs_temperature_by_hand(user_bench, monkeypatch):
     # the mini repo's generator is GPT-5.4: point the T25 pairing at it
     monkeypatch.setitem(A.PAIRINGS, "T25", ("qwen3_32b", "gpt5_4"))
-    t25 = A.table_T25(user_bench).set_index(["difficulty", "condition"])
+    t25 = A.temperature_table(user_bench, "T25").set_index(["difficulty", "condition"])
     # hand reference: with_gt at T=0.7 says 0.5 everywhere; mu per record = mean_m 1 - |p - 0.5|
     for diff in ("easy", "hard"):
         mus = [
@@ -368,7 +368,7 @@ def test_paired_delta_ci_matches_a_naive_paired_bootstrap() -> None:
 
 
 def test_every_ablation_delta_carries_a_seeded_paired_ci(sample) -> None:
-    t04, t25, t26 = A.table_T04(sample, seed=5), A.table_T25(sample, seed=5), A.table_T26(sample, seed=5)
+    t04, t25, t26 = A.table_T04(sample, seed=5), A.temperature_table(sample, "T25", seed=5), A.table_T26(sample, seed=5)
     f05, t31 = A.format_table(sample, seed=5), A.table_T31(sample, seed=5)
     for name, t in (("T04", t04), ("T25", t25), ("T26", t26), ("F05", f05), ("T31", t31)):
         assert {"delta", "delta_lo", "delta_hi", "n_pairs"} <= set(t.columns), name

@@ -33,8 +33,6 @@ __all__ = [
     "table_T04",
     "pairing_alignment",
     "temperature_table",
-    "table_T25",
-    "table_T27",
     "table_T26",
     "table_T05",
     "format_table",
@@ -370,7 +368,8 @@ def pairing_alignment(
 
 
 def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return a temperature table: rows (difficulty, condition), columns T=..., max_spread, delta,
+    """Return Table 25 (``artifact="T25"``: Qwen3-32B judging Llama-3.3-70B) or 27 ("T27": GPT-OSS-120B judging
+    Llama-3.1-8B) at T in {0.3, 0.7, 1.0}: rows (difficulty, condition), columns T=..., max_spread, delta,
     delta_lo, delta_hi, n_pairs, n.
 
     Alignment of the pairing's temperature runs; delta = align at the highest minus the lowest
@@ -405,16 +404,6 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
     grid.columns.name = None
     return _paper_sort(grid.reset_index(), ["difficulty", "condition"])
-
-
-def table_T25(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T25: Qwen3-32B judge on Llama-3.3-70B at T in {0.3, 0.7, 1.0} (see temperature_table)."""
-    return temperature_table(bench, "T25", n_bootstrap, seed)
-
-
-def table_T27(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T27: GPT-OSS-120B judge on Llama-3.1-8B at T in {0.3, 0.7, 1.0}."""
-    return temperature_table(bench, "T27", n_bootstrap, seed)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,7 +71,11 @@ def _t15_verdicts(bench) -> list[verify.Verdict]:
 
 def _ablation_verdicts(bench) -> list[pd.DataFrame]:
     """Return the RQ3-RQ6 checks tables (runs, or n/a where the data has none)."""
-    t04, t25, t27 = ablations.table_T04(bench), ablations.table_T25(bench), ablations.table_T27(bench)
+    t04, t25, t27 = (
+        ablations.table_T04(bench),
+        ablations.temperature_table(bench, "T25"),
+        ablations.temperature_table(bench, "T27"),
+    )
     t05 = ablations.table_T05(ablations.table_T26(bench))
     f05, t31 = ablations.format_table(bench, "F05"), ablations.table_T31(bench)
     return [
