@@ -20,7 +20,6 @@ import ajb_verify as verify
 from ajb_utils import annotation, derivation, paper, scoring
 from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
-from ajb_utils.tables.guide import table2_frame
 from ajb_utils.tables.main_results import table_T02
 from ajb_verify.agreement import f10_checks, jury_checks, t29_checks
 from ajb_verify.audit import (
@@ -170,7 +169,9 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += _anchoring_verdicts(bench)
     val, _ = _validation_verdicts(bench, source)
     on_data += val + t23_checks(bench)
-    t2 = table2_frame(bench)
+    t2 = (
+        table_T02(bench).query("judge in @schema.MAIN_JUDGES").rename(columns={"align": "value"}).reset_index(drop=True)
+    )
     on_data += takeaway_checks(t2, paper.population("T06").generators)  # (4) and (5): t29_checks, t13_checks
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
     on_data += checks_X3(

@@ -176,7 +176,6 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
         tables.table_T02,
         tables.per_metric_long,
         tables.topology_long,
-        tables.table2_frame,
         verify.jury_checks,
         verify.weighting_checks,
         tables.binary_cells,
