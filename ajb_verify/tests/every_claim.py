@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 import ajb_verify as verify
-from ajb_utils import annotation, derivation, paper, scoring
+from ajb_utils import annotation, derivation, paper, schema, scoring
 from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
 from ajb_utils.tables.main_results import table_T02
@@ -169,9 +169,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += _anchoring_verdicts(bench)
     val, _ = _validation_verdicts(bench, source)
     on_data += val + t23_checks(bench)
-    t2 = (
-        table_T02(bench).query("judge in @schema.MAIN_JUDGES").rename(columns={"align": "value"}).reset_index(drop=True)
-    )
+    t2 = cells[cells["judge"].isin(schema.MAIN_JUDGES)].rename(columns={"align": "value"}).reset_index(drop=True)
     on_data += takeaway_checks(t2, paper.population("T06").generators)  # (4) and (5): t29_checks, t13_checks
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
     on_data += checks_X3(
