@@ -8,7 +8,7 @@ They return reproduced numbers; the claims and comparisons that check them live 
 Modules by paper section (each module's `__all__` is what this package exports; no two share a name):
 - main_results: §4.2 main results (T02, T10, T11; notebook 02's examples and T15, and 03's references, F08 data and Findings are cells)
 - breakdown: RQ1, App. Q, S, G per-metric and per-topology frames (T24, T28 pivoted in notebook 04), weighting (C-W, T14)
-- agreement: RQ2, App. T inter-judge agreement and verdict scale (pairs for T03, F10 data, T29)
+- agreement: RQ2, App. T inter-judge agreement (pairs for T03 and F10; T29 is notebook 05's cells)
 - ablations: RQ3-RQ6, App. R (T04, T25, T27, T05, T26, T31)
 - anchoring: Finding 2 GT lift (paired, per metric; T01 and App. H mining are notebook 10's cells)
 - validation: App. G, N human and rewrite validation: the annotation files and their spellings (T12 and T13 are

@@ -178,7 +178,6 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
         tables.topology_long,
         verify.jury_checks,
         verify.weighting_checks,
-        tables.binary_cells,
         verify.hard_cell_means,
     ):
         assert inspect.signature(fn).parameters["missing"].default == "authors", fn.__name__
