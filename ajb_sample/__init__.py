@@ -2,13 +2,13 @@
 
     python -m ajb_sample --scale tiny|small|full [--out DIR] [--seed N]
 
-- records     typed tool inventories and DAG-shaped expected traces per topology
+- records     typed tool inventories and DAG-shaped expected traces per topology (resources/sample_vocab.yaml)
 - generators  simulated generators: plan modes and error modes per difficulty
-- judges      simulated LLM judges, behaviour in resources/sample_judges.yaml
+- judges      simulated LLM judges and their configs, behaviour in resources/sample_judges.yaml
 - studies     the human-annotation and rewrite meta-judge studies
 - streams     seeded sub-streams and the shared row conventions
 - messy       one row of each messy case the loader must count (duplicate, nulls, range, retry)
-- build       writes configs, runs, annotations and the README header; the command line
+- build       the generations and runs; writes every config and the card; the command line
 """
 
 from ajb_sample.build import SCALES, build_sample, main

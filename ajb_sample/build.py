@@ -3,9 +3,8 @@
     python -m ajb_sample --scale small --out data/sample --seed 0
 
 Records (`records`), simulated generators (`generators`), simulated judges (`judges`, behaviour in
-resources/sample_judges.yaml) and the two annotation studies (`studies`) are combined here; the
-published scores are exactly what ``ajb_utils.scoring.programmatic_scores`` gives. Same seed ->
-same bytes.
+resources/sample_judges.yaml), the runs specified here and the two annotation studies (`studies`)
+are combined here. Same seed -> same bytes.
 """
 
 from __future__ import annotations
@@ -14,463 +13,166 @@ import argparse
 import json
 import os
 import shutil
+import string
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
-from ajb_sample.generators import openai_calls, simulate_generation, tool_overlap
-from ajb_sample.judges import (
-    VARIANTS,
-    behaviour,
-    condition_block,
-    follow_reference,
-    planted,
-    planted_summary,
-    profile,
-    resample,
-    simulate_verdicts,
-    uniforms,
-)
+from ajb_sample.generators import build_generations
+from ajb_sample.judges import VARIANTS, behaviour, judge_config, planted, planted_summary
 from ajb_sample.messy import add_messy_cases
-from ajb_sample.records import build_record
-from ajb_sample.streams import Rng, judge_generator_name, rng_for, short_judge, valid_rows
+from ajb_sample.records import build_records
+from ajb_sample.streams import RESOURCES_DIR, judge_generator_name
 from ajb_sample.studies import human_annotations, rewrite_validation
 from ajb_utils import schema
 from ajb_utils.paths import DATA_DIR, SAMPLE_DIR
-from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, MAIN_JUDGES, METRICS, TOPOLOGIES
-from ajb_utils.scoring import programmatic_scores
+from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, MAIN_JUDGES, TOPOLOGIES
 
-PAPER_COUNTS: dict[str, int] = {
-    "linear": 812,
-    "fan_out": 399,
-    "fan_in": 1049,
-    "diamond": 501,
-    "optional_enrichment": 823,
-    "loop_like": 224,
-}
-SCALES: dict[str, dict[str, int]] = {
+SCALES: dict[str, dict[str, int]] = {  # records per topology; "full" has the paper's counts
     "tiny": {t: 3 for t in TOPOLOGIES},
     "small": {t: 20 for t in TOPOLOGIES},
-    "full": PAPER_COUNTS,
+    "full": {
+        "linear": 812,
+        "fan_out": 399,
+        "fan_in": 1049,
+        "diamond": 501,
+        "optional_enrichment": 823,
+        "loop_like": 224,
+    },
 }
-RUN_JUDGES: list[str] = JUDGES + ["qwen3_32b"]  # key index of each judge's random stream
-CONDITION_KEY: dict[str, int] = {"with_gt": 0, "without_gt": 1}
+DATA_CONFIGS: list[str] = ["main", *GENERATORS, *JUDGES]  # under data/; the runs go under runs/
 
 
-# ---------------------------------------------------------------- records & generations -------
+STUDIES: dict[str, tuple[list[str], str, list[str]]] = {  # a run's conditions, prompt and difficulties
+    "temperature": (["with_gt", "without_gt"], "structured", DIFFICULTIES),
+    "thinking": (["with_gt", "without_gt"], "structured", DIFFICULTIES),
+    "format": (["with_gt", "freeform"], "freeform", DIFFICULTIES),
+    "c2": (["without_gt_05"], "0.5-default", ["hard"]),
+    "c3": (["with_gt", "without_gt", "corrupted_gt"], "structured", DIFFICULTIES),
+}
 
 
-def build_records(counts: dict[str, int], seed: int) -> list[dict[str, Any]]:
-    """Return all records, topology by topology in schema order."""
-    rng = rng_for(seed, 1)
-    return [build_record(t, rng) for t in TOPOLOGIES for _ in range(counts[t])]
-
-
-def main_row(rec: dict[str, Any]) -> dict[str, Any]:
-    """Return a record's public main-config row (private `_` keys dropped)."""
-    return {k: rec[k] for k in schema.MAIN_COLUMNS}
-
-
-def build_generations(records: list[dict[str, Any]], generator: str, seed: int) -> list[dict[str, Any]]:
-    """Return one generation per (record, difficulty): config row plus private fields."""
-    prof = behaviour()["generators"][generator]
-    rng = rng_for(seed, 2, GENERATORS.index(generator))
-    rows = []
-    for rec in records:
-        for d in DIFFICULTIES:
-            calls, modes, vdev = simulate_generation(rec, d, prof, rng)
-            gen = openai_calls(calls)
-            scores = None if gen is None else programmatic_scores(gen, rec["expected_tool_calls"])
-            row = {
-                "id": rec["id"],
-                "dag_type": rec["dag_type"],
-                "difficulty": d,
-                "user_query": rec[f"query_{d}"],
-                "available_tools": rec["available_tools"],
-                "generated_tool_calls": gen,
-                "expected_tool_calls": rec["expected_tool_calls"],
-            }
-            for m in METRICS:
-                row[schema.SCORE_COLUMNS[m]] = None if scores is None else scores[m]
-            row[schema.OVERALL_SCORE_COLUMN] = None if scores is None else round(sum(scores.values()) / len(METRICS), 4)
-            row["_modes"], row["_vdev"] = modes, vdev
-            row["_overlap"] = tool_overlap(calls, rec["_calls"])
-            row["_extra_key_only"] = extra_key_only(calls, rec["_calls"])
-            rows.append(row)
-    return rows
-
-
-def extra_key_only(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> bool:
-    """Return True if some predicted call has all expected keys plus extras (Eq. 2's 0.5 case)."""
-    last = {c["name"]: set(c["arguments"]) for c in expected}
-    return any(c["name"] in last and last[c["name"]] < set(c["arguments"]) for c in calls or [])
-
-
-def public_generation(row: dict[str, Any]) -> dict[str, Any]:
-    """Return the generator-config columns of a generation row."""
-    return {k: row[k] for k in schema.GENERATOR_COLUMNS}
-
-
-def features(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
-    """Return the arrays the verdict model needs (p, difficulty index, overlap, value flag)."""
-    return {
-        "p": np.array([[r[schema.SCORE_COLUMNS[m]] for m in METRICS] for r in rows], dtype=float),
-        "diff": np.array([DIFFICULTIES.index(r["difficulty"]) for r in rows], dtype=int),
-        "overlap": np.array([r["_overlap"] for r in rows], dtype=float),
-        "vdev": np.array([r["_vdev"] for r in rows], dtype=bool),
-    }
-
-
-# ---------------------------------------------------------------- judges ----------------------
-
-
-def verdict_set(
-    feat: dict[str, np.ndarray], judge: str, condition: str, u: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return (verdicts, condition-null mask) of one judge/condition on one generator's rows."""
-    sees = condition in ("with_gt", "freeform", "corrupted_gt")
-    return simulate_verdicts(feat["p"], feat["diff"], feat["overlap"], feat["vdev"], profile(judge, condition), u, sees)
-
-
-def base_uniforms(seed: int, judge: str, generator: str, condition: str, n: int) -> np.ndarray:
-    """Return the reference uniforms of (judge, generator, condition); runs reuse them."""
-    return uniforms(seed, (3, RUN_JUDGES.index(judge), GENERATORS.index(generator), CONDITION_KEY.get(condition, 2)), n)
-
-
-def judge_rows(
-    rows: list[dict[str, Any]], generator: str, blocks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
-) -> list[dict[str, Any]]:
-    """Return judge-config rows; `blocks` maps condition -> (verdicts, null mask, uniforms)."""
-    out = []
-    for i, r in enumerate(rows):
-        p = [r[schema.SCORE_COLUMNS[m]] for m in METRICS]
-        row = {
-            "id": r["id"],
-            "generator": judge_generator_name(generator),
-            "difficulty": r["difficulty"],
-            "dag_type": r["dag_type"],
-        }
-        for cond, (v, null, u) in blocks.items():
-            row[cond] = condition_block(p, v[i], bool(null[i]), u[i, :, 5])
-        out.append(row)
-    return out
-
-
-def main_judge_config(gens: dict[str, list[dict[str, Any]]], judge: str, seed: int) -> list[dict[str, Any]]:
-    """Return a released-style judge config: every generator, with_gt and without_gt."""
-    out = []
-    for g in GENERATORS:
-        rows = valid_rows(gens[g])
-        feat = features(rows)
-        blocks = {}
-        for cond in schema.MAIN_CONDITIONS:
-            u = base_uniforms(seed, judge, g, cond, len(rows))
-            v, null = verdict_set(feat, judge, cond, u)
-            blocks[cond] = (v, null, u)
-        out.extend(judge_rows(rows, g, blocks))
-    return out
-
-
-def run_config(
-    gens: dict[str, list[dict[str, Any]]],
+def run_spec(
     judge: str,
+    suffix: str,
+    study: str,
     generators: list[str],
-    conditions: list[str],
-    seed: int,
-    tag: int,
-    rate: float,
-    difficulties: list[str] | None = None,
-) -> list[dict[str, Any]]:
-    """Return a run's rows: the judge's reference draws with a share `rate` redrawn."""
-    out = []
-    for g in generators:
-        rows = [r for r in valid_rows(gens[g]) if difficulties is None or r["difficulty"] in difficulties]
-        feat = features(rows)
-        rng = rng_for(seed, 4, tag, GENERATORS.index(g))
-        blocks = {}
-        for cond in conditions:
-            if cond == "corrupted_gt":
-                blocks[cond] = corrupted_block(feat, judge, g, seed, rng, rate)
-                continue
-            base_cond = "with_gt" if cond == "freeform" else "without_gt" if cond == "without_gt_05" else cond
-            u = full_uniforms(seed, judge, g, base_cond, gens[g], rows)
-            u = resample(u, rate, rng) if rate > 0 else u
-            v, null = verdict_set(feat, judge, cond, u)
-            blocks[cond] = (v, null, u)
-        out.extend(judge_rows(rows, g, blocks))
-    return out
-
-
-def full_uniforms(
-    seed: int, judge: str, generator: str, condition: str, gens: list[dict[str, Any]], rows: list[dict[str, Any]]
-) -> np.ndarray:
-    """Return the reference uniforms restricted to `rows` (a subset of the valid generations)."""
-    valid = valid_rows(gens)
-    u = base_uniforms(seed, judge, generator, condition, len(valid))
-    index = {(r["id"], r["difficulty"]): k for k, r in enumerate(valid)}
-    return u[[index[(r["id"], r["difficulty"])] for r in rows]]
-
-
-def corrupted_block(
-    feat: dict[str, np.ndarray], judge: str, generator: str, seed: int, rng: Rng, rate: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return C3 verdicts: with-GT behaviour w.p. follow_reference, else without-GT behaviour."""
-    n = len(feat["p"])
-    u_gt = resample(base_uniforms(seed, judge, generator, "with_gt", n), rate, rng)
-    u_no = resample(base_uniforms(seed, judge, generator, "without_gt", n), rate, rng)
-    v_gt, null_gt = verdict_set(feat, judge, "with_gt", u_gt)
-    v_no, null_no = verdict_set(feat, judge, "without_gt", u_no)
-    follow = rng.random(n) < follow_reference(judge)
-    return (
-        np.where(follow[:, None], v_gt, v_no),
-        np.where(follow, null_gt, null_no),
-        np.where(follow[:, None, None], u_gt, u_no),
-    )
-
-
-def run_specs() -> list[dict[str, Any]]:
-    """Return the sample's runs: name, judge, study, conditions, generators, decoding, rate."""
-    rs = behaviour()["resample"]
-    specs: list[dict[str, Any]] = []
-    for judge, gen in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_gpt_oss_120b", "llama_3_1_8b_instruct")):
-        for t in ("0.3", "0.7", "1.0"):
-            specs.append(
-                {
-                    "name": f"synthetic_{short_judge(judge)}_temp_{t.replace('.', '_')}",
-                    "judge": judge,
-                    "study": "temperature",
-                    "generators": [gen],
-                    "conditions": ["with_gt", "without_gt"],
-                    "rate": rs["temperature"][t],
-                    "decoding": {"temperature": float(t), "thinking": None},
-                    "display": f"{schema.display(judge) if judge in JUDGES else 'Qwen3-32B'} (T={t})",
-                }
-            )
-    open_gens = [g for g in GENERATORS if g != "gpt5_4"]
-    for on in (True, False):
-        specs.append(
-            {
-                "name": f"synthetic_qwq_32b_thinking_{'on' if on else 'off'}",
-                "judge": "judge_qwq_32b",
-                "study": "thinking",
-                "generators": open_gens,
-                "conditions": ["with_gt", "without_gt"],
-                "rate": 0.0 if on else rs["thinking_off"],
-                "decoding": {"temperature": None, "thinking": on},
-                "display": f"QwQ-32B (thinking {'on' if on else 'off'})",
-            }
-        )
-    for judge, gen in (("qwen3_32b", "llama_3_3_70b_instruct"), ("judge_qwq_32b", "smollm3_3b")):
-        specs.append(
-            {
-                "name": f"synthetic_{short_judge(judge)}_format_{gen}",
-                "judge": judge,
-                "study": "format",
-                "generators": [gen],
-                "conditions": ["with_gt", "freeform"],
-                "rate": 0.0,
-                "prompt_variant": "freeform",
-                "decoding": {"temperature": None, "thinking": None},
-                "display": f"{'Qwen3-32B' if judge == 'qwen3_32b' else 'QwQ-32B'} (free-form vs structured)",
-            }
-        )
-    for judge in MAIN_JUDGES:
-        specs.append(
-            {
-                "name": f"synthetic_{short_judge(judge)}_c2",
-                "judge": judge,
-                "study": "c2",
-                "generators": list(GENERATORS),
-                "conditions": ["without_gt_05"],
-                "rate": 0.0,
-                "difficulties": ["hard"],
-                "prompt_variant": "0.5-default",
-                "decoding": {"temperature": None, "thinking": None},
-                "display": f"{schema.display(judge)} (0.5-default)",
-            }
-        )
-    for judge in ("judge_qwq_32b", "judge_gemini_2_5_pro"):
-        specs.append(
-            {
-                "name": f"synthetic_{short_judge(judge)}_c3",
-                "judge": judge,
-                "study": "c3",
-                "generators": ["llama_3_3_70b_instruct"],
-                "conditions": ["with_gt", "without_gt", "corrupted_gt"],
-                "rate": rs["corrupted_gt"],
-                "decoding": {"temperature": None, "thinking": None},
-                "display": f"{schema.display(judge)} (corrupted GT)",
-            }
-        )
-    return specs
-
-
-def run_meta(spec: dict[str, Any]) -> dict[str, Any]:
-    """Return the `<run>.meta.json` content of a run spec (DATA_FORMAT.md §2)."""
-    model = short_judge(spec["judge"])
-    return {
-        "name": spec["name"],
+    label: str,
+    rate: float = 0.0,
+    temperature: float | None = None,
+    thinking: bool | None = None,
+) -> dict[str, Any]:
+    """Return a run: its judge, generators, share of draws redrawn and `<run>.meta.json` (DATA_FORMAT.md §2)."""
+    model = judge.removeprefix("judge_")
+    conditions, prompt_variant, difficulties = STUDIES[study]
+    meta = {
+        "name": f"synthetic_{model}_{suffix}",
         "judge": model,
-        "display": spec["display"],
-        "study": spec["study"],
-        "conditions": spec["conditions"],
-        "generators": [judge_generator_name(g) for g in spec["generators"]],
-        "difficulties": spec.get("difficulties", list(DIFFICULTIES)),
-        "decoding": spec["decoding"],
-        "prompt_variant": spec.get("prompt_variant", "structured"),
+        "display": f"{schema.display(judge)} ({label})",
+        "study": study,
+        "conditions": conditions,
+        "generators": [judge_generator_name(g) for g in generators],
+        "difficulties": difficulties,
+        "decoding": {"temperature": temperature, "thinking": thinking},
+        "prompt_variant": prompt_variant,
         "backend": "simulated",
         "model": model,
         "synthetic": True,
         "source": "sample",
     }
+    return {"judge": judge, "generators": generators, "rate": rate, "meta": meta}
+
+
+def run_specs() -> list[dict[str, Any]]:
+    """Return the sample's runs, in their random streams' order: temperature, thinking, format, C2, C3."""
+    rs, llama_70b = behaviour()["resample"], "llama_3_3_70b_instruct"
+    temperature = [
+        run_spec(j, f"temp_{t.replace('.', '_')}", "temperature", [g], f"T={t}", rs["temperature"][t], float(t))
+        for j, g in (("qwen3_32b", llama_70b), ("judge_gpt_oss_120b", "llama_3_1_8b_instruct"))
+        for t in ("0.3", "0.7", "1.0")
+    ]
+    open_gens = [g for g in GENERATORS if g != "gpt5_4"]
+    thinking = [
+        run_spec("judge_qwq_32b", f"thinking_{on}", "thinking", open_gens, f"thinking {on}", rate, thinking=on == "on")
+        for on, rate in (("on", 0.0), ("off", rs["thinking_off"]))
+    ]
+    formats = [
+        run_spec(j, f"format_{g}", "format", [g], "free-form vs structured")
+        for j, g in (("qwen3_32b", llama_70b), ("judge_qwq_32b", "smollm3_3b"))
+    ]
+    c2 = [run_spec(j, "c2", "c2", GENERATORS, "0.5-default") for j in MAIN_JUDGES]
+    c3 = [
+        run_spec(j, "c3", "c3", [llama_70b], "corrupted GT", rs["corrupted_gt"])
+        for j in ("judge_qwq_32b", "judge_gemini_2_5_pro")
+    ]
+    return temperature + thinking + formats + c2 + c3
 
 
 # ---------------------------------------------------------------- writing ---------------------
 
 
-def dumps(row: dict[str, Any]) -> str:
-    """Return one compact JSON line."""
-    return json.dumps(row, separators=(",", ":"), ensure_ascii=False)
-
-
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    """Write rows as JSON lines (creating the folder)."""
+    """Write rows as compact JSON lines (creating the folder)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as fh:
-        for r in rows:
-            fh.write(dumps(r) + "\n")
+        fh.writelines(json.dumps(r, separators=(",", ":"), ensure_ascii=False) + "\n" for r in rows)
 
 
-def readme_text(
-    configs: list[tuple[str, str]],
-    scale: str,
-    seed: int,
-    rows: dict[str, int] | None = None,
-    variant: str = "default",
-) -> str:
-    """Return README.md: the YAML header (`synthetic: true`, the `configs:` and, given `rows`,
-    each config's row count as the hub's `dataset_info:` gives it, and what the variant planted,
-    `planted:`) and a plain statement of what this is. The loader reads `synthetic`, the row counts
-    and `planted` from the header (ajb_utils.data)."""
+def readme_text(files: dict[str, list[dict[str, Any]]], scale: str, seed: int, variant: str) -> str:
+    """Return README.md: the YAML header (`synthetic: true`, the `configs:`, each config's row count
+    as the hub's `dataset_info:` gives it, and what the variant planted, `planted:`) and a plain
+    statement of what this is (resources/sample_card.md). The loader reads `synthetic`, the row
+    counts and `planted` from the header (ajb_utils.data). `files` maps each config's path to its
+    rows; its name is the file's stem."""
     lines = ["---", "synthetic: true", "configs:"]
-    for name, path in configs:
-        lines += [f"- config_name: {name}", "  data_files:", "  - split: train", f"    path: {path}"]
-    if rows:
-        lines.append("dataset_info:")
-        for name, _path in configs:
-            lines += [f"- config_name: {name}", "  splits:", "  - name: train", f"    num_examples: {rows[name]}"]
-    planted = yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200)
-    lines += planted.rstrip("\n").splitlines()
-    lines += [
-        "---",
-        "",
-        "# AgentJudgeBench - SYNTHETIC sample",
-        "",
-        "**This is SYNTHETIC data. Its numbers are not the paper's.** It was made by",
-        f"`python -m ajb_sample --scale {scale} --seed {seed}"
-        + ("" if variant == "default" else f" --variant {variant}")
-        + "`.",
-        "",
-        "How it is made: records with typed tool schemas and DAG-shaped reference traces",
-        "(six topologies, 15 enterprise domains, three query difficulties) are drawn from a",
-        "vocabulary (`ajb_sample/resources/sample_vocab.yaml`); five simulated generators",
-        "inject error modes (dropped, swapped, distractor, hallucinated or duplicated calls,",
-        "missing or extra keys, empty or unparseable output) into the reference trace, and",
-        "the published scores are computed by `ajb_utils.scoring.programmatic_scores`;",
-        "seven simulated judges give verdicts from the toy model documented in",
-        "`ajb_sample/resources/sample_judges.yaml`. Runs under `runs/` (temperature, thinking,",
-        "prompt format, C2, C3) and files under `annotations/` (human study, rewrite",
-        "validation) are simulated too; in the small sample the rewrite-validation study",
-        "has more triplets than records, so some of its ids are not in `main`.",
-        "",
-        "Messy rows on purpose (`ajb_sample/messy.py`), one of each, so every loader",
-        "rule runs on the sample: a duplicated judge row, a one-sided null verdict, a record",
-        "with a null topology, an unparseable generation followed by a valid retry, a",
-        "verdict outside {0, 0.5, 1}, and a plan wrapped in `<think>` and a code fence.",
-        "",
-        "What it is for: running the notebooks and tests offline, in seconds, through the",
-        "same loading path as the released dataset (same layout, configs and columns).",
-        "It reproduces the paper's qualitative patterns only roughly; use the hub data",
-        "(`ServiceNow-AI/AgentJudgeBench`) for any real number.",
-        "",
-    ]
-    return "\n".join(lines)
+    for path in files:
+        lines += [f"- config_name: {Path(path).stem}", "  data_files:", "  - split: train", f"    path: {path}"]
+    lines.append("dataset_info:")
+    for path, rows in files.items():
+        lines += [f"- config_name: {Path(path).stem}", "  splits:", "  - name: train", f"    num_examples: {len(rows)}"]
+    lines += yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200).splitlines()
+    command = f"python -m ajb_sample --scale {scale} --seed {seed}"
+    command += "" if variant == "default" else f" --variant {variant}"
+    card = string.Template((RESOURCES_DIR / "sample_card.md").read_text()).substitute(command=command)
+    return "\n".join([*lines, "---", ""]) + "\n" + card
 
 
 def build_sample(scale: str, seed: int, out: Path, variant: str = "default", times: int = 1) -> dict[str, Any]:
-    """Write the whole sample into `out` (atomically) and return in-memory summaries.
+    """Write the whole sample into `out` (atomically); return the private generations and where each
+    messy case went (`messy.add_messy_cases`).
 
     `variant` names the planted patterns (`judges.VARIANTS`); "default" is the committed sample.
     `times` multiplies the scale's records per topology (and with them every config's rows).
     """
     with planted(variant):
-        return _build_sample(scale, seed, out, variant, times)
-
-
-def _build_sample(scale: str, seed: int, out: Path, variant: str, times: int = 1) -> dict[str, Any]:
-    """Write the sample of the variant in force (`build_sample`)."""
-    counts = {t: n * times for t, n in SCALES[scale].items()}
-    records = build_records(counts, seed)
-    gens = {g: build_generations(records, g, seed) for g in GENERATORS}
+        records = build_records({t: n * times for t, n in SCALES[scale].items()}, seed)
+        gens = {g: build_generations(records, g, behaviour()["generators"][g], seed) for g in GENERATORS}
+        configs = {"main": [{k: r[k] for k in schema.MAIN_COLUMNS} for r in records]}
+        configs |= {g: [{k: r[k] for k in schema.GENERATOR_COLUMNS} for r in gens[g]] for g in GENERATORS}
+        configs |= {j: judge_config(gens, j, GENERATORS, schema.MAIN_CONDITIONS, seed) for j in JUDGES}
+        runs = run_specs()
+        for tag, run in enumerate(runs):
+            meta = run["meta"]
+            configs[meta["name"]] = judge_config(
+                gens, run["judge"], run["generators"], meta["conditions"], seed, tag, run["rate"], meta["difficulties"]
+            )
+        messy = add_messy_cases(configs)
+        files = {f"{'data' if name in DATA_CONFIGS else 'runs'}/{name}.jsonl": rows for name, rows in configs.items()}
+        files["annotations/synthetic_human_annotations.jsonl"] = human_annotations(records, gens, seed)
+        files["annotations/synthetic_rewrite_validation.jsonl"] = rewrite_validation(records, seed)
+        readme = readme_text(files, scale, seed, variant)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
-    main_rows = [main_row(r) for r in records]
-    gen_rows = {g: [public_generation(r) for r in gens[g]] for g in GENERATORS}
-    judge_configs = {j: main_judge_config(gens, j, seed) for j in JUDGES}
-    specs = run_specs()
-    runs = {
-        spec["name"]: run_config(
-            gens,
-            spec["judge"],
-            spec["generators"],
-            spec["conditions"],
-            seed,
-            tag,
-            spec["rate"],
-            spec.get("difficulties"),
-        )
-        for tag, spec in enumerate(specs)
-    }
-    messy = add_messy_cases(main_rows, gen_rows, judge_configs, runs)
-    configs: list[tuple[str, str]] = [("main", "data/main.jsonl")]
-    n_rows: dict[str, int] = {"main": len(main_rows)}
-    write_jsonl(tmp / "data/main.jsonl", main_rows)
-    for g in GENERATORS:
-        configs.append((g, f"data/{g}.jsonl"))
-        n_rows[g] = len(gen_rows[g])
-        write_jsonl(tmp / f"data/{g}.jsonl", gen_rows[g])
-    for j in JUDGES:
-        configs.append((j, f"data/{j}.jsonl"))
-        n_rows[j] = len(judge_configs[j])
-        write_jsonl(tmp / f"data/{j}.jsonl", judge_configs[j])
-    for spec in specs:
-        configs.append((spec["name"], f"runs/{spec['name']}.jsonl"))
-        n_rows[spec["name"]] = len(runs[spec["name"]])
-        write_jsonl(tmp / f"runs/{spec['name']}.jsonl", runs[spec["name"]])
-        (tmp / f"runs/{spec['name']}.meta.json").write_text(
-            json.dumps(run_meta(spec), indent=1) + "\n", encoding="utf-8"
-        )
-    human = human_annotations(records, gens, seed)
-    rewrite = rewrite_validation(records, seed)
-    for name, rows in (("synthetic_human_annotations", human), ("synthetic_rewrite_validation", rewrite)):
-        configs.append((name, f"annotations/{name}.jsonl"))
-        n_rows[name] = len(rows)
-        write_jsonl(tmp / f"annotations/{name}.jsonl", rows)
-    (tmp / "README.md").write_text(readme_text(configs, scale, seed, n_rows, variant), encoding="utf-8")
+    for path, rows in files.items():
+        write_jsonl(tmp / path, rows)
+    for run in runs:
+        meta = run["meta"]
+        (tmp / f"runs/{meta['name']}.meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    (tmp / "README.md").write_text(readme, encoding="utf-8")
     replace_dir(tmp, out)
-    return {
-        "records": records,
-        "generations": gens,
-        "judges": judge_configs,
-        "runs": runs,
-        "human": human,
-        "rewrite": rewrite,
-        "configs": configs,
-        "messy": messy,
-    }
+    return {"generations": gens, "messy": messy}
 
 
 def replace_dir(tmp: Path, out: Path) -> None:

@@ -2,20 +2,24 @@
 
 A generation starts from the record's expected calls and applies a Poisson number of error
 modes whose rates depend on the generator and the difficulty (``sample_judges.yaml``,
-``generators:``). Every function takes an explicit ``numpy.random.Generator``.
+``generators:``). Every function takes an explicit ``numpy.random.Generator``. `build_generations`
+makes a generator config's rows, their published scores exactly what
+``ajb_utils.scoring.programmatic_scores`` gives.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import numpy as np
 
-from ajb_sample.records import draw_value, vocab
+from ajb_sample.records import VOCAB, draw_value, openai_calls
+from ajb_sample.streams import Rng, rng_for
+from ajb_utils import schema
+from ajb_utils.schema import DIFFICULTIES, GENERATORS, METRICS
+from ajb_utils.scoring import programmatic_scores
 
-Rng = np.random.Generator
 ERROR_MODES: list[str] = [
     "dropped_call",
     "swapped_order",
@@ -27,7 +31,6 @@ ERROR_MODES: list[str] = [
     "extra_call",
     "wrong_value",
 ]
-PLAN_MODES: list[str] = ["empty_plan", "unparseable"]
 HALLUCINATED_SUFFIX = ["details", "info", "v2", "lookup"]
 
 
@@ -38,7 +41,7 @@ def tool_keys(record: dict[str, Any]) -> dict[str, list[str]]:
 
 def plausible_value(key: str, rng: Rng) -> Any:
     """Return a value for an argument key the generator adds (typed as the vocabulary says)."""
-    spec = vocab()["params"].get(key)
+    spec = VOCAB["params"].get(key)
     if spec is None:
         return round(float(rng.uniform(1, 999)), 2) if key.endswith("_score") else "TBD"
     return draw_value(key, spec, rng)
@@ -77,11 +80,7 @@ def apply_error(calls: list[dict[str, Any]], mode: str, record: dict[str, Any], 
     elif mode == "extra_key" and calls:
         c = calls[int(rng.integers(len(calls)))]
         spare = [k for k in keys.get(c["name"], []) if k not in c["arguments"]]
-        key = (
-            str(rng.choice(spare))
-            if spare and rng.random() < 0.7
-            else str(rng.choice(["notes", "limit", "region", "dry_run"]))
-        )
+        key = str(rng.choice(spare if spare and rng.random() < 0.7 else ["notes", "limit", "region", "dry_run"]))
         if key in c["arguments"]:
             return False
         c["arguments"][key] = plausible_value(key, rng)
@@ -113,8 +112,7 @@ def realise_values(
         prov = record["_provenance"][i]
         for k in list(call["arguments"]):
             if prov.get(k) == "history" and rng.random() < placeholder:
-                step = max(1, i)
-                call["arguments"][k] = f"{{output of step {step}}}"
+                call["arguments"][k] = f"{{output of step {max(1, i)}}}"
                 differ = True
             elif difficulty == "hard" and record["_hard_how"].get(f"{i}:{k}") == "omitted":
                 call["arguments"][k] = plausible_value(k, rng)
@@ -144,22 +142,45 @@ def simulate_generation(
     return calls, applied, differ
 
 
-def openai_calls(calls: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
-    """Return calls in OpenAI style with JSON-string arguments (None stays None)."""
-    if calls is None:
-        return None
-    return [
-        {
-            "type": "function",
-            "id": f"call_{i + 1}",
-            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
-        }
-        for i, c in enumerate(calls)
-    ]
-
-
 def tool_overlap(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> float:
     """Return the Jaccard overlap of predicted and expected tool-name sets."""
     g = {c["name"] for c in calls or []}
     e = {c["name"] for c in expected}
     return len(g & e) / max(len(g | e), 1)
+
+
+def build_generations(
+    records: list[dict[str, Any]], generator: str, prof: dict[str, Any], seed: int
+) -> list[dict[str, Any]]:
+    """Return one generation per (record, difficulty) of a generator with profile `prof`: config row plus
+    private fields."""
+    rng = rng_for(seed, 2, GENERATORS.index(generator))
+    rows = []
+    for rec in records:
+        for d in DIFFICULTIES:
+            calls, modes, vdev = simulate_generation(rec, d, prof, rng)
+            gen = openai_calls(calls, "call_")
+            scores = None if gen is None else programmatic_scores(gen, rec["expected_tool_calls"])
+            row = {
+                "id": rec["id"],
+                "dag_type": rec["dag_type"],
+                "difficulty": d,
+                "user_query": rec[f"query_{d}"],
+                "available_tools": rec["available_tools"],
+                "generated_tool_calls": gen,
+                "expected_tool_calls": rec["expected_tool_calls"],
+            }
+            for m in METRICS:
+                row[schema.SCORE_COLUMNS[m]] = None if scores is None else scores[m]
+            row[schema.OVERALL_SCORE_COLUMN] = None if scores is None else round(sum(scores.values()) / len(METRICS), 4)
+            row["_modes"], row["_vdev"] = modes, vdev
+            row["_overlap"] = tool_overlap(calls, rec["_calls"])
+            row["_extra_key_only"] = extra_key_only(calls, rec["_calls"])
+            rows.append(row)
+    return rows
+
+
+def extra_key_only(calls: list[dict[str, Any]] | None, expected: list[dict[str, Any]]) -> bool:
+    """Return True if some predicted call has all expected keys plus extras (Eq. 2's 0.5 case)."""
+    last = {c["name"]: set(c["arguments"]) for c in expected}
+    return any(c["name"] in last and last[c["name"]] < set(c["arguments"]) for c in calls or [])

@@ -3,7 +3,8 @@
 Verdicts are computed vectorised from pre-drawn uniforms ``U`` of shape (rows, 4 metrics, 8), so
 runs that should be paired with a released config (temperature, thinking, C3) reuse the same
 draws and redraw only a small share (common random numbers). The model is documented at the top
-of the YAML file.
+of the YAML file; its `variants:` are the planted patterns of other samples (`planted`).
+`judge_config` writes a judge config's rows, a released one's or a run's.
 """
 
 from __future__ import annotations
@@ -13,110 +14,19 @@ import contextvars
 import copy
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
-from ajb_utils.schema import DIFFICULTIES, METRICS
+from ajb_sample.streams import RESOURCES_DIR, Rng, judge_generator_name, rng_for, valid_rows
+from ajb_utils import schema
+from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, METRICS
 
-RESOURCES_DIR = Path(__file__).resolve().parent / "resources"
-
-Rng = np.random.Generator
-N_UNIFORMS = 8
-JUSTIFICATIONS: dict[str, dict[float, list[str]]] = {
-    "tool_selection": {
-        1.0: ["Tools fit the query.", "Right tools chosen."],
-        0.5: ["One tool is off.", "Tool set partly right."],
-        0.0: ["Wrong tools chosen.", "Tools do not fit."],
-    },
-    "parameter_structure": {
-        1.0: ["Keys match the schemas.", "Arguments well formed."],
-        0.5: ["Some keys are off.", "Extra or missing keys."],
-        0.0: ["Required keys missing.", "Arguments malformed."],
-    },
-    "sequence_accuracy": {
-        1.0: ["Sequence follows the reference order.", "Order is valid."],
-        0.5: ["Order partly wrong.", "One step misplaced."],
-        0.0: ["Order breaks dependencies.", "Sequence invalid."],
-    },
-    "query_coverage": {
-        1.0: ["Query fully covered.", "All steps present."],
-        0.5: ["Part of the query missed.", "A step is missing."],
-        0.0: ["Most of the query missed.", "Query not covered."],
-    },
-}
-
-
-# Planted patterns of a second sample: overrides of sample_judges.yaml, deep-merged into it.
-# "default" changes nothing (the committed data/sample/ is built with it). "contrast" plants the
-# opposite of two of the default's patterns, so a notebook whose sentences are computed from the
-# data must say something else on it (tests/test_notebook_takeaways.py):
-# - the GT lift is positive for every judge (no judge anchors to the reference);
-# - the six-judge soft jury loses to the best single judge without GT: QwQ-32B alone keeps its
-#   sensitivity without the reference while the five others stay lenient, so averaging pulls the
-#   jury's verdict towards the lenient majority (correlated leniency, the paper's explanation).
-NO_ANCHORING: dict[str, float] = {m: 0.0 for m in METRICS}
-VARIANTS: dict[str, Any] = {
-    "default": {},
-    "contrast": {
-        # with the reference every judge detects more and credits a missed flaw less often
-        "defaults": {"with_gt": {"sensitivity": {m: 0.92 for m in METRICS}, "leniency": 0.4}},
-        "judges": {
-            "judge_gpt_5_4": {
-                "with_gt": {
-                    "anchoring": NO_ANCHORING,
-                    "sensitivity": {"sequence_accuracy": 0.9},
-                    "hedge_correct": 0.015,
-                    "hedge_flawed": 0.2,
-                    "value_alarm": 0.02,
-                }
-            },
-            "judge_gemini_2_5_pro": {
-                "with_gt": {
-                    "anchoring": NO_ANCHORING,
-                    "sensitivity": {"sequence_accuracy": 0.9},
-                    "hedge_correct": 0.015,
-                    "value_alarm": 0.02,
-                    "false_alarm": {"sequence_accuracy": 0.015},
-                }
-            },
-            "judge_qwq_32b": {
-                "without_gt": {"sensitivity": {m: 0.7 for m in METRICS}, "leniency": 0.4, "hedge_flawed": 0.12}
-            },
-        },
-    },
-}
-# "reversed" turns the default's planted effects round (a callable: a swap is not an override), so
-# a sentence that assumes a direction of the default sample goes false on it (issue 39):
-# - the with-GT and without-GT profiles are swapped for every judge: every GT lift is negative;
-# - difficulty is flat: the sensitivity, false-alarm and hedge multipliers are 1 at every level;
-# - Prometheus-2 is made sensitive (no noise, few false alarms): the best judge in most cells.
-SENSITIVE: dict[str, Any] = {
-    "noise": {m: 0.0 for m in METRICS},
-    "sensitivity": {m: 0.97 for m in METRICS},
-    "false_alarm": {m: 0.002 for m in METRICS},
-    "value_alarm": 0.0,
-    "hedge_correct": 0.002,
-    "hedge_flawed": 0.05,
-    "leniency": 0.3,
-}
-
-
-def reversed_effects(beh: dict[str, Any]) -> dict[str, Any]:
-    """Return the behaviour with the with-GT / without-GT profiles swapped, flat difficulty and a sensitive Prometheus-2."""
-    out = copy.deepcopy(beh)
-    d = out["defaults"]
-    d["with_gt"], d["without_gt"] = d["without_gt"], d["with_gt"]
-    for spec in out["judges"].values():
-        spec["with_gt"], spec["without_gt"] = spec.get("without_gt", {}), spec.get("with_gt", {})
-    out["multipliers"] = {k: {lvl: 1.0 for lvl in v} for k, v in out["multipliers"].items()}
-    out["judges"]["judge_prometheus2_7b"].update(with_gt=dict(SENSITIVE), without_gt=dict(SENSITIVE))
-    return out
-
-
-VARIANTS["reversed"] = reversed_effects
+BEHAVIOUR: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
+VARIANTS: list[str] = ["default", *BEHAVIOUR["variants"]]  # the planted patterns a sample can have
+RUN_JUDGES: list[str] = JUDGES + ["qwen3_32b"]  # key index of each judge's random stream
+N_UNIFORMS: int = 8  # uniforms per (row, metric) a verdict is drawn from (simulate_verdicts)
 _VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
 
 
@@ -132,24 +42,29 @@ def planted(variant: str) -> Iterator[None]:
         _VARIANT.reset(token)
 
 
-@lru_cache(maxsize=1)
-def _yaml_behaviour() -> dict[str, Any]:
-    """Return the parsed behaviour YAML (generators, judges, multipliers, runs)."""
-    return yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml").read_text())
+def behaviour() -> dict[str, Any]:
+    """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
+    return variant_behaviour(_VARIANT.get())
 
 
 @lru_cache(maxsize=None)
-def _variant_behaviour(variant: str) -> dict[str, Any]:
-    """Return the YAML behaviour with one variant's overrides merged in (or its transform applied)."""
-    over = VARIANTS[variant]
-    if callable(over):
-        return over(_yaml_behaviour())
-    return deep_merge(_yaml_behaviour(), over) if over else _yaml_behaviour()
+def variant_behaviour(variant: str) -> dict[str, Any]:
+    """Return the YAML behaviour with one variant's overrides (`variants:`) merged in."""
+    if variant == "default":
+        return BEHAVIOUR
+    base = reversed_effects(BEHAVIOUR) if variant == "reversed" else BEHAVIOUR
+    return deep_merge(base, BEHAVIOUR["variants"][variant])
 
 
-def behaviour() -> dict[str, Any]:
-    """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
-    return _variant_behaviour(_VARIANT.get())
+def reversed_effects(beh: dict[str, Any]) -> dict[str, Any]:
+    """Return the behaviour with the with-GT / without-GT profiles swapped and difficulty flat."""
+    out = copy.deepcopy(beh)
+    d = out["defaults"]
+    d["with_gt"], d["without_gt"] = d["without_gt"], d["with_gt"]
+    for spec in out["judges"].values():
+        spec["with_gt"], spec["without_gt"] = spec.get("without_gt", {}), spec.get("with_gt", {})
+    out["multipliers"] = {k: {lvl: 1.0 for lvl in v} for k, v in out["multipliers"].items()}
+    return out
 
 
 def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -178,21 +93,14 @@ def profile(judge: str, condition: str) -> dict[str, Any]:
 def follow_reference(judge: str) -> float:
     """Return P(the judge anchors to a corrupted reference as if it were correct) for C3."""
     beh = behaviour()
-    return float(
-        beh["judges"][judge]
-        .get("corrupted_gt", {})
-        .get("follow_reference", beh["defaults"]["corrupted_gt"]["follow_reference"])
-    )
-
-
-def uniforms(seed: int, key: tuple[int, ...], n: int) -> np.ndarray:
-    """Return the (n, 4, 8) uniforms of one keyed stream (same key -> same draws)."""
-    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
-    return rng.random((n, len(METRICS), N_UNIFORMS))
+    default = beh["defaults"]["corrupted_gt"]["follow_reference"]
+    return float(beh["judges"][judge].get("corrupted_gt", {}).get("follow_reference", default))
 
 
 def resample(u: np.ndarray, rate: float, rng: Rng) -> np.ndarray:
-    """Return a copy of `u` with a share `rate` of (row, metric) cells redrawn."""
+    """Return a copy of `u` with a share `rate` of (row, metric) cells redrawn (`u` itself at rate 0: no draw)."""
+    if rate <= 0:
+        return u
     out = u.copy()
     mask = rng.random(u.shape[:2]) < rate
     out[mask] = rng.random((int(mask.sum()), u.shape[2]))
@@ -205,41 +113,36 @@ def metric_vec(d: dict[str, float]) -> np.ndarray:
 
 
 def simulate_verdicts(
-    p: np.ndarray,
-    diff: np.ndarray,
-    overlap: np.ndarray,
-    vdev: np.ndarray,
-    prof: dict[str, Any],
-    u: np.ndarray,
-    sees_reference: bool,
+    feat: dict[str, np.ndarray], judge: str, condition: str, u: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Return (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,))."""
+    """Return one judge's (verdicts (n, 4) with NaN for null metrics, whole-condition-null mask (n,)) under
+    `condition` on rows described by `feat` (p, difficulty index, tool overlap, values-differ flag)."""
+    p, diff, prof = feat["p"], feat["diff"], profile(judge, condition)
+    sees_reference = condition in ("with_gt", "freeform", "corrupted_gt")
     mult = behaviour()["multipliers"]
-    m_s = np.array([mult["sensitivity"][d] for d in DIFFICULTIES])[diff][:, None]
-    m_fa = np.array([mult["false_alarm"][d] for d in DIFFICULTIES])[diff][:, None]
-    m_h = np.array([mult["hedge"][d] for d in DIFFICULTIES])[diff][:, None]
-    sens = metric_vec(prof["sensitivity"])[None, :] * m_s
+
+    def by_difficulty(levels: dict[str, float]) -> np.ndarray:
+        return np.array([levels[d] for d in DIFFICULTIES])[diff][:, None]
+
+    sens = metric_vec(prof["sensitivity"])[None, :] * by_difficulty(mult["sensitivity"])
     noise = np.broadcast_to(metric_vec(prof["noise"])[None, :], p.shape).copy()
     ff = prof.get("_freeform")
     if ff is not None:
-        by_d = np.array([ff["noise_by_difficulty"][d] for d in DIFFICULTIES])[diff][:, None]
-        noise = noise + by_d
-        s_mult = np.where(diff == 2, ff.get("sensitivity_mult_hard", ff["sensitivity_mult"]), ff["sensitivity_mult"])[
-            :, None
-        ]
-        sens = sens * s_mult
-    fa = metric_vec(prof["false_alarm"])[None, :] * m_fa
+        noise = noise + by_difficulty(ff["noise_by_difficulty"])
+        hard = ff.get("sensitivity_mult_hard", ff["sensitivity_mult"])
+        sens = sens * np.where(diff == 2, hard, ff["sensitivity_mult"])[:, None]
+    fa = metric_vec(prof["false_alarm"])[None, :] * by_difficulty(mult["false_alarm"])
     if sees_reference:
-        fa = fa + np.outer(vdev.astype(float), [0.0, prof["value_alarm"], 0.0, 0.0])
+        fa = fa + np.outer(feat["vdev"].astype(float), [0.0, prof["value_alarm"], 0.0, 0.0])
     fa = np.clip(fa, 0.0, 0.9)
-    hedge_c = prof["hedge_correct"] * m_h
+    hedge_c = prof["hedge_correct"] * by_difficulty(mult["hedge"])
     correct = p >= 0.9999
     v_correct = np.where(
         u[..., 0] < fa, np.where(u[..., 1] < 0.6, 0.5, 0.0), np.where(u[..., 0] < fa + hedge_c, 0.5, 1.0)
     )
     nearest = np.round(p * 2.0) / 2.0
     anchor = (
-        metric_vec(prof["anchoring"])[None, :] * (overlap >= prof["anchor_overlap"])[:, None]
+        metric_vec(prof["anchoring"])[None, :] * (feat["overlap"] >= prof["anchor_overlap"])[:, None]
         if sees_reference
         else np.zeros_like(p)
     )
@@ -256,7 +159,7 @@ def simulate_verdicts(
 
 def justification(metric: str, verdict: float, u: float) -> str:
     """Return a one-sentence justification for a verdict, chosen by a uniform draw."""
-    options = JUSTIFICATIONS[metric][verdict]
+    options = BEHAVIOUR["justifications"][metric][verdict]
     return options[int(u * len(options)) % len(options)]
 
 
@@ -279,31 +182,100 @@ def condition_block(p: list[float], verdicts: np.ndarray, cond_null: bool, u_jus
     return block
 
 
+def features(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """Return the arrays the verdict model needs (p, difficulty index, overlap, value flag)."""
+    return {
+        "p": np.array([[r[schema.SCORE_COLUMNS[m]] for m in METRICS] for r in rows], dtype=float),
+        "diff": np.array([DIFFICULTIES.index(r["difficulty"]) for r in rows], dtype=int),
+        "overlap": np.array([r["_overlap"] for r in rows], dtype=float),
+        "vdev": np.array([r["_vdev"] for r in rows], dtype=bool),
+    }
+
+
+def base_uniforms(seed: int, judge: str, generator: str, condition: str, n: int) -> np.ndarray:
+    """Return the (n, 4, 8) reference uniforms of (judge, generator, with_gt | without_gt); runs reuse them."""
+    key = (3, RUN_JUDGES.index(judge), GENERATORS.index(generator), schema.MAIN_CONDITIONS.index(condition))
+    return rng_for(seed, *key).random((n, len(METRICS), N_UNIFORMS))
+
+
+def judge_rows(
+    rows: list[dict[str, Any]], generator: str, blocks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+) -> list[dict[str, Any]]:
+    """Return judge-config rows; `blocks` maps condition -> (verdicts, null mask, uniforms)."""
+    out, name = [], judge_generator_name(generator)
+    for i, r in enumerate(rows):
+        p = [r[schema.SCORE_COLUMNS[m]] for m in METRICS]
+        row = {"id": r["id"], "generator": name, "difficulty": r["difficulty"], "dag_type": r["dag_type"]}
+        for cond, (v, null, u) in blocks.items():
+            row[cond] = condition_block(p, v[i], bool(null[i]), u[i, :, 5])
+        out.append(row)
+    return out
+
+
+def judge_config(
+    gens: dict[str, list[dict[str, Any]]],
+    judge: str,
+    generators: list[str],
+    conditions: list[str],
+    seed: int,
+    tag: int = 0,
+    rate: float = 0.0,
+    difficulties: list[str] = DIFFICULTIES,
+) -> list[dict[str, Any]]:
+    """Return a judge config's rows: the judge's reference draws, a share `rate` redrawn (a run's)."""
+    out = []
+    for g in generators:
+        valid = valid_rows(gens[g])
+        keep = np.array([r["difficulty"] in difficulties for r in valid], dtype=bool)
+        rows = [r for r, k in zip(valid, keep) if k]
+        feat = features(rows)
+        rng = rng_for(seed, 4, tag, GENERATORS.index(g))
+        u_of = {c: base_uniforms(seed, judge, g, c, len(valid))[keep] for c in ("with_gt", "without_gt")}
+        blocks = {}
+        for cond in conditions:
+            if cond == "corrupted_gt":
+                u_gt, u_no = resample(u_of["with_gt"], rate, rng), resample(u_of["without_gt"], rate, rng)
+                blocks[cond] = corrupted_block(feat, judge, u_gt, u_no, rng)
+            else:
+                u = resample(u_of[{"freeform": "with_gt", "without_gt_05": "without_gt"}.get(cond, cond)], rate, rng)
+                blocks[cond] = (*simulate_verdicts(feat, judge, cond, u), u)
+        out.extend(judge_rows(rows, g, blocks))
+    return out
+
+
+def corrupted_block(
+    feat: dict[str, np.ndarray], judge: str, u_gt: np.ndarray, u_no: np.ndarray, rng: Rng
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return C3 verdicts: with-GT behaviour (uniforms `u_gt`) w.p. follow_reference, else without-GT
+    behaviour (`u_no`)."""
+    v_gt, null_gt = simulate_verdicts(feat, judge, "with_gt", u_gt)
+    v_no, null_no = simulate_verdicts(feat, judge, "without_gt", u_no)
+    follow = rng.random(len(u_gt)) < follow_reference(judge)
+    return (
+        np.where(follow[:, None], v_gt, v_no),
+        np.where(follow, null_gt, null_no),
+        np.where(follow[:, None, None], u_gt, u_no),
+    )
+
+
 def planted_summary(variant: str) -> dict[str, Any]:
     """Return what a variant plants, per judge, for the sample card's `planted:` header (the
     notebooks read it from the loaded sample instead of typing the YAML's numbers)."""
     with planted(variant):
         beh = behaviour()
         names = [j for j in beh["judges"] if j.startswith("judge_")]
-        conds = ("with_gt", "without_gt", "without_gt_05")
 
-        def per_judge(f: Any) -> dict[str, float]:
-            return {j: round(float(f(j)), 3) for j in names}
+        def per_judge(f: Any, conds: tuple[str, ...] = ("with_gt", "without_gt")) -> dict[str, dict[str, float]]:
+            return {c: {j: round(float(f(profile(j, c))), 3) for j in names} for c in conds}
 
         return {
             "variant": variant,
             "knobs": "ajb_sample/resources/sample_judges.yaml",
-            "leniency": {c: per_judge(lambda j, c=c: profile(j, c)["leniency"]) for c in conds},
-            "sensitivity": {
-                c: per_judge(lambda j, c=c: np.mean(list(profile(j, c)["sensitivity"].values())))
-                for c in ("with_gt", "without_gt")
-            },
-            "noise": {
-                c: per_judge(lambda j, c=c: np.mean(list(profile(j, c)["noise"].values())))
-                for c in ("with_gt", "without_gt")
-            },
-            "anchoring": per_judge(lambda j: max(profile(j, "with_gt")["anchoring"].values())),
-            "follow_reference": per_judge(follow_reference),
+            "leniency": per_judge(lambda prof: prof["leniency"], ("with_gt", "without_gt", "without_gt_05")),
+            "sensitivity": per_judge(lambda prof: np.mean(list(prof["sensitivity"].values()))),
+            "noise": per_judge(lambda prof: np.mean(list(prof["noise"].values()))),
+            "anchoring": per_judge(lambda prof: max(prof["anchoring"].values()), ("with_gt",))["with_gt"],
+            "follow_reference": {j: round(follow_reference(j), 3) for j in names},
             "sensitivity_by_difficulty": {k: float(v) for k, v in beh["multipliers"]["sensitivity"].items()},
             "errors_drawn": "independently per judge given the record",
         }

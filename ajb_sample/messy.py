@@ -48,65 +48,50 @@ def _has_verdicts(block: dict[str, Any] | None) -> bool:
     return block is not None and all(block[m]["llm_score"] is not None for m in METRICS)
 
 
-def null_block(block: dict[str, Any]) -> dict[str, Any]:
-    """Return a condition block as a failed judge call writes it: no verdict, null overall."""
-    out = copy.deepcopy(block)
-    for m in METRICS:
-        out[m].update(llm_score=None, justification=None, match_score=None)
-    out["overall_alignment_pct"] = None
-    return out
-
-
-def add_messy_cases(
-    main: Rows, gens: dict[str, Rows], judges: dict[str, Rows], runs: dict[str, Rows] | None = None
-) -> dict[str, Any]:
-    """Change the public rows in place (one row per case); return case -> (config, id, difficulty, generator).
-
-    ``runs`` only take part in the null topology (their rows carry dag_type too).
-    """
+def add_messy_cases(configs: dict[str, Rows]) -> dict[str, Any]:
+    """Change the public rows of `configs` (name -> rows: main, generators, judges, runs) in place, one
+    row per case; return case -> (config, id, difficulty, generator)."""
     done: dict[str, Any] = {}
-    # a duplicated judge row
-    rows = judges[DUPLICATE_JUDGE]
+
+    def case(name: str, config: str, i: int, generator: str | None = None) -> None:
+        row = configs[config][i]
+        done[name] = (config, row["id"], row["difficulty"], generator or row["generator"])
+
+    rows = configs[DUPLICATE_JUDGE]  # a duplicated judge row
     i = _pick(rows, lambda r: True)
     rows.insert(i + 1, copy.deepcopy(rows[i]))
-    done["duplicate_judge_row"] = (DUPLICATE_JUDGE, rows[i]["id"], rows[i]["difficulty"], rows[i]["generator"])
-    # a one-sided null
-    rows = judges[ONE_SIDED_JUDGE]
+    case("duplicate_judge_row", DUPLICATE_JUDGE, i)
+    rows = configs[ONE_SIDED_JUDGE]  # a one-sided null
     i = _pick(
         rows,
         lambda r: (
             r["generator"] == ONE_SIDED_GENERATOR and _has_verdicts(r["with_gt"]) and _has_verdicts(r["without_gt"])
         ),
     )
-    rows[i]["with_gt"] = null_block(rows[i]["with_gt"])
-    done["one_sided_null"] = (ONE_SIDED_JUDGE, rows[i]["id"], rows[i]["difficulty"], rows[i]["generator"])
-    # an out-of-range verdict
-    rows = judges[OUT_OF_RANGE_JUDGE]
+    for m in METRICS:  # the with-GT block as a failed judge call writes it: no verdict, null overall
+        rows[i]["with_gt"][m].update(llm_score=None, justification=None, match_score=None)
+    rows[i]["with_gt"]["overall_alignment_pct"] = None
+    case("one_sided_null", ONE_SIDED_JUDGE, i)
+    rows = configs[OUT_OF_RANGE_JUDGE]  # an out-of-range verdict
     i = _pick(rows, lambda r: _has_verdicts(r["with_gt"]))
     rows[i]["with_gt"]["tool_selection"].update(llm_score=4.0, match_score=None)
-    done["out_of_range_score"] = (OUT_OF_RANGE_JUDGE, rows[i]["id"], rows[i]["difficulty"], rows[i]["generator"])
-    # an unparseable generator row followed by a valid retry
-    rows = gens[RETRY_GENERATOR]
+    case("out_of_range_score", OUT_OF_RANGE_JUDGE, i)
+    rows = configs[RETRY_GENERATOR]  # an unparseable generator row followed by a valid retry
     i = _pick(rows, lambda r: bool(r["generated_tool_calls"]))
     bad = {**rows[i], "generated_tool_calls": None}  # the release's spelling of an unparseable output
     bad.update({k: None for k in bad if k.startswith("score_") or k == "overall_programmatic_score"})
     rows.insert(i, bad)
-    done["unparseable_then_valid"] = (RETRY_GENERATOR, rows[i]["id"], rows[i]["difficulty"], RETRY_GENERATOR)
-    # a thinking generator's output with a fenced JSON block
-    rows = gens[THINK_GENERATOR]
+    case("unparseable_then_valid", RETRY_GENERATOR, i, RETRY_GENERATOR)
+    rows = configs[THINK_GENERATOR]  # a thinking generator's output with a fenced JSON block
     i = _pick(rows, lambda r: bool(r["generated_tool_calls"]))
     rows[i]["generated_tool_calls"] = (
         "<think>The user wants a plan; I list the calls.</think>\n```json\n"
         + json.dumps(rows[i]["generated_tool_calls"])
         + "\n```"
     )
-    done["think_fence_output"] = (THINK_GENERATOR, rows[i]["id"], rows[i]["difficulty"], THINK_GENERATOR)
-    # a record without a topology (in every config that carries it)
-    k = _pick(main, lambda r: True)
-    rid = main[k]["id"]
-    every = [main, *gens.values(), *judges.values(), *(runs or {}).values()]
-    for r in (r for rs in every for r in rs):
-        if r["id"] == rid:
-            r["dag_type"] = None
+    case("think_fence_output", THINK_GENERATOR, i, THINK_GENERATOR)
+    rid = configs["main"][_pick(configs["main"], lambda r: True)]["id"]  # a record without a topology
+    for r in (r for rows in configs.values() for r in rows if r["id"] == rid):
+        r["dag_type"] = None
     done["null_topology"] = ("main", rid, None, None)
     return done

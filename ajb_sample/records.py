@@ -2,105 +2,29 @@
 
 Everything takes an explicit ``numpy.random.Generator``; nothing here keeps state. A record is a
 plain dict in the `main` config schema (docs/DATA_FORMAT.md §1) plus private keys starting with
-``_`` (the DAG, the value provenance) that the writer strips.
+``_`` (the calls, each value's provenance, how the hard query wrote it, the distractor tools) that
+the writer strips.
 """
 
 from __future__ import annotations
 
+import calendar
 import json
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
-RESOURCES_DIR = Path(__file__).resolve().parent / "resources"
+from ajb_sample.streams import RESOURCES_DIR, Rng, hex_id, rng_for
+from ajb_utils.schema import TOPOLOGIES
 
-Rng = np.random.Generator
-SYSTEM_PROMPT = (
-    "You are an intelligent system for composing function calls. Given a user question and a "
-    "list of functions, identify what should be called and with which arguments. Output only a "
-    "JSON list of tool calls; if no tool fits, output an empty list."
-)
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 5: "fifth", 10: "tenth", 15: "fifteenth", 20: "twentieth"}
-NUMBER_WORDS = {
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "eleven",
-    12: "a dozen",
-    24: "two dozen",
-}
-SECONDS_WORDS = {
-    60: "a minute",
-    300: "5 minutes",
-    900: "15 minutes",
-    1800: "half an hour",
-    3600: "an hour",
-    7200: "two hours",
-}
-DAYS_WORDS = {7: "a week", 14: "two weeks", 30: "a month", 90: "a quarter", 365: "a year"}
-BANDWIDTH_WORDS = {100: "100 meg", 1000: "gigabit", 10000: "10-gig"}
-ENUM_SYNONYMS = {
-    "low": "not urgent",
-    "medium": "normal",
-    "high": "important",
-    "critical": "urgent",
-    "minor": "small",
-    "major": "serious",
-    "moderate": "middling",
-    "USD": "dollars",
-    "EUR": "euros",
-    "GBP": "pounds",
-    "day": "daytime",
-    "night": "overnight",
-}
-BOOL_PHRASES = {
-    "include_history": ("pull the history too", "skip the history"),
-    "notify_owner": ("let the owner know", "keep the owner out of it"),
-    "dry_run": ("just simulate it", "do it for real"),
-    "auto_approve": ("approve it automatically", "hold it for approval"),
-}
-DEFAULTS = {"enum": None, "bool": False, "count": 10, "ratio": 0.5, "seconds": 300, "days": 30}
-TOPOLOGY_LENGTHS: dict[str, tuple[list[int], list[float]]] = {
-    "linear": ([2, 3, 4, 5], [0.3, 0.35, 0.25, 0.1]),
-    "fan_out": ([3, 4, 5], [0.55, 0.3, 0.15]),
-    "fan_in": ([3, 4, 5], [0.55, 0.3, 0.15]),
-    "diamond": ([4, 5], [0.75, 0.25]),
-    "optional_enrichment": ([2, 3, 4], [0.25, 0.5, 0.25]),
-    "loop_like": ([2, 3, 4, 5], [0.2, 0.4, 0.3, 0.1]),
-}
+VOCAB: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_vocab.yaml").read_text())
+WORDS: dict[str, dict[Any, Any]] = VOCAB["words"]  # how a hard query writes a value
+CHOICES: dict[str, list[int]] = VOCAB["choices"] | {k: list(WORDS[k]) for k in ("seconds", "bandwidth")}
 
 
-@lru_cache(maxsize=1)
-def vocab() -> dict[str, Any]:
-    """Return the parsed vocabulary YAML (parameters, verbs, domains)."""
-    return yaml.safe_load((RESOURCES_DIR / "sample_vocab.yaml").read_text())
-
-
-def fmt_num(v: float | int) -> str:
-    """Return a number as it is written in a query ("850.5", "300", "2500")."""
+def fmt_num(v: Any) -> str:
+    """Return a value as it is written in a query ("850.5", "300", "2500", a string as it is)."""
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return repr(v) if isinstance(v, float) else str(v)
@@ -109,6 +33,20 @@ def fmt_num(v: float | int) -> str:
 def words(name: str) -> str:
     """Return an identifier with underscores as spaces."""
     return name.replace("_", " ")
+
+
+def openai_calls(calls: list[dict[str, Any]] | None, prefix: str) -> list[dict[str, Any]] | None:
+    """Return calls in OpenAI style with JSON-string arguments and ids `<prefix><k>` (None stays None)."""
+    if calls is None:
+        return None
+    return [
+        {
+            "type": "function",
+            "id": f"{prefix}{i + 1}",
+            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+        }
+        for i, c in enumerate(calls)
+    ]
 
 
 # ---------------------------------------------------------------- values -------------------
@@ -125,21 +63,13 @@ def draw_value(name: str, spec: dict[str, Any], rng: Rng) -> Any:
         if rng.random() < 0.3:
             return float(rng.choice([1000, 1200, 1500, 2000]))
         return round(float(rng.uniform(100, 990)), 1)
-    if kind == "count":
-        return int(rng.choice([2, 3, 4, 5, 6, 8, 12, 15, 24, 40, 60]))
-    if kind == "big_count":
-        return int(rng.choice([640, 750, 1000, 1500, 2000, 2500, 5000, 12000]))
+    if kind in CHOICES:
+        return int(rng.choice(CHOICES[kind]))
     if kind == "ratio":
         return round(float(rng.uniform(0.05, 0.95)), 2)
-    if kind == "seconds":
-        return int(rng.choice(list(SECONDS_WORDS)))
-    if kind == "days":
-        return int(rng.choice([7, 14, 30, 45, 60, 90, 365]))
     if kind == "date":
-        day = int(rng.choice(list(ORDINAL_WORDS)))
+        day = int(rng.choice(list(WORDS["ordinal"])))
         return f"{int(rng.choice([2024, 2025]))}-{int(rng.integers(1, 13)):02d}-{day:02d}"
-    if kind == "bandwidth":
-        return int(rng.choice(list(BANDWIDTH_WORDS)))
     if kind == "ident":
         return f"{spec['prefix']}-{int(rng.integers(10000, 99999))}"
     if kind == "enum":
@@ -161,7 +91,7 @@ def default_for(spec: dict[str, Any]) -> Any:
     kind = spec["kind"]
     if kind == "enum":
         return spec["enum"][0]
-    value = DEFAULTS.get(kind)
+    value = VOCAB["defaults"].get(kind)
     if value is not None and spec["type"] == "number":
         return float(value)
     return value
@@ -173,27 +103,16 @@ def render_easy(name: str, value: Any, spec: dict[str, Any]) -> str:
         return f"{name} {', '.join(value)}"
     if spec["kind"] == "bool":
         return f"{name} {'true' if value else 'false'}"
-    return f"{name} {fmt_num(value) if isinstance(value, int | float) else value}"
+    return f"{name} {fmt_num(value)}"
 
 
 def render_medium(name: str, value: Any, spec: dict[str, Any]) -> str:
     """Return the paraphrased medium rendering; the literal value stays visible."""
-    kind, label = spec["kind"], words(name)
-    if kind == "money":
-        return f"{label} of about ${fmt_num(value)}"
-    if kind == "power":
-        return f"{label} around {fmt_num(value)} MW"
-    if kind == "seconds":
-        return f"a {fmt_num(value)}-second {label}"
-    if kind == "days":
-        return f"{label} of {value} days"
-    if kind == "bool":
-        return f"{label} {'on' if value else 'off'}"
-    if kind == "tags":
+    if spec["kind"] == "tags":
         return f"labelled {' and '.join(value)}"
-    if kind == "date":
-        return f"{label} on {value}"
-    return f"{label} {fmt_num(value) if isinstance(value, int | float) else value}"
+    if spec["kind"] == "bool":
+        value = "on" if value else "off"
+    return VOCAB["medium"].get(spec["kind"], "{label} {value}").format(label=words(name), value=fmt_num(value))
 
 
 def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[str, str]:
@@ -205,32 +124,32 @@ def render_hard(name: str, value: Any, spec: dict[str, Any], rng: Rng) -> tuple[
         return f"${fmt_num(value)}", "visible"
     if kind == "power" and value >= 1000 and value % 100 == 0:
         return f"{fmt_num(value / 1000)} GW", "format"
-    if kind in ("count", "big_count") and value in NUMBER_WORDS:
-        return NUMBER_WORDS[value], "format"
+    if kind in ("count", "big_count") and value in WORDS["number"]:
+        return WORDS["number"][value], "format"
     if kind == "big_count" and value >= 1000:
         return f"{fmt_num(value / 1000)}k", "format"
     if kind == "ratio":
         return f"{fmt_num(round(value * 100, 2))}%", "format"
     if kind == "seconds":
-        return SECONDS_WORDS[value], "format"
-    if kind == "days" and value in DAYS_WORDS:
-        return DAYS_WORDS[value], "format"
+        return WORDS["seconds"][value], "format"
+    if kind == "days" and value in WORDS["days"]:
+        return WORDS["days"][value], "format"
     if kind == "date":
         y, m, d = (int(x) for x in value.split("-"))
         if rng.random() < 0.5:
-            return f"the {ORDINAL_WORDS[d]} of {MONTHS[m - 1]} {y}", "format"
-        return f"{MONTHS[m - 1]} {d}, {y}", "format"
+            return f"the {WORDS['ordinal'][d]} of {calendar.month_name[m]} {y}", "format"
+        return f"{calendar.month_name[m]} {d}, {y}", "format"
     if kind == "bandwidth":
-        return BANDWIDTH_WORDS[value], "format"
+        return WORDS["bandwidth"][value], "format"
     if kind == "ident" and rng.random() < 0.5:
         return f"#{value.split('-')[1]}", "format"
-    if kind == "enum" and value in ENUM_SYNONYMS:
-        return ENUM_SYNONYMS[value], "format"
+    if kind == "enum" and value in WORDS["enum"]:
+        return WORDS["enum"][value], "format"
     if kind == "bool":
-        return BOOL_PHRASES[name][0 if value else 1], "format"
+        return WORDS["bool"][name][0 if value else 1], "format"
     if kind == "tags":
         return "/".join(value), "visible"
-    return (fmt_num(value) if isinstance(value, int | float) else str(value)), "visible"
+    return fmt_num(value), "visible"
 
 
 # ---------------------------------------------------------------- tools ------------------------
@@ -282,20 +201,6 @@ def dag_parents(topology: str, n: int, rng: Rng) -> list[list[int]]:
     raise ValueError(f"unknown topology {topology}")
 
 
-def enrichment_index(topology: str, n: int) -> int | None:
-    """Return the index of the optional-enrichment call (None for other topologies)."""
-    if topology != "optional_enrichment":
-        return None
-    return 1 if n == 2 else n - 2
-
-
-def loop_length(parents: list[list[int]], topology: str) -> int:
-    """Return how many leading calls repeat the same tool (loop_like), else 1."""
-    if topology != "loop_like":
-        return 1
-    return sum(1 for p in parents if not p)
-
-
 def choose_inputs(pool: list[str], k: int, rng: Rng) -> list[str]:
     """Return k distinct parameter names drawn from a pool."""
     return [str(x) for x in rng.choice(pool, size=min(k, len(pool)), replace=False)]
@@ -327,19 +232,17 @@ def distractor_param_count(rng: Rng) -> int:
 
 def build_record(topology: str, rng: Rng) -> dict[str, Any]:
     """Return one synthetic record (main-config columns plus private `_` keys)."""
-    voc = vocab()
-    specs: dict[str, dict[str, Any]] = dict(voc["params"])
-    domain = str(rng.choice(list(voc["domains"])))
-    dom = voc["domains"][domain]
-    lengths, probs = TOPOLOGY_LENGTHS[topology]
+    specs: dict[str, dict[str, Any]] = dict(VOCAB["params"])
+    domain = str(rng.choice(list(VOCAB["domains"])))
+    dom = VOCAB["domains"][domain]
+    lengths, probs = VOCAB["lengths"][topology]
     n = int(rng.choice(lengths, p=probs))
     parents = dag_parents(topology, n, rng)
-    n_loop = loop_length(parents, topology)
-    enrich = enrichment_index(topology, n)
+    n_loop = sum(1 for p in parents if not p) if topology == "loop_like" else 1  # leading calls of one tool
+    enrich = (1 if n == 2 else n - 2) if topology == "optional_enrichment" else None  # the optional call
     nouns = [str(x) for x in rng.permutation(dom["nouns"])]
-    verbs = [str(x) for x in rng.permutation(voc["verbs"])]
-    pool = list(dom["params"]) * 2 + list(voc["generic_params"])
-    pool = list(dict.fromkeys(pool))
+    verbs = [str(x) for x in rng.permutation(VOCAB["verbs"])]
+    pool = list(dict.fromkeys(dom["params"] + VOCAB["generic_params"]))
 
     tools: dict[str, dict[str, Any]] = {}
     calls: list[dict[str, Any]] = []
@@ -356,20 +259,12 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
             n_in = 0 if sentinel else int(rng.choice([1, 1, 2, 2, 3]))
             if topology == "loop_like" and i < n_loop:
                 idents = [p for p in pool if specs[p]["kind"] == "ident"] or pool
-                inputs = [str(rng.choice(idents))] + choose_inputs(
-                    [p for p in pool if specs[p]["kind"] != "ident"], n_in - 1, rng
-                )
+                others = [p for p in pool if specs[p]["kind"] != "ident"]
+                inputs = [str(rng.choice(idents))] + choose_inputs(others, n_in - 1, rng)
             else:
                 inputs = choose_inputs(pool, n_in, rng)
-            optional = (
-                []
-                if sentinel
-                else choose_inputs(
-                    [p for p in voc["generic_params"] if p not in inputs and default_for(specs[p]) is not None],
-                    int(rng.choice([0, 1, 1, 2])),
-                    rng,
-                )
-            )
+            with_default = [p for p in VOCAB["generic_params"] if p not in inputs and default_for(specs[p]) is not None]
+            optional = [] if sentinel else choose_inputs(with_default, int(rng.choice([0, 1, 1, 2])), rng)
             dep_params = [
                 (outputs[j][0], outputs[j][1])
                 for j in parents[i]
@@ -378,17 +273,10 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
             props = {p: param_schema(p, specs[p], False) for p in inputs}
             props.update({name: {"type": s["type"], "description": s["desc"]} for name, s in dep_params})
             props.update({p: param_schema(p, specs[p], True) for p in optional})
-            required = inputs + [name for name, _ in dep_params]
-            noun = tname.split("_", 1)[1]
+            deps = [name for name, _ in dep_params]
             opt_mode = {p: str(rng.choice(["default", "explicit", "absent", "absent", "absent"])) for p in optional}
-            tools[tname] = {
-                "entry": tool_entry(tname, f"{words(tname).capitalize()}.", props, required),
-                "opt_mode": opt_mode,
-                "inputs": inputs,
-                "optional": optional,
-                "deps": [name for name, _ in dep_params],
-                "noun": noun,
-            }
+            entry = tool_entry(tname, f"{words(tname).capitalize()}.", props, inputs + deps)
+            tools[tname] = {"entry": entry, "opt_mode": opt_mode, "inputs": inputs, "deps": deps}
             if topology == "loop_like" and i < n_loop:
                 loop_tool = tname
         t = tools[tname]
@@ -406,76 +294,59 @@ def build_record(topology: str, rng: Rng) -> dict[str, Any]:
                 args[p], prov[p] = draw_value(p, specs[p], rng), "explicit"
         calls.append({"name": tname, "arguments": args})
         provenance.append(prov)
-        out_name, out_spec = output_param(t["noun"], rng)
+        out_name, out_spec = output_param(tname.split("_", 1)[1], rng)
         outputs.append((out_name, out_spec, history_value(out_spec, rng)))
         specs[out_name] = out_spec
 
-    n_tools = int(np.clip(round(rng.normal(12.9, 2.6)), 8, 19))
-    n_tools = max(n_tools, len(tools) + 3)
+    n_tools = max(int(np.clip(round(rng.normal(12.9, 2.6)), 8, 19)), len(tools) + 3)
     distractors = distractor_tools(n_tools - len(tools), set(tools), domain, specs, rng)
-    entries = [t["entry"] for t in tools.values()] + [d["entry"] for d in distractors]
-    order = rng.permutation(len(entries))
-    available = [entries[k] for k in order]
+    entries = [t["entry"] for t in tools.values()] + distractors
+    available = [entries[k] for k in rng.permutation(len(entries))]
     queries = {d: build_query(calls, provenance, parents, d, specs, rng) for d in ("easy", "medium", "hard")}
-    record_id = "".join(f"{int(b):02x}" for b in rng.integers(0, 256, size=16))
-    expected = [
-        {
-            "type": "function",
-            "id": f"step{i + 1}",
-            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
-        }
-        for i, c in enumerate(calls)
-    ]
     return {
-        "id": record_id,
+        "id": hex_id(rng),  # drawn after the queries
         "dag_type": topology,
         "query_easy": queries["easy"][0],
         "query_medium": queries["medium"][0],
         "query_hard": queries["hard"][0],
-        "system_prompt": SYSTEM_PROMPT,
+        "system_prompt": VOCAB["system_prompt"],
         "available_tools": available,
-        "expected_tool_calls": expected,
+        "expected_tool_calls": openai_calls(calls, "step"),
         "_calls": calls,
-        "_parents": parents,
-        "_domain": domain,
         "_provenance": provenance,
         "_hard_how": queries["hard"][1],
-        "_tool_info": {
-            k: {"inputs": v["inputs"], "optional": v["optional"], "deps": v["deps"]} for k, v in tools.items()
-        },
-        "_distractors": [d["entry"]["function"]["name"] for d in distractors],
+        "_distractors": [d["function"]["name"] for d in distractors],
     }
+
+
+def build_records(counts: dict[str, int], seed: int) -> list[dict[str, Any]]:
+    """Return all records, topology by topology in schema order."""
+    rng = rng_for(seed, 1)
+    return [build_record(t, rng) for t in TOPOLOGIES for _ in range(counts[t])]
 
 
 def distractor_tools(
     k: int, taken: set[str], domain: str, specs: dict[str, dict[str, Any]], rng: Rng
 ) -> list[dict[str, Any]]:
     """Return k distractor tools (domain verb/noun pairs, an error-reporting tool, sentinels)."""
-    voc = vocab()
     out: list[dict[str, Any]] = []
     names = set(taken)
-    pool = list(dict.fromkeys(voc["domains"][domain]["params"] + voc["generic_params"]))
+    pool = list(dict.fromkeys(VOCAB["domains"][domain]["params"] + VOCAB["generic_params"]))
     if rng.random() < 0.6 and k > 0:
+        notes = {"notes": param_schema("notes", specs["notes"], False)}
         out.append(
-            {
-                "entry": tool_entry(
-                    "show_error_and_get_input_from_user",
-                    "Show an error and ask the user.",
-                    {"notes": param_schema("notes", specs["notes"], False)},
-                    ["notes"],
-                )
-            }
+            tool_entry("show_error_and_get_input_from_user", "Show an error and ask the user.", notes, ["notes"])
         )
         names.add("show_error_and_get_input_from_user")
     while len(out) < k:
-        name = f"{rng.choice(voc['verbs'])}_{rng.choice(voc['domains'][domain]['nouns'])}"
+        name = f"{rng.choice(VOCAB['verbs'])}_{rng.choice(VOCAB['domains'][domain]['nouns'])}"
         if name in names:
             continue
         names.add(name)
         params = choose_inputs(pool, distractor_param_count(rng), rng)
         n_req = int(rng.integers(0, len(params) + 1)) if params else 0
         props = {p: param_schema(p, specs[p], j >= n_req) for j, p in enumerate(params)}
-        out.append({"entry": tool_entry(name, f"{words(name).capitalize()}.", props, params[:n_req])})
+        out.append(tool_entry(name, f"{words(name).capitalize()}.", props, params[:n_req]))
     return out
 
 
@@ -483,6 +354,7 @@ def distractor_tools(
 
 EASY_LEAD = ["First, {x}.", "Then {x}.", "Next, {x}.", "After that, {x}.", "Finally, {x}."]
 MEDIUM_LEAD = ["I need you to {x}.", "Once that's done, {x}.", "Also {x}.", "Then {x}.", "And to wrap up, {x}."]
+QUERY_FRAME = {"easy": "Please do the following. {}", "medium": "{}", "hard": "Quick one: {} - sort it out."}
 
 
 def call_phrase(name: str, args: list[str], uses_prev: bool, register: str) -> str:
@@ -529,17 +401,9 @@ def build_query(
                 how[f"{i}:{p}"] = kind
                 parts.append(text)
         clause = call_phrase(call["name"], parts, bool(parents[i]), difficulty)
-        if difficulty == "easy":
-            clauses.append(EASY_LEAD[min(i, 4) if i < len(calls) - 1 or i == 0 else 4].format(x=clause))
-        elif difficulty == "medium":
-            clauses.append(MEDIUM_LEAD[min(i, 4)].format(x=clause))
-        else:
-            clauses.append(clause)
-    if difficulty == "easy":
-        text = "Please do the following. " + " ".join(clauses)
-    elif difficulty == "medium":
-        text = " ".join(clauses)
-    else:
-        text = "Quick one: " + "; ".join(clauses) + " - sort it out."
+        last = i == len(calls) - 1 and i > 0  # the easy query's last step is "Finally"
+        lead = {"easy": EASY_LEAD[4 if last else min(i, 4)], "medium": MEDIUM_LEAD[min(i, 4)], "hard": "{x}"}
+        clauses.append(lead[difficulty].format(x=clause))
+    text = QUERY_FRAME[difficulty].format(("; " if difficulty == "hard" else " ").join(clauses))
     text = text[0].upper() + text[1:]
     return text, how

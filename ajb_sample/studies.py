@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ajb_sample.streams import Rng, judge_generator_name, rng_for, valid_rows
+from ajb_sample.streams import Rng, hex_id, judge_generator_name, rng_for, valid_rows
 from ajb_utils import schema
 from ajb_utils.schema import METRICS, TOPOLOGIES
 
@@ -37,29 +37,24 @@ def is_perfect(row: dict[str, Any]) -> bool:
 def pick_study_rows(
     ids: list[str], hard: dict[str, dict[str, dict[str, Any]]], prefs: list[str], n_flawed: int, n_perfect: int
 ) -> list[tuple[str, dict[str, Any]]]:
-    """Return (generator, row) pairs: one per record, preferring the first generator."""
-    scale = len(ids) / (n_flawed + n_perfect)
-    want = {"flawed": max(1, round(n_flawed * min(scale, 1))), "perfect": max(1, round(n_perfect * min(scale, 1)))}
-    want["flawed"] = min(want["flawed"], len(ids) - want["perfect"])
-    out, used = [], set()
-    for kind in ("flawed", "perfect"):
+    """Return (generator, row) pairs, one per record: the flawed ones, then the perfect ones, each
+    from the first generator in `prefs` with a row of that kind (fewer records: fewer of each)."""
+    share = min(len(ids) / (n_flawed + n_perfect), 1)
+    want = {True: max(1, round(n_perfect * share))}
+    want[False] = min(max(1, round(n_flawed * share)), len(ids) - want[True])
+    out: dict[str, tuple[str, dict[str, Any]]] = {}  # record id -> (generator, row), in pick order
+    for perfect in (False, True):
+        picked = 0
         for gen in prefs:
             for i in ids:
-                if len([1 for _, r in out if is_perfect(r) == (kind == "perfect")]) >= want[kind]:
-                    break
                 row = hard[gen].get(i)
-                if i in used or row is None or is_perfect(row) != (kind == "perfect"):
-                    continue
-                out.append((gen, row))
-                used.add(i)
+                if picked < want[perfect] and i not in out and row is not None and is_perfect(row) == perfect:
+                    out[i], picked = (gen, row), picked + 1
     for i in ids:  # too few of one kind: fill with any valid hard generation of an unused record
-        if len(out) >= want["flawed"] + want["perfect"]:
-            break
-        row = next((hard[g][i] for g in prefs if i in hard[g]), None)
-        if i not in used and row is not None:
-            out.append((prefs[0] if i in hard[prefs[0]] else next(g for g in prefs if i in hard[g]), row))
-            used.add(i)
-    return out
+        gen = next((g for g in prefs if i in hard[g]), None)
+        if len(out) < want[True] + want[False] and i not in out and gen is not None:
+            out[i] = (gen, hard[gen][i])
+    return list(out.values())
 
 
 HUMAN_NOTES = {
@@ -69,22 +64,19 @@ HUMAN_NOTES = {
     "strict": "A problem the scorer does not see.",
 }
 
+# P(the human disagrees with the programmatic score of a flawed metric)
+DISAGREE = {"tool_selection": 0.2, "parameter_structure": 0.25, "sequence_accuracy": 0.05, "query_coverage": 0.03}
+
 
 def annotate(row: dict[str, Any], generator: str, rng: Rng) -> list[dict[str, Any]]:
     """Return the four metric-level human verdicts of one study record."""
-    disagree_flawed = {
-        "tool_selection": 0.2,
-        "parameter_structure": 0.25,
-        "sequence_accuracy": 0.05,
-        "query_coverage": 0.03,
-    }
     out = []
     for m in METRICS:
         p = row[schema.SCORE_COLUMNS[m]]
         if m == "parameter_structure" and row["_extra_key_only"]:
             rate, corrected, note = 0.8, 1.0, "extra_key"
         elif p < 1.0:
-            rate, corrected, note = disagree_flawed[m], min(1.0, round(p + 0.5, 4)), "lenient"
+            rate, corrected, note = DISAGREE[m], min(1.0, round(p + 0.5, 4)), "lenient"
         else:
             rate, corrected, note = 0.01, 0.5, "strict"
         if row["dag_type"] == "optional_enrichment":
@@ -112,12 +104,7 @@ REWRITE_RATES: dict[str, dict[str, float]] = {  # per criterion: all-yes share, 
     "medium_harder": {"all_yes": 0.576, "gpt_5_4": 0.621, "claude_large": 0.995, "gemini_2_5_pro": 0.848},
     "hard_harder": {"all_yes": 0.939, "gpt_5_4": 0.975, "claude_large": 1.0, "gemini_2_5_pro": 0.955},
 }
-CRITERION_PAIR = {
-    "medium_preserves": "easy_medium",
-    "hard_preserves": "medium_hard",
-    "medium_harder": "easy_medium",
-    "hard_harder": "medium_hard",
-}
+PAIR: dict[str, str] = {"medium": "easy_medium", "hard": "medium_hard"}  # the rewrite a criterion judges
 
 
 def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: int = 33) -> list[dict[str, Any]]:
@@ -127,20 +114,13 @@ def rewrite_validation(records: list[dict[str, Any]], seed: int, per_topology: i
     for topo in TOPOLOGIES:
         ids = [r["id"] for r in records if r["dag_type"] == topo][:per_topology]
         while len(ids) < per_topology:  # the small sample has fewer records than the study
-            ids.append("".join(f"{int(b):02x}" for b in rng.integers(0, 256, size=16)))
+            ids.append(hex_id(rng))
         for i in ids:
             for crit, rates in REWRITE_RATES.items():
-                verdicts = meta_verdicts(rates, rng)
-                for j, v in zip(META_JUDGES, verdicts):
+                pair = PAIR[crit.split("_")[0]]
+                for j, v in zip(META_JUDGES, meta_verdicts(rates, rng)):
                     rows.append(
-                        {
-                            "id": i,
-                            "dag_type": topo,
-                            "meta_judge": j,
-                            "pair": CRITERION_PAIR[crit],
-                            "criterion": crit,
-                            "verdict": v,
-                        }
+                        {"id": i, "dag_type": topo, "meta_judge": j, "pair": pair, "criterion": crit, "verdict": v}
                     )
     return rows
 

@@ -9,7 +9,6 @@ map survives a renamed notebook as long as the number stays.
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
@@ -17,43 +16,13 @@ import pandas as pd
 
 from ajb_utils import paths
 
-__all__ = [
-    "ARTIFACTS_CSV",
-    "ORIGINS",
-    "COLUMNS",
-    "artifact_table",
-    "split_files",
-    "notebook_number",
-    "artifacts_for",
-    "expected_outputs",
-    "all_expected_outputs",
-    "PACKAGE_ONLY",
-    "ORIGIN_LEGEND",
-    "notebook_map",
-    "artifact_markdown",
-    "MAP_PARTS",
-    "origin_markdown",
-    "PREFIX_NOTEBOOKS",
-    "notebook_of",
-    "notebook_of_file",
-    "folder_files",
-    "folder_markdown",
-]
-
 ARTIFACTS_CSV = Path(__file__).resolve().parent / "resources" / "artifacts.csv"
-ORIGINS: tuple[str, ...] = ("HF", "RUN", "PAPER", "TEXT", "-")
 COLUMNS: list[str] = ["artifact_id", "paper_artifact", "origin", "notebook", "output_files", "note"]
-
-
-@functools.lru_cache(maxsize=4)
-def _read_map(path: str, mtime_ns: int) -> pd.DataFrame:
-    """Return the parsed artifact map of one version of the file (cached by path and modification time)."""
-    return pd.read_csv(path, dtype=str, keep_default_na=False)[COLUMNS]
 
 
 def artifact_table() -> pd.DataFrame:
     """Return the artifact map, one row per artifact ID, in the CSV's (paper-section) order."""
-    return _read_map(str(ARTIFACTS_CSV), ARTIFACTS_CSV.stat().st_mtime_ns).copy()
+    return pd.read_csv(ARTIFACTS_CSV, dtype=str, keep_default_na=False)[COLUMNS]
 
 
 def split_files(cell: str) -> list[str]:
@@ -82,16 +51,6 @@ def expected_outputs(notebook: str, label: str) -> list[str]:
     return sorted(f"figures/{label}/{f}" for f in files)
 
 
-def all_expected_outputs(label: str) -> list[str]:
-    """Return the repo-relative files the whole notebook run must write for a data label."""
-    files = [f for cell in artifact_table()["output_files"] for f in split_files(cell)]
-    return sorted(f"figures/{label}/{f}" for f in files)
-
-
-# rows of artifacts.csv that the paper's artifact map (shared ARTIFACTS.md) does not list, and why
-PACKAGE_ONLY: dict[str, str] = {
-    "X6": "the reproduction scorecard (notebook 18) is the package's summary of every comparison, not a paper artifact",
-}
 ORIGIN_LEGEND: dict[str, str] = {
     "HF": "computable from the released dataset",
     "RUN": "needs judge runs beyond the release (the sample simulates them; real data uses data/runs/)",
@@ -156,9 +115,10 @@ def origin_markdown() -> str:
 PREFIX_NOTEBOOKS: dict[str, str] = {"annotation_sheet_": "11_human_validation", "GAL_": "03_main_results"}
 
 
-def notebook_of(artifact_id: str) -> str:
-    """Return the notebook that shows an artifact ('C-F1' -> C-F's, 'T01-T24lift' -> T01's, 'X3b' -> X3's), '' if unmapped."""
-    m = artifact_table().set_index("artifact_id")["notebook"]
+def notebook_of(artifact_id: str, table: pd.DataFrame | None = None) -> str:
+    """Return the notebook that shows an artifact ('C-F1' -> C-F's, 'T01-T24lift' -> T01's, 'X3b' -> X3's), '' if
+    unmapped; `table` is the artifact map when the caller has read it."""
+    m = (artifact_table() if table is None else table).set_index("artifact_id")["notebook"]
     for key in (
         artifact_id,
         artifact_id.rstrip("0123456789"),
@@ -170,17 +130,17 @@ def notebook_of(artifact_id: str) -> str:
     return ""
 
 
-def notebook_of_file(name: str) -> str:
+def notebook_of_file(name: str, table: pd.DataFrame | None = None) -> str:
     """Return the notebook that writes an output file of a figures/<label>/ folder, by the map, then by
     its artifact-ID prefix ('T02_compare.csv' -> 03_main_results); '' for the folder's own files."""
-    df = artifact_table()
+    df = artifact_table() if table is None else table
     for r in df.itertuples():
         if name in split_files(r.output_files):
             return str(r.notebook)
     for prefix, nb in PREFIX_NOTEBOOKS.items():
         if name.startswith(prefix):
             return nb
-    return notebook_of(name.split("_", 1)[0]) if "_" in name else ""
+    return notebook_of(name.split("_", 1)[0], df) if "_" in name else ""
 
 
 def folder_files(out_dir: Path | str) -> pd.DataFrame:
@@ -190,7 +150,10 @@ def folder_files(out_dir: Path | str) -> pd.DataFrame:
         for p in Path(out_dir).iterdir()
         if p.is_file() and not p.name.startswith(".") and p.name != paths.INCOMPLETE_FILE
     )
-    return pd.DataFrame({"file": names, "notebook": [notebook_of_file(n) for n in names]}, columns=["file", "notebook"])
+    table = artifact_table()
+    return pd.DataFrame(
+        {"file": names, "notebook": [notebook_of_file(n, table) for n in names]}, columns=["file", "notebook"]
+    )
 
 
 def folder_markdown(out_dir: Path | str, files_root: str) -> str:

@@ -20,19 +20,14 @@ __all__ = [
     "scale_checks",
     "compare_T06",
     "compare_T06_values",
-    "findings_on_table2",
     "takeaway_checks",
     "audit_table2",
     "audit_cross_tables",
     "audit_text_table",
-    "audit_text_numbers",
     "t23_checks",
-    "CENSUS_FILE",
     "CENSUS_STATUSES",
     "SELF_REFERENTIAL",
     "independent_source",
-    "text_numbers",
-    "map_text_numbers",
     "text_census",
     "paper_census",
     "census_counts",
@@ -43,16 +38,9 @@ def guide_weighting_checks(t2: pd.DataFrame) -> list[engine.Verdict]:
     """Return CW.decision_guide_weighting_shift on a Table-2-shaped frame with record counts ``n``."""
     if "n" not in t2.columns:
         return [engine.not_reproduced("CW.decision_guide_weighting_shift", "no record counts per Table 2 cell")]
-    sh = weighting_shift_T06(t2)
-    m = float(sh["shift"].abs().max())
-    return [
-        engine.verdict(
-            "CW.decision_guide_weighting_shift",
-            m,
-            shown=f"{m:.2f}",
-            note="four open-weight generators (the guide's numbers), every judge and slot",
-        )
-    ]
+    m = float(weighting_shift_T06(t2)["shift"].abs().max())
+    note = "four open-weight generators (the guide's numbers), every judge and slot"
+    return [engine.verdict("CW.decision_guide_weighting_shift", m, shown=f"{m:.2f}", note=note)]
 
 
 def scale_checks(t2: pd.DataFrame) -> list[engine.Verdict]:
@@ -74,22 +62,9 @@ def compare_T06(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
     out = guide.merge(rep.reset_index(), on=["condition", "difficulty"], how="left")
     out["diff_best"] = out["best_align"] - out["paper_align_best"].astype(float)
     out["same_best"] = np.where(out["best"] == out["paper_judge_best"], "yes", "no")
-    return out[
-        [
-            "condition",
-            "difficulty",
-            "best",
-            "best_align",
-            "paper_judge_best",
-            "paper_align_best",
-            "diff_best",
-            "same_best",
-            "runner_up",
-            "runner_up_align",
-            "paper_judge_runner_up",
-            "paper_align_runner_up",
-        ]
-    ]
+    best = ["best", "best_align", "paper_judge_best", "paper_align_best", "diff_best", "same_best"]
+    runner_up = ["runner_up", "runner_up_align", "paper_judge_runner_up", "paper_align_runner_up"]
+    return out[["condition", "difficulty", *best, *runner_up]]
 
 
 def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
@@ -103,18 +78,14 @@ def compare_T06_values(guide: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFr
         ]
     )
     rep = reported[reported["variant"].isin(["best", "runner_up"])]
-    out = engine.compare(long, rep, on=["condition", "difficulty", "variant"])
-    attrs = dict(out.attrs)
     key = ["condition", "difficulty", "variant"]
     judges = (
         long[key + ["reproduced_judge"]]
         .astype(str)
         .merge(rep[key + ["judge"]].astype(str).rename(columns={"judge": "paper_judge"}), on=key, how="outer")
     )
-    out = out.merge(judges, on=key, how="left")
-    out["same_item"] = np.where(out["reproduced_judge"] == out["paper_judge"], "yes", "no")
-    out.attrs = attrs
-    return out
+    out = engine.compare(long, rep, on=key).merge(judges, on=key, how="left")
+    return out.assign(same_item=np.where(out["reproduced_judge"] == out["paper_judge"], "yes", "no"))
 
 
 def _lift(t2: pd.DataFrame, judge: str) -> float:
@@ -123,17 +94,12 @@ def _lift(t2: pd.DataFrame, judge: str) -> float:
     return float((sub["with_gt"] - sub["without_gt"]).mean())
 
 
-def _cells_frame(t2: pd.DataFrame) -> pd.DataFrame:
-    """Return a Table-2-shaped frame as the cells the Findings functions read (value -> align)."""
-    return t2.rename(columns={"value": "align"})
-
-
 def _checked_on(verdicts: list[engine.Verdict], on: str) -> pd.DataFrame:
     """Return the checks table of verdicts with a 'checked on' column (what the values came from)."""
     return engine.checks(verdicts).assign(**{"checked on": on})
 
 
-def findings_on_table2(t2: pd.DataFrame) -> list[engine.Verdict]:
+def _findings_on_table2(t2: pd.DataFrame) -> list[engine.Verdict]:
     """Return the Findings verdicts on a Table-2-shaped frame, each on its definition's generators.
 
     The same claim definitions as the reproduction (notebook 03, `finding_verdicts`): Findings 1
@@ -141,48 +107,37 @@ def findings_on_table2(t2: pd.DataFrame) -> list[engine.Verdict]:
     open-weight generators (here without CIs, which a printed table does not carry: the sign is
     the lift's sign).
     """
-    out = finding_verdicts(_cells_frame(t2))
+    out = finding_verdicts(t2.rename(columns={"value": "align"}))
     four = t2[t2["generator"].isin(paper.population("C-F2").generators)]
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
         r4, r5 = _lift(four, j), _lift(t2, j)
-        out.append(
-            engine.verdict(
-                f"CF2.lift_{cid}", r4, shown=f"{r4:+.2f}", note=f"4 generators (Eq. 5b); 5 generators: {r5:+.2f}"
-            )
-        )
+        note = f"4 generators (Eq. 5b); 5 generators: {r5:+.2f}"
+        out.append(engine.verdict(f"CF2.lift_{cid}", r4, shown=f"{r4:+.2f}", note=note))
     for cid, j in (
         ("gpt_5_4", "judge_gpt_5_4"),
         ("gemini", "judge_gemini_2_5_pro"),
         ("qwq", "judge_qwq_32b"),
         ("oss_120b", "judge_gpt_oss_120b"),
     ):
+        r4 = _lift(four, j)
         out.append(
-            engine.verdict(
-                f"CF2.sign_{cid}",
-                _lift(four, j),
-                shown=f"{_lift(four, j):+.2f}",
-                note="4 generators; no CI in a printed table",
-            )
+            engine.verdict(f"CF2.sign_{cid}", r4, shown=f"{r4:+.2f}", note="4 generators; no CI in a printed table")
         )
     return out
 
 
-def takeaway_checks(
-    t2: pd.DataFrame, generators: Sequence[str], t13: pd.DataFrame | None = None, t29: pd.DataFrame | None = None
-) -> list[engine.Verdict]:
+def takeaway_checks(t2: pd.DataFrame, generators: Sequence[str]) -> list[engine.Verdict]:
     """Return the decision guide's takeaway verdicts (App. A) on a Table-2-shaped frame.
 
-    `generators` is the set the guide's means run over; `t13` (judge, vs_programmatic, vs_human)
-    and `t29` (judge, binary) feed takeaways (4) and (5) when given.
+    `generators` is the set the guide's means run over; takeaways (4) and (5) read Tables 13 and 29
+    (`validation.t13_checks`, `agreement.t29_checks`; on the paper's own: `audit_cross_tables`).
     """
-    m = _means(t2, generators)
-    wide = m.pivot(index=["condition", "difficulty"], columns="judge", values="value")
+    wide = _means(t2, generators).pivot(index=["condition", "difficulty"], columns="judge", values="value")
     srt = np.sort(wide.to_numpy(float), axis=1)
-    lead = pd.Series(srt[:, -1] - srt[:, -2], index=wide.index)
+    lead = pd.Series(srt[:, -1] - srt[:, -2], index=wide.index).xs("without_gt", level="condition")
     best = wide.idxmax(axis=1)
-    nogt = best.xs("without_gt", level="condition")
-    gt = best.xs("with_gt", level="condition")
-    spread = wide.loc[("without_gt", "hard")].max() - wide.loc[("without_gt", "hard")].min()
+    nogt, gt = best.xs("without_gt", level="condition"), best.xs("with_gt", level="condition")
+    spread = float(wide.loc[("without_gt", "hard")].max() - wide.loc[("without_gt", "hard")].min())
     qwq = t2[t2["generator"].isin(list(generators)) & (t2["judge"] == "judge_qwq_32b")]
     qm = qwq.groupby("condition")["value"].mean()
     open_alt = wide.xs("with_gt", level="condition")[["judge_gpt_oss_20b", "judge_gpt_oss_120b"]].mean()
@@ -193,39 +148,18 @@ def takeaway_checks(
             nogt.isin(["judge_gemini_2_5_pro", "judge_gpt_5_4"]).tolist(),
             note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in nogt.items()),
         ),
-        engine.verdict(
-            "T06.nogt_lead_margin",
-            lead.xs("without_gt", level="condition"),
-            shown=", ".join(f"{x:.2f}" for x in lead.xs("without_gt", level="condition")),
-            note=tag,
-        ),
-        engine.verdict("T06.hard_nogt_spread", float(spread), shown=f"{spread:.2f}", note=tag),
+        engine.verdict("T06.nogt_lead_margin", lead, shown=", ".join(f"{x:.2f}" for x in lead), note=tag),
+        engine.verdict("T06.hard_nogt_spread", spread, shown=f"{spread:.2f}", note=tag),
         engine.verdict(
             "T06.qwq_dominates_gt",
             (gt == "judge_qwq_32b").tolist(),
             note=tag + ": " + ", ".join(f"{d} {schema.display(j)}" for d, j in gt.items()),
         ),
         engine.verdict("T06.oss120b_open_alternative", open_alt, note=tag),
-        engine.verdict(
-            "X1.qwq_mean_with_gt", qm.get("with_gt", np.nan), shown=f"{qm.get('with_gt', np.nan):.2f}", note=tag
-        ),
-        engine.verdict(
-            "X1.qwq_mean_without_gt",
-            qm.get("without_gt", np.nan),
-            shown=f"{qm.get('without_gt', np.nan):.2f}",
-            note=tag,
-        ),
     ]
-    if t29 is not None and {"judge_gpt_oss_20b", "judge_qwq_32b"} <= set(t29["judge"]):
-        b = t29.set_index("judge")["binary"]
-        d = float(b["judge_gpt_oss_20b"] - b["judge_qwq_32b"])
-        out.append(engine.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}"))
-    if t13 is not None and len(t13):
-        s = t13.set_index("judge")
-        out += [
-            engine.verdict("T06.oss120b_tops_human", s["vs_human"]),
-            engine.verdict("T06.oss120b_tops_programmatic", s["vs_programmatic"]),
-        ]
+    for cond in ("with_gt", "without_gt"):
+        m = qm.get(cond, np.nan)
+        out.append(engine.verdict(f"X1.qwq_mean_{cond}", m, shown=f"{m:.2f}", note=tag))
     return out
 
 
@@ -235,7 +169,7 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
     Findings on their definitions' generators; the decision guide (T06) and its takeaways over
     the five generators its caption names and over the four open-weight ones its numbers use.
     """
-    parts = [_checked_on(findings_on_table2(t2), "paper T02")]
+    parts = [_checked_on(_findings_on_table2(t2), "paper T02")]
     for gens, label in (
         (schema.GENERATORS, "paper T02, 5 generators (T06 caption)"),
         (paper.population("T06").generators, "paper T02, 4 open-weight generators"),
@@ -245,20 +179,12 @@ def audit_table2(t2: pd.DataFrame, guide_reported: pd.DataFrame | None = None) -
             rep = guide_reported[guide_reported["variant"].isin(["best", "runner_up"])]
             keys = ["condition", "difficulty", "judge"]
             cells = t2[t2["generator"].isin(list(gens))]
-            printed = cells["printed"] if "printed" in cells.columns else cells["value"].map(lambda x: f"{x:.1f}")
-            gap, raw = _interval_excess(
-                rep.set_index(keys)["printed"],
-                pd.Series(printed.to_numpy(), index=pd.MultiIndex.from_frame(cells[keys + ["generator"]])),
-                keys,
+            by_cell = pd.Series(
+                cells["printed"].to_numpy(), index=pd.MultiIndex.from_frame(cells[keys + ["generator"]])
             )
-            vs.append(
-                engine.verdict(
-                    "X1.T06_from_T02",
-                    gap,
-                    shown=f"{gap:.2f}",
-                    note=f"max over T06's 12 best/runner-up entries, beyond printed precision; printed difference {raw:.2f}",
-                )
-            )
+            gap, raw = _interval_excess(rep.set_index(keys)["printed"], by_cell, keys)
+            note = f"max over T06's 12 best/runner-up entries, beyond printed precision; printed difference {raw:.2f}"
+            vs.append(engine.verdict("X1.T06_from_T02", gap, shown=f"{gap:.2f}", note=note))
         held = [v.holds is True for v in vs if v.claim_id.startswith(("T06.", "X1.qwq"))]
         if gens is schema.GENERATORS:
             vs.append(engine.verdict("X1.guide_takeaways_5gen", held))
@@ -272,22 +198,12 @@ def _max_abs(a: pd.Series, b: pd.Series) -> float:
     return float(d.abs().max()) if len(d) else np.nan
 
 
-def _rep_series(artifact: str, keys: list[str], query: str | None = None) -> pd.Series:
-    """Return one artifact's reported values indexed by keys (optionally filtered)."""
+def _series(artifact: str, keys: list[str], query: str | None = None, column: str = "value") -> pd.Series:
+    """Return one artifact's reported values (or another column: ``printed``) indexed by keys, optionally
+    filtered by a query; rows without a key left out."""
     r = paper.reported(artifact)
-    if query:
-        r = r.query(query)
-    r = r.dropna(subset=[k for k in keys if k in r.columns])
-    return r.set_index(keys)["value"]
-
-
-def _printed_series(artifact: str, keys: list[str], query: str | None = None) -> pd.Series:
-    """Return one artifact's values as printed (strings) indexed by keys (optionally filtered)."""
-    r = paper.reported(artifact)
-    if query:
-        r = r.query(query)
-    r = r.dropna(subset=keys)
-    return r.set_index(keys)["printed"]
+    r = r.query(query) if query else r
+    return r.dropna(subset=[k for k in keys if k in r.columns]).set_index(keys)[column]
 
 
 def _interval_excess(target: pd.Series, cells: pd.Series, keys: list[str]) -> tuple[float, float]:
@@ -302,6 +218,32 @@ def _interval_excess(target: pd.Series, cells: pd.Series, keys: list[str]) -> tu
     return (float(gap.max()) if len(gap) else np.nan, float(raw.max()) if len(raw) else np.nan)
 
 
+def _pair(pair: tuple[str, str]) -> str:
+    """Return a judge pair as a reader reads it ('GPT-5.4 x QwQ-32B')."""
+    return " x ".join(schema.display(j) for j in pair)
+
+
+def _drawn(cid: str, figure: str, table: str, keys: list[str], query: str | None, note: str) -> engine.Verdict:
+    """Return the verdict of a figure against the table it draws: max |figure - table| over its values."""
+    fig = _series(figure, keys, query)
+    return engine.verdict(
+        cid, _max_abs(fig, _series(table, keys, query).reindex(fig.index)), note=note.format(len(fig))
+    )
+
+
+def tie_rho(cid: str, note: str) -> engine.Verdict:
+    """Return a verdict on the rank correlation of T29's standard and binary columns: every way to break
+    the printed ties gives a rho in [lo, hi], so the claim's value clipped to it (`note` may name
+    {rho}, the ties averaged, {lo} and {hi})."""
+    t29 = paper.reported("T29").dropna(subset=["judge"])
+    std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
+    binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"].reindex(std.index)
+    rho = float(std.rank().corr(binary.rank(), method="pearson"))
+    lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
+    near = float(np.clip(float(engine.claim(cid)["paper_value"]), lo, hi))
+    return engine.verdict(cid, near, shown=f"{lo:+.3f} to {hi:+.3f}", note=note.format(rho=rho, lo=lo, hi=hi))
+
+
 def audit_cross_tables() -> pd.DataFrame:
     """Return X1 part 2: the paper's tables and figures against each other (engine verdicts).
 
@@ -310,165 +252,111 @@ def audit_cross_tables() -> pd.DataFrame:
     Table 13's ranks and rho; Table 10's CI widths.
     """
     out: list[engine.Verdict] = []
-    f10 = paper.reported("F10").query("condition == 'with_gt'")
-    t03 = _rep_series("T03", ["judge", "judge_2", "stat"], "condition == 'with_gt'")
-    hdr = f10[f10["stat"].isin(["agreement", "kappa"])].set_index(["judge", "judge_2", "stat"])["value"]
-    hdr_p = f10[f10["stat"].isin(["agreement", "kappa"])].set_index(["judge", "judge_2", "stat"])["printed"]
-    t03_p = _printed_series("T03", ["judge", "judge_2", "stat"], "condition == 'with_gt'")
+    keys, gt = ["judge", "judge_2", "stat"], "condition == 'with_gt'"
+    f10 = paper.reported("F10").query(gt)
+    hdr = f10[f10["stat"].isin(["agreement", "kappa"])].set_index(keys)
+    t03, t03_p = _series("T03", keys, gt), _series("T03", keys, gt, column="printed")
     for stat, cid in (("agreement", "X1.F10_from_T03"), ("kappa", "X1.F10_kappa_from_T03")):
-        h = hdr.xs(stat, level="stat")
+        h = hdr["value"].xs(stat, level="stat")
         t = t03.xs(stat, level="stat").reindex(h.index)
-        gap, _ = _interval_excess(hdr_p.xs(stat, level="stat"), t03_p.xs(stat, level="stat"), ["judge", "judge_2"])
-        out.append(
-            engine.verdict(
-                cid,
-                gap,
-                shown=f"{gap:g} beyond printed precision",
-                note="; ".join(
-                    f"{schema.display(a)} x {schema.display(b)}: {h[(a, b)]:g} vs {t[(a, b)]:g}" for a, b in h.index
-                ),
-            )
-        )
+        gap, _ = _interval_excess(hdr["printed"].xs(stat, level="stat"), t03_p.xs(stat, level="stat"), keys[:2])
+        note = "; ".join(f"{_pair(ab)}: {h[ab]:g} vs {t[ab]:g}" for ab in h.index)
+        out.append(engine.verdict(cid, gap, shown=f"{gap:g} beyond printed precision", note=note))
     cells = f10[f10["stat"] == "share_of_verdicts"]
     diag = cells[cells["variant"].map(lambda v: v.split("|")[0] == v.split("|")[1])]
     dsum = diag.groupby(["judge", "judge_2"])["value"].sum()
-    h = hdr.xs("agreement", level="stat")
-    out.append(
-        engine.verdict(
-            "X1.F10_diagonal",
-            _max_abs(h, dsum.reindex(h.index)),
-            shown=f"{_max_abs(h, dsum.reindex(h.index)):.1f}",
-            note="; ".join(
-                f"{schema.display(a)} x {schema.display(b)}: diagonal {dsum[(a, b)]:.1f}" for a, b in h.index
-            ),
-        )
-    )
+    h = hdr["value"].xs("agreement", level="stat")
+    dev = _max_abs(h, dsum.reindex(h.index))
+    note = "; ".join(f"{_pair(ab)}: diagonal {dsum[ab]:.1f}" for ab in h.index)
+    out.append(engine.verdict("X1.F10_diagonal", dev, shown=f"{dev:.1f}", note=note))
     t09 = paper.reported("T09").query("stat == 'valid_records'")
     body = t09.dropna(subset=["generator", "difficulty"])
     tot_row = t09[t09["generator"].isna() & t09["difficulty"].notna()].set_index("difficulty")["value"]
     tot_col = t09[t09["generator"].notna() & t09["difficulty"].isna()].set_index("generator")["value"]
     grand = float(t09[t09["generator"].isna() & t09["difficulty"].isna()]["value"].iloc[0])
-    devs = [
+    dev = max(
         _max_abs(body.groupby("difficulty")["value"].sum(), tot_row),
         _max_abs(body.groupby("generator")["value"].sum(), tot_col),
         abs(body["value"].sum() - grand),
-    ]
-    out.append(
-        engine.verdict(
-            "X1.T09_totals", max(devs), shown=f"{max(devs):g}", note=f"rows, columns, grand total {grand:,.0f}"
-        )
     )
-    out.append(engine.verdict("X1.T09_tuples", grand * 6, shown=f"{grand * 6:,.0f}"))
-    out.append(engine.verdict("X1.T09_instances", grand * 12, shown=f"{grand * 12:,.0f}"))
-    out.append(engine.verdict("X1.T09_success_rate", 100 * grand / 57120, shown=f"{100 * grand / 57120:.2f}"))
-    fig = _rep_series("F03", ["judge", "condition", "metric"], "stat == 'alignment'")
-    tab = _rep_series("T24", ["judge", "condition", "metric"], "stat == 'alignment'")
-    out.append(engine.verdict("X1.F03_from_T24", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} bars"))
     f03 = paper.reported("F03").query("stat == 'alignment'")
     spread = f03.groupby(["condition", "metric"])["value"].agg(lambda v: v.max() - v.min())
-    out.append(
-        engine.verdict("F03.seq_spread_gt", spread[("with_gt", "sequence_accuracy")], note="from the figure's bars")
+    bars = "from the figure's bars"
+    out += [
+        engine.verdict("X1.T09_totals", dev, shown=f"{dev:g}", note=f"rows, columns, grand total {grand:,.0f}"),
+        engine.verdict("X1.T09_tuples", grand * 6, shown=f"{grand * 6:,.0f}"),
+        engine.verdict("X1.T09_instances", grand * 12, shown=f"{grand * 12:,.0f}"),
+        engine.verdict("X1.T09_success_rate", 100 * grand / 57120, shown=f"{100 * grand / 57120:.2f}"),
+        _drawn("X1.F03_from_T24", "F03", "T24", ["judge", "condition", "metric"], "stat == 'alignment'", "{} bars"),
+        engine.verdict("F03.seq_spread_gt", spread[("with_gt", "sequence_accuracy")], note=bars),
+        engine.verdict("F03.seq_spread_nogt", spread[("without_gt", "sequence_accuracy")], note=bars),
+        engine.verdict("F03.within_3pp_nogt", spread.xs("without_gt").round(2), note=bars + ", per metric"),
+        _drawn("X1.F06_from_T07", "F06", "T07", ["dag_type", "stat"], None, "{} labels"),
+        _drawn("X1.F07_from_T08", "F07", "T08", ["variant", "stat"], None, "three means"),
+    ]
+    f05 = paper.reported("F05").dropna(subset=["difficulty"])
+    f05 = f05.pivot_table(index=["condition", "difficulty"], columns="variant", values="value")
+    gap = float((f05["structured"] - f05["freeform"] - f05["structured_minus_freeform"]).abs().max())
+    t02p = _series("T02", ["generator", "judge", "difficulty", "condition"], column="printed")
+    t04p = _series(
+        "T04", ["generator", "difficulty", "condition"], "stat == 'alignment' and condition == 'without_gt'", "printed"
     )
-    out.append(
-        engine.verdict(
-            "F03.seq_spread_nogt", spread[("without_gt", "sequence_accuracy")], note="from the figure's bars"
-        )
-    )
-    out.append(
-        engine.verdict(
-            "F03.within_3pp_nogt", spread.xs("without_gt").round(2), note="from the figure's bars, per metric"
-        )
-    )
-    fig = _rep_series("F06", ["dag_type", "stat"])
-    tab = _rep_series("T07", ["dag_type", "stat"])
-    out.append(engine.verdict("X1.F06_from_T07", _max_abs(fig, tab.reindex(fig.index)), note=f"{len(fig)} labels"))
-    fig = _rep_series("F07", ["variant", "stat"])
-    tab = _rep_series("T08", ["variant", "stat"])
-    out.append(engine.verdict("X1.F07_from_T08", _max_abs(fig, tab.reindex(fig.index)), note="three means"))
-    f05 = (
-        paper.reported("F05")
-        .dropna(subset=["difficulty"])
-        .pivot_table(index=["condition", "difficulty"], columns="variant", values="value")
-    )
-    gap = (f05["structured"] - f05["freeform"] - f05["structured_minus_freeform"]).abs().max()
-    out.append(engine.verdict("X1.F05_gaps", float(gap), shown=f"{gap:.2f}", note="six printed gaps"))
-    out.append(
+    d04, raw04 = _interval_excess(t04p, t02p, ["generator", "difficulty", "condition"])
+    both = "stat == 'alignment' and condition in ['with_gt', 'without_gt']"
+    t01p = _series("T01", ["generator", "judge", "difficulty", "condition"], both, "printed")
+    d01, raw01 = _interval_excess(t01p, t02p, ["generator", "judge", "difficulty", "condition"])
+    std = "variant == 'standard' and stat == 'alignment'"
+    d29, raw29 = _interval_excess(_series("T29", ["judge", "condition"], std, "printed"), t02p, ["judge", "condition"])
+    note29 = f"standard column vs the 15-cell with-GT mean (T29's population); printed difference {raw29:.2f}"
+    out += [
+        engine.verdict("X1.F05_gaps", gap, shown=f"{gap:.2f}", note="six printed gaps"),
         engine.verdict(
             "X1.F05_caption_range",
             f05.xs("with_gt")["structured_minus_freeform"],
             note="without GT the figure prints +4.6 to +6.0",
-        )
-    )
-    t02p = _printed_series("T02", ["generator", "judge", "difficulty", "condition"])
-    t04p = _printed_series("T04", ["generator", "difficulty", "condition"], "stat == 'alignment'")
-    t04p = t04p[t04p.index.get_level_values("condition") == "without_gt"]
-    d04, raw04 = _interval_excess(t04p, t02p, ["generator", "difficulty", "condition"])
-    out.append(
+        ),
         engine.verdict(
             "X1.T04_from_T02", d04, shown=f"{d04:.2f}", note=f"1.0-default column; printed difference {raw04:.3f}"
-        )
-    )
-    t01p = _printed_series("T01", ["generator", "judge", "difficulty", "condition"], "stat == 'alignment'")
-    t01p = t01p[t01p.index.get_level_values("condition").isin(["with_gt", "without_gt"])]
-    d01, raw01 = _interval_excess(t01p, t02p, ["generator", "judge", "difficulty", "condition"])
-    out.append(
-        engine.verdict("X1.T01_from_T02", d01, shown=f"{d01:.2f}", note=f"GT and no-GT columns; printed {raw01:.1f}")
-    )
-    t29 = paper.reported("T29").dropna(subset=["judge"])
-    std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
-    std_p = _printed_series("T29", ["judge", "condition"], "variant == 'standard' and stat == 'alignment'")
-    d29, raw29 = _interval_excess(std_p, t02p, ["judge", "condition"])
-    out.append(
-        engine.verdict(
-            "X1.T29_from_T02",
-            d29,
-            shown=f"{d29:.2f}",
-            note=f"standard column vs the 15-cell with-GT mean (T29's population); printed difference {raw29:.2f}",
-        )
-    )
-    binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"]
-    rho29 = float(pd.Series(std).rank().corr(binary.reindex(std.index).rank(), method="pearson"))
-    lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.reindex(std.index).to_numpy(float))
-    near = float(np.clip(float(engine.claim("X1.T29_spearman")["paper_value"]), lo, hi))
-    out.append(
-        engine.verdict(
+        ),
+        engine.verdict("X1.T01_from_T02", d01, shown=f"{d01:.2f}", note=f"GT and no-GT columns; printed {raw01:.1f}"),
+        engine.verdict("X1.T29_from_T02", d29, shown=f"{d29:.2f}", note=note29),
+        tie_rho(
             "X1.T29_spearman",
-            near,
-            shown=f"{lo:+.3f} to {hi:+.3f}",
-            note=f"printed ties averaged: {rho29:+.3f}; every way to break the printed ties gives "
-            f"{lo:+.3f} to {hi:+.3f} (the paper prints 0.03 without a sign)",
-        )
-    )
+            "printed ties averaged: {rho:+.3f}; every way to break the printed ties gives {lo:+.3f} to {hi:+.3f} "
+            "(the paper prints 0.03 without a sign)",
+        ),
+    ]
     t13 = paper.reported("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
     t13w = t13.pivot(index="judge", columns="variant", values="value")
-    out.append(engine.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]))
-    out.append(engine.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"], note="printed T13"))
-    out.append(engine.verdict("T06.oss120b_tops_human", t13w["vs_human"], note="printed T13"))
     rho13 = float(t13w["vs_programmatic"].rank().corr(t13w["vs_human"].rank()))
-    out.append(engine.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"))
-    t10 = (
-        paper.reported("T10")
-        .dropna(subset=["judge"])
-        .pivot_table(index=["judge", "difficulty", "condition"], columns="stat", values="value")
-    )
-    half = ((t10["ci_hi"] - t10["ci_lo"]) / 2).max()
-    out.append(engine.verdict("X1.ci_half_width", float(half), shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"))
+    t10 = paper.reported("T10").dropna(subset=["judge"])
+    t10 = t10.pivot_table(index=["judge", "difficulty", "condition"], columns="stat", values="value")
+    half = float(((t10["ci_hi"] - t10["ci_lo"]) / 2).max())
+    out += [
+        engine.verdict("X1.T13_qwq_human_rank", t13w["vs_human"]),
+        engine.verdict("T06.oss120b_tops_programmatic", t13w["vs_programmatic"], note="printed T13"),
+        engine.verdict("T06.oss120b_tops_human", t13w["vs_human"], note="printed T13"),
+        engine.verdict("X1.T13_spearman", rho13, shown=f"{rho13:.3f}"),
+        engine.verdict("X1.ci_half_width", half, shown=f"{half:.2f}", note="printed T10 (Llama-3.3-70B)"),
+    ]
     return _checked_on(out, "paper tables and figures")
 
 
 def audit_text_table() -> pd.DataFrame:
-    """Return X1 part 3 as a checks table: the text's quoted numbers against the tables they rest on."""
-    return _checked_on(audit_text_numbers(), "paper text vs tables")
-
-
-def audit_text_numbers() -> list[engine.Verdict]:
     """Return X1 part 3: numbers and orderings the text quotes, each against the table it rests on.
 
     Figure 10's matrices (kappa and agreement derived from each 3 x 3 matrix) vs Table 3; Table
     29's deltas vs the judge-side bound 50 x 0.5-rate; the kappa-vs-tier rho vs every tiering of
     Table 3; §1's temperature spread vs Tables 25/27; the RQ2 means vs Table 3; the 24 paired
-    thinking comparisons vs Table 26; the ensemble and best single judge vs Table 2.
+    thinking comparisons vs Table 26; the ensemble and best single judge vs Table 2; the counts and
+    rates the text computes from other tables.
     """
+    verdicts = _agreement_quotes() + _text_quotes() + _text_count_checks()
+    return _checked_on(verdicts, "paper text vs tables")
+
+
+def _agreement_quotes() -> list[engine.Verdict]:
+    """Return the text's agreement numbers against Figure 10's matrices, Table 3 and Table 29."""
     out: list[engine.Verdict] = []
     t03 = paper.reported("T03").query("condition == 'with_gt'").dropna(subset=["judge_2"])
     t03s = t03.set_index(["judge", "judge_2", "stat"])["value"]
@@ -479,64 +367,50 @@ def audit_text_numbers() -> list[engine.Verdict]:
     ):
         tab = t03s.xs(stat, level="stat").reindex(ms.index)
         dev = _max_abs(ms[stat], tab)
-        out.append(
-            engine.verdict(
-                cid,
-                dev,
-                shown=fmt.format(dev),
-                note="; ".join(
-                    f"{schema.display(a)} x {schema.display(b)}: matrix {fmt.format(ms.at[(a, b), stat])} vs T03 "
-                    f"{fmt.format(tab[(a, b)])}"
-                    for a, b in ms.index
-                ),
-            )
+        note = "; ".join(
+            f"{_pair(ab)}: matrix {fmt.format(ms.at[ab, stat])} vs T03 {fmt.format(tab[ab])}" for ab in ms.index
         )
+        out.append(engine.verdict(cid, dev, shown=fmt.format(dev), note=note))
     t29 = paper.reported("T29").dropna(subset=["judge"])
     rate = t29.query("stat == 'half_credit_rate'").set_index("judge")["value"]
     delta = t29.query("variant == 'binary_minus_standard'").set_index("judge")["value"]
     excess = (delta - judge_side_bound(rate.reindex(delta.index))).sort_values(ascending=False)
-    out.append(
-        engine.verdict(
-            "X1.T29_judge_side_bound",
-            float(excess.max()),
-            shown=f"{excess.max():+.2f}",
-            note="; ".join(
-                f"{schema.display(j)} delta {delta[j]:.1f} vs bound {0.5 * rate[j]:.1f}"
-                for j in excess.index
-                if excess[j] > 0
-            ),
-        )
+    note = "; ".join(
+        f"{schema.display(j)} delta {delta[j]:.1f} vs bound {0.5 * rate[j]:.1f}" for j in excess.index if excess[j] > 0
     )
     gain = stats.spearman(rate.reindex(delta.index), delta)[0]
-    out.append(engine.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="printed T29 columns"))
+    out += [
+        engine.verdict("X1.T29_judge_side_bound", float(excess.max()), shown=f"{excess.max():+.2f}", note=note),
+        engine.verdict("T29.half_rate_gain", gain, shown=f"{gain:+.3f}", note="printed T29 columns"),
+    ]
     kappa = t03.query("stat == 'kappa'")
     search = tier_search(kappa.assign(kappa=kappa["value"]), "with_gt")
     target = engine.claim("X1.tier_rho_with_gt")
-    bound = engine.half_unit(target["printed"])
-    hits = search[(search["rho"] - float(target["paper_value"])).abs() <= bound + 1e-9]
+    hits = search[(search["rho"] - float(target["paper_value"])).abs() <= engine.half_unit(target["printed"]) + 1e-9]
     cap = search[search["capacity_ordered"]].dropna(subset=["rho"])
     near = cap.iloc[int((cap["rho"] - float(target["paper_value"])).abs().to_numpy().argmin())]
-    out.append(  # unverifiable, not inconsistent: the paper never defines its tiers
-        engine.not_reproduced(
-            "X1.tier_rho_with_gt",
-            "the paper's judge tiers (never defined): the closest of "
-            f"{len(cap)} capacity-ordered tierings gives {near['rho']:.3f} ({near['tiering']}); "
-            f"{len(hits)} of {len(search)} ordinal tierings give -0.171, none capacity-ordered: "
-            + " | ".join(hits["tiering"]),
-        )
+    why = (  # unverifiable, not inconsistent: the paper never defines its tiers
+        "the paper's judge tiers (never defined): the closest of "
+        f"{len(cap)} capacity-ordered tierings gives {near['rho']:.3f} ({near['tiering']}); "
+        f"{len(hits)} of {len(search)} ordinal tierings give -0.171, none capacity-ordered: "
+        + " | ".join(hits["tiering"])
     )
-    out.append(engine.not_reproduced("X1.tier_rho_without_gt", "Table 3 prints no without-GT kappas"))
-    temp = paper.reported("T25").query("stat == 'max_spread'")["value"]
-    out.append(
-        engine.verdict(
-            "X1.temperature_intro",
-            float(temp.max()),
-            shown=f"{temp.max():.2f}",
-            note="T25 (Qwen3-32B on Llama-3.3-70B) 0.6; T27 (GPT-OSS-120B on Llama-3.1-8B) 0.25",
-        )
-    )
-    for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):  # noqa: B007 (read by query's @stat)
-        m = float(t03.query("stat == @stat")["value"].mean())
+    out += [
+        engine.not_reproduced("X1.tier_rho_with_gt", why),
+        engine.not_reproduced("X1.tier_rho_without_gt", "Table 3 prints no without-GT kappas"),
+    ]
+    return out
+
+
+def _text_quotes() -> list[engine.Verdict]:
+    """Return the text's temperature spread, RQ2 means and pairs, GT lifts, weighting schemes, thinking
+    pairs and RQ3's best single judge and ensemble gap against the tables they rest on."""
+    temp = float(paper.reported("T25").query("stat == 'max_spread'")["value"].max())
+    note = "T25 (Qwen3-32B on Llama-3.3-70B) 0.6; T27 (GPT-OSS-120B on Llama-3.1-8B) 0.25"
+    out = [engine.verdict("X1.temperature_intro", temp, shown=f"{temp:.2f}", note=note)]
+    t03 = paper.reported("T03").query("condition == 'with_gt'").dropna(subset=["judge_2"])
+    for stat, cid in (("agreement", "X1.mean_agreement_T03"), ("kappa", "X1.mean_kappa_T03")):
+        m = float(t03.loc[t03["stat"] == stat, "value"].mean())
         out.append(engine.verdict(cid, m, shown=f"{m:.3f}", note="15 pairs"))
     agree = t03.query("stat == 'agreement'")
     agree = pd.Series(agree["value"].to_numpy(float), index=agree["judge"] + "|" + agree["judge_2"])
@@ -544,53 +418,34 @@ def audit_text_numbers() -> list[engine.Verdict]:
         engine.verdict("CJ.highest_pair", agree, note="T03 with-GT agreement"),
         engine.verdict("CJ.lowest_pair", agree, note="T03 with-GT agreement"),
     ]
-    t24 = paper.reported("T24").query("stat == 'alignment'")
-    lift = t24.pivot_table(index=["judge", "metric"], columns="condition", values="value")
+    lift = paper.reported("T24").query("stat == 'alignment'")
+    lift = lift.pivot_table(index=["judge", "metric"], columns="condition", values="value")
     lift = (lift["with_gt"] - lift["without_gt"]).unstack("metric")
     for cid, j in (("gpt_5_4", "judge_gpt_5_4"), ("gemini", "judge_gemini_2_5_pro")):
-        row = lift.loc[j]
+        shown = ", ".join(f"{m} {x:+.1f}" for m, x in lift.loc[j].items())
         out.append(
-            engine.verdict(
-                f"CF2.seq_concentration_{cid}",
-                row,
-                note="T24 with minus without GT",
-                shown=", ".join(f"{m} {x:+.1f}" for m, x in row.items()),
-            )
+            engine.verdict(f"CF2.seq_concentration_{cid}", lift.loc[j], note="T24 with minus without GT", shown=shown)
         )
-    out.append(
-        engine.verdict(
-            "X1.weighting_schemes_named",
-            len(WEIGHTINGS_NAMED_IN_TEXT),
-            note="§3.2 names " + ", ".join(WEIGHTINGS_NAMED_IN_TEXT) + "; the fifth the package uses is param_x0.5",
-        )
-    )
+    named = "§3.2 names " + ", ".join(WEIGHTINGS_NAMED_IN_TEXT) + "; the fifth the package uses is param_x0.5"
     t26 = paper.reported("T26").query("variant == 'on_minus_off'").dropna(subset=["generator", "difficulty"])
-    out.append(engine.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"))
-    t02 = paper.reported("T02")
-    hard = t02[(t02["difficulty"] == "hard") & (t02["condition"] == "without_gt") & (t02["stat"] == "alignment")]
+    out += [
+        engine.verdict("X1.weighting_schemes_named", len(WEIGHTINGS_NAMED_IN_TEXT), note=named),
+        engine.verdict("X1.cot_pairs", len(t26), note=f"max |on - off| {t26['value'].abs().max():.1f} pp"),
+    ]
+    gens = list(paper.population("C-J").generators)
+    hard = paper.reported("T02").query("difficulty == 'hard' and condition == 'without_gt' and stat == 'alignment'")
     n = paper.reported("T09").query("stat == 'valid_records' and difficulty == 'hard'").set_index("generator")["value"]
-    hard = hard[hard["generator"].isin(list(paper.population("C-J").generators))]
+    hard = hard[hard["generator"].isin(gens)]
     w = hard.assign(n=hard["generator"].map(n), x=hard["value"] * hard["generator"].map(n)).groupby("judge")
     m = w["x"].sum() / w["n"].sum()  # RQ3 pools records (docs/DECISIONS.md), over its declared population
     best = m.idxmax()
-    out.append(
-        engine.verdict(
-            "CJ.best_single_hard_nogt",
-            float(m[best]),
-            shown=f"{m[best]:.2f}",
-            note=f"T02 {len(paper.population('C-J').generators)} generators, records pooled (T09): best {schema.display(best)}",
-        )
-    )
     ens = float(engine.claim("CJ.ensemble_hard_nogt_v1")["paper_value"])  # the gap's "<= 0.4" is v1's, beside v1's 79.5
-    out.append(
-        engine.verdict(
-            "CJ.ensemble_gap_to_best",
-            abs(ens - m[best]),
-            shown=f"{abs(ens - m[best]):.2f}",
-            note=f"v1 ensemble {ens:g} vs T02 best {schema.display(best)} {m[best]:.2f} (the draft's 77.6 has no such claim)",
-        )
-    )
-    return out + _text_count_checks()
+    pooled = f"T02 {len(gens)} generators, records pooled (T09): best {schema.display(best)}"
+    vs = f"v1 ensemble {ens:g} vs T02 best {schema.display(best)} {m[best]:.2f} (the draft's 77.6 has no such claim)"
+    return out + [
+        engine.verdict("CJ.best_single_hard_nogt", float(m[best]), shown=f"{m[best]:.2f}", note=pooled),
+        engine.verdict("CJ.ensemble_gap_to_best", abs(ens - m[best]), shown=f"{abs(ens - m[best]):.2f}", note=vs),
+    ]
 
 
 def _pair_checks(t03: pd.DataFrame) -> list[engine.Verdict]:
@@ -616,27 +471,20 @@ def _text_count_checks() -> list[engine.Verdict]:
     per_gen = body.groupby(level="generator").sum()
     rows = float(t07["records_total"]) * len(schema.DIFFICULTIES)
     caps = t09.query("stat == 'theoretical_max'").dropna(subset=["generator"])["value"]
-    t12 = paper.reported("T12").dropna(subset=["metric"]).query("stat in ['agree', 'disagree']")
-    per_metric = t12.groupby("metric")["value"].sum()
-    agree = paper.reported("T12").dropna(subset=["metric"]).query("stat == 'agreement'").set_index("metric")["value"]
+    t12 = paper.reported("T12").dropna(subset=["metric"])
+    per_metric = t12.query("stat in ['agree', 'disagree']").groupby("metric")["value"].sum()
+    agree = t12.query("stat == 'agreement'").set_index("metric")["value"]
     tot = t09[t09["generator"].isna() & t09["difficulty"].isna()].set_index("stat")["value"]
     smol = body.xs("smollm3_3b", level="generator") / float(t07["records_total"]) * 100
+    attrition = {k: 100 * per_gen[g] / rows - 100 for k, g in (("smollm", "smollm3_3b"), ("qwen", "qwen3_32b"))}
+    null = 100 * tot["judge_null_tuples_excluded"] / tot["unique_tuples"]
+    caps_note = f"T07 {t07['records_total']:,.0f} records x 3; T09 theoretical max {caps.min():,.0f}-{caps.max():,.0f}"
     return (
         _pair_checks(paper.reported("T03"))
         + _more_count_checks(body)
         + [
-            engine.verdict(
-                "X1.rows_per_generator",
-                rows,
-                shown=f"{rows:,.0f}",
-                note=f"T07 {t07['records_total']:,.0f} records x 3; T09 theoretical max {caps.min():,.0f}-{caps.max():,.0f}",
-            ),
-            *(
-                engine.verdict(
-                    f"X1.attrition_{k}", 100 * per_gen[g] / rows - 100, shown=f"{100 * per_gen[g] / rows - 100:.2f}"
-                )
-                for k, g in (("smollm", "smollm3_3b"), ("qwen", "qwen3_32b"))
-            ),
+            engine.verdict("X1.rows_per_generator", rows, shown=f"{rows:,.0f}", note=caps_note),
+            *(engine.verdict(f"X1.attrition_{k}", a, shown=f"{a:.2f}") for k, a in attrition.items()),
             engine.verdict(
                 "X1.smollm_medium_rate", float(smol["medium"]), shown=f"{smol['medium']:.2f}", note="T09 / 3,808"
             ),
@@ -646,12 +494,7 @@ def _text_count_checks() -> list[engine.Verdict]:
                 shown=f"{smol['easy']:.2f}, {smol['hard']:.2f}",
                 note="T09 / 3,808",
             ),
-            engine.verdict(
-                "X1.null_share",
-                100 * tot["judge_null_tuples_excluded"] / tot["unique_tuples"],
-                shown=f"{100 * tot['judge_null_tuples_excluded'] / tot['unique_tuples']:.2f}",
-                note="the text's own ~10,498 over T09's tuples",
-            ),
+            engine.verdict("X1.null_share", null, shown=f"{null:.2f}", note="the text's own ~10,498 over T09's tuples"),
             engine.verdict("X1.human_verdicts", float(per_metric.sum()), note="T12 agree + disagree, four metrics"),
             engine.verdict("X1.human_records", per_metric, note="T12 agree + disagree per metric"),
             engine.verdict(
@@ -668,40 +511,30 @@ def _more_count_checks(t09_cells: pd.Series) -> list[engine.Verdict]:
     cells = len(t02[["generator", "judge", "difficulty"]].drop_duplicates())
     t20 = paper.reported("T20").set_index(["variant", "stat"])["value"]
     per_criterion = t20.unstack("stat")[["all_yes", "all_no", "mixed"]].dropna().sum(axis=1)
+    paraphrase = 100 - t20[("medium_harder_than_easy", "unanimity")]
     t24 = paper.reported("T24").query("stat == 'alignment' and condition == 'with_gt'")
     w24 = t24.pivot_table(index="judge", columns="metric", values="value").reindex(schema.MAIN_JUDGES)
-    t28 = (
-        paper.reported("T28")
-        .query("stat == 'alignment'")
-        .pivot_table(index="judge", columns="dag_type", values="value")
-    )
+    t28 = paper.reported("T28").query("stat == 'alignment'")
+    t28 = t28.pivot_table(index="judge", columns="dag_type", values="value")
     trail = t28.loc["judge_qwq_32b"] - t28.loc["judge_gemini_2_5_pro"]
-    seq = w24["sequence_accuracy"]
+    seq = float(w24["sequence_accuracy"].max() - w24["sequence_accuracy"].min())
     tool = float(w24.at["judge_gpt_oss_120b", "tool_selection"] - w24.at["judge_gpt_oss_20b", "tool_selection"])
     llama = t09_cells.xs("llama_3_3_70b_instruct", level="generator")
+    app_i = float(worked_example_AppI().set_index("metric").at["sequence_accuracy", "p"])
     return [
         engine.verdict("X1.llama70b_cells", llama, shown=f"{llama.min():,.0f}-{llama.max():,.0f}", note="T09"),
         engine.verdict("X1.factorial_cells", cells, note="T02's (generator, judge, difficulty) cells"),
-        engine.verdict(
-            "X1.paraphrase_share",
-            100 - t20[("medium_harder_than_easy", "unanimity")],
-            shown=f"{100 - t20[('medium_harder_than_easy', 'unanimity')]:.1f}",
-            note="100 - T20",
-        ),
+        engine.verdict("X1.paraphrase_share", paraphrase, shown=f"{paraphrase:.1f}", note="100 - T20"),
         engine.verdict("X1.T20_triplets", per_criterion, note="T20 per criterion"),
         engine.verdict("X1.T20_per_topology", float(per_criterion.max()) / len(schema.TOPOLOGIES), note="T20 / 6"),
-        engine.verdict("X1.T24_seq_gap_gt", float(seq.max() - seq.min()), shown=f"{seq.max() - seq.min():.1f}"),
+        engine.verdict("X1.T24_seq_gap_gt", seq, shown=f"{seq:.1f}"),
         engine.verdict("X1.T24_tool_scale_gap", tool, shown=f"{tool:.1f}"),
         engine.verdict("X1.T24_param_cov_range", w24[["parameter_structure", "query_coverage"]].stack()),
         engine.verdict(
             "X1.T28_fan_out_top", float(t28["fan_out"].max()), note=f"T28: {schema.display(t28['fan_out'].idxmax())}"
         ),
         engine.verdict("X1.T29_cells", len(t02[["generator", "difficulty"]].drop_duplicates()), note="T02"),
-        engine.verdict(
-            "X1.AppI_seq_score",
-            float(worked_example_AppI().set_index("metric").at["sequence_accuracy", "p"]),
-            note="Eq. 3 on App. I's calls",
-        ),
+        engine.verdict("X1.AppI_seq_score", app_i, note="Eq. 3 on App. I's calls"),
         engine.verdict(
             "X1.T28_weakest_trail", trail, shown=", ".join(f"{d} {x:.1f}" for d, x in trail.items()), note="T28"
         ),
@@ -727,7 +560,7 @@ def t23_checks(bench, condition: str = "with_gt") -> list[engine.Verdict]:
 
 
 # ---- the census: every number of the v1 text, mapped to what it rests on -----------------------
-CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
+_CENSUS_FILE: str = "census/v1_text_numbers.csv"  # under data/paper/: every number of the v1 text, its mapping
 
 
 # consistent: an independent source (a table the draft prints, a sum or count of one, another table,
@@ -780,198 +613,9 @@ def independent_source(source: str) -> bool:
     return any(_INDEPENDENT_SOURCE.search(part.strip()) for part in str(source).split(";"))
 
 
-_SKIPPED_SECTIONS = ("References", "Appendix V", "Appendix W", "Appendix X")  # citations, survey, prompt text
-
-
-_MODEL = re.compile(
-    r"(GPT-OSS-\d+B|GPT-\d(?:\.\d)?|Qwen\d?(?:\.\d)?-?\d*\.?\d*B?|QwQ-\d+B|Llama-\d(?:\.\d)?-\d+B|SmolLM\d-\d+B|"
-    r"\d\.\d-default|(?<=default to )“?\d\.\d|0,\s*0\.5,\s*1(?:0,\s*0\.5,\s*1)?|"  # prompt names, the verdict scale
-    r"Gemini[- ]\d\.\d[- ]Pro|Claude[- ]Sonnet[- ]\d(?:\.\d)?|Prometheus-\d|Phi-\d|\b\d+(?:\.\d)?B\b|\bC\d\b|\bA\d\b|"
-    r"\b(?:Table|Figure|Fig|Appendix|Section|Eq|Eqs|Tables|Figures|Finding|Findings|Case|RQ|seed)\.?\s*\d+[a-z]?"
-    r"(?:\s*(?:[-–,]|and)\s*\d+[a-z]?)*|§\s*\d*(?:\.\d+)?|(?<![\d.,])(?:(?:19|20)\d\d[a-z]?){1,2}(?![\d.,]\d))"
-)
-
-
-_NUMBER = re.compile(r"[+−-]?\d[\d.,]*")
-
-
-def _plain(line: str) -> str:
-    """Return a line of the HTML-to-Markdown text without link targets, escapes and LaTeX source."""
-    line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)  # [2](https://...) -> 2
-    line = line.replace("\\{,\\}", ",").replace("\\", "\\").replace("\\.", ".").replace("\\-", "-")
-    line = re.sub(r"\\[A-Za-z]+", " ", line)  # \\times, \\mathrm, ...
-    line = re.sub(r"\\.", "", line)  # remaining escapes (\\%, \\{, \\})
-    return line.replace("\u2212", "-")
-
-
-def _doubled(token: str) -> bool:
-    """Return True when a token is one number written twice ('93.993.9', '55')."""
-    half = len(token) // 2
-    return len(token) % 2 == 0 and token[:half] == token[half:]
-
-
-def _undouble(token: str, after: str = "") -> str:
-    """Return a number token rendered twice (HTML text then its LaTeX source: '93.993.9') once; a
-    doubled single digit only when a word or '=' follows ('66judges') or it opens a doubled range
-    ('55-88pp' is 5-8), not the 77 of '77-82%'."""
-    sign, body = (token[0], token[1:]) if token[:1] in "+-−" else ("", token)
-    if sign and _doubled(body):  # '-88pp' closing a doubled range, '-0.8-0.8pp'
-        token = body
-    elif not _doubled(token):
-        return token
-    nxt = re.match(r"[–-](\d[\d.]*)", after)
-    if len(token) > 2 or after[:1].isalpha() or after[:1] == "=" or (nxt and _doubled(nxt.group(1))):
-        return sign + token[: len(token) // 2]
-    return sign + token
-
-
-# footnote markers: '55footnotemark:5', '22footnotetext:', and a digit written three times before the
-# footnote's text ('333Spearman's rho ...', '111A Directed Acyclic Graph')
-_FOOTNOTE = re.compile(r"\d*footnote(?:mark|text)\s*:?\s*\d*|(\d)\1\1(?=[A-Z])")
-
-
-# 'A×B=C' then its LaTeX source 'A B=C' (× dropped with the markup): the source copy is removed
-_EQUATION = re.compile(r"(\d[\d,.]*)((?:×\s*\d[\d,.]*\s*[A-Za-z]*)+)=(\d[\d,.]*?)\1\s[^=]*=\s*\3")
-
-
-def _unit(after: str, token: str) -> str:
-    """Return the unit a number's next characters give: '×' (a ratio: '1.5×', not the product '3,808×3'),
-    'pp', '%' or ''."""
-    a = after.lstrip()
-    if a.startswith(("×", "x ")):
-        rest = a[1:].lstrip()
-        return "" if rest[:1].isdigit() and not rest.startswith(token) else "×"
-    return "pp" if a.startswith("pp") else "%" if a.startswith("%") else ""
-
-
-def text_numbers(text: str) -> pd.DataFrame:
-    """Return every number of the paper's prose: section, line, number (as printed), context.
-
-    Reference labels (Table 2, Eq. 5b, Appendix F), model names (GPT-5.4, Qwen3-32B), years and
-    the sections of citations and prompt text (`_SKIPPED_SECTIONS`) are not numbers of the text."""
-    rows, section = [], "Front matter"
-    for i, raw in enumerate(text.splitlines(), start=1):
-        if raw.startswith("#"):
-            head = re.sub(r"^#+\s*", "", raw).replace("\\", "")
-            m = re.match(
-                r"(Appendix\s*[A-Z])|(\d+(?:\.\d+)?)|(Abstract|Limitations|Ethical|Acknowledgements|References)", head
-            )
-            if m:
-                section = (
-                    m.group(1).replace("Appendix", "Appendix ").replace("  ", " ")
-                    if m.group(1)
-                    else f"§{m.group(2)}"
-                    if m.group(2)
-                    else m.group(3)
-                )
-                section = section if not section.startswith("§") or "." in section else section
-            continue
-        if section.startswith(_SKIPPED_SECTIONS) or not raw.strip() or raw.startswith("Source:"):
-            continue
-        plain = _EQUATION.sub(r"\1\2=\3 ", _FOOTNOTE.sub(" ", _plain(raw)))
-        cites = " ".join(dict.fromkeys(_cited(plain)))
-        line = _MODEL.sub(" ", plain)
-        prev, prev_end = "", -1
-        for m in _NUMBER.finditer(line):
-            tok = _undouble(m.group(0).rstrip(".,"), line[m.end() : m.end() + 12])
-            if tok[:1] in "+-" and line[m.start() - 1 : m.start()].isdigit():  # '8-19': a range, not -19
-                tok = tok[1:]
-            if not re.search(r"\d", tok) or tok.count(".") > 1:
-                continue
-            if len(tok) == 1 and line[m.end() : m.end() + 1] in ("a", "b"):  # an equation label: (5a), (4b)
-                continue
-            between = line[prev_end : m.start()]
-            same = tok.lstrip("+-") == prev.lstrip("+-")  # '-0.8-0.8pp': the text, then its source
-            prev, prev_end, again = tok, m.end(), same and not re.search(r"[^\W\d_]", between)
-            unit = _unit(line[m.end() : m.end() + 4 + len(tok)], tok)
-            if again:  # '82%82\\%', '1.5×1.5\\times': the HTML text then its LaTeX source, one number
-                rows[-1]["unit"] = rows[-1]["unit"] or unit
-                continue
-            ctx = line[max(0, m.start() - 50) : m.end() + 30].replace("\n", " ")
-            rows.append(
-                {
-                    "section": section,
-                    "line": i,
-                    "number": tok,
-                    "unit": unit,
-                    "context": " ".join(ctx.split()),
-                    "cites": cites,
-                }
-            )
-    return pd.DataFrame(rows, columns=["section", "line", "number", "unit", "context", "cites"])
-
-
 def _norm(num: str) -> str:
     """Return a printed number without sign, thousands separators or a trailing dot ('+1,322' -> '1322')."""
     return str(num).strip().lstrip("+-−").replace(",", "").rstrip(".")
-
-
-def _section_tags(section: str) -> tuple[str, ...]:
-    """Return how engine.csv sources name a section ('§4.2' -> ('§4.2',), 'Appendix H' -> ('App. H',))."""
-    if section.startswith("Appendix "):
-        return (f"App. {section[-1]}",)
-    if section.startswith("§"):
-        return (section, section.split(".")[0]) if "." in section else (section,)
-    return (section.lower(), section)
-
-
-_UNIT_EXCLUDES: dict[str, tuple[str, ...]] = {  # claim units a number followed by '×', 'pp' or '%' cannot be
-    "×": ("pp", "%", "count", "kappa", "rho", "score", "rank", "p", "sign"),
-    "pp": ("ratio", "count", "kappa", "rho", "rank", "p"),
-    "%": ("ratio", "count", "kappa", "rho", "rank", "p"),
-}
-
-
-def _significant(n: str) -> int:
-    """Return the significant digits of a normalised number ('0.172' -> 3, '11424' -> 5)."""
-    return sum(ch.isdigit() for ch in n.lstrip("0.")) if n.strip("0.") else 0
-
-
-def map_text_numbers(numbers: pd.DataFrame, paper_dir: Path | str | None = None) -> pd.DataFrame:
-    """Return `text_numbers` with ``mapped_to`` and ``how``: the claim of claims.csv sourced to its
-    section whose printed value it is (of a unit its text allows: '1.5 pp' is not a ratio), else a
-    claim anywhere with that value when the number has three or more significant digits, else a printed
-    cell of a table or figure its paragraph cites, else (two or more significant digits) of one its
-    section cites, else unmapped (''). Automatic: the ``how`` column says which rule mapped each number."""
-    cl = engine.claims(paper_dir)
-    by_value: dict[str, list[tuple[str, str, str]]] = {}
-    for c in cl[cl["unit"] != "sign"].itertuples():  # a sign claim's 1 / -1 is no printed number
-        for v in (c.printed, c.printed_hi):
-            if isinstance(v, str) and v.strip():
-                by_value.setdefault(_norm(v), []).append((c.claim_id, str(c.source), str(c.unit)))
-    files = paper._artifact_files(paper_dir)
-    cells: dict[str, set[str]] = {}
-    for aid in files:
-        r = paper.reported(aid, paper_dir)
-        cells[aid] = set(r["printed"].dropna().map(_norm)) if "printed" in r.columns else set()
-    section_cites = numbers.groupby("section")["cites"].agg(lambda c: list(dict.fromkeys(" ".join(c).split())))
-    out = numbers.copy()
-    mapped, how = [], []
-    for row in numbers.itertuples():
-        n = _norm(row.number)
-        bad = _UNIT_EXCLUDES.get(str(getattr(row, "unit", "")), ())
-        hits = [(cid, src) for cid, src, unit in by_value.get(n, []) if unit not in bad]
-        own = [cid for cid, src in hits if any(t in src for t in _section_tags(row.section))]
-        cited = [a for a in str(row.cites).split() if a in cells and n in cells[a]]
-        near = [a for a in section_cites.get(row.section, []) if a in cells and n in cells[a]]
-        if own:
-            mapped.append(own[0]), how.append("claim (its section)")
-        elif hits and _significant(n) >= 3:
-            mapped.append(hits[0][0]), how.append("claim (value)")
-        elif cited:
-            mapped.append(cited[0]), how.append("table cell (cited)")
-        elif near and _significant(n) >= 2:
-            mapped.append(near[0]), how.append("table cell (section cites)")
-        else:
-            mapped.append(""), how.append("")
-    out["mapped_to"], out["how"] = mapped, how
-    return out
-
-
-def _cited(context: str) -> list[str]:
-    """Return the artifact IDs a sentence cites ('Table 2' -> T02, 'Figure 10' -> F10)."""
-    ids = [f"T{int(x):02d}" for x in re.findall(r"Tables?\s*(\d+)", context)]
-    return ids + [f"F{int(x):02d}" for x in re.findall(r"Fig(?:ure|\.)?s?\s*(\d+)", context)]
 
 
 def _cell_sources(census: pd.DataFrame) -> pd.Series:
@@ -1014,7 +658,7 @@ def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> p
 def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
     """Return data/paper/census/v1_text_numbers.csv (every number of the v1 text and what it is mapped to)."""
     return pd.read_csv(
-        paper._paper_dir(paper_dir) / CENSUS_FILE,
+        paper._paper_dir(paper_dir) / _CENSUS_FILE,
         dtype=str,
         keep_default_na=False,
     )

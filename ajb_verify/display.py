@@ -23,12 +23,9 @@ from ajb_verify import engine
 __all__ = [
     "checks_table",
     "show_checks",
-    "comparison_path",
-    "largest_differences",
     "comparison_grid",
     "comparison_heatmap",
     "show_comparison",
-    "write_side_by_side",
     "audit_comparison",
     "audit_checks",
 ]
@@ -48,45 +45,22 @@ def show_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> N
     show(table)
 
 
-def comparison_path(artifact_id: str, out_dir: Path | str) -> Path:
-    """Return where `show_comparison` writes the full side-by-side table: <out_dir>/<artifact_id>_compare.csv."""
-    return Path(out_dir) / f"{artifact_id}_compare.csv"
-
-
-def largest_differences(sbs: pd.DataFrame, k: int = COMPARISON_LARGEST) -> pd.DataFrame:
-    """Return the `k` rows of a side-by-side table with the largest |difference| (ties in table order;
-    rows without a difference last), so the reader sees the worst cells first."""
-    size = sbs["difference"].abs().fillna(-1.0).to_numpy()
-    order = np.argsort(-size, kind="stable")
-    return sbs.iloc[order[:k]]
-
-
-def _key_columns(sbs: pd.DataFrame) -> list[str]:
-    """Return the key columns of a side-by-side table (everything but the value columns)."""
-    values = {"reported", "reproduced", "difference", "tolerance", "within"}
-    return [c for c in sbs.columns if c not in values]
+def _written(cmp: pd.DataFrame, artifact_id: str, out_dir: Path | str, tolerance: float) -> tuple[pd.DataFrame, Path]:
+    """Return a comparison's side-by-side table and the path <out_dir>/<artifact_id>_compare.csv it was
+    written to whole (the scorecard reads it)."""
+    sbs = engine.side_by_side(cmp, tolerance)
+    path = Path(out_dir) / f"{artifact_id}_compare.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    return sbs, path
 
 
 def _label(values: pd.DataFrame) -> pd.Series:
     """Return one text label per row joining its key values with ' · ' (display names, 'n/a' for NaN)."""
-    parts = [
-        values[c].map(
-            lambda v: (
-                "n/a"
-                if v is None or (isinstance(v, float) and v != v)
-                else str(schema.DISPLAY.get(v, v))
-                if isinstance(v, str)
-                else str(v)
-            )
-        )
-        for c in values.columns
-    ]
-    if not parts:
-        return pd.Series([""] * len(values), index=values.index)
-    out = parts[0]
-    for p in parts[1:]:
-        out = out + " · " + p
-    return out
+    if values.columns.empty or values.empty:
+        return pd.Series("", index=values.index)
+    text = values.map(lambda v: "n/a" if pd.isna(v) else str(schema.DISPLAY.get(v, v) if isinstance(v, str) else v))
+    return text.agg(" · ".join, axis=1)
 
 
 def comparison_grid(sbs: pd.DataFrame, max_columns: int = 12) -> pd.DataFrame:
@@ -96,7 +70,7 @@ def comparison_grid(sbs: pd.DataFrame, max_columns: int = 12) -> pd.DataFrame:
     <= `max_columns` (at least one key stays on the rows); rows and columns keep the table's order.
     A missing difference (one side only) is NaN.
     """
-    keys = _key_columns(sbs)
+    keys = [c for c in sbs.columns if c not in ("reported", "reproduced", "difference", "tolerance", "within")]
     if not keys:
         return pd.DataFrame({"difference": sbs["difference"].to_numpy()})
     sizes = {k: sbs[k].astype(str).nunique() for k in keys}
@@ -108,9 +82,10 @@ def comparison_grid(sbs: pd.DataFrame, max_columns: int = 12) -> pd.DataFrame:
             width *= sizes[k]
     cols = [k for k in keys if k in cols]
     rows = [k for k in keys if k not in cols]
-    r = _label(sbs[rows])
     c = _label(sbs[cols]) if cols else pd.Series("difference", index=sbs.index)
-    frame = pd.DataFrame({"row": r.to_numpy(), "col": c.to_numpy(), "d": sbs["difference"].to_numpy(float)})
+    frame = pd.DataFrame(
+        {"row": _label(sbs[rows]).to_numpy(), "col": c.to_numpy(), "d": sbs["difference"].to_numpy(float)}
+    )
     grid = frame.pivot_table(index="row", columns="col", values="d", aggfunc="first", sort=False, dropna=False)
     grid = grid.reindex(index=pd.unique(frame["row"]), columns=pd.unique(frame["col"]))
     grid.index.name = " · ".join(rows)
@@ -125,36 +100,23 @@ def comparison_heatmap(sbs: pd.DataFrame, title: str = ""):
 
     grid = comparison_grid(sbs)
     n_rows, n_cols = grid.shape
-    height = min(9.0, 1.2 + 0.17 * n_rows)
-    fig, ax = plt.subplots(figsize=(6.9, height), layout="constrained")
+    fig, ax = plt.subplots(figsize=(6.9, min(9.0, 1.2 + 0.17 * n_rows)), layout="constrained")
     vals = grid.to_numpy(float)
     lim = float(np.nanmax(np.abs(vals))) if np.isfinite(vals).any() else 1.0
     lim = lim if lim > 0 else 1.0
     cmap = plt.get_cmap("RdBu_r").with_extremes(bad="0.85")
     im = ax.imshow(np.ma.masked_invalid(vals), cmap=cmap, vmin=-lim, vmax=lim, aspect="auto", interpolation="nearest")
-    ax.set_xticks(
-        range(n_cols),
-        [str(c) for c in grid.columns],
-        rotation=30 if n_cols > 4 else 0,
-        ha="right" if n_cols > 4 else "center",
-        fontsize=6,
-    )
+    slanted = dict(rotation=30, ha="right") if n_cols > 4 else dict(rotation=0, ha="center")
+    ax.set_xticks(range(n_cols), [str(c) for c in grid.columns], fontsize=6, **slanted)
     ax.set_yticks(range(n_rows), [str(r) for r in grid.index], fontsize=max(4, min(7, 90 // max(n_rows, 1))))
-    ax.set_xlabel(grid.columns.name or "")
-    ax.set_ylabel(grid.index.name or "")
+    ax.set(xlabel=grid.columns.name or "", ylabel=grid.index.name or "")
     ax.grid(False)
     if n_rows * n_cols <= 120:
         for (i, j), v in np.ndenumerate(vals):
             if np.isfinite(v):
-                ax.text(
-                    j,
-                    i,
-                    _no_negative_zero(f"{v:+.1f}".replace("+0.0", "0.0")),
-                    ha="center",
-                    va="center",
-                    fontsize=5,
-                    color="white" if abs(v) > 0.6 * lim else "black",
-                )
+                text = _no_negative_zero(f"{v:+.1f}".replace("+0.0", "0.0"))
+                color = "white" if abs(v) > 0.6 * lim else "black"
+                ax.text(j, i, text, ha="center", va="center", fontsize=5, color=color)
     fig.colorbar(im, ax=ax, label="reproduced − reported", shrink=0.8)
     ax.set_title(title, fontsize=8)
     return fig, ax
@@ -178,17 +140,16 @@ def show_comparison(
     reproduction is empty) shows the paper's values (at most MAX_SHOWN_ROWS rows) and writes nothing, so the scorecard
     never counts the paper against itself.
     """
-    sbs = engine.side_by_side(cmp, tolerance)
     if from_paper:
         print(
             f"{artifact_id}: no reproduced values on this data (the paper's own numbers are shown); nothing is compared"
         )
-        vals = sbs.drop(columns=["reproduced", "difference", "tolerance", "within"])
+        vals = engine.side_by_side(cmp, tolerance).drop(columns=["reproduced", "difference", "tolerance", "within"])
         if len(vals) > MAX_SHOWN_ROWS:
             print(f"the first {MAX_SHOWN_ROWS} of {len(vals)} reported values (all of them: data/paper/)")
         show(vals.iloc[:MAX_SHOWN_ROWS], digits)
         return
-    path = write_side_by_side(sbs, artifact_id, out_dir)
+    sbs, path = _written(cmp, artifact_id, out_dir, tolerance)
     both = sbs["within"] != "n/a"
     print(
         f"{artifact_id}: {int(both.sum())} values compared, {int((sbs['within'] == 'yes').sum())} within "
@@ -202,22 +163,14 @@ def show_comparison(
     from IPython.display import display
 
     worst = float(sbs["difference"].abs().max()) if both.any() else float("nan")
-    fig, _ = comparison_heatmap(
-        sbs, f"{artifact_id}: reproduced − reported, {int(both.sum())} values (max |difference| {worst:.2f})"
-    )
+    title = f"{artifact_id}: reproduced − reported, {int(both.sum())} values (max |difference| {worst:.2f})"
+    fig, _ = comparison_heatmap(sbs, title)
     display(fig)
     plt.close(fig)
     k = min(COMPARISON_LARGEST, len(sbs))
     print(f"the {k} largest |differences| of {len(sbs)} rows; the full table ({len(sbs)} rows): {paths.relpath(path)}")
-    show(largest_differences(sbs, k), digits)
-
-
-def write_side_by_side(sbs: pd.DataFrame, artifact_id: str, out_dir: Path | str) -> Path:
-    """Return the path <out_dir>/<artifact_id>_compare.csv after writing a side-by-side table there whole."""
-    path = comparison_path(artifact_id, out_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sbs.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-    return path
+    largest = np.argsort(-sbs["difference"].abs().fillna(-1.0).to_numpy(), kind="stable")[:k]  # ties in table order
+    show(sbs.iloc[largest], digits)
 
 
 def audit_comparison(
@@ -233,8 +186,7 @@ def audit_comparison(
     if not brief:
         show_comparison(cmp, artifact_id, out_dir, tolerance)
         return
-    sbs = engine.side_by_side(cmp, tolerance)
-    path = write_side_by_side(sbs, artifact_id, out_dir)
+    sbs, path = _written(cmp, artifact_id, out_dir, tolerance)
     both = sbs["within"] != "n/a"
     print(
         f"{artifact_id}: {int((sbs['within'] == 'yes').sum())} of {int(both.sum())} values within tolerance "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +13,13 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema
-from ajb_utils.paper import ABLATION_JUDGES, CLAIMS_FILE, _artifact_files, _paper_dir, _read_csv
+from ajb_utils.paper import ABLATION_JUDGES, CLAIMS_FILE, _paper_dir, _read_csv
 
 __all__ = [
-    "list_artifacts",
-    "CLAIM_COLUMNS",
     "claims",
     "compare",
     "KINDS",
     "INDISTINGUISHABLE",
-    "HOLDS_VALUES",
     "MISSING_DATA",
     "CHECK_COLUMNS",
     "Verdict",
@@ -32,32 +29,12 @@ __all__ = [
     "accepted_interval",
     "printed_interval",
     "mean_interval",
-    "interval_gap",
-    "intervals_meet",
     "claim",
     "verdict",
     "not_reproduced",
     "checks",
-    "SIDE_BY_SIDE_COLUMNS",
     "side_by_side",
-    "check_claim",
 ]
-
-CLAIM_COLUMNS: list[str] = [
-    "claim_id",
-    "artifact",
-    "description",
-    "kind",
-    "paper_value",
-    "paper_value_hi",
-    "population",
-    "expected",
-    "unit",
-    "tolerance",
-    "source",
-    "note",
-]
-
 
 _ORDER: dict[str, list[str]] = {
     "generator": schema.GENERATORS,
@@ -101,23 +78,20 @@ def _isnull(x: Any) -> bool:
 
 
 def _sort_paper_order(df: pd.DataFrame, on: list[str]) -> pd.DataFrame:
-    """Return df sorted by the key columns in the paper's order (schema lists), others alphabetic."""
-    if df.empty:
-        return df
-    keys = []
-    for c in on:
-        order = _ORDER.get(c)
-        if order:
-            rank = {v: i for i, v in enumerate(order)}
-            keys.append(df[c].map(lambda v, r=rank: (0, r[v], "") if v in r else (1, 0, "" if _isnull(v) else str(v))))
-        else:
-            keys.append(df[c].map(lambda v: (1 if _isnull(v) else 0, "" if _isnull(v) else str(v))))
-    order_idx = sorted(range(len(df)), key=lambda i: tuple(k.iloc[i] for k in keys))
-    return df.iloc[order_idx].reset_index(drop=True)
+    """Return df sorted (stably) by the key columns in the paper's order (schema lists), others alphabetic."""
+
+    def rank(col: pd.Series) -> pd.Series:
+        """Return sortable text: a listed value by its place, then the others by name, a missing one first."""
+        pos = {v: f"0{i:04d}" for i, v in enumerate(_ORDER.get(col.name, []))}
+        listed = "1" if pos else "0"
+        return col.map(lambda v: pos.get(v) or ("1" if _isnull(v) else listed + str(v)))
+
+    return df.sort_values(on, key=rank, kind="stable").reset_index(drop=True) if len(df) else df
 
 
 def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str], value: str = "value") -> pd.DataFrame:
-    """Return on + [reproduced, reported, diff, source] (outer join; attrs['unmatched'] counts misses)."""
+    """Return on + [reproduced, reported, diff, source] (+ printed, the reported value as printed), an outer
+    join in the paper's order: a row on one side only has NaN on the other."""
     on = list(on)
     for name, frame in (("reproduced", reproduced), ("reported", reported)):
         missing = [c for c in on if c not in frame.columns]
@@ -129,27 +103,13 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str], val
     if rep_col not in reported.columns:
         raise KeyError(f"reported frame lacks value column {value!r} (and 'value')")
     left = _keys_as_str(reproduced, on)[on + [value]].rename(columns={value: "reproduced"})
-    has_printed = rep_col == "value" and "printed" in reported.columns
-    right_cols = (
-        on + [rep_col] + (["source"] if "source" in reported.columns else []) + (["printed"] if has_printed else [])
-    )
-    right = _keys_as_str(reported, on)[right_cols].rename(columns={rep_col: "reported"})
-    if "source" not in right.columns:
-        right["source"] = np.nan
-    merged = left.merge(right, on=on, how="outer", indicator=True, sort=False)
-    merged["reproduced"] = pd.to_numeric(merged["reproduced"], errors="coerce")
-    merged["reported"] = pd.to_numeric(merged["reported"], errors="coerce")
+    printed = ["printed"] if rep_col == "value" and "printed" in reported.columns else []
+    right = _keys_as_str(reported, on).reindex(columns=on + [rep_col, "source"] + printed)
+    merged = left.merge(right.rename(columns={rep_col: "reported"}), on=on, how="outer", sort=False)
+    for col in ("reproduced", "reported"):
+        merged[col] = pd.to_numeric(merged[col], errors="coerce")
     merged["diff"] = merged["reproduced"] - merged["reported"]
-    n_left = int((merged["_merge"] == "left_only").sum())
-    n_right = int((merged["_merge"] == "right_only").sum())
-    out = _sort_paper_order(
-        merged[on + ["reproduced", "reported", "diff", "source"] + (["printed"] if has_printed else [])], on
-    )
-    out.attrs = {}
-    out.attrs["unmatched"] = n_left + n_right
-    out.attrs["unmatched_reproduced"] = n_left
-    out.attrs["unmatched_reported"] = n_right
-    return out
+    return _sort_paper_order(merged[on + ["reproduced", "reported", "diff", "source"] + printed], on)
 
 
 # ---- the claim engine ------------------------------------------------------------------------
@@ -160,7 +120,8 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str], val
 #   sign   sign(r) == sign(v) (0 never matches a signed claim); given a CI (`ci=`) that spans
 #          0, the verdict is "indistinguishable" (neither holds nor fails: the data cannot tell)
 #   order  a ranking or "best of": `expected` is max:<item>, min:<item>, lowest:<a>,<b> (the
-#          k lowest are exactly these), rank:<item>=<k> or desc:<a>><b>>..., checked on a Series of scores indexed by item (ties share the best)
+#          k lowest are exactly these) or rank:<item>=<k>, checked on a Series of scores indexed by item
+#          (ties share the best)
 #   share  a count k of a population n, compared as k/n with the paper's v/N (N = population),
 #          so it does not scale with corpus size; tolerance in percentage points
 #   range  every reproduced value inside [lo, hi] +- tolerance (an open side is blank)
@@ -169,12 +130,9 @@ def compare(reproduced: pd.DataFrame, reported: pd.DataFrame, on: list[str], val
 KINDS: tuple[str, ...] = ("value", "sign", "order", "share", "range", "count")
 
 
-# The values of a checks table's `holds` column. "indistinguishable": a sign claim whose CI spans
-# 0; "n/a": the data lack what the claim needs (the note says what is missing).
+# The values of a checks table's `holds` column: yes, no, "indistinguishable" (a sign claim whose CI
+# spans 0) and "n/a" (the data lack what the claim needs; the note says what is missing).
 INDISTINGUISHABLE: str = "indistinguishable"
-
-
-HOLDS_VALUES: tuple[str, ...] = ("yes", "no", INDISTINGUISHABLE, "n/a")
 
 
 MISSING_DATA: str = "missing data: "  # how the note of an n/a verdict starts
@@ -209,30 +167,11 @@ class Verdict:
     @property
     def status(self) -> str:
         """Return the verdict as the `holds` column shows it: yes / no / indistinguishable / n/a."""
-        return self.state or _yes_no(self.holds)
+        return self.state or ("n/a" if self.holds is None else ("yes" if self.holds else "no"))
 
     def row(self) -> dict[str, Any]:
         """Return the verdict as a checks-table row (CHECK_COLUMNS)."""
-        return dict(
-            zip(
-                CHECK_COLUMNS,
-                [
-                    self.claim_id,
-                    self.claim,
-                    self.kind,
-                    self.tolerance,
-                    self.paper,
-                    self.reproduced,
-                    self.status,
-                    self.note,
-                ],
-            )
-        )
-
-
-def _yes_no(holds: bool | None) -> str:
-    """Return 'yes' / 'no', or 'n/a' when the claim could not be compared."""
-    return "n/a" if holds is None else ("yes" if holds else "no")
+        return dict(zip(CHECK_COLUMNS, (*astuple(self)[:6], self.status, self.note)))
 
 
 def printed_decimals(value: float | str) -> int:
@@ -272,10 +211,7 @@ def accepted_interval(claim_ref: str | Mapping[str, Any] | pd.Series) -> tuple[f
     tol = _get(c, "tolerance")
     tol = 0.0 if _isnull(tol) else float(tol)
     v, hi = float(_get(c, "paper_value")), float(_get(c, "paper_value_hi"))
-    p_lo = _get(c, "printed") if isinstance(_get(c, "printed"), str) else (math.nan if math.isnan(v) else _fmt(v))
-    p_hi = (
-        _get(c, "printed_hi") if isinstance(_get(c, "printed_hi"), str) else (math.nan if math.isnan(hi) else _fmt(hi))
-    )
+    p_lo, p_hi = _printed(c, "printed", v), _printed(c, "printed_hi", hi)
     if kind == "value":
         hi, p_hi = v, p_lo
     lo_b = -math.inf if math.isnan(v) else v - bound_slack(p_lo) - tol
@@ -295,16 +231,6 @@ def mean_interval(printed: Iterable[Any]) -> tuple[float, float]:
     return (float(lo_hi[:, 0].mean()), float(lo_hi[:, 1].mean()))
 
 
-def interval_gap(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """Return how far apart two intervals are (0 when they meet): what no unrounded values can remove."""
-    return float(max(0.0, a[0] - b[1], b[0] - a[1]))
-
-
-def intervals_meet(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    """Return True when some value lies in both intervals (a printed mismatch rounding can explain)."""
-    return interval_gap(a, b) <= 1e-9
-
-
 def claim(claim_id: str, paper_dir: Path | str | None = None) -> pd.Series:
     """Return one claim's definition (its claims.csv row) by id."""
     cl = claims(paper_dir)
@@ -319,6 +245,12 @@ def _fmt(x: float) -> str:
     return "" if _isnull(x) else f"{x:,.4f}".rstrip("0").rstrip(".").replace(",", "")
 
 
+def _printed(c: Mapping[str, Any], key: str, value: float) -> str:
+    """Return a claim's bound as printed (its `printed` or `printed_hi` text), else its value formatted."""
+    text = _get(c, key)
+    return text if isinstance(text, str) else _fmt(value)
+
+
 def _paper_text(c: Mapping[str, Any]) -> str:
     """Return the claim's paper value as a reader sees it ('77-82', '>= 0.83', '30/30', ...)."""
     kind = str(c["kind"])
@@ -326,16 +258,14 @@ def _paper_text(c: Mapping[str, Any]) -> str:
     if kind == "order":
         return str(_get(c, "expected"))
     if kind == "range":
-        lo_s, hi_s = _get(c, "printed"), _fmt(hi)
-        lo_s = "" if _isnull(v) else (lo_s if isinstance(lo_s, str) else _fmt(v))
+        lo_s, hi_s = _printed(c, "printed", v), _fmt(hi)
         if lo_s and hi_s:
             return lo_s if float(v) == float(hi) else f"{lo_s}-{hi_s}"  # a point band: its tolerance says how wide
         return f">= {lo_s}" if lo_s else f"<= {hi_s}"
     if kind == "share":
         pop = float(_get(c, "population"))
         return f"{_fmt(v)}/{_fmt(pop)} ({100 * v / pop:.1f}%)"
-    printed = _get(c, "printed")
-    return printed if isinstance(printed, str) else _fmt(v)
+    return _printed(c, "printed", v)
 
 
 def _tolerance_text(c: Mapping[str, Any]) -> str:
@@ -389,14 +319,7 @@ def _check_order(spec: str, s: pd.Series) -> tuple[bool | None, str]:
             return None, f"{item} absent"
         rank = int(s.rank(ascending=False, method="min")[item])
         return rank == int(k), f"rank {rank} of {len(s)}"
-    if how == "desc":
-        items = arg.split(">")
-        if not set(items) <= set(s.index):
-            return None, f"missing {sorted(set(items) - set(s.index))}"
-        vals = s.reindex(items).to_numpy()
-        shown = " > ".join(f"{i} {_fmt(round(x, 2))}" for i, x in zip(items, vals))
-        return bool(np.all(np.diff(vals) < 0)), shown
-    raise ValueError(f"unknown order spec {spec!r}; use max:, min:, lowest:a,b, rank:<item>=<k> or desc:a>b>c")
+    raise ValueError(f"unknown order spec {spec!r}; use max:, min:, lowest:a,b or rank:<item>=<k>")
 
 
 def _as_share(reproduced: Any) -> tuple[float, float]:
@@ -468,19 +391,12 @@ def verdict(
         if math.isnan(r):
             holds = False
         elif str(pop) == "corpus" and not full_data:
-            holds, note = (
-                None,
-                _join(note, "synthetic sample: the corpus is not the paper's, so its counts are not compared"),
-            )
+            holds = None
+            note = _join(note, "synthetic sample: the corpus is not the paper's, so its counts are not compared")
         elif not _isnull(pop) and str(pop) != "corpus" and population is not None and float(population) != float(pop):
-            holds, note = (
-                None,
-                _join(
-                    note,
-                    MISSING_DATA + f"the paper's population of {_fmt(float(pop))} "
-                    f"(here {_fmt(population)}): count not compared",
-                ),
-            )
+            holds = None
+            why = f"the paper's population of {_fmt(float(pop))} (here {_fmt(population)}): count not compared"
+            note = _join(note, MISSING_DATA + why)
         else:
             holds = abs(round(r) - v) <= tol + eps
     else:
@@ -490,10 +406,7 @@ def verdict(
             holds, text, note = None, "not reproduced", _join(note, MISSING_DATA + "nothing to compare on this data")
         elif any(math.isnan(r) for r in rs):
             holds = False
-        elif kind == "value":
-            lo, up = accepted_interval(c)
-            holds = all(lo - eps <= r <= up + eps for r in rs)
-        elif kind == "range":
+        elif kind in ("value", "range"):
             lo, up = accepted_interval(c)
             holds = all(lo - eps <= r <= up + eps for r in rs)
         else:  # sign
@@ -501,17 +414,7 @@ def verdict(
             if ci is not None and any(_spans_zero(ci)):
                 holds, state = None, INDISTINGUISHABLE
                 note = _join(note, "95% CI spans 0: sign indistinguishable from 0")
-    return Verdict(
-        str(_get(c, "claim_id")),
-        str(_get(c, "description")),
-        kind,
-        _tolerance_text(c),
-        _paper_text(c),
-        shown if shown is not None else text,
-        holds,
-        note,
-        state,
-    )
+    return _verdict_of(c, shown if shown is not None else text, holds, note, state)
 
 
 def not_reproduced(claim_ref: str | Mapping[str, Any] | pd.Series, why: str) -> Verdict:
@@ -519,17 +422,13 @@ def not_reproduced(claim_ref: str | Mapping[str, Any] | pd.Series, why: str) -> 
 
     `why` names the data that are missing; the note starts with MISSING_DATA."""
     c = claim(claim_ref) if isinstance(claim_ref, str) else claim_ref
-    why = why if why.startswith(MISSING_DATA) else MISSING_DATA + why
-    return Verdict(
-        str(_get(c, "claim_id")),
-        str(_get(c, "description")),
-        str(_get(c, "kind")).strip(),
-        _tolerance_text(c),
-        _paper_text(c),
-        "not reproduced",
-        None,
-        why,
-    )
+    return _verdict_of(c, "not reproduced", None, why if why.startswith(MISSING_DATA) else MISSING_DATA + why)
+
+
+def _verdict_of(c: Mapping[str, Any], shown: str, holds: bool | None, note: str, state: str = "") -> Verdict:
+    """Return the Verdict of claim row `c`: its tolerance and paper value as a reader sees them, and the result."""
+    head = (str(_get(c, "claim_id")), str(_get(c, "description")), str(_get(c, "kind")).strip())
+    return Verdict(*head, _tolerance_text(c), _paper_text(c), shown, holds, note, state)
 
 
 def _join(a: str, b: str) -> str:
@@ -546,9 +445,6 @@ def checks(verdicts: Iterable[Verdict]) -> pd.DataFrame:
             raise TypeError(f"checks() takes Verdicts from claims.verdict(), got {type(vd).__name__}")
         rows.append(vd.row())
     return pd.DataFrame(rows, columns=CHECK_COLUMNS)
-
-
-SIDE_BY_SIDE_COLUMNS: list[str] = ["reported", "reproduced", "difference", "tolerance", "within"]
 
 
 def _decimals(x: float) -> int:
@@ -584,14 +480,9 @@ def side_by_side(cmp: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
     if "same_item" in cmp.columns:
         ok = ok & (cmp["same_item"].astype(str) != "no")
     within = np.where(cmp["diff"].isna(), "n/a", np.where(ok, "yes", "no"))
-    out = cmp[keys].copy()
-    out["reported"] = rep
-    out["reproduced"] = cmp["reproduced"]
-    out["difference"] = cmp["diff"]
-    out["tolerance"] = tol.round(6)
-    out["within"] = within
-    out.attrs = dict(cmp.attrs)
-    return out
+    return cmp[keys].assign(
+        reported=rep, reproduced=cmp["reproduced"], difference=cmp["diff"], tolerance=tol.round(6), within=within
+    )
 
 
 def _as_values(x: Any) -> list[float]:
@@ -610,29 +501,3 @@ def _get(row: Mapping[str, Any] | pd.Series, key: str) -> Any:
     except (KeyError, IndexError):
         return math.nan
     return math.nan if _isnull(v) or v == "" else v
-
-
-def check_claim(claim_row: Mapping[str, Any] | pd.Series | str, reproduced_value: Any) -> bool:
-    """Return True when the claim holds on the reproduced value (`verdict(...).holds is True`)."""
-    return verdict(claim_row, reproduced_value).holds is True
-
-
-def list_artifacts(paper_dir: Path | str | None = None) -> pd.DataFrame:
-    """Return one row per artifact ID: file, topic, number of reported rows and of claims."""
-    files = _artifact_files(paper_dir)
-    cl = claims(paper_dir)
-    n_claims = cl.groupby("artifact").size().to_dict()
-    rows = []
-    for aid, path in files.items():
-        rows.append(
-            {
-                "artifact": aid,
-                "file": path.name,
-                "topic": path.stem.split("_", 1)[1],
-                "n_rows": len(_read_csv(path)),
-                "n_claims": int(n_claims.get(aid, 0)),
-            }
-        )
-    for aid in sorted(set(n_claims) - set(files)):
-        rows.append({"artifact": aid, "file": "", "topic": "claims only", "n_rows": 0, "n_claims": int(n_claims[aid])})
-    return pd.DataFrame(rows, columns=["artifact", "file", "topic", "n_rows", "n_claims"])

@@ -9,15 +9,21 @@ the X1 audit. Claims are computed on their declared population (`paper.POPULATIO
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.breakdown import CW_WEIGHTINGS, T14_WEIGHTINGS
-from ajb_utils.tables.guide import decision_guide
+from ajb_utils.tables.guide import decision_guide, weighting_shift_T06
 from ajb_verify import engine
 from ajb_verify.agreement import f10_checks
-from ajb_verify.audit import audit_cross_tables, audit_table2, audit_text_table, compare_T06_values, takeaway_checks
+from ajb_verify.audit import (
+    audit_cross_tables,
+    audit_table2,
+    audit_text_table,
+    compare_T06_values,
+    takeaway_checks,
+    tie_rho,
+)
 from ajb_verify.breakdown import breakdown_checks
 from ajb_verify.main_results import compare_T02, compare_T10, worked_example_AppI
 
@@ -29,50 +35,30 @@ __all__ = [
     "paper_comparisons",
 ]
 
-# Claims the paper's own numbers contradict: claim_id -> (the X1 audit row that reports it, why).
-PAPER_INCONSISTENCIES: dict[str, tuple[str, str]] = {
-    "CF1.hard_nogt_band": (
-        "CF1.hard_nogt_band",
-        "T02's hard without-GT cells span 75.9-84.6 on the four nearest generators",
-    ),
-    "CF1.band_generators": ("CF1.band_generators", "2 of 5 generators have all six cells in 77-82, not 4"),
-    "CF3.frontier_lead_without_gt": (
-        "CF3.frontier_lead_without_gt",
-        "GPT-5.4 or Gemini lead 12 of 15 without-GT cells (ties counted), not 15",
-    ),
-    "X1.guide_takeaways_5gen": ("X1.guide_takeaways_5gen", "T06's caption says five generators; its numbers are four"),
-    "X1.F10_from_T03": ("X1.F10_from_T03", "Figure 10's agreement header differs from T03 by 1.5 pp"),
-    "X1.F10_kappa_from_matrix": ("X1.F10_kappa_from_matrix", "Figure 10's matrices imply other kappas than T03"),
-    "X1.F10_agreement_from_matrix": ("X1.F10_agreement_from_matrix", "Figure 10's diagonals differ from T03"),
-    "X1.T09_success_rate": ("X1.T09_success_rate", "53,608 / 57,120 = 93.85%, printed 93.8"),
-    "P.success_rate": ("X1.T09_success_rate", "53,608 / 57,120 = 93.85%, printed 93.8 (truncated, not rounded)"),
-    "X1.T28_weakest_trail": (
-        "X1.T28_weakest_trail",
-        "App. S: Gemini-2.5-Pro trails QwQ-32B by 5-8 pp, but by 1.6 on fan_out (T28: 93.3 vs 91.7)",
-    ),
-    "X1.smollm_medium_rate": (
-        "X1.smollm_medium_rate",
-        "App. D: 3,042 / 3,808 = 79.88%, printed 79.8 (truncated, as 93.8)",
-    ),
-    "X1.smollm_easy_hard_rate": (
-        "X1.smollm_easy_hard_rate",
-        "App. D: easy 3,300 / 3,808 = 86.66%, printed 86.6 for easy and hard (truncated, as 93.8)",
-    ),
-    "T06.oss120b_tops_programmatic": (
-        "T06.oss120b_tops_programmatic",
-        "T13's vs-programmatic column puts QwQ-32B (82.9) above GPT-OSS-120B (82.2)",
-    ),
-    "X1.T01_from_T02": ("X1.T01_from_T02", "T01's GT columns differ from T02's Llama-3.3-70B cells by up to 3.3 pp"),
-    "X1.T29_from_T02": ("X1.T29_from_T02", "QwQ-32B's T29 standard 87.6 vs its 15-cell T02 mean 87.99"),
-    "X1.T13_qwq_human_rank": ("X1.T13_qwq_human_rank", "T13's vs-human column ranks QwQ-32B 3rd, the text 4th"),
-    "X1.ci_half_width": ("X1.ci_half_width", "T10's printed CIs reach a 0.70 pp half-width, the text says <= 0.3"),
-    "T10.ci_half_width": ("X1.ci_half_width", "T10's printed CIs reach a 0.70 pp half-width, the text says <= 0.3"),
-    "X1.weighting_schemes_named": (
-        "X1.weighting_schemes_named",
-        "§3.2's 'five alternative schemes' lists four; the package's fifth is App. G's param x0.5",
-    ),
-    "X1.T29_judge_side_bound": ("X1.T29_judge_side_bound", "T29 deltas exceed the judge-side collapse bound"),
-    "X1.temperature_intro": ("X1.temperature_intro", "§1 says <= 0.25 pp; T25 prints a 0.6 pp spread"),
+# Claims the paper's own numbers contradict, and why; each is reported by a failing row of the X1 audit
+# (of the same id, or for P.success_rate and T10.ci_half_width of their X1 twin).
+PAPER_INCONSISTENCIES: dict[str, str] = {
+    "CF1.hard_nogt_band": "T02's hard without-GT cells span 75.9-84.6 on the four nearest generators",
+    "CF1.band_generators": "2 of 5 generators have all six cells in 77-82, not 4",
+    "CF3.frontier_lead_without_gt": "GPT-5.4 or Gemini lead 12 of 15 without-GT cells (ties counted), not 15",
+    "X1.guide_takeaways_5gen": "T06's caption says five generators; its numbers are four",
+    "X1.F10_from_T03": "Figure 10's agreement header differs from T03 by 1.5 pp",
+    "X1.F10_kappa_from_matrix": "Figure 10's matrices imply other kappas than T03",
+    "X1.F10_agreement_from_matrix": "Figure 10's diagonals differ from T03",
+    "X1.T09_success_rate": "53,608 / 57,120 = 93.85%, printed 93.8",
+    "P.success_rate": "53,608 / 57,120 = 93.85%, printed 93.8 (truncated, not rounded)",
+    "X1.T28_weakest_trail": "App. S: Gemini-2.5-Pro trails QwQ-32B by 5-8 pp, but by 1.6 on fan_out (T28: 93.3 vs 91.7)",
+    "X1.smollm_medium_rate": "App. D: 3,042 / 3,808 = 79.88%, printed 79.8 (truncated, as 93.8)",
+    "X1.smollm_easy_hard_rate": "App. D: easy 3,300 / 3,808 = 86.66%, printed 86.6 for easy and hard (truncated, as 93.8)",
+    "T06.oss120b_tops_programmatic": "T13's vs-programmatic column puts QwQ-32B (82.9) above GPT-OSS-120B (82.2)",
+    "X1.T01_from_T02": "T01's GT columns differ from T02's Llama-3.3-70B cells by up to 3.3 pp",
+    "X1.T29_from_T02": "QwQ-32B's T29 standard 87.6 vs its 15-cell T02 mean 87.99",
+    "X1.T13_qwq_human_rank": "T13's vs-human column ranks QwQ-32B 3rd, the text 4th",
+    "X1.ci_half_width": "T10's printed CIs reach a 0.70 pp half-width, the text says <= 0.3",
+    "T10.ci_half_width": "T10's printed CIs reach a 0.70 pp half-width, the text says <= 0.3",
+    "X1.weighting_schemes_named": "§3.2's 'five alternative schemes' lists four; the package's fifth is App. G's param x0.5",
+    "X1.T29_judge_side_bound": "T29 deltas exceed the judge-side collapse bound",
+    "X1.temperature_intro": "§1 says <= 0.25 pp; T25 prints a 0.6 pp spread",
 }
 
 
@@ -95,9 +81,16 @@ def _one(artifact: str, query: str) -> float:
     return float(v.iloc[0])
 
 
-def _t02() -> pd.DataFrame:
-    """Return the paper's Table 2 cells (Table-2-shaped: generator, judge, difficulty, condition, value)."""
-    return _rep("T02", "stat == 'alignment'")
+def _t02(with_n: bool = False) -> pd.DataFrame:
+    """Return the paper's Table 2 cells (Table-2-shaped: generator, judge, difficulty, condition, value),
+    with `with_n` each (generator, difficulty) cell's valid records ``n`` from Table 9."""
+    t2 = _rep("T02", "stat == 'alignment'")
+    if not with_n:
+        return t2
+    n = _rep("T09", "stat == 'valid_records'").dropna(subset=["generator", "difficulty"])
+    return t2.merge(
+        n[["generator", "difficulty", "value"]].rename(columns={"value": "n"}), on=["generator", "difficulty"]
+    )
 
 
 def _t24_long() -> pd.DataFrame:
@@ -112,64 +105,49 @@ def _t28_long() -> pd.DataFrame:
     return t28.assign(n_records=t28["dag_type"].map(n))
 
 
-def _t02_pooled(generators: tuple[str, ...]) -> pd.DataFrame:
-    """Return the paper's Table 2 per (judge, condition) over `generators`, each (g, d) cell weighted by
-    Table 9's valid records: the records pooled (judge, condition, align)."""
-    n = _rep("T09", "stat == 'valid_records'").dropna(subset=["generator", "difficulty"])
-    t2 = _t02()[_t02()["generator"].isin(list(generators))].merge(
-        n[["generator", "difficulty", "value"]].rename(columns={"value": "n"}), on=["generator", "difficulty"]
-    )
-    g = t2.assign(x=t2["value"] * t2["n"]).groupby(["judge", "condition"])
-    return (g["x"].sum() / g["n"].sum()).rename("align").reset_index()
-
-
 def compare_T24_from_T02(generators: tuple[str, ...] | None = None) -> pd.DataFrame:
     """Return T24's row means (the mean of a judge's four printed metric cells per condition) beside
     Table 2 pooled over T24's population by Table 9's records (engine.compare on judge, condition)."""
     gens = paper.population("T24").generators if generators is None else generators
+    t2 = _t02(with_n=True)
+    t2 = t2[t2["generator"].isin(list(gens))]
+    g = t2.assign(x=t2["value"] * t2["n"]).groupby(["judge", "condition"])
+    pooled = (g["x"].sum() / g["n"].sum()).rename("align").reset_index()  # the records pooled
     rows = _rep("T24", "stat == 'alignment'").groupby(["judge", "condition"])["value"].mean().reset_index()
     rows["printed"] = rows["value"].map(lambda v: f"{v:.3f}")  # four 0.1-printed cells: a multiple of 0.025
-    return engine.compare(_t02_pooled(gens), rows, on=["judge", "condition"], value="align")
+    return engine.compare(pooled, rows, on=["judge", "condition"], value="align")
 
 
 def _weighting_verdicts() -> list[engine.Verdict]:
     """Return the C-W and T14/T15 verdicts computed from the paper's T24, T28, T07, T09 and T15."""
     t24 = _t24_long()
-    rhos = []
-    for cond in schema.MAIN_CONDITIONS:
-        sub = t24[(t24["condition"] == cond) & t24["judge"].isin(schema.MAIN_JUDGES)]
-        rhos.append(stats.ranking_stability(sub, weightings=CW_WEIGHTINGS)["rho"].drop("equal"))
+    t24 = t24[t24["judge"].isin(schema.MAIN_JUDGES)]
+    rhos = [
+        stats.ranking_stability(t24[t24["condition"] == c], weightings=CW_WEIGHTINGS)["rho"].drop("equal")
+        for c in schema.MAIN_CONDITIONS
+    ]
     allr = pd.concat(rhos)
     topo = _t28_long()
     g = topo.assign(w=topo["align"] * topo["n_records"]).groupby("judge")
-    shift = g["w"].sum() / g["n_records"].sum() - g["align"].mean()
-    rank_w = (g["w"].sum() / g["n_records"].sum()).rank(ascending=False, method="min")
-    rank_u = g["align"].mean().rank(ascending=False, method="min")
-    gt = t24[(t24["condition"] == "with_gt") & t24["judge"].isin(schema.MAIN_JUDGES)]
-    t14 = stats.ranking_stability(gt, weightings=T14_WEIGHTINGS)
-    qwq = float(t14.at["param_excluded", "judge_qwq_32b"] - t14.at["equal", "judge_qwq_32b"])
-    n = _rep("T09", "stat == 'valid_records'").dropna(subset=["generator", "difficulty"])
-    t2 = _t02().merge(
-        n[["generator", "difficulty", "value"]].rename(columns={"value": "n"}), on=["generator", "difficulty"]
-    )
-    sub = t2[t2["generator"].isin(paper.population("T06").generators)].assign(w=lambda d: d["value"] * d["n"])
-    gg = sub.groupby(["condition", "difficulty", "judge"])
-    guide = float((gg["w"].sum() / gg["n"].sum() - gg["value"].mean()).abs().max())
-    t15 = _rep("T15")
-    ranks = t15.query("stat == 'rank'").pivot(index="judge", columns="variant", values="value")
+    weighted = g["w"].sum() / g["n_records"].sum()
+    shift = float((weighted - g["align"].mean()).abs().max())
+    moved = weighted.rank(ascending=False, method="min") != g["align"].mean().rank(ascending=False, method="min")
+    t14 = stats.ranking_stability(t24[t24["condition"] == "with_gt"], weightings=T14_WEIGHTINGS)
+    qwq = abs(float(t14.at["param_excluded", "judge_qwq_32b"] - t14.at["equal", "judge_qwq_32b"]))
+    guide = float(weighting_shift_T06(_t02(with_n=True))["shift"].abs().max())
+    ranks = _rep("T15", "stat == 'rank'").pivot(index="judge", columns="variant", values="value")
     note = "paper T24/T28 (12 cells), T07 record counts"
+    mean_p = "stat == 'mean_programmatic' and variant == "
     return [
         engine.verdict("CW.weighting_rho", allr, shown=f"min {allr.min():.3f}", note=note),
-        engine.verdict(
-            "CW.topology_weighting_shift", float(shift.abs().max()), shown=f"{shift.abs().max():.2f}", note=note
-        ),
-        engine.verdict("CW.topology_rank_changes", (int((rank_w != rank_u).sum()), len(rank_w)), note=note),
-        engine.verdict("CW.param_weighting_qwq_shift", abs(qwq), shown=f"{abs(qwq):.2f}", note="paper T24 re-weighted"),
+        engine.verdict("CW.topology_weighting_shift", shift, shown=f"{shift:.2f}", note=note),
+        engine.verdict("CW.topology_rank_changes", (int(moved.sum()), len(moved)), note=note),
+        engine.verdict("CW.param_weighting_qwq_shift", qwq, shown=f"{qwq:.2f}", note="paper T24 re-weighted"),
         engine.verdict("CW.decision_guide_weighting_shift", guide, shown=f"{guide:.2f}", note="T02 cells x T09 counts"),
         engine.verdict("CW.eq2_upper_bound_shift", _one("T15", "stat == 'max_abs_shift'"), note="paper T15"),
         engine.verdict("T15.extra_key_share", _one("T15", "stat == 'share_of_generated_calls'")),
-        engine.verdict("T15.p_param_current", _one("T15", "stat == 'mean_programmatic' and variant == 'current_rule'")),
-        engine.verdict("T15.p_param_upper", _one("T15", "stat == 'mean_programmatic' and variant == 'upper_bound'")),
+        engine.verdict("T15.p_param_current", _one("T15", mean_p + "'current_rule'")),
+        engine.verdict("T15.p_param_upper", _one("T15", mean_p + "'upper_bound'")),
         engine.verdict("T15.rank_changes", (ranks["current_rule"] != ranks["upper_bound"]).tolist()),
     ]
 
@@ -178,22 +156,18 @@ def _dataset_verdicts() -> list[engine.Verdict]:
     """Return the dataset claims from the paper's T07, T08, T09 (counts on the paper's own corpus)."""
     t09 = _rep("T09")
     tot = t09[t09["generator"].isna() & t09["difficulty"].isna()].set_index("stat")["value"]
-    t07 = _rep("T07")
-    share = t07.query("stat == 'share'").set_index("dag_type")["value"]
+    share = _rep("T07", "stat == 'share'").set_index("dag_type")["value"]
     t08 = _rep("T08").set_index(["variant", "stat"])["value"]
+    records = _one("T07", "stat == 'records_total'")
+    rate_note = "from T09's counts; printed 93.8 is truncated (X1.T09_success_rate)"
     return [
-        engine.verdict("P.records", _one("T07", "stat == 'records_total'")),
-        engine.verdict(  # T07's records x 3, not its caption's 11,424 (transcribed from the same sentence)
-            "P.rows", _one("T07", "stat == 'records_total'") * len(schema.DIFFICULTIES), note="T07 records x 3"
-        ),
+        engine.verdict("P.records", records),
+        # T07's records x 3, not its caption's 11,424 (transcribed from the same sentence)
+        engine.verdict("P.rows", records * len(schema.DIFFICULTIES), note="T07 records x 3"),
         engine.verdict("P.tuples", (tot["unique_tuples"], 342720)),
         engine.verdict("P.valid_records", (tot["valid_records"], 57120)),
         engine.verdict("P.theoretical_max", tot["theoretical_max"]),
-        engine.verdict(
-            "P.success_rate",
-            100 * tot["valid_records"] / tot["theoretical_max"],
-            note="from T09's counts; printed 93.8 is truncated (X1.T09_success_rate)",
-        ),
+        engine.verdict("P.success_rate", 100 * tot["valid_records"] / tot["theoretical_max"], note=rate_note),
         engine.verdict("P.instances", (tot["evaluation_instances"], 685440)),
         engine.verdict("P.null_tuples", tot["judge_null_tuples_excluded"]),
         engine.verdict("P.domains", t08[("enterprise_domains", "count")]),
@@ -208,36 +182,29 @@ def _dataset_verdicts() -> list[engine.Verdict]:
 def _agreement_verdicts() -> list[engine.Verdict]:
     """Return the C-J agreement claims from the paper's T03, F10, T29 and T02."""
     t03 = _rep("T03").dropna(subset=["judge_2"])
-    gt = t03[t03["condition"] == "with_gt"]
     out = []
-    for cond, cid in (("with_gt", "with_gt"), ("without_gt", "without_gt")):
-        for stat, name in (("agreement", "agreement"), ("kappa", "kappa")):
-            m = _rep("T03", f"condition == '{cond}' and stat == 'mean_{stat}_six_judges'")["value"]
+    for cond in ("with_gt", "without_gt"):
+        for stat in ("agreement", "kappa"):
             pairs = t03[(t03["condition"] == cond) & (t03["stat"] == stat)]["value"]
+            m = _rep("T03", f"condition == '{cond}' and stat == 'mean_{stat}_six_judges'")["value"]
             val = float(pairs.mean()) if len(pairs) else float(m.iloc[0])
             src = "mean of T03's 15 pairs" if len(pairs) else "T03's printed mean (no without-GT pairs printed)"
-            out.append(engine.verdict(f"CJ.mean_{name}_{cid}", val, shown=f"{val:.3f}", note=src))
-    kappa = gt[gt["stat"] == "kappa"]["value"]
-    out += [
-        engine.verdict("CJ.kappa_range_with_gt", kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}"),
-        engine.verdict("P.kappa_range", kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}"),
-    ]
-    out += f10_checks(_rep("F10"))
-    t29 = _rep("T29").dropna(subset=["judge"])
-    std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
-    binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"].reindex(std.index)
-    lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
-    out.append(
-        engine.verdict(
-            "P.binary_rho",
-            float(np.clip(float(engine.claim("P.binary_rho")["paper_value"]), lo, hi)),
-            shown=f"{lo:+.3f} to {hi:+.3f}",
-            note="every way to break T29's printed ties",
-        )
-    )
+            out.append(engine.verdict(f"CJ.mean_{stat}_{cond}", val, shown=f"{val:.3f}", note=src))
+    kappa = t03[(t03["condition"] == "with_gt") & (t03["stat"] == "kappa")]["value"]
+    binary = _rep("T29", "variant == 'binary' and stat == 'alignment'").set_index("judge")["value"]
     d = float(binary["judge_gpt_oss_20b"] - binary["judge_qwq_32b"])
-    out.append(engine.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}", note="T29 binary column"))
-    return out
+    return (
+        out
+        + [
+            engine.verdict(c, kappa, shown=f"{kappa.min():.3f}-{kappa.max():.3f}")
+            for c in ("CJ.kappa_range_with_gt", "P.kappa_range")
+        ]
+        + f10_checks(_rep("F10"))
+        + [
+            tie_rho("P.binary_rho", "every way to break T29's printed ties"),
+            engine.verdict("T06.binary_prefers_oss20b", d, shown=f"{d:+.2f}", note="T29 binary column"),
+        ]
+    )
 
 
 def _study_verdicts() -> list[engine.Verdict]:
@@ -245,55 +212,46 @@ def _study_verdicts() -> list[engine.Verdict]:
     t04 = _rep("T04", "stat == 'delta_vs_without_gt'").set_index("generator")["value"]
     spread = _rep("T25", "stat == 'max_spread' and judge == 'judge_qwen3_32b'")["value"]
     spread2 = _rep("T27", "stat == 'max_spread' and judge == 'judge_gpt_oss_120b'")["value"]
-    cot = _rep("T05", "variant == 'on_minus_off' and stat == 'delta'")
+    cot = _rep("T05", "variant == 'on_minus_off' and stat == 'delta'")["value"]
     f05 = _rep("F05", "stat == 'delta' and condition == 'with_gt'")["value"]
     t31 = _rep("T31").set_index("difficulty")["value"]
     levers = pd.Series(
         {
             "format": float(f05.abs().max()),
             "temperature": float(spread.max()),
-            "thinking": float(cot["value"].abs().max()),
+            "thinking": float(cot.abs().max()),
             "default_score": float(t04.abs().max()),
         }
     )
     t01 = _rep("T01")
-    t13 = _rep("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
-    t13w = t13.pivot(index="judge", columns="variant", values="value")
-    t12 = _rep("T12")
+    gemini = "stat == 'max_abs_delta_vs_with_gt' or (judge == 'judge_gemini_2_5_pro' and stat == 'delta_vs_with_gt')"
+    qwq = t01.query("judge == 'judge_qwq_32b' and stat == 'delta_vs_without_gt'")["value"].abs().max()
+    t13w = _rep("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
+    t13w = t13w.pivot(index="judge", columns="variant", values="value")
+    mismatch = float(_rep("T12", "stat == 'llm_mismatch_share_on_tool_seq_cov'")["value"].iloc[0])
     t20 = _rep("T20", "stat == 'unanimity'").set_index("variant")["value"]
-    t23 = _rep("T23")
-    gpt = t23[t23["judge"] == "judge_gpt_5_4"]
+    gpt = _rep("T23").query("judge == 'judge_gpt_5_4'")
+    own_seq = "judge == 'judge_gpt_5_4' and metric == 'sequence_accuracy' and stat == 'bias' and generator == 'gpt5_4'"
     draft = _rep("DRAFT", "condition == 'with_gt'").set_index("judge")["value"]
+    scale = float(draft["judge_gpt_oss_120b"] - draft["judge_gpt_oss_20b"])
+    seq_other = float(gpt.query("metric == 'sequence_accuracy' and stat == 'bias_max'")["value"].iloc[0])
+    own_all = float(gpt.query("generator == 'gpt5_4' and metric.isna() and stat == 'bias'")["value"].iloc[0])
     return [
         engine.verdict("P.c2_strong", t04.reindex(["llama_3_3_70b_instruct", "qwen3_32b", "gpt5_4"])),
         engine.verdict("P.c2_weak", t04.reindex(["llama_3_1_8b_instruct", "smollm3_3b"])),
         engine.verdict("P.temperature_spread", float(spread.max())),
         engine.verdict("P.temperature_spread_2", float(spread2.max()) if len(spread2) else float(spread.max())),
-        engine.verdict("P.cot_max", float(cot["value"].abs().max())),
+        engine.verdict("P.cot_max", float(cot.abs().max())),
         engine.verdict("P.cot_mean_gt", _one("T05", "stat == 'mean_delta' and condition == 'with_gt'")),
         engine.verdict("T05.paired_cells", len(cot), population=24),
         engine.verdict("P.format_gain", f05),
         engine.verdict("P.format_largest_lever", levers, note="largest |delta| each lever's table prints"),
-        engine.verdict("T31.sign_easy", t31["easy"]),
-        engine.verdict("T31.sign_medium", t31["medium"]),
-        engine.verdict("T31.sign_hard", t31["hard"]),
-        engine.verdict(
-            "T01.gemini_cgt_vs_gt",
-            t01.query(
-                "stat == 'max_abs_delta_vs_with_gt' or (judge == 'judge_gemini_2_5_pro' and stat == 'delta_vs_with_gt')"
-            )["value"]
-            .abs()
-            .max(),
-        ),
-        engine.verdict(
-            "T01.qwq_cgt_vs_nogt",
-            t01.query("judge == 'judge_qwq_32b' and stat == 'delta_vs_without_gt'")["value"].abs().max(),
-        ),
+        *(engine.verdict(f"T31.sign_{d}", t31[d]) for d in ("easy", "medium", "hard")),
+        engine.verdict("T01.gemini_cgt_vs_gt", t01.query(gemini)["value"].abs().max()),
+        engine.verdict("T01.qwq_cgt_vs_nogt", qwq),
         engine.verdict("P.human_agreement", _one("T12", "variant == 'overall' and stat == 'agreement'")),
         engine.verdict("T12.param_agreement", _one("T12", "metric == 'parameter_structure' and stat == 'agreement'")),
-        engine.verdict(
-            "P.mismatch_share", float(t12.query("stat == 'llm_mismatch_share_on_tool_seq_cov'")["value"].iloc[0])
-        ),
+        engine.verdict("P.mismatch_share", mismatch),
         engine.verdict("T13.mean_delta_sign", _one("T13", "stat == 'mean_delta'")),
         engine.verdict("T13.spearman", _one("T13", "stat == 'spearman_prog_vs_human_ranking'")),
         engine.verdict("T06.oss120b_tops_human", t13w["vs_human"]),
@@ -301,28 +259,12 @@ def _study_verdicts() -> list[engine.Verdict]:
         engine.verdict("P.unanimity_med_hard", t20["hard_harder_than_medium"]),
         engine.verdict("P.unanimity_easy_med", t20["medium_harder_than_easy"]),
         engine.verdict("T22.all_positive", (_one("T22", "stat == 'n_positive_deltas'"), 4)),
-        engine.verdict(
-            "P.self_bias_seq",
-            _one(
-                "T23",
-                "judge == 'judge_gpt_5_4' and metric == 'sequence_accuracy' and stat == 'bias' and generator == 'gpt5_4'",
-            ),
-        ),
-        engine.verdict(
-            "T23.seq_other_max",
-            float(gpt.query("metric == 'sequence_accuracy' and stat == 'bias_max'")["value"].iloc[0]),
-        ),
-        engine.verdict(
-            "T23.own_all",
-            float(gpt.query("generator == 'gpt5_4' and metric.isna() and stat == 'bias'")["value"].iloc[0]),
-        ),
+        engine.verdict("P.self_bias_seq", _one("T23", own_seq)),
+        engine.verdict("T23.seq_other_max", seq_other),
+        engine.verdict("T23.own_all", own_all),
         engine.verdict("T23.other_all_range", gpt.query("metric.isna() and stat in ['bias_min', 'bias_max']")["value"]),
         engine.verdict("T23.oss120b_on_gpt54", _one("T23", "judge == 'judge_gpt_oss_120b' and stat == 'bias'")),
-        engine.verdict(
-            "P.judge_scale_gap",
-            float(draft["judge_gpt_oss_120b"] - draft["judge_gpt_oss_20b"]),
-            note="draft judge-scale figure, with GT",
-        ),
+        engine.verdict("P.judge_scale_gap", scale, note="draft judge-scale figure, with GT"),
         engine.verdict("P.worked_example_alignment", float(worked_example_AppI()["match"].iloc[-1])),
     ]
 
@@ -351,40 +293,21 @@ _NO_TABLE: dict[str, str] = {
 def paper_claim_verdicts() -> pd.DataFrame:
     """Return the checks table of every claim computed from the paper's own tables (CHECK_COLUMNS +
     ``checked on``), each on its declared population; n/a (note: what the paper does not print) otherwise."""
-    parts = [
+    audit = [
         audit_table2(_t02(), _rep("T06")).query("`checked on` != 'paper T02, 5 generators (T06 caption)'"),
         audit_table2(_t02()).query("claim_id == 'X1.guide_takeaways_5gen'"),
         audit_cross_tables(),
         audit_text_table(),
     ]
-    four = takeaway_checks(_t02(), paper.population("T06").generators)
-    mine = breakdown_checks(_t24_long(), _t28_long())
-    mine += _weighting_verdicts() + _dataset_verdicts() + _agreement_verdicts() + _study_verdicts()
-    mine += [
-        engine.verdict(
-            "T10.ci_half_width",
-            float(
-                (
-                    (
-                        _rep("T10", "stat == 'ci_hi'")["value"].to_numpy()
-                        - _rep("T10", "stat == 'ci_lo'")["value"].to_numpy()
-                    )
-                    / 2
-                ).max()
-            ),
-        )
-    ]
-    parts.append(
-        engine.checks(mine + [v for v in four if v.claim_id.startswith("T06.")]).assign(
-            **{"checked on": "paper tables (as reproduced)"}
-        )
-    )
-    out = pd.concat(parts, ignore_index=True)
+    four = [v for v in takeaway_checks(_t02(), paper.population("T06").generators) if v.claim_id.startswith("T06.")]
+    ci = _rep("T10", "stat == 'ci_hi'")["value"].to_numpy() - _rep("T10", "stat == 'ci_lo'")["value"].to_numpy()
+    mine = breakdown_checks(_t24_long(), _t28_long()) + _weighting_verdicts() + _dataset_verdicts()
+    mine += _agreement_verdicts() + _study_verdicts() + [engine.verdict("T10.ci_half_width", float((ci / 2).max()))]
+    out = pd.concat(audit + [engine.checks(mine + four)], ignore_index=True)
     missing = [c for c in engine.claims()["claim_id"] if c not in set(out["claim_id"])]
     na = [engine.not_reproduced(c, _NO_TABLE.get(c, "no printed table this claim is computed from")) for c in missing]
-    return pd.concat(
-        [out, engine.checks(na).assign(**{"checked on": "paper tables (as reproduced)"})], ignore_index=True
-    )
+    out = pd.concat([out, engine.checks(na)], ignore_index=True)
+    return out.fillna({"checked on": "paper tables (as reproduced)"})
 
 
 def paper_comparisons() -> dict[str, pd.DataFrame]:
@@ -392,30 +315,19 @@ def paper_comparisons() -> dict[str, pd.DataFrame]:
     (and what the package derives from them) as the reproduced side; two derived paths, not
     identities: "T06-from-T02" derives T06 from the paper's Table 2 by the package's own decision
     guide, "T24-from-T02" each T24 row mean from Table 2 pooled by Table 9's records."""
-    t02 = _t02().rename(columns={"value": "align"})
-    t10 = (
-        _rep("T10")
-        .dropna(subset=["judge"])
-        .pivot_table(index=["generator", "judge", "difficulty", "condition"], columns="stat", values="value")
-    )
-    ci = t10.rename(columns={"ci_lo": "lo", "ci_hi": "hi"}).reset_index()
-    rep24 = _rep("T24", "stat == 'alignment'")
-    rep28 = _rep("T28", "stat == 'alignment'")
-    f03 = _rep("F03", "stat == 'alignment'")
-    return {
-        "T02": engine.side_by_side(compare_T02(t02)),
-        "T10": engine.side_by_side(compare_T10(ci)),
-        "T24": engine.side_by_side(
-            engine.compare(_t24_long(), rep24, on=["judge", "condition", "metric"], value="align")
-        ),
-        "F03": engine.side_by_side(
-            engine.compare(_t24_long(), f03, on=["judge", "condition", "metric"], value="align")
-        ),
-        "T28": engine.side_by_side(
-            engine.compare(_t28_long(), rep28, on=["judge", "dag_type", "condition"], value="align")
-        ),
-        "T06-from-T02": engine.side_by_side(
-            compare_T06_values(decision_guide(_t02(), paper.population("T06").generators), _rep("T06"))
-        ),
-        "T24-from-T02": engine.side_by_side(compare_T24_from_T02(), tolerance=T24_FROM_T02_TOLERANCE),
+    t10 = _rep("T10").dropna(subset=["judge"])
+    t10 = t10.pivot_table(index=["generator", "judge", "difficulty", "condition"], columns="stat", values="value")
+    guide = decision_guide(_t02(), paper.population("T06").generators)
+    paths = {
+        "T02": compare_T02(_t02().rename(columns={"value": "align"})),
+        "T10": compare_T10(t10.rename(columns={"ci_lo": "lo", "ci_hi": "hi"}).reset_index()),
     }
+    for aid, mine, on in (
+        ("T24", _t24_long(), ["judge", "condition", "metric"]),
+        ("F03", _t24_long(), ["judge", "condition", "metric"]),
+        ("T28", _t28_long(), ["judge", "dag_type", "condition"]),
+    ):
+        paths[aid] = engine.compare(mine, _rep(aid, "stat == 'alignment'"), on=on, value="align")
+    paths["T06-from-T02"] = compare_T06_values(guide, _rep("T06"))
+    out = {k: engine.side_by_side(v) for k, v in paths.items()}
+    return out | {"T24-from-T02": engine.side_by_side(compare_T24_from_T02(), tolerance=T24_FROM_T02_TOLERANCE)}

@@ -33,38 +33,6 @@ from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
 from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
 from ajb_verify import artifacts, engine
 
-__all__ = [
-    "SECTIONS",
-    "SCORECARD_COLUMNS",
-    "read_comparisons",
-    "read_checks",
-    "artifact_rows",
-    "claim_rows",
-    "UNCHECKED_NOTE",
-    "unchecked_rows",
-    "build",
-    "RULE_FIT_FILE",
-    "CENSUS_COUNTS_FILE",
-    "CENSUS_COLUMNS",
-    "read_census",
-    "census_line",
-    "missing_rule_line",
-    "summary",
-    "FIGURE_CLIP",
-    "WITHIN_STYLE",
-    "OUTSIDE_STYLE",
-    "CLIPPED_STYLE",
-    "ROW_LABEL_CHARS",
-    "FIGURE_STYLE",
-    "plain_number",
-    "signed",
-    "relative_differences",
-    "figure_scorecard",
-    "markdown",
-    "write_scorecard",
-    "print_summary",
-]
-
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
     "02_programmatic_judge": "§3.2 Programmatic judge (App. G, I)",
@@ -101,39 +69,28 @@ SCORECARD_COLUMNS: list[str] = [
 ]
 
 
-def _notebook_of(artifact_id: str) -> str:
-    """Return the notebook that shows an artifact ('C-F1' -> the C-F notebook), '' if unmapped."""
-    return artifacts.notebook_of(artifact_id)
-
-
-def _artifact_of_file(path: Path, suffix: str) -> str:
-    """Return the artifact ID a compare/checks file is named for ('C-W_weighting_checks.csv' -> 'C-W')."""
-    return path.name[: -len(suffix)].split("_", 1)[0]
-
-
 def read_comparisons(out_dir: Path | str) -> pd.DataFrame:
     """Return every ``<ID>_compare.csv`` of a folder stacked: artifact, reported, reproduced, difference, within."""
+    cols = ["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]
     frames = []
     for p in sorted(Path(out_dir).glob("*_compare.csv")):
         df = pd.read_csv(p)
-        df.insert(0, "artifact", _artifact_of_file(p, "_compare.csv"))
+        df.insert(0, "artifact", p.stem.split("_", 1)[0])  # the ID a file is named for: 'T02_compare.csv' -> 'T02'
         key = next((c for c in ("stat", "variant") if c in df.columns), None)
         df["group"] = df["artifact"] + "|" + (df[key].astype(str) if key else "")
-        frames.append(df[["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]])
-    cols = ["artifact", "group", "reported", "reproduced", "difference", "tolerance", "within"]
+        frames.append(df[cols])
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
 
 def read_checks(out_dir: Path | str) -> pd.DataFrame:
     """Return every engine checks table of a folder stacked, with the file's artifact and notebook."""
-    frames = []
+    frames, amap = [], artifacts.artifact_table()
     for p in sorted(Path(out_dir).glob("*checks.csv")):
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
         if not set(engine.CHECK_COLUMNS) <= set(df.columns):
             continue  # not an engine table
-        art = _artifact_of_file(p, p.name[p.name.index("_") :]) if "_" in p.name else p.stem
         df["file"] = p.name
-        df["notebook"] = _notebook_of(art)
+        df["notebook"] = artifacts.notebook_of(p.stem.split("_", 1)[0], amap)  # 'C-W_weighting_checks' -> C-W's
         if "checked on" not in df.columns:
             df["checked on"] = ""
         frames.append(df)
@@ -157,27 +114,15 @@ def artifact_rows(comparisons: pd.DataFrame) -> pd.DataFrame:
 
 def claim_rows(checks: pd.DataFrame) -> pd.DataFrame:
     """Return one row per claim checked on data; a claim shown with two verdicts is marked CONFLICT."""
-    data = checks[checks["checked on"] == ""]
-    rows = []
-    for cid, g in data.groupby("claim_id", sort=False):
-        verdicts = sorted(set(g["holds"]))
-        first = g.iloc[0]
-        holds = verdicts[0] if len(verdicts) == 1 else "CONFLICT (" + " / ".join(verdicts) + ")"
-        nbs = list(dict.fromkeys(n for n in g["notebook"] if n))
-        rows.append(
-            {
-                "id": cid,
-                "description": first["claim"],
-                "paper value": first["paper value"],
-                "reproduced value": first["reproduced value"],
-                "kind": first["kind"],
-                "tolerance": first["tolerance"],
-                "holds": holds,
-                "note": first["note"] + (f" [shown in {', '.join(nbs)}]" if len(nbs) > 1 else ""),
-                "notebook": nbs[0] if nbs else "",
-            }
-        )
-    return pd.DataFrame(rows)
+    g = checks[checks["checked on"] == ""].groupby("claim_id", sort=False)
+    out = g[["claim", "paper value", "reproduced value", "kind", "tolerance", "note"]].first()
+    out["holds"] = g["holds"].agg(
+        lambda h: h.iloc[0] if h.nunique() == 1 else f"CONFLICT ({' / '.join(sorted(set(h)))})"
+    )
+    nbs = g["notebook"].agg(lambda n: list(dict.fromkeys(x for x in n if x)))
+    out["note"] += nbs.map(lambda n: f" [shown in {', '.join(n)}]" if len(n) > 1 else "")
+    out["notebook"] = nbs.str[0].fillna("")
+    return out.rename(columns={"claim": "description"}).rename_axis("id").reset_index()
 
 
 UNCHECKED_NOTE: str = engine.MISSING_DATA + "no notebook of this output folder checked it"
@@ -186,36 +131,20 @@ UNCHECKED_NOTE: str = engine.MISSING_DATA + "no notebook of this output folder c
 def unchecked_rows(checks: pd.DataFrame) -> pd.DataFrame:
     """Return an n/a claim row for every claim of engine.csv that no checks table of the folder
     holds (on data or in the audit), so every claim of the paper appears once in the scorecard."""
-    seen = set(checks["claim_id"])
-    todo = engine.claims()
-    todo = todo[~todo["claim_id"].isin(seen)]
-    rows = [
+    todo, amap = engine.claims(), artifacts.artifact_table()
+    todo = todo[~todo["claim_id"].isin(set(checks["claim_id"]))]
+    return pd.DataFrame(
         {
-            "id": c.claim_id,
-            "description": c.description,
-            "paper value": engine.not_reproduced(c.claim_id, "").paper,
+            "id": todo["claim_id"],
+            "description": todo["description"],
+            "paper value": [engine.not_reproduced(c, "").paper for _, c in todo.iterrows()],
             "reproduced value": "not checked",
-            "kind": c.kind,
+            "kind": todo["kind"],
             "tolerance": "",
             "holds": "n/a",
             "note": UNCHECKED_NOTE,
-            "notebook": _notebook_of(c.artifact),
+            "notebook": todo["artifact"].map(lambda a: artifacts.notebook_of(a, amap)),
         }
-        for c in todo.itertuples()
-    ]
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "id",
-            "description",
-            "paper value",
-            "reproduced value",
-            "kind",
-            "tolerance",
-            "holds",
-            "note",
-            "notebook",
-        ],
     )
 
 
@@ -224,10 +153,9 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     cmp = read_comparisons(out_dir)
     chk = read_checks(out_dir)
     arts = artifact_rows(cmp).rename(columns={"artifact": "id"}).assign(row="artifact")
-    arts["notebook"] = arts["id"].map(_notebook_of)
-    arts["description"] = (
-        arts["id"].map(artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]).fillna("")
-    )
+    amap = artifacts.artifact_table()
+    arts["notebook"] = arts["id"].map(lambda a: artifacts.notebook_of(a, amap))
+    arts["description"] = arts["id"].map(amap.set_index("artifact_id")["paper_artifact"]).fillna("")
     claims = pd.concat([claim_rows(chk), unchecked_rows(chk)], ignore_index=True).assign(row="claim")
     audit = chk[chk["checked on"] != ""].rename(columns={"claim_id": "id", "claim": "description"})
     audit = audit.assign(
@@ -248,26 +176,14 @@ def build(out_dir: Path | str) -> pd.DataFrame:
 
 
 RULE_FIT_FILE: str = "T02_missing_rule_fit.csv"  # written by notebook 03 (tables.missing_rule_fit)
-# Written by notebook 18: verify.census_counts(tables.text_census(tables.paper_claim_verdicts())).
+# written by notebook 18: verify.census_counts(verify.text_census(verify.paper_claim_verdicts()))
 CENSUS_COUNTS_FILE: str = "X1_census_counts.csv"
-CENSUS_COLUMNS: list[str] = [
-    "section",
-    "numbers",
-    "mapped",
-    "consistent",
-    "self-referential",
-    "inconsistent",
-    "unchecked",
-    "unmapped",
-]
 
 
 def read_census(out_dir: Path | str) -> pd.DataFrame:
-    """Return the census counts per section of the v1 text (CENSUS_COLUMNS; empty if not computed)."""
+    """Return the census counts per section of the v1 text (`audit.census_counts`; empty if not computed)."""
     path = Path(out_dir) / CENSUS_COUNTS_FILE
-    if not path.exists():
-        return pd.DataFrame(columns=CENSUS_COLUMNS)
-    return pd.read_csv(path, keep_default_na=False).reindex(columns=CENSUS_COLUMNS)
+    return pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame(columns=["section"])
 
 
 def census_line(census: pd.DataFrame) -> str:
@@ -301,13 +217,8 @@ def missing_rule_line(out_dir: Path | str) -> str:
 def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
     """Return holds counts (yes / no / indistinguishable / n/a / conflict) of one row type."""
     h = card.loc[card["row"] == row, "holds"].astype(str)
-    return {
-        "yes": int((h == "yes").sum()),
-        "no": int((h == "no").sum()),
-        "indistinguishable": int((h == engine.INDISTINGUISHABLE).sum()),
-        "n/a": int((h == "n/a").sum()),
-        "conflict": int(h.str.startswith("CONFLICT").sum()),
-    }
+    counts = {k: int((h == k).sum()) for k in ("yes", "no", engine.INDISTINGUISHABLE, "n/a")}
+    return counts | {"conflict": int(h.str.startswith("CONFLICT").sum())}
 
 
 def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
@@ -383,23 +294,22 @@ def relative_differences(comparisons: pd.DataFrame) -> pd.DataFrame:
     return both
 
 
-def _row_order(ids: list[str]) -> list[str]:
+def _row_order(ids: list[str], amap: pd.DataFrame) -> list[str]:
     """Return artifact IDs in paper order: by section, then by the artifact map's row, then by ID."""
-    amap = artifacts.artifact_table()
     pos = {a: i for i, a in enumerate(amap["artifact_id"])}
     sec = {nb: i for i, nb in enumerate(SECTIONS)}
 
     def key(a: str) -> tuple[int, int, str]:
         base = a if a in pos else a.split("-")[0]
-        return (sec.get(_notebook_of(a), len(sec)), pos.get(base, len(pos)), a)
+        return (sec.get(artifacts.notebook_of(a, amap), len(sec)), pos.get(base, len(pos)), a)
 
     return sorted(ids, key=key)
 
 
-def _row_label(artifact_id: str) -> str:
+def _row_label(artifact_id: str, amap: pd.DataFrame) -> str:
     """Return a row label: the ID and the artifact's short name from the map ('T07  record counts by DAG
     topology'), wrapped at ROW_LABEL_CHARS (never cut)."""
-    amap = artifacts.artifact_table().set_index("artifact_id")["paper_artifact"]
+    amap = amap.set_index("artifact_id")["paper_artifact"]
     base, _, variant = artifact_id.partition("-")
     known = artifact_id in amap.index or base not in amap.index
     name = str(amap.get(artifact_id if known else base, "")).split(": ", 1)[-1].split(" (")[0]
@@ -413,21 +323,23 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
     relative difference from the reported value (%); within tolerance as dots, outside as crosses;
     at the right, values within / compared and the largest difference (reported -> reproduced)."""
     rel = relative_differences(comparisons)
-    ids = _row_order(list(dict.fromkeys(rel["artifact"])))
+    amap = artifacts.artifact_table()
+    ids = _row_order(list(dict.fromkeys(rel["artifact"])), amap)
     rows: list[tuple[str, str]] = []  # (kind, text): a section header or an artifact
     current = None
     for a in ids:
-        sec = SECTIONS.get(_notebook_of(a), "other")
+        sec = SECTIONS.get(artifacts.notebook_of(a, amap), "other")
         if sec != current:
             rows.append(("section", sec))
             current = sec
         rows.append(("artifact", a))
-    n_wrapped = sum("\n" in _row_label(t) for k, t in rows if k == "artifact")
-    height = 0.9 + 0.155 * max(len(rows), 3) + 0.14 * n_wrapped
+    labels = [_row_label(t, amap) if k == "artifact" else t for k, t in rows]
+    height = 0.9 + 0.155 * max(len(rows), 3) + 0.14 * sum("\n" in t for t in labels)  # a wrapped label is taller
     fig, ax = paper_figure(TEXT_WIDTH, height)
     ax = np.atleast_1d(ax)[0]
     y_of = {text: -i for i, (kind, text) in enumerate(rows) if kind == "artifact"}
     golden = 0.6180339887
+    side = dict(ha="left", fontsize=6, color="0.2")  # the column of counts right of the axes
     for a in ids:
         in_file = rel[rel["artifact"] == a]
         g = in_file.sort_values("relative", kind="stable")
@@ -446,29 +358,16 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
             worst = out.loc[out["relative"].abs().sort_values(ascending=False, kind="stable").index[0]]
             rep_, mine_ = (plain_number(worst[c]).replace("-", "\u2212") for c in ("reported", "reproduced"))
             note += f"   {signed(worst['relative'])} %: {rep_} \u2192 {mine_}"
-        ax.text(
-            1.01,
-            y_of[a],
-            note,
-            transform=ax.get_yaxis_transform(),
-            ha="left",
-            va="center",
-            fontsize=6,
-            color="0.2",
-            clip_on=False,
-        )
+        ax.text(1.01, y_of[a], note, transform=ax.get_yaxis_transform(), va="center", clip_on=False, **side)
     if not ids:
         ax.text(0.5, 0.5, "nothing compared in this folder", ha="center", va="center", transform=ax.transAxes)
     ax.axvline(0, color="0.3", linewidth=0.8, zorder=2)
     for i, (kind, _) in enumerate(rows):
         if kind == "section" and i > 0:
             ax.axhline(-i + 0.5, color="0.75", linewidth=0.5, zorder=1)
-    ax.set_yticks([-i for i in range(len(rows))])
-    ax.set_yticklabels([_row_label(t) if k == "artifact" else t for k, t in rows])
+    ax.set_yticks([-i for i in range(len(rows))], labels, fontsize=6.5)
     for tick, (kind, _) in zip(ax.get_yticklabels(), rows):
-        tick.set_fontsize(6.5)
-        if kind == "section":
-            tick.set_fontweight("bold")
+        tick.set_fontweight("bold" if kind == "section" else "normal")
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="y", visible=False)
     ax.set_ylim(-len(rows) + 0.4, 0.6)
@@ -482,38 +381,16 @@ def figure_scorecard(comparisons: pd.DataFrame, synthetic: bool) -> tuple[plt.Fi
         1.0,
         "within / compared; largest outside (%)",
         transform=ax.transAxes,
-        ha="left",
         va="bottom",
-        fontsize=6,
-        color="0.2",
         fontweight="bold",
+        **side,
     )
-    handles = [
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=WITHIN_STYLE["marker"],
-            color=WITHIN_STYLE["color"],
-            label="within tolerance",
-        ),
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=OUTSIDE_STYLE["marker"],
-            color=OUTSIDE_STYLE["color"],
-            label="outside tolerance",
-        ),
-        Line2D(
-            [],
-            [],
-            linestyle="none",
-            marker=CLIPPED_STYLE["marker"],
-            color=CLIPPED_STYLE["color"],
-            label=f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)",
-        ),
-    ]
+    legend = (
+        (WITHIN_STYLE, "within tolerance"),
+        (OUTSIDE_STYLE, "outside tolerance"),
+        (CLIPPED_STYLE, f"outside, beyond \u00b1{FIGURE_CLIP:.0f} % (drawn at the edge)"),
+    )
+    handles = [Line2D([], [], linestyle="none", marker=st["marker"], color=st["color"], label=t) for st, t in legend]
     fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize=6.5, frameon=False)
     if synthetic:  # the one synthetic warning (save_fig sees the text and adds no second)
         fig.text(0.0, 1.0, SYNTHETIC_FIGURE_NOTE, ha="left", va="bottom", fontsize=6, color="0.45")

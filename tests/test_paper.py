@@ -134,7 +134,8 @@ def test_t02_has_180_draft_rows_full_grid() -> None:
 
 def test_claims_csv() -> None:
     cl = verify.claims()
-    assert list(cl.columns) == verify.CLAIM_COLUMNS + ["printed", "printed_hi"]
+    assert list(cl.columns[:3]) == ["claim_id", "artifact", "description"]
+    assert list(cl.columns[-2:]) == ["printed", "printed_hi"]
     assert cl["claim_id"].is_unique
     assert set(cl["kind"]) <= set(verify.KINDS)
     assert (cl["source"].str.strip() != "").all()
@@ -173,33 +174,31 @@ def test_paper_claims_hold_on_paper_tables() -> None:
     w = t.pivot_table(index=["generator", "judge", "condition"], columns="difficulty", values="value")
     mono = (w["easy"] > w["medium"]) & (w["medium"] > w["hard"])
     pairs = mono.groupby(level=["generator", "judge"]).all()
-    assert verify.check_claim("CF1.monotone_pairs", pairs.tolist())
+    assert _holds("CF1.monotone_pairs", pairs.tolist())
     drop = (w["easy"] - w["hard"]).groupby(level="condition").mean()
-    assert verify.check_claim("CF1.slope_ratio", drop["without_gt"] / drop["with_gt"])
+    assert _holds("CF1.slope_ratio", drop["without_gt"] / drop["with_gt"])
     open12 = t[t["generator"] != "gpt5_4"]  # Eq. 5b's 12 (g, d) cells
     m = open12.groupby(["judge", "condition"])["value"].mean().unstack()
     lift = m["with_gt"] - m["without_gt"]
-    assert verify.check_claim("CF2.lift_gpt_5_4", round(lift["judge_gpt_5_4"], 1))
-    assert verify.check_claim("CF2.sign_qwq", lift["judge_qwq_32b"])
-    assert verify.check_claim("X1.qwq_mean_with_gt", round(m.loc["judge_qwq_32b", "with_gt"], 1))
-    assert verify.check_claim("X1.qwq_mean_without_gt", round(m.loc["judge_qwq_32b", "without_gt"], 1))
+    assert _holds("CF2.lift_gpt_5_4", round(lift["judge_gpt_5_4"], 1))
+    assert _holds("CF2.sign_qwq", lift["judge_qwq_32b"])
+    assert _holds("X1.qwq_mean_with_gt", round(m.loc["judge_qwq_32b", "with_gt"], 1))
+    assert _holds("X1.qwq_mean_without_gt", round(m.loc["judge_qwq_32b", "without_gt"], 1))
     t03 = paper.reported("T03")
     pair = t03[t03["judge_2"].notna()]
-    assert verify.check_claim(
-        "CJ.mean_agreement_with_gt", round(pair.loc[pair["stat"] == "agreement", "value"].mean(), 1)
-    )
-    assert verify.check_claim("CJ.kappa_range_with_gt", pair.loc[pair["stat"] == "kappa", "value"])
+    assert _holds("CJ.mean_agreement_with_gt", round(pair.loc[pair["stat"] == "agreement", "value"].mean(), 1))
+    assert _holds("CJ.kappa_range_with_gt", pair.loc[pair["stat"] == "kappa", "value"])
     # the documented inconsistency: over all five generators T06 is not reproduced
     t06 = paper.reported("T06")
     best = t06[t06["variant"] == "best"]
     five = t.groupby(["condition", "difficulty", "judge"])["value"].mean()
     # compared beyond printed precision: T06's 1-decimal value +-0.05, the mean of 1-decimal cells +-0.05
-    gap = lambda m, r: verify.interval_gap((m - 0.05, m + 0.05), verify.printed_interval(r.printed))  # noqa: E731
+    gap = lambda m, r: max(0.0, abs(m - float(r.printed)) - 0.05 - verify.half_unit(r.printed))  # noqa: E731
     dev = max(gap(five[(r.condition, r.difficulty, r.judge)], r) for r in best.itertuples())
-    assert not verify.check_claim("X1.T06_from_T02", dev)
+    assert not _holds("X1.T06_from_T02", dev)
     four = open12.groupby(["condition", "difficulty", "judge"])["value"].mean()
     dev4 = max(gap(four[(r.condition, r.difficulty, r.judge)], r) for r in best.itertuples())
-    assert verify.check_claim("X1.T06_from_T02", dev4)
+    assert _holds("X1.T06_from_T02", dev4)
 
 
 # ------------------------------------------------------------------ LaTeX spot checks
@@ -299,14 +298,6 @@ def test_unknown_artifact_error_lists_ids() -> None:
     assert "T99" in msg and "T02" in msg and "C-F1" in msg
 
 
-def test_list_artifacts() -> None:
-    la = verify.list_artifacts()
-    assert {"artifact", "file", "n_rows", "n_claims"} <= set(la.columns)
-    assert la["artifact"].is_unique
-    assert {"T02", "T10", "F08", "C-F1", "X1"} <= set(la["artifact"])
-    assert la.set_index("artifact").loc["T02", "n_rows"] == 180
-
-
 def test_compare_hand_made() -> None:
     rep = pd.DataFrame(
         {"judge": ["a", "b", "c"], "cond": ["x", "x", "x"], "value": [1.0, 2.0, 3.0], "source": ["s1", "s2", "s3"]}
@@ -320,8 +311,7 @@ def test_compare_hand_made() -> None:
     assert byj.loc["b", "source"] == "s2"
     assert np.isnan(byj.loc["c", "reproduced"]) and np.isnan(byj.loc["c", "diff"])
     assert np.isnan(byj.loc["d", "reported"]) and pd.isna(byj.loc["d", "source"])
-    assert out.attrs["unmatched"] == 2
-    assert out.attrs["unmatched_reproduced"] == 1 and out.attrs["unmatched_reported"] == 1
+    assert out["reported"].isna().sum() == 1 and out["reproduced"].isna().sum() == 1  # one row on each side only
     with pytest.raises(KeyError):
         verify.compare(mine, rep, on=["nope"], value="score")
 
@@ -330,7 +320,7 @@ def test_compare_paper_order() -> None:
     t02 = paper.reported("T02")
     mine = t02.sample(frac=1.0, random_state=0).assign(value=lambda d: d["value"] + 0.1)
     out = verify.compare(mine, t02, on=["generator", "judge", "difficulty", "condition"])
-    assert out.attrs["unmatched"] == 0
+    assert out[["reproduced", "reported"]].notna().all().all()
     assert np.allclose(out["diff"], 0.1)
     assert out["generator"].iloc[0] == schema.GENERATORS[0]
     assert out["judge"].iloc[0] == schema.MAIN_JUDGES[0]
@@ -427,8 +417,6 @@ def test_order_kind() -> None:
     assert not _holds(_claim("order", expected="lowest:fan_in,linear"), s)
     assert _holds(_claim("order", expected="rank:linear=2"), s)
     assert not _holds(_claim("order", expected="rank:fan_in=3"), s)
-    assert _holds(_claim("order", expected="desc:fan_out>linear>fan_in"), s)
-    assert not _holds(_claim("order", expected="desc:linear>fan_out"), s)
     tie = pd.Series({"a": 1.0, "b": 1.0, "c": 0.5})
     assert _holds(_claim("order", expected="max:b"), tie)  # ties share the best
     with pytest.raises(ValueError):
@@ -445,13 +433,6 @@ def test_checks_table_shows_kind_and_tolerance_and_takes_only_verdicts() -> None
         verify.checks([("a claim", 1, 1, True)])
     with pytest.raises(ValueError):
         verify.verdict(_claim("approx", 1.0), 1.0)
-
-
-def test_check_claim_is_the_engine() -> None:
-    row = verify.claims().set_index("claim_id").loc["CF2.lift_gemini"]
-    assert verify.check_claim(row, -3.85) and not verify.check_claim(row, -3.58)
-    with pytest.raises(KeyError):
-        verify.check_claim("no.such.claim", 1.0)
 
 
 # ------------------------------------------------------------------ numbers printed in the draft's figures
@@ -503,3 +484,8 @@ def test_transcribe_writes_exactly_the_committed_csvs(tmp_path: Path) -> None:
     assert written == sorted(p.name for p in PAPER_DIR.glob("*.csv"))
     changed = [n for n in written if (tmp_path / n).read_bytes() != (PAPER_DIR / n).read_bytes()]
     assert changed == [], f"edit transcribe.py, not the CSV: {changed}"
+
+
+def test_an_unknown_claim_id_is_a_key_error() -> None:
+    with pytest.raises(KeyError):
+        verify.verdict("no.such.claim", 1.0)

@@ -205,8 +205,8 @@ def test_t04_mean_is_consistent_within_printed_precision() -> None:
 def test_interval_mean_of_printed_values() -> None:
     lo, hi = verify.mean_interval(["84.2", "84.3", "84.2", "84.3", "84.2", "84.2"])
     assert (lo, hi) == pytest.approx((84.18333, 84.28333), abs=1e-4)
-    assert verify.intervals_meet((lo, hi), verify.printed_interval("84.3"))
-    assert not verify.intervals_meet(verify.printed_interval("84.4"), (lo, hi))
+    assert verify.printed_interval("84.3")[0] <= hi  # the intervals meet: rounding explains the difference
+    assert verify.printed_interval("84.4")[0] > hi  # they do not
 
 
 def test_spearman_range_over_ties_brackets_scipy() -> None:
@@ -252,7 +252,9 @@ def test_no_claim_fails_outside_the_listed_paper_inconsistencies(own) -> None:
 
 def test_each_listed_inconsistency_fails_and_has_its_audit_row(own) -> None:
     audit = _audit_all()
-    for cid, (row, why) in verify.PAPER_INCONSISTENCIES.items():
+    twin = {"P.success_rate": "X1.T09_success_rate", "T10.ci_half_width": "X1.ci_half_width"}  # else the claim's own
+    for cid, why in verify.PAPER_INCONSISTENCIES.items():
+        row = twin.get(cid, cid)
         assert (own.loc[own["claim_id"] == cid, "holds"] == "no").any(), (
             f"{cid} holds on the paper: not an inconsistency"
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from ajb_utils import paper
 from ajb_verify import scorecard
 
 V1_TEXT = Path("/work/shared/seeds/000_9389826775120f45.txt")  # the arXiv v1 HTML as Markdown (not shipped)
+_SPEC = importlib.util.spec_from_file_location("make_census", paper.PAPER_DIR / "census" / "make.py")
+make = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(make)  # the census maker (data/paper/census/make.py), like data/paper/transcribe.py
 
 SNIPPET = (
     "## 4\\.2Results and Analysis\n\n"
@@ -28,13 +32,13 @@ def census() -> pd.DataFrame:
 
 
 def test_numbers_of_a_sentence_not_its_labels_models_or_years() -> None:
-    n = verify.text_numbers(SNIPPET)
+    n = make.text_numbers(SNIPPET)
     assert list(n["number"]) == ["30", "1.5", "77", "82"]
     assert set(n["section"]) == {"§4.2"} and set(n["cites"]) == {"T02"}
 
 
 def test_a_number_maps_to_the_claim_of_its_section() -> None:
-    m = verify.map_text_numbers(verify.text_numbers(SNIPPET)).set_index("number")
+    m = make.map_text_numbers(make.text_numbers(SNIPPET)).set_index("number")
     assert m.at["30", "mapped_to"] == "CF1.monotone_pairs"
     assert m.at["77", "mapped_to"] == m.at["82", "mapped_to"] == "CF1.hard_nogt_band"
     assert m.at["1.5", "mapped_to"] in ("CF1.slope_ratio", "F08.slope_every_generator")
@@ -64,7 +68,7 @@ def test_consistent_numbers_hold_on_the_papers_tables(census) -> None:
 
 @pytest.mark.skipif(not V1_TEXT.exists(), reason="the v1 text is not in this checkout")
 def test_the_committed_census_is_what_the_functions_make_of_the_v1_text() -> None:
-    made = verify.map_text_numbers(verify.text_numbers(V1_TEXT.read_text(encoding="utf-8")))
+    made = make.map_text_numbers(make.text_numbers(V1_TEXT.read_text(encoding="utf-8")))
     pd.testing.assert_frame_equal(made.astype(str), verify.paper_census().astype(str), check_dtype=False)
 
 
@@ -84,7 +88,7 @@ def test_a_unit_decides_between_mirrored_claims() -> None:
         "## Abstract\n\nit reduces alignment for 1.5 pp and 3.9 pp, consistent with over-anchoring.\n\n"
         "## 5Conclusion\n\nalignment degrades monotonically with difficulty, approximately1.5×1.5\\times without GT.\n"
     )
-    m = verify.map_text_numbers(verify.text_numbers(text))
+    m = make.map_text_numbers(make.text_numbers(text))
     assert list(m["unit"]) == ["pp", "pp", "×"]
     assert list(m["mapped_to"]) == ["CF2.lift_gpt_5_4", "CF2.lift_gemini", "CF1.slope_ratio"]
 
@@ -95,9 +99,9 @@ def test_footnote_markers_equations_and_bullets() -> None:
         "## Appendix DStats\n\nmaximum of3,808×3=11,4243\\{,\\}808\\\\times 3=11\\{,\\}424generator inputs\n\n"
         "- •Unparseable output \\(≈5\\.7%\\{\\\\approx\\}5\\.7\\\\%of inputs\\), SmolLM3\\-3B \\(−15\\.6%\\-15\\.6\\\\%\\)\n"
     )
-    n = verify.text_numbers(text)
+    n = make.text_numbers(text)
     assert list(n["number"]) == ["3,808", "3", "11,424", "5.7", "-15.6"]  # no footnote 5; the bullet counted
-    m = verify.map_text_numbers(n).set_index("number")
+    m = make.map_text_numbers(n).set_index("number")
     assert (
         m.at["11,424", "mapped_to"] == "X1.rows_per_generator" and m.at["-15.6", "mapped_to"] == "X1.attrition_smollm"
     )
@@ -105,7 +109,7 @@ def test_footnote_markers_equations_and_bullets() -> None:
 
 def test_a_doubled_digit_is_one_number_only_where_the_html_doubles_it() -> None:
     text = "## Abstract\n\na narrow 77–82% band; a drop ≈55–77pp; 99of2121 disagreements\n"
-    assert list(verify.text_numbers(text)["number"]) == ["77", "82", "5", "7", "9", "21"]
+    assert list(make.text_numbers(text)["number"]) == ["77", "82", "5", "7", "9", "21"]
 
 
 def _perturbed_paper(tmp: Path) -> Path:
