@@ -8,7 +8,8 @@ record (CSV, opens in any spreadsheet):
     id, generator, difficulty, dag_type, query, tools, generated_calls, expected_calls,
     programmatic_<metric> x4, agree_<metric> x4 (yes/no), human_<metric> x4 (0-1), note
 
-`annotation_sheet` draws it, `export_sheet` writes it atomically, `read_sheet` reads a filled one
+notebook 11 draws it (a seeded draw per topology) and `sheet_rows` fills its columns for the records drawn,
+`export_sheet` writes it atomically, `read_sheet` reads a filled one
 back with clear errors, `agreement_from_sheet` gives Table 12 (per metric and per topology).
 `sheet_from_annotations` turns long annotation rows (docs/DATA_FORMAT.md section 3) into a
 filled sheet, so the synthetic annotations go through the same path.
@@ -29,7 +30,7 @@ from ajb_utils import schema
 __all__ = [
     "SHEET_BASE_COLUMNS",
     "sheet_columns",
-    "annotation_sheet",
+    "sheet_rows",
     "sheet_from_annotations",
     "export_sheet",
     "read_sheet",
@@ -98,7 +99,7 @@ def _compact_tools(tools) -> str:
     return "; ".join(parts)
 
 
-def _sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
+def sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
     """Return empty sheet rows for (id, generator, difficulty) pairs, in the pairs' order."""
     gen = bench.generations.assign(
         **{c: bench.generations[c].astype(str) for c in ("id", "generator", "difficulty", "dag_type")}
@@ -136,46 +137,11 @@ def _sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
     return out[sheet_columns()].reset_index(drop=True)
 
 
-def annotation_sheet(
-    bench,
-    generator: str = "llama_3_3_70b_instruct",
-    n_per_topology: int = 20,
-    n_imperfect: int = 14,
-    seed: int = 0,
-    difficulty: str = "hard",
-) -> pd.DataFrame:
-    """Return a blank sheet: per topology n_imperfect records with a score < 1 and the rest perfect.
-
-    Records are a seeded draw among the generator's valid generations at ``difficulty``; when a
-    topology has too few of one kind the other kind fills the gap (``attrs['shortfalls']``).
-    """
-    gen = bench.generations
-    g = gen[(gen["generator"] == generator) & (gen["difficulty"] == difficulty)].copy()
-    p = g[list(P_COLUMN.values())].to_numpy(float)
-    g["_imperfect"] = (p < 1.0 - 1e-9).any(axis=1)
-    g = g.assign(id=g["id"].astype(str), dag_type=g["dag_type"].astype(str)).sort_values("id")
-    g["_key"] = np.random.default_rng(seed).random(len(g))
-    picks, shortfalls = [], {}
-    for topo in schema.TOPOLOGIES:
-        t = g[g["dag_type"] == topo].sort_values("_key")
-        imp, per = t[t["_imperfect"]], t[~t["_imperfect"]]
-        n_imp = min(n_imperfect, len(imp))
-        n_per = min(n_per_topology - n_imp, len(per))
-        n_imp = min(len(imp), n_per_topology - n_per)
-        if n_imp + n_per < n_per_topology or n_imp != n_imperfect:
-            shortfalls[topo] = {"imperfect": n_imp, "perfect": n_per}
-        picks.append(pd.concat([imp.head(n_imp), per.head(n_per)]))
-    pairs = pd.concat(picks, ignore_index=True)
-    out = _sheet_rows(bench, pairs)
-    out.attrs["shortfalls"] = shortfalls
-    return out
-
-
 def sheet_from_annotations(bench, annotations: pd.DataFrame) -> pd.DataFrame:
     """Return a filled sheet from long annotation rows (id, generator, metric, human_agrees, ...)."""
     a = annotations.assign(id=annotations["id"].astype(str))
     pairs = a.drop_duplicates(["id", "generator"])[["id", "generator", "difficulty"]]
-    sheet = _sheet_rows(bench, pairs).set_index(["id", "generator"])
+    sheet = sheet_rows(bench, pairs).set_index(["id", "generator"])
     wide_ok = a.pivot(index=["id", "generator"], columns="metric", values="human_agrees")
     wide_h = a.pivot(index=["id", "generator"], columns="metric", values="human_score")
     for m in schema.METRICS:

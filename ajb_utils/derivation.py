@@ -452,15 +452,3 @@ def derivation_census(records: pd.DataFrame, difficulties: Iterable[str] = DIFFI
     out["path"] = pd.Categorical(out["path"], categories=PATHS)
     out["difficulty"] = pd.Categorical(out["difficulty"], categories=list(DIFFICULTIES))
     return out
-
-
-def path_shares(census: pd.DataFrame, by: Sequence[str] = ("difficulty",)) -> pd.DataFrame:
-    """Return the share (%) of each derivation path per group: columns by..., n_args, PATHS..."""
-    by = list(by)
-    counts = census.groupby(by + ["path"], observed=False, sort=True).size().unstack("path", fill_value=0)
-    counts = counts.reindex(columns=PATHS, fill_value=0)
-    n = counts.sum(axis=1)
-    shares = 100.0 * counts.div(n.where(n > 0), axis=0)
-    shares.insert(0, "n_args", n.astype(np.int64))
-    shares.columns.name = None
-    return shares.reset_index()

@@ -41,7 +41,6 @@ __all__ = [
     "compare",
     "count_text",
     "direction",
-    "holds",
     "num",
     "order",
     "planted_text",
@@ -194,12 +193,6 @@ def count_text(k: int, n: int, what: str) -> str:
     if k == 0:
         return f"none of the {n} {what}"
     return f"{k} of {n} {what}"
-
-
-def holds(statement: str, ok: bool | None, evidence: str = "") -> str:
-    """Return 'holds: <statement> (<evidence>)', 'does not hold: ...' or 'cannot be checked: ...'."""
-    word = "cannot be checked" if ok is None else ("holds" if ok else "does not hold")
-    return f"{word}: {statement}" + (f" ({evidence})" if evidence else "")
 
 
 # The glossary's symbols (notebook 00) and the ASCII a reader types for them: both are right answers.

@@ -7,11 +7,9 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.ablations import (
-    PAIRINGS,
     STUDIES,
     _cells,
     _main_judges,
-    format_without_gt,
     study_runs,
 )
 from ajb_verify import display, engine
@@ -186,18 +184,16 @@ def thinking_checks(t05: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def compare_F05(bench, f05: pd.DataFrame) -> pd.DataFrame:
+def compare_F05(f05: pd.DataFrame, nogt: pd.DataFrame) -> pd.DataFrame:
     """Return F05 beside the draft figure: per condition x difficulty x variant, reported | reproduced | diff.
 
-    With GT: the format run's structured (with_gt) and free-form alignments. Without GT: the
-    structured prompt is the released judge's ``without_gt``; the runner has no free-form
-    without-GT prompt, so that bar is not reproduced.
+    With GT: the format run's structured (with_gt) and free-form alignments. Without GT (``nogt``:
+    difficulty, structured, as notebook 09 computes it): the structured prompt is the released
+    judge's ``without_gt``; the runner has no free-form without-GT prompt, so that bar is not reproduced.
     """
-    key, gen = PAIRINGS["F05"]
     long = f05.melt(id_vars="difficulty", value_vars=["structured", "freeform", "delta"], var_name="variant").assign(
         condition="with_gt"
     )
-    nogt = format_without_gt(bench)
     if len(nogt):
         long = pd.concat(
             [

@@ -28,7 +28,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ajb_utils import figures, tables  # noqa: E402
+from ajb_utils import figures, stats, tables  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_verify import artifacts  # noqa: E402
 
@@ -40,9 +40,7 @@ EXTRA_FUNCS = (
     "table_T15",
     "weighting_checks",
     "jury_checks",
-    "gt_lift",
     "per_metric_lift",
-    "mine_over_anchoring",
 )
 
 
@@ -50,10 +48,6 @@ def _call(name: str, fn, bench, cache: dict):
     """Call a table/figure/check function with the bench (and the cells when it needs them)."""
     if name == "findings_checks":
         return fn(bench, cache.setdefault("T02", tables.table_T02(bench)), n_bootstrap=2000, seed=0)
-    if name in ("gt_lift",):
-        return fn(bench, n_bootstrap=2000, seed=0)
-    if name == "mine_over_anchoring":
-        return fn(bench.verdicts)
     return fn(bench)  # the figures of notebooks 01-05 are drawn in their notebook's cells (listed as not found)
 
 
@@ -90,7 +84,8 @@ def time_t02_ci(bench, n_bootstrap: int) -> float:
     """Return seconds for Table 2 cells plus bootstrap CIs of every cell."""
     t0 = time.perf_counter()
     tables.table_T02(bench)
-    tables.table_T10(bench, n_bootstrap=n_bootstrap, seed=0)
+    recs = stats.record_alignment(tables.main_verdicts(bench))  # Table 10 as notebook 03 computes it
+    stats.bootstrap_cells(recs, tables.T02_KEYS, "mu", strata="dag_type", n_resamples=n_bootstrap, seed=0, scale=100.0)
     return time.perf_counter() - t0
 
 

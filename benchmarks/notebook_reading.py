@@ -29,8 +29,8 @@ AUDIT_CALLS = (
     "_checks(",
     "compare_",
     "environment_report",
-    "commands_text",
-    "c3_command",
+    "run_command(",
+    "python -m ajb_judge",
     "command_text",
     "audit.",
 )

@@ -100,17 +100,42 @@ def test_history_needs_an_earlier_call() -> None:
     assert df["path"].astype(str).tolist() == ["NO-SOURCE"]
 
 
-def test_path_shares_sum_to_100() -> None:
-    """path_shares returns percentages over PATHS that sum to 100 per group."""
+def _x3(census: pd.DataFrame) -> pd.DataFrame:
+    """Return Table X3 as notebook 16's cell computes it from `census`."""
+    import sys
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    fake = SimpleNamespace(derivation_census=lambda records: census, PATHS=dv.PATHS)  # the census given
+    quiet = SimpleNamespace(write_table=lambda *a, **k: None, show=lambda *a, **k: None)
+    return run_cells(
+        "16",
+        ["census = derivation.derivation_census("],
+        bench=SimpleNamespace(records=None),
+        derivation=fake,
+        report=quiet,
+        out=None,
+    )["x3"]
+
+
+def test_X3_shares_sum_to_100() -> None:
+    """X3 holds percentages over PATHS that sum to 100 per difficulty, over all topologies and per topology."""
     census = pd.DataFrame(
         {
+            "id": ["a", "a", "b"],
             "difficulty": ["easy", "easy", "hard"],
+            "dag_type": ["linear", "linear", "fork"],
             "path": pd.Categorical(["VISIBLE", "DEFAULT", "NO-SOURCE"], categories=dv.PATHS),
         }
     )
-    sh = dv.path_shares(census).set_index("difficulty")
-    assert sh.loc["easy", "VISIBLE"] == 50.0 and sh.loc["hard", "NO-SOURCE"] == 100.0
-    assert sh[dv.PATHS].sum(axis=1).round(6).eq(100.0).all()
+    sh = _x3(census).set_index(["dag_type", "difficulty"])
+    assert sh.loc[("all", "easy"), "VISIBLE"] == 50.0 and sh.loc[("all", "hard"), "NO-SOURCE"] == 100.0
+    assert sh.loc[("fork", "hard"), "n_args"] == 1 and sh.loc[("linear", "easy"), "DEFAULT"] == 50.0
+    full = sh[sh["n_args"] > 0]
+    assert full[dv.PATHS].sum(axis=1).round(6).eq(100.0).all()
 
 
 def test_table_X3_keeps_a_topology_outside_the_papers_six():
@@ -119,11 +144,11 @@ def test_table_X3_keeps_a_topology_outside_the_papers_six():
     categories)."""
     import warnings
 
-    from ajb_utils import tables
     from ajb_utils.schema import TOPOLOGIES
 
     census = pd.DataFrame(
         {
+            "id": ["a", "b", "b"],
             "difficulty": ["easy", "easy", "hard"],
             "dag_type": pd.Categorical(["linear", "lattice", "lattice"], categories=[*TOPOLOGIES, "lattice"]),
             "path": [dv.PATHS[0], dv.PATHS[0], dv.PATHS[-1]],
@@ -131,7 +156,7 @@ def test_table_X3_keeps_a_topology_outside_the_papers_six():
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = tables.table_X3(census)
+        out = _x3(census)
     assert out["dag_type"].notna().all()
     assert list(out["dag_type"].cat.categories) == ["all", *TOPOLOGIES, "lattice"]
     assert out.loc[out["dag_type"] == "lattice", "n_args"].sum() == 2

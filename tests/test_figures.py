@@ -47,7 +47,13 @@ def _x2(bench):
 
 
 def _f04(b):
-    return notebook_figure("07", ["panels = "], b, t25=ablations.table_T25(b), t27=ablations.table_T27(b))
+    return notebook_figure(
+        "07",
+        ["runs_t = ", "panels = "],
+        b,
+        t25=ablations.temperature_table(b, "T25"),
+        t27=ablations.temperature_table(b, "T27"),
+    )
 
 
 def _t26(b):

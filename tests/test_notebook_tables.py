@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import ajb_verify as verify
-from ajb_utils import data, paths, schema, stats
+from ajb_utils import data, paper, paths, schema, stats
 from ajb_utils.data import load_bench
 from ajb_utils.scoring import programmatic_scores
 
@@ -311,17 +311,23 @@ def test_10_rounding_rule_on_the_hand_case() -> None:
     assert got.tolist() == [True, False, True, True]
 
 
-def test_10_apph_rounding_csv() -> None:
-    """AppH_rounding.csv: per judge, App. H's flagged verdicts and how many are rounding, as recounted
-    from the sample's mined instances."""
-    from ajb_utils import schema
-    from ajb_utils.data import load_bench
-    from ajb_utils.tables import anchoring
-
-    mined = anchoring.mine_over_anchoring(load_bench("sample", calls=False).verdicts, judges=schema.MAIN_JUDGES)
+def test_10_apph_rounding_and_counts_csv() -> None:
+    """AppH_rounding.csv: per judge, App. H's flagged verdicts and how many are rounding; AppH_anchoring_counts.csv:
+    the records with a flagged metric per judge; both recounted from the sample's verdicts by one pivot here."""
+    v = load_bench("sample", calls=False).verdicts
+    v = v[v["judge"].isin(schema.MAIN_JUDGES) & v["condition"].isin(schema.MAIN_CONDITIONS)]
+    keys = ["judge", "generator", "difficulty", "id", "metric"]
+    w = v.pivot_table(index=keys, columns="condition", values=["llm_score", "p"], aggfunc="first", observed=True)
+    p, lw, lo = (
+        w[("p", "with_gt")].fillna(w[("p", "without_gt")]),
+        w[("llm_score", "with_gt")],
+        w[("llm_score", "without_gt")],
+    )
+    hit = (p < 1 - 1e-6) & (lw > p + 1e-6) & (lo <= p + 0.1 + 1e-6)  # App. H's rule
+    mined = pd.DataFrame({"p": p[hit], "l_with_gt": lw[hit]}).reset_index().astype({"judge": str, "id": str})
     want = (
         mined.assign(rounding=_is_rounding(mined["p"].to_numpy(float), mined["l_with_gt"].to_numpy(float)))
-        .groupby(mined["judge"].astype(str))["rounding"]
+        .groupby("judge")["rounding"]
         .agg(["size", "sum"])
     )
     got = pd.read_csv(SAMPLE / "AppH_rounding.csv").set_index("judge")
@@ -329,6 +335,9 @@ def test_10_apph_rounding_csv() -> None:
     assert (got["flagged"] == want.loc[got.index, "size"]).all()
     assert (got["rounding"] == want.loc[got.index, "sum"]).all()
     np.testing.assert_allclose(got["rounding_pct"], 100 * got["rounding"] / got["flagged"])
+    records = mined.drop_duplicates(["judge", "generator", "difficulty", "id"]).groupby("judge").size()
+    counts = _csv("AppH_anchoring_counts.csv").groupby("judge")["instances"].sum()
+    assert counts.to_dict() == records.to_dict()
 
 
 def test_10_apph_cases_csv(bench) -> None:
@@ -380,13 +389,17 @@ def test_10_c3_deltas_paired_by_hand(bench) -> None:
     no_runs = SimpleNamespace(
         judges=bench.judges[keep],
         verdicts=bench.verdicts[bench.verdicts["judge"].isin(bench.judges.loc[keep, "judge"])],
+        has_runs=lambda study: False,
     )
     ns = run_cells(
         "10",
-        ["runs_c3 = "],
+        ["runs_c3 = bench.judges[", "vc3 = bench.verdicts[", "vc3 = vc3.assign("],
         bench=no_runs,
         seed=0,
+        data_source="hf",
         ablations=ablations,
+        paper=paper,
+        verify=verify,
         report=SimpleNamespace(show=print, write_table=lambda *a, **k: None),
         out=None,
     )

@@ -185,50 +185,42 @@ def test_multinomial_matches_index_resampling():
     assert sps.ks_2samp(mult, naive).pvalue > 1e-4
 
 
-def test_bootstrap_ci_contains_mean_and_is_seeded():
+def _one_cell(values, strata=None, **kw) -> tuple[float, float, float]:
+    """Return (mean, lo, hi) of `values` as one cell of `stats.bootstrap_cells`."""
+    df = pd.DataFrame({"cell": "a", "v": np.asarray(values, dtype=float)})
+    out = S.bootstrap_cells(df.assign(s=strata if strata is not None else 0), ["cell"], "v", strata="s", **kw)
+    return tuple(out[["mean", "lo", "hi"]].iloc[0]) if len(out) else (np.nan, np.nan, np.nan)
+
+
+def test_bootstrap_contains_mean_and_is_seeded():
     x = np.random.default_rng(0).random(200)
-    m, lo, hi = S.bootstrap_ci(x, seed=7)
+    m, lo, hi = _one_cell(x, seed=7)
     assert m == pytest.approx(x.mean())
     assert lo < m < hi
-    assert S.bootstrap_ci(x, seed=7) == (m, lo, hi)
-    assert S.bootstrap_ci(x, seed=8) != (m, lo, hi)
-    assert S.bootstrap_ci(x, seed=np.random.default_rng(7)) == (m, lo, hi)
+    assert _one_cell(x, seed=7) == (m, lo, hi)
+    assert _one_cell(x, seed=8) != (m, lo, hi)
     with pytest.raises(ValueError):
-        S.bootstrap_ci(x, seed=None)
-
-
-def test_bootstrap_ci_generic_statistic():
-    x = np.random.default_rng(0).random(101)
-    med, lo, hi = S.bootstrap_ci(x, seed=1, statistic=lambda a: np.median(a, axis=-1))
-    assert med == pytest.approx(np.median(x))
-    assert lo <= med <= hi
-    mean_idx = S.bootstrap_ci(x, seed=1, statistic=lambda a: a.mean(axis=-1))
-    mean_mult = S.bootstrap_ci(x, seed=1)
-    assert mean_idx[0] == pytest.approx(mean_mult[0])
-    assert mean_idx[1] == pytest.approx(mean_mult[1], abs=0.01)
+        _one_cell(x, seed=None)
 
 
 def test_stratified_keeps_stratum_sizes():
     x = np.array([0.0] * 5 + [1.0] * 15)
     strata = np.array(["a"] * 5 + ["b"] * 15)
     # each stratum is constant, so with sizes kept every resample has mean 0.75 exactly
-    m, lo, hi = S.bootstrap_ci(x, strata=strata, seed=0)
+    m, lo, hi = _one_cell(x, strata=strata, seed=0)
     assert (m, lo, hi) == pytest.approx((0.75, 0.75, 0.75))
-    m2, lo2, hi2 = S.bootstrap_ci(x, seed=0)
+    m2, lo2, hi2 = _one_cell(x, seed=0)
     assert hi2 - lo2 > 0.1
-    # a statistic other than the mean is bootstrapped by index, within strata too
-    m3, lo3, hi3 = S.bootstrap_ci(x, strata=strata, seed=0, statistic=lambda a: a.mean(axis=-1))
-    assert (m3, lo3, hi3) == pytest.approx((0.75, 0.75, 0.75))
 
 
 def test_bootstrap_degenerate():
-    assert S.bootstrap_ci([0.7], seed=0) == pytest.approx((0.7, 0.7, 0.7))
-    assert S.bootstrap_ci([0.5] * 10, seed=0) == pytest.approx((0.5, 0.5, 0.5))
-    assert all(np.isnan(S.bootstrap_ci([], seed=0)))
-    assert S.bootstrap_ci([1.0, np.nan], seed=0) == pytest.approx((1.0, 1.0, 1.0))
+    assert _one_cell([0.7], seed=0) == pytest.approx((0.7, 0.7, 0.7))
+    assert _one_cell([0.5] * 10, seed=0) == pytest.approx((0.5, 0.5, 0.5))
+    assert all(np.isnan(_one_cell([], seed=0)))
+    assert _one_cell([1.0, np.nan], seed=0) == pytest.approx((1.0, 1.0, 1.0))
 
 
-def test_bootstrap_cells_matches_bootstrap_ci():
+def test_bootstrap_cells_matches_index_resampling():
     rng = np.random.default_rng(0)
     df = pd.DataFrame(
         {
@@ -244,9 +236,11 @@ def test_bootstrap_cells_matches_bootstrap_ci():
     assert (out["lo"] <= out["mean"]).all() and (out["mean"] <= out["hi"]).all()
     b = out.set_index("cell").loc["b"]
     assert b["lo"] == b["hi"] == b["mean"]
-    ref = S.bootstrap_ci(df.loc[df.cell == "c", "v"], n_resamples=4000, seed=3)
+    v = df.loc[df.cell == "c", "v"].to_numpy()
+    naive = v[np.random.default_rng(3).integers(0, len(v), size=(4000, len(v)))].mean(axis=1)  # index resampling
+    ref = np.quantile(naive, [0.025, 0.975])
     c = out.set_index("cell").loc["c"]
-    assert c["lo"] == pytest.approx(ref[1], abs=0.02) and c["hi"] == pytest.approx(ref[2], abs=0.02)
+    assert c["lo"] == pytest.approx(ref[0], abs=0.02) and c["hi"] == pytest.approx(ref[1], abs=0.02)
     again = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=3)
     pd.testing.assert_frame_equal(out, again)
     other = S.bootstrap_cells(df, by=["cell"], value="v", n_resamples=4000, seed=4)
@@ -595,7 +589,7 @@ def test_bootstrap_cells_stratified_agrees_with_naive_resampler():
 @pytest.mark.parametrize(
     "drop", [("judge", "judge_gpt_5_4"), ("generator", "llama_3_3_70b_instruct"), ("generator", "gpt5_4")]
 )
-def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
+def test_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
     # the issue's example: dropping GPT-5.4 used to move QwQ-32B intervals (every cell after it
     # in the one shared Generator's order)
     from types import SimpleNamespace
@@ -605,8 +599,12 @@ def test_table_T10_qwq_intervals_unchanged_when_others_are_dropped(drop):
 
     v = load_bench("sample").verdicts
     col, name = drop
-    full = tables.table_T10(SimpleNamespace(verdicts=v), n_bootstrap=200, seed=1)
-    part = tables.table_T10(SimpleNamespace(verdicts=v[v[col] != name]), n_bootstrap=200, seed=1)
+
+    def t10(v: pd.DataFrame) -> pd.DataFrame:  # Table 10 as notebook 03's cell computes it
+        recs = S.record_alignment(tables.main_verdicts(SimpleNamespace(verdicts=v)))
+        return S.bootstrap_cells(recs, tables.T02_KEYS, "mu", strata="dag_type", n_resamples=200, seed=1, scale=100.0)
+
+    full, part = t10(v), t10(v[v[col] != name])
     key = ["generator", "judge", "difficulty", "condition"]
     qwq = full[(full["judge"] == "judge_qwq_32b") & (full[col] != name)].set_index(key)
     assert len(qwq) >= 24

@@ -55,10 +55,8 @@ def _one_sided() -> pd.DataFrame:
     )
 
 
-def test_gt_lift_estimate_and_interval_measure_the_same_pairs():
-    out = anchoring.gt_lift(SimpleNamespace(verdicts=_one_sided()), judges=["J"], n_bootstrap=50, seed=0).set_index(
-        "judge"
-    )
+def test_paired_lift_estimate_and_interval_measure_the_same_pairs():
+    out = anchoring.paired_lift(_one_sided(), n_bootstrap=50, seed=0).set_index("judge")
     assert out.at["J", "lift"] == pytest.approx(0.0)  # paired: r1 only, 1 - 1
     assert out.at["J", "lo"] <= out.at["J", "lift"] <= out.at["J", "hi"]
     assert out.at["J", "lift_unpaired"] == pytest.approx(50.0)  # 100 (r1) - 50 (r1, r2)

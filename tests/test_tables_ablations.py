@@ -15,6 +15,7 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 matplotlib.use("Agg")
@@ -75,7 +76,7 @@ def test_sample_has_every_study(sample):
 
 
 def test_sample_T25_matches_stats_align(sample):
-    t25 = A.table_T25(sample)
+    t25 = A.temperature_table(sample, "T25")
     assert len(t25) == 6 and "source" not in t25
     runs = A.study_runs(sample, "temperature", "qwen3_32b")
     judge = runs.loc[runs["temperature"] == 0.7, "judge"].iloc[0]
@@ -141,7 +142,7 @@ def test_no_runs_reproduces_nothing(no_runs):
     for study in A.STUDIES:
         assert not no_runs.has_runs(study)
         assert "this source holds none" in A.runs_line(no_runs, study)
-    t25, t27, t26 = A.table_T25(no_runs), A.table_T27(no_runs), A.table_T26(no_runs)
+    t25, t27, t26 = A.temperature_table(no_runs, "T25"), A.temperature_table(no_runs, "T27"), A.table_T26(no_runs)
     f05, t31 = A.format_table(no_runs, "F05"), A.table_T31(no_runs)
     for t in (t25, t27, t26, A.table_T05(t26), f05, t31):
         assert t.empty and "source" not in t
@@ -171,20 +172,31 @@ def test_table_T05_of_the_papers_own_T26_cells():
     assert t05.loc["all", "max_abs_delta"] == pytest.approx(0.3)
 
 
-@pytest.mark.parametrize("study", A.STUDIES)
-def test_commands_parse_with_the_cli(study):
-    cmds = A.run_commands(study)
+@pytest.mark.parametrize("study, nn", [("c2", "06"), ("temperature", "07"), ("thinking", "08"), ("format", "09")])
+def test_commands_parse_with_the_cli(study, nn):
+    """The commands each notebook prints on the released data (its last cell) parse with the runner's CLI."""
+    import contextlib
+    import io
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        run_cells(nn, ["the commands: printed here"], bench=SimpleNamespace(synthetic=False), ablations=A)
+    lines = printed.getvalue().splitlines()
+    cmds = [ln for ln in lines if ln.startswith("python -m ajb_judge")]
     assert len(cmds) >= 2
     parser = build_parser()
-    for cmd in cmds["command"]:
+    for cmd in cmds:
         argv = shlex.split(cmd)
         assert argv[:4] == ["python", "-m", "ajb_judge", "run"]
         ns = parser.parse_args(argv[3:])
         assert ns.study == study and ns.source == "hf"
         assert A.base_model_key(ns.judge_label) in A.JUDGE_ENDPOINTS
-    assert "--only " + A.NOTEBOOK_OF_STUDY[study] in A.commands_text(study)
+    assert lines[-1].endswith("--only " + nn)
     if study == "temperature":
-        temps = sorted(build_parser().parse_args(shlex.split(c)[3:]).temperature for c in cmds["command"])
+        temps = sorted(build_parser().parse_args(shlex.split(c)[3:]).temperature for c in cmds)
         assert temps == [0.3, 0.3, 0.7, 0.7, 1.0, 1.0]
 
 
@@ -252,7 +264,7 @@ def test_user_runs_are_the_benchs(user_bench, monkeypatch):
 def test_user_runs_temperature_by_hand(user_bench, monkeypatch):
     # the mini repo's generator is GPT-5.4: point the T25 pairing at it
     monkeypatch.setitem(A.PAIRINGS, "T25", ("qwen3_32b", "gpt5_4"))
-    t25 = A.table_T25(user_bench).set_index(["difficulty", "condition"])
+    t25 = A.temperature_table(user_bench, "T25").set_index(["difficulty", "condition"])
     # hand reference: with_gt at T=0.7 says 0.5 everywhere; mu per record = mean_m 1 - |p - 0.5|
     for diff in ("easy", "hard"):
         mus = [
@@ -281,13 +293,17 @@ def test_user_runs_format(user_bench, monkeypatch):
 
 def test_compare_F05_both_conditions(sample):
     f05 = A.format_table(sample, "F05")
-    cmp = verify.compare_F05(sample, f05)
+    nogt = pd.DataFrame({"difficulty": ["easy", "medium", "hard"], "structured": [90.0, 85.0, 80.0], "n": 3})
+    cmp = verify.compare_F05(f05, nogt)
     rep = paper.reported("F05").dropna(subset=["difficulty"])
     assert len(cmp) == len(rep) and cmp["reported"].notna().all()
     got = cmp.dropna(subset=["reproduced"])
     assert set(got["condition"]) <= {"with_gt", "without_gt"}
     # with GT every printed value (structured, free-form, gap) has a reproduced partner
     assert got[got["condition"] == "with_gt"].shape[0] == 9
+    without = got[(got["condition"] == "without_gt") & (got["variant"] == "structured")].set_index("difficulty")
+    assert without["reproduced"].to_dict() == {"easy": 90.0, "medium": 85.0, "hard": 80.0}  # the frame given
+    assert verify.compare_F05(f05, nogt.iloc[0:0]).query("condition == 'without_gt'")["reproduced"].isna().all()
 
 
 def test_compare_T04_uses_paper_rows(sample):
@@ -352,7 +368,7 @@ def test_paired_delta_ci_matches_a_naive_paired_bootstrap() -> None:
 
 
 def test_every_ablation_delta_carries_a_seeded_paired_ci(sample) -> None:
-    t04, t25, t26 = A.table_T04(sample, seed=5), A.table_T25(sample, seed=5), A.table_T26(sample, seed=5)
+    t04, t25, t26 = A.table_T04(sample, seed=5), A.temperature_table(sample, "T25", seed=5), A.table_T26(sample, seed=5)
     f05, t31 = A.format_table(sample, seed=5), A.table_T31(sample, seed=5)
     for name, t in (("T04", t04), ("T25", t25), ("T26", t26), ("F05", f05), ("T31", t31)):
         assert {"delta", "delta_lo", "delta_hi", "n_pairs"} <= set(t.columns), name
@@ -367,4 +383,8 @@ def test_every_ablation_delta_carries_a_seeded_paired_ci(sample) -> None:
 def test_no_runs_tables_have_empty_cis(no_runs) -> None:
     for t in (A.table_T04(no_runs), A.table_T26(no_runs), A.format_table(no_runs)):
         assert "delta_lo" in t.columns and t["delta_lo"].isna().all()
-    assert A.temperature_ci(no_runs).empty
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    ns = run_cells("07", ["runs_t = ablations.study_runs("], bench=no_runs, ablations=A, seed=0)
+    assert ns["ci"]["T25"].empty and ns["ci"]["T27"].empty  # notebook 07's CI cell

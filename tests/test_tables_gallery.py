@@ -1,8 +1,11 @@
-"""The failure gallery's selection rules on the sample: each case found, satisfying its rule, deterministic."""
+"""The failure gallery's selection rules (notebook 03's cells) on the sample: each case found, satisfying
+its rule, deterministic; and `tables.case_view`, which shows a case."""
 
 from __future__ import annotations
 
 import dataclasses
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,10 +21,18 @@ def bench():
     return load_bench("sample", judges=list(schema.JUDGES), runs=None, justifications=True)
 
 
+def _gallery(bench) -> pd.DataFrame:
+    """Return the gallery's cases as notebook 03's cells pick them on `bench`."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    return run_cells("03", ["def first(", "q = v[np.isclose(", "def names("], bench=bench)["gal"]
+
+
 @pytest.fixture(scope="module")
 def cases(bench):
     """Return the gallery's cases on the sample."""
-    return tables.gallery_cases(bench).set_index("case")
+    return _gallery(bench)
 
 
 def _verdicts(bench, row, condition: str, metric: str | None = None) -> pd.Series:
@@ -51,7 +62,7 @@ def _generation(bench, row) -> pd.Series:
 
 def test_every_rule_finds_a_case_on_the_sample(cases) -> None:
     """The three rules each find a record on the sample (none falls back to 'no record')."""
-    assert list(cases.index) == list(tables.GALLERY_RULES)
+    assert list(cases.index) == ["flawed_hard_passed", "p075_tie", "order_swap"]
     assert cases["id"].notna().all()
 
 
@@ -103,7 +114,7 @@ def test_selection_is_deterministic_under_row_order(bench, cases) -> None:
         verdicts=bench.verdicts.iloc[rng.permutation(len(bench.verdicts))],
         generations=bench.generations.iloc[rng.permutation(len(bench.generations))],
     )
-    again = tables.gallery_cases(shuffled).set_index("case")
+    again = _gallery(shuffled)
     pd.testing.assert_frame_equal(again, cases)
 
 
@@ -111,7 +122,7 @@ def test_no_case_says_so() -> None:
     """On data where no record qualifies, a rule reports that instead of raising."""
     b = load_bench("sample", judges=list(schema.JUDGES), runs=None)
     empty = dataclasses.replace(b, verdicts=b.verdicts.iloc[:0])
-    out = tables.gallery_cases(empty)
+    out = _gallery(empty)
     assert out["id"].isna().all() and out["why"].str.contains("no record").all()
 
 

@@ -1,4 +1,4 @@
-"""Claims we question (tables.questions): hand cases for the soft jury's scale, kappa and chance."""
+"""Claims we question, computed in notebooks 02, 05, 10 and 12: hand cases for the soft jury's scale, kappa and chance."""
 
 from __future__ import annotations
 

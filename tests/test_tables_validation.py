@@ -1,10 +1,12 @@
-"""Tests for ajb_utils.tables.anchoring, ajb_utils.tables.validation and ajb_utils.annotation.
+"""Tests for notebook 10's Table 1 and App. H cells, ajb_utils.tables.validation and ajb_utils.annotation.
 
 Hand-computed small frames and the paper's own numbers (Table 20 counts -> unanimity %).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,7 +17,28 @@ import pytest
 
 import ajb_verify as verify
 from ajb_utils import annotation, paper
-from ajb_utils.tables import anchoring, validation
+from ajb_utils.tables import ablations, anchoring, validation
+
+NB10_CELLS = [
+    "runs_c3 = bench.judges[",
+    "vc3 = bench.verdicts[",
+    "d = (t01 if len(t01)",
+    'g = v.groupby(["judge", "generator"',
+]
+
+
+def _nb10(bench, markers: list[str] = NB10_CELLS, data_source: str = "sample", **names) -> dict:
+    """Return the names notebook 10's C3 (Table 1) and App. H cells define on `bench` (`printed`: what they print)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    quiet = SimpleNamespace(show=lambda *a, **k: None, write_table=lambda *a, **k: None)
+    names = (
+        dict(bench=bench, data_source=data_source, ablations=ablations, verify=verify, paper=paper, out=None) | names
+    )
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        ns = run_cells("10", markers, report=quiet, **names)
+    return ns | {"printed": printed.getvalue()}
 
 
 # ------------------------------------------------------------------ App. H mining rule ---------
@@ -52,30 +75,26 @@ def test_mining_rule_hand_cases():
             ("e", "parameter_structure", 0.45, 1.0, 0.5),  # 0.5 <= 0.55: flagged (margin 0.1)
         ]
     )
-    mined = anchoring.mine_over_anchoring(v)
+    records = pd.DataFrame({"id": list("abcde"), "dag_type": "linear"})
+    ns = _nb10(SimpleNamespace(verdicts=v, records=records), NB10_CELLS[-1:])
+    mined, counts = ns["mined"], ns["counts"]
     assert sorted(zip(mined["id"], mined["metric"])) == [
         ("a", "sequence_accuracy"),
         ("c", "query_coverage"),
         ("e", "parameter_structure"),
     ]
-    counts = anchoring.anchoring_counts(v, mined, judges=["judge_gemini_2_5_pro"])
     assert counts.loc[0, "instances"] == 3 and counts.loc[0, "n_records"] == 5
     assert counts.loc[0, "share_pct"] == pytest.approx(60.0)
 
 
 def test_anchoring_split_on_paper_table1():
-    split = anchoring.anchoring_split(anchoring.reported_T01()).set_index("judge")
+    rep01 = paper.reported("T01")
+    split = _nb10(None, NB10_CELLS[2:3], t01=rep01.iloc[0:0], rep01=rep01)["split"].set_index("judge")
     assert split.at["judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"] == pytest.approx(1.8)
     assert split.at["judge_qwq_32b", "max_abs_cGT_minus_noGT"] == pytest.approx(0.2)
     assert split.at["judge_gemini_2_5_pro", "corrupted GT tracks"].startswith("with GT")
     assert split.at["judge_qwq_32b", "corrupted GT tracks"].startswith("without GT")
     assert all(v.holds for v in verify.t01_checks(split.reset_index()))
-
-
-def test_base_judge_names():
-    assert anchoring.base_judge("qwq_32b") == "judge_qwq_32b"
-    assert anchoring.base_judge("judge_qwq_32b") == "judge_qwq_32b"
-    assert anchoring.base_judge("my_model") == "my_model"
 
 
 # ------------------------------------------------------------------ rewrite study --------------
@@ -91,31 +110,43 @@ def _rewrite(verdicts: dict[str, list[tuple[bool, bool, bool]]]) -> pd.DataFrame
     return validation.normalise_rewrite(pd.DataFrame(rows))
 
 
-def _t19(rw: pd.DataFrame) -> pd.DataFrame:
-    """Return Table 19 as notebook 12's cell computes it from the rewrite verdicts `rw`."""
+NB12_CELLS = ["t19 = rw.reindex", "def unanimity(", "t22 = unanimity(rw", "panels = ["]
+
+
+def _nb12(rw: pd.DataFrame, markers: list[str] = NB12_CELLS) -> dict:
+    """Return the names notebook 12's cells (Tables 19, 20, 22, the panels' unanimity) define on the rewrite verdicts `rw`."""
     sys.path.insert(0, str(Path(__file__).parent))
     from notebook_cells import run_cells
 
     show = SimpleNamespace(show=lambda *a, **k: None, write_table=lambda *a, **k: None)
-    ns = run_cells(
-        "12", ["t19 = rw.reindex"], rw=rw, validation=validation, paper=paper, verify=verify, out=None, report=show
-    )
-    return ns["t19"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_cells("12", markers, rw=rw, validation=validation, paper=paper, verify=verify, out=None, report=show)
+
+
+def _t19(rw: pd.DataFrame) -> pd.DataFrame:
+    """Return Table 19 as notebook 12's cell computes it from the rewrite verdicts `rw`."""
+    return _nb12(rw, NB12_CELLS[:1])["t19"]
 
 
 def test_unanimity_hand_counts():
     T, F = True, False
     rw = _rewrite({"hard_preserves": [(T, T, T), (T, F, T), (F, F, F), (T, F, T)]})
-    t20 = validation.table_T20(rw).set_index("criterion")
-    row = t20.loc["hard_preserves_gt"]
+    ns = _nb12(rw)
+    row = ns["t20"].set_index("criterion").loc["hard_preserves_gt"]
     assert (row["all_yes"], row["all_no"], row["mixed"]) == (1, 1, 2)
     assert row["unanimity"] == pytest.approx(50.0)
-    t19 = _t19(rw).set_index(["meta_judge", "criterion"])["yes_rate"]
+    t19 = ns["t19"].set_index(["meta_judge", "criterion"])["yes_rate"]
     assert t19[("judge_gpt_5_4", "hard_preserves_gt")] == pytest.approx(25.0)
-    t22 = validation.table_T22(rw).set_index("criterion")
+    t22 = ns["t22"].set_index("criterion")
     # without GPT-5.4 every record is unanimous
     assert t22.at["hard_preserves_gt", "unanimity_2_judges"] == pytest.approx(100.0)
     assert t22.at["hard_preserves_gt", "delta_2judge_minus_3judge"] == pytest.approx(50.0)
+
+
+def test_no_rewrite_verdicts_give_empty_tables():
+    ns = _nb12(pd.DataFrame())
+    assert ns["t20"].empty and ns["t22"].empty and ns["subsets"].empty and ns["positive"] == []
+    assert list(ns["t22"].columns)[-1] == "delta_2judge_minus_3judge" and len(ns["triplet"]) == 1
 
 
 def test_runner_rewrite_spelling_is_normalised():
@@ -226,7 +257,7 @@ def test_sample_round_trip_and_T13(bench, tmp_path):
     direct, _ = annotation.agreement_tables(ann)
     pd.testing.assert_frame_equal(pm, direct)
     assert pt["total"].sum() == 480
-    t13 = validation.table_T13(bench, ann)
+    t13 = _t13(bench, ann)
     assert len(t13) == 6 and t13["n"].max() <= 120
     # vs-programmatic equals stats.align on the same records
     from ajb_utils import stats
@@ -241,24 +272,56 @@ def test_sample_round_trip_and_T13(bench, tmp_path):
     ]
     ref = stats.align(v, by=["judge"])["align"].iloc[0]
     assert t13.set_index("judge").at["judge_qwq_32b", "vs_programmatic"] == pytest.approx(ref)
+    assert _t13(bench, pd.DataFrame()).empty
 
 
-def test_sample_sheet_draw(bench):
-    sheet = annotation.annotation_sheet(bench, seed=3)
+def _t13(bench, ann: pd.DataFrame) -> pd.DataFrame:
+    """Return Table 13 as notebook 11's cell computes it from the human annotations `ann`."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    show = SimpleNamespace(show=lambda *a, **k: None, write_table=lambda *a, **k: None)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_cells(
+            "11", ["t13 = pd.DataFrame("], bench=bench, ann=ann, paper=paper, verify=verify, out=None, report=show
+        )["t13"]
+
+
+def _blank_sheet(bench, seed: int, tmp_path) -> dict:
+    """Return the names notebook 11's cell defines when it draws a blank sheet (Llama-3.3-70B's hard records)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from notebook_cells import run_cells
+
+    quiet = SimpleNamespace(show=lambda *a, **k: None)
+    names = dict(bench=bench, seed=seed, sheet_generator="llama_3_3_70b_instruct", out=tmp_path, report=quiet)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_cells(
+            "11", ["picks, shortfalls = "], annotation=annotation, paths=SimpleNamespace(relpath=str), **names
+        )
+
+
+def test_sample_sheet_draw(bench, tmp_path):
+    ns = _blank_sheet(bench, 3, tmp_path)
+    sheet = ns["blank"]
     assert list(sheet.columns) == annotation.sheet_columns()
     assert sheet["id"].is_unique and (sheet["difficulty"] == "hard").all()
-    again = annotation.annotation_sheet(bench, seed=3)
-    pd.testing.assert_frame_equal(sheet, again)
+    pd.testing.assert_frame_equal(sheet, _blank_sheet(bench, 3, tmp_path)["blank"])
+    # 20 per topology where the sample has them, else what it has, and the shortfall says so
+    per = sheet.groupby("dag_type").size()
+    imperfect = (sheet[[c for c in sheet if c.startswith("programmatic_")]] < 1 - 1e-9).any(axis=1)
+    for topo, n in per.items():
+        short = ns["shortfalls"].get(topo)
+        assert (n == 20 and int(imperfect[sheet["dag_type"] == topo].sum()) == 14) or short is not None, topo
 
 
 def test_sample_lift_matches_cells(bench):
-    lift = anchoring.gt_lift(bench, n_bootstrap=200, seed=1).set_index("judge")
+    ns = _nb10(bench, ["released = bench.verdicts[", *NB10_CELLS[:2]], anchoring=anchoring, n_bootstrap=200, seed=1)
+    lift = ns["lift"].set_index("judge")
     assert (lift["lo"] <= lift["lift"]).all() and (lift["lift"] <= lift["hi"]).all()
     assert (lift["n_cells"] == 12).all()
-    t01 = anchoring.table_T01(bench)
-    assert set(t01["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
+    assert set(ns["t01"]["judge"]) == {"judge_qwq_32b", "judge_gemini_2_5_pro"}
     assert bench.has_runs("c3") and not bench.has_runs("no_such_study")
-    assert anchoring.c3_status(bench, "sample").startswith("C3 runs used: synthetic_")
+    assert ns["printed"].startswith("C3 runs used: synthetic_")
 
 
 # ------------------------------------------------------------------ the user's runs, and none --------
@@ -310,8 +373,13 @@ def test_a_user_c3_run(tmp_path):
     from ajb_utils.data import load_bench
 
     bench = load_bench(_mini_with_c3_run(tmp_path / "repo"), engine="json")
-    assert bench.has_runs("c3") and "my_c3 (base judge_qwq_32b)" in anchoring.c3_status(bench, "hf")
-    t01 = anchoring.table_T01(bench, generator="gpt5_4")
+    gen = (
+        bench.verdicts["generator"].astype(str).replace({"gpt5_4": "llama_3_3_70b_instruct"})
+    )  # the cell's C3 generator
+    v = bench.verdicts.assign(generator=gen)
+    ns = _nb10(SimpleNamespace(judges=bench.judges, verdicts=v, has_runs=bench.has_runs), NB10_CELLS[:2], "hf")
+    assert bench.has_runs("c3") and "my_c3 (base judge_qwq_32b)" in ns["printed"]
+    t01 = ns["t01"]
     assert set(t01["judge"]) == {"judge_qwq_32b"}
     v = bench.verdicts[bench.verdicts["judge"] == "my_c3"]
     ref = stats.align(v, by=["difficulty", "condition"]).set_index(["difficulty", "condition"])
@@ -329,10 +397,11 @@ def test_no_runs_reproduce_nothing_and_give_the_commands(tmp_path):
     root = write_mini_repo(tmp_path / "repo")
     bench = load_bench(root, engine="json")
     assert not bench.has_runs("c3")
-    assert anchoring.table_T01(bench).empty
-    status = anchoring.c3_status(bench, "hf")
+    ns = _nb10(bench, NB10_CELLS[:3], "hf")
+    assert ns["t01"].empty
+    status = ns["printed"]
     assert "python -m ajb_judge run" in status and "corrupted_gt" in status and "no C3 runs" in status
-    assert len(anchoring.reported_T01()) > 0  # what the notebook shows instead
+    assert len(ns["rep01"]) > 0 and len(ns["split"]) == 2  # what the notebook shows instead
     empty_runs = tmp_path / "no_runs"
     for kind in ("human", "rewrite"):
         ann, where = validation.load_annotations(str(root), kind, runs_dir=empty_runs)
@@ -373,13 +442,9 @@ def test_user_rewrite_verdicts(tmp_path):
         assert got[mj] == pytest.approx(value)
 
 
-# ---- claims we question (tables.questions) ------------------------------------------------------------
+# ---- claims we question (notebook 12) ------------------------------------------------------------
 def test_dropping_a_rater_never_lowers_unanimity() -> None:
     """Hand case: 3 records x 3 raters; r0 unanimous, r1 split 2-1, r2 split 2-1 the other way."""
-    import pandas as pd
-
-    from ajb_utils import tables
-
     votes = {"r0": (1, 1, 1), "r1": (1, 1, 0), "r2": (0, 1, 0)}
     rw = pd.DataFrame(
         [
@@ -388,19 +453,18 @@ def test_dropping_a_rater_never_lowers_unanimity() -> None:
             for k, j in enumerate(["a", "b", "c"])
         ]
     )
-    u = tables.unanimity_by_subset(rw).set_index("raters")["unanimity"]
+    subsets = _nb12(rw, NB12_CELLS[1:])["subsets"]
+    u = subsets.set_index("raters")["unanimity"]
     assert u["a + b + c"] == pytest.approx(100 / 3)
     assert (
         u["a + b"] == pytest.approx(200 / 3)
         and u["a + c"] == pytest.approx(200 / 3)
         and u["b + c"] == pytest.approx(100 / 3)
     )
-    assert (tables.unanimity_by_subset(rw)["minus_all"] >= 0).all()
+    assert (subsets["minus_all"] >= 0).all()
 
 
 def test_triplet_claim() -> None:
-    from ajb_utils import tables
-
-    t = tables.triplet_claim().iloc[0]
+    t = _nb12(pd.DataFrame(), NB12_CELLS[1:])["triplet"].iloc[0]
     assert t["claimed_unanimity"] == 100.0 and t["reported_unanimity"] == pytest.approx(93.9)
     assert t["implied_mixed"] == 12 == t["reported_mixed"]

@@ -52,15 +52,11 @@ def test_order_and_rank_from_a_frame_column() -> None:
     assert tk.rank_text("A", {"A": 2.0, "B": 3.0, "C": 1.0}) == "A ranks 2 of 3"
 
 
-def test_versus_counts_holds_and_bullets() -> None:
+def test_versus_counts_and_bullets() -> None:
     assert tk.versus("A", "B", 81.25, 80.0) == "A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)"
     assert tk.count_text(5, 5, "generators") == "all 5 generators"
     assert tk.count_text(0, 5, "generators") == "none of the 5 generators"
     assert tk.count_text(1, 5, "generators") == "1 of 5 generators"
-    assert (
-        tk.holds("the jury beats every judge", True, "rank 1 of 7") == "holds: the jury beats every judge (rank 1 of 7)"
-    )
-    assert tk.holds("x", False).startswith("does not hold") and tk.holds("x", None).startswith("cannot be checked")
     assert tk.bullets(["a first point", "", "b (ends in a bracket)"]) == "- A first point.\n- B (ends in a bracket)."
 
 

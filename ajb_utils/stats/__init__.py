@@ -62,7 +62,7 @@ from ajb_utils.stats.alignment import (
     per_metric_align,
     record_alignment,
 )
-from ajb_utils.stats.bootstrap import bootstrap_cells, bootstrap_ci, bootstrap_diff_ci
+from ajb_utils.stats.bootstrap import bootstrap_cells, bootstrap_diff_ci
 from ajb_utils.stats.frames import (
     CELL_KEYS,
     JURY_KEYS,
@@ -109,7 +109,6 @@ __all__ = [
     "lift",
     "monotone_pairs",
     "degradation_slopes",
-    "bootstrap_ci",
     "bootstrap_cells",
     "bootstrap_diff_ci",
     "kappa_from_confusion",

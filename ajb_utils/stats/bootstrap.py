@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -17,7 +17,6 @@ from ajb_utils.stats.frames import (
     _as_list,
     _is_record_frame,
     _require_unique,
-    _rng,
 )
 
 
@@ -92,46 +91,6 @@ def _cell_means(
         for a, b, rng in zip(bounds[:-1], bounds[1:], rngs, strict=True)
     ]
     return np.vstack(rows) if rows else np.empty((0, n_resamples))
-
-
-def bootstrap_ci(
-    values: Sequence[float] | np.ndarray,
-    strata: Sequence | np.ndarray | None = None,
-    n_resamples: int = 2000,
-    ci: float = 0.95,
-    seed: SeedLike = 0,
-    statistic: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> tuple[float, float, float]:
-    """Return (estimate, lo, hi): percentile bootstrap CI of a statistic of values (n,).
-
-    Default statistic: the mean, by the exact multinomial method (see module docstring).
-    ``statistic`` maps resampled values (n_resamples, n) to (n_resamples,) along the last axis
-    and is then bootstrapped by index resampling. ``strata`` (n,): resample within each stratum,
-    keeping stratum sizes. NaN values are dropped (with their strata).
-    """
-    vals = np.asarray(values, dtype=float).ravel()
-    strat = np.zeros(vals.size, np.int64) if strata is None else pd.factorize(np.asarray(strata))[0]
-    keep = ~np.isnan(vals)
-    vals, strat = vals[keep], strat[keep]
-    if vals.size == 0:
-        return (np.nan, np.nan, np.nan)
-    rng = _rng(seed)
-    lo_q, hi_q = _alpha(ci)
-    if statistic is None:
-        est = float(vals.mean())
-        draws = _resampled_means(vals, strat, n_resamples, rng)
-    else:
-        est = float(np.asarray(statistic(vals[None, :]))[0])
-        pick = np.concatenate(
-            [
-                rng.choice(np.flatnonzero(strat == s), size=(n_resamples, int((strat == s).sum())))
-                for s in np.unique(strat)
-            ],
-            axis=1,
-        )
-        draws = np.asarray(statistic(vals[pick]), dtype=float)
-    lo, hi = np.quantile(draws, [lo_q, hi_q])
-    return est, float(lo), float(hi)
 
 
 def bootstrap_cells(

@@ -4,7 +4,7 @@ The ablations rest on judge runs the release does not contain: the sample's synt
 the user made with ``python -m ajb_judge run`` (data/runs/ or <source>/runs/). Whether a bench has
 them is ``bench.has_runs(study)``; a table function returns reproduced numbers only, so without runs
 its reproduced columns are empty (NaN, or no rows) and the notebook shows the paper's values
-(``paper.reported``) beside it, with :func:`run_commands`, the commands that would make the runs.
+(``paper.reported``) beside it, with the commands that would make the runs (:func:`run_command`).
 
 Runs are selected by ``study`` (c2, temperature, thinking, format), base model (normalised, so
 ``Qwen/Qwen3-32B``, ``qwen3_32b`` and ``judge_qwen3_32b`` are the same) and ``decoding``.
@@ -30,22 +30,14 @@ __all__ = [
     "base_model_key",
     "study_runs",
     "runs_line",
-    "run_commands",
-    "rerun_command",
     "table_T04",
     "pairing_alignment",
     "temperature_table",
-    "table_T25",
-    "table_T27",
     "table_T26",
     "table_T05",
     "format_table",
-    "format_without_gt",
     "table_T31",
-    "commands_text",
     "paired_delta_ci",
-    "pairing_cell_ci",
-    "temperature_ci",
     "N_BOOTSTRAP",
 ]
 
@@ -70,7 +62,6 @@ JUDGE_ENDPOINTS: dict[str, tuple[str, str, str | None]] = {
     "gpt_oss_120b": ("http://localhost:8000/v1", "openai/gpt-oss-120b", None),
     "qwen3_32b": ("http://localhost:8000/v1", "Qwen/Qwen3-32B", None),
 }
-NOTEBOOK_OF_STUDY: dict[str, str] = {"c2": "06", "temperature": "07", "thinking": "08", "format": "09"}
 N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (seeded)
 DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
 
@@ -137,10 +128,14 @@ def runs_line(bench, study: str) -> str:
     )
 
 
-def _command(
+def run_command(
     key: str, name: str, study: str, conditions: str, generators: str, extra: str = "", difficulties: str | None = None
 ) -> str:
-    """Return one judge-runner command line for a judge key and run settings."""
+    """Return the judge-runner command that makes one run of a study on the release for a judge key.
+
+    Local models assume a vLLM server on localhost:8000 (add ``--api-key-env VAR`` if yours needs a
+    key); frontier judges use the providers' OpenAI-compatible endpoints (`JUDGE_ENDPOINTS`).
+    """
     url, model, key_env = JUDGE_ENDPOINTS[key]
     parts = ["python -m ajb_judge run --backend openai", f"--base-url {url}", f"--model {model}"]
     if key_env:
@@ -158,70 +153,6 @@ def _command(
         parts.append(extra)
     parts.append(f"--name {name}")
     return " ".join(parts)
-
-
-def run_commands(study: str) -> pd.DataFrame:
-    """Return the commands (one row per run: run, command) that produce a study's runs on hf.
-
-    Local models assume a vLLM server on localhost:8000 (add ``--api-key-env VAR`` if yours
-    needs a key); frontier judges use the providers' OpenAI-compatible endpoints.
-    """
-    rows: list[tuple[str, str]] = []
-    if study == "c2":
-        for key in ("gpt_5_4", "claude_large", "gemini_2_5_pro", "qwq_32b", "gpt_oss_20b", "gpt_oss_120b"):
-            rows.append(
-                (
-                    f"{key}_c2",
-                    _command(
-                        key, f"{key}_c2", "c2", "without_gt_05", ",".join(schema.GENERATORS), "", difficulties="hard"
-                    ),
-                )
-            )
-    elif study == "temperature":
-        for aid in ("T25", "T27"):
-            key, gen = PAIRINGS[aid]
-            for t in TEMPERATURES:
-                name = f"{key}_temp_{str(t).replace('.', '_')}"
-                rows.append((name, _command(key, name, "temperature", "with_gt,without_gt", gen, f"--temperature {t}")))
-    elif study == "thinking":
-        for flag, word in (("--thinking", "on"), ("--no-thinking", "off")):
-            name = f"qwq_32b_thinking_{word}"
-            rows.append(
-                (
-                    name,
-                    _command(
-                        "qwq_32b",
-                        name,
-                        "thinking",
-                        "with_gt,without_gt",
-                        ",".join(OPEN_GENERATORS),
-                        f"--temperature 0.15 {flag}",
-                    ),
-                )
-            )
-    elif study == "format":
-        for aid in ("F05", "T31"):
-            key, gen = PAIRINGS[aid]
-            name = f"{key}_format_{gen}"
-            rows.append((name, _command(key, name, "format", "with_gt,freeform", gen, "--temperature 0.15")))
-    else:
-        raise ValueError(f"study must be one of {STUDIES}, got {study!r}")
-    return pd.DataFrame(rows, columns=["run", "command"])
-
-
-def rerun_command(study: str) -> str:
-    """Return the command that re-executes the study's notebook on the released data afterwards."""
-    nb = NOTEBOOK_OF_STUDY[study]
-    return f"python scripts/run_notebooks.py --params papermill_params/hf.yaml --only {nb}"
-
-
-def commands_text(study: str) -> str:
-    """Return the commands producing a study's runs, then the notebook rerun line, as text."""
-    cmds = run_commands(study)
-    lines = [f"# {r.run}\n{r.command}" for r in cmds.itertuples()]
-    lines.append("# afterwards (runs are read from data/runs/), rerun the notebook on the release:")
-    lines.append(rerun_command(study))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,46 +217,6 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     for c in on:
         merged[c] = table[c].to_numpy()
     return merged
-
-
-def pairing_cell_ci(
-    bench,
-    study: str,
-    base_model: str,
-    generators: Sequence[str],
-    variant: str,
-    conditions: Sequence[str] | None = None,
-    n_bootstrap: int = N_BOOTSTRAP,
-    seed: int = 0,
-) -> pd.DataFrame:
-    """Return :func:`pairing_alignment` with a 95% bootstrap CI per cell (lo, hi; records resampled, seeded)."""
-    cells = pairing_alignment(bench, study, base_model, generators, variant, conditions)
-    if cells.empty:
-        return cells.assign(lo=np.nan, hi=np.nan)
-    v, _ = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
-    recs = stats.record_alignment(v)
-    recs["variant"] = recs["judge"].str.rsplit("|", n=1).str[-1]
-    ci = stats.bootstrap_cells(
-        recs, ["variant", "generator", "difficulty", "condition"], "mu", n_resamples=n_bootstrap, seed=seed, scale=100.0
-    )
-    keys = ["variant", "generator", "difficulty", "condition"]
-    for c in keys:
-        ci[c] = ci[c].astype(str)
-    return cells.merge(ci[keys + ["lo", "hi"]], on=keys, how="left")
-
-
-def temperature_ci(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return the alignment CI of every (temperature, difficulty, condition) point of F04 (long; empty without runs).
-
-    Columns: temperature (float), difficulty, condition, align, lo, hi, n.
-    """
-    key, gen = PAIRINGS[artifact]
-    c = pairing_cell_ci(bench, "temperature", key, [gen], "temperature", n_bootstrap=n_bootstrap, seed=seed)
-    cols = ["temperature", "difficulty", "condition", "align", "lo", "hi", "n"]
-    if c.empty:
-        return pd.DataFrame(columns=cols)
-    c["temperature"] = c["variant"].astype(float)
-    return c[cols].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,7 +368,8 @@ def pairing_alignment(
 
 
 def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return a temperature table: rows (difficulty, condition), columns T=..., max_spread, delta,
+    """Return Table 25 (``artifact="T25"``: Qwen3-32B judging Llama-3.3-70B) or 27 ("T27": GPT-OSS-120B judging
+    Llama-3.1-8B) at T in {0.3, 0.7, 1.0}: rows (difficulty, condition), columns T=..., max_spread, delta,
     delta_lo, delta_hi, n_pairs, n.
 
     Alignment of the pairing's temperature runs; delta = align at the highest minus the lowest
@@ -512,16 +404,6 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
     grid.columns.name = None
     return _paper_sort(grid.reset_index(), ["difficulty", "condition"])
-
-
-def table_T25(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T25: Qwen3-32B judge on Llama-3.3-70B at T in {0.3, 0.7, 1.0} (see temperature_table)."""
-    return temperature_table(bench, "T25", n_bootstrap, seed)
-
-
-def table_T27(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T27: GPT-OSS-120B judge on Llama-3.1-8B at T in {0.3, 0.7, 1.0}."""
-    return temperature_table(bench, "T27", n_bootstrap, seed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -640,29 +522,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
     return _paper_sort(out[cols], ["difficulty"])
-
-
-def format_without_gt(bench) -> pd.DataFrame:
-    """Return the F05 pairing's structured-prompt alignment without GT per difficulty (difficulty, structured, n).
-
-    The structured prompt without GT is the released ``without_gt`` of the same base model
-    (Qwen3-32B is not a released judge, so on the release this is usually empty); the runner
-    has no free-form without-GT prompt, so there is no free-form column.
-    """
-    key, gen = PAIRINGS["F05"]
-    v = bench.verdicts
-    rel = v[(v["judge"] == "judge_" + key) & (v["generator"] == gen) & (v["condition"] == "without_gt")]
-    if not len(rel):
-        return pd.DataFrame(columns=["difficulty", "structured", "n"])
-    cells = _cells(rel, ["generator", "difficulty", "condition"])
-    out = pd.DataFrame(
-        {
-            "difficulty": cells["difficulty"].astype(str).to_numpy(),
-            "structured": cells["align"].to_numpy(),
-            "n": cells["n"].to_numpy(),
-        }
-    )
-    return _paper_sort(out, ["difficulty"])
 
 
 def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:

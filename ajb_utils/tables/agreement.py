@@ -1,5 +1,5 @@
-"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10, the cells behind T29 (the
-tables themselves are cells of the notebook).
+"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10 (the tables themselves, and
+T29's cells, are cells of the notebook).
 
 Agreement and kappa compare two judges' raw verdicts on the same (id, generator, difficulty,
 metric) key; pairs use only keys where both have a non-null verdict in {0, 0.5, 1}.
@@ -12,12 +12,10 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "pairwise_long",
-    "binary_cells",
 ]
 
 
@@ -48,17 +46,3 @@ def pairwise_long(
         )
     out = pd.concat(frames, ignore_index=True)
     return out[["judge", "judge_2", "condition", "agreement", "kappa", "n"]]
-
-
-def binary_cells(
-    bench, judges: Sequence[str] = schema.MAIN_JUDGES, condition: str = "with_gt", missing: Missing = PAPER_MISSING
-) -> pd.DataFrame:
-    """Return per (judge, generator, difficulty) cell: standard align (%), binary align under the
-    judge-side reading (``binary``) and with the reference collapsed too (``binary_both``)."""
-    v = released_verdicts(bench, judges, [condition])
-    keys = ["judge", "generator", "difficulty"]
-    out = stats.align(v, by=keys, missing=missing).rename(columns={"align": "standard"})
-    for reading, col in (("judge", "binary"), ("both", "binary_both")):
-        b = stats.align(stats.binary_verdicts(v, reading=reading), by=keys, missing=missing)
-        out = out.merge(b[keys + ["align"]].rename(columns={"align": col}), on=keys)
-    return out

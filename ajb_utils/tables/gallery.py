@@ -1,24 +1,12 @@
-"""Failure gallery (teaching, beside §4.2 and App. H): records picked by stated rules and shown end to end.
+"""Failure gallery (teaching, beside §4.2 and App. H): one generation shown end to end.
 
-Every case is found by a rule over whatever data is loaded, never by a hand-picked id, and the
-rule breaks ties by a stated order (difficulty easy < medium < hard, generators and judges in the
-paper's order, then id, then metric), so the same data always gives the same case. The rules:
-
-- ``flawed_hard_passed``: a hard generation with a flaw (some p < 1) that every judge passes
-  without GT (l = 1.0 on all four metrics, no null). Among them the lowest mean p (the worst plan
-  that nobody flags).
-- ``p075_tie``: a metric with p = 0.75 on which, in one condition, some judges say 0.5 and others
-  1.0. Both verdicts score the same match (0.75): the {0, 0.5, 1} scale cannot tell them apart.
-  The metric with the most evenly split judges (max of min(#0.5, #1.0)), then the most judges.
-- ``order_swap``: a generation that calls exactly the expected tools (the same multiset) in
-  another order (sequence accuracy p < 1) and whose sequence verdicts differ most between the
-  with-GT and the without-GT judges (|mean l with GT - mean l without GT| over the judges).
-
-:func:`case_view` returns one case as frames (record, queries at three tiers, tools, the
-reference and generated plan as a diff, p per metric, every judge's verdict and justification
-with and without GT); `report.write_case` and `report.show_case_brief` display it. Justifications need a bench loaded with
-``justifications=True``; on the synthetic sample they are canned sentences drawn per verdict
-(``ajb_sample/judges.py``), not reasoning.
+Notebook 03 picks its cases by stated rules over whatever data is loaded (its cells: a flawed hard
+plan every judge passes, a p = 0.75 tie, an order swap) and notebook 10 its App. H cases;
+:func:`case_view` returns one case as frames (record, queries at three tiers, tools, the reference
+and generated plan as a diff, p per metric, every judge's verdict and justification with and
+without GT); `report.write_case` and `report.show_case_brief` display it. Justifications need a
+bench loaded with ``justifications=True``; on the synthetic sample they are canned sentences drawn
+per verdict (``ajb_sample/judges.py``), not reasoning.
 """
 
 from __future__ import annotations
@@ -28,33 +16,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ajb_utils import schema
 
-__all__ = ["GALLERY_RULES", "gallery_cases", "plan_lines", "plan_diff", "case_view"]
-
-GALLERY_RULES: dict[str, str] = {
-    "flawed_hard_passed": "a flawed hard plan (some p < 1) that every judge passes without GT (1.0 on all four "
-    "metrics); the lowest mean p",
-    "p075_tie": "a metric with p = 0.75 where, in one condition, some judges say 0.5 and others 1.0 (same match, "
-    "0.75); the most evenly split",
-    "order_swap": "a plan with exactly the expected tools in another order (sequence p < 1) whose sequence verdicts "
-    "differ most between with-GT and without-GT judges",
-}
-_ORDER = {
-    "difficulty": schema.DIFFICULTIES,
-    "generator": schema.GENERATORS,
-    "metric": schema.METRICS,
-    "judge": schema.JUDGES,
-}
-
-
-def _rank(df: pd.DataFrame, col: str) -> pd.Series:
-    """Return the paper-order position of each value of df[col] (unknown values last)."""
-    pos = {v: i for i, v in enumerate(_ORDER[col])}
-    return df[col].astype(str).map(pos).fillna(len(pos)).astype(int)
+__all__ = ["plan_lines", "plan_diff", "case_view"]
 
 
 def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
@@ -64,123 +30,6 @@ def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
     for c in ("id", "generator", "difficulty", "condition", "metric", "judge"):
         v[c] = v[c].astype(str)
     return v
-
-
-def _first(df: pd.DataFrame, sort_cols: list[str], ascending: list[bool]) -> pd.Series | None:
-    """Return the first row after a stable sort with paper-order tie breaks (None if empty)."""
-    if df.empty:
-        return None
-    d = df.assign(_d=_rank(df, "difficulty"), _g=_rank(df, "generator"))
-    d = d.sort_values(sort_cols + ["_d", "_g", "id"], ascending=ascending + [True, True, True], kind="mergesort")
-    return d.iloc[0].drop(["_d", "_g"])
-
-
-def _flawed_hard_passed(bench, v: pd.DataFrame, judges: Sequence[str]) -> dict[str, Any] | None:
-    """Return the flawed_hard_passed case (keys and the numbers behind the choice)."""
-    w = v[(v["condition"] == "without_gt") & (v["difficulty"] == "hard")]
-    w = w.assign(one=(w["llm_score"] == 1.0).astype(np.int64))
-    g = w.groupby(["id", "generator", "difficulty"])
-    ok = g.agg(n=("llm_score", "size"), n_one=("one", "sum"), n_judges=("judge", "nunique")).reset_index()
-    ok = ok[(ok["n_judges"] == len(judges)) & (ok["n_one"] == ok["n"]) & (ok["n"] == len(judges) * len(schema.METRICS))]
-    gen = bench.generations.assign(
-        id=bench.generations["id"].astype(str),
-        generator=bench.generations["generator"].astype(str),
-        difficulty=bench.generations["difficulty"].astype(str),
-    )
-    ok = ok.merge(gen[["id", "generator", "difficulty", "p_mean"]], on=["id", "generator", "difficulty"])
-    ok = ok[ok["p_mean"] < 1.0]
-    row = _first(ok, ["p_mean"], [True])
-    if row is None:
-        return None
-    return {
-        "id": row["id"],
-        "generator": row["generator"],
-        "difficulty": row["difficulty"],
-        "metric": None,
-        "why": f"mean p = {row['p_mean']:.3f}; all {len(judges)} judges gave 1.0 on all four metrics without GT "
-        f"({len(ok)} such hard plans)",
-    }
-
-
-def _p075_tie(v: pd.DataFrame) -> dict[str, Any] | None:
-    """Return the p075_tie case."""
-    q = v[np.isclose(v["p"].astype(float), 0.75)]
-    q = q.assign(n05=(q["llm_score"] == 0.5).astype(np.int64), n10=(q["llm_score"] == 1.0).astype(np.int64))
-    t = q.groupby(["id", "generator", "difficulty", "metric", "condition"])[["n05", "n10"]].sum().reset_index()
-    t = t[(t["n05"] > 0) & (t["n10"] > 0)]
-    t = t.assign(
-        split=np.minimum(t["n05"], t["n10"]),
-        total=t["n05"] + t["n10"],
-        _m=_rank(t, "metric"),
-        _c=t["condition"].map({c: i for i, c in enumerate(schema.MAIN_CONDITIONS)}),
-    )
-    row = _first(t, ["split", "total", "_m", "_c"], [False, False, True, True])
-    if row is None:
-        return None
-    return {
-        "id": row["id"],
-        "generator": row["generator"],
-        "difficulty": row["difficulty"],
-        "metric": row["metric"],
-        "why": f"p = 0.75 on {row['metric']}; {schema.CONDITION_DISPLAY[row['condition']]}: {int(row['n05'])} "
-        f"judges say 0.5, {int(row['n10'])} say 1.0, every one scores match 0.75 ({len(t)} such cases)",
-    }
-
-
-def _names(calls: Any) -> list[str]:
-    """Return the tool names of a call list ([] for a null plan)."""
-    return [str(c.get("name")) for c in calls] if isinstance(calls, list) else []
-
-
-def _order_swap(bench, v: pd.DataFrame) -> dict[str, Any] | None:
-    """Return the order_swap case."""
-    exp = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")["expected_calls"].map(_names)
-    gen = bench.generations
-    gnames = gen["generated_calls"].map(_names)
-    enames = exp.reindex(gen["id"].astype(str)).to_numpy()
-    swap = np.array(
-        [len(a) > 1 and sorted(a) == sorted(b) and list(a) != list(b) for a, b in zip(gnames, enames)], dtype=bool
-    )
-    swap &= gen["p_seq"].to_numpy(float) < 1.0
-    keys = gen.loc[swap, ["id", "generator", "difficulty"]].astype(str)
-    if keys.empty:
-        return None
-    s = v[v["metric"] == "sequence_accuracy"].merge(keys, on=["id", "generator", "difficulty"])
-    m = s.groupby(["id", "generator", "difficulty", "condition"])["llm_score"].mean().unstack("condition")
-    m = m.reindex(columns=schema.MAIN_CONDITIONS).dropna(subset=list(schema.MAIN_CONDITIONS)).reset_index()
-    if m.empty:
-        return None
-    m["gap"] = (m["with_gt"] - m["without_gt"]).abs()
-    row = _first(m, ["gap"], [False])
-    return {
-        "id": row["id"],
-        "generator": row["generator"],
-        "difficulty": row["difficulty"],
-        "metric": "sequence_accuracy",
-        "why": f"same tools, other order; mean sequence verdict with GT {row['with_gt']:.2f} vs without GT "
-        f"{row['without_gt']:.2f} ({len(m)} order swaps judged in both conditions)",
-    }
-
-
-def gallery_cases(bench, judges: Sequence[str] = tuple(schema.MAIN_JUDGES)) -> pd.DataFrame:
-    """Return one row per gallery rule: case, id, generator, difficulty, metric, why, rule (NaN keys where none qualifies)."""
-    v = _main(bench.verdicts, judges)
-    found = {
-        "flawed_hard_passed": _flawed_hard_passed(bench, v, judges),
-        "p075_tie": _p075_tie(v),
-        "order_swap": _order_swap(bench, v),
-    }
-    rows = []
-    for case, hit in found.items():
-        hit = hit or {
-            "id": None,
-            "generator": None,
-            "difficulty": None,
-            "metric": None,
-            "why": "no record in this data satisfies the rule",
-        }
-        rows.append({"case": case, **hit, "rule": GALLERY_RULES[case]})
-    return pd.DataFrame(rows)
 
 
 def plan_lines(calls: Any) -> list[str]:

@@ -2,7 +2,8 @@
 
 The decision guide is a pure function over a *Table-2-shaped* frame: one row per (generator,
 judge, difficulty, condition) with the cell alignment in ``value`` (%), the shape of
-``paper.reported("T02")``. ``table2_frame(bench)`` builds the same shape from data, so the guide
+``paper.reported("T02")``. Notebook 14 builds the same shape from data (`table_T02`'s six judges, ``align``
+as ``value``), so the guide
 (and the X1 audit of `ajb_verify.audit`) runs unchanged on the paper's own table and on reproduced numbers.
 """
 
@@ -13,13 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
-from ajb_utils.stats import PAPER_MISSING, Missing
+from ajb_utils import paper, schema
 from ajb_utils.tables.breakdown import released_verdicts
 
 __all__ = [
     "self_bias",
-    "table2_frame",
     "decision_guide",
     "weighting_shift_T06",
     "WEIGHTINGS_NAMED_IN_TEXT",
@@ -40,16 +39,6 @@ def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.
     per = work.groupby(["judge", "generator", "metric"])["d"].agg(bias="mean", n="size").reset_index()
     pooled = work.groupby(["judge", "generator"])["d"].agg(bias="mean", n="size").reset_index()
     return pd.concat([per, pooled.assign(metric="all")], ignore_index=True)
-
-
-# ---- T06 decision guide -----------------------------------------------------------------------
-def table2_frame(bench, judges: Sequence[str] = schema.MAIN_JUDGES, missing: Missing = PAPER_MISSING) -> pd.DataFrame:
-    """Return the Table-2-shaped frame from data: generator, judge, difficulty, condition, value (%)."""
-    cells = stats.align(released_verdicts(bench, judges), by=_KEYS, missing=missing)
-    out = cells.rename(columns={"align": "value"})
-    for c in _KEYS:
-        out[c] = out[c].astype(str)
-    return out[_KEYS + ["value", "n"]]
 
 
 def _means(t2: pd.DataFrame, generators: Sequence[str] | None) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Tables for notebook 03, main results (T02, T10, T11, C-F); notebook 02's worked examples and T15 are its cells.
+"""Tables for notebook 03, main results (T02; T10, T11 and C-F are its cells); notebook 02's worked examples and T15 are its cells.
 
 Conventions: alignment cells come from `stats.align` on the released judges' verdicts under the
 two main conditions (missing-value rule `stats.PAPER_MISSING`, the authors' rule, for every
@@ -22,7 +22,6 @@ __all__ = [
     "main_verdicts",
     "table_T02",
     "table2_summary",
-    "table_T10",
     "REFERENCE_KINDS",
 ]
 
@@ -57,23 +56,6 @@ def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple
     wide = wide.reindex(index=order, columns=pd.MultiIndex.from_tuples(cols, names=["condition", "difficulty"]))
     wide.index = pd.Index([schema.display(j) for j in wide.index], name="judge")
     return wide.round(1), stats.rule_name(missing)
-
-
-def table_T10(
-    bench, n_bootstrap: int = 2000, seed: stats.SeedLike = 0, missing: stats.Missing = stats.PAPER_MISSING
-) -> pd.DataFrame:
-    """Return bootstrap 95% CIs for every Table 2 cell: keys, mean, lo, hi, half_width (pp), n.
-
-    Records are resampled with replacement within each cell, stratified by dag_type (topology
-    counts kept in every resample); the statistic is the cell's mean record alignment x 100.
-    """
-    recs = stats.record_alignment(main_verdicts(bench), missing=missing)  # Eq. 4b: mu per record
-    out = stats.bootstrap_cells(
-        recs, by=T02_KEYS, value="mu", strata="dag_type", n_resamples=n_bootstrap, seed=seed, scale=100.0
-    )
-    out = out.astype({c: str for c in T02_KEYS})
-    out["half_width"] = (out["hi"] - out["lo"]) / 2.0
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,12 +17,10 @@ from pathlib import Path
 import pandas as pd
 
 import ajb_verify as verify
-from ajb_utils import derivation, paper, schema, scoring
-from ajb_utils.tables import ablations, anchoring, validation
+from ajb_utils import annotation, derivation, paper, schema, scoring
+from ajb_utils.tables import ablations, validation
 from ajb_utils.tables.breakdown import per_metric_long, topology_long
-from ajb_utils.tables.derivation import table_X3
-from ajb_utils.tables.guide import table2_frame
-from ajb_utils.tables.main_results import table_T02, table_T10
+from ajb_utils.tables.main_results import table_T02
 from ajb_verify.agreement import f10_checks, jury_checks, t29_checks
 from ajb_verify.audit import (
     audit_cross_tables,
@@ -42,11 +40,11 @@ from notebook_cells import run_cells  # the notebooks' own cells (tests/notebook
 __all__ = ["claim_verdicts", "unchecked_claims"]
 
 
-def _notebook(nn: str, markers: list[str], bench) -> dict:
-    """Return the names notebook `nn`'s cells (`markers` pick them) define on `bench`, with the
-    notebook's default parameters; the files they write go to a throwaway folder."""
+def _notebook(nn: str, markers: list[str], bench, **names) -> dict:
+    """Return the names notebook `nn`'s cells (`markers` pick them) define on `bench` (and `names`), with
+    the notebook's default parameters; the files they write go to a throwaway folder."""
     with tempfile.TemporaryDirectory() as out:
-        names = dict(bench=bench, paper=paper, scoring=scoring, missing="authors", out=Path(out))
+        names = dict(bench=bench, paper=paper, scoring=scoring, missing="authors", out=Path(out)) | names
         with contextlib.redirect_stdout(io.StringIO()):  # the cells' printed tables
             return run_cells(nn, markers, **names)
 
@@ -72,7 +70,11 @@ def _t15_verdicts(bench) -> list[verify.Verdict]:
 
 def _ablation_verdicts(bench) -> list[pd.DataFrame]:
     """Return the RQ3-RQ6 checks tables (runs, or n/a where the data has none)."""
-    t04, t25, t27 = ablations.table_T04(bench), ablations.table_T25(bench), ablations.table_T27(bench)
+    t04, t25, t27 = (
+        ablations.table_T04(bench),
+        ablations.temperature_table(bench, "T25"),
+        ablations.temperature_table(bench, "T27"),
+    )
     t05 = ablations.table_T05(ablations.table_T26(bench))
     f05, t31 = ablations.format_table(bench, "F05"), ablations.table_T31(bench)
     return [
@@ -86,28 +88,44 @@ def _ablation_verdicts(bench) -> list[pd.DataFrame]:
 
 
 def _anchoring_verdicts(bench) -> list[verify.Verdict]:
-    """Return the T01 (C3 runs) and App. H verdicts as notebook 10 makes them."""
-    t01 = anchoring.table_T01(bench)
+    """Return the T01 (C3 runs) and App. H verdicts from notebook 10's cells."""
+    markers = [
+        "runs_c3 = bench.judges[",
+        "vc3 = bench.verdicts[",
+        "d = (t01 if len(t01)",
+        'g = v.groupby(["judge", "generator"',
+    ]
+    ns = _notebook("10", markers, bench, data_source=bench.label, ablations=ablations, verify=verify)
     out = (
-        verify.t01_checks(anchoring.anchoring_split(t01))
-        if len(t01)
+        verify.t01_checks(ns["split"])
+        if len(ns["t01"])
         else [
             verify.not_reproduced(c, "no C3 (corrupted-GT) runs")
             for c in ("T01.gemini_cgt_vs_gt", "T01.qwq_cgt_vs_nogt")
         ]
     )
-    mined = anchoring.mine_over_anchoring(bench.verdicts, judges=schema.MAIN_JUDGES)
-    return out + verify.apph_checks(anchoring.anchoring_counts(bench.verdicts, mined), full_data=not bench.synthetic)
+    return out + verify.apph_checks(ns["counts"], full_data=not bench.synthetic)
 
 
 def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
     """Return the human-study (T12, T13) and rewrite-study (T20, T22) verdicts as notebooks 11-12 make them."""
     ann, _ = validation.load_annotations(data_source, "human")
-    t13 = validation.table_T13(bench, ann)
-    out = verify.t12_checks(validation.table_T12(ann)) + verify.t13_checks(t13)
+    per_metric, per_topology = annotation.agreement_tables(ann) if len(ann) else (pd.DataFrame(), pd.DataFrame())
+    ns = _notebook(
+        "11",
+        ["t12 = pd.DataFrame(", "t13 = pd.DataFrame("],
+        bench,
+        ann=ann,
+        verify=verify,
+        per_metric=per_metric,
+        per_topology=per_topology,
+    )
+    t13 = ns["t13"]
+    out = verify.t12_checks(ns["t12"]) + verify.t13_checks(t13)
     out += verify.param_error_mode_checks(bench, ann)
     rw, _ = validation.load_annotations(data_source, "rewrite")
-    t20 = validation.table_T20(rw)
+    ns = _notebook("12", ["def unanimity(", "t22 = unanimity(rw"], bench, rw=rw, validation=validation, verify=verify)
+    t20, t22 = ns["t20"], ns["t22"]
     u = t20.set_index("criterion")["unanimity"].to_dict() if len(t20) else {}
     out += [
         verify.verdict("P.unanimity_med_hard", u.get("hard_harder_than_medium", float("nan"))),
@@ -119,7 +137,6 @@ def _validation_verdicts(bench, data_source: str) -> list[verify.Verdict]:
             verify.not_reproduced(c, "no rewrite meta-judge verdicts (App. N study)")
             for c in ("P.unanimity_med_hard", "P.unanimity_easy_med")
         ]
-    t22 = validation.table_T22(rw)
     out.append(
         verify.verdict("T22.all_positive", (t22["delta_2judge_minus_3judge"] > 0).tolist())
         if len(t22)
@@ -143,7 +160,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += _t15_verdicts(bench)
     cells = table_T02(bench)
     frames = [findings_checks(bench, cells, n_bootstrap=n_bootstrap, seed=seed)]
-    on_data += ci_checks(table_T10(bench, n_bootstrap=n_bootstrap, seed=seed))
+    on_data += ci_checks(_notebook("03", ["mu_records = "], bench, n_bootstrap=n_bootstrap, seed=seed)["ci"])
     on_data += breakdown_checks(per_metric_long(bench), topology_long(bench, "with_gt"))
     on_data += weighting_checks(bench)
     ns = _notebook("05", ["f10 = pd.DataFrame(rows)", "t29 = cells29.groupby("], bench)
@@ -152,10 +169,12 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += _anchoring_verdicts(bench)
     val, _ = _validation_verdicts(bench, source)
     on_data += val + t23_checks(bench)
-    t2 = table2_frame(bench)
+    t2 = cells[cells["judge"].isin(schema.MAIN_JUDGES)].rename(columns={"align": "value"}).reset_index(drop=True)
     on_data += takeaway_checks(t2, paper.population("T06").generators)  # (4) and (5): t29_checks, t13_checks
     on_data += guide_weighting_checks(t2) + scale_checks(t2)
-    on_data += checks_X3(table_X3(derivation.derivation_census(bench.records)))
+    on_data += checks_X3(
+        _notebook("16", ["census = derivation.derivation_census("], bench, derivation=derivation)["x3"]
+    )
     data = pd.concat([verify.checks_table(on_data)] + frames, ignore_index=True).assign(**{"checked on": ""})
     audit = pd.concat(
         [audit_table2(paper.reported("T02"), paper.reported("T06")), audit_cross_tables(), audit_text_table()],

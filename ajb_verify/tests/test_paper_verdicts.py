@@ -173,13 +173,10 @@ def test_the_library_has_one_default_the_authors_rule() -> None:
     assert stats.PAPER_MISSING == "authors"
     for fn in (
         tables.table_T02,
-        tables.table_T10,
         tables.per_metric_long,
         tables.topology_long,
-        tables.table2_frame,
         verify.jury_checks,
         verify.weighting_checks,
-        tables.binary_cells,
         verify.hard_cell_means,
     ):
         assert inspect.signature(fn).parameters["missing"].default == "authors", fn.__name__
