@@ -17,14 +17,13 @@ At full scale each checkout needs `data/sample_full` (a symlink to the full-scal
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_main_job import BUILD, timed  # noqa: E402
+from bench_main_job import BUILD, report  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,23 +33,6 @@ def data_source(params: Path) -> str:
     import yaml
 
     return str((yaml.safe_load(params.read_text()) or {}).get("default", {}).get("data_source", "sample"))
-
-
-def line(what: str, res: dict[str, float], la0: float) -> str:
-    """Return one timed line."""
-    return (
-        f"{what:<34} {res['wall']:7.1f} s  cpu {res['cpu']:7.1f} s  peak {res['peak_gib']:5.2f} GiB  "
-        f"status {res['status']}  load {la0:4.1f} -> {os.getloadavg()[0]:4.1f}"
-    )
-
-
-def run(what: str, cmd: list[str], code: Path, cache: Path) -> dict[str, float]:
-    """Time `cmd` in `code` with `cache` as the cache folder; print and return its line."""
-    env = {**os.environ, "AJB_CACHE_DIR": str(cache), "PYTHONPATH": str(code)}
-    la0 = os.getloadavg()[0]
-    res = timed(cmd, env, code)
-    print(line(what, res, la0), flush=True)
-    return res
 
 
 def main() -> None:
@@ -70,13 +52,13 @@ def main() -> None:
     totals = {c: {"wall": 0.0, "cpu": 0.0, "peak_gib": 0.0} for c in codes}
     try:
         for c in codes:
-            run(f"build  [{c.name}]", [sys.executable, "-c", BUILD, source], c, caches[c])
+            report(f"build  [{c.name}]", [sys.executable, "-c", BUILD, source], c, caches[c])
         for nb in books:
             cpu = []
             for c in codes:
                 cmd = [sys.executable, "scripts/run_notebooks.py", "--params", str(args.params), "--only", nb[:2]]
                 cmd += ["--jobs", "1", "--output-dir", str(out / c.name), "--no-summary"]
-                res = run(f"{nb[:28]} [{c.name}]", cmd, c, caches[c])
+                res = report(f"{nb[:28]} [{c.name}]", cmd, c, caches[c])
                 cpu.append(res["cpu"])
                 for k in ("wall", "cpu"):
                     totals[c][k] += res[k]
