@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import decode, schema
-from ajb_utils.calls import normalize_call_column, normalize_tools
+from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.read import Raw, frame_rows, read_files
 from ajb_utils.data.rules import (
@@ -94,7 +94,7 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     require_columns(rows, "main", schema.REQUIRED_MAIN)
     if raw.bad:
         excl.append(malformed("main", raw.bad))
-    parsed = normalize_call_column(rows["expected_tool_calls"].tolist())
+    parsed = [try_normalize_calls(v) for v in rows["expected_tool_calls"]]
     ok = np.array([p[0] is not None for p in parsed], dtype=bool)
     if (~ok).any():
         excl.append(exclusions("main", rows[~ok], BAD_RECORD))
@@ -181,7 +181,7 @@ def build_generations(
     rows = rows.copy()
     rows["generator"] = generator
     rows["id"] = rows["id"].astype(str)
-    parsed = normalize_call_column(rows["generated_tool_calls"].tolist())
+    parsed = [try_normalize_calls(v) for v in rows["generated_tool_calls"]]
     calls = [p[0] for p in parsed]
     reason = _generation_reasons(rows, calls, [p[1] for p in parsed], records)
     note = authors_rule_note(rows, calls, generator)
