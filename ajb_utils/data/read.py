@@ -200,19 +200,7 @@ def _raw(columns: decode.Columns) -> Raw:
     if columns["cut"] is not None:
         raise _cut(Path(columns["cut"][0]), columns["cut"][1])
     rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown")}
-    notes = {k: _text_array(rows.pop(k)) for k in list(rows) if k.endswith(".justification")}
+    notes = {k: rows.pop(k) for k in list(rows) if k.endswith(".justification")}
     rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
     return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []), notes)
 
-
-def _text_array(values: Any) -> Any:
-    """Return rationales as an Arrow string array (a loose file's non-text value as its JSON text)."""
-    import pyarrow as pa
-
-    if isinstance(values, (pa.Array, pa.ChunkedArray)):
-        return values
-    text = [
-        v if v is None or isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
-        for v in values
-    ]
-    return pa.array(text, pa.string())
