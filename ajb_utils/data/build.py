@@ -269,25 +269,11 @@ class GenerationIndex:
             "difficulty": DIFFICULTY_DTYPE,
         }
 
-    @functools.cached_property
-    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
-        """Return (order, sorted keys) of the valid keys; BenchDataError if a key repeats (the
-        join below is many-to-one, checked here once)."""
-        valid = np.flatnonzero(self.keys >= 0)
-        order = valid[np.argsort(self.keys[valid], kind="stable")]
-        ordered_keys = self.keys[order]
-        if (ordered_keys[1:] == ordered_keys[:-1]).any():
-            raise BenchDataError("two valid generations share one (record, generator, difficulty) key")
-        return order, ordered_keys
-
     def position(self, key: np.ndarray) -> np.ndarray:
         """Return for each generation key the row of its generation (-1 if none): a checked
-        many-to-one join."""
-        order, ordered_keys = self._sorted
-        if not len(ordered_keys):
-            return np.full(len(key), -1, dtype=np.int64)
-        at = np.minimum(np.searchsorted(ordered_keys, key), len(ordered_keys) - 1)
-        return np.where((key >= 0) & (ordered_keys[at] == key), order[at], -1)
+        many-to-one join (`lookup`: a valid key twice is an error)."""
+        valid = np.flatnonzero(self.keys >= 0)
+        return np.append(valid, -1)[lookup(key, self.keys[valid])]  # (-1, no match: the appended -1)
 
     def codes(self, key: np.ndarray) -> dict[str, np.ndarray]:
         """Return the id / generator / difficulty category codes of generation keys."""
@@ -518,47 +504,14 @@ def compact(verdicts: pd.DataFrame) -> pd.DataFrame:
     return verdicts.astype(wide) if wide else verdicts
 
 
-def _stack(frames: list[pd.DataFrame], judges: list[str]) -> pd.DataFrame:
-    """Return the verdict frames stacked into one, each copied into columns made once and freed
-    from `frames` as soon as it is copied (no column exists three times); judge codes from `judges`."""
-    n = sum(map(len, frames))
-    dtypes = {c: frames[0][c].dtype for c in frames[0].columns}
-    dtypes["judge"] = pd.CategoricalDtype(judges)
-    out: dict[str, np.ndarray] = {}
-    start = 0
-    while frames:
-        f = frames.pop(0)
-        for col, dtype in dtypes.items():
-            if col == "judge":
-                values = np.full(len(f), judges.index(str(f[col].iloc[0])), dtype=np.int16)
-            else:
-                values = f[col].cat.codes.to_numpy() if isinstance(dtype, pd.CategoricalDtype) else f[col].to_numpy()
-            if col not in out:
-                out[col] = np.empty(n, dtype=values.dtype)
-            out[col][start : start + len(f)] = values
-        start += len(f)
-        del f
-        release_memory()
-    return pd.DataFrame(
-        {c: _categorical(v, dtypes[c]) if isinstance(dtypes[c], pd.CategoricalDtype) else v for c, v in out.items()},
-        copy=False,
-    )
-
-
 def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return the verdict frames as one frame (`frames` is emptied): dag_type from records,
     ordered categoricals, float32 scores."""
-    frames[:] = [f for f in frames if len(f)] or frames
-    shared = all(f[c].dtype == frames[0][c].dtype for f in frames for c in frames[0].columns if c != "judge")
-    if frames and len(frames[0]) and shared and all(list(f.columns) == list(frames[0].columns) for f in frames):
-        verdicts = _stack(frames, orders["judge"])
-    else:  # frames from different indexes, or none with rows
-        judges = orders["judge"]
-        frames[:] = [
-            f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f))) if len(f) else f for f in frames
-        ]
-        verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
-        frames.clear()
+    judges = pd.CategoricalDtype(orders["judge"])
+    for f in frames:
+        f["judge"] = f["judge"].astype(judges)
+    verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
+    frames.clear()
     if len(verdicts):
         dag_codes = records["dag_type"].cat.codes.to_numpy()
         verdicts["dag_type"] = pd.Categorical.from_codes(

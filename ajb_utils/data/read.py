@@ -203,4 +203,3 @@ def _raw(columns: decode.Columns) -> Raw:
     notes = {k: rows.pop(k) for k in list(rows) if k.endswith(".justification")}
     rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
     return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []), notes)
-
