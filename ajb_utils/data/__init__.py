@@ -38,7 +38,6 @@ from ajb_utils.data.build import (
     judge_verdicts,
     kept_notes,
     notes_column,
-    raw_notes,
     release_memory,
     score_generations,
     tidy_verdicts,
@@ -312,13 +311,13 @@ def _verdicts(
         frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
         if at is not None:
             verdicts.append(frame)
-            notes += [kept_notes(raw_notes(raw), at)] if justifications else []
+            notes += [kept_notes(raw, at)] if justifications else []
             judge_rows.append(judge_row(kind, name, frame))
         del raw
         release_memory()
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
-    if justifications:  # before `judge`, as `build.with_justifications` places it
+    if justifications:  # before `judge`, as `build_verdicts` places it
         tidy.insert(tidy.columns.get_loc("judge"), "justification", notes_column(notes))
     return judges_tbl, tidy
 

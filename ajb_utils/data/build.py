@@ -342,7 +342,9 @@ def build_verdicts(
     raw = raw if isinstance(raw, Raw) else read_files([frame_rows(raw)], "judge", justifications)
     index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
     frame, at = judge_verdicts(raw, judge, index, excl)
-    return with_justifications(frame, raw_notes(raw), at) if justifications else frame
+    if justifications:  # before `judge`
+        frame.insert(frame.columns.get_loc("judge"), "justification", notes_column([kept_notes(raw, at)]))
+    return frame
 
 
 def judge_verdicts(
@@ -375,22 +377,15 @@ def judge_verdicts(
     return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], excl), at
 
 
-def raw_notes(raw: Raw) -> dict[str, Any]:
-    """Return a judge config's justifications, `cond.metric.justification` -> an Arrow string
-    array (one per row), for every condition it carries (in schema order)."""
-    names = [f"{c}.{m}.justification" for c in present_conditions(raw.rows) for m in schema.METRICS]
-    return {name: raw.notes[name] for name in names}
-
-
-def kept_notes(notes: dict[str, Any], at: np.ndarray) -> Any:
-    """Return the rationales (`raw_notes`) of a config's rows `at`, in the order of its verdict
-    frame (`judge_verdicts`): the conditions in turn, the metrics within each, as one
+def kept_notes(raw: Raw, at: np.ndarray) -> Any:
+    """Return a judge config's rationales of its rows `at` in the order of its verdict frame
+    (`judge_verdicts`: the conditions in turn, the metrics within each), as one
     dictionary-encoded Arrow array."""
     import pyarrow as pa
 
     rows = pa.array(at, pa.int64())
-    kept = [values.take(rows) for values in notes.values()]  # (Arrow arrays or chunked arrays)
-    chunks = [c for values in kept for c in getattr(values, "chunks", [values])]
+    names = [f"{c}.{m}.justification" for c in present_conditions(raw.rows) for m in schema.METRICS]
+    chunks = [chunk for name in names for chunk in raw.notes[name].take(rows).chunks]
     return pa.chunked_array(chunks, pa.string()).dictionary_encode().combine_chunks()
 
 
@@ -400,15 +395,6 @@ def notes_column(parts: list[Any]) -> pd.Categorical:
     import pyarrow as pa
 
     return pa.chunked_array(parts, pa.dictionary(pa.int32(), pa.string())).to_pandas().array
-
-
-def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:
-    """Return `frame` (`judge_verdicts` of a config, keeping its rows `at`) with the judges'
-    one-sentence rationales (`notes`, as `raw_notes` gives them) as a `justification` column
-    before `judge` (`kept_notes`; dictionary-encoded)."""
-    return frame.drop(columns=["judge", "match"]).assign(
-        justification=notes_column([kept_notes(notes, at)]), judge=frame["judge"], match=frame["match"]
-    )
 
 
 def _long_verdicts(
