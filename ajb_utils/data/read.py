@@ -99,13 +99,14 @@ def arrow_typing_error(exc: BaseException) -> str | None:
     return None
 
 
-def _pylist(column: Any) -> list[Any]:
-    """Return an Arrow column as Python values, decoding datasets' Json feature (the JSON text
-    `datasets` stores for a column whose type changes between rows) back to the values."""
-    values = column.to_pylist()
-    if getattr(column.type, "extension_name", None) == "arrow.json":
-        return [None if v is None else json.loads(v) for v in values]
-    return values
+def dataset_rows(table: Any) -> list[dict[str, Any]]:
+    """Return the rows of a config's Arrow table as Python values, datasets' Json feature (the
+    JSON text `datasets` stores for a column whose type changes between rows) decoded back."""
+    rows = table.to_pylist()
+    for name in [f.name for f in table.schema if getattr(f.type, "extension_name", None) == "arrow.json"]:
+        for row in rows:
+            row[name] = None if row[name] is None else json.loads(row[name])
+    return rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -169,8 +170,7 @@ def read_config(
             messages.append(msg)
             log.warning(msg)
         else:
-            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names})
-            raw = read_files([frame_rows(rows)], kind, justifications)
+            raw = read_files([dataset_rows(table)], kind, justifications)
             return note_malformed(config, _checked(raw, config, card, files), messages)
     paths = [fetch(src, rel, revision) for rel in files]
     return note_malformed(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
