@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ajb_utils import cache as bench_cache
-from ajb_utils import decode
+from ajb_utils import decode, schema
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
 from ajb_utils.data.source import Card, Source, fetch
 
@@ -114,13 +114,20 @@ def dataset_rows(table: Any) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------------------------
 
 
-def note_malformed(config: str, raw: Raw, messages: list[str]) -> Raw:
+def noted(config: str, raw: Raw, messages: list[str]) -> Raw:
     """Return `raw`, saying in `messages` where its malformed lines are (file and line, the first
-    three; every one is also an exclusion)."""
+    three; every one is also an exclusion) and which condition-like columns of a judge config
+    are not known conditions (not read)."""
     if raw.bad:
         more = f" and {len(raw.bad) - 3} more" if len(raw.bad) > 3 else ""
         messages.append(
             f"config {config!r}: {len(raw.bad)} malformed JSON line(s) left out: {'; '.join(raw.bad[:3])}{more}"
+        )
+        log.warning(messages[-1])
+    if raw.unknown:
+        messages.append(
+            f"judge config {config!r}: column(s) {raw.unknown} are not known "
+            f"conditions ({', '.join(schema.CONDITIONS)}); not read"
         )
         log.warning(messages[-1])
     return raw
@@ -171,9 +178,9 @@ def read_config(
             log.warning(msg)
         else:
             raw = read_files([dataset_rows(table)], kind, justifications)
-            return note_malformed(config, _checked(raw, config, card, files), messages)
+            return noted(config, _checked(raw, config, card, files), messages)
     paths = [fetch(src, rel, revision) for rel in files]
-    return note_malformed(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
+    return noted(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
 
 
 def read_files(
