@@ -50,12 +50,6 @@ SHEET_BASE_COLUMNS: list[str] = [
     "generated_calls",
     "expected_calls",
 ]
-P_COLUMN: dict[str, str] = {
-    "tool_selection": "p_tool",
-    "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq",
-    "query_coverage": "p_cov",
-}
 YES = {"yes", "y", "true", "1", "agree"}
 NO = {"no", "n", "false", "0", "disagree"}
 
@@ -129,7 +123,7 @@ def sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
         }
     )
     for m in schema.METRICS:
-        out[f"programmatic_{m}"] = g[P_COLUMN[m]].astype(float).round(4).to_numpy()
+        out[f"programmatic_{m}"] = g[schema.P_COLUMNS[m]].astype(float).round(4).to_numpy()
     for prefix in ("agree_", "human_"):
         for m in schema.METRICS:
             out[f"{prefix}{m}"] = pd.Series([pd.NA] * len(out), dtype="object")
