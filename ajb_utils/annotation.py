@@ -10,7 +10,7 @@ record (CSV, opens in any spreadsheet):
 
 notebook 11 draws it (a seeded draw per topology) and `sheet_rows` fills its columns for the records drawn,
 `export_sheet` writes it atomically, `read_sheet` reads a filled one
-back with clear errors, `agreement_from_sheet` gives Table 12 (per metric and per topology).
+back with clear errors, `agreement_tables(sheet_to_long(sheet))` gives Table 12 (per metric and per topology).
 `sheet_from_annotations` turns long annotation rows (docs/DATA_FORMAT.md section 3) into a
 filled sheet, so the synthetic annotations go through the same path.
 """
@@ -35,7 +35,6 @@ __all__ = [
     "export_sheet",
     "read_sheet",
     "sheet_to_long",
-    "agreement_from_sheet",
     "agreement_tables",
     "SheetError",
 ]
@@ -256,8 +255,3 @@ def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     )
     per_topology.index.name = "dag_type"
     return per_metric.reset_index(), per_topology.reset_index()
-
-
-def agreement_from_sheet(sheet: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return Table 12 from a filled sheet: (per metric + overall, per topology) agreement."""
-    return agreement_tables(sheet_to_long(sheet))
