@@ -9,7 +9,7 @@ record (CSV, opens in any spreadsheet):
     programmatic_<metric> x4, agree_<metric> x4 (yes/no), human_<metric> x4 (0-1), note
 
 notebook 11 draws it (a seeded draw per topology) and `sheet_rows` fills its columns for the records drawn,
-`export_sheet` writes it atomically, `read_sheet` reads a filled one
+`export_sheet` writes it, `read_sheet` reads a filled one
 back with clear errors, `agreement_tables(sheet_to_long(sheet))` gives Table 12 (per metric and per topology).
 `sheet_from_annotations` turns long annotation rows (docs/DATA_FORMAT.md section 3) into a
 filled sheet, so the synthetic annotations go through the same path.
@@ -18,8 +18,6 @@ filled sheet, so the synthetic annotations go through the same path.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -152,21 +150,10 @@ def sheet_from_annotations(bench, annotations: pd.DataFrame) -> pd.DataFrame:
 
 
 def export_sheet(df: pd.DataFrame, path: str | Path) -> Path:
-    """Write the sheet as CSV atomically (temp file + rename); return the path."""
+    """Write the sheet as CSV (scores to 4 significant digits); return the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            df.to_csv(fh, index=False, lineterminator="\n", float_format="%.4g")
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; the sheet is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    df.to_csv(path, index=False, lineterminator="\n", float_format="%.4g")
     return path
 
 

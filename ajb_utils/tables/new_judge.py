@@ -13,15 +13,6 @@ from ajb_utils.schema import MAIN_JUDGES
 __all__ = ["x2_verdicts", "x2_runs_cells", "table_X2_runs"]
 
 
-def _item_keys(v: pd.DataFrame) -> np.ndarray:
-    """Return one int64 key per verdict row for its (id, generator, difficulty) item."""
-    key = np.zeros(len(v), dtype=np.int64)
-    for c in ("id", "generator", "difficulty"):
-        cat = v[c] if isinstance(v[c].dtype, pd.CategoricalDtype) else v[c].astype("category")
-        key = key * (len(cat.cat.categories) + 1) + cat.cat.codes.to_numpy(np.int64)
-    return key
-
-
 def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
     """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items
     and the conditions the new judge judged."""
@@ -29,8 +20,8 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
     v = verdicts[verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     mine = v["judge"] == run_name
     v = v[v["condition"].isin(v.loc[mine, "condition"].unique())]
-    key = _item_keys(v)
-    v = v[np.isin(key, key[v["judge"] == run_name])]
+    items = pd.MultiIndex.from_frame(v[["id", "generator", "difficulty"]])
+    v = v[items.isin(items[(v["judge"] == run_name).to_numpy()])]
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
