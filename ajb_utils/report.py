@@ -149,36 +149,21 @@ def focused_diff(diff: str, focus: str) -> str:
     return "\n".join(lines[:2] + keep)
 
 
-def show_prompt_diff(
-    a: str,
-    b: str,
-    context: int = 2,
-    focus: str | None = None,
-    out_dir: Path | str | None = None,
-    artifact_id: str = "W",
-) -> Path | None:
-    """Display `prompt_diff(a, b)` as a Markdown diff block with the authors' attribution.
-
-    With `focus`, only the changed lines that name it are shown (and the hunks they are in); with
-    `out_dir`, the whole diff is written to `<artifact_id>_prompt_diff_<a>_<b>.diff` there, named
-    under the block, and its path returned (else None).
-    """
+def show_prompt_diff(a: str, b: str, focus: str, out_dir: Path | str, context: int = 2, artifact_id: str = "W") -> Path:
+    """Display the changed lines of `prompt_diff(a, b)` that name `focus` (and the hunks they are in) as a
+    Markdown diff block with the authors' attribution; write the whole diff to
+    `<artifact_id>_prompt_diff_<a>_<b>.diff` in `out_dir`, named under the block; return its path."""
     from IPython.display import Markdown, display
 
     diff = prompt_diff(a, b, context)
-    added = sum(1 for line in diff.splitlines()[2:] if line.startswith("+"))
-    removed = sum(1 for line in diff.splitlines()[2:] if line.startswith("-"))
-    path = None
-    if out_dir is not None:
-        path = Path(out_dir) / f"{artifact_id}_prompt_diff_{a}_{b}.diff"
-        path.write_text(diff + "\n", encoding="utf-8")
-    shown_diff = focused_diff(diff, focus) if focus else diff
-    scope = f' The lines naming "{focus}":' if focus else ""
-    where = f" The whole diff: {file_link(path)}." if path is not None else ""
+    changed = [line[0] for line in diff.splitlines()[2:] if line.startswith(("+", "-"))]
+    path = Path(out_dir) / f"{artifact_id}_prompt_diff_{a}_{b}.diff"
+    path.write_text(diff + "\n", encoding="utf-8")
     display(
         Markdown(
-            f"**{a} → {b}**: {removed} lines removed, {added} added.{scope}\n\n```diff\n{shown_diff}\n```\n\n"
-            f"*{PROMPT_ATTRIBUTION}*{where}"
+            f"**{a} → {b}**: {changed.count('-')} lines removed, {changed.count('+')} added. The lines naming "
+            f'"{focus}":\n\n```diff\n{focused_diff(diff, focus)}\n```\n\n*{PROMPT_ATTRIBUTION}* The whole diff: '
+            f"{file_link(path)}."
         )
     )
     return path

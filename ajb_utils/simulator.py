@@ -19,7 +19,7 @@ p_tool, p_param, p_seq, p_cov) into verdicts in {0, 0.5, 1}, in the verdicts lon
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -129,13 +129,3 @@ def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.Da
             }
         )
     return pd.DataFrame(out)
-
-
-def sweep(p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int) -> pd.DataFrame:
-    """Return :func:`simulation_summary` for each value of one parameter (column `value`), same seed per value."""
-    parts = [
-        simulation_summary(p, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x))
-        for x in values
-    ]
-    out = pd.concat(parts, ignore_index=True)
-    return out[["param", "value", *[c for c in out.columns if c not in ("param", "value")]]]
