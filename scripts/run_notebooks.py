@@ -188,9 +188,9 @@ def write_whole(dest: Path, data: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def execute_one(task: Task) -> Result:
+def run_task(task: Task) -> Result:
     """Return the Result of executing one notebook into `task.dest` (untouched on failure; the executed
-    copy of a failure kept in `task.failed_dir`)."""
+    copy of a failure kept in `task.failed_dir`); in a worker, its HTML page rendered by `run_tasks`."""
     import nbformat
     import papermill as pm
     from traitlets.config import Config
@@ -225,11 +225,6 @@ def execute_one(task: Task) -> Result:
         text = nbformat.writes(scrub_volatile(nbformat.read(out, as_version=4)))
         write_whole(task.dest, (text if text.endswith("\n") else text + "\n").encode("utf-8"))  # as nbformat.write
     return Result(task.notebook.stem, True, time.perf_counter() - start)
-
-
-def run_task(task: Task) -> Result:
-    """Return the Result of executing one Task (in a worker; its HTML page is rendered by `run_tasks`)."""
-    return execute_one(task)
 
 
 # ---- HTML pages --------------------------------------------------------------------------------
