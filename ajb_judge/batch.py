@@ -128,7 +128,7 @@ def reserve_requests(
     from ajb_judge.runner import completion_reservation, prompt_reservation
 
     sizes = [(u.run_hash, u.key, prompt_reservation(b), completion_reservation(b)) for u, b in requests]
-    return store.reserve_batch(sizes, refuse)
+    return store.reserve(sizes, refuse, "batch_reserved")
 
 
 def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import logging
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -404,9 +405,7 @@ def _batch_export(
     pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
     flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
     reqs = batch.pending_requests(pending_d or units, ctx, backend, existing, *flags)  # derive first, then judge
-    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
-    refuse = (lambda tin, tout, this: over_budget(cfg, tin, tout, this)) if budgeted else None
-    ids, why = batch.reserve_requests(reqs, store, refuse)
+    ids, why = batch.reserve_requests(reqs, store, partial(over_budget, cfg))
     try:
         parts = batch.write_requests(reqs[: len(ids)], a.file, a.batch_max_requests, int(a.batch_max_mb * 2**20))
     except BaseException:

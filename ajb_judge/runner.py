@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -824,18 +825,16 @@ def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseExcepti
     spend, over every run, resume, batch import and call in flight, is the only count. Nothing
     is reserved (or sent) once the execution is aborted.
     """
-    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
 
     def reserve(u: Unit, est_in: int, est_out: int) -> int:
         """Return the reservation id, or raise _OverBudget (nothing is sent)."""
         if stats.abort or fatal:
             raise _OverBudget()
-        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
-        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
-        if rid is None:
+        ids, why = store.reserve([(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg))
+        if not ids:
             stats.stop("budget", why or "budget reached")
             raise _OverBudget()
-        return rid
+        return ids[0]
 
     return reserve
 
