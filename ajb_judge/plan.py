@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_judge.conditions import Context, judge_units, request_hash, stratified_ids
-from ajb_judge.runner import COMPLETION_GUESS, SELECT_SEED, default_store
+from ajb_judge.runner import COMPLETION_GUESS, SELECT_SEED, default_store, usd_of
 from ajb_utils import schema, stats
 from ajb_utils.paths import RUNS_DIR
 
@@ -242,15 +242,6 @@ def selection_requests(
         )
     cols = ["id", "generator", "difficulty", "condition", "key", "request", "chars", "counted"]
     return pd.DataFrame(rows, columns=cols)
-
-
-def usd_of(
-    prompt: float | None, completion: float | None, price_in: float | None, price_out: float | None
-) -> float | None:
-    """Return the USD of prompt and completion tokens at prices per 1M tokens (None when any is missing)."""
-    if prompt is None or completion is None or price_in is None or price_out is None:
-        return None
-    return prompt * price_in / 1e6 + completion * price_out / 1e6
 
 
 def cost_at(
