@@ -112,20 +112,6 @@ def _umask() -> int:
     return m
 
 
-def atomic_write_lines(path: Path, lines: Iterable[str]) -> int:
-    """Write `lines` (given without newlines) to `path` atomically, one per line; return the count."""
-    counter = [0]
-
-    def chunks() -> Iterable[str]:
-        """Yield each line with its newline, counting."""
-        for line in lines:
-            counter[0] += 1
-            yield line + "\n"
-
-    _atomic_write(path, chunks())
-    return counter[0]
-
-
 def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
     """Write text chunks to `path` atomically.
 
@@ -192,7 +178,17 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:
     """Write rows as JSON lines atomically (streamed, not held in memory as text); return the row count."""
-    return atomic_write_lines(path, (json.dumps(r, ensure_ascii=False, default=_json_default) for r in rows))
+    n = 0
+
+    def lines() -> Iterator[str]:
+        """Yield each row as a JSON line, counting."""
+        nonlocal n
+        for r in rows:
+            n += 1
+            yield json.dumps(r, ensure_ascii=False, default=_json_default) + "\n"
+
+    _atomic_write(path, lines())
+    return n
 
 
 def _json_default(o: Any) -> Any:

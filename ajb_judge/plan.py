@@ -49,11 +49,6 @@ def stratified_se(mu: np.ndarray, strata: np.ndarray) -> float:
     return float(math.sqrt(var) / len(groups))
 
 
-def half_width(se: float, z: float = Z95) -> float:
-    """Return the CI half-width of a normal interval with standard error se."""
-    return z * se
-
-
 def records_needed(se: float, n_records: int, h: float, z: float = Z95) -> int:
     """Return the records whose standard error brings z * SE to h, from SE measured on n_records (SE ~ 1/sqrt(n))."""
     if not np.isfinite(se) or n_records <= 0:
@@ -296,7 +291,7 @@ class PlanConfig:
     store_path: Path | None = None
     reference: str = "judge_gpt_5_4"
     targets: Sequence[float] = (1.0, 2.0, 3.0)
-    conditions: Sequence[str] = ("with_gt", "without_gt")
+    conditions: Sequence[str] | None = None  # None: the pilot's, else with_gt, without_gt
     generators: Sequence[str] | None = None
     difficulties: Sequence[str] | None = None
     seed: int = SELECT_SEED
