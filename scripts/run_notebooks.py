@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures
 import html.parser
 import logging
+import multiprocessing
 import os
 import re
 import shutil
@@ -343,7 +344,8 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Res
     results: list[Result] = []
     batches = [[t for t in tasks if t.notebook.stem not in RUN_LAST], [t for t in tasks if t.notebook.stem in RUN_LAST]]
     done: list[tuple[Task, Result]] = []  # finished, page not rendered yet
-    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+    spawn = multiprocessing.get_context("spawn")  # workers start fresh: a fork would copy this process's build
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=spawn) as pool:
         for batch in batches:
             futures = [pool.submit(run_task, t) for t in batch]
             render_pages(done)
