@@ -18,7 +18,6 @@ a notebook fails, 2 for a user error (one line).
 from __future__ import annotations
 
 import concurrent.futures
-import html.parser
 import logging
 import multiprocessing
 import os
@@ -252,33 +251,6 @@ def rewrite_links(body: str, notebook_dir: Path, html_dir: Path) -> str:
         return f"{m['attr']}{m['q']}{rewrite_link(m['url'], notebook_dir, html_dir)}{m['q']}"
 
     return LINK_RE.sub(sub, body)
-
-
-class _LinkCollector(html.parser.HTMLParser):
-    """Collect the href/src values of an HTML page."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.links: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.links += [v for k, v in attrs if k in ("href", "src") and v]
-
-
-def page_links(page: Path) -> list[str]:
-    """Return every href/src of an HTML page, parsed (not regex-matched)."""
-    collector = _LinkCollector()
-    collector.feed(page.read_text(encoding="utf-8"))
-    return collector.links
-
-
-def broken_links(page: Path) -> list[str]:
-    """Return the relative links of an HTML page whose target file does not exist."""
-    from urllib.parse import unquote
-
-    return [
-        u for u in page_links(page) if is_relative_link(u) and not (page.parent / unquote(u.partition("#")[0])).exists()
-    ]
 
 
 def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None, exporter: Any = None) -> Path:

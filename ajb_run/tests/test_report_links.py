@@ -15,6 +15,7 @@ import pytest
 from ajb_run import pages
 from ajb_utils import paths
 from ajb_verify import artifacts
+from report_pages import broken_links, page_links
 from script_modules import load_script
 
 ROOT = paths.REPO_ROOT
@@ -29,7 +30,7 @@ def _linked_files(pages: list[Path]) -> set[Path]:
     """Return the resolved files that the relative links of HTML pages point to."""
     out = set()
     for page in pages:
-        for url in rn.page_links(page):
+        for url in page_links(page):
             if rn.is_relative_link(url):
                 out.add((page.parent / unquote(url.partition("#")[0])).resolve())
     return out
@@ -45,7 +46,7 @@ def rendered(tmp_path_factory) -> Path:
 
 
 def test_the_index_links_the_scorecard(rendered: Path) -> None:
-    links = set(rn.page_links(rendered / "00_index.html"))
+    links = set(page_links(rendered / "00_index.html"))
     assert "18_scorecard.html" in links
     assert len([u for u in links if rn.is_relative_link(u)]) > 50  # the artifact map links every notebook and file
     linked = _linked_files([rendered / "00_index.html"])
@@ -53,7 +54,7 @@ def test_the_index_links_the_scorecard(rendered: Path) -> None:
         assert (SAMPLE / f"SCORECARD.{suffix}").resolve() in linked, suffix
     for page in ("00_index.html", "18_scorecard.html"):  # the other pages are not rendered here
         assert [
-            u for u in rn.broken_links(rendered / page) if not rn.NOTEBOOK_RE.match(u.replace(".html", ".ipynb"))
+            u for u in broken_links(rendered / page) if not rn.NOTEBOOK_RE.match(u.replace(".html", ".ipynb"))
         ] == [], page
 
 
