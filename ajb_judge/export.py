@@ -288,15 +288,9 @@ def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[s
             "generated_tool_calls": None if calls is None else json.loads(calls_json(calls)),
             "expected_tool_calls": json.loads(calls_json(list(r["expected_calls"]))),
         }
-        if calls is None:
-            for m in METRICS:
-                row[SCORE_COLUMNS[m]] = None
-            row[OVERALL_SCORE_COLUMN] = None
-        else:
-            s = programmatic_scores(calls, list(r["expected_calls"]))
-            for m in METRICS:
-                row[SCORE_COLUMNS[m]] = s[m]
-            row[OVERALL_SCORE_COLUMN] = round(sum(s.values()) / len(s), 4)
+        s = dict.fromkeys(METRICS) if calls is None else programmatic_scores(calls, list(r["expected_calls"]))
+        row.update({SCORE_COLUMNS[m]: s[m] for m in METRICS})
+        row[OVERALL_SCORE_COLUMN] = None if calls is None else round(sum(s.values()) / len(s), 4)
         row["generation_status"] = {"status": o["status"], **o.get("provenance", {})}
         rows.append(row)
     return rows

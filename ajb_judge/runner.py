@@ -1293,6 +1293,19 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     return summary
 
 
+def _static_summary(cfg: RunConfig, n: int) -> RunSummary:
+    """Return the summary of a static run of n units: all ok, made now; a dry run: none made, nothing to pay."""
+    if cfg.dry_run:
+        return RunSummary(
+            cfg.name,
+            "static-v1",
+            n_units=n,
+            dry_run=True,
+            estimate={"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0},
+        )
+    return RunSummary(cfg.name, "static-v1", n_units=n, new=n, statuses={P.OK: n})
+
+
 def _run_static(
     cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str, stem: Path, t0: float
 ) -> RunSummary:
@@ -1300,10 +1313,8 @@ def _run_static(
     from ajb_judge.export import judge_rows
     from ajb_judge.static_judge import static_verdicts
 
-    n = len(gens) * len(cfg.conditions)
-    summary = RunSummary(cfg.name, "static-v1", n_units=n, new=n, statuses={P.OK: n}, dry_run=cfg.dry_run)
+    summary = _static_summary(cfg, len(gens) * len(cfg.conditions))
     if cfg.dry_run:
-        summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
         return summary
     v = static_verdicts(bench, cfg.conditions, generations=gens, seed=cfg.seed)
     key_cols = ["id", "generator", "difficulty", "condition"]
@@ -1404,11 +1415,9 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
     if cfg.backend == "static":
         t0 = time.time()
         bench, recs, _ = load_items(cfg)
-        summary = RunSummary(cfg.name, "static-v1", n_units=len(recs), dry_run=cfg.dry_run)
+        summary = _static_summary(cfg, len(recs))
         if cfg.dry_run:  # a dry run writes nothing (data/runs/annotations is what notebook 12 reads)
-            summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
             return summary
-        summary.new, summary.statuses = len(recs), {P.OK: len(recs)}
         if cfg.export:
             meta = _meta(
                 cfg, "rewrite_meta_judge", [], getattr(bench, "label", cfg.source), "static-v1", _synthetic(bench)

@@ -43,43 +43,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-COLUMNS: list[str] = [
-    "key",
-    "run_hash",
-    "kind",
-    "condition",
-    "item_id",
-    "generator",
-    "difficulty",
-    "unit",
-    "status",
-    "attempts",
-    "raw",
-    "reasoning",
-    "finish_reason",
-    "parsed",
-    "model",
-    "fingerprint",
-    "prompt_hash",
-    "request_hash",
-    "decoding",
-    "seed",
-    "prompt_tokens",
-    "completion_tokens",
-    "latency_s",
-    "error",
-    "updated_at",
-    "reused_from",
-]
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
+_RESULTS = """
   key TEXT PRIMARY KEY, run_hash TEXT NOT NULL, kind TEXT NOT NULL, condition TEXT,
   item_id TEXT, generator TEXT, difficulty TEXT, unit TEXT, status TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 1, raw TEXT, reasoning TEXT, finish_reason TEXT, parsed TEXT,
   model TEXT, fingerprint TEXT, prompt_hash TEXT, request_hash TEXT, decoding TEXT, seed INTEGER,
   prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, error TEXT, updated_at REAL,
   reused_from TEXT
-);
+"""
+COLUMNS: list[str] = [c.split()[0] for c in _RESULTS.split(",")]  # the results table's columns, in order
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS results ({_RESULTS});
 CREATE INDEX IF NOT EXISTS results_run ON results(run_hash, kind, status);
 CREATE TABLE IF NOT EXISTS runs (
   run_hash TEXT PRIMARY KEY, name TEXT, config TEXT, created_at REAL
