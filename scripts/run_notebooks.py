@@ -107,8 +107,7 @@ def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | N
     if not any(r.get("out_dir") for r in resolved) and any(provenance.nondefault_parameters(r) for r in resolved):
         stem = params_file.stem if params_file is not None else "params"
         label = provenance.data_label(str(resolved[0].get("data_source") or "sample"))
-        shared = {k: v for k, v in spec.items() if k != "default" and not parameter_files.is_notebook_key(k)}
-        shared.update(spec.get("default") or {})  # what every notebook gets
+        shared = parameter_files.shared_params(spec)
         own = provenance.nondefault_parameters(shared) or label == provenance.data_label("sample")
         forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1} if own else {}, stem))
     runs = []
