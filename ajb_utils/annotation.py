@@ -9,8 +9,8 @@ record (CSV, opens in any spreadsheet):
     programmatic_<metric> x4, agree_<metric> x4 (yes/no), human_<metric> x4 (0-1), note
 
 notebook 11 draws it (a seeded draw per topology) and `sheet_rows` fills its columns for the records drawn,
-`export_sheet` writes it atomically, `read_sheet` reads a filled one
-back with clear errors, `agreement_from_sheet` gives Table 12 (per metric and per topology).
+`export_sheet` writes it, `read_sheet` reads a filled one
+back with clear errors, `agreement_tables(sheet_to_long(sheet))` gives Table 12 (per metric and per topology).
 `sheet_from_annotations` turns long annotation rows (docs/DATA_FORMAT.md section 3) into a
 filled sheet, so the synthetic annotations go through the same path.
 """
@@ -18,8 +18,6 @@ filled sheet, so the synthetic annotations go through the same path.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +33,6 @@ __all__ = [
     "export_sheet",
     "read_sheet",
     "sheet_to_long",
-    "agreement_from_sheet",
     "agreement_tables",
     "SheetError",
 ]
@@ -50,12 +47,6 @@ SHEET_BASE_COLUMNS: list[str] = [
     "generated_calls",
     "expected_calls",
 ]
-P_COLUMN: dict[str, str] = {
-    "tool_selection": "p_tool",
-    "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq",
-    "query_coverage": "p_cov",
-}
 YES = {"yes", "y", "true", "1", "agree"}
 NO = {"no", "n", "false", "0", "disagree"}
 
@@ -129,7 +120,7 @@ def sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
         }
     )
     for m in schema.METRICS:
-        out[f"programmatic_{m}"] = g[P_COLUMN[m]].astype(float).round(4).to_numpy()
+        out[f"programmatic_{m}"] = g[schema.P_COLUMNS[m]].astype(float).round(4).to_numpy()
     for prefix in ("agree_", "human_"):
         for m in schema.METRICS:
             out[f"{prefix}{m}"] = pd.Series([pd.NA] * len(out), dtype="object")
@@ -159,21 +150,10 @@ def sheet_from_annotations(bench, annotations: pd.DataFrame) -> pd.DataFrame:
 
 
 def export_sheet(df: pd.DataFrame, path: str | Path) -> Path:
-    """Write the sheet as CSV atomically (temp file + rename); return the path."""
+    """Write the sheet as CSV (scores to 4 significant digits); return the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            df.to_csv(fh, index=False, lineterminator="\n", float_format="%.4g")
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; the sheet is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    df.to_csv(path, index=False, lineterminator="\n", float_format="%.4g")
     return path
 
 
@@ -262,8 +242,3 @@ def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     )
     per_topology.index.name = "dag_type"
     return per_metric.reset_index(), per_topology.reset_index()
-
-
-def agreement_from_sheet(sheet: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return Table 12 from a filled sheet: (per metric + overall, per topology) agreement."""
-    return agreement_tables(sheet_to_long(sheet))

@@ -86,30 +86,17 @@ def lock_status(locked: Mapping[str, str] | None = None, installed: Mapping[str,
     return f"{len(diff)} of {len(locked)} pins differ: {shown}{more}"
 
 
-def resolved_versions(packages: Sequence[str] = ENV_PACKAGES) -> dict[str, str]:
-    """Return {package: installed version} for `packages` ('not installed' when absent), in their order."""
-    installed = installed_versions()
-    return {p: installed.get(canonical_name(p), "not installed") for p in packages}
-
-
 def provenance_environment() -> dict[str, object]:
     """Return what PROVENANCE.json records of the environment: python (major.minor), the resolved
     version of every runtime dependency and whether they are requirements.lock's; deterministic for a
     given environment (no paths, hosts, times; the patch level of python and the platform left out,
     so that the same lock gives the same file on any machine)."""
+    installed = installed_versions()
     return {
         "python": ".".join(platform.python_version_tuple()[:2]),
-        "packages": resolved_versions(),
+        "packages": {p: installed.get(canonical_name(p), "not installed") for p in ENV_PACKAGES},
         "lock": lock_status(),
     }
-
-
-def package_version(name: str) -> str:
-    """Return the installed version of a distribution, or 'not installed'."""
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
 
 
 def environment_report(packages: Sequence[str] = ENV_PACKAGES) -> pd.DataFrame:
@@ -117,10 +104,10 @@ def environment_report(packages: Sequence[str] = ENV_PACKAGES) -> pd.DataFrame:
     version that differs from requirements.lock says so, and the last row says whether all pins match."""
     from ajb_utils import __version__
 
-    locked = locked_versions()
+    locked, installed = locked_versions(), installed_versions()
 
     def shown(p: str) -> str:
-        version, pin = package_version(p), locked.get(canonical_name(p))
+        version, pin = installed.get(canonical_name(p), "not installed"), locked.get(canonical_name(p))
         return version if pin is None or pin == version else f"{version} (lock {pin})"
 
     rows = [

@@ -6,7 +6,10 @@ topologies), so sorting by these lists reproduces the paper's row and column ord
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 HF_REPO_ID: str = "ServiceNow-AI/AgentJudgeBench"
 
@@ -46,6 +49,12 @@ METRICS: list[str] = [
     "sequence_accuracy",
     "query_coverage",
 ]
+P_COLUMNS: dict[str, str] = {  # the generations frame's programmatic score columns
+    "tool_selection": "p_tool",
+    "parameter_structure": "p_param",
+    "sequence_accuracy": "p_seq",
+    "query_coverage": "p_cov",
+}
 SCORE_COLUMNS: dict[str, str] = {
     "tool_selection": "score_tool_selection",
     "parameter_structure": "score_parameter_structure",
@@ -181,3 +190,12 @@ def display(name: str) -> str:
 def canonical_generator(name: str) -> str:
     """Return the generator config name for any spelling used in the release."""
     return GENERATOR_ALIASES.get(name, name)
+
+
+def paper_sorted(df: Any, keys: Sequence[str]) -> Any:
+    """Return a frame's rows sorted by `keys` (generator, difficulty, condition, metric) in the paper's order
+    (stable; generator 'all' after the generators, unknown values after the known ones)."""
+    orders = {"generator": [*GENERATORS, "all"], "difficulty": DIFFICULTIES, "condition": CONDITIONS, "metric": METRICS}
+    ranks = [df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys]
+    order = np.lexsort([r.to_numpy() for r in reversed(ranks)]) if ranks else np.arange(len(df))
+    return df.iloc[order].reset_index(drop=True)

@@ -28,16 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.calls import normalize_calls
-from ajb_utils.schema import METRICS, SCORE_COLUMNS
-from ajb_utils.stats import align as alignment  # noqa: F401  (scoring exposes alignment beside match)
-from ajb_utils.stats import lift, record_alignment  # noqa: F401
+from ajb_utils.schema import METRICS, P_COLUMNS, SCORE_COLUMNS
 
-P_COLUMNS: dict[str, str] = {
-    "tool_selection": "p_tool",
-    "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq",
-    "query_coverage": "p_cov",
-}
 DECIMALS = 4
 _LE = np.frompyfunc(operator.le, 2, 1)  # element-wise set containment on object arrays
 _NAME, _ARGUMENTS = operator.itemgetter("name"), operator.itemgetter("arguments")
@@ -127,21 +119,6 @@ def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
     )
 
 
-def _shared_call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
-    """Return `_call_table(call_lists)`, each distinct list object tabled once and its rows
-    repeated (every generation of a record shares the record's expected call list)."""
-    first: dict[int, int] = {}
-    owner = np.fromiter((first.setdefault(id(c), len(first)) for c in call_lists), np.int64, len(call_lists))
-    unique = list({id(c): c for c in call_lists}.values())
-    table = _call_table(unique)
-    lengths = np.fromiter(map(len, unique), dtype=np.int64, count=len(unique))
-    n = lengths[owner]
-    rows = np.repeat((np.cumsum(lengths) - lengths)[owner] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
-    out = table.iloc[rows].reset_index(drop=True)
-    out["k"] = np.repeat(np.arange(len(call_lists)), n)
-    return out
-
-
 def _per_plan(series: pd.Series, n: int, fill: float = 0.0) -> np.ndarray:
     """Return a per-plan array of length n from a Series indexed by plan index."""
     out = np.full(n, fill, dtype=float)
@@ -185,7 +162,7 @@ def score_plans(generated: list[list[dict[str, Any]]], expected: list[list[dict[
     if len(generated) != len(expected):
         raise ValueError("generated and expected must have the same length")
     n = len(generated)
-    g, e = _call_table(generated), _shared_call_table(expected)
+    g, e = _call_table(generated), _call_table(expected)
     n_g = _per_plan(g.groupby("k").size(), n)
     n_e = _per_plan(e.groupby("k").size(), n)
 
@@ -231,10 +208,6 @@ def score_frame(
         out[col] = scores[col].to_numpy()
     out["p_mean"] = out[list(P_COLUMNS.values())].mean(axis=1)
     return out
-
-
-# Eqs. 4b, 5a and 5b over the long verdicts frame live in ajb_utils.stats (with the bootstrap);
-# they are exposed here too so the programmatic judge and its alignment read together.
 
 
 # --------------------------------------------------------------------------------------------

@@ -19,20 +19,14 @@ p_tool, p_param, p_seq, p_cov) into verdicts in {0, 0.5, 1}, in the verdicts lon
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
 
 from ajb_utils import stats
-from ajb_utils.schema import METRICS
+from ajb_utils.schema import METRICS, P_COLUMNS
 
-P_COLUMNS: dict[str, str] = {
-    "tool_selection": "p_tool",
-    "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq",
-    "query_coverage": "p_cov",
-}
 SIM_CONDITIONS: tuple[str, str] = ("with_gt", "without_gt")
 
 
@@ -68,11 +62,6 @@ def p_long(generations: pd.DataFrame) -> pd.DataFrame:
     return out.dropna(subset=["p"]).reset_index(drop=True)
 
 
-def _snap(p: np.ndarray) -> np.ndarray:
-    """Return p (n,) snapped to the nearest of {0, 0.5, 1} (ties upward)."""
-    return np.select([p < 0.25, p < 0.75], [0.0, 0.5], 1.0)
-
-
 def _simulated_scores(
     pv: np.ndarray,
     overlap: np.ndarray,
@@ -83,7 +72,7 @@ def _simulated_scores(
     """Return one verdict vector (n,) per condition for programmatic scores pv (n,) (rules in the module doc)."""
     n = pv.size
     flawed = pv < 1.0 - 1e-9
-    snapped = _snap(pv)
+    snapped = stats.ternary_oracle(pv)
     out = []
     for cond in conditions:
         u = rng.random((5, n))  # hedge, anchor, detect, lenient, false alarm (+ its severity)
@@ -114,77 +103,29 @@ def simulate_verdicts(
     return pd.concat(parts, ignore_index=True)
 
 
-@dataclass(frozen=True)
-class _Rows:
-    """What every simulated summary of one `p` frame shares: scores, tool overlap, record codes."""
-
-    pv: np.ndarray  # p per row (n,)
-    overlap: np.ndarray  # p_tool > 0 per row (n,)
-    record: np.ndarray  # record code per row (n,), records in sorted key order
-    n_records: int
-    side: np.ndarray  # p's binary side per row (n,): 0 below 0.5, else 1
-
-
-def _rows(p: pd.DataFrame) -> _Rows:
-    """Return the arrays of `p` the summaries need (one factorisation of the record keys)."""
-    rec = (
-        p.groupby(["id", "generator", "difficulty", "dag_type"], observed=True, sort=True, dropna=False)
-        .ngroup()
-        .to_numpy(np.int64)
-    )
-    pv = p["p"].to_numpy(float)
-    return _Rows(
-        pv, p["p_tool"].to_numpy(float) > 0, rec, int(rec.max()) + 1 if rec.size else 0, np.where(pv < 0.5, 0.0, 1.0)
-    )
-
-
-def _align_pct(match: np.ndarray, rows: _Rows) -> float:
-    """Return Eq. 5a (percent): the mean over records of each record's mean match (Eq. 4b)."""
-    sums = np.bincount(rows.record, weights=match, minlength=rows.n_records)
-    counts = np.bincount(rows.record, minlength=rows.n_records)
-    return float(100.0 * (sums / counts).mean())
-
-
-def _summary(rows: _Rows, params: JudgeParams, seed: int) -> pd.DataFrame:
-    """Return :func:`simulation_summary` from precomputed rows (arrays only, no verdict frames)."""
-    rng = np.random.default_rng(seed)
-    a = _simulated_scores(rows.pv, rows.overlap, params, rng)
-    b = _simulated_scores(rows.pv, rows.overlap, params, rng)  # the twin (same behaviour, next draws)
-    out = []
-    for cond, la, lb in zip(SIM_CONDITIONS, a, b):
-        ca, cb = (2.0 * la).astype(np.int64), (2.0 * lb).astype(np.int64)  # codes of {0, 0.5, 1}
-        collapsed = np.where(ca == 1, rows.side, la)  # stats.binary_collapse: a 0.5 goes to p's side
-        conf = np.bincount(3 * ca + cb, minlength=9).reshape(3, 3)  # rows: the judge, columns: its twin
-        out.append(
-            {
-                "condition": cond,
-                "align": _align_pct(1.0 - np.abs(rows.pv - la), rows),
-                "align_binary": _align_pct(1.0 - np.abs(rows.pv - collapsed), rows),
-                "half_rate_pct": 100.0 * float((ca == 1).mean()),
-                "share_1_pct": 100.0 * float((ca == 2).mean()),
-                "twin_agreement_pct": 100.0 * float((ca == cb).mean()),
-                "twin_kappa": stats.kappa_from_confusion(conf),
-            }
-        )
-    return pd.DataFrame(out)
-
-
 def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.DataFrame:
     """Return per condition: align (ternary, binary-collapsed), 0.5-rate, and agreement/kappa with an identically-behaved twin judge.
 
-    The numbers of ``stats.align`` / ``stats.binary_verdicts`` over :func:`simulate_verdicts`'
-    frames (tested), computed on arrays. A simulated judge never misses a verdict, so the
-    missing-verdict rules differ only where p itself is missing: such metrics are left out
-    (``missing="exclude"``), as p-bar leaves them out.
+    ``stats.align``, ``stats.binary_verdicts`` and ``stats.cohen_kappa`` over :func:`simulate_verdicts`'
+    frames. A simulated judge never misses a verdict, so the missing-verdict rules differ only where
+    p itself is missing: such metrics are left out (``missing="exclude"``), as p-bar leaves them out.
     """
-    return _summary(_rows(p), params, seed)
-
-
-def sweep(p: pd.DataFrame, base: JudgeParams, param: str, values: Sequence[float], seed: int) -> pd.DataFrame:
-    """Return :func:`simulation_summary` for each value of one parameter (column `value`), same seed per value."""
-    rows = _rows(p)
-    parts = [
-        _summary(rows, replace(base, **{param: float(x)}), seed).assign(param=param, value=float(x)) for x in values
-    ]
-    out = pd.concat(parts, ignore_index=True)
-    return out[["param", "value", *[c for c in out.columns if c not in ("param", "value")]]]
+    rng = np.random.default_rng(seed)
+    a, b = simulate_verdicts(p, params, rng), simulate_verdicts(p, params, rng)  # the judge and its twin (next draws)
+    align = stats.align(a, by=["condition"], missing="exclude").set_index("condition")["align"]
+    binary = stats.align(stats.binary_verdicts(a), by=["condition"], missing="exclude").set_index("condition")["align"]
+    out = []
+    for cond in SIM_CONDITIONS:
+        la, lb = (x.loc[x["condition"] == cond, "llm_score"].to_numpy() for x in (a, b))
+        out.append(
+            {
+                "condition": cond,
+                "align": float(align[cond]),
+                "align_binary": float(binary[cond]),
+                "half_rate_pct": 100.0 * float((la == 0.5).mean()),
+                "share_1_pct": 100.0 * float((la == 1.0).mean()),
+                "twin_agreement_pct": 100.0 * stats.exact_agreement(la, lb),
+                "twin_kappa": stats.cohen_kappa(la, lb),
+            }
+        )
+    return pd.DataFrame(out)

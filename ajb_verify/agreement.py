@@ -13,7 +13,7 @@ import pandas as pd
 from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
 from ajb_utils.tables.agreement import pairwise_long
-from ajb_utils.tables.breakdown import released_verdicts
+from ajb_utils.tables.main_results import main_verdicts
 from ajb_verify import engine
 
 __all__ = [
@@ -101,7 +101,7 @@ def jury_checks(bench, missing: Missing = PAPER_MISSING) -> list[engine.Verdict]
     agree = pd.Series(gt["agreement"].to_numpy(float), index=gt["judge"].astype(str) + "|" + gt["judge_2"].astype(str))
     out += [engine.verdict("CJ.highest_pair", agree), engine.verdict("CJ.lowest_pair", agree)]
     t2 = stats.align(
-        released_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
+        main_verdicts(bench, list(six) + ["judge_prometheus2_7b"]),
         by=["judge", "generator", "difficulty", "condition"],
         missing=missing,
     )
@@ -254,7 +254,7 @@ def hard_cell_means(
     bench, judges: Sequence[str], condition: str, difficulty: str = "hard", missing: Missing = PAPER_MISSING
 ) -> pd.Series:
     """Return per judge (and 'soft_jury' of the judges) mean align (%) over generators at one difficulty."""
-    v = released_verdicts(bench, judges, [condition])
+    v = main_verdicts(bench, judges, [condition])
     v = v[v["difficulty"] == difficulty]
     jury = stats.soft_jury(v, judges)
     both = pd.concat([v, jury], ignore_index=True)

@@ -297,6 +297,16 @@ def test_06_paper_band_from_T02() -> None:
     assert int(band["all_in_band"].sum()) == 2
 
 
+# ---- 09_rq6_prompt_format -------------------------------------------------------------------------
+def test_09_T31_beside_the_papers_deltas() -> None:
+    """Table 31 carries the paper's deltas (v1 App. U: +3.9, +2.4, -0.8 pp) and the difference to them."""
+    t = _csv("T31_prompt_format_second_pairing.csv")
+    assert t["difficulty"].tolist() == schema.DIFFICULTIES
+    assert t["paper_delta"].tolist() == [3.9, 2.4, -0.8]
+    np.testing.assert_allclose(t["diff"], t["delta"] - t["paper_delta"], atol=1e-9)
+    np.testing.assert_allclose(t["delta"], t["structured"] - t["freeform"], atol=1e-9)
+
+
 # ---- 10_anchoring ----------------------------------------------------------------------------------
 def _is_rounding(p: np.ndarray, l_with_gt: np.ndarray) -> np.ndarray:
     """Return whether each with-GT verdict is a closest point of {0, 0.5, 1} to p (the distance to the

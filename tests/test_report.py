@@ -42,9 +42,9 @@ def test_write_table_writes_csv_and_booktabs_tex(table: pd.DataFrame, tmp_path: 
     assert back.loc["judge_gpt_5_4", "with_gt"] == pytest.approx(89.123)
 
 
-def test_write_table_hides_range_index_and_accepts_brace_format(tmp_path: Path) -> None:
+def test_write_table_hides_range_index_and_formats_floats_only(tmp_path: Path) -> None:
     df = pd.DataFrame({"a": [1.23456], "b": ["x"], "n": [3808]})
-    csv, tex = report.write_table(df, "X1", "audit", tmp_path, float_format="{:.2f}")
+    csv, tex = report.write_table(df, "X1", "audit", tmp_path, float_format="%.2f")
     assert csv.read_text().splitlines()[0] == "a,b,n"
     body = tex.read_text()
     assert "1.23" in body and "1.235" not in body
@@ -338,14 +338,16 @@ def test_for_reader_shows_display_names_order_and_no_negative_zero():
     assert report.for_reader(listing)["judge"].iloc[0] == "judge_gpt_5_4"  # a config-name listing keeps them
 
 
-def test_latex_tables_use_display_names_and_no_negative_zero():
+def test_latex_tables_use_display_names_and_no_negative_zero(tmp_path):
     """The booktabs file a paper would \\input: GPT-5.4 (not judge\\_gpt\\_5\\_4), 0.0 (not -0.0); the CSV keeps config names."""
     import pandas as pd
 
     from ajb_utils import report
 
     df = pd.DataFrame({"judge": ["judge_gpt_5_4", "judge_qwq_32b"], "lift": [-0.04, -1.26]})
-    tex = report.latex_table(df, float_format="%.1f")
+    csv, tex_path = report.write_table(df, "X", "lift", tmp_path, float_format="%.1f")
+    tex = tex_path.read_text()
+    assert pd.read_csv(csv)["judge"].tolist() == ["judge_gpt_5_4", "judge_qwq_32b"]
     assert "GPT-5.4" in tex and "QwQ-32B" in tex and "judge\\_gpt" not in tex
     assert " 0.0 " in tex and "-0.0" not in tex and "-1.3" in tex
 

@@ -221,7 +221,7 @@ def test_sheet_read_errors(tmp_path):
     good = dict(row, agree_tool_selection="yes", agree_parameter_structure="no", human_parameter_structure="0.5")
     p = annotation.export_sheet(pd.DataFrame([good]), tmp_path / "s.csv")
     sheet = annotation.read_sheet(p)
-    pm, _ = annotation.agreement_from_sheet(sheet)
+    pm, _ = annotation.agreement_tables(annotation.sheet_to_long(sheet))
     assert pm.set_index("metric").at["overall", "agree"] == 1
     long = annotation.sheet_to_long(sheet)
     assert long.set_index("metric").at["parameter_structure", "human_score"] == 0.5
@@ -253,7 +253,7 @@ def test_sample_round_trip_and_T13(bench, tmp_path):
     ann, where = validation.load_annotations("sample", "human")
     assert where == "the source: synthetic_human_annotations.jsonl" and len(ann) == 480
     annotation.export_sheet(annotation.sheet_from_annotations(bench, ann), tmp_path / "filled.csv")
-    pm, pt = annotation.agreement_from_sheet(annotation.read_sheet(tmp_path / "filled.csv"))
+    pm, pt = annotation.agreement_tables(annotation.sheet_to_long(annotation.read_sheet(tmp_path / "filled.csv")))
     direct, _ = annotation.agreement_tables(ann)
     pd.testing.assert_frame_equal(pm, direct)
     assert pt["total"].sum() == 480

@@ -41,7 +41,6 @@ __all__ = [
     "judge_color",
     "generator_color",
     "condition_style",
-    "figure_paths",
     "save_fig",
     "close_all",
 ]
@@ -169,16 +168,11 @@ def condition_style(condition: str) -> dict[str, Any]:
     return dict(CONDITION_STYLES.get(condition, {"linestyle": "-", "marker": "."}))
 
 
-def figure_paths(artifact_id: str, name: str, out_dir: Path | str) -> list[Path]:
-    """Return the PNG and PDF paths `save_fig` writes: <out_dir>/<artifact_id>_<name>.{png,pdf}."""
-    stem = f"{artifact_id}_{name}" if name else artifact_id
-    return [Path(out_dir) / f"{stem}.png", Path(out_dir) / f"{stem}.pdf"]
-
-
 def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
     """Return the written [PNG, PDF] paths after saving `fig` reproducibly (no dates, Type 42 fonts);
     in the sample's output folder the figure gets a footnote saying the data is synthetic."""
-    png, pdf = figure_paths(artifact_id, name, out_dir)
+    stem = f"{artifact_id}_{name}" if name else artifact_id
+    png, pdf = Path(out_dir) / f"{stem}.png", Path(out_dir) / f"{stem}.pdf"
     png.parent.mkdir(parents=True, exist_ok=True)
     if is_synthetic_dir(out_dir) and not any(t.get_text() == SYNTHETIC_FIGURE_NOTE for t in fig.texts):
         # above the figure (va="bottom" at y=1): it never covers a title or a panel; once per figure

@@ -14,11 +14,9 @@ from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _r
 # ---------------------------------------------------------------------------------------------
 # agreement between judges (RQ2, Table 3, Appendix T)
 # ---------------------------------------------------------------------------------------------
-def _confusion_counts(a: np.ndarray, b: np.ndarray, labels: Sequence[float]) -> np.ndarray:
-    """Return confusion counts (L, L), rows = a; pairs with NaN / unknown labels are dropped."""
-    ca, cb = _label_codes(a, labels), _label_codes(b, labels)
+def _confusion_counts(ca: np.ndarray, cb: np.ndarray, k: int) -> np.ndarray:
+    """Return confusion counts (k, k) of two label-code vectors, rows = a; pairs with a code -1 are dropped."""
     ok = (ca >= 0) & (cb >= 0)
-    k = len(labels)
     return np.bincount(ca[ok] * k + cb[ok], minlength=k * k).reshape(k, k)
 
 
@@ -41,7 +39,7 @@ def cohen_kappa(
     labels: Sequence[float] = LABELS,
 ) -> float:
     """Return unweighted Cohen's kappa of two verdict vectors (n,) over ``labels``."""
-    return kappa_from_confusion(_confusion_counts(np.asarray(a), np.asarray(b), labels))
+    return kappa_from_confusion(_confusion_counts(_label_codes(a, labels), _label_codes(b, labels), len(labels)))
 
 
 def exact_agreement(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
@@ -95,9 +93,7 @@ def pairwise_agreement(
     k = len(labels)
     rows = []
     for i, j in combinations(range(len(names)), 2):
-        ca, cb = codes[:, i], codes[:, j]
-        ok = (ca >= 0) & (cb >= 0)
-        conf = np.bincount(ca[ok] * k + cb[ok], minlength=k * k).reshape(k, k)
+        conf = _confusion_counts(codes[:, i], codes[:, j], k)
         n = int(conf.sum())
         rows.append(
             {
@@ -139,7 +135,8 @@ def confusion(
 
     Counts, or shares in percent of N with ``normalize=True`` (as in tab:confusion-full).
     """
-    conf = _confusion_counts(np.asarray(a), np.asarray(b), labels).astype(float if normalize else np.int64)
+    conf = _confusion_counts(_label_codes(a, labels), _label_codes(b, labels), len(labels))
+    conf = conf.astype(float if normalize else np.int64)
     if normalize and conf.sum() > 0:
         conf = 100.0 * conf / conf.sum()
     return pd.DataFrame(conf, index=pd.Index(list(labels), name="a"), columns=pd.Index(list(labels), name="b"))

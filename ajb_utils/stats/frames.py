@@ -105,14 +105,9 @@ def _check_missing(missing: str) -> None:
         raise ValueError(f"missing must be one of {MISSING_RULES}, got {missing!r}")
 
 
-def _n_duplicates(frame: pd.DataFrame, keys: Sequence[str]) -> int:
-    """Return how many rows repeat an earlier row's ``keys``."""
-    return int(frame.duplicated(list(keys)).sum()) if len(frame) else 0
-
-
 def _require_unique(frame: pd.DataFrame, keys: Sequence[str], what: str) -> None:
     """Raise ValueError if two rows share ``keys`` (the one row rule every statistic follows)."""
-    n = _n_duplicates(frame, keys)
+    n = int(frame.duplicated(list(keys)).sum()) if len(frame) else 0
     if n:
         raise ValueError(
             f"{n} duplicate {what} row(s) on {list(keys)}: one row per key is "

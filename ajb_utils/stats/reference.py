@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils.schema import MAIN_CONDITIONS, METRICS
+from ajb_utils.schema import MAIN_CONDITIONS, METRICS, P_COLUMNS
 from ajb_utils.stats.frames import SeedLike, _rng
 
 # Judge names of the reference judges in verdict frames and tables (readable as they stand).
@@ -37,12 +37,6 @@ REFERENCE_JUDGES: dict[str, str] = {
     "uniform_expected": "ref: uniform, expected",
     "oracle": "ref: {0, 0.5, 1} oracle (ceiling)",
     "static": "ref: static schema-only",
-}
-_P_COLS: dict[str, str] = {
-    "tool_selection": "p_tool",
-    "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq",
-    "query_coverage": "p_cov",
 }
 
 
@@ -77,7 +71,7 @@ def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
     for c in keys:
         out[c] = out[c].astype(str)
     out["metric"] = np.tile(METRICS, n)
-    p = np.column_stack([generations[_P_COLS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
+    p = np.column_stack([generations[P_COLUMNS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
     out["p"] = p.reshape(-1)
     return out[out["p"].notna()].reset_index(drop=True)
 

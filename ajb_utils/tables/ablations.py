@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema, stats
+from ajb_utils import schema, stats
 
 __all__ = [
     "STUDIES",
@@ -31,12 +31,10 @@ __all__ = [
     "study_runs",
     "runs_line",
     "table_T04",
-    "pairing_alignment",
     "temperature_table",
     "table_T26",
     "table_T05",
     "format_table",
-    "table_T31",
     "paired_delta_ci",
     "N_BOOTSTRAP",
 ]
@@ -236,19 +234,6 @@ def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     return out
 
 
-def _paper_sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Return df sorted by key columns in the paper's order (schema lists)."""
-    orders = {
-        "condition": schema.CONDITIONS,
-        "difficulty": schema.DIFFICULTIES,
-        "metric": schema.METRICS,
-        "generator": schema.GENERATORS,
-    }
-    rank = [df[k].map({v: i for i, v in enumerate(orders.get(k, []))}).fillna(99) for k in keys]
-    idx = np.lexsort([r.to_numpy() for r in reversed(rank)]) if keys else np.arange(len(df))
-    return df.iloc[idx].reset_index(drop=True)
-
-
 T04_COLUMNS: list[str] = [
     "generator",
     "default_1_0",
@@ -329,14 +314,20 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
 # ---------------------------------------------------------------------------------------------
 # RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant
 # ---------------------------------------------------------------------------------------------
-def _pairing_verdicts(
+def _pairing(
     bench, study: str, base_model: str, generators: Sequence[str], variant: str, conditions: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return (verdicts of one pairing's runs with a ``variant`` column and judge "<run>|<variant>", the runs)."""
+    """Return (verdicts of one pairing's runs with a ``variant`` column and judge "<run>|<variant>", their cells).
+
+    ``variant`` is a column of :func:`study_runs` (temperature, thinking) or "condition" (the format
+    study keeps both prompts in one run). The cells: align per (variant, generator, difficulty,
+    condition), runs sharing a variant pooled, in paper order; no rows without runs.
+    """
+    cols = ["variant", "generator", "difficulty", "condition", "align", "n"]
     gens = [schema.canonical_generator(g) for g in generators]
     runs = pd.concat([study_runs(bench, study, base_model, g) for g in gens]).drop_duplicates("judge")
     if runs.empty:
-        return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), runs
+        return bench.verdicts.iloc[0:0].assign(variant=pd.Series(dtype=str)), pd.DataFrame(columns=cols)
     v = bench.verdicts
     v = v[v["judge"].isin(runs["judge"]) & v["generator"].isin(gens)]
     if conditions is not None:
@@ -347,24 +338,8 @@ def _pairing_verdicts(
     else:
         v["variant"] = v["judge"].map(runs.set_index("judge")[variant]).astype(str)
     v["judge"] = v["judge"].astype(str) + "|" + v["variant"]
-    return v, runs
-
-
-def pairing_alignment(
-    bench, study: str, base_model: str, generators: Sequence[str], variant: str, conditions: Sequence[str] | None = None
-) -> pd.DataFrame:
-    """Return align per (variant, generator, difficulty, condition) for one pairing's runs.
-
-    ``variant`` is a column of :func:`study_runs` (temperature, thinking) or "condition"
-    (the format study keeps both prompts in one run). Runs sharing a variant are pooled.
-    Columns: variant, generator, difficulty, condition, align, n.
-    """
-    cols = ["variant", "generator", "difficulty", "condition", "align", "n"]
-    v, runs = _pairing_verdicts(bench, study, base_model, generators, variant, conditions)
-    if runs.empty:
-        return pd.DataFrame(columns=cols)
     cells = _cells(v, ["variant", "generator", "difficulty", "condition"])
-    return _paper_sort(cells[cols], ["generator", "difficulty", "condition"])
+    return v, schema.paper_sorted(cells[cols], ["generator", "difficulty", "condition"])
 
 
 def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
@@ -376,7 +351,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
     temperature with its paired 95% CI (records judged at both, seeded). No rows without runs.
     """
     key, gen = PAIRINGS[artifact]
-    cells = pairing_alignment(bench, "temperature", key, [gen], "temperature")
+    v, cells = _pairing(bench, "temperature", key, [gen], "temperature")
     if cells.empty:
         tcols = [f"T={t:.1f}" for t in TEMPERATURES]
         grid = pd.DataFrame(columns=["difficulty", "condition", *tcols, "max_spread", "delta", *DELTA_CI_COLUMNS, "n"])
@@ -389,7 +364,6 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         hi_t, lo_t = max(tcols, key=lambda c: float(c[2:])), min(tcols, key=lambda c: float(c[2:]))
         grid["delta"] = grid[hi_t] - grid[lo_t]
         grid["n"] = cells.groupby(["difficulty", "condition"], sort=False)["n"].min()
-        v, _ = _pairing_verdicts(bench, "temperature", key, [gen], "temperature")
         ci = paired_delta_ci(
             v,
             "T=" + v["variant"].astype(float).map("{:.1f}".format),
@@ -403,7 +377,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         grid = _with_delta_ci(grid, ci, ["difficulty", "condition"]).set_index(["difficulty", "condition"])
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
     grid.columns.name = None
-    return _paper_sort(grid.reset_index(), ["difficulty", "condition"])
+    return schema.paper_sorted(grid.reset_index(), ["difficulty", "condition"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,7 +391,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     n (records, min of the two). No rows without runs.
     """
     key = PAIRINGS["T26"][0]
-    cells = pairing_alignment(bench, "thinking", key, OPEN_GENERATORS, "thinking")
+    v, cells = _pairing(bench, "thinking", key, OPEN_GENERATORS, "thinking")
     keys = ["generator", "difficulty", "condition"]
     cols = keys + ["thinking_on", "thinking_off", "delta"] + DELTA_CI_COLUMNS[:2] + ["n_pairs", "n"]
     if cells.empty:
@@ -430,13 +404,12 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     wide["delta"] = wide["thinking_on"] - wide["thinking_off"]
     wide.columns.name = None
     out = wide.reset_index()
-    v, _ = _pairing_verdicts(bench, "thinking", key, OPEN_GENERATORS, "thinking")
     v["cond"] = v["condition"].astype(str)
     ci = paired_delta_ci(
         v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
     ).rename(columns={"cond": "condition"})
     out = _with_delta_ci(out, ci, keys)
-    return _paper_sort(out[cols], keys)
+    return schema.paper_sorted(out[cols], keys)
 
 
 def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
@@ -481,7 +454,7 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     released judge of the same base model. No rows without runs.
     """
     key, gen = PAIRINGS[artifact]
-    cells = pairing_alignment(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
+    v, cells = _pairing(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
     cols = [
         "difficulty",
         "structured",
@@ -495,7 +468,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     ] + DELTA_CI_COLUMNS
     if cells.empty:
         return pd.DataFrame(columns=cols)
-    v, _ = _pairing_verdicts(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
     if "with_gt" not in set(cells["variant"]):
         rel = bench.verdicts[
             (bench.verdicts["judge"] == "judge_" + key)
@@ -521,14 +493,4 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
     out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
-    return _paper_sort(out[cols], ["difficulty"])
-
-
-def table_T31(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T31: QwQ-32B on SmolLM3-3B, structured vs free-form per difficulty, with the paper's deltas."""
-    t = format_table(bench, "T31", n_bootstrap, seed)
-    rep = paper.reported("T31")
-    rep = rep[rep["generator"] == PAIRINGS["T31"][1]].set_index("difficulty")["value"]
-    t["paper_delta"] = t["difficulty"].map(rep)
-    t["diff"] = t["delta"] - t["paper_delta"]
-    return t
+    return schema.paper_sorted(out[cols], ["difficulty"])

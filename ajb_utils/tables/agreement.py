@@ -12,17 +12,11 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.tables.breakdown import released_verdicts
+from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = [
     "pairwise_long",
 ]
-
-
-def _present(names: Sequence[str], have: Sequence[str]) -> list[str]:
-    """Return names (given order) that are in have."""
-    s = set(map(str, have))
-    return [n for n in names if n in s]
 
 
 def pairwise_long(
@@ -34,8 +28,9 @@ def pairwise_long(
     """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair, over T03's
     population (`paper.population("T03")`, the 12 cells of four generators) unless ``generators`` says otherwise."""
     gens = paper.population("T03").generators if generators is None else generators
-    v = released_verdicts(bench, judges, conditions, generators=gens)
-    judges = _present(list(schema.JUDGES if judges is None else judges), v["judge"].unique())
+    v = main_verdicts(bench, judges, conditions, generators=gens)
+    have = set(v["judge"].astype(str))
+    judges = [j for j in (schema.JUDGES if judges is None else judges) if j in have]
     frames = []
     for cond in conditions:
         pw = stats.pairwise_agreement(v, cond, judges=judges)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema, stats
+from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = [
     "LIFT_EXCLUDED_GENERATORS",
@@ -27,21 +28,6 @@ LIFT_EXCLUDED_GENERATORS: tuple[str, ...] = ("gpt5_4",)
 # ---------------------------------------------------------------------------------------------
 # GT lift (Eq. 5b) per judge and per metric
 # ---------------------------------------------------------------------------------------------
-def _released(verdicts: pd.DataFrame, judges: Sequence[str] | None, exclude_generators: Sequence[str]) -> pd.DataFrame:
-    """Return with/without-GT verdicts of the given judges, minus excluded generators."""
-    judges = list(judges) if judges is not None else schema.MAIN_JUDGES
-    keep = (
-        verdicts["judge"].isin(judges)
-        & verdicts["condition"].isin(schema.MAIN_CONDITIONS)
-        & ~verdicts["generator"].isin(list(exclude_generators))
-    )
-    v = verdicts[keep]
-    for c in ("judge", "generator", "condition"):
-        if isinstance(v[c].dtype, pd.CategoricalDtype):
-            v = v.assign(**{c: v[c].cat.remove_unused_categories()})
-    return v
-
-
 def paired_lift(
     v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = stats.PAPER_MISSING
 ) -> pd.DataFrame:
@@ -71,7 +57,8 @@ def per_metric_lift(
     bench, judges: Sequence[str] | None = None, exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS
 ) -> pd.DataFrame:
     """Return per-metric lift (pp) wide: rows judges, columns metrics (with-GT minus without-GT)."""
-    v = _released(bench.verdicts, judges, exclude_generators)
+    v = main_verdicts(bench, schema.MAIN_JUDGES if judges is None else judges)
+    v = v[~v["generator"].isin(list(exclude_generators))]
     pm = stats.per_metric_align(v)
     per = stats.lift(pm, by=["judge", "metric"]).reset_index()
     wide = per.pivot(index="judge", columns="metric", values="lift")

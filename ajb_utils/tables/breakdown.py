@@ -15,11 +15,11 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.stats import PAPER_MISSING, Missing
+from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = [
     "CW_WEIGHTINGS",
     "T14_WEIGHTINGS",
-    "released_verdicts",
     "per_metric_long",
     "topology_long",
     "topology_weighting_shift",
@@ -36,28 +36,6 @@ CW_WEIGHTINGS: dict[str, dict[str, float]] = {
 T14_WEIGHTINGS: dict[str, dict[str, float]] = {
     k: stats.PAPER_WEIGHTINGS[k] for k in ("equal", "param_x0.5", "param_excluded")
 }
-
-
-def _present(names: Sequence[str], frame: pd.DataFrame, col: str = "judge") -> list[str]:
-    """Return the names (in the given order) that occur in frame[col]."""
-    have = set(frame[col].astype(str).unique())
-    return [n for n in names if n in have]
-
-
-def released_verdicts(
-    bench,
-    judges: Sequence[str] | None = None,
-    conditions: Sequence[str] = schema.MAIN_CONDITIONS,
-    generators: Sequence[str] | None = None,
-) -> pd.DataFrame:
-    """Return the verdicts of the released judges (default schema.JUDGES) under the main conditions,
-    on the given generators (default all)."""
-    v = bench.verdicts
-    judges = list(schema.JUDGES if judges is None else judges)
-    keep = v["judge"].isin(judges) & v["condition"].isin(list(conditions))
-    if generators is not None:
-        keep &= v["generator"].isin(list(generators))
-    return v[keep]
 
 
 def _pooled(cells: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -80,7 +58,7 @@ def per_metric_long(
     three difficulties) unless ``generators`` says otherwise. The paper pools records (each cell
     weighted by its records: docs/DECISIONS.md); a new frame on every call."""
     gens = paper.population("T24").generators if generators is None else generators
-    v = released_verdicts(bench, judges, generators=gens)
+    v = main_verdicts(bench, judges, generators=gens)
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "condition", "metric"]).rename(columns={"n": "n_verdicts"})
     for c in ("judge", "condition", "metric"):
@@ -99,7 +77,7 @@ def topology_long(
     topology), over T28's population (`paper.population("T28")`, four generators) unless
     ``generators`` says otherwise."""
     gens = paper.population("T28").generators if generators is None else generators
-    v = released_verdicts(bench, judges, conditions=[condition], generators=gens)
+    v = main_verdicts(bench, judges, conditions=[condition], generators=gens)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "dag_type"]).rename(columns={"n": "n_records"})
     out["judge"] = out["judge"].astype(str)
@@ -130,8 +108,7 @@ def weighting_stability(
     long = per_metric_long(bench, judges, missing)
     long = long[long["condition"] == condition]
     res = stats.ranking_stability(long, weightings=weightings)
-    cols = _present(judges, pd.DataFrame({"judge": res.columns})) + ["rho", "pvalue"]
-    return res[cols]
+    return res[[j for j in judges if j in set(map(str, res.columns))] + ["rho", "pvalue"]]
 
 
 def table_T14(

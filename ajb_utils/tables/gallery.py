@@ -19,17 +19,9 @@ from typing import Any
 import pandas as pd
 
 from ajb_utils import schema
+from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = ["plan_lines", "plan_diff", "case_view"]
-
-
-def _main(verdicts: pd.DataFrame, judges: Sequence[str]) -> pd.DataFrame:
-    """Return the verdict rows of the judges under with/without GT, keys as strings."""
-    v = verdicts[verdicts["judge"].isin(list(judges)) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
-    v = v.copy()
-    for c in ("id", "generator", "difficulty", "condition", "metric", "judge"):
-        v[c] = v[c].astype(str)
-    return v
 
 
 def plan_lines(calls: Any) -> list[str]:
@@ -65,14 +57,6 @@ def plan_diff(expected: Any, generated: Any) -> str:
     )
     text = "\n".join(lines)
     return text or "(identical plans)"
-
-
-_P_COLUMNS: dict[str, str] = {
-    "tool_selection": "p_tool",
-    "parameter_structure": "p_param",
-    "sequence_accuracy": "p_seq",
-    "query_coverage": "p_cov",
-}
 
 
 def _of_generation(frame: pd.DataFrame, id: str, generator: str, difficulty: str) -> pd.DataFrame:
@@ -144,8 +128,9 @@ def case_view(
     queries = pd.DataFrame(
         {"difficulty": schema.DIFFICULTIES, "query": [str(rec[f"query_{d}"]) for d in schema.DIFFICULTIES]}
     )
-    p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[_P_COLUMNS[m]]) for m in schema.METRICS]})
-    v = _main(_of_generation(bench.verdicts, id, generator, difficulty), judges)
+    p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[schema.P_COLUMNS[m]]) for m in schema.METRICS]})
+    v = _of_generation(main_verdicts(bench, judges), id, generator, difficulty)
+    v = v.astype({c: str for c in ("id", "generator", "difficulty", "condition", "metric", "judge")})
     v = v if "justification" in v.columns else v.assign(justification="")
     present = [j for j in judges if j in set(v["judge"])]
     return {

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema
-from ajb_utils.tables.breakdown import released_verdicts
+from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = [
     "self_bias",
@@ -32,7 +32,7 @@ WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "
 # ---- T23 self-preference ----------------------------------------------------------------------
 def self_bias(bench, condition: str = "with_gt", judges: Sequence[str] = schema.MAIN_JUDGES) -> pd.DataFrame:
     """Return judge, generator, metric ('all' = pooled), bias = mean(llm_score - p), n verdicts."""
-    v = released_verdicts(bench, judges, [condition])
+    v = main_verdicts(bench, judges, [condition])
     work = v[["judge", "generator", "metric"]].astype(str)
     work["d"] = v["llm_score"].to_numpy(float) - v["p"].to_numpy(float)
     work = work[np.isfinite(work["d"])]

@@ -31,10 +31,19 @@ T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
 # ---------------------------------------------------------------------------------------------
 # Table 2 and Table 10
 # ---------------------------------------------------------------------------------------------
-def main_verdicts(bench, judges: Sequence[str] = tuple(schema.JUDGES)) -> pd.DataFrame:
-    """Return the verdict rows of the given released judges under with_gt / without_gt."""
+def main_verdicts(
+    bench,
+    judges: Sequence[str] | None = None,
+    conditions: Sequence[str] = schema.MAIN_CONDITIONS,
+    generators: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Return the verdict rows of the given released judges (default schema.JUDGES) under with_gt / without_gt
+    (or `conditions`), on the given generators (default all)."""
     v = bench.verdicts
-    return v[v["judge"].isin(list(judges)) & v["condition"].isin(schema.MAIN_CONDITIONS)]
+    keep = v["judge"].isin(list(schema.JUDGES if judges is None else judges)) & v["condition"].isin(list(conditions))
+    if generators is not None:
+        keep &= v["generator"].isin(list(generators))
+    return v[keep]
 
 
 def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFrame:

@@ -8,35 +8,9 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema, stats
-from ajb_utils.schema import DIFFICULTIES, MAIN_JUDGES, METRICS
+from ajb_utils.schema import MAIN_JUDGES
 
 __all__ = ["x2_verdicts", "x2_runs_cells", "table_X2_runs"]
-
-
-def _paper_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Return df sorted by keys in paper order (generator 'all' last; unknown values after known ones)."""
-    orders = {
-        "generator": [*schema.GENERATORS, "all"],
-        "difficulty": list(DIFFICULTIES),
-        "condition": list(schema.CONDITIONS),
-        "metric": list(METRICS),
-    }
-    rank = {k: df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys}
-    return (
-        df.assign(**{f"_{k}": r for k, r in rank.items()})
-        .sort_values([f"_{k}" for k in keys], kind="stable")
-        .drop(columns=[f"_{k}" for k in keys])
-        .reset_index(drop=True)
-    )
-
-
-def _item_keys(v: pd.DataFrame) -> np.ndarray:
-    """Return one int64 key per verdict row for its (id, generator, difficulty) item."""
-    key = np.zeros(len(v), dtype=np.int64)
-    for c in ("id", "generator", "difficulty"):
-        cat = v[c] if isinstance(v[c].dtype, pd.CategoricalDtype) else v[c].astype("category")
-        key = key * (len(cat.cat.categories) + 1) + cat.cat.codes.to_numpy(np.int64)
-    return key
 
 
 def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
@@ -46,8 +20,8 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
     v = verdicts[verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     mine = v["judge"] == run_name
     v = v[v["condition"].isin(v.loc[mine, "condition"].unique())]
-    key = _item_keys(v)
-    v = v[np.isin(key, key[v["judge"] == run_name])]
+    items = pd.MultiIndex.from_frame(v[["id", "generator", "difficulty"]])
+    v = v[items.isin(items[(v["judge"] == run_name).to_numpy()])]
     if isinstance(v["judge"].dtype, pd.CategoricalDtype):
         v = v.assign(judge=v["judge"].cat.remove_unused_categories())
     return v
@@ -109,7 +83,7 @@ def x2_runs_cells(
         "delta_hi",
     ]
     out = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
-    out = _paper_order(out, [k for k in ("generator", "difficulty", "condition") if k in keys])
+    out = schema.paper_sorted(out, [k for k in ("generator", "difficulty", "condition") if k in keys])
     return out.sort_values("run", key=lambda s: s.map({r: i for i, r in enumerate(runs)}), kind="stable").reset_index(
         drop=True
     )

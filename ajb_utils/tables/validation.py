@@ -9,7 +9,6 @@ and the notebooks show the paper's reported values beside them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -46,12 +45,6 @@ META_JUDGES: list[str] = ["judge_claude_large", "judge_gpt_5_4", "judge_gemini_2
 # ---------------------------------------------------------------------------------------------
 # loading
 # ---------------------------------------------------------------------------------------------
-def _read_files(files: Sequence[Path]) -> pd.DataFrame:
-    """Return the concatenated JSON-lines files (empty frame if none)."""
-    frames = [pd.read_json(f, lines=True, dtype={"id": str}) for f in files]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-
-
 def load_annotations(
     data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR, runs: str = "shipped"
 ) -> tuple[pd.DataFrame, str]:
@@ -73,7 +66,7 @@ def load_annotations(
     files = user or (sorted((Path(src.location) / "annotations").glob(PATTERNS[kind])) if src.is_local else [])
     if not files:
         return pd.DataFrame(), ""
-    df = _read_files(files)
+    df = pd.concat([pd.read_json(f, lines=True, dtype={"id": str}) for f in files], ignore_index=True)
     where = ("your runs: " if user else "the source: ") + ", ".join(f.name for f in files)
     return (normalise_rewrite(df) if kind == "rewrite" else df), where
 

@@ -76,7 +76,7 @@ def _ablation_verdicts(bench) -> list[pd.DataFrame]:
         ablations.temperature_table(bench, "T27"),
     )
     t05 = ablations.table_T05(ablations.table_T26(bench))
-    f05, t31 = ablations.format_table(bench, "F05"), ablations.table_T31(bench)
+    f05, t31 = ablations.format_table(bench, "F05"), ablations.format_table(bench, "T31")
     return [
         verify.rq3_checks(bench),
         verify.c2_checks(t04),
