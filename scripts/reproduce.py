@@ -62,13 +62,6 @@ def compare_sample(generator: subprocess.Popen, out: Path) -> list[str]:
     ]
 
 
-def sample_differences() -> list[str]:
-    """Return how data/sample differs from what SAMPLE_COMMAND makes ([] when byte-identical)."""
-    with tempfile.TemporaryDirectory(prefix="ajb_sample_") as tmp:
-        out = Path(tmp) / "sample"
-        return compare_sample(start_sample(out), out)
-
-
 def build(source: str, revision: str | None):
     """Return the Bench of `source` at `revision` after building it once (`build_bench`: the tidy frames
     written to a folder named by the input digests, which the notebooks then read), without the call
