@@ -61,14 +61,10 @@ def pending_requests(
     out: list[tuple[Unit, dict[str, Any]]] = []
     sent: set[tuple[str, str, str]] = set()
     for u in _pending(units, existing, retry_errors, retry_permanent, retry_ambiguous):
-        try:
-            msgs = ctx.messages(u)
-        except KeyError:  # deref judge call whose reference is not derived yet
-            continue
         ident = (u.run_hash, u.kind, request_hash(u))
-        if ident not in sent:
+        if ctx.ready(u) and ident not in sent:  # a deref judge call waits for its derived reference
             sent.add(ident)
-            out.append((u, batch_body(backend, msgs, u.kind == "judge")))
+            out.append((u, batch_body(backend, ctx.messages(u), u.kind == "judge")))
     return out
 
 
@@ -128,7 +124,7 @@ def reserve_requests(
     from ajb_judge.runner import completion_reservation, prompt_reservation
 
     sizes = [(u.run_hash, u.key, prompt_reservation(b), completion_reservation(b)) for u, b in requests]
-    return store.reserve_batch(sizes, refuse)
+    return store.reserve(sizes, refuse, "batch_reserved")
 
 
 def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:
@@ -140,15 +136,7 @@ def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) 
     from ajb_judge.runner import _group_identical, _Stats
 
     existing = store.statuses({u.run_hash for u in units})
-    ready = []
-    for u in units:
-        if existing.get(u.key) == P.OK:
-            continue
-        try:
-            ctx.messages(u)
-        except KeyError:  # deref judge call whose reference is not derived yet
-            continue
-        ready.append(u)
+    ready = [u for u in units if existing.get(u.key) != P.OK and ctx.ready(u)]
     stats = _Stats()
     _group_identical(ready, ctx, store, decoding, stats)
     return stats.reused
@@ -236,37 +224,18 @@ def _billed(rec: dict[str, Any], resp: dict[str, Any], body: dict[str, Any]) -> 
 def _imported_row(
     u: Unit, rec: dict[str, Any], body: dict[str, Any], billed: bool, ctx: Context | None
 ) -> dict[str, Any]:
-    """Return the store row of one imported batch output line (its usage is booked apart, in put_many)."""
+    """Return the store row of one imported batch output line, its reply read as a call's (its usage is booked apart, in put_many)."""
+    from ajb_judge.backends import _to_result
     from ajb_judge.conditions import request_hash
-    from ajb_judge.runner import _parse_unit
+    from ajb_judge.runner import _reply_row
 
     row = {**u.identity(), "attempts": 1}
-    if ctx is not None:  # the request's hash lets identical requests share this answer
-        try:
-            ctx.messages(u)  # a deref call whose reference is not derived yet has no request
-            row["request_hash"] = request_hash(u)
-        except KeyError:
-            pass
+    if ctx is not None and ctx.ready(u):  # the request's hash lets identical requests share this answer
+        row["request_hash"] = request_hash(u)
     if not billed:
         err = rec.get("error") or body.get("error")
         low = json.dumps(err).lower()
         status = P.CONTEXT_LENGTH if "context_length" in low or "maximum context" in low else P.API_ERROR
         row.update(status=status, error=json.dumps(err)[:500])
         return row
-    ch = body["choices"][0]
-    msg = ch.get("message") or {}
-    reasoning = msg.get("reasoning_content") or msg.get("reasoning")
-    status, parsed = _parse_unit(u.kind, msg.get("content"), reasoning, ch.get("finish_reason"), msg.get("refusal"))
-    usage = body.get("usage") or {}
-    row.update(
-        status=status,
-        raw=msg.get("content"),
-        reasoning=reasoning,
-        finish_reason=ch.get("finish_reason"),
-        parsed=parsed,
-        model=body.get("model"),
-        fingerprint=body.get("system_fingerprint"),
-        prompt_tokens=usage.get("prompt_tokens"),
-        completion_tokens=usage.get("completion_tokens"),
-    )
-    return row
+    return _reply_row(row, u.kind, _to_result(body, 0.0, ""), 1)

@@ -7,12 +7,15 @@ import dataclasses
 import json
 import logging
 import sys
+import types
+import typing
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ajb_judge.backends import Decoding
 from ajb_judge.runner import SELECT_SEED, RunConfig, RunSummary, run_generate, run_judge, run_rewrite
-from ajb_utils.paths import RUNS_DIR
 from ajb_utils.schema import CONDITIONS, DIFFICULTIES
 
 EXIT_OK = 0
@@ -40,200 +43,222 @@ EXAMPLES = """examples:
 """
 
 
-def _common(p: argparse.ArgumentParser, judge: bool = True) -> None:
-    """Add the options shared by every subcommand."""
-    _endpoint_options(p)
-    _decoding_options(p)
-    _selection_options(p, judge)
-    _execution_options(p)
-    _output_options(p, judge)
-
-
-def _endpoint_options(p: argparse.ArgumentParser) -> None:
-    """Add the model and endpoint options."""
-    g = p.add_argument_group("model / endpoint")
-    g.add_argument(
-        "--backend",
-        choices=["static", "openai"],
-        default="static",
-        help="static: built-in schema-only judge, no model (default); openai: any OpenAI-compatible endpoint "
-        "(vLLM, OpenAI, Ollama, providers)",
-    )
-    g.add_argument(
-        "--base-url",
-        action="append",
-        dest="base_urls",
-        default=None,
-        help="endpoint base URL, e.g. http://localhost:8000/v1; repeat for replicas (round-robin)",
-    )
-    g.add_argument("--model", help="model name as the server knows it")
-    g.add_argument(
-        "--api-key-env",
-        help="NAME of the environment variable holding the API key (the key is never "
-        "stored or logged); omit for local servers",
-    )
-    g.add_argument(
-        "--response-format",
-        choices=["auto", "json_schema", "json_object", "none"],
-        default="auto",
-        help="structured output: auto tries json_schema, then json_object, then plain prompting",
-    )
-    g.add_argument("--extra-body", type=json.loads, default=None, help="JSON merged into the request body")
-    g.add_argument("--timeout", type=float, default=300.0, help="per-request timeout in seconds")
-
-
-def _decoding_options(p: argparse.ArgumentParser) -> None:
-    """Add the decoding options (part of the run's identity)."""
-    d = p.add_argument_group("decoding (part of the run's identity)")
-    d.add_argument("--temperature", type=float, default=0.0)
-    d.add_argument("--max-tokens", type=int, default=2048)
-    d.add_argument("--top-p", type=float, default=None)
-    d.add_argument("--seed", type=int, default=0, help="decoding seed where the server supports it")
-    d.add_argument(
-        "--thinking",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="enable (--no-thinking: disable) thinking for reasoning models (chat_template_kwargs.enable_thinking)",
-    )
-    d.add_argument("--reasoning-effort", default=None, help="OpenAI reasoning models: low | medium | high")
-
-
-def _selection_options(p: argparse.ArgumentParser, judge: bool = True) -> None:
-    """Add the selection options."""
-    s = p.add_argument_group("selection")
-    s.add_argument("--source", default="sample", help="data source for load_bench: sample, hf, or a local directory")
-    if judge:
-        s.add_argument(
+# The options of each command: (flag, the field it sets, help, argparse extras). A field is one of
+# RunConfig (or `decoding.<name>` of Decoding, or PlanConfig for `plan`); its type and default come
+# from the dataclass, so an option not given leaves the field at the default the Python API has.
+# "judge": an option of the judge commands only (run, batch-export, batch-import).
+RUN_OPTIONS: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {
+    "model / endpoint": [
+        (
+            "--backend",
+            "backend",
+            "static: built-in schema-only judge, no model (default); openai: any OpenAI-compatible endpoint "
+            "(vLLM, OpenAI, Ollama, providers)",
+            {"choices": ["static", "openai"]},
+        ),
+        (
+            "--base-url",
+            "base_urls",
+            "endpoint base URL, e.g. http://localhost:8000/v1; repeat for replicas (round-robin)",
+            {"action": "append"},
+        ),
+        ("--model", "model", "model name as the server knows it", {}),
+        (
+            "--api-key-env",
+            "api_key_env",
+            "NAME of the environment variable holding the API key (the key is never stored or logged); "
+            "omit for local servers",
+            {},
+        ),
+        (
+            "--response-format",
+            "response_format",
+            "structured output: auto tries json_schema, then json_object, then plain prompting",
+            {"choices": ["auto", "json_schema", "json_object", "none"]},
+        ),
+        ("--extra-body", "extra_body", "JSON merged into the request body", {}),
+        ("--timeout", "timeout_s", "per-request timeout in seconds", {}),
+    ],
+    "decoding (part of the run's identity)": [
+        ("--temperature", "decoding.temperature", "", {}),
+        ("--max-tokens", "decoding.max_tokens", "", {}),
+        ("--top-p", "decoding.top_p", "", {}),
+        ("--seed", "decoding.seed", "decoding seed where the server supports it", {}),
+        (
+            "--thinking",
+            "decoding.thinking",
+            "enable (--no-thinking: disable) thinking for reasoning models (chat_template_kwargs.enable_thinking)",
+            {"action": argparse.BooleanOptionalAction},
+        ),
+        ("--reasoning-effort", "decoding.reasoning_effort", "OpenAI reasoning models: low | medium | high", {}),
+    ],
+    "selection": [
+        ("--source", "source", "data source for load_bench: sample, hf, or a local directory", {}),
+        (
             "--conditions",
-            default="with_gt,without_gt",
-            help=f"comma-separated, from {CONDITIONS} (prometheus = 4 calls/item, deref = deriver + judge)",
-        )
-        s.add_argument("--generators", default=None, help="comma-separated generator configs (default: all)")
-    s.add_argument("--difficulties", default=None, help=f"comma-separated, from {DIFFICULTIES} (default: all)")
-    s.add_argument("--limit", type=int, default=None, help="number of records, stratified over topologies")
-    s.add_argument(
-        "--select-seed",
-        type=int,
-        default=SELECT_SEED,
-        help=f"seed of the stratified subset and the C3 derangement (default {SELECT_SEED}, notebook 15's seed; "
-        "part of the run's identity)",
-    )
-
-
-def _execution_options(p: argparse.ArgumentParser) -> None:
-    """Add the execution options: concurrency, retries, budget, dry run."""
-    r = p.add_argument_group("execution")
-    r.add_argument("--concurrency", type=int, default=8, help="concurrent requests")
-    r.add_argument("--rpm", type=float, default=None, help="requests-per-minute limit")
-    r.add_argument("--max-attempts", type=int, default=6, help="attempts per call on 429/5xx/timeouts")
-    r.add_argument(
-        "--max-timeout-attempts",
-        type=int,
-        default=2,
-        help="timed-out attempts per call before status timeout (each is counted as spent)",
-    )
-    r.add_argument(
-        "--retry-errors",
-        action="store_true",
-        help="re-run failed items (parse_error, api_error, timeout, ...), not permanent failures",
-    )
-    r.add_argument(
-        "--retry-permanent",
-        action="store_true",
-        help="also re-run permanent failures (context_length, refused, content_filter)",
-    )
-    r.add_argument(
-        "--retry-ambiguous",
-        action="store_true",
-        help="also re-run ambiguous verdicts (two disagreeing JSON objects, or a judge on another scale); "
-        "--retry-errors leaves them, since the same judge tends to answer them the same way",
-    )
-    r.add_argument("--no-endpoint-check", action="store_true", help="skip the GET /models check before the first item")
-    r.add_argument("--reparse", action="store_true", help="re-parse stored raw replies; makes no call")
-    r.add_argument("--dry-run", action="store_true", help="print calls and estimated tokens/cost, spend nothing")
-    r.add_argument(
-        "--budget-tokens",
-        type=int,
-        default=None,
-        help="stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this",
-    )
-    r.add_argument(
-        "--budget-usd",
-        type=float,
-        default=None,
-        help="the same in USD; refused without --price-in and --price-out; counted across resumes from the store",
-    )
-    r.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens (for estimates/budget)")
-    r.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
-    r.add_argument("--abort-after", type=int, default=40, help="check the failure rate after this many new calls")
-    r.add_argument("--abort-error-rate", type=float, default=0.6, help="abort when this share of calls fails")
-    r.add_argument("--no-progress", action="store_true", help="no progress bar")
-    r.add_argument("--debug", action="store_true", help="on an error, show the traceback (default: one line)")
-
-
-def _output_options(p: argparse.ArgumentParser, judge: bool = True) -> None:
-    """Add the output options: name, folders, export."""
-    o = p.add_argument_group("output")
-    o.add_argument(
-        "--name", required=True, help="run name: data/runs/<name>.jsonl, store data/runs/.store/<name>.sqlite"
-    )
-    o.add_argument("--out", type=Path, default=RUNS_DIR, help="output folder (default data/runs)")
-    o.add_argument("--store", type=Path, default=None, help="store file (default <--out>/.store/<name>.sqlite)")
-    o.add_argument("--display", default=None, help="display name in tables")
-    o.add_argument("--judge-label", default=None, help="base model label in the meta (default: --model)")
-    o.add_argument(
-        "--study", default="new_judge", help="study label in the meta (new_judge, temperature, thinking, ...)"
-    )
-    o.add_argument(
-        "--replace-export",
-        action="store_true",
-        help="replace an export at the same path written by another run (other settings or store); "
-        "without it such a run stops before writing",
-    )
-    if judge:
-        o.add_argument("--deriver-model", default=None, help="DeRef deriver model (default: --model)")
-        o.add_argument("--deriver-base-url", action="append", default=None, help="DeRef deriver endpoint(s)")
-
-
-RUN_NAMES = {  # option dest -> RunConfig field, where they differ (the decoding options go to Decoding)
-    "timeout": "timeout_s",
-    "price_in": "price_in_per_m",
-    "price_out": "price_out_per_m",
-    "out": "out_dir",
-    "store": "store_path",
-    "judge_label": "judge",
-    "deriver_base_url": "deriver_base_urls",
-    "select_seed": "seed",
-    "seed": "decoding_seed",
+            "conditions",
+            f"comma-separated, from {CONDITIONS} (prometheus = 4 calls/item, deref = deriver + judge; "
+            "default with_gt,without_gt)",
+            {"judge": True},
+        ),
+        ("--generators", "generators", "comma-separated generator configs (default: all)", {"judge": True}),
+        ("--difficulties", "difficulties", f"comma-separated, from {DIFFICULTIES} (default: all)", {}),
+        ("--limit", "limit", "number of records, stratified over topologies", {}),
+        (
+            "--select-seed",
+            "seed",
+            f"seed of the stratified subset and the C3 derangement (default {SELECT_SEED}, notebook 15's seed; "
+            "part of the run's identity)",
+            {},
+        ),
+    ],
+    "execution": [
+        ("--concurrency", "concurrency", "concurrent requests", {}),
+        ("--rpm", "rpm", "requests-per-minute limit", {}),
+        ("--max-attempts", "max_attempts", "attempts per call on 429/5xx/timeouts", {}),
+        (
+            "--max-timeout-attempts",
+            "max_timeout_attempts",
+            "timed-out attempts per call before status timeout (each is counted as spent)",
+            {},
+        ),
+        (
+            "--retry-errors",
+            "retry_errors",
+            "re-run failed items (parse_error, api_error, timeout, ...), not permanent failures",
+            {},
+        ),
+        (
+            "--retry-permanent",
+            "retry_permanent",
+            "also re-run permanent failures (context_length, refused, content_filter)",
+            {},
+        ),
+        (
+            "--retry-ambiguous",
+            "retry_ambiguous",
+            "also re-run ambiguous verdicts (two disagreeing JSON objects, or a judge on another scale); "
+            "--retry-errors leaves them, since the same judge tends to answer them the same way",
+            {},
+        ),
+        ("--no-endpoint-check", "check_endpoint", "skip the GET /models check before the first item", {}),
+        ("--reparse", "reparse", "re-parse stored raw replies; makes no call", {}),
+        ("--dry-run", "dry_run", "print calls and estimated tokens/cost, spend nothing", {}),
+        (
+            "--budget-tokens",
+            "budget_tokens",
+            "stop before the store's spend (all runs and resumes, in-flight calls reserved) exceeds this",
+            {},
+        ),
+        (
+            "--budget-usd",
+            "budget_usd",
+            "the same in USD; refused without --price-in and --price-out; counted across resumes from the store",
+            {},
+        ),
+        ("--price-in", "price_in_per_m", "USD per 1M prompt tokens (for estimates/budget)", {}),
+        ("--price-out", "price_out_per_m", "USD per 1M completion tokens", {}),
+        ("--abort-after", "abort_after", "check the failure rate after this many new calls", {}),
+        ("--abort-error-rate", "abort_error_rate", "abort when this share of calls fails", {}),
+        ("--no-progress", "progress", "no progress bar", {}),
+    ],
+    "output": [
+        (
+            "--name",
+            "name",
+            "run name: data/runs/<name>.jsonl, store data/runs/.store/<name>.sqlite",
+            {"required": True},
+        ),
+        ("--out", "out_dir", "output folder (default data/runs)", {}),
+        ("--store", "store_path", "store file (default <--out>/.store/<name>.sqlite)", {}),
+        ("--display", "display", "display name in tables", {}),
+        ("--judge-label", "judge", "base model label in the meta (default: --model)", {}),
+        ("--study", "study", "study label in the meta (new_judge, temperature, thinking, ...)", {}),
+        (
+            "--replace-export",
+            "replace_export",
+            "replace an export at the same path written by another run (other settings or store); "
+            "without it such a run stops before writing",
+            {},
+        ),
+        ("--deriver-model", "deriver_model", "DeRef deriver model (default: --model)", {"judge": True}),
+        ("--deriver-base-url", "deriver_base_urls", "DeRef deriver endpoint(s)", {"judge": True, "action": "append"}),
+    ],
 }
+PLAN_OPTIONS: list[tuple[str, str, str, dict[str, Any]]] = [
+    ("--source", "source", "data source: sample, hf, or a local directory", {}),
+    ("--pilot", "pilot", "name of a stored run to plan from (paired differences, billed tokens)", {}),
+    ("--out", "out_dir", "folder of the pilot's export (default data/runs)", {}),
+    ("--store", "store_path", "the pilot's store (default <--out>/.store/<pilot>.sqlite)", {}),
+    ("--reference", "reference", "judge the difference is planned against", {}),
+    ("--target", "targets", "CI half-width in pp; repeat (default 1, 2, 3)", {"action": "append", "type": float}),
+    ("--conditions", "conditions", "comma-separated (default: the pilot's, else with_gt,without_gt)", {}),
+    ("--generators", "generators", "comma-separated generator configs (default: the pilot's, else all)", {}),
+    ("--difficulties", "difficulties", "comma-separated (default: the pilot's, else all)", {}),
+    ("--select-seed", "seed", "selection seed (a pilot's own seed wins)", {}),
+    ("--price-in", "price_in", "USD per 1M prompt tokens", {}),
+    ("--price-out", "price_out", "USD per 1M completion tokens", {}),
+    ("--completion-tokens", "completion_tokens", "completion tokens per call without a pilot's bill", {}),
+    ("--chars-per-token", "chars_per_token", "prompt-token rule without a pilot's bill", {}),
+    ("--tokenizer", "tokenizer", "count with an installed tokenizer: tiktoken:<enc> or hf:<model>", {}),
+]
+DEBUG_HELP = "on an error, show the traceback (default: one line)"
 
 
-def _split(s: str | None) -> list[str] | None:
-    """Return a comma-separated option as a list (None when not given)."""
-    return [x.strip() for x in s.split(",") if x.strip()] if s else None
+def _split(s: str) -> list[str]:
+    """Return a comma-separated option as a list."""
+    return [x.strip() for x in s.split(",") if x.strip()]
 
 
-def _fields(cls: Any, a: argparse.Namespace, names: dict[str, str]) -> dict[str, Any]:
-    """Return the keyword arguments of dataclass `cls` among parsed options (`names`: dest -> field where they differ)."""
-    fields = {f.name for f in dataclasses.fields(cls)}
-    given = {names.get(k, k): v for k, v in vars(a).items()}
-    return {k: v for k, v in given.items() if k in fields}
+def _field(where: str, plan: bool = False) -> tuple[dataclasses.Field, Any]:
+    """Return (the dataclass field an option sets, its type hint without None)."""
+    from ajb_judge.plan import PlanConfig
+
+    cls, name = (
+        (Decoding, where.split(".")[1]) if where.startswith("decoding.") else (PlanConfig if plan else RunConfig, where)
+    )
+    hint = typing.get_type_hints(cls)[name]
+    args = [a for a in typing.get_args(hint) if a is not type(None)] if isinstance(hint, types.UnionType) else [hint]
+    return next(f for f in dataclasses.fields(cls) if f.name == name), args[0]
+
+
+def _add_option(g: Any, flag: str, where: str, help_: str, extra: dict[str, Any], plan: bool = False) -> None:
+    """Add one option: a bool field is a switch (its flag sets the field's opposite of its default), a list
+    a comma-separated value (or a repeated option), a dict JSON, any other its field's type; default None."""
+    f, kind = _field(where, plan)
+    shown = f.default not in (None, dataclasses.MISSING) and kind is not bool and "required" not in extra
+    if shown and "default" not in help_:
+        help_ = f"{help_} (default {f.default})".strip()  # the default the config has, not a copy of it
+    kw: dict[str, Any] = {"help": help_ or None, "default": None, **{k: v for k, v in extra.items() if k != "judge"}}
+    if kind is bool and "action" not in kw:  # the value is the field's: --no-progress stores progress=False
+        kw.update(action="store_false" if f.default else "store_true", default=f.default)
+    elif "action" not in kw and "type" not in kw:
+        origin = typing.get_origin(kind)
+        kw["type"] = _split if origin in (list, Sequence) else json.loads if origin is dict else kind
+    g.add_argument(flag, **kw)
+
+
+def _add_options(p: argparse.ArgumentParser, judge: bool) -> None:
+    """Add the run options to a subcommand's parser, by group (the judge-only ones to the judge commands)."""
+    for group, rows in RUN_OPTIONS.items():
+        g = p.add_argument_group(group)
+        for flag, where, help_, extra in rows:
+            if judge or not extra.get("judge"):
+                _add_option(g, flag, where, help_, extra)
+    p.add_argument("--debug", action="store_true", help=DEBUG_HELP)
+
+
+def _given(a: argparse.Namespace, rows: list[tuple[str, str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """Return {field: value} of the options given (an option not given leaves its field's default)."""
+    values = {where: getattr(a, flag.removeprefix("--").replace("-", "_"), None) for flag, where, _, _ in rows}
+    return {where: v for where, v in values.items() if v is not None}
 
 
 def config_from_args(a: argparse.Namespace) -> RunConfig:
     """Return the RunConfig described by parsed arguments."""
-    kw = _fields(RunConfig, a, RUN_NAMES)
-    kw.update({k: _split(kw.get(k)) for k in ("conditions", "generators", "difficulties")})
-    return RunConfig(
-        **{
-            **kw,
-            "conditions": kw["conditions"] or ["with_gt", "without_gt"],
-            "base_urls": a.base_urls or ["http://localhost:8000/v1"],
-            "decoding": Decoding(**_fields(Decoding, a, {})),
-            "check_endpoint": not a.no_endpoint_check,
-            "progress": not a.no_progress,
-        }
-    )
+    given = _given(a, [row for rows in RUN_OPTIONS.values() for row in rows])
+    decoding = {k.split(".")[1]: given.pop(k) for k in list(given) if k.startswith("decoding.")}
+    return RunConfig(**given, decoding=Decoding(**decoding))
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -248,45 +273,16 @@ def _plan_parser(sub: Any) -> None:
     """Add the `plan` subcommand: records needed for a CI half-width, and the cost, before a run."""
     help_ = "plan a run before paying: records (--limit) for a target CI half-width, and its cost"
     sp = sub.add_parser("plan", help=help_, description=help_ + " (ajb_judge/plan.py says how)")
-    sp.add_argument("--source", default="sample", help="data source: sample, hf, or a local directory")
-    sp.add_argument(
-        "--pilot", default=None, help="name of a stored run to plan from (paired differences, billed tokens)"
-    )
-    sp.add_argument("--out", type=Path, default=RUNS_DIR, help="folder of the pilot's export (default data/runs)")
-    sp.add_argument(
-        "--store", type=Path, default=None, help="the pilot's store (default <--out>/.store/<pilot>.sqlite)"
-    )
-    sp.add_argument("--reference", default="judge_gpt_5_4", help="judge the difference is planned against")
-    sp.add_argument(
-        "--target", type=float, action="append", default=None, help="CI half-width in pp; repeat (default 1, 2, 3)"
-    )
-    sp.add_argument(
-        "--conditions", default=None, help="comma-separated (default: the pilot's, else with_gt,without_gt)"
-    )
-    sp.add_argument(
-        "--generators", default=None, help="comma-separated generator configs (default: the pilot's, else all)"
-    )
-    sp.add_argument("--difficulties", default=None, help="comma-separated (default: the pilot's, else all)")
-    sp.add_argument("--select-seed", type=int, default=SELECT_SEED, help="selection seed (a pilot's own seed wins)")
-    sp.add_argument("--price-in", type=float, default=None, help="USD per 1M prompt tokens")
-    sp.add_argument("--price-out", type=float, default=None, help="USD per 1M completion tokens")
-    sp.add_argument(
-        "--completion-tokens", type=int, default=None, help="completion tokens per call without a pilot's bill"
-    )
-    sp.add_argument("--chars-per-token", type=float, default=4.0, help="prompt-token rule without a pilot's bill")
-    sp.add_argument("--tokenizer", default=None, help="count with an installed tokenizer: tiktoken:<enc> or hf:<model>")
-    sp.add_argument("--debug", action="store_true", help="on an error, show the traceback")
+    for row in PLAN_OPTIONS:
+        _add_option(sp, *row, plan=True)
+    sp.add_argument("--debug", action="store_true", help=DEBUG_HELP)
 
 
 def _plan(a: argparse.Namespace) -> int:
     """Run `plan`: print the plan table and its assumptions."""
-    from ajb_judge.plan import DEFAULT_COMPLETION, PlanConfig, make_plan, plan_text
+    from ajb_judge.plan import PlanConfig, make_plan, plan_text
 
-    kw = _fields(PlanConfig, a, {"out": "out_dir", "store": "store_path", "target": "targets", "select_seed": "seed"})
-    kw.update({k: _split(kw.get(k)) for k in ("conditions", "generators", "difficulties")})
-    kw.update(targets=a.target or (1.0, 2.0, 3.0), completion_tokens=a.completion_tokens or DEFAULT_COMPLETION)
-    cfg = PlanConfig(**kw)
-    print(plan_text(make_plan(cfg)))
+    print(plan_text(make_plan(PlanConfig(**_given(a, PLAN_OPTIONS)))))
     return EXIT_OK
 
 
@@ -310,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(
             cmd, help=help_, description=help_, epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter
         )
-        _common(sp, judge)
+        _add_options(sp, judge)
         if cmd.startswith("batch"):
             sp.add_argument("--file", type=Path, required=True, help="the batch JSONL to write / read")
         if cmd == "batch-export":
@@ -404,9 +400,7 @@ def _batch_export(
     pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
     flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
     reqs = batch.pending_requests(pending_d or units, ctx, backend, existing, *flags)  # derive first, then judge
-    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
-    refuse = (lambda tin, tout, this: over_budget(cfg, tin, tout, this)) if budgeted else None
-    ids, why = batch.reserve_requests(reqs, store, refuse)
+    ids, why = batch.reserve_requests(reqs, store, partial(over_budget, cfg))
     try:
         parts = batch.write_requests(reqs[: len(ids)], a.file, a.batch_max_requests, int(a.batch_max_mb * 2**20))
     except BaseException:
@@ -483,7 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     key_env = getattr(a, "api_key_env", None)
     key = os.environ.get(key_env, "") if key_env else ""
-    secrets = ((key,) if key else ()) + url_credentials(getattr(a, "base_urls", None) or [])
+    urls = [*(getattr(a, "base_url", None) or []), *(getattr(a, "deriver_base_url", None) or [])]
+    secrets = ((key,) if key else ()) + url_credentials(urls)
     try:
         if a.cmd == "plan":
             return _plan(a)

@@ -213,6 +213,10 @@ class Context:
         """Return a record's query at one difficulty."""
         return str(self.records.at[rid, f"query_{difficulty}"])
 
+    def ready(self, u: Unit) -> bool:
+        """Return whether a unit's messages can be rendered (a deref judge call: once its reference is derived)."""
+        return u.needs is None or self.derived.get((u.item_id, u.difficulty)) is not None
+
     def messages(self, u: Unit) -> prompts.Messages:
         """Return the chat messages of a unit."""
         if u.kind == "deriver":

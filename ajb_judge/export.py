@@ -112,20 +112,6 @@ def _umask() -> int:
     return m
 
 
-def atomic_write_lines(path: Path, lines: Iterable[str]) -> int:
-    """Write `lines` (given without newlines) to `path` atomically, one per line; return the count."""
-    counter = [0]
-
-    def chunks() -> Iterable[str]:
-        """Yield each line with its newline, counting."""
-        for line in lines:
-            counter[0] += 1
-            yield line + "\n"
-
-    _atomic_write(path, chunks())
-    return counter[0]
-
-
 def _atomic_write(path: Path, chunks: Iterable[str]) -> None:
     """Write text chunks to `path` atomically.
 
@@ -192,7 +178,17 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:
     """Write rows as JSON lines atomically (streamed, not held in memory as text); return the row count."""
-    return atomic_write_lines(path, (json.dumps(r, ensure_ascii=False, default=_json_default) for r in rows))
+    n = 0
+
+    def lines() -> Iterator[str]:
+        """Yield each row as a JSON line, counting."""
+        nonlocal n
+        for r in rows:
+            n += 1
+            yield json.dumps(r, ensure_ascii=False, default=_json_default) + "\n"
+
+    _atomic_write(path, lines())
+    return n
 
 
 def _json_default(o: Any) -> Any:
@@ -292,15 +288,9 @@ def generator_rows(records: pd.DataFrame, outcomes: dict[tuple[str, str], dict[s
             "generated_tool_calls": None if calls is None else json.loads(calls_json(calls)),
             "expected_tool_calls": json.loads(calls_json(list(r["expected_calls"]))),
         }
-        if calls is None:
-            for m in METRICS:
-                row[SCORE_COLUMNS[m]] = None
-            row[OVERALL_SCORE_COLUMN] = None
-        else:
-            s = programmatic_scores(calls, list(r["expected_calls"]))
-            for m in METRICS:
-                row[SCORE_COLUMNS[m]] = s[m]
-            row[OVERALL_SCORE_COLUMN] = round(sum(s.values()) / len(s), 4)
+        s = dict.fromkeys(METRICS) if calls is None else programmatic_scores(calls, list(r["expected_calls"]))
+        row.update({SCORE_COLUMNS[m]: s[m] for m in METRICS})
+        row[OVERALL_SCORE_COLUMN] = None if calls is None else round(sum(s.values()) / len(s), 4)
         row["generation_status"] = {"status": o["status"], **o.get("provenance", {})}
         rows.append(row)
     return rows

@@ -537,9 +537,8 @@ def parse_generator(
                 continue
             status = TRUNCATED if finish_reason == "length" else OK
             return {"status": status, "calls": calls, "repaired": repaired, "source": origin}
-    if text.strip() in ("[]", ""):
-        if text.strip() == "[]":
-            return {"status": OK, "calls": [], "repaired": False, "source": "whole"}
+    if text.strip() == "[]":
+        return {"status": OK, "calls": [], "repaired": False, "source": "whole"}
     status = TRUNCATED if finish_reason == "length" else PARSE_ERROR
     return {"status": status, "calls": None, "repaired": False, "source": ""}
 

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_judge.conditions import Context, judge_units, request_hash, stratified_ids
-from ajb_judge.runner import COMPLETION_GUESS, SELECT_SEED, default_store
+from ajb_judge.runner import COMPLETION_GUESS, SELECT_SEED, default_store, usd_of
 from ajb_utils import schema, stats
 from ajb_utils.paths import RUNS_DIR
 
@@ -47,11 +47,6 @@ def stratified_se(mu: np.ndarray, strata: np.ndarray) -> float:
         return float("nan")
     var = sum((np.var(g, ddof=1) if len(g) > 1 else 0.0) / len(g) for g in groups)
     return float(math.sqrt(var) / len(groups))
-
-
-def half_width(se: float, z: float = Z95) -> float:
-    """Return the CI half-width of a normal interval with standard error se."""
-    return z * se
 
 
 def records_needed(se: float, n_records: int, h: float, z: float = Z95) -> int:
@@ -244,15 +239,6 @@ def selection_requests(
     return pd.DataFrame(rows, columns=cols)
 
 
-def usd_of(
-    prompt: float | None, completion: float | None, price_in: float | None, price_out: float | None
-) -> float | None:
-    """Return the USD of prompt and completion tokens at prices per 1M tokens (None when any is missing)."""
-    if prompt is None or completion is None or price_in is None or price_out is None:
-        return None
-    return prompt * price_in / 1e6 + completion * price_out / 1e6
-
-
 def cost_at(
     requests: pd.DataFrame,
     ids: Sequence[str],
@@ -305,7 +291,7 @@ class PlanConfig:
     store_path: Path | None = None
     reference: str = "judge_gpt_5_4"
     targets: Sequence[float] = (1.0, 2.0, 3.0)
-    conditions: Sequence[str] = ("with_gt", "without_gt")
+    conditions: Sequence[str] | None = None  # None: the pilot's, else with_gt, without_gt
     generators: Sequence[str] | None = None
     difficulties: Sequence[str] | None = None
     seed: int = SELECT_SEED

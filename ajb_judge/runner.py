@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -129,15 +130,10 @@ class RunConfig:
         }
 
     def deriver_identity(self) -> dict[str, Any]:
-        """Return the identity of the DeRef deriver calls."""
-        return {
-            "backend": self.backend,
-            "model": self.deriver_model or self.model,
-            "decoding": self.decoding.to_dict(),
-            "extra_body": self.extra_body,
-            "role": "deriver",
-            "response_format": self.response_format,
-        }
+        """Return the identity of the DeRef deriver calls: the run's, with the deriver's model and no C3 seed."""
+        out = {**self.identity(), "model": self.deriver_model or self.model, "role": "deriver"}
+        del out["corrupt_seed"]
+        return out
 
     def public(self) -> dict[str, Any]:
         """Return the config as stored/exported: secret-free (the key variable's name only)."""
@@ -545,11 +541,13 @@ def _parse_unit(
     return res["status"], res
 
 
-def _cost(cfg: RunConfig, tin: int, tout: int) -> float | None:
-    """Return the USD cost of tokens (None without prices)."""
-    if cfg.price_in_per_m is None or cfg.price_out_per_m is None:
+def usd_of(
+    prompt: float | None, completion: float | None, price_in: float | None, price_out: float | None
+) -> float | None:
+    """Return the USD of prompt and completion tokens at prices per 1M tokens (None when any is missing)."""
+    if prompt is None or completion is None or price_in is None or price_out is None:
         return None
-    return tin * cfg.price_in_per_m / 1e6 + tout * cfg.price_out_per_m / 1e6
+    return prompt * price_in / 1e6 + completion * price_out / 1e6
 
 
 def _unit_row(u: Unit, request_hash: str, decoding: Decoding) -> dict[str, Any]:
@@ -660,7 +658,7 @@ async def _call_unit(
 def _reply_row(row: dict[str, Any], kind: str, res: Any, attempts: int) -> dict[str, Any]:
     """Return a unit's store row filled from its reply: parsed status and verdict, raw text, provenance, usage."""
     status, parsed = _parse_unit(kind, res.content, res.reasoning, res.finish_reason, res.refusal)
-    parsed["response_format"] = res.response_format
+    parsed["response_format"] = res.response_format or None  # None: not known (a batch output line)
     row.update(
         status=status,
         attempts=attempts,
@@ -824,18 +822,16 @@ def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseExcepti
     spend, over every run, resume, batch import and call in flight, is the only count. Nothing
     is reserved (or sent) once the execution is aborted.
     """
-    budgeted = cfg.budget_tokens is not None or cfg.budget_usd is not None
 
     def reserve(u: Unit, est_in: int, est_out: int) -> int:
         """Return the reservation id, or raise _OverBudget (nothing is sent)."""
         if stats.abort or fatal:
             raise _OverBudget()
-        refuse = (lambda tin, tout: over_budget(cfg, tin, tout, est_in + est_out)) if budgeted else None
-        rid, why = store.reserve(u.run_hash, u.key, est_in, est_out, refuse)
-        if rid is None:
+        ids, why = store.reserve([(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg))
+        if not ids:
             stats.stop("budget", why or "budget reached")
             raise _OverBudget()
-        return rid
+        return ids[0]
 
     return reserve
 
@@ -894,7 +890,7 @@ def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | No
             "(every run, resume and batch import, the calls in flight at their reservation); "
             f"the next call reserves {this_call}"
         )
-    cost = _cost(cfg, tin, tout)
+    cost = usd_of(tin, tout, cfg.price_in_per_m, cfg.price_out_per_m)
     if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
         return (
             f"budget ${cfg.budget_usd} reached: ${cost:.4f} spent on this store with the next call's "
@@ -904,12 +900,9 @@ def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | No
 
 
 async def _check(*backends: OpenAIBackend) -> None:
-    """Raise FatalBackendError if any endpoint is down (before the first item is sent)."""
-    done: list[OpenAIBackend] = []
-    for b in backends:
-        if not any(b is d for d in done):
-            await b.check()
-            done.append(b)
+    """Raise FatalBackendError if any endpoint is down (before the first item is sent); each backend checked once."""
+    for b in {id(b): b for b in backends}.values():
+        await b.check()
 
 
 # ------------------------------------------------------------------------------ entry points
@@ -961,18 +954,14 @@ def _estimate(units: list[Unit], ctx: Context, cfg: RunConfig) -> dict[str, Any]
     for k, us in by_kind.items():
         n_calls = len({unit_request_hash(u) for u in us})  # identical requests are sent once
         sample = us[:: max(1, len(us) // 200)][:200]
-        chars = []
-        for u in sample:
-            try:
-                chars.append(sum(len(m["content"]) for m in ctx.messages(u)))
-            except KeyError:  # deref judge before its reference exists: use the with-GT size
-                chars.append(6000)
+        # a deref judge call before its reference exists: the with-GT size
+        chars = [sum(len(m["content"]) for m in ctx.messages(u)) if ctx.ready(u) else 6000 for u in sample]
         ptok = int(sum(chars) / max(len(chars), 1) / 4 * n_calls)
         ctok = min(cfg.decoding.max_tokens or 10**9, COMPLETION_GUESS.get(us[0].kind, 300)) * n_calls
         out["calls"][k] = {"calls": n_calls, "units": len(us), "prompt_tokens": ptok, "completion_tokens": ctok}
         out["prompt_tokens"] += ptok
         out["completion_tokens"] += ctok
-    out["usd"] = _cost(cfg, out["prompt_tokens"], out["completion_tokens"])
+    out["usd"] = usd_of(out["prompt_tokens"], out["completion_tokens"], cfg.price_in_per_m, cfg.price_out_per_m)
     return out
 
 
@@ -1122,13 +1111,6 @@ def _synthetic(bench: Any) -> bool:
     return bool(getattr(bench, "synthetic", False))
 
 
-def _check_conditions(conditions: list[str]) -> None:
-    """Raise ValueError on an unknown condition name."""
-    bad = [c for c in conditions if c not in CONDITIONS]
-    if bad:
-        raise ValueError(f"unknown conditions {bad}; choose from {CONDITIONS}")
-
-
 ONE_VALUE_MIN = 10  # ok verdicts from which "every verdict is one value" is said
 
 
@@ -1186,9 +1168,8 @@ def _call_phase(
                 await _check(*([dbackend] if pend_d else []), *([backend] if pend else []))
             await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
             _load_derived(store, ctx, derivers)
-            ready = [u for u in pend if u.needs is None or (ctx.derived.get((u.item_id, u.difficulty)) is not None)]
             if not stats.abort:
-                await _execute(ready, ctx, backend, store, cfg, stats, label)
+                await _execute([u for u in pend if ctx.ready(u)], ctx, backend, store, cfg, stats, label)
         finally:
             await backend.aclose()
             if dbackend is not backend:
@@ -1278,7 +1259,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     """Run (or resume) a judge over the selected items and export data/runs/<name>.jsonl; return the summary."""
     from ajb_judge.export import judge_rows
 
-    _check_conditions(cfg.conditions)
+    _check_names("condition", cfg.conditions, list(CONDITIONS), "--conditions")
     _check_config(cfg)
     t0 = time.time()
     bench, recs, gens = load_items(cfg)
@@ -1312,6 +1293,19 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     return summary
 
 
+def _static_summary(cfg: RunConfig, n: int) -> RunSummary:
+    """Return the summary of a static run of n units: all ok, made now; a dry run: none made, nothing to pay."""
+    if cfg.dry_run:
+        return RunSummary(
+            cfg.name,
+            "static-v1",
+            n_units=n,
+            dry_run=True,
+            estimate={"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0},
+        )
+    return RunSummary(cfg.name, "static-v1", n_units=n, new=n, statuses={P.OK: n})
+
+
 def _run_static(
     cfg: RunConfig, bench: Any, gens: pd.DataFrame, gen_names: list[str], src_label: str, stem: Path, t0: float
 ) -> RunSummary:
@@ -1319,10 +1313,8 @@ def _run_static(
     from ajb_judge.export import judge_rows
     from ajb_judge.static_judge import static_verdicts
 
-    n = len(gens) * len(cfg.conditions)
-    summary = RunSummary(cfg.name, "static-v1", n_units=n, new=n, statuses={P.OK: n}, dry_run=cfg.dry_run)
+    summary = _static_summary(cfg, len(gens) * len(cfg.conditions))
     if cfg.dry_run:
-        summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
         return summary
     v = static_verdicts(bench, cfg.conditions, generations=gens, seed=cfg.seed)
     key_cols = ["id", "generator", "difficulty", "condition"]
@@ -1423,11 +1415,9 @@ def run_rewrite(cfg: RunConfig) -> RunSummary:
     if cfg.backend == "static":
         t0 = time.time()
         bench, recs, _ = load_items(cfg)
-        summary = RunSummary(cfg.name, "static-v1", n_units=len(recs), dry_run=cfg.dry_run)
+        summary = _static_summary(cfg, len(recs))
         if cfg.dry_run:  # a dry run writes nothing (data/runs/annotations is what notebook 12 reads)
-            summary.estimate = {"calls": {}, "prompt_tokens": 0, "completion_tokens": 0, "usd": 0.0}
             return summary
-        summary.new, summary.statuses = len(recs), {P.OK: len(recs)}
         if cfg.export:
             meta = _meta(
                 cfg, "rewrite_meta_judge", [], getattr(bench, "label", cfg.source), "static-v1", _synthetic(bench)

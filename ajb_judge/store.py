@@ -39,46 +39,21 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-COLUMNS: list[str] = [
-    "key",
-    "run_hash",
-    "kind",
-    "condition",
-    "item_id",
-    "generator",
-    "difficulty",
-    "unit",
-    "status",
-    "attempts",
-    "raw",
-    "reasoning",
-    "finish_reason",
-    "parsed",
-    "model",
-    "fingerprint",
-    "prompt_hash",
-    "request_hash",
-    "decoding",
-    "seed",
-    "prompt_tokens",
-    "completion_tokens",
-    "latency_s",
-    "error",
-    "updated_at",
-    "reused_from",
-]
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
+_RESULTS = """
   key TEXT PRIMARY KEY, run_hash TEXT NOT NULL, kind TEXT NOT NULL, condition TEXT,
   item_id TEXT, generator TEXT, difficulty TEXT, unit TEXT, status TEXT NOT NULL,
   attempts INTEGER NOT NULL DEFAULT 1, raw TEXT, reasoning TEXT, finish_reason TEXT, parsed TEXT,
   model TEXT, fingerprint TEXT, prompt_hash TEXT, request_hash TEXT, decoding TEXT, seed INTEGER,
   prompt_tokens INTEGER, completion_tokens INTEGER, latency_s REAL, error TEXT, updated_at REAL,
   reused_from TEXT
-);
+"""
+COLUMNS: list[str] = [c.split()[0] for c in _RESULTS.split(",")]  # the results table's columns, in order
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS results ({_RESULTS});
 CREATE INDEX IF NOT EXISTS results_run ON results(run_hash, kind, status);
 CREATE TABLE IF NOT EXISTS runs (
   run_hash TEXT PRIMARY KEY, name TEXT, config TEXT, created_at REAL
@@ -173,15 +148,19 @@ def _refuse_links(path: Path, links: int) -> None:
         )
 
 
+def _damaged(path: Path, why: object) -> StoreDamagedError:
+    """Return the error of a store that fails SQLite's integrity check (what failed: `why`)."""
+    return StoreDamagedError(
+        f"store {path} fails SQLite's integrity check ({str(why)[:300]}): move it aside (its paid replies "
+        "may be recoverable with the sqlite3 .recover command) and run again, or pass another --store"
+    )
+
+
 def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
     """Raise StoreDamagedError unless SQLite's quick_check passes (pages, indexes, constraints)."""
     problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
     if problems != ["ok"]:
-        raise StoreDamagedError(
-            f"store {path} fails SQLite's integrity check ({'; '.join(problems)[:300]}): move it aside "
-            "(its paid replies may be recoverable with the sqlite3 .recover command) and run again, "
-            "or pass another --store"
-        )
+        raise _damaged(path, "; ".join(problems))
 
 
 class Store:
@@ -222,13 +201,10 @@ class Store:
             )
             self.store_id: str | None = self._identity(lock)
         except sqlite3.DatabaseError as exc:
-            self._release()
-            raise StoreDamagedError(
-                f"store {self.path} fails SQLite's integrity check ({exc}): move it aside (its paid replies "
-                "may be recoverable with the sqlite3 .recover command) and run again, or pass another --store"
-            ) from None
+            self.close()
+            raise _damaged(self.path, exc) from None
         except BaseException:
-            self._release()
+            self.close()
             raise
 
     def _identity(self, writer: bool) -> str | None:
@@ -257,8 +233,8 @@ class Store:
         self.conn.execute("INSERT OR REPLACE INTO info VALUES ('inode', ?)", (inode,))
         return sid
 
-    def _release(self) -> None:
-        """Close the connection (if open), then the database file's descriptor and the writer lock."""
+    def close(self) -> None:
+        """Close the connection (if open: checkpointing the WAL), then the database file's descriptor and the writer lock."""
         try:
             if self.conn is not None:
                 self.conn.close()
@@ -271,10 +247,6 @@ class Store:
                 self._lock.release()
                 self._lock = None
 
-    def close(self) -> None:
-        """Close the connection (checkpointing the WAL) and release the locks."""
-        self._release()
-
     def __enter__(self) -> Store:
         """Return self (context manager)."""
         return self
@@ -284,6 +256,17 @@ class Store:
         self.close()
 
     # ----------------------------------------------------------------------------- writes
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Hold one write transaction (``BEGIN IMMEDIATE``): committed at the end, rolled back on any error."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
     def register_run(self, run_hash: str, name: str, config: dict[str, Any]) -> None:
         """Record a run's (secret-free) config under its hash; no-op if already there."""
         self.conn.execute(
@@ -308,65 +291,32 @@ class Store:
 
     def reserve(
         self,
-        run_hash: str,
-        key: str,
-        prompt_tokens: int,
-        completion_tokens: int,
-        refuse: Callable[[int, int], str | None] | None = None,
-    ) -> tuple[int | None, str | None]:
-        """Commit a reservation for one attempt about to be sent; return (its id, None), counted as spent until settled.
-
-        With `refuse`, the store's total spend with this reservation is read and the reservation
-        written in one transaction (``BEGIN IMMEDIATE``): when ``refuse(total_in, total_out)``
-        gives a reason, nothing is written and (None, reason) is returned. The store's spend is
-        the budget's only source: every run, resume, batch import and call in flight is in it.
-        """
-        p, c = int(prompt_tokens), int(completion_tokens)
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            if refuse is not None:
-                tin, tout = self.spend_total()
-                why = refuse(tin + p, tout + c)
-                if why:
-                    self.conn.execute("ROLLBACK")
-                    return None, why
-            cur = self.conn.execute(
-                "INSERT INTO spend VALUES (?, ?, ?, 'reserved', ?, ?, 1)", (time.time(), run_hash, key, p, c)
-            )
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        return int(cur.lastrowid), None
-
-    def reserve_batch(
-        self, requests: list[tuple[str, str, int, int]], refuse: Callable[[int, int, int], str | None] | None = None
+        requests: list[tuple[str, str, int, int]],
+        refuse: Callable[[int, int, int], str | None] | None = None,
+        what: str = "reserved",
     ) -> tuple[list[int], str | None]:
-        """Commit a reservation for each exported batch request (run hash, key, prompt, completion) that fits.
+        """Commit a reservation for each request (run hash, key, prompt, completion) about to be sent or exported.
 
-        One transaction over the store's total spend, as :meth:`reserve`: requests are reserved in
-        order until ``refuse(total_in, total_out, this_request)`` gives a reason (totals with this
-        request); return (the reservation ids, that reason or None). An import replaces each
-        reservation by its line's usage (:meth:`put_many`).
+        The store's total spend is read and the reservations written in one transaction (``BEGIN
+        IMMEDIATE``): requests are reserved in order until ``refuse(total_in, total_out,
+        this_request)`` gives a reason (totals with this request); return (the reservation ids,
+        that reason or None). The store's spend is the budget's only source: every run, resume,
+        batch import and call in flight is in it. A reservation counts as spent until settled: a
+        reply (or an imported line, ``what='batch_reserved'``, :meth:`put_many`) replaces it by its usage.
         """
         ids: list[int] = []
         why = None
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.transaction():
             tin, tout = self.spend_total()
             for run_hash, key, p, c in requests:
                 why = refuse(tin + p, tout + c, p + c) if refuse is not None else None
                 if why:
                     break
                 cur = self.conn.execute(
-                    "INSERT INTO spend VALUES (?, ?, ?, 'batch_reserved', ?, ?, 1)", (time.time(), run_hash, key, p, c)
+                    "INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, 1)", (time.time(), run_hash, key, what, p, c)
                 )
                 ids.append(int(cur.lastrowid))
                 tin, tout = tin + p, tout + c
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
         return ids, why
 
     def release_many(self, reservations: list[int]) -> None:
@@ -388,8 +338,7 @@ class Store:
 
     def put_paid(self, row: dict[str, Any], reservation: int | None = None) -> None:
         """Commit one result row and its spend (replacing its reservation) in one transaction."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.transaction():
             self.put(row)
             paid = row.get("raw") is not None or row.get("prompt_tokens") or row.get("completion_tokens")
             if reservation is not None and paid:  # the reservation becomes the reply's reported usage
@@ -404,10 +353,6 @@ class Store:
                 self.add_spend(
                     row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens")
                 )
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
     def spent(self) -> dict[str, int]:
         """Return the tokens spent over the store's whole life (every run, every resume, open reservations)."""
@@ -456,17 +401,12 @@ class Store:
         is added to the spend; a line answered with an error (billed False) releases one.
         """
         n = 0
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.transaction():
             self.conn.executemany("INSERT OR IGNORE INTO imported VALUES (?, ?)", [(h, time.time()) for h in imported])
             for r in rows:
                 self.put(r)
                 n += 1
             self._book_batch(list(paid))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
         return n
 
     def _book_batch(self, lines: list[dict[str, Any]]) -> None:

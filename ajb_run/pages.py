@@ -118,7 +118,6 @@ def offline_equations(nb: Any) -> Any:
 
 
 OFFLINE_TEMPLATE = Path(__file__).parent / "resources" / "html" / "ajb_offline.html.j2"
-NETWORK_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
 
 
 def html_exporter() -> Any:
@@ -130,8 +129,3 @@ def html_exporter() -> Any:
     from nbconvert import HTMLExporter
 
     return HTMLExporter(extra_template_paths=[str(OFFLINE_TEMPLATE.parent)], template_file=OFFLINE_TEMPLATE.name)
-
-
-def network_scripts(page: str) -> list[str]:
-    """Return the <script> tags of an HTML page that load from the network (none on the package's pages)."""
-    return [m.group(0) for m in NETWORK_SCRIPT.finditer(page)]

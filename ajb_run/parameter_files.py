@@ -88,10 +88,17 @@ def block_matches(key: Any, stem: str) -> bool:
     return key in (stem[:2], int(stem[:2]), stem)
 
 
+def shared_params(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """Return what a parameter file gives every notebook: its top-level scalars < its `default:` block."""
+    return {
+        **{k: v for k, v in spec.items() if k != "default" and not is_notebook_key(k)},
+        **(spec.get("default") or {}),
+    }
+
+
 def params_for(spec: Mapping[str, Any], stem: str) -> dict[str, Any]:
     """Return one notebook's parameters from a parameter file: top-level scalars < `default:` < number < stem."""
-    merged = {k: v for k, v in spec.items() if k != "default" and not is_notebook_key(k)}
-    merged.update(spec.get("default") or {})
+    merged = shared_params(spec)
     for key in (stem[:2], int(stem[:2]), stem):
         if isinstance(spec.get(key), dict):
             merged.update(spec[key])
@@ -139,7 +146,7 @@ def check_parameter_file(
     the `selected` notebooks; returns None."""
     declared = {Path(nb).stem: declared_parameters(nb) for nb in notebooks}
     known = set().union(*declared.values(), LOCATION_PARAMETERS, DEFAULT_PARAMETERS)
-    shared = {k for k in spec if k != "default" and not is_notebook_key(k)} | set(spec.get("default") or {})
+    shared = set(shared_params(spec))
     if shared - known:
         raise ParameterError(unknown_names_message(shared - known, known, f"in {where} (declared by no notebook)"))
     for key, block in spec.items():

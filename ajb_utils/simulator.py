@@ -59,6 +59,7 @@ def p_long(generations: pd.DataFrame) -> pd.DataFrame:
     ]
     out = pd.concat(parts, ignore_index=True)
     out["metric"] = pd.Categorical(out["metric"], categories=METRICS)
+    out["id"] = out["id"].astype("category")  # a name, as in the bench's verdicts
     return out.dropna(subset=["p"]).reset_index(drop=True)
 
 
@@ -93,14 +94,15 @@ def simulate_verdicts(
 ) -> pd.DataFrame:
     """Return simulated verdicts (long format: keys, judge, condition, metric, llm_score, p, match) for `p` from :func:`p_long`."""
     pv = p["p"].to_numpy(float)
-    scores = _simulated_scores(pv, p["p_tool"].to_numpy(float) > 0, params, rng, conditions)
-    parts = [
-        p[["id", "generator", "difficulty", "dag_type", "metric"]].assign(
-            judge=params.name, condition=cond, llm_score=v, p=pv, match=1.0 - np.abs(pv - v)
-        )
-        for cond, v in zip(conditions, scores)
-    ]
-    return pd.concat(parts, ignore_index=True)
+    scores = np.concatenate(_simulated_scores(pv, p["p_tool"].to_numpy(float) > 0, params, rng, conditions))
+    out = pd.concat([p[["id", "generator", "difficulty", "dag_type", "metric"]]] * len(conditions), ignore_index=True)
+    out["judge"] = pd.Categorical.from_codes(np.zeros(len(out), dtype=np.int8), categories=[params.name])
+    out["condition"] = pd.Categorical.from_codes(
+        np.repeat(np.arange(len(conditions), dtype=np.int8), len(p)), categories=list(conditions)
+    )
+    out["llm_score"], out["p"] = scores, np.tile(pv, len(conditions))
+    out["match"] = 1.0 - np.abs(out["p"].to_numpy() - scores)
+    return out
 
 
 def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.DataFrame:

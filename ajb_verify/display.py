@@ -202,15 +202,12 @@ def audit_checks(table: pd.DataFrame, artifact_id: str, out_dir: Path | str, bri
     every ``*checks.csv``, so it must not be written twice).
     """
     path = Path(out_dir) / f"{artifact_id}_checks.csv"
-    if not brief:
-        if write:
-            show_checks(table, artifact_id, out_dir)
-        else:
-            show(table)
-        return
     if write:
         path.parent.mkdir(parents=True, exist_ok=True)
         table.to_csv(path, index=False, lineterminator="\n")
+    if not brief:
+        show(table)
+        return
     counts = table["holds"].astype(str).value_counts() if len(table) else pd.Series(dtype=int)
     parts = ", ".join(
         f"{int(counts.get(k, 0))} {k}" for k in ("yes", "no", "indistinguishable", "n/a") if counts.get(k, 0)

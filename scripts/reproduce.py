@@ -62,11 +62,11 @@ def compare_sample(generator: subprocess.Popen, out: Path) -> list[str]:
     ]
 
 
-def sample_differences() -> list[str]:
-    """Return how data/sample differs from what SAMPLE_COMMAND makes ([] when byte-identical)."""
-    with tempfile.TemporaryDirectory(prefix="ajb_sample_") as tmp:
-        out = Path(tmp) / "sample"
-        return compare_sample(start_sample(out), out)
+def released() -> None:
+    """Give the heap the build step freed back to the system (`ajb_utils.data.build.release_memory`)."""
+    from ajb_utils.data.build import release_memory
+
+    release_memory()
 
 
 def build(source: str, revision: str | None):
@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             beside = "; `python -m ajb_sample` remakes the sample beside it" * (generator is not None)
             print(f"[1/3] building the bench from {source!r} (read once{beside}) ...", flush=True)
             status = report_bench(build(source, shared.get("revision")))
+            released()  # what the build and its report freed goes back to the system before the kernels start
             status |= check_sample(generator, made, source)
     if args.skip_notebooks:
         return status

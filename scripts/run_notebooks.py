@@ -18,7 +18,6 @@ a notebook fails, 2 for a user error (one line).
 from __future__ import annotations
 
 import concurrent.futures
-import html.parser
 import logging
 import multiprocessing
 import os
@@ -108,8 +107,7 @@ def plan_runs(spec: dict[str, Any], notebooks: list[Path], params_file: Path | N
     if not any(r.get("out_dir") for r in resolved) and any(provenance.nondefault_parameters(r) for r in resolved):
         stem = params_file.stem if params_file is not None else "params"
         label = provenance.data_label(str(resolved[0].get("data_source") or "sample"))
-        shared = {k: v for k, v in spec.items() if k != "default" and not parameter_files.is_notebook_key(k)}
-        shared.update(spec.get("default") or {})  # what every notebook gets
+        shared = parameter_files.shared_params(spec)
         own = provenance.nondefault_parameters(shared) or label == provenance.data_label("sample")
         forced = shown(paths.FIGURES_DIR / provenance.output_folder_name(label, {"_": 1} if own else {}, stem))
     runs = []
@@ -189,9 +187,9 @@ def write_whole(dest: Path, data: bytes) -> None:
         partial.unlink(missing_ok=True)
 
 
-def execute_one(task: Task) -> Result:
+def run_task(task: Task) -> Result:
     """Return the Result of executing one notebook into `task.dest` (untouched on failure; the executed
-    copy of a failure kept in `task.failed_dir`)."""
+    copy of a failure kept in `task.failed_dir`); in a worker, its HTML page rendered by `run_tasks`."""
     import nbformat
     import papermill as pm
     from traitlets.config import Config
@@ -228,11 +226,6 @@ def execute_one(task: Task) -> Result:
     return Result(task.notebook.stem, True, time.perf_counter() - start)
 
 
-def run_task(task: Task) -> Result:
-    """Return the Result of executing one Task (in a worker; its HTML page is rendered by `run_tasks`)."""
-    return execute_one(task)
-
-
 # ---- HTML pages --------------------------------------------------------------------------------
 def is_relative_link(url: str) -> bool:
     """Return True for a link that points into the repository (not a scheme, anchor, data or absolute URL)."""
@@ -257,33 +250,6 @@ def rewrite_links(body: str, notebook_dir: Path, html_dir: Path) -> str:
         return f"{m['attr']}{m['q']}{rewrite_link(m['url'], notebook_dir, html_dir)}{m['q']}"
 
     return LINK_RE.sub(sub, body)
-
-
-class _LinkCollector(html.parser.HTMLParser):
-    """Collect the href/src values of an HTML page."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.links: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.links += [v for k, v in attrs if k in ("href", "src") and v]
-
-
-def page_links(page: Path) -> list[str]:
-    """Return every href/src of an HTML page, parsed (not regex-matched)."""
-    collector = _LinkCollector()
-    collector.feed(page.read_text(encoding="utf-8"))
-    return collector.links
-
-
-def broken_links(page: Path) -> list[str]:
-    """Return the relative links of an HTML page whose target file does not exist."""
-    from urllib.parse import unquote
-
-    return [
-        u for u in page_links(page) if is_relative_link(u) and not (page.parent / unquote(u.partition("#")[0])).exists()
-    ]
 
 
 def render_html(notebook: Path, html_dir: Path, source_dir: Path | None = None, exporter: Any = None) -> Path:

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from ajb_utils import parameters, paths, provenance
+from report_pages import broken_links
 from script_modules import load_script
 from test_readme import repo_copy
 
@@ -153,7 +154,7 @@ def test_rewrite_link() -> None:
 def test_broken_link_is_reported(tmp_path) -> None:
     page = tmp_path / "p.html"
     page.write_text('<a href="missing.csv">x</a><a href="https://example.org">y</a><img src="p.html">')
-    assert rn.broken_links(page) == ["missing.csv"]
+    assert broken_links(page) == ["missing.csv"]
 
 
 # ---- a non-default run -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ import pytest
 import ajb_verify as verify
 from ajb_sample import build_sample
 from ajb_utils import paths, schema
+from report_pages import broken_links
 from script_modules import load_script
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -83,7 +84,7 @@ def test_every_page_of_the_report_links_what_exists(rehearsal) -> None:
     pages = sorted((root / "figures" / "hf" / "html").glob("*.html"))
     notebooks = sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     assert [p.stem for p in pages] == [p.stem for p in notebooks]
-    assert {p.name: rn.broken_links(p) for p in pages if rn.broken_links(p)} == {}
+    assert {p.name: broken_links(p) for p in pages if broken_links(p)} == {}
 
 
 def test_what_the_release_lacks_is_n_a_with_its_reason(rehearsal) -> None:

@@ -161,10 +161,9 @@ def test_the_summary_says_when_every_verdict_is_one_value(server, bench, tmp_pat
 def test_cli_and_notebook_share_one_selection_seed() -> None:
     import yaml
 
-    from ajb_judge.cli import build_parser
+    from ajb_judge.cli import build_parser, config_from_args
 
-    a = build_parser().parse_args(["run", "--name", "x"])
-    assert a.select_seed == R.SELECT_SEED
+    assert config_from_args(build_parser().parse_args(["run", "--name", "x"])).seed == R.SELECT_SEED
     for f in ("new_judge_static.yaml", "new_judge_vllm.yaml"):
         assert yaml.safe_load((REPO / "papermill_params" / f).read_text())["default"]["seed"] == R.SELECT_SEED
     nb = json.loads((REPO / "notebooks" / "15_new_judge.ipynb").read_text())

@@ -1,6 +1,6 @@
 """The HTML report leads to everything: the index links the scorecard, every file of the sample's
 output folder is linked from some page, no `<placeholder>` of notebook prose is eaten by the
-Markdown renderer, and the committed index is what scripts/make_index_notebook.py writes."""
+Markdown renderer, and the index has its glossary and reading path."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 from ajb_run import pages
 from ajb_utils import paths
 from ajb_verify import artifacts
+from report_pages import broken_links, page_links
 from script_modules import load_script
 
 ROOT = paths.REPO_ROOT
@@ -23,14 +24,13 @@ SAMPLE = paths.FIGURES_DIR / "sample"
 
 
 rn = load_script("run_notebooks")
-index_maker = load_script("make_index_notebook")
 
 
 def _linked_files(pages: list[Path]) -> set[Path]:
     """Return the resolved files that the relative links of HTML pages point to."""
     out = set()
     for page in pages:
-        for url in rn.page_links(page):
+        for url in page_links(page):
             if rn.is_relative_link(url):
                 out.add((page.parent / unquote(url.partition("#")[0])).resolve())
     return out
@@ -46,7 +46,7 @@ def rendered(tmp_path_factory) -> Path:
 
 
 def test_the_index_links_the_scorecard(rendered: Path) -> None:
-    links = set(rn.page_links(rendered / "00_index.html"))
+    links = set(page_links(rendered / "00_index.html"))
     assert "18_scorecard.html" in links
     assert len([u for u in links if rn.is_relative_link(u)]) > 50  # the artifact map links every notebook and file
     linked = _linked_files([rendered / "00_index.html"])
@@ -54,7 +54,7 @@ def test_the_index_links_the_scorecard(rendered: Path) -> None:
         assert (SAMPLE / f"SCORECARD.{suffix}").resolve() in linked, suffix
     for page in ("00_index.html", "18_scorecard.html"):  # the other pages are not rendered here
         assert [
-            u for u in rn.broken_links(rendered / page) if not rn.NOTEBOOK_RE.match(u.replace(".html", ".ipynb"))
+            u for u in broken_links(rendered / page) if not rn.NOTEBOOK_RE.match(u.replace(".html", ".ipynb"))
         ] == [], page
 
 
@@ -155,18 +155,9 @@ def test_the_notebook_template_writes_no_placeholder() -> None:
 
 
 # ---- the index notebook ----------------------------------------------------------------------
-def test_the_committed_index_is_what_the_generator_writes() -> None:
-    """Notebook 00 is generated: edit scripts/make_index_notebook.py, then regenerate and execute it."""
-    built = index_maker.build()
-    committed = nbformat.read(paths.NOTEBOOKS_DIR / "00_index.ipynb", as_version=4)
-    assert [(c.id, c.cell_type, c.source) for c in built.cells] == [
-        (c.id, c.cell_type, c.source) for c in committed.cells
-    ]
-    assert len({c.id for c in built.cells}) == len(built.cells)
-
-
 def test_the_index_has_a_glossary_and_a_reading_path_that_starts_with_the_concepts() -> None:
-    text = "\n".join(c.source for c in index_maker.build().cells if c.cell_type == "markdown")
+    index = nbformat.read(paths.NOTEBOOKS_DIR / "00_index.ipynb", as_version=4)
+    text = "\n".join(c.source for c in index.cells if c.cell_type == "markdown")
     glossary = text[text.index("## Glossary") :]
     for term in (
         "alignment",

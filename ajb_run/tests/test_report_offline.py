@@ -13,6 +13,13 @@ from ajb_run import pages
 from ajb_utils.paths import REPO_ROOT
 from script_modules import load_script
 
+NETWORK_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>", re.IGNORECASE)
+
+
+def network_scripts(page: str) -> list[str]:
+    """Return the <script> tags of an HTML page that load from the network."""
+    return [m.group(0) for m in NETWORK_SCRIPT.finditer(page)]
+
 
 @pytest.fixture
 def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,9 +80,9 @@ def test_the_network_script_finder_finds_nbconverts_default_scripts() -> None:
     from nbconvert import HTMLExporter
 
     body, _ = HTMLExporter().from_notebook_node(nbformat.v4.new_notebook())
-    found = pages.network_scripts(body)
+    found = network_scripts(body)
     assert any("require" in s for s in found) and any("mathjax" in s.lower() for s in found)
-    assert pages.network_scripts('<script src="//cdn.example/x.js"></script><script>var a = 1;</script>') == [
+    assert network_scripts('<script src="//cdn.example/x.js"></script><script>var a = 1;</script>') == [
         '<script src="//cdn.example/x.js">'
     ]
 
@@ -88,6 +95,6 @@ def test_no_report_page_names_a_network_script(no_network, tmp_path) -> None:
     named = {}
     for path in sorted((REPO_ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
         page = rn.render_html(path, html).read_text(encoding="utf-8")
-        named[path.stem] = pages.network_scripts(page) + re.findall(r"<link\b[^>]*href=\"https?://[^>]*>", page)
+        named[path.stem] = network_scripts(page) + re.findall(r"<link\b[^>]*href=\"https?://[^>]*>", page)
         assert "<script" not in page, path.stem  # nothing to load at all: the package's template has no script
     assert {k: v for k, v in named.items() if v} == {}

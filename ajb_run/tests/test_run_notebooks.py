@@ -257,7 +257,7 @@ def test_a_notebook_whose_kernel_dies_fails_and_keeps_what_ran(tmp_path: Path) -
     doc = nbformat.read(nb, as_version=4)
     doc.cells += [new_code_cell("import os; os._exit(3)"), new_code_cell("print('never')")]
     nbformat.write(doc, nb)
-    res = rn.execute_one(_task(nb, tmp_path / "out" / nb.name, tmp_path))
+    res = rn.run_task(_task(nb, tmp_path / "out" / nb.name, tmp_path))
     assert not res.ok and "Dead" in res.error, res
     assert not (tmp_path / "out").exists()
     kept = _stdout_text(tmp_path / "failed" / nb.name)
@@ -334,8 +334,9 @@ def test_a_run_stopped_before_its_end_leaves_its_folders_marked(tmp_path: Path) 
 
 # ---- the main command's own steps --------------------------------------------------------------
 @pytest.mark.slow
-def test_the_sample_is_what_its_generator_makes() -> None:
-    assert reproduce.sample_differences() == []
+def test_the_sample_is_what_its_generator_makes(tmp_path: Path) -> None:
+    out = tmp_path / "sample"
+    assert reproduce.compare_sample(reproduce.start_sample(out), out) == []
 
 
 def test_a_malformed_line_is_reported_with_its_file_and_line(tmp_path: Path, capsys) -> None:

@@ -216,6 +216,7 @@ def load_bench(
     drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
     drop |= {} if justifications else {"verdicts": ("justification",)}
     frames, meta = bench_cache.read_build(folder, drop)
+    release_memory()  # the Parquet read's buffers, freed, back to the system
     here = resolve_source(source).location  # the build's messages name the files where they were read
     note = f"{BUILD_NOTE} ({bench_cache.BENCH_DIR}/{folder.name}); load_bench(..., cache=False) reads the files again"
     return Bench(

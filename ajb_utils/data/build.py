@@ -476,8 +476,12 @@ def _malloc_trim() -> Any:
 
 
 def release_memory() -> None:
-    """Give the C heap's free pages back to the system (glibc keeps the pages of freed arrays
-    below its adaptive mmap threshold otherwise, and they would count in the load's peak)."""
+    """Give freed heap pages back to the system: Arrow's memory pool's (which keeps them for reuse)
+    and the C heap's (glibc keeps the pages of freed arrays below its adaptive mmap threshold);
+    otherwise they would count in the peak of whatever runs next."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
