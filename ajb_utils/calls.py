@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -125,9 +125,6 @@ def _decoded_function(fn: str) -> Any:
 
 def normalize_call(call: Any) -> Call:
     """Return one call as ``{"name", "arguments"}`` from an OpenAI-style or flat call."""
-    fn = call.get("function") if type(call) is dict else None
-    if type(fn) is dict and type(fn.get("name")) is str and fn["name"]:  # the common case, fast
-        return {"name": fn["name"], "arguments": parse_arguments(fn.get("arguments"))}
     if isinstance(call, str | bytes):
         try:
             call = _json_loads(call)
@@ -172,43 +169,6 @@ def try_normalize_calls(value: Any) -> tuple[list[Call] | None, str | None]:
     return calls, None
 
 
-def _openai_shape(value: Any) -> tuple[list[str], list[str]] | None:
-    """Return (names, argument texts) of a non-empty list of OpenAI-style calls whose arguments are
-    JSON strings (the released encoding); None for any other value."""
-    if type(value) is not list or not value:
-        return None
-    names, texts = [], []
-    for call in value:
-        fn = call.get("function") if type(call) is dict else None
-        if type(fn) is not dict:
-            return None
-        name, args = fn.get("name"), fn.get("arguments")
-        if type(name) is not str or not name or type(args) is not str:
-            return None
-        names.append(name)
-        texts.append(args)
-    return names, texts
-
-
-def normalize_call_column(values: Sequence[Any]) -> list[tuple[list[Call] | None, str | None]]:
-    """Return `try_normalize_calls` of every value of a column, the same results faster: calls in
-    the released encoding (`_openai_shape`) read directly, any other value by `try_normalize_calls`."""
-    out: list[tuple[list[Call] | None, str | None]] = [(None, None)] * len(values)
-    shaped: list[tuple[int, list[str], list[str]]] = []
-    for i, value in enumerate(values):
-        found = _openai_shape(value)
-        if found is None:
-            out[i] = try_normalize_calls(value)
-        else:
-            shaped.append((i, *found))
-    for i, names, texts in shaped:
-        try:
-            out[i] = ([{"name": n, "arguments": parse_arguments(t)} for n, t in zip(names, texts)], None)
-        except CallParseError as exc:
-            out[i] = (None, f"unparseable: {exc}")
-    return out
-
-
 def as_mapping(value: Any) -> dict[str, Any]:
     """Return a dict from a dict or a JSON-object string (datasets' Json feature stores these)."""
     if value is None:
@@ -222,17 +182,6 @@ def as_mapping(value: Any) -> dict[str, Any]:
 
 def normalize_tool(tool: Any) -> dict[str, Any]:
     """Return one tool schema as ``{"name", "description", "properties", "required"}``."""
-    fn = tool.get("function") if type(tool) is dict else None
-    params = fn.get("parameters") if type(fn) is dict else None
-    props = params.get("properties") if type(params) is dict else None
-    required = params.get("required") if type(props) is dict else None
-    if type(props) is dict and (required is None or type(required) is list):  # the released encoding, fast
-        return {
-            "name": fn.get("name"),
-            "description": fn.get("description") or "",
-            "properties": _strip_nulls(props),
-            "required": [r for r in (required or []) if r is not None],
-        }
     if isinstance(tool, str | bytes):
         tool = _json_loads(tool)
     if not isinstance(tool, Mapping):
@@ -255,8 +204,3 @@ def normalize_tools(value: Any) -> list[dict[str, Any]]:
     """Return a record's tool list in canonical form (JSON string, array or list in)."""
     items = _as_list(value) or []
     return [normalize_tool(t) for t in items]
-
-
-def names(calls: Sequence[Call]) -> list[str]:
-    """Return the tool names of a canonical call list, in order."""
-    return [c["name"] for c in calls]

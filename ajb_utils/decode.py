@@ -4,9 +4,9 @@ A judge config in the released layout is read by Arrow's JSON reader (in C) with
 schema, straight into columns. Anything else is decoded line by line by the standard library's
 `json`: a judge file Arrow rejects or that is not the released layout exactly, the `main` and
 generator configs, and rows given as Python values (`datasets`' rows, a static judge's frame).
-That pass takes any JSON value anywhere and normalises it into the same flat columns
-(`judge_columns`): blocks as JSON text, other metric spellings, a verdict spelt `accuracy` or
-`score`, numbers as text. A malformed line (or one that is not an object; NaN and Infinity are
+Loose judge rows (blocks as JSON text, other metric spellings, a verdict spelt `accuracy` or
+`score`, numbers as text) are put in the released layout row by row and made the same Arrow
+table, whose columns are taken one way (`judge_columns`). A malformed line (or one that is not an object; NaN and Infinity are
 not JSON) is counted in `bad` with its file and line, a cut last line in `cut`, whatever the
 config. Every file is read once (`ajb_utils.cache.read_input`, which keeps its content digest).
 """
@@ -100,24 +100,22 @@ def decode_rows(sources: list[Source], read: dict[Path, bytes] | None = None) ->
     return rows, found
 
 
-def _codes(values: list[Any]) -> tuple[np.ndarray, list[Any]]:
-    """Return (codes, uniques) of values, uniques in order of first appearance (None: code -1)."""
-    uniques = [v for v in dict.fromkeys(values) if v is not None]
-    position = {v: i for i, v in enumerate(uniques)} | {None: -1}
-    return np.fromiter(map(position.__getitem__, values), dtype=np.int32, count=len(values)), uniques
+def _number(value: Any) -> float | None:
+    """Return a loose value as a number (`pandas.to_numeric(errors="coerce")` of text); None if not one."""
+    if isinstance(value, bool | int | float):
+        return float(value)
+    if isinstance(value, str):
+        import pandas as pd  # only for numbers given as text
+
+        return float(pd.to_numeric(value, errors="coerce"))
+    return None
 
 
-def _to_float(values: list[Any]) -> np.ndarray:
-    """Return values as float64, non-numbers as NaN (`pandas.to_numeric(errors="coerce")`)."""
-    try:  # numbers, null and numeric text: at once
-        out = np.array(values, dtype=float)
-    except (TypeError, ValueError):
-        out = None
-    if out is not None and out.shape == (len(values),):
-        return out
-    import pandas as pd  # only for values that are not all numbers or null
-
-    return np.array(pd.to_numeric(pd.Series(values, dtype=object), errors="coerce"), dtype=float)
+def _text(value: Any) -> str | None:
+    """Return a loose rationale as text (a value that is not text as its JSON text)."""
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _as_block(cell: Any) -> dict[str, Any] | None:
@@ -130,45 +128,37 @@ def _as_block(cell: Any) -> dict[str, Any] | None:
     return cell if isinstance(cell, dict) else None
 
 
-def _entry(block: dict[str, Any] | None, metric: str) -> dict[str, Any] | None:
-    """Return a metric's entry in a block: its first non-null spelling, when an object."""
-    if block is None:
+def _metric(block: dict[str, Any] | None, metric: str) -> dict[str, Any] | None:
+    """Return a metric's entry of a loose block in the released layout: its first non-null
+    spelling (when an object), its verdict `llm_score` or else `accuracy` or `score`, its numbers
+    coerced (`_number`), its rationale as text."""
+    entry = next((v for k in _SPELLINGS[metric] if (v := (block or {}).get(k)) is not None), None)
+    if not isinstance(entry, dict):
         return None
-    first = next((v for k in _SPELLINGS[metric] if (v := block.get(k)) is not None), None)
-    return first if isinstance(first, dict) else None
-
-
-def _field(entry: dict[str, Any] | None, name: str) -> Any:
-    """Return one field of a metric entry (a null verdict read from `accuracy`, or `score`)."""
-    if entry is None:
-        return None
-    v = entry.get(name)
-    if v is None and name == "llm_score":
-        return entry["accuracy"] if "accuracy" in entry else entry.get("score")
-    return v
-
-
-def _row_judge_columns(rows: list[dict[str, Any]], justifications: bool) -> Columns:
-    """Return the flat columns (`judge_columns`) of judge rows as Python values, each value
-    normalised by the loose rules."""
-    out: Columns = {}
-    for k in NAMES:
-        values = [r.get(k, _ABSENT) for r in rows]
-        if values.count(_ABSENT) < len(values):  # (a field no row has is left out)
-            out[k] = _codes([None if v is _ABSENT else v for v in values])
-    for cond in schema.CONDITIONS:
-        cells = [r.get(cond) for r in rows]
-        if cells.count(None) == len(cells):
-            continue  # absent, or null in every row: the same to Arrow and to this loader
-        blocks = list(map(_as_block, cells))
-        for m in schema.METRICS:
-            entries = [_entry(b, m) for b in blocks]
-            for f in FIELDS:
-                values = _to_float([_field(e, f) for e in entries])
-                out[f"{cond}.{m}.{f}"] = values if f == "llm_score" else values.astype(np.float32)
-            if justifications:
-                out[f"{cond}.{m}.justification"] = [_field(e, "justification") for e in entries]
+    out = {f: _number(entry.get(f)) for f in FIELDS} | {"justification": _text(entry.get("justification"))}
+    if entry.get("llm_score") is None:
+        out["llm_score"] = _number(entry["accuracy"] if "accuracy" in entry else entry.get("score"))
     return out
+
+
+def _loose_table(rows: list[dict[str, Any]]) -> Any:
+    """Return judge rows of any encoding as an Arrow table in the released layout: names as
+    text, blocks as objects (`_as_block`) of metrics (`_metric`); a name no row has, or a
+    condition null in every row, left out (a cell that is not a block: every metric null)."""
+    import pyarrow as pa
+
+    names = [k for k in NAMES if any(k in r for r in rows)]
+    conditions = tuple(c for c in schema.CONDITIONS if any(r.get(c) is not None for r in rows))
+    canonical = [
+        {k: None if (v := r.get(k)) is None else str(v) for k in names}
+        | {
+            c: None if (v := r.get(c)) is None else {m: _metric(_as_block(v), m) for m in schema.METRICS}
+            for c in conditions
+        }
+        for r in rows
+    ]
+    table = pa.Table.from_pylist(canonical, schema=_arrow_schema(conditions))
+    return table.drop_columns([k for k in NAMES if k not in names])
 
 
 def _arrow_schema(conditions: tuple[str, ...]) -> Any:
@@ -216,20 +206,14 @@ def _arrow_table(data: bytes, conditions: tuple[str, ...]) -> Any:
     return table
 
 
-def _arrow_judge_columns(data: bytes, justifications: bool, conditions: tuple[str, ...]) -> Columns | None:
-    """Return a judge config's bytes in the released layout as `judge_columns` gives them,
-    read by Arrow's JSON reader (`_arrow_table`, `conditions` those of its first line); None
-    when they are not that layout exactly (a malformed or cut line, another encoding or
-    spelling, NaN: the line-by-line pass decides)."""
-    table = _arrow_table(data, conditions)
-    if table is None or not _released_layout(table, data.count(b"\n") + (not data.endswith(b"\n") and bool(data))):
-        return None
-    if any(map(_not_finite, table.columns)):  # NaN or Infinity: Arrow reads them, JSON has neither
-        return None
+def _columns(table: Any, justifications: bool) -> Columns:
+    """Return a judge table in the released layout as `judge_columns` gives its columns."""
+    import pyarrow.compute as pc
+
     out: Columns = {}
-    for k in NAMES:
+    for k in (k for k in NAMES if k in table.column_names):
         codes = table.column(k).combine_chunks().dictionary_encode()
-        out[k] = (codes.indices.to_numpy(zero_copy_only=False).astype(np.int32), codes.dictionary.to_pylist())
+        out[k] = (pc.fill_null(codes.indices, -1).to_numpy().astype(np.int32), codes.dictionary.to_pylist())
     for cond in [c for c in schema.CONDITIONS if c in table.column_names]:
         block = table.column(cond)
         if block.null_count == len(block):
@@ -273,22 +257,25 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
     """Return a judge config (its JSON-lines files, or rows) as flat columns: id / generator /
     difficulty as (codes, uniques), `cond.metric.field` arrays (llm_score float64, to be snapped;
     the published scores float32, as the tidy frames keep them) and
-    `cond.metric.justification` values when asked, for every condition with a block in some row;
-    with `bad`, `cut` (`decode_rows`) and `unknown`, the first row's condition-like columns
-    that are not known conditions. A loose row's metric is its first non-null spelling (when an
-    object), its verdict `llm_score` or else `accuracy` (when present) or `score`, its numbers
-    coerced (`_to_float`); a block neither an object nor JSON text of one is null."""
+    `cond.metric.justification` Arrow strings when asked, for every condition with a block in
+    some row; with `bad`, `cut` (`decode_rows`) and `unknown`, the first row's condition-like
+    columns that are not known conditions. Files in the released layout are read by Arrow's
+    JSON reader (`_arrow_table`); any other rows are put in that layout line by line
+    (`_loose_table`), and both give their columns one way (`_columns`)."""
     read = {s: cache.read_input(s) for s in sources if isinstance(s, Path)}
     if len(read) == len(sources):
         data = b"".join(read.values())
         head = _head(data)
-        fast = _arrow_judge_columns(data, justifications, tuple(c for c in schema.CONDITIONS if c in head))
+        table = _arrow_table(data, tuple(c for c in schema.CONDITIONS if c in head))
+        lines = data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
         del data
-        if fast is not None:
-            return {**fast, "bad": [], "cut": None, "unknown": unknown_conditions(head)}
+        # not the released layout exactly (a malformed or cut line, another encoding or spelling,
+        # NaN or Infinity, which Arrow reads and JSON has not): the line-by-line pass decides
+        if table is not None and _released_layout(table, lines) and not any(map(_not_finite, table.columns)):
+            return {**_columns(table, justifications), "bad": [], "cut": None, "unknown": unknown_conditions(head)}
     rows, found = decode_rows(sources, read)
     found["unknown"] = unknown_conditions(found.pop("head"))
-    return {**_row_judge_columns(rows, justifications), **found}
+    return {**_columns(_loose_table(rows), justifications), **found}
 
 
 def _arrow_generator_columns(data: bytes) -> Columns | None:

@@ -233,37 +233,45 @@ def _openai(name, args):
     return {"type": "function", "id": "c", "function": {"name": name, "arguments": args}}
 
 
-COLUMN_CASES = [
-    [_openai("f", '{"x": 1, "y": null}'), _openai("g", "{}")],  # released shape, a null key
-    [_openai("f", '{"big": 12345678901234567890123}')],  # an integer orjson would make a float
-    [_openai("f", "  ")],  # empty arguments text: no arguments
-    [_openai("f", "null")],  # JSON null: no arguments
-    [_openai("f", '{"x": NaN}')],  # what orjson rejects and the standard library reads
-    [_openai("f", '{"x": 1')],  # malformed arguments: unparseable
-    [_openai("f", "[1, 2]")],  # arguments that are not an object: unparseable
-    [_openai("", "{}")],  # no tool name: unparseable (by the general path)
-    [_openai("f", {"x": 1, "y": None})],  # arguments as an object (datasets' structs)
-    [{"name": "f", "arguments": '{"x": 2}'}],  # flat call
-    '[{"name": "f", "arguments": {"x": 3}}]',  # a plan stored as text
-    "<think>t</think>```json\n[]\n```",  # text read by the authors' rules: an empty plan
-    [],
-    None,
-    float("nan"),
-    "not json",
+def _calls(*pairs) -> list[dict]:
+    """Return canonical calls from (name, arguments) pairs."""
+    return [{"name": n, "arguments": a} for n, a in pairs]
+
+
+# a call list in every encoding the loader meets -> what `try_normalize_calls` makes of it
+CALL_CASES = [
+    ([_openai("f", '{"x": 1, "y": null}'), _openai("g", "{}")], (_calls(("f", {"x": 1}), ("g", {})), None)),
+    ([_openai("f", '{"big": 12345678901234567890123}')], (_calls(("f", {"big": 12345678901234567890123})), None)),
+    ([_openai("f", "  ")], (_calls(("f", {})), None)),  # empty arguments text: no arguments
+    ([_openai("f", "null")], (_calls(("f", {})), None)),  # JSON null: no arguments
+    ([_openai("f", '{"x": 1')], (None, "unparseable: arguments are not valid JSON: Expecting ',' delimiter")),
+    ([_openai("f", "[1, 2]")], (None, "unparseable: arguments must be an object, got list")),
+    ([_openai("", "{}")], (None, "unparseable: a call has no tool name")),
+    ([_openai("f", {"x": 1, "y": None})], (_calls(("f", {"x": 1})), None)),  # arguments as an object (structs)
+    ([{"name": "f", "arguments": '{"x": 2}'}], (_calls(("f", {"x": 2})), None)),  # flat call
+    ('[{"name": "f", "arguments": {"x": 3}}]', (_calls(("f", {"x": 3})), None)),  # a plan stored as text
+    ("<think>t</think>```json\n[]\n```", ([], None)),  # text read by the authors' rules: an empty plan
+    ([], ([], None)),
+    (None, (None, "unparseable: null output")),
+    (float("nan"), (None, "unparseable: null output")),
+    ("not json", (None, "unparseable: malformed JSON: Expecting value at char 0")),
 ]
 
 
-def test_call_column_equals_the_per_value_normaliser_on_every_encoding():
-    """normalize_call_column is try_normalize_calls of each value, whatever the mix in the column."""
-    want = [C.try_normalize_calls(v) for v in COLUMN_CASES]
-    assert C.normalize_call_column(COLUMN_CASES) == want
-    assert want[1][0][0]["arguments"]["big"] == 12345678901234567890123  # exact, not a float
-    no_long = [v for i, v in enumerate(COLUMN_CASES) if i != 1]  # a column without long integers
-    assert C.normalize_call_column(no_long) == [C.try_normalize_calls(v) for v in no_long]
+@pytest.mark.parametrize(("value", "want"), CALL_CASES)
+def test_every_call_encoding_normalises_to_its_canonical_calls(value, want):
+    """Each encoding of a call list gives the canonical calls written out here, or its reason."""
+    assert C.try_normalize_calls(value) == want
 
 
-def test_tool_fast_path_equals_the_general_reading():
-    """A tool in the released encoding normalises as the general path reads its JSON text."""
+def test_arguments_keep_what_the_standard_library_reads():
+    """An integer of any length stays exact, and NaN (which orjson rejects) is read."""
+    calls, _ = C.try_normalize_calls([_openai("f", '{"x": NaN, "n": 12345678901234567890123}')])
+    assert np.isnan(calls[0]["arguments"]["x"]) and calls[0]["arguments"]["n"] == 12345678901234567890123
+
+
+def test_a_tool_in_the_released_encoding_normalises_as_its_json_text():
+    """A tool as an object (the released encoding) and as JSON text give one canonical schema."""
     tool = {
         "type": "function",
         "function": {
@@ -360,7 +368,7 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     """A judge file (the loader's read) and the same rows as Python values (`datasets`' rows, a
     static judge's frame: `build_verdicts(DataFrame)`) give the same verdicts, justifications,
     exclusions and unknown columns: one decoding (`decode.judge_columns`) for both."""
-    from ajb_utils.data.build import build_verdicts, judge_verdicts, raw_notes, with_justifications
+    from ajb_utils.data.build import build_verdicts
     from ajb_utils.data.read import frame_rows, read_files
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
 
@@ -379,10 +387,6 @@ def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justif
     pd.testing.assert_frame_equal(out[0][0], out[1][0], check_exact=True)
     pd.testing.assert_frame_equal(out[0][1], out[1][1], check_exact=True)
     assert from_file.unknown == from_rows.unknown == (["with_gt_cot"] if case == "an unknown condition" else [])
-    if justifications:  # the rationales alone (a load whose verdicts are kept): the read's frame exactly
-        frame, at = judge_verdicts(from_file, "judge_x", index, [])
-        notes = raw_notes(read_files([path], "judge", True))
-        pd.testing.assert_frame_equal(with_justifications(frame, notes, at), out[0][0], check_exact=True)
 
 
 NAN = float("nan")

@@ -38,12 +38,11 @@ from ajb_utils.data.build import (
     judge_verdicts,
     kept_notes,
     notes_column,
-    raw_notes,
     release_memory,
     score_generations,
     tidy_verdicts,
 )
-from ajb_utils.data.read import Raw, note_malformed, read_config, read_files
+from ajb_utils.data.read import Raw, noted, read_config, read_files
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
 from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
@@ -259,7 +258,7 @@ def read_bench(
         messages += generator_messages
         frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
         for run in generator_runs:  # made with `python -m ajb_judge generate`
-            raw = note_malformed(run.name, read_files([run.path], "generator"), messages)
+            raw = noted(run.name, read_files([run.path], "generator"), messages)
             frames.append(build_generations(raw, run.name, records, excl, messages))
             messages.append(f"loaded generator run {run.name!r}")
         generations = categorize(score_generations(frames, records), orders)
@@ -267,12 +266,9 @@ def read_bench(
         release_memory()  # the scorer's call tables
         messages += judge_messages
         index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
-        reads = [
-            ("release", j, functools.partial(read, j, kind="judge", justifications=justifications)) for j in wanted
-        ]
-        reads += [("run", r.name, functools.partial(_read_run, r, justifications, messages)) for r in judge_runs]
-        judge_row = functools.partial(_judge_row, runs=judge_runs, label=src.label, synthetic=card.synthetic)
-        judges_tbl, tidy = _verdicts(reads, index, records, orders, excl, messages, justifications, judge_row)
+        judges_tbl, tidy = _verdicts(
+            wanted, judge_runs, read, index, records, orders, excl, messages, justifications, src.label, card.synthetic
+        )
     return Bench(
         records=records,
         generations=generations,
@@ -287,50 +283,47 @@ def read_bench(
     )
 
 
-def _read_run(run: Run, justifications: bool, messages: list[str]) -> Raw:
-    """Return the rows of a judge run (its malformed lines said in `messages`)."""
-    return note_malformed(run.name, read_files([run.path], "judge", justifications), messages)
-
-
 def _verdicts(
-    reads: list[tuple[str, str, Any]],
+    wanted: list[str],
+    runs: list[Run],
+    read: Any,
     index: GenerationIndex,
     records: pd.DataFrame,
     orders: dict[str, list[str]],
     excl: list[Excluded],
     messages: list[str],
     justifications: bool,
-    judge_row: Any,
+    label: str,
+    synthetic: bool,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return (the judges table, the tidy verdicts) of the judge configs and runs, read one at a
-    time (`reads`: kind, name, a read) and each freed once its verdicts are kept (`judge_row`:
-    a judges-table row of kind, name and frame)."""
+    """Return (the judges table, the tidy verdicts) of the released judge configs `wanted` (each
+    read by `read`) and the judge runs, read one at a time, each freed once its verdicts are kept."""
     verdicts: list[pd.DataFrame] = []
     notes: list[Any] = []  # the kept rows' rationales, judge by judge
     judge_rows: list[dict[str, Any]] = []
-    for kind, name, read in reads:
-        raw = read()
-        frame, at = _judge_frame(raw, name, index, kind == "run", excl, messages)
+    for name, run in [*((j, None) for j in wanted), *((r.name, r) for r in runs)]:
+        if run is None:
+            raw = read(name, kind="judge", justifications=justifications)
+        else:
+            raw = noted(name, read_files([run.path], "judge", justifications), messages)
+        frame, at = _judge_frame(raw, name, index, run is not None, excl, messages)
         if at is not None:
             verdicts.append(frame)
-            notes += [kept_notes(raw_notes(raw), at)] if justifications else []
-            judge_rows.append(judge_row(kind, name, frame))
+            notes += [kept_notes(raw, at)] if justifications else []
+            judge_rows.append(_judge_row(name, run, frame, label, synthetic))
         del raw
         release_memory()
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
-    if justifications:  # before `judge`, as `build.with_justifications` places it
+    if justifications:  # before `judge`, as `build_verdicts` places it
         tidy.insert(tidy.columns.get_loc("judge"), "justification", notes_column(notes))
     return judges_tbl, tidy
 
 
-def _judge_row(
-    kind: str, name: str, frame: pd.DataFrame, runs: list[Run], label: str, synthetic: bool
-) -> dict[str, Any]:
-    """Return the `judges` row of a released judge config or a run."""
-    if kind == "release":
+def _judge_row(name: str, run: Run | None, frame: pd.DataFrame, label: str, synthetic: bool) -> dict[str, Any]:
+    """Return the `judges` row of a released judge config (`run` None) or a run."""
+    if run is None:
         return judge_meta(name, "release", synthetic, conditions=schema.MAIN_CONDITIONS)
-    run = next(r for r in runs if r.name == name)
     origin = "sample run" if run.shipped and label == "sample" else "run"
     conditions = sorted(frame["condition"].unique().tolist())
     return judge_meta(name, origin, run.meta.get("synthetic", False), run.meta, conditions)
@@ -352,7 +345,6 @@ def _judge_frame(
 ) -> tuple[pd.DataFrame, Any]:
     """Return one judge config's (or run's) verdicts without rationales and the rows kept; a run
     (`skip`) that is not a judge config gives an empty frame and None, saying so."""
-    _report_unknown(name, raw, messages)
     try:
         frame, at = judge_verdicts(raw, name, index, excl)
     except IncompleteDataError:
@@ -364,13 +356,3 @@ def _judge_frame(
         log.warning(messages[-1])
         return pd.DataFrame(), None
     return compact(frame), at
-
-
-def _report_unknown(config: str, raw: Raw, messages: list[str]) -> None:
-    """Say which condition-like columns of a judge config are not known conditions (not read)."""
-    if raw.unknown:
-        messages.append(
-            f"judge config {config!r}: column(s) {raw.unknown} are not known "
-            f"conditions ({', '.join(schema.CONDITIONS)}); not read"
-        )
-        log.warning(messages[-1])

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import decode, schema
-from ajb_utils.calls import normalize_call_column, normalize_tools
+from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.read import Raw, frame_rows, read_files
 from ajb_utils.data.rules import (
@@ -94,7 +94,7 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     require_columns(rows, "main", schema.REQUIRED_MAIN)
     if raw.bad:
         excl.append(malformed("main", raw.bad))
-    parsed = normalize_call_column(rows["expected_tool_calls"].tolist())
+    parsed = [try_normalize_calls(v) for v in rows["expected_tool_calls"]]
     ok = np.array([p[0] is not None for p in parsed], dtype=bool)
     if (~ok).any():
         excl.append(exclusions("main", rows[~ok], BAD_RECORD))
@@ -181,7 +181,7 @@ def build_generations(
     rows = rows.copy()
     rows["generator"] = generator
     rows["id"] = rows["id"].astype(str)
-    parsed = normalize_call_column(rows["generated_tool_calls"].tolist())
+    parsed = [try_normalize_calls(v) for v in rows["generated_tool_calls"]]
     calls = [p[0] for p in parsed]
     reason = _generation_reasons(rows, calls, [p[1] for p in parsed], records)
     note = authors_rule_note(rows, calls, generator)
@@ -269,25 +269,11 @@ class GenerationIndex:
             "difficulty": DIFFICULTY_DTYPE,
         }
 
-    @functools.cached_property
-    def _sorted(self) -> tuple[np.ndarray, np.ndarray]:
-        """Return (order, sorted keys) of the valid keys; BenchDataError if a key repeats (the
-        join below is many-to-one, checked here once)."""
-        valid = np.flatnonzero(self.keys >= 0)
-        order = valid[np.argsort(self.keys[valid], kind="stable")]
-        ordered_keys = self.keys[order]
-        if (ordered_keys[1:] == ordered_keys[:-1]).any():
-            raise BenchDataError("two valid generations share one (record, generator, difficulty) key")
-        return order, ordered_keys
-
     def position(self, key: np.ndarray) -> np.ndarray:
         """Return for each generation key the row of its generation (-1 if none): a checked
-        many-to-one join."""
-        order, ordered_keys = self._sorted
-        if not len(ordered_keys):
-            return np.full(len(key), -1, dtype=np.int64)
-        at = np.minimum(np.searchsorted(ordered_keys, key), len(ordered_keys) - 1)
-        return np.where((key >= 0) & (ordered_keys[at] == key), order[at], -1)
+        many-to-one join (`lookup`: a valid key twice is an error)."""
+        valid = np.flatnonzero(self.keys >= 0)
+        return np.append(valid, -1)[lookup(key, self.keys[valid])]  # (-1, no match: the appended -1)
 
     def codes(self, key: np.ndarray) -> dict[str, np.ndarray]:
         """Return the id / generator / difficulty category codes of generation keys."""
@@ -356,7 +342,9 @@ def build_verdicts(
     raw = raw if isinstance(raw, Raw) else read_files([frame_rows(raw)], "judge", justifications)
     index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
     frame, at = judge_verdicts(raw, judge, index, excl)
-    return with_justifications(frame, raw_notes(raw), at) if justifications else frame
+    if justifications:  # before `judge`
+        frame.insert(frame.columns.get_loc("judge"), "justification", notes_column([kept_notes(raw, at)]))
+    return frame
 
 
 def judge_verdicts(
@@ -389,22 +377,15 @@ def judge_verdicts(
     return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], excl), at
 
 
-def raw_notes(raw: Raw) -> dict[str, Any]:
-    """Return a judge config's justifications, `cond.metric.justification` -> an Arrow string
-    array (one per row), for every condition it carries (in schema order)."""
-    names = [f"{c}.{m}.justification" for c in present_conditions(raw.rows) for m in schema.METRICS]
-    return {name: raw.notes[name] for name in names}
-
-
-def kept_notes(notes: dict[str, Any], at: np.ndarray) -> Any:
-    """Return the rationales (`raw_notes`) of a config's rows `at`, in the order of its verdict
-    frame (`judge_verdicts`): the conditions in turn, the metrics within each, as one
+def kept_notes(raw: Raw, at: np.ndarray) -> Any:
+    """Return a judge config's rationales of its rows `at` in the order of its verdict frame
+    (`judge_verdicts`: the conditions in turn, the metrics within each), as one
     dictionary-encoded Arrow array."""
     import pyarrow as pa
 
     rows = pa.array(at, pa.int64())
-    kept = [values.take(rows) for values in notes.values()]  # (Arrow arrays or chunked arrays)
-    chunks = [c for values in kept for c in getattr(values, "chunks", [values])]
+    names = [f"{c}.{m}.justification" for c in present_conditions(raw.rows) for m in schema.METRICS]
+    chunks = [chunk for name in names for chunk in raw.notes[name].take(rows).chunks]
     return pa.chunked_array(chunks, pa.string()).dictionary_encode().combine_chunks()
 
 
@@ -414,15 +395,6 @@ def notes_column(parts: list[Any]) -> pd.Categorical:
     import pyarrow as pa
 
     return pa.chunked_array(parts, pa.dictionary(pa.int32(), pa.string())).to_pandas().array
-
-
-def with_justifications(frame: pd.DataFrame, notes: dict[str, Any], at: np.ndarray) -> pd.DataFrame:
-    """Return `frame` (`judge_verdicts` of a config, keeping its rows `at`) with the judges'
-    one-sentence rationales (`notes`, as `raw_notes` gives them) as a `justification` column
-    before `judge` (`kept_notes`; dictionary-encoded)."""
-    return frame.drop(columns=["judge", "match"]).assign(
-        justification=notes_column([kept_notes(notes, at)]), judge=frame["judge"], match=frame["match"]
-    )
 
 
 def _long_verdicts(
@@ -522,47 +494,14 @@ def compact(verdicts: pd.DataFrame) -> pd.DataFrame:
     return verdicts.astype(wide) if wide else verdicts
 
 
-def _stack(frames: list[pd.DataFrame], judges: list[str]) -> pd.DataFrame:
-    """Return the verdict frames stacked into one, each copied into columns made once and freed
-    from `frames` as soon as it is copied (no column exists three times); judge codes from `judges`."""
-    n = sum(map(len, frames))
-    dtypes = {c: frames[0][c].dtype for c in frames[0].columns}
-    dtypes["judge"] = pd.CategoricalDtype(judges)
-    out: dict[str, np.ndarray] = {}
-    start = 0
-    while frames:
-        f = frames.pop(0)
-        for col, dtype in dtypes.items():
-            if col == "judge":
-                values = np.full(len(f), judges.index(str(f[col].iloc[0])), dtype=np.int16)
-            else:
-                values = f[col].cat.codes.to_numpy() if isinstance(dtype, pd.CategoricalDtype) else f[col].to_numpy()
-            if col not in out:
-                out[col] = np.empty(n, dtype=values.dtype)
-            out[col][start : start + len(f)] = values
-        start += len(f)
-        del f
-        release_memory()
-    return pd.DataFrame(
-        {c: _categorical(v, dtypes[c]) if isinstance(dtypes[c], pd.CategoricalDtype) else v for c, v in out.items()},
-        copy=False,
-    )
-
-
 def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
     """Return the verdict frames as one frame (`frames` is emptied): dag_type from records,
     ordered categoricals, float32 scores."""
-    frames[:] = [f for f in frames if len(f)] or frames
-    shared = all(f[c].dtype == frames[0][c].dtype for f in frames for c in frames[0].columns if c != "judge")
-    if frames and len(frames[0]) and shared and all(list(f.columns) == list(frames[0].columns) for f in frames):
-        verdicts = _stack(frames, orders["judge"])
-    else:  # frames from different indexes, or none with rows
-        judges = orders["judge"]
-        frames[:] = [
-            f.assign(judge=_constant(str(f["judge"].iloc[0]), judges, len(f))) if len(f) else f for f in frames
-        ]
-        verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
-        frames.clear()
+    judges = pd.CategoricalDtype(orders["judge"])
+    for f in frames:
+        f["judge"] = f["judge"].astype(judges)
+    verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
+    frames.clear()
     if len(verdicts):
         dag_codes = records["dag_type"].cat.codes.to_numpy()
         verdicts["dag_type"] = pd.Categorical.from_codes(

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ajb_utils import cache as bench_cache
-from ajb_utils import decode
+from ajb_utils import decode, schema
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
 from ajb_utils.data.source import Card, Source, fetch
 
@@ -99,13 +99,14 @@ def arrow_typing_error(exc: BaseException) -> str | None:
     return None
 
 
-def _pylist(column: Any) -> list[Any]:
-    """Return an Arrow column as Python values, decoding datasets' Json feature (the JSON text
-    `datasets` stores for a column whose type changes between rows) back to the values."""
-    values = column.to_pylist()
-    if getattr(column.type, "extension_name", None) == "arrow.json":
-        return [None if v is None else json.loads(v) for v in values]
-    return values
+def dataset_rows(table: Any) -> list[dict[str, Any]]:
+    """Return the rows of a config's Arrow table as Python values, datasets' Json feature (the
+    JSON text `datasets` stores for a column whose type changes between rows) decoded back."""
+    rows = table.to_pylist()
+    for name in [f.name for f in table.schema if getattr(f.type, "extension_name", None) == "arrow.json"]:
+        for row in rows:
+            row[name] = None if row[name] is None else json.loads(row[name])
+    return rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -113,13 +114,20 @@ def _pylist(column: Any) -> list[Any]:
 # --------------------------------------------------------------------------------------------
 
 
-def note_malformed(config: str, raw: Raw, messages: list[str]) -> Raw:
+def noted(config: str, raw: Raw, messages: list[str]) -> Raw:
     """Return `raw`, saying in `messages` where its malformed lines are (file and line, the first
-    three; every one is also an exclusion)."""
+    three; every one is also an exclusion) and which condition-like columns of a judge config
+    are not known conditions (not read)."""
     if raw.bad:
         more = f" and {len(raw.bad) - 3} more" if len(raw.bad) > 3 else ""
         messages.append(
             f"config {config!r}: {len(raw.bad)} malformed JSON line(s) left out: {'; '.join(raw.bad[:3])}{more}"
+        )
+        log.warning(messages[-1])
+    if raw.unknown:
+        messages.append(
+            f"judge config {config!r}: column(s) {raw.unknown} are not known "
+            f"conditions ({', '.join(schema.CONDITIONS)}); not read"
         )
         log.warning(messages[-1])
     return raw
@@ -169,11 +177,10 @@ def read_config(
             messages.append(msg)
             log.warning(msg)
         else:
-            rows = pd.DataFrame({c: _pylist(table.column(c)) for c in table.column_names})
-            raw = read_files([frame_rows(rows)], kind, justifications)
-            return note_malformed(config, _checked(raw, config, card, files), messages)
+            raw = read_files([dataset_rows(table)], kind, justifications)
+            return noted(config, _checked(raw, config, card, files), messages)
     paths = [fetch(src, rel, revision) for rel in files]
-    return note_malformed(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
+    return noted(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
 
 
 def read_files(
@@ -200,19 +207,6 @@ def _raw(columns: decode.Columns) -> Raw:
     if columns["cut"] is not None:
         raise _cut(Path(columns["cut"][0]), columns["cut"][1])
     rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown")}
-    notes = {k: _text_array(rows.pop(k)) for k in list(rows) if k.endswith(".justification")}
+    notes = {k: rows.pop(k) for k in list(rows) if k.endswith(".justification")}
     rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
     return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []), notes)
-
-
-def _text_array(values: Any) -> Any:
-    """Return rationales as an Arrow string array (a loose file's non-text value as its JSON text)."""
-    import pyarrow as pa
-
-    if isinstance(values, (pa.Array, pa.ChunkedArray)):
-        return values
-    text = [
-        v if v is None or isinstance(v, str) else json.dumps(v, ensure_ascii=False, separators=(",", ":"))
-        for v in values
-    ]
-    return pa.array(text, pa.string())
