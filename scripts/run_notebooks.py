@@ -306,6 +306,12 @@ def render_pages(done: list[tuple[Task, Result]]) -> None:
         render_html(task.dest, task.html_dir, source_dir=task.notebook.parent, exporter=exporter)
 
 
+def quiet_papermill() -> None:
+    """Hide papermill's "Passed unknown parameter" warnings (in the process that executes): only
+    declared parameters are passed, and papermill's own check misses PEP 604 annotations."""
+    logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
+
+
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Result]:
     """Return the Results of the tasks, `jobs` at a time in a process pool, each line printed in
     notebook order; the RUN_LAST notebooks start when all the others have ended. A data-source error
@@ -316,7 +322,7 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Res
     batches = [[t for t in tasks if t.notebook.stem not in RUN_LAST], [t for t in tasks if t.notebook.stem in RUN_LAST]]
     done: list[tuple[Task, Result]] = []  # finished, page not rendered yet
     spawn = multiprocessing.get_context("spawn")  # workers start fresh: a fork would copy this process's build
-    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=spawn) as pool:
+    with concurrent.futures.ProcessPoolExecutor(max(1, jobs), mp_context=spawn, initializer=quiet_papermill) as pool:
         for batch in batches:
             futures = [pool.submit(run_task, t) for t in batch]
             render_pages(done)
@@ -367,8 +373,6 @@ def execute(spec: dict[str, Any], notebooks: list[Path], args: RunOptions) -> in
     """Execute checked notebooks as `args` (parse_args) say; return the exit status: 0 all ok, 1 a
     notebook failed, 2 a data-source error inside a notebook (said in one line)."""
     os.environ.update(kernel_environment())
-    # Only declared parameters are passed; papermill's own check misses PEP 604 annotations.
-    logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
     failed_dir = args.failed_dir or SCRATCH_DIR / "failed"
     runs, forced = plan_runs(spec, notebooks, args.params)
     if forced:

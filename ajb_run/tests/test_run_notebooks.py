@@ -159,11 +159,12 @@ def pool_runs(tmp_path_factory) -> dict:
     nbdir.mkdir()
     slow = f"import pathlib, time\ntime.sleep(3)\npathlib.Path({str(marker)!r}).write_text('x')\n"
     _write_nb(nbdir / "01_slow.ipynb", slow + "print(a * 2, b, 'c' in globals())")
-    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b, c)", params=PARAMS_CELL + "c: int = 0  # only here\n")
+    pep604 = "d: int | None = None  # papermill's own parameter check misses this annotation\n"
+    _write_nb(nbdir / "02_defaults.ipynb", "print(a, b, c)", params=PARAMS_CELL + "c: int = 0  # only here\n" + pep604)
     _write_nb(nbdir / "03_streams.ipynb", "import sys\nfor i in range(50): print(i); print('e', file=sys.stderr)")
     _write_nb(nbdir / "18_scorecard.ipynb", f"import pathlib; print(pathlib.Path({str(marker)!r}).exists())")
     params = tmp / "p.yaml"
-    params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_slow": {"b": "x"}}))
+    params.write_text(yaml.safe_dump({"default": {"a": 5, "c": 9}, "01_slow": {"b": "x"}, "02_defaults": {"d": 1}}))
     runs: dict = {"tmp": tmp, "nbdir": nbdir}
     for jobs, only in (("2", []), ("1", ["--only", "01", "02", "03"])):  # --jobs 2 first: no marker yet
         out = tmp / f"out{jobs}"
@@ -185,6 +186,8 @@ def test_injected_parameters_are_filtered_to_declared(pool_runs) -> None:
     assert "start_time" not in text and "output_path" not in text
     assert str(pool_runs["nbdir"]) not in text and str(out) not in text  # its input and output paths
     assert "WARNING" not in res.stderr and "KeyboardInterrupt" not in res.stderr, res.stderr
+    assert "d = 1" in _injected(out / "02_defaults.ipynb")  # declared, so passed
+    assert "Passed unknown parameter" not in res.stdout + res.stderr  # nor called unknown, in any worker
 
 
 @pytest.mark.slow
