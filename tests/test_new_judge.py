@@ -22,7 +22,7 @@ from ajb_utils.paths import NOTEBOOKS_DIR, REPO_ROOT, SAMPLE_DIR
 from ajb_utils.tables import new_judge as ext
 
 sys.path.insert(0, str(Path(__file__).parent))
-from notebook_cells import run_cells  # noqa: E402
+from notebook_cells import notebook_figure, run_cells  # noqa: E402
 
 NB = NOTEBOOKS_DIR / "15_new_judge.ipynb"
 J1, J2, NEW = "judge_gpt_5_4", "judge_qwq_32b", "my_judge"
@@ -305,3 +305,19 @@ def test_two_static_runs_and_an_api_run_in_one_table(tmp_path: Path, monkeypatch
     fig, axes = notebook_figure("15", ["colours = ["], bench, cells=cells, runs=runs, metas=list(metas.values()))
     assert len(axes) == 2 and len(axes[0].get_legend_handles_labels()[0]) == 4  # the six's range + 3 runs
     figures.close_all()
+
+
+def test_the_runs_figure_draws_a_run_of_one_condition(tiny) -> None:
+    """A run of with GT only (made with `--conditions with_gt`, or stopped by its budget) is drawn in
+    that condition's panel; the without-GT panel has nothing of it (no error on its empty cells)."""
+    one = tiny[~((tiny["judge"] == NEW) & (tiny["condition"] == "without_gt"))]
+    fig, axes = notebook_figure(
+        "15",
+        ["cells = tables.x2_runs_cells", 'labels = {m["run"]'],
+        bench=SimpleNamespace(verdicts=one),
+        runs=[NEW],
+        metas=[{"run": NEW, "model": "m", "synthetic": True}],
+        reference_judge=J1,
+        x2_by_generator=False,
+    )
+    assert [len(ax.containers) for ax in axes] == [1, 0]  # the run's error bars: with GT only
