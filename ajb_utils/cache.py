@@ -55,6 +55,7 @@ log = logging.getLogger("ajb_utils.cache")
 CACHE_ENV = "AJB_CACHE_DIR"
 FORMAT = 3  # bump when the on-disk layout below changes (3: no pickle, rationales dictionary-encoded)
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
+RECORD_FRAMES = ("records", "generations", "verdicts")  # the frames with a row per record (or more)
 BENCH_DIR = "bench"
 DIGEST = "sha256"  # the hash of every content key; it names the memo file, so a memo of another hash is never read
 DIGESTS_FILE = f"file_digests.{DIGEST}.json"
@@ -327,13 +328,21 @@ def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
     return column.to_pandas()
 
 
-def read_frame(folder: Path, name: str, layout: dict[str, Any], drop: tuple[str, ...] = ()) -> pd.DataFrame:
+def read_frame(
+    folder: Path, name: str, layout: dict[str, Any], drop: tuple[str, ...] = (), ids: list[str] | None = None
+) -> pd.DataFrame:
     """Return one frame written by `write_frame`, without the columns in `drop` (only the other
-    columns are read; Parquet read with memory mapping, each column its own block)."""
+    columns are read; Parquet read with memory mapping, each column its own block) and, given
+    `ids`, only the rows of those records (the file filtered as it is read)."""
     columns = [c for c in layout["columns"] if c not in drop]
-    table = pq.read_table(folder / f"{name}.parquet", memory_map=True, columns=columns, read_dictionary=FREE_TEXT)
+    if ids is not None and "id" in layout["categories"]:  # stored as codes
+        code = {v: k for k, v in enumerate(layout["categories"]["id"])}
+        ids = [code[i] for i in ids if i in code]
+    rows = None if ids is None else [("id", "in", ids)]
+    path = folder / f"{name}.parquet"
+    table = pq.read_table(path, memory_map=True, columns=columns, read_dictionary=FREE_TEXT, filters=rows)
     values = {c: _decoded(table.column(c), c, layout) for c in columns}
-    return pd.DataFrame(values, index=pd.RangeIndex(layout["rows"]), columns=columns, copy=False)
+    return pd.DataFrame(values, index=pd.RangeIndex(table.num_rows), columns=columns, copy=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -353,15 +362,21 @@ def build_meta(folder: Path) -> dict[str, Any] | None:
 
 
 def read_build(
-    folder: Path, drop: dict[str, tuple[str, ...]] | None = None
+    folder: Path, drop: dict[str, tuple[str, ...]] | None = None, ids: list[str] | None = None
 ) -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
-    """Return (frames, meta) of a complete build, each frame without its columns in `drop`."""
+    """Return (frames, meta) of a complete build, each frame without its columns in `drop`; given
+    `ids`, the records, generations and verdicts of those records only."""
     meta = build_meta(folder)
     if meta is None:
         raise FileNotFoundError(f"{folder} holds no complete build")
     drop = drop or {}
     with gc_paused():  # the call lists' millions of objects, made at once
-        frames = {name: read_frame(folder, name, meta["layouts"][name], drop.get(name, ())) for name in FRAMES}
+        frames = {
+            name: read_frame(
+                folder, name, meta["layouts"][name], drop.get(name, ()), ids if name in RECORD_FRAMES else None
+            )
+            for name in FRAMES
+        }
     return frames, meta
 
 

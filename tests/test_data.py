@@ -312,3 +312,27 @@ def test_an_unknown_condition_column_is_reported_not_dropped_silently(tmp_path, 
     bench = load_bench(root, engine=engine, runs=None, cache=False)
     assert any("with_gt_v2" in m and "not known" in m for m in bench.messages), bench.messages
     assert set(bench.verdicts["condition"].astype(str)) == {"with_gt", "without_gt"}
+
+
+def test_ids_read_only_those_records_rows_of_the_build(tmp_path, monkeypatch):
+    """`load_bench(ids=...)` gives exactly the rows of the whole read that belong to those records
+    (records, generations, verdicts, rationales included); the exclusions and judges stay whole."""
+    monkeypatch.setenv("AJB_CACHE_DIR", str(tmp_path / "cache"))
+    whole = load_bench("sample", justifications=True)
+    ids = sorted(whole.records["id"].astype(str))[3:5]
+    some = load_bench("sample", justifications=True, ids=ids)
+    for name in ("records", "generations", "verdicts"):
+        frame = getattr(whole, name)
+        expected = frame[frame["id"].astype(str).isin(ids)].reset_index(drop=True)
+        assert len(expected) > 0
+        pd.testing.assert_frame_equal(getattr(some, name), expected)
+    pd.testing.assert_frame_equal(some.judges, whole.judges)
+    pd.testing.assert_frame_equal(some.exclusions, whole.exclusions)
+
+
+def test_ids_the_source_does_not_hold_are_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("AJB_CACHE_DIR", str(tmp_path / "cache"))
+    with pytest.raises(BenchDataError, match="1 record id.*not in this source: no_such_record"):
+        load_bench("sample", ids=["no_such_record"])
+    with pytest.raises(BenchDataError, match="not with cache=False"):
+        load_bench("sample", ids=["no_such_record"], cache=False)

@@ -191,6 +191,7 @@ def load_bench(
     justifications: bool = False,
     cache: bool = True,
     calls: bool = True,
+    ids: list[str] | None = None,
 ) -> Bench:
     """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
 
@@ -207,15 +208,22 @@ def load_bench(
     decoded are the ones used). justifications: keep the judges' one-sentence rationales in
     `verdicts` (more memory). cache: read the build of these inputs (`build_bench`, made when
     missing; a copy of a source elsewhere reads the same build); False reads the files every
-    time. Raises BenchDataError (one line) for a source it cannot read, IncompleteDataError for
-    a file cut short.
+    time. ids: only these records' rows of records, generations and verdicts, read from the build
+    (a few cases with their rationales, say, without every other rationale); a BenchDataError names
+    the ids the source does not hold. Raises BenchDataError (one line) for a source it cannot read,
+    IncompleteDataError for a file cut short.
     """
     if not cache:
+        if ids is not None:
+            raise BenchDataError("ids selects rows of the build: not with cache=False")
         return read_bench(source, generators, judges, revision, runs, _engine(engine), justifications)
     folder, label = _built(source, generators, judges, revision, runs, engine)
     drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
     drop |= {} if justifications else {"verdicts": ("justification",)}
-    frames, meta = bench_cache.read_build(folder, drop)
+    frames, meta = bench_cache.read_build(folder, drop, None if ids is None else [str(i) for i in ids])
+    unknown = [] if ids is None else sorted(set(map(str, ids)) - set(frames["records"]["id"].astype(str)))
+    if unknown:
+        raise BenchDataError(f"{len(unknown)} record id(s) not in this source: {', '.join(unknown[:5])}")
     release_memory()  # the Parquet read's buffers, freed, back to the system
     here = resolve_source(source).location  # the build's messages name the files where they were read
     note = f"{BUILD_NOTE} ({bench_cache.BENCH_DIR}/{folder.name}); load_bench(..., cache=False) reads the files again"
