@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ajb_run import parameter_files
+from bench_cells import notebook_params
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -37,11 +37,7 @@ def main() -> None:
     ap.add_argument("notebook", help="the notebook's number, e.g. 03")
     ap.add_argument("--params", type=Path, default=Path("papermill_params/full.yaml"))
     args = ap.parse_args()
-    (notebook,) = (REPO / "notebooks").glob(f"{args.notebook}_*.ipynb")
-    spec = parameter_files.load_parameter_file(REPO / args.params)
-    params, _ = parameter_files.filter_params(
-        parameter_files.params_for(spec, notebook.stem), parameter_files.declared_parameters(notebook)
-    )
+    notebook, params = notebook_params(args.notebook, args.params)
     import matplotlib
 
     matplotlib.use("Agg")

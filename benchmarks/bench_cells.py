@@ -18,8 +18,6 @@ import os
 import tempfile
 from pathlib import Path
 
-import papermill
-
 from ajb_run import parameter_files
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,6 +34,16 @@ def cell_times(executed: Path) -> list[tuple[float, int, str]]:
     return out
 
 
+def notebook_params(number: str, params_file: Path) -> tuple[Path, dict]:
+    """Return notebook `number`'s path and the parameters a parameter file gives it (the runner's resolution)."""
+    (notebook,) = (REPO / "notebooks").glob(f"{number}_*.ipynb")
+    spec = parameter_files.load_parameter_file(REPO / params_file)
+    params, _ = parameter_files.filter_params(
+        parameter_files.params_for(spec, notebook.stem), parameter_files.declared_parameters(notebook)
+    )
+    return notebook, params
+
+
 def main() -> None:
     """Run the notebook once and print its slowest cells."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -43,12 +51,10 @@ def main() -> None:
     ap.add_argument("--params", type=Path, default=Path("papermill_params/full.yaml"))
     ap.add_argument("--top", type=int, default=10)
     args = ap.parse_args()
+    import papermill  # here: bench_cell_memory.py imports this module and measures its own memory
+
     out = Path(tempfile.mkdtemp(prefix="ajb_cells_"))
-    (notebook,) = (REPO / "notebooks").glob(f"{args.notebook}_*.ipynb")
-    spec = parameter_files.load_parameter_file(REPO / args.params)
-    params, _ = parameter_files.filter_params(
-        parameter_files.params_for(spec, notebook.stem), parameter_files.declared_parameters(notebook)
-    )
+    notebook, params = notebook_params(args.notebook, args.params)
     executed = out / notebook.name
     la0 = os.getloadavg()[0]
     papermill.execute_notebook(

@@ -62,21 +62,18 @@ def compare_sample(generator: subprocess.Popen, out: Path) -> list[str]:
     ]
 
 
-def released() -> None:
-    """Give the heap the build step freed back to the system (`ajb_utils.data.build.release_memory`)."""
+def build(source: str, revision: str | None) -> int:
+    """Build the bench of `source` at `revision` once (`build_bench`: the tidy frames written to a folder
+    named by the input digests, which the notebooks then read), print what it found (`report_bench`, from
+    a read without the call lists) and return that status; the memory the read freed goes back to the
+    system before the kernels start."""
+    from ajb_utils.data import build_bench, load_bench
     from ajb_utils.data.build import release_memory
 
-    release_memory()
-
-
-def build(source: str, revision: str | None):
-    """Return the Bench of `source` at `revision` after building it once (`build_bench`: the tidy frames
-    written to a folder named by the input digests, which the notebooks then read), without the call
-    lists: what the build step reports needs the scores, exclusions and verdicts only."""
-    from ajb_utils.data import build_bench, load_bench
-
     print(f"  built: {rn.shown(build_bench(source, revision=revision))}/")
-    return load_bench(source, revision=revision, calls=False)
+    status = report_bench(load_bench(source, revision=revision, calls=False))
+    release_memory()
+    return status
 
 
 def report_bench(bench) -> int:
@@ -133,8 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         with start_sample(made) if source == "sample" else contextlib.nullcontext() as generator:  # waits on an error
             beside = "; `python -m ajb_sample` remakes the sample beside it" * (generator is not None)
             print(f"[1/3] building the bench from {source!r} (read once{beside}) ...", flush=True)
-            status = report_bench(build(source, shared.get("revision")))
-            released()  # what the build and its report freed goes back to the system before the kernels start
+            status = build(source, shared.get("revision"))
             status |= check_sample(generator, made, source)
     if args.skip_notebooks:
         return status
