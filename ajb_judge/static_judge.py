@@ -373,57 +373,44 @@ def static_verdicts(
 
 
 def _static_frame(bench: Any, conditions: list[str], gens: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Return the static verdict frame of `conditions` computed from the inputs."""
+    """Return the static verdict frame of `conditions` computed from the inputs (names and texts as categories)."""
     recs = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
-    ids = gens["id"].astype(str).to_numpy()
     calls = gens["generated_calls"].tolist()
-    parts: list[pd.DataFrame] = []
-    base = {
-        "id": ids,
-        "generator": gens["generator"].astype(str).to_numpy(),
-        "difficulty": gens["difficulty"].astype(str).to_numpy(),
-        "dag_type": gens["dag_type"].astype(str).to_numpy(),
-    }
+    llm, justs = [], []  # one block per (condition, metric), conditions outermost
     tix_cache: dict[str, ToolIndex] = {}
     for cond in conditions:
         if cond in ("without_gt", "without_gt_05"):
-            sc, justs = _without_reference_scores(recs, gens, 0.5 if cond == "without_gt_05" else 1.0, tix_cache)
+            sc, cj = _without_reference_scores(recs, gens, 0.5 if cond == "without_gt_05" else 1.0, tix_cache)
         else:
             sc = _reference_scores(calls, _references(cond, bench, recs, gens, seed))
-            justs = {m: [_REF_JUST[m][v] for v in sc[m].to_numpy()] for m in METRICS}
+            cj = {m: [_REF_JUST[m][v] for v in sc[m].to_numpy()] for m in METRICS}
         for m in METRICS:
-            p = gens[P_COLS[m]].to_numpy(float) if P_COLS[m] in gens else np.full(len(gens), np.nan)
-            llm = sc[m].to_numpy(float)
-            parts.append(
-                pd.DataFrame(
-                    {
-                        **base,
-                        "condition": cond,
-                        "metric": m,
-                        "llm_score": llm,
-                        "justification": justs[m],
-                        "p": p,
-                        "match": 1.0 - np.abs(p - llm),
-                    }
-                )
-            )
-    cols = [
-        "id",
-        "generator",
-        "difficulty",
-        "dag_type",
-        "condition",
-        "metric",
-        "llm_score",
-        "justification",
-        "p",
-        "match",
-    ]
-    if not parts:
-        return pd.DataFrame(columns=cols)
-    out = pd.concat(parts, ignore_index=True)
-    out["judge"] = "static"
+            llm.append(sc[m].to_numpy(float))
+            justs.extend(cj[m])
+    n, blocks = len(gens), len(conditions) * len(METRICS)
+    p = np.concatenate([gens[P_COLS[m]].to_numpy(float) if P_COLS[m] in gens else np.full(n, np.nan) for m in METRICS])
+    out = pd.DataFrame({c: _tiled(gens[c], blocks) for c in ("id", "generator", "difficulty", "dag_type")})
+    out["condition"] = _blocks(conditions, np.repeat(np.arange(len(conditions)), len(METRICS)), n)
+    out["metric"] = _blocks(METRICS, np.tile(np.arange(len(METRICS)), len(conditions)), n)
+    out["llm_score"] = np.concatenate(llm) if llm else np.empty(0)
+    out["justification"] = pd.Categorical(justs)
+    out["p"] = np.tile(p, len(conditions))
+    out["match"] = 1.0 - np.abs(out["p"].to_numpy() - out["llm_score"].to_numpy())
+    out["judge"] = pd.Categorical.from_codes(np.zeros(len(out), dtype=np.int8), categories=["static"])
     return out
+
+
+def _tiled(col: pd.Series, times: int) -> pd.Categorical:
+    """Return `col`'s values as text categories (sorted), repeated `times` times end to end."""
+    cat = pd.Categorical(col.astype(str))
+    return pd.Categorical.from_codes(np.tile(cat.codes, times), categories=cat.categories)
+
+
+def _blocks(names: list[str], block_codes: np.ndarray, n: int) -> pd.Categorical:
+    """Return categories (sorted names) with each block's name repeated `n` times."""
+    order = sorted(set(names))
+    codes = np.array([order.index(names[i]) for i in block_codes], dtype=np.int16)
+    return pd.Categorical.from_codes(np.repeat(codes, n), categories=order)
 
 
 def _without_reference_scores(

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ajb_judge import RunConfig, run_judge, static_verdicts
-from ajb_judge.static_judge import corrupted_donors, static_rewrite_verdicts
+from ajb_judge.static_judge import P_COLS, corrupted_donors, static_rewrite_verdicts
 from ajb_judge.toybench import make_toy_bench
 from ajb_utils.schema import CONDITIONS, METRICS
 
@@ -29,6 +29,26 @@ def test_all_conditions_fast(bench) -> None:
     w = v[v.condition == "with_gt"]
     assert w["match"].mean() > 0.9  # rubric applied literally to the true reference
     assert v[v.condition == "corrupted_gt"]["match"].mean() < w["match"].mean()
+
+
+def test_each_row_names_its_generation_condition_and_metric(bench) -> None:
+    """One row per (generation, condition, metric), its p that generation's score of that metric;
+    names and texts are categories (a full-scale frame holds 0.64 M rows)."""
+    conds = ["without_gt", "with_gt", "deref"]
+    v = static_verdicts(bench, conds)
+    gens = bench.generations.reset_index(drop=True)
+    assert len(v) == len(gens) * len(conds) * len(METRICS)
+    assert not v.duplicated(["id", "generator", "difficulty", "condition", "metric"]).any()
+    for col in ("id", "generator", "difficulty", "dag_type", "condition", "metric", "justification", "judge"):
+        assert v[col].dtype == "category", col
+    keyed = gens.astype({"id": str, "generator": str, "difficulty": str}).set_index(["id", "generator", "difficulty"])
+    for m, col in P_COLS.items():
+        rows = v[v["metric"] == m]
+        want = keyed[col].reindex(
+            list(zip(rows["id"].astype(str), rows["generator"].astype(str), rows["difficulty"].astype(str)))
+        )
+        assert np.allclose(rows["p"].to_numpy(), want.to_numpy(), equal_nan=True), m
+    assert set(v["condition"].astype(str)) == set(conds) and set(v["judge"]) == {"static"}
 
 
 def test_without_gt_never_reads_the_reference(bench) -> None:
