@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
-import multiprocessing
 import os
 import re
 import shutil
@@ -204,7 +203,9 @@ def run_task(task: Task) -> Result:
                 str(out),
                 parameters=task.params,
                 kernel_name=task.kernel,
-                cwd=str(task.notebook.parent),
+                resources={
+                    "metadata": {"path": str(task.notebook.parent)}
+                },  # the kernel's folder (papermill's cwd= chdirs the process)
                 progress_bar=False,
                 execution_timeout=task.timeout,
                 config=Config(KernelManager={"transport": "ipc", "ip": str(Path(tmp) / "kernel")}),  # local sockets
@@ -306,14 +307,14 @@ def render_pages(done: list[tuple[Task, Result]]) -> None:
         render_html(task.dest, task.html_dir, source_dir=task.notebook.parent, exporter=exporter)
 
 
-def quiet_papermill() -> None:
-    """Hide papermill's "Passed unknown parameter" warnings (in the process that executes): only
-    declared parameters are passed, and papermill's own check misses PEP 604 annotations."""
-    logging.getLogger("papermill").addFilter(lambda r: "Passed unknown parameter" not in r.getMessage())
+def unknown_parameter_warning(record: logging.LogRecord) -> bool:
+    """Return False for papermill's "Passed unknown parameter" warning: only declared parameters are
+    passed, and papermill's own check misses PEP 604 annotations."""
+    return "Passed unknown parameter" not in record.getMessage()
 
 
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Result]:
-    """Return the Results of the tasks, `jobs` at a time in a process pool, each line printed in
+    """Return the Results of the tasks, `jobs` at a time in a thread pool, each line printed in
     notebook order; the RUN_LAST notebooks start when all the others have ended. A data-source error
     (or any failure under `fail_fast`) stops the run: the notebooks not started yet are not run.
     The HTML pages are rendered here, in this process, while the next batch runs: the scorecard
@@ -321,8 +322,8 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Res
     results: list[Result] = []
     batches = [[t for t in tasks if t.notebook.stem not in RUN_LAST], [t for t in tasks if t.notebook.stem in RUN_LAST]]
     done: list[tuple[Task, Result]] = []  # finished, page not rendered yet
-    spawn = multiprocessing.get_context("spawn")  # workers start fresh: a fork would copy this process's build
-    with concurrent.futures.ProcessPoolExecutor(max(1, jobs), mp_context=spawn, initializer=quiet_papermill) as pool:
+    logging.getLogger("papermill").addFilter(unknown_parameter_warning)  # added once, however often called
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:  # each kernel is its own process
         for batch in batches:
             futures = [pool.submit(run_task, t) for t in batch]
             render_pages(done)

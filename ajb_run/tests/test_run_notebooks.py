@@ -62,6 +62,25 @@ def _task(nb: Path, dest: Path, tmp_path: Path, params: dict | None = None) -> o
     return rn.Task(nb, dest, params or {}, tmp_path / "failed", timeout=60)
 
 
+@pytest.mark.slow
+def test_two_kernels_at_once_each_run_in_their_notebook_folder(tmp_path: Path) -> None:
+    """run_tasks runs the notebooks in threads of this process: each kernel starts in its notebook's
+    folder (notebooks read paths relative to it), and this process's own folder does not move."""
+    before = Path.cwd()
+    tasks = []
+    for name in ("a", "b"):
+        nbdir = tmp_path / name
+        nbdir.mkdir()
+        body = "import os, time\ntime.sleep(1)\nprint(os.getcwd())"
+        tasks.append(
+            _task(_write_nb(nbdir / f"0{len(tasks) + 1}_{name}.ipynb", body), tmp_path / "out" / name, tmp_path)
+        )
+    results = rn.run_tasks(tasks, jobs=2)
+    assert [r.ok for r in results] == [True, True], results
+    assert [_stdout_text(t.dest).strip() for t in tasks] == [str(tmp_path / "a"), str(tmp_path / "b")]
+    assert Path.cwd() == before
+
+
 # ---- pure helpers ---------------------------------------------------------------------------
 def test_params_for_merges_top_default_number_and_stem() -> None:
     spec = {"x": 0, "default": {"a": 1, "b": 2}, 3: {"b": 3}, "03_main_results": {"c": 4}, "05_other": {"a": 9}}
