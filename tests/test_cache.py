@@ -369,6 +369,20 @@ def test_a_rerun_with_identical_verdicts_keeps_the_hit(tmp_path):
     assert _build(root) != first  # a field the frames show is content
 
 
+def test_a_run_rewritten_with_the_same_bytes_reads_the_build_not_the_source(tmp_path, monkeypatch):
+    """A judge run rewritten as it was (the static judge re-exports its run at every execution of
+    notebook 15) is hashed, not a reason to read every config of the source again."""
+    root = write_mini_repo(tmp_path / "r", "nested")
+    (root / "runs").mkdir()
+    run = root / "runs" / "my_judge.jsonl"
+    _write_rows(run, _judge_rows(root))
+    first = _build(root)
+    run.write_bytes(run.read_bytes())  # same bytes, a new mtime
+    monkeypatch.setattr(data_mod, "read_bench", lambda *a, **k: pytest.fail("the source read again"))
+    assert _build(root) == first
+    assert _from_cache(load_bench(root))
+
+
 def test_a_hub_build_reads_the_commit_its_key_names(monkeypatch):
     """The build of an unpinned hub load reads the commit its folder is keyed by, not a second
     answer to "what is main now" (a branch that moved meanwhile would file other data under the key)."""

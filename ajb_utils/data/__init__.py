@@ -124,11 +124,14 @@ def _inputs(source: str | Path, revision: str | None, runs: RunsArg) -> tuple[st
 
 
 def _key(parts: dict[str, Any], files: dict[str, Path], read: bool) -> str | None:
-    """Return the key of a build: its parts, its input files' content (`file_digests`; None
-    when a file would have to be read and `read` is False) and the loader's code."""
-    digests = bench_cache.file_digests(files.values(), read=read)
+    """Return the key of a build: its parts, its input files' content (`file_digests`; a run's file
+    hashed when its digest is not known, the source's files only when `read`: else None) and the
+    loader's code."""
+    runs = {name: path for name, path in files.items() if name.startswith("runs/")}  # small, rewritten by the runner
+    digests = bench_cache.file_digests([p for n, p in files.items() if n not in runs], read=read)
     if digests is None:
         return None
+    digests |= bench_cache.file_digests(runs.values())
     inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
     return bench_cache.bench_key(
         {**parts, "inputs": inputs, "loader": bench_cache.code_fingerprint(sys.modules[__name__])}
