@@ -188,7 +188,7 @@ def write_whole(dest: Path, data: bytes) -> None:
 
 def run_task(task: Task) -> Result:
     """Return the Result of executing one notebook into `task.dest` (untouched on failure; the executed
-    copy of a failure kept in `task.failed_dir`); in a worker, its HTML page rendered by `run_tasks`."""
+    copy of a failure kept in `task.failed_dir`); called from a thread of `run_tasks`, which renders its HTML page."""
     import nbformat
     import papermill as pm
     from traitlets.config import Config
