@@ -316,7 +316,7 @@ def unknown_parameter_warning(record: logging.LogRecord) -> bool:
 def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Result]:
     """Return the Results of the tasks, `jobs` at a time in a thread pool, each line printed in
     notebook order; the RUN_LAST notebooks start when all the others have ended. A data-source error
-    (or any failure under `fail_fast`) stops the run: the notebooks not started yet are not run.
+    (or any failure under `fail_fast`), or Ctrl-C, stops the run: the notebooks not started yet are not run.
     The HTML pages are rendered here, in this process, while the next batch runs: the scorecard
     notebook runs alone, so its core is the only one busy meanwhile."""
     results: list[Result] = []
@@ -324,21 +324,28 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Res
     done: list[tuple[Task, Result]] = []  # finished, page not rendered yet
     logging.getLogger("papermill").addFilter(unknown_parameter_warning)  # added once, however often called
     with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:  # each kernel is its own process
-        for batch in batches:
-            futures = [pool.submit(run_task, t) for t in batch]
-            render_pages(done)
-            done = []
-            for task, future in zip(batch, futures):
-                res = future.result()
-                results.append(res)
-                done.append((task, res))
-                if not is_user_error(res):  # said once, in one line, by execute()
-                    print(report_line(task, res), flush=True)
-                if not res.ok and (fail_fast or is_user_error(res)):
-                    for f in futures:
-                        f.cancel()  # the ones running finish; the others never start
-                    render_pages(done)
-                    return results
+        try:
+            for batch in batches:
+                futures = [pool.submit(run_task, t) for t in batch]
+                render_pages(done)
+                done = []
+                for task, future in zip(batch, futures):
+                    res = future.result()
+                    results.append(res)
+                    done.append((task, res))
+                    if not is_user_error(res):  # said once, in one line, by execute()
+                        print(report_line(task, res), flush=True)
+                    if not res.ok and (fail_fast or is_user_error(res)):
+                        for f in futures:
+                            f.cancel()  # the ones running finish; the others never start
+                        render_pages(done)
+                        return results
+        except KeyboardInterrupt:  # Ctrl-C: no notebook starts after it; the pool's exit waits for the running ones
+            pool.shutdown(wait=False, cancel_futures=True)
+            print(
+                "interrupted: the notebooks not started will not run; waiting for the running ones to end", flush=True
+            )
+            raise
     render_pages(done)
     return results
 

@@ -3,8 +3,11 @@ failures, atomic output, worker order, the scorecard last, what the main command
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -79,6 +82,40 @@ def test_two_kernels_at_once_each_run_in_their_notebook_folder(tmp_path: Path) -
     assert [r.ok for r in results] == [True, True], results
     assert [_stdout_text(t.dest).strip() for t in tasks] == [str(tmp_path / "a"), str(tmp_path / "b")]
     assert Path.cwd() == before
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_run_and_the_notebooks_not_started_never_start(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the runner's process group; jupyter_client starts each kernel in a session
+    of its own) ends the run once the notebook running has ended: the ones queued behind it never start."""
+    nbdir, marks = tmp_path / "nbs", tmp_path / "marks"
+    nbdir.mkdir()
+    marks.mkdir()
+    write = "import pathlib\npathlib.Path({!r}).write_text('x')\n"
+    _write_nb(nbdir / "01_long.ipynb", write.format(str(marks / "01")) + "import time\ntime.sleep(4)")
+    for nb in ("02_next", "03_last"):
+        _write_nb(nbdir / f"{nb}.ipynb", write.format(str(marks / nb[:2])))
+    params = tmp_path / "defaults.yaml"
+    params.write_text(yaml.safe_dump({"default": {"a": 1}}))
+    cmd = [sys.executable, str(SCRIPT), "--params", str(params), "--notebooks-dir", str(nbdir), "--jobs", "1"]
+    cmd += ["--failed-dir", str(tmp_path / "failed"), "--output-dir", str(tmp_path / "out")]
+    proc = subprocess.Popen(  # its own process group, SIGINT handled as in a terminal
+        cmd,
+        cwd=paths.REPO_ROOT,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 120
+    while not (marks / "01").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert (marks / "01").exists(), "the first notebook never started"
+    os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode != 0
+    assert not (marks / "02").exists() and not (marks / "03").exists(), out.decode()
+    assert b"interrupted" in out
 
 
 # ---- pure helpers ---------------------------------------------------------------------------
