@@ -203,9 +203,8 @@ def run_task(task: Task) -> Result:
                 str(out),
                 parameters=task.params,
                 kernel_name=task.kernel,
-                resources={
-                    "metadata": {"path": str(task.notebook.parent)}
-                },  # the kernel's folder (papermill's cwd= chdirs the process)
+                # the kernel's folder (papermill's cwd= would change this whole process's folder)
+                resources={"metadata": {"path": str(task.notebook.parent)}},
                 progress_bar=False,
                 execution_timeout=task.timeout,
                 config=Config(KernelManager={"transport": "ipc", "ip": str(Path(tmp) / "kernel")}),  # local sockets
@@ -336,11 +335,11 @@ def run_tasks(tasks: list[Task], jobs: int, fail_fast: bool = False) -> list[Res
                     if not is_user_error(res):  # said once, in one line, by execute()
                         print(report_line(task, res), flush=True)
                     if not res.ok and (fail_fast or is_user_error(res)):
-                        for f in futures:
-                            f.cancel()  # the ones running finish; the others never start
+                        # the ones running finish; the others never start
+                        pool.shutdown(wait=False, cancel_futures=True)
                         render_pages(done)
                         return results
-        except KeyboardInterrupt:  # Ctrl-C: no notebook starts after it; the pool's exit waits for the running ones
+        except KeyboardInterrupt:  # Ctrl-C: the same stop; the pool's exit waits for the running ones
             pool.shutdown(wait=False, cancel_futures=True)
             print(
                 "interrupted: the notebooks not started will not run; waiting for the running ones to end", flush=True
