@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from ajb_utils import paths
+
+# The kernel's own logs, which share the runner's stderr, kept quiet: jupyter_client interrupts a kernel
+# before shutting it down, and an idle one then logs "KeyboardInterrupt caught in kernel" (ipykernel's
+# log); ipykernel 7.4 can race while it shuts down and log "Uncaught exception in ZMQStream callback"
+# (tornado's log; ipython/ipykernel#1518 quiets one such path). Both come after the notebook has ended;
+# a notebook that fails says so through its cells, a dead kernel or a timeout.
+KERNEL_CONFIG = Path(__file__).parent / "resources" / "kernel_config.json"
 
 
 def kernel_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -24,3 +32,8 @@ def kernel_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
         env["PYTHONWARNINGS"] = ",".join(w for w in (env.get("PYTHONWARNINGS", ""), warn) if w)
     env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     return env
+
+
+def kernel_arguments() -> list[str]:
+    """Return the kernel's extra command-line arguments: its config file, its own logs quiet."""
+    return [f"--config={KERNEL_CONFIG}"]

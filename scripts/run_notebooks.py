@@ -35,7 +35,7 @@ if str(REPO_ROOT) not in sys.path:
 
 from ajb_run import options, pages, parameter_files  # noqa: E402
 from ajb_run.errors import UserError, run_main, with_hint  # noqa: E402
-from ajb_run.kernel import kernel_environment  # noqa: E402
+from ajb_run.kernel import kernel_arguments, kernel_environment  # noqa: E402
 from ajb_run.options import RunOptions  # noqa: E402
 from ajb_run.parameter_files import default_values, drop_defaults, filter_params, params_for  # noqa: E402
 from ajb_run.parameter_files import load_parameter_file as load_params  # noqa: E402
@@ -208,9 +208,7 @@ def run_task(task: Task) -> Result:
                 progress_bar=False,
                 execution_timeout=task.timeout,
                 config=Config(KernelManager={"transport": "ipc", "ip": str(Path(tmp) / "kernel")}),  # local sockets
-                # jupyter_client interrupts a kernel before shutting it down; an idle one then logs
-                # "ERROR | KeyboardInterrupt caught in kernel" on a run that went well: its log is kept quiet
-                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+                extra_arguments=kernel_arguments(),  # the kernel's own logs quiet (ajb_run.kernel)
             )
         except Exception as exc:  # papermill raises PapermillExecutionError, a dead kernel others
             if out.exists():

@@ -119,6 +119,20 @@ def test_ctrl_c_stops_the_run_and_the_notebooks_not_started_never_start(tmp_path
 
 
 # ---- pure helpers ---------------------------------------------------------------------------
+@pytest.mark.slow
+def test_a_kernels_own_log_at_shutdown_does_not_reach_the_runners_stderr(tmp_path: Path) -> None:
+    """ipykernel 7.4 can race at shutdown and log "ERROR:tornado.general:Uncaught exception in
+    ZMQStream callback" on the stderr it shares with the runner, after the notebook has ended well
+    (ipython/ipykernel#1518 quiets one such path). The runner's stderr is its own lines only."""
+    nbdir = tmp_path / "nbs"
+    nbdir.mkdir()
+    shutdown_log = "logging.getLogger('tornado.general').error('Uncaught exception in ZMQStream callback')"
+    _write_nb(nbdir / "01_exit.ipynb", f"import atexit, logging\natexit.register(lambda: {shutdown_log})")
+    proc = _run(nbdir, tmp_path, "--output-dir", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == ""
+
+
 def test_params_for_merges_top_default_number_and_stem() -> None:
     spec = {"x": 0, "default": {"a": 1, "b": 2}, 3: {"b": 3}, "03_main_results": {"c": 4}, "05_other": {"a": 9}}
     assert rn.params_for(spec, "03_main_results") == {"x": 0, "a": 1, "b": 3, "c": 4}
