@@ -87,12 +87,14 @@ def test_two_kernels_at_once_each_run_in_their_notebook_folder(tmp_path: Path) -
 @pytest.mark.slow
 def test_ctrl_c_stops_the_run_and_the_notebooks_not_started_never_start(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the runner's process group; jupyter_client starts each kernel in a session
-    of its own) ends the run once the notebook running has ended: the ones queued behind it never start."""
-    nbdir, marks = tmp_path / "nbs", tmp_path / "marks"
+    of its own) ends the run once the notebook running has ended: the ones queued behind it never start.
+    The first notebook runs until the test has sent the interrupt (no race with a loaded machine)."""
+    nbdir, marks, release = tmp_path / "nbs", tmp_path / "marks", tmp_path / "release"
     nbdir.mkdir()
     marks.mkdir()
     write = "import pathlib\npathlib.Path({!r}).write_text('x')\n"
-    _write_nb(nbdir / "01_long.ipynb", write.format(str(marks / "01")) + "import time\ntime.sleep(4)")
+    wait = f"import time\nend = time.monotonic() + 60\nwhile not pathlib.Path({str(release)!r}).exists() and time.monotonic() < end:\n    time.sleep(0.05)"
+    _write_nb(nbdir / "01_long.ipynb", write.format(str(marks / "01")) + wait)
     for nb in ("02_next", "03_last"):
         _write_nb(nbdir / f"{nb}.ipynb", write.format(str(marks / nb[:2])))
     params = tmp_path / "defaults.yaml"
@@ -112,6 +114,8 @@ def test_ctrl_c_stops_the_run_and_the_notebooks_not_started_never_start(tmp_path
         time.sleep(0.2)
     assert (marks / "01").exists(), "the first notebook never started"
     os.killpg(proc.pid, signal.SIGINT)
+    time.sleep(0.5)  # the runner takes the interrupt while the first notebook still runs
+    release.write_text("x")
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode != 0
     assert not (marks / "02").exists() and not (marks / "03").exists(), out.decode()
