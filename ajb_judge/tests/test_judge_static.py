@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -19,10 +18,8 @@ def bench():
     return make_toy_bench(60)
 
 
-def test_all_conditions_fast(bench) -> None:
-    t = time.perf_counter()
-    v = static_verdicts(bench, CONDITIONS)
-    assert time.perf_counter() - t < 20  # 360 items x 7 conditions; ~0.3 s on an idle core
+def test_every_condition_gives_ternary_verdicts_with_a_reason(bench) -> None:
+    v = static_verdicts(bench, CONDITIONS)  # 360 items x 7 conditions (its speed: benchmarks/, not a timed test)
     assert set(v["condition"]) == set(CONDITIONS)
     assert set(v["llm_score"].unique()) <= {0.0, 0.5, 1.0}
     assert v["justification"].map(bool).all()
