@@ -468,6 +468,22 @@ def test_rendered_prompts_unchanged_on_the_toy_bench() -> None:
         assert prompts.dumps_indent2({"x": f}) == json.dumps({"x": f}, ensure_ascii=False, indent=2)
 
 
+def test_a_slot_name_inside_a_value_is_left_as_text() -> None:
+    """Each `{slot}` of the template is filled once: a value that spells a later slot (a plan whose
+    argument reads "{expected_responses}") is shown as written, and the reference goes only where
+    the template puts it."""
+    from ajb_judge import prompts
+
+    plan = prompts.calls_json([{"name": "send", "arguments": {"body": "{expected_responses} {available_tools}"}}])
+    query = "fill {generated_tool_calls} here"
+    for cond in ("with_gt", "without_gt"):
+        (msg,) = prompts.judge_messages(cond, query, "<tools text>", plan, "<reference text>")
+        text = msg["content"]
+        assert plan in text and query in text
+        assert text.count("<reference text>") == (cond == "with_gt") and text.count("<tools text>") == 1
+    assert prompts.render("{a}|{b}", a="{b}", b="x") == "{b}|x"
+
+
 # ------------------------------------------------------------- the first 401, and an endpoint down
 def test_first_401_and_endpoint_down(server, bench, tmp_path) -> None:
     from ajb_judge.backends import FatalBackendError
