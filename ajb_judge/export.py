@@ -31,7 +31,8 @@ def export_conflict(old: dict[str, Any], meta: dict[str, Any]) -> str | None:
     """Return why an export with meta `old` belongs to another run than `meta` (None: the same run, may rewrite it).
 
     Another run = another run hash (model, decoding, response format, ...), another store, or
-    another selection of items (source, limit, seed, generators, difficulties, conditions).
+    another selection of items (source, limit, seed, generators, difficulties, conditions; the seed
+    only where it chooses items, see seed_selects).
     Fields an older export lacks are not compared.
     """
     if not isinstance(old, dict) or not old:
@@ -46,12 +47,19 @@ def export_conflict(old: dict[str, Any], meta: dict[str, Any]) -> str | None:
     was, now = old.get("selection"), meta.get("selection")
     if isinstance(was, dict) and isinstance(now, dict):
         diff = {k: (was.get(k), now.get(k)) for k in SELECTION_KEYS if was.get(k) != now.get(k)}
+        if not (seed_selects(was) or seed_selects(now)):
+            diff.pop("seed", None)  # the same items whatever the seed
         if set(diff) == {"limit"} and extends(was.get("limit"), now.get("limit")):
             return None  # a pilot grown: the stratified selections are nested, the stored items are asked again free
         if diff:
             said = ", ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in diff.items())
             return f"holds this run's export over another selection of items ({said})"
     return None
+
+
+def seed_selects(selection: dict[str, Any]) -> bool:
+    """Return whether a selection's seed chooses items: a limit (the stratified subset) or corrupted_gt (its donors)."""
+    return selection.get("limit") is not None or "corrupted_gt" in (selection.get("conditions") or [])
 
 
 def extends(old_limit: int | None, new_limit: int | None) -> bool:
@@ -78,7 +86,7 @@ def check_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -
     if why:
         raise ValueError(
             f"{meta_path.parent / meta_path.name.replace('.meta.json', '.jsonl')} {why}: "
-            "use another --name or --out, or --replace-export to replace it"
+            "use another --name or --out, or --replace-export to replace it (notebook 15: another run_name)"
         )
 
 

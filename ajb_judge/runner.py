@@ -242,6 +242,10 @@ def outside_event_loop(func: Any) -> Any:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
+            in_loop = False
+        else:
+            in_loop = True
+        if not in_loop:  # called outside the `except`: the run's errors are not chained to the probe's
             return func(*args, **kwargs)
         from concurrent.futures import ThreadPoolExecutor
 

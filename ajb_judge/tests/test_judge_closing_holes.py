@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import budget_cases as B  # noqa: E402
-from ajb_judge import run_judge  # noqa: E402
+from ajb_judge import RunConfig, run_judge  # noqa: E402
 from ajb_judge import runner as R  # noqa: E402
 from ajb_judge.conditions import stratified_ids  # noqa: E402
 from ajb_judge.store import Store, StoreDamagedError  # noqa: E402
@@ -167,6 +167,27 @@ def test_a_larger_limit_extends_the_pilot(server, tmp_path) -> None:
         run_judge(cfg(server, b, tmp_path, limit=2, conditions=["with_gt"]))
     with pytest.raises(ValueError, match="another selection"):  # other conditions are not an extension
         run_judge(cfg(server, b, tmp_path, limit=None, conditions=["with_gt", "without_gt"]))
+
+
+def test_a_seed_that_selects_nothing_is_not_another_selection(tmp_path) -> None:
+    """The seed picks items only through a limit (the stratified subset) and the corrupted_gt donors:
+    over every record with other conditions, a run with another seed (notebook 15 in a parameter file
+    that changes `seed` for its bootstraps) asks the same items and may rewrite the export."""
+    b = make_toy_bench(12, generators=("qwen3_32b",))
+
+    def static(seed: int, **kw):
+        base = dict(name="s", backend="static", bench=b, out_dir=tmp_path / "runs", progress=False, seed=seed)
+        return run_judge(RunConfig(**{**base, "conditions": ["with_gt", "without_gt"], **kw}))
+
+    static(1)
+    again = static(2)  # every record, no donors: the same items
+    meta = json.loads(Path(again.files[1]).read_text())
+    assert meta["selection"]["seed"] == 2
+    with pytest.raises(ValueError, match="another selection.*seed 2 -> 3"):  # three other records
+        static(3, limit=3)
+    static(4, conditions=["corrupted_gt"], replace_export=True)
+    with pytest.raises(ValueError, match="another selection.*seed 4 -> 5"):  # other donors
+        static(5, conditions=["corrupted_gt"])
 
 
 def _fragments(secret: str, n: int = 10) -> list[str]:

@@ -258,3 +258,16 @@ def test_cli_help_and_static_run(tmp_path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert len((tmp_path / "st.jsonl").read_text().splitlines()) == 6 * 2 * 3
+
+
+def test_an_error_outside_an_event_loop_is_raised_without_the_loop_probe_as_its_context() -> None:
+    """A script's run raises its own error, not one chained to "RuntimeError: no running event loop"."""
+    from ajb_judge.runner import outside_event_loop
+
+    @outside_event_loop
+    def fails() -> None:
+        raise ValueError("the run's own error")
+
+    with pytest.raises(ValueError, match="the run's own error") as err:
+        fails()
+    assert err.value.__context__ is None
