@@ -124,6 +124,7 @@ class _State:
         self.keep_bodies = False
         self.hang_s = 1.0
         self.gate: threading.Event | None = None  # when set to an unset Event, requests wait for it
+        self.in_flight = 0  # requests received and not yet ended (answered, failed or dropped)
         self.billed_calls = 0
         self.billed_prompt = 0
         self.billed_completion = 0
@@ -134,6 +135,7 @@ class _State:
         """Return the request and billing counters."""
         return {
             "requests": self.requests,
+            "in_flight": self.in_flight,
             "billed_calls": self.billed_calls,
             "billed_prompt": self.billed_prompt,
             "billed_completion": self.billed_completion,
@@ -170,7 +172,17 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
 
         def do_POST(self) -> None:  # noqa: N802
-            """Serve /v1/chat/completions."""
+            """Serve /v1/chat/completions, counted in flight until it has ended."""
+            with state.lock:
+                state.in_flight += 1
+            try:
+                self._chat_completion()
+            finally:
+                with state.lock:
+                    state.in_flight -= 1
+
+        def _chat_completion(self) -> None:
+            """Answer one chat completion request (billed as `billed` says)."""
             n = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(n) or b"{}")
             model = str(body.get("model", "good"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +65,13 @@ def cli_args(url: str, tmp_path: Path, model: str = "good", *extra: str, cmd: st
         "5",
         *extra,
     ]
+
+
+def wait_until_idle(stats: Callable[[], dict[str, int]], timeout_s: float = 60.0) -> dict[str, int]:
+    """Return the fake server's counters once no request is in flight (each one answered, failed or
+    dropped, and billed where it bills): what a server billed is read after its last request, not after a guess."""
+    deadline = time.monotonic() + timeout_s
+    while (now := stats())["in_flight"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert now["in_flight"] == 0, f"requests still in flight after {timeout_s} s: {now}"
+    return now

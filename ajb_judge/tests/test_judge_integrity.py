@@ -26,7 +26,7 @@ from ajb_judge.conditions import Context, config_hash, judge_units  # noqa: E402
 from ajb_judge.store import Store, StoreLockedError  # noqa: E402
 from ajb_judge.toybench import make_toy_bench  # noqa: E402
 from fake_openai_server import judge_answer  # noqa: E402
-from runner_support import CLI_ENV, REPO, SECRET, cfg, cli_args  # noqa: E402
+from runner_support import CLI_ENV, REPO, SECRET, cfg, cli_args, wait_until_idle  # noqa: E402
 
 ENV = CLI_ENV
 METRIC_KEYS = {
@@ -155,8 +155,7 @@ def test_timed_out_calls_count_at_their_reservation(server, bench, tmp_path) -> 
         spent = st.spent()
     assert spent["prompt_tokens"] + spent["completion_tokens"] <= budget, spent  # the runner's own books
     assert s.aborted and "budget" in s.aborted
-    time.sleep(1.5)  # let the hung requests finish on the server
-    assert server.state.stats()["billed_tokens"] <= budget
+    assert wait_until_idle(server.state.stats)["billed_tokens"] <= budget  # the hung requests ended on the server
 
 
 def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
@@ -190,12 +189,11 @@ def test_budget_holds_across_kill_9_and_resumes(tmp_path) -> None:
         assert first.poll() is None
         os.kill(first.pid, signal.SIGKILL)  # the first answer committed, 8 calls in flight
         first.wait()
-        time.sleep(1.2)  # the calls in flight are answered (and billed) on the server
+        wait_until_idle(lambda: server_stats(url))  # the calls in flight are answered (and billed) on the server
         for _ in range(2):
             r = run_cli(args)
             assert r.returncode in (0, 5), r.stderr  # 5: EXIT_BUDGET
-        time.sleep(1.5)  # requests in flight at the kill finish (and are billed) on the server
-        billed = server_stats(url)
+        billed = wait_until_idle(lambda: server_stats(url))  # every request ended (and billed) on the server
         assert billed["billed_calls"] >= 9 and billed["billed_tokens"] <= budget, billed
         assert "budget" in r.stdout
         with Store(tmp_path / "cli.sqlite", lock=False) as st:
