@@ -24,8 +24,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def cell_times(executed: Path) -> list[tuple[float, int, str]]:
-    """Return (seconds, cell index, first source line) of every code cell of an executed notebook."""
+    """Return (seconds, cell index in the notebook's own file, first source line) of every code cell of
+    an executed notebook (papermill's injected-parameters cell left out, so the indices are the file's)."""
     cells = json.loads(executed.read_text())["cells"]
+    cells = [c for c in cells if "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
     out = []
     for i, cell in enumerate(cells):
         seconds = (cell.get("metadata", {}).get("papermill", {}) or {}).get("duration")
