@@ -242,15 +242,13 @@ def outside_event_loop(func: Any) -> Any:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            in_loop = False
+            pass  # no loop: run here, after the `except`, so the run's errors are not chained to the probe's
         else:
-            in_loop = True
-        if not in_loop:  # called outside the `except`: the run's errors are not chained to the probe's
-            return func(*args, **kwargs)
-        from concurrent.futures import ThreadPoolExecutor
+            from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(func, *args, **kwargs).result()
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                return pool.submit(func, *args, **kwargs).result()
+        return func(*args, **kwargs)
 
     return wrapper
 
