@@ -23,6 +23,7 @@ import pandas as pd
 from ajb_judge.parse import OK
 from ajb_judge.static_judge import P_COLS
 from ajb_utils.schema import METRICS, OVERALL_SCORE_COLUMN, SCORE_COLUMNS
+from ajb_utils.scoring import match
 
 SELECTION_KEYS: tuple[str, ...] = ("source", "limit", "seed", "generators", "difficulties", "conditions")
 
@@ -228,13 +229,13 @@ def condition_block(
     for m in METRICS:
         llm = _num((scores or {}).get(m))
         pm = _num(p.get(m))
-        match = None if llm is None or pm is None else round(1.0 - abs(pm - llm), 4)
-        matches.append(match)
+        mu = None if llm is None or pm is None else round(float(match(pm, llm)), 4)
+        matches.append(mu)
         block[m] = {
             "llm_score": llm,
             "justification": (justs or {}).get(m) if llm is not None else None,
             "programmatic_score": pm,
-            "match_score": match,
+            "match_score": mu,
         }
     block["overall_alignment_pct"] = (
         round(100.0 * sum(matches) / len(matches), 2) if all(x is not None for x in matches) else None

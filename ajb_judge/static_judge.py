@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.schema import CONDITIONS, METRICS
+from ajb_utils.scoring import match
 
 P_COLS: dict[str, str] = {
     "tool_selection": "p_tool",
@@ -395,7 +396,7 @@ def _static_frame(bench: Any, conditions: list[str], gens: pd.DataFrame, seed: i
     out["llm_score"] = np.concatenate(llm) if llm else np.empty(0)
     out["justification"] = pd.Categorical(justs)
     out["p"] = np.tile(p, len(conditions))
-    out["match"] = 1.0 - np.abs(out["p"].to_numpy() - out["llm_score"].to_numpy())
+    out["match"] = match(out["p"], out["llm_score"])
     out["judge"] = pd.Categorical.from_codes(np.zeros(len(out), dtype=np.int8), categories=["static"])
     return out
 

@@ -91,9 +91,20 @@ def programmatic_scores(generated: Any, expected: Any) -> dict[str, float]:
     return {m: round(raw[m], DECIMALS) for m in METRICS}
 
 
+def _floats(x: Any) -> Any:
+    """Return a number, sequence, array or Series as floats, a missing value (None, NaN, pd.NA) as NaN."""
+    if isinstance(x, (pd.Series, pd.Index, pd.api.extensions.ExtensionArray)):
+        return x.to_numpy(dtype=float, na_value=np.nan)
+    return np.asarray(x, dtype=float)
+
+
 def match(p: Any, llm_score: Any) -> Any:
-    """Return the per-metric match score μ = 1 - |p - ℓ| (Eq. 4a); works on arrays."""
-    return 1.0 - np.abs(np.asarray(p, dtype=float) - np.asarray(llm_score, dtype=float))
+    """Return the per-metric match score μ = 1 - |p - ℓ| (Eq. 4a), element-wise, NaN where either is missing.
+
+    Takes numbers, sequences, arrays or Series (paired by position, as arrays); a missing verdict
+    gives NaN here and each missing-verdict rule of `stats` decides what a NaN counts as.
+    """
+    return 1.0 - np.abs(_floats(p) - _floats(llm_score))
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import pandas as pd
 
 from ajb_utils import stats
 from ajb_utils.schema import METRICS, P_COLUMNS
+from ajb_utils.scoring import match
 
 SIM_CONDITIONS: tuple[str, str] = ("with_gt", "without_gt")
 
@@ -101,7 +102,7 @@ def simulate_verdicts(
         np.repeat(np.arange(len(conditions), dtype=np.int8), len(p)), categories=list(conditions)
     )
     out["llm_score"], out["p"] = scores, np.tile(pv, len(conditions))
-    out["match"] = 1.0 - np.abs(out["p"].to_numpy() - scores)
+    out["match"] = match(out["p"], scores)
     return out
 
 

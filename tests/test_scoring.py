@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import math
 import random
+import re
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ajb_utils.calls import CallParseError, normalize_calls
 from ajb_utils.scoring import match, programmatic_scores, score_plans
@@ -230,3 +236,78 @@ def test_argument_decoding_keeps_the_standard_librarys_results():
         parse_arguments('{"x": ')
     given = {"a": 1}
     assert parse_arguments(given) == given and parse_arguments(given) is not given
+
+
+# --- Eq. 4a in one place --------------------------------------------------------------------
+# `1 - |p - l|` spelled with abs in any of its forms: abs(...), np.abs(...), np.absolute(...),
+# (a - b).abs(), or an abs inside a parenthesised sum (1 - (np.abs(p) + ...) / 3)
+EQ4A = re.compile(
+    r"\b1(?:\.0*)?\s*-\s*\(?\s*(?:np\.|numpy\.|math\.)?(?:abs|absolute|fabs)\("
+    r"|\b1(?:\.0*)?\s*-\s*\([^#\n]*\)\s*\.abs\(\)"
+)
+PACKAGES = ("ajb_utils", "ajb_judge")
+# the loader's `match` column: moved to scoring.match by the data-layer part of issue 51 (h51a);
+# delete this entry when that change is merged
+PENDING = {"ajb_utils/data/build.py"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "out['match'] = 1.0 - np.abs(out['p'] - out['llm_score'])",
+        "m = 1 - abs(p - l)",
+        "out['match'] = 1.0 - (out['p'] - out['llm_score']).abs()",
+        "x = 1 - np.absolute(a - b)",
+        "return 1.0 - (np.abs(p) + np.abs(p - 0.5) + np.abs(p - 1.0)) / 3.0",
+        "mt = None if v is None else round(1.0 - abs(p[k] - v), 4)",
+    ],
+)
+def test_eq4a_pattern_finds_every_spelling(line: str) -> None:
+    assert EQ4A.search(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["if abs(n - q) <= 1e-6:", "a = (1.0 - ci) / 2.0", "flawed = pv < 1.0 - 1e-9", "doc: 1 - |p - l|"]
+)
+def test_eq4a_pattern_leaves_other_arithmetic(line: str) -> None:
+    assert not EQ4A.search(line)
+
+
+def test_eq4a_is_written_once() -> None:
+    """Every match score of the analysis and the static judge comes from scoring.match."""
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if "tests" in path.relative_to(root).parts or rel in {"ajb_utils/scoring.py", *PENDING}:
+                continue
+            for n, text in enumerate(path.read_text().splitlines(), 1):
+                if EQ4A.search(text):
+                    found.append(f"{rel}:{n}: {text.strip()}")
+    assert not found, "Eq. 4a written outside ajb_utils.scoring.match:\n" + "\n".join(found)
+
+
+def _reference_match(p: list[float | None], l: list[float | None]) -> list[float]:
+    """Return 1 - |p - l| element by element in plain Python, NaN where either side is missing."""
+    return [math.nan if a is None or b is None or a != a or b != b else 1 - abs(a - b) for a, b in zip(p, l)]
+
+
+_score = st.one_of(st.none(), st.just(math.nan), st.floats(0, 1), st.sampled_from([0.0, 0.5, 1.0]))
+
+
+@given(st.lists(st.tuples(_score, _score), max_size=40), st.sampled_from(["list", "ndarray", "Series", "Float64"]))
+@settings(max_examples=300, deadline=None)
+def test_match_equals_a_reference_on_random_arrays(pairs: list, kind: str) -> None:
+    """scoring.match on lists, arrays and Series (NaN, None, pd.NA) equals 1 - |p - l| by hand."""
+    p, l = [a for a, _ in pairs], [b for _, b in pairs]
+    as_kind = {
+        "list": lambda x: x,
+        "ndarray": lambda x: np.array([math.nan if v is None else v for v in x], dtype=float),
+        "Series": lambda x: pd.Series(x, dtype=object),
+        "Float64": lambda x: pd.Series([pd.NA if v is None or v != v else v for v in x], dtype="Float64"),
+    }[kind]
+    got = np.asarray(match(as_kind(p), as_kind(l)), dtype=float)
+    want = np.array(_reference_match(p, l), dtype=float)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)  # NaN where a verdict or a score is missing, else exact

@@ -8,6 +8,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from ajb_utils.scoring import match
 from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
 
@@ -195,7 +196,7 @@ def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFr
     ref = _side(p) if reading == "both" else p
     if reading == "both":
         out["p"] = ref
-    out["match"] = 1.0 - np.abs(ref - out["llm_score"].to_numpy(float))
+    out["match"] = match(ref, out["llm_score"])
     return out
 
 

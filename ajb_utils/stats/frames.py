@@ -8,6 +8,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ajb_utils.scoring import match
+
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 Missing = Literal["exclude", "miss", "authors"]
 MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
@@ -69,12 +71,10 @@ def _as_list(x: str | Sequence[str]) -> list[str]:
 
 
 def _match_values(verdicts: pd.DataFrame) -> np.ndarray:
-    """Return per-row match (n,) from the ``match`` column, or 1 - |p - llm_score| if absent."""
+    """Return per-row match (n,) from the ``match`` column, or Eq. 4a of p and llm_score if absent."""
     if "match" in verdicts.columns:
         return verdicts["match"].to_numpy(dtype=float, na_value=np.nan)
-    p = verdicts["p"].to_numpy(dtype=float, na_value=np.nan)
-    llm = verdicts["llm_score"].to_numpy(dtype=float, na_value=np.nan)
-    return 1.0 - np.abs(p - llm)
+    return match(verdicts["p"], verdicts["llm_score"])
 
 
 def _label_codes(x: np.ndarray, labels: Sequence[float]) -> np.ndarray:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ajb_utils.scoring import match
 from ajb_utils.stats.frames import JURY_KEYS, RECORD_EXTRAS
 
 
@@ -37,9 +38,9 @@ def _jury(
         out["p_published"] = g["p_published"].first().astype(float)
     need = len(judges) if min_judges is None else min_judges
     out = out[out["n_judges"] >= need].reset_index()
-    out["match"] = 1.0 - (out["p"] - out["llm_score"]).abs()
+    out["match"] = match(out["p"], out["llm_score"])
     if "p_published" in out.columns:
-        out["match_published"] = 1.0 - (out["p_published"] - out["llm_score"]).abs()
+        out["match_published"] = match(out["p_published"], out["llm_score"])
     out.insert(3, "judge", pd.Categorical([name] * len(out)))
     return out
 

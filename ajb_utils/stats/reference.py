@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.schema import MAIN_CONDITIONS, METRICS, P_COLUMNS
+from ajb_utils.scoring import match
 from ajb_utils.stats.frames import SeedLike, _rng
 
 # Judge names of the reference judges in verdict frames and tables (readable as they stand).
@@ -49,13 +50,13 @@ def ternary_oracle(p: Sequence[float] | np.ndarray) -> np.ndarray:
 def oracle_match(p: Sequence[float] | np.ndarray) -> np.ndarray:
     """Return the best match 1 - |p - l| any {0, 0.5, 1} verdict l can reach at each p (n,)."""
     p = np.asarray(p, dtype=float)
-    return 1.0 - np.abs(p - ternary_oracle(p))
+    return match(p, ternary_oracle(p))
 
 
 def uniform_expectation(p: Sequence[float] | np.ndarray) -> np.ndarray:
     """Return the expected match (n,) of a verdict drawn uniformly from {0, 0.5, 1}, exactly."""
     p = np.asarray(p, dtype=float)
-    return 1.0 - (np.abs(p) + np.abs(p - 0.5) + np.abs(p - 1.0)) / 3.0
+    return (match(p, 0.0) + match(p, 0.5) + match(p, 1.0)) / 3.0
 
 
 def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
@@ -115,7 +116,7 @@ def reference_verdicts(
         elif kind == "always_1":
             m = p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
         else:
-            m = 1.0 - np.abs(p - l)
+            m = match(p, l)
         for cond in conditions:
             parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))
     if static is not None:
