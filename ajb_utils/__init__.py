@@ -6,6 +6,7 @@ The house, from the ground up (imports point down only):
               only the fields the loader reads)
 - data        load_bench(): one loading path for the hub, a local mirror, and the embedded sample
 - cache       the built bench: its tidy frames as Parquet in a folder named by content (data/cache/bench/)
+- outofcore   Table 2's cells by DuckDB straight from the build's Parquet (data larger than memory)
 - scoring     the programmatic judge (paper Eqs. 1-3) and the match score (Eq. 4a)
 - stats/      alignment and lift (Eqs. 4-5), bootstrap CIs, agreement and kappa, ranking, juries
 - derivation  the derivation-path census of ground-truth argument values (DeRef, seed 004)

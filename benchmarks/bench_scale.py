@@ -10,9 +10,10 @@ build out of core (DuckDB), measured, not extrapolated.
 Per source, each in a fresh process with an empty cache folder: the build (`build_bench`), then
 the notebook (papermill, its default parameters but `data_source`, writing to a temporary
 folder; it reads the build just made), then Table 2's cells computed from the build's
-`verdicts.parquet` by DuckDB (a scan that streams the file: the Parquet build read out of core)
-beside the same cells by `load_bench` + pandas. Wall and CPU seconds and the peak resident memory
-summed over the process tree (`bench_main_job.timed`), with the 1-minute load average.
+`verdicts.parquet` by DuckDB (`ajb_utils.outofcore.table2_cells`, a scan that streams the
+file: the Parquet build read out of core) beside the same cells by `load_bench` +
+`tables.table_T02`. Wall and CPU seconds and the peak resident memory summed over the process
+tree (`bench_main_job.timed`), with the 1-minute load average.
 """
 
 from __future__ import annotations
@@ -35,25 +36,20 @@ out = tempfile.mkdtemp()
 papermill.execute_notebook(sys.argv[2], out + "/nb.ipynb", cwd=sys.argv[3], progress_bar=False,
                            parameters={"data_source": sys.argv[1], "out_dir": out + "/figures"})
 """
-# Table 2's cells (Eq. 5a: mean match per judge, generator, difficulty, condition, metric) straight
-# from the build's Parquet file: DuckDB streams it, the names are the build's category codes
+# Table 2's cells (Eq. 5a per judge, generator, difficulty, condition; the authors' rule) by the
+# route the README documents for data larger than memory: DuckDB streams the build's
+# verdicts.parquet (ajb_utils.outofcore); beside it the same cells by load_bench + pandas
 DUCKDB = """
-import sys, duckdb
+import sys
+from ajb_utils import outofcore
 from ajb_utils.data import build_bench
-folder = build_bench(sys.argv[1])
-duckdb.sql("SET threads = 2")
-cells = duckdb.sql(
-    f"SELECT judge, generator, difficulty, condition, metric, avg(match) AS align, count(match) AS n "
-    f"FROM read_parquet('{folder}/verdicts.parquet') GROUP BY ALL"
-).df()
-print(len(cells))
+print(len(outofcore.table2_cells(build_bench(sys.argv[1]))))
 """
 PANDAS = """
 import sys
+from ajb_utils import tables
 from ajb_utils.data import load_bench
-v = load_bench(sys.argv[1], calls=False).verdicts
-cells = v.groupby(["judge", "generator", "difficulty", "condition", "metric"], observed=True)["match"].agg(["mean", "count"])
-print(len(cells))
+print(len(tables.table_T02(load_bench(sys.argv[1], calls=False))))
 """
 
 

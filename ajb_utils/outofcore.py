@@ -1,0 +1,62 @@
+"""The route for data larger than memory: Table 2's cells by DuckDB straight from the build's Parquet.
+
+`load_bench` holds every verdict row in memory; DuckDB scans the build's `verdicts.parquet`
+(`ajb_utils.data.build_bench` returns its folder) as a stream and keeps only the per-record and
+per-cell sums, so its memory stays flat as the data grows (benchmarks/bench_scale.py measures
+both at 1x and 2x the full-scale sample). The build stores names as category codes; the cells
+get their names back from the build's layout (meta.json).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from ajb_utils import schema
+from ajb_utils.cache import build_meta
+
+T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
+
+# Eq. 4b per record under the authors' rule (a null metric is a miss: its match counts 0 of the
+# $m metrics; a record with no verdict in its condition is left out), then Eq. 5a per cell
+T02_SQL = """
+SELECT generator, judge, difficulty, condition, 100 * avg(s / $m) AS align, count(*) AS n
+FROM (
+    SELECT id, generator, judge, difficulty, condition, sum(CAST(match AS DOUBLE)) AS s
+    FROM read_parquet($path)
+    GROUP BY ALL
+    HAVING count(match) > 0
+)
+GROUP BY ALL
+ORDER BY generator, judge, difficulty, condition
+"""
+
+
+def frame_path(folder: Path, frame: str) -> Path:
+    """Return the Parquet file of one frame (records, generations, verdicts, ...) of a build folder."""
+    path = Path(folder) / f"{frame}.parquet"
+    if build_meta(Path(folder)) is None or not path.is_file():
+        raise FileNotFoundError(f"{path} is not a frame of a complete build: make one with ajb_utils.data.build_bench")
+    return path
+
+
+def named(cells: pd.DataFrame, folder: Path, frame: str) -> pd.DataFrame:
+    """Return cells with every column the build stores as category codes given its names (as str)."""
+    categories = build_meta(Path(folder))["layouts"][frame]["categories"]
+    out = cells.copy()
+    for col in [c for c in out.columns if c in categories]:
+        out[col] = pd.Categorical.from_codes(out[col].to_numpy(), categories=categories[col]).astype(str)
+    return out
+
+
+def table2_cells(folder: Path, threads: int = 2) -> pd.DataFrame:
+    """Return Table 2's cells (generator, judge, difficulty, condition, align %, n records; the
+    authors' missing-verdict rule) computed by DuckDB from a build's verdicts.parquet."""
+    path = frame_path(folder, "verdicts")
+    with duckdb.connect(config={"threads": threads}) as con:
+        cells = con.execute(T02_SQL, {"path": str(path), "m": len(schema.METRICS)}).df()
+    cells = named(cells, folder, "verdicts")
+    keep = cells["judge"].isin(schema.JUDGES) & cells["condition"].isin(schema.MAIN_CONDITIONS)
+    return cells[keep].reset_index(drop=True).astype({"n": "int64"})
