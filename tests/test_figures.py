@@ -203,3 +203,50 @@ def test_figure_size_and_legends(artifact, bench, tmp_path) -> None:
     px = Image.open(png).size[0] / figures.PNG_DPI
     assert px <= width + 0.05, f"{artifact} saved {px:.2f} in wide"
     plt.close(fig)
+
+
+def test_set_style_equals_seaborn_whitegrid_paper_with_the_package_rc() -> None:
+    """set_style() leaves matplotlib exactly as seaborn's set_theme(whitegrid, paper) + STYLE_RC does
+    (every rcParam and the colour shorthands b, g, r, c, m, y, k), without importing seaborn."""
+    import matplotlib as mpl
+    import seaborn as sns
+
+    from ajb_utils.figures import style
+
+    def state() -> tuple[dict, dict]:
+        return dict(mpl.rcParams), {c: mpl.colors.colorConverter.colors[c] for c in "bgrmyck"}
+
+    with mpl.rc_context():
+        saved = dict(mpl.colors.colorConverter.colors)
+        try:
+            mpl.rcdefaults()
+            sns.set_theme(style="whitegrid", context="paper", rc=style.STYLE_RC)
+            mpl.rcParams.update(style.STYLE_RC)
+            want = state()
+            mpl.rcdefaults()
+            mpl.colors.colorConverter.colors.update({c: saved[c] for c in "bgrmyck"})
+            style.set_style()
+            got = state()
+        finally:
+            mpl.colors.colorConverter.colors.clear()
+            mpl.colors.colorConverter.colors.update(saved)
+    assert got[1] == want[1]
+    assert {k: v for k, v in got[0].items() if v != want[0][k]} == {}
+
+
+def test_a_kernels_setup_imports_neither_seaborn_nor_scipy() -> None:
+    """What every notebook's setup cell runs (load the bench, set the style) imports no seaborn or scipy."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import matplotlib.pyplot, pandas\n"
+        "import ajb_verify\n"
+        "from ajb_utils import environment, figures, paper, provenance, report, schema, stats, tables, takeaways\n"
+        "from ajb_utils.data import load_bench\n"
+        "figures.set_style()\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'seaborn', 'scipy', 'sklearn', 'duckdb'}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out

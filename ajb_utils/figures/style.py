@@ -19,6 +19,7 @@ from typing import Any
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+from cycler import cycler
 from matplotlib.figure import Figure
 
 from ajb_utils import schema
@@ -92,6 +93,71 @@ PNG_DPI: int = 200
 COLUMN_WIDTH: float = 3.3
 TEXT_WIDTH: float = 6.9
 FIGURE_WIDTHS: tuple[float, float] = (COLUMN_WIDTH, TEXT_WIDTH)
+# seaborn 0.13's "whitegrid" style and "paper" context (what sns.set_theme(style="whitegrid",
+# context="paper") sets), written out so that a kernel setting the style imports neither seaborn
+# nor the scipy it pulls in; tests/test_figures.py checks them against seaborn itself
+WHITEGRID_PAPER_RC: dict[str, Any] = {
+    "figure.facecolor": "white",
+    "axes.facecolor": "white",
+    "axes.edgecolor": ".8",
+    "axes.labelcolor": ".15",
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "axes.spines.left": True,
+    "axes.spines.bottom": True,
+    "axes.spines.right": True,
+    "axes.spines.top": True,
+    "grid.color": ".8",
+    "grid.linestyle": "-",
+    "text.color": ".15",
+    "xtick.color": ".15",
+    "ytick.color": ".15",
+    "xtick.direction": "out",
+    "ytick.direction": "out",
+    "xtick.top": False,
+    "ytick.right": False,
+    "xtick.bottom": False,
+    "ytick.left": False,
+    "font.family": ["sans-serif"],
+    "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans", "sans-serif"],
+    "lines.solid_capstyle": "round",
+    "patch.edgecolor": "w",
+    "patch.force_edgecolor": True,
+    "image.cmap": "viridis",  # seaborn's is its own "rocket"; STYLE_RC sets viridis anyway
+    # the "paper" context: seaborn's "notebook" sizes x 0.8
+    "axes.linewidth": 1.25 * 0.8,
+    "grid.linewidth": 1 * 0.8,
+    "lines.linewidth": 1.5 * 0.8,
+    "lines.markersize": 6 * 0.8,
+    "patch.linewidth": 1 * 0.8,
+    "xtick.major.width": 1.25 * 0.8,
+    "ytick.major.width": 1.25 * 0.8,
+    "xtick.minor.width": 1 * 0.8,
+    "ytick.minor.width": 1 * 0.8,
+    "xtick.major.size": 6 * 0.8,
+    "ytick.major.size": 6 * 0.8,
+    "xtick.minor.size": 4 * 0.8,
+    "ytick.minor.size": 4 * 0.8,
+    "font.size": 12 * 0.8,
+    "axes.labelsize": 12 * 0.8,
+    "axes.titlesize": 12 * 0.8,
+    "xtick.labelsize": 11 * 0.8,
+    "ytick.labelsize": 11 * 0.8,
+    "legend.fontsize": 11 * 0.8,
+    "legend.title_fontsize": 12 * 0.8,
+}
+# seaborn's "deep" palette: the colour cycle, and (its first six and a near-black) the shorthands
+DEEP: list[str] = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3"]
+DEEP += ["#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
+COLOR_CODES: dict[str, Any] = {
+    "b": "#4C72B0",
+    "g": "#55A868",
+    "r": "#C44E52",
+    "m": "#8172B3",
+    "y": "#CCB974",
+    "c": "#64B5CD",
+    "k": (0.1, 0.1, 0.1),
+}
 # The paper-style rcParams set_style() applies (on top of seaborn's whitegrid).
 STYLE_RC: dict[str, Any] = {
     "font.family": "DejaVu Sans",  # ships with matplotlib: same glyphs on every machine
@@ -122,11 +188,11 @@ STYLE_RC: dict[str, Any] = {
 
 
 def set_style() -> None:
-    """Apply the package's figure style globally (seaborn whitegrid + paper font sizes); returns None."""
-    import seaborn as sns
-
-    sns.set_theme(style="whitegrid", context="paper", rc=STYLE_RC)
-    mpl.rcParams.update(STYLE_RC)
+    """Apply the package's figure style globally (seaborn's whitegrid + paper font sizes); returns None."""
+    cycle = cycler(color=[mpl.colors.to_rgb(c) for c in DEEP])
+    mpl.rcParams.update({**WHITEGRID_PAPER_RC, "axes.prop_cycle": cycle, **STYLE_RC})
+    for code, color in COLOR_CODES.items():
+        mpl.colors.colorConverter.colors[code] = mpl.colors.to_rgb(color)
 
 
 def paper_figure(width: float, height: float, nrows: int = 1, ncols: int = 1, **subplot_kw: Any):
