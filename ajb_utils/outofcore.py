@@ -1,10 +1,10 @@
 """The route for data larger than memory: Table 2's cells by DuckDB straight from the build's Parquet.
 
 `load_bench` holds every verdict row in memory; DuckDB scans the build's `verdicts.parquet`
-(`ajb_utils.data.build_bench` returns its folder) as a stream and keeps only the per-record and
-per-cell sums, so its memory stays flat as the data grows (benchmarks/bench_scale.py measures
-both at 1x and 2x the full-scale sample). The build stores names as category codes; the cells
-get their names back from the build's layout (meta.json).
+(`ajb_utils.data.build_bench` returns its folder) as a stream and holds only the per-record and
+per-cell sums, a third of load_bench's memory at the full-scale sample and growing at a third of
+its rate (benchmarks/bench_scale.py measures both at 1x and 2x). The build stores names as
+category codes; the cells get their names back from the build's layout (meta.json).
 """
 
 from __future__ import annotations
