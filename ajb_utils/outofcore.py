@@ -19,13 +19,15 @@ from ajb_utils.cache import build_meta
 
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
 
-# Eq. 4b per record under the authors' rule (a null metric is a miss: its match counts 0 of the
-# $m metrics; a record with no verdict in its condition is left out), then Eq. 5a per cell
+# Table 2's judges and conditions only (their codes), Eq. 4b per record under the authors' rule
+# (a null metric is a miss: its match counts 0 of the $m metrics; a record with no verdict in its
+# condition is left out), then Eq. 5a per cell
 T02_SQL = """
 SELECT generator, judge, difficulty, condition, 100 * avg(s / $m) AS align, count(*) AS n
 FROM (
     SELECT id, generator, judge, difficulty, condition, sum(CAST(match AS DOUBLE)) AS s
     FROM read_parquet($path)
+    WHERE list_contains($judges, judge) AND list_contains($conditions, condition)
     GROUP BY ALL
     HAVING count(match) > 0
 )
@@ -55,8 +57,10 @@ def table2_cells(folder: Path, threads: int = 2) -> pd.DataFrame:
     """Return Table 2's cells (generator, judge, difficulty, condition, align %, n records; the
     authors' missing-verdict rule) computed by DuckDB from a build's verdicts.parquet."""
     path = frame_path(folder, "verdicts")
+    names = build_meta(Path(folder))["layouts"]["verdicts"]["categories"]
+    judges = [i for i, name in enumerate(names["judge"]) if name in schema.JUDGES]
+    conditions = [i for i, name in enumerate(names["condition"]) if name in schema.MAIN_CONDITIONS]
+    given = {"path": str(path), "m": len(schema.METRICS), "judges": judges, "conditions": conditions}
     with duckdb.connect(config={"threads": threads}) as con:
-        cells = con.execute(T02_SQL, {"path": str(path), "m": len(schema.METRICS)}).df()
-    cells = named(cells, folder, "verdicts")
-    keep = cells["judge"].isin(schema.JUDGES) & cells["condition"].isin(schema.MAIN_CONDITIONS)
-    return cells[keep].reset_index(drop=True).astype({"n": "int64"})
+        cells = con.execute(T02_SQL, given).df()
+    return named(cells, folder, "verdicts").astype({"n": "int64"})
