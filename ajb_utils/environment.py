@@ -63,7 +63,8 @@ def installed_versions() -> dict[str, str]:
     per process); the first one on sys.path wins, as on import."""
     out: dict[str, str] = {}
     for dist in importlib.metadata.distributions():
-        out.setdefault(canonical_name(dist.name), dist.version)
+        meta = dist.metadata  # parsed once: dist.name and dist.version would each parse it again
+        out.setdefault(canonical_name(meta["Name"]), meta["Version"])
     return out
 
 
