@@ -2,9 +2,10 @@
 
 `load_bench` holds every verdict row in memory; DuckDB scans the build's `verdicts.parquet`
 (`ajb_utils.data.build_bench` returns its folder) as a stream and holds only the per-record and
-per-cell sums, a third of load_bench's memory at the full-scale sample and growing at a third of
-its rate (benchmarks/bench_scale.py measures both at 1x and 2x). The build stores names as
-category codes; the cells get their names back from the build's layout (meta.json).
+per-cell sums of Table 2's judges and conditions: a third of load_bench's memory at the
+full-scale sample, and it grows far slower with the data (benchmarks/bench_scale.py measures both
+at 1x and 2x; the README has the figures). The build stores names as category codes; the cells
+get their names back from the build's layout (meta.json).
 """
 
 from __future__ import annotations
