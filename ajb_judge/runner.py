@@ -117,6 +117,7 @@ class RunConfig:
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
     replace_export: bool = False  # replace an export that another run (other settings or store) wrote
+    require_budget: bool = False  # refuse to call for a run with paid calls and no budget (notebook 15)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
@@ -177,6 +178,10 @@ class RunSummary:
     estimate: dict[str, Any] = field(default_factory=dict)
     store_id: str | None = None
     warnings: list[str] = field(default_factory=list)  # what a reader of the verdicts must know (one value only, ...)
+    budget: dict[str, Any] = field(default_factory=dict)  # the run's budget and prices in force (recorded with the run)
+    budget_notes: list[str] = field(default_factory=list)  # where the budget came from (given, recorded, changed)
+    settled: tuple[int, int] = (0, 0)  # reservations of killed processes settled now, tokens of them released
+    store_usd: float | None = None  # the store's spend in USD, each row at its own prices (None: no prices)
     table: pd.DataFrame | None = None
     files: list[str] = field(default_factory=list)
 
@@ -214,6 +219,12 @@ class RunSummary:
                     else ""
                 )
                 + ")"
+            )
+        lines += [f"budget: {n}" for n in self.budget_notes]
+        if self.settled[0]:
+            lines.append(
+                f"settled {self.settled[0]} reservations of a killed process: kept as spent (their calls may have been "
+                f"billed), {self.settled[1]} prompt tokens released where the same request's reply reported its usage"
             )
         lines += [f"WARNING: {w}" for w in self.warnings]
         if self.aborted:
@@ -366,10 +377,10 @@ NEW_STORE = "(a new store)"  # the store id an export is compared with before th
 
 def _would_stop(meta_path: Path, meta: dict[str, Any], replace: bool) -> str | None:
     """Return what a dry run says when the real run would stop on the export at `meta_path` (None: it would not)."""
-    from ajb_judge.export import check_export
+    from ajb_judge.export import check_claim
 
     try:
-        check_export(meta_path, meta, replace)
+        check_claim(meta_path, meta, replace)
     except ValueError as exc:
         return f"this run would stop before any call: {exc}"
     return None
@@ -829,7 +840,9 @@ def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseExcepti
         """Return the reservation id, or raise _OverBudget (nothing is sent)."""
         if stats.abort or fatal:
             raise _OverBudget()
-        ids, why = store.reserve([(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg))
+        ids, why = store.reserve(
+            [(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg), prices=prices_of(cfg)
+        )
         if not ids:
             stats.stop("budget", why or "budget reached")
             raise _OverBudget()
@@ -884,21 +897,81 @@ def _stop_if_misconfigured(stats: _Stats, cfg: RunConfig) -> None:
         stats.stop("failure_rate", f"{why} ({dict(stats.statuses)}): the judge looks misconfigured")
 
 
-def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | None:
-    """Return why a store total (tokens in / out, the next reservation of `this_call` tokens included) breaks a budget."""
-    if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
+def over_budget(cfg: RunConfig, total: dict[str, float], this_call: int) -> str | None:
+    """Return why a store's spend total (Store.spend_total, the next reservation of `this_call` tokens included) breaks a budget.
+
+    USD sums each row at the prices it was booked at; rows booked without prices (before any
+    were given) at this run's prices.
+    """
+    tokens = int(total["prompt_tokens"] + total["completion_tokens"])
+    if cfg.budget_tokens is not None and tokens > cfg.budget_tokens:
         return (
-            f"token budget {cfg.budget_tokens} reached: {tin + tout - this_call} spent on this store "
+            f"token budget {cfg.budget_tokens} reached: {tokens - this_call} spent on this store "
             "(every run, resume and batch import, the calls in flight at their reservation); "
             f"the next call reserves {this_call}"
         )
-    cost = usd_of(tin, tout, cfg.price_in_per_m, cfg.price_out_per_m)
+    unpriced = usd_of(total["unpriced_in"], total["unpriced_out"], cfg.price_in_per_m, cfg.price_out_per_m)
+    cost = None if unpriced is None else total["usd"] + unpriced
     if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
         return (
             f"budget ${cfg.budget_usd} reached: ${cost:.4f} spent on this store with the next call's "
-            "reservation (every run, resume and batch import, the calls in flight at their reservation)"
+            "reservation, each call at the prices it was made at (every run, resume and batch import, the calls in "
+            "flight at their reservation)"
         )
     return None
+
+
+BUDGET_FIELDS: tuple[str, ...] = ("budget_tokens", "budget_usd", "price_in_per_m", "price_out_per_m")
+
+
+def prices_of(cfg: RunConfig) -> tuple[float | None, float | None]:
+    """Return the prices a run's calls are booked at (USD per 1M prompt / completion tokens; None: not given)."""
+    return cfg.price_in_per_m, cfg.price_out_per_m
+
+
+def budget_fields(cfg: RunConfig, recorded: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the run's budget and prices: each one given now, else the one recorded with the run (None: neither)."""
+    rec = recorded or {}
+    keys = {
+        "budget_tokens": "tokens",
+        "budget_usd": "usd",
+        "price_in_per_m": "price_in",
+        "price_out_per_m": "price_out",
+    }
+    return {f: getattr(cfg, f) if getattr(cfg, f) is not None else rec.get(k) for f, k in keys.items()}
+
+
+def run_budget(cfg: RunConfig, store: Any) -> tuple[RunConfig, list[str]]:
+    """Return the config with the run's budget in force, recorded with the run, and what was said about it.
+
+    A budget or price given now replaces the recorded one (of its kind) and is recorded; one not
+    given is the recorded one: a resume without --budget-* (notebook 15 included) keeps the run's
+    budget. Spend rows booked without prices get the USD budget's prices when one first applies.
+    """
+    recorded = store.budget(cfg.name)
+    fields = budget_fields(cfg, recorded)
+    out = dataclasses.replace(cfg, **fields)
+    notes = []
+    kept = [f for f in BUDGET_FIELDS if getattr(cfg, f) is None and fields[f] is not None]
+    if kept:
+        notes.append(f"recorded with run {cfg.name}, kept: " + ", ".join(f"{f} {fields[f]:g}" for f in kept))
+    if recorded is None or any(getattr(cfg, f) is not None for f in BUDGET_FIELDS):
+        store.record_budget(cfg.name, out.budget_tokens, out.budget_usd, prices_of(out))
+    if out.budget_usd is not None and None not in prices_of(out):
+        n = store.price_unpriced(prices_of(out))
+        if n:
+            notes.append(f"{n} spend rows booked without prices priced at the USD budget's prices")
+    return out, notes
+
+
+def _has_budget(cfg: RunConfig) -> bool:
+    """Return whether a run has a budget in force (tokens, or USD with prices)."""
+    return cfg.budget_tokens is not None or (cfg.budget_usd is not None and None not in prices_of(cfg))
+
+
+def _paid(spent: dict[str, int]) -> int:
+    """Return the tokens of a store's spend (Store.spent)."""
+    return int(spent.get("prompt_tokens", 0) + spent.get("completion_tokens", 0))
 
 
 async def _check(*backends: OpenAIBackend) -> None:
@@ -1201,18 +1274,23 @@ def _model_run(
     it does not exist yet (a new store is another store than the one an export names). The
     store stays open (locked) while the caller exports.
     """
-    from ajb_judge.export import check_export
+    from ajb_judge.export import check_claim, claim_run
 
     meta_path = stem.with_name(stem.name + ".meta.json")
-    if not cfg.dry_run and cfg.export and not store_path(cfg).exists():
-        check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
+    if not cfg.dry_run and not store_path(cfg).exists():
+        check_claim(meta_path, meta_of(NEW_STORE), cfg.replace_export)
     checked = _check_before_creating(cfg, deriver=bool(derivers))
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
-        if not cfg.dry_run:
-            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
-                check_export(meta_path, meta_of(store.store_id), cfg.replace_export)
+        if not cfg.dry_run:  # the run claimed by this store before the first paid call: a conflict costs nothing
+            claim_run(meta_path, meta_of(store.store_id), cfg.replace_export)
+            cfg, summary.budget_notes = run_budget(cfg, store)
             store.register_run(summary.run_hash, cfg.name, cfg.public())
+            summary.settled = store.settle_dead()
+        else:
+            recorded = store.budget(cfg.name) if hasattr(store, "budget") else None
+            cfg = dataclasses.replace(cfg, **budget_fields(cfg, recorded))
+        summary.budget = {k: getattr(cfg, k) for k in BUDGET_FIELDS}
         if cfg.reparse:
             summary.statuses = dict(_reparse(store, hashes))
         existing = store.statuses(hashes)
@@ -1222,6 +1300,12 @@ def _model_run(
         pend_d = _pending(derivers, existing, *flags) if calls else []
         pend = _pending(units, existing, *flags) if calls else []
         summary.store_id, summary.store_spent = store.store_id, store.spent()
+        if cfg.require_budget and (pend_d or pend) and not _has_budget(cfg) and _paid(summary.store_spent):
+            raise ValueError(
+                f"run {cfg.name} has paid calls on its store ({_paid(summary.store_spent):,} tokens) and no budget, and "
+                f"{len(pend_d) + len(pend)} calls to make: set budget_tokens (or budget_usd with price_in / price_out), "
+                "the most the run may spend in all, its earlier calls included"
+            )
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend], ctx, cfg)
             if cfg.export:
@@ -1246,6 +1330,9 @@ def _model_run(
         summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
         summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
         summary.store_spent = store.spent()
+        total = store.spend_total()
+        unpriced = usd_of(total["unpriced_in"], total["unpriced_out"], cfg.price_in_per_m, cfg.price_out_per_m)
+        summary.store_usd = None if unpriced is None else total["usd"] + unpriced
         keys = {u.key for u in units}
         rows = {r["key"]: r for r in store.rows([summary.run_hash]) if r["key"] in keys}
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))

@@ -1,0 +1,167 @@
+"""Issue 50 (the money path): the budget belongs to the run, spend keeps its price, reservations of a
+dead process are settled and said, one run is paid for by one store. Money is counted on the
+counting loopback server's side (what it billed), never from the runner's own books alone."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from ajb_judge import notebook, run_judge  # noqa: E402
+from ajb_judge.cli import main as cli_main  # noqa: E402
+from ajb_judge.toybench import make_toy_bench  # noqa: E402
+from fake_openai_server import FakeServer  # noqa: E402
+from runner_support import CLI_ENV, cfg, wait_until_idle  # noqa: E402
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    """Return (exit code, stdout, stderr) of the judge CLI run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli_main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_args(server: FakeServer, tmp: Path, *extra: str, source: str = "toy:6") -> list[str]:
+    """Return `run` arguments: the toy bench, one generator, with-GT, completions at the cap, store by name."""
+    return [
+        "run", "--backend", "openai", "--base-url", server.url, "--model", "long", "--api-key-env", "AJB_TEST_KEY",
+        "--source", source, "--generators", "qwen3_32b", "--conditions", "with_gt", "--name", "fj_pilot",
+        "--out", str(tmp / "runs"), "--no-progress", *extra,
+    ]  # fmt: skip
+
+
+def notebook_cfg(server: FakeServer, tmp: Path, **kw):
+    """Return notebook 15's RunConfig with the CLI run's settings (its runs folder under tmp)."""
+    c = notebook.new_judge_config(
+        "fj_pilot",
+        backend="openai",
+        base_url=server.url,
+        model="long",
+        api_key_env="AJB_TEST_KEY",
+        conditions=["with_gt"],
+        generators=["qwen3_32b"],
+        source="toy:6",
+        **kw,
+    )
+    return dataclasses.replace(c, out_dir=tmp / "runs")
+
+
+# ------------------------------------------------------------------ 1. the budget belongs to the run
+def test_notebook_15_after_a_budget_stop_pays_nothing_past_the_budget(tmp_path) -> None:
+    budget = 30_000
+    with FakeServer() as server:
+        server.state.long_tokens = 1900
+        code, out, _ = cli(*run_args(server, tmp_path, "--budget-tokens", str(budget)))
+        assert code == 5, out
+        first = wait_until_idle(server.state.stats)
+        assert 0 < first["billed_tokens"] <= budget, first
+        s = run_judge(notebook_cfg(server, tmp_path))  # the notebook's entry point, no budget parameter given
+        billed = wait_until_idle(server.state.stats)
+    assert billed["billed_tokens"] <= budget, (first, billed)
+    assert s.aborted and s.abort_kind == "budget", s.aborted
+    assert "next:" in out and "at most" in out and f"{budget:,}" in out, out
+
+
+def test_a_resume_without_a_budget_option_keeps_the_run_s_budget(tmp_path) -> None:
+    budget = 30_000
+    with FakeServer() as server:
+        server.state.long_tokens = 1900
+        assert cli(*run_args(server, tmp_path, "--budget-tokens", str(budget)))[0] == 5
+        code, out, err = cli(*run_args(server, tmp_path))  # a resume, no --budget-*
+        billed = wait_until_idle(server.state.stats)
+    assert code == 5, (out, err)
+    assert billed["billed_tokens"] <= budget, billed
+    assert "recorded" in out, out
+
+
+def test_notebook_15_refuses_to_extend_a_paid_run_without_a_budget(tmp_path) -> None:
+    with FakeServer() as server:
+        server.state.long_tokens = 100
+        assert cli(*run_args(server, tmp_path, "--limit", "2"))[0] == 0  # paid, no budget
+        before = wait_until_idle(server.state.stats)["requests"]
+        with pytest.raises(ValueError, match="budget_tokens"):
+            run_judge(notebook_cfg(server, tmp_path, limit=4))
+        assert server.state.stats()["requests"] == before
+        s = run_judge(notebook_cfg(server, tmp_path, limit=4, budget_tokens=10**6))  # with one it extends
+        assert not s.aborted and s.new > 0
+
+
+# ------------------------------------------------------------------------ 2. spend keeps its price
+def _usd(p: int, c: int, pin: float, pout: float) -> float:
+    return (p * pin + c * pout) / 1e6
+
+
+def test_a_usd_budget_sums_each_call_at_the_prices_it_was_made_at(tmp_path) -> None:
+    bench = make_toy_bench(20, generators=("qwen3_32b",))
+    with FakeServer() as server:
+        server.state.long_tokens = 1900
+        c1 = cfg(server, bench, tmp_path, "long", conditions=["with_gt"], budget_usd=1.0, price_in_per_m=1.0)
+        c1 = dataclasses.replace(c1, price_out_per_m=100.0, abort_after=10**6)
+        assert run_judge(c1).abort_kind == "budget"
+        a = wait_until_idle(server.state.stats)
+        run_judge(dataclasses.replace(c1, price_out_per_m=10.0))  # resumed at a tenth of the price
+        b = wait_until_idle(server.state.stats)
+    spent = _usd(a["billed_prompt"], a["billed_completion"], 1.0, 100.0) + _usd(
+        b["billed_prompt"] - a["billed_prompt"], b["billed_completion"] - a["billed_completion"], 1.0, 10.0
+    )
+    assert spent <= 1.0, (a, b, spent)
+
+
+# ------------------------------------------------------------------ 4. one run identity, one payer
+def _ok_count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=1) as c:
+            return c.execute("SELECT COUNT(*) FROM results WHERE status='ok'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_store_copied_before_the_first_export_cannot_pay_for_the_run_again(tmp_path) -> None:
+    log = tmp_path / "requests.jsonl"
+    conc = 4
+    with FakeServer(latency=0.05, log_path=str(log)) as server:
+        args = [sys.executable, "-m", "ajb_judge", *run_args(server, tmp_path, "--concurrency", str(conc))]
+        args[args.index("long")] = "good"
+        args[args.index("toy:6")] = "toy:12"
+        args[args.index("with_gt")] = "with_gt,without_gt"
+        store = tmp_path / "runs" / ".store" / "fj_pilot.sqlite"
+        p = subprocess.Popen([*args, "--store", str(store)], env=CLI_ENV, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)  # fmt: skip
+        deadline = time.time() + 60
+        while _ok_count(store) < 6 and time.time() < deadline:
+            time.sleep(0.02)
+        os.kill(p.pid, signal.SIGKILL)  # killed before its export
+        p.wait()
+        assert not (tmp_path / "runs" / "fj_pilot.jsonl").exists()
+        copy = tmp_path / "copy.sqlite"
+        for suffix in ("", "-wal"):
+            if Path(f"{store}{suffix}").exists():
+                shutil.copyfile(f"{store}{suffix}", f"{copy}{suffix}")
+        procs = [
+            subprocess.Popen(
+                [*args, "--store", str(s)], env=CLI_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )  # fmt: skip
+            for s in (store, copy)
+        ]
+        outs = [pr.communicate(timeout=120) for pr in procs]
+        wait_until_idle(server.state.stats)
+    with sqlite3.connect(store) as c:
+        needed = c.execute("SELECT COUNT(DISTINCT request_hash) FROM results").fetchone()[0]
+    sent = log.read_text().splitlines()
+    codes = [pr.returncode for pr in procs]
+    assert len(sent) - needed <= conc, (len(sent), needed)  # only the calls in flight at the kill paid twice
+    assert sorted(codes) == [0, 2], (codes, outs)
+    assert "claimed" in outs[codes.index(2)][1], outs
