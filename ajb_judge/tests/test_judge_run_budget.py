@@ -21,6 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from ajb_judge import notebook, run_judge  # noqa: E402
 from ajb_judge.cli import main as cli_main  # noqa: E402
+from ajb_judge.store import Store  # noqa: E402
 from ajb_judge.toybench import make_toy_bench  # noqa: E402
 from fake_openai_server import FakeServer  # noqa: E402
 from runner_support import CLI_ENV, cfg, wait_until_idle  # noqa: E402
@@ -165,3 +166,26 @@ def test_a_store_copied_before_the_first_export_cannot_pay_for_the_run_again(tmp
     assert len(sent) - needed <= conc, (len(sent), needed)  # only the calls in flight at the kill paid twice
     assert sorted(codes) == [0, 2], (codes, outs)
     assert "claimed" in outs[codes.index(2)][1], outs
+
+
+# ------------------------------------------------------------------ 3. reservations reconciled
+def test_a_killed_process_s_reservations_are_settled_and_said(server, bench, tmp_path) -> None:
+    c = cfg(server, bench, tmp_path, "good", conditions=["with_gt"])
+    run_judge(c)
+    with Store(tmp_path / "store.sqlite") as st:  # a process that reserved two calls, then died (no settling)
+        keys = [k for (k,) in st.conn.execute("SELECT key FROM results WHERE raw IS NOT NULL LIMIT 2")]
+        run_hash = st.conn.execute("SELECT run_hash FROM results LIMIT 1").fetchone()[0]
+        ids, _ = st.reserve([(run_hash, k, 5_000, 2_048) for k in keys])
+        before = st.spend_total()
+    s = run_judge(c)
+    assert s.settled[0] == 2 and "settled 2 reservations of a killed process" in str(s), str(s)
+    with Store(tmp_path / "store.sqlite", lock=False) as st:
+        rows = st.conn.execute(
+            "SELECT s.what, s.prompt_tokens, s.completion_tokens, r.prompt_tokens FROM spend s JOIN results r "
+            f"ON r.key = s.key WHERE s.rowid IN ({', '.join(map(str, ids))})"
+        ).fetchall()
+        after = st.spend_total()
+    assert [r[0] for r in rows] == ["killed", "killed"], rows  # no longer open, still spent
+    assert all(p == reported and out == 2_048 for _, p, out, reported in rows), rows  # prompt at the reported usage
+    released = sum(5_000 - r[3] for r in rows)
+    assert before["prompt_tokens"] - after["prompt_tokens"] == released > 0
