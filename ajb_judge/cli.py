@@ -183,6 +183,18 @@ RUN_OPTIONS: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {
         ),
         ("--deriver-model", "deriver_model", "DeRef deriver model (default: --model)", {"judge": True}),
         ("--deriver-base-url", "deriver_base_urls", "DeRef deriver endpoint(s)", {"judge": True, "action": "append"}),
+        (
+            "--deriver-price-in",
+            "deriver_price_in_per_m",
+            "USD per 1M prompt tokens of the deriver (default: --price-in when it is the run's model)",
+            {"judge": True},
+        ),
+        (
+            "--deriver-price-out",
+            "deriver_price_out_per_m",
+            "USD per 1M completion tokens of the deriver",
+            {"judge": True},
+        ),
     ],
 }
 PLAN_OPTIONS: list[tuple[str, str, str, dict[str, Any]]] = [

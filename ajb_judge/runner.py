@@ -107,6 +107,8 @@ class RunConfig:
     abort_error_rate: float = 0.6
     deriver_model: str | None = None
     deriver_base_urls: list[str] | None = None
+    deriver_price_in_per_m: float | None = None  # the deriver's prices (default: the run's, when it is the run's model)
+    deriver_price_out_per_m: float | None = None
     judge: str | None = None  # base model label for the meta (defaults to model)
     display: str | None = None
     study: str = "new_judge"
@@ -309,6 +311,7 @@ def _check_config(cfg: RunConfig) -> None:
             "without prices a USD budget cannot be checked; give both, or use --budget-tokens"
         )
     check_extra_body(cfg.extra_body)
+    check_deriver_prices(cfg)
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
@@ -779,9 +782,16 @@ def _group_identical(
 
 
 async def _execute(
-    units: list[Unit], ctx: Context, backend: OpenAIBackend, store: Any, cfg: RunConfig, stats: _Stats, label: str
+    units: list[Unit],
+    ctx: Context,
+    backend: OpenAIBackend,
+    store: Any,
+    cfg: RunConfig,
+    stats: _Stats,
+    label: str,
+    prices: tuple[float | None, float | None] = (None, None),
 ) -> None:
-    """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
+    """Run units with bounded concurrency, one call per distinct request booked at `prices`, each result committed at once."""
     if not units:
         return
     groups = _group_identical(units, ctx, store, backend.decoding, stats)
@@ -795,7 +805,7 @@ async def _execute(
 
         pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
-    reserve = _reserver(cfg, store, stats, fatal)
+    reserve = _reserver(cfg, store, stats, fatal, prices)
 
     async def worker(n_max: int | None = None) -> None:
         """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
@@ -828,7 +838,9 @@ async def _execute(
             pbar.close()
 
 
-def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseException]) -> Any:
+def _reserver(
+    cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseException], prices: tuple[float | None, float | None]
+) -> Any:
     """Return reserve(unit, est_in, est_out): a committed reservation for the next attempt, or _OverBudget raised.
 
     The budget check and the reservation are one store transaction (Store.reserve): the store's
@@ -840,9 +852,7 @@ def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseExcepti
         """Return the reservation id, or raise _OverBudget (nothing is sent)."""
         if stats.abort or fatal:
             raise _OverBudget()
-        ids, why = store.reserve(
-            [(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg), prices=prices_of(cfg)
-        )
+        ids, why = store.reserve([(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg), prices=prices)
         if not ids:
             stats.stop("budget", why or "budget reached")
             raise _OverBudget()
@@ -962,6 +972,23 @@ def run_budget(cfg: RunConfig, store: Any) -> tuple[RunConfig, list[str]]:
         if n:
             notes.append(f"{n} spend rows booked without prices priced at the USD budget's prices")
     return out, notes
+
+
+def deriver_prices(cfg: RunConfig) -> tuple[float | None, float | None]:
+    """Return the prices the DeRef deriver's calls are booked at: its own, else the run's when it is the run's model."""
+    own = (cfg.deriver_price_in_per_m, cfg.deriver_price_out_per_m)
+    if own != (None, None) or (cfg.deriver_model or cfg.model) != cfg.model:
+        return own
+    return prices_of(cfg)
+
+
+def check_deriver_prices(cfg: RunConfig) -> None:
+    """Raise ValueError when a USD budget would book a DeRef deriver of another model without prices of its own."""
+    if cfg.budget_usd is not None and "deref" in cfg.conditions and None in deriver_prices(cfg):
+        raise ValueError(
+            f"--budget-usd with --deriver-model {cfg.deriver_model} (another model than {cfg.model}) needs its prices: "
+            "--deriver-price-in and --deriver-price-out (USD per 1M tokens); its calls are booked at them"
+        )
 
 
 def _has_budget(cfg: RunConfig) -> bool:
@@ -1241,10 +1268,11 @@ def _call_phase(
         try:
             if cfg.check_endpoint and not checked:
                 await _check(*([dbackend] if pend_d else []), *([backend] if pend else []))
-            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
+            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver", deriver_prices(cfg))
             _load_derived(store, ctx, derivers)
             if not stats.abort:
-                await _execute([u for u in pend if ctx.ready(u)], ctx, backend, store, cfg, stats, label)
+                ready = [u for u in pend if ctx.ready(u)]
+                await _execute(ready, ctx, backend, store, cfg, stats, label, prices_of(cfg))
         finally:
             await backend.aclose()
             if dbackend is not backend:
@@ -1285,6 +1313,7 @@ def _model_run(
         if not cfg.dry_run:  # the run claimed by this store before the first paid call: a conflict costs nothing
             claim_run(meta_path, meta_of(store.store_id), cfg.replace_export)
             cfg, summary.budget_notes = run_budget(cfg, store)
+            check_deriver_prices(cfg)
             store.register_run(summary.run_hash, cfg.name, cfg.public())
             summary.settled = store.settle_dead()
         else:

@@ -189,3 +189,20 @@ def test_a_killed_process_s_reservations_are_settled_and_said(server, bench, tmp
     assert all(p == reported and out == 2_048 for _, p, out, reported in rows), rows  # prompt at the reported usage
     released = sum(5_000 - r[3] for r in rows)
     assert before["prompt_tokens"] - after["prompt_tokens"] == released > 0
+
+
+def test_a_deref_deriver_is_booked_at_its_own_prices_or_refused(server, bench, tmp_path) -> None:
+    usd = dict(budget_usd=10.0, price_in_per_m=1.0, price_out_per_m=2.0, conditions=["deref"])
+    with pytest.raises(ValueError, match="--deriver-price-in"):  # another model, no prices of its own: refused
+        run_judge(cfg(server, bench, tmp_path, "good", deriver_model="good+think", **usd))
+    assert server.state.requests == 0
+    c = cfg(server, bench, tmp_path, "good", deriver_model="good+think", **usd)
+    run_judge(dataclasses.replace(c, deriver_price_in_per_m=5.0, deriver_price_out_per_m=7.0))
+    with Store(tmp_path / "store.sqlite", lock=False) as st:
+        prices = dict(
+            st.conn.execute(
+                "SELECT r.kind, s.price_in || '/' || s.price_out FROM spend s JOIN results r ON r.key = s.key "
+                "GROUP BY r.kind"
+            ).fetchall()
+        )
+    assert prices == {"deriver": "5.0/7.0", "judge": "1.0/2.0"}, prices
