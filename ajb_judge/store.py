@@ -21,8 +21,11 @@ reservation by its reported usage in the same transaction that commits the answe
 attempt keeps its reservation as spent (``what='timeout'``), and so does one whose connection
 failed after it may have been sent (``what='dropped'``); only an attempt answered with an HTTP
 error, or whose connection was refused, releases it. The budget check and the reservation are
-one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. A reservation left by a killed process stays counted as spent, so a
-budget holds across kills and resumes. A batch export reserves each request it writes
+one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. Every
+spend row keeps the prices it was booked at (``price_in``, ``price_out``: a USD budget sums each row at
+its own) and the open that reserved it (``owner``). A reservation left by a killed process stays
+counted as spent, so a budget holds across kills and resumes; the next writer settles it
+(:meth:`Store.settle_dead`). A run's budget and prices are recorded with it (``budgets``, by name). A batch export reserves each request it writes
 (``what='batch_reserved'``); an import replaces the reservation by the usage its line reports and
 books every other paid line too. Lines imported from batch output files are remembered by their
 hash (``imported``), so importing a file twice adds nothing.
