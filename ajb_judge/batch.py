@@ -118,16 +118,19 @@ def reserve_requests(
     store: Any,
     refuse: Any = None,
     prices: tuple[float | None, float | None] = (None, None),
+    file: Path | None = None,
 ) -> tuple[list[int], str | None]:
     """Reserve each request's tokens in the store, in order, until `refuse` stops it; return (ids, why it stopped).
 
     A request reserves what a call of the same body would (runner.prompt_reservation and
-    completion_reservation): its import replaces the reservation by the usage it reports.
+    completion_reservation): its import replaces the reservation by the usage it reports. A request
+    written again to the same `file` replaces that file's reservation of it (one file, run once).
     """
     from ajb_judge.runner import completion_reservation, prompt_reservation
 
     sizes = [(u.run_hash, u.key, prompt_reservation(b), completion_reservation(b)) for u, b in requests]
-    return store.reserve(sizes, refuse, "batch_reserved", prices)
+    owner = f"file:{Path(file).resolve()}" if file is not None else None  # written again: reserved once
+    return store.reserve(sizes, refuse, "batch_reserved", prices, owner)
 
 
 def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:

@@ -462,11 +462,13 @@ def _batch_export(
     pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
     flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
     reqs = batch.pending_requests(pending_d or units, ctx, backend, existing, *flags)  # derive first, then judge
-    ids, why = batch.reserve_requests(reqs, store, partial(over_budget, cfg), prices_of(cfg))
+    earlier = Path(a.file).exists()  # a file written before: its requests' reservations are replaced by these
+    ids, why = batch.reserve_requests(reqs, store, partial(over_budget, cfg), prices_of(cfg), a.file)
     try:
         parts = batch.write_requests(reqs[: len(ids)], a.file, a.batch_max_requests, int(a.batch_max_mb * 2**20))
     except BaseException:
-        store.release_many(ids)  # nothing was written: nothing can be billed
+        if not earlier:  # nothing was written: nothing can be billed (an earlier file stays, and so do these)
+            store.release_many(ids)
         raise
     for path, n in parts:
         print(f"wrote {n} requests to {path}")

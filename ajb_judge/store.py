@@ -359,6 +359,7 @@ class Store:
         refuse: Callable[[dict[str, float], int], str | None] | None = None,
         what: str = "reserved",
         prices: Prices = (None, None),
+        owner: str | None = None,
     ) -> tuple[list[int], str | None]:
         """Commit a reservation for each request (run hash, key, prompt, completion) about to be sent or exported.
 
@@ -369,19 +370,29 @@ class Store:
         reason or None). The store's spend is the budget's only source: every run, resume, batch
         import and call in flight is in it. A reservation counts as spent until settled: a reply
         (or an imported line, ``what='batch_reserved'``, :meth:`put_many`) replaces it by its usage.
+        An `owner` (a batch export's file) replaces its own open reservation of the same key: a
+        file written again holds the request once (the old bytes are gone from the disk).
         """
         ids: list[int] = []
         why = None
         with self.transaction():
             total = self.spend_total()
             for run_hash, key, p, c in requests:
-                after = with_spend(total, p, c, prices)
+                old = self.conn.execute(
+                    "SELECT rowid, prompt_tokens, completion_tokens, price_in, price_out FROM spend "
+                    "WHERE what=? AND owner=? AND key=? LIMIT 1",
+                    (what, owner, key),
+                ).fetchone()
+                base = with_spend(total, -old[1], -old[2], old[3:]) if old else total
+                after = with_spend(base, p, c, prices)
                 why = refuse(after, p + c) if refuse is not None else None
                 if why:
                     break
+                if old:
+                    self.conn.execute("DELETE FROM spend WHERE rowid=?", (old[0],))
                 cur = self.conn.execute(
                     f"INSERT INTO spend ({_SPEND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
-                    (time.time(), run_hash, key, what, p, c, *prices, self.session),
+                    (time.time(), run_hash, key, what, p, c, *prices, owner or self.session),
                 )
                 ids.append(int(cur.lastrowid))
                 total = after

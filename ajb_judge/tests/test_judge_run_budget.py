@@ -206,3 +206,22 @@ def test_a_deref_deriver_is_booked_at_its_own_prices_or_refused(server, bench, t
             ).fetchall()
         )
     assert prices == {"deriver": "5.0/7.0", "judge": "1.0/2.0"}, prices
+
+
+def _open_batch_reservations(path: Path) -> int:
+    with Store(path, lock=False) as st:
+        return st.spent()["batch_reserved"]
+
+
+def test_exporting_again_to_the_same_file_reserves_its_requests_once(tmp_path) -> None:
+    import budget_cases as B
+
+    with FakeServer() as server:
+        args = B._batch_args(server, tmp_path, tmp_path / "in.jsonl", model="good")
+        assert B.batch_main(["batch-export", *args]) == 0
+        n = len((tmp_path / "in.jsonl").read_text().splitlines())
+        assert B.batch_main(["batch-export", *args]) == 0  # the same file written again: one file to run
+        assert _open_batch_reservations(tmp_path / "store.sqlite") == n
+        other = B._batch_args(server, tmp_path, tmp_path / "in2.jsonl", model="good")
+        assert B.batch_main(["batch-export", *other]) == 0  # another file: both may be run, both reserved
+        assert _open_batch_reservations(tmp_path / "store.sqlite") == 2 * n
