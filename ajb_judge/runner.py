@@ -1406,6 +1406,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.warnings = [w for w in [one_value_warning(ok_scores)] if w]
             if cfg.export and not summary.export_skipped:
                 meta = {**meta_of(summary.store_id), "statuses": summary.statuses, "warnings": summary.warnings}
+                meta["budget"] = summary.budget  # the run's budget and prices in force (recorded in its store)
                 _write_export(cfg, summary, stem, judge_rows(gens, outcomes, list(cfg.conditions)), meta)
     summary.elapsed_s = time.time() - t0
     return summary

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import json
 import os
 import shutil
 import signal
@@ -98,6 +99,8 @@ def test_notebook_15_refuses_to_extend_a_paid_run_without_a_budget(tmp_path) -> 
         assert server.state.stats()["requests"] == before
         s = run_judge(notebook_cfg(server, tmp_path, limit=4, budget_tokens=10**6))  # with one it extends
         assert not s.aborted and s.new > 0
+    meta = json.loads((tmp_path / "runs" / "fj_pilot.meta.json").read_text())
+    assert meta["budget"]["budget_tokens"] == 10**6, meta.get("budget")  # the export names the run's budget
 
 
 # ------------------------------------------------------------------------ 2. spend keeps its price
