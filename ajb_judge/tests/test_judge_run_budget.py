@@ -228,3 +228,89 @@ def test_exporting_again_to_the_same_file_reserves_its_requests_once(tmp_path) -
         other = B._batch_args(server, tmp_path, tmp_path / "in2.jsonl", model="good")
         assert B.batch_main(["batch-export", *other]) == 0  # another file: both may be run, both reserved
         assert _open_batch_reservations(tmp_path / "store.sqlite") == 2 * n
+
+
+# ----------------------------------------------------- the ledger's total is the sum of its rows, priced
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+PRICES = hs.sampled_from([(None, None), (1.0, 2.0), (0.4, 100.0), (3.0, 0.5)])
+OPS = hs.lists(
+    hs.one_of(
+        hs.tuples(hs.just("reserve"), hs.integers(0, 9_000), hs.integers(0, 4_000), PRICES),
+        hs.tuples(hs.just("reply"), hs.integers(0, 5_000), hs.integers(0, 2_000), PRICES),
+        hs.tuples(hs.just("release"), hs.integers(0, 50), hs.integers(0, 0), PRICES),
+        hs.tuples(hs.just("timeout"), hs.integers(0, 50), hs.integers(0, 0), PRICES),
+        hs.tuples(hs.just("price"), hs.integers(0, 0), hs.integers(0, 0), PRICES),
+        hs.tuples(hs.just("settle"), hs.integers(0, 0), hs.integers(0, 0), PRICES),
+    ),
+    max_size=25,
+)
+
+
+def _direct(st: Store, prices: tuple[float | None, float | None]) -> tuple[int, float]:
+    """Return tokens and USD summed row by row in Python (unpriced rows at `prices`)."""
+    tokens, usd = 0, 0.0
+    for p, c, pin, pout in st.conn.execute("SELECT prompt_tokens, completion_tokens, price_in, price_out FROM spend"):
+        tokens += p + c
+        usd += (
+            p * (pin if pin is not None else prices[0] or 0) + c * (pout if pout is not None else prices[1] or 0)
+        ) / 1e6
+    return tokens, usd
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=OPS, now=PRICES)
+def test_the_spend_total_is_each_row_at_its_own_prices(tmp_path_factory, ops, now) -> None:
+    path = tmp_path_factory.mktemp("ledger") / "s.sqlite"
+    with Store(path) as st:
+        ids: list[int] = []
+        for op, a, b, prices in ops:
+            if op == "reserve":
+                ids += st.reserve([("h", f"k{len(ids)}", a, b)], prices=prices)[0]
+            elif op == "reply":
+                st.put_paid({"key": f"r{a}{b}", "run_hash": "h", "kind": "judge", "status": "ok", "raw": "x",
+                             "prompt_tokens": a, "completion_tokens": b}, ids.pop() if ids else None, prices)  # fmt: skip
+            elif op in ("release", "timeout") and ids:
+                rid = ids.pop(a % len(ids))
+                st.release(rid) if op == "release" else st.keep_as_spent(rid)
+            elif op == "price" and None not in prices:
+                st.price_unpriced(prices)
+            elif op == "settle":
+                st.session = "another open"  # the reservations so far belong to a process gone
+                st.settle_dead()
+                ids.clear()
+        t = st.spend_total()
+        tokens, usd = _direct(st, now)
+    extra = ((t["unpriced_in"] * (now[0] or 0)) + t["unpriced_out"] * (now[1] or 0)) / 1e6
+    assert t["prompt_tokens"] + t["completion_tokens"] == tokens
+    assert abs(t["usd"] + extra - usd) < 1e-9
+
+
+OLD_SCHEMA = """
+CREATE TABLE spend (at REAL, run_hash TEXT, key TEXT, what TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
+  estimated INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE spend_total (id INTEGER PRIMARY KEY CHECK (id = 0), prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL);
+CREATE TRIGGER spend_total_insert AFTER INSERT ON spend BEGIN
+  UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0),
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) WHERE id = 0;
+END;
+INSERT INTO spend_total VALUES (0, 0, 0);
+INSERT INTO spend VALUES (1.0, 'h', 'k1', 'reply', 1000, 200, 0);
+INSERT INTO spend VALUES (2.0, 'h', 'k2', 'reserved', 3000, 2048, 1);
+"""
+
+
+def test_a_store_made_before_spend_kept_its_prices_opens_with_its_spend(tmp_path) -> None:
+    with sqlite3.connect(tmp_path / "old.sqlite") as c:  # a564743's spend table and total
+        c.executescript(OLD_SCHEMA)
+    with Store(tmp_path / "old.sqlite") as st:
+        assert st.spend_total() == {"prompt_tokens": 4000, "completion_tokens": 2248, "usd": 0,
+                                    "unpriced_in": 4000, "unpriced_out": 2248}  # fmt: skip
+        assert st.settle_dead() == (1, 0)  # the old reservation: its process is gone
+        st.price_unpriced((1.0, 10.0))
+        ids, _ = st.reserve([("h", "k3", 10, 10)], prices=(2.0, 2.0))
+        t = st.spend_total()
+    assert ids and t["unpriced_in"] == t["unpriced_out"] == 0
+    assert abs(t["usd"] - (4000 * 1.0 + 2248 * 10.0 + 10 * 2.0 + 10 * 2.0) / 1e6) < 1e-12
