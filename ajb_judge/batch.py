@@ -114,17 +114,23 @@ def _remove_stale_parts(path: Path, kept: int) -> None:
 
 
 def reserve_requests(
-    requests: list[tuple[Unit, dict[str, Any]]], store: Any, refuse: Any = None
+    requests: list[tuple[Unit, dict[str, Any]]],
+    store: Any,
+    refuse: Any = None,
+    prices: tuple[float | None, float | None] = (None, None),
+    file: Path | None = None,
 ) -> tuple[list[int], str | None]:
     """Reserve each request's tokens in the store, in order, until `refuse` stops it; return (ids, why it stopped).
 
     A request reserves what a call of the same body would (runner.prompt_reservation and
-    completion_reservation): its import replaces the reservation by the usage it reports.
+    completion_reservation): its import replaces the reservation by the usage it reports. A request
+    written again to the same `file` replaces that file's reservation of it (one file, run once).
     """
     from ajb_judge.runner import completion_reservation, prompt_reservation
 
     sizes = [(u.run_hash, u.key, prompt_reservation(b), completion_reservation(b)) for u, b in requests]
-    return store.reserve(sizes, refuse, "batch_reserved")
+    owner = f"file:{Path(file).resolve()}" if file is not None else None  # written again: reserved once
+    return store.reserve(sizes, refuse, "batch_reserved", prices, owner)
 
 
 def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) -> int:
@@ -143,7 +149,12 @@ def share_identical(units: list[Unit], ctx: Context, store: Any, decoding: Any) 
 
 
 def import_batch(
-    path: Path, units: list[Unit], store: Any, problems: list[str] | None = None, ctx: Context | None = None
+    path: Path,
+    units: list[Unit],
+    store: Any,
+    problems: list[str] | None = None,
+    ctx: Context | None = None,
+    prices: tuple[float | None, float | None] = (None, None),
 ) -> Counter:
     """Parse a Batch API output JSONL into the store (idempotent); return counts by status.
 
@@ -198,7 +209,7 @@ def import_batch(
         row = _imported_row(u, rec, body, billed, ctx)
         rows.append(row)
         c[row["status"]] += 1
-    store.put_many(rows, imported=line_hashes, paid=paid)
+    store.put_many(rows, imported=line_hashes, paid=paid, prices=prices)  # a line without a reservation: these prices
     return c
 
 

@@ -183,6 +183,18 @@ RUN_OPTIONS: dict[str, list[tuple[str, str, str, dict[str, Any]]]] = {
         ),
         ("--deriver-model", "deriver_model", "DeRef deriver model (default: --model)", {"judge": True}),
         ("--deriver-base-url", "deriver_base_urls", "DeRef deriver endpoint(s)", {"judge": True, "action": "append"}),
+        (
+            "--deriver-price-in",
+            "deriver_price_in_per_m",
+            "USD per 1M prompt tokens of the deriver (default: --price-in when it is the run's model)",
+            {"judge": True},
+        ),
+        (
+            "--deriver-price-out",
+            "deriver_price_out_per_m",
+            "USD per 1M completion tokens of the deriver",
+            {"judge": True},
+        ),
     ],
 }
 PLAN_OPTIONS: list[tuple[str, str, str, dict[str, Any]]] = [
@@ -358,9 +370,37 @@ def _print_summary(s: RunSummary) -> None:
             f"{s.name} and this run's settings (backend, base_url, model, temperature, conditions, generators, "
             "difficulties, limit; seed is --select-seed, both default to "
             f"{SELECT_SEED}), then: python scripts/run_notebooks.py --params <that file> --only 15 "
-            "(with the same settings every item comes from the store: 0 new calls; with other settings it "
-            "stops before any call, saying which differ)"
+            f"({resume_cost(s)}; with other settings it stops before any call, saying which differ)"
         )
+    elif s.aborted:
+        print(f"next: a resume with the same settings: {resume_cost(s)}")
+
+
+def resume_cost(s: RunSummary) -> str:
+    """Return what a resume of a run (the CLI or notebook 15 with its settings) may cost at most."""
+    unfinished = bool(s.aborted) or any(k != "ok" for k in s.statuses)
+    if s.run_hash == "static-v1" or not unfinished:
+        return "with the same settings every item comes from the store: 0 new calls"
+    b = s.budget or {}
+    spent = s.store_spent.get("prompt_tokens", 0) + s.store_spent.get("completion_tokens", 0)
+    parts = []
+    if b.get("budget_tokens") is not None:
+        parts.append(
+            f"{max(0, b['budget_tokens'] - spent):,} more tokens (budget {b['budget_tokens']:,}, spent {spent:,})"
+        )
+    if b.get("budget_usd") is not None and s.store_usd is not None:
+        parts.append(
+            f"${max(0.0, b['budget_usd'] - s.store_usd):,.2f} more (budget ${b['budget_usd']:g}, spent ${s.store_usd:,.2f})"
+        )
+    if not parts:
+        return (
+            "the run is unfinished and has no budget: a resume pays for every pending call, and notebook 15 refuses "
+            "to extend it without budget_tokens or budget_usd"
+        )
+    return (
+        "the run is unfinished: a resume (the CLI without --budget-*, or notebook 15 without budget_tokens / "
+        "budget_usd) keeps the budget recorded with the run and spends at most " + " and ".join(parts)
+    )
 
 
 def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
@@ -376,6 +416,7 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     derivers, units = judge_units(ctx, cfg.conditions, run_hash, dhash)
     backend = _make_backend(cfg) if a.cmd == "batch-export" else None  # a missing key variable: before any file
     with Store(store_path(cfg)) as store:
+        cfg = _batch_budget(cfg, store, run_hash, load_items_label(bench), gens, a.cmd == "batch-export")
         store.register_run(run_hash, cfg.name, cfg.public())
         if a.cmd == "batch-export":
             return _batch_export(a, cfg, store, ctx, backend, derivers, units)
@@ -388,23 +429,46 @@ def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:
     return EXIT_OK
 
 
+def load_items_label(bench: Any) -> str:
+    """Return a bench's source label (as a run's meta names it)."""
+    return str(getattr(bench, "label", ""))
+
+
+def _batch_budget(cfg: RunConfig, store: Any, run_hash: str, label: str, gens: Any, export: bool) -> RunConfig:
+    """Claim the run for this store (an export) and return the config with the run's budget in force, said."""
+    from ajb_judge.export import claim_run
+    from ajb_judge.runner import _meta, run_budget
+
+    stem = Path(cfg.out_dir) / cfg.name
+    generators = sorted(gens["generator"].astype(str).unique().tolist())
+    meta = _meta(cfg, "judge", generators, label or str(cfg.source), run_hash, store_id=store.store_id)
+    if export:  # an export pays (its file is run); an import books what was paid
+        claim_run(stem.with_name(stem.name + ".meta.json"), meta, cfg.replace_export)
+    cfg, notes = run_budget(cfg, store)
+    for n in notes:
+        print(f"budget: {n}")
+    return cfg
+
+
 def _batch_export(
     a: argparse.Namespace, cfg: RunConfig, store: Any, ctx: Any, backend: Any, derivers: list, units: list
 ) -> int:
     """Reserve and write the pending requests (derivers first, then judge calls); exit 5 when the budget stops it."""
     from ajb_judge import batch
-    from ajb_judge.runner import _load_derived, over_budget
+    from ajb_judge.runner import _load_derived, over_budget, prices_of
 
     _load_derived(store, ctx, derivers)
     existing = store.statuses({u.run_hash for u in [*derivers, *units]})
     pending_d = [u for u in derivers if existing.get(u.key) != "ok"]
     flags = (cfg.retry_errors, cfg.retry_permanent, cfg.retry_ambiguous)
     reqs = batch.pending_requests(pending_d or units, ctx, backend, existing, *flags)  # derive first, then judge
-    ids, why = batch.reserve_requests(reqs, store, partial(over_budget, cfg))
+    earlier = Path(a.file).exists()  # a file written before: its requests' reservations are replaced by these
+    ids, why = batch.reserve_requests(reqs, store, partial(over_budget, cfg), prices_of(cfg), a.file)
     try:
         parts = batch.write_requests(reqs[: len(ids)], a.file, a.batch_max_requests, int(a.batch_max_mb * 2**20))
     except BaseException:
-        store.release_many(ids)  # nothing was written: nothing can be billed
+        if not earlier:  # nothing was written: nothing can be billed (an earlier file stays, and so do these)
+            store.release_many(ids)
         raise
     for path, n in parts:
         print(f"wrote {n} requests to {path}")
@@ -432,7 +496,7 @@ def _batch_import(a: argparse.Namespace, cfg: RunConfig, store: Any, ctx: Any, d
 
     problems: list[str] = []
     _load_derived(store, ctx, derivers)
-    c = batch.import_batch(a.file, [*derivers, *units], store, problems, ctx)
+    c = batch.import_batch(a.file, [*derivers, *units], store, problems, ctx, (cfg.price_in_per_m, cfg.price_out_per_m))
     for msg in problems:
         print(msg)
     unknown = {k: c.pop(k) for k in ("unknown_key", "unknown_key_paid", "unknown_key_tokens") if k in c}

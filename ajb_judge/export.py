@@ -91,6 +91,46 @@ def check_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -
         )
 
 
+def claim_path(meta_path: Path) -> Path:
+    """Return the run's claim file beside its export's meta: <out>/.<name>.claim.json."""
+    meta_path = Path(meta_path)
+    return meta_path.with_name("." + meta_path.name.replace(".meta.json", ".claim.json"))
+
+
+CLAIM_KEYS: tuple[str, ...] = ("name", "run_hash", "store_id", "selection")
+
+
+def check_claim(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> None:
+    """Raise ValueError if the export at `meta_path` belongs to another run, or its claim to another store or selection."""
+    check_export(meta_path, meta, replace)
+    path = claim_path(meta_path)
+    if replace or not path.exists():
+        return
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    why = export_conflict({**old, "run_hash": meta.get("run_hash")}, meta) if isinstance(old, dict) else None
+    if why:  # a claim binds the store and the selection; another run hash of the same store is the export's concern
+        raise ValueError(
+            f"run {meta.get('name')} in {path.parent} is claimed ({path.name}, before its first paid call) by "
+            f"store {old.get('store_id')} (the claim {why}); a store (a copy made at any moment "
+            "has an id of its own) never pays for a run another store claimed: resume the store that claimed it, or "
+            "use another --name or --out (--replace-export takes the run over)"
+        )
+
+
+def claim_run(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> None:
+    """Claim the run at `meta_path` for meta's store before its first paid call (see check_claim), under the export lock.
+
+    The claim (name, run hash, store id, selection) is written beside the export: another store
+    (a copy made at any moment, the copy has an id of its own) stops before paying for the run.
+    """
+    with claim_export(meta_path, meta, replace):
+        check_claim(meta_path, meta, replace)
+        atomic_write_text(claim_path(meta_path), json.dumps({k: meta.get(k) for k in CLAIM_KEYS}, indent=2) + "\n")
+
+
 @contextmanager
 def claim_export(meta_path: Path, meta: dict[str, Any], replace: bool = False) -> Iterator[None]:
     """Hold the export lock of `meta_path` and raise ValueError if another run wrote the export there.

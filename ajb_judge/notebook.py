@@ -34,12 +34,18 @@ def new_judge_config(
     seed: int = SELECT_SEED,
     bench: Any = None,
     source: str = "sample",
+    budget_tokens: int | None = None,
+    budget_usd: float | None = None,
+    price_in: float | None = None,
+    price_out: float | None = None,
 ) -> RunConfig:
     """Return the RunConfig for notebook 15's parameters (the key stays in the variable named api_key_env).
 
     Everything not a parameter here is the CLI's default, and `seed` defaults to SELECT_SEED as the
     CLI's --select-seed does: the notebook with the CLI run's settings is the same run, answered
-    from its store with no new call.
+    from its store with no new call. The budget is the run's: a budget not given here is the one
+    recorded with the run (by the CLI or an earlier execution); the prices book the calls only
+    with a USD budget. A run with paid calls, calls still to make and no budget is refused.
     """
     return RunConfig(
         name=run_name,
@@ -57,6 +63,11 @@ def new_judge_config(
         decoding=Decoding(temperature=temperature),
         concurrency=concurrency,
         progress=False,
+        budget_tokens=budget_tokens,
+        budget_usd=budget_usd,
+        price_in_per_m=price_in if budget_usd is not None else None,
+        price_out_per_m=price_out if budget_usd is not None else None,
+        require_budget=True,
     )
 
 

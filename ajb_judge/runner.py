@@ -107,6 +107,8 @@ class RunConfig:
     abort_error_rate: float = 0.6
     deriver_model: str | None = None
     deriver_base_urls: list[str] | None = None
+    deriver_price_in_per_m: float | None = None  # the deriver's prices (default: the run's, when it is the run's model)
+    deriver_price_out_per_m: float | None = None
     judge: str | None = None  # base model label for the meta (defaults to model)
     display: str | None = None
     study: str = "new_judge"
@@ -117,6 +119,7 @@ class RunConfig:
     durable: bool = False
     offline: bool = False  # export what the store holds; make no call (used after batch imports)
     replace_export: bool = False  # replace an export that another run (other settings or store) wrote
+    require_budget: bool = False  # refuse to call for a run with paid calls and no budget (notebook 15)
 
     def identity(self) -> dict[str, Any]:
         """Return what defines a verdict's run hash (no URLs, no key names, no secrets)."""
@@ -177,6 +180,10 @@ class RunSummary:
     estimate: dict[str, Any] = field(default_factory=dict)
     store_id: str | None = None
     warnings: list[str] = field(default_factory=list)  # what a reader of the verdicts must know (one value only, ...)
+    budget: dict[str, Any] = field(default_factory=dict)  # the run's budget and prices in force (recorded with the run)
+    budget_notes: list[str] = field(default_factory=list)  # where the budget came from (given, recorded, changed)
+    settled: tuple[int, int] = (0, 0)  # reservations of killed processes settled now, tokens of them released
+    store_usd: float | None = None  # the store's spend in USD, each row at its own prices (None: no prices)
     table: pd.DataFrame | None = None
     files: list[str] = field(default_factory=list)
 
@@ -214,6 +221,12 @@ class RunSummary:
                     else ""
                 )
                 + ")"
+            )
+        lines += [f"budget: {n}" for n in self.budget_notes]
+        if self.settled[0]:
+            lines.append(
+                f"settled {self.settled[0]} reservations of a killed process: kept as spent (their calls may have been "
+                f"billed), {self.settled[1]} prompt tokens released where the same request's reply reported its usage"
             )
         lines += [f"WARNING: {w}" for w in self.warnings]
         if self.aborted:
@@ -298,6 +311,7 @@ def _check_config(cfg: RunConfig) -> None:
             "without prices a USD budget cannot be checked; give both, or use --budget-tokens"
         )
     check_extra_body(cfg.extra_body)
+    check_deriver_prices(cfg)
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
@@ -366,10 +380,10 @@ NEW_STORE = "(a new store)"  # the store id an export is compared with before th
 
 def _would_stop(meta_path: Path, meta: dict[str, Any], replace: bool) -> str | None:
     """Return what a dry run says when the real run would stop on the export at `meta_path` (None: it would not)."""
-    from ajb_judge.export import check_export
+    from ajb_judge.export import check_claim
 
     try:
-        check_export(meta_path, meta, replace)
+        check_claim(meta_path, meta, replace)
     except ValueError as exc:
         return f"this run would stop before any call: {exc}"
     return None
@@ -768,9 +782,16 @@ def _group_identical(
 
 
 async def _execute(
-    units: list[Unit], ctx: Context, backend: OpenAIBackend, store: Any, cfg: RunConfig, stats: _Stats, label: str
+    units: list[Unit],
+    ctx: Context,
+    backend: OpenAIBackend,
+    store: Any,
+    cfg: RunConfig,
+    stats: _Stats,
+    label: str,
+    prices: tuple[float | None, float | None] = (None, None),
 ) -> None:
-    """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
+    """Run units with bounded concurrency, one call per distinct request booked at `prices`, each result committed at once."""
     if not units:
         return
     groups = _group_identical(units, ctx, store, backend.decoding, stats)
@@ -784,7 +805,7 @@ async def _execute(
 
         pbar = tqdm(total=len(groups), desc=label, unit="call", file=sys.stderr, dynamic_ncols=True)
     fatal: list[BaseException] = []
-    reserve = _reserver(cfg, store, stats, fatal)
+    reserve = _reserver(cfg, store, stats, fatal, prices)
 
     async def worker(n_max: int | None = None) -> None:
         """Pull request groups until none are left, the run aborts, or `n_max` groups are done."""
@@ -817,7 +838,9 @@ async def _execute(
             pbar.close()
 
 
-def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseException]) -> Any:
+def _reserver(
+    cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseException], prices: tuple[float | None, float | None]
+) -> Any:
     """Return reserve(unit, est_in, est_out): a committed reservation for the next attempt, or _OverBudget raised.
 
     The budget check and the reservation are one store transaction (Store.reserve): the store's
@@ -829,7 +852,7 @@ def _reserver(cfg: RunConfig, store: Any, stats: _Stats, fatal: list[BaseExcepti
         """Return the reservation id, or raise _OverBudget (nothing is sent)."""
         if stats.abort or fatal:
             raise _OverBudget()
-        ids, why = store.reserve([(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg))
+        ids, why = store.reserve([(u.run_hash, u.key, est_in, est_out)], partial(over_budget, cfg), prices=prices)
         if not ids:
             stats.stop("budget", why or "budget reached")
             raise _OverBudget()
@@ -884,21 +907,98 @@ def _stop_if_misconfigured(stats: _Stats, cfg: RunConfig) -> None:
         stats.stop("failure_rate", f"{why} ({dict(stats.statuses)}): the judge looks misconfigured")
 
 
-def over_budget(cfg: RunConfig, tin: int, tout: int, this_call: int) -> str | None:
-    """Return why a store total (tokens in / out, the next reservation of `this_call` tokens included) breaks a budget."""
-    if cfg.budget_tokens is not None and tin + tout > cfg.budget_tokens:
+def over_budget(cfg: RunConfig, total: dict[str, float], this_call: int) -> str | None:
+    """Return why a store's spend total (Store.spend_total, the next reservation of `this_call` tokens included) breaks a budget.
+
+    USD sums each row at the prices it was booked at; rows booked without prices (before any
+    were given) at this run's prices.
+    """
+    tokens = int(total["prompt_tokens"] + total["completion_tokens"])
+    if cfg.budget_tokens is not None and tokens > cfg.budget_tokens:
         return (
-            f"token budget {cfg.budget_tokens} reached: {tin + tout - this_call} spent on this store "
+            f"token budget {cfg.budget_tokens} reached: {tokens - this_call} spent on this store "
             "(every run, resume and batch import, the calls in flight at their reservation); "
             f"the next call reserves {this_call}"
         )
-    cost = usd_of(tin, tout, cfg.price_in_per_m, cfg.price_out_per_m)
+    unpriced = usd_of(total["unpriced_in"], total["unpriced_out"], cfg.price_in_per_m, cfg.price_out_per_m)
+    cost = None if unpriced is None else total["usd"] + unpriced
     if cfg.budget_usd is not None and cost is not None and cost > cfg.budget_usd:
         return (
             f"budget ${cfg.budget_usd} reached: ${cost:.4f} spent on this store with the next call's "
-            "reservation (every run, resume and batch import, the calls in flight at their reservation)"
+            "reservation, each call at the prices it was made at (every run, resume and batch import, the calls in "
+            "flight at their reservation)"
         )
     return None
+
+
+BUDGET_FIELDS: tuple[str, ...] = ("budget_tokens", "budget_usd", "price_in_per_m", "price_out_per_m")
+
+
+def prices_of(cfg: RunConfig) -> tuple[float | None, float | None]:
+    """Return the prices a run's calls are booked at (USD per 1M prompt / completion tokens; None: not given)."""
+    return cfg.price_in_per_m, cfg.price_out_per_m
+
+
+def budget_fields(cfg: RunConfig, recorded: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the run's budget and prices: each one given now, else the one recorded with the run (None: neither)."""
+    rec = recorded or {}
+    keys = {
+        "budget_tokens": "tokens",
+        "budget_usd": "usd",
+        "price_in_per_m": "price_in",
+        "price_out_per_m": "price_out",
+    }
+    return {f: getattr(cfg, f) if getattr(cfg, f) is not None else rec.get(k) for f, k in keys.items()}
+
+
+def run_budget(cfg: RunConfig, store: Any) -> tuple[RunConfig, list[str]]:
+    """Return the config with the run's budget in force, recorded with the run, and what was said about it.
+
+    A budget or price given now replaces the recorded one (of its kind) and is recorded; one not
+    given is the recorded one: a resume without --budget-* (notebook 15 included) keeps the run's
+    budget. Spend rows booked without prices get the USD budget's prices when one first applies.
+    """
+    recorded = store.budget(cfg.name)
+    fields = budget_fields(cfg, recorded)
+    out = dataclasses.replace(cfg, **fields)
+    notes = []
+    kept = [f for f in BUDGET_FIELDS if getattr(cfg, f) is None and fields[f] is not None]
+    if kept:
+        notes.append(f"recorded with run {cfg.name}, kept: " + ", ".join(f"{f} {fields[f]:g}" for f in kept))
+    if recorded is None or any(getattr(cfg, f) is not None for f in BUDGET_FIELDS):
+        store.record_budget(cfg.name, out.budget_tokens, out.budget_usd, prices_of(out))
+    if out.budget_usd is not None and None not in prices_of(out):
+        n = store.price_unpriced(prices_of(out))
+        if n:
+            notes.append(f"{n} spend rows booked without prices priced at the USD budget's prices")
+    return out, notes
+
+
+def deriver_prices(cfg: RunConfig) -> tuple[float | None, float | None]:
+    """Return the prices the DeRef deriver's calls are booked at: its own, else the run's when it is the run's model."""
+    own = (cfg.deriver_price_in_per_m, cfg.deriver_price_out_per_m)
+    if own != (None, None) or (cfg.deriver_model or cfg.model) != cfg.model:
+        return own
+    return prices_of(cfg)
+
+
+def check_deriver_prices(cfg: RunConfig) -> None:
+    """Raise ValueError when a USD budget would book a DeRef deriver of another model without prices of its own."""
+    if cfg.budget_usd is not None and "deref" in cfg.conditions and None in deriver_prices(cfg):
+        raise ValueError(
+            f"--budget-usd with --deriver-model {cfg.deriver_model} (another model than {cfg.model}) needs its prices: "
+            "--deriver-price-in and --deriver-price-out (USD per 1M tokens); its calls are booked at them"
+        )
+
+
+def _has_budget(cfg: RunConfig) -> bool:
+    """Return whether a run has a budget in force (tokens, or USD with prices)."""
+    return cfg.budget_tokens is not None or (cfg.budget_usd is not None and None not in prices_of(cfg))
+
+
+def _paid(spent: dict[str, int]) -> int:
+    """Return the tokens of a store's spend (Store.spent)."""
+    return int(spent.get("prompt_tokens", 0) + spent.get("completion_tokens", 0))
 
 
 async def _check(*backends: OpenAIBackend) -> None:
@@ -1168,10 +1268,11 @@ def _call_phase(
         try:
             if cfg.check_endpoint and not checked:
                 await _check(*([dbackend] if pend_d else []), *([backend] if pend else []))
-            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver")
+            await _execute(pend_d, ctx, dbackend, store, cfg, stats, "deriver", deriver_prices(cfg))
             _load_derived(store, ctx, derivers)
             if not stats.abort:
-                await _execute([u for u in pend if ctx.ready(u)], ctx, backend, store, cfg, stats, label)
+                ready = [u for u in pend if ctx.ready(u)]
+                await _execute(ready, ctx, backend, store, cfg, stats, label, prices_of(cfg))
         finally:
             await backend.aclose()
             if dbackend is not backend:
@@ -1201,18 +1302,24 @@ def _model_run(
     it does not exist yet (a new store is another store than the one an export names). The
     store stays open (locked) while the caller exports.
     """
-    from ajb_judge.export import check_export
+    from ajb_judge.export import check_claim, claim_run
 
     meta_path = stem.with_name(stem.name + ".meta.json")
-    if not cfg.dry_run and cfg.export and not store_path(cfg).exists():
-        check_export(meta_path, meta_of(NEW_STORE), cfg.replace_export)
+    if not cfg.dry_run and not store_path(cfg).exists():
+        check_claim(meta_path, meta_of(NEW_STORE), cfg.replace_export)
     checked = _check_before_creating(cfg, deriver=bool(derivers))
     # a dry run only reads: it may look at a store another run is writing, and creates none
     with _open_store(cfg) as store:
-        if not cfg.dry_run:
-            if cfg.export:  # claimed before the first paid call: a conflict costs nothing
-                check_export(meta_path, meta_of(store.store_id), cfg.replace_export)
+        if not cfg.dry_run:  # the run claimed by this store before the first paid call: a conflict costs nothing
+            claim_run(meta_path, meta_of(store.store_id), cfg.replace_export)
+            cfg, summary.budget_notes = run_budget(cfg, store)
+            check_deriver_prices(cfg)
             store.register_run(summary.run_hash, cfg.name, cfg.public())
+            summary.settled = store.settle_dead()
+        else:
+            recorded = store.budget(cfg.name) if hasattr(store, "budget") else None
+            cfg = dataclasses.replace(cfg, **budget_fields(cfg, recorded))
+        summary.budget = {k: getattr(cfg, k) for k in BUDGET_FIELDS}
         if cfg.reparse:
             summary.statuses = dict(_reparse(store, hashes))
         existing = store.statuses(hashes)
@@ -1222,6 +1329,12 @@ def _model_run(
         pend_d = _pending(derivers, existing, *flags) if calls else []
         pend = _pending(units, existing, *flags) if calls else []
         summary.store_id, summary.store_spent = store.store_id, store.spent()
+        if cfg.require_budget and (pend_d or pend) and not _has_budget(cfg) and _paid(summary.store_spent):
+            raise ValueError(
+                f"run {cfg.name} has paid calls on its store ({_paid(summary.store_spent):,} tokens) and no budget, and "
+                f"{len(pend_d) + len(pend)} calls to make: set budget_tokens (or budget_usd with price_in / price_out), "
+                "the most the run may spend in all, its earlier calls included"
+            )
         if cfg.dry_run:
             summary.estimate = _estimate([*pend_d, *pend], ctx, cfg)
             if cfg.export:
@@ -1246,6 +1359,9 @@ def _model_run(
         summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
         summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
         summary.store_spent = store.spent()
+        total = store.spend_total()
+        unpriced = usd_of(total["unpriced_in"], total["unpriced_out"], cfg.price_in_per_m, cfg.price_out_per_m)
+        summary.store_usd = None if unpriced is None else total["usd"] + unpriced
         keys = {u.key for u in units}
         rows = {r["key"]: r for r in store.rows([summary.run_hash]) if r["key"] in keys}
         summary.statuses = dict(Counter(r["status"] for r in rows.values()))
@@ -1290,6 +1406,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.warnings = [w for w in [one_value_warning(ok_scores)] if w]
             if cfg.export and not summary.export_skipped:
                 meta = {**meta_of(summary.store_id), "statuses": summary.statuses, "warnings": summary.warnings}
+                meta["budget"] = summary.budget  # the run's budget and prices in force (recorded in its store)
                 _write_export(cfg, summary, stem, judge_rows(gens, outcomes, list(cfg.conditions)), meta)
     summary.elapsed_s = time.time() - t0
     return summary

@@ -21,8 +21,11 @@ reservation by its reported usage in the same transaction that commits the answe
 attempt keeps its reservation as spent (``what='timeout'``), and so does one whose connection
 failed after it may have been sent (``what='dropped'``); only an attempt answered with an HTTP
 error, or whose connection was refused, releases it. The budget check and the reservation are
-one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. A reservation left by a killed process stays counted as spent, so a
-budget holds across kills and resumes. A batch export reserves each request it writes
+one transaction (:meth:`Store.reserve`) over ``spend_total``, which triggers on ``spend`` keep. Every
+spend row keeps the prices it was booked at (``price_in``, ``price_out``: a USD budget sums each row at
+its own) and the open that reserved it (``owner``). A reservation left by a killed process stays
+counted as spent, so a budget holds across kills and resumes; the next writer settles it
+(:meth:`Store.settle_dead`). A run's budget and prices are recorded with it (``budgets``, by name). A batch export reserves each request it writes
 (``what='batch_reserved'``); an import replaces the reservation by the usage its line reports and
 books every other paid line too. Lines imported from batch output files are remembered by their
 hash (``imported``), so importing a file twice adds nothing.
@@ -60,29 +63,73 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS spend (
   at REAL, run_hash TEXT, key TEXT, what TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
-  estimated INTEGER NOT NULL DEFAULT 0
+  estimated INTEGER NOT NULL DEFAULT 0, price_in REAL, price_out REAL, owner TEXT
 );
 CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS budgets (
+  name TEXT PRIMARY KEY, tokens INTEGER, usd REAL, price_in REAL, price_out REAL, set_at REAL
+);
+CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
+"""
+# The spend total, kept by triggers: tokens, the USD of rows booked with their prices, the tokens of rows without.
+_USD = "(COALESCE({r}.prompt_tokens, 0) * {r}.price_in + COALESCE({r}.completion_tokens, 0) * {r}.price_out) / 1e6"
+_TOTAL_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS spend_total (
-  id INTEGER PRIMARY KEY CHECK (id = 0), prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
+  id INTEGER PRIMARY KEY CHECK (id = 0), prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,
+  usd REAL NOT NULL DEFAULT 0, unpriced_in INTEGER NOT NULL DEFAULT 0, unpriced_out INTEGER NOT NULL DEFAULT 0
 );
 CREATE TRIGGER IF NOT EXISTS spend_total_insert AFTER INSERT ON spend BEGIN
   UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0),
-    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) WHERE id = 0;
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0),
+    usd = usd + COALESCE({_USD.format(r="NEW")}, 0),
+    unpriced_in = unpriced_in + IIF(NEW.price_in IS NULL, COALESCE(NEW.prompt_tokens, 0), 0),
+    unpriced_out = unpriced_out + IIF(NEW.price_out IS NULL, COALESCE(NEW.completion_tokens, 0), 0) WHERE id = 0;
 END;
 CREATE TRIGGER IF NOT EXISTS spend_total_delete AFTER DELETE ON spend BEGIN
   UPDATE spend_total SET prompt_tokens = prompt_tokens - COALESCE(OLD.prompt_tokens, 0),
-    completion_tokens = completion_tokens - COALESCE(OLD.completion_tokens, 0) WHERE id = 0;
+    completion_tokens = completion_tokens - COALESCE(OLD.completion_tokens, 0),
+    usd = usd - COALESCE({_USD.format(r="OLD")}, 0),
+    unpriced_in = unpriced_in - IIF(OLD.price_in IS NULL, COALESCE(OLD.prompt_tokens, 0), 0),
+    unpriced_out = unpriced_out - IIF(OLD.price_out IS NULL, COALESCE(OLD.completion_tokens, 0), 0) WHERE id = 0;
 END;
-CREATE TRIGGER IF NOT EXISTS spend_total_update AFTER UPDATE OF prompt_tokens, completion_tokens ON spend BEGIN
+CREATE TRIGGER IF NOT EXISTS spend_total_update AFTER UPDATE OF prompt_tokens, completion_tokens, price_in, price_out
+ON spend BEGIN
   UPDATE spend_total SET prompt_tokens = prompt_tokens + COALESCE(NEW.prompt_tokens, 0) - COALESCE(OLD.prompt_tokens, 0),
-    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) - COALESCE(OLD.completion_tokens, 0) WHERE id = 0;
+    completion_tokens = completion_tokens + COALESCE(NEW.completion_tokens, 0) - COALESCE(OLD.completion_tokens, 0),
+    usd = usd + COALESCE({_USD.format(r="NEW")}, 0) - COALESCE({_USD.format(r="OLD")}, 0),
+    unpriced_in = unpriced_in + IIF(NEW.price_in IS NULL, COALESCE(NEW.prompt_tokens, 0), 0)
+      - IIF(OLD.price_in IS NULL, COALESCE(OLD.prompt_tokens, 0), 0),
+    unpriced_out = unpriced_out + IIF(NEW.price_out IS NULL, COALESCE(NEW.completion_tokens, 0), 0)
+      - IIF(OLD.price_out IS NULL, COALESCE(OLD.completion_tokens, 0), 0) WHERE id = 0;
 END;
-CREATE TABLE IF NOT EXISTS imported (line_hash TEXT PRIMARY KEY, at REAL);
+INSERT OR IGNORE INTO spend_total SELECT 0, COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0),
+  COALESCE(SUM({_USD.format(r="spend")}), 0), COALESCE(SUM(IIF(price_in IS NULL, prompt_tokens, 0)), 0),
+  COALESCE(SUM(IIF(price_out IS NULL, completion_tokens, 0)), 0) FROM spend;
 """
+_SPEND_COLUMNS = "at, run_hash, key, what, prompt_tokens, completion_tokens, estimated, price_in, price_out, owner"
+_OLD_TOTAL = (  # what a store made before spend kept its prices has, and is replaced on open
+    "DROP TRIGGER IF EXISTS spend_total_insert; DROP TRIGGER IF EXISTS spend_total_delete; "
+    "DROP TRIGGER IF EXISTS spend_total_update; DROP TABLE IF EXISTS spend_total; "
+)
 
 
-SPENT_KEYS = ("prompt_tokens", "completion_tokens", "attempts", "estimated", "reserved", "batch_reserved")
+SPENT_KEYS = ("prompt_tokens", "completion_tokens", "attempts", "estimated", "reserved", "batch_reserved", "killed")
+TOTAL_KEYS = ("prompt_tokens", "completion_tokens", "usd", "unpriced_in", "unpriced_out")
+Prices = tuple[float | None, float | None]  # USD per 1M prompt / completion tokens (None: not given)
+
+
+def with_spend(total: dict[str, float], prompt: int, completion: int, prices: Prices) -> dict[str, float]:
+    """Return a spend total (Store.spend_total) with one more row of these tokens booked at `prices`."""
+    pin, pout = prices
+    return {
+        "prompt_tokens": total["prompt_tokens"] + prompt,
+        "completion_tokens": total["completion_tokens"] + completion,
+        "usd": total["usd"]
+        + (prompt * pin / 1e6 if pin is not None else 0)
+        + (completion * pout / 1e6 if pout is not None else 0),
+        "unpriced_in": total["unpriced_in"] + (prompt if pin is None else 0),
+        "unpriced_out": total["unpriced_out"] + (completion if pout is None else 0),
+    }
 
 
 class StoreLockedError(RuntimeError):
@@ -195,17 +242,23 @@ class Store:
             # NORMAL in WAL mode: a committed row survives a process kill; FULL also survives power loss.
             self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             _check_integrity(self.conn, self.path)
-            self.conn.executescript(  # the schema and the spend total's first value: one transaction
-                f"BEGIN IMMEDIATE; {_SCHEMA}; INSERT OR IGNORE INTO spend_total SELECT 0, "
-                "COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0) FROM spend; COMMIT;"
-            )
+            # the schema, what an older store lacks and the spend total's first value: one transaction
+            self.conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA}; {self._migration()} {_TOTAL_SCHEMA} COMMIT;")
             self.store_id: str | None = self._identity(lock)
+            self.session = uuid.uuid4().hex[:16]  # the owner of this open's reservations (see settle_dead)
         except sqlite3.DatabaseError as exc:
             self.close()
             raise _damaged(self.path, exc) from None
         except BaseException:
             self.close()
             raise
+
+    def _migration(self) -> str:
+        """Return the SQL that gives a store made before spend kept its prices the columns and total it lacks."""
+        cols = [r[1] for r in self.conn.execute("PRAGMA table_info(spend)")]
+        total = [r[1] for r in self.conn.execute("PRAGMA table_info(spend_total)")]
+        add = "".join(f"ALTER TABLE spend ADD COLUMN {c}; " for c in ("price_in REAL", "price_out REAL", "owner TEXT"))
+        return (add if cols and "price_in" not in cols else "") + (_OLD_TOTAL if total and "usd" not in total else "")
 
     def _identity(self, writer: bool) -> str | None:
         """Return the store's id: a store opened at another inode than the one it records is a copy, with an id of its own.
@@ -282,51 +335,106 @@ class Store:
         prompt_tokens: int | None,
         completion_tokens: int | None,
         estimated: bool = False,
+        prices: Prices = (None, None),
     ) -> None:
-        """Record one paid attempt (a reply, or a timed-out request with estimated tokens)."""
+        """Record one paid attempt (a reply, or a timed-out request with estimated tokens) at the prices it was paid at."""
         self.conn.execute(
-            "INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (time.time(), run_hash, key, what, prompt_tokens or 0, completion_tokens or 0, int(estimated)),
+            f"INSERT INTO spend ({_SPEND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                time.time(),
+                run_hash,
+                key,
+                what,
+                prompt_tokens or 0,
+                completion_tokens or 0,
+                int(estimated),
+                *prices,
+                None,
+            ),
         )
 
     def reserve(
         self,
         requests: list[tuple[str, str, int, int]],
-        refuse: Callable[[int, int, int], str | None] | None = None,
+        refuse: Callable[[dict[str, float], int], str | None] | None = None,
         what: str = "reserved",
+        prices: Prices = (None, None),
+        owner: str | None = None,
     ) -> tuple[list[int], str | None]:
         """Commit a reservation for each request (run hash, key, prompt, completion) about to be sent or exported.
 
         The store's total spend is read and the reservations written in one transaction (``BEGIN
-        IMMEDIATE``): requests are reserved in order until ``refuse(total_in, total_out,
-        this_request)`` gives a reason (totals with this request); return (the reservation ids,
-        that reason or None). The store's spend is the budget's only source: every run, resume,
-        batch import and call in flight is in it. A reservation counts as spent until settled: a
-        reply (or an imported line, ``what='batch_reserved'``, :meth:`put_many`) replaces it by its usage.
+        IMMEDIATE``): requests are reserved in order, each at `prices` (USD per 1M prompt /
+        completion tokens, kept with its row), until ``refuse(total, this_request_tokens)`` gives a
+        reason (the total with this request, see spend_total); return (the reservation ids, that
+        reason or None). The store's spend is the budget's only source: every run, resume, batch
+        import and call in flight is in it. A reservation counts as spent until settled: a reply
+        (or an imported line, ``what='batch_reserved'``, :meth:`put_many`) replaces it by its usage.
+        An `owner` (a batch export's file) replaces its own open reservation of the same key: a
+        file written again holds the request once (the old bytes are gone from the disk).
         """
         ids: list[int] = []
         why = None
         with self.transaction():
-            tin, tout = self.spend_total()
+            total = self.spend_total()
             for run_hash, key, p, c in requests:
-                why = refuse(tin + p, tout + c, p + c) if refuse is not None else None
+                old = self.conn.execute(
+                    "SELECT rowid, prompt_tokens, completion_tokens, price_in, price_out FROM spend "
+                    "WHERE what=? AND owner=? AND key=? LIMIT 1",
+                    (what, owner, key),
+                ).fetchone()
+                base = with_spend(total, -old[1], -old[2], old[3:]) if old else total
+                after = with_spend(base, p, c, prices)
+                why = refuse(after, p + c) if refuse is not None else None
                 if why:
                     break
+                if old:
+                    self.conn.execute("DELETE FROM spend WHERE rowid=?", (old[0],))
                 cur = self.conn.execute(
-                    "INSERT INTO spend VALUES (?, ?, ?, ?, ?, ?, 1)", (time.time(), run_hash, key, what, p, c)
+                    f"INSERT INTO spend ({_SPEND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                    (time.time(), run_hash, key, what, p, c, *prices, owner or self.session),
                 )
                 ids.append(int(cur.lastrowid))
-                tin, tout = tin + p, tout + c
+                total = after
         return ids, why
 
     def release_many(self, reservations: list[int]) -> None:
         """Drop reservations (batch requests that were not written after all)."""
         self.conn.executemany("DELETE FROM spend WHERE rowid=? AND what LIKE '%reserved'", [(r,) for r in reservations])
 
-    def spend_total(self) -> tuple[int, int]:
-        """Return the (prompt, completion) tokens of every spend row: paid, estimated and reserved (kept by triggers)."""
-        row = self.conn.execute("SELECT prompt_tokens, completion_tokens FROM spend_total WHERE id = 0").fetchone()
-        return (int(row[0]), int(row[1])) if row else (0, 0)
+    def spend_total(self) -> dict[str, float]:
+        """Return the spend of every row (paid, estimated, reserved; kept by triggers): tokens, the USD of the rows
+        booked with prices (each at its own), and the tokens of rows booked without prices."""
+        row = self.conn.execute(f"SELECT {', '.join(TOTAL_KEYS)} FROM spend_total WHERE id = 0").fetchone()
+        return dict(zip(TOTAL_KEYS, row, strict=True)) if row else dict.fromkeys(TOTAL_KEYS, 0)
+
+    def price_unpriced(self, prices: Prices) -> int:
+        """Book every spend row without prices at `prices` (a USD budget's first prices); return the rows priced."""
+        cur = self.conn.execute("UPDATE spend SET price_in=?, price_out=? WHERE price_in IS NULL", prices)
+        return cur.rowcount
+
+    def settle_dead(self) -> tuple[int, int]:
+        """Settle the live-call reservations of processes that died (kill -9, power loss); return (rows, tokens released).
+
+        Only a writer calls this, under the store's exclusive lock, so a reservation of another
+        owner belongs to a process that no longer runs. Its call may have been billed, so it stays
+        spent (``what='killed'``, estimated), with one safe release: when the same request (same
+        key) was answered since with a reported usage, its prompt is billed at that usage (the
+        same messages are the same prompt tokens), not at the reservation's estimate; the
+        completion stays at the cap the request carried (the provider may have generated it all).
+        """
+        dead = self.conn.execute(
+            "SELECT s.rowid, s.prompt_tokens, r.prompt_tokens FROM spend s LEFT JOIN results r ON r.key = s.key "
+            "AND r.raw IS NOT NULL AND r.prompt_tokens > 0 WHERE s.what='reserved' AND (s.owner IS NULL OR s.owner != ?)",
+            (self.session,),
+        ).fetchall()
+        released = 0
+        with self.transaction():
+            for rowid, reserved, answered in dead:
+                prompt = min(reserved, answered) if answered else reserved
+                released += reserved - prompt
+                self.conn.execute("UPDATE spend SET what='killed', prompt_tokens=? WHERE rowid=?", (prompt, rowid))
+        return len(dead), released
 
     def release(self, reservation: int) -> None:
         """Drop the reservation of an attempt the server answered with an error (not billed)."""
@@ -336,7 +444,18 @@ class Store:
         """Turn a reservation into estimated spend (a timed-out or dropped attempt may have been billed in full)."""
         self.conn.execute("UPDATE spend SET what=? WHERE rowid=? AND what='reserved'", (what, reservation))
 
-    def put_paid(self, row: dict[str, Any], reservation: int | None = None) -> None:
+    def record_budget(self, name: str, tokens: int | None, usd: float | None, prices: Prices) -> None:
+        """Record a run's budget (tokens, USD) and the prices its calls are booked at; the run's resumes keep them."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO budgets VALUES (?, ?, ?, ?, ?, ?)", (name, tokens, usd, *prices, time.time())
+        )
+
+    def budget(self, name: str) -> dict[str, Any] | None:
+        """Return a run's recorded budget {tokens, usd, price_in, price_out} (None: none recorded)."""
+        row = self.conn.execute("SELECT tokens, usd, price_in, price_out FROM budgets WHERE name=?", (name,)).fetchone()
+        return None if row is None else dict(zip(("tokens", "usd", "price_in", "price_out"), row, strict=True))
+
+    def put_paid(self, row: dict[str, Any], reservation: int | None = None, prices: Prices = (None, None)) -> None:
         """Commit one result row and its spend (replacing its reservation) in one transaction."""
         with self.transaction():
             self.put(row)
@@ -351,7 +470,12 @@ class Store:
                 self.conn.execute("DELETE FROM spend WHERE rowid=?", (reservation,))
             elif paid:
                 self.add_spend(
-                    row["run_hash"], row["key"], "reply", row.get("prompt_tokens"), row.get("completion_tokens")
+                    row["run_hash"],
+                    row["key"],
+                    "reply",
+                    row.get("prompt_tokens"),
+                    row.get("completion_tokens"),
+                    prices=prices,
                 )
 
     def spent(self) -> dict[str, int]:
@@ -359,7 +483,7 @@ class Store:
         r = self.conn.execute(
             "SELECT COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), "
             "COUNT(*), COALESCE(SUM(estimated), 0), COALESCE(SUM(what='reserved'), 0), "
-            "COALESCE(SUM(what='batch_reserved'), 0) FROM spend"
+            "COALESCE(SUM(what='batch_reserved'), 0), COALESCE(SUM(what='killed'), 0) FROM spend"
         ).fetchone()
         return dict(zip(SPENT_KEYS, map(int, r), strict=True))
 
@@ -392,7 +516,11 @@ class Store:
         self.conn.execute(_UPSERT, vals)  # autocommit: one durable transaction per row
 
     def put_many(
-        self, rows: Iterable[dict[str, Any]], imported: Iterable[str] = (), paid: Iterable[dict[str, Any]] = ()
+        self,
+        rows: Iterable[dict[str, Any]],
+        imported: Iterable[str] = (),
+        paid: Iterable[dict[str, Any]] = (),
+        prices: Prices = (None, None),
     ) -> int:
         """Commit imported batch rows, the spend of every paid line and the lines' hashes in one transaction; return rows.
 
@@ -406,11 +534,12 @@ class Store:
             for r in rows:
                 self.put(r)
                 n += 1
-            self._book_batch(list(paid))
+            self._book_batch(list(paid), prices)
         return n
 
-    def _book_batch(self, lines: list[dict[str, Any]]) -> None:
-        """Book imported batch lines against the reservations batch-export left (inside a transaction)."""
+    def _book_batch(self, lines: list[dict[str, Any]], prices: Prices) -> None:
+        """Book imported batch lines against the reservations batch-export left (inside a transaction); a paid line
+        without one is booked at `prices` (a reservation keeps the prices of the export that made it)."""
         open_: dict[str, list[int]] = {}
         for rowid, key in self.conn.execute("SELECT rowid, key FROM spend WHERE what='batch_reserved' ORDER BY rowid"):
             open_.setdefault(key, []).append(rowid)
@@ -429,7 +558,7 @@ class Store:
             elif rid is not None:  # billed, usage not reported: the reservation stays, as spent
                 self.conn.execute("UPDATE spend SET what='batch' WHERE rowid=?", (rid,))
             elif any(usage):
-                self.add_spend(x["run_hash"], x["key"], "batch", *usage)
+                self.add_spend(x["run_hash"], x["key"], "batch", *usage, prices=prices)
 
     def overwrite_parse(self, key: str, status: str, parsed: dict[str, Any]) -> None:
         """Replace a row's status and parsed verdict (used only by --reparse; no call made)."""

@@ -171,6 +171,81 @@ def _json(x: Any) -> str:
     return json.dumps(x)
 
 
+def _run_args(server: FakeServer, tmp: Path, *extra: str, model: str = "long", source: str = "toy:6") -> list[str]:
+    """Return `run` arguments on the toy bench (one generator, with-GT), the store by name under tmp/runs."""
+    return [
+        "run", "--backend", "openai", "--model", model, "--base-url", server.url, "--source", source,
+        "--generators", "qwen3_32b", "--conditions", "with_gt", "--name", "nb", "--out", str(tmp / "runs"),
+        "--no-progress", "--concurrency", "4", *extra,
+    ]  # fmt: skip
+
+
+def _notebook_run(server: FakeServer, tmp: Path, model: str = "long", **kw: Any) -> Any:
+    """Run notebook 15's entry point (ajb_judge.notebook) with the CLI run's settings, its runs folder under tmp."""
+    import dataclasses
+
+    from ajb_judge import notebook
+
+    settings = {"conditions": ["with_gt"], "generators": ["qwen3_32b"], "source": "toy:6", **kw}
+    c = notebook.new_judge_config("nb", backend="openai", base_url=server.url, model=model, concurrency=4, **settings)
+    return run_judge(dataclasses.replace(c, out_dir=tmp / "runs"))
+
+
+def notebook_case(tmp: Path, budget: int = 30_000) -> Row:
+    """The CLI run stopped by --budget-tokens, then notebook 15's entry point with the same settings, no budget given."""
+    with FakeServer() as server:
+        server.state.long_tokens = 1900
+        batch_main(_run_args(server, tmp, "--budget-tokens", str(budget)))
+        out = _outcome(lambda: _notebook_run(server, tmp))
+        return Row(
+            "run stopped by its budget, then notebook 15 with its settings (no budget parameter)",
+            budget,
+            server.state.stats()["billed_tokens"],
+            _booked(tmp / "runs" / ".store" / "nb.sqlite"),
+            f"notebook: {out}",
+        )
+
+
+def copied_store_case(tmp: Path, budget: int = 30_000) -> Row:
+    """A run stopped before any export (half the budget), its store cp'd, the original and the copy resumed."""
+    import shutil
+
+    with FakeServer() as server:
+        server.state.long_tokens = 1900  # cut at the cap: no ok verdict, so no export is written
+        batch_main(_run_args(server, tmp, "--budget-tokens", str(budget // 2)))
+        store = tmp / "runs" / ".store" / "nb.sqlite"
+        shutil.copyfile(store, tmp / "copy.sqlite")
+        batch_main(_run_args(server, tmp, "--budget-tokens", str(budget)))
+        code = batch_main(_run_args(server, tmp, "--budget-tokens", str(budget), "--store", str(tmp / "copy.sqlite")))
+        return Row(
+            "store cp'd before the first export, original and copy resumed",
+            budget,
+            server.state.stats()["billed_tokens"],
+            _booked(store),  # the copy's ledger repeats the rows it was copied with
+            f"the copy: exit {code}" + (" (claimed by the original)" if code == 2 else ""),
+        )
+
+
+def flow_case(tmp: Path, budget: int = 60_000) -> Row:
+    """The README's new-judge flow on the sample: plan, run --limit 10 with a budget, then notebook 15."""
+    from ajb_judge.plan import PlanConfig, make_plan
+
+    with FakeServer() as server:
+        make_plan(PlanConfig(source="sample", targets=(3.0,)))  # no call: the plan says what --limit costs
+        args = _run_args(server, tmp, "--budget-tokens", str(budget), "--limit", "10", model="good", source="sample")
+        args[args.index("--generators") : args.index("--generators") + 4] = []  # every generator, both conditions
+        batch_main(args)
+        out = _outcome(lambda: _notebook_run(server, tmp, "good", source="sample", limit=10, generators=None,
+                                             conditions=["with_gt", "without_gt"]))  # fmt: skip
+        return Row(
+            "plan, run --limit 10 with a budget, notebook 15 (the sample, every generator, both conditions)",
+            budget,
+            server.state.stats()["billed_tokens"],
+            _booked(tmp / "runs" / ".store" / "nb.sqlite"),
+            f"notebook: {out}",
+        )
+
+
 EXTRA_BODIES: list[dict[str, Any]] = [
     {"max_tokens": 8000},
     {"max_completion_tokens": 9000},
@@ -186,6 +261,9 @@ CASES: list[Callable[[Path], Row]] = [
     batch_case,
     lambda tmp: batch_case(tmp, budget=40_000, runs=2, model="good"),
     *(extra_body_case(e) for e in EXTRA_BODIES),
+    notebook_case,
+    copied_store_case,
+    flow_case,
 ]
 
 
