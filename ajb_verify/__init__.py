@@ -10,6 +10,8 @@ Imports point one way: ajb_verify imports the analysis (`ajb_utils`), never the 
 - audit       the paper's consistency audit (X1) and the census of the numbers of its text
 - own_numbers the paper's printed values fed through every claim and comparison
 - artifacts   the artifact map: paper table/figure -> notebook -> output files
+- headline    the four classes of the headline: reproduced / not reproduced / the paper disagrees
+              with itself (beside its X1 audit row) / not comparable here
 - scorecard   every compared value and checked claim of an output folder, in one table and figure
 Notebooks use it as `import ajb_verify as verify` in their "Against the paper" sections.
 """
@@ -25,6 +27,7 @@ from ajb_verify import (
     derivation,
     display,
     engine,
+    headline,
     main_results,
     own_numbers,
     scorecard,
@@ -57,4 +60,4 @@ SECTIONS = (
     derivation,
     own_numbers,
 )
-__all__ = [name for module in SECTIONS for name in module.__all__] + ["artifacts", "scorecard"]
+__all__ = [name for module in SECTIONS for name in module.__all__] + ["artifacts", "headline", "scorecard"]

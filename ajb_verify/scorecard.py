@@ -31,7 +31,7 @@ from matplotlib.ticker import FuncFormatter, MultipleLocator
 from ajb_utils import paths
 from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
 from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
-from ajb_verify import artifacts, engine
+from ajb_verify import artifacts, engine, headline
 
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
@@ -66,6 +66,8 @@ SCORECARD_COLUMNS: list[str] = [
     "max |difference|",
     "within tolerance",
     "note",
+    "class",
+    "audit row",
 ]
 
 
@@ -170,6 +172,10 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     out["_o"] = out["notebook"].map(order).fillna(99)
     out["_r"] = out["row"].map({"artifact": 0, "claim": 1, "audit": 2})
     out = out.sort_values(["_o", "_r"], kind="stable").drop(columns=["_o", "_r"]).reset_index(drop=True)
+    cls = headline.claim_classes(out[out["row"] == "claim"])
+    out["class"] = cls["class"].reindex(out.index).fillna("")
+    out["audit row"] = cls["audit row"].reindex(out.index).fillna("")
+    out.attrs["values"] = headline.value_classes(headline.read_compare_files(out_dir))
     out.attrs["missing_rule"] = missing_rule_line(out_dir)
     out.attrs["census"] = read_census(out_dir)
     return out
@@ -221,6 +227,29 @@ def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
     return counts | {"conflict": int(h.str.startswith("CONFLICT").sum())}
 
 
+def headline_lines(card: pd.DataFrame) -> list[str]:
+    """Return the headline: values and claims in the four classes, then each row in which the paper
+    disagrees with itself beside its X1 audit row."""
+    head = headline.headline(card)
+    lines = [
+        f"  {k}: " + ", ".join(f"{int(head.loc[k, c])} {c}" for c in headline.CLASSES) for k in ("values", "claims")
+    ]
+    vals = card.attrs.get("values")
+    other = vals[vals["class"] == headline.OTHER_READING] if vals is not None and len(vals) else []
+    if len(other):
+        arts = ", ".join(dict.fromkeys(other["artifact"]))
+        lines.append(f"  not counted: {len(other)} values of {arts} (another reading of a table counted once)")
+    dis = headline.disagreements(card)
+    if len(dis):
+        pairs = "; ".join(
+            f"{row.split(' (', 1)[0]} -> {aud}" + (f" ({v})" if v else "")
+            for row, aud, v in zip(dis["row"], dis["audit row"], dis["audit verdict"])
+        )
+        text = f"the paper disagrees with itself (row -> its X1 audit row; table: SCORECARD.md): {pairs}"
+        lines += textwrap.wrap(text, 118, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+    return lines
+
+
 def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     """Return the one-screen summary of a scorecard (what the main command prints at its end)."""
     arts = card[card["row"] == "artifact"]
@@ -232,8 +261,8 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         if synthetic
         else "reproduction verdict of the paper"
     )
-    lines = [
-        head,
+    lines = [head, *headline_lines(card)]
+    lines += [
         f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
         f"  {sum(c.values())} claims on data: {c['yes']} hold, "
         f"{c['no']} do not, {c['indistinguishable']} indistinguishable (CI spans 0), "
@@ -436,6 +465,14 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         "[18_scorecard](../../notebooks/18_scorecard.ipynb) shows this page and links every file of "
         "the folder.\n",
     ]
+    dis = headline.disagreements(card)
+    if len(dis):
+        parts.append(
+            "## The paper disagrees with itself\n\nEach row a faithful reproduction cannot match because the "
+            "paper's own tables contradict it, beside the X1 audit row that checks it on the paper's tables "
+            "(`audit verdict`: that row's verdict in this folder; `no` = the paper's tables disagree).\n\n"
+            + _md_table(dis)
+        )
     census = card.attrs.get("census")
     if census is not None and len(census):
         parts.append(
@@ -456,6 +493,7 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         for row, title in (("claim", "Claims"), ("audit", "Consistency audit (the paper's own tables)")):
             c = g[g["row"] == row][
                 ["id", "description", "paper value", "reproduced value", "kind", "tolerance", "holds", "note"]
+                + (["audit row"] if row == "claim" else [])
             ]
             if len(c):
                 parts.append(f"\n**{title}**\n\n" + _md_table(c))
