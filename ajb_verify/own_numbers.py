@@ -214,7 +214,8 @@ def _agreement_verdicts() -> list[engine.Verdict]:
 def _study_verdicts() -> list[engine.Verdict]:
     """Return the ablation, anchoring, human, rewrite and self-preference claims from the paper's tables."""
     t04 = _rep("T04", "stat == 'delta_vs_without_gt'").set_index("generator")["value"]
-    spread = _rep("T25", "stat == 'max_spread' and judge == 'judge_qwen3_32b'")["value"]
+    t25 = _rep("T25", "stat == 'alignment' and judge == 'judge_qwen3_32b'")  # the draft's cells, not the text's max
+    spread = t25.groupby(["difficulty", "condition"])["value"].agg(lambda v: v.max() - v.min())
     spread2 = _rep("T27", "stat == 'max_spread' and judge == 'judge_gpt_oss_120b'")["value"]
     cot = _rep("T05", "variant == 'on_minus_off' and stat == 'delta'")["value"]
     f05 = _rep("F05", "stat == 'delta' and condition == 'with_gt'")["value"]
@@ -228,7 +229,9 @@ def _study_verdicts() -> list[engine.Verdict]:
         }
     )
     t01 = _rep("T01")
-    gemini = "stat == 'max_abs_delta_vs_with_gt' or (judge == 'judge_gemini_2_5_pro' and stat == 'delta_vs_with_gt')"
+    cells = t01.query("judge == 'judge_gemini_2_5_pro' and stat == 'alignment'")  # the draft's cells
+    cells = cells.pivot(index="difficulty", columns="condition", values="value")
+    gemini = (cells["corrupted_gt"] - cells["with_gt"]).abs()
     qwq = t01.query("judge == 'judge_qwq_32b' and stat == 'delta_vs_without_gt'")["value"].abs().max()
     t13w = _rep("T13").dropna(subset=["judge"]).query("stat == 'alignment'")
     t13w = t13w.pivot(index="judge", columns="variant", values="value")
@@ -251,7 +254,7 @@ def _study_verdicts() -> list[engine.Verdict]:
         engine.verdict("P.format_gain", f05),
         engine.verdict("P.format_largest_lever", levers, note="largest |delta| each lever's table prints"),
         *(engine.verdict(f"T31.sign_{d}", t31[d]) for d in ("easy", "medium", "hard")),
-        engine.verdict("T01.gemini_cgt_vs_gt", t01.query(gemini)["value"].abs().max()),
+        engine.verdict("T01.gemini_cgt_vs_gt", float(gemini.max()), note="draft tab:c3-full cells"),
         engine.verdict("T01.qwq_cgt_vs_nogt", qwq),
         engine.verdict("P.human_agreement", _one("T12", "variant == 'overall' and stat == 'agreement'")),
         engine.verdict("T12.param_agreement", _one("T12", "metric == 'parameter_structure' and stat == 'agreement'")),

@@ -178,3 +178,10 @@ def test_an_echoed_row_is_never_consistent(census) -> None:
     assert list(got["status"]) == ["self-referential", "self-referential"]
     real = census[(census["mapped_to"] == "T22") & (census["number"] == "20.7")]
     assert len(real) and (real["status"] == "self-referential").all()
+
+
+def test_a_claim_with_independent_draft_cells_is_consistent(census) -> None:
+    """P.temperature_spread (T25's cells, draft tab:app-abl-temp) and T01.gemini_cgt_vs_gt (T01's cells,
+    draft tab:c3-full) are computed from the draft's table cells, not the text's own maximum."""
+    rows = census[census["mapped_to"].isin(["P.temperature_spread", "T01.gemini_cgt_vs_gt"])]
+    assert len(rows) >= 2 and (rows["status"] == "consistent").all(), rows[["section", "number", "status"]]
