@@ -203,6 +203,7 @@ def census_line(census: pd.DataFrame) -> str:
         f"{int(t['consistent'])} consistent (an independent source), {int(t['self-referential'])} self-referential, "
         f"{int(t['inconsistent'])} inconsistent, "
         f"{int(t['unchecked'])} unchecked, {int(t['unmapped'])} unmapped"
+        + (f" ({int(t['unmapped data'])} unmapped data numbers)" if "unmapped data" in census.columns else "")
     )
 
 
