@@ -19,6 +19,7 @@ apart from verdicts on data: they say whether the paper agrees with itself.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from ajb_utils import paths
 from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
 from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
 from ajb_verify import artifacts, engine, headline
+from ajb_verify.audit import census_rule_counts
 
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
@@ -178,6 +180,7 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     out.attrs["values"] = headline.value_classes(headline.read_compare_files(out_dir))
     out.attrs["missing_rule"] = missing_rule_line(out_dir)
     out.attrs["census"] = read_census(out_dir)
+    out.attrs["census_rule"] = read_census_rule(out_dir)
     return out
 
 
@@ -190,6 +193,18 @@ def read_census(out_dir: Path | str) -> pd.DataFrame:
     """Return the census counts per section of the v1 text (`audit.census_counts`; empty if not computed)."""
     path = Path(out_dir) / CENSUS_COUNTS_FILE
     return pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame(columns=["section"])
+
+
+CENSUS_FILE: str = "X1_census.csv"  # written by notebook 18: every number, its class, check and status
+
+
+def read_census_rule(out_dir: Path | str) -> pd.DataFrame:
+    """Return the census by rule (`audit.census_rule_counts` of the folder's X1_census.csv; empty if absent)."""
+    path = Path(out_dir) / CENSUS_FILE
+    if not path.exists():
+        return pd.DataFrame(columns=["rule"])
+    census = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return census_rule_counts(census) if "class" in census.columns else pd.DataFrame(columns=["rule"])
 
 
 def census_line(census: pd.DataFrame) -> str:
@@ -481,6 +496,12 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
             "printed table cell it rests on (data/paper/census/v1_text_numbers.csv), checked on the paper's own tables.\n\n"
             + _md_table(census)
         )
+    rule = card.attrs.get("census_rule")
+    if rule is not None and len(rule):
+        parts.append(
+            "**By rule** (`ajb_verify.census_rule`): every number by its class, every data number by the kind "
+            "of check its phrase asks for (X1_census.csv holds each number).\n\n" + _md_table(rule)
+        )
     parts = [x + "\n" for x in parts]
     for sec, g in card.groupby("section", sort=False):
         nbs = [n for n in dict.fromkeys(g["notebook"]) if isinstance(n, str) and n]
@@ -501,6 +522,69 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     return "".join(parts)
 
 
+# what a scorecard is made from: every table it reads, and the provenance of the folder
+SOURCE_PATTERNS: tuple[str, ...] = ("*_compare.csv", "*checks.csv", RULE_FIT_FILE, CENSUS_COUNTS_FILE, CENSUS_FILE)
+STALE_BANNER: str = (
+    "> **STALE**: a run started rewriting the tables of this folder after this scorecard was written; it "
+    "describes the tables before that run. Run 18_scorecard (or scripts/reproduce.py) to rewrite it.\n\n"
+)
+
+
+def made_from(out_dir: Path | str) -> pd.DataFrame:
+    """Return the files a scorecard of the folder reads (its tables and PROVENANCE.json) with their sha256."""
+    import hashlib
+
+    out = Path(out_dir)
+    files = sorted({p for pat in SOURCE_PATTERNS for p in out.glob(pat)} | set(out.glob("PROVENANCE.json")))
+    return pd.DataFrame(
+        {"file": [p.name for p in files], "sha256": [hashlib.sha256(p.read_bytes()).hexdigest() for p in files]}
+    )
+
+
+def data_revision(out_dir: Path | str) -> str:
+    """Return the data source and revision PROVENANCE.json records ('' when the folder has none)."""
+    import json
+
+    path = Path(out_dir) / "PROVENANCE.json"
+    if not path.exists():
+        return ""
+    prov = json.loads(path.read_text(encoding="utf-8"))
+    return f"source `{prov.get('source', '?')}`, revision `{prov.get('revision') or 'not recorded'}`"
+
+
+def _made_from_markdown(out_dir: Path | str) -> str:
+    """Return the closing section of SCORECARD.md: the data revision and every table read, with its digest."""
+    made = made_from(out_dir)
+    return (
+        "\n## Made from\n\n"
+        + (f"Data: {data_revision(out_dir)} (PROVENANCE.json). " if data_revision(out_dir) else "")
+        + "The tables this scorecard read, with their sha256 (`scorecard.is_stale` compares them with the "
+        "folder's files now):\n\n" + _md_table(made)
+    )
+
+
+def is_stale(out_dir: Path | str) -> bool:
+    """Return True when a folder's SCORECARD.md is marked stale or no longer describes its tables (a table
+    added, removed or changed since it was written); False without a scorecard."""
+    path = Path(out_dir) / "SCORECARD.md"
+    if not path.exists():
+        return False
+    md = path.read_text(encoding="utf-8")
+    if md.startswith(STALE_BANNER) or "\n## Made from\n" not in md:
+        return True
+    listed = dict(re.findall(r"^\| (\S+) \| ([0-9a-f]{64}) \|$", md.split("\n## Made from\n", 1)[1], re.M))
+    return listed != dict(zip(*made_from(out_dir).to_dict("list").values()))
+
+
+def mark_stale(out_dir: Path | str) -> None:
+    """Put `STALE_BANNER` at the top of a folder's SCORECARD.md (if it has one and is not marked yet)."""
+    path = Path(out_dir) / "SCORECARD.md"
+    if path.exists():
+        md = path.read_text(encoding="utf-8")
+        if not md.startswith(STALE_BANNER):
+            path.write_text(STALE_BANNER + md, encoding="utf-8")
+
+
 def write_scorecard(out_dir: Path | str, label: str | None = None) -> pd.DataFrame:
     """Write SCORECARD.csv, SCORECARD.md and SCORECARD.png/.pdf into an output folder; return the card."""
     out = Path(out_dir)
@@ -508,7 +592,7 @@ def write_scorecard(out_dir: Path | str, label: str | None = None) -> pd.DataFra
     synthetic = is_synthetic_dir(out)
     card = build(out)
     card.to_csv(out / "SCORECARD.csv", index=False, float_format="%.6g", lineterminator="\n")
-    (out / "SCORECARD.md").write_text(markdown(card, label, synthetic), encoding="utf-8")
+    (out / "SCORECARD.md").write_text(markdown(card, label, synthetic) + _made_from_markdown(out), encoding="utf-8")
     with plt.style.context(FIGURE_STYLE):  # the same bytes from a kernel, a script or a test
         fig, _ = figure_scorecard(read_comparisons(out), synthetic)
         save_fig(fig, "SCORECARD", "", out)
