@@ -8,8 +8,11 @@ Imports point one way: ajb_verify imports the analysis (`ajb_utils`), never the 
               each section's claims and comparisons (`compare_T02`, `findings_checks`, ...), one
               module per section of `ajb_utils.tables`
 - audit       the paper's consistency audit (X1) and the census of the numbers of its text
+- census_rule the class of every number of the text and the kind of check a data number needs
 - own_numbers the paper's printed values fed through every claim and comparison
 - artifacts   the artifact map: paper table/figure -> notebook -> output files
+- headline    the four classes of the headline: reproduced / not reproduced / the paper disagrees
+              with itself (beside its X1 audit row) / not comparable here
 - scorecard   every compared value and checked claim of an output folder, in one table and figure
 Notebooks use it as `import ajb_verify as verify` in their "Against the paper" sections.
 """
@@ -21,10 +24,12 @@ from ajb_verify import (
     artifacts,
     audit,
     breakdown,
+    census_rule,
     dataset,
     derivation,
     display,
     engine,
+    headline,
     main_results,
     own_numbers,
     scorecard,
@@ -57,4 +62,9 @@ SECTIONS = (
     derivation,
     own_numbers,
 )
-__all__ = [name for module in SECTIONS for name in module.__all__] + ["artifacts", "scorecard"]
+__all__ = [name for module in SECTIONS for name in module.__all__] + [
+    "artifacts",
+    "census_rule",
+    "headline",
+    "scorecard",
+]

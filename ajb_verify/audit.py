@@ -11,7 +11,7 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
-from ajb_verify import engine
+from ajb_verify import census_rule, engine
 from ajb_verify.agreement import judge_side_bound, matrix_stats, tier_search
 from ajb_verify.main_results import finding_verdicts, worked_example_AppI
 
@@ -31,6 +31,7 @@ __all__ = [
     "text_census",
     "paper_census",
     "census_counts",
+    "census_rule_counts",
 ]
 
 
@@ -583,9 +584,7 @@ SELF_REFERENTIAL: dict[str, str] = {
     "P.mismatch_share": "T12's mismatch share is the text's",
     "P.null_tuples": "T09's null-tuple count is App. D's own ~10,498",
     "P.self_bias_seq": "T23's body is the text's (not in v1 or the draft)",
-    "P.temperature_spread": "T25's max spread is the text's",
     "P.temperature_spread_2": "T27's max spread is the text's caption",
-    "T01.gemini_cgt_vs_gt": "T01's max delta is the text's",
     "T13.mean_delta_sign": "T13's mean delta is the text's",
     "T13.spearman": "T13's rho is the text's",
     "T15.extra_key_share": "T15's body is the text's",
@@ -636,11 +635,17 @@ def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> p
     `verdicts` is `paper_claim_verdicts()`). A number is consistent only on an independent source: a
     claim checked on printed tables (not one of `SELF_REFERENTIAL`), or a table cell a draft table or
     figure prints; a table cell transcribed from the text alone is self-referential."""
-    c = paper_census() if census is None else census.copy()
+    c = census_rule.classify(paper_census() if census is None else census.copy())
+    checked = census_rule.data_checks(c) if census is None else census_rule.data_checks(c, _checks_here(c))
+    c.loc[checked.index, "mapped_to"] = checked["target"]
+    c.loc[checked.index, "how"] = "check (" + c.loc[checked.index, "check kind"] + ")"
+    other = census_rule.across_sections(c, skip=c.index.isin(checked.index))
+    c.loc[other != "", "how"] = "claim (other section)"
+    c["mapped_to"] = c["mapped_to"].where(other == "", other)
     first_no = verdicts.assign(_no=verdicts["holds"] != "no").sort_values("_no", kind="stable")
     v = first_no.drop_duplicates("claim_id", keep="first").set_index("claim_id")  # a failing row first
     worst = verdicts.assign(bad=verdicts["holds"] == "no").groupby("claim_id")["bad"].all()  # no reading holds
-    is_claim = c["how"].str.startswith("claim").fillna(False)
+    is_claim = c["how"].str.startswith("claim").fillna(False) | c["mapped_to"].isin(list(v.index))
     holds = c["mapped_to"].map(v["holds"]).where(is_claim)
     bad = c["mapped_to"].map(worst).where(is_claim).fillna(False).astype(bool)
     echo = is_claim & c["mapped_to"].isin(list(SELF_REFERENTIAL))
@@ -649,10 +654,23 @@ def text_census(verdicts: pd.DataFrame, census: pd.DataFrame | None = None) -> p
         ["unmapped", "consistent", "self-referential", "inconsistent", "self-referential", "consistent"],
         default="unchecked",
     )
+    table = checked[checked["holds"].notna()]  # a data number checked against its table by its kind
+    c.loc[table.index, "status"] = np.where(
+        ~table["holds"].astype(bool), "inconsistent", np.where(table["independent"], "consistent", "self-referential")
+    )
     c["table_value"] = c["mapped_to"].map(v["reproduced value"]).where(is_claim, "")
+    c.loc[table.index, "table_value"] = table["table value"]
     note = c["mapped_to"].map(v["note"]).where(~c["status"].isin(["consistent", "self-referential"]), "")
     c["note"] = note.where(~echo, c["mapped_to"].map(SELF_REFERENTIAL))
+    c.loc[table.index, "note"] = table["note"]
     return c
+
+
+def _checks_here(census: pd.DataFrame) -> pd.DataFrame:
+    """Return the checks of `census_rule.CHECKS_FILE` whose number a (planted or partial) census holds."""
+    ch = pd.read_csv(census_rule.CHECKS_FILE, dtype=str, keep_default_na=False)
+    have = set(zip(census["section"], census["line"].astype(str), census["number"]))
+    return ch[[k in have for k in zip(ch["section"], ch["line"], ch["number"])]]
 
 
 def paper_census(paper_dir: Path | str | None = None) -> pd.DataFrame:
@@ -673,5 +691,21 @@ def census_counts(census: pd.DataFrame) -> pd.DataFrame:
     counts = counts.reindex(order)
     counts.insert(0, "numbers", counts.sum(axis=1))
     counts.insert(1, "mapped", counts["numbers"] - counts["unmapped"])
+    if "class" in census.columns:  # a data number (census_rule) that no claim, cell or check holds
+        gap = census[(census["class"] == "data") & (census["status"] == "unmapped")]
+        counts["unmapped data"] = gap.groupby("section").size().reindex(order, fill_value=0)
     counts.loc["total"] = counts.sum()
     return counts.rename_axis("section").reset_index()
+
+
+def census_rule_counts(census: pd.DataFrame) -> pd.DataFrame:
+    """Return the census by the rule (`census_rule`): per class of number, and per kind of check of the
+    data numbers, how many and their statuses (`CENSUS_STATUSES`)."""
+    parts = []
+    for col, label in (("class", "class"), ("check kind", "check")):
+        g = census[census[col] != ""] if col == "check kind" else census
+        t = pd.crosstab(g[col], g["status"]).reindex(columns=list(CENSUS_STATUSES), fill_value=0)
+        t.insert(0, "numbers", t.sum(axis=1))
+        t.index = [f"{label}: {x}" for x in t.index]
+        parts.append(t)
+    return pd.concat(parts).rename_axis("rule").reset_index()

@@ -19,6 +19,7 @@ apart from verdicts on data: they say whether the paper agrees with itself.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -31,7 +32,8 @@ from matplotlib.ticker import FuncFormatter, MultipleLocator
 from ajb_utils import paths
 from ajb_utils.figures.style import STYLE_RC, TEXT_WIDTH, paper_figure, save_fig
 from ajb_utils.provenance import SYNTHETIC_FIGURE_NOTE, SYNTHETIC_NOTE, is_synthetic_dir
-from ajb_verify import artifacts, engine
+from ajb_verify import artifacts, engine, headline
+from ajb_verify.audit import census_rule_counts
 
 SECTIONS: dict[str, str] = {
     "01_dataset_statistics": "§3.1 Dataset (App. C, D)",
@@ -66,6 +68,8 @@ SCORECARD_COLUMNS: list[str] = [
     "max |difference|",
     "within tolerance",
     "note",
+    "class",
+    "audit row",
 ]
 
 
@@ -170,8 +174,13 @@ def build(out_dir: Path | str) -> pd.DataFrame:
     out["_o"] = out["notebook"].map(order).fillna(99)
     out["_r"] = out["row"].map({"artifact": 0, "claim": 1, "audit": 2})
     out = out.sort_values(["_o", "_r"], kind="stable").drop(columns=["_o", "_r"]).reset_index(drop=True)
+    cls = headline.claim_classes(out[out["row"] == "claim"])
+    out["class"] = cls["class"].reindex(out.index).fillna("")
+    out["audit row"] = cls["audit row"].reindex(out.index).fillna("")
+    out.attrs["values"] = headline.value_classes(headline.read_compare_files(out_dir))
     out.attrs["missing_rule"] = missing_rule_line(out_dir)
     out.attrs["census"] = read_census(out_dir)
+    out.attrs["census_rule"] = read_census_rule(out_dir)
     return out
 
 
@@ -186,6 +195,18 @@ def read_census(out_dir: Path | str) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False) if path.exists() else pd.DataFrame(columns=["section"])
 
 
+CENSUS_FILE: str = "X1_census.csv"  # written by notebook 18: every number, its class, check and status
+
+
+def read_census_rule(out_dir: Path | str) -> pd.DataFrame:
+    """Return the census by rule (`audit.census_rule_counts` of the folder's X1_census.csv; empty if absent)."""
+    path = Path(out_dir) / CENSUS_FILE
+    if not path.exists():
+        return pd.DataFrame(columns=["rule"])
+    census = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return census_rule_counts(census) if "class" in census.columns else pd.DataFrame(columns=["rule"])
+
+
 def census_line(census: pd.DataFrame) -> str:
     """Return one line of the census totals ('' when the census was not computed)."""
     tot = census[census["section"] == "total"]
@@ -197,6 +218,7 @@ def census_line(census: pd.DataFrame) -> str:
         f"{int(t['consistent'])} consistent (an independent source), {int(t['self-referential'])} self-referential, "
         f"{int(t['inconsistent'])} inconsistent, "
         f"{int(t['unchecked'])} unchecked, {int(t['unmapped'])} unmapped"
+        + (f" ({int(t['unmapped data'])} unmapped data numbers)" if "unmapped data" in census.columns else "")
     )
 
 
@@ -221,6 +243,29 @@ def _counts(card: pd.DataFrame, row: str) -> dict[str, int]:
     return counts | {"conflict": int(h.str.startswith("CONFLICT").sum())}
 
 
+def headline_lines(card: pd.DataFrame) -> list[str]:
+    """Return the headline: values and claims in the four classes, then each row in which the paper
+    disagrees with itself beside its X1 audit row."""
+    head = headline.headline(card)
+    lines = [
+        f"  {k}: " + ", ".join(f"{int(head.loc[k, c])} {c}" for c in headline.CLASSES) for k in ("values", "claims")
+    ]
+    vals = card.attrs.get("values")
+    other = vals[vals["class"] == headline.OTHER_READING] if vals is not None and len(vals) else []
+    if len(other):
+        arts = ", ".join(dict.fromkeys(other["artifact"]))
+        lines.append(f"  not counted: {len(other)} values of {arts} (another reading of a table counted once)")
+    dis = headline.disagreements(card)
+    if len(dis):
+        pairs = "; ".join(
+            f"{row.split(' (', 1)[0]} -> {aud}" + (f" ({v})" if v else "")
+            for row, aud, v in zip(dis["row"], dis["audit row"], dis["audit verdict"])
+        )
+        text = f"the paper disagrees with itself (row -> its X1 audit row; table: SCORECARD.md): {pairs}"
+        lines += textwrap.wrap(text, 118, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+    return lines
+
+
 def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
     """Return the one-screen summary of a scorecard (what the main command prints at its end)."""
     arts = card[card["row"] == "artifact"]
@@ -232,8 +277,8 @@ def summary(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         if synthetic
         else "reproduction verdict of the paper"
     )
-    lines = [
-        head,
+    lines = [head, *headline_lines(card)]
+    lines += [
         f"  {len(arts)} artifacts: {n_in}/{n_cmp} reported values reproduced within tolerance",
         f"  {sum(c.values())} claims on data: {c['yes']} hold, "
         f"{c['no']} do not, {c['indistinguishable']} indistinguishable (CI spans 0), "
@@ -436,12 +481,26 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         "[18_scorecard](../../notebooks/18_scorecard.ipynb) shows this page and links every file of "
         "the folder.\n",
     ]
+    dis = headline.disagreements(card)
+    if len(dis):
+        parts.append(
+            "## The paper disagrees with itself\n\nEach row a faithful reproduction cannot match because the "
+            "paper's own tables contradict it, beside the X1 audit row that checks it on the paper's tables "
+            "(`audit verdict`: that row's verdict in this folder; `no` = the paper's tables disagree).\n\n"
+            + _md_table(dis)
+        )
     census = card.attrs.get("census")
     if census is not None and len(census):
         parts.append(
             "## Census of the paper's text (v1)\n\nEvery number of the arXiv v1 text mapped to the claim or "
             "printed table cell it rests on (data/paper/census/v1_text_numbers.csv), checked on the paper's own tables.\n\n"
             + _md_table(census)
+        )
+    rule = card.attrs.get("census_rule")
+    if rule is not None and len(rule):
+        parts.append(
+            "**By rule** (`ajb_verify.census_rule`): every number by its class, every data number by the kind "
+            "of check its phrase asks for (X1_census.csv holds each number).\n\n" + _md_table(rule)
         )
     parts = [x + "\n" for x in parts]
     for sec, g in card.groupby("section", sort=False):
@@ -456,10 +515,74 @@ def markdown(card: pd.DataFrame, label: str, synthetic: bool) -> str:
         for row, title in (("claim", "Claims"), ("audit", "Consistency audit (the paper's own tables)")):
             c = g[g["row"] == row][
                 ["id", "description", "paper value", "reproduced value", "kind", "tolerance", "holds", "note"]
+                + (["audit row"] if row == "claim" else [])
             ]
             if len(c):
                 parts.append(f"\n**{title}**\n\n" + _md_table(c))
     return "".join(parts)
+
+
+# what a scorecard is made from: every table it reads, and the provenance of the folder
+SOURCE_PATTERNS: tuple[str, ...] = ("*_compare.csv", "*checks.csv", RULE_FIT_FILE, CENSUS_COUNTS_FILE, CENSUS_FILE)
+STALE_BANNER: str = (
+    "> **STALE**: a run started rewriting the tables of this folder after this scorecard was written; it "
+    "describes the tables before that run. Run 18_scorecard (or scripts/reproduce.py) to rewrite it.\n\n"
+)
+
+
+def made_from(out_dir: Path | str) -> pd.DataFrame:
+    """Return the files a scorecard of the folder reads (its tables and PROVENANCE.json) with their sha256."""
+    import hashlib
+
+    out = Path(out_dir)
+    files = sorted({p for pat in SOURCE_PATTERNS for p in out.glob(pat)} | set(out.glob("PROVENANCE.json")))
+    return pd.DataFrame(
+        {"file": [p.name for p in files], "sha256": [hashlib.sha256(p.read_bytes()).hexdigest() for p in files]}
+    )
+
+
+def data_revision(out_dir: Path | str) -> str:
+    """Return the data source and revision PROVENANCE.json records ('' when the folder has none)."""
+    import json
+
+    path = Path(out_dir) / "PROVENANCE.json"
+    if not path.exists():
+        return ""
+    prov = json.loads(path.read_text(encoding="utf-8"))
+    return f"source `{prov.get('source', '?')}`, revision `{prov.get('revision') or 'not recorded'}`"
+
+
+def _made_from_markdown(out_dir: Path | str) -> str:
+    """Return the closing section of SCORECARD.md: the data revision and every table read, with its digest."""
+    made = made_from(out_dir)
+    return (
+        "\n## Made from\n\n"
+        + (f"Data: {data_revision(out_dir)} (PROVENANCE.json). " if data_revision(out_dir) else "")
+        + "The tables this scorecard read, with their sha256 (`scorecard.is_stale` compares them with the "
+        "folder's files now):\n\n" + _md_table(made)
+    )
+
+
+def is_stale(out_dir: Path | str) -> bool:
+    """Return True when a folder's SCORECARD.md is marked stale or no longer describes its tables (a table
+    added, removed or changed since it was written); False without a scorecard."""
+    path = Path(out_dir) / "SCORECARD.md"
+    if not path.exists():
+        return False
+    md = path.read_text(encoding="utf-8")
+    if md.startswith(STALE_BANNER) or "\n## Made from\n" not in md:
+        return True
+    listed = dict(re.findall(r"^\| (\S+) \| ([0-9a-f]{64}) \|$", md.split("\n## Made from\n", 1)[1], re.M))
+    return listed != dict(zip(*made_from(out_dir).to_dict("list").values()))
+
+
+def mark_stale(out_dir: Path | str) -> None:
+    """Put `STALE_BANNER` at the top of a folder's SCORECARD.md (if it has one and is not marked yet)."""
+    path = Path(out_dir) / "SCORECARD.md"
+    if path.exists():
+        md = path.read_text(encoding="utf-8")
+        if not md.startswith(STALE_BANNER):
+            path.write_text(STALE_BANNER + md, encoding="utf-8")
 
 
 def write_scorecard(out_dir: Path | str, label: str | None = None) -> pd.DataFrame:
@@ -469,7 +592,7 @@ def write_scorecard(out_dir: Path | str, label: str | None = None) -> pd.DataFra
     synthetic = is_synthetic_dir(out)
     card = build(out)
     card.to_csv(out / "SCORECARD.csv", index=False, float_format="%.6g", lineterminator="\n")
-    (out / "SCORECARD.md").write_text(markdown(card, label, synthetic), encoding="utf-8")
+    (out / "SCORECARD.md").write_text(markdown(card, label, synthetic) + _made_from_markdown(out), encoding="utf-8")
     with plt.style.context(FIGURE_STYLE):  # the same bytes from a kernel, a script or a test
         fig, _ = figure_scorecard(read_comparisons(out), synthetic)
         save_fig(fig, "SCORECARD", "", out)

@@ -275,6 +275,29 @@ def mark_incomplete(folders: list[Path], how: str) -> None:
         (f / paths.INCOMPLETE_FILE).write_text(text, encoding="utf-8")
 
 
+NO_SCORECARD: str = "ended OK, but its scorecard was not rewritten since (run 18_scorecard or scripts/reproduce.py)"
+
+
+def start_outputs(folders: list[Path]) -> None:
+    """Before the first notebook: mark each output folder incomplete and its old scorecard stale."""
+    from ajb_verify import scorecard
+
+    mark_incomplete(folders, STOPPED)
+    for f in folders:
+        scorecard.mark_stale(f)
+
+
+def finish_outputs(folders: list[Path]) -> None:
+    """After a run that ended OK: take the mark away, except where a scorecard no longer describes the tables."""
+    from ajb_verify import scorecard
+
+    for f in folders:
+        if scorecard.is_stale(f):
+            mark_incomplete([f], NO_SCORECARD)
+        else:
+            (f / paths.INCOMPLETE_FILE).unlink(missing_ok=True)
+
+
 def leftovers(new: list[Path]) -> tuple[list[Path], list[Path]]:
     """Return (folders made by this run holding no output, the other folders) after a failed run; a folder
     with nothing but PROVENANCE.json, its lock and the incomplete mark holds no output."""
@@ -405,7 +428,7 @@ def execute(spec: dict[str, Any], notebooks: list[Path], args: RunOptions) -> in
     ]
     outputs = sorted({output_folder_of(r.resolved) for r in runs})
     new = [f for f in {dest_dir, *outputs} if not f.exists()]
-    mark_incomplete(outputs, STOPPED)
+    start_outputs(outputs)
     start = time.perf_counter()
     results = run_tasks(tasks, args.jobs, args.fail_fast)
     failed = [r for r in results if not r.ok]
@@ -423,8 +446,7 @@ def execute(spec: dict[str, Any], notebooks: list[Path], args: RunOptions) -> in
                 flush=True,
             )
     else:
-        for f in outputs:
-            (f / paths.INCOMPLETE_FILE).unlink(missing_ok=True)
+        finish_outputs(outputs)
     stopped = next((r for r in failed if is_user_error(r)), None)
     if stopped is not None:
         kind, _, message = stopped.error.partition(": ")

@@ -1,9 +1,9 @@
 """The per-metric and per-topology frames of notebook 04 (its T24 and T28 are their pivots), C-W and 11's T14.
 
-Every table averages over the (generator, difficulty) cells of its population with equal weight
-per cell (the paper's Eq. 5b convention), after computing the cell value from its records: T24,
-F03, T28, F09, T14 and C-W over the four open-weight generators' 12 cells (`paper.population`;
-the evidence is in docs/DECISIONS.md). Missing verdicts follow ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
+Every table pools the records of the (generator, difficulty) cells of its population: each cell's
+value is computed from its records, then the cells are averaged weighted by their records (the
+paper's T24 and T28 do so; docs/DECISIONS.md, "Records pooled or cells averaged"): T24, F03, T28,
+F09, T14 and C-W over the four open-weight generators' 12 cells (`paper.population`). Missing verdicts follow ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
 with the paper) unless a caller says otherwise.
 """
 
@@ -103,7 +103,7 @@ def weighting_stability(
     judges: Sequence[str] | None = None,
     missing: Missing = PAPER_MISSING,
 ) -> pd.DataFrame:
-    """Return stats.ranking_stability over the judges' per-metric alignment (mean over cells)."""
+    """Return stats.ranking_stability over the judges' per-metric alignment (`per_metric_long`: records pooled)."""
     judges = list(schema.MAIN_JUDGES if judges is None else judges)
     long = per_metric_long(bench, judges, missing)
     long = long[long["condition"] == condition]

@@ -17,6 +17,7 @@ import pytest
 import ajb_verify as verify
 import every_claim  # a test helper: every claim checked on one Bench
 from ajb_utils import paper, schema, stats, tables
+from ajb_verify import headline
 
 FOUR = schema.OPEN_WEIGHT_GENERATORS
 
@@ -252,9 +253,8 @@ def test_no_claim_fails_outside_the_listed_paper_inconsistencies(own) -> None:
 
 def test_each_listed_inconsistency_fails_and_has_its_audit_row(own) -> None:
     audit = _audit_all()
-    twin = {"P.success_rate": "X1.T09_success_rate", "T10.ci_half_width": "X1.ci_half_width"}  # else the claim's own
     for cid, why in verify.PAPER_INCONSISTENCIES.items():
-        row = twin.get(cid, cid)
+        row = headline.audit_row(cid)  # the claim's own id, or its X1 twin
         assert (own.loc[own["claim_id"] == cid, "holds"] == "no").any(), (
             f"{cid} holds on the paper: not an inconsistency"
         )
@@ -302,3 +302,19 @@ def test_t24_from_t02_is_a_derived_path_that_pooling_passes_and_plain_means_fail
     rows = paper.reported("T24").query("stat == 'alignment'").groupby(["judge", "condition"])["value"].mean()
     cmp = verify.compare(plain, rows.reset_index(), on=["judge", "condition"], value="align")
     assert (verify.side_by_side(cmp, verify.T24_FROM_T02_TOLERANCE)["within"] == "no").sum() >= 10
+
+
+def test_weighting_stability_pools_records_as_its_docstring_says() -> None:
+    """Two cells of 1 and 3 records, matches 1.0 and 0.5: the pooled score is 62.5 (the cells' mean 75)."""
+    rows = []
+    for g, n, llm in (("llama_3_3_70b_instruct", 1, 1.0), ("qwen3_32b", 3, 0.5)):
+        for i in range(n):
+            for m in schema.METRICS:
+                rows.append((f"{g}{i}", g, "easy", "judge_qwq_32b", "with_gt", m, "linear", llm, 1.0))
+    cols = ["id", "generator", "difficulty", "judge", "condition", "metric", "dag_type", "llm_score", "p"]
+    v = pd.DataFrame(rows, columns=cols)
+    v["match"] = 1.0 - (v["p"] - v["llm_score"]).abs()
+    for c in cols[:7]:
+        v[c] = v[c].astype("category")
+    rs = tables.weighting_stability(SimpleNamespace(verdicts=v), judges=["judge_qwq_32b"])
+    assert rs.loc["equal", "judge_qwq_32b"] == pytest.approx(62.5)

@@ -85,7 +85,7 @@ def test_scorecard_counts_artifacts_and_claims(tmp_path: Path, capsys: pytest.Ca
     assert (card["row"] == "audit").sum() == 1  # verdicts on the paper's own tables kept apart
     text = scorecard.summary(card, "sample", True)
     assert "SYNTHETIC" in text and "2/3" in text
-    assert len(text.splitlines()) <= 25
+    assert len(text.splitlines()) <= 28
     md = (out / "SCORECARD.md").read_text(encoding="utf-8")
     assert "Synthetic sample" in md and "notebooks/03_main_results.ipynb" in md
 
@@ -131,7 +131,7 @@ def test_print_summary_writes_the_scorecard_and_prints_one_screen(tmp_path: Path
     printed = capsys.readouterr().out
     assert text in printed and "1/2 reported values" in printed
     assert (out / "SCORECARD.md").exists() and (out / "SCORECARD.csv").exists()
-    assert len(printed.splitlines()) <= 25
+    assert len(printed.splitlines()) <= 28  # the headline (issue 48) took three lines
 
 
 def test_print_summary_without_writing_reads_the_same_card(tmp_path: Path, capsys) -> None:
@@ -387,7 +387,7 @@ def test_every_table_of_scorecard_md_renders(tmp_path: Path) -> None:
         assert n_source >= 3 and len(tables) == n_source
         for t in tables:
             assert set(t["rows"]) == {len(t["header"])}, t["header"]
-            assert t["header"][0] in ("id", "section")  # the census table is by section
+            assert t["header"][0] in ("id", "section", "row", "rule", "file")  # census by section or rule; sources
         art = [t for t in tables if "values compared" in t["header"]]
         assert art and all("max |difference|" in t["header"] for t in art)
 
@@ -468,3 +468,64 @@ def test_a_rerun_on_other_data_does_not_mix_the_old_comparisons_into_the_scoreca
     verify.show_comparison(_cmp([50.0], [50.5]), "T24", out)
     got = scorecard.read_comparisons(out)
     assert got["artifact"].tolist() == ["T24"] and scorecard.read_checks(out).empty
+
+
+# ---- a scorecard describes the tables beside it (issue 48) --------------------------------------
+def _load_run_notebooks():
+    """Return scripts/run_notebooks.py as a module (the runner that writes output folders), loaded once."""
+    import sys
+
+    sys.path.insert(0, str(paths.REPO_ROOT / "tests"))
+    from script_modules import load_script
+
+    return load_script("run_notebooks")
+
+
+def test_a_scorecard_names_the_revision_and_the_tables_it_was_made_from(tmp_path: Path) -> None:
+    out = _folder(tmp_path, synthetic=False)
+    prov = json.loads((out / "PROVENANCE.json").read_text()) | {"source": "hf", "revision": "13ac79a"}
+    (out / "PROVENANCE.json").write_text(json.dumps(prov), encoding="utf-8")
+    verify.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
+    scorecard.write_scorecard(out, "hf")
+    made = scorecard.made_from(out).set_index("file")
+    assert {"T02_compare.csv", "PROVENANCE.json"} <= set(made.index)
+    import hashlib
+
+    assert made.loc["T02_compare.csv", "sha256"] == hashlib.sha256((out / "T02_compare.csv").read_bytes()).hexdigest()
+    md = (out / "SCORECARD.md").read_text(encoding="utf-8")
+    assert "13ac79a" in md and made.loc["T02_compare.csv", "sha256"][:16] in md
+    assert not scorecard.is_stale(out)
+    (out / "T02_compare.csv").write_text((out / "T02_compare.csv").read_text().replace("92.7", "92.6"))
+    assert scorecard.is_stale(out)  # a table changed after the scorecard was written
+
+
+def test_a_rerun_stopped_after_notebook_01_leaves_the_folder_incomplete_and_the_scorecard_stale(tmp_path) -> None:
+    """A rerun into a folder with a scorecard: the runner marks the folder incomplete and the old
+    scorecard stale before the first notebook starts; notebook 01 writes new tables, then the run
+    stops (killed: nothing more runs), or ends OK without 18_scorecard: either way the folder stays
+    marked and SCORECARD.md says it is stale. With 18_scorecard the mark goes."""
+    rn = _load_run_notebooks()
+    out = _folder(tmp_path, synthetic=False)
+    verify.show_comparison(_cmp([92.7, 80.0], [92.7, 81.0]), "T02", out)
+    scorecard.write_scorecard(out, "hf")
+    rn.start_outputs([out])  # what the runner does before the first notebook starts
+    verify.show_comparison(_cmp([3808.0], [3800.0]), "T07", out)  # notebook 01 writes its tables
+    # stopped here (Ctrl-C, a kill): the folder is marked and the scorecard says it is stale
+    assert (out / paths.INCOMPLETE_FILE).exists()
+    assert (out / "SCORECARD.md").read_text(encoding="utf-8").startswith(scorecard.STALE_BANNER)
+    assert scorecard.is_stale(out)
+    rn.finish_outputs([out])  # the run ended OK, but without 18_scorecard
+    assert (out / paths.INCOMPLETE_FILE).exists() and "scorecard" in (out / paths.INCOMPLETE_FILE).read_text()
+    scorecard.write_scorecard(out, "hf")  # 18_scorecard
+    rn.finish_outputs([out])
+    assert not (out / paths.INCOMPLETE_FILE).exists() and not scorecard.is_stale(out)
+    assert not (out / "SCORECARD.md").read_text(encoding="utf-8").startswith(scorecard.STALE_BANNER)
+
+
+def test_a_folder_without_a_scorecard_is_unmarked_by_a_run_that_ends_ok(tmp_path) -> None:
+    rn = _load_run_notebooks()
+    out = tmp_path / "a"
+    rn.start_outputs([out])
+    (out / "T01_table.csv").write_text("x")
+    rn.finish_outputs([out])
+    assert not (out / paths.INCOMPLETE_FILE).exists()
