@@ -48,12 +48,15 @@ __all__ = [
     "missing",
     "num",
     "order",
+    "pick",
     "planted_text",
     "rank_of",
     "rank_text",
     "ratio_text",
+    "ratio_value",
     "same_answer",
     "share_text",
+    "tally",
     "sign_text",
     "trend",
     "versus",
@@ -215,6 +218,20 @@ def count_text(k: int, n: int, what: str, upto: int | None = None) -> str:
     return f"{k} of {n} {what}"
 
 
+def tally(words: Iterable[str], what: str) -> str:
+    """Return how many items each computed word describes, the commonest first: 'above for 3 of 5
+    generators, indistinguishable for 2' or 'inside for all 5 generators' (the words come from
+    `direction`, `band` or another vocabulary function, never typed)."""
+    counts = pd.Series(list(words), dtype=object).value_counts(sort=False)
+    n = int(counts.sum())
+    if n == 0:
+        return f"no {what}"
+    order_ = sorted(counts.items(), key=lambda kv: -kv[1])
+    (w0, k0), rest = order_[0], order_[1:]
+    head = f"{w0} for {count_text(int(k0), n, what)}"
+    return head + "".join(f", {w} for {int(k)}" for w, k in rest)
+
+
 def share_text(k: int, n: int, what: str, digits: int = 0) -> str:
     """Return a count with its share: '3 of 6 judges (50%)', 'all 6 judges (100%)', 'no judges'."""
     if int(n) == 0:
@@ -316,6 +333,24 @@ def band_text(
     return f"{name} ({rng(min(lo, hi), max(lo, hi))}) is {where} {what} ({rng(min(band_lo, band_hi), max(band_lo, band_hi))})"
 
 
+def ratio_value(
+    numer: float,
+    denom: float,
+    denom_lo: float | None = None,
+    denom_hi: float | None = None,
+    expect: Literal["fall", "rise"] = "fall",
+) -> float | None:
+    """Return numer / denom, or None where the ratio of two changes is undefined: a value is missing,
+    the denominator prints as 0, its CI spans 0, or it is not a `expect` (a 'drop' that is a rise)."""
+    if not (_finite(numer) and _finite(denom)) or float(num(denom, 1)) == 0.0:
+        return None
+    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
+        return None
+    if (float(denom) < 0) != (expect == "fall"):
+        return None
+    return float(numer) / float(denom)
+
+
 def ratio_text(
     numer: float,
     denom: float,
@@ -325,18 +360,19 @@ def ratio_text(
     what: str = "the change",
     digits: int = 2,
 ) -> str:
-    """Return the ratio of two changes, '1.32x', or why it is undefined: the denominator (`what`)
-    is not a `expect` (a 'drop' that is a rise), rounds to 0, or its CI spans 0."""
+    """Return the ratio of two changes, '1.32x', or why it is undefined (`ratio_value`): the
+    denominator (`what`) is missing, rounds to 0, has a CI spanning 0, or is not a `expect`."""
+    r = ratio_value(numer, denom, denom_lo, denom_hi, expect)
+    if r is not None:
+        return f"{num(r, digits)}x"
     if not (_finite(numer) and _finite(denom)):
         return "undefined (a change is missing on this data)"
-    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
-        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
     if float(num(denom, 1)) == 0.0:
         return f"undefined: {what} rounds to 0 ({num(denom, 1, True)} pp)"
-    if (float(denom) < 0) != (expect == "fall"):
-        other = "rise" if expect == "fall" else "fall"
-        return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
-    return f"{num(float(numer) / float(denom), digits)}x"
+    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
+        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
+    other = "rise" if expect == "fall" else "fall"
+    return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
 
 
 def factor_text(g: float, down: str, up: str, same: str, digits: int = 2) -> str:
@@ -348,6 +384,22 @@ def factor_text(g: float, down: str, up: str, same: str, digits: int = 2) -> str
     if float(shown) == 1.0:
         return f"{same} ({shown}x)"
     return f"{down if float(shown) < 1 else up} {shown}x"
+
+
+def pick(
+    value: float | None,
+    up: str,
+    down: str,
+    same: str,
+    digits: int = 2,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> str:
+    """Return the word for a value's sign at the printed precision: `up` above 0, `down` below, `same`
+    at 0, when its CI [lo, hi] spans 0 or when it cannot be computed ('wider' / 'narrower')."""
+    if not _finite(value) or float(num(value, digits)) == 0.0 or direction(value, lo, hi) == "indistinguishable":
+        return same
+    return up if float(value) > 0 else down
 
 
 def missing(what: str, needs: str, command: str | None = None) -> str:
