@@ -46,6 +46,7 @@ __all__ = [
     "direction",
     "factor_text",
     "missing",
+    "nearer",
     "num",
     "order",
     "pick",
@@ -400,6 +401,34 @@ def pick(
     if not _finite(value) or float(num(value, digits)) == 0.0 or direction(value, lo, hi) == "indistinguishable":
         return same
     return up if float(value) > 0 else down
+
+
+def nearer(
+    a: str,
+    b: str,
+    d_a: float,
+    lo_a: float | None,
+    hi_a: float | None,
+    d_b: float,
+    lo_b: float | None,
+    hi_b: float | None,
+) -> str:
+    """Return which of two references a value tracks, from its differences to each (d_a = value - A)
+    and their CIs: 'tracks A (differs from B: ...)', the same for B, 'cannot be told from either
+    (both CIs span 0)' or 'differs from both (neither CI spans 0)'."""
+    if not (_finite(d_a) and _finite(d_b)):
+        return f"cannot be placed against {a} and {b} on this data (a difference is missing)"
+    same_a = direction(d_a, lo_a, hi_a) in ("indistinguishable", "equal")
+    same_b = direction(d_b, lo_b, hi_b) in ("indistinguishable", "equal")
+    da = f"{num(d_a, 1, True)} pp {ci_text(lo_a, hi_a)}"
+    db = f"{num(d_b, 1, True)} pp {ci_text(lo_b, hi_b)}"
+    if same_a and not same_b:
+        return f"tracks {a} ({da}; differs from {b}: {db})"
+    if same_b and not same_a:
+        return f"tracks {b} ({db}; differs from {a}: {da})"
+    if same_a and same_b:
+        return f"cannot be told from either {a} ({da}) or {b} ({db}): both CIs span 0"
+    return f"differs from both {a} ({da}) and {b} ({db}): neither CI spans 0"
 
 
 def missing(what: str, needs: str, command: str | None = None) -> str:

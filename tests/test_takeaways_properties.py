@@ -165,8 +165,9 @@ def test_the_readers_catch_the_issues_sentences() -> None:
     assert factor_faults("run x: rho = -0.20, so pairing saves nothing (1.07x): its errors do not fall there")
     assert count_faults("the static judge beats 0-0 of the 6 LLM judges over the difficulties")
     assert ratio_faults("the without-GT change is 0.39x to 27.84x the with-GT change", 0.07, None, None, "fall")
-    assert compare_faults("corrupted GT tracks without GT", -0.5, 0.4) == []  # a label, not a comparison ...
-    assert compare_faults("corrupted GT exceeds no GT by 0.1 pp [-0.4, 0.5]", -0.4, 0.5)  # ... its words are
+    assert compare_faults("corrupted GT exceeds no GT by 0.1 pp [-0.4, 0.5]", -0.4, 0.5)
+    # 10: 'corrupted GT tracks without GT' with both CIs spanning 0 (test_nearer_... below is its property)
+    assert tk.nearer("with GT", "without GT", -0.3, -0.9, 0.4, 0.1, -0.5, 0.6).startswith("cannot be told")
 
 
 def test_the_readers_pass_right_sentences() -> None:
@@ -339,3 +340,31 @@ def test_an_answer_the_data_cannot_give_is_said_so(guess, answer) -> None:
 )
 def test_the_checker_table(guess, answer, right: bool) -> None:
     assert tk.same_answer(guess, answer) is right
+
+
+@given(ci(), ci())
+def test_nearer_names_a_reference_only_when_its_ci_allows(a: tuple[float, float, float], b) -> None:
+    """10's 'corrupted GT tracks without GT' was chosen with both CIs spanning 0."""
+    (da, la, ha), (db, lb, hb) = a, b
+    text = tk.nearer("with GT", "without GT", da, la, ha, db, lb, hb)
+    assert clean(text)
+    spans_a, spans_b = la <= 0 <= ha, lb <= 0 <= hb
+    if text.startswith("tracks with GT"):
+        assert spans_a and not spans_b
+    elif text.startswith("tracks without GT"):
+        assert spans_b and not spans_a
+    elif text.startswith("cannot be told"):
+        assert spans_a and spans_b
+    else:
+        assert text.startswith("differs from both") and not spans_a and not spans_b
+
+
+@given(st.lists(st.sampled_from(["above", "below", "indistinguishable", "inside", "partly inside"]), max_size=12))
+def test_tally_counts_every_item_once(words: list[str]) -> None:
+    text = tk.tally(words, "cells")
+    assert clean(text) and count_faults(text) == []
+    n = len(words)
+    if n:
+        counts = [int(x) for x in re.findall(r"(?:for |, \w[\w ]* for )(\d+)(?= of| cells|,|$)", text)]
+        whole = re.search(rf"for all {n} cells", text)
+        assert whole or sum(counts) == n, (text, words)
