@@ -398,9 +398,10 @@ def pick(
 ) -> str:
     """Return the word for a value's sign at the printed precision: `up` above 0, `down` below, `same`
     at 0, when its CI [lo, hi] spans 0 or when it cannot be computed ('wider' / 'narrower')."""
-    if not _finite(value) or float(num(value, digits)) == 0.0 or direction(value, lo, hi) == "indistinguishable":
+    d = direction(value, lo, hi)
+    if not _finite(value) or float(num(value, digits)) == 0.0 or d in ("indistinguishable", "equal"):
         return same
-    return up if float(value) > 0 else down
+    return up if d == "above" else down
 
 
 def nearer(

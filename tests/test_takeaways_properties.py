@@ -368,3 +368,15 @@ def test_tally_counts_every_item_once(words: list[str]) -> None:
         counts = [int(x) for x in re.findall(r"(?:for |, \w[\w ]* for )(\d+)(?= of| cells|,|$)", text)]
         whole = re.search(rf"for all {n} cells", text)
         assert whole or sum(counts) == n, (text, words)
+
+
+@given(finite, st.one_of(st.none(), st.tuples(finite, finite).map(sorted)))
+def test_pick_follows_the_sign_and_the_ci(v: float, bounds) -> None:
+    lo, hi = bounds if bounds else (None, None)
+    word = tk.pick(v, "up", "down", "same", digits=1, lo=lo, hi=hi)
+    if bounds and lo <= 0 <= hi or printed(v) == 0:
+        assert word == "same"
+    elif bounds and lo > 0 or not bounds and v > 0:
+        assert word == "up"
+    elif bounds and hi < 0 or not bounds and v < 0:
+        assert word == "down"
