@@ -155,14 +155,18 @@ def sign_text(
 
 
 def versus(a: str, b: str, va: float, vb: float, unit: str = "%", digits: int = 1) -> str:
-    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)' for two point values."""
+    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)' for two point values, read
+    from the printed values (two that print the same are 'equal at this precision')."""
     pts = "pp" if unit == "%" else unit
-    d = direction(float(va) - float(vb))
+    if not (_finite(va) and _finite(vb)):
+        return f"{a} vs {b}: no difference could be computed"
+    pa, pb = float(num(va, digits)), float(num(vb, digits))
+    d = direction(pa - pb)
     if d == "equal":
         return f"{a} ({num(va, digits)}{unit}) and {b} ({num(vb, digits)}{unit}) are equal at this precision"
     return (
         f"{a} ({num(va, digits)}{unit}) is {d} {b} ({num(vb, digits)}{unit}) by "
-        f"{num(abs(float(va) - float(vb)), digits)} {pts} ({NO_CI})"
+        f"{num(abs(pa - pb), digits)} {pts} ({NO_CI})"
     )
 
 

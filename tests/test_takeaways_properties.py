@@ -380,3 +380,17 @@ def test_pick_follows_the_sign_and_the_ci(v: float, bounds) -> None:
         assert word == "up"
     elif bounds and hi < 0 or not bounds and v < 0:
         assert word == "down"
+
+
+@given(finite, finite)
+def test_versus_agrees_with_the_values_it_prints(va: float, vb: float) -> None:
+    """05 printed 'the soft jury (85.3%) is above the best judge (85.3%) by 0.1 pp'."""
+    text = tk.versus("A", "B", va, vb)
+    m = re.match(rf"A \(({NUM})%\) (?:is (above|below)|and) B \(({NUM})%\)(?: by ({NUM}) pp)?", text)
+    assert m and clean(text), text
+    pa, word, pb, by = float(m.group(1)), m.group(2), float(m.group(3)), m.group(4)
+    if word is None:
+        assert pa == pb and "equal" in text
+    else:
+        assert (pa > pb) == (word == "above") and pa != pb
+        assert math.isclose(float(by), abs(pa - pb), abs_tol=0.051)
