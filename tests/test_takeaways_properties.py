@@ -14,12 +14,13 @@ import re
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ajb_utils import takeaways as tk
 
 NUM = r"[-+]?\d+(?:\.\d+)?"
+NO_DEADLINE = settings(deadline=None)  # no wall-clock bound in a test: a loaded machine must not fail one
 BAD_WORDS = re.compile(r"\b(nan|None|NaN|inf|Empty DataFrame)\b")
 
 finite = st.floats(min_value=-200, max_value=200, allow_nan=False, allow_infinity=False)
@@ -186,6 +187,7 @@ def ci(draw: st.DrawFn) -> tuple[float, float, float]:
     return b, a, c
 
 
+@NO_DEADLINE
 @given(ci())
 def test_compare_words_follow_the_ci(est: tuple[float, float, float]) -> None:
     d, lo, hi = est
@@ -197,12 +199,14 @@ def test_compare_words_follow_the_ci(est: tuple[float, float, float]) -> None:
         assert "trails" in text
 
 
+@NO_DEADLINE
 @given(maybe, maybe, maybe)
 def test_compare_and_sign_never_print_nan(d, lo, hi) -> None:
     for text in (tk.compare("A", "B", d, lo, hi), tk.sign_text("the lift", d, lo, hi), tk.change(d, lo, hi)):
         assert clean(text), text
 
 
+@NO_DEADLINE
 @given(finite, st.booleans())
 def test_change_words_follow_the_sign(v: float, with_ci: bool) -> None:
     lo, hi = (v - 1.0, v + 1.0) if with_ci else (None, None)
@@ -217,6 +221,7 @@ def test_change_words_follow_the_sign(v: float, with_ci: bool) -> None:
         assert text.startswith("as often as") and "more" not in text and "less" not in text
 
 
+@NO_DEADLINE
 @given(st.lists(finite, min_size=2, max_size=6))
 def test_trend_words_follow_the_values(values: list[float]) -> None:
     text = tk.trend(values, "easy", "hard")
@@ -225,12 +230,14 @@ def test_trend_words_follow_the_values(values: list[float]) -> None:
     assert f"({', '.join(f'{x:+.1f}'.replace('+0.0', '0.0').replace('-0.0', '0.0') for x in p)} pp" in text
 
 
+@NO_DEADLINE
 @given(st.lists(st.floats(min_value=-50, max_value=-0.1), min_size=2, max_size=5).map(sorted))
 def test_a_deficit_that_shrinks_never_grows(values: list[float]) -> None:
     text = tk.trend(values, "easy", "hard")
     assert "grows" not in text and trend_faults(text) == []
 
 
+@NO_DEADLINE
 @given(st.lists(finite, min_size=4, max_size=4))
 def test_band_words_follow_the_ranges(x: list[float]) -> None:
     lo, hi, blo, bhi = x
@@ -239,6 +246,7 @@ def test_band_words_follow_the_ranges(x: list[float]) -> None:
     assert clean(text) and band_faults(text) == []
 
 
+@NO_DEADLINE
 @given(st.integers(0, 30), st.integers(0, 30), st.integers(0, 30))
 def test_counts_read_as_counts(a: int, b: int, n: int) -> None:
     assume(a <= n and b <= n)
@@ -255,6 +263,7 @@ def test_an_impossible_count_is_refused() -> None:
         tk.count_text(2, 6, "judges", upto=-1)
 
 
+@NO_DEADLINE
 @given(finite, finite, st.one_of(st.none(), st.tuples(finite, finite).map(sorted)), st.sampled_from(["fall", "rise"]))
 def test_a_ratio_is_defined_only_over_the_change_it_is_named_for(numer, denom, den_ci, expect) -> None:
     lo, hi = den_ci if den_ci else (None, None)
@@ -262,12 +271,14 @@ def test_a_ratio_is_defined_only_over_the_change_it_is_named_for(numer, denom, d
     assert clean(text) and ratio_faults(text, denom, lo, hi, expect) == []
 
 
+@NO_DEADLINE
 @given(st.floats(min_value=0, max_value=20, allow_nan=False))
 def test_a_factor_reads_against_1(g: float) -> None:
     text = tk.factor_text(g, "cuts the records to", "costs more records:", "saves nothing")
     assert clean(text) and factor_faults(text) == []
 
 
+@NO_DEADLINE
 @given(st.text(min_size=1, max_size=30), st.text(min_size=1, max_size=40))
 def test_what_cannot_be_computed_is_one_line(what: str, needs: str) -> None:
     assume("\n" not in what + needs and clean(what + needs))
@@ -278,6 +289,7 @@ def test_what_cannot_be_computed_is_one_line(what: str, needs: str) -> None:
 # ---- the checker ---------------------------------------------------------------------------------
 
 
+@NO_DEADLINE
 @given(st.integers(-5, 120), st.floats(min_value=-0.49, max_value=0.49, allow_nan=False))
 def test_an_integer_answer_is_exact(k: int, off: float) -> None:
     """A guess of 0.6 or 0.95 is not 1 (any guess within 0.5 of an integer answer was 'Right')."""
@@ -287,6 +299,7 @@ def test_an_integer_answer_is_exact(k: int, off: float) -> None:
         assert tk.check(g, answer, "").startswith("Not this time"), (g, answer)
 
 
+@NO_DEADLINE
 @given(st.integers(1, 99), st.integers(2, 99), st.integers(2, 6))
 def test_a_fraction_guessed_to_some_decimals_is_right(p: int, q: int, d: int) -> None:
     """0.333 is 1/3: an unrounded answer is matched at the guess's own decimals."""
@@ -303,6 +316,7 @@ def decimal_places_needed(f: Fraction) -> int:
     return tk.decimals(float(f))
 
 
+@NO_DEADLINE
 @given(st.integers(0, 200))
 def test_a_percent_is_its_share(k: int) -> None:
     """'100%' is 1.0; '37%' is 0.37 (and 37 when the answer is in percent: '1%' may be 1.0 pp)."""
@@ -312,6 +326,7 @@ def test_a_percent_is_its_share(k: int) -> None:
     assert tk.check(f"{k}%", 1.0, "").startswith("Not")
 
 
+@NO_DEADLINE
 @given(st.one_of(st.floats(allow_nan=False), st.text(max_size=8)), st.sampled_from([math.nan, None, float("inf")]))
 def test_an_answer_the_data_cannot_give_is_said_so(guess, answer) -> None:
     text = tk.check(guess, answer, "why")
@@ -342,6 +357,7 @@ def test_the_checker_table(guess, answer, right: bool) -> None:
     assert tk.same_answer(guess, answer) is right
 
 
+@NO_DEADLINE
 @given(ci(), ci())
 def test_nearer_names_a_reference_only_when_its_ci_allows(a: tuple[float, float, float], b) -> None:
     """10's 'corrupted GT tracks without GT' was chosen with both CIs spanning 0."""
@@ -359,6 +375,7 @@ def test_nearer_names_a_reference_only_when_its_ci_allows(a: tuple[float, float,
         assert text.startswith("differs from both") and not spans_a and not spans_b
 
 
+@NO_DEADLINE
 @given(st.lists(st.sampled_from(["above", "below", "indistinguishable", "inside", "partly inside"]), max_size=12))
 def test_tally_counts_every_item_once(words: list[str]) -> None:
     text = tk.tally(words, "cells")
@@ -370,6 +387,7 @@ def test_tally_counts_every_item_once(words: list[str]) -> None:
         assert whole or sum(counts) == n, (text, words)
 
 
+@NO_DEADLINE
 @given(finite, st.one_of(st.none(), st.tuples(finite, finite).map(sorted)))
 def test_pick_follows_the_sign_and_the_ci(v: float, bounds) -> None:
     lo, hi = bounds if bounds else (None, None)
@@ -382,6 +400,7 @@ def test_pick_follows_the_sign_and_the_ci(v: float, bounds) -> None:
         assert word == "down"
 
 
+@NO_DEADLINE
 @given(finite, finite)
 def test_versus_agrees_with_the_values_it_prints(va: float, vb: float) -> None:
     """05 printed 'the soft jury (85.3%) is above the best judge (85.3%) by 0.1 pp'."""
