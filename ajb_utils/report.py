@@ -236,12 +236,16 @@ def display_names(df: pd.DataFrame) -> pd.DataFrame:
 
 def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
     """Display `df` for reading (see `for_reader`), every column, at most `max_rows` rows (default
-    MAX_SHOWN_ROWS = 40); a longer table is cut with a line saying so (never silently); returns None.
+    MAX_SHOWN_ROWS = 40); a longer table is cut with a line saying so (never silently), an empty one is
+    one line; returns None.
 
     Keep a long table whole on disk with `write_table` (or use `show_comparison` for comparisons).
     """
     from IPython.display import display
 
+    if len(df) == 0:  # a study this data lacks: one line, never pandas' 'Empty DataFrame'
+        print("(no rows on this data: the table is empty)")
+        return
     limit = MAX_SHOWN_ROWS if max_rows is None else max_rows
     if len(df) > limit:
         print(

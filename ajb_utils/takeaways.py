@@ -35,19 +35,31 @@ __all__ = [
     "DIRECTION_VERBS",
     "NO_CI",
     "Direction",
+    "band",
+    "band_text",
     "bullets",
+    "change",
     "check",
     "ci_text",
     "compare",
     "count_text",
     "direction",
+    "factor_text",
+    "missing",
+    "nearer",
     "num",
     "order",
+    "pick",
     "planted_text",
     "rank_of",
     "rank_text",
+    "ratio_text",
+    "ratio_value",
     "same_answer",
+    "share_text",
+    "tally",
     "sign_text",
+    "trend",
     "versus",
     "zero_width_note",
 ]
@@ -143,14 +155,18 @@ def sign_text(
 
 
 def versus(a: str, b: str, va: float, vb: float, unit: str = "%", digits: int = 1) -> str:
-    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)' for two point values."""
+    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)' for two point values, read
+    from the printed values (two that print the same are 'equal at this precision')."""
     pts = "pp" if unit == "%" else unit
-    d = direction(float(va) - float(vb))
+    if not (_finite(va) and _finite(vb)):
+        return f"{a} vs {b}: no difference could be computed"
+    pa, pb = float(num(va, digits)), float(num(vb, digits))
+    d = direction(pa - pb)
     if d == "equal":
         return f"{a} ({num(va, digits)}{unit}) and {b} ({num(vb, digits)}{unit}) are equal at this precision"
     return (
         f"{a} ({num(va, digits)}{unit}) is {d} {b} ({num(vb, digits)}{unit}) by "
-        f"{num(abs(float(va) - float(vb)), digits)} {pts} ({NO_CI})"
+        f"{num(abs(pa - pb), digits)} {pts} ({NO_CI})"
     )
 
 
@@ -184,8 +200,20 @@ def rank_text(name: str, values: Mapping[str, float] | pd.Series, descending: bo
     return f"{name} ranks {where} of {n}"
 
 
-def count_text(k: int, n: int, what: str) -> str:
-    """Return 'all 5 generators', 'none of the 5 generators' or '3 of 5 generators'."""
+def _ints(k: int, n: int) -> None:
+    """Raise ValueError unless 0 <= k <= n are whole counts (a count sentence never reads '-1 of 6')."""
+    if not (0 <= int(k) <= int(n)) or int(k) != k or int(n) != n:
+        raise ValueError(f"a count needs 0 <= k <= n in whole numbers, got k={k}, n={n}")
+
+
+def count_text(k: int, n: int, what: str, upto: int | None = None) -> str:
+    """Return 'all 5 generators', 'none of the 5 generators', '3 of 5 generators' or, for a range
+    of counts k..upto (e.g. over difficulties), '2-4 of the 5 generators'."""
+    _ints(k, n)
+    if upto is not None and upto != k:
+        _ints(upto, n)
+        k, upto = min(k, upto), max(k, upto)
+        return f"{k}-{upto} of the {n} {what}"
     if n == 0:
         return f"no {what}"
     if k == n:
@@ -193,6 +221,226 @@ def count_text(k: int, n: int, what: str) -> str:
     if k == 0:
         return f"none of the {n} {what}"
     return f"{k} of {n} {what}"
+
+
+def tally(words: Iterable[str], what: str) -> str:
+    """Return how many items each computed word describes, the commonest first: 'above for 3 of 5
+    generators, indistinguishable for 2' or 'inside for all 5 generators' (the words come from
+    `direction`, `band` or another vocabulary function, never typed)."""
+    counts = pd.Series(list(words), dtype=object).value_counts(sort=False)
+    n = int(counts.sum())
+    if n == 0:
+        return f"no {what}"
+    order_ = sorted(counts.items(), key=lambda kv: -kv[1])
+    (w0, k0), rest = order_[0], order_[1:]
+    head = f"{w0} for {count_text(int(k0), n, what)}"
+    return head + "".join(f", {w} for {int(k)}" for w, k in rest)
+
+
+def share_text(k: int, n: int, what: str, digits: int = 0) -> str:
+    """Return a count with its share: '3 of 6 judges (50%)', 'all 6 judges (100%)', 'no judges'."""
+    if int(n) == 0:
+        return count_text(k, n, what)
+    return f"{count_text(k, n, what)} ({num(100 * k / n, digits)}%)"
+
+
+def change(
+    value: float | None,
+    lo: float | None = None,
+    hi: float | None = None,
+    up: str = "more",
+    down: str = "less",
+    same: str = "no different",
+    unit: str = "pp",
+    digits: int = 1,
+) -> str:
+    """Return a signed change in words, read from its sign and CI: '4.2 pp less often' (down),
+    '1.0 pp more [0.3, 1.7]' (up), or `same` with the numbers when it rounds to 0 or its CI spans 0."""
+    u = f" {unit}" if unit else ""
+    if not _finite(value):
+        return f"{same} as far as this data shows (the change could not be computed)"
+    d = direction(value, lo, hi)
+    shown = num(value, digits)
+    if d == "indistinguishable":
+        return f"{same} within the CI ({num(value, digits, True)}{u} {ci_text(lo, hi, digits)}, a CI that spans 0)"
+    if d == "equal" or float(shown) == 0.0:
+        return f"{same} at this precision ({num(0.0, digits)}{u})"
+    ci = f" {ci_text(lo, hi, digits)}" if _finite(lo) and _finite(hi) else ""
+    return f"{num(abs(float(value)), digits)}{u}{ci} {up if d == 'above' else down}"
+
+
+def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digits: int = 1) -> str:
+    """Return how a quantity moves over an ordered axis, from its printed values: 'rises from easy to
+    hard (+3.9, +6.4, +12.9 pp; above 0 throughout, so its size grows)', 'falls', 'is flat' or 'is not
+    monotone'; a deficit that shrinks rises and says 'below 0 throughout, so its size shrinks'."""
+    raw = [float(v) for v in values]
+    if len(raw) < 2 or not all(_finite(v) for v in raw):
+        return f"has no trend from {start} to {end} that this data can show (a value is missing)"
+    p = [float(num(v, digits)) for v in raw]
+    steps = [b - a for a, b in zip(p, p[1:])]
+    if all(s == 0 for s in steps):
+        word = "is flat"
+    elif all(s >= 0 for s in steps):
+        word = "rises"
+    elif all(s <= 0 for s in steps):
+        word = "falls"
+    else:
+        word = "is not monotone"
+    shown = ", ".join(num(v, digits, True) for v in p)
+    u = f" {unit}" if unit else ""
+    if all(v > 0 for v in p) or all(v < 0 for v in p):
+        side = "above 0 throughout" if p[0] > 0 else "below 0 throughout"
+        sizes = [abs(v) for v in p]
+        size_steps = [b - a for a, b in zip(sizes, sizes[1:])]
+        if word not in ("is flat", "is not monotone"):
+            side += ", so its size " + ("grows" if all(s >= 0 for s in size_steps) else "shrinks")
+    elif all(v == 0 for v in p):
+        side = "0 throughout"
+    else:
+        side = "crossing or touching 0"
+    return f"{word} from {start} to {end} ({shown}{u}; {side})"
+
+
+Band = Literal["inside", "partly inside", "above", "below"]
+
+
+def band(lo: float, hi: float, band_lo: float, band_hi: float, digits: int = 1) -> Band:
+    """Return where the range [lo, hi] lies against a band, compared at the printed precision:
+    'inside' (wholly), 'above' or 'below' (wholly), else 'partly inside' (it crosses an end)."""
+    a, b, c, d = (
+        float(num(x, digits)) for x in (min(lo, hi), max(lo, hi), min(band_lo, band_hi), max(band_lo, band_hi))
+    )
+    if c <= a and b <= d:
+        return "inside"
+    if a > d:
+        return "above"
+    if b < c:
+        return "below"
+    return "partly inside"
+
+
+def band_text(
+    name: str, lo: float, hi: float, band_lo: float, band_hi: float, what: str, unit: str = "%", digits: int = 1
+) -> str:
+    """Return 'X (67.6-70.9%) is below the six judges' colour scale (82.5-94.5%)' (inside / partly
+    inside / above / below, from `band`), or a line saying a value is missing."""
+    if not all(_finite(x) for x in (lo, hi, band_lo, band_hi)):
+        return f"where {name} lies against {what} cannot be computed on this data (a value is missing)"
+
+    def rng(x: float, y: float) -> str:
+        return (
+            f"{num(x, digits)}{unit}"
+            if num(x, digits) == num(y, digits)
+            else f"{num(x, digits)}-{num(y, digits)}{unit}"
+        )
+
+    where = band(lo, hi, band_lo, band_hi, digits)
+    return f"{name} ({rng(min(lo, hi), max(lo, hi))}) is {where} {what} ({rng(min(band_lo, band_hi), max(band_lo, band_hi))})"
+
+
+def ratio_value(
+    numer: float,
+    denom: float,
+    denom_lo: float | None = None,
+    denom_hi: float | None = None,
+    expect: Literal["fall", "rise"] = "fall",
+) -> float | None:
+    """Return numer / denom, or None where the ratio of two changes is undefined: a value is missing,
+    the denominator prints as 0, its CI spans 0, or it is not a `expect` (a 'drop' that is a rise)."""
+    if not (_finite(numer) and _finite(denom)) or float(num(denom, 1)) == 0.0:
+        return None
+    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
+        return None
+    if (float(denom) < 0) != (expect == "fall"):
+        return None
+    return float(numer) / float(denom)
+
+
+def ratio_text(
+    numer: float,
+    denom: float,
+    denom_lo: float | None = None,
+    denom_hi: float | None = None,
+    expect: Literal["fall", "rise"] = "fall",
+    what: str = "the change",
+    digits: int = 2,
+) -> str:
+    """Return the ratio of two changes, '1.32x', or why it is undefined (`ratio_value`): the
+    denominator (`what`) is missing, rounds to 0, has a CI spanning 0, or is not a `expect`."""
+    r = ratio_value(numer, denom, denom_lo, denom_hi, expect)
+    if r is not None:
+        return f"{num(r, digits)}x"
+    if not (_finite(numer) and _finite(denom)):
+        return "undefined (a change is missing on this data)"
+    if float(num(denom, 1)) == 0.0:
+        return f"undefined: {what} rounds to 0 ({num(denom, 1, True)} pp)"
+    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
+        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
+    other = "rise" if expect == "fall" else "fall"
+    return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
+
+
+def factor_text(g: float, down: str, up: str, same: str, digits: int = 2) -> str:
+    """Return a factor against 1 in words, read at the printed precision: '{down} 0.15x' below 1,
+    '{up} 1.15x' above 1, '{same} (1.00x)' when it prints as 1."""
+    if not _finite(g):
+        return f"{same} as far as this data shows (the factor could not be computed)"
+    shown = num(g, digits)
+    if float(shown) == 1.0:
+        return f"{same} ({shown}x)"
+    return f"{down if float(shown) < 1 else up} {shown}x"
+
+
+def pick(
+    value: float | None,
+    up: str,
+    down: str,
+    same: str,
+    digits: int = 2,
+    lo: float | None = None,
+    hi: float | None = None,
+) -> str:
+    """Return the word for a value's sign at the printed precision: `up` above 0, `down` below, `same`
+    at 0, when its CI [lo, hi] spans 0 or when it cannot be computed ('wider' / 'narrower')."""
+    d = direction(value, lo, hi)
+    if not _finite(value) or float(num(value, digits)) == 0.0 or d in ("indistinguishable", "equal"):
+        return same
+    return up if d == "above" else down
+
+
+def nearer(
+    a: str,
+    b: str,
+    d_a: float,
+    lo_a: float | None,
+    hi_a: float | None,
+    d_b: float,
+    lo_b: float | None,
+    hi_b: float | None,
+) -> str:
+    """Return which of two references a value tracks, from its differences to each (d_a = value - A)
+    and their CIs: 'tracks A (differs from B: ...)', the same for B, 'cannot be told from either
+    (both CIs span 0)' or 'differs from both (neither CI spans 0)'."""
+    if not (_finite(d_a) and _finite(d_b)):
+        return f"cannot be placed against {a} and {b} on this data (a difference is missing)"
+    same_a = direction(d_a, lo_a, hi_a) in ("indistinguishable", "equal")
+    same_b = direction(d_b, lo_b, hi_b) in ("indistinguishable", "equal")
+    da = f"{num(d_a, 1, True)} pp {ci_text(lo_a, hi_a)}"
+    db = f"{num(d_b, 1, True)} pp {ci_text(lo_b, hi_b)}"
+    if same_a and not same_b:
+        return f"tracks {a} ({da}; differs from {b}: {db})"
+    if same_b and not same_a:
+        return f"tracks {b} ({db}; differs from {a}: {da})"
+    if same_a and same_b:
+        return f"cannot be told from either {a} ({da}) or {b} ({db}): both CIs span 0"
+    return f"differs from both {a} ({da}) and {b} ({db}): neither CI spans 0"
+
+
+def missing(what: str, needs: str, command: str | None = None) -> str:
+    """Return the one line for what this data cannot give: '<what> cannot be computed on this data:
+    it needs <needs>' and, when given, the command that would make it."""
+    line = f"{what} cannot be computed on this data: it needs {needs}"
+    return line + (f"; `{command}` makes it." if command else ".")
 
 
 # The glossary's symbols (notebook 00) and the ASCII a reader types for them: both are right answers.
@@ -225,7 +473,7 @@ def decimals(x: float) -> int:
 
 def _number(x: object) -> float | None:
     """Return x as a float when it is a number or a text that reads as one (None otherwise)."""
-    if isinstance(x, bool):
+    if isinstance(x, bool) or x is None or x is pd.NA:
         return None
     if isinstance(x, numbers.Real):
         return float(x)
@@ -235,24 +483,64 @@ def _number(x: object) -> float | None:
         return None
 
 
+def _readings(guess: object) -> list[tuple[float, int]]:
+    """Return the (value, decimals) a guess can mean: '100%' is 1.0 or 100, '0.333' is 0.333 (3 decimals)."""
+    text = spelling(str(guess)) if not isinstance(guess, numbers.Real) else ""
+    if text.endswith("%"):
+        g = _number(text[:-1])
+        if g is None:
+            return []
+        d = decimals(float(g)) if "." in text else 0
+        return [(g / 100, d + 2), (g, d)]
+    g = _number(guess)
+    if g is None:
+        return []
+    d = decimals(guess) if isinstance(guess, numbers.Real) else (len(text.split(".")[1]) if "." in text else 0)
+    return [(g, d)]
+
+
+EXACT_DECIMALS = 6  # an answer printed with more decimals than this is an unrounded value (1/3), not a rounded one
+
+
+def _is_exact(answer: object, a: float) -> bool:
+    """Return True for an answer that is an exact value (an integer, 1.0, 1/3), not one rounded for print."""
+    return isinstance(answer, numbers.Integral) or a.is_integer() or decimals(a) > EXACT_DECIMALS
+
+
 def same_answer(guess: object, answer: object, digits: int | None = None) -> bool:
-    """Return True when a guess is the answer: a number within the answer's printed precision
-    (half a unit of its last decimal, or of `digits`), or the same text up to case, spaces and the
-    glossary's spellings (1 - p\u0304 = 1 - p-bar)."""
-    g, a = _number(guess), _number(answer)
-    if g is not None and a is not None:
-        d = decimals(answer if isinstance(answer, numbers.Real) else a) if digits is None else digits
-        return math.isfinite(g) and math.isfinite(a) and abs(g - a) <= 0.5 * 10.0**-d + 1e-12
+    """Return True when a guess is the answer: for a rounded answer (86.1) a number within half a
+    unit of its last decimal (or of `digits`); for an exact one (1, 1.0, 1/3) the answer rounded to
+    the guess's own decimals, within 2% of it (0.333 is 1/3; 0.95 is not 1.0); '100%' reads as 1.0 or
+    100; a text is the same up to case, spaces and the glossary's spellings (1 - p\u0304 = 1 - p-bar)."""
+    a = _number(answer)
+    readings = _readings(guess)
+    if a is not None and readings:
+        if not math.isfinite(a):
+            return False
+        for g, dg in readings:
+            if not math.isfinite(g):
+                continue
+            if digits is not None:
+                ok = abs(g - a) <= 0.5 * 10.0**-digits + 1e-12
+            elif _is_exact(answer, a):
+                ok = g == a or (abs(g - a) <= 0.5 * 10.0**-dg + 1e-12 and abs(g - a) <= 0.02 * abs(a))
+            else:
+                ok = abs(g - a) <= 0.5 * 10.0 ** -decimals(answer if isinstance(answer, numbers.Real) else a) + 1e-12
+            if ok:
+                return True
+        return False
     return spelling(str(guess)) == spelling(str(answer))
 
 
 def check(guess: object, answer: object, why: str, digits: int | None = None) -> str:
     """Return the feedback of an exercise: right or wrong, the answer and why.
 
-    A number within the answer's printed precision, another case or the glossary's other spelling
-    is right (`same_answer`). The notebook prints it; nothing is asserted about the reader's guess.
+    A number as `same_answer` reads it, another case or the glossary's other spelling is right.
+    An answer this data cannot give (None, NaN) is said so, never 'the data give nan'. The
+    notebook prints it; nothing is asserted about the reader's guess.
     """
-    if answer is None:
+    a = _number(answer)
+    if answer is None or answer is pd.NA or (a is not None and not math.isfinite(a)):
         return f"Cannot be checked on this data. {why}"
     if same_answer(guess, answer, digits):
         return f"Right: the answer is {answer}. {why}"

@@ -341,11 +341,18 @@ def typed_claims(text: str) -> list[str]:
 
 def _typed_literals(tree: ast.AST) -> list[str]:
     """Return the texts a code cell types: string constants and f-strings (values as {}), without
-    the branches of a conditional expression and the values of dict literals (the data's choices)."""
+    the branches of a conditional expression, the values of dict literals and the words given to a
+    vocabulary call (`tk.pick(x, "rises", "falls", ...)`): the data's choices."""
     chosen: set[int] = set()
     for node in ast.walk(tree):
         branches = [node.body, node.orelse] if isinstance(node, ast.IfExp) else []
         branches += [v for v in node.values if v is not None] if isinstance(node, ast.Dict) else []
+        vocabulary = isinstance(node, ast.Call) and getattr(getattr(node.func, "value", None), "id", "") == "tk"
+        branches += (
+            [a for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Constant)]
+            if vocabulary
+            else []
+        )
         chosen.update(id(n) for b in branches for n in ast.walk(b))
     texts, parts = [], set()
     for node in ast.walk(tree):

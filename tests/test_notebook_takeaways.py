@@ -207,7 +207,7 @@ def test_the_reversed_effects_are_said(reversed_runs) -> None:
         or "raises alignment for none" in nb["10_anchoring"]
     )
     m = re.search(
-        r"Prometheus-2 \(not one of the six\) is above the six's best in (?:all )?(\d+)(?: of (\d+))? cells",
+        r"Prometheus-2 \(not one of the six\) is above the six's top judge for (?:all )?(\d+)(?: of (\d+))? cells",
         nb["03_main_results"],
     )
     assert m and int(m.group(1)) > 0
@@ -215,6 +215,6 @@ def test_the_reversed_effects_are_said(reversed_runs) -> None:
         r"Prometheus-2 \([\d.]+-[\d.]+%\) is (above|partly inside) the six judges' colour scale",
         nb["04_rq1_metrics_topology"],
     )
-    assert "Prometheus-2 (Table 2's seventh row) is above the guide's leader in" in nb["14_decision_guide"]
+    assert "Prometheus-2 (Table 2's seventh row) is above the guide's leader for" in nb["14_decision_guide"]
     default_04 = printed(reversed_runs["04_rq1_metrics_topology"]["default"])
     assert "is below the six judges' colour scale" in default_04

@@ -447,3 +447,10 @@ def test_focused_diff_keeps_the_changed_lines_that_name_the_focus() -> None:
     whole = report.prompt_diff("with_gt", "without_gt", 1)
     focused = report.focused_diff(whole, "default")
     assert 0 < len(focused.splitlines()) < len(whole.splitlines()) and "default" in focused.lower()
+
+
+def test_an_empty_table_is_one_line_never_empty_dataframe(capsys) -> None:
+    """On the release's layout 07, 09 and 11 showed pandas' 'Empty DataFrame / Columns: [...] / Index: []'."""
+    report.show(pd.DataFrame(columns=["difficulty", "delta"]))
+    out = capsys.readouterr().out
+    assert out == "(no rows on this data: the table is empty)\n"

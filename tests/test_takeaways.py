@@ -91,12 +91,13 @@ def test_check_accepts_a_number_within_the_printed_precision() -> None:
     assert tk.check("0.33334", 0.3333, "").startswith("Right")  # within half a unit of the 4th decimal
     assert tk.check(0.3334, 0.3333, "").startswith("Not this time")  # one unit off the printed answer
     assert tk.check(86.14, 86.1, "").startswith("Right") and tk.check(86.2, 86.1, "").startswith("Not")
-    assert tk.check(1.2, 1, "").startswith("Right")  # an integer answer: rounds to it
+    assert tk.check(1.2, 1, "").startswith("Not")  # an integer answer is exact: 1.2 is not 1
     assert tk.check(2, 1, "").startswith("Not") and tk.check(1.6, 1, "").startswith("Not")
     assert tk.check("1", "1.0", "").startswith("Right")  # a number given as text
-    assert tk.check(0.3333, 1 / 3, "").startswith("Not")  # an unrounded answer is printed in full
+    assert tk.check(0.3333, 1 / 3, "").startswith("Right")  # an unrounded answer: the guess's own decimals
     assert tk.check(0.33, 1 / 3, "", digits=2).startswith("Right")  # unless the notebook says its precision
-    assert tk.check(float("nan"), float("nan"), "").startswith("Not")  # NaN is never a right number
+    assert tk.check(float("nan"), 0.5, "").startswith("Not")  # NaN is never a right number
+    assert tk.check(0.26, float("nan"), "").startswith("Cannot be checked")  # nor an answer ('the data give nan')
     assert tk.check(True, 1, "").startswith("Not")  # a bool is not the number 1
 
 
