@@ -68,9 +68,50 @@ def secret_spans(text: str, secret: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _base64_cores(raw: bytes) -> list[str]:
+    """Return the base64 characters that encode only `raw`'s bits, at its three alignments in a longer body.
+
+    In any base64 text of a body holding `raw` at a byte offset of 0, 1 or 2 modulo 3, the
+    characters whose six bits all fall inside `raw` are these (standard and URL-safe alphabets;
+    padding never falls inside them); the at most two characters at each end that mix in the body's
+    other bits leave no more than a byte of `raw` on each side.
+    """
+    import base64
+
+    out = []
+    for r in range(3):
+        enc = base64.b64encode(bytes(r) + raw + bytes(3)).decode()
+        core = enc[-(-8 * r // 6) : 8 * (r + len(raw)) // 6]
+        out += [core, core.translate(str.maketrans("+/", "-_"))]
+    return out
+
+
+def _percent_forms(text: str) -> list[str]:
+    """Return `text` URL-encoded (reserved characters only, and every byte), with upper- and lower-case escapes."""
+    from urllib.parse import quote
+
+    forms = [quote(text, safe=""), "".join(f"%{b:02X}" for b in text.encode())]
+    return forms + [re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), f) for f in forms]
+
+
+def secret_forms(secret: str) -> list[str]:
+    """Return a secret in every reversible form a server may echo it: raw, URL-encoded, hex, base64 at each alignment.
+
+    "Bearer <key>" (or any header around the key) encoded whole holds one of these forms of the key
+    itself: base64 at the key's alignment, hex and URL encoding byte for byte; base64 forms also
+    URL-encoded (a base64 value in a query string).
+    """
+    raw = secret.encode()
+    cores = _base64_cores(raw)
+    forms = [secret, *_percent_forms(secret), raw.hex(), raw.hex().upper(), *cores]
+    forms += [f for c in cores for f in _percent_forms(c)[::2]]  # a base64 value in a query string
+    return [f for f in dict.fromkeys(forms) if len(f) >= 6]
+
+
 def mask_fragments(text: str, secrets: tuple[str, ...] | list[str]) -> str:
-    """Return `text` with every echoed piece of a secret (see secret_spans) replaced by ***."""
-    spans = sorted(sp for sec in secrets if sec and len(sec) >= 6 for sp in secret_spans(text, sec))
+    """Return `text` with every echoed piece of a secret, in any of its secret_forms, replaced by ***."""
+    forms = dict.fromkeys(f for sec in secrets if sec and len(sec) >= 6 for f in secret_forms(sec))
+    spans = sorted(sp for f in forms for sp in secret_spans(text, f))
     if not spans:
         return text
     merged: list[tuple[int, int]] = []
