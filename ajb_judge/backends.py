@@ -32,6 +32,27 @@ class MissingKeyError(FatalBackendError):
     """The API key variable a run names is not set (a config error: found before any file or call)."""
 
 
+class MissingExtraError(ValueError):
+    """A package of the ``[judge]`` extra is not installed (a plain ``pip install .``): found before any call."""
+
+
+JUDGE_EXTRA = ("aiohttp", "orjson")  # what an endpoint call imports (pyproject's [judge] extra)
+
+
+def require_judge_extra() -> None:
+    """Raise MissingExtraError, naming the [judge] extra, unless the packages an endpoint call needs import."""
+    import importlib
+
+    for name in JUDGE_EXTRA:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            raise MissingExtraError(
+                f'--backend openai needs the [judge] extra ({exc}): pip install ".[judge]" in the checkout '
+                '(or pip install -e ".[dev]"); the static judge runs without it'
+            ) from None
+
+
 _SECRET_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{12,}"), r"\1-***"),  # OpenAI-style keys
     (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}"), r"\1 ***"),
@@ -429,6 +450,7 @@ class OpenAIBackend:
 
     def __post_init__(self) -> None:
         """Read the key from the variable named, and prepare one connection pool per base URL."""
+        require_judge_extra()
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise MissingKeyError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")

@@ -33,6 +33,7 @@ from ajb_judge.backends import (
     OpenAIBackend,
     RateLimiter,
     backoff_delay,
+    require_judge_extra,
     sent_unanswered,
 )
 from ajb_judge.conditions import (
@@ -283,6 +284,13 @@ def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
     return bench, recs, g[mask].reset_index(drop=True)
 
 
+def limit_beyond(limit: int | None, n_records: int) -> str | None:
+    """Return what a run says when --limit asks for every record of the source or more (None: it asks for fewer)."""
+    if limit is None or limit < n_records:
+        return None
+    return f"--limit {limit} asks for at least the source's {n_records} records: all {n_records} selected (recorded as no limit)"
+
+
 def _check_names(what: str, given: list[str] | None, valid: list[str], flag: str) -> None:
     """Raise ValueError (one line, the valid names listed) when `given` holds a name not in `valid`."""
     bad = [x for x in (given or []) if x not in valid]
@@ -298,6 +306,8 @@ def _check_config(cfg: RunConfig) -> None:
             "without prices a USD budget cannot be checked; give both, or use --budget-tokens"
         )
     check_extra_body(cfg.extra_body)
+    if cfg.backend != "static" and not cfg.dry_run:  # before any file: a plain `pip install .` has no HTTP client
+        require_judge_extra()
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
@@ -1265,15 +1275,21 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     _check_config(cfg)
     t0 = time.time()
     bench, recs, gens = load_items(cfg)
+    beyond = limit_beyond(cfg.limit, len(bench.records))
+    if beyond:  # every record: the selection records that, not the number asked (issue 50)
+        cfg = dataclasses.replace(cfg, limit=None)
     src_label = getattr(bench, "label", str(cfg.source))
     gen_names = sorted(gens["generator"].astype(str).unique().tolist())
     stem = Path(cfg.out_dir) / cfg.name
     if cfg.backend == "static":
-        return _run_static(cfg, bench, gens, gen_names, src_label, stem, t0)
+        s = _run_static(cfg, bench, gens, gen_names, src_label, stem, t0)
+        s.warnings = [w for w in [beyond, *s.warnings] if w]
+        return s
     run_hash, deriver_hash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+    summary.warnings = [beyond] if beyond else []
 
     def meta_of(store_id: str | None) -> dict[str, Any]:
         """Return the run's meta for a store id."""
@@ -1287,7 +1303,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.table = _summary_table(units, existing, rows, answered)
             outcomes = _merge_judge(units, rows)
             ok_scores = [o["scores"] for o in outcomes.values() if o["status"] == P.OK]
-            summary.warnings = [w for w in [one_value_warning(ok_scores)] if w]
+            summary.warnings = [w for w in [beyond, one_value_warning(ok_scores)] if w]
             if cfg.export and not summary.export_skipped:
                 meta = {**meta_of(summary.store_id), "statuses": summary.statuses, "warnings": summary.warnings}
                 _write_export(cfg, summary, stem, judge_rows(gens, outcomes, list(cfg.conditions)), meta)
