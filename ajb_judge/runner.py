@@ -159,6 +159,8 @@ class RunSummary:
     new: int = 0  # units answered in this execution (calls + reused)
     calls: int = 0  # calls made: one per distinct request
     reused: int = 0  # units answered by an identical request's reply (no call), recorded with reused_from
+    reused_elsewhere: dict[str, int] = field(default_factory=dict)  # of those, from other runs' stores (by file)
+    unread_stores: dict[str, str] = field(default_factory=dict)  # other stores under --out not read, and why
     statuses: dict[str, int] = field(default_factory=dict)
     retries: int = 0
     timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
@@ -215,6 +217,17 @@ class RunSummary:
                     else ""
                 )
                 + ")"
+            )
+        if self.reused_elsewhere:
+            lines.append(
+                f"reused: {sum(self.reused_elsewhere.values())} units answered from other runs' stores "
+                f"({', '.join(f'{k} {v}' for k, v in sorted(self.reused_elsewhere.items()))}): the identical request "
+                "(same model, decoding and prompt) was paid there; not paid again"
+            )
+        if self.unread_stores:
+            lines.append(
+                "note: other stores beside this one not read for reuse: "
+                + "; ".join(f"{k} ({v})" for k, v in sorted(self.unread_stores.items()))
             )
         lines += [f"WARNING: {w}" for w in self.warnings]
         if self.aborted:
@@ -506,6 +519,8 @@ class _Stats:
     abort: str | None = None
     abort_kind: str | None = None  # budget | fatal | failure_rate
     answered: set[str] = field(default_factory=set)  # unit keys stored by this execution (calls and reuses)
+    reused_elsewhere: Counter = field(default_factory=Counter)  # reuses from other runs' stores, by store file
+    unread_stores: dict[str, str] = field(default_factory=dict)  # other stores that could not be read, and why
 
     def failure_rate(self) -> float:
         """Return the share of new calls that failed (refusals and content filters included).
@@ -749,13 +764,61 @@ def _failed_row(
     return row
 
 
+def shared_stores(cfg: RunConfig, store: Any) -> list[Path]:
+    """Return the other runs' stores in this run's runs folder (<out>/.store/*.sqlite), whose ok replies a run reuses."""
+    folder = default_store(cfg.name, cfg.out_dir).parent
+    own = Path(store.path).resolve()
+    return [p for p in sorted(folder.glob("*.sqlite")) if p.resolve() != own] if folder.is_dir() else []
+
+
+def _reuse_elsewhere(
+    todo: list[tuple[list[Unit], str, int]], others: Sequence[Path], store: Any, decoding: Decoding, stats: _Stats
+) -> list[tuple[list[Unit], str, int]]:
+    """Answer request groups from an ok reply to the identical request in another store (read-only); return the rest.
+
+    The reply is copied into this store with ``reused_from`` = ``<store file>:<key>`` and no
+    tokens: it was paid in the other run. A store that cannot be read is skipped and said.
+    """
+    import sqlite3
+
+    from ajb_judge.store import ok_replies_in
+
+    for path in others:
+        if not todo:
+            break
+        wanted: dict[str, list[str]] = {}
+        for us, h, _ in todo:
+            wanted.setdefault(us[0].run_hash, []).append(h)
+        try:
+            found = {(rh, h): row for rh, hs in wanted.items() for h, row in ok_replies_in(path, rh, hs).items()}
+        except sqlite3.Error as exc:
+            stats.unread_stores[path.name] = str(exc)
+            continue
+        left = []
+        for group in todo:
+            row = found.get((group[0][0].run_hash, group[1]))
+            if row is None:
+                left.append(group)
+                continue
+            origin = row.get("reused_from") or row["key"]
+            row = {**row, "reused_from": origin if ".sqlite:" in origin else f"{path.name}:{origin}"}
+            for f in group[0]:
+                store.put(_reuse(row, f, decoding))
+                stats.reused += 1
+                stats.reused_elsewhere[path.name] += 1
+                stats.answered.add(f.key)
+        todo = left
+    return todo
+
+
 def _group_identical(
-    units: list[Unit], ctx: Context, store: Any, decoding: Decoding, stats: _Stats
+    units: list[Unit], ctx: Context, store: Any, decoding: Decoding, stats: _Stats, others: Sequence[Path] = ()
 ) -> list[tuple[list[Unit], str, int]]:
     """Return pending units grouped by identical request: (units, request hash, ~prompt tokens); first = called.
 
-    Units whose request already has an ok reply in the store (same run, same messages) are
-    answered from it at once, recorded with ``reused_from``; nothing is sent for them.
+    Units whose request already has an ok reply in the store (same run, same messages), or in one
+    of the `others` stores (another run name under the same --out), are answered from it at once,
+    recorded with ``reused_from``; nothing is sent for them.
     """
     groups: dict[tuple[str, str, str], list[Unit]] = {}
     for u in units:  # grouped by the request's hash: known without rendering the prompt
@@ -774,7 +837,7 @@ def _group_identical(
             store.put(_reuse(row, f, decoding))
             stats.reused += 1
             stats.answered.add(f.key)
-    return todo
+    return _reuse_elsewhere(todo, others, store, decoding, stats)
 
 
 async def _execute(
@@ -783,7 +846,7 @@ async def _execute(
     """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
     if not units:
         return
-    groups = _group_identical(units, ctx, store, backend.decoding, stats)
+    groups = _group_identical(units, ctx, store, backend.decoding, stats, shared_stores(cfg, store))
     if not groups:
         return
     limiter = RateLimiter(cfg.rpm)
@@ -1252,6 +1315,7 @@ def _model_run(
             stats.reused,
         )
         summary.retries, summary.aborted, summary.abort_kind = stats.retries, stats.abort, stats.abort_kind
+        summary.reused_elsewhere, summary.unread_stores = dict(stats.reused_elsewhere), dict(stats.unread_stores)
         summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
         summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
         summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
