@@ -111,8 +111,23 @@ def _percent_forms(text: str) -> list[str]:
     """Return `text` URL-encoded (reserved characters only, and every byte), with upper- and lower-case escapes."""
     from urllib.parse import quote
 
-    forms = [quote(text, safe=""), "".join(f"%{b:02X}" for b in text.encode())]
-    return forms + [re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), f) for f in forms]
+    raw = text.encode()
+    quoted = quote(text, safe="")
+    every = "%" + raw.hex("%")  # every byte escaped: %73%6b...
+    forms = [every.upper(), every]
+    if "%" in quoted:
+        forms += [quoted, _lower_escapes(quoted)]
+    return forms
+
+
+def _lower_escapes(text: str) -> str:
+    """Return URL-encoded text with its %XX escapes in lower case."""
+    return _PERCENT_ESCAPE.sub(lambda m: m.group().lower(), text)
+
+
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-F]{2}")
+_HEX_RUN = re.compile(rf"[0-9A-Fa-f]{{{SECRET_FRAGMENT}}}")
+_HEX_ONLY = re.compile(r"[0-9A-Fa-f]+")
 
 
 def secret_forms(secret: str) -> list[str]:
@@ -122,16 +137,27 @@ def secret_forms(secret: str) -> list[str]:
     itself: base64 at the key's alignment, hex and URL encoding byte for byte; base64 forms also
     URL-encoded (a base64 value in a query string).
     """
+    from urllib.parse import quote
+
     raw = secret.encode()
     cores = _base64_cores(raw)
     forms = [secret, *_percent_forms(secret), raw.hex(), raw.hex().upper(), *cores]
-    forms += [f for c in cores for f in _percent_forms(c)[::2]]  # a base64 value in a query string
+    quoted = [quote(c, safe="") for c in cores if "+" in c or "/" in c]  # a base64 value in a query string
+    forms += quoted + [_lower_escapes(q) for q in quoted]
     return [f for f in dict.fromkeys(forms) if len(f) >= 6]
 
 
 def mask_fragments(text: str, secrets: tuple[str, ...] | list[str]) -> str:
-    """Return `text` with every echoed piece of a secret, in any of its secret_forms, replaced by ***."""
+    """Return `text` with every echoed piece of a secret, in any of its secret_forms, replaced by ***.
+
+    Forms that hold "%" are looked for only in a text that holds one, and forms of hex digits only
+    in a text with a run of SECRET_FRAGMENT of them: a piece that long of such a form has one (the
+    others are pieces of another form), so nothing is missed and most replies skip those finds.
+    """
     forms = dict.fromkeys(f for sec in secrets if sec and len(sec) >= 6 for f in secret_forms(sec))
+    pct, hexrun = "%" in text, _HEX_RUN.search(text) is not None
+    hex_only = lambda f: len(f) >= SECRET_FRAGMENT and _HEX_ONLY.fullmatch(f) is not None  # noqa: E731
+    forms = {f: None for f in forms if (pct or "%" not in f) and (hexrun or not hex_only(f))}
     spans = sorted(sp for f in forms for sp in secret_spans(text, f))
     if not spans:
         return text
