@@ -600,21 +600,24 @@ def _range(p: float | None, lo: float | None, hi: float | None, fmt: Callable[[f
 
 def plan_display(plan: Plan) -> pd.DataFrame:
     """Return the plan table as shown: target, quantity, records (--limit), items per cell, calls, tokens and USD with their stated ranges."""
-    t = plan.table.astype(object).where(plan.table.notna(), None)  # a row planned without a number: None, shown "?"
+    t = plan.table
+    counts = ["records", "calls", "items_min", "items_max"]
+    if t["records"].isna().any():  # a row planned without a number: shown "?" (numbers as text)
+        t = t.astype(object).where(t.notna(), None)
+        t = t.assign(**{c: [_count(x) for x in t[c]] for c in counts})
     usd = lambda x: "?" if x is None else f"${x:,.2f}"  # noqa: E731
     return pd.DataFrame(
         {
             "target": [f"+-{h:g} pp" for h in t["target_pp"]],
             "quantity": t["quantity"],
-            "records (--limit)": [_count(x) for x in t["records"]],
+            "records (--limit)": t["records"],
             "binding cell": t["binding_cell"],
             "reachable": t["reachable"],
             "cells": t["cells"],
             "items/cell": [
-                _count(a) if a == b or b is None else f"{_count(a)}-{_count(b)}"
-                for a, b in zip(t["items_min"], t["items_max"], strict=True)
+                f"{a}" if a == b else f"{a}-{b}" for a, b in zip(t["items_min"], t["items_max"], strict=True)
             ],
-            "calls": [_count(x) for x in t["calls"]],
+            "calls": t["calls"],
             "prompt tok": [_range(*r, _tok) for r in zip(t["prompt"], t["prompt_lo"], t["prompt_hi"], strict=True)],
             "completion tok": [
                 _range(*r, _tok) for r in zip(t["completion"], t["completion_lo"], t["completion_hi"], strict=True)
