@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import re
 import subprocess
 import sys
@@ -139,7 +140,8 @@ def test_masking_keeps_text_that_is_not_the_key() -> None:
     assert redact(text, (SECRET,)) == text
 
 
-def test_a_500_with_base64_of_the_key_leaves_no_decodable_key(server, bench, tmp_path) -> None:
+def test_a_500_with_base64_of_the_key_leaves_no_decodable_key(server, bench, tmp_path, caplog) -> None:
+    caplog.set_level(logging.DEBUG)  # the runner's own log lines are a stream it writes too
     s = run_judge(cfg(server, bench, tmp_path, "echo500b64", max_attempts=1, abort_after=10**6,
                       conditions=["with_gt"]))  # fmt: skip
     assert s.statuses == {"api_error": 12}
@@ -151,6 +153,6 @@ def test_a_500_with_base64_of_the_key_leaves_no_decodable_key(server, bench, tmp
     with Store(tmp_path / "store.sqlite", lock=False) as store:
         errors = [row["error"] for row in store.rows([s.run_hash])]
     assert len(errors) == 12 and all("upstream failed; request trace" in e for e in errors)  # what was wrong is said
-    texts += errors
+    texts += [*errors, caplog.text]
     bad = [t[:200] for t in texts if leaks(t, SECRET)]
     assert not bad, bad
