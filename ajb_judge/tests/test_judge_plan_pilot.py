@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ajb_judge import RunConfig, run_judge  # noqa: E402
@@ -123,3 +125,42 @@ def test_a_pilot_stopped_by_its_budget_warns(server, tmp_path, monkeypatch) -> N
     assert "without_gt/easy 0 (0)" in r.stdout
     paired = [ln for ln in r.stdout.splitlines() if ln.startswith("+-3 pp") and "(paired)" in ln]
     assert paired and all("no estimate" in ln for ln in paired), r.stdout
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    counts=st.lists(st.lists(st.integers(0, 4), min_size=3, max_size=3), min_size=2, max_size=2),
+    seed=st.integers(0, 2**16),
+)
+def test_thin_cells_are_exactly_those_under_two_pilot_records_per_generator(counts, seed) -> None:
+    """Random pilots (0-4 records per generator and cell): a cell uses the pilot's variance iff every generator
+    has at least 2 of its records; otherwise the six judges' variance, no paired SE, and the counts said."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for cond, per_gen in zip(["with_gt", "without_gt"], counts, strict=True):
+        for g, k in enumerate(per_gen):
+            for i in range(5):  # the reference judges score 5 records per generator
+                rid = f"r{g}_{i}"
+                for judge in ("ref", "other"):
+                    rows.append((judge, rid, f"g{g}", "easy", cond, float(rng.integers(0, 3)) / 2))
+                if i < k:
+                    rows.append(("pil", rid, f"g{g}", "easy", cond, float(rng.integers(0, 3)) / 2))
+    mu = pd.DataFrame(rows, columns=["judge", "id", "generator", "difficulty", "condition", "mu"])
+    ses = P.cell_ses(mu, "pil", "ref", ["ref", "other"]).set_index("condition")
+    for cond, per_gen in zip(["with_gt", "without_gt"], counts, strict=True):
+        row = ses.loc[cond]
+        assert row["pilot_min_per_generator"] == min(per_gen) and row["pilot_records"] == sum(per_gen)
+        thin = min(per_gen) < P.MIN_PILOT_PER_STRATUM
+        assert row["variance"] == ("six judges" if thin else "pilot")
+        assert math.isnan(row["se_paired"]) == thin  # no paired figure from a thin cell (a constant pilot: SE 0)
+        assert math.isfinite(row["se_align"]) and math.isfinite(row["se_unpaired"])
+        if thin:
+            six = np.mean(
+                [P._se(w, j, w[j].notna().to_numpy()) ** 2 for w in [_wide(mu, cond)] for j in ("ref", "other")]
+            )
+            assert row["se_align"] == pytest.approx(math.sqrt(six))
+
+
+def _wide(mu: pd.DataFrame, cond: str) -> pd.DataFrame:
+    g = mu[mu["condition"] == cond]
+    return g.pivot_table(index=["generator", "id"], columns="judge", values="mu", aggfunc="first")
