@@ -9,9 +9,13 @@ import json
 import sys
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 sys.path.insert(0, str(Path(__file__).parent))
 from ajb_judge import run_judge  # noqa: E402
 from ajb_judge.store import Store  # noqa: E402
+from fake_openai_server import FakeServer  # noqa: E402
 from runner_support import cfg, wait_until_idle  # noqa: E402
 
 
@@ -67,3 +71,29 @@ def test_an_unreadable_store_beside_it_is_skipped_and_said(server, bench, tmp_pa
     s = run(server, bench, tmp_path, "nu_a", conditions=["without_gt"])
     assert s.statuses == {"ok": s.n_units} and billed(server) == s.calls
     assert "broken.sqlite" in str(s) and "not read" in str(s)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    runs=st.lists(
+        st.tuples(
+            st.sampled_from(["nu_a", "nu_b", "nu_c"]),
+            st.sampled_from([None, 1, 2, 3]),
+            st.sampled_from([("with_gt",), ("without_gt",), ("with_gt", "without_gt")]),
+            st.sampled_from(["good", "good+think"]),
+        ),
+        min_size=2,
+        max_size=4,
+    )
+)
+def test_no_identical_request_is_sent_twice_across_names(bench, tmp_path_factory, runs) -> None:
+    """Random sequences of runs (names, limits, conditions, models) under one --out: the counting server
+    sees every (model, messages) request once, whatever run name asked it first."""
+    tmp = tmp_path_factory.mktemp("seq")
+    with FakeServer() as server:
+        for i, (name, limit, conds, model) in enumerate(runs):
+            s = run(server, bench, tmp, name, model, limit=limit, conditions=list(conds), replace_export=True)
+            assert s.statuses == {"ok": s.n_units}, (i, s.statuses)
+        wait_until_idle(server.state.stats)
+        twice = {k: n for k, n in server.state.seen.items() if n > 1}
+    assert not twice, (runs, twice)
