@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ajb_judge import RunConfig, run_judge  # noqa: E402
@@ -101,3 +103,20 @@ def test_the_static_judge_needs_no_extra(tmp_path) -> None:
     (stub / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'aiohttp'\", name='aiohttp')\n")
     env = {**CLI_ENV, "PYTHONPATH": f"{stub.parent}:{CLI_ENV['PYTHONPATH']}"}
     assert run_cli(static_args(tmp_path), env).returncode == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 12), limit=st.one_of(st.none(), st.integers(0, 40)), seed=st.integers(0, 10**6))
+def test_recording_no_limit_selects_the_same_items(n, limit, seed) -> None:
+    """Whenever the runner records a limit as none, the limit selected every record (same items, either way)."""
+    from ajb_judge.conditions import stratified_ids
+    from ajb_judge.runner import limit_beyond
+    from ajb_judge.toybench import make_toy_bench
+
+    records = make_toy_bench(n, generators=("qwen3_32b",)).records
+    said = limit_beyond(limit, len(records))
+    chosen = set(stratified_ids(records, limit, seed))
+    if said:
+        assert chosen == set(stratified_ids(records, None, seed)) and f"all {len(records)} selected" in said
+    else:
+        assert limit is None or len(chosen) == limit < len(records)
