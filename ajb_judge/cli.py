@@ -351,6 +351,11 @@ def _print_summary(s: RunSummary) -> None:
             print(f"  {s.export_skipped}")
         for w in s.warnings:
             print(f"  WARNING: {w}")
+        if s.reused_elsewhere:
+            print(
+                f"  not counted: {sum(s.reused_elsewhere.values())} units answered by identical requests in other "
+                f"runs' stores ({', '.join(f'{k} {v}' for k, v in sorted(s.reused_elsewhere.items()))}): reused, not paid"
+            )
         return
     print(s)
     if s.files and any(str(f).endswith(".jsonl") for f in s.files):

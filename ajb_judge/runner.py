@@ -764,11 +764,34 @@ def _failed_row(
     return row
 
 
-def shared_stores(cfg: RunConfig, store: Any) -> list[Path]:
+def shared_stores(cfg: RunConfig) -> list[Path]:
     """Return the other runs' stores in this run's runs folder (<out>/.store/*.sqlite), whose ok replies a run reuses."""
     folder = default_store(cfg.name, cfg.out_dir).parent
-    own = Path(store.path).resolve()
+    own = store_path(cfg).resolve()
     return [p for p in sorted(folder.glob("*.sqlite")) if p.resolve() != own] if folder.is_dir() else []
+
+
+def answered_elsewhere(units: list[Unit], others: Sequence[Path]) -> tuple[list[Unit], dict[str, int], dict[str, str]]:
+    """Return (the units no other store answers, units answered per store file, stores not read): a dry run's view."""
+    import sqlite3
+
+    from ajb_judge.store import ok_replies_in
+
+    found: Counter = Counter()
+    unread: dict[str, str] = {}
+    for path in others:
+        wanted: dict[str, list[str]] = {}
+        for u in units:
+            wanted.setdefault(u.run_hash, []).append(unit_request_hash(u))
+        try:
+            hits = {(rh, h) for rh, hs in wanted.items() for h in ok_replies_in(path, rh, hs)}
+        except sqlite3.Error as exc:
+            unread[path.name] = str(exc)
+            continue
+        left = [u for u in units if (u.run_hash, unit_request_hash(u)) not in hits]
+        found[path.name] += len(units) - len(left)
+        units = left
+    return units, {k: v for k, v in found.items() if v}, unread
 
 
 def _reuse_elsewhere(
@@ -846,7 +869,7 @@ async def _execute(
     """Run units with bounded concurrency, one call per distinct request, committing each result at once."""
     if not units:
         return
-    groups = _group_identical(units, ctx, store, backend.decoding, stats, shared_stores(cfg, store))
+    groups = _group_identical(units, ctx, store, backend.decoding, stats, shared_stores(cfg))
     if not groups:
         return
     limiter = RateLimiter(cfg.rpm)
@@ -1295,8 +1318,11 @@ def _model_run(
         pend_d = _pending(derivers, existing, *flags) if calls else []
         pend = _pending(units, existing, *flags) if calls else []
         summary.store_id, summary.store_spent = store.store_id, store.spent()
-        if cfg.dry_run:
-            summary.estimate = _estimate([*pend_d, *pend], ctx, cfg)
+        if cfg.dry_run:  # what other runs' stores answer is not paid (see _reuse_elsewhere)
+            left, summary.reused_elsewhere, summary.unread_stores = answered_elsewhere(
+                [*pend_d, *pend], shared_stores(cfg)
+            )
+            summary.estimate = _estimate(left, ctx, cfg)
             if cfg.export:
                 summary.export_skipped = _would_stop(
                     meta_path, meta_of(store.store_id or NEW_STORE), cfg.replace_export

@@ -45,6 +45,20 @@ def test_a_second_name_reuses_what_the_first_paid(server, bench, tmp_path) -> No
     assert all(row["judge_status"]["without_gt"]["status"] == "ok" for row in exported)
 
 
+def test_a_dry_run_does_not_count_what_another_store_answers(server, bench, tmp_path, capsys) -> None:
+    from ajb_judge.cli import _print_summary
+
+    a = run(server, bench, tmp_path, "nu_a", conditions=["without_gt"], limit=2)
+    d = run(server, bench, tmp_path, "nu_b", conditions=["without_gt"], dry_run=True)
+    assert d.reused_elsewhere == {"nu_a.sqlite": a.n_units}
+    assert sum(v["units"] for v in d.estimate["calls"].values()) == d.n_units - a.n_units
+    _print_summary(d)
+    assert f"not counted: {a.n_units} units answered by identical requests" in capsys.readouterr().out
+    paid = billed(server)
+    b = run(server, bench, tmp_path, "nu_b", conditions=["without_gt"])
+    assert billed(server) - paid == b.calls == sum(v["calls"] for v in d.estimate["calls"].values())
+
+
 def test_only_what_was_not_paid_is_billed(server, bench, tmp_path) -> None:
     run(server, bench, tmp_path, "nu_a", conditions=["without_gt"], limit=2)
     paid_a = billed(server)
