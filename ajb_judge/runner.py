@@ -771,27 +771,38 @@ def shared_stores(cfg: RunConfig) -> list[Path]:
     return [p for p in sorted(folder.glob("*.sqlite")) if p.resolve() != own] if folder.is_dir() else []
 
 
-def answered_elsewhere(units: list[Unit], others: Sequence[Path]) -> tuple[list[Unit], dict[str, int], dict[str, str]]:
-    """Return (the units no other store answers, units answered per store file, stores not read): a dry run's view."""
+def replies_elsewhere(
+    wanted: Sequence[tuple[str, str]], others: Sequence[Path]
+) -> tuple[dict[tuple[str, str], tuple[str, dict[str, Any]]], dict[str, str]]:
+    """Return {(run hash, request hash): (store file, ok row)} from other stores, read-only (the first store that
+    has it), and the stores that could not be read, with why."""
     import sqlite3
 
     from ajb_judge.store import ok_replies_in
 
-    found: Counter = Counter()
+    found: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
     unread: dict[str, str] = {}
     for path in others:
-        wanted: dict[str, list[str]] = {}
-        for u in units:
-            wanted.setdefault(u.run_hash, []).append(unit_request_hash(u))
+        by_run: dict[str, list[str]] = {}
+        for rh, h in wanted:
+            if (rh, h) not in found:
+                by_run.setdefault(rh, []).append(h)
+        if not by_run:
+            break
         try:
-            hits = {(rh, h) for rh, hs in wanted.items() for h in ok_replies_in(path, rh, hs)}
+            for rh, hs in by_run.items():
+                found.update({(rh, h): (path.name, row) for h, row in ok_replies_in(path, rh, hs).items()})
         except sqlite3.Error as exc:
             unread[path.name] = str(exc)
-            continue
-        left = [u for u in units if (u.run_hash, unit_request_hash(u)) not in hits]
-        found[path.name] += len(units) - len(left)
-        units = left
-    return units, {k: v for k, v in found.items() if v}, unread
+    return found, unread
+
+
+def answered_elsewhere(units: list[Unit], others: Sequence[Path]) -> tuple[list[Unit], dict[str, int], dict[str, str]]:
+    """Return (the units no other store answers, units answered per store file, stores not read): a dry run's view."""
+    keys = [(u.run_hash, unit_request_hash(u)) for u in units]
+    found, unread = replies_elsewhere(keys, others)
+    per_store = Counter(found[k][0] for k in keys if k in found)
+    return [u for u, k in zip(units, keys, strict=True) if k not in found], dict(per_store), unread
 
 
 def _reuse_elsewhere(
@@ -802,36 +813,23 @@ def _reuse_elsewhere(
     The reply is copied into this store with ``reused_from`` = ``<store file>:<key>`` and no
     tokens: it was paid in the other run. A store that cannot be read is skipped and said.
     """
-    import sqlite3
-
-    from ajb_judge.store import ok_replies_in
-
-    for path in others:
-        if not todo:
-            break
-        wanted: dict[str, list[str]] = {}
-        for us, h, _ in todo:
-            wanted.setdefault(us[0].run_hash, []).append(h)
-        try:
-            found = {(rh, h): row for rh, hs in wanted.items() for h, row in ok_replies_in(path, rh, hs).items()}
-        except sqlite3.Error as exc:
-            stats.unread_stores[path.name] = str(exc)
+    found, unread = replies_elsewhere([(us[0].run_hash, h) for us, h, _ in todo], others)
+    stats.unread_stores.update(unread)
+    left = []
+    for group in todo:
+        hit = found.get((group[0][0].run_hash, group[1]))
+        if hit is None:
+            left.append(group)
             continue
-        left = []
-        for group in todo:
-            row = found.get((group[0][0].run_hash, group[1]))
-            if row is None:
-                left.append(group)
-                continue
-            origin = row.get("reused_from") or row["key"]
-            row = {**row, "reused_from": origin if ".sqlite:" in origin else f"{path.name}:{origin}"}
-            for f in group[0]:
-                store.put(_reuse(row, f, decoding))
-                stats.reused += 1
-                stats.reused_elsewhere[path.name] += 1
-                stats.answered.add(f.key)
-        todo = left
-    return todo
+        name, row = hit
+        origin = row.get("reused_from") or row["key"]
+        row = {**row, "reused_from": origin if ".sqlite:" in origin else f"{name}:{origin}"}
+        for f in group[0]:
+            store.put(_reuse(row, f, decoding))
+            stats.reused += 1
+            stats.reused_elsewhere[name] += 1
+            stats.answered.add(f.key)
+    return left
 
 
 def _group_identical(
