@@ -147,14 +147,23 @@ def secret_forms(secret: str) -> list[str]:
     return [f for f in dict.fromkeys(forms) if len(f) >= 6]
 
 
+def all_forms(secrets: tuple[str, ...] | list[str]) -> list[str]:
+    """Return every secret_forms of the secrets of 6 characters or more (shorter ones are not masked)."""
+    return list(dict.fromkeys(f for sec in secrets if sec and len(sec) >= 6 for f in secret_forms(sec)))
+
+
 def mask_fragments(text: str, secrets: tuple[str, ...] | list[str]) -> str:
-    """Return `text` with every echoed piece of a secret, in any of its secret_forms, replaced by ***.
+    """Return `text` with every echoed piece of a secret, in any of its secret_forms, replaced by ***."""
+    return mask_forms(text, all_forms(secrets))
+
+
+def mask_forms(text: str, forms: list[str]) -> str:
+    """Return `text` with every echoed piece of one of `forms` (see all_forms) replaced by ***.
 
     Forms that hold "%" are looked for only in a text that holds one, and forms of hex digits only
     in a text with a run of SECRET_FRAGMENT of them: a piece that long of such a form has one (the
     others are pieces of another form), so nothing is missed and most replies skip those finds.
     """
-    forms = dict.fromkeys(f for sec in secrets if sec and len(sec) >= 6 for f in secret_forms(sec))
     pct, hexrun = "%" in text, _HEX_RUN.search(text) is not None
     hex_only = lambda f: len(f) >= SECRET_FRAGMENT and _HEX_ONLY.fullmatch(f) is not None  # noqa: E731
     forms = {f: None for f in forms if (pct or "%" not in f) and (hexrun or not hex_only(f))}
@@ -208,10 +217,11 @@ def url_credentials(urls: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 def mask_secrets(res: ChatResult, secrets: tuple[str, ...]) -> ChatResult:
     """Return `res` with every secret, and every echoed piece of one, replaced by *** in every string field (in place)."""
+    forms = all_forms(secrets)  # once per reply, for all its fields
     for f in ("content", "reasoning", "finish_reason", "model", "fingerprint", "refusal"):
         v = getattr(res, f)
         if isinstance(v, str):
-            setattr(res, f, mask_fragments(v, secrets))
+            setattr(res, f, mask_forms(v, forms))
     return res
 
 
