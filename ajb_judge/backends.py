@@ -32,6 +32,27 @@ class MissingKeyError(FatalBackendError):
     """The API key variable a run names is not set (a config error: found before any file or call)."""
 
 
+class MissingExtraError(ValueError):
+    """A package of the ``[judge]`` extra is not installed (a plain ``pip install .``): found before any call."""
+
+
+JUDGE_EXTRA = ("aiohttp", "orjson")  # what an endpoint call imports (pyproject's [judge] extra)
+
+
+def require_judge_extra() -> None:
+    """Raise MissingExtraError, naming the [judge] extra, unless the packages an endpoint call needs import."""
+    import importlib
+
+    for name in JUDGE_EXTRA:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            raise MissingExtraError(
+                f'--backend openai needs the [judge] extra ({exc}): pip install ".[judge]" in the checkout '
+                '(or pip install -e ".[dev]"); the static judge runs without it'
+            ) from None
+
+
 _SECRET_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-]{12,}"), r"\1-***"),  # OpenAI-style keys
     (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}"), r"\1 ***"),
@@ -68,9 +89,85 @@ def secret_spans(text: str, secret: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _base64_cores(raw: bytes) -> list[str]:
+    """Return the base64 characters that encode only `raw`'s bits, at its three alignments in a longer body.
+
+    In any base64 text of a body holding `raw` at a byte offset of 0, 1 or 2 modulo 3, the
+    characters whose six bits all fall inside `raw` are these (standard and URL-safe alphabets;
+    padding never falls inside them); the at most two characters at each end that mix in the body's
+    other bits leave no more than a byte of `raw` on each side.
+    """
+    import base64
+
+    out = []
+    for r in range(3):
+        enc = base64.b64encode(bytes(r) + raw + bytes(3)).decode()
+        core = enc[-(-8 * r // 6) : 8 * (r + len(raw)) // 6]
+        out += [core, core.translate(str.maketrans("+/", "-_"))]
+    return out
+
+
+def _percent_forms(text: str) -> list[str]:
+    """Return `text` URL-encoded (reserved characters only, and every byte), with upper- and lower-case escapes."""
+    from urllib.parse import quote
+
+    raw = text.encode()
+    quoted = quote(text, safe="")
+    every = "%" + raw.hex("%")  # every byte escaped: %73%6b...
+    forms = [every.upper(), every]
+    if "%" in quoted:
+        forms += [quoted, _lower_escapes(quoted)]
+    return forms
+
+
+def _lower_escapes(text: str) -> str:
+    """Return URL-encoded text with its %XX escapes in lower case."""
+    return _PERCENT_ESCAPE.sub(lambda m: m.group().lower(), text)
+
+
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-F]{2}")
+_HEX_RUN = re.compile(rf"[0-9A-Fa-f]{{{SECRET_FRAGMENT}}}")
+_HEX_ONLY = re.compile(r"[0-9A-Fa-f]+")
+
+
+def secret_forms(secret: str) -> list[str]:
+    """Return a secret in every reversible form a server may echo it: raw, URL-encoded, hex, base64 at each alignment.
+
+    "Bearer <key>" (or any header around the key) encoded whole holds one of these forms of the key
+    itself: base64 at the key's alignment, hex and URL encoding byte for byte; base64 forms also
+    URL-encoded (a base64 value in a query string).
+    """
+    from urllib.parse import quote
+
+    raw = secret.encode()
+    cores = _base64_cores(raw)
+    forms = [secret, *_percent_forms(secret), raw.hex(), raw.hex().upper(), *cores]
+    quoted = [quote(c, safe="") for c in cores if "+" in c or "/" in c]  # a base64 value in a query string
+    forms += quoted + [_lower_escapes(q) for q in quoted]
+    return [f for f in dict.fromkeys(forms) if len(f) >= 6]
+
+
+def all_forms(secrets: tuple[str, ...] | list[str]) -> list[str]:
+    """Return every secret_forms of the secrets of 6 characters or more (shorter ones are not masked)."""
+    return list(dict.fromkeys(f for sec in secrets if sec and len(sec) >= 6 for f in secret_forms(sec)))
+
+
 def mask_fragments(text: str, secrets: tuple[str, ...] | list[str]) -> str:
-    """Return `text` with every echoed piece of a secret (see secret_spans) replaced by ***."""
-    spans = sorted(sp for sec in secrets if sec and len(sec) >= 6 for sp in secret_spans(text, sec))
+    """Return `text` with every echoed piece of a secret, in any of its secret_forms, replaced by ***."""
+    return mask_forms(text, all_forms(secrets))
+
+
+def mask_forms(text: str, forms: list[str]) -> str:
+    """Return `text` with every echoed piece of one of `forms` (see all_forms) replaced by ***.
+
+    Forms that hold "%" are looked for only in a text that holds one, and forms of hex digits only
+    in a text with a run of SECRET_FRAGMENT of them: a piece that long of such a form has one (the
+    others are pieces of another form), so nothing is missed and most replies skip those finds.
+    """
+    pct, hexrun = "%" in text, _HEX_RUN.search(text) is not None
+    hex_only = lambda f: len(f) >= SECRET_FRAGMENT and _HEX_ONLY.fullmatch(f) is not None  # noqa: E731
+    forms = {f: None for f in forms if (pct or "%" not in f) and (hexrun or not hex_only(f))}
+    spans = sorted(sp for f in forms for sp in secret_spans(text, f))
     if not spans:
         return text
     merged: list[tuple[int, int]] = []
@@ -120,10 +217,11 @@ def url_credentials(urls: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 def mask_secrets(res: ChatResult, secrets: tuple[str, ...]) -> ChatResult:
     """Return `res` with every secret, and every echoed piece of one, replaced by *** in every string field (in place)."""
+    forms = all_forms(secrets)  # once per reply, for all its fields
     for f in ("content", "reasoning", "finish_reason", "model", "fingerprint", "refusal"):
         v = getattr(res, f)
         if isinstance(v, str):
-            setattr(res, f, mask_fragments(v, secrets))
+            setattr(res, f, mask_forms(v, forms))
     return res
 
 
@@ -388,6 +486,7 @@ class OpenAIBackend:
 
     def __post_init__(self) -> None:
         """Read the key from the variable named, and prepare one connection pool per base URL."""
+        require_judge_extra()
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if self.api_key_env and not key:
             raise MissingKeyError(f"the API key variable {self.api_key_env} is not set (export {self.api_key_env}=...)")

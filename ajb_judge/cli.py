@@ -361,11 +361,21 @@ def _print_summary(s: RunSummary) -> None:
             )
         if s.export_skipped:
             print(f"  {s.export_skipped}")
+        for w in s.warnings:
+            print(f"  WARNING: {w}")
+        if s.reused_elsewhere:
+            print(
+                f"  not counted: {sum(s.reused_elsewhere.values())} units answered by identical requests in other "
+                f"runs' stores ({', '.join(f'{k} {v}' for k, v in sorted(s.reused_elsewhere.items()))}): reused, not paid"
+            )
         return
     print(s)
     if s.files and any(str(f).endswith(".jsonl") for f in s.files):
+        null = retry_note(s.statuses)
         print(
-            f"next: notebook 15 shows {s.name} beside the paper's six judges. Copy "
+            "next: "
+            + (f"{null}. Then " if null else "")
+            + f"notebook 15 shows {s.name} beside the paper's six judges. Copy "
             "papermill_params/new_judge_vllm.yaml (or new_judge_static.yaml), set run_name: "
             f"{s.name} and this run's settings (backend, base_url, model, temperature, conditions, generators, "
             "difficulties, limit; seed is --select-seed, both default to "
@@ -401,6 +411,27 @@ def resume_cost(s: RunSummary) -> str:
         "the run is unfinished: a resume (the CLI without --budget-*, or notebook 15 without budget_tokens / "
         "budget_usd) keeps the budget recorded with the run and spends at most " + " and ".join(parts)
     )
+
+
+def retry_note(statuses: dict[str, int]) -> str | None:
+    """Return how many verdicts are null, by status, and the flag that re-sends each kind (None: all ok)."""
+    from ajb_judge import parse as P
+
+    null = {k: v for k, v in sorted(statuses.items()) if k != P.OK and v}
+    if not null:
+        return None
+    permanent = sum(v for k, v in null.items() if k in P.PERMANENT)
+    ambiguous = null.get(P.AMBIGUOUS, 0)
+    errors = sum(null.values()) - permanent - ambiguous
+    said = ", ".join(f"{k} {v}" for k, v in null.items())
+    out = f"{sum(null.values())} of {sum(statuses.values())} verdicts are null ({said})"
+    if errors:
+        out += f"; the same command with --retry-errors re-sends the {errors} that can change (each paid again)"
+    if permanent:
+        out += f"; --retry-permanent also re-sends the {permanent} context_length / refused / content_filter ones"
+    if ambiguous:
+        out += f"; --retry-ambiguous the {ambiguous} ambiguous ones"
+    return out
 
 
 def _batch(a: argparse.Namespace, cfg: RunConfig) -> int:

@@ -35,6 +35,7 @@ CHARS_PER_TOKEN: float = 4.0  # the default prompt-token rule: characters / 4
 DEFAULT_COMPLETION: int = COMPLETION_GUESS["judge"]  # completion tokens a call without a pilot is assumed to take
 MESSAGE_OVERHEAD: int = 4  # tokens a chat template adds per message (tokenizer rule only)
 CELL_KEYS: list[str] = ["condition", "difficulty"]
+MIN_PILOT_PER_STRATUM: int = 2  # pilot records per generator a cell needs for a variance of its own
 
 
 # ------------------------------------------------------------------------------------ statistics
@@ -45,7 +46,9 @@ def stratified_se(mu: np.ndarray, strata: np.ndarray) -> float:
     groups = [g for g in groups if len(g)]
     if not groups:
         return float("nan")
-    var = sum((np.var(g, ddof=1) if len(g) > 1 else 0.0) / len(g) for g in groups)
+    if any(len(g) < 2 for g in groups):  # one record has no variance (not 0): the SE is unknown
+        return float("nan")
+    var = sum(np.var(g, ddof=1) / len(g) for g in groups)
     return float(math.sqrt(var) / len(groups))
 
 
@@ -67,11 +70,28 @@ def _se(wide: pd.DataFrame, col: str, keep: np.ndarray) -> float:
     return stratified_se(100 * wide[col].to_numpy()[keep], gen[keep]) if keep.any() else float("nan")
 
 
+def pilot_counts(wide: pd.DataFrame, new: str | None) -> tuple[int, int]:
+    """Return (the pilot's records in a cell, its fewest records of one generator there; 0 where it has none)."""
+    if new is None or new not in wide:
+        return 0, 0
+    ok = wide[new].notna().to_numpy()
+    gen = wide.index.get_level_values("generator").to_numpy()
+    per = pd.Series(ok).groupby(gen).sum()
+    return int(wide.index.get_level_values("id")[ok].nunique()), int(per.min()) if len(per) else 0
+
+
 def _cell_row(wide: pd.DataFrame, new: str | None, reference: str, six: Sequence[str]) -> dict[str, Any]:
-    """Return records and SEs (alignment, paired and unpaired difference to the reference) of one cell's (item x judge) table."""
+    """Return records and SEs (alignment, paired and unpaired difference to the reference) of one cell's (item x judge) table.
+
+    The pilot's own variance is used where it has MIN_PILOT_PER_STRATUM records of every
+    generator; elsewhere the six judges' mean variance stands in (``variance``) and the paired SE
+    is unknown (NaN).
+    """
     ref_ok = wide[reference].notna().to_numpy() if reference in wide else np.zeros(len(wide), bool)
     ids = wide.index.get_level_values("id")
-    if new is not None and new in wide:
+    n_pilot, fewest = pilot_counts(wide, new)
+    pilot = {"pilot_records": n_pilot, "pilot_min_per_generator": fewest}
+    if new is not None and fewest >= MIN_PILOT_PER_STRATUM:
         ok = wide[new].notna().to_numpy()
         both = ok & ref_ok
         gen = wide.index.get_level_values("generator").to_numpy()
@@ -79,11 +99,21 @@ def _cell_row(wide: pd.DataFrame, new: str | None, reference: str, six: Sequence
         s_new, n = _se(wide, new, ok), int(ids[ok].nunique())
         s_pair = stratified_se(d[both], gen[both]) if both.any() else float("nan")
         s_ref = _se(wide, reference, both)
+        source = "pilot"
     else:
         vars_ = [_se(wide, j, wide[j].notna().to_numpy()) ** 2 for j in six if j in wide]
         s_new = math.sqrt(float(np.mean(vars_))) if vars_ else float("nan")
         n, s_pair, s_ref = int(ids.nunique()), float("nan"), _se(wide, reference, ref_ok)
-    return {"records": n, "se_align": s_new, "se_paired": s_pair, "se_unpaired": math.sqrt(s_new**2 + s_ref**2)}
+        source = "six judges"
+    se_unpaired = math.sqrt(s_new**2 + s_ref**2)
+    return {
+        "records": n,
+        "se_align": s_new,
+        "se_paired": s_pair,
+        "se_unpaired": se_unpaired,
+        **pilot,
+        "variance": source,
+    }
 
 
 def cell_ses(mu: pd.DataFrame, new: str | None, reference: str, six: Sequence[str]) -> pd.DataFrame:
@@ -91,7 +121,9 @@ def cell_ses(mu: pd.DataFrame, new: str | None, reference: str, six: Sequence[st
 
     ``mu``: record alignments (judge, id, generator, difficulty, condition, mu). With ``new`` (a
     pilot) the new judge's items are used and the reference is paired with it on them; without,
-    the new judge's variance is the six judges' mean variance on every item, and se_paired is NaN.
+    or in a cell where the pilot has fewer than MIN_PILOT_PER_STRATUM records of a generator, the
+    new judge's variance is the six judges' mean variance on every item, and se_paired is NaN.
+    Also: pilot_records, pilot_min_per_generator and variance ("pilot" or "six judges") per cell.
     """
     mu = mu.assign(**{k: mu[k].astype(str) for k in ("judge", "generator", "condition", "difficulty")})
     rows = []
@@ -311,6 +343,7 @@ class Plan:
     cells: pd.DataFrame
     assumptions: list[str] = field(default_factory=list)
     synthetic: bool = False
+    warnings: list[str] = field(default_factory=list)  # what makes a row of the table unplanned or less sure
 
 
 def _pilot_meta(cfg: PlanConfig) -> dict[str, Any]:
@@ -321,6 +354,28 @@ def _pilot_meta(cfg: PlanConfig) -> dict[str, Any]:
             f"pilot run {cfg.pilot!r}: no {path}; run it first (python -m ajb_judge run ... --name {cfg.pilot})"
         )
     return json.loads(path.read_text())
+
+
+def pilot_verdicts(path: Path, name: str) -> pd.DataFrame:
+    """Return a judge export's long verdicts (judge, id, generator, difficulty, condition, metric, p, llm_score, match)."""
+    if not path.exists():
+        raise ValueError(f"pilot run {name!r}: no {path} (its export); run it again to write it, or give --out")
+    wide = pd.json_normalize([json.loads(x) for x in path.read_text().splitlines() if x.strip()])
+    keys = ["id", "generator", "difficulty"]
+    parts = []
+    for cond in schema.CONDITIONS:
+        for m in schema.METRICS:
+            col = f"{cond}.{m}.llm_score"
+            if col not in wide:
+                continue
+            part = wide[keys].astype(str).assign(condition=cond, metric=m)
+            part["llm_score"] = pd.to_numeric(wide[col], errors="coerce")
+            part["p"] = pd.to_numeric(wide[f"{cond}.{m}.programmatic_score"], errors="coerce")
+            parts.append(part[part["llm_score"].notna() | wide[col].isna()])
+    cols = [*keys, "condition", "metric", "llm_score", "p"]
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols)
+    out = out[out["llm_score"].notna()].reset_index(drop=True)  # a null verdict is no verdict (as load_bench)
+    return out.assign(judge=name, match=1.0 - (out["p"] - out["llm_score"]).abs())
 
 
 def _pilot_usage(cfg: PlanConfig, meta: dict[str, Any]) -> pd.DataFrame:
@@ -344,7 +399,7 @@ def _load(cfg: PlanConfig) -> Any:
         return cfg.bench
     from ajb_utils.data import load_bench
 
-    return load_bench(cfg.source, judges=list(schema.MAIN_JUDGES), runs=[cfg.pilot] if cfg.pilot else None)
+    return load_bench(cfg.source, judges=list(schema.MAIN_JUDGES), runs=None)  # the pilot: from --out (pilot_verdicts)
 
 
 def _rules(
@@ -386,8 +441,13 @@ def make_plan(cfg: PlanConfig) -> Plan:
         keep &= v["generator"].isin(list(gens))
     if diffs:
         keep &= v["difficulty"].isin(list(diffs))
-    judges = [*schema.MAIN_JUDGES, *([cfg.pilot] if cfg.pilot else [])]
-    mu = stats.record_alignment(v[keep & v["judge"].isin(judges)], missing="exclude")
+    mu = stats.record_alignment(v[keep & v["judge"].isin(schema.MAIN_JUDGES)], missing="exclude")
+    if cfg.pilot:  # read where the run was written (--out), whatever the bench holds under that name
+        pv = pilot_verdicts(Path(cfg.out_dir) / f"{cfg.pilot}.jsonl", cfg.pilot)
+        pv = pv[pv["condition"].isin(conds) & pv["id"].isin(set(bench.records["id"].astype(str)))]
+        pv = pv[pv["generator"].isin(list(gens))] if gens else pv
+        pv = pv[pv["difficulty"].isin(list(diffs))] if diffs else pv
+        mu = pd.concat([mu, stats.record_alignment(pv, missing="exclude")], ignore_index=True)
     ses = cell_ses(mu, cfg.pilot, cfg.reference, schema.MAIN_JUDGES)
     usage = _pilot_usage(cfg, meta)
     rule_tok = tokenizer_rule(cfg.tokenizer) if cfg.tokenizer else None
@@ -400,8 +460,15 @@ def make_plan(cfg: PlanConfig) -> Plan:
     table = _plan_rows(cfg, bench, ses, requests, stored, comp, seed)
     n_total = len(bench.records)
     quantities = "alignment and the paired difference" if cfg.pilot else "alignment and the unpaired difference"
+    thin = _cell_names(ses[ses["variance"] != "pilot"])
     source = (
         f"the pilot {cfg.pilot!r} on its items"
+        + (
+            f" in {len(ses) - len(thin)} cells, the six judges' mean variance in {len(thin)} cells: {', '.join(thin)} "
+            f"(the pilot has fewer than {MIN_PILOT_PER_STRATUM} records per generator there)"
+            if thin
+            else ""
+        )
         if cfg.pilot
         else "no pilot: the six judges' mean variance per cell stands in for the new judge"
     )
@@ -422,7 +489,26 @@ def make_plan(cfg: PlanConfig) -> Plan:
             else "none given (--price-in, --price-out)"
         ),
     ]
-    return Plan(table, ses, assumptions, bool(getattr(bench, "synthetic", False)))
+    warnings = []
+    if cfg.pilot:
+        per_cell = ", ".join(
+            f"{n} {r} ({f})"
+            for n, r, f in zip(_cell_names(ses), ses["pilot_records"], ses["pilot_min_per_generator"], strict=True)
+        )
+        assumptions.append(f"pilot {cfg.pilot!r} records per cell (fewest per generator): {per_cell}")
+        if thin:
+            warnings.append(
+                f"the pilot {cfg.pilot!r} has fewer than {MIN_PILOT_PER_STRATUM} records per generator in "
+                f"{len(thin)} of {len(ses)} cells ({', '.join(thin)}): their variance is the six judges' and no "
+                "paired figure is planned; a pilot stopped by its budget or with null verdicts looks like this: "
+                "extend it (a larger --limit, --retry-errors) and plan again"
+            )
+    return Plan(table, ses, assumptions, bool(getattr(bench, "synthetic", False)), warnings)
+
+
+def _cell_names(ses: pd.DataFrame) -> list[str]:
+    """Return the cells of a per-cell table as condition/difficulty."""
+    return [f"{c}/{d}" for c, d in zip(ses["condition"], ses["difficulty"], strict=True)]
 
 
 def _phi(z: float) -> float:
@@ -453,6 +539,10 @@ def _plan_rows(
     rows = []
     for h in cfg.targets:
         for label, col in quantities:
+            missing = _cell_names(ses[ses[col].isna()])
+            if missing:  # a cell without a variance: no number of records is known to reach h there
+                rows.append(_no_estimate(h, label, missing, len(ses)))
+                continue
             n, cell, se, n0 = needed(ses, col, h, cfg.z)
             c = cost_at(
                 requests,
@@ -481,12 +571,26 @@ def _plan_rows(
     return pd.DataFrame(rows)
 
 
+def _no_estimate(h: float, label: str, cells: list[str], n_cells: int) -> dict[str, Any]:
+    """Return a plan row that plans nothing: how many cells have no variance for this quantity (the warning names them)."""
+    why = f"no estimate: < {MIN_PILOT_PER_STRATUM} pilot records per generator in {len(cells)} of {n_cells} cells"
+    empty = dict.fromkeys(["items_min", "items_max", "calls", "stored", "chars", "prompt", "prompt_lo", "prompt_hi",
+                           "completion", "completion_lo", "completion_hi", "usd", "usd_lo", "usd_hi"])  # fmt: skip
+    return {"target_pp": h, "quantity": label, "records": None, "binding_cell": "", "reachable": why,
+            "cells": n_cells, **empty}  # fmt: skip
+
+
 # ------------------------------------------------------------------------------------ output
 def _tok(x: float | None) -> str:
     """Return a token count as text (k / M)."""
     if x is None:
         return "?"
     return f"{x / 1e6:.2f}M" if x >= 1e6 else f"{x / 1e3:.0f}k" if x >= 1e3 else f"{x:.0f}"
+
+
+def _count(x: Any) -> str:
+    """Return a count as text ("?" where the plan has none)."""
+    return "?" if x is None or (isinstance(x, float) and math.isnan(x)) else str(int(x))
 
 
 def _range(p: float | None, lo: float | None, hi: float | None, fmt: Callable[[float | None], str]) -> str:
@@ -497,6 +601,10 @@ def _range(p: float | None, lo: float | None, hi: float | None, fmt: Callable[[f
 def plan_display(plan: Plan) -> pd.DataFrame:
     """Return the plan table as shown: target, quantity, records (--limit), items per cell, calls, tokens and USD with their stated ranges."""
     t = plan.table
+    counts = ["records", "calls", "items_min", "items_max"]
+    if t["records"].isna().any():  # a row planned without a number: shown "?" (numbers as text)
+        t = t.astype(object).where(t.notna(), None)
+        t = t.assign(**{c: [_count(x) for x in t[c]] for c in counts})
     usd = lambda x: "?" if x is None else f"${x:,.2f}"  # noqa: E731
     return pd.DataFrame(
         {
@@ -524,6 +632,7 @@ def plan_text(plan: Plan) -> str:
     lines = []
     if plan.synthetic:
         lines.append("SYNTHETIC SAMPLE: these variances are planted by the simulator, not the paper's judges.")
+    lines += [f"WARNING: {w}" for w in plan.warnings]
     with pd.option_context("display.width", 250, "display.max_columns", 20, "display.max_colwidth", 60):
         lines.append(plan_display(plan).to_string(index=False))
     lines.append("assumptions:")

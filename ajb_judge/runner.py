@@ -33,6 +33,7 @@ from ajb_judge.backends import (
     OpenAIBackend,
     RateLimiter,
     backoff_delay,
+    require_judge_extra,
     sent_unanswered,
 )
 from ajb_judge.conditions import (
@@ -161,6 +162,8 @@ class RunSummary:
     new: int = 0  # units answered in this execution (calls + reused)
     calls: int = 0  # calls made: one per distinct request
     reused: int = 0  # units answered by an identical request's reply (no call), recorded with reused_from
+    reused_elsewhere: dict[str, int] = field(default_factory=dict)  # of those, from other runs' stores (by file)
+    unread_stores: dict[str, str] = field(default_factory=dict)  # other stores under --out not read, and why
     statuses: dict[str, int] = field(default_factory=dict)
     retries: int = 0
     timeouts: int = 0  # timed-out attempts (counted as spent, tokens estimated)
@@ -227,6 +230,17 @@ class RunSummary:
             lines.append(
                 f"settled {self.settled[0]} reservations of a killed process: kept as spent (their calls may have been "
                 f"billed), {self.settled[1]} prompt tokens released where the same request's reply reported its usage"
+            )
+        if self.reused_elsewhere:
+            lines.append(
+                f"reused: {sum(self.reused_elsewhere.values())} units answered from other runs' stores "
+                f"({', '.join(f'{k} {v}' for k, v in sorted(self.reused_elsewhere.items()))}): the identical request "
+                "(same model, decoding and prompt) was paid there; not paid again"
+            )
+        if self.unread_stores:
+            lines.append(
+                "note: other stores beside this one not read for reuse: "
+                + "; ".join(f"{k} ({v})" for k, v in sorted(self.unread_stores.items()))
             )
         lines += [f"WARNING: {w}" for w in self.warnings]
         if self.aborted:
@@ -296,6 +310,13 @@ def load_items(cfg: RunConfig) -> tuple[Any, pd.DataFrame, pd.DataFrame]:
     return bench, recs, g[mask].reset_index(drop=True)
 
 
+def limit_beyond(limit: int | None, n_records: int) -> str | None:
+    """Return what a run says when --limit asks for every record of the source or more (None: it asks for fewer)."""
+    if limit is None or limit < n_records:
+        return None
+    return f"--limit {limit} asks for at least the source's {n_records} records: all {n_records} selected (recorded as no limit)"
+
+
 def _check_names(what: str, given: list[str] | None, valid: list[str], flag: str) -> None:
     """Raise ValueError (one line, the valid names listed) when `given` holds a name not in `valid`."""
     bad = [x for x in (given or []) if x not in valid]
@@ -312,6 +333,8 @@ def _check_config(cfg: RunConfig) -> None:
         )
     check_extra_body(cfg.extra_body)
     check_deriver_prices(cfg)
+    if cfg.backend != "static" and not cfg.dry_run:  # before any file: a plain `pip install .` has no HTTP client
+        require_judge_extra()
     calls = cfg.backend != "static" and not (cfg.dry_run or cfg.offline or cfg.reparse)
     if calls and cfg.api_key_env and not os.environ.get(cfg.api_key_env):
         raise MissingKeyError(f"the API key variable {cfg.api_key_env} is not set (export {cfg.api_key_env}=...)")
@@ -510,6 +533,8 @@ class _Stats:
     abort: str | None = None
     abort_kind: str | None = None  # budget | fatal | failure_rate
     answered: set[str] = field(default_factory=set)  # unit keys stored by this execution (calls and reuses)
+    reused_elsewhere: Counter = field(default_factory=Counter)  # reuses from other runs' stores, by store file
+    unread_stores: dict[str, str] = field(default_factory=dict)  # other stores that could not be read, and why
 
     def failure_rate(self) -> float:
         """Return the share of new calls that failed (refusals and content filters included).
@@ -753,13 +778,82 @@ def _failed_row(
     return row
 
 
+def shared_stores(cfg: RunConfig) -> list[Path]:
+    """Return the other runs' stores in this run's runs folder (<out>/.store/*.sqlite), whose ok replies a run reuses."""
+    folder = default_store(cfg.name, cfg.out_dir).parent
+    own = store_path(cfg).resolve()
+    return [p for p in sorted(folder.glob("*.sqlite")) if p.resolve() != own] if folder.is_dir() else []
+
+
+def replies_elsewhere(
+    wanted: Sequence[tuple[str, str]], others: Sequence[Path]
+) -> tuple[dict[tuple[str, str], tuple[str, dict[str, Any]]], dict[str, str]]:
+    """Return {(run hash, request hash): (store file, ok row)} from other stores, read-only (the first store that
+    has it), and the stores that could not be read, with why."""
+    import sqlite3
+
+    from ajb_judge.store import ok_replies_in
+
+    found: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+    unread: dict[str, str] = {}
+    for path in others:
+        by_run: dict[str, list[str]] = {}
+        for rh, h in wanted:
+            if (rh, h) not in found:
+                by_run.setdefault(rh, []).append(h)
+        if not by_run:
+            break
+        try:
+            for rh, hs in by_run.items():
+                found.update({(rh, h): (path.name, row) for h, row in ok_replies_in(path, rh, hs).items()})
+        except sqlite3.Error as exc:
+            unread[path.name] = str(exc)
+    return found, unread
+
+
+def answered_elsewhere(units: list[Unit], others: Sequence[Path]) -> tuple[list[Unit], dict[str, int], dict[str, str]]:
+    """Return (the units no other store answers, units answered per store file, stores not read): a dry run's view."""
+    keys = [(u.run_hash, unit_request_hash(u)) for u in units]
+    found, unread = replies_elsewhere(keys, others)
+    per_store = Counter(found[k][0] for k in keys if k in found)
+    return [u for u, k in zip(units, keys, strict=True) if k not in found], dict(per_store), unread
+
+
+def _reuse_elsewhere(
+    todo: list[tuple[list[Unit], str, int]], others: Sequence[Path], store: Any, decoding: Decoding, stats: _Stats
+) -> list[tuple[list[Unit], str, int]]:
+    """Answer request groups from an ok reply to the identical request in another store (read-only); return the rest.
+
+    The reply is copied into this store with ``reused_from`` = ``<store file>:<key>`` and no
+    tokens: it was paid in the other run. A store that cannot be read is skipped and said.
+    """
+    found, unread = replies_elsewhere([(us[0].run_hash, h) for us, h, _ in todo], others)
+    stats.unread_stores.update(unread)
+    left = []
+    for group in todo:
+        hit = found.get((group[0][0].run_hash, group[1]))
+        if hit is None:
+            left.append(group)
+            continue
+        name, row = hit
+        origin = row.get("reused_from") or row["key"]
+        row = {**row, "reused_from": origin if ".sqlite:" in origin else f"{name}:{origin}"}
+        for f in group[0]:
+            store.put(_reuse(row, f, decoding))
+            stats.reused += 1
+            stats.reused_elsewhere[name] += 1
+            stats.answered.add(f.key)
+    return left
+
+
 def _group_identical(
-    units: list[Unit], ctx: Context, store: Any, decoding: Decoding, stats: _Stats
+    units: list[Unit], ctx: Context, store: Any, decoding: Decoding, stats: _Stats, others: Sequence[Path] = ()
 ) -> list[tuple[list[Unit], str, int]]:
     """Return pending units grouped by identical request: (units, request hash, ~prompt tokens); first = called.
 
-    Units whose request already has an ok reply in the store (same run, same messages) are
-    answered from it at once, recorded with ``reused_from``; nothing is sent for them.
+    Units whose request already has an ok reply in the store (same run, same messages), or in one
+    of the `others` stores (another run name under the same --out), are answered from it at once,
+    recorded with ``reused_from``; nothing is sent for them.
     """
     groups: dict[tuple[str, str, str], list[Unit]] = {}
     for u in units:  # grouped by the request's hash: known without rendering the prompt
@@ -778,7 +872,7 @@ def _group_identical(
             store.put(_reuse(row, f, decoding))
             stats.reused += 1
             stats.answered.add(f.key)
-    return todo
+    return _reuse_elsewhere(todo, others, store, decoding, stats)
 
 
 async def _execute(
@@ -794,7 +888,7 @@ async def _execute(
     """Run units with bounded concurrency, one call per distinct request booked at `prices`, each result committed at once."""
     if not units:
         return
-    groups = _group_identical(units, ctx, store, backend.decoding, stats)
+    groups = _group_identical(units, ctx, store, backend.decoding, stats, shared_stores(cfg))
     if not groups:
         return
     limiter = RateLimiter(cfg.rpm)
@@ -1335,8 +1429,11 @@ def _model_run(
                 f"{len(pend_d) + len(pend)} calls to make: set budget_tokens (or budget_usd with price_in / price_out), "
                 "the most the run may spend in all, its earlier calls included"
             )
-        if cfg.dry_run:
-            summary.estimate = _estimate([*pend_d, *pend], ctx, cfg)
+        if cfg.dry_run:  # what other runs' stores answer is not paid (see _reuse_elsewhere)
+            left, summary.reused_elsewhere, summary.unread_stores = answered_elsewhere(
+                [*pend_d, *pend], shared_stores(cfg)
+            )
+            summary.estimate = _estimate(left, ctx, cfg)
             if cfg.export:
                 summary.export_skipped = _would_stop(
                     meta_path, meta_of(store.store_id or NEW_STORE), cfg.replace_export
@@ -1355,6 +1452,7 @@ def _model_run(
             stats.reused,
         )
         summary.retries, summary.aborted, summary.abort_kind = stats.retries, stats.abort, stats.abort_kind
+        summary.reused_elsewhere, summary.unread_stores = dict(stats.reused_elsewhere), dict(stats.unread_stores)
         summary.timeouts, summary.timeout_tokens = stats.timeouts, stats.timeout_tokens
         summary.dropped, summary.dropped_tokens = stats.dropped, stats.dropped_tokens
         summary.prompt_tokens, summary.completion_tokens = stats.prompt_tokens, stats.completion_tokens
@@ -1381,15 +1479,21 @@ def run_judge(cfg: RunConfig) -> RunSummary:
     _check_config(cfg)
     t0 = time.time()
     bench, recs, gens = load_items(cfg)
+    beyond = limit_beyond(cfg.limit, len(bench.records))
+    if beyond:  # every record: the selection records that, not the number asked (issue 50)
+        cfg = dataclasses.replace(cfg, limit=None)
     src_label = getattr(bench, "label", str(cfg.source))
     gen_names = sorted(gens["generator"].astype(str).unique().tolist())
     stem = Path(cfg.out_dir) / cfg.name
     if cfg.backend == "static":
-        return _run_static(cfg, bench, gens, gen_names, src_label, stem, t0)
+        s = _run_static(cfg, bench, gens, gen_names, src_label, stem, t0)
+        s.warnings = [w for w in [beyond, *s.warnings] if w]
+        return s
     run_hash, deriver_hash = config_hash(cfg.identity()), config_hash(cfg.deriver_identity())
     ctx = Context(bench.records, gens, cfg.seed)
     derivers, units = judge_units(ctx, list(cfg.conditions), run_hash, deriver_hash)
     summary = RunSummary(cfg.name, run_hash, n_units=len(units) + len(derivers), dry_run=cfg.dry_run)
+    summary.warnings = [beyond] if beyond else []
 
     def meta_of(store_id: str | None) -> dict[str, Any]:
         """Return the run's meta for a store id."""
@@ -1403,7 +1507,7 @@ def run_judge(cfg: RunConfig) -> RunSummary:
             summary.table = _summary_table(units, existing, rows, answered)
             outcomes = _merge_judge(units, rows)
             ok_scores = [o["scores"] for o in outcomes.values() if o["status"] == P.OK]
-            summary.warnings = [w for w in [one_value_warning(ok_scores)] if w]
+            summary.warnings = [w for w in [beyond, one_value_warning(ok_scores)] if w]
             if cfg.export and not summary.export_skipped:
                 meta = {**meta_of(summary.store_id), "statuses": summary.statuses, "warnings": summary.warnings}
                 meta["budget"] = summary.budget  # the run's budget and prices in force (recorded in its store)

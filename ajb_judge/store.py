@@ -210,6 +210,32 @@ def _check_integrity(conn: sqlite3.Connection, path: Path) -> None:
         raise _damaged(path, "; ".join(problems))
 
 
+def ok_replies_in(path: Path | str, run_hash: str, request_hashes: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Return {request hash: ok row} of a run's ok replies in another store, read-only (no lock, nothing written).
+
+    The file is opened with SQLite's ``mode=ro``: the store's own runner may be writing it (WAL
+    readers never block it), and a reply read here is a committed one. Raises sqlite3.Error when
+    the file is not a readable store.
+    """
+    hs = list(dict.fromkeys(request_hashes))
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+    try:
+        out: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(hs), 500):
+            chunk = hs[i : i + 500]
+            q = (
+                f"SELECT {', '.join(COLUMNS)} FROM results WHERE run_hash=? AND status='ok' "
+                f"AND request_hash IN ({','.join('?' for _ in chunk)})"
+            )
+            for tup in conn.execute(q, [run_hash, *chunk]):
+                d = dict(zip(COLUMNS, tup, strict=True))
+                d["parsed"] = json.loads(d["parsed"]) if d["parsed"] else None
+                out.setdefault(d["request_hash"], d)
+        return out
+    finally:
+        conn.close()
+
+
 class Store:
     """The verdict store (one SQLite file; safe to reopen after any crash)."""
 

@@ -35,6 +35,9 @@ Behaviour is chosen by the request's model name (a ``+``-separated list of modes
   echocut     400 whose message echoes the Authorization header's value minus its first 7 characters
               (a proxy that strips "Bearer "; from "Basic <base64>" it leaves the base64 less one character)
   echocutreply a good reply whose reasoning_content quotes that cut Authorization value
+  echo500b64  500 whose message carries a base64 trace of the request's headers: base64 of
+              "<0-2 filler bytes>Authorization: Bearer <key>; ..." (the key at each of base64's three
+              alignments across prompts; standard alphabet, or URL-safe for a third of the prompts)
 A request's ``n`` (choices) is honoured: n copies of the answer, billed n times (as providers bill),
 and a numeric-string cap ("8000") is read as the number, as vLLM-style servers coerce it.
 Billing: every 200 answer is billed when the server decides it (before any latency or hang, so a
@@ -53,6 +56,7 @@ and model) to ``log_path`` when given, so tests can count re-paid calls. Run in-
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import re
@@ -225,6 +229,11 @@ def make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
             cut = self.headers.get("Authorization", "")[7:]
             if "echocut" in modes:
                 return err(400, f"Bad request from client {cut}")
+            if "echo500b64" in modes:
+                pad, urlsafe = "x" * (int(mhash, 16) % 3), int(mhash, 16) % 9 >= 6
+                trace = f"{pad}Authorization: {self.headers.get('Authorization', '')}; trace-id={mhash}".encode()
+                enc = (base64.urlsafe_b64encode if urlsafe else base64.b64encode)(trace).decode()
+                return err(500, f"upstream failed; request trace {enc}", "server_error")
             if "echo400" in modes:
                 return err(400, f"Invalid request (auth={token}, url=https://admin:hunter2secret@proxy.local/v1)")
             if "auth" in modes:
