@@ -37,6 +37,7 @@ ENV_PACKAGES: list[str] = [
     "aiohttp",
     "tenacity",
     "filelock",
+    "duckdb",
     "tqdm",
 ]
 LOCK_FILE: Path = paths.REPO_ROOT / "requirements.lock"
