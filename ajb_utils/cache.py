@@ -28,7 +28,6 @@ builds again.
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import json
 import logging
@@ -36,7 +35,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -59,19 +58,6 @@ RECORD_FRAMES = ("records", "generations", "verdicts")  # the frames with a row 
 BENCH_DIR = "bench"
 DIGEST = "sha256"  # the hash of every content key; it names the memo file, so a memo of another hash is never read
 DIGESTS_FILE = f"file_digests.{DIGEST}.json"
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a load builds or decodes millions of acyclic objects,
-    and each collection would walk them all); restore its state afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def cache_root() -> Path:
@@ -370,13 +356,12 @@ def read_build(
     if meta is None:
         raise FileNotFoundError(f"{folder} holds no complete build")
     drop = drop or {}
-    with gc_paused():  # the call lists' millions of objects, made at once
-        frames = {
-            name: read_frame(
-                folder, name, meta["layouts"][name], drop.get(name, ()), ids if name in RECORD_FRAMES else None
-            )
-            for name in FRAMES
-        }
+    frames = {
+        name: read_frame(
+            folder, name, meta["layouts"][name], drop.get(name, ()), ids if name in RECORD_FRAMES else None
+        )
+        for name in FRAMES
+    }
     return frames, meta
 
 

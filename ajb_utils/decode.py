@@ -55,8 +55,9 @@ def unknown_conditions(values: dict[str, Any]) -> list[str]:
     return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
 
 
-def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns) -> None:
-    """Append the JSON objects of a file's lines (`data`) to `rows`, its bad lines to `found`."""
+def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns, fields: tuple[str, ...] | None) -> None:
+    """Append the JSON objects of a file's lines (`data`) to `rows` (only their `fields` when
+    given), its bad lines to `found`."""
     lines = data.split(b"\n")
     last = len(lines)
     for i, line in enumerate(lines, 1):
@@ -70,32 +71,36 @@ def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns) -> No
             found["bad"].append(why)
             found["cut"] = found["cut"] or ((str(source), why) if i == last else None)
             continue
-        _append(row, f"{source}: line {i}", rows, found)
+        _append(row, f"{source}: line {i}", rows, found, fields)
 
 
-def _append(row: Any, where: str, rows: list[Any], found: Columns) -> None:
-    """Append a decoded row to `rows` when an object, else say so in `found`."""
+def _append(row: Any, where: str, rows: list[Any], found: Columns, fields: tuple[str, ...] | None) -> None:
+    """Append a decoded row (only its `fields` when given) to `rows` when an object, else say so
+    in `found`."""
     if found["head"] is None:
         found["head"] = row if isinstance(row, dict) else {}
     if isinstance(row, dict):
-        rows.append(row)
+        rows.append(row if fields is None else {f: row[f] for f in fields if f in row})
     else:
         found["bad"].append(f"{where}: not an object")
 
 
-def decode_rows(sources: list[Source], read: dict[Path, bytes] | None = None) -> tuple[list[dict[str, Any]], Columns]:
-    """Return (the rows of JSON-lines files or of Python rows, what else the read found: `bad`
-    the malformed lines' reasons, `cut` (file, reason) of a line the file ends inside or None,
-    `head` the first row); a file's bytes from `read` when there."""
+def decode_rows(
+    sources: list[Source], read: dict[Path, bytes] | None = None, fields: tuple[str, ...] | None = None
+) -> tuple[list[dict[str, Any]], Columns]:
+    """Return (the rows of JSON-lines files or of Python rows, only their `fields` when given (the
+    rest let go line by line), what else the read found: `bad` the malformed lines' reasons, `cut`
+    (file, reason) of a line the file ends inside or None, `head` the first row); a file's bytes
+    from `read` when there."""
     rows: list[Any] = []
     found: Columns = {"bad": [], "cut": None, "head": None}
     for source in sources:
         if isinstance(source, Path):
             data = read[source] if read and source in read else cache.read_input(source)
-            _line_rows(source, data, rows, found)
+            _line_rows(source, data, rows, found, fields)
         else:
             for i, row in enumerate(source, 1):
-                _append(row, f"line {i}", rows, found)
+                _append(row, f"line {i}", rows, found, fields)
     found["head"] = found["head"] or {}
     return rows, found
 
@@ -316,7 +321,7 @@ def row_columns(sources: list[Source], fields: tuple[str, ...]) -> Columns:
         fast = _arrow_generator_columns(next(iter(read.values())))
         if fast is not None:
             return fast
-    rows, out = decode_rows(sources, read)
+    rows, out = decode_rows(sources, read, fields)
     del out["head"]
     for f in fields:
         values = [r.get(f, _ABSENT) for r in rows]

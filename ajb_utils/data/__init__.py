@@ -39,7 +39,6 @@ from ajb_utils.data.build import (
     judge_verdicts,
     kept_notes,
     notes_column,
-    release_memory,
     score_generations,
     tidy_verdicts,
 )
@@ -290,32 +289,30 @@ def read_bench(
     chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
     orders = _orders(generator_runs)
     read = functools.partial(read_config, src, card, revision=revision, engine=engine, messages=messages)
-    with bench_cache.gc_paused():
-        records = build_records(read(schema.MAIN_CONFIG), excl)
-        messages += generator_messages
-        frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
-        for run in generator_runs:  # made with `python -m ajb_judge generate`
-            raw = noted(run.name, read_files([run.path], "generator"), messages)
-            frames.append(build_generations(raw, run.name, records, excl, messages))
-            messages.append(f"loaded generator run {run.name!r}")
-        generations = categorize(score_generations(frames, records), orders)
-        del frames
-        release_memory()  # the scorer's call tables
-        messages += judge_messages
-        index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
-        judges_tbl, tidy = _verdicts(
-            wanted,
-            res.judge_runs,
-            read,
-            index,
-            records,
-            orders,
-            excl,
-            messages,
-            justifications,
-            src.label,
-            card.synthetic,
-        )
+    records = build_records(read(schema.MAIN_CONFIG), excl)
+    messages += generator_messages
+    frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
+    for run in generator_runs:  # made with `python -m ajb_judge generate`
+        raw = noted(run.name, read_files([run.path], "generator"), messages)
+        frames.append(build_generations(raw, run.name, records, excl, messages))
+        messages.append(f"loaded generator run {run.name!r}")
+    generations = categorize(score_generations(frames, records), orders)
+    del frames
+    messages += judge_messages
+    index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
+    judges_tbl, tidy = _verdicts(
+        wanted,
+        res.judge_runs,
+        read,
+        index,
+        records,
+        orders,
+        excl,
+        messages,
+        justifications,
+        src.label,
+        card.synthetic,
+    )
     return Bench(
         records=records,
         generations=generations,
@@ -359,7 +356,6 @@ def _verdicts(
             notes += [kept_notes(raw, at)] if justifications else []
             judge_rows.append(_judge_row(name, run, frame, label, synthetic))
         del raw
-        release_memory()
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
     if justifications:  # before `judge`, as `build_verdicts` places it
