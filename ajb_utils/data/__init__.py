@@ -131,14 +131,17 @@ class Resolved:
         return runs if self.src.is_local else runs | {"location": self.src.location, "commit": self.revision}
 
 
-def _missing(root: Path, card: Card, runs: list[Run], wanted: RunsArg) -> str | None:
-    """Return one line naming a file the card names that the mirror lacks (a config's data file, or
-    a run the load would read) and what to do; None when every such file is there."""
+def _missing(root: Path, card: Card, wanted: RunsArg) -> str | None:
+    """Return one line naming a file the card names that the mirror lacks and the load would read
+    (a released config's data file, or a run `wanted` selects), and what to do; None if none."""
+    released = {schema.MAIN_CONFIG, *schema.GENERATORS, *schema.JUDGES}
     for config, rels in card.files.items():
         for rel in (r for r in rels if not (root / r).is_file()):
-            if not rel.startswith("runs/"):
+            if config in released and not rel.startswith("runs/"):
                 return f"{root}: README.md names {rel} (config {config!r}) but the file is missing: download it again"
-            if wanted in ("shipped", "auto") or (isinstance(wanted, list) and config in wanted):
+            if rel.startswith("runs/") and (
+                wanted in ("shipped", "auto") or (isinstance(wanted, list) and config in wanted)
+            ):
                 return (
                     f"{root}: README.md lists the run {config!r} ({rel}) but runs/ lacks it: copy the run "
                     "into runs/ (or download the source again)"
@@ -161,7 +164,7 @@ def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved
     files = {f"runs/{r.name}": r.path for r in [*judge_runs, *generator_runs]}
     if src.is_local:
         root = Path(src.location)
-        if (missing := _missing(root, card, judge_runs + generator_runs, runs)) is not None:
+        if (missing := _missing(root, card, runs)) is not None:
             raise BenchDataError(missing)
         files |= {rel: root / rel for rel in ["README.md", *(f for ps in card.files.values() for f in ps)]}
     label = label_with_runs(src.label, runs, judge_runs + generator_runs)
