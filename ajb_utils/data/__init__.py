@@ -159,15 +159,15 @@ def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved
         requested, revision = revision, hub_commit(src.location, revision)
         messages.append(f"hub revision {requested or 'main'} = commit {revision}")
     card = read_card(src, revision)
+    if src.is_local and (missing := _missing(Path(src.location), card, runs)) is not None:
+        raise BenchDataError(missing)
     judge_runs = select_runs(src, runs, "", messages)
     generator_runs = select_runs(src, runs, "generators", messages)
+    label = label_with_runs(src.label, runs, judge_runs + generator_runs)
     files = {f"runs/{r.name}": r.path for r in [*judge_runs, *generator_runs]}
     if src.is_local:
-        root = Path(src.location)
-        if (missing := _missing(root, card, runs)) is not None:
-            raise BenchDataError(missing)
-        files |= {rel: root / rel for rel in ["README.md", *(f for ps in card.files.values() for f in ps)]}
-    label = label_with_runs(src.label, runs, judge_runs + generator_runs)
+        rels = ["README.md", *(f for ps in card.files.values() for f in ps)]
+        files |= {rel: Path(src.location) / rel for rel in rels}
     return Resolved(str(source), src, revision, card, judge_runs, generator_runs, files, label, messages)
 
 
