@@ -123,3 +123,20 @@ def test_a_hub_load_asks_the_commit_once(monkeypatch):
     with pytest.raises(RuntimeError, match="stop after"):
         data_mod.build_bench("hf", runs=None)
     assert read == ["a" * 40] and calls["resolve_source"] == 1
+
+
+def _converted(bench) -> dict[str, str]:
+    """Return {config: message} of the configs the load says it converted to the released layout."""
+    said = [m for m in bench.messages if "converted line by line" in m]
+    return {m.split("'")[1]: m for m in said}
+
+
+def test_a_file_not_in_the_released_layout_says_it_was_converted_and_why(tmp_path):
+    """The conversion step says which config it converted and why (what Arrow's reader of the
+    released layout met); a config in the released layout is read as it is, without a word."""
+    strings = _converted(load_bench(write_mini_repo(tmp_path / "s", "string"), runs=None, cache=False))
+    assert set(strings) == {"gpt5_4", "judge_gpt_5_4"}
+    assert all("Arrow's JSON reader" in m and "\n" not in m for m in strings.values())
+    sample = _converted(load_bench("sample", runs=None, cache=False))
+    assert set(sample) == {"smollm3_3b"}  # its one text output (the authors' </think> rule)
+    assert "changed from array to string" in sample["smollm3_3b"]
