@@ -225,6 +225,19 @@ def bench_key(parts: dict[str, Any]) -> str:
     return digest(json.dumps(full, sort_keys=True).encode())
 
 
+def build_key(parts: dict[str, Any], files: dict[str, Path], loader: ModuleType, read: bool) -> str | None:
+    """Return the key of a build: its parts, its input files' content (`file_digests`; a run's file
+    hashed when its digest is not known, the source's files only when `read`: else None) and the
+    code of the `loader` module and every ajb_utils module it reaches."""
+    runs = {name: path for name, path in files.items() if name.startswith("runs/")}  # small, rewritten by the runner
+    digests = file_digests([p for n, p in files.items() if n not in runs], read=read)
+    if digests is None:
+        return None
+    digests |= file_digests(runs.values())
+    inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
+    return bench_key({**parts, "inputs": inputs, "loader": code_fingerprint(loader)})
+
+
 def datasets_cache_dir(root: Path, files: Iterable[Path]) -> Path:
     """Return the `datasets` cache folder for a local config: keyed by its files' content (named
     by their place under the source's `root`)."""

@@ -50,6 +50,7 @@ from ajb_utils.data.source import (
     Card,
     Source,
     hub_commit,
+    missing_file,
     planted_effects,
     probe_hub,
     read_card,
@@ -131,24 +132,6 @@ class Resolved:
         return runs if self.src.is_local else runs | {"location": self.src.location, "commit": self.revision}
 
 
-def _missing(root: Path, card: Card, wanted: RunsArg) -> str | None:
-    """Return one line naming a file the card names that the mirror lacks and the load would read
-    (a released config's data file, or a run `wanted` selects), and what to do; None if none."""
-    released = {schema.MAIN_CONFIG, *schema.GENERATORS, *schema.JUDGES}
-    for config, rels in card.files.items():
-        for rel in (r for r in rels if not (root / r).is_file()):
-            if config in released and not rel.startswith("runs/"):
-                return f"{root}: README.md names {rel} (config {config!r}) but the file is missing: download it again"
-            if rel.startswith("runs/") and (
-                wanted in ("shipped", "auto") or (isinstance(wanted, list) and config in wanted)
-            ):
-                return (
-                    f"{root}: README.md lists the run {config!r} ({rel}) but runs/ lacks it: copy the run "
-                    "into runs/ (or download the source again)"
-                )
-    return None
-
-
 def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved:
     """Return the source resolved once: the hub commit asked (HubUnavailable, one line, offline),
     the card read, the runs selected, every input file found (a missing one is a one-line
@@ -159,7 +142,7 @@ def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved
         requested, revision = revision, hub_commit(src.location, revision)
         messages.append(f"hub revision {requested or 'main'} = commit {revision}")
     card = read_card(src, revision)
-    if src.is_local and (missing := _missing(Path(src.location), card, runs)) is not None:
+    if src.is_local and (missing := missing_file(Path(src.location), card, runs)) is not None:
         raise BenchDataError(missing)
     judge_runs = select_runs(src, runs, "", messages)
     generator_runs = select_runs(src, runs, "generators", messages)
@@ -171,21 +154,6 @@ def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved
     return Resolved(str(source), src, revision, card, judge_runs, generator_runs, files, label, messages)
 
 
-def _key(parts: dict[str, Any], files: dict[str, Path], read: bool) -> str | None:
-    """Return the key of a build: its parts, its input files' content (`file_digests`; a run's file
-    hashed when its digest is not known, the source's files only when `read`: else None) and the
-    loader's code."""
-    runs = {name: path for name, path in files.items() if name.startswith("runs/")}  # small, rewritten by the runner
-    digests = bench_cache.file_digests([p for n, p in files.items() if n not in runs], read=read)
-    if digests is None:
-        return None
-    digests |= bench_cache.file_digests(runs.values())
-    inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
-    return bench_cache.bench_key(
-        {**parts, "inputs": inputs, "loader": bench_cache.code_fingerprint(sys.modules[__name__])}
-    )
-
-
 def _built(
     res: Resolved, generators: list[str] | None, judges: list[str] | None, runs: RunsArg, engine: str | None
 ) -> Path:
@@ -195,14 +163,14 @@ def _built(
     engine = _engine(engine)
     args = {"generators": generators, "judges": judges, "revision": res.revision}
     parts = {**res.named(), "args": {**args, "runs": runs, "engine": engine}}
-    key = _key(parts, res.files, read=False)
+    key = bench_cache.build_key(parts, res.files, sys.modules[__name__], read=False)
     if key is not None and bench_cache.build_meta(bench_cache.build_dir(key)) is not None:
         return bench_cache.build_dir(key)
     before = bench_cache.signatures(res.files.values())
     bench = read_bench(res, generators, judges, engine, justifications=True)
     if bench_cache.signatures(res.files.values()) != before:
         raise BenchDataError(f"{res.given}: a data file changed while it was read; run again when it is complete")
-    folder = bench_cache.build_dir(str(_key(parts, res.files, read=True)))
+    folder = bench_cache.build_dir(str(bench_cache.build_key(parts, res.files, sys.modules[__name__], read=True)))
     if bench_cache.build_meta(folder) is None:
         meta = {"location": res.src.location, "args": parts["args"], "revision": bench.revision}
         meta |= {"synthetic": bench.synthetic, "messages": bench.messages}
