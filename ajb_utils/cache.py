@@ -28,7 +28,6 @@ builds again.
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import json
 import logging
@@ -36,7 +35,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -59,19 +58,6 @@ RECORD_FRAMES = ("records", "generations", "verdicts")  # the frames with a row 
 BENCH_DIR = "bench"
 DIGEST = "sha256"  # the hash of every content key; it names the memo file, so a memo of another hash is never read
 DIGESTS_FILE = f"file_digests.{DIGEST}.json"
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a load builds or decodes millions of acyclic objects,
-    and each collection would walk them all); restore its state afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def cache_root() -> Path:
@@ -239,6 +225,19 @@ def bench_key(parts: dict[str, Any]) -> str:
     return digest(json.dumps(full, sort_keys=True).encode())
 
 
+def build_key(parts: dict[str, Any], files: dict[str, Path], loader: ModuleType, read: bool) -> str | None:
+    """Return the key of a build: its parts, its input files' content (`file_digests`; a run's file
+    hashed when its digest is not known, the source's files only when `read`: else None) and the
+    code of the `loader` module and every ajb_utils module it reaches."""
+    runs = {name: path for name, path in files.items() if name.startswith("runs/")}  # small, rewritten by the runner
+    digests = file_digests([p for n, p in files.items() if n not in runs], read=read)
+    if digests is None:
+        return None
+    digests |= file_digests(runs.values())
+    inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
+    return bench_key({**parts, "inputs": inputs, "loader": code_fingerprint(loader)})
+
+
 def datasets_cache_dir(root: Path, files: Iterable[Path]) -> Path:
     """Return the `datasets` cache folder for a local config: keyed by its files' content (named
     by their place under the source's `root`)."""
@@ -370,13 +369,12 @@ def read_build(
     if meta is None:
         raise FileNotFoundError(f"{folder} holds no complete build")
     drop = drop or {}
-    with gc_paused():  # the call lists' millions of objects, made at once
-        frames = {
-            name: read_frame(
-                folder, name, meta["layouts"][name], drop.get(name, ()), ids if name in RECORD_FRAMES else None
-            )
-            for name in FRAMES
-        }
+    frames = {
+        name: read_frame(
+            folder, name, meta["layouts"][name], drop.get(name, ()), ids if name in RECORD_FRAMES else None
+        )
+        for name in FRAMES
+    }
     return frames, meta
 
 

@@ -8,7 +8,9 @@ Loose judge rows (blocks as JSON text, other metric spellings, a verdict spelt `
 `score`, numbers as text) are put in the released layout row by row and made the same Arrow
 table, whose columns are taken one way (`judge_columns`). A malformed line (or one that is not an object; NaN and Infinity are
 not JSON) is counted in `bad` with its file and line, a cut last line in `cut`, whatever the
-config. Every file is read once (`ajb_utils.cache.read_input`, which keeps its content digest).
+config. A judge or generator file that is converted so says why (`converted`: what Arrow's reader
+of the released layout met). Every file is read once (`ajb_utils.cache.read_input`, which keeps its
+content digest).
 """
 
 from __future__ import annotations
@@ -55,8 +57,9 @@ def unknown_conditions(values: dict[str, Any]) -> list[str]:
     return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
 
 
-def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns) -> None:
-    """Append the JSON objects of a file's lines (`data`) to `rows`, its bad lines to `found`."""
+def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns, fields: tuple[str, ...] | None) -> None:
+    """Append the JSON objects of a file's lines (`data`) to `rows` (only their `fields` when
+    given), its bad lines to `found`."""
     lines = data.split(b"\n")
     last = len(lines)
     for i, line in enumerate(lines, 1):
@@ -70,32 +73,36 @@ def _line_rows(source: Path, data: bytes, rows: list[Any], found: Columns) -> No
             found["bad"].append(why)
             found["cut"] = found["cut"] or ((str(source), why) if i == last else None)
             continue
-        _append(row, f"{source}: line {i}", rows, found)
+        _append(row, f"{source}: line {i}", rows, found, fields)
 
 
-def _append(row: Any, where: str, rows: list[Any], found: Columns) -> None:
-    """Append a decoded row to `rows` when an object, else say so in `found`."""
+def _append(row: Any, where: str, rows: list[Any], found: Columns, fields: tuple[str, ...] | None) -> None:
+    """Append a decoded row (only its `fields` when given) to `rows` when an object, else say so
+    in `found`."""
     if found["head"] is None:
         found["head"] = row if isinstance(row, dict) else {}
     if isinstance(row, dict):
-        rows.append(row)
+        rows.append(row if fields is None else {f: row[f] for f in fields if f in row})
     else:
         found["bad"].append(f"{where}: not an object")
 
 
-def decode_rows(sources: list[Source], read: dict[Path, bytes] | None = None) -> tuple[list[dict[str, Any]], Columns]:
-    """Return (the rows of JSON-lines files or of Python rows, what else the read found: `bad`
-    the malformed lines' reasons, `cut` (file, reason) of a line the file ends inside or None,
-    `head` the first row); a file's bytes from `read` when there."""
+def decode_rows(
+    sources: list[Source], read: dict[Path, bytes] | None = None, fields: tuple[str, ...] | None = None
+) -> tuple[list[dict[str, Any]], Columns]:
+    """Return (the rows of JSON-lines files or of Python rows, only their `fields` when given (the
+    rest let go line by line), what else the read found: `bad` the malformed lines' reasons, `cut`
+    (file, reason) of a line the file ends inside or None, `head` the first row); a file's bytes
+    from `read` when there."""
     rows: list[Any] = []
     found: Columns = {"bad": [], "cut": None, "head": None}
     for source in sources:
         if isinstance(source, Path):
             data = read[source] if read and source in read else cache.read_input(source)
-            _line_rows(source, data, rows, found)
+            _line_rows(source, data, rows, found, fields)
         else:
             for i, row in enumerate(source, 1):
-                _append(row, f"line {i}", rows, found)
+                _append(row, f"line {i}", rows, found, fields)
     found["head"] = found["head"] or {}
     return rows, found
 
@@ -173,37 +180,44 @@ def _arrow_schema(conditions: tuple[str, ...]) -> Any:
     return pa.schema([pa.field(k, pa.string()) for k in NAMES] + [pa.field(c, block) for c in conditions])
 
 
-def _released_layout(table: Any, lines: int) -> bool:
-    """Return True when an Arrow-read judge table holds what the strict layout takes: one row a
-    line, names given in every row, no block key beyond the metrics and the overall score, and
-    no metric spelt with `accuracy` or `score`."""
-    if table.num_rows != lines or any(table.column(k).null_count for k in NAMES):
-        return False
+def _not_released(table: Any, lines: int) -> str | None:
+    """Return why an Arrow-read judge table is not the released layout exactly (None if it is):
+    not one row a line, a row without its names, a block key beyond the metrics and the overall
+    score, or a metric's verdict spelt `accuracy` or `score`."""
+    if table.num_rows != lines:
+        return f"{table.num_rows} rows for {lines} lines"
+    if any(table.column(k).null_count for k in NAMES):
+        return "a row without id, generator or difficulty"
     allowed = {*schema.METRICS, "overall_alignment_pct"}
     for cond in (c for c in schema.CONDITIONS if c in table.column_names):
         block = table.schema.field(cond).type
         if {f.name for f in block} - allowed:
-            return False
+            return f"{cond} has key(s) {sorted({f.name for f in block} - allowed)}"
         if any({"accuracy", "score"} & {f.name for f in block.field(m).type} for m in schema.METRICS):
-            return False
-    return True
+            return f"a verdict of {cond} spelt 'accuracy' or 'score'"
+    return None
 
 
-def _arrow_table(data: bytes, conditions: tuple[str, ...]) -> Any:
-    """Return a judge config's bytes read by Arrow's JSON reader (in C) with the schema of
-    these conditions (None if Arrow rejects them); read again with every known condition when
-    another one turns up (each condition absent from the schema costs nothing per row)."""
+def _arrow_table(data: bytes, conditions: tuple[str, ...]) -> tuple[Any, str | None]:
+    """Return (a judge config's bytes read by Arrow's JSON reader (in C) with the schema of these
+    conditions, or None with what Arrow said); read again with every known condition when another
+    one turns up (each condition absent from the schema costs nothing per row)."""
     import pyarrow as pa
     import pyarrow.json as pj
 
     options = pj.ParseOptions(explicit_schema=_arrow_schema(conditions), unexpected_field_behavior="infer")
     try:
         table = pj.read_json(pa.BufferReader(data), parse_options=options)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        return None, _arrow_said(exc)
     if set(schema.CONDITIONS) & set(table.column_names) - set(conditions):
         return _arrow_table(data, tuple(schema.CONDITIONS))
-    return table
+    return table, None
+
+
+def _arrow_said(exc: BaseException) -> str:
+    """Return the first line of what Arrow's JSON reader said when it rejected a file."""
+    return "Arrow's JSON reader: " + (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
 
 
 def _columns(table: Any, justifications: bool) -> Columns:
@@ -263,26 +277,32 @@ def judge_columns(sources: list[Source], justifications: bool = False) -> Column
     JSON reader (`_arrow_table`); any other rows are put in that layout line by line
     (`_loose_table`), and both give their columns one way (`_columns`)."""
     read = {s: cache.read_input(s) for s in sources if isinstance(s, Path)}
+    why = None
     if len(read) == len(sources):
         data = b"".join(read.values())
         head = _head(data)
-        table = _arrow_table(data, tuple(c for c in schema.CONDITIONS if c in head))
+        table, why = _arrow_table(data, tuple(c for c in schema.CONDITIONS if c in head))
         lines = data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
         del data
         # not the released layout exactly (a malformed or cut line, another encoding or spelling,
         # NaN or Infinity, which Arrow reads and JSON has not): the line-by-line pass decides
-        if table is not None and _released_layout(table, lines) and not any(map(_not_finite, table.columns)):
+        why = why or _not_released(table, lines)
+        if why is None and any(map(_not_finite, table.columns)):
+            why = "NaN or Infinity, which are not JSON"
+        if why is None:
             return {**_columns(table, justifications), "bad": [], "cut": None, "unknown": unknown_conditions(head)}
     rows, found = decode_rows(sources, read)
     found["unknown"] = unknown_conditions(found.pop("head"))
+    found["converted"] = why
     return {**_columns(_loose_table(rows), justifications), **found}
 
 
-def _arrow_generator_columns(data: bytes) -> Columns | None:
-    """Return a generator config's bytes as `row_columns` gives them, read by Arrow's JSON
-    reader with the released layout as its schema (the fields it does not read skipped in C);
-    None unless every field is in some row and every call is OpenAI-style with its arguments as
-    text. (A null and an absent field are one to Arrow, and to the frames: both missing.)"""
+def _arrow_generator_columns(data: bytes) -> tuple[Columns | None, str | None]:
+    """Return (a generator config's bytes as `row_columns` gives them, read by Arrow's JSON reader
+    with the released layout as its schema (the fields it does not read skipped in C), None with
+    why when they are not that layout: every field in some row, every call OpenAI-style with its
+    arguments as text, a row a line). (A null and an absent field are one to Arrow, and to the
+    frames: both missing.)"""
     import pyarrow as pa
     import pyarrow.json as pj
 
@@ -292,18 +312,21 @@ def _arrow_generator_columns(data: bytes) -> Columns | None:
     calls = pa.field("generated_tool_calls", pa.list_(pa.struct([pa.field("function", function)])))
     layout = pa.schema([*texts, calls, *scores])
     options = pj.ParseOptions(explicit_schema=layout, unexpected_field_behavior="ignore")
-    if b"NaN" in data or b"Infinity" in data or set(layout.names) != set(GENERATOR_FIELDS):
-        return None
+    if b"NaN" in data or b"Infinity" in data:
+        return None, "NaN or Infinity, which are not JSON"
     try:
         table = pj.read_json(pa.BufferReader(data), parse_options=options)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        return None, _arrow_said(exc)
     items = table.column("generated_tool_calls").combine_chunks().flatten().flatten()[0].flatten()
-    if any(c.null_count == len(c) for c in table.columns) or any(c.null_count for c in items):
-        return None
-    if table.num_rows != data.count(b"\n") + (not data.endswith(b"\n") and bool(data)):
-        return None
-    return {f: table.column(f).to_pylist() for f in GENERATOR_FIELDS} | {"bad": [], "cut": None}
+    if any(c.null_count == len(c) for c in table.columns):
+        return None, f"no row has {[n for n, c in zip(table.column_names, table.columns) if c.null_count == len(c)]}"
+    if any(c.null_count for c in items):
+        return None, "a call without a name or arguments as text (a flat call, or arguments as an object)"
+    lines = data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
+    if table.num_rows != lines:
+        return None, f"{table.num_rows} rows for {lines} lines"
+    return {f: table.column(f).to_pylist() for f in GENERATOR_FIELDS} | {"bad": [], "cut": None}, None
 
 
 def row_columns(sources: list[Source], fields: tuple[str, ...]) -> Columns:
@@ -312,12 +335,14 @@ def row_columns(sources: list[Source], fields: tuple[str, ...]) -> Columns:
     (`decode_rows`). A generator file in the released layout is read by Arrow
     (`_arrow_generator_columns`)."""
     read = {s: cache.read_input(s) for s in sources if isinstance(s, Path)}
+    why = None  # the `main` config is always read line by line
     if fields == GENERATOR_FIELDS and len(read) == len(sources) == 1:
-        fast = _arrow_generator_columns(next(iter(read.values())))
-        if fast is not None:
-            return fast
-    rows, out = decode_rows(sources, read)
+        columns, why = _arrow_generator_columns(next(iter(read.values())))
+        if columns is not None:
+            return columns
+    rows, out = decode_rows(sources, read, fields)
     del out["head"]
+    out["converted"] = why
     for f in fields:
         values = [r.get(f, _ABSENT) for r in rows]
         if values.count(_ABSENT) < len(values):

@@ -65,15 +65,11 @@ def compare_sample(generator: subprocess.Popen, out: Path) -> list[str]:
 def build(source: str, revision: str | None) -> int:
     """Build the bench of `source` at `revision` once (`build_bench`: the tidy frames written to a folder
     named by the input digests, which the notebooks then read), print what it found (`report_bench`, from
-    a read without the call lists) and return that status; the memory the read freed goes back to the
-    system before the kernels start."""
+    a read without the call lists) and return that status."""
     from ajb_utils.data import build_bench, load_bench
-    from ajb_utils.data.build import release_memory
 
     print(f"  built: {rn.shown(build_bench(source, revision=revision))}/")
-    status = report_bench(load_bench(source, revision=revision, calls=False))
-    release_memory()
-    return status
+    return report_bench(load_bench(source, revision=revision, calls=False))
 
 
 def report_bench(bench) -> int:

@@ -390,11 +390,12 @@ def test_a_hub_build_reads_the_commit_its_key_names(monkeypatch):
     monkeypatch.setattr(data_mod, "hub_commit", lambda repo, revision=None, **kw: next(answers))
     asked: list[str | None] = []
 
-    def read_bench(source, generators, judges, revision, *args, **kwargs):
+    def read_bench(res, *args, **kwargs):
         """Record the revision the build reads, then stop."""
-        asked.append(revision)
+        asked.append(res.revision)
         raise RuntimeError("stop after the read is asked")
 
+    monkeypatch.setattr(data_mod, "read_card", lambda src, revision: data_mod.Card({}))
     monkeypatch.setattr(data_mod, "read_bench", read_bench)
     with pytest.raises(RuntimeError, match="stop after"):
         data_mod.build_bench("hf", runs=None)

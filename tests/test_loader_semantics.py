@@ -574,7 +574,7 @@ def test_a_released_generator_file_read_by_arrow_gives_the_generations_of_its_ro
     ]
     path = tmp_path / "gen.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert decode._arrow_generator_columns(path.read_bytes()) is not None  # the Arrow path is the one taken
+    assert decode._arrow_generator_columns(path.read_bytes())[0] is not None  # the Arrow path is the one taken
     records = pd.DataFrame({"id": [f"r{i}" for i in range(5)], "dag_type": pd.Categorical(["linear"] * 5)})
     out = []
     for raw in (read_files([path], "generator"), read_files([frame_rows(pd.DataFrame(rows))], "generator")):
@@ -585,7 +585,7 @@ def test_a_released_generator_file_read_by_arrow_gives_the_generations_of_its_ro
     assert out[0][2] == out[1][2] and len(out[0][1]) == 3  # null, absent and empty plans left out
     flat = _released_generation(5, generated_tool_calls=[{"name": "g", "arguments": "{}"}])
     path.write_text(path.read_text() + json.dumps(flat) + "\n")
-    assert decode._arrow_generator_columns(path.read_bytes()) is None  # a flat call: line by line
+    assert decode._arrow_generator_columns(path.read_bytes())[0] is None  # a flat call: line by line
 
 
 def test_snap_verdicts_equals_the_nearest_label_rule():

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,6 @@ from ajb_utils.data.build import (
     judge_verdicts,
     kept_notes,
     notes_column,
-    release_memory,
     score_generations,
     tidy_verdicts,
 )
@@ -47,7 +47,10 @@ from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_fram
 from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
     HUB_TIMEOUT,
+    Card,
+    Source,
     hub_commit,
+    missing_file,
     planted_effects,
     probe_hub,
     read_card,
@@ -107,67 +110,72 @@ def _select(
     return [k for k in known if k in out]
 
 
-def _inputs(source: str | Path, revision: str | None, runs: RunsArg) -> tuple[str, dict[str, Any], dict[str, Path]]:
-    """Return (label, what names the source: the hub repository and commit, or nothing for a
-    local folder, the runs it would read, and its input files by their name in the key)."""
+@dataclass(frozen=True)
+class Resolved:
+    """A source resolved once, handed to the build and the read: what it is (`src`), the commit
+    every hub read is pinned to (None for a local folder), its card, the runs the load reads, its
+    input files by their name in the build's key, the label and what resolving it said."""
+
+    given: str
+    src: Source
+    revision: str | None
+    card: Card
+    judge_runs: list[Run]
+    generator_runs: list[Run]
+    files: dict[str, Path]
+    label: str
+    messages: list[str]
+
+    def named(self) -> dict[str, Any]:
+        """Return what names the source in the build's key: its runs, and the hub repo and commit."""
+        runs = {"runs": {r.name: key_meta(r) for r in [*self.judge_runs, *self.generator_runs]}}
+        return runs if self.src.is_local else runs | {"location": self.src.location, "commit": self.revision}
+
+
+def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved:
+    """Return the source resolved once: the hub commit asked (HubUnavailable, one line, offline),
+    the card read, the runs selected, every input file found (a missing one is a one-line
+    BenchDataError naming it)."""
     src = resolve_source(source)
-    found = [*select_runs(src, runs, "", []), *select_runs(src, runs, "generators", [])]
-    files = {f"runs/{r.name}": r.path for r in found}
-    named: dict[str, Any] = {"runs": {r.name: key_meta(r) for r in found}}
+    messages: list[str] = []
+    if not src.is_local:  # fails in seconds offline; pins every read below to one commit
+        requested, revision = revision, hub_commit(src.location, revision)
+        messages.append(f"hub revision {requested or 'main'} = commit {revision}")
+    card = read_card(src, revision)
+    if src.is_local and (missing := missing_file(Path(src.location), card, runs)) is not None:
+        raise BenchDataError(missing)
+    judge_runs = select_runs(src, runs, "", messages)
+    generator_runs = select_runs(src, runs, "generators", messages)
+    label = label_with_runs(src.label, runs, judge_runs + generator_runs)
+    files = {f"runs/{r.name}": r.path for r in [*judge_runs, *generator_runs]}
     if src.is_local:
-        root = Path(src.location)
-        rels = ["README.md", *(f for ps in read_card(src, revision).files.values() for f in ps)]
-        files |= {rel: root / rel for rel in rels}
-    else:  # HubUnavailable (one line) when offline
-        named |= {"location": src.location, "commit": hub_commit(src.location, revision)}
-    return label_with_runs(src.label, runs, found), named, files
-
-
-def _key(parts: dict[str, Any], files: dict[str, Path], read: bool) -> str | None:
-    """Return the key of a build: its parts, its input files' content (`file_digests`; a run's file
-    hashed when its digest is not known, the source's files only when `read`: else None) and the
-    loader's code."""
-    runs = {name: path for name, path in files.items() if name.startswith("runs/")}  # small, rewritten by the runner
-    digests = bench_cache.file_digests([p for n, p in files.items() if n not in runs], read=read)
-    if digests is None:
-        return None
-    digests |= bench_cache.file_digests(runs.values())
-    inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
-    return bench_cache.bench_key(
-        {**parts, "inputs": inputs, "loader": bench_cache.code_fingerprint(sys.modules[__name__])}
-    )
+        rels = ["README.md", *(f for ps in card.files.values() for f in ps)]
+        files |= {rel: Path(src.location) / rel for rel in rels}
+    return Resolved(str(source), src, revision, card, judge_runs, generator_runs, files, label, messages)
 
 
 def _built(
-    source: str | Path,
-    generators: list[str] | None,
-    judges: list[str] | None,
-    revision: str | None,
-    runs: RunsArg,
-    engine: str | None,
-) -> tuple[Path, str]:
-    """Return (the folder of the built bench of these inputs, the source's label): an existing
-    build when the inputs' digests are known, else the configs read once (their digests taken
-    from the bytes read) and the build written unless one of that content exists."""
+    res: Resolved, generators: list[str] | None, judges: list[str] | None, runs: RunsArg, engine: str | None
+) -> Path:
+    """Return the folder of the built bench of these inputs: an existing build when the inputs'
+    digests are known, else the configs read once (their digests taken from the bytes read) and
+    the build written unless one of that content exists."""
     engine = _engine(engine)
-    label, named, files = _inputs(source, revision, runs)
-    args = {"generators": generators, "judges": judges, "revision": named.get("commit", revision)}
-    parts = {**named, "args": {**args, "runs": runs, "engine": engine}}
-    key = _key(parts, files, read=False)
+    args = {"generators": generators, "judges": judges, "revision": res.revision}
+    parts = {**res.named(), "args": {**args, "runs": runs, "engine": engine}}
+    key = bench_cache.build_key(parts, res.files, sys.modules[__name__], read=False)
     if key is not None and bench_cache.build_meta(bench_cache.build_dir(key)) is not None:
-        return bench_cache.build_dir(key), label
-    before = bench_cache.signatures(files.values())
-    # the commit the key names, not the revision asked again: a branch that moves meanwhile cannot
-    # put another commit's files under this key
-    bench = read_bench(source, generators, judges, args["revision"], runs, engine, justifications=True)
-    if bench_cache.signatures(files.values()) != before:
-        raise BenchDataError(f"{source}: a data file changed while it was read; run again when it is complete")
-    folder = bench_cache.build_dir(str(_key(parts, files, read=True)))
+        return bench_cache.build_dir(key)
+    before = bench_cache.signatures(res.files.values())
+    bench = read_bench(res, generators, judges, engine, justifications=True)
+    if bench_cache.signatures(res.files.values()) != before:
+        raise BenchDataError(f"{res.given}: a data file changed while it was read; run again when it is complete")
+    folder = bench_cache.build_dir(str(bench_cache.build_key(parts, res.files, sys.modules[__name__], read=True)))
     if bench_cache.build_meta(folder) is None:
-        meta = {"location": resolve_source(source).location, "args": parts["args"], "revision": bench.revision}
+        meta = {"location": res.src.location, "args": parts["args"], "revision": bench.revision}
         meta |= {"synthetic": bench.synthetic, "messages": bench.messages}
         bench_cache.write_build(folder, {name: getattr(bench, name) for name in bench_cache.FRAMES}, meta)
-    return folder, label
+    return folder
 
 
 def build_bench(
@@ -181,7 +189,7 @@ def build_bench(
     """Return the folder of the built bench of `source` (tidy frames as Parquet, the judges'
     rationales included), reading the configs once to build it when no build of these inputs
     exists. Arguments as `load_bench`'s. Raises BenchDataError when an input changes while read."""
-    return _built(source, generators, judges, revision, runs, engine)[0]
+    return _built(resolve(source, revision, runs), generators, judges, runs, engine)
 
 
 def load_bench(
@@ -216,79 +224,75 @@ def load_bench(
     the ids the source does not hold. Raises BenchDataError (one line) for a source it cannot read,
     IncompleteDataError for a file cut short.
     """
+    if not cache and ids is not None:
+        raise BenchDataError("ids selects rows of the build: not with cache=False")
+    res = resolve(source, revision, runs)
     if not cache:
-        if ids is not None:
-            raise BenchDataError("ids selects rows of the build: not with cache=False")
-        return read_bench(source, generators, judges, revision, runs, _engine(engine), justifications)
-    folder, label = _built(source, generators, judges, revision, runs, engine)
+        return read_bench(res, generators, judges, _engine(engine), justifications)
+    folder = _built(res, generators, judges, runs, engine)
     drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
     drop |= {} if justifications else {"verdicts": ("justification",)}
     frames, meta = bench_cache.read_build(folder, drop, None if ids is None else [str(i) for i in ids])
     unknown = [] if ids is None else sorted(set(map(str, ids)) - set(frames["records"]["id"].astype(str)))
     if unknown:
         raise BenchDataError(f"{len(unknown)} record id(s) not in this source: {', '.join(unknown[:5])}")
-    release_memory()  # the Parquet read's buffers, freed, back to the system
-    here = resolve_source(source).location  # the build's messages name the files where they were read
+    here = res.src.location  # the build's messages name the files where they were read
     note = f"{BUILD_NOTE} ({bench_cache.BENCH_DIR}/{folder.name}); load_bench(..., cache=False) reads the files again"
     return Bench(
         **frames,
-        source=str(source),
+        source=res.given,
         revision=meta["revision"],
-        label=label,
+        label=res.label,
         synthetic=meta["synthetic"],
         messages=[*(m.replace(meta["location"], here) for m in meta["messages"]), note],
     )
 
 
 def read_bench(
-    source: str | Path,
-    generators: list[str] | None,
-    judges: list[str] | None,
-    revision: str | None,
-    runs: RunsArg,
-    engine: str,
-    justifications: bool,
+    res: Resolved, generators: list[str] | None, judges: list[str] | None, engine: str, justifications: bool
 ) -> Bench:
-    """Return the benchmark read from the source's files (no build): records, scored generations,
-    long verdicts, exclusions and judges, as `load_bench` describes."""
-    src = resolve_source(source)
-    messages: list[str] = []
-    if not src.is_local:  # fails in seconds offline; pins every read below to one commit
-        requested, revision = revision, hub_commit(src.location, revision)
-        messages.append(f"hub revision {requested or 'main'} = commit {revision}")
-    card = read_card(src, revision)
-    judge_runs = select_runs(src, runs, "", messages)
-    generator_runs = select_runs(src, runs, "generators", messages)
+    """Return the benchmark read from the resolved source's files (no build): records, scored
+    generations, long verdicts, exclusions and judges, as `load_bench` describes."""
+    src, card, revision = res.src, res.card, res.revision
+    generator_runs, messages = res.generator_runs, list(res.messages)
     excl: list[Excluded] = []
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
     chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
     orders = _orders(generator_runs)
     read = functools.partial(read_config, src, card, revision=revision, engine=engine, messages=messages)
-    with bench_cache.gc_paused():
-        records = build_records(read(schema.MAIN_CONFIG), excl)
-        messages += generator_messages
-        frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
-        for run in generator_runs:  # made with `python -m ajb_judge generate`
-            raw = noted(run.name, read_files([run.path], "generator"), messages)
-            frames.append(build_generations(raw, run.name, records, excl, messages))
-            messages.append(f"loaded generator run {run.name!r}")
-        generations = categorize(score_generations(frames, records), orders)
-        del frames
-        release_memory()  # the scorer's call tables
-        messages += judge_messages
-        index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
-        judges_tbl, tidy = _verdicts(
-            wanted, judge_runs, read, index, records, orders, excl, messages, justifications, src.label, card.synthetic
-        )
+    records = build_records(read(schema.MAIN_CONFIG), excl)
+    messages += generator_messages
+    frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
+    for run in generator_runs:  # made with `python -m ajb_judge generate`
+        raw = noted(run.name, read_files([run.path], "generator"), messages)
+        frames.append(build_generations(raw, run.name, records, excl, messages))
+        messages.append(f"loaded generator run {run.name!r}")
+    generations = categorize(score_generations(frames, records), orders)
+    del frames
+    messages += judge_messages
+    index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
+    judges_tbl, tidy = _verdicts(
+        wanted,
+        res.judge_runs,
+        read,
+        index,
+        records,
+        orders,
+        excl,
+        messages,
+        justifications,
+        src.label,
+        card.synthetic,
+    )
     return Bench(
         records=records,
         generations=generations,
         verdicts=tidy,
         exclusions=exclusion_frame(excl),
         judges=judges_tbl,
-        source=str(source),
+        source=res.given,
         revision=source_revision(src, revision, card),
-        label=label_with_runs(src.label, runs, judge_runs + generator_runs),
+        label=res.label,
         synthetic=card.synthetic,
         messages=messages,
     )
@@ -323,7 +327,6 @@ def _verdicts(
             notes += [kept_notes(raw, at)] if justifications else []
             judge_rows.append(_judge_row(name, run, frame, label, synthetic))
         del raw
-        release_memory()
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
     if justifications:  # before `judge`, as `build_verdicts` places it

@@ -4,7 +4,6 @@ by the named rules of `rules`, and every join is checked (a many-to-one `merge(v
 
 from __future__ import annotations
 
-import ctypes
 import functools
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +35,7 @@ from ajb_utils.data.rules import (
     require_columns,
     snap_verdicts,
 )
-from ajb_utils.scoring import P_COLUMNS, score_frame
+from ajb_utils.scoring import P_COLUMNS, match, score_frame
 
 VERDICT_COLUMNS: list[str] = [
     "id",
@@ -442,7 +441,7 @@ def _long_verdicts(
         }
     )
     out["judge"] = _constant(judge, [judge], len(out))
-    out["match"] = 1.0 - np.abs(out["p"] - out["llm_score"])
+    out["match"] = match(out["p"], out["llm_score"])
     return out
 
 
@@ -464,27 +463,6 @@ def categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFram
 
 
 SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
-
-
-@functools.cache
-def _malloc_trim() -> Any:
-    """Return glibc's malloc_trim (None where the C library has none)."""
-    try:
-        return ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return None
-
-
-def release_memory() -> None:
-    """Give freed heap pages back to the system: Arrow's memory pool's (which keeps them for reuse)
-    and the C heap's (glibc keeps the pages of freed arrays below its adaptive mmap threshold);
-    otherwise they would count in the peak of whatever runs next."""
-    import pyarrow as pa
-
-    pa.default_memory_pool().release_unused()
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
 
 
 def compact(verdicts: pd.DataFrame) -> pd.DataFrame:

@@ -33,12 +33,14 @@ class Raw:
     judge config, its flat columns (`decode.judge_columns`: `cond.metric.field` numbers); `notes`
     its rationales when read (`cond.metric.justification` -> an Arrow string array); `bad` the
     malformed lines' reasons; `unknown` the condition-like columns that are not known
-    conditions; `n` rows in the files."""
+    conditions; `converted` why a file was not read as the released layout but converted to it
+    line by line (None when it was, or for rows given as Python values); `n` rows in the files."""
 
     rows: pd.DataFrame
     bad: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
+    converted: str | None = None
 
     @property
     def n(self) -> int:
@@ -124,6 +126,9 @@ def noted(config: str, raw: Raw, messages: list[str]) -> Raw:
             f"config {config!r}: {len(raw.bad)} malformed JSON line(s) left out: {'; '.join(raw.bad[:3])}{more}"
         )
         log.warning(messages[-1])
+    if raw.converted:
+        messages.append(f"config {config!r}: not the released layout ({raw.converted}); converted line by line")
+        log.info(messages[-1])
     if raw.unknown:
         messages.append(
             f"judge config {config!r}: column(s) {raw.unknown} are not known "
@@ -206,7 +211,7 @@ def _raw(columns: decode.Columns) -> Raw:
     (codes, uniques), as categoricals); IncompleteDataError when a file ends inside a line."""
     if columns["cut"] is not None:
         raise _cut(Path(columns["cut"][0]), columns["cut"][1])
-    rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown")}
+    rows = {k: v for k, v in columns.items() if k not in ("bad", "cut", "unknown", "converted")}
     notes = {k: rows.pop(k) for k in list(rows) if k.endswith(".justification")}
     rows.update({k: pd.Categorical.from_codes(*v, validate=False) for k, v in rows.items() if isinstance(v, tuple)})
-    return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []), notes)
+    return Raw(pd.DataFrame(rows), columns["bad"], columns.get("unknown", []), notes, columns.get("converted"))

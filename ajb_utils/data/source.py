@@ -230,6 +230,24 @@ def read_card(src: Source, revision: str | None) -> Card:
     return card
 
 
+def missing_file(root: Path, card: Card, wanted: str | list[str] | None) -> str | None:
+    """Return one line naming a file the card names that the mirror lacks and the load would read
+    (a released config's data file, or a run `wanted` selects), and what to do; None if none."""
+    released = {schema.MAIN_CONFIG, *schema.GENERATORS, *schema.JUDGES}
+    for config, rels in card.files.items():
+        for rel in (r for r in rels if not (root / r).is_file()):
+            if config in released and not rel.startswith("runs/"):
+                return f"{root}: README.md names {rel} (config {config!r}) but the file is missing: download it again"
+            if rel.startswith("runs/") and (
+                wanted in ("shipped", "auto") or (isinstance(wanted, list) and config in wanted)
+            ):
+                return (
+                    f"{root}: README.md lists the run {config!r} ({rel}) but runs/ lacks it: copy the run "
+                    "into runs/ (or download the source again)"
+                )
+    return None
+
+
 def source_revision(src: Source, revision: str | None, card: Card) -> str:
     """Return the revision to record: the hub commit, or a content hash for a local source."""
     if revision:
