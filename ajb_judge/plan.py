@@ -27,7 +27,7 @@ import pandas as pd
 
 from ajb_judge.conditions import Context, judge_units, request_hash, stratified_ids
 from ajb_judge.runner import COMPLETION_GUESS, SELECT_SEED, default_store, usd_of
-from ajb_utils import schema, stats
+from ajb_utils import schema, scoring, stats
 from ajb_utils.paths import RUNS_DIR
 
 Z95: float = 1.959963984540054  # two-sided 95 % normal quantile
@@ -375,7 +375,7 @@ def pilot_verdicts(path: Path, name: str) -> pd.DataFrame:
     cols = [*keys, "condition", "metric", "llm_score", "p"]
     out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=cols)
     out = out[out["llm_score"].notna()].reset_index(drop=True)  # a null verdict is no verdict (as load_bench)
-    return out.assign(judge=name, match=1.0 - (out["p"] - out["llm_score"]).abs())
+    return out.assign(judge=name, match=scoring.match(out["p"], out["llm_score"]))
 
 
 def _pilot_usage(cfg: PlanConfig, meta: dict[str, Any]) -> pd.DataFrame:
