@@ -300,6 +300,18 @@ def planted_summary(variant: str) -> dict[str, Any]:
             "generator_errors": {
                 g: {d: float(v) for d, v in spec["errors"].items()} for g, spec in beh["generators"].items()
             },
+            "freeform": {
+                j: {
+                    "noise": {d: float(v) for d, v in ff["noise_by_difficulty"].items()},
+                    "sensitivity_mult": float(ff["sensitivity_mult"]),
+                }
+                | (
+                    {"sensitivity_mult_hard": float(ff["sensitivity_mult_hard"])}
+                    if "sensitivity_mult_hard" in ff
+                    else {}
+                )
+                for j, ff in beh["freeform"].items()
+            },
         }
 
 
