@@ -72,6 +72,11 @@ class ParameterError(ValueError):
     """An unknown parameter name or value; the message is one line and lists the valid ones (the scripts
     report it as a user error: `ajb_run.errors`)."""
 
+    def _render_traceback_(self) -> list[str]:
+        """Return the one line IPython shows for this error in a kernel (its hook for an exception's own
+        rendering): the message, not the cell's frames, also under papermill's own CLI."""
+        return [f"{type(self).__name__}: {self}"]
+
 
 def assigned_names(source: str) -> set[str]:
     """Return the top-level names a cell assigns (plain or annotated), empty if it does not parse."""
