@@ -30,6 +30,7 @@ __all__ = [
     "NEUTRAL_GREY",
     "JUDGE_COLORS",
     "GENERATOR_COLORS",
+    "RUN_COLORS",
     "CONDITION_STYLES",
     "PNG_DPI",
     "STYLE_RC",
@@ -39,8 +40,10 @@ __all__ = [
     "paper_figure",
     "set_style",
     "judge_color",
+    "run_color",
     "generator_color",
     "condition_style",
+    "ci_bars",
     "save_fig",
     "close_all",
 ]
@@ -76,6 +79,9 @@ GENERATOR_COLORS: dict[str, str] = {
     "smollm3_3b": OKABE_ITO["reddish_purple"],
     "gpt5_4": OKABE_ITO["blue"],
 }
+# A run or new judge drawn beside the seven (notebook 15's X2): hues none of the judges or generators use
+# (Paul Tol's muted scheme), so a run is never mistaken for a released judge.
+RUN_COLORS: tuple[str, ...] = ("#332288", "#999933", "#882255", "#DDCC77", "#44AA99", "#CC6677")
 # Line style and marker per condition: with GT solid, without GT dashed, the rest distinct.
 CONDITION_STYLES: dict[str, dict[str, Any]] = {
     "with_gt": {"linestyle": "-", "marker": "o"},
@@ -156,6 +162,11 @@ def judge_color(name: str) -> str:
     return JUDGE_COLORS.get(_canonical_judge(name), NEUTRAL_GREY)
 
 
+def run_color(k: int) -> str:
+    """Return the colour of the k-th run drawn beside the judges (RUN_COLORS, cycling)."""
+    return RUN_COLORS[k % len(RUN_COLORS)]
+
+
 def generator_color(name: str) -> str:
     """Return the hex colour of a generator (config name, alias or display name); grey if unknown."""
     name = schema.canonical_generator(name)
@@ -166,6 +177,16 @@ def generator_color(name: str) -> str:
 def condition_style(condition: str) -> dict[str, Any]:
     """Return `ax.plot` keyword arguments (linestyle, marker) for a judging condition."""
     return dict(CONDITION_STYLES.get(condition, {"linestyle": "-", "marker": "."}))
+
+
+def ci_bars(ax: Any, x: Any, lo: Any, hi: Any, color: str, linewidth: float = 0.8) -> Any:
+    """Return the vertical segments drawn from `lo` to `hi` at `x` (a CI per point, capped); unlike
+    `errorbar(yerr=[y - lo, hi - y])` it does not assume the estimate lies inside its CI (a percentile
+    bootstrap CI need not contain it), and a missing bound draws nothing at that point."""
+    segments = ax.vlines(x, lo, hi, colors=color, linewidth=linewidth)
+    for end in (lo, hi):
+        ax.plot(x, end, linestyle="none", marker="_", markersize=3, color=color, markeredgewidth=linewidth)
+    return segments
 
 
 def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
