@@ -205,9 +205,10 @@ def test_figure_size_and_legends(artifact, bench, tmp_path) -> None:
     plt.close(fig)
 
 
-def test_run_colours_are_none_of_the_judges_or_generators() -> None:
-    """A run drawn beside the judges (X2) never takes a released judge's or a generator's colour, for every
-    judge and generator name; the judges' colours are pairwise distinct."""
+def test_judges_generators_and_runs_have_disjoint_colours() -> None:
+    """One model, one colour: judges, generators and runs drawn beside the judges take disjoint palettes (a
+    generator took a judge's colour: Llama-3.3-70B was Gemini-2.5-Pro's green), each distinct within itself,
+    for every judge and generator name."""
     from ajb_utils import figures, schema
 
     judges = {figures.judge_color(j) for j in schema.JUDGES}
@@ -215,6 +216,21 @@ def test_run_colours_are_none_of_the_judges_or_generators() -> None:
     generators = {figures.generator_color(g) for g in schema.GENERATORS}
     runs = {figures.run_color(k) for k in range(len(figures.RUN_COLORS))}
     assert runs.isdisjoint(judges | generators | {figures.NEUTRAL_GREY})
+    assert len(generators) == len(schema.GENERATORS) and generators.isdisjoint(judges | {figures.NEUTRAL_GREY})
+    # every alias and display name of a model maps to its one colour
+    for j in schema.JUDGES:
+        assert figures.judge_color(schema.display(j)) == figures.judge_color(j)
+    for g in schema.GENERATORS:
+        assert figures.generator_color(schema.display(g)) == figures.generator_color(g)
+
+    def rgb(h: str) -> tuple[int, ...]:
+        return tuple(int(h[i : i + 2], 16) for i in (1, 3, 5))
+
+    def apart(a: str, b: str) -> float:
+        return sum((x - y) ** 2 for x, y in zip(rgb(a), rgb(b))) ** 0.5
+
+    # visibly different, not only different strings: RGB distance >= 40 from every judge's colour
+    assert min(apart(c, j) for c in generators | runs for j in judges) >= 40
 
 
 def test_ci_bars_draw_a_ci_that_does_not_contain_its_estimate() -> None:

@@ -1,8 +1,9 @@
 """One figure style, one colour per judge/generator, and a deterministic `save_fig`.
 
-Paper figures live in the section modules beside this one. Colours follow the Okabe-Ito
-colour-blind-safe palette, assigned in the paper's order (schema.JUDGES, schema.GENERATORS);
-judges outside the release (runs, new judges) are drawn in a neutral grey.
+Paper figures live in the section modules beside this one. Three disjoint palettes: judges take the
+Okabe-Ito colour-blind-safe palette in the paper's order (schema.JUDGES), generators other hues
+(GENERATOR_COLORS), runs and new judges drawn beside the judges a third set (RUN_COLORS); the
+reference judges are greys and black line styles, and a judge outside every palette is neutral grey.
 
 Usage in a notebook::
 
@@ -71,13 +72,14 @@ JUDGE_COLORS: dict[str, str] = {
     "judge_gpt_oss_120b": OKABE_ITO["reddish_purple"],
     "judge_prometheus2_7b": OKABE_ITO["black"],
 }
-# GPT-5.4 keeps its judge colour as a generator; the others take the remaining hues.
+# Generators take hues no judge uses (ColorBrewer's Dark2 and a dark red), so a colour names one model
+# in one role: a generator is never drawn in a judge's colour (GPT-5.4 the generator is not GPT-5.4 the judge).
 GENERATOR_COLORS: dict[str, str] = {
-    "llama_3_3_70b_instruct": OKABE_ITO["bluish_green"],
-    "llama_3_1_8b_instruct": OKABE_ITO["sky_blue"],
-    "qwen3_32b": OKABE_ITO["orange"],
-    "smollm3_3b": OKABE_ITO["reddish_purple"],
-    "gpt5_4": OKABE_ITO["blue"],
+    "llama_3_3_70b_instruct": "#A6761D",
+    "llama_3_1_8b_instruct": "#66A61E",
+    "qwen3_32b": "#7570B3",
+    "smollm3_3b": "#E7298A",
+    "gpt5_4": "#8B0000",
 }
 # A run or new judge drawn beside the seven (notebook 15's X2): hues none of the judges or generators use
 # (Paul Tol's muted scheme), so a run is never mistaken for a released judge.
