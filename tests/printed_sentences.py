@@ -36,11 +36,18 @@ def empty_headings(lines: list[str | None]) -> list[str]:
     ]
 
 
+def empty_tables(cell: Mapping[str, Any]) -> list[str]:
+    """Return the first line of each table a code cell displayed with no rows (pandas' 'Empty DataFrame')."""
+    shown = ["".join(o.get("data", {}).get("text/plain", "")) for o in cell.get("outputs", []) if "data" in o]
+    return [t.splitlines()[1] for t in shown if t.startswith("Empty DataFrame") and "\n" in t]
+
+
 def bad_lines(nb: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """Return (cell index, why, line) for each printed line that shows "nan", "None", an empty frame or an
-    empty heading."""
+    empty heading, and each displayed table without rows."""
     out = []
     for k, cell in enumerate(nb["cells"]):
+        out += [(k, "empty table", cols) for cols in empty_tables(cell)] if cell["cell_type"] == "code" else []
         text = stream_text(cell) if cell["cell_type"] == "code" else ""
         out += [(k, "not a number", ln) for ln in text.splitlines() if NOT_A_NUMBER.search(ln)]
         out += [(k, "empty heading", ln) for ln in empty_headings(output_lines(cell))] if text else []

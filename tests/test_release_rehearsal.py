@@ -29,6 +29,7 @@ from script_modules import load_script
 
 sys.path.insert(0, str(Path(__file__).parent))
 from hub_standin import HubStandIn, commit_sha, hub_env, release_layout  # noqa: E402
+from printed_sentences import bad_lines  # noqa: E402
 from test_readme import repo_copy  # noqa: E402
 
 pytestmark = pytest.mark.slow  # the whole main command: `-m "not slow"` skips it
@@ -96,3 +97,15 @@ def test_what_the_release_lacks_is_n_a_with_its_reason(rehearsal) -> None:
     assert reason.all(), na.loc[~reason, ["note"]].to_string()  # missing data, or a count of the sample's corpus
     for cid in NEED_MISSING:
         assert set(claims.loc[[cid], "holds"]) == {"n/a"}, (cid, claims.loc[[cid], "note"].tolist())
+
+
+def test_what_the_notebooks_print_on_the_release_reads_true(rehearsal) -> None:
+    """Issue 49: on what the release holds (no runs/, no annotations/), no notebook prints "nan", "None", an
+    empty frame or a heading with nothing under it (what it cannot compute it says in one line)."""
+    _, root = rehearsal
+    folder = root / "figures" / "_scratch" / "notebooks" / "hf"
+    printed = {
+        p.stem: bad_lines(json.loads(p.read_text(encoding="utf-8"))) for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    }
+    assert len(printed) == len(list((root / "notebooks").glob("[0-9][0-9]_*.ipynb")))
+    assert {name: lines for name, lines in printed.items() if lines} == {}
