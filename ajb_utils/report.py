@@ -280,9 +280,9 @@ def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name
 
 def flawed_justifications(view: dict[str, Any], metric: str | None = None) -> pd.DataFrame:
     """Return each judge's 'verdict: justification' with and without GT (columns by display name) on
-    `metric`, or else on the metrics whose p < 1 (every metric when none is), rows (judge, metric)."""
+    `metric`, or else on the case's largest flaw (the metrics at its lowest p), rows (judge, metric)."""
     p = view["p"].set_index("metric")["p"]
-    metrics = [metric] if metric is not None else (list(p.index[p < 1]) or list(p.index))
+    metrics = [metric] if metric is not None else list(p.index[p == p.min()])
     just = view["justifications"]
     just = just[just["metric"].isin(metrics)].assign(judge=lambda d: d["judge"].map(schema.display))
     conditions = [c for c in schema.MAIN_CONDITIONS if c in just.columns]
@@ -294,8 +294,8 @@ def show_case_brief(
 ) -> Path:
     """Display one case of `tables.case_view` in what its sentence needs: the query at its
     difficulty, the plan diff, p per metric, every judge's verdicts (on `metric` only, when given)
-    and each judge's verdict and justification with and without GT on the flawed metrics (p < 1;
-    `metric` when given); the whole case goes to a file (`write_case`), named under it, and its
+    and each judge's verdict and justification with and without GT on the largest flaw (the metrics
+    at the lowest p; `metric` when given); the whole case goes to a file (`write_case`), named under it, and its
     path is returned."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]

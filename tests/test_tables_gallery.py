@@ -165,14 +165,14 @@ def test_write_case_writes_the_whole_case_labelled(bench, cases, tmp_path) -> No
 
 def test_the_brief_shows_each_judges_justification_on_the_flawed_metrics(bench, cases) -> None:
     """One record on screen (issue 49): each judge's verdict and justification with and without GT, on the
-    metrics whose p < 1; the verdict in each cell is the verdict grid's."""
+    case's largest flaw (the metrics at its lowest p, below 1); the verdict in each cell is the verdict grid's."""
     from ajb_utils import report
 
     row = cases.loc["flawed_hard_passed"]
     view = tables.case_view(bench, row["id"], row["generator"], row["difficulty"])
     shown = report.flawed_justifications(view)
-    flawed = set(view["p"].loc[view["p"]["p"] < 1, "metric"])
-    assert flawed and set(shown.index.get_level_values("metric")) == flawed
+    flawed = set(view["p"].loc[view["p"]["p"] == view["p"]["p"].min(), "metric"])
+    assert flawed and view["p"]["p"].min() < 1 and set(shown.index.get_level_values("metric")) == flawed
     assert list(shown.columns) == [schema.CONDITION_DISPLAY[c] for c in schema.MAIN_CONDITIONS]
     grid = view["verdicts"]
     for (judge, metric), cells in shown.iterrows():
