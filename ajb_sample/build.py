@@ -22,6 +22,7 @@ import yaml
 from ajb_sample.generators import build_generations
 from ajb_sample.judges import VARIANTS, behaviour, judge_config, planted, planted_summary
 from ajb_sample.messy import add_messy_cases
+from ajb_sample.random_config import random_seed_of, random_variant
 from ajb_sample.records import build_records
 from ajb_sample.streams import RESOURCES_DIR, judge_generator_name
 from ajb_sample.studies import human_annotations, rewrite_validation
@@ -133,7 +134,8 @@ def readme_text(files: dict[str, list[dict[str, Any]]], scale: str, seed: int, v
         lines += [f"- config_name: {Path(path).stem}", "  splits:", "  - name: train", f"    num_examples: {len(rows)}"]
     lines += yaml.safe_dump({"planted": planted_summary(variant)}, sort_keys=False, width=200).splitlines()
     command = f"python -m ajb_sample --scale {scale} --seed {seed}"
-    command += "" if variant == "default" else f" --variant {variant}"
+    drawn = random_seed_of(variant)
+    command += "" if variant == "default" else f" --variant {variant}" if drawn is None else f" --random-seed {drawn}"
     card = string.Template((RESOURCES_DIR / "sample_card.md").read_text()).substitute(command=command)
     return "\n".join([*lines, "---", ""]) + "\n" + card
 
@@ -196,7 +198,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--times", type=int, default=1, help="records per topology times this (every config's rows with them)"
     )
-    ap.add_argument(
+    planted_by = ap.add_mutually_exclusive_group()
+    planted_by.add_argument(
+        "--random-seed",
+        type=int,
+        default=None,
+        help="draw every planted knob (GT lift per judge, noise, difficulty slopes, ablation effects, anchoring,"
+        " leniency, correlated errors) from this seed over the space sample_judges.yaml spans (random_config)",
+    )
+    planted_by.add_argument(
         "--variant",
         choices=list(VARIANTS),
         default="default",
@@ -213,8 +223,13 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--times must be 1 or more")
     if args.times > 1 and args.out is None:
         raise SystemExit("--times needs --out (the committed sample and data/sample_full are the 1x scales)")
+    if args.random_seed is not None and args.random_seed < 0:
+        raise SystemExit(f"--random-seed must be 0 or more, got {args.random_seed}")
+    if args.random_seed is not None and args.out is None:
+        raise SystemExit("--random-seed needs --out (data/sample and data/sample_full hold the default variant)")
+    variant = args.variant if args.random_seed is None else random_variant(args.random_seed)
     out = args.out or (DATA_DIR / "sample_full" if args.scale == "full" else SAMPLE_DIR)
-    build_sample(args.scale, args.seed, Path(out), args.variant, args.times)
-    extra = "" if args.variant == "default" else f", variant {args.variant}"
+    build_sample(args.scale, args.seed, Path(out), variant, args.times)
+    extra = "" if variant == "default" else f", variant {variant}"
     extra += "" if args.times == 1 else f", {args.times}x the records"
     print(f"wrote {args.scale} sample (seed {args.seed}{extra}) to {out}")

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from ajb_sample.random_config import random_behaviour, random_seed_of
 from ajb_sample.streams import RESOURCES_DIR, Rng, judge_generator_name, rng_for, valid_rows
 from ajb_utils import schema
 from ajb_utils.schema import DIFFICULTIES, GENERATORS, JUDGES, METRICS
@@ -33,8 +34,8 @@ _VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant",
 @contextlib.contextmanager
 def planted(variant: str) -> Iterator[None]:
     """Within the block, `behaviour()` returns the behaviour of the named variant (see VARIANTS)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown sample variant {variant!r}; valid: {', '.join(VARIANTS)}")
+    if variant not in VARIANTS and random_seed_of(variant) is None:
+        raise ValueError(f"unknown sample variant {variant!r}; valid: {', '.join(VARIANTS)} or random-<seed>")
     token = _VARIANT.set(variant)
     try:
         yield
@@ -49,9 +50,13 @@ def behaviour() -> dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def variant_behaviour(variant: str) -> dict[str, Any]:
-    """Return the YAML behaviour with one variant's overrides (`variants:`) merged in."""
+    """Return the YAML behaviour with one variant's overrides (`variants:`) merged in, or for
+    'random-<seed>' every planted knob drawn from the seed (`random_config`)."""
     if variant == "default":
         return BEHAVIOUR
+    seed = random_seed_of(variant)
+    if seed is not None:
+        return random_behaviour(BEHAVIOUR, seed)
     base = reversed_effects(BEHAVIOUR) if variant == "reversed" else BEHAVIOUR
     return deep_merge(base, BEHAVIOUR["variants"][variant])
 
@@ -193,9 +198,18 @@ def features(rows: list[dict[str, Any]]) -> dict[str, np.ndarray]:
 
 
 def base_uniforms(seed: int, judge: str, generator: str, condition: str, n: int) -> np.ndarray:
-    """Return the (n, 4, 8) reference uniforms of (judge, generator, with_gt | without_gt); runs reuse them."""
+    """Return the (n, 4, 8) reference uniforms of (judge, generator, with_gt | without_gt); runs reuse them.
+    A share `error_correlation` of the (row, metric) cells (0 unless drawn) holds draws every judge shares."""
     key = (3, RUN_JUDGES.index(judge), GENERATORS.index(generator), schema.MAIN_CONDITIONS.index(condition))
-    return rng_for(seed, *key).random((n, len(METRICS), N_UNIFORMS))
+    u = rng_for(seed, *key).random((n, len(METRICS), N_UNIFORMS))
+    rho = float(behaviour().get("error_correlation", 0.0))
+    if rho <= 0:
+        return u
+    # correlated errors: a share rho of the (row, metric) cells take draws every judge shares
+    shared = rng_for(seed, 6, *key[2:]).random(u.shape)
+    mask = rng_for(seed, 7, *key[1:]).random(u.shape[:2]) < rho
+    u[mask] = shared[mask]
+    return u
 
 
 def judge_rows(
@@ -277,5 +291,31 @@ def planted_summary(variant: str) -> dict[str, Any]:
             "anchoring": per_judge(lambda prof: max(prof["anchoring"].values()), ("with_gt",))["with_gt"],
             "follow_reference": {j: round(follow_reference(j), 3) for j in names},
             "sensitivity_by_difficulty": {k: float(v) for k, v in beh["multipliers"]["sensitivity"].items()},
-            "errors_drawn": "independently per judge given the record",
+            "errors_drawn": errors_drawn(float(beh.get("error_correlation", 0.0))),
+            "resample": {
+                "temperature": {t: float(r) for t, r in beh["resample"]["temperature"].items()},
+                "thinking_off": float(beh["resample"]["thinking_off"]),
+                "corrupted_gt": float(beh["resample"]["corrupted_gt"]),
+            },
+            "generator_errors": {
+                g: {d: float(v) for d, v in spec["errors"].items()} for g, spec in beh["generators"].items()
+            },
+            "freeform": {
+                j: {
+                    "noise": {d: float(v) for d, v in ff["noise_by_difficulty"].items()},
+                    "sensitivity_mult": float(ff["sensitivity_mult"]),
+                }
+                | (
+                    {"sensitivity_mult_hard": float(ff["sensitivity_mult_hard"])}
+                    if "sensitivity_mult_hard" in ff
+                    else {}
+                )
+                for j, ff in beh["freeform"].items()
+            },
         }
+
+
+def errors_drawn(rho: float) -> str:
+    """Return how the judges' errors are drawn, for the card: independently, or a share shared by all."""
+    independent = "independently per judge given the record"
+    return independent if rho <= 0 else f"{independent}, except a share {rho:.0%} of the draws that every judge shares"

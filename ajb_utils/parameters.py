@@ -49,8 +49,6 @@ DEFAULT_PARAMETERS: dict[str, Any] = {
     "limit": None,
     "run_names": ["synthetic_qwq_32b_thinking_off", "synthetic_qwq_32b_thinking_on"],
     "reference_judge": "judge_gpt_5_4",
-    "plan_targets": [1.0, 2.0, 3.0],
-    "plan_pilot": None,
     "price_in": 0.4,
     "price_out": 1.6,
     "x2_by_generator": False,
@@ -71,6 +69,11 @@ LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "c
 class ParameterError(ValueError):
     """An unknown parameter name or value; the message is one line and lists the valid ones (the scripts
     report it as a user error: `ajb_run.errors`)."""
+
+    def _render_traceback_(self) -> list[str]:
+        """Return the one line IPython shows for this error in a kernel (its hook for an exception's own
+        rendering): the message, not the cell's frames, also under papermill's own CLI."""
+        return [f"{type(self).__name__}: {self}"]
 
 
 def assigned_names(source: str) -> set[str]:

@@ -282,12 +282,25 @@ def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name
     return path
 
 
+def flawed_justifications(view: dict[str, Any], metric: str | None = None) -> pd.DataFrame:
+    """Return each judge's 'verdict: justification' with and without GT (columns by display name) on
+    `metric`, or else on the case's largest flaw (the metrics at its lowest p), rows (judge, metric)."""
+    p = view["p"].set_index("metric")["p"]
+    metrics = [metric] if metric is not None else list(p.index[p == p.min()])
+    just = view["justifications"]
+    just = just[just["metric"].isin(metrics)].assign(judge=lambda d: d["judge"].map(schema.display))
+    conditions = [c for c in schema.MAIN_CONDITIONS if c in just.columns]
+    return just.set_index(["judge", "metric"])[conditions].rename(columns=schema.CONDITION_DISPLAY)
+
+
 def show_case_brief(
     view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str, metric: str | None = None
 ) -> Path:
     """Display one case of `tables.case_view` in what its sentence needs: the query at its
-    difficulty, the plan diff, p per metric and every judge's verdicts (on `metric` only, when
-    given); the whole case goes to a file (`write_case`), named under it, and its path is returned."""
+    difficulty, the plan diff, p per metric, every judge's verdicts (on `metric` only, when given)
+    and each judge's verdict and justification with and without GT on the largest flaw (the metrics
+    at the lowest p; `metric` when given); the whole case goes to a file (`write_case`), named under it, and its
+    path is returned."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     print(
@@ -299,6 +312,7 @@ def show_case_brief(
     if metric is not None:
         verdicts = verdicts.xs(metric, axis=1, level="metric")
     show(verdicts, digits=1)
+    show(flawed_justifications(view, metric))
     path = write_case(view, out_dir, artifact_id, name)
     from IPython.display import Markdown, display
 

@@ -574,6 +574,38 @@ def _named(values: Mapping[str, float]) -> str:
     return ", ".join(f"{display(j)} ({100 * float(v):.0f}%)" for j, v in values.items() if float(v) > 0)
 
 
+def _pct(x: float) -> str:
+    """Return a share as a percentage with at most one decimal: 0.015 -> '1.5%', 0.01 -> '1%'."""
+    return f"{100 * float(x):.1f}".removesuffix(".0") + "%"
+
+
+def _on_card(p: Mapping[str, Any], key: str, say: Callable[[Any], str]) -> str:
+    """Return `say(p[key])`, or a line that this card does not record `key` (a card written before it)."""
+    return say(p[key]) if key in p else f"this card does not record `{key}` (rebuild the sample to see it)"
+
+
+def _by_judge(values: Mapping[str, float]) -> str:
+    """Return 'QwQ-32B 92%, GPT-OSS-120B 89%, ...': every judge's value, highest first."""
+    from ajb_utils.schema import display
+
+    ranked = sorted(values.items(), key=lambda kv: (-float(kv[1]), kv[0]))
+    return ", ".join(f"{display(j)} {100 * float(v):.0f}%" for j, v in ranked)
+
+
+def _freeform(f: Mapping[str, Any]) -> str:
+    """Return the free-form runs' planted noise per difficulty and sensitivity factor, per judge."""
+    from ajb_utils.schema import display
+
+    per_judge = (
+        f"{display(j)} "
+        + ", ".join(f"{_pct(v)} ({d})" for d, v in ff["noise"].items())
+        + f", its sensitivity times {ff['sensitivity_mult']:g}"
+        + (f" ({ff['sensitivity_mult_hard']:g} on hard)" if "sensitivity_mult_hard" in ff else "")
+        for j, ff in f.items()
+    )
+    return "the free-form runs replace a verdict by a random one with P = " + "; ".join(per_judge)
+
+
 PLANTED_TOPICS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "compression": lambda p: (
         f"a missed flaw is credited with 1.0 with P = {_span(p['leniency']['without_gt'])} without GT and "
@@ -593,7 +625,8 @@ PLANTED_TOPICS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "anchoring": lambda p: (
         "with the reference shown, "
         + (
-            f"{_named(p['anchoring'])} credit a flawed metric with 1.0 whenever the plan's tools overlap the reference"
+            f"{_named(p['anchoring'])} credit{'s' if sum(float(v) > 0 for v in p['anchoring'].values()) == 1 else ''}"
+            " a flawed metric with 1.0 whenever the plan's tools overlap the reference"
             if _named(p["anchoring"])
             else "no judge anchors on it (credits a flawed metric because the reference overlaps the plan)"
         )
@@ -602,6 +635,25 @@ PLANTED_TOPICS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"a corrupted reference (C3) is followed as if correct with P = {_span(p['follow_reference'])} over the judges"
     ),
     "errors": lambda p: f"each judge's errors are drawn {p['errors_drawn']}",
+    "sensitivity_by_judge": lambda p: (
+        f"a flaw is detected with GT with P = {_by_judge(p['sensitivity']['with_gt'])}; without GT "
+        f"{_by_judge(p['sensitivity']['without_gt'])} (mean over the metrics)"
+    ),
+    "temperature": lambda p: _on_card(
+        p,
+        "resample",
+        lambda r: (
+            "the temperature runs are the reference decoding with "
+            + ", ".join(f"{_pct(v)} at T = {t}" for t, v in r["temperature"].items())
+            + " of the verdicts redrawn (common random numbers keep each run paired with it)"
+        ),
+    ),
+    "thinking": lambda p: _on_card(
+        p,
+        "resample",
+        lambda r: f"the thinking-off run is the thinking-on run with {_pct(r['thinking_off'])} of the verdicts redrawn",
+    ),
+    "freeform": lambda p: _on_card(p, "freeform", _freeform),
 }
 
 

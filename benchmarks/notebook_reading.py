@@ -1,12 +1,18 @@
-"""Reading length of the notebooks and the share of their output lines that are audit (issue 30).
+"""Reading length of the notebooks, the core path's reading time, and the share of their output lines
+that are audit (issues 30, 49).
 
     python benchmarks/notebook_reading.py [notebooks/*.ipynb ...] [--ref GIT_REF]
 
 Per notebook: the words a reader reads (markdown cells, and the words of the text outputs), the
-output lines, and how many of them come from audit cells: comparisons with the paper, claim
-tables, CLI command blocks and environment reports (a code cell is audit when its source calls
-one of AUDIT_CALLS). With --ref the committed notebooks of that git revision are measured too,
-so a before/after table comes out of one call.
+minutes they take, the output lines, and how many of them come from audit cells: comparisons with
+the paper, claim tables, CLI command blocks and environment reports (a code cell is audit when its
+source calls one of AUDIT_CALLS). Then the core path's hours: the notebooks 00_index links under its
+"The core path" heading (00 itself included), against CORE_PATH_HOURS. With --ref the committed
+notebooks of that git revision are measured too, so a before/after table comes out of one call.
+
+Reading-rate rule: a learner reads prose and printed output at WORDS_PER_MINUTE = 100 words a minute,
+about half an adult's rate on ordinary text (200-250), for text dense with equations, numbers and
+tables; the code cells and figures are read within that rate, not timed apart.
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ AUDIT_CALLS = (
     "audit.",
 )
 WORD = re.compile(r"[A-Za-z0-9][\w'.-]*")
+WORDS_PER_MINUTE = 100  # the reading-rate rule (module docstring)
+CORE_PATH_HOURS = 3.0  # a learner's afternoon
+CORE_HEADING = "## The core path"
+LINK = re.compile(r"\]\((\d\d_[\w]+)\.ipynb\)")
 
 
 def _text(output: dict) -> str:
@@ -67,6 +77,23 @@ def measure(nb: dict) -> dict[str, int]:
     return {"md_words": md_words, "output_words": out_words, "output_lines": lines, "audit_lines": audit}
 
 
+def reading_minutes(m: dict[str, int]) -> float:
+    """Return the minutes a learner reads a notebook: its prose and output words at WORDS_PER_MINUTE."""
+    return (m["md_words"] + m["output_words"]) / WORDS_PER_MINUTE
+
+
+def core_path(index: dict) -> list[str]:
+    """Return the notebook stems 00_index links in its core-path section (up to the next heading), 00 first."""
+    text = "\n".join("".join(c["source"]) for c in index["cells"] if c["cell_type"] == "markdown")
+    if CORE_HEADING not in text:
+        return []
+    section = text.split(CORE_HEADING, 1)[1]
+    section = section.split("\n#", 1)[0]
+    stems = ["00_index"]
+    stems += [s for s in LINK.findall(section) if s not in stems]
+    return stems
+
+
 def at_ref(ref: str, path: Path) -> dict | None:
     """Return the notebook as committed at a git revision (None if absent)."""
     rel = path.resolve().relative_to(REPO).as_posix()
@@ -82,12 +109,12 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     paths = args.paths or sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     cols = ("md_words", "output_words", "output_lines", "audit_lines")
-    head = f"{'notebook':28s}" + "".join(f"{c:>13s}" for c in cols) + f"{'audit %':>9s}"
+    head = f"{'notebook':28s}" + "".join(f"{c:>13s}" for c in cols) + f"{'audit %':>9s}{'minutes':>9s}"
     runs = [("now", None)] + ([(args.ref, args.ref)] if args.ref else [])
     for label, ref in runs:
         print(f"== {label}")
         print(head)
-        total = dict.fromkeys(cols, 0)
+        total, minutes, core = dict.fromkeys(cols, 0), {}, []
         for p in paths:
             nb = json.loads(p.read_text(encoding="utf-8")) if ref is None else at_ref(ref, p)
             if nb is None:
@@ -95,10 +122,19 @@ def main(argv: list[str] | None = None) -> None:
             m = measure(nb)
             for c in cols:
                 total[c] += m[c]
+            minutes[p.stem] = reading_minutes(m)
+            core = core_path(nb) if p.stem == "00_index" else core
             share = 100 * m["audit_lines"] / max(m["output_lines"], 1)
-            print(f"{p.stem:28s}" + "".join(f"{m[c]:13d}" for c in cols) + f"{share:9.1f}")
+            print(f"{p.stem:28s}" + "".join(f"{m[c]:13d}" for c in cols) + f"{share:9.1f}{minutes[p.stem]:9.1f}")
         share = 100 * total["audit_lines"] / max(total["output_lines"], 1)
-        print(f"{'total':28s}" + "".join(f"{total[c]:13d}" for c in cols) + f"{share:9.1f}")
+        print(f"{'total':28s}" + "".join(f"{total[c]:13d}" for c in cols) + f"{share:9.1f}{sum(minutes.values()):9.1f}")
+        print(f"every notebook: {sum(minutes.values()) / 60:.1f} h at {WORDS_PER_MINUTE} words a minute")
+        if core:
+            hours = sum(minutes.get(s, 0.0) for s in core) / 60
+            verdict = "within" if hours <= CORE_PATH_HOURS else "over"
+            print(f"core path ({', '.join(s[:2] for s in core)}): {hours:.1f} h, {verdict} {CORE_PATH_HOURS:g} h")
+        else:
+            print(f"core path: 00_index has no '{CORE_HEADING}' section (every notebook is on its path)")
 
 
 if __name__ == "__main__":

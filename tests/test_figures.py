@@ -43,7 +43,7 @@ def _x2(bench):
     b = load_bench("sample", runs=[RUN])
     cells = tables.x2_runs_cells(b.verdicts, [RUN], n_bootstrap=50, seed=0)
     metas = [{"run": RUN, "model": "static", "synthetic": True}]
-    return notebook_figure("15", ["colours = ["], b, cells=cells, runs=[RUN], metas=metas)
+    return notebook_figure("15", ["label=labels.get(run, run)"], b, cells=cells, runs=[RUN], metas=metas)
 
 
 def _f04(b):
@@ -250,3 +250,74 @@ def test_a_kernels_setup_imports_neither_seaborn_nor_scipy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def test_judges_generators_and_runs_have_disjoint_colours() -> None:
+    """One model, one colour: judges, generators and runs drawn beside the judges take disjoint palettes (a
+    generator took a judge's colour: Llama-3.3-70B was Gemini-2.5-Pro's green), each distinct within itself,
+    for every judge and generator name."""
+    from ajb_utils import figures, schema
+
+    judges = {figures.judge_color(j) for j in schema.JUDGES}
+    assert len(judges) == len(schema.JUDGES)
+    generators = {figures.generator_color(g) for g in schema.GENERATORS}
+    runs = {figures.run_color(k) for k in range(len(figures.RUN_COLORS))}
+    assert runs.isdisjoint(judges | generators | {figures.NEUTRAL_GREY})
+    assert len(generators) == len(schema.GENERATORS) and generators.isdisjoint(judges | {figures.NEUTRAL_GREY})
+    # every alias and display name of a model maps to its one colour
+    for j in schema.JUDGES:
+        assert figures.judge_color(schema.display(j)) == figures.judge_color(j)
+    for g in schema.GENERATORS:
+        assert figures.generator_color(schema.display(g)) == figures.generator_color(g)
+
+    def rgb(h: str) -> tuple[int, ...]:
+        return tuple(int(h[i : i + 2], 16) for i in (1, 3, 5))
+
+    def apart(a: str, b: str) -> float:
+        return sum((x - y) ** 2 for x, y in zip(rgb(a), rgb(b))) ** 0.5
+
+    # visibly different, not only different strings: RGB distance >= 40 from every judge's colour
+    assert min(apart(c, j) for c in generators | runs for j in judges) >= 40
+
+
+def test_ci_bars_draw_a_ci_that_does_not_contain_its_estimate() -> None:
+    """A percentile CI need not contain the estimate (errorbar's yerr then goes negative and raises, as on a
+    drawn sample in notebook 08); ci_bars draws each segment from lo to hi, nothing where a bound is missing."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pytest
+
+    from ajb_utils import figures
+
+    x, y, lo, hi = np.arange(3.0), np.array([1.0, 2.0, 3.0]), np.array([1.5, 1.0, np.nan]), np.array([2.5, 3.0, 4.0])
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="negative"):
+        ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="none")
+    segs = figures.ci_bars(ax, x, lo, hi, "#000000").get_segments()
+    ends = sorted((float(s[0][1]), float(s[1][1])) for s in segs if len(s) == 2 and np.isfinite(s).all())
+    assert ends == [(1.0, 3.0), (1.5, 2.5)]
+    plt.close(fig)
+
+
+def test_x2_legend_lists_a_run_drawn_in_one_condition_only() -> None:
+    """Notebook 15's X2 cell: a run with only the without-GT condition is drawn and named in the legend."""
+    import pandas as pd
+
+    from notebook_cells import notebook_figure
+
+    rows = []
+    for run, conds in (("run_both", ("with_gt", "without_gt")), ("run_blind", ("without_gt",))):
+        for cond in conds:
+            for diff in ("easy", "medium", "hard"):
+                for judge, align in ((run, 80.0), ("judge_gpt_5_4", 78.0), ("judge_qwq_32b", 82.0)):
+                    rows.append(
+                        dict(run=run, condition=cond, difficulty=diff, judge=judge, align=align, lo=76.0, hi=84.0)
+                    )
+    cells = pd.DataFrame(rows)
+    metas = [{"run": r, "model": "m", "synthetic": False} for r in ("run_both", "run_blind")]
+    fig, axes = notebook_figure(
+        "15", ["label=labels.get(run, run)"], None, cells=cells, runs=["run_both", "run_blind"], metas=metas
+    )
+    (legend,) = fig.legends
+    names = [t.get_text() for t in legend.get_texts()]
+    assert "run_blind (m)" in names and "run_both (m)" in names

@@ -302,7 +302,9 @@ def test_two_static_runs_and_an_api_run_in_one_table(tmp_path: Path, monkeypatch
     sys.path.insert(0, str(Path(__file__).parent))
     from notebook_cells import notebook_figure  # notebook 15 draws the figure in its cell
 
-    fig, axes = notebook_figure("15", ["colours = ["], bench, cells=cells, runs=runs, metas=list(metas.values()))
+    fig, axes = notebook_figure(
+        "15", ["label=labels.get(run, run)"], bench, cells=cells, runs=runs, metas=list(metas.values())
+    )
     assert len(axes) == 2 and len(axes[0].get_legend_handles_labels()[0]) == 4  # the six's range + 3 runs
     figures.close_all()
 
@@ -320,4 +322,5 @@ def test_the_runs_figure_draws_a_run_of_one_condition(tiny) -> None:
         reference_judge=J1,
         x2_by_generator=False,
     )
-    assert [len(ax.containers) for ax in axes] == [1, 0]  # the run's error bars: with GT only
+    diamonds = [sum(line.get_marker() == "D" for line in ax.get_lines()) for ax in axes]
+    assert diamonds == [1, 0]  # the run's points and CI bars: with GT only

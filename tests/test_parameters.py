@@ -166,3 +166,44 @@ def test_run_parameters_checks_the_kernel_namespace(monkeypatch, tmp_path: Path)
     assert not (tmp_path / "o").exists()
     shell.user_ns["In"] = ["", "out_dir = None\n", "x = 1"]
     assert provenance.output_dir("sample", tmp_path / "o", provenance.run_parameters(shell.user_ns)) == tmp_path / "o"
+
+
+# ---- papermill's own run: the check comes before the data is read (issue 49) --------------------
+@pytest.mark.parametrize("path", sorted(paths.NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb")), ids=lambda p: p.stem[:2])
+def test_every_notebook_checks_its_parameters_before_reading_data(path: Path) -> None:
+    """The code cell that calls run_parameters(globals()) runs it before load_bench or any other reading."""
+    import json
+
+    cells = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    check = next(k for k, s in enumerate(cells) if "run_parameters(globals())" in s)
+    reads = [k for k, s in enumerate(cells) if "load_bench(" in s or "read_bench(" in s]
+    assert (
+        not reads
+        or check < min(reads)
+        or (check == min(reads) and cells[check].index("run_parameters(globals())") < cells[check].index("load_bench("))
+    ), f"{path.stem}: load_bench runs before the parameters are checked"
+
+
+@pytest.mark.slow
+def test_papermill_cli_stops_in_the_check_with_one_line(tmp_path: Path, untouched_figures) -> None:
+    """A mistyped name on a data source that does not exist: the parameter error, not the data's, and the
+    kernel's traceback of it is one line (IPython's _render_traceback_), not the cell's frames."""
+    proc = subprocess.run(
+        ["papermill", str(paths.NOTEBOOKS_DIR / "03_main_results.ipynb"), str(tmp_path / "o.ipynb")]
+        + ["--cwd", str(paths.NOTEBOOKS_DIR), "-p", "n_bootsrap", "200", "-p", "data_source", str(tmp_path / "none")]
+        + ["--no-progress-bar"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    assert "unknown parameter 'n_bootsrap'" in proc.stderr and "BenchDataError" not in proc.stderr, proc.stderr[-3000:]
+    import json
+
+    (err,) = [
+        o
+        for c in json.loads((tmp_path / "o.ipynb").read_text())["cells"]
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
+    assert len(err["traceback"]) == 1 and "unknown parameter 'n_bootsrap'" in err["traceback"][0], err["traceback"]

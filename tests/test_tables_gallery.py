@@ -161,3 +161,36 @@ def test_write_case_writes_the_whole_case_labelled(bench, cases, tmp_path) -> No
     assert len(whole) == len(view["justifications"]) == 28
     assert {"query_easy", "query_medium", "query_hard", "id", "generator"} <= set(whole.columns)
     assert (whole["id"] == row["id"]).all() and "data" in whole.columns
+
+
+def test_the_brief_shows_each_judges_justification_on_the_flawed_metrics(bench, cases) -> None:
+    """One record on screen (issue 49): each judge's verdict and justification with and without GT, on the
+    case's largest flaw (the metrics at its lowest p, below 1); the verdict in each cell is the verdict grid's."""
+    from ajb_utils import report
+
+    row = cases.loc["flawed_hard_passed"]
+    view = tables.case_view(bench, row["id"], row["generator"], row["difficulty"])
+    shown = report.flawed_justifications(view)
+    flawed = set(view["p"].loc[view["p"]["p"] == view["p"]["p"].min(), "metric"])
+    assert flawed and view["p"]["p"].min() < 1 and set(shown.index.get_level_values("metric")) == flawed
+    assert list(shown.columns) == [schema.CONDITION_DISPLAY[c] for c in schema.MAIN_CONDITIONS]
+    grid = view["verdicts"]
+    for (judge, metric), cells in shown.iterrows():
+        config = next(j for j in grid.index if schema.display(j) == judge)
+        for cond in schema.MAIN_CONDITIONS:
+            text, verdict = cells[schema.CONDITION_DISPLAY[cond]], grid.loc[config, (cond, metric)]
+            if pd.isna(verdict):  # a null verdict (the loader's counted case) says so
+                assert text in ("null", "(no verdict)"), text
+            else:
+                assert text.startswith(f"{verdict:g}: ") and len(text) > len(f"{verdict:g}: "), text
+    assert set(report.flawed_justifications(view, "tool_selection").index.get_level_values("metric")) == {
+        "tool_selection"
+    }
+
+
+def test_a_record_without_topology_is_named_so(bench) -> None:
+    """The sample's one record with a null dag_type (messy.py) shows '(no topology)', not 'nan'."""
+    rec = bench.records[bench.records["dag_type"].isna()].iloc[0]
+    g = bench.generations[bench.generations["id"].astype(str) == str(rec["id"])].iloc[0]
+    view = tables.case_view(bench, str(rec["id"]), str(g["generator"]), str(g["difficulty"]))
+    assert view["record"]["dag_type"].item() == "(no topology)"

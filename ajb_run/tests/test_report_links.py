@@ -155,7 +155,7 @@ def test_the_notebook_template_writes_no_placeholder() -> None:
 
 
 # ---- the index notebook ----------------------------------------------------------------------
-def test_the_index_has_a_glossary_and_a_reading_path_that_starts_with_the_concepts() -> None:
+def test_the_index_has_a_glossary_and_core_path_that_starts_with_the_concepts() -> None:
     index = nbformat.read(paths.NOTEBOOKS_DIR / "00_index.ipynb", as_version=4)
     text = "\n".join(c.source for c in index.cells if c.cell_type == "markdown")
     glossary = text[text.index("## Glossary") :]
@@ -183,7 +183,7 @@ def test_the_index_has_a_glossary_and_a_reading_path_that_starts_with_the_concep
         "`authors`",
     ):
         assert term in glossary, term
-    path = text[text.index("## Where to start") : text.index("## Glossary")]
+    path = text[text.index("## The core path") : text.index("## Glossary")]
     order = [
         path.index(f"({nb}.ipynb)")
         for nb in ("17_judge_simulator", "02_programmatic_judge", "03_main_results", "18_scorecard")

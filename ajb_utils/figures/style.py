@@ -1,8 +1,9 @@
 """One figure style, one colour per judge/generator, and a deterministic `save_fig`.
 
-Paper figures live in the section modules beside this one. Colours follow the Okabe-Ito
-colour-blind-safe palette, assigned in the paper's order (schema.JUDGES, schema.GENERATORS);
-judges outside the release (runs, new judges) are drawn in a neutral grey.
+Paper figures live in the section modules beside this one. Three disjoint palettes: judges take the
+Okabe-Ito colour-blind-safe palette in the paper's order (schema.JUDGES), generators other hues
+(GENERATOR_COLORS), runs and new judges drawn beside the judges a third set (RUN_COLORS); the
+reference judges are greys and black line styles, and a judge outside every palette is neutral grey.
 
 Usage in a notebook::
 
@@ -31,6 +32,7 @@ __all__ = [
     "NEUTRAL_GREY",
     "JUDGE_COLORS",
     "GENERATOR_COLORS",
+    "RUN_COLORS",
     "CONDITION_STYLES",
     "PNG_DPI",
     "STYLE_RC",
@@ -40,8 +42,10 @@ __all__ = [
     "paper_figure",
     "set_style",
     "judge_color",
+    "run_color",
     "generator_color",
     "condition_style",
+    "ci_bars",
     "save_fig",
     "close_all",
 ]
@@ -69,14 +73,18 @@ JUDGE_COLORS: dict[str, str] = {
     "judge_gpt_oss_120b": OKABE_ITO["reddish_purple"],
     "judge_prometheus2_7b": OKABE_ITO["black"],
 }
-# GPT-5.4 keeps its judge colour as a generator; the others take the remaining hues.
+# Generators take hues no judge uses (ColorBrewer's Dark2 and a dark red), so a colour names one model
+# in one role: a generator is never drawn in a judge's colour (GPT-5.4 the generator is not GPT-5.4 the judge).
 GENERATOR_COLORS: dict[str, str] = {
-    "llama_3_3_70b_instruct": OKABE_ITO["bluish_green"],
-    "llama_3_1_8b_instruct": OKABE_ITO["sky_blue"],
-    "qwen3_32b": OKABE_ITO["orange"],
-    "smollm3_3b": OKABE_ITO["reddish_purple"],
-    "gpt5_4": OKABE_ITO["blue"],
+    "llama_3_3_70b_instruct": "#A6761D",
+    "llama_3_1_8b_instruct": "#66A61E",
+    "qwen3_32b": "#7570B3",
+    "smollm3_3b": "#E7298A",
+    "gpt5_4": "#8B0000",
 }
+# A run or new judge drawn beside the seven (notebook 15's X2): hues none of the judges or generators use
+# (Paul Tol's muted scheme), so a run is never mistaken for a released judge.
+RUN_COLORS: tuple[str, ...] = ("#332288", "#999933", "#882255", "#DDCC77", "#44AA99", "#CC6677")
 # Line style and marker per condition: with GT solid, without GT dashed, the rest distinct.
 CONDITION_STYLES: dict[str, dict[str, Any]] = {
     "with_gt": {"linestyle": "-", "marker": "o"},
@@ -222,6 +230,11 @@ def judge_color(name: str) -> str:
     return JUDGE_COLORS.get(_canonical_judge(name), NEUTRAL_GREY)
 
 
+def run_color(k: int) -> str:
+    """Return the colour of the k-th run drawn beside the judges (RUN_COLORS, cycling)."""
+    return RUN_COLORS[k % len(RUN_COLORS)]
+
+
 def generator_color(name: str) -> str:
     """Return the hex colour of a generator (config name, alias or display name); grey if unknown."""
     name = schema.canonical_generator(name)
@@ -232,6 +245,16 @@ def generator_color(name: str) -> str:
 def condition_style(condition: str) -> dict[str, Any]:
     """Return `ax.plot` keyword arguments (linestyle, marker) for a judging condition."""
     return dict(CONDITION_STYLES.get(condition, {"linestyle": "-", "marker": "."}))
+
+
+def ci_bars(ax: Any, x: Any, lo: Any, hi: Any, color: str, linewidth: float = 0.8) -> Any:
+    """Return the vertical segments drawn from `lo` to `hi` at `x` (a CI per point, capped); unlike
+    `errorbar(yerr=[y - lo, hi - y])` it does not assume the estimate lies inside its CI (a percentile
+    bootstrap CI need not contain it), and a missing bound draws nothing at that point."""
+    segments = ax.vlines(x, lo, hi, colors=color, linewidth=linewidth)
+    for end in (lo, hi):
+        ax.plot(x, end, linestyle="none", marker="_", markersize=3, color=color, markeredgewidth=linewidth)
+    return segments
 
 
 def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
