@@ -47,6 +47,8 @@ DEFAULT_PARAMETERS: dict[str, Any] = {
     "generators": None,
     "difficulties": None,
     "limit": None,
+    "budget_tokens": None,
+    "budget_usd": None,
     "run_names": ["synthetic_qwq_32b_thinking_off", "synthetic_qwq_32b_thinking_on"],
     "reference_judge": "judge_gpt_5_4",
     "price_in": 0.4,

@@ -92,8 +92,8 @@ def test_anchoring_split_on_paper_table1():
     split = _nb10(None, NB10_CELLS[2:3], t01=rep01.iloc[0:0], rep01=rep01)["split"].set_index("judge")
     assert split.at["judge_gemini_2_5_pro", "max_abs_cGT_minus_GT"] == pytest.approx(1.8)
     assert split.at["judge_qwq_32b", "max_abs_cGT_minus_noGT"] == pytest.approx(0.2)
-    assert split.at["judge_gemini_2_5_pro", "corrupted GT tracks"].startswith("with GT")
-    assert split.at["judge_qwq_32b", "corrupted GT tracks"].startswith("without GT")
+    assert split.at["judge_gemini_2_5_pro", "nearer by point estimate (no CI)"].startswith("with GT")
+    assert split.at["judge_qwq_32b", "nearer by point estimate (no CI)"].startswith("without GT")
     assert all(v.holds for v in verify.t01_checks(split.reset_index()))
 
 
