@@ -25,12 +25,17 @@ def _notebooks() -> list[str]:
 
 
 @pytest.mark.parametrize("notebook", _notebooks())
-def test_notebook_wrote_every_listed_artifact(notebook: str, request: pytest.FixtureRequest) -> None:
+def test_notebook_wrote_every_listed_artifact(
+    notebook: str, request: pytest.FixtureRequest
+) -> None:
     expected = artifacts.expected_outputs(notebook, LABEL)
     root = paths.REPO_ROOT
     missing = [f for f in expected if not (root / f).exists()]
     assert not missing, f"{notebook} did not write {missing}"
-    ran_now = any(notebook in item.nodeid and item.nodeid.endswith(".ipynb::Cell 0") for item in request.session.items)
+    ran_now = any(
+        notebook in item.nodeid and item.nodeid.endswith(".ipynb::Cell 0")
+        for item in request.session.items
+    )
     if ran_now:
         stale = [f for f in expected if (root / f).stat().st_mtime < SESSION_START]
         assert not stale, f"{notebook} ran in this session but did not rewrite {stale}"

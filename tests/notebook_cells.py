@@ -4,6 +4,7 @@ checked by executing those cells' source on a bench, with the names earlier cell
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -20,10 +21,16 @@ from ajb_utils.tables import ablations
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
+def _bare(code: str) -> str:
+    """Return `code` without whitespace: a marker still finds its cell after the formatter wraps a line."""
+    return re.sub(r"\s+", "", code)
+
+
 def _cell(nn: str, marker: str) -> str:
-    """Return the source of the one code cell of notebook `nn` that contains `marker`."""
+    """Return the source of the one code cell of notebook `nn` that contains `marker` (whitespace aside)."""
     nb = json.loads(next(NOTEBOOKS.glob(f"{nn}_*.ipynb")).read_text())
-    (src,) = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code" and marker in "".join(c["source"])]
+    sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    (src,) = [s for s in sources if _bare(marker) in _bare(s)]
     return src
 
 

@@ -124,7 +124,10 @@ def test_ci_installs_with_the_lock_and_runs_exactly_the_readme_test_command() ->
 def test_ruff_is_configured_and_runs_in_ci() -> None:
     config = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["ruff"]
     assert config["line-length"] == 120 and {"E", "F", "W", "I", "B"} <= set(config["lint"]["select"])
-    assert "*.ipynb" in config["format"]["exclude"]
+    assert "*.ipynb" not in config["format"].get("exclude", [])  # the notebooks are formatted too
+    notebooks = tomllib.loads((REPO_ROOT / "notebooks" / "ruff.toml").read_text())
+    assert notebooks["extend"] == "../pyproject.toml" and notebooks["line-length"] <= 100
+    assert "E501" in notebooks["lint"]["extend-select"]  # a long string or comment fails `ruff check .`
     ci = (REPO_ROOT / ".ci" / "run").read_text()
     lines = [line.strip() for line in ci.splitlines()]
     assert "ruff check ." in lines and "ruff format --check ." in lines  # run, not commented out

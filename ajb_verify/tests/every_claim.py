@@ -163,7 +163,7 @@ def claim_verdicts(bench, data_source: str | None = None, n_bootstrap: int = 200
     on_data += ci_checks(_notebook("03", ["mu_records = "], bench, n_bootstrap=n_bootstrap, seed=seed)["ci"])
     on_data += breakdown_checks(per_metric_long(bench), topology_long(bench, "with_gt"))
     on_data += weighting_checks(bench)
-    ns = _notebook("05", ["f10 = pd.DataFrame(rows)", "t29 = cells29.groupby("], bench)
+    ns = _notebook("05", ["f10 = pd.DataFrame(rows)", "cells29 = stats.align(v29, by=keys29"], bench)
     on_data += jury_checks(bench) + t29_checks(ns["t29"]) + f10_checks(ns["f10"])
     frames += _ablation_verdicts(bench)
     on_data += _anchoring_verdicts(bench)
