@@ -324,3 +324,21 @@ def test_the_runs_figure_draws_a_run_of_one_condition(tiny) -> None:
     )
     diamonds = [sum(line.get_marker() == "D" for line in ax.get_lines()) for ax in axes]
     assert diamonds == [1, 0]  # the run's points and CI bars: with GT only
+
+
+def test_the_se_glass_box_reads_a_run_of_few_records(tiny, tmp_path: Path) -> None:
+    """A run stopped by its budget after a few records: notebook 15's glass box still checks the score
+    by hand and states the normal approximation's half-width beside the bootstrap's (the
+    approximation needs records; it was asserted within 20 %, and a 13-verdict run failed there)."""
+    ns = run_cells(
+        "15",
+        ["cells = tables.x2_runs_cells", 'first = x2[x2["run"] == runs[0]]'],
+        bench=SimpleNamespace(verdicts=tiny),
+        runs=[NEW],
+        reference_judge=J1,
+        x2_by_generator=False,
+        n_bootstrap=20,
+        seed=1,
+        out=tmp_path,
+    )
+    assert ns["align"] == pytest.approx(ns["row"]["align"])
