@@ -40,6 +40,7 @@ from ajb_verify.agreement import *  # noqa: F401,F403
 from ajb_verify.anchoring import *  # noqa: F401,F403
 from ajb_verify.audit import *  # noqa: F401,F403
 from ajb_verify.breakdown import *  # noqa: F401,F403
+from ajb_verify.census_rule import independent_source  # noqa: F401
 from ajb_verify.dataset import *  # noqa: F401,F403
 from ajb_verify.derivation import *  # noqa: F401,F403
 from ajb_verify.display import *  # noqa: F401,F403

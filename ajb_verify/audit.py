@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from ajb_utils import paper, schema, stats
 from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
 from ajb_verify import census_rule, engine
 from ajb_verify.agreement import judge_side_bound, matrix_stats, tier_search
+from ajb_verify.census_rule import independent_source
 from ajb_verify.main_results import finding_verdicts, worked_example_AppI
 
 __all__ = [
@@ -27,7 +27,6 @@ __all__ = [
     "t23_checks",
     "CENSUS_STATUSES",
     "SELF_REFERENTIAL",
-    "independent_source",
     "text_census",
     "paper_census",
     "census_counts",
@@ -601,15 +600,6 @@ SELF_REFERENTIAL: dict[str, str] = {
     "X1.null_share": "App. D's own ~10,498 over the tuples",
     "X1.temperature_intro": "T25's and T27's spreads are the text's",
 }
-
-
-_INDEPENDENT_SOURCE = re.compile(r"draft LaTeX (?:tab|fig):[\w-]+$|draft figure ")
-
-
-def independent_source(source: str) -> bool:
-    """Return True when a transcribed value's ``source`` names a draft table or figure (not only prose:
-    v1 text, a caption, the draft's section text)."""
-    return any(_INDEPENDENT_SOURCE.search(part.strip()) for part in str(source).split(";"))
 
 
 def _norm(num: str) -> str:

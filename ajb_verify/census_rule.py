@@ -29,9 +29,19 @@ import pandas as pd
 from ajb_utils import paper
 from ajb_verify import engine
 
+_INDEPENDENT_SOURCE = re.compile(r"draft LaTeX (?:tab|fig):[\w-]+$|draft figure ")
+
+
+def independent_source(source: str) -> bool:
+    """Return True when a transcribed value's ``source`` names a draft table or figure (not only prose:
+    v1 text, a caption, the draft's section text)."""
+    return any(_INDEPENDENT_SOURCE.search(part.strip()) for part in str(source).split(";"))
+
+
 __all__ = [
     "CHECK_KINDS",
     "NUMBER_CLASSES",
+    "independent_source",
     "check",
     "check_kind",
     "check_op",
@@ -295,7 +305,6 @@ def data_checks(census: pd.DataFrame, checks: pd.DataFrame | None = None) -> pd.
     section, line, number -> the table and rows they speak of), each decided by `check` with the op its
     phrase gives, indexed by the census row: target (the table, or a claim where no table prints it),
     table value(s), holds, independent (every row read has a draft table or figure as source), note."""
-    from ajb_verify.audit import independent_source
 
     ch = pd.read_csv(CHECKS_FILE, dtype=str, keep_default_na=False) if checks is None else checks
     rows = []
