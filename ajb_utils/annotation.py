@@ -96,11 +96,9 @@ def sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
         **{c: bench.generations[c].astype(str) for c in ("id", "generator", "difficulty", "dag_type")}
     )
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
-    g = (
-        pairs[["id", "generator", "difficulty"]]
-        .astype(str)
-        .merge(gen, on=["id", "generator", "difficulty"], how="left", validate="one_to_one")
-    )
+    keys = pairs[["id", "generator", "difficulty"]].astype(str)
+    keys["generator"] = keys["generator"].map(schema.canonical_generator)  # gpt_5_4 (judge configs) -> gpt5_4
+    g = keys.merge(gen, on=["id", "generator", "difficulty"], how="left", validate="one_to_one")
     if g["user_query"].isna().any():
         missing = g.loc[g["user_query"].isna(), ["id", "generator"]].head(3).to_dict("records")
         raise SheetError(

@@ -43,7 +43,11 @@ SENTENCE_NOTEBOOKS = (
     "08_rq5_thinking",
     "09_rq6_prompt_format",
     "10_anchoring",
+    "11_human_validation",
+    "12_rewrite_validation",
+    "13_self_preference",
     "14_decision_guide",
+    "16_derivation_gap",
 )
 FIXED_SEEDS = (1, 2)
 ENV = "AJB_RANDOM_SAMPLES"

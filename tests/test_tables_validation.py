@@ -468,3 +468,14 @@ def test_triplet_claim() -> None:
     t = _nb12(pd.DataFrame(), NB12_CELLS[1:])["triplet"].iloc[0]
     assert t["claimed_unanimity"] == 100.0 and t["reported_unanimity"] == pytest.approx(93.9)
     assert t["implied_mixed"] == 12 == t["reported_mixed"]
+
+
+def test_annotations_spelling_gpt_5_4_find_the_gpt5_4_generation(bench):
+    """An annotation names its generator as the judge configs do (GPT-5.4 is `gpt_5_4`, its config
+    `gpt5_4`): the sheet still finds the generation (a drawn sample that annotated GPT-5.4's plans
+    stopped notebook 11 with "annotated rows have no valid generation")."""
+    gens = bench.generations.astype({"id": str, "generator": str, "difficulty": str})
+    row = gens[gens["generator"] == "gpt5_4"].iloc[0]
+    pairs = pd.DataFrame([{"id": row["id"], "generator": "gpt_5_4", "difficulty": row["difficulty"]}])
+    sheet = annotation.sheet_rows(bench, pairs)
+    assert list(sheet["generator"]) == ["gpt5_4"] and list(sheet["id"]) == [row["id"]]

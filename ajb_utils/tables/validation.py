@@ -58,7 +58,7 @@ def load_annotations(
     if kind not in PATTERNS:
         raise ValueError(f"kind must be one of {sorted(PATTERNS)}, got {kind!r}")
     if sheet is not None and kind == "human":
-        return annotation.sheet_to_long(annotation.read_sheet(sheet)), f"the sheet {Path(sheet).name}"
+        return _canonical(annotation.sheet_to_long(annotation.read_sheet(sheet))), f"the sheet {Path(sheet).name}"
     if runs not in ("shipped", "auto"):
         raise ValueError(f"runs must be 'shipped' or 'auto', got {runs!r}")
     user = sorted((Path(runs_dir) / "annotations").glob(PATTERNS[kind])) if runs == "auto" else []
@@ -68,7 +68,12 @@ def load_annotations(
         return pd.DataFrame(), ""
     df = pd.concat([pd.read_json(f, lines=True, dtype={"id": str}) for f in files], ignore_index=True)
     where = ("your runs: " if user else "the source: ") + ", ".join(f.name for f in files)
-    return (normalise_rewrite(df) if kind == "rewrite" else df), where
+    return (normalise_rewrite(df) if kind == "rewrite" else _canonical(df)), where
+
+
+def _canonical(df: pd.DataFrame) -> pd.DataFrame:
+    """Return annotations with generators named as the bench names them (gpt_5_4 -> gpt5_4)."""
+    return df.assign(generator=df["generator"].astype(str).map(schema.canonical_generator)) if "generator" in df else df
 
 
 def normalise_rewrite(df: pd.DataFrame) -> pd.DataFrame:
