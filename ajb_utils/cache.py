@@ -10,10 +10,10 @@ name is a hash of everything the frames depend on, never of where the source lie
   commit the revision resolves to; of a run's .meta.json only the fields that shape the frames
   (not when it was made: an identical rerun keeps the build). A copy of a source in another
   folder has the same build;
-- the load arguments (generators, judges, runs, engine);
-- the package version, the library versions that shape the frames, and a hash of the loader's own
-  source files (every `ajb_utils` module the `ajb_utils.data` package reaches), so a change of the
-  loader's code or semantics makes a new build.
+- the load arguments (generators, judges, runs);
+- the package version, the library versions that shape the frames, and a hash of the package's
+  source files (every module of `ajb_utils`: wider than the loader, never narrower), so a change of
+  the loader's code or semantics makes a new build.
 
 A file's digest is taken from the bytes the build reads (`read_input`), not by a second read,
 and remembered with the file's (size, mtime_ns, ctime_ns, inode): a later load finds its build
@@ -33,11 +33,9 @@ import json
 import logging
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -178,37 +176,14 @@ def signatures(paths: Iterable[Path]) -> dict[str, list[int] | None]:
 # --------------------------------------------------------------------------------------------
 
 
-def _package_modules(module: ModuleType) -> set[str]:
-    """Return the names of the ajb_utils modules a module refers to in its globals."""
-    out = set()
-    for value in vars(module).values():
-        name = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
-        if isinstance(name, str) and name.split(".")[0] == "ajb_utils" and name in sys.modules:
-            out.add(name)
-    return out
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def loader_modules(entry: ModuleType) -> set[str]:
-    """Return `entry`, this module, and every ajb_utils module they reach (transitively)."""
-    seen: set[str] = set()
-    todo = [entry.__name__, __name__]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        todo.extend(_package_modules(sys.modules[name]) - seen)
-    return seen
-
-
-def code_fingerprint(entry: ModuleType) -> str:
-    """Return a hash of the source files of `entry` and every ajb_utils module it reaches."""
+def code_fingerprint(package: Path = PACKAGE_DIR) -> str:
+    """Return a hash of every Python source file of the `ajb_utils` package (named by its place in it)."""
     h = hashlib.sha256()
-    for name in sorted(loader_modules(entry)):
-        file = getattr(sys.modules[name], "__file__", None)
-        h.update(name.encode())
-        if file:
-            h.update(Path(file).read_bytes())
+    for file in sorted(package.rglob("*.py")):
+        h.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
     return h.hexdigest()
 
 
@@ -225,25 +200,17 @@ def bench_key(parts: dict[str, Any]) -> str:
     return digest(json.dumps(full, sort_keys=True).encode())
 
 
-def build_key(parts: dict[str, Any], files: dict[str, Path], loader: ModuleType, read: bool) -> str | None:
+def build_key(parts: dict[str, Any], files: dict[str, Path], read: bool) -> str | None:
     """Return the key of a build: its parts, its input files' content (`file_digests`; a run's file
     hashed when its digest is not known, the source's files only when `read`: else None) and the
-    code of the `loader` module and every ajb_utils module it reaches."""
+    package's code (`code_fingerprint`)."""
     runs = {name: path for name, path in files.items() if name.startswith("runs/")}  # small, rewritten by the runner
     digests = file_digests([p for n, p in files.items() if n not in runs], read=read)
     if digests is None:
         return None
     digests |= file_digests(runs.values())
     inputs = {name: digests[str(path.resolve())] for name, path in files.items()}
-    return bench_key({**parts, "inputs": inputs, "loader": code_fingerprint(loader)})
-
-
-def datasets_cache_dir(root: Path, files: Iterable[Path]) -> Path:
-    """Return the `datasets` cache folder for a local config: keyed by its files' content (named
-    by their place under the source's `root`)."""
-    digests = file_digests(files) or {}
-    names = {str(Path(p).resolve().relative_to(Path(root).resolve())): digests[str(Path(p).resolve())] for p in files}
-    return cache_root() / "datasets" / "local" / bench_key({"files": names})[:20]
+    return bench_key({**parts, "inputs": inputs, "loader": code_fingerprint()})
 
 
 # --------------------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.data} missing: python -m ajb_sample --scale full --out data/sample_full")
         return 2
     t0 = time.perf_counter()
-    bench = load_bench(args.data, engine="json")
+    bench = load_bench(args.data)
     load_s = time.perf_counter() - t0
     print(
         f"load: {load_s:.1f} s ({len(bench.records)} records, {len(bench.generations)} generations, "

@@ -1,5 +1,4 @@
-"""Builds keyed by content (`build_bench`: the tidy frames as Parquet) and datasets' Arrow copies
-of local folders.
+"""Builds keyed by content (`build_bench`: the tidy frames as Parquet).
 
 Every test points the caches at its own tmp_path (never the repository's data/cache/).
 """
@@ -64,12 +63,11 @@ def _build(root: Path, **kw) -> str:
 
 
 @pytest.mark.parametrize("cache", [True, False], ids=["tidy-cache", "no-tidy-cache"])
-@pytest.mark.parametrize("engine", ["datasets", "json"])
-def test_an_edit_of_a_local_mirror_is_read_again(tmp_path, engine, cache):
+def test_an_edit_of_a_local_mirror_is_read_again(tmp_path, cache):
     """Issue 14.1: a verdict changed from 1.0 to 0.5 (same file size) and a dropped generation
-    row are seen by the next load, through every engine and cache."""
+    row are seen by the next load, with and without the build."""
     root = write_mini_repo(tmp_path / "mirror", "nested")
-    first = load_bench(root, engine=engine, runs=None, cache=cache)
+    first = load_bench(root, runs=None, cache=cache)
     rows = _judge_rows(root)
     assert rows[0]["with_gt"]["tool_selection"]["llm_score"] == 1.0
     size = (root / "data" / "judge_gpt_5_4.jsonl").stat().st_size
@@ -80,7 +78,7 @@ def test_an_edit_of_a_local_mirror_is_read_again(tmp_path, engine, cache):
     gen_rows = gen_path.read_text().splitlines()
     _write_rows(gen_path, [json.loads(line) for line in gen_rows[1:]])
 
-    second = load_bench(root, engine=engine, runs=None, cache=cache)
+    second = load_bench(root, runs=None, cache=cache)
     rid, diff = rows[0]["id"], rows[0]["difficulty"]
     assert _score(first, rid, diff, "tool_selection") == 1.0
     dropped = json.loads(gen_rows[0])
@@ -92,8 +90,7 @@ def test_an_edit_of_a_local_mirror_is_read_again(tmp_path, engine, cache):
     assert _from_cache(second) == cache
 
 
-@pytest.mark.parametrize("engine", ["datasets", "json"])
-def test_folders_with_the_same_basename_do_not_share_data(tmp_path, engine):
+def test_folders_with_the_same_basename_do_not_share_data(tmp_path):
     """Issue 14.1: two mirrors called `r` in different places give their own verdicts."""
     a = write_mini_repo(tmp_path / "a" / "r", "nested")
     b = write_mini_repo(tmp_path / "b" / "r", "nested")
@@ -101,13 +98,13 @@ def test_folders_with_the_same_basename_do_not_share_data(tmp_path, engine):
     for row in rows:
         row["with_gt"]["tool_selection"]["llm_score"] = 0.0
     _write_rows(b / "data" / "judge_gpt_5_4.jsonl", rows)
-    bench_a = load_bench(a, engine=engine, runs=None)
-    bench_b = load_bench(b, engine=engine, runs=None)
+    bench_a = load_bench(a, runs=None)
+    bench_b = load_bench(b, runs=None)
     sel = (bench_b.verdicts["condition"] == "with_gt") & (bench_b.verdicts["metric"] == "tool_selection")
     assert (bench_b.verdicts.loc[sel, "llm_score"] == 0.0).all()
     sel_a = (bench_a.verdicts["condition"] == "with_gt") & (bench_a.verdicts["metric"] == "tool_selection")
     assert (bench_a.verdicts.loc[sel_a, "llm_score"] > 0).any()
-    assert _build(a, engine=engine, runs=None) != _build(b, engine=engine, runs=None)
+    assert _build(a, runs=None) != _build(b, runs=None)
 
 
 def test_a_copied_source_hits_the_same_build_and_a_changed_byte_misses(tmp_path, own_cache):
@@ -203,7 +200,7 @@ def test_arguments_are_part_of_the_key(tmp_path):
     root = write_mini_repo(tmp_path / "r", "nested")
     first = _build(root, runs=None)
     assert _build(root, runs=None, judges=["judge_gpt_5_4"]) != first
-    assert _build(root, runs=None, engine="datasets") != first
+    assert _build(root, runs="shipped") != first
     assert _build(root, runs=None) == first
 
 
@@ -223,24 +220,29 @@ def test_loader_code_and_package_version_are_part_of_the_key(tmp_path, monkeypat
     root = write_mini_repo(tmp_path / "r", "nested")
     first = _build(root, runs=None)
     assert _build(root, runs=None) == first
-    monkeypatch.setattr(bench_cache, "code_fingerprint", lambda entry: "another loader")
+    monkeypatch.setattr(bench_cache, "code_fingerprint", lambda: "another loader")
     second = _build(root, runs=None)
     assert second != first
     monkeypatch.setattr(bench_cache, "__version__", "99.0")
     assert _build(root, runs=None) not in (first, second)
 
 
-def test_code_fingerprint_covers_the_loaders_source_files(tmp_path, monkeypatch):
-    """data.py, calls.py, scoring.py (and what they reach) are hashed: editing one changes it."""
-    reached = bench_cache.loader_modules(data_mod)
-    assert {"ajb_utils.data", "ajb_utils.calls", "ajb_utils.scoring", "ajb_utils.schema", "ajb_utils.cache"} <= reached
-    before = bench_cache.code_fingerprint(data_mod)
-    import ajb_utils.calls as calls_mod
-
-    edited = tmp_path / "calls.py"
-    edited.write_text(Path(calls_mod.__file__).read_text() + "\n# an edit\n")
-    monkeypatch.setattr(calls_mod, "__file__", str(edited))
-    assert bench_cache.code_fingerprint(data_mod) != before
+def test_code_fingerprint_covers_every_source_file_of_the_package(tmp_path):
+    """A copy of the package has the same fingerprint; an edit of any module (the loader's, or
+    one it only reaches through another, like calls.py) or a new module changes it."""
+    copy = tmp_path / "ajb_utils"
+    shutil.copytree(bench_cache.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = bench_cache.code_fingerprint(copy)
+    assert before == bench_cache.code_fingerprint()
+    for edit in ("calls.py", "data/build.py", "scoring.py"):
+        path = copy / edit
+        text = path.read_text()
+        path.write_text(text + "\n# an edit\n")
+        assert bench_cache.code_fingerprint(copy) != before, edit
+        path.write_text(text)
+    assert bench_cache.code_fingerprint(copy) == before
+    (copy / "data" / "new.py").write_text("")
+    assert bench_cache.code_fingerprint(copy) != before
 
 
 def test_stale_entries_of_a_source_are_removed(tmp_path, own_cache):
@@ -297,18 +299,6 @@ def test_an_input_edited_during_the_build_is_not_kept(tmp_path, own_cache, monke
     assert not list((own_cache / "bench").glob("*"))
     monkeypatch.setattr(data_mod, "read_bench", read)
     assert _from_cache(load_bench(root, runs=None))
-
-
-def test_datasets_cache_of_a_local_folder_is_keyed_by_content(tmp_path):
-    a = write_mini_repo(tmp_path / "a" / "r", "nested")
-    b = tmp_path / "b" / "copy"
-    shutil.copytree(a, b)
-    files = [a / "README.md", a / "data" / "main.jsonl"]
-    same = bench_cache.datasets_cache_dir(a, files)
-    assert bench_cache.datasets_cache_dir(a, files) == same
-    assert bench_cache.datasets_cache_dir(b, [b / "README.md", b / "data" / "main.jsonl"]) == same
-    (a / "data" / "main.jsonl").write_text((a / "data" / "main.jsonl").read_text() + "\n")
-    assert bench_cache.datasets_cache_dir(a, files) != same
 
 
 def test_revision_of_a_local_folder_follows_its_content(tmp_path):

@@ -31,17 +31,16 @@ def _reasons(bench) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------ item 2: duplicate judge rows
-@pytest.mark.parametrize("engine", ["json", "datasets"])
-def test_duplicate_judge_row_is_an_exclusion_not_a_second_vote(tmp_path, engine):
+def test_duplicate_judge_row_is_an_exclusion_not_a_second_vote(tmp_path):
     # a basename of its own: the datasets cache is keyed by folder basename (issue 14 item 1)
-    root = write_mini_repo(tmp_path / f"duplicate_judge_row_{engine}")
+    root = write_mini_repo(tmp_path / "duplicate_judge_row")
     path = root / "data" / "judge_gpt_5_4.jsonl"
     rows = _rows(path)
     copy = json.loads(json.dumps(rows[0]))  # r1 easy, a perfect plan (p = 1 everywhere)
     for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
         copy["with_gt"][m]["llm_score"] = 0.0  # the copy disagrees: averaging would give 0.5
     _write(path, rows + [copy])
-    bench = load_bench(root, engine=engine, runs=None)
+    bench = load_bench(root, runs=None)
     v = bench.verdicts
     key = ["id", "generator", "difficulty", "judge", "condition", "metric"]
     assert not v.duplicated(key).any()
@@ -76,7 +75,7 @@ def test_null_dag_type_record_stays_in_alignment_and_is_reported(tmp_path):
     rows = _rows(path)
     rows[0]["dag_type"] = None  # r1
     _write(path, rows)
-    bench = load_bench(root, engine="json", runs=None)
+    bench = load_bench(root, runs=None)
     assert "null dag_type" in " ".join(bench.exclusions["reason"])
     rec = stats.record_alignment(bench.verdicts)
     assert "r1" in set(rec["id"].astype(str))
@@ -102,7 +101,7 @@ def test_unparseable_then_valid_retry_keeps_the_valid_generation(tmp_path):
         **{f"score_{m}": 1.0 for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage")},
     }
     _write(path, rows + [retry])
-    bench = load_bench(root, engine="json", runs=None)
+    bench = load_bench(root, runs=None)
     g = bench.generations
     assert ((g["id"] == "r2") & (g["difficulty"] == "hard")).sum() == 1
     reasons = _reasons(bench)
@@ -118,7 +117,7 @@ def test_out_of_range_llm_score_is_an_exclusion(tmp_path):
     rows[0]["with_gt"]["tool_selection"]["llm_score"] = 4  # a 1-5 rubric's 4
     rows[0]["with_gt"]["query_coverage"]["llm_score"] = 0.4999999  # float noise snaps to 0.5
     _write(path, rows)
-    bench = load_bench(root, engine="json", runs=None)
+    bench = load_bench(root, runs=None)
     v = bench.verdicts
     assert (v["match"].dropna() >= 0).all() and (v["match"].dropna() <= 1).all()
     assert _reasons(bench)["judge verdict outside {0, 0.5, 1}"] == 1
@@ -155,9 +154,8 @@ def test_think_and_fence_output_is_read_as_the_authors_scorer_does():
     assert C.normalize_calls(json.dumps(text)) == plan  # JSON-encoded once more, as datasets stores it
 
 
-@pytest.mark.parametrize("engine", ["json", "datasets"])
-def test_think_fence_generation_loads_as_valid(tmp_path, engine):
-    root = write_mini_repo(tmp_path / f"think_fence_{engine}")
+def test_think_fence_generation_loads_as_valid(tmp_path):
+    root = write_mini_repo(tmp_path / "think_fence")
     path = root / "data" / "gpt5_4.jsonl"
     rows = _rows(path)
     bad = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "hard")
@@ -165,7 +163,7 @@ def test_think_fence_generation_loads_as_valid(tmp_path, engine):
     for m in ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage"):
         bad[f"score_{m}"] = 1.0
     _write(path, rows)
-    bench = load_bench(root, engine=engine, runs=None)
+    bench = load_bench(root, runs=None)
     assert ((bench.generations["id"] == "r2") & (bench.generations["difficulty"] == "hard")).sum() == 1
     assert any("</think>" in m for m in bench.messages)
     assert scoring.check_published_scores(bench).empty
@@ -198,7 +196,7 @@ def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
     rounded = next(r for r in rows if r["id"] == "r2" and r["difficulty"] == "easy")
     rounded["score_query_coverage"] = float(rounded["score_query_coverage"]) - 5e-4
     _write(path, rows)
-    bad = scoring.check_published_scores(load_bench(root, engine="json", runs=None))
+    bad = scoring.check_published_scores(load_bench(root, runs=None))
     causes = bad.groupby("cause", observed=True).size().to_dict()
     assert causes == {"other": 1, "rounding": 1}  # a null-valued key is not an argument (issue 20 §1): no mismatch
     assert sorted(bad["metric"]) == ["query_coverage", "tool_selection"]
@@ -206,9 +204,8 @@ def test_check_published_scores_groups_mismatches_by_cause(tmp_path):
 
 
 # ------------------------------------------------------------------ issue 20.2: one dedup policy
-@pytest.mark.parametrize("engine", ["json", "datasets"])
-def test_a_null_judge_row_then_its_valid_retry_keeps_the_retry(tmp_path, engine):
-    root = write_mini_repo(tmp_path / f"null_then_retry_{engine}")
+def test_a_null_judge_row_then_its_valid_retry_keeps_the_retry(tmp_path):
+    root = write_mini_repo(tmp_path / "null_then_retry")
     path = root / "data" / "judge_gpt_5_4.jsonl"
     rows = _rows(path)
     failed = json.loads(json.dumps(rows[0]))  # r1 easy, a failed call: no verdict at all
@@ -217,7 +214,7 @@ def test_a_null_judge_row_then_its_valid_retry_keeps_the_retry(tmp_path, engine)
             failed[cond][m]["llm_score"] = None
         failed[cond]["overall_alignment_pct"] = None
     _write(path, [failed] + rows)  # the failed row first, then its valid retry
-    bench = load_bench(root, engine=engine, runs=None, cache=False)
+    bench = load_bench(root, runs=None, cache=False)
     v = bench.verdicts
     r1 = v[(v["id"] == "r1") & (v["difficulty"] == "easy") & (v["condition"] == "with_gt")]
     assert r1["llm_score"].notna().all() and len(r1) == 4
@@ -603,34 +600,6 @@ def test_snap_verdicts_equals_the_nearest_label_rule():
     np.testing.assert_array_equal(got, want)
     assert not np.signbit(got[~np.isnan(got)]).any()  # -0.0 and -1e-7 are the label 0, not -0
     np.testing.assert_array_equal(out_of_range, ~np.isnan(llm) & ~near)
-
-
-def test_the_datasets_engine_falls_back_only_when_arrow_cannot_type_a_config(monkeypatch, tmp_path):
-    """An Arrow typing failure reads the JSON-lines file instead, naming the error; any other
-    failure of `datasets` (here a cache folder it cannot write) is an error, not a silent switch."""
-    import pyarrow as pa
-
-    from ajb_utils.data import BenchDataError, load_bench
-    from ajb_utils.data import read as read_mod
-
-    def typing_fails(*args, **kwargs):
-        """Fail as datasets does when a nested value changes type between chunks."""
-        raise RuntimeError("An error occurred while generating the dataset") from pa.ArrowInvalid(
-            "JSON parse error: Column(/generated_tool_calls) changed from array to string"
-        )
-
-    monkeypatch.setattr(read_mod, "dataset_table", typing_fails)
-    bench = load_bench("sample", engine="datasets", cache=False)
-    said = [m for m in bench.messages if "JSON-lines file directly" in m]
-    assert said and "changed from array to string" in said[0]
-
-    def cannot_write(*args, **kwargs):
-        """Fail as datasets does when its cache folder is read-only."""
-        raise PermissionError(13, "Permission denied", str(tmp_path / "cache"))
-
-    monkeypatch.setattr(read_mod, "dataset_table", cannot_write)
-    with pytest.raises(BenchDataError, match="Permission denied"):
-        load_bench("sample", engine="datasets", cache=False)
 
 
 def test_a_condition_first_met_after_the_first_line_is_read(tmp_path):

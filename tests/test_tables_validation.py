@@ -372,7 +372,7 @@ def test_a_user_c3_run(tmp_path):
     from ajb_utils import stats
     from ajb_utils.data import load_bench
 
-    bench = load_bench(_mini_with_c3_run(tmp_path / "repo"), engine="json")
+    bench = load_bench(_mini_with_c3_run(tmp_path / "repo"))
     gen = (
         bench.verdicts["generator"].astype(str).replace({"gpt5_4": "llama_3_3_70b_instruct"})
     )  # the cell's C3 generator
@@ -395,7 +395,7 @@ def test_no_runs_reproduce_nothing_and_give_the_commands(tmp_path):
     from mini_repo import write_mini_repo
 
     root = write_mini_repo(tmp_path / "repo")
-    bench = load_bench(root, engine="json")
+    bench = load_bench(root)
     assert not bench.has_runs("c3")
     ns = _nb10(bench, NB10_CELLS[:3], "hf")
     assert ns["t01"].empty

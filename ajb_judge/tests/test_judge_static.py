@@ -121,9 +121,9 @@ def test_load_bench_picks_up_a_static_run(tmp_path) -> None:
         pytest.skip("data/sample not generated")
     src = tmp_path / "src"
     shutil.copytree(SAMPLE_DIR, src)
-    bench = load_bench(src, runs=None, engine="json", judges=[])
+    bench = load_bench(src, runs=None, judges=[])
     run_judge(RunConfig(name="static_judge", bench=bench, out_dir=src / "runs", limit=10, progress=False))
-    b2 = load_bench(src, runs=["static_judge"], engine="json", judges=[])
+    b2 = load_bench(src, runs=["static_judge"], judges=[])
     v = b2.verdicts[b2.verdicts["judge"] == "static_judge"]
     assert len(v) > 0 and set(v["condition"].astype(str)) == {"with_gt", "without_gt"}
     row = b2.judges.set_index("judge").loc["static_judge"]

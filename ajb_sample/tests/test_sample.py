@@ -205,7 +205,7 @@ def test_messy_cases_are_each_counted_by_the_loader(tiny: tuple[Path, dict[str, 
     from ajb_utils.data import load_bench
 
     out, summary = tiny
-    bench = load_bench(out, engine="json", runs=None)
+    bench = load_bench(out, runs=None)
     ex = bench.exclusions
     want = {
         "duplicate_judge_row": "duplicate judge row",

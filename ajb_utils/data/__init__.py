@@ -3,8 +3,8 @@
 `load_bench(source)` is the one public entry (`build_bench(source)` the build step it stands on).
 Reading a source (`read_bench`) resolves it (`source`: "sample" ->
 data/sample, "hf" -> ServiceNow-AI/AgentJudgeBench pinned to one commit, or a folder laid out
-like the hub repo) and reads its card once; reads each config's bytes into rows (`read`: the
-JSON-lines files, or `datasets.load_dataset`); builds the tidy frames of a `Bench` (`build`,
+like the hub repo) and reads its card once; reads each config's JSON-lines bytes into columns (`read`: the released layout by its
+schema; any other layout converted line by line, saying so); builds the tidy frames of a `Bench` (`build`,
 docs/DATA_FORMAT.md §4) with calls normalised once (`ajb_utils.calls`) and bad rows left out by
 named rules (`rules`, Appendix D), each one counted in `Bench.exclusions`; and adds the runs it is
 asked for (`runs`). `build_bench` writes those frames once as Parquet in a folder named by
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,14 +78,6 @@ __all__ = [
 
 log = logging.getLogger("ajb_utils.data")
 BUILD_NOTE = "read from the built bench"
-
-
-def _engine(engine: str | None) -> str:
-    """Return the engine to read with: "json" (the default, whatever the source) or "datasets"."""
-    engine = engine or "json"
-    if engine not in ("datasets", "json"):
-        raise BenchDataError(f"engine must be 'datasets' or 'json', not {engine!r}")
-    return engine
 
 
 def _select(
@@ -154,23 +145,20 @@ def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved
     return Resolved(str(source), src, revision, card, judge_runs, generator_runs, files, label, messages)
 
 
-def _built(
-    res: Resolved, generators: list[str] | None, judges: list[str] | None, runs: RunsArg, engine: str | None
-) -> Path:
+def _built(res: Resolved, generators: list[str] | None, judges: list[str] | None, runs: RunsArg) -> Path:
     """Return the folder of the built bench of these inputs: an existing build when the inputs'
     digests are known, else the configs read once (their digests taken from the bytes read) and
     the build written unless one of that content exists."""
-    engine = _engine(engine)
     args = {"generators": generators, "judges": judges, "revision": res.revision}
-    parts = {**res.named(), "args": {**args, "runs": runs, "engine": engine}}
-    key = bench_cache.build_key(parts, res.files, sys.modules[__name__], read=False)
+    parts = {**res.named(), "args": {**args, "runs": runs}}
+    key = bench_cache.build_key(parts, res.files, read=False)
     if key is not None and bench_cache.build_meta(bench_cache.build_dir(key)) is not None:
         return bench_cache.build_dir(key)
     before = bench_cache.signatures(res.files.values())
-    bench = read_bench(res, generators, judges, engine, justifications=True)
+    bench = read_bench(res, generators, judges, justifications=True)
     if bench_cache.signatures(res.files.values()) != before:
         raise BenchDataError(f"{res.given}: a data file changed while it was read; run again when it is complete")
-    folder = bench_cache.build_dir(str(bench_cache.build_key(parts, res.files, sys.modules[__name__], read=True)))
+    folder = bench_cache.build_dir(str(bench_cache.build_key(parts, res.files, read=True)))
     if bench_cache.build_meta(folder) is None:
         meta = {"location": res.src.location, "args": parts["args"], "revision": bench.revision}
         meta |= {"synthetic": bench.synthetic, "messages": bench.messages}
@@ -184,12 +172,11 @@ def build_bench(
     judges: list[str] | None = None,
     revision: str | None = None,
     runs: RunsArg = "shipped",
-    engine: str | None = None,
 ) -> Path:
     """Return the folder of the built bench of `source` (tidy frames as Parquet, the judges'
     rationales included), reading the configs once to build it when no build of these inputs
     exists. Arguments as `load_bench`'s. Raises BenchDataError when an input changes while read."""
-    return _built(resolve(source, revision, runs), generators, judges, runs, engine)
+    return _built(resolve(source, revision, runs), generators, judges, runs)
 
 
 def load_bench(
@@ -198,7 +185,6 @@ def load_bench(
     judges: list[str] | None = None,
     revision: str | None = None,
     runs: RunsArg = "shipped",
-    engine: str | None = None,
     justifications: bool = False,
     cache: bool = True,
     calls: bool = True,
@@ -210,10 +196,8 @@ def load_bench(
     message. runs: "shipped" (default) the source's own runs (<source>/runs), "auto" also the
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
-    engine: "json" (the default: the JSON-lines files read directly, downloaded at the pinned
-    commit for the hub; every config decoded by `ajb_utils.decode`) or "datasets"
-    (`datasets.load_dataset`, its Arrow copy cached by content, ~10x slower on a first read);
-    both give the same frames. calls: read the call lists and tool schemas (`records.tools`,
+    The JSON-lines files are read directly (downloaded at the pinned commit for the hub), each
+    config by one reader (`read`). calls: read the call lists and tool schemas (`records.tools`,
     `records.expected_calls`, `generations.generated_calls`; False leaves these columns out of
     a built bench's read, for an analysis of the scores alone: a column projection, the columns
     decoded are the ones used). justifications: keep the judges' one-sentence rationales in
@@ -228,8 +212,8 @@ def load_bench(
         raise BenchDataError("ids selects rows of the build: not with cache=False")
     res = resolve(source, revision, runs)
     if not cache:
-        return read_bench(res, generators, judges, _engine(engine), justifications)
-    folder = _built(res, generators, judges, runs, engine)
+        return read_bench(res, generators, judges, justifications)
+    folder = _built(res, generators, judges, runs)
     drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
     drop |= {} if justifications else {"verdicts": ("justification",)}
     frames, meta = bench_cache.read_build(folder, drop, None if ids is None else [str(i) for i in ids])
@@ -248,9 +232,7 @@ def load_bench(
     )
 
 
-def read_bench(
-    res: Resolved, generators: list[str] | None, judges: list[str] | None, engine: str, justifications: bool
-) -> Bench:
+def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | None, justifications: bool) -> Bench:
     """Return the benchmark read from the resolved source's files (no build): records, scored
     generations, long verdicts, exclusions and judges, as `load_bench` describes."""
     src, card, revision = res.src, res.card, res.revision
@@ -259,7 +241,7 @@ def read_bench(
     wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
     chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
     orders = _orders(generator_runs)
-    read = functools.partial(read_config, src, card, revision=revision, engine=engine, messages=messages)
+    read = functools.partial(read_config, src, card, revision=revision, messages=messages)
     records = build_records(read(schema.MAIN_CONFIG), excl)
     messages += generator_messages
     frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]

@@ -1,7 +1,7 @@
-"""Reading one config's bytes into rows: the JSON-lines files directly, by `ajb_utils.decode`, or
-through `datasets.load_dataset`, whose rows are decoded the same way (and which falls back to the files when
-Arrow type inference fails, saying so). Whatever the engine, the result is a `Raw` of the same
-shape; what the rows mean is decided later, once (`ajb_utils.calls`, `build`).
+"""Reading one config's JSON-lines files into columns, by `ajb_utils.decode` (the released layout
+by its schema, any other converted line by line, saying so), as a `Raw`; what the rows mean is
+decided later, once (`ajb_utils.calls`, `build`). (`datasets.load_dataset` is the way to look at
+one config interactively; the loader does not go through it.)
 
 A file that ends inside a line, or a config with fewer rows than its card declares, is an
 IncompleteDataError naming the file: a malformed line in the middle is a counted exclusion, but a
@@ -9,7 +9,6 @@ cut file silently loses every row after the cut."""
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +16,6 @@ from typing import Any
 
 import pandas as pd
 
-from ajb_utils import cache as bench_cache
 from ajb_utils import decode, schema
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
 from ajb_utils.data.source import Card, Source, fetch
@@ -59,60 +57,7 @@ def _cut(path: Path, what: str) -> IncompleteDataError:
 
 
 # --------------------------------------------------------------------------------------------
-# datasets
-# --------------------------------------------------------------------------------------------
-
-
-def _datasets_cache_dir(src: Source, files: list[str]) -> Path:
-    """Return where `datasets` keeps its Arrow copy of a config: for a local folder a directory
-    keyed by the folder's path and the content of the config's files (datasets itself keys local
-    folders by their basename only, and would serve stale or foreign data)."""
-    if not src.is_local:
-        return bench_cache.cache_root() / "datasets"  # hub data: datasets keys it by commit
-    root = Path(src.location)
-    return bench_cache.datasets_cache_dir(root, [root / "README.md", *(root / f for f in files)])
-
-
-def dataset_table(src: Source, config: str, revision: str | None, files: list[str]) -> Any:
-    """Return a config's Arrow table through `datasets.load_dataset` (cached by content)."""
-    import datasets
-
-    datasets.disable_progress_bars()
-    datasets.logging.set_verbosity_error()
-    ds = datasets.load_dataset(
-        src.location, config, split="train", revision=revision, cache_dir=str(_datasets_cache_dir(src, files))
-    )
-    return ds.data.table
-
-
-def arrow_typing_error(exc: BaseException) -> str | None:
-    """Return, in one line, the Arrow typing error behind `exc` (Arrow's invalid / type errors,
-    datasets' cast errors and its "Couldn't cast" TypeError), following its causes; None if none."""
-    import pyarrow as pa
-
-    seen: BaseException | None = exc
-    while seen is not None:
-        typing = isinstance(seen, (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError))
-        typing |= type(seen).__name__ in ("CastError", "DatasetGenerationCastError")
-        typing |= isinstance(seen, TypeError) and str(seen).startswith("Couldn't cast")
-        if typing:
-            return f"{type(seen).__name__}: {' '.join(str(seen).split())[:200]}"
-        seen = seen.__cause__ or seen.__context__
-    return None
-
-
-def dataset_rows(table: Any) -> list[dict[str, Any]]:
-    """Return the rows of a config's Arrow table as Python values, datasets' Json feature (the
-    JSON text `datasets` stores for a column whose type changes between rows) decoded back."""
-    rows = table.to_pylist()
-    for name in [f.name for f in table.schema if getattr(f.type, "extension_name", None) == "arrow.json"]:
-        for row in rows:
-            row[name] = None if row[name] is None else json.loads(row[name])
-    return rows
-
-
-# --------------------------------------------------------------------------------------------
-# One config, whatever the engine
+# One config
 # --------------------------------------------------------------------------------------------
 
 
@@ -154,36 +99,15 @@ def read_config(
     card: Card,
     config: str,
     revision: str | None,
-    engine: str,
     messages: list[str],
     kind: str = "main",
     justifications: bool = False,
 ) -> Raw:
-    """Return the rows of one config of `kind` ("main", "generator" or "judge"). engine
-    "datasets" reads through `datasets.load_dataset` and falls back to the files on inference
-    errors (saying so); "json" reads the files (`read_files`)."""
+    """Return the rows of one config of `kind` ("main", "generator" or "judge"), its files read
+    (`read_files`; downloaded at `revision` for the hub)."""
     files = card.files.get(config)
     if not files:
         raise BenchDataError(f"config {config!r} has no data files in the README header")
-    if engine == "datasets":
-        try:
-            table = dataset_table(src, config, revision, files)
-        except Exception as exc:  # datasets wraps the Arrow error it met; anything else is the user's to fix
-            typing = arrow_typing_error(exc)
-            if typing is None:
-                raise BenchDataError(
-                    f"config {config!r}: datasets could not read it ({type(exc).__name__}: {exc}); "
-                    "engine='json' reads the JSON-lines files without datasets"
-                ) from exc
-            msg = (
-                f"config {config!r}: datasets could not type it in Arrow ({typing}); "
-                "read the JSON-lines file directly instead"
-            )
-            messages.append(msg)
-            log.warning(msg)
-        else:
-            raw = read_files([dataset_rows(table)], kind, justifications)
-            return noted(config, _checked(raw, config, card, files), messages)
     paths = [fetch(src, rel, revision) for rel in files]
     return noted(config, _checked(read_files(paths, kind, justifications), config, card, files), messages)
 
@@ -201,7 +125,7 @@ def read_files(
 
 
 def frame_rows(rows: pd.DataFrame) -> list[dict[str, Any]]:
-    """Return a frame of rows of Python values (`datasets`' Arrow rows, a static judge's rows) as
+    """Return a frame of rows of Python values (a static judge's rows) as
     the rows of JSON objects, to be decoded as the files are (a missing value as null)."""
     return rows.astype(object).where(rows.notna(), None).to_dict("records")
 
