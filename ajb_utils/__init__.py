@@ -2,8 +2,7 @@
 
 The house, from the ground up (imports point down only):
 - ground      schema (names, spellings, paper order), paths (repo folders), calls (tool calls and
-              schemas from every encoding the release may use); decode (the configs' typed decoding:
-              only the fields the loader reads)
+              schemas from every encoding the release may use)
 - data        load_bench(): one loading path for the hub, a local mirror, and the embedded sample
 - cache       the built bench: its tidy frames as Parquet in a folder named by content (data/cache/bench/)
 - outofcore   Table 2's cells by DuckDB straight from the build's Parquet (data larger than memory)

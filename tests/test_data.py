@@ -130,9 +130,7 @@ def test_malformed_json_lines_are_counted(tmp_path):
 def test_unknown_configs_skipped_with_message(tmp_path, caplog):
     root = write_mini_repo(tmp_path / "r", "nested")
     with caplog.at_level(logging.WARNING):
-        bench = load_bench(
-            root, runs=None, judges=["judge_nope", "judge_gpt_5_4"], generators=["gpt_5_4"]
-        )
+        bench = load_bench(root, runs=None, judges=["judge_nope", "judge_gpt_5_4"], generators=["gpt_5_4"])
     assert any("judge_nope" in m for m in bench.messages)
     assert "judge_nope" in caplog.text
     assert bench.verdicts["judge"].astype(str).unique().tolist() == ["judge_gpt_5_4"]

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from ajb_utils import calls as C
-from ajb_utils import decode, schema, scoring, stats
+from ajb_utils import schema, scoring, stats
 from ajb_utils.data import load_bench
+from ajb_utils.data import read as reader
 from mini_repo import EXPECTED, write_mini_repo
 
 
@@ -364,7 +365,7 @@ def _judge_index():
 def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justifications):
     """A judge file (the loader's read) and the same rows as Python values (`datasets`' rows, a
     static judge's frame: `build_verdicts(DataFrame)`) give the same verdicts, justifications,
-    exclusions and unknown columns: one decoding (`decode.judge_columns`) for both."""
+    exclusions and unknown columns: one decoding (`read.judge_columns`) for both."""
     from ajb_utils.data.build import build_verdicts
     from ajb_utils.data.read import frame_rows, read_files
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
@@ -441,7 +442,7 @@ ENCODINGS = {
 @pytest.mark.parametrize("encoding", sorted(ENCODINGS))
 def test_judge_columns_of_each_encoding(tmp_path, encoding):
     """Every encoding the loader takes is decoded into the same flat columns (written out here)
-    by `decode.judge_columns`, whether from a file or from Python rows (`datasets`' rows)."""
+    by `read.judge_columns`, whether from a file or from Python rows (a static judge's rows)."""
     from ajb_utils.data.read import frame_rows, read_files
 
     rows, want = ENCODINGS[encoding]
@@ -533,7 +534,7 @@ def test_generator_reader_gives_the_rows_pandas_reads(tmp_path, case):
     path.write_text("".join(json.dumps(r) + "\n" for r in GENERATOR_FILES[case]))
     raw = read_files([path], "generator")
     rows = pd.DataFrame([r for r in GENERATOR_FILES[case] if isinstance(r, dict)])
-    pd.testing.assert_frame_equal(raw.rows, rows[[c for c in decode.GENERATOR_FIELDS if c in rows]])
+    pd.testing.assert_frame_equal(raw.rows, rows[[c for c in reader.GENERATOR_FIELDS if c in rows]])
     assert len(raw.bad) == len(GENERATOR_FILES[case]) - len(rows)
     assert "available_tools" not in raw.rows
 
@@ -571,7 +572,7 @@ def test_a_released_generator_file_read_by_arrow_gives_the_generations_of_its_ro
     ]
     path = tmp_path / "gen.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    assert decode._arrow_generator_columns(path.read_bytes())[0] is not None  # the Arrow path is the one taken
+    assert reader._arrow_generator_columns(path.read_bytes())[0] is not None  # the Arrow path is the one taken
     records = pd.DataFrame({"id": [f"r{i}" for i in range(5)], "dag_type": pd.Categorical(["linear"] * 5)})
     out = []
     for raw in (read_files([path], "generator"), read_files([frame_rows(pd.DataFrame(rows))], "generator")):
@@ -582,7 +583,7 @@ def test_a_released_generator_file_read_by_arrow_gives_the_generations_of_its_ro
     assert out[0][2] == out[1][2] and len(out[0][1]) == 3  # null, absent and empty plans left out
     flat = _released_generation(5, generated_tool_calls=[{"name": "g", "arguments": "{}"}])
     path.write_text(path.read_text() + json.dumps(flat) + "\n")
-    assert decode._arrow_generator_columns(path.read_bytes())[0] is None  # a flat call: line by line
+    assert reader._arrow_generator_columns(path.read_bytes())[0] is None  # a flat call: line by line
 
 
 def test_snap_verdicts_equals_the_nearest_label_rule():

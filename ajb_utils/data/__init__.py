@@ -17,6 +17,7 @@ To open one config interactively, `datasets` is the documented way:
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from ajb_utils.data.build import (
 )
 from ajb_utils.data.read import Raw, noted, read_config, read_files
 from ajb_utils.data.rules import DUPLICATE, SUPERSEDED, Excluded, exclusion_frame
-from ajb_utils.data.runs import JUDGE_COLUMNS, Run, RunsArg, judge_meta, key_meta, label_with_runs, select_runs
+from ajb_utils.data.runs import Run, RunsArg, key_meta, label_with_runs, select_runs
 from ajb_utils.data.source import (
     HUB_TIMEOUT,
     Card,
@@ -77,6 +78,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("ajb_utils.data")
+JUDGE_COLUMNS = ["judge", "display", "origin", "synthetic", "study", "base_model", "conditions", "decoding"]
 BUILD_NOTE = "read from the built bench"
 
 
@@ -317,12 +319,21 @@ def _verdicts(
 
 
 def _judge_row(name: str, run: Run | None, frame: pd.DataFrame, label: str, synthetic: bool) -> dict[str, Any]:
-    """Return the `judges` row of a released judge config (`run` None) or a run."""
-    if run is None:
-        return judge_meta(name, "release", synthetic, conditions=schema.MAIN_CONDITIONS)
-    origin = "sample run" if run.shipped and label == "sample" else "run"
-    conditions = sorted(frame["condition"].unique().tolist())
-    return judge_meta(name, origin, run.meta.get("synthetic", False), run.meta, conditions)
+    """Return the `judges` row (JUDGE_COLUMNS) of a released judge config (`run` None) or a run."""
+    meta = {} if run is None else run.meta
+    origin = "release" if run is None else "sample run" if run.shipped and label == "sample" else "run"
+    conditions = schema.MAIN_CONDITIONS if run is None else sorted(frame["condition"].unique().tolist())
+    conditions = conditions or meta.get("conditions", [])  # a run none of whose verdicts is kept
+    return {
+        "judge": name,
+        "display": meta.get("display", schema.display(name)),
+        "origin": origin,
+        "synthetic": bool(meta.get("synthetic", synthetic if run is None else False)),
+        "study": meta.get("study", "main" if name in schema.JUDGES else "run"),
+        "base_model": meta.get("judge", name),
+        "conditions": ",".join(conditions),
+        "decoding": json.dumps(meta.get("decoding", {}), sort_keys=True),
+    }
 
 
 def _orders(generator_runs: list[Run]) -> dict[str, list[str]]:

@@ -44,10 +44,6 @@ class Bench:
         j = self.judges
         return bool(((j["origin"] != "release") & (j["study"] == study)).any()) if len(j) else False
 
-    def has_condition(self, condition: str) -> bool:
-        """Return True when some verdict of the bench is under `condition` (e.g. a run of one condition)."""
-        return bool((self.verdicts["condition"] == condition).any())
-
     def provenance(self) -> str:
         """Return a one-line description of where the data came from."""
         kind = "SYNTHETIC sample" if self.synthetic else "data"

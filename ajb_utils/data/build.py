@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ajb_utils import decode, schema
+from ajb_utils import schema
 from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.data.bench import BenchDataError
-from ajb_utils.data.read import Raw, frame_rows, read_files
+from ajb_utils.data.read import FIELDS, Raw, frame_rows, read_files
 from ajb_utils.data.rules import (
     BAD_RECORD,
     DUPLICATE,
@@ -300,7 +300,7 @@ class _Condition:
 
     def __init__(self, rows: pd.DataFrame, cond: str) -> None:
         self.cond = cond
-        self.fields = {(m, f): rows[f"{cond}.{m}.{f}"].to_numpy() for m in schema.METRICS for f in decode.FIELDS}
+        self.fields = {(m, f): rows[f"{cond}.{m}.{f}"].to_numpy() for m in schema.METRICS for f in FIELDS}
         # A null block: the condition is missing, or none of its metrics has a verdict (a failed
         # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
         self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)

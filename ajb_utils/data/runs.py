@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ajb_utils import paths, schema
+from ajb_utils import paths
 from ajb_utils.data.bench import BenchDataError
 from ajb_utils.data.source import Source
 
@@ -107,26 +107,6 @@ def label_with_runs(label: str, runs: RunsArg, read: list[Run]) -> str:
 def key_meta(run: Run) -> dict[str, Any]:
     """Return the part of a run's meta that shapes the frames (what the cache keys on)."""
     return {k: run.meta.get(k) for k in META_FIELDS}
-
-
-def judge_meta(
-    name: str, origin: str, synthetic: bool, meta: dict[str, Any] | None = None, conditions: list[str] | None = None
-) -> dict[str, Any]:
-    """Return one row of the judges table."""
-    meta = meta or {}
-    return {
-        "judge": name,
-        "display": meta.get("display", schema.display(name)),
-        "origin": origin,
-        "synthetic": bool(meta.get("synthetic", synthetic)),
-        "study": meta.get("study", "main" if name in schema.JUDGES else "run"),
-        "base_model": meta.get("judge", name),
-        "conditions": ",".join(conditions or meta.get("conditions", [])),
-        "decoding": json.dumps(meta.get("decoding", {}), sort_keys=True),
-    }
-
-
-JUDGE_COLUMNS: list[str] = list(judge_meta("x", "", False))
 
 
 def run_metas(source: str | Path, names: list[str], strict: bool = True) -> list[dict[str, Any]]:
