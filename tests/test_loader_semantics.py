@@ -365,7 +365,7 @@ def _judge_index():
 def test_judge_file_and_judge_rows_give_the_same_verdicts(tmp_path, case, justifications):
     """A judge file (the loader's read) and the same rows as Python values (`datasets`' rows, a
     static judge's frame: `build_verdicts(DataFrame)`) give the same verdicts, justifications,
-    exclusions and unknown columns: one decoding (`read.judge_columns`) for both."""
+    exclusions and unknown columns: one decoding (`read.read_files`) for both."""
     from ajb_utils.data.build import build_verdicts
     from ajb_utils.data.read import frame_rows, read_files
     from ajb_utils.data.rules import EXCLUSION_COLUMNS, exclusion_frame
@@ -442,7 +442,7 @@ ENCODINGS = {
 @pytest.mark.parametrize("encoding", sorted(ENCODINGS))
 def test_judge_columns_of_each_encoding(tmp_path, encoding):
     """Every encoding the loader takes is decoded into the same flat columns (written out here)
-    by `read.judge_columns`, whether from a file or from Python rows (a static judge's rows)."""
+    by `read.read_files`, whether from a file or from Python rows (a static judge's rows)."""
     from ajb_utils.data.read import frame_rows, read_files
 
     rows, want = ENCODINGS[encoding]
