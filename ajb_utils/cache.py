@@ -1,28 +1,13 @@
 """The built bench: a source's tidy frames kept as Parquet in a folder named by what was read.
 
-`ajb_utils.data.build_bench(source)` reads the configs once and writes the Bench's frames
-(records, generations, verdicts with the judges' rationales, exclusions, judges) here;
-`load_bench` reads them back with memory mapping, the rationales only when asked. The folder's
-name is a hash of everything the frames depend on, never of where the source lies:
-
-- the inputs by content: the SHA-256 of every file read (README.md, each config's data file,
-  every run file, named by their place in the source), or, for the hub, the repository and the
-  commit the revision resolves to; of a run's .meta.json only the fields that shape the frames
-  (not when it was made: an identical rerun keeps the build). A copy of a source in another
-  folder has the same build;
-- the load arguments (generators, judges, runs);
-- the package version, the library versions that shape the frames, and a hash of the package's
-  source files (every module of `ajb_utils`: wider than the loader, never narrower), so a change of
-  the loader's code or semantics makes a new build.
-
-A file's digest is taken from the bytes the build reads (`read_input`), not by a second read,
-and remembered with the file's (size, mtime_ns, ctime_ns, inode): a later load finds its build
-from these without reading the files, and a file whose signature changed is read (and hashed)
-again; `ctime` cannot be set back by `touch`, so an edit always leads to a new digest.
-
-The folder is `data/cache/` (git-ignored), or `$AJB_CACHE_DIR` when set (the tests point it at a
-temporary folder so they never share the repository's). Deleting it is always safe: the next load
-builds again.
+`data.build_bench` writes the Bench's frames here once; `load_bench` reads them back memory-mapped
+(the rationales only when asked). The folder's name hashes what the frames depend on, never where
+the source lies: each input file's SHA-256 (or the hub repo and commit), the fields of a run's meta
+that shape the frames, the load arguments, the package and library versions and the package's
+source (`code_fingerprint`). A file's digest is taken from the bytes the build reads (`read_input`)
+and remembered with its (size, mtime_ns, ctime_ns, inode), so a later load finds its build without
+reading the files. The folder is `data/cache/` or `$AJB_CACHE_DIR`; deleting it is always safe.
+(docs/DECISIONS.md, "Caches are keyed by content".)
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Null-valued argument keys. A key whose value is JSON ``null`` is not an argument
 "y": null}`` has the key set ``{x}``, in every encoding and whatever read the bytes. It is the one
 reading every encoding can express: Arrow structs (``datasets``, the hub's Parquet) cannot tell a
 null from an absent field, since a struct's fields are the union over rows. The rule is applied
-here, once, for every loader engine (docs/DATA_FORMAT.md §3).
+here, once, for every encoding (docs/DATA_FORMAT.md §3).
 
 Generator outputs as text. Before a plan stored as text is declared unparseable it is read as the
 authors' scorer reads it: the text after the last ``</think>``, with Markdown code fences

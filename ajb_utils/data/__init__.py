@@ -1,17 +1,10 @@
 """One loading path for the hub, a local mirror of it, and the embedded sample.
 
-`load_bench(source)` is the one public entry (`build_bench(source)` the build step it stands on).
-Reading a source (`read_bench`) resolves it (`source`: "sample" ->
-data/sample, "hf" -> ServiceNow-AI/AgentJudgeBench pinned to one commit, or a folder laid out
-like the hub repo) and reads its card once; reads each config's JSON-lines bytes into columns (`read`: the released layout by its
-schema; any other layout converted line by line, saying so); builds the tidy frames of a `Bench` (`build`,
-docs/DATA_FORMAT.md §4) with calls normalised once (`ajb_utils.calls`) and bad rows left out by
-named rules (`rules`, Appendix D), each one counted in `Bench.exclusions`; and adds the runs it is
-asked for (`runs`). `build_bench` writes those frames once as Parquet in a folder named by
-what was read (`ajb_utils.cache`); `load_bench` reads that build.
-
-To open one config interactively, `datasets` is the documented way:
-`datasets.load_dataset("data/sample", "judge_qwq_32b")` (or the hub repo id) gives the raw rows.
+`load_bench(source)` is the one public entry, `build_bench(source)` the build it reads. A load
+resolves its source once (`resolve`: `source`, the card, `runs`), reads each config's JSON lines
+into columns (`read`), builds the tidy frames of a `Bench` (`build`, docs/DATA_FORMAT.md §4) with
+bad rows left out by named rules, each counted in `Bench.exclusions` (`rules`, Appendix D), and
+keeps them as Parquet in a folder named by what was read (`ajb_utils.cache`).
 """
 
 from __future__ import annotations
