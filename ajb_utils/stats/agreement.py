@@ -70,8 +70,7 @@ def _wide_verdicts(
 def _verdict_codes(
     verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
 ) -> tuple[list[str], np.ndarray]:
-    """Return (judge names, label codes (n_keys, n_judges), -1 where a judge has no verdict among
-    labels): the columns of `_wide_verdicts` as codes."""
+    """Return (judge names, label codes (n_keys, n_judges), -1 for no verdict among labels)."""
     wide = _wide_verdicts(verdicts, condition, judges, keys)
     names = list(wide.columns)
     cols = [_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names]
@@ -85,11 +84,7 @@ def pairwise_agreement(
     labels: Sequence[float] = LABELS,
     keys: Sequence[str] = PAIR_KEYS,
 ) -> pd.DataFrame:
-    """Return per judge pair: judge_a, judge_b, agreement_pct, kappa, n (aligned on keys).
-
-    Verdicts are pivoted to one column per judge on (id, generator, difficulty, metric); a pair
-    uses the rows where both judges have a verdict among ``labels``. Pairs in ``judges`` order.
-    """
+    """Return per judge pair (in `judges` order) agreement_pct, kappa and n over the keys both judged."""
     names, codes = _verdict_codes(verdicts, condition, judges, keys, labels)
     k = len(labels)
     rows = []
@@ -132,10 +127,7 @@ def confusion(
     labels: Sequence[float] = LABELS,
     normalize: bool = False,
 ) -> pd.DataFrame:
-    """Return the confusion matrix (L, L) of two verdict vectors: rows = a, columns = b.
-
-    Counts, or shares in percent of N with ``normalize=True`` (as in tab:confusion-full).
-    """
+    """Return the (L, L) confusion matrix of verdicts a (rows) and b (columns): counts, or % of N."""
     conf = _confusion_counts(_label_codes(a, labels), _label_codes(b, labels), len(labels))
     conf = conf.astype(float if normalize else np.int64)
     if normalize and conf.sum() > 0:
@@ -172,10 +164,7 @@ def _side(p: np.ndarray) -> np.ndarray:
 def binary_collapse(
     llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray, half: float = 0.5, reading: str = "judge"
 ) -> np.ndarray:
-    """Return verdicts (n,) with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN.
-
-    The verdicts are the same under both readings (BINARY_READINGS); they differ in the reference.
-    """
+    """Return verdicts with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN."""
     if reading not in BINARY_READINGS:
         raise ValueError(f"reading must be one of {BINARY_READINGS}, got {reading!r}")
     llm = np.asarray(llm_score, dtype=float)
@@ -184,12 +173,7 @@ def binary_collapse(
 
 
 def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFrame:
-    """Return a copy of verdicts binary-collapsed, match recomputed.
-
-    ``reading="judge"``: only the judge's 0.5 is remapped, match = 1 - |p - l'|; ``"both"``: the
-    reference is collapsed to its side as well, match = 1 - |side(p) - l'| (App. T's "always
-    counted as correct"). See BINARY_READINGS.
-    """
+    """Return verdicts binary-collapsed, match recomputed against p (`reading='judge'`) or p's side ('both')."""
     out = verdicts.copy()
     p = out["p"].to_numpy(float, na_value=np.nan)
     out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p, reading=reading)
