@@ -416,11 +416,7 @@ CENSUS_COLUMNS: list[str] = ["step", "tool", "param", "arg_path", "value", "path
 def _call_contexts(
     calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
 ) -> list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]]:
-    """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]).
-
-    What the census needs of a record that does not depend on the query: built once per record
-    and reused for each difficulty.
-    """
+    """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]), once per record."""
     by_name = {str(t.get("name")): t for t in tools or []}
     out = []
     for i, c in enumerate(calls):

@@ -1,8 +1,4 @@
-"""The environment report at the end of every notebook and the resolved versions PROVENANCE.json records.
-
-requirements.lock (made by .ci/make-lock) pins every package to the version the committed outputs were
-made with; the report and PROVENANCE.json say whether the running environment matches it.
-"""
+"""The environment report at the end of every notebook and the resolved versions PROVENANCE.json records."""
 
 from __future__ import annotations
 
@@ -89,10 +85,7 @@ def lock_status(locked: Mapping[str, str] | None = None, installed: Mapping[str,
 
 
 def provenance_environment() -> dict[str, object]:
-    """Return what PROVENANCE.json records of the environment: python (major.minor), the resolved
-    version of every runtime dependency and whether they are requirements.lock's; deterministic for a
-    given environment (no paths, hosts, times; the patch level of python and the platform left out,
-    so that the same lock gives the same file on any machine)."""
+    """Return python (major.minor), every runtime dependency's version and whether they are the lock's."""
     installed = installed_versions()
     return {
         "python": ".".join(platform.python_version_tuple()[:2]),

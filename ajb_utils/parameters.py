@@ -1,12 +1,7 @@
-"""Notebook parameters: the names a notebook declares, and checks that stop a typo'd name or an
-unknown judge/generator/condition value before anything is written.
+"""Notebook parameters: the names a notebook declares, and checks that stop an unknown name or value first.
 
-Two callers share these checks. The scripts check a parameter file against every notebook's
-`parameters` cell before launching any kernel (`ajb_run.parameter_files`). Inside a kernel,
-`provenance.run_parameters(globals())` (every notebook's load cell) calls `check_namespace`: papermill
-injects its `injected-parameters` cell right after the `parameters` cell, so the kernel's input
-history (IPython's `In`) holds both, and a name papermill injected that the parameters cell does not
-declare fails the notebook (papermill's own CLI only warns "Passed unknown parameter").
+The scripts check a parameter file before any kernel starts; in a kernel `check_namespace` reads the input history,
+where papermill's injected cell follows the `parameters` cell.
 """
 
 from __future__ import annotations

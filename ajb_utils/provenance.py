@@ -1,8 +1,4 @@
-"""Where outputs go and what made them: the data banner, output folders, PROVENANCE.json, synthetic flags.
-
-Every text here is machine-independent (repo-relative paths, no timestamps), so committed notebook
-outputs stay stable under nbval.
-"""
+"""Where outputs go and what made them: the data banner, output folders, PROVENANCE.json, synthetic flags."""
 
 from __future__ import annotations
 
@@ -64,9 +60,7 @@ _PLAIN = (str, int, float, bool, type(None), list, tuple, dict)
 
 
 def run_parameters(namespace: dict[str, Any]) -> dict[str, Any]:
-    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only;
-    raise parameters.ParameterError first for a name papermill injected that the notebook does not declare
-    or an unknown judge/generator/condition value (so nothing is written)."""
+    """Return a notebook's parameters from its globals(), after `parameters.check_namespace` (nothing written first)."""
     parameters.check_namespace(namespace)
     names = [*LOCATION_PARAMETERS, *DEFAULT_PARAMETERS]
     return {k: namespace[k] for k in names if k in namespace and isinstance(namespace[k], _PLAIN)}
@@ -170,13 +164,7 @@ def clear_scorecard_inputs(out: Path) -> list[str]:
 
 
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
-    """Return the path of PROVENANCE.json after merging this notebook's record into it (atomic, locked).
-
-    Notebooks writing one folder share source and parameters; parameters and runs are merged
-    (a notebook adds the parameters it declares), so the file describes the whole folder. When the
-    folder was written from another source or revision, its comparisons and claim checks are removed
-    first: the scorecard then shows only what was computed on the data PROVENANCE.json names.
-    """
+    """Return PROVENANCE.json's path after merging this notebook's record in (atomic, locked; a new source resets)."""
     path = Path(out) / "PROVENANCE.json"
     record = provenance_record(bench, params)
     with FileLock(Path(out) / ".PROVENANCE.lock"):  # any OS (fcntl would not import on Windows)

@@ -1,15 +1,4 @@
-"""What a notebook shows and writes: tables on disk (CSV + booktabs LaTeX), claim-check tables, display.
-
-Every text this module prints is machine-independent (repo-relative paths, no timestamps, no
-memory addresses), so committed notebook outputs stay stable under nbval. Output folders and
-provenance live in `ajb_utils.provenance`.
-
-Usage in a notebook::
-
-    out = provenance.output_dir(bench.label, out_dir)
-    report.write_table(t02, "T02", "main_alignment", out, caption="Alignment (%)", float_format="%.1f")
-    report.show(report.checks_table([paper.verdict("CF1.monotone_pairs", (30, 30))]))
-"""
+"""What a notebook shows and writes: tables on disk (CSV + booktabs LaTeX), claim-check tables, display."""
 
 from __future__ import annotations
 
@@ -150,9 +139,7 @@ def focused_diff(diff: str, focus: str) -> str:
 
 
 def show_prompt_diff(a: str, b: str, focus: str, out_dir: Path | str, context: int = 2, artifact_id: str = "W") -> Path:
-    """Display the changed lines of `prompt_diff(a, b)` that name `focus` (and the hunks they are in) as a
-    Markdown diff block with the authors' attribution; write the whole diff to
-    `<artifact_id>_prompt_diff_<a>_<b>.diff` in `out_dir`, named under the block; return its path."""
+    """Display the diff lines of two prompts that name `focus`, write the whole diff beside; return its path."""
     from IPython.display import Markdown, display
 
     diff = prompt_diff(a, b, context)
@@ -235,12 +222,7 @@ def display_names(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
-    """Display `df` for reading (see `for_reader`), every column, at most `max_rows` rows (default
-    MAX_SHOWN_ROWS = 40); a longer table is cut with a line saying so (never silently), an empty one is
-    one line; returns None.
-
-    Keep a long table whole on disk with `write_table` (or use `show_comparison` for comparisons).
-    """
+    """Display `df` for reading (`for_reader`), at most `max_rows` rows with a line when cut; return None."""
     from IPython.display import display
 
     if len(df) == 0:  # a study this data lacks: one line, never pandas' 'Empty DataFrame'
@@ -296,11 +278,7 @@ def flawed_justifications(view: dict[str, Any], metric: str | None = None) -> pd
 def show_case_brief(
     view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str, metric: str | None = None
 ) -> Path:
-    """Display one case of `tables.case_view` in what its sentence needs: the query at its
-    difficulty, the plan diff, p per metric, every judge's verdicts (on `metric` only, when given)
-    and each judge's verdict and justification with and without GT on the largest flaw (the metrics
-    at the lowest p; `metric` when given); the whole case goes to a file (`write_case`), named under it, and its
-    path is returned."""
+    """Display the case's query, plan diff, p and verdicts and its largest flaw's justifications; write it whole."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     print(

@@ -1,8 +1,4 @@
-"""The one place for names: configs, metric spellings, conditions, difficulties, topologies.
-
-Everything is listed in the paper's order (Table 2 for generators and judges, Table 7 for
-topologies), so sorting by these lists reproduces the paper's row and column order.
-"""
+"""The one place for names, in the paper's order: configs, metric spellings, conditions, difficulties, topologies."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
 """One figure style, one colour per judge/generator, and a deterministic `save_fig`.
 
-Paper figures live in the section modules beside this one. Three disjoint palettes: judges take the
-Okabe-Ito colour-blind-safe palette in the paper's order (schema.JUDGES), generators other hues
-(GENERATOR_COLORS), runs and new judges drawn beside the judges a third set (RUN_COLORS); the
-reference judges are greys and black line styles, and a judge outside every palette is neutral grey.
-
-Usage in a notebook::
-
-    figures.set_style()
-    fig, ax = plt.subplots()
-    ax.plot(x, y, color=figures.judge_color("judge_qwq_32b"), **figures.condition_style("with_gt"))
-    figures.save_fig(fig, "F08", "degradation_curves", out)
+Three disjoint palettes: judges (Okabe-Ito, paper order), generators, and runs or new judges; reference judges are
+greys, a judge outside every palette neutral grey.
 """
 
 from __future__ import annotations
@@ -204,11 +195,7 @@ def set_style() -> None:
 
 
 def paper_figure(width: float, height: float, nrows: int = 1, ncols: int = 1, **subplot_kw: Any):
-    """Return (fig, axes) at a paper width (COLUMN_WIDTH or TEXT_WIDTH) with constrained layout.
-
-    Constrained layout keeps titles, labels, colour bars and `loc="outside ..."` figure legends
-    inside the figure, so the saved file has the size the paper prints.
-    """
+    """Return (fig, axes) at a paper width with constrained layout (outside legends stay in the file)."""
     if width not in FIGURE_WIDTHS:
         raise ValueError(f"figure width {width} in: use COLUMN_WIDTH ({COLUMN_WIDTH}) or TEXT_WIDTH ({TEXT_WIDTH})")
     return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **subplot_kw)
@@ -248,9 +235,7 @@ def condition_style(condition: str) -> dict[str, Any]:
 
 
 def ci_bars(ax: Any, x: Any, lo: Any, hi: Any, color: str, linewidth: float = 0.8) -> Any:
-    """Return the vertical segments drawn from `lo` to `hi` at `x` (a CI per point, capped); unlike
-    `errorbar(yerr=[y - lo, hi - y])` it does not assume the estimate lies inside its CI (a percentile
-    bootstrap CI need not contain it), and a missing bound draws nothing at that point."""
+    """Return capped segments from `lo` to `hi` at `x`, wherever the estimate lies; a missing bound draws nothing."""
     segments = ax.vlines(x, lo, hi, colors=color, linewidth=linewidth)
     for end in (lo, hi):
         ax.plot(x, end, linestyle="none", marker="_", markersize=3, color=color, markeredgewidth=linewidth)
