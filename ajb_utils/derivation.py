@@ -6,39 +6,12 @@ schemas) and assigns the FIRST matching path, in the DeRef order:
 
 1. ``VISIBLE``  the value's literal text is in the query (numbers as number tokens, e.g. ``1500``
    in "$1500"; strings case-sensitively with word boundaries; booleans as ``<param> true/false``).
-2. ``FORMAT``   the value is in the query after one normalisation of the finite table below.
+2. ``FORMAT``   the value is in the query after one normalisation of ``FORMAT_TABLE`` (nothing else counts).
 3. ``DEFAULT``  the value equals the parameter's schema ``default`` (and, by 1-2, is not stated).
-4. ``HISTORY-ONLY`` the value is a reference placeholder (``step2``, ``$tool``,
-   ``{{tool.output}}``, ``<result of tool>``), or its parameter is declared as an earlier call's
-   output (schema description "Output of / Reference from / Result of the <tool> step") or is
-   named after an earlier call's tool (key words match an earlier tool's name words on their
-   first five letters, after dropping score/ref/id/result/output). The rule that fired is
-   reported in ``rule``. The release carries no tool outputs, so a value is never matched
-   against an earlier call's output (DeRef's raw records could be).
-5. ``NO-SOURCE`` none of these (inferred values: "urgent" for ``critical``, "hold it for
-   approval" for ``auto_approve=false`` when false is not the default, omitted values).
-
-FORMAT normalisations (``FORMAT_TABLE`` documents them; nothing else counts):
-- thousands separators and currency symbols: "$1,500" ~ 1500;
-- magnitude suffixes: "2.5k" ~ 2500, "$1.5k" ~ 1500, "1.2M" ~ 1,200,000, "3bn" ~ 3e9;
-- percentages: "15%" ~ 0.15 (15 itself is VISIBLE as a number token);
-- number words: one..twenty, thirty..ninety, hundred, thousand, "a dozen" 12, "half a dozen" 6,
-  "two dozen" 24;
-- durations: "a minute" ~ 60 s, "N minutes" ~ 60N s, "an hour" ~ 3600 s or 60 min, "half an hour"
-  ~ 1800 s or 30 min, "N hours" ~ 3600N s or 60N min, "a day" 1 / 86400 s, "a week" 7 days,
-  "N weeks" 7N, "a fortnight" 14, "a month" 30, "a quarter" 90, "a year" 365 days;
-- unit words: "gigabit"/"gig" ~ 1000 (Mbps), "N gig" ~ 1000N, "N meg" ~ N, "N GW" ~ 1000N (MW),
-  "N kW" ~ N/1000 (MW) and 1000N (W);
-- currency names and symbols: "dollars"/"$" ~ USD, "euros"/"€" ~ EUR, "pounds"/"£" ~ GBP;
-- case and separators of strings: "Next Day" ~ "next_day" ~ "next-day";
-- dates: ISO "2024-03-01" ~ "March 1, 2024", "1 March 2024", "March 1st 2024", "the first of
-  March 2024", "2024/03/01";
-- identifiers: "INC-23440" ~ "#23440" or a standalone 23440 (prefix dropped);
-- booleans: "<param words> on/off/yes/no/enabled/disabled" ~ true/false.
-
-The census is per record and query (a value stated anywhere in the query counts as visible, for
-any call), like the DeRef census's per-history check. Cost is O(arguments): each query is
-digested once (``QueryIndex``, cached per record and difficulty) with precompiled regexes.
+4. ``HISTORY-ONLY`` the value is a reference placeholder (``step2``, ``$tool``, ``{{tool.output}}``), or its
+   parameter is declared as, or named after, an earlier call's output (``rule`` says which); the release
+   carries no tool outputs, so a value is never matched against one.
+5. ``NO-SOURCE`` none of these (inferred values, omitted values).
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10 (the tables themselves, and
-T29's cells, are cells of the notebook).
-
-Agreement and kappa compare two judges' raw verdicts on the same (id, generator, difficulty,
-metric) key; pairs use only keys where both have a non-null verdict in {0, 0.5, 1}.
-"""
+"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10 (the tables are the notebook's cells)."""
 
 from __future__ import annotations
 

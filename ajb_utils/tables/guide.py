@@ -1,10 +1,7 @@
 """Tables for notebook 13 self-preference (T23) and 14 decision guide (T06).
 
-The decision guide is a pure function over a *Table-2-shaped* frame: one row per (generator,
-judge, difficulty, condition) with the cell alignment in ``value`` (%), the shape of
-``paper.reported("T02")``. Notebook 14 builds the same shape from data (`table_T02`'s six judges, ``align``
-as ``value``), so the guide
-(and the X1 audit of `ajb_verify.audit`) runs unchanged on the paper's own table and on reproduced numbers.
+The guide reads a Table-2-shaped frame (`value` per generator, judge, difficulty, condition), so it runs alike on
+`paper.reported("T02")` and on reproduced numbers.
 """
 
 from __future__ import annotations

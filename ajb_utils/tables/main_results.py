@@ -1,12 +1,7 @@
-"""Tables for notebook 03, main results (T02; T10, T11 and C-F are its cells); notebook 02's worked examples and T15 are its cells.
+"""Tables for notebook 03, main results (T02; T10, T11 and C-F are its cells).
 
-Conventions: alignment cells come from `stats.align` on the released judges' verdicts under the
-two main conditions (missing-value rule `stats.PAPER_MISSING`, the authors' rule, for every
-table compared with the paper: a condition without any verdict is dropped, a null metric inside
-a verdict counts as a miss, the library's one default; `missing="exclude"` and `"miss"` stay available). "Six-judge" statistics use schema.MAIN_JUDGES
-(Prometheus-2 is a reported baseline row, never part of them). `n_generators=4` restricts to the
-four open-weight generators, the 12-cell averages the paper's headline numbers correspond to
-(data/paper/README.md item 1).
+Cells come from `stats.align` on the released judges' verdicts (`stats.PAPER_MISSING`); six-judge statistics use
+schema.MAIN_JUDGES (Prometheus-2 is a baseline row, never one of them).
 """
 
 from __future__ import annotations

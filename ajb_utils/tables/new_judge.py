@@ -1,6 +1,4 @@
-"""A new judge beside the paper's six (X2): each run's alignment per cell with its CI, P(rank 1) and paired
-difference to a reference judge, on the items it judged (its GT lift and the six's mean against the
-paper are notebook 15's cells)."""
+"""A new judge beside the paper's six (X2): each run's alignment with its CI, P(rank 1) and paired difference."""
 
 from __future__ import annotations
 
@@ -55,9 +53,7 @@ def x2_runs_cells(
     seed: int = 0,
     by_generator: bool = False,
 ) -> pd.DataFrame:
-    """Return per run, cell (condition, difficulty[, generator]) and judge (the run and the six on the run's items, paired):
-    align (%), lo, hi (seeded bootstrap of records within generators), p_rank1 (over the same resamples), rank, of,
-    n_items, and on the run's row its paired difference to ``reference`` (delta, delta_lo, delta_hi, pp)."""
+    """Return per run, cell and judge (on the run's items) align, CI, P(rank 1), rank, and delta to `reference`."""
     keys = ["condition", "difficulty", *(["generator"] if by_generator else [])]
     strata = [] if by_generator else ["generator"]
     parts = []
