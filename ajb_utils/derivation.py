@@ -404,8 +404,7 @@ def _call_contexts(
 
 
 def derivation_census(records: pd.DataFrame, difficulties: Iterable[str] = DIFFICULTIES) -> pd.DataFrame:
-    """Return the census: one row per (id, difficulty, leaf argument) with dag_type, step, tool, param,
-    arg_path, value, path and rule (each record's calls digested once, each query once)."""
+    """Return the census: one row per (id, difficulty, leaf argument) with its step, tool, param, path and rule."""
     difficulties = list(difficulties)
     cols = ["id", "dag_type", "tools", "expected_calls", *[f"query_{d}" for d in difficulties]]
     rows: list[tuple] = []

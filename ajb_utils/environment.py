@@ -56,8 +56,7 @@ def locked_versions(path: Path | str = LOCK_FILE) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def installed_versions() -> dict[str, str]:
-    """Return {canonical name: version} of every installed distribution (importlib.metadata, read once
-    per process); the first one on sys.path wins, as on import."""
+    """Return {canonical name: version} of the installed distributions (the first on sys.path wins)."""
     out: dict[str, str] = {}
     for dist in importlib.metadata.distributions():
         meta = dist.metadata  # parsed once: dist.name and dist.version would each parse it again
@@ -95,8 +94,7 @@ def provenance_environment() -> dict[str, object]:
 
 
 def environment_report(packages: Sequence[str] = ENV_PACKAGES) -> pd.DataFrame:
-    """Return python, platform and package versions as a two-column frame (no paths, hosts or times); a
-    version that differs from requirements.lock says so, and the last row says whether all pins match."""
+    """Return python, platform and package versions beside requirements.lock's pins, and whether all match."""
     from ajb_utils import __version__
 
     locked, installed = locked_versions(), installed_versions()

@@ -50,8 +50,7 @@ def named(cells: pd.DataFrame, folder: Path, frame: str) -> pd.DataFrame:
 
 
 def table2_cells(folder: Path, threads: int = 2) -> pd.DataFrame:
-    """Return Table 2's cells (generator, judge, difficulty, condition, align %, n records; the
-    authors' missing-verdict rule) computed by DuckDB from a build's verdicts.parquet."""
+    """Return Table 2's cells (align %, n records; the authors' rule) by DuckDB from a build's verdicts.parquet."""
     path = frame_path(folder, "verdicts")
     names = build_meta(Path(folder))["layouts"]["verdicts"]["categories"]
     judges = [i for i, name in enumerate(names["judge"]) if name in schema.JUDGES]

@@ -98,8 +98,7 @@ def output_folder_name(data_label: str, params: dict[str, Any] | None = None, pa
 
 
 def output_dir(data_label: str, out_dir: str | Path | None = None, params: dict[str, Any] | None = None) -> Path:
-    """Return (and create) where outputs go: `out_dir` (relative = to the repo root), else figures/<label>/
-    for the default parameters and figures/<label>-<parameter file or hash>/ for any other set."""
+    """Return (and create) `out_dir` (relative to the repo), else figures/<label>[-<parameter file or hash>]/."""
     if out_dir is None or str(out_dir) == "":
         return paths.figures_dir(output_folder_name(data_label, params))
     p = Path(out_dir)
@@ -122,8 +121,7 @@ def hub_endpoint() -> str:
 
 
 def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return the PROVENANCE.json record of one notebook's outputs (no timestamps, no absolute paths); for a
-    hub source, the endpoint (HF_ENDPOINT) beside the commit, since a mirror's commits are its own."""
+    """Return one notebook's PROVENANCE.json record (no times, no absolute paths; a hub's endpoint beside it)."""
     from ajb_utils import __version__
 
     source = str(bench.source)
@@ -184,8 +182,7 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
 
 
 def is_synthetic_dir(out_dir: Path | str) -> bool:
-    """Return True when `out_dir` holds outputs of synthetic data: its PROVENANCE.json says so
-    (written by `write_provenance`), or, without one, it is the sample's folder (figures/sample)."""
+    """Return True when `out_dir`'s PROVENANCE.json says synthetic or, without one, it is figures/sample."""
     prov = Path(out_dir) / "PROVENANCE.json"
     if prov.exists():
         try:

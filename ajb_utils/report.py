@@ -40,8 +40,7 @@ def write_table(
     index: bool | None = None,
     csv_float_format: str = "%.10g",
 ) -> WrittenFiles:
-    """Return the written [CSV, .tex] paths after writing `df`: the CSV at full precision, the LaTeX a booktabs
-    table (pandas' Styler) with the paper's display names, floats as `float_format` ('%.1f' style), NaN as '--'."""
+    """Return the [CSV, .tex] paths after writing `df`: the CSV at full precision, a booktabs table in display names."""
     stem = Path(out_dir) / (f"{artifact_id}_{name}" if name else artifact_id)
     csv, tex = stem.with_name(f"{stem.name}.csv"), stem.with_name(f"{stem.name}.tex")
     csv.parent.mkdir(parents=True, exist_ok=True)
@@ -120,8 +119,7 @@ def prompt_diff(a: str, b: str, context: int = 2) -> str:
 
 
 def file_link(path: Path | str) -> str:
-    """Return a Markdown link to a written file, relative to the working directory (a notebook's
-    folder: the HTML report rewrites it for its pages), labelled with the repository path."""
+    """Return a Markdown link to a file, relative to the working directory, labelled with its repository path."""
     rel = Path(os.path.relpath(Path(path).resolve(), Path.cwd())).as_posix()
     return f"[`{paths.relpath(path)}`]({rel})"
 
@@ -195,8 +193,7 @@ def _paper_order(index: pd.Index) -> np.ndarray:
 
 
 def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """Return `df` as a reader sees it: rounded, display names for judges and generators (labels and
-    name columns), difficulties in easy/medium/hard order, no '-0.0', no NaN row labels."""
+    """Return `df` as a reader sees it: rounded, display names, difficulties in order, no '-0.0'."""
     out = df.round(digits)
     floats = out.select_dtypes("floating").columns
     out[floats] = out[floats] + 0.0  # -0.0 + 0.0 == +0.0
@@ -206,8 +203,7 @@ def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 
 
 def display_names(df: pd.DataFrame) -> pd.DataFrame:
-    """Return `df` with judge and generator config names shown as the paper's display names (in
-    labels, and in text columns unless the table lists both: a `name`/`display` column), NaN labels as 'n/a'."""
+    """Return `df` with config names as display names (unless it has a name/display column), NaN labels 'n/a'."""
     out = df.copy()
     if not any(str(c) in NAME_COLUMNS_KEPT_WITH for c in out.columns):
         for col in out.columns:
@@ -252,8 +248,7 @@ def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None
 
 
 def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str) -> Path:
-    """Write one case of `tables.case_view` whole (all three queries, tools, every judge's verdict
-    and justification) to `<artifact_id>_<name>.csv` in `out_dir`; return its path."""
+    """Write one case of `tables.case_view` whole to `<artifact_id>_<name>.csv` in `out_dir`; return its path."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     whole = view["justifications"].assign(**{f"query_{d}": q for d, q in queries.items()}, **r.to_dict())
@@ -265,8 +260,7 @@ def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name
 
 
 def flawed_justifications(view: dict[str, Any], metric: str | None = None) -> pd.DataFrame:
-    """Return each judge's 'verdict: justification' with and without GT (columns by display name) on
-    `metric`, or else on the case's largest flaw (the metrics at its lowest p), rows (judge, metric)."""
+    """Return each judge's verdicts with justifications on `metric` or else the case's lowest-p metrics."""
     p = view["p"].set_index("metric")["p"]
     metrics = [metric] if metric is not None else list(p.index[p == p.min()])
     just = view["justifications"]

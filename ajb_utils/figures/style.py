@@ -243,8 +243,7 @@ def ci_bars(ax: Any, x: Any, lo: Any, hi: Any, color: str, linewidth: float = 0.
 
 
 def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
-    """Return the written [PNG, PDF] paths after saving `fig` reproducibly (no dates, Type 42 fonts);
-    in the sample's output folder the figure gets a footnote saying the data is synthetic."""
+    """Return the [PNG, PDF] paths after saving `fig` reproducibly (footnoted as synthetic in a sample folder)."""
     stem = f"{artifact_id}_{name}" if name else artifact_id
     png, pdf = Path(out_dir) / f"{stem}.png", Path(out_dir) / f"{stem}.pdf"
     png.parent.mkdir(parents=True, exist_ok=True)

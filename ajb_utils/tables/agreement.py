@@ -20,8 +20,7 @@ def pairwise_long(
     conditions: Sequence[str] = schema.MAIN_CONDITIONS,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair, over T03's
-    population (`paper.population("T03")`, the 12 cells of four generators) unless ``generators`` says otherwise."""
+    """Return judge, judge_2, condition, agreement (%), kappa, n per pair over T03's population (or `generators`)."""
     gens = paper.population("T03").generators if generators is None else generators
     v = main_verdicts(bench, judges, conditions, generators=gens)
     have = set(v["judge"].astype(str))

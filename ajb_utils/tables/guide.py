@@ -74,8 +74,7 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
 def weighting_shift_T06(
     t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
 ) -> pd.DataFrame:
-    """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
-    and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
+    """Return the guide's mean over generators unweighted and weighted by `n`, and their `shift` (pp)."""
     sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
     g = sub.groupby(["condition", "difficulty", "judge"])
     out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})

@@ -32,8 +32,7 @@ def main_verdicts(
     conditions: Sequence[str] = schema.MAIN_CONDITIONS,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return the verdict rows of the given released judges (default schema.JUDGES) under with_gt / without_gt
-    (or `conditions`), on the given generators (default all)."""
+    """Return the verdicts of released `judges` under `conditions` (the two main ones) on `generators`."""
     v = bench.verdicts
     keep = v["judge"].isin(list(schema.JUDGES if judges is None else judges)) & v["condition"].isin(list(conditions))
     if generators is not None:
@@ -47,8 +46,7 @@ def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFra
 
 
 def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
-    """Return (Table 2's judge x (condition, difficulty) means over its generators, rounded to 0.1, the
-    missing-verdict rule's name): the main command's summary, on the committed Table 2's rule."""
+    """Return (Table 2's judge means per condition and difficulty, to 0.1; its missing rule's name)."""
     cells = table_T02(bench, missing=missing)
     wide = (
         cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"]
