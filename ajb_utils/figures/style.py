@@ -92,21 +92,16 @@ PNG_DPI: int = 200
 COLUMN_WIDTH: float = 3.3
 TEXT_WIDTH: float = 6.9
 FIGURE_WIDTHS: tuple[float, float] = (COLUMN_WIDTH, TEXT_WIDTH)
-# seaborn 0.13's "whitegrid" style and "paper" context (what sns.set_theme(style="whitegrid",
-# context="paper") sets), written out so that a kernel setting the style imports neither seaborn
-# nor the scipy it pulls in; tests/test_figures.py checks them against seaborn itself
+# seaborn 0.13's "whitegrid" style and "paper" context, the keys STYLE_RC does not set, written out so that a kernel
+# imports neither seaborn nor scipy; tests/test_figures.py checks them against seaborn itself
 WHITEGRID_PAPER_RC: dict[str, Any] = {
     "figure.facecolor": "white",
     "axes.facecolor": "white",
-    "axes.edgecolor": ".8",
     "axes.labelcolor": ".15",
     "axes.grid": True,
     "axes.axisbelow": True,
     "axes.spines.left": True,
     "axes.spines.bottom": True,
-    "axes.spines.right": True,
-    "axes.spines.top": True,
-    "grid.color": ".8",
     "grid.linestyle": "-",
     "text.color": ".15",
     "xtick.color": ".15",
@@ -117,17 +112,12 @@ WHITEGRID_PAPER_RC: dict[str, Any] = {
     "ytick.right": False,
     "xtick.bottom": False,
     "ytick.left": False,
-    "font.family": ["sans-serif"],
     "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans", "sans-serif"],
     "lines.solid_capstyle": "round",
     "patch.edgecolor": "w",
     "patch.force_edgecolor": True,
-    "image.cmap": "viridis",  # seaborn's is its own "rocket"; STYLE_RC sets viridis anyway
     # the "paper" context: seaborn's "notebook" sizes x 0.8
     "axes.linewidth": 1.25 * 0.8,
-    "grid.linewidth": 1 * 0.8,
-    "lines.linewidth": 1.5 * 0.8,
-    "lines.markersize": 6 * 0.8,
     "patch.linewidth": 1 * 0.8,
     "xtick.major.width": 1.25 * 0.8,
     "ytick.major.width": 1.25 * 0.8,
@@ -137,13 +127,6 @@ WHITEGRID_PAPER_RC: dict[str, Any] = {
     "ytick.major.size": 6 * 0.8,
     "xtick.minor.size": 4 * 0.8,
     "ytick.minor.size": 4 * 0.8,
-    "font.size": 12 * 0.8,
-    "axes.labelsize": 12 * 0.8,
-    "axes.titlesize": 12 * 0.8,
-    "xtick.labelsize": 11 * 0.8,
-    "ytick.labelsize": 11 * 0.8,
-    "legend.fontsize": 11 * 0.8,
-    "legend.title_fontsize": 12 * 0.8,
 }
 # seaborn's "deep" palette: the colour cycle, and (its first six and a near-black) the shorthands
 DEEP: list[str] = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3"]
