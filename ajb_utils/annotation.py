@@ -14,18 +14,6 @@ import pandas as pd
 
 from ajb_utils import schema
 
-__all__ = [
-    "SHEET_BASE_COLUMNS",
-    "sheet_columns",
-    "sheet_rows",
-    "sheet_from_annotations",
-    "export_sheet",
-    "read_sheet",
-    "sheet_to_long",
-    "agreement_tables",
-    "SheetError",
-]
-
 SHEET_BASE_COLUMNS: list[str] = [
     "id",
     "generator",

@@ -19,39 +19,6 @@ Direction = Literal["above", "below", "indistinguishable", "equal"]
 NO_CI = "no CI computed"
 DIRECTION_VERBS: dict[str, str] = {"above": "exceeds", "below": "trails"}
 
-__all__ = [
-    "DIRECTION_VERBS",
-    "NO_CI",
-    "Direction",
-    "band",
-    "band_text",
-    "bullets",
-    "change",
-    "check",
-    "ci_text",
-    "compare",
-    "count_text",
-    "direction",
-    "factor_text",
-    "missing",
-    "nearer",
-    "num",
-    "order",
-    "pick",
-    "planted_text",
-    "rank_of",
-    "rank_text",
-    "ratio_text",
-    "ratio_value",
-    "same_answer",
-    "share_text",
-    "tally",
-    "sign_text",
-    "trend",
-    "versus",
-    "zero_width_note",
-]
-
 
 def _finite(x: float | None) -> bool:
     """Return True for a finite number (None, NaN and pandas' NA are not)."""
