@@ -94,9 +94,7 @@ def match(p: Any, llm_score: Any) -> Any:
     return 1.0 - np.abs(_floats(p) - _floats(llm_score))
 
 
-# --------------------------------------------------------------------------------------------
-# Vectorised path: a whole frame of plans at once.
-# --------------------------------------------------------------------------------------------
+# ---- Vectorised path: a whole frame of plans at once. --------------------------------------------
 
 
 def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
@@ -197,9 +195,7 @@ def score_frame(
     return out
 
 
-# --------------------------------------------------------------------------------------------
-# Published scores against the recomputed ones, mismatches grouped by cause
-# --------------------------------------------------------------------------------------------
+# ---- Published scores against the recomputed ones, mismatches grouped by cause -------------------
 MISMATCH_CAUSES: dict[str, str] = {
     "rounding": "the two differ by at most 1e-3 (rounding of the published value)",
     "other": "more than rounding: the published score read the plan or the metric differently "

@@ -12,9 +12,7 @@ from ajb_utils.scoring import match
 from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
 
-# ---------------------------------------------------------------------------------------------
-# agreement between judges (RQ2, Table 3, Appendix T)
-# ---------------------------------------------------------------------------------------------
+# ---- agreement between judges (RQ2, Table 3, Appendix T) -----------------------------------------
 def _confusion_counts(ca: np.ndarray, cb: np.ndarray, k: int) -> np.ndarray:
     """Return confusion counts (k, k) of two label-code vectors, rows = a; pairs with a code -1 are dropped."""
     ok = (ca >= 0) & (cb >= 0)
@@ -146,9 +144,7 @@ def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] 
     return float(c[involves].sum() / total) if total > 0 else np.nan
 
 
-# ---------------------------------------------------------------------------------------------
-# verdict scale (Appendix T, tab:abl-binary)
-# ---------------------------------------------------------------------------------------------
+# ---- verdict scale (Appendix T, tab:abl-binary) --------------------------------------------------
 # Two readings of App. T's binary collapse. The text remaps a judge's 0.5 to 0 if the programmatic
 # reference is below 0.5 and to 1 otherwise ("judge": the reference keeps its value), then says the
 # remapped 0.5 "is always counted as correct", which holds only if the reference is collapsed to

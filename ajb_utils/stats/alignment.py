@@ -22,9 +22,7 @@ from ajb_utils.stats.frames import (
 )
 
 
-# ---------------------------------------------------------------------------------------------
-# alignment (Eqs. 4-5)
-# ---------------------------------------------------------------------------------------------
+# ---- alignment (Eqs. 4-5) ------------------------------------------------------------------------
 def _kept(recs: pd.DataFrame, keys: list[str], missing: Missing) -> pd.Series:
     """Return a mask of the per-record rows a missing-verdict rule keeps (`miss` drops the whole tuple)."""
     has = recs["n_verdicts"] > 0
@@ -118,9 +116,7 @@ def lift(
     return res
 
 
-# ---------------------------------------------------------------------------------------------
-# difficulty degradation (Finding 1, Appendix F)
-# ---------------------------------------------------------------------------------------------
+# ---- difficulty degradation (Finding 1, Appendix F) ----------------------------------------------
 def monotone_pairs(
     align_table: pd.DataFrame,
     keys: Sequence[str] = ("generator", "judge", "condition"),

@@ -20,9 +20,7 @@ from ajb_utils.stats.frames import (
 )
 
 
-# ---------------------------------------------------------------------------------------------
-# bootstrap
-# ---------------------------------------------------------------------------------------------
+# ---- bootstrap -----------------------------------------------------------------------------------
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:
     """Return one cell's SeedSequence from `seed` and a process-independent hash of the cell's key."""
     return np.random.SeedSequence([*_base_entropy(seed), _key_hash(names, key)])

@@ -53,9 +53,7 @@ PAPER_WEIGHTINGS: dict[str, dict[str, float]] = {
 }
 
 
-# ---------------------------------------------------------------------------------------------
-# helpers
-# ---------------------------------------------------------------------------------------------
+# ---- helpers -------------------------------------------------------------------------------------
 def _rng(seed: SeedLike) -> np.random.Generator:
     """Return a Generator for an explicit seed (refuses None: CIs must be reproducible)."""
     if seed is None:

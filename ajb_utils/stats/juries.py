@@ -12,9 +12,7 @@ from ajb_utils.scoring import match
 from ajb_utils.stats.frames import JURY_KEYS, RECORD_EXTRAS
 
 
-# ---------------------------------------------------------------------------------------------
-# juries (RQ2)
-# ---------------------------------------------------------------------------------------------
+# ---- juries (RQ2) --------------------------------------------------------------------------------
 def _jury(
     verdicts: pd.DataFrame,
     judges: Sequence[str],

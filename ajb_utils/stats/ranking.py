@@ -11,9 +11,7 @@ from ajb_utils.schema import METRICS
 from ajb_utils.stats.frames import PAPER_WEIGHTINGS
 
 
-# ---------------------------------------------------------------------------------------------
-# rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2)
-# ---------------------------------------------------------------------------------------------
+# ---- rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2) ---------------------
 def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> tuple[float, float]:
     """Return Spearman's (rho, pvalue) of x and y; (nan, nan) when either is constant."""
     from scipy import stats as _sps  # here, not at the top: scipy.stats costs every notebook ~1 s to import
@@ -81,9 +79,7 @@ def ranking_stability(
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# P(rank 1): how often each judge comes first under a paired bootstrap (decision guide)
-# ---------------------------------------------------------------------------------------------
+# ---- P(rank 1): how often each judge comes first under a paired bootstrap (decision guide) -------
 def rank1_probability(
     records: pd.DataFrame,
     cells: Sequence[str] = ("generator",),

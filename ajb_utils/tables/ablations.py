@@ -56,9 +56,7 @@ N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (se
 DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
 
 
-# ---------------------------------------------------------------------------------------------
-# selecting runs
-# ---------------------------------------------------------------------------------------------
+# ---- selecting runs ------------------------------------------------------------------------------
 def base_model_key(name: str) -> str:
     """Return a normalised base-model key: 'Qwen/Qwen3-32B' and 'judge_qwen3_32b' -> 'qwen3_32b'."""
     key = re.sub(r"[^a-z0-9]+", "_", str(name).lower().rsplit("/", 1)[-1]).strip("_")
@@ -136,9 +134,7 @@ def run_command(
     return " ".join(parts)
 
 
-# ---------------------------------------------------------------------------------------------
-# paired bootstrap CIs of ablation deltas (records judged under both variants)
-# ---------------------------------------------------------------------------------------------
+# ---- paired bootstrap CIs of ablation deltas (records judged under both variants) ----------------
 def paired_delta_ci(
     verdicts: pd.DataFrame,
     variant: Sequence | pd.Series,
@@ -192,9 +188,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     return merged
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04)
-# ---------------------------------------------------------------------------------------------
+# ---- RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04) ----------------------
 def _main_judges(bench) -> list[str]:
     """Return the six main released judges present in the bench, in paper order."""
     have = set(bench.judges.loc[bench.judges["origin"] == "release", "judge"])
@@ -278,9 +272,7 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     return _with_delta_ci(out, ci, ["generator"])[T04_COLUMNS]
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant
-# ---------------------------------------------------------------------------------------------
+# ---- RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant ---------------------
 def _pairing(
     bench, study: str, base_model: str, generators: Sequence[str], variant: str, conditions: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -336,9 +328,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
     return schema.paper_sorted(grid.reset_index(), ["difficulty", "condition"])
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ5: thinking on/off (T05, T26)
-# ---------------------------------------------------------------------------------------------
+# ---- RQ5: thinking on/off (T05, T26) -------------------------------------------------------------
 def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T26: QwQ-32B's alignment thinking on vs off per generator, difficulty and condition, with the delta."""
     key = PAIRINGS["T26"][0]
@@ -388,9 +378,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     return out.rename_axis("condition").reset_index()[cols]
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ6: structured vs free-form (F05, T31)
-# ---------------------------------------------------------------------------------------------
+# ---- RQ6: structured vs free-form (F05, T31) -----------------------------------------------------
 def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return structured (with_gt) vs free-form alignment per difficulty for one pairing, with their CIs."""
     key, gen = PAIRINGS[artifact]

@@ -20,9 +20,7 @@ __all__ = [
 LIFT_EXCLUDED_GENERATORS: tuple[str, ...] = ("gpt5_4",)
 
 
-# ---------------------------------------------------------------------------------------------
-# GT lift (Eq. 5b) per judge and per metric
-# ---------------------------------------------------------------------------------------------
+# ---- GT lift (Eq. 5b) per judge and per metric ---------------------------------------------------
 def paired_lift(
     v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = stats.PAPER_MISSING
 ) -> pd.DataFrame:

@@ -23,9 +23,7 @@ __all__ = [
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
 
 
-# ---------------------------------------------------------------------------------------------
-# Table 2 and Table 10
-# ---------------------------------------------------------------------------------------------
+# ---- Table 2 and Table 10 ------------------------------------------------------------------------
 def main_verdicts(
     bench,
     judges: Sequence[str] | None = None,
@@ -60,7 +58,5 @@ def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple
     return wide.round(1), stats.rule_name(missing)
 
 
-# ---------------------------------------------------------------------------------------------
-# Reference judges beside Table 2 (always-1.0 = p-bar, always-0.5, uniform, oracle, static)
-# ---------------------------------------------------------------------------------------------
+# ---- Reference judges beside Table 2 (always-1.0 = p-bar, always-0.5, uniform, oracle, static) ----
 REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")

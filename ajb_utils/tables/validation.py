@@ -39,9 +39,7 @@ PAIR_CRITERIA: dict[tuple[str, str], str] = {
 META_JUDGES: list[str] = ["judge_claude_large", "judge_gpt_5_4", "judge_gemini_2_5_pro"]
 
 
-# ---------------------------------------------------------------------------------------------
-# loading
-# ---------------------------------------------------------------------------------------------
+# ---- loading -------------------------------------------------------------------------------------
 def load_annotations(
     data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR, runs: str = "shipped"
 ) -> tuple[pd.DataFrame, str]:
