@@ -145,10 +145,8 @@ def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] 
 
 
 # ---- verdict scale (Appendix T, tab:abl-binary) --------------------------------------------------
-# Two readings of App. T's binary collapse. The text remaps a judge's 0.5 to 0 if the programmatic
-# reference is below 0.5 and to 1 otherwise ("judge": the reference keeps its value), then says the
-# remapped 0.5 "is always counted as correct", which holds only if the reference is collapsed to
-# the same side too ("both"): with p = 0.5 and a 0.5 verdict, "judge" gives match 0.5, "both" 1.
+# Two readings of App. T's binary collapse (docs/DECISIONS.md): the judge's 0.5 remapped to p's side ("judge"), or
+# p collapsed too ("both"), as "always counted as correct" needs: p = 0.5 and a 0.5 verdict match 0.5 vs 1.
 BINARY_READINGS: tuple[str, ...] = ("judge", "both")
 
 
