@@ -239,7 +239,7 @@ def tie_rho(cid: str, note: str) -> engine.Verdict:
     std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
     binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"].reindex(std.index)
     rho = float(std.rank().corr(binary.rank(), method="pearson"))
-    lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
+    lo, hi = engine.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
     near = float(np.clip(float(engine.claim(cid)["paper_value"]), lo, hi))
     return engine.verdict(cid, near, shown=f"{lo:+.3f} to {hi:+.3f}", note=note.format(rho=rho, lo=lo, hi=hi))
 

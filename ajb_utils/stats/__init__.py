@@ -43,7 +43,7 @@ from ajb_utils.stats.frames import (
     rule_name,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
-from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman, spearman_tie_range
+from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
 from ajb_utils.stats.reference import (
     REFERENCE_JUDGES,
     metric_rows,
@@ -87,7 +87,6 @@ __all__ = [
     "binary_verdicts",
     "half_rate",
     "spearman",
-    "spearman_tie_range",
     "ranking_stability",
     "rank1_probability",
     "soft_jury",
