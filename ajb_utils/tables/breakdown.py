@@ -19,7 +19,6 @@ __all__ = [
     "T14_WEIGHTINGS",
     "per_metric_long",
     "topology_long",
-    "topology_weighting_shift",
     "weighting_stability",
     "table_T14",
 ]
@@ -74,16 +73,6 @@ def topology_long(
     out["judge"] = out["judge"].astype(str)
     out["dag_type"] = out["dag_type"].astype(str)
     out["condition"] = condition
-    return out
-
-
-def topology_weighting_shift(topo_long: pd.DataFrame) -> pd.DataFrame:
-    """Return per judge: unweighted and record-count-weighted topology means, shift (pp), ranks."""
-    g = topo_long.assign(_w=topo_long["align"] * topo_long["n_records"]).groupby("judge", sort=False)
-    out = pd.DataFrame({"unweighted": g["align"].mean(), "count_weighted": g["_w"].sum() / g["n_records"].sum()})
-    out["shift_pp"] = out["count_weighted"] - out["unweighted"]
-    out["rank_unweighted"] = out["unweighted"].rank(ascending=False, method="min").astype(int)
-    out["rank_count_weighted"] = out["count_weighted"].rank(ascending=False, method="min").astype(int)
     return out
 
 
