@@ -68,13 +68,7 @@ def write_table(
     return WrittenFiles([csv, tex])
 
 
-COMPARISON_SHOWN_WHOLE: int = 10  # a comparison of at most this many rows is shown whole
-COMPARISON_LARGEST: int = 10  # otherwise: a heatmap of every difference + this many largest ones
 MAX_SHOWN_ROWS: int = 40  # no table a notebook displays has more rows (tests/test_notebook_outputs.py)
-
-
-# ---- the "Against the paper" section: brief on synthetic data ------------------------------------
-SCORECARD_POINTER: str = "its rows in SCORECARD.md (notebook 18)"
 
 
 # ---- the judge prompts, as a diff ----------------------------------------------------------------
