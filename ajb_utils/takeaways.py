@@ -480,12 +480,11 @@ def bullets(sentences: Iterable[str]) -> str:
     return "\n".join(out)
 
 
-def _span(values: Mapping[str, float], pct: bool = True) -> str:
+def _span(values: Mapping[str, float]) -> str:
     """Return '92%' when every judge has the same value, else '40-92%' (the range over judges)."""
-    v = [float(x) for x in values.values()]
-    lo, hi = (100 * min(v), 100 * max(v)) if pct else (min(v), max(v))
-    unit = "%" if pct else ""
-    return f"{lo:.0f}{unit}" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f}{unit}"
+    v = [100 * float(x) for x in values.values()]
+    lo, hi = min(v), max(v)
+    return f"{lo:.0f}%" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f}%"
 
 
 def _named(values: Mapping[str, float]) -> str:

@@ -50,10 +50,10 @@ def exact_agreement(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.nda
     return float(np.isclose(a[ok], b[ok]).mean())
 
 
-def _wide_verdicts(
-    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str]
-) -> pd.DataFrame:
-    """Return llm_score pivoted to one column per judge (index = keys) for one condition."""
+def _verdict_codes(
+    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
+) -> tuple[list[str], np.ndarray]:
+    """Return (judge names, label codes (n_keys, n_judges) of one condition, -1 for no verdict among labels)."""
     sub = verdicts[verdicts["condition"] == condition]
     if judges is not None:
         sub = sub[sub["judge"].isin(list(judges))]
@@ -62,14 +62,6 @@ def _wide_verdicts(
     wide.columns = wide.columns.astype(str)
     if judges is not None:
         wide = wide.reindex(columns=[str(j) for j in judges])
-    return wide
-
-
-def _verdict_codes(
-    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
-) -> tuple[list[str], np.ndarray]:
-    """Return (judge names, label codes (n_keys, n_judges), -1 for no verdict among labels)."""
-    wide = _wide_verdicts(verdicts, condition, judges, keys)
     names = list(wide.columns)
     cols = [_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names]
     return names, np.column_stack(cols) if names else np.empty((0, 0), np.int64)
