@@ -128,18 +128,10 @@ WHITEGRID_PAPER_RC: dict[str, Any] = {
     "xtick.minor.size": 4 * 0.8,
     "ytick.minor.size": 4 * 0.8,
 }
-# seaborn's "deep" palette: the colour cycle, and (its first six and a near-black) the shorthands
+# seaborn's "deep" palette: the colour cycle, and (six of its colours and a near-black) the shorthands b, g, r, ...
 DEEP: list[str] = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3"]
 DEEP += ["#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
-COLOR_CODES: dict[str, Any] = {
-    "b": "#4C72B0",
-    "g": "#55A868",
-    "r": "#C44E52",
-    "m": "#8172B3",
-    "y": "#CCB974",
-    "c": "#64B5CD",
-    "k": (0.1, 0.1, 0.1),
-}
+COLOR_CODES: dict[str, Any] = {**{c: DEEP[i] for c, i in zip("bgrmyc", (0, 2, 3, 4, 8, 9))}, "k": (0.1, 0.1, 0.1)}
 # The paper-style rcParams set_style() applies (on top of seaborn's whitegrid).
 STYLE_RC: dict[str, Any] = {
     "font.family": "DejaVu Sans",  # ships with matplotlib: same glyphs on every machine
