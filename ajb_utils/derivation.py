@@ -119,13 +119,12 @@ _PHRASE = re.compile(
 )
 _MONTH_RX = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ORD_RX = "|".join(sorted((re.escape(o) for o in _ORDINALS), key=len, reverse=True))
+_DAY_RX = r"(?P<d>\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?"
 _DATE_DMY = re.compile(
-    r"\b(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RX + r")\.?,?\s+(\d{4})\b", re.I
+    r"\b(?:the\s+)?" + _DAY_RX + r"\s+(?:of\s+)?(?P<m>" + _MONTH_RX + r")\.?,?\s+(?P<y>\d{4})\b", re.I
 )
-_DATE_MDY = re.compile(
-    r"\b(" + _MONTH_RX + r")\.?\s+(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?,?\s+(\d{4})\b", re.I
-)
-_DATE_ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
+_DATE_MDY = re.compile(r"\b(?P<m>" + _MONTH_RX + r")\.?\s+(?:the\s+)?" + _DAY_RX + r",?\s+(?P<y>\d{4})\b", re.I)
+_DATE_ISO = re.compile(r"\b(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b")
 _ISO_VALUE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$")
 _IDENT_VALUE = re.compile(r"^[A-Za-z]{1,8}[-_#]?(\d{3,})$")
 _PLACEHOLDER = re.compile(
@@ -215,21 +214,9 @@ class QueryIndex:
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
-        for rx, order in ((_DATE_DMY, "dmy"), (_DATE_MDY, "mdy")):
-            for m in rx.finditer(t):
-                a, b, y = m.groups()
-                d, mo = (
-                    (_day(a), _MONTHS[b.lower().rstrip(".")])
-                    if order == "dmy"
-                    else (_day(b), _MONTHS[a.lower().rstrip(".")])
-                )
-                iso = _iso(int(y), mo, d)
-                if iso:
-                    self.dates.add(iso)
-        for m in _DATE_ISO.finditer(t):
-            iso = _iso(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-            if iso:
-                self.dates.add(iso)
+        ymd = [(m["y"], _MONTHS[m["m"].lower()], _day(m["d"])) for rx in (_DATE_DMY, _DATE_MDY) for m in rx.finditer(t)]
+        ymd += [(m["y"], m["m"], m["d"]) for m in _DATE_ISO.finditer(t)]
+        self.dates |= {iso for y, mo, d in ymd if (iso := _iso(int(y), int(mo), int(d)))}
         for code, (symbols, rx) in _CURRENCY_FINDERS.items():
             if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower)):
                 self.currencies.add(code)
