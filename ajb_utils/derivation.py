@@ -249,18 +249,13 @@ class QueryIndex:
 
 def _to_number(v: Any) -> float | None:
     """Return v as a float when it is a number or a numeric string (bools are not numbers)."""
-    if isinstance(v, bool) or v is None:
+    if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating | str):
         return None
-    if isinstance(v, int | float | np.integer | np.floating):
-        f = float(v)
-        return f if math.isfinite(f) else None
-    if isinstance(v, str):
-        try:
-            f = float(v.strip().replace(",", ""))
-        except ValueError:
-            return None
-        return f if math.isfinite(f) else None
-    return None
+    try:
+        f = float(v.strip().replace(",", "") if isinstance(v, str) else v)
+    except ValueError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
@@ -355,16 +350,11 @@ def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> t
         return "VISIBLE", "literal"
     if is_format(value, param, q):
         return "FORMAT", "normalised"
-    props = (ctx.schema.get("properties") or {}) if ctx.schema else {}
-    spec = props.get(param.split(".")[0].split("[")[0], {})
-    if (
-        isinstance(spec, Mapping)
-        and "default" in spec
-        and spec["default"] is not None
-        and _same(value, spec["default"])
-    ):
+    key = param.split(".")[0].split("[")[0]
+    spec = ((ctx.schema.get("properties") or {}) if ctx.schema else {}).get(key, {})
+    if isinstance(spec, Mapping) and spec.get("default") is not None and _same(value, spec["default"]):
         return "DEFAULT", "schema default"
-    rule = history_rule(value, param.split(".")[0].split("[")[0], ctx)
+    rule = history_rule(value, key, ctx)
     if rule:
         return "HISTORY-ONLY", rule
     return "NO-SOURCE", "none"
