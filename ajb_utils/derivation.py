@@ -275,9 +275,7 @@ def _same(a: Any, b: Any) -> bool:
     na, nb = _to_number(a), _to_number(b)
     if na is not None and nb is not None and not isinstance(a, str | bool) and not isinstance(b, bool):
         return _close(na, nb)
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b or (isinstance(a, bool) and isinstance(b, bool) and a == b)
-    return a == b
+    return a is b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
 def is_visible(value: Any, param: str, q: QueryIndex) -> bool:
@@ -285,11 +283,7 @@ def is_visible(value: Any, param: str, q: QueryIndex) -> bool:
     if isinstance(value, bool):
         return q.bool_stated(param, value, ("true",) if value else ("false",))
     num = _to_number(value)
-    if num is not None and q.has_number(num):
-        return True
-    if isinstance(value, str):
-        return q.has_text(value.strip())
-    return False
+    return (num is not None and q.has_number(num)) or (isinstance(value, str) and q.has_text(value.strip()))
 
 
 def is_format(value: Any, param: str, q: QueryIndex) -> bool:
