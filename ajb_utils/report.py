@@ -69,6 +69,7 @@ def write_table(
 
 
 MAX_SHOWN_ROWS: int = 40  # no table a notebook displays has more rows (tests/test_notebook_outputs.py)
+SHOW_OPTIONS: dict[str, Any] = {"display.max_columns": None, "display.width": 250, "display.max_colwidth": None}
 
 
 # ---- the judge prompts, as a diff ----------------------------------------------------------------
@@ -226,18 +227,7 @@ def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None
         )
         df = df.iloc[:limit]
     n = len(df) + 1
-    with pd.option_context(
-        "display.max_rows",
-        n,
-        "display.min_rows",
-        n,
-        "display.max_columns",
-        None,
-        "display.width",
-        250,
-        "display.max_colwidth",
-        None,
-    ):
+    with pd.option_context({**SHOW_OPTIONS, "display.max_rows": n, "display.min_rows": n}):
         display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else df.round(digits))
 
 
