@@ -296,36 +296,32 @@ def _pairing(
     return v, schema.paper_sorted(cells[cols], ["generator", "difficulty", "condition"])
 
 
+def _t_label(t: pd.Series) -> pd.Series:
+    """Return temperatures as column labels: 0.3 -> 'T=0.3'."""
+    return "T=" + t.astype(float).map("{:.1f}".format)
+
+
 def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return Table 25 or 27: alignment per (difficulty, condition) at each temperature, spread and delta."""
     key, gen = PAIRINGS[artifact]
     v, cells = _pairing(bench, "temperature", key, [gen], "temperature")
+    keys = ["difficulty", "condition"]
     if cells.empty:
         tcols = [f"T={t:.1f}" for t in TEMPERATURES]
-        grid = pd.DataFrame(columns=["difficulty", "condition", *tcols, "max_spread", "delta", *DELTA_CI_COLUMNS, "n"])
-        grid = grid.set_index(["difficulty", "condition"])
+        grid = pd.DataFrame(columns=[*keys, *tcols, "max_spread", "delta", *DELTA_CI_COLUMNS, "n"]).set_index(keys)
     else:
-        cells["variant"] = "T=" + cells["variant"].astype(float).map(lambda t: f"{t:.1f}")
-        grid = cells.pivot_table(index=["difficulty", "condition"], columns="variant", values="align", sort=False)
+        cells["variant"] = _t_label(cells["variant"])
+        grid = cells.pivot_table(index=keys, columns="variant", values="align", sort=False)
         tcols = list(grid.columns)
         grid["max_spread"] = grid.max(axis=1) - grid.min(axis=1)
         hi_t, lo_t = max(tcols, key=lambda c: float(c[2:])), min(tcols, key=lambda c: float(c[2:]))
         grid["delta"] = grid[hi_t] - grid[lo_t]
-        grid["n"] = cells.groupby(["difficulty", "condition"], sort=False)["n"].min()
-        ci = paired_delta_ci(
-            v,
-            "T=" + v["variant"].astype(float).map("{:.1f}".format),
-            hi_t,
-            lo_t,
-            ["difficulty", "condition"],
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-        )
-        grid = grid.reset_index()
-        grid = _with_delta_ci(grid, ci, ["difficulty", "condition"]).set_index(["difficulty", "condition"])
+        grid["n"] = cells.groupby(keys, sort=False)["n"].min()
+        ci = paired_delta_ci(v, _t_label(v["variant"]), hi_t, lo_t, keys, n_bootstrap=n_bootstrap, seed=seed)
+        grid = _with_delta_ci(grid.reset_index(), ci, keys).set_index(keys)
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
     grid.columns.name = None
-    return schema.paper_sorted(grid.reset_index(), ["difficulty", "condition"])
+    return schema.paper_sorted(grid.reset_index(), keys)
 
 
 # ---- RQ5: thinking on/off (T05, T26) -------------------------------------------------------------
