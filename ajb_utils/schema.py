@@ -51,12 +51,7 @@ P_COLUMNS: dict[str, str] = {  # the generations frame's programmatic score colu
     "sequence_accuracy": "p_seq",
     "query_coverage": "p_cov",
 }
-SCORE_COLUMNS: dict[str, str] = {
-    "tool_selection": "score_tool_selection",
-    "parameter_structure": "score_parameter_structure",
-    "sequence_accuracy": "score_sequence_accuracy",
-    "query_coverage": "score_query_coverage",
-}
+SCORE_COLUMNS: dict[str, str] = {m: f"score_{m}" for m in METRICS}  # the published scores' columns
 PROMPT_KEYS: dict[str, str] = {
     "tool_selection": "tool_selection_accuracy",
     "parameter_structure": "parameter_structure_accuracy",

@@ -18,9 +18,6 @@ from ajb_utils.tables.main_results import main_verdicts
 __all__ = ["plan_lines", "plan_diff", "case_view"]
 
 
-NO_TOPOLOGY = "(no topology)"  # a record whose dag_type is null (counted by the loader, shown by name)
-
-
 def plan_lines(calls: Any) -> list[str]:
     """Return one line per call: `tool(key=value, ...)`, arguments sorted by key ('(no parseable plan)' for null)."""
     if not isinstance(calls, list):
@@ -108,7 +105,7 @@ def case_view(
         [
             {
                 "id": str(id),
-                "dag_type": NO_TOPOLOGY if pd.isna(rec["dag_type"]) else str(rec["dag_type"]),
+                "dag_type": schema.NO_TOPOLOGY if pd.isna(rec["dag_type"]) else str(rec["dag_type"]),
                 "generator": generator,
                 "difficulty": difficulty,
                 "n_tools": int(rec["n_tools"]),
