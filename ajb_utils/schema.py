@@ -184,7 +184,7 @@ def canonical_generator(name: str) -> str:
 
 
 def paper_sorted(df: Any, keys: Sequence[str]) -> Any:
-    """Return a frame's rows stably sorted by `keys` in the paper's order ('all' after the generators, unknowns last)."""
+    """Return a frame's rows stably sorted by `keys` in paper order ('all' after the generators, unknowns last)."""
     orders = {"generator": [*GENERATORS, "all"], "difficulty": DIFFICULTIES, "condition": CONDITIONS, "metric": METRICS}
     ranks = [df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys]
     order = np.lexsort([r.to_numpy() for r in reversed(ranks)]) if ranks else np.arange(len(df))
