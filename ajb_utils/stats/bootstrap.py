@@ -87,7 +87,7 @@ def bootstrap_cells(
     ci: float = 0.95,
     scale: float = 1.0,
 ) -> pd.DataFrame:
-    """Return mean and percentile CI of `value` per cell (seeded per cell, stratified), times `scale`."""
+    """Return mean and percentile CI of `value` per cell (seeded per cell, resampled within `strata`), times `scale`."""
     by = _as_list(by)
     cols = by + ([strata] if strata else []) + [value]
     df = frame[cols]

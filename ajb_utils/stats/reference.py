@@ -65,7 +65,7 @@ def reference_verdicts(
     static: pd.DataFrame | None = None,
     conditions: Sequence[str] = tuple(MAIN_CONDITIONS),
 ) -> pd.DataFrame:
-    """Return verdict rows of the reference judges (judge = REFERENCE_JUDGES[kind]) in both conditions."""
+    """Return verdict rows of the reference judges (judge = REFERENCE_JUDGES[kind]) under each of `conditions`."""
     rows = metric_rows(generations)
     p = rows["p"].to_numpy(float)
     rng = _rng(seed)
