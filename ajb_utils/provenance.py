@@ -162,7 +162,7 @@ def clear_scorecard_inputs(out: Path) -> list[str]:
 
 
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
-    """Return PROVENANCE.json's path after merging this notebook's record in (atomic, locked; other data's checks cleared)."""
+    """Return PROVENANCE.json's path after merging this notebook's record in (locked; other data's checks cleared)."""
     path = Path(out) / "PROVENANCE.json"
     record = provenance_record(bench, params)
     with FileLock(Path(out) / ".PROVENANCE.lock"):  # any OS (fcntl would not import on Windows)
