@@ -72,7 +72,7 @@ def _decoding(text: str) -> dict:
 
 
 def study_runs(bench, study: str, base_model: str | None = None, generator: str | None = None) -> pd.DataFrame:
-    """Return a study's runs with verdicts (judges rows + key, temperature, thinking, n_verdicts; synthetic first)."""
+    """Return a study's runs with verdicts, synthetic ones on a synthetic source (+ key, temperature, thinking)."""
     j = bench.judges
     j = j[(j["origin"] != "release") & (j["study"] == study)].copy()
     j["key"] = j["base_model"].map(base_model_key)
