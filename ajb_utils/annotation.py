@@ -1,18 +1,7 @@
 """The human-validation workflow of Appendix G as code: draw, export, read and score an annotation sheet.
 
-The paper's study: 120 hard-difficulty records, 20 per DAG topology, 14 of them with some
-programmatic score below 1 and 6 perfect; an annotator checks each of the four programmatic
-scores and, where they disagree, writes the score they would give. The sheet is one row per
-record (CSV, opens in any spreadsheet):
-
-    id, generator, difficulty, dag_type, query, tools, generated_calls, expected_calls,
-    programmatic_<metric> x4, agree_<metric> x4 (yes/no), human_<metric> x4 (0-1), note
-
-notebook 11 draws it (a seeded draw per topology) and `sheet_rows` fills its columns for the records drawn,
-`export_sheet` writes it, `read_sheet` reads a filled one
-back with clear errors, `agreement_tables(sheet_to_long(sheet))` gives Table 12 (per metric and per topology).
-`sheet_from_annotations` turns long annotation rows (docs/DATA_FORMAT.md section 3) into a
-filled sheet, so the synthetic annotations go through the same path.
+One row per record (id, plan, the four programmatic scores, agree_<metric> yes/no, human_<metric> 0-1, note):
+`sheet_rows` fills it, `export_sheet` writes it, `read_sheet` reads it back, `agreement_tables` gives Table 12.
 """
 
 from __future__ import annotations
@@ -24,18 +13,6 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import schema
-
-__all__ = [
-    "SHEET_BASE_COLUMNS",
-    "sheet_columns",
-    "sheet_rows",
-    "sheet_from_annotations",
-    "export_sheet",
-    "read_sheet",
-    "sheet_to_long",
-    "agreement_tables",
-    "SheetError",
-]
 
 SHEET_BASE_COLUMNS: list[str] = [
     "id",
@@ -168,11 +145,7 @@ def _parse_agree(col: pd.Series, name: str) -> pd.Series:
 
 
 def read_sheet(path: str | Path) -> pd.DataFrame:
-    """Return a filled sheet read from CSV, with agree_* as booleans and human_* as floats.
-
-    Raises SheetError for missing columns, agree values other than yes/no, human scores outside
-    [0, 1] or not numeric, and a disagreement without a human score.
-    """
+    """Return a filled sheet from CSV (agree_* booleans, human_* floats); SheetError names what is wrong."""
     df = pd.read_csv(path, dtype={"id": str}, keep_default_na=True)
     missing = [c for c in sheet_columns() if c not in df.columns]
     if missing:

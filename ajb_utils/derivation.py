@@ -6,39 +6,12 @@ schemas) and assigns the FIRST matching path, in the DeRef order:
 
 1. ``VISIBLE``  the value's literal text is in the query (numbers as number tokens, e.g. ``1500``
    in "$1500"; strings case-sensitively with word boundaries; booleans as ``<param> true/false``).
-2. ``FORMAT``   the value is in the query after one normalisation of the finite table below.
+2. ``FORMAT``   the value is in the query after one normalisation of ``FORMAT_TABLE`` (nothing else counts).
 3. ``DEFAULT``  the value equals the parameter's schema ``default`` (and, by 1-2, is not stated).
-4. ``HISTORY-ONLY`` the value is a reference placeholder (``step2``, ``$tool``,
-   ``{{tool.output}}``, ``<result of tool>``), or its parameter is declared as an earlier call's
-   output (schema description "Output of / Reference from / Result of the <tool> step") or is
-   named after an earlier call's tool (key words match an earlier tool's name words on their
-   first five letters, after dropping score/ref/id/result/output). The rule that fired is
-   reported in ``rule``. The release carries no tool outputs, so a value is never matched
-   against an earlier call's output (DeRef's raw records could be).
-5. ``NO-SOURCE`` none of these (inferred values: "urgent" for ``critical``, "hold it for
-   approval" for ``auto_approve=false`` when false is not the default, omitted values).
-
-FORMAT normalisations (``FORMAT_TABLE`` documents them; nothing else counts):
-- thousands separators and currency symbols: "$1,500" ~ 1500;
-- magnitude suffixes: "2.5k" ~ 2500, "$1.5k" ~ 1500, "1.2M" ~ 1,200,000, "3bn" ~ 3e9;
-- percentages: "15%" ~ 0.15 (15 itself is VISIBLE as a number token);
-- number words: one..twenty, thirty..ninety, hundred, thousand, "a dozen" 12, "half a dozen" 6,
-  "two dozen" 24;
-- durations: "a minute" ~ 60 s, "N minutes" ~ 60N s, "an hour" ~ 3600 s or 60 min, "half an hour"
-  ~ 1800 s or 30 min, "N hours" ~ 3600N s or 60N min, "a day" 1 / 86400 s, "a week" 7 days,
-  "N weeks" 7N, "a fortnight" 14, "a month" 30, "a quarter" 90, "a year" 365 days;
-- unit words: "gigabit"/"gig" ~ 1000 (Mbps), "N gig" ~ 1000N, "N meg" ~ N, "N GW" ~ 1000N (MW),
-  "N kW" ~ N/1000 (MW) and 1000N (W);
-- currency names and symbols: "dollars"/"$" ~ USD, "euros"/"€" ~ EUR, "pounds"/"£" ~ GBP;
-- case and separators of strings: "Next Day" ~ "next_day" ~ "next-day";
-- dates: ISO "2024-03-01" ~ "March 1, 2024", "1 March 2024", "March 1st 2024", "the first of
-  March 2024", "2024/03/01";
-- identifiers: "INC-23440" ~ "#23440" or a standalone 23440 (prefix dropped);
-- booleans: "<param words> on/off/yes/no/enabled/disabled" ~ true/false.
-
-The census is per record and query (a value stated anywhere in the query counts as visible, for
-any call), like the DeRef census's per-history check. Cost is O(arguments): each query is
-digested once (``QueryIndex``, cached per record and difficulty) with precompiled regexes.
+4. ``HISTORY-ONLY`` the value is a reference placeholder (``step2``, ``$tool``, ``{{tool.output}}``), or its
+   parameter is declared as, or named after, an earlier call's output (``rule`` says which); the release
+   carries no tool outputs, so a value is never matched against one.
+5. ``NO-SOURCE`` none of these (inferred values, omitted values).
 """
 
 from __future__ import annotations
@@ -146,13 +119,12 @@ _PHRASE = re.compile(
 )
 _MONTH_RX = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ORD_RX = "|".join(sorted((re.escape(o) for o in _ORDINALS), key=len, reverse=True))
+_DAY_RX = r"(?P<d>\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?"
 _DATE_DMY = re.compile(
-    r"\b(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_RX + r")\.?,?\s+(\d{4})\b", re.I
+    r"\b(?:the\s+)?" + _DAY_RX + r"\s+(?:of\s+)?(?P<m>" + _MONTH_RX + r")\.?,?\s+(?P<y>\d{4})\b", re.I
 )
-_DATE_MDY = re.compile(
-    r"\b(" + _MONTH_RX + r")\.?\s+(?:the\s+)?(\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?,?\s+(\d{4})\b", re.I
-)
-_DATE_ISO = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
+_DATE_MDY = re.compile(r"\b(?P<m>" + _MONTH_RX + r")\.?\s+(?:the\s+)?" + _DAY_RX + r",?\s+(?P<y>\d{4})\b", re.I)
+_DATE_ISO = re.compile(r"\b(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b")
 _ISO_VALUE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$")
 _IDENT_VALUE = re.compile(r"^[A-Za-z]{1,8}[-_#]?(\d{3,})$")
 _PLACEHOLDER = re.compile(
@@ -242,21 +214,9 @@ class QueryIndex:
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
-        for rx, order in ((_DATE_DMY, "dmy"), (_DATE_MDY, "mdy")):
-            for m in rx.finditer(t):
-                a, b, y = m.groups()
-                d, mo = (
-                    (_day(a), _MONTHS[b.lower().rstrip(".")])
-                    if order == "dmy"
-                    else (_day(b), _MONTHS[a.lower().rstrip(".")])
-                )
-                iso = _iso(int(y), mo, d)
-                if iso:
-                    self.dates.add(iso)
-        for m in _DATE_ISO.finditer(t):
-            iso = _iso(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-            if iso:
-                self.dates.add(iso)
+        ymd = [(m["y"], _MONTHS[m["m"].lower()], _day(m["d"])) for rx in (_DATE_DMY, _DATE_MDY) for m in rx.finditer(t)]
+        ymd += [(m["y"], m["m"], m["d"]) for m in _DATE_ISO.finditer(t)]
+        self.dates |= {iso for y, mo, d in ymd if (iso := _iso(int(y), int(mo), int(d)))}
         for code, (symbols, rx) in _CURRENCY_FINDERS.items():
             if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower)):
                 self.currencies.add(code)
@@ -289,18 +249,13 @@ class QueryIndex:
 
 def _to_number(v: Any) -> float | None:
     """Return v as a float when it is a number or a numeric string (bools are not numbers)."""
-    if isinstance(v, bool) or v is None:
+    if isinstance(v, bool) or not isinstance(v, int | float | np.integer | np.floating | str):
         return None
-    if isinstance(v, int | float | np.integer | np.floating):
-        f = float(v)
-        return f if math.isfinite(f) else None
-    if isinstance(v, str):
-        try:
-            f = float(v.strip().replace(",", ""))
-        except ValueError:
-            return None
-        return f if math.isfinite(f) else None
-    return None
+    try:
+        f = float(v.strip().replace(",", "") if isinstance(v, str) else v)
+    except ValueError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
@@ -320,9 +275,7 @@ def _same(a: Any, b: Any) -> bool:
     na, nb = _to_number(a), _to_number(b)
     if na is not None and nb is not None and not isinstance(a, str | bool) and not isinstance(b, bool):
         return _close(na, nb)
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b or (isinstance(a, bool) and isinstance(b, bool) and a == b)
-    return a == b
+    return a is b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
 def is_visible(value: Any, param: str, q: QueryIndex) -> bool:
@@ -330,11 +283,7 @@ def is_visible(value: Any, param: str, q: QueryIndex) -> bool:
     if isinstance(value, bool):
         return q.bool_stated(param, value, ("true",) if value else ("false",))
     num = _to_number(value)
-    if num is not None and q.has_number(num):
-        return True
-    if isinstance(value, str):
-        return q.has_text(value.strip())
-    return False
+    return (num is not None and q.has_number(num)) or (isinstance(value, str) and q.has_text(value.strip()))
 
 
 def is_format(value: Any, param: str, q: QueryIndex) -> bool:
@@ -395,16 +344,11 @@ def classify_value(value: Any, param: str, q: QueryIndex, ctx: CallContext) -> t
         return "VISIBLE", "literal"
     if is_format(value, param, q):
         return "FORMAT", "normalised"
-    props = (ctx.schema.get("properties") or {}) if ctx.schema else {}
-    spec = props.get(param.split(".")[0].split("[")[0], {})
-    if (
-        isinstance(spec, Mapping)
-        and "default" in spec
-        and spec["default"] is not None
-        and _same(value, spec["default"])
-    ):
+    key = param.split(".")[0].split("[")[0]
+    spec = ((ctx.schema.get("properties") or {}) if ctx.schema else {}).get(key, {})
+    if isinstance(spec, Mapping) and spec.get("default") is not None and _same(value, spec["default"]):
         return "DEFAULT", "schema default"
-    rule = history_rule(value, param.split(".")[0].split("[")[0], ctx)
+    rule = history_rule(value, key, ctx)
     if rule:
         return "HISTORY-ONLY", rule
     return "NO-SOURCE", "none"
@@ -416,11 +360,7 @@ CENSUS_COLUMNS: list[str] = ["step", "tool", "param", "arg_path", "value", "path
 def _call_contexts(
     calls: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
 ) -> list[tuple[int, CallContext, list[tuple[str, str, Any, str]]]]:
-    """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]).
-
-    What the census needs of a record that does not depend on the query: built once per record
-    and reused for each difficulty.
-    """
+    """Return per expected call (step, its CallContext, [(param, arg_path, leaf, leaf as JSON)]), once per record."""
     by_name = {str(t.get("name")): t for t in tools or []}
     out = []
     for i, c in enumerate(calls):
@@ -435,8 +375,7 @@ def _call_contexts(
 
 
 def derivation_census(records: pd.DataFrame, difficulties: Iterable[str] = DIFFICULTIES) -> pd.DataFrame:
-    """Return the census: one row per (id, difficulty, leaf argument) with dag_type, step, tool, param,
-    arg_path, value, path and rule (each record's calls digested once, each query once)."""
+    """Return the census: one row per (id, difficulty, leaf argument) with its step, tool, param, path and rule."""
     difficulties = list(difficulties)
     cols = ["id", "dag_type", "tools", "expected_calls", *[f"query_{d}" for d in difficulties]]
     rows: list[tuple] = []

@@ -1,8 +1,4 @@
-"""The environment report at the end of every notebook and the resolved versions PROVENANCE.json records.
-
-requirements.lock (made by .ci/make-lock) pins every package to the version the committed outputs were
-made with; the report and PROVENANCE.json say whether the running environment matches it.
-"""
+"""The environment report at the end of every notebook and the resolved versions PROVENANCE.json records."""
 
 from __future__ import annotations
 
@@ -60,8 +56,7 @@ def locked_versions(path: Path | str = LOCK_FILE) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def installed_versions() -> dict[str, str]:
-    """Return {canonical name: version} of every installed distribution (importlib.metadata, read once
-    per process); the first one on sys.path wins, as on import."""
+    """Return {canonical name: version} of the installed distributions (the first on sys.path wins)."""
     out: dict[str, str] = {}
     for dist in importlib.metadata.distributions():
         meta = dist.metadata  # parsed once: dist.name and dist.version would each parse it again
@@ -89,10 +84,7 @@ def lock_status(locked: Mapping[str, str] | None = None, installed: Mapping[str,
 
 
 def provenance_environment() -> dict[str, object]:
-    """Return what PROVENANCE.json records of the environment: python (major.minor), the resolved
-    version of every runtime dependency and whether they are requirements.lock's; deterministic for a
-    given environment (no paths, hosts, times; the patch level of python and the platform left out,
-    so that the same lock gives the same file on any machine)."""
+    """Return python (major.minor), every runtime dependency's version and whether they are the lock's."""
     installed = installed_versions()
     return {
         "python": ".".join(platform.python_version_tuple()[:2]),
@@ -102,8 +94,7 @@ def provenance_environment() -> dict[str, object]:
 
 
 def environment_report(packages: Sequence[str] = ENV_PACKAGES) -> pd.DataFrame:
-    """Return python, platform and package versions as a two-column frame (no paths, hosts or times); a
-    version that differs from requirements.lock says so, and the last row says whether all pins match."""
+    """Return python, platform and package versions beside requirements.lock's pins, and whether all match."""
     from ajb_utils import __version__
 
     locked, installed = locked_versions(), installed_versions()

@@ -1,11 +1,6 @@
 """The route for data larger than memory: Table 2's cells by DuckDB straight from the build's Parquet.
 
-`load_bench` holds every verdict row in memory; DuckDB scans the build's `verdicts.parquet`
-(`ajb_utils.data.build_bench` returns its folder) as a stream and holds only the per-record and
-per-cell sums of Table 2's judges and conditions: a third of load_bench's memory at the
-full-scale sample, and it grows far slower with the data (benchmarks/bench_scale.py measures both
-at 1x and 2x; the README has the figures). The build stores names as category codes; the cells
-get their names back from the build's layout (meta.json).
+DuckDB streams `verdicts.parquet` holding only per-record and per-cell sums (benchmarks/bench_scale.py measures it).
 """
 
 from __future__ import annotations
@@ -55,8 +50,7 @@ def named(cells: pd.DataFrame, folder: Path, frame: str) -> pd.DataFrame:
 
 
 def table2_cells(folder: Path, threads: int = 2) -> pd.DataFrame:
-    """Return Table 2's cells (generator, judge, difficulty, condition, align %, n records; the
-    authors' missing-verdict rule) computed by DuckDB from a build's verdicts.parquet."""
+    """Return Table 2's cells (align %, n records; the authors' rule) by DuckDB from a build's verdicts.parquet."""
     path = frame_path(folder, "verdicts")
     names = build_meta(Path(folder))["layouts"]["verdicts"]["categories"]
     judges = [i for i, name in enumerate(names["judge"]) if name in schema.JUDGES]

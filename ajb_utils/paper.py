@@ -1,12 +1,7 @@
 """The paper's reported values (data/paper/*.csv) and each artifact's declared population.
 
-Files are named ``<ID>[-<ID>...]_<topic>.csv`` with artifact IDs from shared/ARTIFACTS.md
-(arXiv v1 numbering: T02 = Table 2, F08 = Figure 8, ...). Each holds tidy long-format rows:
-the dimension columns that apply (generator, judge, judge_2, difficulty, condition, metric,
-dag_type, variant, stat), then ``value``, ``unit``, ``source`` and ``note``. Named claims
-(Findings 1-3, C-W, C-J, the X1 audit, prose numbers) are rows of ``claims.csv``.
-These are the paper's REPORTED values, not reproduced ones; see data/paper/README.md. The claim
-engine and the comparisons that use them are `ajb_verify`'s.
+Files are `<ID>[-<ID>...]_<topic>.csv` of tidy rows (dimensions, value, unit, source, note); named claims are
+rows of claims.csv. REPORTED values, not reproduced ones (data/paper/README.md).
 """
 
 from __future__ import annotations
@@ -122,10 +117,7 @@ def _normalise_id(artifact: str) -> str:
 
 
 def _read_csv(path: Path) -> pd.DataFrame:
-    """Return a reported-value CSV with string dimensions (missing -> NaN) and float values.
-
-    A file with a ``value`` column also gets ``printed``: the value as the source prints it
-    (the CSV's text, "0.430", "13.0"), from which its precision is read."""
+    """Return a reported-value CSV with string dimensions, float values and `printed`, the value's text."""
     df = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
     if "value" in df.columns:
         df["printed"] = df["value"]

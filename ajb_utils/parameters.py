@@ -1,12 +1,7 @@
-"""Notebook parameters: the names a notebook declares, and checks that stop a typo'd name or an
-unknown judge/generator/condition value before anything is written.
+"""Notebook parameters: the names a notebook declares, and checks that stop an unknown name or value first.
 
-Two callers share these checks. The scripts check a parameter file against every notebook's
-`parameters` cell before launching any kernel (`ajb_run.parameter_files`). Inside a kernel,
-`provenance.run_parameters(globals())` (every notebook's load cell) calls `check_namespace`: papermill
-injects its `injected-parameters` cell right after the `parameters` cell, so the kernel's input
-history (IPython's `In`) holds both, and a name papermill injected that the parameters cell does not
-declare fails the notebook (papermill's own CLI only warns "Passed unknown parameter").
+The scripts check a parameter file before any kernel starts; in a kernel `check_namespace` reads the input history,
+where papermill's injected cell follows the `parameters` cell.
 """
 
 from __future__ import annotations
@@ -69,12 +64,10 @@ LOCATION_PARAMETERS: tuple[str, ...] = ("data_source", "revision", "out_dir", "c
 
 
 class ParameterError(ValueError):
-    """An unknown parameter name or value; the message is one line and lists the valid ones (the scripts
-    report it as a user error: `ajb_run.errors`)."""
+    """An unknown parameter name or value: a one-line message that lists the valid ones."""
 
     def _render_traceback_(self) -> list[str]:
-        """Return the one line IPython shows for this error in a kernel (its hook for an exception's own
-        rendering): the message, not the cell's frames, also under papermill's own CLI."""
+        """Return the one line IPython shows for this error in a kernel: the message, not the frames."""
         return [f"{type(self).__name__}: {self}"]
 
 
@@ -92,8 +85,7 @@ def assigned_names(source: str) -> set[str]:
 
 
 def injected_from_history(history: Sequence[str]) -> tuple[set[str], set[str]] | None:
-    """Return (declared, injected) names from a kernel's input history: the last cell papermill
-    injected and the cell executed just before it (the `parameters` cell); None when none was injected."""
+    """Return (declared, injected) names of a kernel's last papermill-injected cell and the cell before it."""
     cells = list(history)
     for i in range(len(cells) - 1, 0, -1):
         if str(cells[i]).lstrip().startswith(INJECTED_HEADER):
@@ -187,8 +179,7 @@ def check_values(params: Mapping[str, Any]) -> None:
 
 
 def check_namespace(namespace: Mapping[str, Any]) -> None:
-    """Raise ParameterError when papermill injected a name the notebook's `parameters` cell does not
-    declare, or a parameter names an unknown judge/generator/condition; returns None."""
+    """Raise ParameterError for a name papermill injected undeclared, or an unknown value; returns None."""
     found = injected_from_history(namespace.get("In") or [])
     if found is not None:
         declared, injected = found

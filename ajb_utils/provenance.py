@@ -1,8 +1,4 @@
-"""Where outputs go and what made them: the data banner, output folders, PROVENANCE.json, synthetic flags.
-
-Every text here is machine-independent (repo-relative paths, no timestamps), so committed notebook
-outputs stay stable under nbval.
-"""
+"""Where outputs go and what made them: the data banner, output folders, PROVENANCE.json, synthetic flags."""
 
 from __future__ import annotations
 
@@ -64,9 +60,7 @@ _PLAIN = (str, int, float, bool, type(None), list, tuple, dict)
 
 
 def run_parameters(namespace: dict[str, Any]) -> dict[str, Any]:
-    """Return the notebook parameters found in a namespace (a notebook's globals()), plain values only;
-    raise parameters.ParameterError first for a name papermill injected that the notebook does not declare
-    or an unknown judge/generator/condition value (so nothing is written)."""
+    """Return a notebook's parameters from its globals(), after `parameters.check_namespace` (nothing written first)."""
     parameters.check_namespace(namespace)
     names = [*LOCATION_PARAMETERS, *DEFAULT_PARAMETERS]
     return {k: namespace[k] for k in names if k in namespace and isinstance(namespace[k], _PLAIN)}
@@ -104,8 +98,7 @@ def output_folder_name(data_label: str, params: dict[str, Any] | None = None, pa
 
 
 def output_dir(data_label: str, out_dir: str | Path | None = None, params: dict[str, Any] | None = None) -> Path:
-    """Return (and create) where outputs go: `out_dir` (relative = to the repo root), else figures/<label>/
-    for the default parameters and figures/<label>-<parameter file or hash>/ for any other set."""
+    """Return (and create) `out_dir` (relative to the repo), else figures/<label>[-<parameter file or hash>]/."""
     if out_dir is None or str(out_dir) == "":
         return paths.figures_dir(output_folder_name(data_label, params))
     p = Path(out_dir)
@@ -128,8 +121,7 @@ def hub_endpoint() -> str:
 
 
 def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return the PROVENANCE.json record of one notebook's outputs (no timestamps, no absolute paths); for a
-    hub source, the endpoint (HF_ENDPOINT) beside the commit, since a mirror's commits are its own."""
+    """Return one notebook's PROVENANCE.json record (no times, no absolute paths; a hub's endpoint beside it)."""
     from ajb_utils import __version__
 
     source = str(bench.source)
@@ -170,13 +162,7 @@ def clear_scorecard_inputs(out: Path) -> list[str]:
 
 
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
-    """Return the path of PROVENANCE.json after merging this notebook's record into it (atomic, locked).
-
-    Notebooks writing one folder share source and parameters; parameters and runs are merged
-    (a notebook adds the parameters it declares), so the file describes the whole folder. When the
-    folder was written from another source or revision, its comparisons and claim checks are removed
-    first: the scorecard then shows only what was computed on the data PROVENANCE.json names.
-    """
+    """Return PROVENANCE.json's path after merging this notebook's record in (locked; other data's checks cleared)."""
     path = Path(out) / "PROVENANCE.json"
     record = provenance_record(bench, params)
     with FileLock(Path(out) / ".PROVENANCE.lock"):  # any OS (fcntl would not import on Windows)
@@ -196,8 +182,7 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
 
 
 def is_synthetic_dir(out_dir: Path | str) -> bool:
-    """Return True when `out_dir` holds outputs of synthetic data: its PROVENANCE.json says so
-    (written by `write_provenance`), or, without one, it is the sample's folder (figures/sample)."""
+    """Return True when `out_dir`'s PROVENANCE.json says synthetic or, without one, it is figures/sample."""
     prov = Path(out_dir) / "PROVENANCE.json"
     if prov.exists():
         try:

@@ -1,15 +1,4 @@
-"""What a notebook shows and writes: tables on disk (CSV + booktabs LaTeX), claim-check tables, display.
-
-Every text this module prints is machine-independent (repo-relative paths, no timestamps, no
-memory addresses), so committed notebook outputs stay stable under nbval. Output folders and
-provenance live in `ajb_utils.provenance`.
-
-Usage in a notebook::
-
-    out = provenance.output_dir(bench.label, out_dir)
-    report.write_table(t02, "T02", "main_alignment", out, caption="Alignment (%)", float_format="%.1f")
-    report.show(report.checks_table([paper.verdict("CF1.monotone_pairs", (30, 30))]))
-"""
+"""What a notebook shows and writes: tables on disk (CSV + booktabs LaTeX), claim-check tables, display."""
 
 from __future__ import annotations
 
@@ -51,8 +40,7 @@ def write_table(
     index: bool | None = None,
     csv_float_format: str = "%.10g",
 ) -> WrittenFiles:
-    """Return the written [CSV, .tex] paths after writing `df`: the CSV at full precision, the LaTeX a booktabs
-    table (pandas' Styler) with the paper's display names, floats as `float_format` ('%.1f' style), NaN as '--'."""
+    """Return the [CSV, .tex] paths after writing `df`: the CSV at full precision, a booktabs table in display names."""
     stem = Path(out_dir) / (f"{artifact_id}_{name}" if name else artifact_id)
     csv, tex = stem.with_name(f"{stem.name}.csv"), stem.with_name(f"{stem.name}.tex")
     csv.parent.mkdir(parents=True, exist_ok=True)
@@ -80,13 +68,8 @@ def write_table(
     return WrittenFiles([csv, tex])
 
 
-COMPARISON_SHOWN_WHOLE: int = 10  # a comparison of at most this many rows is shown whole
-COMPARISON_LARGEST: int = 10  # otherwise: a heatmap of every difference + this many largest ones
 MAX_SHOWN_ROWS: int = 40  # no table a notebook displays has more rows (tests/test_notebook_outputs.py)
-
-
-# ---- the "Against the paper" section: brief on synthetic data ------------------------------------
-SCORECARD_POINTER: str = "its rows in SCORECARD.md (notebook 18)"
+SHOW_OPTIONS: dict[str, Any] = {"display.max_columns": None, "display.width": 250, "display.max_colwidth": None}
 
 
 # ---- the judge prompts, as a diff ----------------------------------------------------------------
@@ -131,8 +114,7 @@ def prompt_diff(a: str, b: str, context: int = 2) -> str:
 
 
 def file_link(path: Path | str) -> str:
-    """Return a Markdown link to a written file, relative to the working directory (a notebook's
-    folder: the HTML report rewrites it for its pages), labelled with the repository path."""
+    """Return a Markdown link to a file, relative to the working directory, labelled with its repository path."""
     rel = Path(os.path.relpath(Path(path).resolve(), Path.cwd())).as_posix()
     return f"[`{paths.relpath(path)}`]({rel})"
 
@@ -150,9 +132,7 @@ def focused_diff(diff: str, focus: str) -> str:
 
 
 def show_prompt_diff(a: str, b: str, focus: str, out_dir: Path | str, context: int = 2, artifact_id: str = "W") -> Path:
-    """Display the changed lines of `prompt_diff(a, b)` that name `focus` (and the hunks they are in) as a
-    Markdown diff block with the authors' attribution; write the whole diff to
-    `<artifact_id>_prompt_diff_<a>_<b>.diff` in `out_dir`, named under the block; return its path."""
+    """Display the diff lines of two prompts that name `focus`, write the whole diff beside; return its path."""
     from IPython.display import Markdown, display
 
     diff = prompt_diff(a, b, context)
@@ -208,8 +188,7 @@ def _paper_order(index: pd.Index) -> np.ndarray:
 
 
 def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """Return `df` as a reader sees it: rounded, display names for judges and generators (labels and
-    name columns), difficulties in easy/medium/hard order, no '-0.0', no NaN row labels."""
+    """Return `df` as a reader sees it: rounded, display names, difficulties in order, no '-0.0'."""
     out = df.round(digits)
     floats = out.select_dtypes("floating").columns
     out[floats] = out[floats] + 0.0  # -0.0 + 0.0 == +0.0
@@ -219,8 +198,7 @@ def for_reader(df: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 
 
 def display_names(df: pd.DataFrame) -> pd.DataFrame:
-    """Return `df` with judge and generator config names shown as the paper's display names (in
-    labels, and in text columns unless the table lists both: a `name`/`display` column), NaN labels as 'n/a'."""
+    """Return `df` with config names as display names (unless it has a name/display column), NaN labels 'n/a'."""
     out = df.copy()
     if not any(str(c) in NAME_COLUMNS_KEPT_WITH for c in out.columns):
         for col in out.columns:
@@ -235,12 +213,7 @@ def display_names(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None:
-    """Display `df` for reading (see `for_reader`), every column, at most `max_rows` rows (default
-    MAX_SHOWN_ROWS = 40); a longer table is cut with a line saying so (never silently), an empty one is
-    one line; returns None.
-
-    Keep a long table whole on disk with `write_table` (or use `show_comparison` for comparisons).
-    """
+    """Display `df` for reading (`for_reader`), at most `max_rows` rows with a line when cut; return None."""
     from IPython.display import display
 
     if len(df) == 0:  # a study this data lacks: one line, never pandas' 'Empty DataFrame'
@@ -254,24 +227,12 @@ def show(df: pd.DataFrame, digits: int = 3, max_rows: int | None = None) -> None
         )
         df = df.iloc[:limit]
     n = len(df) + 1
-    with pd.option_context(
-        "display.max_rows",
-        n,
-        "display.min_rows",
-        n,
-        "display.max_columns",
-        None,
-        "display.width",
-        250,
-        "display.max_colwidth",
-        None,
-    ):
+    with pd.option_context({**SHOW_OPTIONS, "display.max_rows": n, "display.min_rows": n}):
         display(for_reader(df, digits) if isinstance(df, pd.DataFrame) else df.round(digits))
 
 
 def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str) -> Path:
-    """Write one case of `tables.case_view` whole (all three queries, tools, every judge's verdict
-    and justification) to `<artifact_id>_<name>.csv` in `out_dir`; return its path."""
+    """Write one case of `tables.case_view` whole to `<artifact_id>_<name>.csv` in `out_dir`; return its path."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     whole = view["justifications"].assign(**{f"query_{d}": q for d, q in queries.items()}, **r.to_dict())
@@ -283,8 +244,7 @@ def write_case(view: dict[str, Any], out_dir: Path | str, artifact_id: str, name
 
 
 def flawed_justifications(view: dict[str, Any], metric: str | None = None) -> pd.DataFrame:
-    """Return each judge's 'verdict: justification' with and without GT (columns by display name) on
-    `metric`, or else on the case's largest flaw (the metrics at its lowest p), rows (judge, metric)."""
+    """Return each judge's verdicts with justifications on `metric` or else the case's lowest-p metrics."""
     p = view["p"].set_index("metric")["p"]
     metrics = [metric] if metric is not None else list(p.index[p == p.min()])
     just = view["justifications"]
@@ -296,11 +256,7 @@ def flawed_justifications(view: dict[str, Any], metric: str | None = None) -> pd
 def show_case_brief(
     view: dict[str, Any], out_dir: Path | str, artifact_id: str, name: str, metric: str | None = None
 ) -> Path:
-    """Display one case of `tables.case_view` in what its sentence needs: the query at its
-    difficulty, the plan diff, p per metric, every judge's verdicts (on `metric` only, when given)
-    and each judge's verdict and justification with and without GT on the largest flaw (the metrics
-    at the lowest p; `metric` when given); the whole case goes to a file (`write_case`), named under it, and its
-    path is returned."""
+    """Display the case's query, plan diff, p and verdicts and its largest flaw's justifications; write it whole."""
     r = view["record"].iloc[0]
     queries = view["queries"].set_index("difficulty")["query"]
     print(

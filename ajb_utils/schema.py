@@ -1,8 +1,4 @@
-"""The one place for names: configs, metric spellings, conditions, difficulties, topologies.
-
-Everything is listed in the paper's order (Table 2 for generators and judges, Table 7 for
-topologies), so sorting by these lists reproduces the paper's row and column order.
-"""
+"""The one place for names, in the paper's order: configs, metric spellings, conditions, difficulties, topologies."""
 
 from __future__ import annotations
 
@@ -55,12 +51,7 @@ P_COLUMNS: dict[str, str] = {  # the generations frame's programmatic score colu
     "sequence_accuracy": "p_seq",
     "query_coverage": "p_cov",
 }
-SCORE_COLUMNS: dict[str, str] = {
-    "tool_selection": "score_tool_selection",
-    "parameter_structure": "score_parameter_structure",
-    "sequence_accuracy": "score_sequence_accuracy",
-    "query_coverage": "score_query_coverage",
-}
+SCORE_COLUMNS: dict[str, str] = {m: f"score_{m}" for m in METRICS}  # the published scores' columns
 PROMPT_KEYS: dict[str, str] = {
     "tool_selection": "tool_selection_accuracy",
     "parameter_structure": "parameter_structure_accuracy",
@@ -193,8 +184,7 @@ def canonical_generator(name: str) -> str:
 
 
 def paper_sorted(df: Any, keys: Sequence[str]) -> Any:
-    """Return a frame's rows sorted by `keys` (generator, difficulty, condition, metric) in the paper's order
-    (stable; generator 'all' after the generators, unknown values after the known ones)."""
+    """Return a frame's rows stably sorted by `keys` in paper order ('all' after the generators, unknowns last)."""
     orders = {"generator": [*GENERATORS, "all"], "difficulty": DIFFICULTIES, "condition": CONDITIONS, "metric": METRICS}
     ranks = [df[k].astype(str).map({v: i for i, v in enumerate(orders[k])}).fillna(len(orders[k])) for k in keys]
     order = np.lexsort([r.to_numpy() for r in reversed(ranks)]) if ranks else np.arange(len(df))

@@ -9,13 +9,8 @@ Notation as in the paper: G = predicted ordered calls, E = expected (ground-trut
             0 if A*_g ⊄ args(g) or the tool is not in ℰ                         (Eq. 2)
 - p_cov   = |𝒢 ∩ ℰ| / |ℰ|, 0 if disjoint                                        (Eq. 3)
 
-Edge cases of the authors' implementation (DESIGN.md): names compared as exact strings; when the
-expected trace calls a tool more than once, A*_g is the key set of the LAST such call; no
-expected and no predicted tools -> p_tool = 1; no predicted calls -> p_param = 1; no expected
-calls -> p_seq = p_cov = 1; every score rounded to 4 decimals.
-
-Two implementations that must agree: `programmatic_scores` (one plan, plain Python, the
-readable reference) and `score_frame` (a whole generations frame, vectorised with pandas).
+The authors' edge cases (A*_g from the LAST expected call of a tool, empty plans, 4 decimals) are DESIGN.md's;
+`programmatic_scores` (one plan, the readable reference) and `score_frame` (vectorised) must agree.
 """
 
 from __future__ import annotations
@@ -74,11 +69,7 @@ def p_cov(pred_names: list[str], exp_names: list[str]) -> float:
 
 
 def programmatic_scores(generated: Any, expected: Any) -> dict[str, float]:
-    """Return the four programmatic scores of one plan, rounded to 4 decimals.
-
-    `generated` and `expected` are call lists (or JSON strings of them) in any supported shape.
-    A null `generated` is scored as an empty plan.
-    """
+    """Return the four programmatic scores of one plan (call lists or JSON; None is an empty plan), to 4 decimals."""
     pred = normalize_calls(generated) or []
     exp = normalize_calls(expected) or []
     pn, en = [c["name"] for c in pred], [c["name"] for c in exp]
@@ -99,17 +90,11 @@ def _floats(x: Any) -> Any:
 
 
 def match(p: Any, llm_score: Any) -> Any:
-    """Return the per-metric match score μ = 1 - |p - ℓ| (Eq. 4a), element-wise, NaN where either is missing.
-
-    Takes numbers, sequences, arrays or Series (paired by position, as arrays); a missing verdict
-    gives NaN here and each missing-verdict rule of `stats` decides what a NaN counts as.
-    """
+    """Return the per-metric match μ = 1 - |p - ℓ| (Eq. 4a) element-wise, NaN where either is missing."""
     return 1.0 - np.abs(_floats(p) - _floats(llm_score))
 
 
-# --------------------------------------------------------------------------------------------
-# Vectorised path: a whole frame of plans at once.
-# --------------------------------------------------------------------------------------------
+# ---- Vectorised path: a whole frame of plans at once. --------------------------------------------
 
 
 def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
@@ -138,11 +123,7 @@ def _per_plan(series: pd.Series, n: int, fill: float = 0.0) -> np.ndarray:
 
 
 def _call_scores(g: pd.DataFrame, e: pd.DataFrame) -> pd.DataFrame:
-    """Return one row per predicted call (k, pos, name, s) with s(g) of Eq. 2.
-
-    The last expected call of each tool defines A*; key sets are frozensets compared
-    element-wise (== for A = A*, <= for A* ⊆ A); a tool not in E scores 0.
-    """
+    """Return one row per predicted call (k, pos, name, s) with s(g) of Eq. 2 (A* from a tool's last expected call)."""
     last = e.sort_values(["k", "pos"]).drop_duplicates(["k", "name"], keep="last")
     calls = g[["k", "pos", "name", "keys"]].merge(
         last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}), on=["k", "name"], how="left"
@@ -165,11 +146,7 @@ def call_param_scores(generated: list[list[dict[str, Any]]], expected: list[list
 
 
 def score_plans(generated: list[list[dict[str, Any]]], expected: list[list[dict[str, Any]]]) -> pd.DataFrame:
-    """Return p_tool, p_param, p_seq, p_cov for aligned lists of canonical call lists.
-
-    Vectorised with pandas merges over a long call table, independent of the per-plan code
-    above (tests check the two agree on thousands of random plans).
-    """
+    """Return p_tool, p_param, p_seq, p_cov of aligned call lists, vectorised (independent of the per-plan code)."""
     if len(generated) != len(expected):
         raise ValueError("generated and expected must have the same length")
     n = len(generated)
@@ -204,10 +181,7 @@ def score_plans(generated: list[list[dict[str, Any]]], expected: list[list[dict[
 def score_frame(
     generations: pd.DataFrame, expected_by_id: pd.Series, calls_col: str = "generated_calls"
 ) -> pd.DataFrame:
-    """Return `generations` with p_tool, p_param, p_seq, p_cov and p_mean added.
-
-    `expected_by_id` maps record id -> canonical expected call list.
-    """
+    """Return `generations` with p_tool, p_param, p_seq, p_cov and p_mean (expected calls by record id)."""
     pos = expected_by_id.index.get_indexer(generations["id"].astype(str))
     if (pos < 0).any():
         missing = generations["id"][pos < 0].astype(str).unique()[:5].tolist()
@@ -221,9 +195,7 @@ def score_frame(
     return out
 
 
-# --------------------------------------------------------------------------------------------
-# Published scores against the recomputed ones, mismatches grouped by cause
-# --------------------------------------------------------------------------------------------
+# ---- Published scores against the recomputed ones, mismatches grouped by cause -------------------
 MISMATCH_CAUSES: dict[str, str] = {
     "rounding": "the two differ by at most 1e-3 (rounding of the published value)",
     "other": "more than rounding: the published score read the plan or the metric differently "
@@ -232,12 +204,7 @@ MISMATCH_CAUSES: dict[str, str] = {
 
 
 def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
-    """Return generations whose recomputed scores differ from the published score_* columns.
-
-    One row per (id, generator, difficulty, metric) mismatch with both values and a ``cause``
-    (keys of MISMATCH_CAUSES). NaN published scores are not mismatches (they are reported by
-    ``bench.exclusions`` or absent). ``bench`` needs ``generations`` and ``records``.
-    """
+    """Return one row per recomputed score that differs from the published one, with its `cause`."""
     gen = bench.generations
     cols = ["id", "generator", "difficulty", "metric", "recomputed", "published", "cause"]
     parts = []

@@ -1,19 +1,8 @@
 """A judge behaviour simulator for teaching (notebook 17, artifact X5).
 
-A simulated judge turns the benchmark's real programmatic scores p (``bench.generations``
-p_tool, p_param, p_seq, p_cov) into verdicts in {0, 0.5, 1}, in the verdicts long format, so
-``stats.align``, ``stats.cohen_kappa`` and ``stats.binary_verdicts`` apply unchanged. For each
-(row, condition), in this order:
-
-1. hedge: with probability ``hedge_rate`` the verdict is 0.5;
-2. anchoring (with GT only): with probability ``anchoring``, if the plan's tool set overlaps the
-   reference (p_tool > 0), the judge copies the reference's surface verdict and gives 1.0;
-3. a flawed row (p < 1, an error the scorer sees) is detected with probability ``sensitivity``
-   with GT and ``blind_sensitivity`` without GT (no reference to check against); a detected
-   flaw gets p snapped to {0, 0.5, 1}, except that with probability ``leniency`` the judge
-   credits it anyway (1.0); an undetected flaw gets 1.0;
-4. a clean row (p = 1) is flagged by mistake with probability ``false_alarm`` (verdict 0 or 0.5,
-   equally likely), else 1.0.
+A simulated judge turns the real programmatic scores p into verdicts in {0, 0.5, 1} in the verdicts format: it
+hedges, anchors on the reference (with GT), detects a flaw (with or without GT) unless lenient, and false-alarms
+on a clean row, in that order (`_simulated_scores`).
 """
 
 from __future__ import annotations
@@ -107,12 +96,7 @@ def simulate_verdicts(
 
 
 def simulation_summary(p: pd.DataFrame, params: JudgeParams, seed: int) -> pd.DataFrame:
-    """Return per condition: align (ternary, binary-collapsed), 0.5-rate, and agreement/kappa with an identically-behaved twin judge.
-
-    ``stats.align``, ``stats.binary_verdicts`` and ``stats.cohen_kappa`` over :func:`simulate_verdicts`'
-    frames. A simulated judge never misses a verdict, so the missing-verdict rules differ only where
-    p itself is missing: such metrics are left out (``missing="exclude"``), as p-bar leaves them out.
-    """
+    """Return per condition align (ternary, binary), 0.5-rate and agreement/kappa with an identical twin judge."""
     rng = np.random.default_rng(seed)
     a, b = simulate_verdicts(p, params, rng), simulate_verdicts(p, params, rng)  # the judge and its twin (next draws)
     align = stats.align(a, by=["condition"], missing="exclude").set_index("condition")["align"]

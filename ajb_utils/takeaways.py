@@ -1,19 +1,7 @@
 """Sentences computed from the data: the notebooks' takeaways, readings and exercise feedback.
 
-A notebook runs on the synthetic sample, on the released data and on a user's runs, so a sentence
-that states a number, a direction, an order or a verdict about the data is made here from the
-numbers a cell computed, never typed from one run's output. Static prose keeps concepts, the
-paper's reported values (cited as the paper's) and what the sample planted.
-
-    >>> compare("the jury", "GPT-5.4", 1.2, 0.5, 1.9)
-    'the jury exceeds GPT-5.4 by 1.2 pp [0.5, 1.9]'
-    >>> compare("the jury", "GPT-5.4", 0.3, -0.4, 1.0)
-    'the jury and GPT-5.4 are indistinguishable: +0.3 pp [-0.4, 1.0], a CI that spans 0'
-    >>> order({"A": 81.2, "B": 80.0})
-    'A (81.2%) > B (80.0%)'
-
-Rules the helpers keep: a difference whose CI contains 0 is *indistinguishable*, never *equal*;
-a difference without a CI says so; a zero-width CI says why it can be zero wide.
+A sentence that states a number, a direction, an order or a verdict is made here from the numbers a cell computed:
+a difference whose CI contains 0 is *indistinguishable*, never *equal*; one without a CI says so.
 """
 
 from __future__ import annotations
@@ -31,43 +19,9 @@ Direction = Literal["above", "below", "indistinguishable", "equal"]
 NO_CI = "no CI computed"
 DIRECTION_VERBS: dict[str, str] = {"above": "exceeds", "below": "trails"}
 
-__all__ = [
-    "DIRECTION_VERBS",
-    "NO_CI",
-    "Direction",
-    "band",
-    "band_text",
-    "bullets",
-    "change",
-    "check",
-    "ci_text",
-    "compare",
-    "count_text",
-    "direction",
-    "factor_text",
-    "missing",
-    "nearer",
-    "num",
-    "order",
-    "pick",
-    "planted_text",
-    "rank_of",
-    "rank_text",
-    "ratio_text",
-    "ratio_value",
-    "same_answer",
-    "share_text",
-    "tally",
-    "sign_text",
-    "trend",
-    "versus",
-    "zero_width_note",
-]
-
 
 def _finite(x: float | None) -> bool:
-    """Return True for a finite number (None, NaN and pandas' NA, e.g. the median of an empty
-    nullable series, are not)."""
+    """Return True for a finite number (None, NaN and pandas' NA are not)."""
     return x is not None and x is not pd.NA and math.isfinite(float(x))
 
 
@@ -89,11 +43,7 @@ def ci_text(lo: float | None, hi: float | None, digits: int = 1) -> str:
 
 
 def direction(delta: float, lo: float | None = None, hi: float | None = None) -> Direction:
-    """Return whether `delta` is above or below 0, or indistinguishable from 0 (its CI contains 0).
-
-    Without a CI the point estimate decides ('equal' only for an exact 0): the sentence then says
-    no CI was computed (`compare`).
-    """
+    """Return above / below 0, indistinguishable (its CI contains 0), or without a CI 'equal' for an exact 0."""
     if _finite(lo) and _finite(hi):
         if float(lo) <= 0.0 <= float(hi):
             return "indistinguishable"
@@ -122,12 +72,7 @@ def compare(
     unit: str = "pp",
     digits: int = 1,
 ) -> str:
-    """Return a sentence comparing a and b from the difference a - b and its CI.
-
-    'A exceeds B by 1.2 pp [0.5, 1.9]', 'A trails B by 0.8 pp [-1.4, -0.2]', or
-    'A and B are indistinguishable: +0.3 pp [-0.4, 1.0], a CI that spans 0'. Without a CI the
-    direction of the point estimate is given with '(no CI computed)'.
-    """
+    """Return 'A exceeds B by 1.2 pp [0.5, 1.9]', 'A trails B ...' or 'A and B are indistinguishable: ...'."""
     d = direction(delta, lo, hi)
     u = f" {unit}" if unit else ""
     if not _finite(delta):
@@ -155,8 +100,7 @@ def sign_text(
 
 
 def versus(a: str, b: str, va: float, vb: float, unit: str = "%", digits: int = 1) -> str:
-    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)' for two point values, read
-    from the printed values (two that print the same are 'equal at this precision')."""
+    """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)', or 'equal at this precision'."""
     pts = "pp" if unit == "%" else unit
     if not (_finite(va) and _finite(vb)):
         return f"{a} vs {b}: no difference could be computed"
@@ -207,8 +151,7 @@ def _ints(k: int, n: int) -> None:
 
 
 def count_text(k: int, n: int, what: str, upto: int | None = None) -> str:
-    """Return 'all 5 generators', 'none of the 5 generators', '3 of 5 generators' or, for a range
-    of counts k..upto (e.g. over difficulties), '2-4 of the 5 generators'."""
+    """Return 'all 5 generators', 'none of the 5 ...', '3 of 5 ...' or, up to `upto`, '2-4 of the 5 ...'."""
     _ints(k, n)
     if upto is not None and upto != k:
         _ints(upto, n)
@@ -224,9 +167,7 @@ def count_text(k: int, n: int, what: str, upto: int | None = None) -> str:
 
 
 def tally(words: Iterable[str], what: str) -> str:
-    """Return how many items each computed word describes, the commonest first: 'above for 3 of 5
-    generators, indistinguishable for 2' or 'inside for all 5 generators' (the words come from
-    `direction`, `band` or another vocabulary function, never typed)."""
+    """Return how many items each computed word describes, commonest first: 'above for 3 of 5 generators, ...'."""
     counts = pd.Series(list(words), dtype=object).value_counts(sort=False)
     n = int(counts.sum())
     if n == 0:
@@ -254,8 +195,7 @@ def change(
     unit: str = "pp",
     digits: int = 1,
 ) -> str:
-    """Return a signed change in words, read from its sign and CI: '4.2 pp less often' (down),
-    '1.0 pp more [0.3, 1.7]' (up), or `same` with the numbers when it rounds to 0 or its CI spans 0."""
+    """Return a signed change in words from its sign and CI: '4.2 pp less', '1.0 pp more [0.3, 1.7]' or `same`."""
     u = f" {unit}" if unit else ""
     if not _finite(value):
         return f"{same} as far as this data shows (the change could not be computed)"
@@ -270,9 +210,7 @@ def change(
 
 
 def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digits: int = 1) -> str:
-    """Return how a quantity moves over an ordered axis, from its printed values: 'rises from easy to
-    hard (+3.9, +6.4, +12.9 pp; above 0 throughout, so its size grows)', 'falls', 'is flat' or 'is not
-    monotone'; a deficit that shrinks rises and says 'below 0 throughout, so its size shrinks'."""
+    """Return how printed values move from `start` to `end` (rises, falls, flat, not monotone) and their side of 0."""
     raw = [float(v) for v in values]
     if len(raw) < 2 or not all(_finite(v) for v in raw):
         return f"has no trend from {start} to {end} that this data can show (a value is missing)"
@@ -305,8 +243,7 @@ Band = Literal["inside", "partly inside", "above", "below"]
 
 
 def band(lo: float, hi: float, band_lo: float, band_hi: float, digits: int = 1) -> Band:
-    """Return where the range [lo, hi] lies against a band, compared at the printed precision:
-    'inside' (wholly), 'above' or 'below' (wholly), else 'partly inside' (it crosses an end)."""
+    """Return where [lo, hi] lies against a band at the printed precision: inside, above, below or partly inside."""
     a, b, c, d = (
         float(num(x, digits)) for x in (min(lo, hi), max(lo, hi), min(band_lo, band_hi), max(band_lo, band_hi))
     )
@@ -322,8 +259,7 @@ def band(lo: float, hi: float, band_lo: float, band_hi: float, digits: int = 1) 
 def band_text(
     name: str, lo: float, hi: float, band_lo: float, band_hi: float, what: str, unit: str = "%", digits: int = 1
 ) -> str:
-    """Return 'X (67.6-70.9%) is below the six judges' colour scale (82.5-94.5%)' (inside / partly
-    inside / above / below, from `band`), or a line saying a value is missing."""
+    """Return 'X (67.6-70.9%) is below <what> (82.5-94.5%)' (from `band`), or that a value is missing."""
     if not all(_finite(x) for x in (lo, hi, band_lo, band_hi)):
         return f"where {name} lies against {what} cannot be computed on this data (a value is missing)"
 
@@ -345,8 +281,7 @@ def ratio_value(
     denom_hi: float | None = None,
     expect: Literal["fall", "rise"] = "fall",
 ) -> float | None:
-    """Return numer / denom, or None where the ratio of two changes is undefined: a value is missing,
-    the denominator prints as 0, its CI spans 0, or it is not a `expect` (a 'drop' that is a rise)."""
+    """Return numer / denom, or None where the denominator is missing, prints as 0, spans 0 or is not a `expect`."""
     if not (_finite(numer) and _finite(denom)) or float(num(denom, 1)) == 0.0:
         return None
     if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
@@ -365,8 +300,7 @@ def ratio_text(
     what: str = "the change",
     digits: int = 2,
 ) -> str:
-    """Return the ratio of two changes, '1.32x', or why it is undefined (`ratio_value`): the
-    denominator (`what`) is missing, rounds to 0, has a CI spanning 0, or is not a `expect`."""
+    """Return the ratio of two changes, '1.32x', or why `ratio_value` finds it undefined."""
     r = ratio_value(numer, denom, denom_lo, denom_hi, expect)
     if r is not None:
         return f"{num(r, digits)}x"
@@ -381,8 +315,7 @@ def ratio_text(
 
 
 def factor_text(g: float, down: str, up: str, same: str, digits: int = 2) -> str:
-    """Return a factor against 1 in words, read at the printed precision: '{down} 0.15x' below 1,
-    '{up} 1.15x' above 1, '{same} (1.00x)' when it prints as 1."""
+    """Return a factor against 1 at the printed precision: '{down} 0.15x', '{up} 1.15x' or '{same} (1.00x)'."""
     if not _finite(g):
         return f"{same} as far as this data shows (the factor could not be computed)"
     shown = num(g, digits)
@@ -400,8 +333,7 @@ def pick(
     lo: float | None = None,
     hi: float | None = None,
 ) -> str:
-    """Return the word for a value's sign at the printed precision: `up` above 0, `down` below, `same`
-    at 0, when its CI [lo, hi] spans 0 or when it cannot be computed ('wider' / 'narrower')."""
+    """Return `up` above 0, `down` below, `same` at 0 (printed), when the CI spans 0 or the value is missing."""
     d = direction(value, lo, hi)
     if not _finite(value) or float(num(value, digits)) == 0.0 or d in ("indistinguishable", "equal"):
         return same
@@ -418,9 +350,7 @@ def nearer(
     lo_b: float | None,
     hi_b: float | None,
 ) -> str:
-    """Return which of two references a value tracks, from its differences to each (d_a = value - A)
-    and their CIs: 'tracks A (differs from B: ...)', the same for B, 'cannot be told from either
-    (both CIs span 0)' or 'differs from both (neither CI spans 0)'."""
+    """Return which of two references a value tracks, from its differences to each (value - A, value - B) and CIs."""
     if not (_finite(d_a) and _finite(d_b)):
         return f"cannot be placed against {a} and {b} on this data (a difference is missing)"
     same_a = direction(d_a, lo_a, hi_a) in ("indistinguishable", "equal")
@@ -437,8 +367,7 @@ def nearer(
 
 
 def missing(what: str, needs: str, command: str | None = None) -> str:
-    """Return the one line for what this data cannot give: '<what> cannot be computed on this data:
-    it needs <needs>' and, when given, the command that would make it."""
+    """Return '<what> cannot be computed on this data: it needs <needs>', with the command that would make it."""
     line = f"{what} cannot be computed on this data: it needs {needs}"
     return line + (f"; `{command}` makes it." if command else ".")
 
@@ -508,10 +437,7 @@ def _is_exact(answer: object, a: float) -> bool:
 
 
 def same_answer(guess: object, answer: object, digits: int | None = None) -> bool:
-    """Return True when a guess is the answer: for a rounded answer (86.1) a number within half a
-    unit of its last decimal (or of `digits`); for an exact one (1, 1.0, 1/3) the answer rounded to
-    the guess's own decimals, within 2% of it (0.333 is 1/3; 0.95 is not 1.0); '100%' reads as 1.0 or
-    100; a text is the same up to case, spaces and the glossary's spellings (1 - p\u0304 = 1 - p-bar)."""
+    """Return True when a guess is the answer: within half its last printed unit, '100%' as 1 or 100, text alike."""
     a = _number(answer)
     readings = _readings(guess)
     if a is not None and readings:
@@ -533,12 +459,7 @@ def same_answer(guess: object, answer: object, digits: int | None = None) -> boo
 
 
 def check(guess: object, answer: object, why: str, digits: int | None = None) -> str:
-    """Return the feedback of an exercise: right or wrong, the answer and why.
-
-    A number as `same_answer` reads it, another case or the glossary's other spelling is right.
-    An answer this data cannot give (None, NaN) is said so, never 'the data give nan'. The
-    notebook prints it; nothing is asserted about the reader's guess.
-    """
+    """Return an exercise's feedback: right or wrong, the answer and why (or that this data cannot check it)."""
     a = _number(answer)
     if answer is None or answer is pd.NA or (a is not None and not math.isfinite(a)):
         return f"Cannot be checked on this data. {why}"
@@ -559,12 +480,11 @@ def bullets(sentences: Iterable[str]) -> str:
     return "\n".join(out)
 
 
-def _span(values: Mapping[str, float], pct: bool = True) -> str:
+def _span(values: Mapping[str, float]) -> str:
     """Return '92%' when every judge has the same value, else '40-92%' (the range over judges)."""
-    v = [float(x) for x in values.values()]
-    lo, hi = (100 * min(v), 100 * max(v)) if pct else (min(v), max(v))
-    unit = "%" if pct else ""
-    return f"{lo:.0f}{unit}" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f}{unit}"
+    v = [100 * float(x) for x in values.values()]
+    lo, hi = min(v), max(v)
+    return f"{lo:.0f}%" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f}%"
 
 
 def _named(values: Mapping[str, float]) -> str:
@@ -658,8 +578,7 @@ PLANTED_TOPICS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 
 
 def planted_text(planted: Mapping[str, Any], topics: Iterable[str]) -> str:
-    """Return what the loaded sample planted, one bullet per topic (from its card's `planted:`
-    header, `data.planted_effects`), or a line saying that nothing was planted in this data."""
+    """Return what the loaded sample's card planted, one bullet per topic, or that nothing was planted."""
     if not planted:
         return "Nothing planted: this data is not a synthetic sample with a `planted:` card header."
     head = f"The loaded sample's card (variant {planted.get('variant', '?')}, knobs in `{planted.get('knobs', '?')}`):"

@@ -9,13 +9,15 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils import paper, schema, stats
-from ajb_utils.tables.guide import WEIGHTINGS_NAMED_IN_TEXT, _means, self_bias, weighting_shift_T06
+from ajb_utils.tables.guide import _means, self_bias
 from ajb_verify import census_rule, engine
 from ajb_verify.agreement import judge_side_bound, matrix_stats, tier_search
 from ajb_verify.census_rule import independent_source
 from ajb_verify.main_results import finding_verdicts, worked_example_AppI
 
 __all__ = [
+    "WEIGHTINGS_NAMED_IN_TEXT",
+    "weighting_shift_T06",
     "guide_weighting_checks",
     "scale_checks",
     "compare_T06",
@@ -32,6 +34,21 @@ __all__ = [
     "census_counts",
     "census_rule_counts",
 ]
+
+
+# The alternative weightings §3.2 lists for its "five alternative schemes" (arXiv v1 text): four.
+WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2")
+
+
+def weighting_shift_T06(
+    t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
+) -> pd.DataFrame:
+    """Return the guide's mean over generators unweighted and weighted by `n`, and their `shift` (pp)."""
+    sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
+    g = sub.groupby(["condition", "difficulty", "judge"])
+    out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})
+    out["shift"] = out["count_weighted"] - out["unweighted"]
+    return out.reset_index()
 
 
 def guide_weighting_checks(t2: pd.DataFrame) -> list[engine.Verdict]:
@@ -239,7 +256,7 @@ def tie_rho(cid: str, note: str) -> engine.Verdict:
     std = t29.query("variant == 'standard' and stat == 'alignment'").set_index("judge")["value"]
     binary = t29.query("variant == 'binary' and stat == 'alignment'").set_index("judge")["value"].reindex(std.index)
     rho = float(std.rank().corr(binary.rank(), method="pearson"))
-    lo, hi = stats.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
+    lo, hi = engine.spearman_tie_range(std.to_numpy(float), binary.to_numpy(float))
     near = float(np.clip(float(engine.claim(cid)["paper_value"]), lo, hi))
     return engine.verdict(cid, near, shown=f"{lo:+.3f} to {hi:+.3f}", note=note.format(rho=rho, lo=lo, hi=hi))
 

@@ -7,13 +7,24 @@ import pandas as pd
 
 from ajb_utils import schema
 from ajb_utils.stats import PAPER_MISSING, Missing
-from ajb_utils.tables.breakdown import table_T14, topology_long, topology_weighting_shift, weighting_stability
+from ajb_utils.tables.breakdown import table_T14, topology_long, weighting_stability
 from ajb_verify import engine
 
 __all__ = [
+    "topology_weighting_shift",
     "weighting_checks",
     "breakdown_checks",
 ]
+
+
+def topology_weighting_shift(topo_long: pd.DataFrame) -> pd.DataFrame:
+    """Return per judge: unweighted and record-count-weighted topology means, shift (pp), ranks."""
+    g = topo_long.assign(_w=topo_long["align"] * topo_long["n_records"]).groupby("judge", sort=False)
+    out = pd.DataFrame({"unweighted": g["align"].mean(), "count_weighted": g["_w"].sum() / g["n_records"].sum()})
+    out["shift_pp"] = out["count_weighted"] - out["unweighted"]
+    out["rank_unweighted"] = out["unweighted"].rank(ascending=False, method="min").astype(int)
+    out["rank_count_weighted"] = out["count_weighted"].rank(ascending=False, method="min").astype(int)
+    return out
 
 
 def weighting_checks(bench, missing: Missing = PAPER_MISSING) -> list[engine.Verdict]:

@@ -4,7 +4,7 @@ side-by-side comparison of reproduced and reported values (the paper's values: `
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ __all__ = [
     "accepted_interval",
     "printed_interval",
     "mean_interval",
+    "spearman_tie_range",
     "claim",
     "verdict",
     "not_reproduced",
@@ -229,6 +230,36 @@ def mean_interval(printed: Iterable[Any]) -> tuple[float, float]:
     """Return the interval of the mean of unrounded values consistent with printed numbers."""
     lo_hi = np.array([printed_interval(p) for p in printed], dtype=float)
     return (float(lo_hi[:, 0].mean()), float(lo_hi[:, 1].mean()))
+
+
+def _tie_breaks(x: np.ndarray, limit: int) -> np.ndarray:
+    """Return every ordinal ranking (rows, 1-based) consistent with x's values, ties broken every way."""
+    import itertools
+
+    groups = [np.flatnonzero(x == v) for v in np.unique(x)]
+    base = np.argsort(np.argsort(x, kind="stable"), kind="stable")  # 0-based ranks, ties by position
+    perms = [list(itertools.permutations(g)) for g in groups]
+    if int(np.prod([len(p) for p in perms])) > limit:
+        raise ValueError(f"more than {limit} ways to break the ties of {len(x)} values")
+    rows = []
+    for choice in itertools.product(*perms):
+        r = base.copy()
+        for g, order in zip(groups, choice):
+            r[list(order)] = np.sort(base[g])
+        rows.append(r + 1)
+    return np.array(rows, dtype=float)
+
+
+def spearman_tie_range(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, limit: int = 100_000
+) -> tuple[float, float]:
+    """Return (min, max) of Spearman's rho over every way to break the ties of x and y."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    rx, ry = _tie_breaks(x, limit), _tie_breaks(y, limit)
+    n = len(x)
+    d2 = ((rx[:, None, :] - ry[None, :, :]) ** 2).sum(axis=2)
+    rho = 1.0 - 6.0 * d2 / (n * (n * n - 1))
+    return float(rho.min()), float(rho.max())
 
 
 def claim(claim_id: str, paper_dir: Path | str | None = None) -> pd.Series:

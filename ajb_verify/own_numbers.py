@@ -14,7 +14,7 @@ import pandas as pd
 
 from ajb_utils import paper, schema, stats
 from ajb_utils.tables.breakdown import CW_WEIGHTINGS, T14_WEIGHTINGS
-from ajb_utils.tables.guide import decision_guide, weighting_shift_T06
+from ajb_utils.tables.guide import decision_guide
 from ajb_verify import engine
 from ajb_verify.agreement import compare_T29, f10_checks
 from ajb_verify.audit import (
@@ -24,6 +24,7 @@ from ajb_verify.audit import (
     compare_T06_values,
     takeaway_checks,
     tie_rho,
+    weighting_shift_T06,
 )
 from ajb_verify.breakdown import breakdown_checks
 from ajb_verify.dataset import compare_T09

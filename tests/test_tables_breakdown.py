@@ -80,7 +80,7 @@ def test_topology_weighting_shift_hand_computed():
             "n_records": [3, 1, 1, 1],
         }
     )
-    s = tables.topology_weighting_shift(topo)
+    s = verify.topology_weighting_shift(topo)
     assert s.loc["a", "unweighted"] == pytest.approx(85.0)
     assert s.loc["a", "count_weighted"] == pytest.approx((240 + 90) / 4)
     assert s.loc["b", "shift_pp"] == pytest.approx(0.0)

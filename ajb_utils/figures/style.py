@@ -1,16 +1,7 @@
 """One figure style, one colour per judge/generator, and a deterministic `save_fig`.
 
-Paper figures live in the section modules beside this one. Three disjoint palettes: judges take the
-Okabe-Ito colour-blind-safe palette in the paper's order (schema.JUDGES), generators other hues
-(GENERATOR_COLORS), runs and new judges drawn beside the judges a third set (RUN_COLORS); the
-reference judges are greys and black line styles, and a judge outside every palette is neutral grey.
-
-Usage in a notebook::
-
-    figures.set_style()
-    fig, ax = plt.subplots()
-    ax.plot(x, y, color=figures.judge_color("judge_qwq_32b"), **figures.condition_style("with_gt"))
-    figures.save_fig(fig, "F08", "degradation_curves", out)
+Three disjoint palettes: judges (Okabe-Ito, paper order), generators, and runs or new judges; reference judges are
+greys, a judge outside every palette neutral grey.
 """
 
 from __future__ import annotations
@@ -101,21 +92,16 @@ PNG_DPI: int = 200
 COLUMN_WIDTH: float = 3.3
 TEXT_WIDTH: float = 6.9
 FIGURE_WIDTHS: tuple[float, float] = (COLUMN_WIDTH, TEXT_WIDTH)
-# seaborn 0.13's "whitegrid" style and "paper" context (what sns.set_theme(style="whitegrid",
-# context="paper") sets), written out so that a kernel setting the style imports neither seaborn
-# nor the scipy it pulls in; tests/test_figures.py checks them against seaborn itself
+# seaborn 0.13's "whitegrid" style and "paper" context, the keys STYLE_RC does not set, written out so that a kernel
+# imports neither seaborn nor scipy; tests/test_figures.py checks them against seaborn itself
 WHITEGRID_PAPER_RC: dict[str, Any] = {
     "figure.facecolor": "white",
     "axes.facecolor": "white",
-    "axes.edgecolor": ".8",
     "axes.labelcolor": ".15",
     "axes.grid": True,
     "axes.axisbelow": True,
     "axes.spines.left": True,
     "axes.spines.bottom": True,
-    "axes.spines.right": True,
-    "axes.spines.top": True,
-    "grid.color": ".8",
     "grid.linestyle": "-",
     "text.color": ".15",
     "xtick.color": ".15",
@@ -126,17 +112,12 @@ WHITEGRID_PAPER_RC: dict[str, Any] = {
     "ytick.right": False,
     "xtick.bottom": False,
     "ytick.left": False,
-    "font.family": ["sans-serif"],
     "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans", "sans-serif"],
     "lines.solid_capstyle": "round",
     "patch.edgecolor": "w",
     "patch.force_edgecolor": True,
-    "image.cmap": "viridis",  # seaborn's is its own "rocket"; STYLE_RC sets viridis anyway
     # the "paper" context: seaborn's "notebook" sizes x 0.8
     "axes.linewidth": 1.25 * 0.8,
-    "grid.linewidth": 1 * 0.8,
-    "lines.linewidth": 1.5 * 0.8,
-    "lines.markersize": 6 * 0.8,
     "patch.linewidth": 1 * 0.8,
     "xtick.major.width": 1.25 * 0.8,
     "ytick.major.width": 1.25 * 0.8,
@@ -146,26 +127,11 @@ WHITEGRID_PAPER_RC: dict[str, Any] = {
     "ytick.major.size": 6 * 0.8,
     "xtick.minor.size": 4 * 0.8,
     "ytick.minor.size": 4 * 0.8,
-    "font.size": 12 * 0.8,
-    "axes.labelsize": 12 * 0.8,
-    "axes.titlesize": 12 * 0.8,
-    "xtick.labelsize": 11 * 0.8,
-    "ytick.labelsize": 11 * 0.8,
-    "legend.fontsize": 11 * 0.8,
-    "legend.title_fontsize": 12 * 0.8,
 }
-# seaborn's "deep" palette: the colour cycle, and (its first six and a near-black) the shorthands
+# seaborn's "deep" palette: the colour cycle, and (six of its colours and a near-black) the shorthands b, g, r, ...
 DEEP: list[str] = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3"]
 DEEP += ["#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
-COLOR_CODES: dict[str, Any] = {
-    "b": "#4C72B0",
-    "g": "#55A868",
-    "r": "#C44E52",
-    "m": "#8172B3",
-    "y": "#CCB974",
-    "c": "#64B5CD",
-    "k": (0.1, 0.1, 0.1),
-}
+COLOR_CODES: dict[str, Any] = {**{c: DEEP[i] for c, i in zip("bgrmyc", (0, 2, 3, 4, 8, 9))}, "k": (0.1, 0.1, 0.1)}
 # The paper-style rcParams set_style() applies (on top of seaborn's whitegrid).
 STYLE_RC: dict[str, Any] = {
     "font.family": "DejaVu Sans",  # ships with matplotlib: same glyphs on every machine
@@ -204,11 +170,7 @@ def set_style() -> None:
 
 
 def paper_figure(width: float, height: float, nrows: int = 1, ncols: int = 1, **subplot_kw: Any):
-    """Return (fig, axes) at a paper width (COLUMN_WIDTH or TEXT_WIDTH) with constrained layout.
-
-    Constrained layout keeps titles, labels, colour bars and `loc="outside ..."` figure legends
-    inside the figure, so the saved file has the size the paper prints.
-    """
+    """Return (fig, axes) at a paper width with constrained layout (outside legends stay in the file)."""
     if width not in FIGURE_WIDTHS:
         raise ValueError(f"figure width {width} in: use COLUMN_WIDTH ({COLUMN_WIDTH}) or TEXT_WIDTH ({TEXT_WIDTH})")
     return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **subplot_kw)
@@ -248,9 +210,7 @@ def condition_style(condition: str) -> dict[str, Any]:
 
 
 def ci_bars(ax: Any, x: Any, lo: Any, hi: Any, color: str, linewidth: float = 0.8) -> Any:
-    """Return the vertical segments drawn from `lo` to `hi` at `x` (a CI per point, capped); unlike
-    `errorbar(yerr=[y - lo, hi - y])` it does not assume the estimate lies inside its CI (a percentile
-    bootstrap CI need not contain it), and a missing bound draws nothing at that point."""
+    """Return capped segments from `lo` to `hi` at `x`, wherever the estimate lies; a missing bound draws nothing."""
     segments = ax.vlines(x, lo, hi, colors=color, linewidth=linewidth)
     for end in (lo, hi):
         ax.plot(x, end, linestyle="none", marker="_", markersize=3, color=color, markeredgewidth=linewidth)
@@ -258,8 +218,7 @@ def ci_bars(ax: Any, x: Any, lo: Any, hi: Any, color: str, linewidth: float = 0.
 
 
 def save_fig(fig: Figure, artifact_id: str, name: str, out_dir: Path | str) -> WrittenFiles:
-    """Return the written [PNG, PDF] paths after saving `fig` reproducibly (no dates, Type 42 fonts);
-    in the sample's output folder the figure gets a footnote saying the data is synthetic."""
+    """Return the [PNG, PDF] paths after saving `fig` reproducibly (footnoted as synthetic in a sample folder)."""
     stem = f"{artifact_id}_{name}" if name else artifact_id
     png, pdf = Path(out_dir) / f"{stem}.png", Path(out_dir) / f"{stem}.pdf"
     png.parent.mkdir(parents=True, exist_ok=True)

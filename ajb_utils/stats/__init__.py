@@ -1,44 +1,8 @@
-"""Statistics for AgentJudgeBench: alignment (Eqs. 4-5), bootstrap CIs, agreement, ranking, juries.
+"""Statistics for AgentJudgeBench: alignment (Eqs. 4-5), bootstrap CIs, agreement, ranking, juries, reference judges.
 
-Modules: `alignment` (mu, cells, lift, degradation), `bootstrap`, `agreement` (kappa, confusion,
-binary collapse), `ranking` (Spearman, ranking stability), `juries`, `reference` (reference judges:
-always-1.0 = p-bar, always-0.5, uniform random, the {0, 0.5, 1} oracle, the static judge's rows);
-`frames` holds the shared keys.
-
-Compute only: every function takes tidy frames or arrays and returns frames, series or numbers;
-plotting lives in ``ajb_utils.figures``. The input is the ``verdicts`` long frame of
-docs/DATA_FORMAT.md section 4 (one row per id, generator, difficulty, judge, condition, metric
-with ``llm_score``, ``p`` and ``match``). Names may be categorical; every groupby uses
-``observed=True``.
-
-Missing verdicts. The paper's Eq. 4b averages the M = 4 per-metric matches of a record. A metric
-whose verdict is missing (NaN ``llm_score``, or no row for that metric although the record has
-rows for others) is handled by one of three rules, chosen with ``missing=``:
-
-- ``"exclude"``: the record's mu is the mean over the metrics it has;
-- ``"miss"`` (Appendix D): a missing verdict counts as a full miss (match 0), mu = sum of
-  matches / M; a record whose judge returned no verdict at all is excluded, and with it its
-  (record, generator, judge, difficulty) tuple in every condition (Appendix D excludes tuples,
-  each "evaluated under both with GT and without GT conditions");
-- ``"authors"`` (the authors' analysis script, the rule the README attributes to them): a record
-  whose condition has no verdict at all (null ``overall_alignment_pct``) is dropped in that
-  condition only, while a single null metric inside a verdict counts as a miss (the verdict's
-  overall alignment already holds it as 0). ``PAPER_MISSING``: the one default of every ``stats``
-  function and table (``rule_name`` gives its printed name).
-
-Every rule drops a record without any verdict (its mu is undefined, not 0). A record with no row
-at all is never seen. Every statistic follows one row rule: one row per (record, judge,
-condition, metric); a duplicate is an error (``load_bench`` excludes them with a reason).
-
-Bootstrap. All intervals are percentile intervals. Every random function takes an explicit
-``seed`` (int, SeedSequence or ``numpy.random.Generator``); ``None`` is refused so that a CI
-never changes between runs. The bootstrap of a mean uses the *multinomial* form: resampling n
-items with replacement is the same as drawing the counts of the distinct values from
-Multinomial(n, empirical frequencies), and the resampled mean is the count-weighted mean of the
-distinct values. This is exact (the same distribution as index resampling, not an
-approximation) and needs no (resamples x n) array (``bootstrap._resampled_means``). A stratified
-bootstrap draws one multinomial per stratum with the stratum's own size, so stratum sizes are
-kept in every resample.
+Compute only, over the tidy `verdicts` frame (docs/DATA_FORMAT.md section 4); every groupby uses observed=True.
+The missing-verdict rules (`missing=`, default `PAPER_MISSING`) and the exact multinomial bootstrap with an
+explicit seed are docs/DECISIONS.md's "Missing judge scores" and "Bootstrap".
 """
 
 from ajb_utils.stats.agreement import (
@@ -79,7 +43,7 @@ from ajb_utils.stats.frames import (
     rule_name,
 )
 from ajb_utils.stats.juries import majority_jury, soft_jury
-from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman, spearman_tie_range
+from ajb_utils.stats.ranking import rank1_probability, ranking_stability, spearman
 from ajb_utils.stats.reference import (
     REFERENCE_JUDGES,
     metric_rows,
@@ -123,7 +87,6 @@ __all__ = [
     "binary_verdicts",
     "half_rate",
     "spearman",
-    "spearman_tie_range",
     "ranking_stability",
     "rank1_probability",
     "soft_jury",

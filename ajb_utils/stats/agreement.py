@@ -12,9 +12,7 @@ from ajb_utils.scoring import match
 from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
 
-# ---------------------------------------------------------------------------------------------
-# agreement between judges (RQ2, Table 3, Appendix T)
-# ---------------------------------------------------------------------------------------------
+# ---- agreement between judges (RQ2, Table 3, Appendix T) -----------------------------------------
 def _confusion_counts(ca: np.ndarray, cb: np.ndarray, k: int) -> np.ndarray:
     """Return confusion counts (k, k) of two label-code vectors, rows = a; pairs with a code -1 are dropped."""
     ok = (ca >= 0) & (cb >= 0)
@@ -52,10 +50,10 @@ def exact_agreement(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.nda
     return float(np.isclose(a[ok], b[ok]).mean())
 
 
-def _wide_verdicts(
-    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str]
-) -> pd.DataFrame:
-    """Return llm_score pivoted to one column per judge (index = keys) for one condition."""
+def _verdict_codes(
+    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
+) -> tuple[list[str], np.ndarray]:
+    """Return (judge names, label codes (n_keys, n_judges) of one condition, -1 for no verdict among labels)."""
     sub = verdicts[verdicts["condition"] == condition]
     if judges is not None:
         sub = sub[sub["judge"].isin(list(judges))]
@@ -64,15 +62,6 @@ def _wide_verdicts(
     wide.columns = wide.columns.astype(str)
     if judges is not None:
         wide = wide.reindex(columns=[str(j) for j in judges])
-    return wide
-
-
-def _verdict_codes(
-    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
-) -> tuple[list[str], np.ndarray]:
-    """Return (judge names, label codes (n_keys, n_judges), -1 where a judge has no verdict among
-    labels): the columns of `_wide_verdicts` as codes."""
-    wide = _wide_verdicts(verdicts, condition, judges, keys)
     names = list(wide.columns)
     cols = [_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names]
     return names, np.column_stack(cols) if names else np.empty((0, 0), np.int64)
@@ -85,11 +74,7 @@ def pairwise_agreement(
     labels: Sequence[float] = LABELS,
     keys: Sequence[str] = PAIR_KEYS,
 ) -> pd.DataFrame:
-    """Return per judge pair: judge_a, judge_b, agreement_pct, kappa, n (aligned on keys).
-
-    Verdicts are pivoted to one column per judge on (id, generator, difficulty, metric); a pair
-    uses the rows where both judges have a verdict among ``labels``. Pairs in ``judges`` order.
-    """
+    """Return per judge pair (in `judges` order) agreement_pct, kappa and n over the keys both judged."""
     names, codes = _verdict_codes(verdicts, condition, judges, keys, labels)
     k = len(labels)
     rows = []
@@ -132,10 +117,7 @@ def confusion(
     labels: Sequence[float] = LABELS,
     normalize: bool = False,
 ) -> pd.DataFrame:
-    """Return the confusion matrix (L, L) of two verdict vectors: rows = a, columns = b.
-
-    Counts, or shares in percent of N with ``normalize=True`` (as in tab:confusion-full).
-    """
+    """Return the (L, L) confusion matrix of verdicts a (rows) and b (columns): counts, or % of N."""
     conf = _confusion_counts(_label_codes(a, labels), _label_codes(b, labels), len(labels))
     conf = conf.astype(float if normalize else np.int64)
     if normalize and conf.sum() > 0:
@@ -154,13 +136,9 @@ def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] 
     return float(c[involves].sum() / total) if total > 0 else np.nan
 
 
-# ---------------------------------------------------------------------------------------------
-# verdict scale (Appendix T, tab:abl-binary)
-# ---------------------------------------------------------------------------------------------
-# Two readings of App. T's binary collapse. The text remaps a judge's 0.5 to 0 if the programmatic
-# reference is below 0.5 and to 1 otherwise ("judge": the reference keeps its value), then says the
-# remapped 0.5 "is always counted as correct", which holds only if the reference is collapsed to
-# the same side too ("both"): with p = 0.5 and a 0.5 verdict, "judge" gives match 0.5, "both" 1.
+# ---- verdict scale (Appendix T, tab:abl-binary) --------------------------------------------------
+# Two readings of App. T's binary collapse (docs/DECISIONS.md): the judge's 0.5 remapped to p's side ("judge"), or
+# p collapsed too ("both"), as "always counted as correct" needs: p = 0.5 and a 0.5 verdict match 0.5 vs 1.
 BINARY_READINGS: tuple[str, ...] = ("judge", "both")
 
 
@@ -172,10 +150,7 @@ def _side(p: np.ndarray) -> np.ndarray:
 def binary_collapse(
     llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray, half: float = 0.5, reading: str = "judge"
 ) -> np.ndarray:
-    """Return verdicts (n,) with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN.
-
-    The verdicts are the same under both readings (BINARY_READINGS); they differ in the reference.
-    """
+    """Return verdicts with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN."""
     if reading not in BINARY_READINGS:
         raise ValueError(f"reading must be one of {BINARY_READINGS}, got {reading!r}")
     llm = np.asarray(llm_score, dtype=float)
@@ -184,12 +159,7 @@ def binary_collapse(
 
 
 def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFrame:
-    """Return a copy of verdicts binary-collapsed, match recomputed.
-
-    ``reading="judge"``: only the judge's 0.5 is remapped, match = 1 - |p - l'|; ``"both"``: the
-    reference is collapsed to its side as well, match = 1 - |side(p) - l'| (App. T's "always
-    counted as correct"). See BINARY_READINGS.
-    """
+    """Return verdicts binary-collapsed, match recomputed against p (`reading='judge'`) or p's side ('both')."""
     out = verdicts.copy()
     p = out["p"].to_numpy(float, na_value=np.nan)
     out["llm_score"] = binary_collapse(out["llm_score"].to_numpy(float, na_value=np.nan), p, reading=reading)

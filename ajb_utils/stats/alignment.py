@@ -22,15 +22,9 @@ from ajb_utils.stats.frames import (
 )
 
 
-# ---------------------------------------------------------------------------------------------
-# alignment (Eqs. 4-5)
-# ---------------------------------------------------------------------------------------------
+# ---- alignment (Eqs. 4-5) ------------------------------------------------------------------------
 def _kept(recs: pd.DataFrame, keys: list[str], missing: Missing) -> pd.Series:
-    """Return a mask over per-record rows (``n_verdicts``) of the records a missing-verdict rule keeps.
-
-    Every rule drops a record (keys) without any verdict; ``"miss"`` (Appendix D) drops the
-    record's whole (record, generator, judge, difficulty) tuple, in every condition.
-    """
+    """Return a mask of the per-record rows a missing-verdict rule keeps (`miss` drops the whole tuple)."""
     has = recs["n_verdicts"] > 0
     if missing != "miss" or "condition" not in keys:
         return has
@@ -45,17 +39,7 @@ def record_alignment(
     keys: Sequence[str] = RECORD_KEYS,
     n_metrics: int | None = None,
 ) -> pd.DataFrame:
-    """Return record-level mu (Eq. 4b) per record: columns keys..., [dag_type], mu, n_verdicts.
-
-    ``missing`` (see the package docstring): ``"exclude"`` averages the available per-metric
-    matches; ``"miss"`` and ``"authors"`` count a missing verdict (NaN llm_score / absent metric
-    row) as match 0 and divide by M (``n_metrics``, else the number of distinct metrics in the
-    frame). A record with no verdict at all is dropped by every rule; under ``"miss"``
-    (Appendix D) its (record, generator, judge, difficulty) tuple is dropped in every condition,
-    under ``"authors"`` only in the condition without a verdict. ``n_verdicts`` is the number of
-    non-missing metric verdicts. A record whose constant extra (dag_type) is null is kept.
-    Two rows for one (record, metric) are an error, not averaged.
-    """
+    """Return record-level mu (Eq. 4b) per record (keys, [dag_type], mu, n_verdicts) under the `missing` rule."""
     _check_missing(missing)
     keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
     if "metric" in verdicts.columns:
@@ -74,11 +58,7 @@ def align(
     by: Sequence[str] = CELL_KEYS,
     missing: Missing = PAPER_MISSING,
 ) -> pd.DataFrame:
-    """Return align (Eq. 5a, percent) per cell: columns by..., align, n (records per cell).
-
-    ``verdicts`` may be the long verdicts frame (record mu computed first with ``missing``) or
-    a record frame from :func:`record_alignment` (column ``mu``). Each record weighs 1.
-    """
+    """Return align (Eq. 5a, %) and n records per cell, from verdicts or a record frame (column mu)."""
     by = _as_list(by)
     if _is_record_frame(verdicts):
         recs = verdicts
@@ -94,13 +74,7 @@ def per_metric_align(
     by: Sequence[str] = CELL_KEYS,
     missing: Missing = PAPER_MISSING,
 ) -> pd.DataFrame:
-    """Return mean per-metric match x 100 per cell and metric: columns by..., metric, align, n.
-
-    Over the records the ``missing`` rule keeps. "exclude": mean over available verdicts (n =
-    their count). "miss" / "authors": sum of matches (NaN as 0) over the number of kept records
-    in the cell, so that the mean over the four metrics equals :func:`align` with the same rule
-    (n = that record count).
-    """
+    """Return mean per-metric match x 100 per cell and metric, whose mean over metrics is `align`."""
     by = _as_list(by)
     _check_missing(missing)
     cols = by + ["metric"]
@@ -130,11 +104,7 @@ def lift(
     over: Sequence[str] = ("generator", "difficulty"),
     value: str = "align",
 ) -> pd.Series:
-    """Return GT lift (Eq. 5b) per judge: mean over (g, d) cells of align_with - align_without.
-
-    Only cells present under both conditions enter the mean (a paired mean over cells); a judge
-    without both conditions has no lift (empty when no judge has both).
-    """
+    """Return GT lift (Eq. 5b) per judge: mean over the cells in both conditions of align_with - align_without."""
     by = _as_list(by)
     keys = by + list(over)
     sub = cells[cells["condition"].isin([with_cond, without_cond])]
@@ -146,9 +116,7 @@ def lift(
     return res
 
 
-# ---------------------------------------------------------------------------------------------
-# difficulty degradation (Finding 1, Appendix F)
-# ---------------------------------------------------------------------------------------------
+# ---- difficulty degradation (Finding 1, Appendix F) ----------------------------------------------
 def monotone_pairs(
     align_table: pd.DataFrame,
     keys: Sequence[str] = ("generator", "judge", "condition"),
@@ -175,12 +143,7 @@ def degradation_slopes(
     easy: str = "easy",
     hard: str = "hard",
 ) -> pd.DataFrame:
-    """Return easy-to-hard drop (pp) per condition and ratio = drop[cond 2] / drop[cond 1].
-
-    Rows: one per ``by`` group (alignment averaged over the other cells, e.g. judges) and a
-    last row ``all`` averaged over everything; columns by..., drop_<condition>..., ratio.
-    Finding 1's "1.5x" is the ratio without_gt / with_gt.
-    """
+    """Return the easy-to-hard drop (pp) per condition and their ratio per `by` group and for all."""
     by = _as_list(by)
     sub = align_table[align_table["condition"].isin(list(conditions)) & align_table["difficulty"].isin([easy, hard])]
 

@@ -20,25 +20,14 @@ from ajb_utils.stats.frames import (
 )
 
 
-# ---------------------------------------------------------------------------------------------
-# bootstrap
-# ---------------------------------------------------------------------------------------------
+# ---- bootstrap -----------------------------------------------------------------------------------
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:
-    """Return the SeedSequence of one cell: entropy from ``seed`` and a stable hash of its key.
-
-    The hash (blake2b of the key's ``name=str(value)`` pairs) does not depend on the process,
-    the platform or on which other cells exist, so a cell's resamples depend on the seed and on
-    that cell's own rows only.
-    """
+    """Return one cell's SeedSequence from `seed` and a process-independent hash of the cell's key."""
     return np.random.SeedSequence([*_base_entropy(seed), _key_hash(names, key)])
 
 
 def _base_entropy(seed: SeedLike) -> list[int]:
-    """Return the non-negative integers a seed contributes to every cell's SeedSequence.
-
-    An int is used as is; a SeedSequence gives its generated state; a Generator gives two
-    draws (so a Generator is advanced once per call, not once per cell).
-    """
+    """Return the integers a seed gives every cell's SeedSequence (a Generator is advanced once)."""
     if seed is None:
         raise ValueError("pass an explicit seed or numpy.random.Generator (None is not allowed)")
     if isinstance(seed, np.random.Generator):
@@ -67,12 +56,7 @@ def _cell_rngs(seed: SeedLike, keys: pd.DataFrame) -> list[np.random.Generator]:
 
 
 def _resampled_means(values: np.ndarray, stratum: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Return bootstrap means (n_resamples,) of one cell's values (n,), resampled within each stratum.
-
-    Resampling n items with replacement lands Multinomial(n, counts / n) draws on the distinct
-    values, so each stratum's resampled sum is one multinomial draw times its distinct values:
-    the same distribution as index resampling, without an (n_resamples, n) array.
-    """
+    """Return bootstrap means of one cell's values, one multinomial draw over distinct values per stratum."""
     total = np.zeros(n_resamples)
     for s in np.unique(stratum):
         uniq, counts = np.unique(values[stratum == s], return_counts=True)
@@ -103,16 +87,7 @@ def bootstrap_cells(
     ci: float = 0.95,
     scale: float = 1.0,
 ) -> pd.DataFrame:
-    """Return mean and percentile CI of ``value`` per cell: columns by..., mean, lo, hi, n.
-
-    Each (cell, stratum) is resampled by one multinomial draw over its distinct values
-    (:func:`_resampled_means`). Each cell draws from its own
-    Generator seeded by ``seed`` and the cell's key (:func:`cell_seed`), its strata in sorted
-    order, so a cell's interval is deterministic for a seed and does not change when other
-    cells (judges, generators, ...) are added to or dropped from the frame. ``scale`` multiplies
-    mean, lo and hi (100 for percent alignment from a record frame's ``mu``). NaN values are
-    dropped; a NaN in a ``by`` column is a cell of its own (never dropped silently).
-    """
+    """Return mean and percentile CI of `value` per cell (seeded per cell, resampled within `strata`), times `scale`."""
     by = _as_list(by)
     cols = by + ([strata] if strata else []) + [value]
     df = frame[cols]
@@ -148,15 +123,7 @@ def bootstrap_diff_ci(
     missing: Missing = PAPER_MISSING,
     scale: float = 100.0,
 ) -> pd.DataFrame:
-    """Return paired difference a - b of conditions with CI: columns by..., diff, lo, hi, n_pairs, n_cells.
-
-    Records are paired on ``pair_on`` within ``by`` (records in both conditions only) and
-    resampled jointly (paired) within each cell of ``cells``; the statistic is the mean over
-    cells of each cell's mean paired difference, i.e. the GT lift of Eq. 5b on paired records
-    (in percentage points with the default ``scale``). ``frame``: verdicts or a record frame.
-    Each cell draws from its own Generator (:func:`cell_seed`), so a group's interval does not
-    depend on the other groups in the frame.
-    """
+    """Return the paired difference a - b of conditions per `by` group with its percentile CI."""
     by = _as_list(by)
     recs = frame if _is_record_frame(frame) else record_alignment(frame, missing=missing)
     idx = list(dict.fromkeys(by + list(cells) + list(pair_on)))

@@ -13,10 +13,7 @@ from ajb_utils.scoring import match
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 Missing = Literal["exclude", "miss", "authors"]
 MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
-# The one default of the library (every `stats` function, every table, the notebooks' `missing`
-# parameter, the main command's summary): the authors' analysis script (a condition without any
-# verdict is dropped, a null metric inside a verdict counts as a miss). "exclude" and "miss" stay
-# available by name.
+# The library's one default (every statistic, table, notebook and the main command's summary): the authors' rule.
 PAPER_MISSING: Missing = "authors"
 # How a rule is named wherever a number made under it is printed.
 MISSING_RULE_NAMES: dict[str, str] = {
@@ -53,9 +50,7 @@ PAPER_WEIGHTINGS: dict[str, dict[str, float]] = {
 }
 
 
-# ---------------------------------------------------------------------------------------------
-# helpers
-# ---------------------------------------------------------------------------------------------
+# ---- helpers -------------------------------------------------------------------------------------
 def _rng(seed: SeedLike) -> np.random.Generator:
     """Return a Generator for an explicit seed (refuses None: CIs must be reproducible)."""
     if seed is None:

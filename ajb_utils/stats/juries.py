@@ -12,9 +12,7 @@ from ajb_utils.scoring import match
 from ajb_utils.stats.frames import JURY_KEYS, RECORD_EXTRAS
 
 
-# ---------------------------------------------------------------------------------------------
-# juries (RQ2)
-# ---------------------------------------------------------------------------------------------
+# ---- juries (RQ2) --------------------------------------------------------------------------------
 def _jury(
     verdicts: pd.DataFrame,
     judges: Sequence[str],
@@ -48,11 +46,7 @@ def _jury(
 def soft_jury(
     verdicts: pd.DataFrame, judges: Sequence[str], name: str = "soft_jury", min_judges: int | None = None
 ) -> pd.DataFrame:
-    """Return the mean of the judges' llm_score per (id, generator, difficulty, condition, metric).
-
-    Same long format as verdicts (judge = ``name``; match = 1 - |p - mean|; plus n_judges), so
-    :func:`align` applies. Keeps keys with at least ``min_judges`` verdicts (default: all).
-    """
+    """Return the judges' mean llm_score per key as verdict rows (judge = `name`) with n_judges."""
     return _jury(verdicts, judges, name, min_judges, lambda s: s.mean())
 
 
@@ -63,9 +57,5 @@ def majority_jury(
     min_judges: int | None = None,
     tie: Literal["midpoint", "lower", "higher"] = "midpoint",
 ) -> pd.DataFrame:
-    """Return the median of the judges' llm_score per key, as :func:`soft_jury` does the mean.
-
-    With an even number of judges the median of the two middle verdicts is their midpoint
-    (e.g. 0.75) by default; ``tie="lower"``/``"higher"`` keeps a verdict in {0, 0.5, 1}.
-    """
+    """Return the judges' median llm_score per key as `soft_jury` does the mean (`tie` for even juries)."""
     return _jury(verdicts, judges, name, min_judges, lambda s: s.quantile(0.5, interpolation=tie))

@@ -11,12 +11,9 @@ from ajb_utils.schema import METRICS
 from ajb_utils.stats.frames import PAPER_WEIGHTINGS
 
 
-# ---------------------------------------------------------------------------------------------
-# rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2)
-# ---------------------------------------------------------------------------------------------
+# ---- rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2) ---------------------
 def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> tuple[float, float]:
-    """Return (rho, pvalue) of Spearman's rank correlation of x (n,) and y (n,) (scipy); (nan, nan) when
-    either is constant (rho is not defined: no ranking to compare), without scipy's warning."""
+    """Return Spearman's (rho, pvalue) of x and y; (nan, nan) when either is constant."""
     from scipy import stats as _sps  # here, not at the top: scipy.stats costs every notebook ~1 s to import
 
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
@@ -26,50 +23,13 @@ def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -
     return float(res.statistic), float(res.pvalue)
 
 
-def _tie_breaks(x: np.ndarray, limit: int) -> np.ndarray:
-    """Return every ordinal ranking (rows, 1-based) consistent with x's values, ties broken every way."""
-    import itertools
-
-    groups = [np.flatnonzero(x == v) for v in np.unique(x)]
-    base = np.argsort(np.argsort(x, kind="stable"), kind="stable")  # 0-based ranks, ties by position
-    perms = [list(itertools.permutations(g)) for g in groups]
-    if int(np.prod([len(p) for p in perms])) > limit:
-        raise ValueError(f"more than {limit} ways to break the ties of {len(x)} values")
-    rows = []
-    for choice in itertools.product(*perms):
-        r = base.copy()
-        for g, order in zip(groups, choice):
-            r[list(order)] = np.sort(base[g])
-        rows.append(r + 1)
-    return np.array(rows, dtype=float)
-
-
-def spearman_tie_range(
-    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, limit: int = 100_000
-) -> tuple[float, float]:
-    """Return (min, max) of Spearman's rho over every way to break the ties of x (n,) and y (n,): the
-    values unrounded numbers consistent with the printed (tied) ones can give."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    rx, ry = _tie_breaks(x, limit), _tie_breaks(y, limit)
-    n = len(x)
-    d2 = ((rx[:, None, :] - ry[None, :, :]) ** 2).sum(axis=2)
-    rho = 1.0 - 6.0 * d2 / (n * (n * n - 1))
-    return float(rho.min()), float(rho.max())
-
-
 def ranking_stability(
     per_metric_table: pd.DataFrame,
     weightings: Mapping[str, Mapping[str, float]] = PAPER_WEIGHTINGS,
     reference: str = "equal",
     value: str = "align",
 ) -> pd.DataFrame:
-    """Return rows = weightings, columns = judges' weighted scores, then rho and pvalue vs reference.
-
-    ``per_metric_table``: long (judge, metric, value[, other cell columns]) as from
-    :func:`per_metric_align` -- cells are averaged first (unweighted) -- or wide (judges x
-    metrics). A judge's score is sum_m w_m a_m / sum_m w_m (weights default to 1). rho is
-    Spearman between the judges' scores under a weighting and under ``reference``.
-    """
+    """Return the judges' weighted scores per weighting with Spearman's rho and p against `reference`."""
     if "metric" in per_metric_table.columns:
         wide = per_metric_table.groupby(["judge", "metric"], observed=True)[value].mean().unstack("metric")
     else:
@@ -89,9 +49,7 @@ def ranking_stability(
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# P(rank 1): how often each judge comes first under a paired bootstrap (decision guide)
-# ---------------------------------------------------------------------------------------------
+# ---- P(rank 1): how often each judge comes first under a paired bootstrap (decision guide) -------
 def rank1_probability(
     records: pd.DataFrame,
     cells: Sequence[str] = ("generator",),
@@ -99,16 +57,7 @@ def rank1_probability(
     seed: int = 0,
     ci: float = 0.95,
 ) -> pd.DataFrame:
-    """Return per judge: align (%), lo, hi, p_rank1, n_records; sorted by align (best first).
-
-    ``records``: one row per (judge, id, cells...) with ``mu`` (a record frame of one condition
-    and difficulty). Only records judged by every judge are kept (per cell), so every resample
-    scores all judges on the same records: within each cell the record ids are drawn with
-    replacement once per resample (n_resamples, n_cell) and shared by the judges (paired).
-    A judge's score is the unweighted mean over cells of its cell mean (as Table 6); p_rank1 is
-    the share of resamples in which it has the highest score (ties go to the first in judge
-    order), lo/hi its percentile CI. Seeded: the same seed gives the same result.
-    """
+    """Return per judge align, its CI and P(rank 1) over paired resamples of the records all judged."""
     cells = list(cells)
     judges = sorted(records["judge"].astype(str).unique())
     rng = np.random.default_rng(seed)

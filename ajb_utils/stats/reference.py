@@ -1,22 +1,7 @@
 """Reference judges: what no judgement at all (or perfect judgement on the {0, 0.5, 1} scale) scores.
 
-A number means little until it stands beside these. Every reference judge answers from the
-programmatic scores p alone (or from nothing), so it reads neither the ground truth nor the plan
-the way an LLM judge does; its with-GT and without-GT cells are the same.
-
-- ``always_1``: l = 1.0 on every metric. Its match is 1 - |p - 1| = p, so its alignment is the
-  generator's programmatic accuracy p-bar (Table 11): **always-1.0 = p-bar**, cell by cell.
-- ``always_0.5``: l = 0.5 (the hedge). Its match is 1 - |p - 0.5|, at least 0.5.
-- ``uniform``: l drawn uniformly from {0, 0.5, 1} (seeded). Its expected match at p is
-  1 - (|p| + |p - 0.5| + |p - 1|) / 3 (:func:`uniform_expectation`): 2/3 at p = 0.5, 1/2 at
-  p = 0 or 1, never below 1/2.
-- ``oracle``: the {0, 0.5, 1} verdict nearest p (:func:`ternary_oracle`). No judge restricted to
-  that scale can match better on any metric, so its alignment is the ceiling of every such judge.
-  Tie rule: at p = 0.25 and p = 0.75 two verdicts are equally near; the oracle takes the upper one
-  (0.25 -> 0.5, 0.75 -> 1.0). The match is 0.75 either way, so the ceiling does not depend on it.
-- ``static``: the runner's schema-only judge. Tables and statistics never call the runner; a
-  notebook computes its verdicts (``ajb_judge.static_verdicts``, as notebook 16 does) and
-  passes the frame to :func:`reference_verdicts`.
+always_1 (its alignment is p-bar), always_0.5 (the hedge), uniform (seeded), the oracle (the {0, 0.5, 1} verdict
+nearest p, upper at a tie: the ceiling of any such judge) and the static judge's rows a notebook passes in.
 """
 
 from __future__ import annotations
@@ -60,11 +45,7 @@ def uniform_expectation(p: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
-    """Return one row per (generation, metric): id, generator, difficulty, dag_type, metric, p (float64).
-
-    ``generations`` is ``bench.generations`` (its p_tool, p_param, p_seq, p_cov columns); the
-    generation order is kept, metrics in the paper's order within a generation.
-    """
+    """Return one row per (generation, metric) with its p, generations in order, metrics in paper order."""
     keys = [c for c in ("id", "generator", "difficulty", "dag_type") if c in generations.columns]
     base = generations[keys].reset_index(drop=True)
     n = len(base)
@@ -84,14 +65,7 @@ def reference_verdicts(
     static: pd.DataFrame | None = None,
     conditions: Sequence[str] = tuple(MAIN_CONDITIONS),
 ) -> pd.DataFrame:
-    """Return long verdict rows of the reference judges, in the verdicts frame's columns.
-
-    Columns id, generator, difficulty, dag_type, condition, metric, llm_score, p, match, judge
-    (judge = REFERENCE_JUDGES[kind]). Every kind but ``static`` gets the same verdicts under each
-    condition. ``uniform_expected`` has llm_score NaN and match = :func:`uniform_expectation`
-    (the exact mean of ``uniform``). ``static`` (kind or frame) appends the given static-judge
-    verdicts (``ajb_judge.static_verdicts``) of those conditions.
-    """
+    """Return verdict rows of the reference judges (judge = REFERENCE_JUDGES[kind]) under each of `conditions`."""
     rows = metric_rows(generations)
     p = rows["p"].to_numpy(float)
     rng = _rng(seed)

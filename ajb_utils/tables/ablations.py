@@ -1,15 +1,7 @@
-"""Tables for notebooks 06-09 ablations (T04, T25, T27, T05, T26, T31, F04/F05 data) and RQ3.
+"""Tables of the ablations, notebooks 06-09 (T04, T25, T27, T05, T26, T31, F04/F05 data).
 
-The ablations rest on judge runs the release does not contain: the sample's synthetic runs, or runs
-the user made with ``python -m ajb_judge run`` (data/runs/ or <source>/runs/). Whether a bench has
-them is ``bench.has_runs(study)``; a table function returns reproduced numbers only, so without runs
-its reproduced columns are empty (NaN, or no rows) and the notebook shows the paper's values
-(``paper.reported``) beside it, with the commands that would make the runs (:func:`run_command`).
-
-Runs are selected by ``study`` (c2, temperature, thinking, format), base model (normalised, so
-``Qwen/Qwen3-32B``, ``qwen3_32b`` and ``judge_qwen3_32b`` are the same) and ``decoding``.
-Missing-value rule everywhere: ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
-with the paper: a condition without any verdict is dropped, a null metric counts as a miss).
+They read judge runs the release lacks (the sample's, or the user's from `python -m ajb_judge run`): without runs
+the reproduced columns are empty and the notebook shows the paper's values and the commands (`run_command`).
 """
 
 from __future__ import annotations
@@ -64,9 +56,7 @@ N_BOOTSTRAP: int = 2000  # resamples of every paired CI on an ablation delta (se
 DELTA_CI_COLUMNS: list[str] = ["delta_lo", "delta_hi", "n_pairs"]
 
 
-# ---------------------------------------------------------------------------------------------
-# selecting runs
-# ---------------------------------------------------------------------------------------------
+# ---- selecting runs ------------------------------------------------------------------------------
 def base_model_key(name: str) -> str:
     """Return a normalised base-model key: 'Qwen/Qwen3-32B' and 'judge_qwen3_32b' -> 'qwen3_32b'."""
     key = re.sub(r"[^a-z0-9]+", "_", str(name).lower().rsplit("/", 1)[-1]).strip("_")
@@ -82,12 +72,7 @@ def _decoding(text: str) -> dict:
 
 
 def study_runs(bench, study: str, base_model: str | None = None, generator: str | None = None) -> pd.DataFrame:
-    """Return the runs of one study: bench.judges rows (+ temperature, thinking, key, n_verdicts).
-
-    Only runs (origin != "release") with verdicts are kept; ``base_model`` and ``generator``
-    filter on the normalised base model and on the generators the run has verdicts for. On a
-    synthetic source the synthetic runs are kept, otherwise the non-synthetic ones (the user's).
-    """
+    """Return a study's runs with verdicts, synthetic ones on a synthetic source (+ key, temperature, thinking)."""
     j = bench.judges
     j = j[(j["origin"] != "release") & (j["study"] == study)].copy()
     j["key"] = j["base_model"].map(base_model_key)
@@ -129,11 +114,7 @@ def runs_line(bench, study: str) -> str:
 def run_command(
     key: str, name: str, study: str, conditions: str, generators: str, extra: str = "", difficulties: str | None = None
 ) -> str:
-    """Return the judge-runner command that makes one run of a study on the release for a judge key.
-
-    Local models assume a vLLM server on localhost:8000 (add ``--api-key-env VAR`` if yours needs a
-    key); frontier judges use the providers' OpenAI-compatible endpoints (`JUDGE_ENDPOINTS`).
-    """
+    """Return the `python -m ajb_judge run` command that makes one run of a study for a judge key."""
     url, model, key_env = JUDGE_ENDPOINTS[key]
     parts = ["python -m ajb_judge run --backend openai", f"--base-url {url}", f"--model {model}"]
     if key_env:
@@ -153,9 +134,7 @@ def run_command(
     return " ".join(parts)
 
 
-# ---------------------------------------------------------------------------------------------
-# paired bootstrap CIs of ablation deltas (records judged under both variants)
-# ---------------------------------------------------------------------------------------------
+# ---- paired bootstrap CIs of ablation deltas (records judged under both variants) ----------------
 def paired_delta_ci(
     verdicts: pd.DataFrame,
     variant: Sequence | pd.Series,
@@ -166,15 +145,7 @@ def paired_delta_ci(
     n_bootstrap: int = N_BOOTSTRAP,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """Return per cell of ``by`` the paired delta align(a) - align(b) (pp) with its 95% percentile CI.
-
-    Columns: by..., paired_delta, delta_lo, delta_hi, n_pairs. ``variant`` labels each verdict
-    row (a run's temperature, thinking flag, prompt, or its condition); records (id, generator,
-    difficulty) judged under both ``a`` and ``b`` are paired and resampled jointly
-    (`stats.bootstrap_diff_ci`, seeded). With ``average_over`` (e.g. the base judge of T04) the
-    delta is the mean over its values of each one's mean paired difference, each resampled
-    within itself. Missing rule: ``missing="exclude"``, as every ablation table here.
-    """
+    """Return per cell of `by` the paired delta align(a) - align(b) (pp) with its seeded 95% CI and n_pairs."""
     by = list(by)
     out_cols = by + ["paired_delta"] + DELTA_CI_COLUMNS
     if not len(verdicts):
@@ -217,9 +188,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     return merged
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04)
-# ---------------------------------------------------------------------------------------------
+# ---- RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04) ----------------------
 def _main_judges(bench) -> list[str]:
     """Return the six main released judges present in the bench, in paper order."""
     have = set(bench.judges.loc[bench.judges["origin"] == "release", "judge"])
@@ -294,15 +263,7 @@ def _t04_delta_ci(
 
 
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T04: hard without-GT alignment, 1.0-default vs 0.5-default, mean over judges.
-
-    Columns: generator, default_1_0, default_0_5, delta (pp), delta_lo, delta_hi (paired 95% CI
-    of the delta: each judge's records judged under both prompts, resampled within each judge,
-    seeded), n_pairs, n_judges, n_records.
-    default_1_0 is always computed from the released ``without_gt`` (same judges as the C2
-    runs when there are runs, else the six). default_0_5 comes from the c2 runs'
-    ``without_gt_05``: without runs it, the delta and its CI are NaN.
-    """
+    """Return T04: hard without-GT alignment per generator, the released 1.0-default vs the C2 runs' 0.5-default."""
     runs = study_runs(bench, "c2")
     hard = bench.verdicts[bench.verdicts["difficulty"] == "hard"]
     judges = _t04_judges(bench, runs)
@@ -311,18 +272,11 @@ def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     return _with_delta_ci(out, ci, ["generator"])[T04_COLUMNS]
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant
-# ---------------------------------------------------------------------------------------------
+# ---- RQ4-RQ6: alignment of one pairing's runs by a decoding / prompt variant ---------------------
 def _pairing(
     bench, study: str, base_model: str, generators: Sequence[str], variant: str, conditions: Sequence[str] | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return (verdicts of one pairing's runs with a ``variant`` column and judge "<run>|<variant>", their cells).
-
-    ``variant`` is a column of :func:`study_runs` (temperature, thinking) or "condition" (the format
-    study keeps both prompts in one run). The cells: align per (variant, generator, difficulty,
-    condition), runs sharing a variant pooled, in paper order; no rows without runs.
-    """
+    """Return one pairing's verdicts (judge '<run>|<variant>') and their cells per variant, in paper order."""
     cols = ["variant", "generator", "difficulty", "condition", "align", "n"]
     gens = [schema.canonical_generator(g) for g in generators]
     runs = pd.concat([study_runs(bench, study, base_model, g) for g in gens]).drop_duplicates("judge")
@@ -342,54 +296,37 @@ def _pairing(
     return v, schema.paper_sorted(cells[cols], ["generator", "difficulty", "condition"])
 
 
-def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return Table 25 (``artifact="T25"``: Qwen3-32B judging Llama-3.3-70B) or 27 ("T27": GPT-OSS-120B judging
-    Llama-3.1-8B) at T in {0.3, 0.7, 1.0}: rows (difficulty, condition), columns T=..., max_spread, delta,
-    delta_lo, delta_hi, n_pairs, n.
+def _t_label(t: pd.Series) -> pd.Series:
+    """Return temperatures as column labels: 0.3 -> 'T=0.3'."""
+    return "T=" + t.astype(float).map("{:.1f}".format)
 
-    Alignment of the pairing's temperature runs; delta = align at the highest minus the lowest
-    temperature with its paired 95% CI (records judged at both, seeded). No rows without runs.
-    """
+
+def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
+    """Return Table 25 or 27: alignment per (difficulty, condition) at each temperature, spread and delta."""
     key, gen = PAIRINGS[artifact]
     v, cells = _pairing(bench, "temperature", key, [gen], "temperature")
+    keys = ["difficulty", "condition"]
     if cells.empty:
         tcols = [f"T={t:.1f}" for t in TEMPERATURES]
-        grid = pd.DataFrame(columns=["difficulty", "condition", *tcols, "max_spread", "delta", *DELTA_CI_COLUMNS, "n"])
-        grid = grid.set_index(["difficulty", "condition"])
+        grid = pd.DataFrame(columns=[*keys, *tcols, "max_spread", "delta", *DELTA_CI_COLUMNS, "n"]).set_index(keys)
     else:
-        cells["variant"] = "T=" + cells["variant"].astype(float).map(lambda t: f"{t:.1f}")
-        grid = cells.pivot_table(index=["difficulty", "condition"], columns="variant", values="align", sort=False)
+        cells["variant"] = _t_label(cells["variant"])
+        grid = cells.pivot_table(index=keys, columns="variant", values="align", sort=False)
         tcols = list(grid.columns)
         grid["max_spread"] = grid.max(axis=1) - grid.min(axis=1)
         hi_t, lo_t = max(tcols, key=lambda c: float(c[2:])), min(tcols, key=lambda c: float(c[2:]))
         grid["delta"] = grid[hi_t] - grid[lo_t]
-        grid["n"] = cells.groupby(["difficulty", "condition"], sort=False)["n"].min()
-        ci = paired_delta_ci(
-            v,
-            "T=" + v["variant"].astype(float).map("{:.1f}".format),
-            hi_t,
-            lo_t,
-            ["difficulty", "condition"],
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-        )
-        grid = grid.reset_index()
-        grid = _with_delta_ci(grid, ci, ["difficulty", "condition"]).set_index(["difficulty", "condition"])
+        grid["n"] = cells.groupby(keys, sort=False)["n"].min()
+        ci = paired_delta_ci(v, _t_label(v["variant"]), hi_t, lo_t, keys, n_bootstrap=n_bootstrap, seed=seed)
+        grid = _with_delta_ci(grid.reset_index(), ci, keys).set_index(keys)
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
     grid.columns.name = None
-    return schema.paper_sorted(grid.reset_index(), ["difficulty", "condition"])
+    return schema.paper_sorted(grid.reset_index(), keys)
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ5: thinking on/off (T05, T26)
-# ---------------------------------------------------------------------------------------------
+# ---- RQ5: thinking on/off (T05, T26) -------------------------------------------------------------
 def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return T26: QwQ-32B thinking on vs off per generator x difficulty x condition (24 cells).
-
-    Columns: generator, difficulty, condition, thinking_on, thinking_off, delta (pp, on - off),
-    delta_lo, delta_hi (paired 95% CI: records judged with thinking on and off, seeded), n_pairs,
-    n (records, min of the two). No rows without runs.
-    """
+    """Return T26: QwQ-32B's alignment thinking on vs off per generator, difficulty and condition, with the delta."""
     key = PAIRINGS["T26"][0]
     v, cells = _pairing(bench, "thinking", key, OPEN_GENERATORS, "thinking")
     keys = ["generator", "difficulty", "condition"]
@@ -413,11 +350,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
 
 
 def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
-    """Return T05 summary of T26: per condition (and all) mean delta, max |delta|, cells, cells > 0.3,
-    and cells whose paired 95% CI excludes 0 (NaN without CIs); no rows when T26 has none (no runs).
-
-    Deltas are computed from the unrounded alignments.
-    """
+    """Return T05, T26's summary per condition: mean and max |delta|, cells, cells over 0.3, CIs excluding 0."""
     cols = ["condition", "mean_delta", "max_abs_delta", "n_cells", "cells_over_0_3", "cells_ci_excludes_0"]
     d = t26.dropna(subset=["delta"])
     if d.empty:
@@ -441,18 +374,9 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     return out.rename_axis("condition").reset_index()[cols]
 
 
-# ---------------------------------------------------------------------------------------------
-# RQ6: structured vs free-form (F05, T31)
-# ---------------------------------------------------------------------------------------------
+# ---- RQ6: structured vs free-form (F05, T31) -----------------------------------------------------
 def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
-    """Return structured (with_gt) vs free-form alignment per difficulty for one pairing.
-
-    Columns: difficulty, structured, freeform, delta (pp, structured - freeform), n,
-    then the 95% CIs (seeded): structured_lo/hi, freeform_lo/hi (records resampled) and
-    delta_lo/hi, n_pairs (paired: records judged under both prompts of the run).
-    The structured baseline is the format run's own ``with_gt``; if the run lacks it, the
-    released judge of the same base model. No rows without runs.
-    """
+    """Return structured (with_gt) vs free-form alignment per difficulty for one pairing, with their CIs."""
     key, gen = PAIRINGS[artifact]
     v, cells = _pairing(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
     cols = [

@@ -1,9 +1,4 @@
-"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10 (the tables themselves, and
-T29's cells, are cells of the notebook).
-
-Agreement and kappa compare two judges' raw verdicts on the same (id, generator, difficulty,
-metric) key; pairs use only keys where both have a non-null verdict in {0, 0.5, 1}.
-"""
+"""Frames for notebook 05 inter-judge agreement: the pairs behind T03 and F10 (the tables are the notebook's cells)."""
 
 from __future__ import annotations
 
@@ -25,8 +20,7 @@ def pairwise_long(
     conditions: Sequence[str] = schema.MAIN_CONDITIONS,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, judge_2, condition, agreement (%), kappa, n (shared verdicts) per pair, over T03's
-    population (`paper.population("T03")`, the 12 cells of four generators) unless ``generators`` says otherwise."""
+    """Return judge, judge_2, condition, agreement (%), kappa, n per pair over T03's population (or `generators`)."""
     gens = paper.population("T03").generators if generators is None else generators
     v = main_verdicts(bench, judges, conditions, generators=gens)
     have = set(v["judge"].astype(str))

@@ -1,9 +1,4 @@
-"""GT lift for notebook 10 (Finding 2), which notebooks 03 and 15 and the verification also read.
-
-GT lift (Eq. 5b) per judge, paired over the records judged with and without GT, and per metric,
-from the released with/without-GT verdicts. Table 1 (the C3 corrupted-GT control, from judge runs
-with ``study == "c3"``) and Appendix H's over-anchoring mining are cells of notebook 10.
-"""
+"""GT lift (Eq. 5b) per judge, paired over the records judged with and without GT, and per metric (Finding 2)."""
 
 from __future__ import annotations
 
@@ -25,21 +20,11 @@ __all__ = [
 LIFT_EXCLUDED_GENERATORS: tuple[str, ...] = ("gpt5_4",)
 
 
-# ---------------------------------------------------------------------------------------------
-# GT lift (Eq. 5b) per judge and per metric
-# ---------------------------------------------------------------------------------------------
+# ---- GT lift (Eq. 5b) per judge and per metric ---------------------------------------------------
 def paired_lift(
     v: pd.DataFrame, n_bootstrap: int, seed: int, missing: stats.Missing = stats.PAPER_MISSING
 ) -> pd.DataFrame:
-    """Return per judge: the paired GT lift (pp) with its paired-bootstrap CI and sign, the unpaired lift beside it.
-
-    ``v``: the verdicts, or their record frame (``stats.record_alignment``, ``missing`` already applied).
-
-    ``lift`` is Eq. 5b over the records judged in both conditions (mean over cells of the mean
-    paired difference), the quantity its interval [lo, hi] resamples; ``lift_unpaired`` is Eq. 5b
-    as the paper writes it (difference of the cells' mean alignments, each over all its records).
-    The two differ only where a record has a verdict in one condition (one-sided nulls).
-    """
+    """Return per judge the paired GT lift (pp) with its CI and sign, and the paper's unpaired lift beside it."""
     recs = v if "mu" in v.columns and "metric" not in v.columns else stats.record_alignment(v, missing=missing)
     ci = stats.bootstrap_diff_ci(recs, n_resamples=n_bootstrap, seed=seed, missing=missing)
     ci = ci.rename(columns={"diff": "lift"})

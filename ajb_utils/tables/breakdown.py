@@ -1,10 +1,7 @@
 """The per-metric and per-topology frames of notebook 04 (its T24 and T28 are their pivots), C-W and 11's T14.
 
-Every table pools the records of the (generator, difficulty) cells of its population: each cell's
-value is computed from its records, then the cells are averaged weighted by their records (the
-paper's T24 and T28 do so; docs/DECISIONS.md, "Records pooled or cells averaged"): T24, F03, T28,
-F09, T14 and C-W over the four open-weight generators' 12 cells (`paper.population`). Missing verdicts follow ``stats.PAPER_MISSING`` (the authors' rule, as every comparison
-with the paper) unless a caller says otherwise.
+Each pools the records of its population's (generator, difficulty) cells (docs/DECISIONS.md, "Records pooled or
+cells averaged").
 """
 
 from __future__ import annotations
@@ -22,7 +19,6 @@ __all__ = [
     "T14_WEIGHTINGS",
     "per_metric_long",
     "topology_long",
-    "topology_weighting_shift",
     "weighting_stability",
     "table_T14",
 ]
@@ -52,11 +48,7 @@ def per_metric_long(
     missing: Missing = PAPER_MISSING,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, condition, metric, align (%, the records of the (g,d) cells pooled), n_cells, n_verdicts.
-
-    The cells are T24's population (`paper.population("T24")`: the four open-weight generators x
-    three difficulties) unless ``generators`` says otherwise. The paper pools records (each cell
-    weighted by its records: docs/DECISIONS.md); a new frame on every call."""
+    """Return judge, condition, metric, align (%, records of T24's cells pooled), n_cells, n_verdicts."""
     gens = paper.population("T24").generators if generators is None else generators
     v = main_verdicts(bench, judges, generators=gens)
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
@@ -73,9 +65,7 @@ def topology_long(
     missing: Missing = PAPER_MISSING,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, dag_type, align (%, the records of the (g,d) cells pooled), n_cells, n_records (per
-    topology), over T28's population (`paper.population("T28")`, four generators) unless
-    ``generators`` says otherwise."""
+    """Return judge, dag_type, align (%, records of T28's cells pooled), n_cells, n_records."""
     gens = paper.population("T28").generators if generators is None else generators
     v = main_verdicts(bench, judges, conditions=[condition], generators=gens)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
@@ -83,16 +73,6 @@ def topology_long(
     out["judge"] = out["judge"].astype(str)
     out["dag_type"] = out["dag_type"].astype(str)
     out["condition"] = condition
-    return out
-
-
-def topology_weighting_shift(topo_long: pd.DataFrame) -> pd.DataFrame:
-    """Return per judge: unweighted and record-count-weighted topology means, shift (pp), ranks."""
-    g = topo_long.assign(_w=topo_long["align"] * topo_long["n_records"]).groupby("judge", sort=False)
-    out = pd.DataFrame({"unweighted": g["align"].mean(), "count_weighted": g["_w"].sum() / g["n_records"].sum()})
-    out["shift_pp"] = out["count_weighted"] - out["unweighted"]
-    out["rank_unweighted"] = out["unweighted"].rank(ascending=False, method="min").astype(int)
-    out["rank_count_weighted"] = out["count_weighted"].rank(ascending=False, method="min").astype(int)
     return out
 
 

@@ -1,12 +1,6 @@
 """Failure gallery (teaching, beside §4.2 and App. H): one generation shown end to end.
 
-Notebook 03 picks its cases by stated rules over whatever data is loaded (its cells: a flawed hard
-plan every judge passes, a p = 0.75 tie, an order swap) and notebook 10 its App. H cases;
-:func:`case_view` returns one case as frames (record, queries at three tiers, tools, the reference
-and generated plan as a diff, p per metric, every judge's verdict and justification with and
-without GT); `report.write_case` and `report.show_case_brief` display it. Justifications need a
-bench loaded with ``justifications=True``; on the synthetic sample they are canned sentences drawn
-per verdict (``ajb_sample/judges.py``), not reasoning.
+Notebooks 03 and 10 pick the cases by stated rules; on the sample the justifications are canned sentences.
 """
 
 from __future__ import annotations
@@ -22,9 +16,6 @@ from ajb_utils import schema
 from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = ["plan_lines", "plan_diff", "case_view"]
-
-
-NO_TOPOLOGY = "(no topology)"  # a record whose dag_type is null (counted by the loader, shown by name)
 
 
 def plan_lines(calls: Any) -> list[str]:
@@ -107,19 +98,14 @@ def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
 def case_view(
     bench, id: str, generator: str, difficulty: str, judges: Sequence[str] = tuple(schema.JUDGES)
 ) -> dict[str, Any]:
-    """Return one generation end to end: 'record', 'queries', 'tools', 'diff' (text), 'p', 'verdicts', 'justifications'.
-
-    'verdicts': rows judges, columns (condition, metric) verdicts l; 'justifications': one row per
-    (judge, metric) with the verdict and justification under each condition (empty text when the
-    bench was loaded without justifications).
-    """
+    """Return one generation end to end: record, queries, tools, diff (text), p, verdicts, justifications."""
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id").loc[str(id)]
     g = _of_generation(bench.generations, id, generator, difficulty).iloc[0]
     record = pd.DataFrame(
         [
             {
                 "id": str(id),
-                "dag_type": NO_TOPOLOGY if pd.isna(rec["dag_type"]) else str(rec["dag_type"]),
+                "dag_type": schema.NO_TOPOLOGY if pd.isna(rec["dag_type"]) else str(rec["dag_type"]),
                 "generator": generator,
                 "difficulty": difficulty,
                 "n_tools": int(rec["n_tools"]),

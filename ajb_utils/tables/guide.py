@@ -1,10 +1,7 @@
 """Tables for notebook 13 self-preference (T23) and 14 decision guide (T06).
 
-The decision guide is a pure function over a *Table-2-shaped* frame: one row per (generator,
-judge, difficulty, condition) with the cell alignment in ``value`` (%), the shape of
-``paper.reported("T02")``. Notebook 14 builds the same shape from data (`table_T02`'s six judges, ``align``
-as ``value``), so the guide
-(and the X1 audit of `ajb_verify.audit`) runs unchanged on the paper's own table and on reproduced numbers.
+The guide reads a Table-2-shaped frame (`value` per generator, judge, difficulty, condition), so it runs alike on
+`paper.reported("T02")` and on reproduced numbers.
 """
 
 from __future__ import annotations
@@ -14,19 +11,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils import paper, schema
+from ajb_utils import schema
 from ajb_utils.tables.main_results import main_verdicts
 
 __all__ = [
     "self_bias",
     "decision_guide",
-    "weighting_shift_T06",
-    "WEIGHTINGS_NAMED_IN_TEXT",
 ]
-
-_KEYS = ["generator", "judge", "difficulty", "condition"]
-# The alternative weightings §3.2 lists for its "five alternative schemes" (arXiv v1 text): four.
-WEIGHTINGS_NAMED_IN_TEXT: tuple[str, ...] = ("seq_x2", "param_x2", "cov_x0.5", "seq_x2_param_x2")
 
 
 # ---- T23 self-preference ----------------------------------------------------------------------
@@ -72,15 +63,3 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
     return out[["condition", "difficulty", "best", "best_align", "runner_up", "runner_up_align", "gap"]].reset_index(
         drop=True
     )
-
-
-def weighting_shift_T06(
-    t2: pd.DataFrame, generators: Sequence[str] = paper.population("T06").generators
-) -> pd.DataFrame:
-    """Return per (condition, difficulty, judge) the decision-guide mean over generators unweighted
-    and weighted by each cell's record count ``n``, and their difference ``shift`` (pp)."""
-    sub = t2[t2["generator"].isin(list(generators))].assign(w=lambda d: d["value"] * d["n"])
-    g = sub.groupby(["condition", "difficulty", "judge"])
-    out = pd.DataFrame({"unweighted": g["value"].mean(), "count_weighted": g["w"].sum() / g["n"].sum()})
-    out["shift"] = out["count_weighted"] - out["unweighted"]
-    return out.reset_index()

@@ -1,12 +1,7 @@
-"""Tables for notebook 03, main results (T02; T10, T11 and C-F are its cells); notebook 02's worked examples and T15 are its cells.
+"""Tables for notebook 03, main results (T02; T10, T11 and C-F are its cells).
 
-Conventions: alignment cells come from `stats.align` on the released judges' verdicts under the
-two main conditions (missing-value rule `stats.PAPER_MISSING`, the authors' rule, for every
-table compared with the paper: a condition without any verdict is dropped, a null metric inside
-a verdict counts as a miss, the library's one default; `missing="exclude"` and `"miss"` stay available). "Six-judge" statistics use schema.MAIN_JUDGES
-(Prometheus-2 is a reported baseline row, never part of them). `n_generators=4` restricts to the
-four open-weight generators, the 12-cell averages the paper's headline numbers correspond to
-(data/paper/README.md item 1).
+Cells come from `stats.align` on the released judges' verdicts (`stats.PAPER_MISSING`); six-judge statistics use
+schema.MAIN_JUDGES (Prometheus-2 is a baseline row, never one of them).
 """
 
 from __future__ import annotations
@@ -28,17 +23,14 @@ __all__ = [
 T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
 
 
-# ---------------------------------------------------------------------------------------------
-# Table 2 and Table 10
-# ---------------------------------------------------------------------------------------------
+# ---- Table 2 and Table 10 ------------------------------------------------------------------------
 def main_verdicts(
     bench,
     judges: Sequence[str] | None = None,
     conditions: Sequence[str] = schema.MAIN_CONDITIONS,
     generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return the verdict rows of the given released judges (default schema.JUDGES) under with_gt / without_gt
-    (or `conditions`), on the given generators (default all)."""
+    """Return the verdicts of released `judges` under `conditions` (the two main ones) on `generators`."""
     v = bench.verdicts
     keep = v["judge"].isin(list(schema.JUDGES if judges is None else judges)) & v["condition"].isin(list(conditions))
     if generators is not None:
@@ -52,8 +44,7 @@ def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFra
 
 
 def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
-    """Return (Table 2's judge x (condition, difficulty) means over its generators, rounded to 0.1, the
-    missing-verdict rule's name): the main command's summary, on the committed Table 2's rule."""
+    """Return (Table 2's judge means per condition and difficulty, to 0.1; its missing rule's name)."""
     cells = table_T02(bench, missing=missing)
     wide = (
         cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"]
@@ -67,7 +58,5 @@ def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple
     return wide.round(1), stats.rule_name(missing)
 
 
-# ---------------------------------------------------------------------------------------------
-# Reference judges beside Table 2 (always-1.0 = p-bar, always-0.5, uniform, oracle, static)
-# ---------------------------------------------------------------------------------------------
+# ---- Reference judges beside Table 2 (always-1.0 = p-bar, always-0.5, uniform, oracle, static) ----
 REFERENCE_KINDS: tuple[str, ...] = ("always_1", "always_0.5", "uniform", "uniform_expected", "oracle")

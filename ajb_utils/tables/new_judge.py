@@ -1,6 +1,4 @@
-"""A new judge beside the paper's six (X2): each run's alignment per cell with its CI, P(rank 1) and paired
-difference to a reference judge, on the items it judged (its GT lift and the six's mean against the
-paper are notebook 15's cells)."""
+"""A new judge beside the paper's six (X2): each run's alignment with its CI, P(rank 1) and paired difference."""
 
 from __future__ import annotations
 
@@ -14,8 +12,7 @@ __all__ = ["x2_verdicts", "x2_runs_cells", "table_X2_runs"]
 
 
 def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None = None) -> pd.DataFrame:
-    """Return with/without-GT verdicts of the new judge and the six, on the (id, generator, difficulty) items
-    and the conditions the new judge judged."""
+    """Return the verdicts of the new judge and the six on the items and conditions the new judge judged."""
     judges = [*(judges or MAIN_JUDGES), run_name]
     v = verdicts[verdicts["judge"].isin(judges) & verdicts["condition"].isin(schema.MAIN_CONDITIONS)]
     mine = v["judge"] == run_name
@@ -30,8 +27,7 @@ def x2_verdicts(verdicts: pd.DataFrame, run_name: str, judges: list[str] | None 
 def _cell_ranks(
     sub: pd.DataFrame, run: str, reference: str, strata: list[str], n_bootstrap: int, seed: int
 ) -> pd.DataFrame:
-    """Return one cell's judges (the run and the six on the run's items): align, lo, hi, p_rank1, n_items, and the run's
-    paired difference to the reference with its CI (columns delta, delta_lo, delta_hi on the run's row)."""
+    """Return one cell's judges' align, CI, P(rank 1), n_items, and the run's delta to the reference."""
     r = stats.rank1_probability(sub, strata, n_resamples=n_bootstrap, seed=seed).rename(
         columns={"n_records": "n_items"}
     )
@@ -55,9 +51,7 @@ def x2_runs_cells(
     seed: int = 0,
     by_generator: bool = False,
 ) -> pd.DataFrame:
-    """Return per run, cell (condition, difficulty[, generator]) and judge (the run and the six on the run's items, paired):
-    align (%), lo, hi (seeded bootstrap of records within generators), p_rank1 (over the same resamples), rank, of,
-    n_items, and on the run's row its paired difference to ``reference`` (delta, delta_lo, delta_hi, pp)."""
+    """Return per run, cell and judge (on the run's items) align, CI, P(rank 1), rank, and delta to `reference`."""
     keys = ["condition", "difficulty", *(["generator"] if by_generator else [])]
     strata = [] if by_generator else ["generator"]
     parts = []
@@ -90,8 +84,7 @@ def x2_runs_cells(
 
 
 def table_X2_runs(cells: pd.DataFrame, reference: str = "judge_gpt_5_4") -> pd.DataFrame:
-    """Return one row per run and cell: items, the run's alignment [CI], rank of the seven, P(rank 1), the best of the six
-    on the same items, and the run's paired difference to ``reference`` [CI] (pp)."""
+    """Return per run and cell its alignment [CI], rank, P(rank 1), the best of the six and its delta [CI]."""
     keys = [k for k in ("condition", "difficulty", "generator") if k in cells.columns]
     runs = cells[cells["judge"] == cells["run"]]
     six = cells[(cells["judge"] != cells["run"])]

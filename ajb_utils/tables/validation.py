@@ -1,10 +1,7 @@
-"""The annotation studies that notebooks 11 (human validation: T12, T13) and 12 (rewrite validation:
-T19, T20, T22) read; their tables are cells of those notebooks.
+"""The annotation studies that notebooks 11 (human validation) and 12 (rewrite validation) read.
 
-Annotation files (docs/DATA_FORMAT.md section 3) are read from ``<source>/annotations/`` for local
-sources and from data/runs/annotations/ (the judge runner's ``rewrite`` output) -- or from a
-filled annotation sheet the user gives. Without any (the hub release has none) the tables are empty
-and the notebooks show the paper's reported values beside them.
+Annotations come from `<source>/annotations/`, data/runs/annotations/ or a filled sheet; without any the tables
+are empty and the notebooks show the paper's values.
 """
 
 from __future__ import annotations
@@ -42,19 +39,11 @@ PAIR_CRITERIA: dict[tuple[str, str], str] = {
 META_JUDGES: list[str] = ["judge_claude_large", "judge_gpt_5_4", "judge_gemini_2_5_pro"]
 
 
-# ---------------------------------------------------------------------------------------------
-# loading
-# ---------------------------------------------------------------------------------------------
+# ---- loading -------------------------------------------------------------------------------------
 def load_annotations(
     data_source: str, kind: str, sheet: str | Path | None = None, runs_dir: Path = RUNS_DIR, runs: str = "shipped"
 ) -> tuple[pd.DataFrame, str]:
-    """Return (annotations, what they were read from) for kind "human" or "rewrite"; ("" when none: empty frame).
-
-    A filled sheet (human study, CSV from `annotation.export_sheet`) or, with ``runs="auto"``,
-    files under ``runs_dir/annotations`` are the user's; else ``<source>/annotations`` of a local
-    source (the sample's, or a mirror's). ``runs="shipped"`` (the default, as for `load_bench`)
-    never reads the user's runs, so a study of one's own does not change the default outputs.
-    """
+    """Return (annotations, what they were read from) of kind 'human' or 'rewrite' ('' and an empty frame without)."""
     if kind not in PATTERNS:
         raise ValueError(f"kind must be one of {sorted(PATTERNS)}, got {kind!r}")
     if sheet is not None and kind == "human":
