@@ -16,9 +16,9 @@ the second. A kernel also starts IPython, which is in neither figure.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -37,7 +37,10 @@ def setup_code(notebook: Path, source: str, out_dir: str) -> tuple[str, str]:
     lines = "".join(code[1]["source"]).splitlines()
     cut = next((i for i, line in enumerate(lines) if "bench_banner(" in line), len(lines) - 1)
     setup = "\n".join(lines[: cut + 1])
-    imports = "\n".join(line for line in lines if re.match(r"(import|from) ", line))
+    tree = ast.parse(setup)
+    imports = "\n".join(
+        ast.get_source_segment(setup, node) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
+    )
     return params + setup + "\n", imports + "\n"
 
 
