@@ -23,7 +23,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from ajb_utils import figures, simulator, tables  # noqa: E402
+from ajb_utils import figures, paths, simulator, tables  # noqa: E402
 from ajb_utils.data import load_bench  # noqa: E402
 from ajb_utils.tables import ablations  # noqa: E402
 
@@ -250,6 +250,46 @@ def test_a_kernels_setup_imports_neither_seaborn_nor_scipy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def _code_cells(notebook: Path) -> list[str]:
+    """Return a notebook's code cells' sources."""
+    import json
+
+    return ["".join(c["source"]) for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+def _draws(notebook: Path) -> bool:
+    """Return True when a cell past a notebook's setup cell draws (uses `figures.`, `plt.` or `mpl.`)."""
+    import re
+
+    return any(re.search(r"\b(figures|plt|mpl)\.", c) for c in _code_cells(notebook)[2:])
+
+
+DRAWS_NOTHING = [
+    p
+    for p in sorted(paths.NOTEBOOKS_DIR.glob("[01][0-9]_*.ipynb"))
+    if "bench_banner(" in _code_cells(p)[1] and not _draws(p)
+]  # of the notebooks with a data banner (all but the index and the scorecard)
+
+
+@pytest.mark.parametrize("notebook", DRAWS_NOTHING, ids=lambda p: p.name[:2])
+def test_a_notebook_that_draws_nothing_imports_no_matplotlib(notebook: Path, tmp_path: Path) -> None:
+    """A notebook none of whose cells draws runs its parameters and setup cells (up to the data banner) on
+    the sample without importing matplotlib: its kernel never needs it."""
+    import subprocess
+
+    params, setup = _code_cells(notebook)[:2]
+    lines = setup.splitlines()
+    setup = "\n".join(lines[: next(i for i, line in enumerate(lines) if "bench_banner(" in line) + 1])
+    code = (
+        f"{params}\ndata_source = 'sample'\nout_dir = {str(tmp_path)!r}\n{setup}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib')[:3])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", "import sys\n" + code], capture_output=True, text=True, cwd=notebook.parent, check=True
+    )
+    assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout[-300:]
 
 
 def test_judges_generators_and_runs_have_disjoint_colours() -> None:
