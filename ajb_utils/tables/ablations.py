@@ -145,7 +145,7 @@ def paired_delta_ci(
     n_bootstrap: int = N_BOOTSTRAP,
     seed: int = 0,
 ) -> pd.DataFrame:
-    """Return per cell of `by` the paired delta align(a) - align(b) (pp) with its seeded 95% CI and n_pairs."""
+    """Return per cell of `by` the paired delta align(a) - align(b) (pp, stats.PAPER_MISSING) with its seeded 95% CI and n_pairs."""
     by = list(by)
     out_cols = by + ["paired_delta"] + DELTA_CI_COLUMNS
     if not len(verdicts):
