@@ -39,7 +39,10 @@ def record_alignment(
     keys: Sequence[str] = RECORD_KEYS,
     n_metrics: int | None = None,
 ) -> pd.DataFrame:
-    """Return record-level mu (Eq. 4b) per record (keys, [dag_type], mu, n_verdicts) under the `missing` rule."""
+    """Return record-level mu (Eq. 4b) per record (keys, [dag_type], mu, n_verdicts) under the `missing` rule.
+
+    "exclude" averages the verdicts a record has; "miss" and "authors" count a missing one as 0 over
+    M metrics (docs/DECISIONS.md); two rows for one (record, metric) are an error, not averaged."""
     _check_missing(missing)
     keys = list(keys) + [c for c in RECORD_EXTRAS if c in verdicts.columns and c not in keys]
     if "metric" in verdicts.columns:

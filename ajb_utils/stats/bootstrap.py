@@ -87,7 +87,9 @@ def bootstrap_cells(
     ci: float = 0.95,
     scale: float = 1.0,
 ) -> pd.DataFrame:
-    """Return mean and percentile CI of `value` per cell (seeded per cell, resampled within `strata`), times `scale`."""
+    """Return mean and percentile CI of `value` per cell (seeded per cell, resampled within `strata`), times `scale`.
+
+    NaN values are dropped; a NaN in a `by` column is a cell of its own (never dropped silently)."""
     by = _as_list(by)
     cols = by + ([strata] if strata else []) + [value]
     df = frame[cols]
@@ -123,7 +125,8 @@ def bootstrap_diff_ci(
     missing: Missing = PAPER_MISSING,
     scale: float = 100.0,
 ) -> pd.DataFrame:
-    """Return the paired difference a - b of conditions per `by` group with its percentile CI."""
+    """Return the paired difference a - b of conditions per `by` group with its percentile CI: the mean
+    over `cells` of each cell's mean paired difference (Eq. 5b's lift on records in both conditions)."""
     by = _as_list(by)
     recs = frame if _is_record_frame(frame) else record_alignment(frame, missing=missing)
     idx = list(dict.fromkeys(by + list(cells) + list(pair_on)))
