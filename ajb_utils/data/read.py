@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,23 +146,22 @@ def _cut(path: Path, what: str) -> IncompleteDataError:
     )
 
 
-def _lines(source: Rows, data: bytes | None) -> list[tuple[str, Any]]:
-    """Return (where, value) of every non-blank line of a file (its bytes `data`), a malformed one's
-    value a ValueError; or of every Python row; IncompleteDataError when the file ends inside a line."""
+def _lines(source: Rows, data: bytes | None) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, value) of every non-blank line of a file (its bytes `data`), a malformed
+    one's value a ValueError, or of every Python row; IncompleteDataError when the file ends inside a line."""
     if not isinstance(source, Path):
-        return [(f"line {i}", row) for i, row in enumerate(source, 1)]
-    out: list[tuple[str, Any]] = []
+        yield from enumerate(source, 1)
+        return
     lines = data.split(b"\n") if data is not None else []
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            out.append((f"{source}: line {i}", _LINE.decode(line.decode("utf-8"))))
+            yield i, _LINE.decode(line.decode("utf-8"))
         except ValueError as exc:  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
             if i == len(lines):
                 raise _cut(source, f"line {i}: {exc}") from None
-            out.append((f"{source}: line {i}", exc))
-    return out
+            yield i, exc
 
 
 def decode_rows(
@@ -173,12 +173,13 @@ def decode_rows(
     bad: list[str] = []
     head: dict[str, Any] | None = None
     for source in sources:
-        for where, row in _lines(source, read.get(source) if isinstance(source, Path) else None):
+        file = f"{source}: " if isinstance(source, Path) else ""
+        for i, row in _lines(source, read.get(source) if isinstance(source, Path) else None):
             head = (row if isinstance(row, dict) else {}) if head is None else head
             if isinstance(row, ValueError):
-                bad.append(f"{where}: {row}")
+                bad.append(f"{file}line {i}: {row}")
             elif not isinstance(row, dict):
-                bad.append(f"{where}: not an object")
+                bad.append(f"{file}line {i}: not an object")
             else:
                 rows.append(row if fields is None else {f: row[f] for f in fields if f in row})
     return rows, bad, head or {}
