@@ -1,5 +1,6 @@
-"""Print the sizes issue 35 sets targets for: lines per package, notebook code lines, their ratio,
-and the functions of ajb_utils over 60 lines.
+"""Print the sizes issues 35 and 51 set targets for: lines per package, the data layer's lines
+(ajb_utils/data/, cache.py, calls.py), notebook code lines, their ratio, and the functions of
+ajb_utils over 60 lines.
 
     python benchmarks/package_size.py
 
@@ -16,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("ajb_utils", "ajb_run", "ajb_verify", "ajb_judge", "ajb_sample", "scripts")
 LONG = 60
+DATA_LAYER = ("ajb_utils/data", "ajb_utils/cache.py", "ajb_utils/calls.py")
 
 
 def py_files(folder: Path) -> list[Path]:
@@ -57,6 +59,8 @@ def main() -> None:
     for name, n in sizes.items():
         print(f"{name:<12} {n:>7,} lines")
     print(f"{'all':<12} {sum(sizes.values()):>7,} lines")
+    layer = [f for part in DATA_LAYER for f in ([ROOT / part] if part.endswith(".py") else py_files(ROOT / part))]
+    print(f"data layer ({', '.join(DATA_LAYER)}): {sum(len(f.read_text().splitlines()) for f in layer):,} lines")
     print(f"notebook code lines: {code:,}; ajb_utils : notebook code = {sizes['ajb_utils'] / code:.1f}x")
     long = long_functions(ROOT / "ajb_utils")
     print(f"functions over {LONG} lines in ajb_utils: {len(long)}")
