@@ -136,6 +136,26 @@ def test_unknown_configs_skipped_with_message(tmp_path, caplog):
     assert bench.verdicts["judge"].astype(str).unique().tolist() == ["judge_gpt_5_4"]
 
 
+def test_a_value_whose_type_changes_between_rows_is_read_as_written(tmp_path, monkeypatch):
+    """A nested value whose type changes between rows (what made `datasets`' Arrow inference fail)
+    is read from the file as written: the edited row keeps its object, the others their text, and
+    the scores are those of the unedited file."""
+    monkeypatch.setenv("AJB_CACHE_DIR", str(tmp_path / "cache"))
+    root = write_mini_repo(tmp_path / "r", "nested")
+    before = load_bench(root, runs=None, cache=False)
+    path = root / "data" / "gpt5_4.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows[0]["user_query"] = {"weird": [1, 2]}  # type changes between rows
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    after = load_bench(root, runs=None, cache=False)
+    cols = ["id", "difficulty", "p_tool", "p_param", "p_seq", "p_cov"]
+    pd.testing.assert_frame_equal(after.generations[cols], before.generations[cols])
+    queries = after.generations.set_index(["id", "difficulty"])["user_query"]
+    assert queries[("r1", "easy")] == {"weird": [1, 2]}
+    assert queries[("r1", "hard")] == "q"
+    assert any("gpt5_4" in m and "converted line by line" in m for m in after.messages), after.messages
+
+
 def test_unknown_source_is_a_clear_error():
     with pytest.raises(BenchDataError, match="local path that does not exist"):
         resolve_source("./no/such/dir")
