@@ -9,7 +9,7 @@ keeps them as Parquet in a folder named by what was read (`ajb_utils.cache`).
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import json
 import logging
 from dataclasses import dataclass
@@ -48,7 +48,6 @@ from ajb_utils.data.source import (
     probe_hub,
     read_card,
     resolve_source,
-    source_revision,
 )
 from ajb_utils.scoring import check_published_scores
 
@@ -116,6 +115,25 @@ class Resolved:
         """Return what names the source in the build's key: its runs, and the hub repo and commit."""
         runs = {"runs": {r.name: key_meta(r) for r in [*self.judge_runs, *self.generator_runs]}}
         return runs if self.src.is_local else runs | {"location": self.src.location, "commit": self.revision}
+
+    def recorded_revision(self) -> str:
+        """Return the revision a Bench records: the hub commit, or a hash of a local source's card
+        and its files' contents."""
+        if self.revision:
+            return self.revision
+        root = Path(self.src.location)
+        rels = sorted({p for ps in self.card.files.values() for p in ps})
+        digests = bench_cache.file_digests([root / rel for rel in rels])  # known once the files were read
+        content = b"".join(rel.encode() + digests[str((root / rel).resolve())].encode() for rel in rels)
+        return "local:" + hashlib.sha256(content + self.card.readme).hexdigest()[:12]
+
+    def read(
+        self, name: str, kind: str, messages: list[str], run: Run | None = None, justifications: bool = False
+    ) -> Raw:
+        """Return a released config of `kind` ("main", "generator", "judge") or a run's file, as read."""
+        if run is None:
+            return read_config(self.src, self.card, name, self.revision, messages, kind, justifications)
+        return noted(name, read_files([run.path], kind, justifications), messages)
 
 
 def resolve(source: str | Path, revision: str | None, runs: RunsArg) -> Resolved:
@@ -230,37 +248,21 @@ def load_bench(
 def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | None, justifications: bool) -> Bench:
     """Return the benchmark read from the resolved source's files (no build): records, scored
     generations, long verdicts, exclusions and judges, as `load_bench` describes."""
-    src, card, revision = res.src, res.card, res.revision
-    generator_runs, messages = res.generator_runs, list(res.messages)
-    excl: list[Excluded] = []
-    wanted = _select(judges, schema.JUDGES, card.files, "judge", judge_messages := [])
-    chosen = _select(generators, schema.GENERATORS, card.files, "generator", generator_messages := [])
-    orders = _orders(generator_runs)
-    read = functools.partial(read_config, src, card, revision=revision, messages=messages)
-    records = build_records(read(schema.MAIN_CONFIG), excl)
+    messages, excl = list(res.messages), []
+    wanted = _select(judges, schema.JUDGES, res.card.files, "judge", judge_messages := [])
+    chosen = _select(generators, schema.GENERATORS, res.card.files, "generator", generator_messages := [])
+    orders = _orders(res.generator_runs)
+    records = build_records(res.read(schema.MAIN_CONFIG, "main", messages), excl)
     messages += generator_messages
-    frames = [build_generations(read(g, kind="generator"), g, records, excl, messages) for g in chosen]
-    for run in generator_runs:  # made with `python -m ajb_judge generate`
-        raw = noted(run.name, read_files([run.path], "generator"), messages)
-        frames.append(build_generations(raw, run.name, records, excl, messages))
-        messages.append(f"loaded generator run {run.name!r}")
+    frames = []
+    for name, run in [*((g, None) for g in chosen), *((r.name, r) for r in res.generator_runs)]:
+        frames.append(build_generations(res.read(name, "generator", messages, run), name, records, excl, messages))
+        messages += [f"loaded generator run {name!r}"] if run else []  # made with `python -m ajb_judge generate`
     generations = categorize(score_generations(frames, records), orders)
     del frames
     messages += judge_messages
     index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
-    judges_tbl, tidy = _verdicts(
-        wanted,
-        res.judge_runs,
-        read,
-        index,
-        records,
-        orders,
-        excl,
-        messages,
-        justifications,
-        src.label,
-        card.synthetic,
-    )
+    judges_tbl, tidy = _verdicts(res, wanted, index, records, orders, excl, messages, justifications)
     return Bench(
         records=records,
         generations=generations,
@@ -268,41 +270,35 @@ def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | 
         exclusions=exclusion_frame(excl),
         judges=judges_tbl,
         source=res.given,
-        revision=source_revision(src, revision, card),
+        revision=res.recorded_revision(),
         label=res.label,
-        synthetic=card.synthetic,
+        synthetic=res.card.synthetic,
         messages=messages,
     )
 
 
 def _verdicts(
+    res: Resolved,
     wanted: list[str],
-    runs: list[Run],
-    read: Any,
     index: GenerationIndex,
     records: pd.DataFrame,
     orders: dict[str, list[str]],
     excl: list[Excluded],
     messages: list[str],
     justifications: bool,
-    label: str,
-    synthetic: bool,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return (the judges table, the tidy verdicts) of the released judge configs `wanted` (each
-    read by `read`) and the judge runs, read one at a time, each freed once its verdicts are kept."""
+    """Return (the judges table, the tidy verdicts) of the released judge configs `wanted` and the
+    judge runs, read one at a time, each freed once its verdicts are kept."""
     verdicts: list[pd.DataFrame] = []
     notes: list[Any] = []  # the kept rows' rationales, judge by judge
     judge_rows: list[dict[str, Any]] = []
-    for name, run in [*((j, None) for j in wanted), *((r.name, r) for r in runs)]:
-        if run is None:
-            raw = read(name, kind="judge", justifications=justifications)
-        else:
-            raw = noted(name, read_files([run.path], "judge", justifications), messages)
+    for name, run in [*((j, None) for j in wanted), *((r.name, r) for r in res.judge_runs)]:
+        raw = res.read(name, "judge", messages, run, justifications)
         frame, at = _judge_frame(raw, name, index, run is not None, excl, messages)
         if at is not None:
             verdicts.append(frame)
             notes += [kept_notes(raw, at)] if justifications else []
-            judge_rows.append(_judge_row(name, run, frame, label, synthetic))
+            judge_rows.append(_judge_row(name, run, frame, res.src.label, res.card.synthetic))
         del raw
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})

@@ -4,7 +4,6 @@ each config has, how many rows it declares, and whether the data is synthetic.""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -246,18 +245,3 @@ def missing_file(root: Path, card: Card, wanted: str | list[str] | None) -> str 
                     "into runs/ (or download the source again)"
                 )
     return None
-
-
-def source_revision(src: Source, revision: str | None, card: Card) -> str:
-    """Return the revision to record: the hub commit, or a content hash for a local source."""
-    if revision:
-        return revision
-    h = hashlib.sha256()
-    root = Path(src.location)
-    rels = sorted({p for ps in card.files.values() for p in ps})
-    digests = bench_cache.file_digests([root / rel for rel in rels])  # content, not sizes
-    for rel in rels:
-        h.update(rel.encode())
-        h.update(digests[str((root / rel).resolve())].encode())
-    h.update(card.readme)
-    return "local:" + h.hexdigest()[:12]
