@@ -51,6 +51,7 @@ VERDICT_COLUMNS: list[str] = [
 ]
 GENERATION_COLUMNS: list[str] = [*NAMES, "dag_type", "user_query", "generated_calls", *schema.SCORE_COLUMNS.values()]
 SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
+CANON: dict[str, Callable[[str], str]] = {"id": str, "generator": schema.canonical_generator, "difficulty": str}
 
 
 def ordered(known: list[str], values: pd.Series) -> list[str]:
@@ -159,9 +160,6 @@ def _codes(values: pd.Series, categories: pd.Index, canon: Callable[[str], str] 
     return np.append(found, -1)[codes]  # (a null value, code -1: the appended -1)
 
 
-CANON: dict[str, Callable[[str], str]] = {"id": str, "generator": schema.canonical_generator, "difficulty": str}
-
-
 def generation_table(
     generations: pd.DataFrame, record_ids: list[str] | None = None, generators: list[str] | None = None
 ) -> pd.DataFrame:
@@ -176,15 +174,9 @@ def generation_table(
         "generator": generators or ordered(schema.GENERATORS, generations["generator"]),
         "difficulty": schema.DIFFICULTIES,
     }
-    table = pd.DataFrame(
-        {
-            **{
-                n: pd.Categorical.from_codes(_codes(generations[n], pd.Index(c), CANON[n]), c)
-                for n, c in categories.items()
-            },
-            **{p: generations[p].to_numpy(float) for p in P_COLUMNS.values()},
-        }
-    )
+    table = pd.DataFrame({p: generations[p].to_numpy(float) for p in P_COLUMNS.values()})
+    for n, c in categories.items():
+        table[n] = pd.Categorical.from_codes(_codes(generations[n], pd.Index(c), CANON[n]), c)
     return table.dropna(subset=list(NAMES)).reset_index(drop=True)
 
 
@@ -192,8 +184,8 @@ def generation_rows(rows: pd.DataFrame, table: pd.DataFrame) -> np.ndarray:
     """Return for each judge row the position in `table` of its generation (-1 if none): a checked
     many-to-one join on (id, generator, difficulty) (a generation twice is an error)."""
     codes = pd.DataFrame({n: _codes(rows[n], table[n].cat.categories, CANON[n]) for n in NAMES})
-    generations = pd.DataFrame({**{n: table[n].cat.codes for n in NAMES}, "row": np.arange(len(table))})
-    joined = codes.merge(generations, how="left", on=list(NAMES), validate="many_to_one", sort=False)
+    known = pd.DataFrame({**{n: table[n].cat.codes for n in NAMES}, "row": np.arange(len(table))})
+    joined = codes.merge(known, how="left", on=list(NAMES), validate="many_to_one", sort=False)
     return joined["row"].fillna(-1).to_numpy(np.int64)
 
 
@@ -241,7 +233,7 @@ def judge_verdicts(raw: Raw, judge: str, table: pd.DataFrame, excl: list[Exclude
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
     at = np.flatnonzero(row >= 0)
     valid = ~np.any([null_block(rows, c)[at] for c in conds], axis=0)
-    reason = dedup(row[at], valid, DUPLICATE_JUDGE)  # a generation's position is its key
+    reason = dedup(row[at], valid, DUPLICATE_JUDGE)  # key (id, generator, difficulty): its generation's row
     dup = reason != None  # noqa: E711 (elementwise)
     if dup.any():
         excl.append(exclusions(judge, ident.iloc[at[dup]], reason[dup], judge=judge))
@@ -252,7 +244,7 @@ def judge_verdicts(raw: Raw, judge: str, table: pd.DataFrame, excl: list[Exclude
 def _long_verdicts(
     kept: pd.DataFrame, conds: list[str], judge: str, table: pd.DataFrame, row: np.ndarray, excl: list[Excluded]
 ) -> pd.DataFrame:
-    """Return the long frame of the kept judge rows (one row per row, condition and metric: the
+    """Return the long frame of the kept judge rows (one row per kept row, condition and metric: the
     conditions in turn, the metrics within each; their generations at `row` of `table`), null and
     out-of-range verdicts recorded as exclusions."""
     ident, llm = kept[list(NAMES)], []
