@@ -346,10 +346,8 @@ JUDGE_FILES = {
 
 
 def _judge_index():
-    """Return the generation index of records r0..r5 (generator gpt5_4, easy; every p 1)."""
-    from ajb_utils.data.build import GenerationIndex
-
-    gens = pd.DataFrame(
+    """Return the generations of records r0..r5 (generator gpt5_4, easy; every p 1)."""
+    return pd.DataFrame(
         {
             "id": [f"r{i}" for i in range(6)],
             "generator": "gpt5_4",
@@ -357,7 +355,6 @@ def _judge_index():
             **{p: 1.0 for p in scoring.P_COLUMNS.values()},
         }
     )
-    return GenerationIndex.of(gens)
 
 
 @pytest.mark.parametrize("justifications", [False, True], ids=["numbers", "justifications"])

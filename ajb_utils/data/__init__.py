@@ -22,13 +22,12 @@ from ajb_utils import cache as bench_cache
 from ajb_utils import schema
 from ajb_utils.data.bench import Bench, BenchDataError, HubUnavailable, IncompleteDataError
 from ajb_utils.data.build import (
-    GenerationIndex,
     build_generations,
     build_records,
     build_verdicts,
     categorize,
     compact,
-    generation_keys,
+    generation_table,
     judge_verdicts,
     kept_notes,
     notes_column,
@@ -64,7 +63,6 @@ __all__ = [
     "resolve_source",
     "check_published_scores",
     "build_verdicts",
-    "generation_keys",
     "DUPLICATE",
     "SUPERSEDED",
 ]
@@ -261,7 +259,7 @@ def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | 
     generations = categorize(score_generations(frames, records), orders)
     del frames
     messages += judge_messages
-    index = GenerationIndex.of(generations, records["id"].tolist(), orders["generator"])
+    index = generation_table(generations, records["id"].tolist(), orders["generator"])
     judges_tbl, tidy = _verdicts(res, wanted, index, records, orders, excl, messages, justifications)
     return Bench(
         records=records,
@@ -280,7 +278,7 @@ def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | 
 def _verdicts(
     res: Resolved,
     wanted: list[str],
-    index: GenerationIndex,
+    index: pd.DataFrame,
     records: pd.DataFrame,
     orders: dict[str, list[str]],
     excl: list[Excluded],
@@ -337,7 +335,7 @@ def _orders(generator_runs: list[Run]) -> dict[str, list[str]]:
 
 
 def _judge_frame(
-    raw: Raw, name: str, index: GenerationIndex, skip: bool, excl: list[Excluded], messages: list[str]
+    raw: Raw, name: str, index: pd.DataFrame, skip: bool, excl: list[Excluded], messages: list[str]
 ) -> tuple[pd.DataFrame, Any]:
     """Return one judge config's (or run's) verdicts without rationales and the rows kept; a run
     (`skip`) that is not a judge config gives an empty frame and None, saying so."""

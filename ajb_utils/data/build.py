@@ -1,11 +1,10 @@
 """The tidy frames (docs/DATA_FORMAT.md §4) from the rows of each config: records, scored
 generations, long verdicts. Calls are normalised once (`ajb_utils.calls`), rows are left out only
-by the named rules of `rules`, and every join is checked (a many-to-one `merge(validate=...)`)."""
+by the named rules of `rules`, and every join is checked (many-to-one: a key twice is an error)."""
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,7 @@ import pandas as pd
 from ajb_utils import schema
 from ajb_utils.calls import normalize_tools, try_normalize_calls
 from ajb_utils.data.bench import BenchDataError
-from ajb_utils.data.read import FIELDS, Raw, frame_rows, read_files
+from ajb_utils.data.read import NAMES, Raw, frame_rows, read_files
 from ajb_utils.data.rules import (
     BAD_RECORD,
     DUPLICATE,
@@ -50,68 +49,37 @@ VERDICT_COLUMNS: list[str] = [
     "judge",
     "match",
 ]
-GENERATION_COLUMNS: list[str] = [
-    "id",
-    "generator",
-    "difficulty",
-    "dag_type",
-    "user_query",
-    "generated_calls",
-    *schema.SCORE_COLUMNS.values(),
-]
-MAX_GENERATORS = 1024  # key arithmetic room for the five released generators plus runs
-
-
-def lookup(left: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """Return for each `left` key the position of the equal `right` key (-1 if none): a left
-    many-to-one join, checked (`right` keys must be unique)."""
-    joined = pd.merge(
-        pd.DataFrame({"k": left}),
-        pd.DataFrame({"k": right, "row": np.arange(len(right))}),
-        on="k",
-        how="left",
-        validate="many_to_one",
-        sort=False,
-    )
-    return joined["row"].fillna(-1).to_numpy(np.int64)
+GENERATION_COLUMNS: list[str] = [*NAMES, "dag_type", "user_query", "generated_calls", *schema.SCORE_COLUMNS.values()]
+SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
+CANON: dict[str, Callable[[str], str]] = {"id": str, "generator": schema.canonical_generator, "difficulty": str}
 
 
 def ordered(known: list[str], values: pd.Series) -> list[str]:
-    """Return `known` followed by any other observed values, for categorical order."""
+    """Return `known` followed by any other observed values (sorted), for categorical order."""
     extra = sorted(set(map(str, pd.Series(values).dropna().unique())) - set(known))
     return list(known) + extra
 
 
-# --------------------------------------------------------------------------------------------
-# Records
-# --------------------------------------------------------------------------------------------
-
-
 def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
-    """Return the records frame (one row per record) from the `main` config."""
+    """Return the records frame (one row per record) from the `main` config: unparseable expected
+    calls and an id's later rows are exclusions, a null topology is counted and kept."""
     rows = raw.rows
     require_columns(rows, "main", schema.REQUIRED_MAIN)
     if raw.bad:
         excl.append(malformed("main", raw.bad))
-    parsed = [try_normalize_calls(v) for v in rows["expected_tool_calls"]]
-    ok = np.array([p[0] is not None for p in parsed], dtype=bool)
-    if (~ok).any():
-        excl.append(exclusions("main", rows[~ok], BAD_RECORD))
-    rows = rows[ok].copy()
-    rows["expected_calls"] = [p[0] for p, k in zip(parsed, ok) if k]
-    rows["tools"] = (
-        [normalize_tools(v) for v in rows["available_tools"]]
-        if "available_tools" in rows
-        else [[] for _ in range(len(rows))]
-    )
+    rows = rows.assign(expected_calls=[try_normalize_calls(v)[0] for v in rows["expected_tool_calls"]])
+    bad = rows["expected_calls"].isna()
+    if bad.any():
+        excl.append(exclusions("main", rows[bad], BAD_RECORD))
+        rows = rows[~bad]
+    rows = rows.assign(tools=[normalize_tools(v) for v in rows.get("available_tools", [None] * len(rows))])
+    dup = rows["id"].astype(str).duplicated()  # `rules.dedup` with every row valid: the first row wins
+    if dup.any():
+        excl.append(exclusions("main", rows[dup], DUPLICATE))
+        rows = rows[~dup]
     for col in ("query_easy", "query_medium", "query_hard", "system_prompt"):
         if col not in rows:
             rows[col] = ""
-    reason = dedup(rows["id"].astype(str), np.ones(len(rows), dtype=bool), DUPLICATE)
-    dup = reason != None  # noqa: E711 (elementwise)
-    if dup.any():
-        excl.append(exclusions("main", rows[dup], reason[dup]))
-        rows = rows[~dup]
     rec = rows[
         ["id", "dag_type", "query_easy", "query_medium", "query_hard", "system_prompt", "tools", "expected_calls"]
     ].reset_index(drop=True)
@@ -125,76 +93,50 @@ def build_records(raw: Raw, excl: list[Excluded]) -> pd.DataFrame:
     return rec
 
 
-# --------------------------------------------------------------------------------------------
-# Generations
-# --------------------------------------------------------------------------------------------
-
-
-def _generation_reasons(
-    rows: pd.DataFrame, calls: list[Any], errors: list[str | None], records: pd.DataFrame
-) -> np.ndarray:
-    """Return each generation row's exclusion reason (None = kept): validity, then `dedup`."""
-    reason = np.full(len(rows), None, dtype=object)
-    ids = rows["id"].to_numpy(dtype=object)
-    difficulty = rows["difficulty"].to_numpy(dtype=object)
-    for bad, why in (
-        (np.array([e is not None for e in errors], dtype=bool), UNPARSEABLE),
-        (np.array([c is not None and len(c) == 0 for c in calls], dtype=bool), EMPTY_PLAN),
-        (pd.Index(records["id"].to_numpy(dtype=object)).get_indexer(ids) < 0, UNKNOWN_RECORD),
-        (pd.Index(schema.DIFFICULTIES).get_indexer(difficulty) < 0, UNKNOWN_DIFFICULTY),
-    ):
-        reason[bad & (reason == None)] = why  # noqa: E711 (elementwise): the first rule that applies
-    valid = reason == None  # noqa: E711
-    i, d = (pd.factorize(v, use_na_sentinel=False)[0].astype(np.int64) for v in (ids, difficulty))
-    again = dedup(i * (int(d.max(initial=0)) + 1) + d, valid, DUPLICATE)  # key: (id, difficulty)
-    return np.where(again != None, again, reason)  # noqa: E711
-
-
-def authors_rule_note(rows: pd.DataFrame, calls: list[Any], generator: str) -> str | None:
-    """Return a message counting text outputs that parsed only by the authors' rules (</think>, fences)."""
-    col = rows["generated_tool_calls"]
-    text = col.map(lambda x: isinstance(x, str)).to_numpy(bool)
-    if not text.any():
-        return None
-    marked = col[text].str.contains(r"</think>|```", regex=True).to_numpy(bool)
-    ok = np.array([c is not None for c in calls], dtype=bool)[text]
-    n = int((marked & ok).sum())
-    return (
-        (
-            f"{generator}: {n} generator output(s) read by the authors' rules (text after the last "
-            "</think>, Markdown fences stripped)"
-        )
-        if n
-        else None
+def _generation_reasons(rows: pd.DataFrame, records: pd.DataFrame) -> np.ndarray:
+    """Return each generation row's exclusion reason (None = kept): the first Appendix D rule that
+    applies, then `dedup` by (id, difficulty)."""
+    calls = rows["generated_calls"]
+    reason = np.select(
+        [
+            calls.isna(),
+            calls.map(len, na_action="ignore").eq(0),
+            ~rows["id"].isin(records["id"]),
+            ~rows["difficulty"].isin(schema.DIFFICULTIES),
+        ],
+        [UNPARSEABLE, EMPTY_PLAN, UNKNOWN_RECORD, UNKNOWN_DIFFICULTY],
+        None,
     )
+    key = rows.groupby(["id", "difficulty"], sort=False, dropna=False).ngroup()
+    again = dedup(key, reason == None, DUPLICATE)  # noqa: E711 (elementwise)
+    return np.where(again != None, again, reason)  # noqa: E711
 
 
 def build_generations(
     raw: Raw, generator: str, records: pd.DataFrame, excl: list[Excluded], messages: list[str]
 ) -> pd.DataFrame:
-    """Return the valid, unscored generations of one generator config (exclusions recorded)."""
+    """Return the valid, unscored generations of one generator config (exclusions recorded), saying
+    how many text outputs parsed only by the authors' rules (`calls.authors_text`)."""
     rows = raw.rows
     require_columns(rows, generator, schema.REQUIRED_GENERATOR)
     if raw.bad:
         excl.append(malformed(generator, raw.bad))
-    rows = rows.copy()
-    rows["generator"] = generator
-    rows["id"] = rows["id"].astype(str)
-    parsed = [try_normalize_calls(v) for v in rows["generated_tool_calls"]]
-    calls = [p[0] for p in parsed]
-    reason = _generation_reasons(rows, calls, [p[1] for p in parsed], records)
-    note = authors_rule_note(rows, calls, generator)
-    if note:
-        messages.append(note)
-    bad = pd.notna(pd.Series(reason, dtype=object)).to_numpy()
+    rows = rows.assign(generator=generator, id=rows["id"].astype(str))
+    rows["generated_calls"] = [try_normalize_calls(v)[0] for v in rows["generated_tool_calls"]]
+    marked = rows["generated_tool_calls"].map(lambda v: isinstance(v, str) and ("</think>" in v or "```" in v))
+    n = int((marked & rows["generated_calls"].notna()).sum())
+    if n:
+        messages.append(
+            f"{generator}: {n} generator output(s) read by the authors' rules (text after the last "
+            "</think>, Markdown fences stripped)"
+        )
+    reason = _generation_reasons(rows, records)
+    bad = reason != None  # noqa: E711 (elementwise)
     if bad.any():
         excl.append(exclusions(generator, rows[bad], reason[bad]))
-    rows["generated_calls"] = calls
-    gen = rows[~bad].copy()
+    gen = rows[~bad]
     if "dag_type" not in gen:
-        topo = records["dag_type"].astype(str).to_numpy()
-        pos = lookup(gen["id"].to_numpy(), records["id"].to_numpy())
-        gen["dag_type"] = topo[pos]
+        gen["dag_type"] = gen["id"].map(records.set_index("id")["dag_type"].astype(str))
     if "user_query" not in gen:
         gen["user_query"] = ""
     for col in schema.SCORE_COLUMNS.values():
@@ -210,111 +152,41 @@ def score_generations(frames: list[pd.DataFrame], records: pd.DataFrame) -> pd.D
     return gens
 
 
-# --------------------------------------------------------------------------------------------
-# Verdicts
-# --------------------------------------------------------------------------------------------
+def _codes(values: pd.Series, categories: pd.Index, canon: Callable[[str], str] = str) -> np.ndarray:
+    """Return each value's position in `categories` (-1 if absent), `canon` applied to the distinct
+    values as text."""
+    codes, uniques = pd.factorize(values)
+    found = categories.get_indexer([canon(str(u)) for u in uniques])
+    return np.append(found, -1)[codes]  # (a null value, code -1: the appended -1)
 
 
-def _positions(values: pd.Series, categories: list[str], canon: Any = None) -> np.ndarray:
-    """Return each value's position in `categories` (-1 if absent), hashing unique values only."""
-    codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    names = [str(u) if canon is None else canon(str(u)) for u in uniques]
-    found = pd.Index(categories).get_indexer(names)
-    return np.where(codes >= 0, found[np.maximum(codes, 0)], -1)
+def generation_table(
+    generations: pd.DataFrame, record_ids: list[str] | None = None, generators: list[str] | None = None
+) -> pd.DataFrame:
+    """Return what verdicts join to: each generation's id, generator and difficulty (`CANON`) as
+    categoricals over `record_ids` (default: theirs, sorted), `generators` (default: the paper's,
+    then others) and the difficulties, with its p_*; a generation with a name outside them has no
+    verdicts and is left out. `generations`' names may be columns or index levels."""
+    if not set(NAMES) <= set(generations.columns):
+        generations = generations.reset_index()
+    categories = {
+        "id": record_ids or sorted(generations["id"].astype(str).unique()),
+        "generator": generators or ordered(schema.GENERATORS, generations["generator"]),
+        "difficulty": schema.DIFFICULTIES,
+    }
+    table = pd.DataFrame({p: generations[p].to_numpy(float) for p in P_COLUMNS.values()})
+    for n, c in categories.items():
+        table[n] = pd.Categorical.from_codes(_codes(generations[n], pd.Index(c), CANON[n]), c)
+    return table.dropna(subset=list(NAMES)).reset_index(drop=True)
 
 
-def generation_keys(
-    ids: pd.Series,
-    generators: pd.Series,
-    difficulties: pd.Series,
-    record_ids: list[str],
-    generator_names: list[str] | None = None,
-) -> np.ndarray:
-    """Return an int64 key per (record, generator, difficulty) row; -1 where any part is unknown."""
-    i = _positions(ids, record_ids)
-    g = _positions(generators, generator_names or schema.GENERATORS, schema.canonical_generator)
-    d = _positions(difficulties, schema.DIFFICULTIES)
-    key = (i.astype(np.int64) * MAX_GENERATORS + g) * len(schema.DIFFICULTIES) + d
-    return np.where((i < 0) | (g < 0) | (d < 0), -1, key)
-
-
-@dataclass(frozen=True)
-class GenerationIndex:
-    """The valid generations' p_* scores by generation key: what verdicts join to."""
-
-    keys: np.ndarray
-    p: dict[str, np.ndarray]
-    record_ids: list[str]
-    generator_names: list[str]
-
-    @classmethod
-    def of(
-        cls, generations: pd.DataFrame, record_ids: list[str] | None = None, generator_names: list[str] | None = None
-    ) -> GenerationIndex:
-        """Return the index of a generations frame (its names as columns or index levels)."""
-        if not {"id", "generator", "difficulty"} <= set(generations.columns):
-            generations = generations.reset_index()
-        ids = record_ids or sorted(generations["id"].astype(str).unique())
-        names = generator_names or ordered(schema.GENERATORS, generations["generator"])
-        keys = generation_keys(generations["id"], generations["generator"], generations["difficulty"], ids, names)
-        return cls(keys, {m: generations[P_COLUMNS[m]].to_numpy(float) for m in schema.METRICS}, list(ids), list(names))
-
-    @functools.cached_property
-    def dtypes(self) -> dict[str, pd.CategoricalDtype]:
-        """Return the categorical dtypes of id, generator and difficulty (built once)."""
-        return {
-            "id": pd.CategoricalDtype(self.record_ids),
-            "generator": pd.CategoricalDtype(self.generator_names),
-            "difficulty": DIFFICULTY_DTYPE,
-        }
-
-    def position(self, key: np.ndarray) -> np.ndarray:
-        """Return for each generation key the row of its generation (-1 if none): a checked
-        many-to-one join (`lookup`: a valid key twice is an error)."""
-        valid = np.flatnonzero(self.keys >= 0)
-        return np.append(valid, -1)[lookup(key, self.keys[valid])]  # (-1, no match: the appended -1)
-
-    def codes(self, key: np.ndarray) -> dict[str, np.ndarray]:
-        """Return the id / generator / difficulty category codes of generation keys."""
-        n_d = len(schema.DIFFICULTIES)
-        return {
-            "id": key // (MAX_GENERATORS * n_d),
-            "generator": (key // n_d) % MAX_GENERATORS,
-            "difficulty": key % n_d,
-        }
-
-
-def _categorical(codes: np.ndarray, dtype: pd.CategoricalDtype) -> pd.Categorical:
-    """Return a categorical from valid codes (not checked again)."""
-    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
-
-
-DIFFICULTY_DTYPE = pd.CategoricalDtype(schema.DIFFICULTIES)
-CONDITION_DTYPE = pd.CategoricalDtype(schema.CONDITIONS)
-METRIC_DTYPE = pd.CategoricalDtype(schema.METRICS)
-_NAMES = ("id", "generator", "difficulty")
-
-
-class _Condition:
-    """One condition of a judge config's flat columns, as arrays: fields[(metric, name)] (floats)."""
-
-    def __init__(self, rows: pd.DataFrame, cond: str) -> None:
-        self.cond = cond
-        self.fields = {(m, f): rows[f"{cond}.{m}.{f}"].to_numpy() for m in schema.METRICS for f in FIELDS}
-        # A null block: the condition is missing, or none of its metrics has a verdict (a failed
-        # judge call). The same rule for every encoding: Arrow cannot tell absent from null.
-        self.null = np.isnan(np.column_stack([self.fields[(m, "llm_score")] for m in schema.METRICS])).all(axis=1)
-
-    def keep(self, at: np.ndarray) -> None:
-        """Keep only the rows at positions `at` (returns None)."""
-        self.fields = {k: v[at] for k, v in self.fields.items()}
-        self.null = self.null[at]
-
-
-def _constant(value: str, categories: list[str], n: int) -> pd.Categorical:
-    """Return `n` copies of `value` as a categorical over `categories`."""
-    dtype = pd.CategoricalDtype(categories)
-    return _categorical(np.full(n, categories.index(value), dtype=np.int16), dtype)
+def generation_rows(rows: pd.DataFrame, table: pd.DataFrame) -> np.ndarray:
+    """Return for each judge row the position in `table` of its generation (-1 if none): a checked
+    many-to-one join on (id, generator, difficulty) (a generation twice is an error)."""
+    codes = pd.DataFrame({n: _codes(rows[n], table[n].cat.categories, CANON[n]) for n in NAMES})
+    known = pd.DataFrame({**{n: table[n].cat.codes for n in NAMES}, "row": np.arange(len(table))})
+    joined = codes.merge(known, how="left", on=list(NAMES), validate="many_to_one", sort=False)
+    return joined["row"].fillna(-1).to_numpy(np.int64)
 
 
 def present_conditions(rows: pd.DataFrame) -> list[str]:
@@ -325,55 +197,85 @@ def present_conditions(rows: pd.DataFrame) -> list[str]:
     ]
 
 
-def build_verdicts(
-    raw: Raw | pd.DataFrame,
-    judge: str,
-    generations: GenerationIndex | pd.DataFrame,
-    excl: list[Excluded],
-    justifications: bool = False,
-) -> pd.DataFrame:
-    """Return the long verdict frame of one judge config (every condition column present).
+def null_block(rows: pd.DataFrame, cond: str) -> np.ndarray:
+    """Return where a condition is missing or none of its metrics has a verdict (a failed judge call):
+    the same rule for every encoding, since Arrow cannot tell absent from null."""
+    return rows[[f"{cond}.{m}.llm_score" for m in schema.METRICS]].isna().all(axis=1).to_numpy()
 
-    `generations`: the valid generations (a GenerationIndex, or a frame with id, generator,
-    difficulty and p_* as columns or index levels). Rows without a valid generation, duplicates
-    (`rules.dedup`: a failed row loses to its valid retry) and null verdicts are exclusions.
-    """
+
+def build_verdicts(
+    raw: Raw | pd.DataFrame, judge: str, generations: pd.DataFrame, excl: list[Excluded], justifications: bool = False
+) -> pd.DataFrame:
+    """Return the long verdict frame of one judge config (rows as read, or as a frame of Python
+    values) over `generations` (the valid ones, with p_*; `generation_table`), exclusions recorded."""
     raw = raw if isinstance(raw, Raw) else read_files([frame_rows(raw)], "judge", justifications)
-    index = generations if isinstance(generations, GenerationIndex) else GenerationIndex.of(generations)
-    frame, at = judge_verdicts(raw, judge, index, excl)
+    frame, at = judge_verdicts(raw, judge, generation_table(generations), excl)
     if justifications:  # before `judge`
         frame.insert(frame.columns.get_loc("judge"), "justification", notes_column([kept_notes(raw, at)]))
     return frame
 
 
-def judge_verdicts(
-    raw: Raw, judge: str, index: GenerationIndex, excl: list[Excluded]
-) -> tuple[pd.DataFrame, np.ndarray]:
-    """Return (the long verdict frame of one judge config without justifications, the positions
-    of the config's rows it keeps), exclusions recorded (`build_verdicts`)."""
+def judge_verdicts(raw: Raw, judge: str, table: pd.DataFrame, excl: list[Excluded]) -> tuple[pd.DataFrame, np.ndarray]:
+    """Return (the long verdict frame of one judge config without rationales, the positions of the
+    config's rows it keeps): rows without a valid generation in `table` (`generation_table`),
+    duplicates (`rules.dedup`: a row with a null block loses to its valid retry) and null or
+    out-of-range verdicts are exclusions."""
     rows = raw.rows.reset_index(drop=True)
     require_columns(rows, judge, schema.REQUIRED_JUDGE)
     if raw.bad:
         excl.append(malformed(judge, raw.bad, judge=judge))
-    ident = rows[list(_NAMES)]
-    key = generation_keys(rows["id"], rows["generator"], rows["difficulty"], index.record_ids, index.generator_names)
-    row = index.position(key)
-    has_gen = row >= 0
-    if (~has_gen).any():
-        excl.append(exclusions(judge, ident[~has_gen], NO_GENERATION, judge=judge))
-    conds = [_Condition(rows, c) for c in present_conditions(rows)]
+    ident = rows[list(NAMES)]
+    row = generation_rows(rows, table)
+    if (row < 0).any():
+        excl.append(exclusions(judge, ident[row < 0], NO_GENERATION, judge=judge))
+    conds = present_conditions(rows)
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
-    at = np.flatnonzero(has_gen)
-    valid = ~np.any([c.null[at] for c in conds], axis=0)
-    reason = dedup(key[at], valid, DUPLICATE_JUDGE)
+    at = np.flatnonzero(row >= 0)
+    valid = ~np.any([null_block(rows, c)[at] for c in conds], axis=0)
+    reason = dedup(row[at], valid, DUPLICATE_JUDGE)  # key (id, generator, difficulty): its generation's row
     dup = reason != None  # noqa: E711 (elementwise)
     if dup.any():
         excl.append(exclusions(judge, ident.iloc[at[dup]], reason[dup], judge=judge))
         at = at[~dup]
+    return _long_verdicts(rows.iloc[at], conds, judge, table, row[at], excl), at
+
+
+def _long_verdicts(
+    kept: pd.DataFrame, conds: list[str], judge: str, table: pd.DataFrame, row: np.ndarray, excl: list[Excluded]
+) -> pd.DataFrame:
+    """Return the long frame of the kept judge rows (one row per kept row, condition and metric: the
+    conditions in turn, the metrics within each; their generations at `row` of `table`), null and
+    out-of-range verdicts recorded as exclusions."""
+    ident, llm = kept[list(NAMES)], []
     for c in conds:
-        c.keep(at)
-    return _long_verdicts(conds, judge, index, key[at], row[at], ident.iloc[at], excl), at
+        null = null_block(kept, c)
+        if null.any():
+            excl.append(exclusions(judge, ident[null], NULL_BLOCK, judge=judge, condition=c))
+        for m in schema.METRICS:
+            snapped, out_of_range = snap_verdicts(kept[f"{c}.{m}.llm_score"].to_numpy())
+            for bad, why in ((out_of_range, OUT_OF_RANGE), (np.isnan(snapped) & ~null & ~out_of_range, NULL_METRIC)):
+                if bad.any():
+                    excl.append(exclusions(judge, ident[bad], why, judge=judge, condition=c, metric=m))
+            llm.append(snapped)
+    blocks = [f"{c}.{m}" for c in conds for m in schema.METRICS]
+    n, n_m = len(row), len(schema.METRICS)
+    out = pd.DataFrame(
+        {
+            **{name: table[name].array.take(np.tile(row, len(blocks))) for name in NAMES},
+            "condition": pd.Categorical.from_codes(
+                np.repeat([schema.CONDITIONS.index(c) for c in conds], n_m * n), schema.CONDITIONS
+            ),
+            "metric": pd.Categorical.from_codes(np.tile(np.repeat(np.arange(n_m), n), len(conds)), schema.METRICS),
+            "llm_score": np.concatenate(llm),
+            "p": np.tile(np.concatenate([table[P_COLUMNS[m]].to_numpy()[row] for m in schema.METRICS]), len(conds)),
+            "p_published": np.concatenate([kept[f"{b}.programmatic_score"].to_numpy() for b in blocks]),
+            "match_published": np.concatenate([kept[f"{b}.match_score"].to_numpy() for b in blocks]),
+        }
+    )
+    out["judge"] = pd.Categorical.from_codes(np.zeros(len(out), np.int8), [judge])
+    out["match"] = match(out["p"], out["llm_score"])
+    return out
 
 
 def kept_notes(raw: Raw, at: np.ndarray) -> Any:
@@ -396,73 +298,13 @@ def notes_column(parts: list[Any]) -> pd.Categorical:
     return pa.chunked_array(parts, pa.dictionary(pa.int32(), pa.string())).to_pandas().array
 
 
-def _long_verdicts(
-    conds: list[_Condition],
-    judge: str,
-    index: GenerationIndex,
-    key: np.ndarray,
-    row: np.ndarray,
-    ident: pd.DataFrame,
-    excl: list[Excluded],
-) -> pd.DataFrame:
-    """Return the long frame (one row per kept judge row, condition and metric; the conditions in
-    turn, the metrics within each), null and out-of-range verdicts recorded as exclusions."""
-    n, n_m = len(key), len(schema.METRICS)
-    llm, p_published, match_published = [], [], []
-    for c in conds:
-        if c.null.any():
-            excl.append(exclusions(judge, ident[c.null], NULL_BLOCK, judge=judge, condition=c.cond))
-        for metric in schema.METRICS:
-            snapped, out_of_range = snap_verdicts(c.fields[(metric, "llm_score")])
-            if out_of_range.any():
-                excl.append(
-                    exclusions(judge, ident[out_of_range], OUT_OF_RANGE, judge=judge, condition=c.cond, metric=metric)
-                )
-            null_metric = np.isnan(snapped) & ~c.null & ~out_of_range
-            if null_metric.any():
-                excl.append(
-                    exclusions(judge, ident[null_metric], NULL_METRIC, judge=judge, condition=c.cond, metric=metric)
-                )
-            llm.append(snapped)
-            p_published.append(c.fields[(metric, "programmatic_score")])
-            match_published.append(c.fields[(metric, "match_score")])
-    k = len(conds) * n_m
-    names = {name: _categorical(np.tile(codes, k), index.dtypes[name]) for name, codes in index.codes(key).items()}
-    cond_codes = np.array([schema.CONDITIONS.index(c.cond) for c in conds], dtype=np.int16)
-    out = pd.DataFrame(
-        {
-            **names,
-            "condition": _categorical(np.repeat(cond_codes, n_m * n), CONDITION_DTYPE),
-            "metric": _categorical(np.tile(np.repeat(np.arange(n_m, dtype=np.int16), n), len(conds)), METRIC_DTYPE),
-            "llm_score": np.concatenate(llm) if llm else np.array([], dtype=float),
-            "p": np.tile(np.concatenate([index.p[m][row] for m in schema.METRICS]), len(conds)),
-            "p_published": np.concatenate(p_published) if p_published else np.array([], dtype=float),
-            "match_published": np.concatenate(match_published) if match_published else np.array([], dtype=float),
-        }
-    )
-    out["judge"] = _constant(judge, [judge], len(out))
-    out["match"] = match(out["p"], out["llm_score"])
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# Tidy frames
-# --------------------------------------------------------------------------------------------
-
-
 def categorize(frame: pd.DataFrame, orders: dict[str, list[str]]) -> pd.DataFrame:
-    """Return `frame` with name columns as ordered categoricals (paper order first)."""
+    """Return `frame` with name columns as categoricals, their categories in order (`ordered`)."""
     for col, known in orders.items():
-        if col not in frame:
-            continue
-        if isinstance(frame[col].dtype, pd.CategoricalDtype):
-            frame[col] = frame[col].cat.set_categories(ordered(known, pd.Series(frame[col].cat.categories)))
-        else:
-            frame[col] = pd.Categorical(frame[col], categories=ordered(known, frame[col]))
+        if col in frame:
+            values = frame[col].cat.categories if isinstance(frame[col].dtype, pd.CategoricalDtype) else frame[col]
+            frame[col] = frame[col].astype(pd.CategoricalDtype(ordered(known, values)))
     return frame
-
-
-SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
 
 
 def compact(verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -480,11 +322,8 @@ def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dic
         f["judge"] = f["judge"].astype(judges)
     verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
     frames.clear()
-    if len(verdicts):
-        dag_codes = records["dag_type"].cat.codes.to_numpy()
-        verdicts["dag_type"] = pd.Categorical.from_codes(
-            dag_codes[verdicts["id"].cat.codes.to_numpy()], categories=records["dag_type"].cat.categories
-        )
+    if len(verdicts):  # the verdicts' id categories are the records' ids
+        verdicts["dag_type"] = records["dag_type"].array.take(verdicts["id"].cat.codes.to_numpy())
     verdicts = categorize(verdicts, orders)
     verdicts = compact(verdicts)
     if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
