@@ -26,7 +26,7 @@ from ajb_utils import __version__
 from ajb_utils.paths import CACHE_DIR
 
 CACHE_ENV = "AJB_CACHE_DIR"
-FORMAT = 3  # bump when the on-disk layout below changes (3: no pickle, rationales dictionary-encoded)
+FORMAT = 4  # bump when the on-disk layout below changes (4: every object column as JSON text)
 FRAMES = ("records", "generations", "verdicts", "exclusions", "judges")
 RECORD_FRAMES = ("records", "generations", "verdicts")  # the frames with a row per record (or more)
 BENCH_DIR = "bench"
@@ -148,26 +148,17 @@ def build_key(parts: dict[str, Any], files: dict[str, Path], read: bool) -> str 
 def write_frame(frame: pd.DataFrame, folder: Path, name: str) -> dict[str, Any]:
     """Write one frame to `folder` as name.parquet and return its layout: a categorical of names as its codes
     (categories and order in the layout, so unused ones and the paper's order survive), the rationales as a
-    dictionary column, an object column of str or None as text, any other (calls, tools) as each cell's JSON text."""
+    dictionary column, an object column (calls, tools, str-or-None) as each cell's JSON text (NaN: a null)."""
     if not all(isinstance(c, str) for c in frame.columns) or frame.columns.duplicated().any():
         raise ValueError(f"frame {name!r}: column names must be unique strings to be cached")
     columns: dict[str, pa.Array] = {}
-    layout: dict[str, Any] = {
-        "columns": list(frame.columns),
-        "categories": {},
-        "ordered": {},
-        "json": [],
-        "object_text": [],
-    }
+    layout: dict[str, Any] = {"columns": list(frame.columns), "categories": {}, "ordered": {}, "json": []}
     for col, s in frame.items():
         if isinstance(s.dtype, pd.CategoricalDtype) and col not in FREE_TEXT:
             columns[col] = pa.array(s.cat.codes.to_numpy())
             layout["categories"][col] = s.cat.categories.tolist()
             layout["ordered"][col] = bool(s.cat.ordered)
-        elif s.dtype == object and all(v is None or type(v) is str for v in s.to_numpy()):
-            columns[col] = pa.array(s.to_numpy(), pa.string())  # str-or-None values stay an object column
-            layout["object_text"].append(col)
-        elif s.dtype == object:  # a NaN cell as a null
+        elif s.dtype == object:
             columns[col] = pa.array([None if v != v else json.dumps(v) for v in s.tolist()], pa.string())
             layout["json"].append(col)
         else:
@@ -184,8 +175,6 @@ def _decoded(column: pa.ChunkedArray, col: str, layout: dict[str, Any]) -> Any:
     if col in layout["json"]:  # the whole column's JSON text decoded at once (a null cell: NaN)
         cells = column.fill_null("NaN").to_pylist()
         return pd.Series(json.loads(f"[{','.join(cells)}]"), dtype=object)
-    if col in layout["object_text"]:
-        return pd.Series(column.to_numpy(zero_copy_only=False), dtype=object)
     return column.to_pandas()
 
 
