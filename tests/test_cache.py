@@ -8,10 +8,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
 
 import ajb_utils.cache as bench_cache
 import ajb_utils.data as data_mod
@@ -343,6 +347,79 @@ def test_frames_of_every_column_kind_round_trip(tmp_path):
     back = bench_cache.read_frame(tmp_path, "mixed", bench_cache.write_frame(frames["mixed"], tmp_path, "mixed"))
     assert back["text"].tolist() == ["x", None, "y"]
     assert back["odd"].iloc[2] != back["odd"].iloc[2]  # NaN stays NaN, not None
+
+
+NAMES = st.text(alphabet="abz_", min_size=1, max_size=3)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
+)
+KINDS = ("category", "justification", "text", "json", "float32", "float64", "int", "bool", "str")
+
+
+@st.composite
+def random_frames(draw) -> pd.DataFrame:
+    """Return a frame of random columns of the kinds a Bench holds: categoricals (unused categories, any
+    order, ordered or not, missing cells), the rationales' categorical (of one row or more), objects of str
+    or None, objects of JSON values (call lists, tool schemas; None and NaN cells), floats with NaN, ints,
+    bools, str."""
+    n = draw(st.integers(0, 5))
+    cells = lambda values: draw(st.lists(values, min_size=n, max_size=n))  # noqa: E731
+    frame = {}
+    for i, kind in enumerate(draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=6))):
+        if kind == "justification" and n == 0:  # no rows: Parquet keeps no dictionary, so no categories
+            kind = "category"
+        name = "justification" if kind == "justification" else f"{kind}_{i}"
+        if kind in ("category", "justification"):
+            categories = draw(st.lists(NAMES, min_size=1, max_size=4, unique=True))
+            ordered = kind == "category" and draw(st.booleans())
+            frame[name] = pd.Categorical(cells(st.sampled_from(categories) | st.none()), categories, ordered)
+        elif kind == "text":
+            frame[name] = pd.Series(cells(st.text(max_size=4) | st.none()), dtype=object)
+        elif kind == "json":
+            frame[name] = pd.Series(cells(JSON_VALUES | st.just(float("nan"))), dtype=object)
+        elif kind.startswith("float"):
+            frame[name] = np.array(cells(st.floats(width=32) | st.just(float("nan"))), dtype=kind)
+        elif kind == "str":
+            frame[name] = pd.Series(cells(st.text(max_size=4) | st.none()), dtype="str")
+        else:
+            frame[name] = np.array(cells(st.integers(-(2**62), 2**62) if kind == "int" else st.booleans()))
+    return pd.DataFrame(frame, index=pd.RangeIndex(n))
+
+
+@given(random_frames())
+@settings(max_examples=150, deadline=None)
+def test_random_frames_round_trip_exactly(frame):
+    """A frame written by `write_frame` reads back equal: dtypes, categories in their order (unused ones
+    too) and the ordered flag, None and NaN cells of object columns, JSON values."""
+    with tempfile.TemporaryDirectory() as tmp:
+        back = bench_cache.read_frame(Path(tmp), "f", bench_cache.write_frame(frame, Path(tmp), "f"))
+    pd.testing.assert_frame_equal(back, frame, check_exact=True, check_categorical=True)
+    for col, dtype in frame.dtypes.items():
+        if isinstance(dtype, pd.CategoricalDtype):
+            assert back[col].cat.categories.tolist() == dtype.categories.tolist()
+            assert back[col].cat.ordered == dtype.ordered
+    for col in frame.select_dtypes(object).columns:
+        assert [type(v) for v in back[col]] == [type(v) for v in frame[col]]  # None stays None, NaN stays NaN
+
+
+def test_the_random_frames_hold_the_cases_the_round_trip_names():
+    """The generator makes an unused category of an ordered categorical, and an object column with a
+    None cell beside a NaN cell beside a call list."""
+
+    def unused_ordered(f: pd.DataFrame) -> bool:
+        """Return True when an ordered categorical has a category no cell uses."""
+        cats = [f[c] for c in f.columns if isinstance(f[c].dtype, pd.CategoricalDtype) and f[c].cat.ordered]
+        return any(len(set(s.dropna())) < len(s.cat.categories) for s in cats)
+
+    def none_nan_list(f: pd.DataFrame) -> bool:
+        """Return True when one object column holds None, NaN and a list."""
+        kinds = [{type(v).__name__ for v in f[c]} for c in f.select_dtypes(object).columns]
+        return any({"NoneType", "float", "list"} <= k for k in kinds)
+
+    assert unused_ordered(find(random_frames(), unused_ordered))
+    assert none_nan_list(find(random_frames(), none_nan_list))
 
 
 def test_a_rerun_with_identical_verdicts_keeps_the_hit(tmp_path):

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ajb_utils import calls as C
 from ajb_utils import schema, scoring, stats
@@ -288,6 +290,43 @@ def test_a_tool_in_the_released_encoding_normalises_as_its_json_text():
             "required": ["a"],
         }
     )
+
+
+def _encoded(part: dict | None, how: int) -> object:
+    """Return one part of a tool schema in one encoding: an object as itself or as its JSON text (padded or
+    not); an absent part as None, the JSON text null, or blank text."""
+    if part is None:
+        return [None, "null", "", "  "][how % 4]
+    return [part, json.dumps(part), f" {json.dumps(part)} "][how % 3]
+
+
+PROPERTY = st.none() | st.fixed_dictionaries({"type": st.sampled_from(["string", "integer"])})
+
+
+@given(
+    name=st.sampled_from(["f", "get_load"]),
+    description=st.none() | st.text(max_size=5),
+    properties=st.none() | st.dictionaries(st.sampled_from("abc"), PROPERTY, max_size=3),
+    required=st.none() | st.lists(st.none() | st.sampled_from("abc"), max_size=3),
+    how=st.lists(st.integers(0, 11), min_size=3, max_size=3),
+)
+def test_a_tool_normalises_alike_in_every_encoding_of_its_parts(name, description, properties, required, how):
+    """A tool whose function, parameters and properties are each an object, its JSON text, or (absent) null,
+    the text null or blank text normalises to one schema: its name, its description ("" when null), its
+    properties without null-valued ones and its required names without nulls."""
+    params = None if properties is None and required is None else {"type": "dict"}
+    if params is not None:
+        params |= {"properties": _encoded(properties, how[0]), "required": required}
+    fn = {"name": name, "description": description, "parameters": _encoded(params, how[1])}
+    tool = {"type": "function", "function": _encoded(fn, how[2])}
+    want = {
+        "name": name,
+        "description": description or "",
+        "properties": {k: v for k, v in (properties or {}).items() if v is not None},
+        "required": [r for r in required or [] if r is not None],
+    }
+    assert C.normalize_tool(tool) == C.normalize_tool(json.dumps(tool)) == want
+    assert C.normalize_tools([tool]) == C.normalize_tools(json.dumps([tool])) == [want]
 
 
 def _judge_line(i: int, **blocks) -> dict:
