@@ -26,12 +26,10 @@ def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -
 def ranking_stability(
     per_metric_table: pd.DataFrame,
     weightings: Mapping[str, Mapping[str, float]] = PAPER_WEIGHTINGS,
-    reference: str = "equal",
-    value: str = "align",
 ) -> pd.DataFrame:
-    """Return the judges' weighted scores per weighting with Spearman's rho and p against `reference`."""
+    """Return the judges' weighted scores per weighting with Spearman's rho and p against the 'equal' weighting."""
     if "metric" in per_metric_table.columns:
-        wide = per_metric_table.groupby(["judge", "metric"], observed=True)[value].mean().unstack("metric")
+        wide = per_metric_table.groupby(["judge", "metric"], observed=True)["align"].mean().unstack("metric")
     else:
         wide = per_metric_table.copy()
     wide.columns = wide.columns.astype(str)
@@ -42,7 +40,7 @@ def ranking_stability(
     out = pd.DataFrame(
         scores.T, index=pd.Index(list(weightings), name="weighting"), columns=[str(j) for j in wide.index]
     )
-    ref = out.loc[reference].to_numpy() if reference in out.index else None
+    ref = out.loc["equal"].to_numpy() if "equal" in out.index else None
     rp = [spearman(ref, row) if ref is not None else (np.nan, np.nan) for row in out.to_numpy()]
     out["rho"] = [r for r, _ in rp]
     out["pvalue"] = [pv for _, pv in rp]

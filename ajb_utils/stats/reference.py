@@ -74,22 +74,18 @@ def reference_verdicts(
         if kind == "static":
             continue
         if kind == "always_1":
-            l = np.ones_like(p)
+            l, m = np.ones_like(p), p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
+        elif kind == "uniform_expected":
+            l, m = np.full_like(p, np.nan), uniform_expectation(p)
         elif kind == "always_0.5":
             l = np.full_like(p, 0.5)
         elif kind == "uniform":
             l = rng.integers(0, 3, size=p.size) / 2.0
         elif kind == "oracle":
             l = ternary_oracle(p)
-        elif kind == "uniform_expected":
-            l = np.full_like(p, np.nan)
         else:
             raise ValueError(f"unknown reference judge {kind!r}; known: {sorted(REFERENCE_JUDGES)}")
-        if kind == "uniform_expected":
-            m = uniform_expectation(p)
-        elif kind == "always_1":
-            m = p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
-        else:
+        if kind in ("always_0.5", "uniform", "oracle"):
             m = match(p, l)
         for cond in conditions:
             parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))
