@@ -178,13 +178,6 @@ def tally(words: Iterable[str], what: str) -> str:
     return head + "".join(f", {w} for {int(k)}" for w, k in rest)
 
 
-def share_text(k: int, n: int, what: str, digits: int = 0) -> str:
-    """Return a count with its share: '3 of 6 judges (50%)', 'all 6 judges (100%)', 'no judges'."""
-    if int(n) == 0:
-        return count_text(k, n, what)
-    return f"{count_text(k, n, what)} ({num(100 * k / n, digits)}%)"
-
-
 def change(
     value: float | None,
     lo: float | None = None,
@@ -274,6 +267,22 @@ def band_text(
     return f"{name} ({rng(min(lo, hi), max(lo, hi))}) is {where} {what} ({rng(min(band_lo, band_hi), max(band_lo, band_hi))})"
 
 
+def _undefined_ratio(
+    numer: float, denom: float, denom_lo: float | None, denom_hi: float | None, expect: str, what: str
+) -> str | None:
+    """Return why numer / denom is undefined (missing, prints as 0, spans 0, not a `expect`), or None."""
+    if not (_finite(numer) and _finite(denom)):
+        return "undefined (a change is missing on this data)"
+    if float(num(denom, 1)) == 0.0:
+        return f"undefined: {what} rounds to 0 ({num(denom, 1, True)} pp)"
+    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
+        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
+    if (float(denom) < 0) != (expect == "fall"):
+        other = "rise" if expect == "fall" else "fall"
+        return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
+    return None
+
+
 def ratio_value(
     numer: float,
     denom: float,
@@ -282,11 +291,7 @@ def ratio_value(
     expect: Literal["fall", "rise"] = "fall",
 ) -> float | None:
     """Return numer / denom, or None where the denominator is missing, prints as 0, spans 0 or is not a `expect`."""
-    if not (_finite(numer) and _finite(denom)) or float(num(denom, 1)) == 0.0:
-        return None
-    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
-        return None
-    if (float(denom) < 0) != (expect == "fall"):
+    if _undefined_ratio(numer, denom, denom_lo, denom_hi, expect, ""):
         return None
     return float(numer) / float(denom)
 
@@ -298,20 +303,10 @@ def ratio_text(
     denom_hi: float | None = None,
     expect: Literal["fall", "rise"] = "fall",
     what: str = "the change",
-    digits: int = 2,
 ) -> str:
-    """Return the ratio of two changes, '1.32x', or why `ratio_value` finds it undefined."""
-    r = ratio_value(numer, denom, denom_lo, denom_hi, expect)
-    if r is not None:
-        return f"{num(r, digits)}x"
-    if not (_finite(numer) and _finite(denom)):
-        return "undefined (a change is missing on this data)"
-    if float(num(denom, 1)) == 0.0:
-        return f"undefined: {what} rounds to 0 ({num(denom, 1, True)} pp)"
-    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
-        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
-    other = "rise" if expect == "fall" else "fall"
-    return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
+    """Return the ratio of two changes, '1.32x', or why it is undefined."""
+    why = _undefined_ratio(numer, denom, denom_lo, denom_hi, expect, what)
+    return why or f"{num(float(numer) / float(denom), 2)}x"
 
 
 def factor_text(g: float, down: str, up: str, same: str, digits: int = 2) -> str:
