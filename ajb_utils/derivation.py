@@ -149,11 +149,6 @@ _FOLD_VALUE = re.compile(r"[\s_\-]+")
 _FOLD_QUERY = re.compile(r"[^\w@.#$%]+")
 
 
-def _close(a: float, b: float) -> bool:
-    """Return whether two numbers are equal up to float noise (relative 1e-9)."""
-    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-
-
 def _num_key(x: float) -> float:
     """Return a hashable rounded key for a number (12 significant digits)."""
     return float(f"{x:.12g}")
@@ -162,13 +157,6 @@ def _num_key(x: float) -> float:
 def _word_tokens(text: str) -> list[str]:
     """Return lower-case alphanumeric tokens of an identifier or text ("predict_energy" -> 2)."""
     return _WORDS.findall(text.lower().replace("_", " "))
-
-
-def _iso(y: int, m: int, d: int) -> str | None:
-    """Return an ISO date string or None if the triple is not a date."""
-    if not (1 <= m <= 12 and 1 <= d <= 31 and 1000 <= y <= 9999):
-        return None
-    return f"{y:04d}-{m:02d}-{d:02d}"
 
 
 def _day(s: str) -> int:
@@ -216,7 +204,8 @@ class QueryIndex:
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
         ymd = [(m["y"], _MONTHS[m["m"].lower()], _day(m["d"])) for rx in (_DATE_DMY, _DATE_MDY) for m in rx.finditer(t)]
         ymd += [(m["y"], m["m"], m["d"]) for m in _DATE_ISO.finditer(t)]
-        self.dates |= {iso for y, mo, d in ymd if (iso := _iso(int(y), int(mo), int(d)))}
+        ymd = [(int(y), int(mo), int(d)) for y, mo, d in ymd]
+        self.dates |= {f"{y:04d}-{mo:02d}-{d:02d}" for y, mo, d in ymd if 1 <= mo <= 12 and 1 <= d <= 31 and y >= 1000}
         for code, (symbols, rx) in _CURRENCY_FINDERS.items():
             if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower)):
                 self.currencies.add(code)
@@ -274,7 +263,7 @@ def _same(a: Any, b: Any) -> bool:
     """Return whether two leaf values are equal (numbers up to float noise, strings exactly)."""
     na, nb = _to_number(a), _to_number(b)
     if na is not None and nb is not None and not isinstance(a, str | bool) and not isinstance(b, bool):
-        return _close(na, nb)
+        return math.isclose(na, nb, rel_tol=1e-9, abs_tol=1e-9)  # equal up to float noise
     return a is b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
