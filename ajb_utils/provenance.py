@@ -41,16 +41,12 @@ def banner_text(label: str, synthetic: bool, source: str | None = None, revision
     return f"**Data: `{label}`**{where}{rev} — released AgentJudgeBench data."
 
 
-def banner(label: str, synthetic: bool, source: str | None = None, revision: str | None = None) -> Any:
-    """Return an IPython Markdown banner for the top of a notebook (unmistakable when synthetic)."""
+def bench_banner(bench: Any) -> Any:
+    """Return the IPython Markdown banner of a loaded Bench for the top of a notebook (`banner_text` of its data)."""
     from IPython.display import Markdown
 
-    return Markdown(banner_text(label, synthetic, source, revision))
-
-
-def bench_banner(bench: Any) -> Any:
-    """Return the banner for a loaded Bench (label, source, revision, synthetic flag read from it)."""
-    return banner(bench.label, bench.synthetic, getattr(bench, "source", None), getattr(bench, "revision", None))
+    source, revision = getattr(bench, "source", None), getattr(bench, "revision", None)
+    return Markdown(banner_text(bench.label, bench.synthetic, source, revision))
 
 
 # run_notebooks.py sets this to the parameter file's stem, so its outputs go to figures/<label>-<stem>/.
