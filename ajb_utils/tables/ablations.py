@@ -216,59 +216,28 @@ T04_COLUMNS: list[str] = [
 ]
 
 
-def _t04_judges(bench, runs: pd.DataFrame) -> list[str]:
-    """Return the released judges T04's 1.0-default column averages: those of the C2 runs, else the six."""
-    if runs.empty:
-        return _main_judges(bench)
-    return [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
-
-
-def _t04_means(hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame) -> pd.DataFrame:
-    """Return per generator (paper order) the mean over judges of the 1.0-default and 0.5-default alignments."""
-    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
-    g0 = base.groupby("generator", sort=False)
-    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
-    out["default_0_5"] = np.nan
-    if not runs.empty:
-        c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
-        out["default_0_5"] = _cells(c2, ["generator", "judge"]).groupby("generator", sort=False)["align"].mean()
-    out["delta"] = out["default_0_5"] - out["default_1_0"]
-    order = [x for x in schema.GENERATORS if x in out.index]
-    return out.loc[order].rename_axis("generator").reset_index()
-
-
-def _t04_delta_ci(
-    hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame, n_bootstrap: int, seed: int
-) -> pd.DataFrame:
-    """Return T04's paired CI of the delta per generator: each run paired with its released judge."""
-    if runs.empty:
-        return pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
-    both = pd.concat(
-        [
-            hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
-            hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
-        ]
-    )
-    to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-    return paired_delta_ci(
-        both.assign(base=both["judge"].astype(str).replace(to_base)),
-        both["condition"].astype(str),
-        "without_gt_05",
-        "without_gt",
-        ["generator"],
-        average_over="base",
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-    )
-
-
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T04: hard without-GT alignment per generator, the released 1.0-default vs the C2 runs' 0.5-default."""
     runs = study_runs(bench, "c2")
     hard = bench.verdicts[bench.verdicts["difficulty"] == "hard"]
-    judges = _t04_judges(bench, runs)
-    out = _t04_means(hard, judges, runs)
-    ci = _t04_delta_ci(hard, judges, runs, n_bootstrap, seed)
+    six = _main_judges(bench)
+    judges = six if runs.empty else [j for j in ("judge_" + runs["key"]).unique() if j in six]  # the runs' own
+    default_1 = hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)]
+    default_05 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
+    g1 = _cells(default_1, ["generator", "judge"]).groupby("generator", sort=False)
+    out = pd.DataFrame({"default_1_0": g1["align"].mean(), "n_judges": g1.size(), "n_records": g1["n"].max()})
+    out["default_0_5"] = np.nan
+    ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
+    if not runs.empty:  # the delta's CI pairs each run with its released judge ("base"), averaged over them
+        out["default_0_5"] = _cells(default_05, ["generator", "judge"]).groupby("generator", sort=False)["align"].mean()
+        both = pd.concat([default_1, default_05])
+        both["base"] = both["judge"].astype(str).replace(dict(zip(runs["judge"], "judge_" + runs["key"])))
+        variant = both["condition"].astype(str)
+        ci = paired_delta_ci(
+            both, variant, "without_gt_05", "without_gt", ["generator"], "base", n_bootstrap=n_bootstrap, seed=seed
+        )
+    out["delta"] = out["default_0_5"] - out["default_1_0"]
+    out = out.loc[[x for x in schema.GENERATORS if x in out.index]].rename_axis("generator").reset_index()
     return _with_delta_ci(out, ci, ["generator"])[T04_COLUMNS]
 
 
