@@ -13,8 +13,6 @@ import pandas as pd
 from ajb_utils import schema
 from ajb_utils.cache import build_meta
 
-T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
-
 # Table 2's judges and conditions only (their codes), Eq. 4b per record under the authors' rule
 # (a null metric is a miss: its match counts 0 of the $m metrics; a record with no verdict in its
 # condition is left out), then Eq. 5a per cell

@@ -22,8 +22,10 @@ from ajb_utils.stats.frames import (
 
 # ---- bootstrap -----------------------------------------------------------------------------------
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:
-    """Return one cell's SeedSequence from `seed` and a process-independent hash of the cell's key."""
-    return np.random.SeedSequence([*_base_entropy(seed), _key_hash(names, key)])
+    """Return one cell's SeedSequence from `seed` and a process-independent 64-bit hash of its `name=value` pairs."""
+    text = "\x1f".join(f"{n}={v}" for n, v in zip(names, key, strict=True))
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+    return np.random.SeedSequence([*_base_entropy(seed), int.from_bytes(digest, "little")])
 
 
 def _base_entropy(seed: SeedLike) -> list[int]:
@@ -40,12 +42,6 @@ def _base_entropy(seed: SeedLike) -> list[int]:
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return [seed]
-
-
-def _key_hash(names: Sequence[str], key: Sequence[object]) -> int:
-    """Return a stable 64-bit hash of a cell key (its ``name=str(value)`` pairs)."""
-    text = "\x1f".join(f"{n}={v}" for n, v in zip(names, key, strict=True))
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
 def _cell_rngs(seed: SeedLike, keys: pd.DataFrame) -> list[np.random.Generator]:
