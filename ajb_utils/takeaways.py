@@ -86,32 +86,24 @@ def compare(
     return body + zero_width_note(lo, hi, digits)
 
 
-def sign_text(
-    name: str, value: float, lo: float | None = None, hi: float | None = None, digits: int = 1, unit: str = "pp"
-) -> str:
+def sign_text(name: str, value: float, lo: float | None = None, hi: float | None = None) -> str:
     """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0 / could not be computed."""
     if not _finite(value):
         return f"{name} could not be computed on this data"
-    d = direction(value, lo, hi)
-    u = f" {unit}" if unit else ""
-    word = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}[d]
-    ci = ci_text(lo, hi, digits)
-    return f"{name} is {word}: {num(value, digits, True)}{u} {ci}" + zero_width_note(lo, hi, digits)
+    words = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}
+    word = words[direction(value, lo, hi)]
+    return f"{name} is {word}: {num(value, 1, True)} pp {ci_text(lo, hi)}" + zero_width_note(lo, hi)
 
 
-def versus(a: str, b: str, va: float, vb: float, unit: str = "%", digits: int = 1) -> str:
+def versus(a: str, b: str, va: float, vb: float) -> str:
     """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)', or 'equal at this precision'."""
-    pts = "pp" if unit == "%" else unit
     if not (_finite(va) and _finite(vb)):
         return f"{a} vs {b}: no difference could be computed"
-    pa, pb = float(num(va, digits)), float(num(vb, digits))
+    pa, pb = float(num(va)), float(num(vb))
     d = direction(pa - pb)
     if d == "equal":
-        return f"{a} ({num(va, digits)}{unit}) and {b} ({num(vb, digits)}{unit}) are equal at this precision"
-    return (
-        f"{a} ({num(va, digits)}{unit}) is {d} {b} ({num(vb, digits)}{unit}) by "
-        f"{num(abs(pa - pb), digits)} {pts} ({NO_CI})"
-    )
+        return f"{a} ({num(va)}%) and {b} ({num(vb)}%) are equal at this precision"
+    return f"{a} ({num(va)}%) is {d} {b} ({num(vb)}%) by {num(abs(pa - pb))} pp ({NO_CI})"
 
 
 def order(values: Mapping[str, float] | pd.Series, unit: str = "%", digits: int = 1, descending: bool = True) -> str:
