@@ -116,12 +116,10 @@ def bootstrap_diff_ci(
     cells: Sequence[str] = ("generator", "difficulty"),
     pair_on: Sequence[str] = ("id", "generator", "difficulty"),
     n_resamples: int = 2000,
-    ci: float = 0.95,
     seed: SeedLike = 0,
     missing: Missing = PAPER_MISSING,
-    scale: float = 100.0,
 ) -> pd.DataFrame:
-    """Return the paired difference a - b of conditions per `by` group with its percentile CI: the mean
+    """Return the paired difference a - b of conditions (pp) per `by` group with its 95% percentile CI: the mean
     over `cells` of each cell's mean paired difference (Eq. 5b's lift on records in both conditions)."""
     by = _as_list(by)
     recs = frame if _is_record_frame(frame) else record_alignment(frame, missing=missing)
@@ -146,14 +144,13 @@ def bootstrap_diff_ci(
     agg = np.zeros((n_grp, n_resamples))
     np.add.at(agg, grp, draws)
     agg /= n_c[:, None]
-    lo_q, hi_q = _alpha(ci)
-    qs = np.quantile(agg, [lo_q, hi_q], axis=1) if n_grp else np.empty((2, 0))
+    qs = np.quantile(agg, _alpha(0.95), axis=1) if n_grp else np.empty((2, 0))
     out = (
         ckeys.groupby(by, observed=True, sort=True)
         .agg(diff=("point", "mean"), n_pairs=("n", "sum"), n_cells=("n", "size"))
         .reset_index()
     )
-    out["diff"] *= scale
-    out.insert(len(by) + 1, "lo", scale * qs[0])
-    out.insert(len(by) + 2, "hi", scale * qs[1])
+    out["diff"] *= 100.0
+    out.insert(len(by) + 1, "lo", 100.0 * qs[0])
+    out.insert(len(by) + 2, "hi", 100.0 * qs[1])
     return out

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.schema import METRICS
-from ajb_utils.stats.frames import PAPER_WEIGHTINGS
+from ajb_utils.stats.frames import PAPER_WEIGHTINGS, _alpha
 
 
 # ---- rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2) ---------------------
@@ -53,9 +53,8 @@ def rank1_probability(
     cells: Sequence[str] = ("generator",),
     n_resamples: int = 2000,
     seed: int = 0,
-    ci: float = 0.95,
 ) -> pd.DataFrame:
-    """Return per judge align, its CI and P(rank 1) over paired resamples of the records all judged."""
+    """Return per judge align, its 95% CI and P(rank 1) over paired resamples of the records all judged."""
     cells = list(cells)
     judges = sorted(records["judge"].astype(str).unique())
     rng = np.random.default_rng(seed)
@@ -83,7 +82,7 @@ def rank1_probability(
         return pd.DataFrame(columns=["judge", "align", "lo", "hi", "p_rank1", "n_records"])
     draws, point = 100 * draws / n_cells, 100 * point / n_cells
     wins = np.bincount(draws.argmax(axis=1), minlength=len(judges)) / n_resamples
-    lo_q, hi_q = (1 - ci) / 2, 1 - (1 - ci) / 2
+    lo_q, hi_q = _alpha(0.95)
     out = pd.DataFrame(
         {
             "judge": judges,

@@ -63,11 +63,9 @@ def topology_long(
     condition: str = "with_gt",
     judges: Sequence[str] | None = None,
     missing: Missing = PAPER_MISSING,
-    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Return judge, dag_type, align (%, records of T28's cells pooled), n_cells, n_records."""
-    gens = paper.population("T28").generators if generators is None else generators
-    v = main_verdicts(bench, judges, conditions=[condition], generators=gens)
+    v = main_verdicts(bench, judges, conditions=[condition], generators=paper.population("T28").generators)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "dag_type"]).rename(columns={"n": "n_records"})
     out["judge"] = out["judge"].astype(str)
