@@ -11,6 +11,20 @@ import pandas as pd
 from ajb_utils.scoring import match
 from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
+__all__ = [
+    "kappa_from_confusion",
+    "cohen_kappa",
+    "exact_agreement",
+    "pairwise_agreement",
+    "agreement_matrix",
+    "confusion",
+    "offdiag_half_share",
+    "BINARY_READINGS",
+    "binary_collapse",
+    "binary_verdicts",
+    "half_rate",
+]
+
 
 # ---- agreement between judges (RQ2, Table 3, Appendix T) -----------------------------------------
 def _confusion_counts(ca: np.ndarray, cb: np.ndarray, k: int) -> np.ndarray:

@@ -21,6 +21,8 @@ from ajb_utils.stats.frames import (
     _require_unique,
 )
 
+__all__ = ["record_alignment", "align", "per_metric_align", "lift", "monotone_pairs", "degradation_slopes"]
+
 
 # ---- alignment (Eqs. 4-5) ------------------------------------------------------------------------
 def _kept(recs: pd.DataFrame, keys: list[str], missing: Missing) -> pd.Series:

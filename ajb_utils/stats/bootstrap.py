@@ -19,6 +19,8 @@ from ajb_utils.stats.frames import (
     _require_unique,
 )
 
+__all__ = ["bootstrap_cells", "bootstrap_diff_ci"]
+
 
 # ---- bootstrap -----------------------------------------------------------------------------------
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:

@@ -10,6 +10,22 @@ import pandas as pd
 
 from ajb_utils.scoring import match
 
+__all__ = [
+    "SeedLike",
+    "Missing",
+    "MISSING_RULES",
+    "PAPER_MISSING",
+    "MISSING_RULE_NAMES",
+    "rule_name",
+    "LABELS",
+    "RECORD_KEYS",
+    "RECORD_EXTRAS",
+    "CELL_KEYS",
+    "JURY_KEYS",
+    "PAIR_KEYS",
+    "PAPER_WEIGHTINGS",
+]
+
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 Missing = Literal["exclude", "miss", "authors"]
 MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")

@@ -10,6 +10,8 @@ import pandas as pd
 from ajb_utils.schema import METRICS
 from ajb_utils.stats.frames import PAPER_WEIGHTINGS, _alpha
 
+__all__ = ["spearman", "ranking_stability", "rank1_probability"]
+
 
 # ---- rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2) ---------------------
 def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> tuple[float, float]:

@@ -15,6 +15,15 @@ from ajb_utils.schema import MAIN_CONDITIONS, METRICS, P_COLUMNS
 from ajb_utils.scoring import match
 from ajb_utils.stats.frames import SeedLike, _rng
 
+__all__ = [
+    "REFERENCE_JUDGES",
+    "metric_rows",
+    "oracle_match",
+    "reference_verdicts",
+    "ternary_oracle",
+    "uniform_expectation",
+]
+
 # Judge names of the reference judges in verdict frames and tables (readable as they stand).
 REFERENCE_JUDGES: dict[str, str] = {
     "always_1": "ref: always 1.0 (= p-bar)",
