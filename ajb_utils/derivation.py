@@ -20,7 +20,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -164,51 +164,38 @@ def _day(s: str) -> int:
     return int(s) if s.isdigit() else _ORDINALS[s.lower()]
 
 
-@dataclass
 class QueryIndex:
     """A query digested once: visible numbers, FORMAT numbers, dates, currencies, text forms."""
 
-    text: str
-    lower: str = ""
-    visible_numbers: set[float] = field(default_factory=set)
-    format_numbers: set[float] = field(default_factory=set)
-    dates: set[str] = field(default_factory=set)
-    currencies: set[str] = field(default_factory=set)
-    squashed: str = ""
-    folded: str = ""
-    plain: str = ""
-
-    def __post_init__(self) -> None:
+    def __init__(self, text: str) -> None:
         """Extract every candidate value of the query with the precompiled regexes."""
-        t = self.text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2011", "-")
+        self.text = text
+        t = text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2011", "-")
         self.lower = t.lower()
         self.squashed = " " + re.sub(r"[\s_\-]+", " ", self.lower) + " "
         self.folded = _FOLD_QUERY.sub(" ", self.squashed)  # what has_text_folded searches
-        self.plain = self.text.replace("\u202f", " ")  # what has_text searches
-        for m in _NUM_TOKEN.finditer(t):
-            self.visible_numbers.add(_num_key(float(m.group())))
-        fmt = self.format_numbers
-        for m in _THOUSANDS.finditer(t):
-            fmt.add(_num_key(float(m.group().replace(",", ""))))
-        for m in _SUFFIXED.finditer(t):
-            fmt.add(_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]))
-        for m in _PERCENT.finditer(t):
-            fmt.add(_num_key(float(m.group(1)) / 100.0))
-        for m in _WORD_NUM.finditer(t):
-            fmt.add(float(_UNITS_WORDS[m.group(1).lower()]))
+        self.plain = text.replace("\u202f", " ")  # what has_text searches
+        self.visible_numbers = {_num_key(float(m.group())) for m in _NUM_TOKEN.finditer(t)}
+        fmt = {_num_key(float(m.group().replace(",", ""))) for m in _THOUSANDS.finditer(t)}
+        fmt |= {_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]) for m in _SUFFIXED.finditer(t)}
+        fmt |= {_num_key(float(m.group(1)) / 100.0) for m in _PERCENT.finditer(t)}
+        fmt |= {float(_UNITS_WORDS[m.group(1).lower()]) for m in _WORD_NUM.finditer(t)}
         for m in _PHRASE.finditer(t):
             fmt.update(_FIXED_PHRASES[m.group(1).lower()])
         for m in _NUM_UNIT.finditer(t):
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
+        self.format_numbers = fmt
         ymd = [(m["y"], _MONTHS[m["m"].lower()], _day(m["d"])) for rx in (_DATE_DMY, _DATE_MDY) for m in rx.finditer(t)]
         ymd += [(m["y"], m["m"], m["d"]) for m in _DATE_ISO.finditer(t)]
         ymd = [(int(y), int(mo), int(d)) for y, mo, d in ymd]
-        self.dates |= {f"{y:04d}-{mo:02d}-{d:02d}" for y, mo, d in ymd if 1 <= mo <= 12 and 1 <= d <= 31 and y >= 1000}
-        for code, (symbols, rx) in _CURRENCY_FINDERS.items():
-            if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower)):
-                self.currencies.add(code)
+        self.dates = {f"{y:04d}-{mo:02d}-{d:02d}" for y, mo, d in ymd if 1 <= mo <= 12 and 1 <= d <= 31 and y >= 1000}
+        self.currencies = {
+            code
+            for code, (symbols, rx) in _CURRENCY_FINDERS.items()
+            if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower))
+        }
 
     def has_number(self, x: float) -> bool:
         """Return whether the number x is a literal number token of the query."""
