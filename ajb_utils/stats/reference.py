@@ -58,9 +58,7 @@ def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
     keys = [c for c in ("id", "generator", "difficulty", "dag_type") if c in generations.columns]
     base = generations[keys].reset_index(drop=True)
     n = len(base)
-    out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True)
-    for c in keys:
-        out[c] = out[c].astype(str)
+    out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True).astype(str)
     out["metric"] = np.tile(METRICS, n)
     p = np.column_stack([generations[P_COLUMNS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
     out["p"] = p.reshape(-1)

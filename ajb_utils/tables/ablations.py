@@ -150,10 +150,8 @@ def paired_delta_ci(
     out_cols = by + ["paired_delta"] + DELTA_CI_COLUMNS
     if not len(verdicts):
         return pd.DataFrame(columns=out_cols)
-    w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
-    for c, new in kept.items():
-        w[new] = w[c].astype(str)
+    w = verdicts.assign(**{new: verdicts[c].astype(str) for c, new in kept.items()})
     w["condition"] = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
     w["_avg"] = w[average_over].astype(str) if average_over else ""
     byk = [kept.get(c, c) for c in by]
@@ -172,9 +170,7 @@ def paired_delta_ci(
     ci = ci.rename(
         columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta", "lo": "delta_lo", "hi": "delta_hi"}
     )
-    for c in by:
-        ci[c] = ci[c].astype(str)
-    return ci.reindex(columns=out_cols)
+    return ci.astype({c: str for c in by}).reindex(columns=out_cols)
 
 
 def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.DataFrame:
@@ -197,10 +193,7 @@ def _main_judges(bench) -> list[str]:
 
 def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
-    out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
-    for c in by:
-        out[c] = out[c].astype(str)
-    return out
+    return stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING).astype({c: str for c in by})
 
 
 T04_COLUMNS: list[str] = [
