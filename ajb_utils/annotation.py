@@ -69,9 +69,7 @@ def _compact_tools(tools) -> str:
 
 def sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
     """Return empty sheet rows for (id, generator, difficulty) pairs, in the pairs' order."""
-    gen = bench.generations.assign(
-        **{c: bench.generations[c].astype(str) for c in ("id", "generator", "difficulty", "dag_type")}
-    )
+    gen = bench.generations.astype({c: str for c in ("id", "generator", "difficulty", "dag_type")})
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
     keys = pairs[["id", "generator", "difficulty"]].astype(str)
     keys["generator"] = keys["generator"].map(schema.canonical_generator)  # gpt_5_4 (judge configs) -> gpt5_4

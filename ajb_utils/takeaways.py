@@ -194,12 +194,12 @@ def change(
     return f"{num(abs(float(value)), digits)}{u}{ci} {up if d == 'above' else down}"
 
 
-def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digits: int = 1) -> str:
-    """Return how printed values move from `start` to `end` (rises, falls, flat, not monotone) and their side of 0."""
+def trend(values: Iterable[float], start: str, end: str) -> str:
+    """Return how pp values printed to 0.1 move from `start` to `end` (rises, falls, flat, not monotone), side of 0."""
     raw = [float(v) for v in values]
     if len(raw) < 2 or not all(_finite(v) for v in raw):
         return f"has no trend from {start} to {end} that this data can show (a value is missing)"
-    p = [float(num(v, digits)) for v in raw]
+    p = [float(num(v)) for v in raw]
     steps = [b - a for a, b in zip(p, p[1:])]
     if all(s == 0 for s in steps):
         word = "is flat"
@@ -209,8 +209,7 @@ def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digit
         word = "falls"
     else:
         word = "is not monotone"
-    shown = ", ".join(num(v, digits, True) for v in p)
-    u = f" {unit}" if unit else ""
+    shown = ", ".join(num(v, 1, True) for v in p)
     if all(v > 0 for v in p) or all(v < 0 for v in p):
         side = "above 0 throughout" if p[0] > 0 else "below 0 throughout"
         sizes = [abs(v) for v in p]
@@ -221,7 +220,7 @@ def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digit
         side = "0 throughout"
     else:
         side = "crossing or touching 0"
-    return f"{word} from {start} to {end} ({shown}{u}; {side})"
+    return f"{word} from {start} to {end} ({shown} pp; {side})"
 
 
 Band = Literal["inside", "partly inside", "above", "below"]

@@ -177,7 +177,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
     """Return ``table`` with delta_lo, delta_hi, n_pairs of ``ci`` joined on ``on`` (NaN where none)."""
     if not len(ci):
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
-    keyed = table.assign(**{c: table[c].astype(str) for c in on})
+    keyed = table.astype({c: str for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
     for c in on:
         merged[c] = table[c].to_numpy()
