@@ -149,14 +149,6 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
 SCORECARD_INPUTS: tuple[str, ...] = ("*_compare.csv", "*checks.csv")
 
 
-def clear_scorecard_inputs(out: Path) -> list[str]:
-    """Remove the comparisons and claim checks of a folder (they were made on other data); return their names."""
-    stale = sorted({p for pattern in SCORECARD_INPUTS for p in Path(out).glob(pattern)})
-    for p in stale:
-        p.unlink(missing_ok=True)
-    return [p.name for p in stale]
-
-
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
     """Return PROVENANCE.json's path after merging this notebook's record in (locked; other data's checks cleared)."""
     path = Path(out) / "PROVENANCE.json"
@@ -169,8 +161,9 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
         if old.get("source") == record["source"] and old.get("revision") == record["revision"]:
             record["parameters"] = dict(sorted({**old.get("parameters", {}), **record["parameters"]}.items()))
             record["runs"] = sorted(set(old.get("runs", [])) | set(record["runs"]))
-        elif "source" in old:  # written from other data
-            clear_scorecard_inputs(Path(out))
+        elif "source" in old:  # written from other data: its comparisons and claim checks are removed
+            for p in {p for pattern in SCORECARD_INPUTS for p in Path(out).glob(pattern)}:
+                p.unlink(missing_ok=True)
         tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
         tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         tmp.replace(path)
