@@ -95,9 +95,7 @@ def output_folder_name(data_label: str, params: dict[str, Any] | None = None, pa
 
 def output_dir(data_label: str, out_dir: str | Path | None = None, params: dict[str, Any] | None = None) -> Path:
     """Return (and create) `out_dir` (relative to the repo), else figures/<label>[-<parameter file or hash>]/."""
-    if out_dir is None or str(out_dir) == "":
-        return paths.figures_dir(output_folder_name(data_label, params))
-    p = Path(out_dir)
+    p = Path(out_dir) if out_dir else paths.FIGURES_DIR / output_folder_name(data_label, params)
     p = p if p.is_absolute() else paths.REPO_ROOT / p
     p.mkdir(parents=True, exist_ok=True)
     return p

@@ -69,20 +69,18 @@ def compare(
     delta: float,
     lo: float | None = None,
     hi: float | None = None,
-    unit: str = "pp",
     digits: int = 1,
 ) -> str:
     """Return 'A exceeds B by 1.2 pp [0.5, 1.9]', 'A trails B ...' or 'A and B are indistinguishable: ...'."""
     d = direction(delta, lo, hi)
-    u = f" {unit}" if unit else ""
     if not _finite(delta):
         return f"{a} vs {b}: no difference could be computed"
     if d == "indistinguishable":
-        body = f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}"
+        body = f"{a} and {b} are indistinguishable: {num(delta, digits, True)} pp {ci_text(lo, hi, digits)}"
         return body + (zero_width_note(lo, hi, digits) or ", a CI that spans 0")
     if d == "equal":
-        return f"{a} and {b} score the same ({num(delta, digits, True)}{u}, {NO_CI})"
-    body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)}{u} {ci_text(lo, hi, digits)}"
+        return f"{a} and {b} score the same ({num(delta, digits, True)} pp, {NO_CI})"
+    body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)} pp {ci_text(lo, hi, digits)}"
     return body + zero_width_note(lo, hi, digits)
 
 

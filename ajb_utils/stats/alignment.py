@@ -83,9 +83,8 @@ def per_metric_align(
     by = _as_list(by)
     _check_missing(missing)
     cols = by + ["metric"]
-    m = _match_values(verdicts)
     extra = [c for c in by if c not in RECORD_KEYS]
-    work = verdicts[list(dict.fromkeys(list(RECORD_KEYS) + extra + cols))].assign(_m=m)
+    work = verdicts[list(dict.fromkeys(list(RECORD_KEYS) + extra + cols))].assign(_m=_match_values(verdicts))
     if missing != "exclude":  # only the records the rule keeps (a mean over verdicts needs no such step)
         recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
         work = work.merge(recs[list(RECORD_KEYS) + extra], on=list(RECORD_KEYS) + extra, how="inner")
