@@ -166,8 +166,5 @@ def half_rate(verdicts: pd.DataFrame, by: str | Sequence[str] = "judge") -> pd.S
     """Return the share (0-1) of non-null verdicts equal to 0.5 per judge (or per ``by``)."""
     by = _as_list(by)
     llm = verdicts["llm_score"].to_numpy(float, na_value=np.nan)
-    work = verdicts[by].copy()
-    work["_h"] = np.where(np.isnan(llm), np.nan, np.isclose(llm, 0.5).astype(float))
-    res = work.groupby(by, observed=True, sort=True)["_h"].mean()
-    res.name = "half_rate"
-    return res
+    half = verdicts[by].assign(half_rate=np.where(np.isnan(llm), np.nan, np.isclose(llm, 0.5).astype(float)))
+    return half.groupby(by, observed=True, sort=True)["half_rate"].mean()

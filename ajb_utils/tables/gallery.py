@@ -75,9 +75,7 @@ def _verdict_grid(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
     """Return the verdicts l of one generation: rows judges, columns (condition, metric)."""
     grid = v.pivot_table(index="judge", columns=["condition", "metric"], values="llm_score", aggfunc="first")
     cols = pd.MultiIndex.from_product([schema.MAIN_CONDITIONS, schema.METRICS], names=["condition", "metric"])
-    grid = grid.reindex(index=present, columns=cols)
-    grid.index.name = "judge"
-    return grid
+    return grid.reindex(index=pd.Index(present, name="judge"), columns=cols)
 
 
 def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
