@@ -121,9 +121,7 @@ def check_names(given: Iterable[str], declared: Iterable[str], notebook: str) ->
 
 def run_names() -> list[str]:
     """Return the names of the judge runs under data/runs/ (a run's name is a valid judge name)."""
-    return (
-        sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl")) if paths.RUNS_DIR.is_dir() else []
-    )
+    return sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl"))  # [] without the folder
 
 
 # The names a judge or generator parameter accepts: config names and their aliases.

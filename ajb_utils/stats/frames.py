@@ -71,9 +71,7 @@ def _rng(seed: SeedLike) -> np.random.Generator:
     """Return a Generator for an explicit seed (refuses None: CIs must be reproducible)."""
     if seed is None:
         raise ValueError("pass an explicit seed or numpy.random.Generator (None is not allowed)")
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(seed)
+    return np.random.default_rng(seed)  # a Generator is returned unaltered
 
 
 def _as_list(x: str | Sequence[str]) -> list[str]:

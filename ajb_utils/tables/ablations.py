@@ -317,8 +317,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     d = t26.dropna(subset=["delta"])
     if d.empty:
         return pd.DataFrame(columns=cols)
-    parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
-    both = pd.concat(parts)
+    both = pd.concat([d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")])
     g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame(
         {
