@@ -108,16 +108,9 @@ def order(values: Mapping[str, float] | pd.Series, unit: str = "%", digits: int 
     """Return the names ordered by value: 'A (81.2%) > B (80.0%) = C (80.0%)' (NaN left out)."""
     s = pd.Series(dict(values) if not isinstance(values, pd.Series) else values, dtype=float).dropna()
     s = s.sort_values(ascending=not descending, kind="stable")
-    sym = " > " if descending else " < "
-    parts: list[str] = []
-    prev: str | None = None
-    for name, v in s.items():
-        text = num(v, digits)
-        if parts:
-            parts.append(" = " if text == prev else sym)
-        parts.append(f"{name} ({text}{unit})")
-        prev = text
-    return "".join(parts)
+    texts = [num(v, digits) for v in s]
+    signs = [" = " if t == prev else (" > " if descending else " < ") for prev, t in zip(texts, texts[1:])]
+    return "".join(f"{sign}{name} ({t}{unit})" for sign, name, t in zip(["", *signs], s.index, texts))
 
 
 def rank_of(name: str, values: Mapping[str, float] | pd.Series, descending: bool = True) -> tuple[int, int]:
