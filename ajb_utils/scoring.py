@@ -204,11 +204,10 @@ def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
         pub = gen[SCORE_COLUMNS[metric]].astype(float)
         bad = ((gen[pcol] - pub).abs() > tol).to_numpy()
         if bad.any():
-            part = gen.loc[bad, ["id", "generator", "difficulty"]].copy()
-            part["metric"] = metric
-            part["recomputed"] = gen.loc[bad, pcol].to_numpy()
-            part["published"] = pub[bad].to_numpy()
-            parts.append(part)
+            part = gen.loc[bad, ["id", "generator", "difficulty"]]
+            parts.append(
+                part.assign(metric=metric, recomputed=gen.loc[bad, pcol].to_numpy(), published=pub[bad].to_numpy())
+            )
     if not parts:
         return pd.DataFrame(columns=cols)
     out = pd.concat(parts, ignore_index=True)
