@@ -95,14 +95,11 @@ def agreement_matrix(pairwise: pd.DataFrame, judges: Sequence[str] | None = None
     judges = [str(j) for j in judges]
     pos = {j: i for i, j in enumerate(judges)}
     mat = np.full((len(judges), len(judges)), np.nan)
-    ia = pairwise["judge_a"].astype(str).map(pos)
-    ib = pairwise["judge_b"].astype(str).map(pos)
-    ok = ia.notna() & ib.notna()
-    ia, ib = ia[ok].to_numpy(int), ib[ok].to_numpy(int)
-    agr, kap = pairwise["agreement_pct"][ok].to_numpy(float), pairwise["kappa"][ok].to_numpy(float)
-    lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
-    mat[lo, hi] = agr
-    mat[hi, lo] = kap
+    ia, ib = (pairwise[c].astype(str).map(pos) for c in ("judge_a", "judge_b"))
+    ok = ia.notna() & ib.notna()  # pairs of the listed judges only
+    lo, hi = np.minimum(ia[ok], ib[ok]).to_numpy(int), np.maximum(ia[ok], ib[ok]).to_numpy(int)
+    mat[lo, hi] = pairwise["agreement_pct"][ok].to_numpy(float)
+    mat[hi, lo] = pairwise["kappa"][ok].to_numpy(float)
     return pd.DataFrame(mat, index=pd.Index(judges, name="judge"), columns=judges)
 
 

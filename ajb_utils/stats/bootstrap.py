@@ -104,10 +104,7 @@ def bootstrap_cells(
     lo_q, hi_q = _alpha(ci)
     qs = np.quantile(draws, [lo_q, hi_q], axis=1) if n_cells else np.empty((2, 0))
     mean = np.bincount(cell, weights=vals, minlength=n_cells) / keys["n"].to_numpy(float)
-    keys.insert(len(by), "mean", scale * mean)
-    keys.insert(len(by) + 1, "lo", scale * qs[0])
-    keys.insert(len(by) + 2, "hi", scale * qs[1])
-    return keys
+    return keys.assign(mean=scale * mean, lo=scale * qs[0], hi=scale * qs[1])[[*by, "mean", "lo", "hi", "n"]]
 
 
 def bootstrap_diff_ci(
@@ -152,7 +149,5 @@ def bootstrap_diff_ci(
         .agg(diff=("point", "mean"), n_pairs=("n", "sum"), n_cells=("n", "size"))
         .reset_index()
     )
-    out["diff"] *= 100.0
-    out.insert(len(by) + 1, "lo", 100.0 * qs[0])
-    out.insert(len(by) + 2, "hi", 100.0 * qs[1])
-    return out
+    out = out.assign(diff=100.0 * out["diff"], lo=100.0 * qs[0], hi=100.0 * qs[1])
+    return out[[*by, "diff", "lo", "hi", "n_pairs", "n_cells"]]
