@@ -69,9 +69,7 @@ def _compact_tools(tools) -> str:
 
 def sheet_rows(bench, pairs: pd.DataFrame) -> pd.DataFrame:
     """Return empty sheet rows for (id, generator, difficulty) pairs, in the pairs' order."""
-    gen = bench.generations.assign(
-        **{c: bench.generations[c].astype(str) for c in ("id", "generator", "difficulty", "dag_type")}
-    )
+    gen = bench.generations.astype({c: str for c in ("id", "generator", "difficulty", "dag_type")})
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id")
     keys = pairs[["id", "generator", "difficulty"]].astype(str)
     keys["generator"] = keys["generator"].map(schema.canonical_generator)  # gpt_5_4 (judge configs) -> gpt5_4
@@ -187,29 +185,27 @@ def sheet_to_long(sheet: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _agreement(counts: pd.DataFrame, name: str) -> pd.DataFrame:
+    """Return per row of (sum, size) counts, named `name`: agree, total, agreement %."""
+    out = pd.DataFrame(
+        {
+            "agree": counts["sum"].astype(int),
+            "total": counts["size"].astype(int),
+            "agreement": 100.0 * counts["sum"] / counts["size"],
+        }
+    )
+    return out.rename_axis(name).reset_index()
+
+
 def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Return (per metric + overall, per topology): agree, disagree / total, agreement %."""
+    """Return (per metric + overall: agree, disagree, agreement %; per topology: agree, total, agreement %)."""
     ok = long["human_agrees"].astype(bool)
     by_m = ok.groupby(long["metric"].astype(str)).agg(["sum", "size"])
     by_m = by_m.reindex([m for m in schema.METRICS if m in by_m.index])
     by_m.loc["overall"] = [int(ok.sum()), int(ok.size)]
-    per_metric = pd.DataFrame(
-        {
-            "agree": by_m["sum"].astype(int),
-            "disagree": (by_m["size"] - by_m["sum"]).astype(int),
-            "agreement": 100.0 * by_m["sum"] / by_m["size"],
-        }
-    )
-    per_metric.index.name = "metric"
+    per_metric = _agreement(by_m, "metric")
+    per_metric.insert(2, "disagree", per_metric.pop("total") - per_metric["agree"])
     by_t = ok.groupby(schema.topology_labels(long["dag_type"])).agg(["sum", "size"])
     order = list(schema.TOPOLOGIES) + sorted(set(by_t.index) - set(schema.TOPOLOGIES))
     by_t = by_t.reindex([t for t in order if t in by_t.index])  # a null topology is counted last
-    per_topology = pd.DataFrame(
-        {
-            "agree": by_t["sum"].astype(int),
-            "total": by_t["size"].astype(int),
-            "agreement": 100.0 * by_t["sum"] / by_t["size"],
-        }
-    )
-    per_topology.index.name = "dag_type"
-    return per_metric.reset_index(), per_topology.reset_index()
+    return per_metric, _agreement(by_t, "dag_type")

@@ -20,7 +20,7 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -149,11 +149,6 @@ _FOLD_VALUE = re.compile(r"[\s_\-]+")
 _FOLD_QUERY = re.compile(r"[^\w@.#$%]+")
 
 
-def _close(a: float, b: float) -> bool:
-    """Return whether two numbers are equal up to float noise (relative 1e-9)."""
-    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-
-
 def _num_key(x: float) -> float:
     """Return a hashable rounded key for a number (12 significant digits)."""
     return float(f"{x:.12g}")
@@ -164,62 +159,43 @@ def _word_tokens(text: str) -> list[str]:
     return _WORDS.findall(text.lower().replace("_", " "))
 
 
-def _iso(y: int, m: int, d: int) -> str | None:
-    """Return an ISO date string or None if the triple is not a date."""
-    if not (1 <= m <= 12 and 1 <= d <= 31 and 1000 <= y <= 9999):
-        return None
-    return f"{y:04d}-{m:02d}-{d:02d}"
-
-
 def _day(s: str) -> int:
     """Return a day number from digits or an ordinal word."""
     return int(s) if s.isdigit() else _ORDINALS[s.lower()]
 
 
-@dataclass
 class QueryIndex:
     """A query digested once: visible numbers, FORMAT numbers, dates, currencies, text forms."""
 
-    text: str
-    lower: str = ""
-    visible_numbers: set[float] = field(default_factory=set)
-    format_numbers: set[float] = field(default_factory=set)
-    dates: set[str] = field(default_factory=set)
-    currencies: set[str] = field(default_factory=set)
-    squashed: str = ""
-    folded: str = ""
-    plain: str = ""
-
-    def __post_init__(self) -> None:
+    def __init__(self, text: str) -> None:
         """Extract every candidate value of the query with the precompiled regexes."""
-        t = self.text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2011", "-")
+        self.text = text
+        t = text.replace("\u202f", " ").replace("\u00a0", " ").replace("\u2011", "-")
         self.lower = t.lower()
         self.squashed = " " + re.sub(r"[\s_\-]+", " ", self.lower) + " "
         self.folded = _FOLD_QUERY.sub(" ", self.squashed)  # what has_text_folded searches
-        self.plain = self.text.replace("\u202f", " ")  # what has_text searches
-        for m in _NUM_TOKEN.finditer(t):
-            self.visible_numbers.add(_num_key(float(m.group())))
-        fmt = self.format_numbers
-        for m in _THOUSANDS.finditer(t):
-            fmt.add(_num_key(float(m.group().replace(",", ""))))
-        for m in _SUFFIXED.finditer(t):
-            fmt.add(_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]))
-        for m in _PERCENT.finditer(t):
-            fmt.add(_num_key(float(m.group(1)) / 100.0))
-        for m in _WORD_NUM.finditer(t):
-            fmt.add(float(_UNITS_WORDS[m.group(1).lower()]))
+        self.plain = text.replace("\u202f", " ")  # what has_text searches
+        self.visible_numbers = {_num_key(float(m.group())) for m in _NUM_TOKEN.finditer(t)}
+        fmt = {_num_key(float(m.group().replace(",", ""))) for m in _THOUSANDS.finditer(t)}
+        fmt |= {_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]) for m in _SUFFIXED.finditer(t)}
+        fmt |= {_num_key(float(m.group(1)) / 100.0) for m in _PERCENT.finditer(t)}
+        fmt |= {float(_UNITS_WORDS[m.group(1).lower()]) for m in _WORD_NUM.finditer(t)}
         for m in _PHRASE.finditer(t):
             fmt.update(_FIXED_PHRASES[m.group(1).lower()])
         for m in _NUM_UNIT.finditer(t):
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
             fmt.update(_num_key(base * f) for f in _UNIT_FACTORS[m.group(2).lower()])
+        self.format_numbers = fmt
         ymd = [(m["y"], _MONTHS[m["m"].lower()], _day(m["d"])) for rx in (_DATE_DMY, _DATE_MDY) for m in rx.finditer(t)]
         ymd += [(m["y"], m["m"], m["d"]) for m in _DATE_ISO.finditer(t)]
-        self.dates |= {iso for y, mo, d in ymd if (iso := _iso(int(y), int(mo), int(d)))}
-        for code, (symbols, rx) in _CURRENCY_FINDERS.items():
-            if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower)):
-                self.currencies.add(code)
+        ymd = [(int(y), int(mo), int(d)) for y, mo, d in ymd]
+        self.dates = {f"{y:04d}-{mo:02d}-{d:02d}" for y, mo, d in ymd if 1 <= mo <= 12 and 1 <= d <= 31 and y >= 1000}
+        self.currencies = {
+            code
+            for code, (symbols, rx) in _CURRENCY_FINDERS.items()
+            if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower))
+        }
 
     def has_number(self, x: float) -> bool:
         """Return whether the number x is a literal number token of the query."""
@@ -274,7 +250,7 @@ def _same(a: Any, b: Any) -> bool:
     """Return whether two leaf values are equal (numbers up to float noise, strings exactly)."""
     na, nb = _to_number(a), _to_number(b)
     if na is not None and nb is not None and not isinstance(a, str | bool) and not isinstance(b, bool):
-        return _close(na, nb)
+        return math.isclose(na, nb, rel_tol=1e-9, abs_tol=1e-9)  # equal up to float noise
     return a is b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 

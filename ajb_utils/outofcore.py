@@ -13,8 +13,6 @@ import pandas as pd
 from ajb_utils import schema
 from ajb_utils.cache import build_meta
 
-T02_KEYS: list[str] = ["generator", "judge", "difficulty", "condition"]
-
 # Table 2's judges and conditions only (their codes), Eq. 4b per record under the authors' rule
 # (a null metric is a miss: its match counts 0 of the $m metrics; a record with no verdict in its
 # condition is left out), then Eq. 5a per cell
@@ -32,30 +30,17 @@ ORDER BY generator, judge, difficulty, condition
 """
 
 
-def frame_path(folder: Path, frame: str) -> Path:
-    """Return the Parquet file of one frame (records, generations, verdicts, ...) of a build folder."""
-    path = Path(folder) / f"{frame}.parquet"
-    if build_meta(Path(folder)) is None or not path.is_file():
-        raise FileNotFoundError(f"{path} is not a frame of a complete build: make one with ajb_utils.data.build_bench")
-    return path
-
-
-def named(cells: pd.DataFrame, folder: Path, frame: str) -> pd.DataFrame:
-    """Return cells with every column the build stores as category codes given its names (as str)."""
-    categories = build_meta(Path(folder))["layouts"][frame]["categories"]
-    out = cells.copy()
-    for col in [c for c in out.columns if c in categories]:
-        out[col] = pd.Categorical.from_codes(out[col].to_numpy(), categories=categories[col]).astype(str)
-    return out
-
-
 def table2_cells(folder: Path, threads: int = 2) -> pd.DataFrame:
     """Return Table 2's cells (align %, n records; the authors' rule) by DuckDB from a build's verdicts.parquet."""
-    path = frame_path(folder, "verdicts")
-    names = build_meta(Path(folder))["layouts"]["verdicts"]["categories"]
+    path, meta = Path(folder) / "verdicts.parquet", build_meta(Path(folder))
+    if meta is None or not path.is_file():
+        raise FileNotFoundError(f"{path} is not a frame of a complete build: make one with ajb_utils.data.build_bench")
+    names = meta["layouts"]["verdicts"]["categories"]  # the columns the build stores as category codes
     judges = [i for i, name in enumerate(names["judge"]) if name in schema.JUDGES]
     conditions = [i for i, name in enumerate(names["condition"]) if name in schema.MAIN_CONDITIONS]
     given = {"path": str(path), "m": len(schema.METRICS), "judges": judges, "conditions": conditions}
     with duckdb.connect(config={"threads": threads}) as con:
         cells = con.execute(T02_SQL, given).df()
-    return named(cells, folder, "verdicts").astype({"n": "int64"})
+    for col in [c for c in cells.columns if c in names]:
+        cells[col] = pd.Categorical.from_codes(cells[col].to_numpy(), categories=names[col]).astype(str)
+    return cells.astype({"n": "int64"})

@@ -92,18 +92,13 @@ def _paper_dir(paper_dir: Path | str | None) -> Path:
     return Path(paper_dir) if paper_dir is not None else PAPER_DIR
 
 
-def _file_ids(path: Path) -> list[str]:
-    """Return the artifact IDs encoded in a file name (``T25-T27-F04_temperature.csv`` -> [T25, T27, F04])."""
-    return path.stem.split("_", 1)[0].split("-")
-
-
 def _artifact_files(paper_dir: Path | str | None = None) -> dict[str, Path]:
     """Return {artifact ID: CSV path} for every reported-value file (claims.csv excluded)."""
     out: dict[str, Path] = {}
     for p in sorted(_paper_dir(paper_dir).glob("*.csv")):
         if p.name == CLAIMS_FILE:
             continue
-        for aid in _file_ids(p):
+        for aid in p.stem.split("_", 1)[0].split("-"):  # T25-T27-F04_temperature.csv: T25, T27, F04
             if _ID_RE.match(aid):
                 out[aid] = p
     return out

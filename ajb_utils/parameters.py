@@ -121,26 +121,19 @@ def check_names(given: Iterable[str], declared: Iterable[str], notebook: str) ->
 
 def run_names() -> list[str]:
     """Return the names of the judge runs under data/runs/ (a run's name is a valid judge name)."""
-    return (
-        sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl")) if paths.RUNS_DIR.is_dir() else []
-    )
+    return sorted(p.name.removesuffix(".jsonl") for p in paths.RUNS_DIR.glob("*.jsonl"))  # [] without the folder
 
 
-def _judges() -> list[str]:
-    return [*schema.JUDGES, *schema.JUDGE_ALIASES]
-
-
-def _generators() -> list[str]:
-    return [*schema.GENERATORS, *schema.GENERATOR_ALIASES]
-
-
+# The names a judge or generator parameter accepts: config names and their aliases.
+JUDGE_NAMES: list[str] = [*schema.JUDGES, *schema.JUDGE_ALIASES]
+GENERATOR_NAMES: list[str] = [*schema.GENERATORS, *schema.GENERATOR_ALIASES]
 # parameter -> (valid values, whether it is a list); a None value always means "the default set".
 CHOICES: dict[str, tuple[Any, bool]] = {
-    "anchoring_judge": (_judges, False),
-    "reference_judge": (_judges, False),
-    "judges": (lambda: [*_judges(), *run_names()], True),
-    "sheet_generator": (_generators, False),
-    "generators": (_generators, True),
+    "anchoring_judge": (lambda: JUDGE_NAMES, False),
+    "reference_judge": (lambda: JUDGE_NAMES, False),
+    "judges": (lambda: [*JUDGE_NAMES, *run_names()], True),
+    "sheet_generator": (lambda: GENERATOR_NAMES, False),
+    "generators": (lambda: GENERATOR_NAMES, True),
     "anchoring_difficulty": (lambda: schema.DIFFICULTIES, False),
     "difficulties": (lambda: schema.DIFFICULTIES, True),
     "conditions": (lambda: schema.CONDITIONS, True),

@@ -20,13 +20,6 @@ RESOURCES_DIR: Path = Path(__file__).resolve().parent / "resources"
 INCOMPLETE_FILE = "RUN_INCOMPLETE.txt"
 
 
-def figures_dir(data_label: str) -> Path:
-    """Return (and create) the output folder for one data source label, e.g. figures/sample."""
-    out = FIGURES_DIR / data_label
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
 def relpath(path: Path | str) -> str:
     """Return `path` relative to the repository root when inside it (for machine-independent output)."""
     p = Path(path).resolve()

@@ -41,16 +41,12 @@ def banner_text(label: str, synthetic: bool, source: str | None = None, revision
     return f"**Data: `{label}`**{where}{rev} — released AgentJudgeBench data."
 
 
-def banner(label: str, synthetic: bool, source: str | None = None, revision: str | None = None) -> Any:
-    """Return an IPython Markdown banner for the top of a notebook (unmistakable when synthetic)."""
+def bench_banner(bench: Any) -> Any:
+    """Return the IPython Markdown banner of a loaded Bench for the top of a notebook (`banner_text` of its data)."""
     from IPython.display import Markdown
 
-    return Markdown(banner_text(label, synthetic, source, revision))
-
-
-def bench_banner(bench: Any) -> Any:
-    """Return the banner for a loaded Bench (label, source, revision, synthetic flag read from it)."""
-    return banner(bench.label, bench.synthetic, getattr(bench, "source", None), getattr(bench, "revision", None))
+    source, revision = getattr(bench, "source", None), getattr(bench, "revision", None)
+    return Markdown(banner_text(bench.label, bench.synthetic, source, revision))
 
 
 # run_notebooks.py sets this to the parameter file's stem, so its outputs go to figures/<label>-<stem>/.
@@ -99,9 +95,7 @@ def output_folder_name(data_label: str, params: dict[str, Any] | None = None, pa
 
 def output_dir(data_label: str, out_dir: str | Path | None = None, params: dict[str, Any] | None = None) -> Path:
     """Return (and create) `out_dir` (relative to the repo), else figures/<label>[-<parameter file or hash>]/."""
-    if out_dir is None or str(out_dir) == "":
-        return paths.figures_dir(output_folder_name(data_label, params))
-    p = Path(out_dir)
+    p = Path(out_dir) if out_dir else paths.FIGURES_DIR / output_folder_name(data_label, params)
     p = p if p.is_absolute() else paths.REPO_ROOT / p
     p.mkdir(parents=True, exist_ok=True)
     return p
@@ -153,14 +147,6 @@ def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[
 SCORECARD_INPUTS: tuple[str, ...] = ("*_compare.csv", "*checks.csv")
 
 
-def clear_scorecard_inputs(out: Path) -> list[str]:
-    """Remove the comparisons and claim checks of a folder (they were made on other data); return their names."""
-    stale = sorted({p for pattern in SCORECARD_INPUTS for p in Path(out).glob(pattern)})
-    for p in stale:
-        p.unlink(missing_ok=True)
-    return [p.name for p in stale]
-
-
 def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None) -> Path:
     """Return PROVENANCE.json's path after merging this notebook's record in (locked; other data's checks cleared)."""
     path = Path(out) / "PROVENANCE.json"
@@ -173,8 +159,9 @@ def write_provenance(bench: Any, out: Path, params: dict[str, Any] | None = None
         if old.get("source") == record["source"] and old.get("revision") == record["revision"]:
             record["parameters"] = dict(sorted({**old.get("parameters", {}), **record["parameters"]}.items()))
             record["runs"] = sorted(set(old.get("runs", [])) | set(record["runs"]))
-        elif "source" in old:  # written from other data
-            clear_scorecard_inputs(Path(out))
+        elif "source" in old:  # written from other data: its comparisons and claim checks are removed
+            for p in {p for pattern in SCORECARD_INPUTS for p in Path(out).glob(pattern)}:
+                p.unlink(missing_ok=True)
         tmp = path.with_suffix(f".json.{os.getpid()}.tmp")  # notebooks running at once: one each
         tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         tmp.replace(path)

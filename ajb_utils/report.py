@@ -38,14 +38,13 @@ def write_table(
     caption: str | None = None,
     float_format: str = "%.1f",
     index: bool | None = None,
-    csv_float_format: str = "%.10g",
 ) -> WrittenFiles:
     """Return the [CSV, .tex] paths after writing `df`: the CSV at full precision, a booktabs table in display names."""
     stem = Path(out_dir) / (f"{artifact_id}_{name}" if name else artifact_id)
     csv, tex = stem.with_name(f"{stem.name}.csv"), stem.with_name(f"{stem.name}.tex")
     csv.parent.mkdir(parents=True, exist_ok=True)
     show_index = index if index is not None else not isinstance(df.index, pd.RangeIndex)
-    df.to_csv(csv, index=show_index, float_format=csv_float_format, lineterminator="\n")
+    df.to_csv(csv, index=show_index, float_format="%.10g", lineterminator="\n")
     synthetic = is_synthetic_dir(out_dir)
     if synthetic and caption:
         caption = f"{caption} [{SYNTHETIC_NOTE}]"
@@ -153,23 +152,18 @@ def show_prompt_diff(a: str, b: str, focus: str, out_dir: Path | str, context: i
 NAME_COLUMNS_KEPT_WITH: tuple[str, ...] = ("name", "display")  # a table that lists both keeps its config names
 
 
+def _label(v: Any) -> Any:
+    """Return a row or column label as a reader sees it: a config name's display name, NaN as 'n/a'."""
+    if isinstance(v, float) and v != v:
+        return "n/a"
+    return schema.DISPLAY.get(v, v) if isinstance(v, str) else v
+
+
 def _display_labels(index: pd.Index) -> pd.Index:
-    """Return an index with config names as display names, NaN labels as 'n/a', difficulties in paper order."""
-
-    def relabel(values: pd.Index) -> pd.Index:
-        return pd.Index(
-            [
-                ("n/a" if isinstance(v, float) and v != v else schema.DISPLAY.get(v, v) if isinstance(v, str) else v)
-                for v in values
-            ],
-            name=values.name,
-        )
-
-    if isinstance(index, pd.MultiIndex):
-        return pd.MultiIndex.from_arrays(
-            [relabel(index.get_level_values(i)) for i in range(index.nlevels)], names=index.names
-        )
-    return relabel(index)
+    """Return an index (each level of a MultiIndex) with its labels as `_label` shows them."""
+    levels = [index.get_level_values(i) for i in range(index.nlevels)]
+    shown = [pd.Index([_label(v) for v in level], name=level.name) for level in levels]
+    return pd.MultiIndex.from_arrays(shown) if isinstance(index, pd.MultiIndex) else shown[0]
 
 
 def _paper_order(index: pd.Index) -> np.ndarray:

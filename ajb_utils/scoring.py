@@ -115,11 +115,9 @@ def _call_table(call_lists: list[list[dict[str, Any]]]) -> pd.DataFrame:
     )
 
 
-def _per_plan(series: pd.Series, n: int, fill: float = 0.0) -> np.ndarray:
-    """Return a per-plan array of length n from a Series indexed by plan index."""
-    out = np.full(n, fill, dtype=float)
-    out[series.index.to_numpy()] = series.to_numpy()
-    return out
+def _per_plan(series: pd.Series, n: int) -> np.ndarray:
+    """Return a per-plan array of length n from a Series indexed by plan index (0 for a plan it lacks)."""
+    return series.reindex(range(n), fill_value=0).to_numpy(float)
 
 
 def _call_scores(g: pd.DataFrame, e: pd.DataFrame) -> pd.DataFrame:
@@ -128,15 +126,11 @@ def _call_scores(g: pd.DataFrame, e: pd.DataFrame) -> pd.DataFrame:
     calls = g[["k", "pos", "name", "keys"]].merge(
         last[["k", "name", "keys"]].rename(columns={"keys": "exp_keys"}), on=["k", "name"], how="left"
     )
-    pred_keys = calls["keys"].to_numpy()
-    exp_keys = calls["exp_keys"].to_numpy()
-    defined = calls["exp_keys"].notna().to_numpy()
-    equal = np.zeros(len(calls), dtype=bool)
-    subset = np.zeros(len(calls), dtype=bool)
-    if defined.any():
-        equal[defined] = (pred_keys[defined] == exp_keys[defined]).astype(bool)
-        subset[defined] = _LE(exp_keys[defined], pred_keys[defined]).astype(bool)
-    calls["s"] = np.where(equal, 1.0, np.where(subset, 0.5, 0.0))
+    defined = calls["exp_keys"].notna().to_numpy()  # s = 0 for a tool not in E
+    pred, exp = calls["keys"].to_numpy()[defined], calls["exp_keys"].to_numpy()[defined]
+    s = np.zeros(len(calls))
+    s[defined] = np.where((pred == exp).astype(bool), 1.0, np.where(_LE(exp, pred).astype(bool), 0.5, 0.0))
+    calls["s"] = s
     return calls[["k", "pos", "name", "s"]]
 
 
@@ -178,16 +172,14 @@ def score_plans(generated: list[list[dict[str, Any]]], expected: list[list[dict[
     return out.round(DECIMALS)
 
 
-def score_frame(
-    generations: pd.DataFrame, expected_by_id: pd.Series, calls_col: str = "generated_calls"
-) -> pd.DataFrame:
+def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series) -> pd.DataFrame:
     """Return `generations` with p_tool, p_param, p_seq, p_cov and p_mean (expected calls by record id)."""
     pos = expected_by_id.index.get_indexer(generations["id"].astype(str))
     if (pos < 0).any():
         missing = generations["id"][pos < 0].astype(str).unique()[:5].tolist()
         raise KeyError(f"generations reference unknown record ids, e.g. {missing}")
     expected = expected_by_id.to_numpy()[pos].tolist()
-    scores = score_plans(generations[calls_col].tolist(), expected)
+    scores = score_plans(generations["generated_calls"].tolist(), expected)
     out = generations.reset_index(drop=True).copy()
     for col in scores.columns:
         out[col] = scores[col].to_numpy()
@@ -212,11 +204,10 @@ def check_published_scores(bench: Any, tol: float = 1e-4) -> pd.DataFrame:
         pub = gen[SCORE_COLUMNS[metric]].astype(float)
         bad = ((gen[pcol] - pub).abs() > tol).to_numpy()
         if bad.any():
-            part = gen.loc[bad, ["id", "generator", "difficulty"]].copy()
-            part["metric"] = metric
-            part["recomputed"] = gen.loc[bad, pcol].to_numpy()
-            part["published"] = pub[bad].to_numpy()
-            parts.append(part)
+            part = gen.loc[bad, ["id", "generator", "difficulty"]]
+            parts.append(
+                part.assign(metric=metric, recomputed=gen.loc[bad, pcol].to_numpy(), published=pub[bad].to_numpy())
+            )
     if not parts:
         return pd.DataFrame(columns=cols)
     out = pd.concat(parts, ignore_index=True)

@@ -69,65 +69,48 @@ def compare(
     delta: float,
     lo: float | None = None,
     hi: float | None = None,
-    unit: str = "pp",
     digits: int = 1,
 ) -> str:
     """Return 'A exceeds B by 1.2 pp [0.5, 1.9]', 'A trails B ...' or 'A and B are indistinguishable: ...'."""
     d = direction(delta, lo, hi)
-    u = f" {unit}" if unit else ""
     if not _finite(delta):
         return f"{a} vs {b}: no difference could be computed"
     if d == "indistinguishable":
-        body = f"{a} and {b} are indistinguishable: {num(delta, digits, True)}{u} {ci_text(lo, hi, digits)}"
+        body = f"{a} and {b} are indistinguishable: {num(delta, digits, True)} pp {ci_text(lo, hi, digits)}"
         return body + (zero_width_note(lo, hi, digits) or ", a CI that spans 0")
     if d == "equal":
-        return f"{a} and {b} score the same ({num(delta, digits, True)}{u}, {NO_CI})"
-    body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)}{u} {ci_text(lo, hi, digits)}"
+        return f"{a} and {b} score the same ({num(delta, digits, True)} pp, {NO_CI})"
+    body = f"{a} {DIRECTION_VERBS[d]} {b} by {num(abs(float(delta)), digits)} pp {ci_text(lo, hi, digits)}"
     return body + zero_width_note(lo, hi, digits)
 
 
-def sign_text(
-    name: str, value: float, lo: float | None = None, hi: float | None = None, digits: int = 1, unit: str = "pp"
-) -> str:
+def sign_text(name: str, value: float, lo: float | None = None, hi: float | None = None) -> str:
     """Return 'X is positive: +1.3 pp [0.4, 2.1]' / negative / indistinguishable from 0 / could not be computed."""
     if not _finite(value):
         return f"{name} could not be computed on this data"
-    d = direction(value, lo, hi)
-    u = f" {unit}" if unit else ""
-    word = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}[d]
-    ci = ci_text(lo, hi, digits)
-    return f"{name} is {word}: {num(value, digits, True)}{u} {ci}" + zero_width_note(lo, hi, digits)
+    words = {"above": "positive", "below": "negative", "indistinguishable": "indistinguishable from 0", "equal": "0"}
+    word = words[direction(value, lo, hi)]
+    return f"{name} is {word}: {num(value, 1, True)} pp {ci_text(lo, hi)}" + zero_width_note(lo, hi)
 
 
-def versus(a: str, b: str, va: float, vb: float, unit: str = "%", digits: int = 1) -> str:
+def versus(a: str, b: str, va: float, vb: float) -> str:
     """Return 'A (81.2%) is above B (80.0%) by 1.2 pp (no CI computed)', or 'equal at this precision'."""
-    pts = "pp" if unit == "%" else unit
     if not (_finite(va) and _finite(vb)):
         return f"{a} vs {b}: no difference could be computed"
-    pa, pb = float(num(va, digits)), float(num(vb, digits))
+    pa, pb = float(num(va)), float(num(vb))
     d = direction(pa - pb)
     if d == "equal":
-        return f"{a} ({num(va, digits)}{unit}) and {b} ({num(vb, digits)}{unit}) are equal at this precision"
-    return (
-        f"{a} ({num(va, digits)}{unit}) is {d} {b} ({num(vb, digits)}{unit}) by "
-        f"{num(abs(pa - pb), digits)} {pts} ({NO_CI})"
-    )
+        return f"{a} ({num(va)}%) and {b} ({num(vb)}%) are equal at this precision"
+    return f"{a} ({num(va)}%) is {d} {b} ({num(vb)}%) by {num(abs(pa - pb))} pp ({NO_CI})"
 
 
 def order(values: Mapping[str, float] | pd.Series, unit: str = "%", digits: int = 1, descending: bool = True) -> str:
     """Return the names ordered by value: 'A (81.2%) > B (80.0%) = C (80.0%)' (NaN left out)."""
     s = pd.Series(dict(values) if not isinstance(values, pd.Series) else values, dtype=float).dropna()
     s = s.sort_values(ascending=not descending, kind="stable")
-    sym = " > " if descending else " < "
-    parts: list[str] = []
-    prev: str | None = None
-    for name, v in s.items():
-        text = num(v, digits)
-        if parts:
-            parts.append(" = " if text == prev else sym)
-        parts.append(f"{name} ({text}{unit})")
-        prev = text
-    return "".join(parts)
+    texts = [num(v, digits) for v in s]
+    signs = [" = " if t == prev else (" > " if descending else " < ") for prev, t in zip(texts, texts[1:])]
+    return "".join(f"{sign}{name} ({t}{unit})" for sign, name, t in zip(["", *signs], s.index, texts))
 
 
 def rank_of(name: str, values: Mapping[str, float] | pd.Series, descending: bool = True) -> tuple[int, int]:
@@ -178,13 +161,6 @@ def tally(words: Iterable[str], what: str) -> str:
     return head + "".join(f", {w} for {int(k)}" for w, k in rest)
 
 
-def share_text(k: int, n: int, what: str, digits: int = 0) -> str:
-    """Return a count with its share: '3 of 6 judges (50%)', 'all 6 judges (100%)', 'no judges'."""
-    if int(n) == 0:
-        return count_text(k, n, what)
-    return f"{count_text(k, n, what)} ({num(100 * k / n, digits)}%)"
-
-
 def change(
     value: float | None,
     lo: float | None = None,
@@ -209,12 +185,12 @@ def change(
     return f"{num(abs(float(value)), digits)}{u}{ci} {up if d == 'above' else down}"
 
 
-def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digits: int = 1) -> str:
-    """Return how printed values move from `start` to `end` (rises, falls, flat, not monotone) and their side of 0."""
+def trend(values: Iterable[float], start: str, end: str) -> str:
+    """Return how pp values printed to 0.1 move from `start` to `end` (rises, falls, flat, not monotone), side of 0."""
     raw = [float(v) for v in values]
     if len(raw) < 2 or not all(_finite(v) for v in raw):
         return f"has no trend from {start} to {end} that this data can show (a value is missing)"
-    p = [float(num(v, digits)) for v in raw]
+    p = [float(num(v)) for v in raw]
     steps = [b - a for a, b in zip(p, p[1:])]
     if all(s == 0 for s in steps):
         word = "is flat"
@@ -224,8 +200,7 @@ def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digit
         word = "falls"
     else:
         word = "is not monotone"
-    shown = ", ".join(num(v, digits, True) for v in p)
-    u = f" {unit}" if unit else ""
+    shown = ", ".join(num(v, 1, True) for v in p)
     if all(v > 0 for v in p) or all(v < 0 for v in p):
         side = "above 0 throughout" if p[0] > 0 else "below 0 throughout"
         sizes = [abs(v) for v in p]
@@ -236,7 +211,7 @@ def trend(values: Iterable[float], start: str, end: str, unit: str = "pp", digit
         side = "0 throughout"
     else:
         side = "crossing or touching 0"
-    return f"{word} from {start} to {end} ({shown}{u}; {side})"
+    return f"{word} from {start} to {end} ({shown} pp; {side})"
 
 
 Band = Literal["inside", "partly inside", "above", "below"]
@@ -274,6 +249,22 @@ def band_text(
     return f"{name} ({rng(min(lo, hi), max(lo, hi))}) is {where} {what} ({rng(min(band_lo, band_hi), max(band_lo, band_hi))})"
 
 
+def _undefined_ratio(
+    numer: float, denom: float, denom_lo: float | None, denom_hi: float | None, expect: str, what: str
+) -> str | None:
+    """Return why numer / denom is undefined (missing, prints as 0, spans 0, not a `expect`), or None."""
+    if not (_finite(numer) and _finite(denom)):
+        return "undefined (a change is missing on this data)"
+    if float(num(denom, 1)) == 0.0:
+        return f"undefined: {what} rounds to 0 ({num(denom, 1, True)} pp)"
+    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
+        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
+    if (float(denom) < 0) != (expect == "fall"):
+        other = "rise" if expect == "fall" else "fall"
+        return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
+    return None
+
+
 def ratio_value(
     numer: float,
     denom: float,
@@ -282,11 +273,7 @@ def ratio_value(
     expect: Literal["fall", "rise"] = "fall",
 ) -> float | None:
     """Return numer / denom, or None where the denominator is missing, prints as 0, spans 0 or is not a `expect`."""
-    if not (_finite(numer) and _finite(denom)) or float(num(denom, 1)) == 0.0:
-        return None
-    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
-        return None
-    if (float(denom) < 0) != (expect == "fall"):
+    if _undefined_ratio(numer, denom, denom_lo, denom_hi, expect, ""):
         return None
     return float(numer) / float(denom)
 
@@ -298,20 +285,10 @@ def ratio_text(
     denom_hi: float | None = None,
     expect: Literal["fall", "rise"] = "fall",
     what: str = "the change",
-    digits: int = 2,
 ) -> str:
-    """Return the ratio of two changes, '1.32x', or why `ratio_value` finds it undefined."""
-    r = ratio_value(numer, denom, denom_lo, denom_hi, expect)
-    if r is not None:
-        return f"{num(r, digits)}x"
-    if not (_finite(numer) and _finite(denom)):
-        return "undefined (a change is missing on this data)"
-    if float(num(denom, 1)) == 0.0:
-        return f"undefined: {what} rounds to 0 ({num(denom, 1, True)} pp)"
-    if _finite(denom_lo) and _finite(denom_hi) and float(denom_lo) <= 0.0 <= float(denom_hi):
-        return f"undefined: {what} is indistinguishable from 0 (its CI {ci_text(denom_lo, denom_hi)} spans 0)"
-    other = "rise" if expect == "fall" else "fall"
-    return f"undefined: {what} is a {other} ({num(denom, 1, True)} pp), not a {expect}"
+    """Return the ratio of two changes, '1.32x', or why it is undefined."""
+    why = _undefined_ratio(numer, denom, denom_lo, denom_hi, expect, what)
+    return why or f"{num(float(numer) / float(denom), 2)}x"
 
 
 def factor_text(g: float, down: str, up: str, same: str, digits: int = 2) -> str:

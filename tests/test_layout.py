@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import ajb_verify as verify
-from ajb_utils import figures, tables
+from ajb_utils import figures, stats, tables
 from ajb_utils.paths import REPO_ROOT
 
 PKG = REPO_ROOT / "ajb_utils"
@@ -35,7 +35,7 @@ def _public_defs(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("pkg", [tables, figures, verify], ids=["tables", "figures", "verify"])
+@pytest.mark.parametrize("pkg", [tables, figures, stats, verify], ids=["tables", "figures", "stats", "verify"])
 def test_section_exports_do_not_collide(pkg) -> None:
     """No name is exported by two section modules (a star import would silently shadow one)."""
     count = collections.Counter(n for m in pkg.SECTIONS for n in m.__all__)
@@ -43,7 +43,7 @@ def test_section_exports_do_not_collide(pkg) -> None:
     assert all(getattr(pkg, n) is getattr(m, n) for m in pkg.SECTIONS for n in m.__all__)
 
 
-@pytest.mark.parametrize("pkg", [tables, figures, verify], ids=["tables", "figures", "verify"])
+@pytest.mark.parametrize("pkg", [tables, figures, stats, verify], ids=["tables", "figures", "stats", "verify"])
 def test_section_definitions_do_not_collide(pkg) -> None:
     """Each module exports only what it defines, and no public name is defined in two section modules."""
     count: collections.Counter = collections.Counter()

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ajb_utils import outofcore, schema, stats
+from ajb_utils import outofcore, schema, stats, tables
 from ajb_utils.cache import write_build
 from ajb_utils.scoring import match
 
@@ -44,8 +44,8 @@ def planted_verdicts(seed: int, n_ids: int, absent: float, null: float, silent: 
 def in_memory_table2(v: pd.DataFrame) -> pd.DataFrame:
     """Return Table 2's cells of a verdicts frame by stats (what tables.table_T02 does with a bench)."""
     main = v[v["judge"].isin(schema.JUDGES) & v["condition"].isin(schema.MAIN_CONDITIONS)]
-    cells = stats.align(main, by=outofcore.T02_KEYS, missing=stats.PAPER_MISSING)
-    return cells.astype({c: str for c in outofcore.T02_KEYS}).reset_index(drop=True)
+    cells = stats.align(main, by=tables.T02_KEYS, missing=stats.PAPER_MISSING)
+    return cells.astype({c: str for c in tables.T02_KEYS}).reset_index(drop=True)
 
 
 @given(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -121,7 +122,7 @@ def test_banner_text() -> None:
     assert "SYNTHETIC" not in real and "13ac79a" in real
     shown = provenance.banner_text("sample", True, source=str(paths.SAMPLE_DIR))
     assert str(paths.REPO_ROOT) not in shown and "data/sample" in shown
-    assert provenance.banner("sample", True).data == synthetic
+    assert provenance.bench_banner(SimpleNamespace(label="sample", synthetic=True)).data == synthetic
 
 
 def test_data_label() -> None:

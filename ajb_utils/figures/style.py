@@ -176,20 +176,12 @@ def paper_figure(width: float, height: float, nrows: int = 1, ncols: int = 1, **
     return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **subplot_kw)
 
 
-def _canonical_judge(name: str) -> str:
-    """Return the judge config name for a config name, alias or paper display name."""
-    name = schema.JUDGE_ALIASES.get(name, name)
-    if name in JUDGE_COLORS:
-        return name
-    if f"judge_{name}" in JUDGE_COLORS:
-        return f"judge_{name}"
-    by_display = {schema.display(j): j for j in schema.JUDGES}
-    return by_display.get(name, name)
-
-
 def judge_color(name: str) -> str:
-    """Return the hex colour of a judge (config, alias or display name); grey for runs and new judges."""
-    return JUDGE_COLORS.get(_canonical_judge(name), NEUTRAL_GREY)
+    """Return the hex colour of a judge (config, alias, 'judge_'-less or display name); grey for runs and new judges."""
+    name = schema.JUDGE_ALIASES.get(name, name)
+    by_display = {schema.display(j): j for j in schema.JUDGES}
+    key = next((k for k in (name, f"judge_{name}", by_display.get(name)) if k in JUDGE_COLORS), None)
+    return JUDGE_COLORS.get(key, NEUTRAL_GREY)
 
 
 def run_color(k: int) -> str:

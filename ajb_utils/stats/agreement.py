@@ -11,6 +11,20 @@ import pandas as pd
 from ajb_utils.scoring import match
 from ajb_utils.stats.frames import LABELS, PAIR_KEYS, _as_list, _label_codes, _require_unique
 
+__all__ = [
+    "kappa_from_confusion",
+    "cohen_kappa",
+    "exact_agreement",
+    "pairwise_agreement",
+    "agreement_matrix",
+    "confusion",
+    "offdiag_half_share",
+    "BINARY_READINGS",
+    "binary_collapse",
+    "binary_verdicts",
+    "half_rate",
+]
+
 
 # ---- agreement between judges (RQ2, Table 3, Appendix T) -----------------------------------------
 def _confusion_counts(ca: np.ndarray, cb: np.ndarray, k: int) -> np.ndarray:
@@ -32,13 +46,9 @@ def kappa_from_confusion(conf: np.ndarray | pd.DataFrame) -> float:
     return float((po - pe) / (1.0 - pe))
 
 
-def cohen_kappa(
-    a: Sequence[float] | np.ndarray,
-    b: Sequence[float] | np.ndarray,
-    labels: Sequence[float] = LABELS,
-) -> float:
-    """Return unweighted Cohen's kappa of two verdict vectors (n,) over ``labels``."""
-    return kappa_from_confusion(_confusion_counts(_label_codes(a, labels), _label_codes(b, labels), len(labels)))
+def cohen_kappa(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
+    """Return unweighted Cohen's kappa of two verdict vectors (n,) over LABELS."""
+    return kappa_from_confusion(_confusion_counts(_label_codes(a, LABELS), _label_codes(b, LABELS), len(LABELS)))
 
 
 def exact_agreement(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
@@ -50,41 +60,26 @@ def exact_agreement(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.nda
     return float(np.isclose(a[ok], b[ok]).mean())
 
 
-def _verdict_codes(
-    verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None, keys: Sequence[str], labels: Sequence[float]
-) -> tuple[list[str], np.ndarray]:
-    """Return (judge names, label codes (n_keys, n_judges) of one condition, -1 for no verdict among labels)."""
+def pairwise_agreement(verdicts: pd.DataFrame, condition: str, judges: Sequence[str] | None = None) -> pd.DataFrame:
+    """Return per judge pair (in `judges` order) agreement_pct, kappa and n over the keys (PAIR_KEYS) both judged."""
     sub = verdicts[verdicts["condition"] == condition]
     if judges is not None:
         sub = sub[sub["judge"].isin(list(judges))]
-    _require_unique(sub, list(keys) + ["judge"], "verdict")
-    wide = sub.groupby(list(keys) + ["judge"], observed=True)["llm_score"].first().unstack("judge")
+    _require_unique(sub, [*PAIR_KEYS, "judge"], "verdict")
+    wide = sub.groupby([*PAIR_KEYS, "judge"], observed=True)["llm_score"].first().unstack("judge")
     wide.columns = wide.columns.astype(str)
     if judges is not None:
         wide = wide.reindex(columns=[str(j) for j in judges])
     names = list(wide.columns)
-    cols = [_label_codes(wide[j].to_numpy(float, na_value=np.nan), labels) for j in names]
-    return names, np.column_stack(cols) if names else np.empty((0, 0), np.int64)
-
-
-def pairwise_agreement(
-    verdicts: pd.DataFrame,
-    condition: str,
-    judges: Sequence[str] | None = None,
-    labels: Sequence[float] = LABELS,
-    keys: Sequence[str] = PAIR_KEYS,
-) -> pd.DataFrame:
-    """Return per judge pair (in `judges` order) agreement_pct, kappa and n over the keys both judged."""
-    names, codes = _verdict_codes(verdicts, condition, judges, keys, labels)
-    k = len(labels)
+    codes = {j: _label_codes(wide[j].to_numpy(float, na_value=np.nan), LABELS) for j in names}  # -1: no verdict
     rows = []
-    for i, j in combinations(range(len(names)), 2):
-        conf = _confusion_counts(codes[:, i], codes[:, j], k)
+    for a, b in combinations(names, 2):
+        conf = _confusion_counts(codes[a], codes[b], len(LABELS))
         n = int(conf.sum())
         rows.append(
             {
-                "judge_a": names[i],
-                "judge_b": names[j],
+                "judge_a": a,
+                "judge_b": b,
                 "agreement_pct": 100.0 * np.trace(conf) / n if n else np.nan,
                 "kappa": kappa_from_confusion(conf),
                 "n": n,
@@ -100,36 +95,30 @@ def agreement_matrix(pairwise: pd.DataFrame, judges: Sequence[str] | None = None
     judges = [str(j) for j in judges]
     pos = {j: i for i, j in enumerate(judges)}
     mat = np.full((len(judges), len(judges)), np.nan)
-    ia = pairwise["judge_a"].astype(str).map(pos)
-    ib = pairwise["judge_b"].astype(str).map(pos)
-    ok = ia.notna() & ib.notna()
-    ia, ib = ia[ok].to_numpy(int), ib[ok].to_numpy(int)
-    agr, kap = pairwise["agreement_pct"][ok].to_numpy(float), pairwise["kappa"][ok].to_numpy(float)
-    lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
-    mat[lo, hi] = agr
-    mat[hi, lo] = kap
+    ia, ib = (pairwise[c].astype(str).map(pos) for c in ("judge_a", "judge_b"))
+    ok = ia.notna() & ib.notna()  # pairs of the listed judges only
+    lo, hi = np.minimum(ia[ok], ib[ok]).to_numpy(int), np.maximum(ia[ok], ib[ok]).to_numpy(int)
+    mat[lo, hi] = pairwise["agreement_pct"][ok].to_numpy(float)
+    mat[hi, lo] = pairwise["kappa"][ok].to_numpy(float)
     return pd.DataFrame(mat, index=pd.Index(judges, name="judge"), columns=judges)
 
 
 def confusion(
-    a: Sequence[float] | np.ndarray,
-    b: Sequence[float] | np.ndarray,
-    labels: Sequence[float] = LABELS,
-    normalize: bool = False,
+    a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, normalize: bool = False
 ) -> pd.DataFrame:
-    """Return the (L, L) confusion matrix of verdicts a (rows) and b (columns): counts, or % of N."""
-    conf = _confusion_counts(_label_codes(a, labels), _label_codes(b, labels), len(labels))
+    """Return the (L, L) confusion matrix of verdicts a (rows) and b (columns) over LABELS: counts, or % of N."""
+    conf = _confusion_counts(_label_codes(a, LABELS), _label_codes(b, LABELS), len(LABELS))
     conf = conf.astype(float if normalize else np.int64)
     if normalize and conf.sum() > 0:
         conf = 100.0 * conf / conf.sum()
-    return pd.DataFrame(conf, index=pd.Index(list(labels), name="a"), columns=pd.Index(list(labels), name="b"))
+    return pd.DataFrame(conf, index=pd.Index(list(LABELS), name="a"), columns=pd.Index(list(LABELS), name="b"))
 
 
-def offdiag_half_share(conf: pd.DataFrame | np.ndarray, labels: Sequence[float] = LABELS, half: float = 0.5) -> float:
-    """Return the share (0-1) of off-diagonal mass in which at least one verdict is ``half``."""
+def offdiag_half_share(conf: pd.DataFrame | np.ndarray) -> float:
+    """Return the share (0-1) of off-diagonal mass in which at least one verdict is 0.5 (labels: conf's or LABELS)."""
     c = np.asarray(conf, dtype=float)
-    lab = np.asarray(list(conf.index) if isinstance(conf, pd.DataFrame) else labels, dtype=float)
-    is_half = np.isclose(lab, half)
+    lab = np.asarray(list(conf.index) if isinstance(conf, pd.DataFrame) else LABELS, dtype=float)
+    is_half = np.isclose(lab, 0.5)
     off = ~np.eye(len(lab), dtype=bool)
     involves = (is_half[:, None] | is_half[None, :]) & off
     total = c[off].sum()
@@ -148,14 +137,14 @@ def _side(p: np.ndarray) -> np.ndarray:
 
 
 def binary_collapse(
-    llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray, half: float = 0.5, reading: str = "judge"
+    llm_score: Sequence[float] | np.ndarray, p: Sequence[float] | np.ndarray, reading: str = "judge"
 ) -> np.ndarray:
     """Return verdicts with each 0.5 remapped to p's side (0 if p < 0.5 else 1); NaN stays NaN."""
     if reading not in BINARY_READINGS:
         raise ValueError(f"reading must be one of {BINARY_READINGS}, got {reading!r}")
     llm = np.asarray(llm_score, dtype=float)
     p = np.asarray(p, dtype=float)
-    return np.where(np.isclose(llm, half), _side(p), llm)
+    return np.where(np.isclose(llm, 0.5), _side(p), llm)
 
 
 def binary_verdicts(verdicts: pd.DataFrame, reading: str = "judge") -> pd.DataFrame:
@@ -174,8 +163,5 @@ def half_rate(verdicts: pd.DataFrame, by: str | Sequence[str] = "judge") -> pd.S
     """Return the share (0-1) of non-null verdicts equal to 0.5 per judge (or per ``by``)."""
     by = _as_list(by)
     llm = verdicts["llm_score"].to_numpy(float, na_value=np.nan)
-    work = verdicts[by].copy()
-    work["_h"] = np.where(np.isnan(llm), np.nan, np.isclose(llm, 0.5).astype(float))
-    res = work.groupby(by, observed=True, sort=True)["_h"].mean()
-    res.name = "half_rate"
-    return res
+    half = verdicts[by].assign(half_rate=np.where(np.isnan(llm), np.nan, np.isclose(llm, 0.5).astype(float)))
+    return half.groupby(by, observed=True, sort=True)["half_rate"].mean()

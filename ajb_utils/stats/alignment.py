@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ajb_utils.schema import DIFFICULTIES
+from ajb_utils.schema import DIFFICULTIES, MAIN_CONDITIONS
 from ajb_utils.stats.frames import (
     CELL_KEYS,
     PAPER_MISSING,
@@ -20,6 +20,8 @@ from ajb_utils.stats.frames import (
     _match_values,
     _require_unique,
 )
+
+__all__ = ["record_alignment", "align", "per_metric_align", "lift", "monotone_pairs", "degradation_slopes"]
 
 
 # ---- alignment (Eqs. 4-5) ------------------------------------------------------------------------
@@ -81,9 +83,8 @@ def per_metric_align(
     by = _as_list(by)
     _check_missing(missing)
     cols = by + ["metric"]
-    m = _match_values(verdicts)
     extra = [c for c in by if c not in RECORD_KEYS]
-    work = verdicts[list(dict.fromkeys(list(RECORD_KEYS) + extra + cols))].assign(_m=m)
+    work = verdicts[list(dict.fromkeys(list(RECORD_KEYS) + extra + cols))].assign(_m=_match_values(verdicts))
     if missing != "exclude":  # only the records the rule keeps (a mean over verdicts needs no such step)
         recs = record_alignment(verdicts, missing=missing, keys=list(RECORD_KEYS) + extra)
         work = work.merge(recs[list(RECORD_KEYS) + extra], on=list(RECORD_KEYS) + extra, how="inner")
@@ -99,38 +100,26 @@ def per_metric_align(
     return res[cols + ["align", "n"]]
 
 
-def lift(
-    cells: pd.DataFrame,
-    with_cond: str = "with_gt",
-    without_cond: str = "without_gt",
-    by: str | Sequence[str] = "judge",
-    over: Sequence[str] = ("generator", "difficulty"),
-    value: str = "align",
-) -> pd.Series:
-    """Return GT lift (Eq. 5b) per judge: mean over the cells in both conditions of align_with - align_without."""
+def lift(cells: pd.DataFrame, by: str | Sequence[str] = "judge") -> pd.Series:
+    """Return GT lift (Eq. 5b) per `by`: mean over the (generator, difficulty) cells in both conditions of
+    align_with - align_without."""
     by = _as_list(by)
-    keys = by + list(over)
-    sub = cells[cells["condition"].isin([with_cond, without_cond])]
-    grouped = sub.groupby(keys + ["condition"], observed=True)[value].mean()
-    wide = grouped.unstack("condition").reindex(columns=[with_cond, without_cond])
-    diff = (wide[with_cond] - wide[without_cond]).dropna()
-    res = diff.groupby(level=by, observed=True, sort=True).mean()
-    res.name = "lift"
-    return res
+    sub = cells[cells["condition"].isin(MAIN_CONDITIONS)]
+    grouped = sub.groupby([*by, "generator", "difficulty", "condition"], observed=True)["align"].mean()
+    wide = grouped.unstack("condition").reindex(columns=MAIN_CONDITIONS)
+    diff = (wide["with_gt"] - wide["without_gt"]).dropna()
+    return diff.groupby(level=by, observed=True, sort=True).mean().rename("lift")
 
 
 # ---- difficulty degradation (Finding 1, Appendix F) ----------------------------------------------
 def monotone_pairs(
-    align_table: pd.DataFrame,
-    keys: Sequence[str] = ("generator", "judge", "condition"),
-    value: str = "align",
-    difficulties: Sequence[str] = DIFFICULTIES,
+    align_table: pd.DataFrame, keys: Sequence[str] = ("generator", "judge", "condition")
 ) -> pd.DataFrame:
     """Return per keys: one column per difficulty and ``monotone`` (strictly easy > medium > hard)."""
     keys = list(keys)
-    wide = align_table.groupby(keys + ["difficulty"], observed=True)[value].mean().unstack("difficulty")
+    wide = align_table.groupby(keys + ["difficulty"], observed=True)["align"].mean().unstack("difficulty")
     wide.columns = wide.columns.astype(str)
-    wide = wide.reindex(columns=list(difficulties))
+    wide = wide.reindex(columns=DIFFICULTIES)
     a = wide.to_numpy(float)
     mono = np.all(a[:, :-1] > a[:, 1:], axis=1)  # NaN compares False
     wide["monotone"] = mono
@@ -138,33 +127,18 @@ def monotone_pairs(
     return wide.reset_index()
 
 
-def degradation_slopes(
-    align_table: pd.DataFrame,
-    by: str | Sequence[str] = "generator",
-    conditions: Sequence[str] = ("with_gt", "without_gt"),
-    value: str = "align",
-    easy: str = "easy",
-    hard: str = "hard",
-) -> pd.DataFrame:
-    """Return the easy-to-hard drop (pp) per condition and their ratio per `by` group and for all."""
+def degradation_slopes(align_table: pd.DataFrame, by: str | Sequence[str] = "generator") -> pd.DataFrame:
+    """Return the easy-to-hard drop (pp) with and without GT and their ratio per `by` group and for all ('all')."""
     by = _as_list(by)
-    sub = align_table[align_table["condition"].isin(list(conditions)) & align_table["difficulty"].isin([easy, hard])]
+    sub = align_table[align_table["condition"].isin(MAIN_CONDITIONS) & align_table["difficulty"].isin(["easy", "hard"])]
 
-    def drops(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-        m = frame.groupby(keys + ["condition", "difficulty"], observed=True)[value].mean()
-        m = m.unstack("difficulty")
-        d = (m[easy] - m[hard]).unstack("condition") if keys else (m[easy] - m[hard]).to_frame().T
+    def drops(frame: pd.DataFrame) -> pd.DataFrame:
+        m = frame.groupby(by + ["condition", "difficulty"], observed=True)["align"].mean().unstack("difficulty")
+        d = (m["easy"] - m["hard"]).unstack("condition")
         d.columns = [f"drop_{c}" for c in d.columns.astype(str)]
-        return d.reindex(columns=[f"drop_{c}" for c in conditions])
+        return d.reindex(columns=[f"drop_{c}" for c in MAIN_CONDITIONS]).reset_index()
 
-    per = drops(sub, by).reset_index() if by else pd.DataFrame()
-    for c in by:
-        per[c] = per[c].astype(str)
-    m = sub.groupby(["condition", "difficulty"], observed=True)[value].mean().unstack("difficulty")
-    tot = m[easy] - m[hard]
-    tot.index = tot.index.astype(str)
-    total = pd.DataFrame([{**{c: "all" for c in by}, **{f"drop_{c}": tot.get(c, np.nan) for c in conditions}}])
-    out = pd.concat([per, total], ignore_index=True) if by else total
-    c1, c2 = (f"drop_{c}" for c in conditions[:2])
-    out["ratio"] = out[c2] / out[c1]
+    out = pd.concat([drops(sub), drops(sub.assign(**dict.fromkeys(by, "all")))], ignore_index=True)
+    out[by] = out[by].astype(str)
+    out["ratio"] = out["drop_without_gt"] / out["drop_with_gt"]
     return out

@@ -19,11 +19,15 @@ from ajb_utils.stats.frames import (
     _require_unique,
 )
 
+__all__ = ["bootstrap_cells", "bootstrap_diff_ci"]
+
 
 # ---- bootstrap -----------------------------------------------------------------------------------
 def cell_seed(seed: SeedLike, names: Sequence[str], key: Sequence[object]) -> np.random.SeedSequence:
-    """Return one cell's SeedSequence from `seed` and a process-independent hash of the cell's key."""
-    return np.random.SeedSequence([*_base_entropy(seed), _key_hash(names, key)])
+    """Return one cell's SeedSequence from `seed` and a process-independent 64-bit hash of its `name=value` pairs."""
+    text = "\x1f".join(f"{n}={v}" for n, v in zip(names, key, strict=True))
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+    return np.random.SeedSequence([*_base_entropy(seed), int.from_bytes(digest, "little")])
 
 
 def _base_entropy(seed: SeedLike) -> list[int]:
@@ -40,12 +44,6 @@ def _base_entropy(seed: SeedLike) -> list[int]:
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return [seed]
-
-
-def _key_hash(names: Sequence[str], key: Sequence[object]) -> int:
-    """Return a stable 64-bit hash of a cell key (its ``name=str(value)`` pairs)."""
-    text = "\x1f".join(f"{n}={v}" for n, v in zip(names, key, strict=True))
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
 def _cell_rngs(seed: SeedLike, keys: pd.DataFrame) -> list[np.random.Generator]:
@@ -106,10 +104,7 @@ def bootstrap_cells(
     lo_q, hi_q = _alpha(ci)
     qs = np.quantile(draws, [lo_q, hi_q], axis=1) if n_cells else np.empty((2, 0))
     mean = np.bincount(cell, weights=vals, minlength=n_cells) / keys["n"].to_numpy(float)
-    keys.insert(len(by), "mean", scale * mean)
-    keys.insert(len(by) + 1, "lo", scale * qs[0])
-    keys.insert(len(by) + 2, "hi", scale * qs[1])
-    return keys
+    return keys.assign(mean=scale * mean, lo=scale * qs[0], hi=scale * qs[1])[[*by, "mean", "lo", "hi", "n"]]
 
 
 def bootstrap_diff_ci(
@@ -120,12 +115,10 @@ def bootstrap_diff_ci(
     cells: Sequence[str] = ("generator", "difficulty"),
     pair_on: Sequence[str] = ("id", "generator", "difficulty"),
     n_resamples: int = 2000,
-    ci: float = 0.95,
     seed: SeedLike = 0,
     missing: Missing = PAPER_MISSING,
-    scale: float = 100.0,
 ) -> pd.DataFrame:
-    """Return the paired difference a - b of conditions per `by` group with its percentile CI: the mean
+    """Return the paired difference a - b of conditions (pp) per `by` group with its 95% percentile CI: the mean
     over `cells` of each cell's mean paired difference (Eq. 5b's lift on records in both conditions)."""
     by = _as_list(by)
     recs = frame if _is_record_frame(frame) else record_alignment(frame, missing=missing)
@@ -150,14 +143,11 @@ def bootstrap_diff_ci(
     agg = np.zeros((n_grp, n_resamples))
     np.add.at(agg, grp, draws)
     agg /= n_c[:, None]
-    lo_q, hi_q = _alpha(ci)
-    qs = np.quantile(agg, [lo_q, hi_q], axis=1) if n_grp else np.empty((2, 0))
+    qs = np.quantile(agg, _alpha(0.95), axis=1) if n_grp else np.empty((2, 0))
     out = (
         ckeys.groupby(by, observed=True, sort=True)
         .agg(diff=("point", "mean"), n_pairs=("n", "sum"), n_cells=("n", "size"))
         .reset_index()
     )
-    out["diff"] *= scale
-    out.insert(len(by) + 1, "lo", scale * qs[0])
-    out.insert(len(by) + 2, "hi", scale * qs[1])
-    return out
+    out = out.assign(diff=100.0 * out["diff"], lo=100.0 * qs[0], hi=100.0 * qs[1])
+    return out[[*by, "diff", "lo", "hi", "n_pairs", "n_cells"]]

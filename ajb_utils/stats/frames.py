@@ -10,6 +10,22 @@ import pandas as pd
 
 from ajb_utils.scoring import match
 
+__all__ = [
+    "SeedLike",
+    "Missing",
+    "MISSING_RULES",
+    "PAPER_MISSING",
+    "MISSING_RULE_NAMES",
+    "rule_name",
+    "LABELS",
+    "RECORD_KEYS",
+    "RECORD_EXTRAS",
+    "CELL_KEYS",
+    "JURY_KEYS",
+    "PAIR_KEYS",
+    "PAPER_WEIGHTINGS",
+]
+
 SeedLike = int | np.random.SeedSequence | np.random.Generator
 Missing = Literal["exclude", "miss", "authors"]
 MISSING_RULES: tuple[str, ...] = ("exclude", "miss", "authors")
@@ -55,9 +71,7 @@ def _rng(seed: SeedLike) -> np.random.Generator:
     """Return a Generator for an explicit seed (refuses None: CIs must be reproducible)."""
     if seed is None:
         raise ValueError("pass an explicit seed or numpy.random.Generator (None is not allowed)")
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(seed)
+    return np.random.default_rng(seed)  # a Generator is returned unaltered
 
 
 def _as_list(x: str | Sequence[str]) -> list[str]:

@@ -11,6 +11,8 @@ import pandas as pd
 from ajb_utils.scoring import match
 from ajb_utils.stats.frames import JURY_KEYS, RECORD_EXTRAS
 
+__all__ = ["soft_jury", "majority_jury"]
+
 
 # ---- juries (RQ2) --------------------------------------------------------------------------------
 def _jury(

@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 
 from ajb_utils.schema import METRICS
-from ajb_utils.stats.frames import PAPER_WEIGHTINGS
+from ajb_utils.stats.frames import PAPER_WEIGHTINGS, _alpha
+
+__all__ = ["spearman", "ranking_stability", "rank1_probability"]
 
 
 # ---- rank correlation and ranking stability (§3.2, Appendix G Table 14, RQ2) ---------------------
@@ -26,12 +28,10 @@ def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -
 def ranking_stability(
     per_metric_table: pd.DataFrame,
     weightings: Mapping[str, Mapping[str, float]] = PAPER_WEIGHTINGS,
-    reference: str = "equal",
-    value: str = "align",
 ) -> pd.DataFrame:
-    """Return the judges' weighted scores per weighting with Spearman's rho and p against `reference`."""
+    """Return the judges' weighted scores per weighting with Spearman's rho and p against the 'equal' weighting."""
     if "metric" in per_metric_table.columns:
-        wide = per_metric_table.groupby(["judge", "metric"], observed=True)[value].mean().unstack("metric")
+        wide = per_metric_table.groupby(["judge", "metric"], observed=True)["align"].mean().unstack("metric")
     else:
         wide = per_metric_table.copy()
     wide.columns = wide.columns.astype(str)
@@ -42,7 +42,7 @@ def ranking_stability(
     out = pd.DataFrame(
         scores.T, index=pd.Index(list(weightings), name="weighting"), columns=[str(j) for j in wide.index]
     )
-    ref = out.loc[reference].to_numpy() if reference in out.index else None
+    ref = out.loc["equal"].to_numpy() if "equal" in out.index else None
     rp = [spearman(ref, row) if ref is not None else (np.nan, np.nan) for row in out.to_numpy()]
     out["rho"] = [r for r, _ in rp]
     out["pvalue"] = [pv for _, pv in rp]
@@ -55,9 +55,8 @@ def rank1_probability(
     cells: Sequence[str] = ("generator",),
     n_resamples: int = 2000,
     seed: int = 0,
-    ci: float = 0.95,
 ) -> pd.DataFrame:
-    """Return per judge align, its CI and P(rank 1) over paired resamples of the records all judged."""
+    """Return per judge align, its 95% CI and P(rank 1) over paired resamples of the records all judged."""
     cells = list(cells)
     judges = sorted(records["judge"].astype(str).unique())
     rng = np.random.default_rng(seed)
@@ -85,7 +84,7 @@ def rank1_probability(
         return pd.DataFrame(columns=["judge", "align", "lo", "hi", "p_rank1", "n_records"])
     draws, point = 100 * draws / n_cells, 100 * point / n_cells
     wins = np.bincount(draws.argmax(axis=1), minlength=len(judges)) / n_resamples
-    lo_q, hi_q = (1 - ci) / 2, 1 - (1 - ci) / 2
+    lo_q, hi_q = _alpha(0.95)
     out = pd.DataFrame(
         {
             "judge": judges,

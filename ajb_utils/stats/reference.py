@@ -15,6 +15,15 @@ from ajb_utils.schema import MAIN_CONDITIONS, METRICS, P_COLUMNS
 from ajb_utils.scoring import match
 from ajb_utils.stats.frames import SeedLike, _rng
 
+__all__ = [
+    "REFERENCE_JUDGES",
+    "metric_rows",
+    "oracle_match",
+    "reference_verdicts",
+    "ternary_oracle",
+    "uniform_expectation",
+]
+
 # Judge names of the reference judges in verdict frames and tables (readable as they stand).
 REFERENCE_JUDGES: dict[str, str] = {
     "always_1": "ref: always 1.0 (= p-bar)",
@@ -49,9 +58,7 @@ def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
     keys = [c for c in ("id", "generator", "difficulty", "dag_type") if c in generations.columns]
     base = generations[keys].reset_index(drop=True)
     n = len(base)
-    out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True)
-    for c in keys:
-        out[c] = out[c].astype(str)
+    out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True).astype(str)
     out["metric"] = np.tile(METRICS, n)
     p = np.column_stack([generations[P_COLUMNS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
     out["p"] = p.reshape(-1)
@@ -74,22 +81,18 @@ def reference_verdicts(
         if kind == "static":
             continue
         if kind == "always_1":
-            l = np.ones_like(p)
+            l, m = np.ones_like(p), p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
+        elif kind == "uniform_expected":
+            l, m = np.full_like(p, np.nan), uniform_expectation(p)
         elif kind == "always_0.5":
             l = np.full_like(p, 0.5)
         elif kind == "uniform":
             l = rng.integers(0, 3, size=p.size) / 2.0
         elif kind == "oracle":
             l = ternary_oracle(p)
-        elif kind == "uniform_expected":
-            l = np.full_like(p, np.nan)
         else:
             raise ValueError(f"unknown reference judge {kind!r}; known: {sorted(REFERENCE_JUDGES)}")
-        if kind == "uniform_expected":
-            m = uniform_expectation(p)
-        elif kind == "always_1":
-            m = p.copy()  # 1 - |p - 1| = p on [0, 1], kept exact (no 1 - (1 - p) rounding)
-        else:
+        if kind in ("always_0.5", "uniform", "oracle"):
             m = match(p, l)
         for cond in conditions:
             parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))

@@ -150,10 +150,8 @@ def paired_delta_ci(
     out_cols = by + ["paired_delta"] + DELTA_CI_COLUMNS
     if not len(verdicts):
         return pd.DataFrame(columns=out_cols)
-    w = verdicts.copy()
     kept = {c: f"_{c}" for c in by if c not in ("generator", "difficulty")}  # kept beside the variant
-    for c, new in kept.items():
-        w[new] = w[c].astype(str)
+    w = verdicts.assign(**{new: verdicts[c].astype(str) for c, new in kept.items()})
     w["condition"] = variant.array if isinstance(variant, pd.Series) else np.asarray(variant)
     w["_avg"] = w[average_over].astype(str) if average_over else ""
     byk = [kept.get(c, c) for c in by]
@@ -172,16 +170,14 @@ def paired_delta_ci(
     ci = ci.rename(
         columns={**{v: k for k, v in kept.items()}, "diff": "paired_delta", "lo": "delta_lo", "hi": "delta_hi"}
     )
-    for c in by:
-        ci[c] = ci[c].astype(str)
-    return ci.reindex(columns=out_cols)
+    return ci.astype({c: str for c in by}).reindex(columns=out_cols)
 
 
 def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.DataFrame:
     """Return ``table`` with delta_lo, delta_hi, n_pairs of ``ci`` joined on ``on`` (NaN where none)."""
     if not len(ci):
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
-    keyed = table.assign(**{c: table[c].astype(str) for c in on})
+    keyed = table.astype({c: str for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
     for c in on:
         merged[c] = table[c].to_numpy()
@@ -197,10 +193,7 @@ def _main_judges(bench) -> list[str]:
 
 def _cells(verdicts: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Return stats.align per cell with plain-string keys (missing=stats.PAPER_MISSING)."""
-    out = stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING)
-    for c in by:
-        out[c] = out[c].astype(str)
-    return out
+    return stats.align(verdicts, by=list(by), missing=stats.PAPER_MISSING).astype({c: str for c in by})
 
 
 T04_COLUMNS: list[str] = [
@@ -216,59 +209,28 @@ T04_COLUMNS: list[str] = [
 ]
 
 
-def _t04_judges(bench, runs: pd.DataFrame) -> list[str]:
-    """Return the released judges T04's 1.0-default column averages: those of the C2 runs, else the six."""
-    if runs.empty:
-        return _main_judges(bench)
-    return [j for j in ("judge_" + runs["key"]).unique() if j in _main_judges(bench)]
-
-
-def _t04_means(hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame) -> pd.DataFrame:
-    """Return per generator (paper order) the mean over judges of the 1.0-default and 0.5-default alignments."""
-    base = _cells(hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)], ["generator", "judge"])
-    g0 = base.groupby("generator", sort=False)
-    out = pd.DataFrame({"default_1_0": g0["align"].mean(), "n_judges": g0.size(), "n_records": g0["n"].max()})
-    out["default_0_5"] = np.nan
-    if not runs.empty:
-        c2 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
-        out["default_0_5"] = _cells(c2, ["generator", "judge"]).groupby("generator", sort=False)["align"].mean()
-    out["delta"] = out["default_0_5"] - out["default_1_0"]
-    order = [x for x in schema.GENERATORS if x in out.index]
-    return out.loc[order].rename_axis("generator").reset_index()
-
-
-def _t04_delta_ci(
-    hard: pd.DataFrame, judges: list[str], runs: pd.DataFrame, n_bootstrap: int, seed: int
-) -> pd.DataFrame:
-    """Return T04's paired CI of the delta per generator: each run paired with its released judge."""
-    if runs.empty:
-        return pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
-    both = pd.concat(
-        [
-            hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)],
-            hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])],
-        ]
-    )
-    to_base = dict(zip(runs["judge"], "judge_" + runs["key"]))  # a run -> its released judge
-    return paired_delta_ci(
-        both.assign(base=both["judge"].astype(str).replace(to_base)),
-        both["condition"].astype(str),
-        "without_gt_05",
-        "without_gt",
-        ["generator"],
-        average_over="base",
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-    )
-
-
 def table_T04(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
     """Return T04: hard without-GT alignment per generator, the released 1.0-default vs the C2 runs' 0.5-default."""
     runs = study_runs(bench, "c2")
     hard = bench.verdicts[bench.verdicts["difficulty"] == "hard"]
-    judges = _t04_judges(bench, runs)
-    out = _t04_means(hard, judges, runs)
-    ci = _t04_delta_ci(hard, judges, runs, n_bootstrap, seed)
+    six = _main_judges(bench)
+    judges = six if runs.empty else [j for j in ("judge_" + runs["key"]).unique() if j in six]  # the runs' own
+    default_1 = hard[(hard["condition"] == "without_gt") & hard["judge"].isin(judges)]
+    default_05 = hard[(hard["condition"] == "without_gt_05") & hard["judge"].isin(runs["judge"])]
+    g1 = _cells(default_1, ["generator", "judge"]).groupby("generator", sort=False)
+    out = pd.DataFrame({"default_1_0": g1["align"].mean(), "n_judges": g1.size(), "n_records": g1["n"].max()})
+    out["default_0_5"] = np.nan
+    ci = pd.DataFrame(columns=["generator"] + DELTA_CI_COLUMNS)
+    if not runs.empty:  # the delta's CI pairs each run with its released judge ("base"), averaged over them
+        out["default_0_5"] = _cells(default_05, ["generator", "judge"]).groupby("generator", sort=False)["align"].mean()
+        both = pd.concat([default_1, default_05])
+        both["base"] = both["judge"].astype(str).replace(dict(zip(runs["judge"], "judge_" + runs["key"])))
+        variant = both["condition"].astype(str)
+        ci = paired_delta_ci(
+            both, variant, "without_gt_05", "without_gt", ["generator"], "base", n_bootstrap=n_bootstrap, seed=seed
+        )
+    out["delta"] = out["default_0_5"] - out["default_1_0"]
+    out = out.loc[[x for x in schema.GENERATORS if x in out.index]].rename_axis("generator").reset_index()
     return _with_delta_ci(out, ci, ["generator"])[T04_COLUMNS]
 
 
@@ -355,8 +317,7 @@ def table_T05(t26: pd.DataFrame) -> pd.DataFrame:
     d = t26.dropna(subset=["delta"])
     if d.empty:
         return pd.DataFrame(columns=cols)
-    parts = [d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")]
-    both = pd.concat(parts)
+    both = pd.concat([d.assign(condition=d["condition"].astype(str)), d.assign(condition="all")])
     g = both.groupby("condition", sort=False)["delta"]
     out = pd.DataFrame(
         {

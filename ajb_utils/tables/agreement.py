@@ -18,11 +18,9 @@ def pairwise_long(
     bench,
     judges: Sequence[str] | None = None,
     conditions: Sequence[str] = schema.MAIN_CONDITIONS,
-    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """Return judge, judge_2, condition, agreement (%), kappa, n per pair over T03's population (or `generators`)."""
-    gens = paper.population("T03").generators if generators is None else generators
-    v = main_verdicts(bench, judges, conditions, generators=gens)
+    """Return judge, judge_2, condition, agreement (%), kappa, n per pair over T03's population."""
+    v = main_verdicts(bench, judges, conditions, generators=paper.population("T03").generators)
     have = set(v["judge"].astype(str))
     judges = [j for j in (schema.JUDGES if judges is None else judges) if j in have]
     frames = []

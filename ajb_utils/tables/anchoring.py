@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 
@@ -38,12 +36,10 @@ def paired_lift(
     return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs"]]
 
 
-def per_metric_lift(
-    bench, judges: Sequence[str] | None = None, exclude_generators: Sequence[str] = LIFT_EXCLUDED_GENERATORS
-) -> pd.DataFrame:
-    """Return per-metric lift (pp) wide: rows judges, columns metrics (with-GT minus without-GT)."""
-    v = main_verdicts(bench, schema.MAIN_JUDGES if judges is None else judges)
-    v = v[~v["generator"].isin(list(exclude_generators))]
+def per_metric_lift(bench) -> pd.DataFrame:
+    """Return the six judges' per-metric lift (pp) over Eq. 5b's generators: rows judges, columns metrics."""
+    v = main_verdicts(bench, schema.MAIN_JUDGES)
+    v = v[~v["generator"].isin(LIFT_EXCLUDED_GENERATORS)]
     pm = stats.per_metric_align(v)
     per = stats.lift(pm, by=["judge", "metric"]).reset_index()
     wide = per.pivot(index="judge", columns="metric", values="lift")

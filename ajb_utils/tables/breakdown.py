@@ -53,9 +53,7 @@ def per_metric_long(
     v = main_verdicts(bench, judges, generators=gens)
     cells = stats.per_metric_align(v, by=["judge", "condition", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "condition", "metric"]).rename(columns={"n": "n_verdicts"})
-    for c in ("judge", "condition", "metric"):
-        out[c] = out[c].astype(str)
-    return out
+    return out.astype({"judge": str, "condition": str, "metric": str})
 
 
 def topology_long(
@@ -63,17 +61,12 @@ def topology_long(
     condition: str = "with_gt",
     judges: Sequence[str] | None = None,
     missing: Missing = PAPER_MISSING,
-    generators: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """Return judge, dag_type, align (%, records of T28's cells pooled), n_cells, n_records."""
-    gens = paper.population("T28").generators if generators is None else generators
-    v = main_verdicts(bench, judges, conditions=[condition], generators=gens)
+    v = main_verdicts(bench, judges, conditions=[condition], generators=paper.population("T28").generators)
     cells = stats.align(v, by=["judge", "dag_type", "generator", "difficulty"], missing=missing)
     out = _pooled(cells, ["judge", "dag_type"]).rename(columns={"n": "n_records"})
-    out["judge"] = out["judge"].astype(str)
-    out["dag_type"] = out["dag_type"].astype(str)
-    out["condition"] = condition
-    return out
+    return out.astype({"judge": str, "dag_type": str}).assign(condition=condition)
 
 
 def weighting_stability(

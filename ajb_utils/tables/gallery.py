@@ -75,9 +75,7 @@ def _verdict_grid(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
     """Return the verdicts l of one generation: rows judges, columns (condition, metric)."""
     grid = v.pivot_table(index="judge", columns=["condition", "metric"], values="llm_score", aggfunc="first")
     cols = pd.MultiIndex.from_product([schema.MAIN_CONDITIONS, schema.METRICS], names=["condition", "metric"])
-    grid = grid.reindex(index=present, columns=cols)
-    grid.index.name = "judge"
-    return grid
+    return grid.reindex(index=pd.Index(present, name="judge"), columns=cols)
 
 
 def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
@@ -95,9 +93,7 @@ def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
     return just
 
 
-def case_view(
-    bench, id: str, generator: str, difficulty: str, judges: Sequence[str] = tuple(schema.JUDGES)
-) -> dict[str, Any]:
+def case_view(bench, id: str, generator: str, difficulty: str) -> dict[str, Any]:
     """Return one generation end to end: record, queries, tools, diff (text), p, verdicts, justifications."""
     rec = bench.records.assign(id=bench.records["id"].astype(str)).set_index("id").loc[str(id)]
     g = _of_generation(bench.generations, id, generator, difficulty).iloc[0]
@@ -118,10 +114,10 @@ def case_view(
         {"difficulty": schema.DIFFICULTIES, "query": [str(rec[f"query_{d}"]) for d in schema.DIFFICULTIES]}
     )
     p = pd.DataFrame({"metric": schema.METRICS, "p": [float(g[schema.P_COLUMNS[m]]) for m in schema.METRICS]})
-    v = _of_generation(main_verdicts(bench, judges), id, generator, difficulty)
+    v = _of_generation(main_verdicts(bench), id, generator, difficulty)
     v = v.astype({c: str for c in ("id", "generator", "difficulty", "condition", "metric", "judge")})
     v = v if "justification" in v.columns else v.assign(justification="")
-    present = [j for j in judges if j in set(v["judge"])]
+    present = [j for j in schema.JUDGES if j in set(v["judge"])]
     return {
         "record": record,
         "queries": queries,

@@ -46,11 +46,7 @@ def table_T02(bench, missing: stats.Missing = stats.PAPER_MISSING) -> pd.DataFra
 def table2_summary(bench, missing: stats.Missing = stats.PAPER_MISSING) -> tuple[pd.DataFrame, str]:
     """Return (Table 2's judge means per condition and difficulty, to 0.1; its missing rule's name)."""
     cells = table_T02(bench, missing=missing)
-    wide = (
-        cells.groupby(["judge", "condition", "difficulty"], observed=True)["align"]
-        .mean()
-        .unstack(["condition", "difficulty"])
-    )
+    wide = cells.pivot_table(index="judge", columns=["condition", "difficulty"], values="align", observed=True)
     order = [j for j in schema.JUDGES if j in wide.index]
     cols = [(c, d) for c in schema.MAIN_CONDITIONS for d in schema.DIFFICULTIES if (c, d) in wide.columns]
     wide = wide.reindex(index=order, columns=pd.MultiIndex.from_tuples(cols, names=["condition", "difficulty"]))

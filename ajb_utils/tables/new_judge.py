@@ -57,7 +57,7 @@ def x2_runs_cells(
     parts = []
     for run in runs:
         recs = stats.record_alignment(x2_verdicts(verdicts, run, judges), missing="exclude")
-        recs = recs.assign(**{k: recs[k].astype(str) for k in ("judge", "condition", "difficulty", "generator")})
+        recs = recs.astype({k: str for k in ("judge", "condition", "difficulty", "generator")})
         for i, (cell, sub) in enumerate(recs.groupby(keys, sort=False)):
             r = _cell_ranks(sub, run, reference, strata, n_bootstrap, seed + i)
             parts.append(r.assign(run=run, **dict(zip(keys, cell, strict=True))))

@@ -71,10 +71,9 @@ def normalise_rewrite(df: pd.DataFrame) -> pd.DataFrame:
     by_pair = [PAIR_CRITERIA.get((p, c)) for p, c in zip(out.get("pair", [None] * len(out)), out["criterion"])]
     crit = out["criterion"].map(lambda c: CRITERION_ALIASES.get(c, c))
     out["criterion"] = [b or c for b, c in zip(by_pair, crit)]
-    out["meta_judge"] = (
-        out["meta_judge"]
-        .astype(str)
-        .map(lambda j: j if j.startswith("judge_") or f"judge_{j}" not in schema.JUDGES else f"judge_{j}")
+    judge = out["meta_judge"].astype(str)
+    out["meta_judge"] = judge.where(
+        judge.str.startswith("judge_") | ~("judge_" + judge).isin(schema.JUDGES), "judge_" + judge
     )
     out["verdict"] = out["verdict"].astype(bool)
     unknown = sorted(set(out["criterion"]) - set(CRITERIA))
