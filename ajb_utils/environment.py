@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import importlib.metadata
 import platform
 import re
@@ -54,7 +53,6 @@ def locked_versions(path: Path | str = LOCK_FILE) -> dict[str, str]:
     return {canonical_name(m[1]): m[2] for m in pins if m}
 
 
-@functools.lru_cache(maxsize=1)
 def installed_versions() -> dict[str, str]:
     """Return {canonical name: version} of the installed distributions (the first on sys.path wins)."""
     out: dict[str, str] = {}
@@ -89,7 +87,7 @@ def provenance_environment() -> dict[str, object]:
     return {
         "python": ".".join(platform.python_version_tuple()[:2]),
         "packages": {p: installed.get(canonical_name(p), "not installed") for p in ENV_PACKAGES},
-        "lock": lock_status(),
+        "lock": lock_status(installed=installed),
     }
 
 
@@ -108,6 +106,6 @@ def environment_report(packages: Sequence[str] = ENV_PACKAGES) -> pd.DataFrame:
         ("platform", f"{platform.system()} {platform.machine()}"),
         ("ajb_utils", __version__),
         *((p, shown(p)) for p in packages),
-        ("requirements.lock", lock_status(locked)),
+        ("requirements.lock", lock_status(locked, installed)),
     ]
     return pd.DataFrame(rows, columns=["component", "version"])
