@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import ajb_utils.data as data_mod
 from ajb_utils.data import BenchDataError, check_published_scores, load_bench, resolve_source
-from ajb_utils.schema import CONDITIONS, METRICS, canonical_generator
+from ajb_utils.schema import CONDITIONS, GENERATORS, METRICS, canonical_generator
 from mini_repo import write_mini_repo
 
 KEY = ["id", "generator", "difficulty", "judge", "condition", "metric"]
@@ -339,3 +342,21 @@ def test_ids_the_source_does_not_hold_are_named(tmp_path, monkeypatch):
         load_bench("sample", ids=["no_such_record"])
     with pytest.raises(BenchDataError, match="not with cache=False"):
         load_bench("sample", ids=["no_such_record"], cache=False)
+
+
+NAMES_ASKED = st.sampled_from([*GENERATORS, "gpt_5_4", "GPT-5.4", "nope", "judge_gpt_5_4"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.none() | st.lists(NAMES_ASKED, max_size=8), st.sets(st.sampled_from(GENERATORS)))
+def test_config_selection_keeps_what_is_asked_and_present_and_says_the_rest(requested, present):
+    """Any request (None, repeats, aliases, unknown names, names the source lacks) selects the
+    requested configs the source has, each once and in paper order, and says one line per requested
+    name it leaves out, naming it; None selects every config the source has, silently."""
+    messages: list[str] = []
+    chosen = data_mod._select(requested, GENERATORS, {p: ["f.jsonl"] for p in present}, "generator", messages)
+    asked = GENERATORS if requested is None else [canonical_generator(r) for r in requested]
+    assert chosen == [g for g in GENERATORS if g in asked and g in present]
+    left_out = [] if requested is None else [a for a in asked if a not in present]
+    assert len(messages) == len(left_out)
+    assert all(repr(name) in line for name, line in zip(left_out, messages))

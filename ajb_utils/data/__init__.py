@@ -75,22 +75,17 @@ BUILD_NOTE = "read from the built bench"
 def _select(
     requested: list[str] | None, known: list[str], available: dict[str, Any], kind: str, messages: list[str]
 ) -> list[str]:
-    """Return requested configs that exist, in paper order; unknown ones skipped with a message."""
-    wanted = known if requested is None else [schema.canonical_generator(r) for r in requested]
-    out = []
-    for name in wanted:
+    """Return the requested configs (None: all) the source has, in paper order; one it lacks skipped, saying so."""
+    if requested is None:
+        return [k for k in known if k in available]
+    wanted = [schema.canonical_generator(r) for r in requested]
+    for name in (w for w in wanted if w not in known or w not in available):
         if name not in known:
-            msg = f"unknown {kind} config {name!r} skipped (known: {', '.join(known)})"
-        elif name not in available:
-            if requested is None:
-                continue
-            msg = f"{kind} config {name!r} not in this source; skipped"
+            messages.append(f"unknown {kind} config {name!r} skipped (known: {', '.join(known)})")
         else:
-            out.append(name)
-            continue
-        messages.append(msg)
-        log.warning(msg)
-    return [k for k in known if k in out]
+            messages.append(f"{kind} config {name!r} not in this source; skipped")
+        log.warning(messages[-1])
+    return [k for k in known if k in wanted and k in available]
 
 
 @dataclass(frozen=True)
