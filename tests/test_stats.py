@@ -290,6 +290,9 @@ def test_bootstrap_diff_ci_paired():
     # point estimate equals lift() on paired cells
     cells = S.align(recs[recs["id"] != "r99"])
     assert out.loc["B", "diff"] == pytest.approx(S.lift(cells)["B"])
+    # the same draws at a lower level: percentiles of the same resamples, so nested in the 95% interval
+    narrow = S.bootstrap_diff_ci(recs, ci=0.8, seed=0).set_index("judge")
+    assert out.loc["B", "lo"] < narrow.loc["B", "lo"] < narrow.loc["B", "hi"] < out.loc["B", "hi"]
 
 
 # ------------------------------------------------------------------------------------------

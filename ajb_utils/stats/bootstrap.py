@@ -115,10 +115,11 @@ def bootstrap_diff_ci(
     cells: Sequence[str] = ("generator", "difficulty"),
     pair_on: Sequence[str] = ("id", "generator", "difficulty"),
     n_resamples: int = 2000,
+    ci: float = 0.95,
     seed: SeedLike = 0,
     missing: Missing = PAPER_MISSING,
 ) -> pd.DataFrame:
-    """Return the paired difference a - b of conditions (pp) per `by` group with its 95% percentile CI: the mean
+    """Return the paired difference a - b of conditions (pp) per `by` group with its percentile CI: the mean
     over `cells` of each cell's mean paired difference (Eq. 5b's lift on records in both conditions)."""
     by = _as_list(by)
     recs = frame if _is_record_frame(frame) else record_alignment(frame, missing=missing)
@@ -143,7 +144,7 @@ def bootstrap_diff_ci(
     agg = np.zeros((n_grp, n_resamples))
     np.add.at(agg, grp, draws)
     agg /= n_c[:, None]
-    qs = np.quantile(agg, _alpha(0.95), axis=1) if n_grp else np.empty((2, 0))
+    qs = np.quantile(agg, _alpha(ci), axis=1) if n_grp else np.empty((2, 0))
     out = (
         ckeys.groupby(by, observed=True, sort=True)
         .agg(diff=("point", "mean"), n_pairs=("n", "sum"), n_cells=("n", "size"))
