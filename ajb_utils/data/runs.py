@@ -20,7 +20,7 @@ from typing import Any
 
 from ajb_utils import paths
 from ajb_utils.data.bench import BenchDataError
-from ajb_utils.data.source import Source
+from ajb_utils.data.source import Source, resolve_source
 
 RunsArg = str | list[str] | None
 # The fields of a run's .meta.json that shape the frames (the judges table, run selection); the
@@ -37,17 +37,6 @@ class Run:
     path: Path
     meta: dict[str, Any]
     shipped: bool
-
-    @property
-    def meta_path(self) -> Path:
-        """Return the path of the run's .meta.json (it may not exist)."""
-        return self.path.with_suffix(".meta.json")
-
-
-def _folders(src: Source, sub: str) -> list[tuple[Path, bool]]:
-    """Return (folder, shipped) pairs where runs of kind `sub` ('' judges, 'generators') live."""
-    own = [(Path(src.location) / "runs" / sub, True)] if src.is_local else []
-    return own + [(paths.RUNS_DIR / sub, False)]
 
 
 def discover_runs(folders: list[tuple[Path, bool]], messages: list[str]) -> list[Run]:
@@ -79,10 +68,8 @@ def select_runs(src: Source, runs: RunsArg, sub: str, messages: list[str]) -> li
         return []
     if isinstance(runs, str) and runs not in ("shipped", "auto"):
         raise BenchDataError(f"runs must be 'shipped', 'auto', None or a list of names, not {runs!r}")
-    folders = _folders(src, sub)
-    if runs == "shipped":
-        folders = [f for f in folders if f[1]]
-    found = discover_runs(folders, messages)
+    folders = [(Path(src.location) / "runs" / sub, True)] if src.is_local else []  # (folder, shipped)
+    found = discover_runs(folders + ([] if runs == "shipped" else [(paths.RUNS_DIR / sub, False)]), messages)
     if isinstance(runs, list):
         return [r for r in found if r.name in runs]
     out = []
@@ -112,8 +99,6 @@ def key_meta(run: Run) -> dict[str, Any]:
 def run_metas(source: str | Path, names: list[str], strict: bool = True) -> list[dict[str, Any]]:
     """Return each named run's meta (name, display, model, backend, source, synthetic), in the order named; a run not
     found is an error (``strict``) or left out (the caller says so)."""
-    from ajb_utils.data.source import resolve_source
-
     messages: list[str] = []
     found = {r.name: r for r in select_runs(resolve_source(source), list(names), "", messages)}
     missing = [n for n in names if n not in found]
