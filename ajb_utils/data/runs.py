@@ -43,9 +43,7 @@ def discover_runs(folders: list[tuple[Path, bool]], messages: list[str]) -> list
     """Return every run in `folders` (first found wins, a shadowed one said in `messages`), by name."""
     found: dict[str, Run] = {}
     for folder, shipped in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.jsonl")):
+        for path in sorted(folder.glob("*.jsonl")):  # (none in a folder that does not exist)
             meta_path = path.with_suffix(".meta.json")
             try:
                 meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}

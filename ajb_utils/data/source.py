@@ -104,10 +104,7 @@ def hub_commit(repo_id: str, revision: str | None = None, timeout: float = HUB_T
         cached = revision if revision and snapshot.is_dir() else (ref.read_text().strip() if ref.is_file() else None)
         if cached:
             log.warning(
-                "HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
-                revision or "main",
-                repo_id,
-                cached,
+                f"HF_HUB_OFFLINE: revision {revision or 'main'} of {repo_id} is commit {cached} in the local hub cache"
             )
             return cached
         reason = f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} is not in the local hub cache"
