@@ -26,7 +26,6 @@ RunsArg = str | list[str] | None
 # The fields of a run's .meta.json that shape the frames (the judges table, run selection); the
 # rest (created_unix, backend, costs) does not change results and is not part of the cache key.
 META_FIELDS: tuple[str, ...] = ("name", "display", "synthetic", "study", "judge", "conditions", "decoding", "source")
-USER_LABEL = "runs"  # a load with the user's runs: label <source label>-runs
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ def select_runs(src: Source, runs: RunsArg, sub: str, messages: list[str]) -> li
 
 def label_with_runs(label: str, runs: RunsArg, read: list[Run]) -> str:
     """Return the Bench label: `label`, or `label-runs` when "auto" read runs of the user's."""
-    return f"{label}-{USER_LABEL}" if runs == "auto" and any(not r.shipped for r in read) else label
+    return f"{label}-runs" if runs == "auto" and any(not r.shipped for r in read) else label
 
 
 def key_meta(run: Run) -> dict[str, Any]:
@@ -97,8 +96,7 @@ def key_meta(run: Run) -> dict[str, Any]:
 def run_metas(source: str | Path, names: list[str], strict: bool = True) -> list[dict[str, Any]]:
     """Return each named run's meta (name, display, model, backend, source, synthetic), in the order named; a run not
     found is an error (``strict``) or left out (the caller says so)."""
-    messages: list[str] = []
-    found = {r.name: r for r in select_runs(resolve_source(source), list(names), "", messages)}
+    found = {r.name: r for r in select_runs(resolve_source(source), list(names), "", [])}  # (shadowed runs unsaid)
     missing = [n for n in names if n not in found]
     if missing and strict:
         raise BenchDataError(

@@ -149,8 +149,9 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def parse_card(text: str, readme: bytes = b"") -> Card:
-    """Return the Card of a README text (its `configs:`, `dataset_info:` and `synthetic:` fields)."""
+def parse_card(readme: bytes) -> Card:
+    """Return the Card of a README's bytes (its `configs:`, `dataset_info:` and `synthetic:` fields)."""
+    text = readme.decode("utf-8")
     header: dict[str, Any] = {}
     if text.startswith("---"):
         end = text.find("\n---", 3)
@@ -177,7 +178,7 @@ def planted_effects(source: str | Path) -> dict[str, Any]:
     readme = Path(src.location) / "README.md"
     if not src.is_local or not readme.is_file():
         return {}
-    card = parse_card(readme.read_text(encoding="utf-8"))
+    card = parse_card(readme.read_bytes())
     return card.planted if card.synthetic else {}
 
 
@@ -195,7 +196,7 @@ def read_card(src: Source, revision: str | None) -> Card:
             f"{first_line(exc)}. The hub needs network access; offline, use "
             "source='sample' or a local mirror directory of the hub repo."
         ) from exc
-    card = parse_card(readme.decode("utf-8"), readme)
+    card = parse_card(readme)
     if schema.MAIN_CONFIG not in card.files and src.is_local:
         raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
     return card
