@@ -81,10 +81,8 @@ def dedup(key: np.ndarray | pd.Series, valid: np.ndarray, duplicate: str) -> np.
     out = np.full(len(key), None, dtype=object)
     has_valid = key.isin(key[valid]).to_numpy()
     out[~valid & has_valid] = SUPERSEDED
-    for group in (valid, ~valid & ~has_valid):
-        dup = np.zeros(len(key), dtype=bool)
-        dup[group] = key[group].duplicated().to_numpy()
-        out[dup] = duplicate
+    dup = pd.DataFrame({"key": key, "valid": valid}).duplicated().to_numpy()  # within a key's valid or invalid rows
+    out[dup & (valid | ~has_valid)] = duplicate
     return out
 
 
