@@ -15,6 +15,7 @@ file. Every file is read once (`cache.read_input`, which keeps its content diges
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -336,10 +337,8 @@ def _loose_table(rows: list[dict[str, Any]]) -> pa.Table:
 def _as_block(cell: Any) -> dict[str, Any] | None:
     """Return a condition cell as a block (an object, or JSON text of one); None otherwise."""
     if isinstance(cell, str):
-        try:
+        with contextlib.suppress(ValueError):  # (text that is not JSON stays text: no block)
             cell = json.loads(cell)
-        except ValueError:
-            return None
     return cell if isinstance(cell, dict) else None
 
 

@@ -152,10 +152,8 @@ def _listed(value: Any) -> list[Any]:
 def parse_card(readme: bytes) -> Card:
     """Return the Card of a README's bytes (its `configs:`, `dataset_info:` and `synthetic:` fields)."""
     text = readme.decode("utf-8")
-    header: dict[str, Any] = {}
-    if text.startswith("---"):
-        end = text.find("\n---", 3)
-        header = (yaml.load(text[3:end], Loader=_YAML_LOADER) or {}) if end > 0 else {}
+    end = text.find("\n---", 3) if text.startswith("---") else -1  # the header between two --- lines
+    header: dict[str, Any] = (yaml.load(text[3:end], Loader=_YAML_LOADER) or {}) if end > 0 else {}
     files: dict[str, list[str]] = {}
     for cfg in header.get("configs") or []:
         given = [f.get("path") if isinstance(f, dict) else f for f in _listed(cfg.get("data_files", []))]
