@@ -69,18 +69,15 @@ def select_runs(src: Source, runs: RunsArg, sub: str, messages: list[str]) -> li
     found = discover_runs(folders + ([] if runs == "shipped" else [(paths.RUNS_DIR / sub, False)]), messages)
     if isinstance(runs, list):
         return [r for r in found if r.name in runs]
-    out = []
-    for r in found:
-        made_on = r.meta.get("source")
-        if r.shipped or made_on is None or str(made_on) in (src.label, str(src.location)):
-            out.append(r)
-        else:
-            messages.append(
-                f"run {r.name!r} in {paths.RUNS_DIR.name}/ skipped: made on source "
-                f"{made_on!r}, not {src.label!r} (name it in runs=[...] to read it "
-                "anyway)"
-            )
-    return out
+    here = (src.label, str(src.location))
+    kept = [r for r in found if r.shipped or r.meta.get("source") is None or str(r.meta["source"]) in here]
+    messages += [
+        f"run {r.name!r} in {paths.RUNS_DIR.name}/ skipped: made on source {r.meta['source']!r}, not {src.label!r} "
+        "(name it in runs=[...] to read it anyway)"
+        for r in found
+        if r not in kept
+    ]
+    return kept
 
 
 def label_with_runs(label: str, runs: RunsArg, read: list[Run]) -> str:
