@@ -41,8 +41,7 @@ class Bench:
     def has_runs(self, study: str) -> bool:
         """Return True when the bench holds judge runs of `study` (c2, c3, temperature, thinking, format);
         the release holds none, the sample holds its synthetic ones."""
-        j = self.judges
-        return bool(((j["origin"] != "release") & (j["study"] == study)).any()) if len(j) else False
+        return bool(((self.judges["origin"] != "release") & (self.judges["study"] == study)).any())
 
     def provenance(self) -> str:
         """Return a one-line description of where the data came from."""
@@ -51,6 +50,4 @@ class Bench:
 
     def exclusion_summary(self) -> pd.DataFrame:
         """Return exclusion counts by config and reason."""
-        if self.exclusions.empty:
-            return pd.DataFrame(columns=["config", "reason", "n"])
         return self.exclusions.groupby(["config", "reason"], observed=True).size().rename("n").reset_index()

@@ -15,10 +15,10 @@ file. Every file is read once (`cache.read_input`, which keeps its content diges
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,17 +31,16 @@ import pyarrow.json as pj
 
 from ajb_utils import cache, schema
 from ajb_utils.data.bench import BenchDataError, IncompleteDataError
-from ajb_utils.data.source import Card, Source, fetch
+from ajb_utils.data.source import Card, Source, fetch, first_line
 
 log = logging.getLogger("ajb_utils.data")
 
 FIELDS: tuple[str, ...] = ("llm_score", "programmatic_score", "match_score")
-JUDGE_KEYS: tuple[str, ...] = ("id", "generator", "difficulty", "dag_type")
 NAMES: tuple[str, ...] = ("id", "generator", "difficulty")
 MAIN_FIELDS = (*schema.REQUIRED_MAIN, "available_tools", "query_easy", "query_medium", "query_hard", "system_prompt")
 GENERATOR_FIELDS = (*schema.REQUIRED_GENERATOR, "dag_type", "user_query", *schema.SCORE_COLUMNS.values())
-_METRIC_KEYS = frozenset(k for m in schema.METRICS for k in (m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))
 _SPELLINGS = {m: list(dict.fromkeys((m, schema.PROMPT_KEYS[m], schema.SCORE_COLUMNS[m]))) for m in schema.METRICS}
+_METRIC_KEYS = frozenset(k for spellings in _SPELLINGS.values() for k in spellings)
 Rows = Path | list[dict[str, Any]]  # a JSON-lines file, or its rows as Python values
 
 
@@ -62,9 +61,6 @@ class Raw:
     def n(self) -> int:
         """Return the number of lines read (valid and malformed)."""
         return len(self.rows) + len(self.bad)
-
-
-# ---- One config ------------------------------------------------------------------------------
 
 
 def read_config(
@@ -127,9 +123,6 @@ def frame_rows(rows: pd.DataFrame) -> list[dict[str, Any]]:
     return rows.astype(object).where(rows.notna(), None).to_dict("records")
 
 
-# ---- Line by line ----------------------------------------------------------------------------
-
-
 def _not_json(name: str) -> Any:
     """Refuse NaN and Infinity, which are not JSON (the standard library reads them)."""
     raise ValueError(f"{name} is not a JSON value")
@@ -138,54 +131,41 @@ def _not_json(name: str) -> Any:
 _LINE = json.JSONDecoder(parse_constant=_not_json)
 
 
-def _cut(path: Path, what: str) -> IncompleteDataError:
-    """Return the error for a file that ends inside a line (`what`: the decoder's reason)."""
-    return IncompleteDataError(
-        f"{path}: the file ends inside a line ({what}), so it is incomplete: download it again "
-        "(for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)"
-    )
-
-
-def _lines(source: Rows, data: bytes | None) -> Iterator[tuple[int, Any]]:
-    """Yield (line number, value) of every non-blank line of a file (its bytes `data`), a malformed
-    one's value a ValueError, or of every Python row; IncompleteDataError when the file ends inside a line."""
-    if not isinstance(source, Path):
-        yield from enumerate(source, 1)
-        return
-    lines = data.split(b"\n") if data is not None else []
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            yield i, _LINE.decode(line.decode("utf-8"))
-        except ValueError as exc:  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
-            if i == len(lines):
-                raise _cut(source, f"line {i}: {exc}") from None
-            yield i, exc
+def _decode(line: bytes) -> Any:
+    """Return the value of one JSON line, or the ValueError that says why it is not JSON."""
+    try:
+        return _LINE.decode(line.decode("utf-8"))
+    except ValueError as exc:  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
+        return exc
 
 
 def decode_rows(
     sources: list[Rows], read: dict[Path, bytes], fields: tuple[str, ...] | None = None
 ) -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
-    """Return (the JSON objects of every line, only their `fields` when given; the malformed lines'
-    reasons; the first line as an object, {} if it is not one)."""
+    """Return (the JSON objects of the files' non-blank lines (`read`: their bytes) or of Python
+    rows, only their `fields` when given; the malformed lines by file and line; the first line as
+    an object, {} if it is not one); IncompleteDataError for a file that ends inside a line."""
     rows: list[dict[str, Any]] = []
     bad: list[str] = []
     head: dict[str, Any] | None = None
     for source in sources:
         file = f"{source}: " if isinstance(source, Path) else ""
-        for i, row in _lines(source, read.get(source) if isinstance(source, Path) else None):
+        lines = read[source].split(b"\n") if file else []
+        numbered = ((i, _decode(x)) for i, x in enumerate(lines, 1) if x.strip()) if file else enumerate(source, 1)
+        for i, row in numbered:
             head = (row if isinstance(row, dict) else {}) if head is None else head
             if isinstance(row, ValueError):
+                if i == len(lines):
+                    raise IncompleteDataError(
+                        f"{source}: the file ends inside a line (line {i}: {row}), so it is incomplete: download "
+                        "it again (for the hub, delete it from the hub cache; for a judge run, rerun it: it resumes)"
+                    )
                 bad.append(f"{file}line {i}: {row}")
             elif not isinstance(row, dict):
                 bad.append(f"{file}line {i}: not an object")
             else:
                 rows.append(row if fields is None else {f: row[f] for f in fields if f in row})
     return rows, bad, head or {}
-
-
-# ---- main and generator configs --------------------------------------------------------------
 
 
 def _row_raw(sources: list[Rows], read: dict[Path, bytes], data: bytes | None, kind: str) -> Raw:
@@ -217,7 +197,7 @@ def _arrow_generator_columns(data: bytes) -> tuple[dict[str, list[Any]] | None, 
     try:
         table = pj.read_json(pa.BufferReader(data), parse_options=options)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        return None, _arrow_said(exc)
+        return None, f"Arrow's JSON reader: {first_line(exc)}"
     items = table.column("generated_tool_calls").combine_chunks().flatten().flatten()[0].flatten()
     if any(c.null_count == len(c) for c in table.columns):
         return None, f"no row has {[n for n, c in zip(table.column_names, table.columns) if c.null_count == len(c)]}"
@@ -233,14 +213,6 @@ def _count_lines(data: bytes) -> int:
     return data.count(b"\n") + (not data.endswith(b"\n") and bool(data))
 
 
-def _arrow_said(exc: BaseException) -> str:
-    """Return the first line of what Arrow's JSON reader said when it rejected a file."""
-    return "Arrow's JSON reader: " + (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
-
-
-# ---- Judge configs ---------------------------------------------------------------------------
-
-
 def _judge_raw(sources: list[Rows], read: dict[Path, bytes], data: bytes | None, justifications: bool) -> Raw:
     """Return a judge config as flat columns (`_columns`): its files by Arrow's JSON reader when in
     the released layout (`_arrow_table`), any other rows put in that layout line by line first
@@ -249,11 +221,6 @@ def _judge_raw(sources: list[Rows], read: dict[Path, bytes], data: bytes | None,
     if data is not None:
         head = _head(data)
         table, why = _arrow_table(data, tuple(c for c in schema.CONDITIONS if c in head))
-        # not the released layout exactly (a malformed or cut line, another encoding or spelling,
-        # NaN or Infinity, which Arrow reads and JSON has not): the line-by-line pass decides
-        why = why or _not_released(table, _count_lines(data))
-        if why is None and any(map(_not_finite, table.columns)):
-            why = "NaN or Infinity, which are not JSON"
         if why is None:
             return _columns(table, justifications, unknown_conditions(head))
     rows, bad, head = decode_rows(sources, read)
@@ -269,10 +236,7 @@ def _columns(table: pa.Table, justifications: bool, unknown: list[str]) -> Raw:
     rows: dict[str, Any] = {}
     notes: dict[str, Any] = {}
     for k in (k for k in NAMES if k in table.column_names):
-        codes = table.column(k).combine_chunks().dictionary_encode()
-        rows[k] = pd.Categorical.from_codes(
-            pc.fill_null(codes.indices, -1).to_numpy().astype(np.int32), codes.dictionary.to_pylist(), validate=False
-        )
+        rows[k] = table.column(k).combine_chunks().dictionary_encode().to_pandas()
     for cond in [c for c in schema.CONDITIONS if c in table.column_names]:
         block = table.column(cond)
         if block.null_count == len(block):
@@ -298,22 +262,22 @@ def _arrow_schema(conditions: tuple[str, ...]) -> pa.Schema:
 
 def _arrow_table(data: bytes, conditions: tuple[str, ...]) -> tuple[pa.Table | None, str | None]:
     """Return (a judge config's bytes read by Arrow's JSON reader with the schema of these
-    conditions, or None with what Arrow said); read again with every known condition when another
-    one turns up."""
+    conditions, and why it is not the released layout exactly: None if it is, else what Arrow said
+    or `_not_released`); read again with every known condition when another one turns up."""
     options = pj.ParseOptions(explicit_schema=_arrow_schema(conditions), unexpected_field_behavior="infer")
     try:
         table = pj.read_json(pa.BufferReader(data), parse_options=options)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        return None, _arrow_said(exc)
+        return None, f"Arrow's JSON reader: {first_line(exc)}"
     if set(schema.CONDITIONS) & set(table.column_names) - set(conditions):
         return _arrow_table(data, tuple(schema.CONDITIONS))
-    return table, None
+    return table, _not_released(table, _count_lines(data))
 
 
 def _not_released(table: pa.Table, lines: int) -> str | None:
     """Return why an Arrow-read judge table is not the released layout exactly (None if it is): not
-    a row a line, a row without its names, a block key beyond the metrics and the overall score,
-    or a verdict spelt `accuracy` or `score`."""
+    a row a line (a malformed or cut line), a row without its names, a block key beyond the metrics
+    and the overall score, a verdict spelt `accuracy` or `score`, or NaN or Infinity (Arrow reads them)."""
     if table.num_rows != lines:
         return f"{table.num_rows} rows for {lines} lines"
     if any(table.column(k).null_count for k in NAMES):
@@ -325,7 +289,7 @@ def _not_released(table: pa.Table, lines: int) -> str | None:
             return f"{cond} has key(s) {sorted({f.name for f in block} - allowed)}"
         if any({"accuracy", "score"} & {f.name for f in block.field(m).type} for m in schema.METRICS):
             return f"a verdict of {cond} spelt 'accuracy' or 'score'"
-    return None
+    return "NaN or Infinity, which are not JSON" if any(map(_not_finite, table.columns)) else None
 
 
 def _not_finite(column: Any) -> bool:
@@ -341,22 +305,15 @@ def _not_finite(column: Any) -> bool:
 
 def _head(data: bytes) -> dict[str, Any]:
     """Return the first non-blank line of JSON lines as an object ({} if it is not one)."""
-    line = next((x for x in io.BytesIO(data) if x.strip()), b"{}")  # (no copy of `data`)
-    try:
-        head = _LINE.decode(line.decode("utf-8"))
-    except ValueError:
-        return {}
+    head = _decode(next((x for x in io.BytesIO(data) if x.strip()), b"{}"))  # (no copy of `data`)
     return head if isinstance(head, dict) else {}
 
 
-def unknown_conditions(values: dict[str, Any]) -> list[str]:
-    """Return the condition-like columns among `values` (column -> a value) that are not known conditions, sorted."""
-    return sorted(k for k, v in values.items() if k not in schema.CONDITIONS and k not in JUDGE_KEYS and _is_block(v))
-
-
-def _is_block(value: Any) -> bool:
-    """Return True when a value looks like a condition block (an object with a metric key)."""
-    return isinstance(value := _as_block(value), dict) and not _METRIC_KEYS.isdisjoint(value)
+def unknown_conditions(head: dict[str, Any]) -> list[str]:
+    """Return the keys of a judge config's first row that hold a condition block (an object with a
+    metric key, or its JSON text) but are not known conditions, sorted."""
+    known = {*schema.CONDITIONS, *NAMES, "dag_type"}
+    return sorted(k for k, v in head.items() if k not in known and not _METRIC_KEYS.isdisjoint(_as_block(v) or {}))
 
 
 def _loose_table(rows: list[dict[str, Any]]) -> pa.Table:
@@ -380,10 +337,8 @@ def _loose_table(rows: list[dict[str, Any]]) -> pa.Table:
 def _as_block(cell: Any) -> dict[str, Any] | None:
     """Return a condition cell as a block (an object, or JSON text of one); None otherwise."""
     if isinstance(cell, str):
-        try:
+        with contextlib.suppress(ValueError):  # (text that is not JSON stays text: no block)
             cell = json.loads(cell)
-        except ValueError:
-            return None
     return cell if isinstance(cell, dict) else None
 
 

@@ -43,22 +43,16 @@ def require_columns(frame: pd.DataFrame, config: str, required: list[str]) -> No
         )
 
 
-def _text(values: pd.Series) -> list[str]:
-    """Return a column's values as strings (without a pandas string conversion of the column)."""
-    return [v if type(v) is str else str(v) for v in values.to_numpy(dtype=object)]
-
-
 Excluded = dict[str, list[Any]]  # EXCLUSION_COLUMNS -> values: one batch of exclusion rows
 
 
 def exclusions(config: str, frame: pd.DataFrame, reason: str | np.ndarray, **fixed: Any) -> Excluded:
     """Return exclusion rows (a batch, `exclusion_frame` joins them) for the rows of `frame` with
-    a reason (`fixed` names judge, condition, metric)."""
-    n = len(frame)
-    out: Excluded = {c: _text(frame[c]) if c in frame else [None] * n for c in ("id", "generator", "difficulty")}
-    out["config"] = [config] * n
-    for k in ("judge", "condition", "metric"):
-        out[k] = [fixed.get(k)] * n
+    a reason (`fixed` names judge, condition, metric); the names as text (no pandas conversion)."""
+    n, given = len(frame), {"config": config, **fixed}
+    out: Excluded = {k: [given.get(k)] * n for k in EXCLUSION_COLUMNS}  # a name `frame` lacks: None
+    for c in (c for c in ("id", "generator", "difficulty") if c in frame):
+        out[c] = [v if type(v) is str else str(v) for v in frame[c].to_numpy(dtype=object)]
     out["reason"] = [reason] * n if isinstance(reason, str) else list(reason)
     return out
 
@@ -72,9 +66,7 @@ def exclusion_frame(batches: list[Excluded]) -> pd.DataFrame:
     """Return every exclusion batch as one frame (EXCLUSION_COLUMNS; text columns, object where
     a value is missing)."""
     columns = {c: [v for b in batches for v in b[c]] for c in EXCLUSION_COLUMNS}
-    return pd.DataFrame(
-        {c: pd.Series(v, dtype=object if None in v else None) for c, v in columns.items()}, columns=EXCLUSION_COLUMNS
-    )
+    return pd.DataFrame({c: pd.Series(v, dtype=object if None in v else None) for c, v in columns.items()})
 
 
 def dedup(key: np.ndarray | pd.Series, valid: np.ndarray, duplicate: str) -> np.ndarray:
@@ -89,10 +81,8 @@ def dedup(key: np.ndarray | pd.Series, valid: np.ndarray, duplicate: str) -> np.
     out = np.full(len(key), None, dtype=object)
     has_valid = key.isin(key[valid]).to_numpy()
     out[~valid & has_valid] = SUPERSEDED
-    for group in (valid, ~valid & ~has_valid):
-        dup = np.zeros(len(key), dtype=bool)
-        dup[group] = key[group].duplicated().to_numpy()
-        out[dup] = duplicate
+    dup = pd.DataFrame({"key": key, "valid": valid}).duplicated().to_numpy()  # within a key's valid or invalid rows
+    out[dup & (valid | ~has_valid)] = duplicate
     return out
 
 

@@ -20,13 +20,12 @@ from typing import Any
 
 from ajb_utils import paths
 from ajb_utils.data.bench import BenchDataError
-from ajb_utils.data.source import Source
+from ajb_utils.data.source import Source, resolve_source
 
 RunsArg = str | list[str] | None
 # The fields of a run's .meta.json that shape the frames (the judges table, run selection); the
 # rest (created_unix, backend, costs) does not change results and is not part of the cache key.
 META_FIELDS: tuple[str, ...] = ("name", "display", "synthetic", "study", "judge", "conditions", "decoding", "source")
-USER_LABEL = "runs"  # a load with the user's runs: label <source label>-runs
 
 
 @dataclass(frozen=True)
@@ -38,25 +37,12 @@ class Run:
     meta: dict[str, Any]
     shipped: bool
 
-    @property
-    def meta_path(self) -> Path:
-        """Return the path of the run's .meta.json (it may not exist)."""
-        return self.path.with_suffix(".meta.json")
-
-
-def _folders(src: Source, sub: str) -> list[tuple[Path, bool]]:
-    """Return (folder, shipped) pairs where runs of kind `sub` ('' judges, 'generators') live."""
-    own = [(Path(src.location) / "runs" / sub, True)] if src.is_local else []
-    return own + [(paths.RUNS_DIR / sub, False)]
-
 
 def discover_runs(folders: list[tuple[Path, bool]], messages: list[str]) -> list[Run]:
     """Return every run in `folders` (first found wins, a shadowed one said in `messages`), by name."""
     found: dict[str, Run] = {}
     for folder, shipped in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.jsonl")):
+        for path in sorted(folder.glob("*.jsonl")):  # (none in a folder that does not exist)
             meta_path = path.with_suffix(".meta.json")
             try:
                 meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
@@ -79,29 +65,24 @@ def select_runs(src: Source, runs: RunsArg, sub: str, messages: list[str]) -> li
         return []
     if isinstance(runs, str) and runs not in ("shipped", "auto"):
         raise BenchDataError(f"runs must be 'shipped', 'auto', None or a list of names, not {runs!r}")
-    folders = _folders(src, sub)
-    if runs == "shipped":
-        folders = [f for f in folders if f[1]]
-    found = discover_runs(folders, messages)
+    folders = [(Path(src.location) / "runs" / sub, True)] if src.is_local else []  # (folder, shipped)
+    found = discover_runs(folders + ([] if runs == "shipped" else [(paths.RUNS_DIR / sub, False)]), messages)
     if isinstance(runs, list):
         return [r for r in found if r.name in runs]
-    out = []
-    for r in found:
-        made_on = r.meta.get("source")
-        if r.shipped or made_on is None or str(made_on) in (src.label, str(src.location)):
-            out.append(r)
-        else:
-            messages.append(
-                f"run {r.name!r} in {paths.RUNS_DIR.name}/ skipped: made on source "
-                f"{made_on!r}, not {src.label!r} (name it in runs=[...] to read it "
-                "anyway)"
-            )
-    return out
+    here = (src.label, str(src.location))
+    kept = [r for r in found if r.shipped or r.meta.get("source") is None or str(r.meta["source"]) in here]
+    messages += [
+        f"run {r.name!r} in {paths.RUNS_DIR.name}/ skipped: made on source {r.meta['source']!r}, not {src.label!r} "
+        "(name it in runs=[...] to read it anyway)"
+        for r in found
+        if r not in kept
+    ]
+    return kept
 
 
 def label_with_runs(label: str, runs: RunsArg, read: list[Run]) -> str:
     """Return the Bench label: `label`, or `label-runs` when "auto" read runs of the user's."""
-    return f"{label}-{USER_LABEL}" if runs == "auto" and any(not r.shipped for r in read) else label
+    return f"{label}-runs" if runs == "auto" and any(not r.shipped for r in read) else label
 
 
 def key_meta(run: Run) -> dict[str, Any]:
@@ -112,10 +93,7 @@ def key_meta(run: Run) -> dict[str, Any]:
 def run_metas(source: str | Path, names: list[str], strict: bool = True) -> list[dict[str, Any]]:
     """Return each named run's meta (name, display, model, backend, source, synthetic), in the order named; a run not
     found is an error (``strict``) or left out (the caller says so)."""
-    from ajb_utils.data.source import resolve_source
-
-    messages: list[str] = []
-    found = {r.name: r for r in select_runs(resolve_source(source), list(names), "", messages)}
+    found = {r.name: r for r in select_runs(resolve_source(source), list(names), "", [])}  # (shadowed runs unsaid)
     missing = [n for n in names if n not in found]
     if missing and strict:
         raise BenchDataError(

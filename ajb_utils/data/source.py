@@ -4,6 +4,7 @@ each config has, how many rows it declares, and whether the data is synthetic.""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,24 +69,11 @@ def resolve_source(source: str | Path) -> Source:
     )
 
 
-# --------------------------------------------------------------------------------------------
-# The hub: one short question first, and the exact commit every read is pinned to
-# --------------------------------------------------------------------------------------------
-
-
-def _first_line(exc: BaseException, limit: int = 160) -> str:
-    """Return `Type: first line of the message`, shortened to `limit` characters."""
+def first_line(exc: BaseException) -> str:
+    """Return `Type: first line of the message`, shortened to 160 characters."""
     lines = str(exc).strip().splitlines()
     text = f"{type(exc).__name__}: {lines[0] if lines else ''}".rstrip(": ")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _cached_ref(repo_id: str, revision: str | None) -> Path:
-    """Return the file where the local hub cache keeps the commit a branch or tag named."""
-    from huggingface_hub import constants
-
-    folder = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--"))
-    return folder / "refs" / (revision or "main")
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def hub_commit(repo_id: str, revision: str | None = None, timeout: float = HUB_TIMEOUT) -> str:
@@ -94,46 +82,35 @@ def hub_commit(repo_id: str, revision: str | None = None, timeout: float = HUB_T
 
     The answer is kept in the local hub cache (refs/<revision>), so with HF_HUB_OFFLINE=1 a
     revision read before resolves to the same commit without the hub."""
-    from huggingface_hub import HfApi, constants
-    from huggingface_hub.utils import (
-        GatedRepoError,
-        OfflineModeIsEnabled,
-        RepositoryNotFoundError,
-        RevisionNotFoundError,
-    )
+    from huggingface_hub import HfApi, constants, errors
 
     where = f"{repo_id!r} at {constants.ENDPOINT}"
-    ref = _cached_ref(repo_id, revision)
+    ref = Path(constants.HF_HUB_CACHE) / ("datasets--" + repo_id.replace("/", "--")) / "refs" / (revision or "main")
     try:
         sha = HfApi().dataset_info(repo_id, revision=revision, timeout=timeout).sha
         if sha and sha != revision:
-            try:  # best effort, as huggingface_hub does it; a read-only cache is no error
+            with contextlib.suppress(OSError):  # best effort, as huggingface_hub does: a read-only cache is no error
                 ref.parent.mkdir(parents=True, exist_ok=True)
                 ref.write_text(sha)
-            except OSError:
-                pass
         return sha
-    except RevisionNotFoundError:
+    except errors.RevisionNotFoundError:
         reason = f"revision {revision!r} does not exist in {where}"
-    except GatedRepoError:
+    except errors.GatedRepoError:
         reason = f"{where} needs an access token with access to the repo (set HF_TOKEN)"
-    except RepositoryNotFoundError:
+    except errors.RepositoryNotFoundError:
         reason = f"dataset repo {where} not found (or not accessible without a token)"
-    except OfflineModeIsEnabled:
+    except errors.OfflineModeIsEnabled:
         snapshot = ref.parent.parent / "snapshots" / (revision or "")
         cached = revision if revision and snapshot.is_dir() else (ref.read_text().strip() if ref.is_file() else None)
         if cached:
             log.warning(
-                "HF_HUB_OFFLINE: revision %s of %s is commit %s in the local hub cache",
-                revision or "main",
-                repo_id,
-                cached,
+                f"HF_HUB_OFFLINE: revision {revision or 'main'} of {repo_id} is commit {cached} in the local hub cache"
             )
             return cached
         reason = f"HF_HUB_OFFLINE is set and revision {revision or 'main'} of {repo_id!r} is not in the local hub cache"
     except Exception as exc:  # connection refused, DNS, timeout, TLS, HTTP 5xx
         waited = f" after {timeout:g} s" if "timeout" in type(exc).__name__.lower() else ""
-        reason = f"cannot reach {where}{waited} ({_first_line(exc)})"
+        reason = f"cannot reach {where}{waited} ({first_line(exc)})"
         if ref.is_file():
             reason += f"; commit {ref.read_text().strip()[:12]} is cached: set HF_HUB_OFFLINE=1"
     raise HubUnavailable(reason, OFFLINE_HINT) from None
@@ -155,11 +132,6 @@ def fetch(src: Source, rel: str, revision: str | None) -> Path:
     return Path(hf_hub_download(src.location, rel, repo_type="dataset", revision=revision))
 
 
-# --------------------------------------------------------------------------------------------
-# The card: the README's YAML header, read once
-# --------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Card:
     """What a source's README header says: config -> files, config -> declared rows, synthetic,
@@ -172,23 +144,22 @@ class Card:
     planted: dict[str, Any] = field(default_factory=dict)
 
 
-def parse_card(text: str, readme: bytes = b"") -> Card:
-    """Return the Card of a README text (its `configs:`, `dataset_info:` and `synthetic:` fields)."""
-    header: dict[str, Any] = {}
-    if text.startswith("---"):
-        end = text.find("\n---", 3)
-        header = (yaml.load(text[3:end], Loader=_YAML_LOADER) or {}) if end > 0 else {}
+def _listed(value: Any) -> list[Any]:
+    """Return a YAML value that may be one item or a list of them as a list."""
+    return value if isinstance(value, list) else [value]
+
+
+def parse_card(readme: bytes) -> Card:
+    """Return the Card of a README's bytes (its `configs:`, `dataset_info:` and `synthetic:` fields)."""
+    text = readme.decode("utf-8")
+    end = text.find("\n---", 3) if text.startswith("---") else -1  # the header between two --- lines
+    header: dict[str, Any] = (yaml.load(text[3:end], Loader=_YAML_LOADER) or {}) if end > 0 else {}
     files: dict[str, list[str]] = {}
-    for cfg in header.get("configs", []) or []:
-        given = cfg.get("data_files", [])
-        paths: list[str] = []
-        for f in given if isinstance(given, list) else [given]:
-            p = f.get("path") if isinstance(f, dict) else f
-            paths.extend(p if isinstance(p, list) else [p])
-        files[schema.JUDGE_ALIASES.get(cfg["config_name"], cfg["config_name"])] = paths
+    for cfg in header.get("configs") or []:
+        given = [f.get("path") if isinstance(f, dict) else f for f in _listed(cfg.get("data_files", []))]
+        files[schema.JUDGE_ALIASES.get(cfg["config_name"], cfg["config_name"])] = [p for g in given for p in _listed(g)]
     rows: dict[str, int] = {}
-    info = header.get("dataset_info") or []
-    for entry in info if isinstance(info, list) else [info]:
+    for entry in _listed(header.get("dataset_info") or []):
         splits = entry.get("splits") or [] if isinstance(entry, dict) else []
         n = sum(int(s.get("num_examples") or 0) for s in splits if isinstance(s, dict))
         if n:
@@ -205,7 +176,7 @@ def planted_effects(source: str | Path) -> dict[str, Any]:
     readme = Path(src.location) / "README.md"
     if not src.is_local or not readme.is_file():
         return {}
-    card = parse_card(readme.read_text(encoding="utf-8"))
+    card = parse_card(readme.read_bytes())
     return card.planted if card.synthetic else {}
 
 
@@ -220,10 +191,10 @@ def read_card(src: Source, revision: str | None) -> Card:
             raise
         raise BenchDataError(
             f"cannot read {src.location!r} (revision {revision or 'main'}) from the hub: "
-            f"{_first_line(exc)}. The hub needs network access; offline, use "
+            f"{first_line(exc)}. The hub needs network access; offline, use "
             "source='sample' or a local mirror directory of the hub repo."
         ) from exc
-    card = parse_card(readme.decode("utf-8"), readme)
+    card = parse_card(readme)
     if schema.MAIN_CONFIG not in card.files and src.is_local:
         raise BenchDataError(f"{src.location} has no 'main' config in its README.md header")
     return card
