@@ -150,8 +150,11 @@ def decode_rows(
     head: dict[str, Any] | None = None
     for source in sources:
         file = f"{source}: " if isinstance(source, Path) else ""
-        lines = read[source].split(b"\n") if file else []
-        numbered = ((i, _decode(x)) for i, x in enumerate(lines, 1) if x.strip()) if file else enumerate(source, 1)
+        if isinstance(source, Path):
+            lines = read[source].split(b"\n")
+            numbered = ((i, _decode(x)) for i, x in enumerate(lines, 1) if x.strip())
+        else:
+            lines, numbered = [], enumerate(source, 1)
         for i, row in numbered:
             head = (row if isinstance(row, dict) else {}) if head is None else head
             if isinstance(row, ValueError):
