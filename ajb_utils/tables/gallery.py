@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -56,19 +55,6 @@ def plan_diff(expected: Any, generated: Any) -> str:
 def _of_generation(frame: pd.DataFrame, id: str, generator: str, difficulty: str) -> pd.DataFrame:
     """Return the rows of one generation (record id, generator, difficulty) of a frame."""
     return frame[(frame["id"] == str(id)) & (frame["generator"] == generator) & (frame["difficulty"] == difficulty)]
-
-
-def _tools_table(tools: Sequence[dict]) -> pd.DataFrame:
-    """Return one row per available tool: its name, parameters and required parameters."""
-    rows = [
-        {
-            "tool": t.get("name"),
-            "parameters": ", ".join(t.get("properties") or {}),
-            "required": ", ".join(t.get("required") or []),
-        }
-        for t in tools
-    ]
-    return pd.DataFrame(rows)
 
 
 def _verdict_grid(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
@@ -121,7 +107,13 @@ def case_view(bench, id: str, generator: str, difficulty: str) -> dict[str, Any]
     return {
         "record": record,
         "queries": queries,
-        "tools": _tools_table(rec["tools"]),
+        "tools": pd.DataFrame(
+            {
+                "tool": [t.get("name") for t in rec["tools"]],
+                "parameters": [", ".join(t.get("properties") or {}) for t in rec["tools"]],
+                "required": [", ".join(t.get("required") or []) for t in rec["tools"]],
+            }
+        ),
         "diff": plan_diff(rec["expected_calls"], g["generated_calls"]),
         "p": p,
         "verdicts": _verdict_grid(v, present),
