@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from ajb_utils.schema import display
+
 Direction = Literal["above", "below", "indistinguishable", "equal"]
 NO_CI = "no CI computed"
 DIRECTION_VERBS: dict[str, str] = {"above": "exceeds", "below": "trails"}
@@ -466,8 +468,6 @@ def _span(values: Mapping[str, float]) -> str:
 
 def _named(values: Mapping[str, float]) -> str:
     """Return 'GPT-5.4 (45%), Gemini-2.5-Pro (75%)' for the judges with a nonzero value."""
-    from ajb_utils.schema import display
-
     return ", ".join(f"{display(j)} ({100 * float(v):.0f}%)" for j, v in values.items() if float(v) > 0)
 
 
@@ -483,16 +483,12 @@ def _on_card(p: Mapping[str, Any], key: str, say: Callable[[Any], str]) -> str:
 
 def _by_judge(values: Mapping[str, float]) -> str:
     """Return 'QwQ-32B 92%, GPT-OSS-120B 89%, ...': every judge's value, highest first."""
-    from ajb_utils.schema import display
-
     ranked = sorted(values.items(), key=lambda kv: (-float(kv[1]), kv[0]))
     return ", ".join(f"{display(j)} {100 * float(v):.0f}%" for j, v in ranked)
 
 
 def _freeform(f: Mapping[str, Any]) -> str:
     """Return the free-form runs' planted noise per difficulty and sensitivity factor, per judge."""
-    from ajb_utils.schema import display
-
     per_judge = (
         f"{display(j)} "
         + ", ".join(f"{_pct(v)} ({d})" for d, v in ff["noise"].items())
