@@ -340,17 +340,8 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     """Return structured (with_gt) vs free-form alignment per difficulty for one pairing, with their CIs."""
     key, gen = PAIRINGS[artifact]
     v, cells = _pairing(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
-    cols = [
-        "difficulty",
-        "structured",
-        "freeform",
-        "delta",
-        "n",
-        "structured_lo",
-        "structured_hi",
-        "freeform_lo",
-        "freeform_hi",
-    ] + DELTA_CI_COLUMNS
+    ci_cols = [f"{name}_{end}" for name in ("structured", "freeform") for end in ("lo", "hi")]
+    cols = ["difficulty", "structured", "freeform", "delta", "n", *ci_cols, *DELTA_CI_COLUMNS]
     if cells.empty:
         return pd.DataFrame(columns=cols)
     if "with_gt" not in set(cells["variant"]):
