@@ -116,22 +116,15 @@ def run_command(
 ) -> str:
     """Return the `python -m ajb_judge run` command that makes one run of a study for a judge key."""
     url, model, key_env = JUDGE_ENDPOINTS[key]
-    parts = ["python -m ajb_judge run --backend openai", f"--base-url {url}", f"--model {model}"]
-    if key_env:
-        parts.append(f"--api-key-env {key_env}")
-    parts += [
-        "--source hf",
-        f"--judge-label {key}",
-        f"--study {study}",
-        f"--conditions {conditions}",
-        f"--generators {generators}",
+    parts = [
+        f"python -m ajb_judge run --backend openai --base-url {url} --model {model}",
+        f"--api-key-env {key_env}" if key_env else "",
+        f"--source hf --judge-label {key} --study {study} --conditions {conditions} --generators {generators}",
+        f"--difficulties {difficulties}" if difficulties else "",
+        extra,
+        f"--name {name}",
     ]
-    if difficulties:
-        parts.append(f"--difficulties {difficulties}")
-    if extra:
-        parts.append(extra)
-    parts.append(f"--name {name}")
-    return " ".join(parts)
+    return " ".join(part for part in parts if part)
 
 
 # ---- paired bootstrap CIs of ablation deltas (records judged under both variants) ----------------
