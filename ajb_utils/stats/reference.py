@@ -73,6 +73,7 @@ def reference_verdicts(
     conditions: Sequence[str] = tuple(MAIN_CONDITIONS),
 ) -> pd.DataFrame:
     """Return verdict rows of the reference judges (judge = REFERENCE_JUDGES[kind]) under each of `conditions`."""
+    cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match", "judge"]
     rows = metric_rows(generations)
     p = rows["p"].to_numpy(float)
     rng = _rng(seed)
@@ -98,12 +99,10 @@ def reference_verdicts(
             parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))
     if static is not None:
         s = static[static["condition"].astype(str).isin(list(conditions))]
-        cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match"]
         s = s[[c for c in cols if c in s.columns]].astype(
             {c: str for c in ("id", "generator", "difficulty", "condition", "metric")}
         )
         parts.append(s.assign(judge=REFERENCE_JUDGES["static"]))
-    cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match", "judge"]
     if not parts:
         return pd.DataFrame(columns=cols)
     return pd.concat(parts, ignore_index=True)[cols]
