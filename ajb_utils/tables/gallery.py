@@ -74,9 +74,8 @@ def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
     )
     just = lab.pivot_table(index=["judge", "metric"], columns="condition", values="text", aggfunc="first")
     idx = pd.MultiIndex.from_product([present, schema.METRICS], names=["judge", "metric"])
-    just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)").reset_index()
-    just.columns.name = None
-    return just
+    just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)")
+    return just.reset_index().rename_axis(columns=None)
 
 
 def case_view(bench, id: str, generator: str, difficulty: str) -> dict[str, Any]:
