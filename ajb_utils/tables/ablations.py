@@ -275,8 +275,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         ci = paired_delta_ci(v, _t_label(v["variant"]), hi_t, lo_t, keys, n_bootstrap=n_bootstrap, seed=seed)
         grid = _with_delta_ci(grid.reset_index(), ci, keys).set_index(keys)
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
-    grid.columns.name = None
-    return schema.paper_sorted(grid.reset_index(), keys)
+    return schema.paper_sorted(grid.rename_axis(columns=None).reset_index(), keys)
 
 
 # ---- RQ5: thinking on/off (T05, T26) -------------------------------------------------------------
@@ -294,8 +293,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     wide["n"] = cells.groupby(keys, sort=False)["n"].min()
     wide = wide.reindex(columns=["thinking_on", "thinking_off", "n"])
     wide["delta"] = wide["thinking_on"] - wide["thinking_off"]
-    wide.columns.name = None
-    out = wide.reset_index()
+    out = wide.rename_axis(columns=None).reset_index()
     v["cond"] = v["condition"].astype(str)
     ci = paired_delta_ci(
         v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
@@ -350,7 +348,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
     wide["n"] = cells.groupby("difficulty", sort=False)["n"].min()
-    wide.columns.name = None
     recs = stats.record_alignment(v)
     recs["variant"] = recs["condition"].astype(str)
     cell_ci = stats.bootstrap_cells(
@@ -361,5 +358,5 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         c = c.set_index(c["difficulty"].astype(str))
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
-    out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
+    out = _with_delta_ci(wide.rename_axis(columns=None).reset_index(), ci, ["difficulty"])
     return schema.paper_sorted(out[cols], ["difficulty"])
