@@ -18,24 +18,14 @@ __all__ = ["plan_lines", "plan_diff", "case_view"]
 
 
 def plan_lines(calls: Any) -> list[str]:
-    """Return one line per call: `tool(key=value, ...)`, arguments sorted by key ('(no parseable plan)' for null)."""
+    """Return one line per call of a canonical plan: `tool(key=value, ...)`, arguments sorted by key (null: no plan)."""
     if not isinstance(calls, list):
         return ["(no parseable plan)"]
-    out = []
+    lines = []
     for c in calls:
-        args = c.get("arguments") or {}
-        if isinstance(args, str):
-            try:
-                args = json.loads(args)
-            except ValueError:
-                args = {"_raw": args}
-        body = (
-            ", ".join(f"{k}={json.dumps(args[k], sort_keys=True)}" for k in sorted(args))
-            if isinstance(args, dict)
-            else str(args)
-        )
-        out.append(f"{c.get('name')}({body})")
-    return out
+        args = ", ".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(c["arguments"].items()))
+        lines.append(f"{c['name']}({args})")
+    return lines
 
 
 def plan_diff(expected: Any, generated: Any) -> str:
