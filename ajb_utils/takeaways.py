@@ -449,14 +449,8 @@ def check(guess: object, answer: object, why: str, digits: int | None = None) ->
 
 def bullets(sentences: Iterable[str]) -> str:
     """Return sentences as one '- ...' line each (a notebook prints it under 'Takeaways')."""
-    out = []
-    for s in sentences:
-        s = s.strip()
-        if not s:
-            continue
-        s = s[0].upper() + s[1:]
-        out.append(f"- {s}" if s.endswith((".", "?", "!")) else f"- {s}.")
-    return "\n".join(out)
+    kept = [s.strip() for s in sentences if s.strip()]
+    return "\n".join(f"- {s[0].upper()}{s[1:]}" + ("" if s.endswith((".", "?", "!")) else ".") for s in kept)
 
 
 def _span(values: Mapping[str, float]) -> str:
