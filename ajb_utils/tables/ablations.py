@@ -172,9 +172,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
     keyed = table.astype({c: str for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
-    for c in on:
-        merged[c] = table[c].to_numpy()
-    return merged
+    return merged.assign(**{c: table[c].to_numpy() for c in on})  # the keys as the table had them
 
 
 # ---- RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04) ----------------------
