@@ -257,24 +257,18 @@ def is_format(value: Any, param: str, q: QueryIndex) -> bool:
     if isinstance(value, bool):
         return q.bool_stated(param, value, _BOOL_WORDS[value])
     num = _to_number(value)
-    if num is not None and not isinstance(value, str) and q.has_format_number(num):
+    if num is not None and q.has_format_number(num):
         return True
     if not isinstance(value, str):
         return False
-    s = value.strip()
-    if not s:
-        return False
-    m = _ISO_VALUE.match(s)
-    if m and s[:10] in q.dates:
-        return True
-    if s.lower() in _CURRENCY and s.lower() in q.currencies:
-        return True
-    m = _IDENT_VALUE.match(s)
-    if m and q.has_number(float(m.group(1))):
-        return True
-    if num is not None and q.has_format_number(num):
-        return True
-    return q.has_text_folded(s)
+    s = value.strip()  # blank text matches none of these
+    ident = _IDENT_VALUE.match(s)
+    return (
+        (_ISO_VALUE.match(s) is not None and s[:10] in q.dates)
+        or s.lower() in q.currencies
+        or (ident is not None and q.has_number(float(ident.group(1))))
+        or q.has_text_folded(s)
+    )
 
 
 @dataclass
