@@ -153,14 +153,11 @@ def count_text(k: int, n: int, what: str, upto: int | None = None) -> str:
 
 def tally(words: Iterable[str], what: str) -> str:
     """Return how many items each computed word describes, commonest first: 'above for 3 of 5 generators, ...'."""
-    counts = pd.Series(list(words), dtype=object).value_counts(sort=False)
-    n = int(counts.sum())
-    if n == 0:
+    counts = pd.Series(list(words), dtype=object).value_counts(sort=False).sort_values(ascending=False, kind="stable")
+    if counts.empty:
         return f"no {what}"
-    order_ = sorted(counts.items(), key=lambda kv: -kv[1])
-    (w0, k0), rest = order_[0], order_[1:]
-    head = f"{w0} for {count_text(int(k0), n, what)}"
-    return head + "".join(f", {w} for {int(k)}" for w, k in rest)
+    head = f"{counts.index[0]} for {count_text(int(counts.iloc[0]), int(counts.sum()), what)}"
+    return head + "".join(f", {w} for {int(k)}" for w, k in counts.iloc[1:].items())
 
 
 def change(
@@ -241,14 +238,10 @@ def band_text(
         return f"where {name} lies against {what} cannot be computed on this data (a value is missing)"
 
     def rng(x: float, y: float) -> str:
-        return (
-            f"{num(x, digits)}{unit}"
-            if num(x, digits) == num(y, digits)
-            else f"{num(x, digits)}-{num(y, digits)}{unit}"
-        )
+        a, b = num(min(x, y), digits), num(max(x, y), digits)
+        return f"{a}{unit}" if a == b else f"{a}-{b}{unit}"
 
-    where = band(lo, hi, band_lo, band_hi, digits)
-    return f"{name} ({rng(min(lo, hi), max(lo, hi))}) is {where} {what} ({rng(min(band_lo, band_hi), max(band_lo, band_hi))})"
+    return f"{name} ({rng(lo, hi)}) is {band(lo, hi, band_lo, band_hi, digits)} {what} ({rng(band_lo, band_hi)})"
 
 
 def _undefined_ratio(
