@@ -202,10 +202,8 @@ def trend(values: Iterable[float], start: str, end: str) -> str:
     shown = ", ".join(num(v, 1, True) for v in p)
     if all(v > 0 for v in p) or all(v < 0 for v in p):
         side = "above 0 throughout" if p[0] > 0 else "below 0 throughout"
-        sizes = [abs(v) for v in p]
-        size_steps = [b - a for a, b in zip(sizes, sizes[1:])]
-        if word not in ("is flat", "is not monotone"):
-            side += ", so its size " + ("grows" if all(s >= 0 for s in size_steps) else "shrinks")
+        if word in ("rises", "falls"):  # on one side of 0 a rise away from 0 grows, towards it shrinks
+            side += ", so its size " + ("grows" if (p[0] > 0) == (word == "rises") else "shrinks")
     elif all(v == 0 for v in p):
         side = "0 throughout"
     else:
@@ -415,9 +413,7 @@ def same_answer(guess: object, answer: object, digits: int | None = None) -> boo
     if a is not None and readings:
         if not math.isfinite(a):
             return False
-        for g, dg in readings:
-            if not math.isfinite(g):
-                continue
+        for g, dg in readings:  # an infinite or NaN reading is within no tolerance of a finite answer
             if digits is not None:
                 ok = abs(g - a) <= 0.5 * 10.0**-digits + 1e-12
             elif _is_exact(answer, a):
