@@ -183,14 +183,8 @@ def sheet_to_long(sheet: pd.DataFrame) -> pd.DataFrame:
 
 def _agreement(counts: pd.DataFrame, name: str) -> pd.DataFrame:
     """Return per row of (sum, size) counts, named `name`: agree, total, agreement %."""
-    out = pd.DataFrame(
-        {
-            "agree": counts["sum"].astype(int),
-            "total": counts["size"].astype(int),
-            "agreement": 100.0 * counts["sum"] / counts["size"],
-        }
-    )
-    return out.rename_axis(name).reset_index()
+    out = counts.astype(int).rename(columns={"sum": "agree", "size": "total"})
+    return out.assign(agreement=100.0 * out["agree"] / out["total"]).rename_axis(name).reset_index()
 
 
 def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
