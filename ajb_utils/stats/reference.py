@@ -60,8 +60,7 @@ def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
     n = len(base)
     out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True).astype(str)
     out["metric"] = np.tile(METRICS, n)
-    p = np.column_stack([generations[P_COLUMNS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
-    out["p"] = p.reshape(-1)
+    out["p"] = generations[[P_COLUMNS[m] for m in METRICS]].to_numpy(float).ravel()  # (n, 4) read row by row
     return out[out["p"].notna()].reset_index(drop=True)
 
 
