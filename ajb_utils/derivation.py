@@ -174,8 +174,7 @@ class QueryIndex:
         fmt |= {_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]) for m in _SUFFIXED.finditer(t)}
         fmt |= {_num_key(float(m.group(1)) / 100.0) for m in _PERCENT.finditer(t)}
         fmt |= {float(_UNITS_WORDS[m.group(1).lower()]) for m in _WORD_NUM.finditer(t)}
-        for m in _PHRASE.finditer(t):
-            fmt.update(_FIXED_PHRASES[m.group(1).lower()])
+        fmt.update(v for m in _PHRASE.finditer(t) for v in _FIXED_PHRASES[m.group(1).lower()])
         for m in _NUM_UNIT.finditer(t):
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
