@@ -99,8 +99,7 @@ def bootstrap_cells(
     strat = pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata else np.zeros(len(df), np.int64)
     vals = df[value].to_numpy(dtype=float)
     draws = _cell_means(cell, strat, vals, _cell_rngs(seed, keys[by]), n_resamples)
-    lo_q, hi_q = _alpha(ci)
-    qs = np.quantile(draws, [lo_q, hi_q], axis=1) if n_cells else np.empty((2, 0))
+    qs = np.quantile(draws, _alpha(ci), axis=1) if n_cells else np.empty((2, 0))
     mean = np.bincount(cell, weights=vals, minlength=n_cells) / keys["n"].to_numpy(float)
     return keys.assign(mean=scale * mean, lo=scale * qs[0], hi=scale * qs[1])[[*by, "mean", "lo", "hi", "n"]]
 
