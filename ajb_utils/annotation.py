@@ -130,18 +130,6 @@ def export_sheet(df: pd.DataFrame, path: str | Path) -> Path:
     return path
 
 
-def _parse_agree(col: pd.Series, name: str) -> pd.Series:
-    """Return agree values as nullable booleans; raise SheetError listing bad rows."""
-    s = col.astype("string").str.strip().str.lower()
-    bad = s.notna() & (s != "") & ~s.isin(YES | NO)
-    if bad.any():
-        rows = (np.flatnonzero(bad.to_numpy()) + 2)[:5].tolist()
-        raise SheetError(
-            f"column {name!r}: values must be yes/no (or empty), got {sorted(set(s[bad]))[:5]} on CSV line(s) {rows}"
-        )
-    return s.map(lambda v: True if v in YES else (False if v in NO else pd.NA)).astype("boolean")
-
-
 def read_sheet(path: str | Path) -> pd.DataFrame:
     """Return a filled sheet from CSV (agree_* booleans, human_* floats); SheetError names what is wrong."""
     df = pd.read_csv(path, dtype={"id": str}, keep_default_na=True)
@@ -149,7 +137,15 @@ def read_sheet(path: str | Path) -> pd.DataFrame:
     if missing:
         raise SheetError(f"{Path(path).name}: missing column(s) {missing}; expected {sheet_columns()}")
     for m in schema.METRICS:
-        df[f"agree_{m}"] = _parse_agree(df[f"agree_{m}"], f"agree_{m}")
+        agree = df[f"agree_{m}"].astype("string").str.strip().str.lower()
+        bad = agree.notna() & (agree != "") & ~agree.isin(YES | NO)
+        if bad.any():
+            rows = (np.flatnonzero(bad.to_numpy()) + 2)[:5].tolist()
+            raise SheetError(
+                f"column 'agree_{m}': values must be yes/no (or empty), got {sorted(set(agree[bad]))[:5]} "
+                f"on CSV line(s) {rows}"
+            )
+        df[f"agree_{m}"] = agree.map(lambda v: True if v in YES else (False if v in NO else pd.NA)).astype("boolean")
         h = pd.to_numeric(df[f"human_{m}"], errors="coerce")
         bad = (h.isna() & df[f"human_{m}"].notna()) | (h < 0) | (h > 1)
         if bad.any():
@@ -187,14 +183,8 @@ def sheet_to_long(sheet: pd.DataFrame) -> pd.DataFrame:
 
 def _agreement(counts: pd.DataFrame, name: str) -> pd.DataFrame:
     """Return per row of (sum, size) counts, named `name`: agree, total, agreement %."""
-    out = pd.DataFrame(
-        {
-            "agree": counts["sum"].astype(int),
-            "total": counts["size"].astype(int),
-            "agreement": 100.0 * counts["sum"] / counts["size"],
-        }
-    )
-    return out.rename_axis(name).reset_index()
+    out = counts.astype(int).rename(columns={"sum": "agree", "size": "total"})
+    return out.assign(agreement=100.0 * out["agree"] / out["total"]).rename_axis(name).reset_index()
 
 
 def agreement_tables(long: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

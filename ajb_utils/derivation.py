@@ -98,27 +98,24 @@ _BOOL_WORDS = {True: ("on", "yes", "enabled", "enable", "true"), False: ("off", 
 _SUFFIX = {"k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "mn": 1e6, "bn": 1e9, "b": 1e9, "B": 1e9}
 _HISTORY_KEY_DROP = frozenset({"score", "ref", "id", "result", "output", "value", "reference"})
 
+
+def _longest_first(words: Iterable[str]) -> str:
+    """Return a regex alternation of `words`, the longest first (so 'half a dozen' wins over 'a dozen')."""
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
 # ---------------------------------------------------------------- precompiled regexes -------
 _NUM_TOKEN = re.compile(r"(?<![\w.,])-?\d+(?:\.\d+)?(?![\d,]*\d)(?!\.\d)")
 _THOUSANDS = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])")
 _SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(k|K|M|mn|bn|B)\b")
 _PERCENT = re.compile(r"(-?\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)")
 _NUM_UNIT = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?|"
-    + "|".join(sorted((re.escape(w) for w in _UNITS_WORDS), key=len, reverse=True))
-    + r")[\s-]?("
-    + "|".join(sorted(_UNIT_FACTORS, key=len, reverse=True))
-    + r")\b",
-    re.I,
+    rf"(?<![\w.])(\d+(?:\.\d+)?|{_longest_first(_UNITS_WORDS)})[\s-]?({_longest_first(_UNIT_FACTORS)})\b", re.I
 )
-_WORD_NUM = re.compile(
-    r"\b(" + "|".join(sorted((re.escape(w) for w in _UNITS_WORDS), key=len, reverse=True)) + r")\b", re.I
-)
-_PHRASE = re.compile(
-    r"\b(" + "|".join(sorted((re.escape(w) for w in _FIXED_PHRASES), key=len, reverse=True)) + r")\b", re.I
-)
-_MONTH_RX = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_ORD_RX = "|".join(sorted((re.escape(o) for o in _ORDINALS), key=len, reverse=True))
+_WORD_NUM = re.compile(rf"\b({_longest_first(_UNITS_WORDS)})\b", re.I)
+_PHRASE = re.compile(rf"\b({_longest_first(_FIXED_PHRASES)})\b", re.I)
+_MONTH_RX = _longest_first(_MONTHS)
+_ORD_RX = _longest_first(_ORDINALS)
 _DAY_RX = r"(?P<d>\d{1,2}|" + _ORD_RX + r")(?:st|nd|rd|th)?"
 _DATE_DMY = re.compile(
     r"\b(?:the\s+)?" + _DAY_RX + r"\s+(?:of\s+)?(?P<m>" + _MONTH_RX + r")\.?,?\s+(?P<y>\d{4})\b", re.I
@@ -137,12 +134,9 @@ _HISTORY_DESC = re.compile(
     re.I,
 )
 _WORDS = re.compile(r"[a-z0-9]+")
-# per currency: its non-alphabetic names (substring test) and one regex of its alphabetic names
+# per currency: one regex of its names, an alphabetic one as a whole word, a symbol anywhere
 _CURRENCY_FINDERS = {
-    code: (
-        tuple(n for n in names if not n.isalpha()),
-        re.compile("|".join(rf"\b{n}\b" for n in names if n.isalpha())) if any(n.isalpha() for n in names) else None,
-    )
+    code: re.compile("|".join(rf"\b{n}\b" if n.isalpha() else re.escape(n) for n in names))
     for code, names in _CURRENCY.items()
 }
 _FOLD_VALUE = re.compile(r"[\s_\-]+")
@@ -180,8 +174,7 @@ class QueryIndex:
         fmt |= {_num_key(float(m.group(1)) * _SUFFIX[m.group(2)]) for m in _SUFFIXED.finditer(t)}
         fmt |= {_num_key(float(m.group(1)) / 100.0) for m in _PERCENT.finditer(t)}
         fmt |= {float(_UNITS_WORDS[m.group(1).lower()]) for m in _WORD_NUM.finditer(t)}
-        for m in _PHRASE.finditer(t):
-            fmt.update(_FIXED_PHRASES[m.group(1).lower()])
+        fmt.update(v for m in _PHRASE.finditer(t) for v in _FIXED_PHRASES[m.group(1).lower()])
         for m in _NUM_UNIT.finditer(t):
             q = m.group(1).lower()
             base = float(q) if q[0].isdigit() else float(_UNITS_WORDS[q])
@@ -191,11 +184,7 @@ class QueryIndex:
         ymd += [(m["y"], m["m"], m["d"]) for m in _DATE_ISO.finditer(t)]
         ymd = [(int(y), int(mo), int(d)) for y, mo, d in ymd]
         self.dates = {f"{y:04d}-{mo:02d}-{d:02d}" for y, mo, d in ymd if 1 <= mo <= 12 and 1 <= d <= 31 and y >= 1000}
-        self.currencies = {
-            code
-            for code, (symbols, rx) in _CURRENCY_FINDERS.items()
-            if any(n in self.lower for n in symbols) or (rx is not None and rx.search(self.lower))
-        }
+        self.currencies = {code for code, rx in _CURRENCY_FINDERS.items() if rx.search(self.lower)}
 
     def has_number(self, x: float) -> bool:
         """Return whether the number x is a literal number token of the query."""
@@ -267,24 +256,18 @@ def is_format(value: Any, param: str, q: QueryIndex) -> bool:
     if isinstance(value, bool):
         return q.bool_stated(param, value, _BOOL_WORDS[value])
     num = _to_number(value)
-    if num is not None and not isinstance(value, str) and q.has_format_number(num):
+    if num is not None and q.has_format_number(num):
         return True
     if not isinstance(value, str):
         return False
-    s = value.strip()
-    if not s:
-        return False
-    m = _ISO_VALUE.match(s)
-    if m and s[:10] in q.dates:
-        return True
-    if s.lower() in _CURRENCY and s.lower() in q.currencies:
-        return True
-    m = _IDENT_VALUE.match(s)
-    if m and q.has_number(float(m.group(1))):
-        return True
-    if num is not None and q.has_format_number(num):
-        return True
-    return q.has_text_folded(s)
+    s = value.strip()  # blank text matches none of these
+    ident = _IDENT_VALUE.match(s)
+    return (
+        (_ISO_VALUE.match(s) is not None and s[:10] in q.dates)
+        or s.lower() in q.currencies
+        or (ident is not None and q.has_number(float(ident.group(1))))
+        or q.has_text_folded(s)
+    )
 
 
 @dataclass

@@ -94,14 +94,9 @@ def _paper_dir(paper_dir: Path | str | None) -> Path:
 
 def _artifact_files(paper_dir: Path | str | None = None) -> dict[str, Path]:
     """Return {artifact ID: CSV path} for every reported-value file (claims.csv excluded)."""
-    out: dict[str, Path] = {}
-    for p in sorted(_paper_dir(paper_dir).glob("*.csv")):
-        if p.name == CLAIMS_FILE:
-            continue
-        for aid in p.stem.split("_", 1)[0].split("-"):  # T25-T27-F04_temperature.csv: T25, T27, F04
-            if _ID_RE.match(aid):
-                out[aid] = p
-    return out
+    files = sorted(p for p in _paper_dir(paper_dir).glob("*.csv") if p.name != CLAIMS_FILE)
+    # T25-T27-F04_temperature.csv: T25, T27, F04
+    return {aid: p for p in files for aid in p.stem.split("_", 1)[0].split("-") if _ID_RE.match(aid)}
 
 
 def _normalise_id(artifact: str) -> str:

@@ -117,11 +117,10 @@ def hub_endpoint() -> str:
 def provenance_record(bench: Any, params: dict[str, Any] | None = None) -> dict[str, Any]:
     """Return one notebook's PROVENANCE.json record (no times, no absolute paths; a hub's endpoint beside it)."""
     from ajb_utils import __version__
-
-    source = str(bench.source)
     from ajb_utils.data.bench import BenchDataError
     from ajb_utils.data.source import resolve_source
 
+    source = str(bench.source)
     try:  # a hub commit names data only together with its endpoint
         hub = not resolve_source(source).is_local
     except BenchDataError:  # a folder that has since gone (or a stand-in): no hub to name

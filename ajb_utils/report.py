@@ -171,13 +171,10 @@ def _paper_order(index: pd.Index) -> np.ndarray:
     levels = [index.get_level_values(i) for i in range(index.nlevels)]
     if not any(set(map(str, lv)) & set(schema.DIFFICULTIES) for lv in levels):
         return np.arange(len(index))
-    keys = []
-    for lv in levels:
-        if set(map(str, lv)) <= set(schema.DIFFICULTIES) | {"all", "mean", "n/a"}:
-            rank = {d: i for i, d in enumerate([*schema.DIFFICULTIES, "all", "mean", "n/a"])}
-            keys.append(np.array([rank[str(v)] for v in lv]))
-        else:
-            keys.append(pd.factorize(lv)[0])
+    rank = {d: i for i, d in enumerate([*schema.DIFFICULTIES, "all", "mean", "n/a"])}
+    keys = [
+        np.array([rank[str(v)] for v in lv]) if set(map(str, lv)) <= set(rank) else pd.factorize(lv)[0] for lv in levels
+    ]
     return np.lexsort(keys[::-1])
 
 

@@ -180,9 +180,7 @@ def score_frame(generations: pd.DataFrame, expected_by_id: pd.Series) -> pd.Data
         raise KeyError(f"generations reference unknown record ids, e.g. {missing}")
     expected = expected_by_id.to_numpy()[pos].tolist()
     scores = score_plans(generations["generated_calls"].tolist(), expected)
-    out = generations.reset_index(drop=True).copy()
-    for col in scores.columns:
-        out[col] = scores[col].to_numpy()
+    out = generations.reset_index(drop=True).assign(**scores)
     out["p_mean"] = out[list(P_COLUMNS.values())].mean(axis=1)
     return out
 

@@ -2,7 +2,7 @@
 
 A simulated judge turns the real programmatic scores p into verdicts in {0, 0.5, 1} in the verdicts format: it
 hedges, anchors on the reference (with GT), detects a flaw (with or without GT) unless lenient, and false-alarms
-on a clean row, in that order (`_simulated_scores`).
+on a clean row, in that order (`simulate_verdicts`).
 """
 
 from __future__ import annotations
@@ -53,20 +53,15 @@ def p_long(generations: pd.DataFrame) -> pd.DataFrame:
     return out.dropna(subset=["p"]).reset_index(drop=True)
 
 
-def _simulated_scores(
-    pv: np.ndarray,
-    overlap: np.ndarray,
-    params: JudgeParams,
-    rng: np.random.Generator,
-    conditions: Sequence[str] = SIM_CONDITIONS,
-) -> list[np.ndarray]:
-    """Return one verdict vector (n,) per condition for programmatic scores pv (n,) (rules in the module doc)."""
-    n = pv.size
-    flawed = pv < 1.0 - 1e-9
-    snapped = stats.ternary_oracle(pv)
-    out = []
+def simulate_verdicts(
+    p: pd.DataFrame, params: JudgeParams, rng: np.random.Generator, conditions: Sequence[str] = SIM_CONDITIONS
+) -> pd.DataFrame:
+    """Return simulated verdicts (long format: keys, judge, condition, metric, llm_score, p, match) for `p` from :func:`p_long`."""
+    pv = p["p"].to_numpy(float)
+    flawed, snapped, overlap = pv < 1.0 - 1e-9, stats.ternary_oracle(pv), p["p_tool"].to_numpy(float) > 0
+    scores = []
     for cond in conditions:
-        u = rng.random((5, n))  # hedge, anchor, detect, lenient, false alarm (+ its severity)
+        u = rng.random((5, pv.size))  # hedge, anchor, detect, lenient, false alarm (+ its severity)
         sens = params.sensitivity if cond == "with_gt" else params.blind_sensitivity
         detected = u[2] < sens
         flawed_verdict = np.where(detected & (u[3] >= params.leniency), snapped, 1.0)
@@ -75,23 +70,14 @@ def _simulated_scores(
         v = np.where(flawed, flawed_verdict, clean_verdict)
         if cond == "with_gt":
             v = np.where((u[1] < params.anchoring) & overlap, 1.0, v)
-        out.append(np.where(u[0] < params.hedge_rate, 0.5, v))
-    return out
-
-
-def simulate_verdicts(
-    p: pd.DataFrame, params: JudgeParams, rng: np.random.Generator, conditions: Sequence[str] = SIM_CONDITIONS
-) -> pd.DataFrame:
-    """Return simulated verdicts (long format: keys, judge, condition, metric, llm_score, p, match) for `p` from :func:`p_long`."""
-    pv = p["p"].to_numpy(float)
-    scores = np.concatenate(_simulated_scores(pv, p["p_tool"].to_numpy(float) > 0, params, rng, conditions))
+        scores.append(np.where(u[0] < params.hedge_rate, 0.5, v))
     out = pd.concat([p[["id", "generator", "difficulty", "dag_type", "metric"]]] * len(conditions), ignore_index=True)
     out["judge"] = pd.Categorical.from_codes(np.zeros(len(out), dtype=np.int8), categories=[params.name])
     out["condition"] = pd.Categorical.from_codes(
         np.repeat(np.arange(len(conditions), dtype=np.int8), len(p)), categories=list(conditions)
     )
-    out["llm_score"], out["p"] = scores, np.tile(pv, len(conditions))
-    out["match"] = match(out["p"], scores)
+    out["llm_score"], out["p"] = np.concatenate(scores), np.tile(pv, len(conditions))
+    out["match"] = match(out["p"], out["llm_score"])
     return out
 
 

@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from ajb_utils.schema import display
+
 Direction = Literal["above", "below", "indistinguishable", "equal"]
 NO_CI = "no CI computed"
 DIRECTION_VERBS: dict[str, str] = {"above": "exceeds", "below": "trails"}
@@ -151,14 +153,11 @@ def count_text(k: int, n: int, what: str, upto: int | None = None) -> str:
 
 def tally(words: Iterable[str], what: str) -> str:
     """Return how many items each computed word describes, commonest first: 'above for 3 of 5 generators, ...'."""
-    counts = pd.Series(list(words), dtype=object).value_counts(sort=False)
-    n = int(counts.sum())
-    if n == 0:
+    counts = pd.Series(list(words), dtype=object).value_counts(sort=False).sort_values(ascending=False, kind="stable")
+    if counts.empty:
         return f"no {what}"
-    order_ = sorted(counts.items(), key=lambda kv: -kv[1])
-    (w0, k0), rest = order_[0], order_[1:]
-    head = f"{w0} for {count_text(int(k0), n, what)}"
-    return head + "".join(f", {w} for {int(k)}" for w, k in rest)
+    head = f"{counts.index[0]} for {count_text(int(counts.iloc[0]), int(counts.sum()), what)}"
+    return head + "".join(f", {w} for {int(k)}" for w, k in counts.iloc[1:].items())
 
 
 def change(
@@ -203,10 +202,8 @@ def trend(values: Iterable[float], start: str, end: str) -> str:
     shown = ", ".join(num(v, 1, True) for v in p)
     if all(v > 0 for v in p) or all(v < 0 for v in p):
         side = "above 0 throughout" if p[0] > 0 else "below 0 throughout"
-        sizes = [abs(v) for v in p]
-        size_steps = [b - a for a, b in zip(sizes, sizes[1:])]
-        if word not in ("is flat", "is not monotone"):
-            side += ", so its size " + ("grows" if all(s >= 0 for s in size_steps) else "shrinks")
+        if word in ("rises", "falls"):  # on one side of 0 a rise away from 0 grows, towards it shrinks
+            side += ", so its size " + ("grows" if (p[0] > 0) == (word == "rises") else "shrinks")
     elif all(v == 0 for v in p):
         side = "0 throughout"
     else:
@@ -239,14 +236,10 @@ def band_text(
         return f"where {name} lies against {what} cannot be computed on this data (a value is missing)"
 
     def rng(x: float, y: float) -> str:
-        return (
-            f"{num(x, digits)}{unit}"
-            if num(x, digits) == num(y, digits)
-            else f"{num(x, digits)}-{num(y, digits)}{unit}"
-        )
+        a, b = num(min(x, y), digits), num(max(x, y), digits)
+        return f"{a}{unit}" if a == b else f"{a}-{b}{unit}"
 
-    where = band(lo, hi, band_lo, band_hi, digits)
-    return f"{name} ({rng(min(lo, hi), max(lo, hi))}) is {where} {what} ({rng(min(band_lo, band_hi), max(band_lo, band_hi))})"
+    return f"{name} ({rng(lo, hi)}) is {band(lo, hi, band_lo, band_hi, digits)} {what} ({rng(band_lo, band_hi)})"
 
 
 def _undefined_ratio(
@@ -420,9 +413,7 @@ def same_answer(guess: object, answer: object, digits: int | None = None) -> boo
     if a is not None and readings:
         if not math.isfinite(a):
             return False
-        for g, dg in readings:
-            if not math.isfinite(g):
-                continue
+        for g, dg in readings:  # an infinite or NaN reading is within no tolerance of a finite answer
             if digits is not None:
                 ok = abs(g - a) <= 0.5 * 10.0**-digits + 1e-12
             elif _is_exact(answer, a):
@@ -447,14 +438,8 @@ def check(guess: object, answer: object, why: str, digits: int | None = None) ->
 
 def bullets(sentences: Iterable[str]) -> str:
     """Return sentences as one '- ...' line each (a notebook prints it under 'Takeaways')."""
-    out = []
-    for s in sentences:
-        s = s.strip()
-        if not s:
-            continue
-        s = s[0].upper() + s[1:]
-        out.append(f"- {s}" if s.endswith((".", "?", "!")) else f"- {s}.")
-    return "\n".join(out)
+    kept = [s.strip() for s in sentences if s.strip()]
+    return "\n".join(f"- {s[0].upper()}{s[1:]}" + ("" if s.endswith((".", "?", "!")) else ".") for s in kept)
 
 
 def _span(values: Mapping[str, float]) -> str:
@@ -466,8 +451,6 @@ def _span(values: Mapping[str, float]) -> str:
 
 def _named(values: Mapping[str, float]) -> str:
     """Return 'GPT-5.4 (45%), Gemini-2.5-Pro (75%)' for the judges with a nonzero value."""
-    from ajb_utils.schema import display
-
     return ", ".join(f"{display(j)} ({100 * float(v):.0f}%)" for j, v in values.items() if float(v) > 0)
 
 
@@ -483,16 +466,12 @@ def _on_card(p: Mapping[str, Any], key: str, say: Callable[[Any], str]) -> str:
 
 def _by_judge(values: Mapping[str, float]) -> str:
     """Return 'QwQ-32B 92%, GPT-OSS-120B 89%, ...': every judge's value, highest first."""
-    from ajb_utils.schema import display
-
     ranked = sorted(values.items(), key=lambda kv: (-float(kv[1]), kv[0]))
     return ", ".join(f"{display(j)} {100 * float(v):.0f}%" for j, v in ranked)
 
 
 def _freeform(f: Mapping[str, Any]) -> str:
     """Return the free-form runs' planted noise per difficulty and sensitivity factor, per judge."""
-    from ajb_utils.schema import display
-
     per_judge = (
         f"{display(j)} "
         + ", ".join(f"{_pct(v)} ({d})" for d, v in ff["noise"].items())

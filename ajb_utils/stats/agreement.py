@@ -76,15 +76,7 @@ def pairwise_agreement(verdicts: pd.DataFrame, condition: str, judges: Sequence[
     for a, b in combinations(names, 2):
         conf = _confusion_counts(codes[a], codes[b], len(LABELS))
         n = int(conf.sum())
-        rows.append(
-            {
-                "judge_a": a,
-                "judge_b": b,
-                "agreement_pct": 100.0 * np.trace(conf) / n if n else np.nan,
-                "kappa": kappa_from_confusion(conf),
-                "n": n,
-            }
-        )
+        rows.append((a, b, 100.0 * np.trace(conf) / n if n else np.nan, kappa_from_confusion(conf), n))
     return pd.DataFrame(rows, columns=["judge_a", "judge_b", "agreement_pct", "kappa", "n"])
 
 

@@ -121,10 +121,8 @@ def monotone_pairs(
     wide.columns = wide.columns.astype(str)
     wide = wide.reindex(columns=DIFFICULTIES)
     a = wide.to_numpy(float)
-    mono = np.all(a[:, :-1] > a[:, 1:], axis=1)  # NaN compares False
-    wide["monotone"] = mono
-    wide.columns.name = None
-    return wide.reset_index()
+    wide["monotone"] = np.all(a[:, :-1] > a[:, 1:], axis=1)  # NaN compares False
+    return wide.rename_axis(columns=None).reset_index()
 
 
 def degradation_slopes(align_table: pd.DataFrame, by: str | Sequence[str] = "generator") -> pd.DataFrame:

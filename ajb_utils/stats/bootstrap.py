@@ -90,19 +90,16 @@ def bootstrap_cells(
     NaN values are dropped; a NaN in a `by` column is a cell of its own (never dropped silently)."""
     by = _as_list(by)
     cols = by + ([strata] if strata else []) + [value]
-    df = frame[cols]
-    df = df[df[value].notna()]
+    df = frame.loc[frame[value].notna(), cols]
     g = df.groupby(by, observed=True, sort=True, dropna=False)  # a NaN key is a cell of its own
     cell = g.ngroup().to_numpy(np.int64)
     keys = g.size().rename("n").reset_index()
     n_cells = len(keys)
-    strat = (
-        pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata else np.zeros(len(df), np.int64)
-    )  # sorted codes: a cell's strata in label order
+    # sorted codes: a cell's strata in label order
+    strat = pd.factorize(df[strata], sort=True)[0].astype(np.int64) if strata else np.zeros(len(df), np.int64)
     vals = df[value].to_numpy(dtype=float)
     draws = _cell_means(cell, strat, vals, _cell_rngs(seed, keys[by]), n_resamples)
-    lo_q, hi_q = _alpha(ci)
-    qs = np.quantile(draws, [lo_q, hi_q], axis=1) if n_cells else np.empty((2, 0))
+    qs = np.quantile(draws, _alpha(ci), axis=1) if n_cells else np.empty((2, 0))
     mean = np.bincount(cell, weights=vals, minlength=n_cells) / keys["n"].to_numpy(float)
     return keys.assign(mean=scale * mean, lo=scale * qs[0], hi=scale * qs[1])[[*by, "mean", "lo", "hi", "n"]]
 

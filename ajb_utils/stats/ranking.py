@@ -43,9 +43,7 @@ def ranking_stability(
         scores.T, index=pd.Index(list(weightings), name="weighting"), columns=[str(j) for j in wide.index]
     )
     ref = out.loc["equal"].to_numpy() if "equal" in out.index else None
-    rp = [spearman(ref, row) if ref is not None else (np.nan, np.nan) for row in out.to_numpy()]
-    out["rho"] = [r for r, _ in rp]
-    out["pvalue"] = [pv for _, pv in rp]
+    out[["rho", "pvalue"]] = [spearman(ref, row) if ref is not None else (np.nan, np.nan) for row in out.to_numpy()]
     return out
 
 

@@ -60,8 +60,7 @@ def metric_rows(generations: pd.DataFrame) -> pd.DataFrame:
     n = len(base)
     out = base.loc[np.repeat(np.arange(n), len(METRICS))].reset_index(drop=True).astype(str)
     out["metric"] = np.tile(METRICS, n)
-    p = np.column_stack([generations[P_COLUMNS[m]].to_numpy(float) for m in METRICS])  # (n, 4)
-    out["p"] = p.reshape(-1)
+    out["p"] = generations[[P_COLUMNS[m] for m in METRICS]].to_numpy(float).ravel()  # (n, 4) read row by row
     return out[out["p"].notna()].reset_index(drop=True)
 
 
@@ -73,6 +72,7 @@ def reference_verdicts(
     conditions: Sequence[str] = tuple(MAIN_CONDITIONS),
 ) -> pd.DataFrame:
     """Return verdict rows of the reference judges (judge = REFERENCE_JUDGES[kind]) under each of `conditions`."""
+    cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match", "judge"]
     rows = metric_rows(generations)
     p = rows["p"].to_numpy(float)
     rng = _rng(seed)
@@ -98,12 +98,10 @@ def reference_verdicts(
             parts.append(rows.assign(condition=cond, llm_score=l, match=m, judge=REFERENCE_JUDGES[kind]))
     if static is not None:
         s = static[static["condition"].astype(str).isin(list(conditions))]
-        cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match"]
         s = s[[c for c in cols if c in s.columns]].astype(
             {c: str for c in ("id", "generator", "difficulty", "condition", "metric")}
         )
         parts.append(s.assign(judge=REFERENCE_JUDGES["static"]))
-    cols = ["id", "generator", "difficulty", "dag_type", "condition", "metric", "llm_score", "p", "match", "judge"]
     if not parts:
         return pd.DataFrame(columns=cols)
     return pd.concat(parts, ignore_index=True)[cols]

@@ -116,22 +116,15 @@ def run_command(
 ) -> str:
     """Return the `python -m ajb_judge run` command that makes one run of a study for a judge key."""
     url, model, key_env = JUDGE_ENDPOINTS[key]
-    parts = ["python -m ajb_judge run --backend openai", f"--base-url {url}", f"--model {model}"]
-    if key_env:
-        parts.append(f"--api-key-env {key_env}")
-    parts += [
-        "--source hf",
-        f"--judge-label {key}",
-        f"--study {study}",
-        f"--conditions {conditions}",
-        f"--generators {generators}",
+    parts = [
+        f"python -m ajb_judge run --backend openai --base-url {url} --model {model}",
+        f"--api-key-env {key_env}" if key_env else "",
+        f"--source hf --judge-label {key} --study {study} --conditions {conditions} --generators {generators}",
+        f"--difficulties {difficulties}" if difficulties else "",
+        extra,
+        f"--name {name}",
     ]
-    if difficulties:
-        parts.append(f"--difficulties {difficulties}")
-    if extra:
-        parts.append(extra)
-    parts.append(f"--name {name}")
-    return " ".join(parts)
+    return " ".join(part for part in parts if part)
 
 
 # ---- paired bootstrap CIs of ablation deltas (records judged under both variants) ----------------
@@ -179,9 +172,7 @@ def _with_delta_ci(table: pd.DataFrame, ci: pd.DataFrame, on: list[str]) -> pd.D
         return table.assign(**{c: np.nan for c in DELTA_CI_COLUMNS})
     keyed = table.astype({c: str for c in on})
     merged = keyed.merge(ci[on + DELTA_CI_COLUMNS], on=on, how="left")
-    for c in on:
-        merged[c] = table[c].to_numpy()
-    return merged
+    return merged.assign(**{c: table[c].to_numpy() for c in on})  # the keys as the table had them
 
 
 # ---- RQ3: the hard without-GT band, verdict compression, ensemble, C2 (T04) ----------------------
@@ -282,8 +273,7 @@ def temperature_table(bench, artifact: str = "T25", n_bootstrap: int = N_BOOTSTR
         ci = paired_delta_ci(v, _t_label(v["variant"]), hi_t, lo_t, keys, n_bootstrap=n_bootstrap, seed=seed)
         grid = _with_delta_ci(grid.reset_index(), ci, keys).set_index(keys)
         grid = grid[tcols + ["max_spread", "delta"] + DELTA_CI_COLUMNS + ["n"]]
-    grid.columns.name = None
-    return schema.paper_sorted(grid.reset_index(), keys)
+    return schema.paper_sorted(grid.rename_axis(columns=None).reset_index(), keys)
 
 
 # ---- RQ5: thinking on/off (T05, T26) -------------------------------------------------------------
@@ -301,8 +291,7 @@ def table_T26(bench, n_bootstrap: int = N_BOOTSTRAP, seed: int = 0) -> pd.DataFr
     wide["n"] = cells.groupby(keys, sort=False)["n"].min()
     wide = wide.reindex(columns=["thinking_on", "thinking_off", "n"])
     wide["delta"] = wide["thinking_on"] - wide["thinking_off"]
-    wide.columns.name = None
-    out = wide.reset_index()
+    out = wide.rename_axis(columns=None).reset_index()
     v["cond"] = v["condition"].astype(str)
     ci = paired_delta_ci(
         v, v["variant"], "True", "False", ["generator", "difficulty", "cond"], n_bootstrap=n_bootstrap, seed=seed
@@ -340,17 +329,8 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     """Return structured (with_gt) vs free-form alignment per difficulty for one pairing, with their CIs."""
     key, gen = PAIRINGS[artifact]
     v, cells = _pairing(bench, "format", key, [gen], "condition", ["with_gt", "freeform"])
-    cols = [
-        "difficulty",
-        "structured",
-        "freeform",
-        "delta",
-        "n",
-        "structured_lo",
-        "structured_hi",
-        "freeform_lo",
-        "freeform_hi",
-    ] + DELTA_CI_COLUMNS
+    ci_cols = [f"{name}_{end}" for name in ("structured", "freeform") for end in ("lo", "hi")]
+    cols = ["difficulty", "structured", "freeform", "delta", "n", *ci_cols, *DELTA_CI_COLUMNS]
     if cells.empty:
         return pd.DataFrame(columns=cols)
     if "with_gt" not in set(cells["variant"]):
@@ -366,7 +346,6 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
     wide = wide.rename(columns={"with_gt": "structured"}).reindex(columns=["structured", "freeform"])
     wide["delta"] = wide["structured"] - wide["freeform"]
     wide["n"] = cells.groupby("difficulty", sort=False)["n"].min()
-    wide.columns.name = None
     recs = stats.record_alignment(v)
     recs["variant"] = recs["condition"].astype(str)
     cell_ci = stats.bootstrap_cells(
@@ -377,5 +356,5 @@ def format_table(bench, artifact: str = "F05", n_bootstrap: int = N_BOOTSTRAP, s
         c = c.set_index(c["difficulty"].astype(str))
         wide[f"{name}_lo"], wide[f"{name}_hi"] = c["lo"], c["hi"]
     ci = paired_delta_ci(v, v["variant"], "with_gt", "freeform", ["difficulty"], n_bootstrap=n_bootstrap, seed=seed)
-    out = _with_delta_ci(wide.reset_index(), ci, ["difficulty"])
+    out = _with_delta_ci(wide.rename_axis(columns=None).reset_index(), ci, ["difficulty"])
     return schema.paper_sorted(out[cols], ["difficulty"])

@@ -23,13 +23,7 @@ def pairwise_long(
     v = main_verdicts(bench, judges, conditions, generators=paper.population("T03").generators)
     have = set(v["judge"].astype(str))
     judges = [j for j in (schema.JUDGES if judges is None else judges) if j in have]
-    frames = []
-    for cond in conditions:
-        pw = stats.pairwise_agreement(v, cond, judges=judges)
-        frames.append(
-            pw.rename(columns={"judge_a": "judge", "judge_b": "judge_2", "agreement_pct": "agreement"}).assign(
-                condition=cond
-            )
-        )
-    out = pd.concat(frames, ignore_index=True)
+    pairs = [stats.pairwise_agreement(v, cond, judges=judges).assign(condition=cond) for cond in conditions]
+    out = pd.concat(pairs, ignore_index=True)
+    out = out.rename(columns={"judge_a": "judge", "judge_b": "judge_2", "agreement_pct": "agreement"})
     return out[["judge", "judge_2", "condition", "agreement", "kappa", "n"]]

@@ -25,14 +25,11 @@ def paired_lift(
     """Return per judge the paired GT lift (pp) with its CI and sign, and the paper's unpaired lift beside it."""
     recs = v if "mu" in v.columns and "metric" not in v.columns else stats.record_alignment(v, missing=missing)
     ci = stats.bootstrap_diff_ci(recs, n_resamples=n_bootstrap, seed=seed, missing=missing)
-    ci = ci.rename(columns={"diff": "lift"})
-    ci["judge"] = ci["judge"].astype(str)
-    unpaired = stats.lift(stats.align(recs, missing=missing)).rename("lift_unpaired").reset_index()
-    unpaired["judge"] = unpaired["judge"].astype(str)
+    ci = ci.rename(columns={"diff": "lift"}).astype({"judge": str})
+    unpaired = stats.lift(stats.align(recs, missing=missing)).rename("lift_unpaired")
+    unpaired = unpaired.reset_index().astype({"judge": str})
     out = unpaired.merge(ci[["judge", "lift", "lo", "hi", "n_pairs", "n_cells"]], on="judge", how="outer")
-    out["sign"] = np.where(
-        out["lo"] > 0, "+", np.where(out["hi"] < 0, "-", np.where(out["lo"].isna(), "n/a", "0 (CI spans 0)"))
-    )
+    out["sign"] = np.select([out["lo"] > 0, out["hi"] < 0, out["lo"].isna()], ["+", "-", "n/a"], "0 (CI spans 0)")
     return out[["judge", "lift", "lo", "hi", "sign", "lift_unpaired", "n_cells", "n_pairs"]]
 
 

@@ -92,8 +92,7 @@ def table_T14(
     scores = rs.drop(columns=["rho", "pvalue"]).T
     scores.index.name = "judge"
     ranks = scores.rank(ascending=False, method="min").astype(int).add_prefix("rank_")
-    out = pd.concat([scores, ranks], axis=1)
+    out = pd.concat([scores, ranks], axis=1).rename_axis(columns=None)
     out["shift_excluded_pp"] = out["param_excluded"] - out["equal"]
-    out.columns.name = None
     out.attrs["rho"] = rs["rho"].to_dict()
     return out

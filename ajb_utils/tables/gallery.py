@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -19,24 +18,14 @@ __all__ = ["plan_lines", "plan_diff", "case_view"]
 
 
 def plan_lines(calls: Any) -> list[str]:
-    """Return one line per call: `tool(key=value, ...)`, arguments sorted by key ('(no parseable plan)' for null)."""
+    """Return one line per call of a canonical plan: `tool(key=value, ...)`, arguments sorted by key (null: no plan)."""
     if not isinstance(calls, list):
         return ["(no parseable plan)"]
-    out = []
+    lines = []
     for c in calls:
-        args = c.get("arguments") or {}
-        if isinstance(args, str):
-            try:
-                args = json.loads(args)
-            except ValueError:
-                args = {"_raw": args}
-        body = (
-            ", ".join(f"{k}={json.dumps(args[k], sort_keys=True)}" for k in sorted(args))
-            if isinstance(args, dict)
-            else str(args)
-        )
-        out.append(f"{c.get('name')}({body})")
-    return out
+        args = ", ".join(f"{k}={json.dumps(v, sort_keys=True)}" for k, v in sorted(c["arguments"].items()))
+        lines.append(f"{c['name']}({args})")
+    return lines
 
 
 def plan_diff(expected: Any, generated: Any) -> str:
@@ -58,19 +47,6 @@ def _of_generation(frame: pd.DataFrame, id: str, generator: str, difficulty: str
     return frame[(frame["id"] == str(id)) & (frame["generator"] == generator) & (frame["difficulty"] == difficulty)]
 
 
-def _tools_table(tools: Sequence[dict]) -> pd.DataFrame:
-    """Return one row per available tool: its name, parameters and required parameters."""
-    rows = [
-        {
-            "tool": t.get("name"),
-            "parameters": ", ".join(t.get("properties") or {}),
-            "required": ", ".join(t.get("required") or []),
-        }
-        for t in tools
-    ]
-    return pd.DataFrame(rows)
-
-
 def _verdict_grid(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
     """Return the verdicts l of one generation: rows judges, columns (condition, metric)."""
     grid = v.pivot_table(index="judge", columns=["condition", "metric"], values="llm_score", aggfunc="first")
@@ -88,9 +64,8 @@ def _justifications(v: pd.DataFrame, present: list[str]) -> pd.DataFrame:
     )
     just = lab.pivot_table(index=["judge", "metric"], columns="condition", values="text", aggfunc="first")
     idx = pd.MultiIndex.from_product([present, schema.METRICS], names=["judge", "metric"])
-    just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)").reset_index()
-    just.columns.name = None
-    return just
+    just = just.reindex(index=idx, columns=schema.MAIN_CONDITIONS).fillna("(no verdict)")
+    return just.reset_index().rename_axis(columns=None)
 
 
 def case_view(bench, id: str, generator: str, difficulty: str) -> dict[str, Any]:
@@ -121,7 +96,13 @@ def case_view(bench, id: str, generator: str, difficulty: str) -> dict[str, Any]
     return {
         "record": record,
         "queries": queries,
-        "tools": _tools_table(rec["tools"]),
+        "tools": pd.DataFrame(
+            {
+                "tool": [t.get("name") for t in rec["tools"]],
+                "parameters": [", ".join(t.get("properties") or {}) for t in rec["tools"]],
+                "required": [", ".join(t.get("required") or []) for t in rec["tools"]],
+            }
+        ),
         "diff": plan_diff(rec["expected_calls"], g["generated_calls"]),
         "p": p,
         "verdicts": _verdict_grid(v, present),

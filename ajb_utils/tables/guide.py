@@ -6,6 +6,7 @@ The guide reads a Table-2-shaped frame (`value` per generator, judge, difficulty
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -43,22 +44,12 @@ def decision_guide(t2: pd.DataFrame, generators: Sequence[str] | None = None) ->
     m = _means(t2, generators).sort_values(
         ["condition", "difficulty", "value", "judge"], ascending=[True, True, False, True]
     )
-    top = m.groupby(["condition", "difficulty"], sort=False).head(2)
-    top = top.assign(rank=top.groupby(["condition", "difficulty"]).cumcount())
-    best, run = top[top["rank"] == 0], top[top["rank"] == 1]
-    out = best.merge(run, on=["condition", "difficulty"], suffixes=("_best", "_runner_up"))
-    out = out.rename(
-        columns={
-            "judge_best": "best",
-            "value_best": "best_align",
-            "judge_runner_up": "runner_up",
-            "value_runner_up": "runner_up_align",
-        }
-    )
+    ranked = m.groupby(["condition", "difficulty"], sort=False)
+    best = ranked.nth(0).rename(columns={"judge": "best", "value": "best_align"})
+    runner_up = ranked.nth(1).rename(columns={"judge": "runner_up", "value": "runner_up_align"})
+    out = best.merge(runner_up, on=["condition", "difficulty"])
     out["gap"] = out["best_align"] - out["runner_up_align"]
-    order = {
-        (c, d): i for i, (c, d) in enumerate([(c, d) for c in ("without_gt", "with_gt") for d in schema.DIFFICULTIES])
-    }
+    order = {k: i for i, k in enumerate(itertools.product(("without_gt", "with_gt"), schema.DIFFICULTIES))}
     out = out.iloc[np.argsort([order.get(k, 99) for k in zip(out["condition"], out["difficulty"])], kind="stable")]
     return out[["condition", "difficulty", "best", "best_align", "runner_up", "runner_up_align", "gap"]].reset_index(
         drop=True

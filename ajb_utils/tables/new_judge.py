@@ -78,9 +78,8 @@ def x2_runs_cells(
     ]
     out = pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
     out = schema.paper_sorted(out, [k for k in ("generator", "difficulty", "condition") if k in keys])
-    return out.sort_values("run", key=lambda s: s.map({r: i for i, r in enumerate(runs)}), kind="stable").reset_index(
-        drop=True
-    )
+    run_order = {r: i for i, r in enumerate(runs)}
+    return out.sort_values("run", key=lambda s: s.map(run_order), kind="stable").reset_index(drop=True)
 
 
 def table_X2_runs(cells: pd.DataFrame, reference: str = "judge_gpt_5_4") -> pd.DataFrame:
