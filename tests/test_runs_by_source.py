@@ -63,3 +63,22 @@ def test_auto_runs_write_to_a_folder_of_their_own(runs_dir) -> None:
     assert folder != "sample" and folder.startswith("sample")
     named = data.load_bench("sample", judges=[], runs=["made_on_sample"], cache=False)
     assert named.label == "sample"  # a run named explicitly is the user's stated choice
+
+
+def test_a_run_that_is_not_a_judge_config_is_skipped_and_said(runs_dir, tmp_path) -> None:
+    """A file in the runs folder that holds no verdicts (a generator's outputs saved there by
+    mistake) is left out of the load, saying why, and the other runs are read; the same rows as a
+    released judge config stop the load with that reason."""
+    plans = SAMPLE_DIR / "data" / "gpt5_4.jsonl"
+    shutil.copy(plans, runs_dir / "plans_not_verdicts.jsonl")
+    bench = data.load_bench("sample", judges=[], runs="auto", cache=False)
+    assert "plans_not_verdicts" not in set(bench.judges["judge"]) and "made_on_sample" in set(bench.judges["judge"])
+    said = [m for m in bench.messages if m.startswith("run 'plans_not_verdicts' skipped: ")]
+    assert len(said) == 1 and "lacks required column(s) ['generator']" in said[0], bench.messages
+    mirror = tmp_path / "mirror"
+    shutil.copytree(SAMPLE_DIR, mirror)
+    declared = len((SAMPLE_DIR / "data" / "judge_gpt_5_4.jsonl").read_text().splitlines())
+    lines = plans.read_text().splitlines(keepends=True)
+    (mirror / "data" / "judge_gpt_5_4.jsonl").write_text("".join(lines * (declared // len(lines) + 1)))
+    with pytest.raises(data.BenchDataError, match=r"'judge_gpt_5_4' lacks required column\(s\) \['generator'\]"):
+        data.load_bench(mirror, runs=None, cache=False)

@@ -281,17 +281,26 @@ def _verdicts(
     justifications: bool,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return (the judges table, the tidy verdicts) of the released judge configs `wanted` and the
-    judge runs, read one at a time, each freed once its verdicts are kept."""
+    judge runs, read one at a time, each freed once its verdicts are kept (a run that is not a judge
+    config skipped, saying so)."""
     verdicts: list[pd.DataFrame] = []
     notes: list[Any] = []  # the kept rows' rationales, judge by judge
     judge_rows: list[dict[str, Any]] = []
     for name, run in [*((j, None) for j in wanted), *((r.name, r) for r in res.judge_runs)]:
         raw = res.read(name, "judge", messages, run, justifications)
-        frame, at = _judge_frame(raw, name, index, run is not None, excl, messages)
-        if at is not None:
-            verdicts.append(frame)
-            notes += [kept_notes(raw, at)] if justifications else []
-            judge_rows.append(_judge_row(name, run, frame, res.src.label, res.card.synthetic))
+        try:
+            frame, at = judge_verdicts(raw, name, index, excl)
+        except IncompleteDataError:
+            raise
+        except BenchDataError as exc:  # a run that is not a judge config is skipped, saying so
+            if run is None:
+                raise
+            messages.append(f"run {name!r} skipped: {exc}")
+            log.warning(messages[-1])
+            continue
+        verdicts.append(compact(frame))
+        notes += [kept_notes(raw, at)] if justifications else []
+        judge_rows.append(_judge_row(name, run, verdicts[-1], res.src.label, res.card.synthetic))
         del raw
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
@@ -327,21 +336,3 @@ def _orders(generator_runs: list[Run]) -> dict[str, list[str]]:
         "condition": schema.CONDITIONS,
         "metric": schema.METRICS,
     }
-
-
-def _judge_frame(
-    raw: Raw, name: str, index: pd.DataFrame, skip: bool, excl: list[Excluded], messages: list[str]
-) -> tuple[pd.DataFrame, Any]:
-    """Return one judge config's (or run's) verdicts without rationales and the rows kept; a run
-    (`skip`) that is not a judge config gives an empty frame and None, saying so."""
-    try:
-        frame, at = judge_verdicts(raw, name, index, excl)
-    except IncompleteDataError:
-        raise
-    except BenchDataError as exc:
-        if not skip:
-            raise
-        messages.append(f"run {name!r} skipped: {exc}")
-        log.warning(messages[-1])
-        return pd.DataFrame(), None
-    return compact(frame), at
