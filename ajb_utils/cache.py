@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ajb_utils import __version__
@@ -187,8 +188,10 @@ def read_frame(
     if ids is not None and "id" in layout["categories"]:  # stored as codes
         code = {v: k for k, v in enumerate(layout["categories"]["id"])}
         ids = [code[i] for i in ids if i in code]
-    rows = None if ids is None else [("id", "in", ids)]
-    path = folder / f"{name}.parquet"
+    path = (
+        folder / f"{name}.parquet"
+    )  # the ids typed as the stored column, so that none (an empty list) is a filter too
+    rows = None if ids is None else pc.field("id").isin(pa.array(ids, pq.read_schema(path).field("id").type))
     table = pq.read_table(path, memory_map=True, columns=columns, read_dictionary=FREE_TEXT, filters=rows)
     values = {c: _decoded(table.column(c), c, layout) for c in columns}
     return pd.DataFrame(values, index=pd.RangeIndex(table.num_rows), columns=columns, copy=False)

@@ -344,6 +344,37 @@ def test_ids_the_source_does_not_hold_are_named(tmp_path, monkeypatch):
         load_bench("sample", ids=["no_such_record"], cache=False)
 
 
+@pytest.fixture(scope="module")
+def whole_sample() -> tuple[object, list[str]]:
+    """Return the sample's whole bench (rationales included) and its record ids."""
+    whole = load_bench("sample", justifications=True)
+    return whole, sorted(whole.records["id"].astype(str))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    picks=st.lists(st.integers(0, 10_000), max_size=4),
+    unknown=st.lists(st.sampled_from(["nope", "", "x1"]), max_size=2),
+)
+def test_any_ids_give_those_records_rows_or_name_the_unknown_ones(whole_sample, picks, unknown):
+    """Any list of ids (empty, repeated, unknown mixed in) gives exactly those records' rows of the
+    whole read, empty frames with the same columns for none, or a BenchDataError naming the ids the
+    source does not hold; never an error from the Parquet reader."""
+    whole, known = whole_sample
+    ids = [known[i % len(known)] for i in picks] + unknown
+    if unknown:
+        with pytest.raises(BenchDataError, match="not in this source"):
+            load_bench("sample", justifications=True, ids=ids)
+        return
+    some = load_bench("sample", justifications=True, ids=ids)
+    for name in ("records", "generations", "verdicts"):
+        frame = getattr(whole, name)
+        expected = frame[frame["id"].astype(str).isin(ids)].reset_index(drop=True)
+        # a rationale's categories are the rationales read (none for no rows), not a vocabulary
+        text = {"justification": object} if "justification" in frame else {}
+        pd.testing.assert_frame_equal(getattr(some, name).astype(text), expected.astype(text))
+
+
 NAMES_ASKED = st.sampled_from([*GENERATORS, "gpt_5_4", "GPT-5.4", "nope", "judge_gpt_5_4"])
 
 
