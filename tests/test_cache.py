@@ -469,12 +469,36 @@ def test_a_hub_build_reads_the_commit_its_key_names(monkeypatch):
     assert asked == ["a" * 40]
 
 
-def test_a_load_without_calls_reads_every_other_column_as_the_full_load():
-    """calls=False leaves out the call lists and tool schemas, and only them (a projection)."""
-    full, scores = load_bench("sample"), load_bench("sample", calls=False)
-    left_out = {"records": {"tools", "expected_calls"}, "generations": {"generated_calls"}}
+CALL_COLUMNS = {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
+SUBSETS = [
+    [],
+    ["tools"],
+    ["expected_calls"],
+    ["generated_calls"],
+    ["tools", "expected_calls"],
+    ["tools", "generated_calls"],
+    ["expected_calls", "generated_calls"],
+    ["generated_calls", "expected_calls", "tools"],
+]
+
+
+@pytest.mark.parametrize("calls", [False, True, *SUBSETS])
+def test_a_load_with_some_call_columns_reads_every_other_column_as_the_full_load(calls):
+    """calls (True, False, or the names of call columns) leaves out the other call columns, and
+    only them: a projection of the full load."""
+    full, part = load_bench("sample"), load_bench("sample", calls=calls)
+    every = {c for cols in CALL_COLUMNS.values() for c in cols}
+    kept_calls = every if calls is True else set() if calls is False else set(calls)
     for name in FRAMES:
         frame = getattr(full, name)
-        assert set(frame.columns) - set(getattr(scores, name).columns) == left_out.get(name, set())
-        kept = [c for c in frame.columns if c not in left_out.get(name, set())]
-        pd.testing.assert_frame_equal(getattr(scores, name), frame[kept], check_exact=True)
+        left_out = set(CALL_COLUMNS.get(name, ())) - kept_calls
+        assert set(frame.columns) - set(getattr(part, name).columns) == left_out
+        kept = [c for c in frame.columns if c not in left_out]
+        pd.testing.assert_frame_equal(getattr(part, name), frame[kept], check_exact=True)
+
+
+@pytest.mark.parametrize("calls", [["tool"], ["tools", "justification"], ["id"], "tools"])
+def test_a_call_column_the_bench_does_not_have_is_named(calls):
+    """An unknown call column (or one name given as a bare string) is a one-line error naming it."""
+    with pytest.raises(data_mod.BenchDataError, match="call column"):
+        load_bench("sample", calls=calls)

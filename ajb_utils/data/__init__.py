@@ -68,6 +68,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("ajb_utils.data")
+CALL_COLUMNS = {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
 JUDGE_COLUMNS = ["judge", "display", "origin", "synthetic", "study", "base_model", "conditions", "decoding"]
 BUILD_NOTE = "read from the built bench"
 
@@ -193,7 +194,7 @@ def load_bench(
     runs: RunsArg = "shipped",
     justifications: bool = False,
     cache: bool = True,
-    calls: bool = True,
+    calls: bool | list[str] = True,
     ids: list[str] | None = None,
 ) -> Bench:
     """Return the benchmark from `source` ("sample", "hf", hub repo id, or local dir).
@@ -203,10 +204,10 @@ def load_bench(
     user's runs in data/runs made on this source (the label becomes `<label>-runs`, so outputs go
     to a folder of their own), a list selects runs by name, None loads none (`data.runs`).
     The JSON-lines files are read directly (downloaded at the pinned commit for the hub), each
-    config by one reader (`read`). calls: read the call lists and tool schemas (`records.tools`,
-    `records.expected_calls`, `generations.generated_calls`; False leaves these columns out of
-    a built bench's read, for an analysis of the scores alone: a column projection, the columns
-    decoded are the ones used). justifications: keep the judges' one-sentence rationales in
+    config by one reader (`read`). calls: which call lists and tool schemas a built bench's read
+    decodes (`records.tools`, `records.expected_calls`, `generations.generated_calls`): True all,
+    False none (an analysis of the scores alone), or a list of those column names; a column
+    projection, so the columns decoded are the ones used. justifications: keep the judges' one-sentence rationales in
     `verdicts` (more memory). cache: read the build of these inputs (`build_bench`, made when
     missing; a copy of a source elsewhere reads the same build); False reads the files every
     time. ids: only these records' rows of records, generations and verdicts, read from the build
@@ -216,11 +217,12 @@ def load_bench(
     """
     if not cache and ids is not None:
         raise BenchDataError("ids selects rows of the build: not with cache=False")
+    keep = _call_columns(calls)
     res = resolve(source, revision, runs)
     if not cache:
         return read_bench(res, generators, judges, justifications)
     folder = _built(res, generators, judges, runs)
-    drop = {} if calls else {"records": ("tools", "expected_calls"), "generations": ("generated_calls",)}
+    drop = {frame: tuple(c for c in columns if c not in keep) for frame, columns in CALL_COLUMNS.items()}
     drop |= {} if justifications else {"verdicts": ("justification",)}
     frames, meta = bench_cache.read_build(folder, drop, None if ids is None else [str(i) for i in ids])
     unknown = [] if ids is None else sorted(set(map(str, ids)) - set(frames["records"]["id"].astype(str)))
@@ -236,6 +238,16 @@ def load_bench(
         synthetic=meta["synthetic"],
         messages=[*(m.replace(meta["location"], here) for m in meta["messages"]), note],
     )
+
+
+def _call_columns(calls: bool | list[str]) -> set[str]:
+    """Return the call columns `load_bench(calls=...)` asks for; a name no frame has is a BenchDataError."""
+    every = {c for columns in CALL_COLUMNS.values() for c in columns}
+    if isinstance(calls, bool):
+        return every if calls else set()
+    if isinstance(calls, str) or not every.issuperset(calls):
+        raise BenchDataError(f"calls={calls!r}: give True, False or a list of the call columns {sorted(every)}")
+    return set(calls)
 
 
 def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | None, justifications: bool) -> Bench:
