@@ -267,7 +267,8 @@ def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | 
     del frames
     messages += judge_messages
     index = generation_table(generations, records["id"].tolist(), orders["generator"])
-    judges_tbl, tidy = _verdicts(res, wanted, index, records, orders, excl, messages, justifications)
+    unread = [g for g in schema.GENERATORS if g not in chosen]  # not asked for, or not in this source
+    judges_tbl, tidy = _verdicts(res, wanted, unread, index, records, orders, excl, messages, justifications)
     return Bench(
         records=records,
         generations=generations,
@@ -285,6 +286,7 @@ def read_bench(res: Resolved, generators: list[str] | None, judges: list[str] | 
 def _verdicts(
     res: Resolved,
     wanted: list[str],
+    unread: list[str],
     index: pd.DataFrame,
     records: pd.DataFrame,
     orders: dict[str, list[str]],
@@ -294,14 +296,15 @@ def _verdicts(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Return (the judges table, the tidy verdicts) of the released judge configs `wanted` and the
     judge runs, read one at a time, each freed once its verdicts are kept (a run that is not a judge
-    config skipped, saying so)."""
+    config skipped, saying so; rows about the generators `unread` left out, saying how many)."""
     verdicts: list[pd.DataFrame] = []
+    n_unread = 0
     notes: list[Any] = []  # the kept rows' rationales, judge by judge
     judge_rows: list[dict[str, Any]] = []
     for name, run in [*((j, None) for j in wanted), *((r.name, r) for r in res.judge_runs)]:
         raw = res.read(name, "judge", messages, run, justifications)
         try:
-            frame, at = judge_verdicts(raw, name, index, excl)
+            frame, at, n = judge_verdicts(raw, name, index, excl, unread)
         except IncompleteDataError:
             raise
         except BenchDataError as exc:  # a run that is not a judge config is skipped, saying so
@@ -311,9 +314,14 @@ def _verdicts(
             log.warning(messages[-1])
             continue
         verdicts.append(compact(frame))
+        n_unread += n
         notes += [kept_notes(raw, at)] if justifications else []
         judge_rows.append(_judge_row(name, run, verdicts[-1], res.src.label, res.card.synthetic))
         del raw
+    if n_unread:
+        messages.append(
+            f"{n_unread} judge row(s) about generators not read ({', '.join(unread)}) left out, not as exclusions"
+        )
     judges_tbl = pd.DataFrame(judge_rows, columns=JUDGE_COLUMNS)
     tidy = tidy_verdicts(verdicts, records, {**orders, "judge": judges_tbl["judge"].tolist()})
     if justifications:  # before `judge`, as `build_verdicts` places it

@@ -50,6 +50,7 @@ VERDICT_COLUMNS: list[str] = [
     "match",
 ]
 GENERATION_COLUMNS: list[str] = [*NAMES, "dag_type", "user_query", "generated_calls", *schema.SCORE_COLUMNS.values()]
+GENERATION_DTYPES = {"id": "str", "user_query": "str", **dict.fromkeys(schema.SCORE_COLUMNS.values(), "float64")}
 SCORES: tuple[str, ...] = ("llm_score", "p", "p_published", "match_published", "match")
 CANON: dict[str, Callable[[str], str]] = {"id": str, "generator": schema.canonical_generator, "difficulty": str}
 
@@ -146,9 +147,11 @@ def build_generations(
 
 def score_generations(frames: list[pd.DataFrame], records: pd.DataFrame) -> pd.DataFrame:
     """Return the generations of every generator, scored by the programmatic judge (Eqs. 1-3)."""
-    gens = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=GENERATION_COLUMNS)
-    gens = score_frame(gens, records.set_index("id")["expected_calls"])
-    gens["n_generated_calls"] = gens["generated_calls"].map(len)
+    none = pd.DataFrame(columns=GENERATION_COLUMNS).astype(GENERATION_DTYPES)  # typed as a read config's
+    gens = score_frame(
+        pd.concat(frames, ignore_index=True) if frames else none, records.set_index("id")["expected_calls"]
+    )
+    gens["n_generated_calls"] = gens["generated_calls"].map(len).astype(np.int64)
     return gens
 
 
@@ -209,25 +212,29 @@ def build_verdicts(
     """Return the long verdict frame of one judge config (rows as read, or as a frame of Python
     values) over `generations` (the valid ones, with p_*; `generation_table`), exclusions recorded."""
     raw = raw if isinstance(raw, Raw) else read_files([frame_rows(raw)], "judge", justifications)
-    frame, at = judge_verdicts(raw, judge, generation_table(generations), excl)
+    frame, at, _ = judge_verdicts(raw, judge, generation_table(generations), excl)
     if justifications:  # before `judge`
         frame.insert(frame.columns.get_loc("judge"), "justification", notes_column([kept_notes(raw, at)]))
     return frame
 
 
-def judge_verdicts(raw: Raw, judge: str, table: pd.DataFrame, excl: list[Excluded]) -> tuple[pd.DataFrame, np.ndarray]:
+def judge_verdicts(
+    raw: Raw, judge: str, table: pd.DataFrame, excl: list[Excluded], unread: list[str] = ()
+) -> tuple[pd.DataFrame, np.ndarray, int]:
     """Return (the long verdict frame of one judge config without rationales, the positions of the
-    config's rows it keeps): rows without a valid generation in `table` (`generation_table`),
-    duplicates (`rules.dedup`: a row with a null block loses to its valid retry) and null or
-    out-of-range verdicts are exclusions."""
+    config's rows it keeps, how many rows are about the generators `unread`, left out uncounted):
+    other rows without a valid generation in `table` (`generation_table`), duplicates
+    (`rules.dedup`: a row with a null block loses to its valid retry) and null or out-of-range
+    verdicts are exclusions."""
     rows = raw.rows.reset_index(drop=True)
     require_columns(rows, judge, schema.REQUIRED_JUDGE)
     if raw.bad:
         excl.append(malformed(judge, raw.bad, judge=judge))
     ident = rows[list(NAMES)]
     row = generation_rows(rows, table)
-    if (row < 0).any():
-        excl.append(exclusions(judge, ident[row < 0], NO_GENERATION, judge=judge))
+    not_read = _codes(rows["generator"], pd.Index(unread), CANON["generator"]) >= 0
+    if ((row < 0) & ~not_read).any():
+        excl.append(exclusions(judge, ident[(row < 0) & ~not_read], NO_GENERATION, judge=judge))
     conds = present_conditions(rows)
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
@@ -238,7 +245,7 @@ def judge_verdicts(raw: Raw, judge: str, table: pd.DataFrame, excl: list[Exclude
     if dup.any():
         excl.append(exclusions(judge, ident.iloc[at[dup]], reason[dup], judge=judge))
         at = at[~dup]
-    return _long_verdicts(rows.iloc[at], conds, judge, table, row[at], excl), at
+    return _long_verdicts(rows.iloc[at], conds, judge, table, row[at], excl), at, int(not_read.sum())
 
 
 def _long_verdicts(
@@ -322,10 +329,8 @@ def tidy_verdicts(frames: list[pd.DataFrame], records: pd.DataFrame, orders: dic
         f["judge"] = f["judge"].astype(judges)
     verdicts = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VERDICT_COLUMNS)
     frames.clear()
-    if len(verdicts):  # the verdicts' id categories are the records' ids
-        verdicts["dag_type"] = records["dag_type"].array.take(verdicts["id"].cat.codes.to_numpy())
-    verdicts = categorize(verdicts, orders)
-    verdicts = compact(verdicts)
-    if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):
+    if not isinstance(verdicts["id"].dtype, pd.CategoricalDtype):  # (no frames)
         verdicts["id"] = pd.Categorical(verdicts["id"].astype(str), categories=records["id"].tolist())
-    return verdicts
+    # the verdicts' id categories are the records' ids
+    verdicts["dag_type"] = records["dag_type"].array.take(verdicts["id"].cat.codes.to_numpy())
+    return compact(categorize(verdicts, orders))
