@@ -17,6 +17,7 @@ import pytest
 
 import ajb_verify as verify
 from ajb_utils import annotation, paper
+from ajb_utils.data import load_bench
 from ajb_utils.tables import ablations, anchoring, validation
 
 NB10_CELLS = [
@@ -294,6 +295,7 @@ def _blank_sheet(bench, seed: int, tmp_path) -> dict:
 
     quiet = SimpleNamespace(show=lambda *a, **k: None)
     names = dict(bench=bench, seed=seed, sheet_generator="llama_3_3_70b_instruct", out=tmp_path, report=quiet)
+    names |= dict(load_bench=load_bench, data_source="sample", revision=None, runs="shipped")  # the picks' plans
     with contextlib.redirect_stdout(io.StringIO()):
         return run_cells(
             "11", ["picks, shortfalls = "], annotation=annotation, paths=SimpleNamespace(relpath=str), **names
