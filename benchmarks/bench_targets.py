@@ -12,7 +12,8 @@ every checkout in `--code` (default: this one), so that two versions can be comp
 - build: `build_bench(source)` with an empty cache folder (the first run on a data version);
 - load_bench of a built bench, timed inside its process (the read alone), with the call lists and
   without them (`calls=False`, what the notebooks that use no calls read);
-- raw -> Table 2 cells, first: an empty cache, `load_bench` + `tables.table_T02` in one process;
+- raw -> Table 2 cells, first: an empty cache, `load_bench(calls=False)` + `tables.table_T02` in one
+  process (Table 2 reads no call list, as the polars one-off reads none);
 - raw -> Table 2 cells, later: the same process once the build exists;
 - polars one-off: the Table 2 cells from the judge files in about 25 lines of polars (no
   exclusions, no de-duplication, no re-scoring: the floor of a throw-away script).
@@ -56,7 +57,7 @@ print(f"inner {time.perf_counter() - t:.4f}"); print(f"inner_cpu {time.process_t
 """
 LOAD_SCORES = LOAD.replace("load_bench(sys.argv[1])", "load_bench(sys.argv[1], calls=False)")
 IMPORTS = "import ajb_utils.data, ajb_utils.tables, ajb_utils.figures"
-TABLE2 = "import sys; from ajb_utils import tables; from ajb_utils.data import load_bench; tables.table_T02(load_bench(sys.argv[1]))"
+TABLE2 = "import sys; from ajb_utils import tables; from ajb_utils.data import load_bench; tables.table_T02(load_bench(sys.argv[1], calls=False))"
 POLARS = """
 import glob, sys, polars as pl
 metrics = ("tool_selection", "parameter_structure", "sequence_accuracy", "query_coverage")
