@@ -188,9 +188,8 @@ def read_frame(
     if ids is not None and "id" in layout["categories"]:  # stored as codes
         code = {v: k for k, v in enumerate(layout["categories"]["id"])}
         ids = [code[i] for i in ids if i in code]
-    path = (
-        folder / f"{name}.parquet"
-    )  # the ids typed as the stored column, so that none (an empty list) is a filter too
+    path = folder / f"{name}.parquet"
+    # the ids typed as the stored column, so that none (an empty list) is a filter too
     rows = None if ids is None else pc.field("id").isin(pa.array(ids, pq.read_schema(path).field("id").type))
     table = pq.read_table(path, memory_map=True, columns=columns, read_dictionary=FREE_TEXT, filters=rows)
     values = {c: _decoded(table.column(c), c, layout) for c in columns}

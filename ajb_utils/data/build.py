@@ -4,7 +4,7 @@ by the named rules of `rules`, and every join is checked (many-to-one: a key twi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -219,7 +219,7 @@ def build_verdicts(
 
 
 def judge_verdicts(
-    raw: Raw, judge: str, table: pd.DataFrame, excl: list[Excluded], unread: list[str] = ()
+    raw: Raw, judge: str, table: pd.DataFrame, excl: list[Excluded], unread: Sequence[str] = ()
 ) -> tuple[pd.DataFrame, np.ndarray, int]:
     """Return (the long verdict frame of one judge config without rationales, the positions of the
     config's rows it keeps, how many rows are about the generators `unread`, left out uncounted):
