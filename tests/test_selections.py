@@ -75,3 +75,13 @@ def test_a_selection_is_the_full_load_restricted_to_it(full, selection):
     judged = e["judge"].isin(judges) & ~generator.isin(left_out)
     expected = e[(e["config"] == "main") | (e["judge"].isna() & e["config"].isin(gens)) | judged]
     pd.testing.assert_frame_equal(_text(part.exclusions), _text(expected))
+
+
+@settings(max_examples=6, deadline=None)
+@given(selection=SELECTIONS)
+def test_a_selection_read_from_the_files_is_the_one_read_from_its_build(full, selection):
+    """`cache=False` (the files read again) gives the frames the build of the same selection gives."""
+    built = load_bench("sample", **selection)
+    read = load_bench("sample", cache=False, **selection)
+    for name in (*FRAMES, "judges"):
+        pd.testing.assert_frame_equal(getattr(read, name), getattr(built, name), check_exact=True)
