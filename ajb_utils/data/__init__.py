@@ -241,11 +241,12 @@ def load_bench(
 
 
 def _call_columns(calls: bool | list[str]) -> set[str]:
-    """Return the call columns `load_bench(calls=...)` asks for; a name no frame has is a BenchDataError."""
+    """Return the call columns `load_bench(calls=...)` asks for; anything but True, False or a list of
+    their names is a BenchDataError."""
     every = {c for columns in CALL_COLUMNS.values() for c in columns}
     if isinstance(calls, bool):
         return every if calls else set()
-    if isinstance(calls, str) or not every.issuperset(calls):
+    if not isinstance(calls, list | tuple | set | frozenset) or not every.issuperset(calls):
         raise BenchDataError(f"calls={calls!r}: give True, False or a list of the call columns {sorted(every)}")
     return set(calls)
 
