@@ -497,7 +497,9 @@ def test_a_load_with_some_call_columns_reads_every_other_column_as_the_full_load
         pd.testing.assert_frame_equal(getattr(part, name), frame[kept], check_exact=True)
 
 
-@pytest.mark.parametrize("calls", [["tool"], ["tools", "justification"], ["id"], "tools", None, 1, [None], {"tools": 1}])
+@pytest.mark.parametrize(
+    "calls", [["tool"], ["tools", "justification"], ["id"], "tools", None, 1, [None], {"tools": 1}]
+)
 def test_a_call_column_the_bench_does_not_have_is_named(calls):
     """An unknown call column (or one name given as a bare string) is a one-line error naming it."""
     with pytest.raises(data_mod.BenchDataError, match="call column"):
