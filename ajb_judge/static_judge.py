@@ -21,7 +21,6 @@ schemas by a static deriver that never sees the candidate.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -52,13 +51,11 @@ _REF = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=1 << 16)  # tool names, parameter names and queries recur across plans
 def _words(text: str) -> frozenset[str]:
     """Return the content words of a text (lower-case, no stop words)."""
     return frozenset(w for w in _WORD.findall(text.lower().replace("_", " ")) if w not in _STOP and len(w) > 2)
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _numbers(text: str) -> frozenset[float]:
     """Return the numbers mentioned in a text."""
     out = set()
