@@ -12,7 +12,6 @@ import json
 import math
 import re
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from ajb_utils.schema import METRICS, PROMPT_KEYS
@@ -182,9 +181,8 @@ def json_candidates(text: str, kind: str = "object") -> list[tuple[str, str]]:
 
 
 # ---------------------------------------------------------------------- judge verdict parsing
-@lru_cache(maxsize=4096)
 def _norm_key(k: str) -> str:
-    """Return a key lower-cased with spaces/hyphens/&/dots as underscores (cached: replies repeat their keys)."""
+    """Return a key lower-cased with spaces/hyphens/&/dots as underscores."""
     return re.sub(r"[\s\-&./]+", "_", str(k).strip().lower()).strip("_")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +49,17 @@ def _strip_header_comments(text: str) -> str:
     return "".join(lines[i:])
 
 
-@lru_cache(maxsize=64)
+# every template file's text (header notes stripped), read once as this module loads: they are package data
+TEMPLATES: dict[str, str] = {
+    p.name: _strip_header_comments(p.read_text(encoding="utf-8")) for p in sorted(PROMPTS_DIR.glob("*.txt"))
+}
+
+
 def load_template(name: str) -> str:
-    """Return the text of one template file (header notes stripped)."""
-    return _strip_header_comments((PROMPTS_DIR / name).read_text(encoding="utf-8"))
+    """Return the text of one template file (header notes stripped); FileNotFoundError naming an unknown one."""
+    if name not in TEMPLATES:
+        raise FileNotFoundError(f"no prompt template {name!r} in {PROMPTS_DIR}")
+    return TEMPLATES[name]
 
 
 def template_hash(*names: str) -> str:

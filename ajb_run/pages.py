@@ -13,7 +13,6 @@ import copy
 import html
 import io
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +54,6 @@ def _mathtext_tex(tex: str) -> str:
     return _CASES.sub(cases, " ".join(tex.split()))
 
 
-@lru_cache(maxsize=4096)
 def equation_svg(tex: str, fontsize: float = 13.0) -> str | None:
     """Return one TeX equation as a standalone SVG (matplotlib mathtext, glyphs as paths), None if it cannot be drawn.
 

@@ -569,3 +569,17 @@ def test_retry_policy_retry_after_else_jittered_backoff_and_the_attempt_cap(
     n0 = server.state.requests
     s = run_judge(cfg(server, bench, tmp_path, "ctx", name="d", store_path=tmp_path / "d.sqlite", **one))
     assert s.statuses == {"context_length": 12} and server.state.requests - n0 == 12 and waits == []  # not retried
+
+
+def test_every_template_is_read_once_as_its_file_says_and_an_unknown_one_is_named() -> None:
+    """The templates held at import are the files' texts (header notes stripped, as a fresh read gives
+    them); a name with no file is a FileNotFoundError naming it."""
+    from ajb_judge import prompts
+
+    files = sorted(p.name for p in prompts.PROMPTS_DIR.glob("*.txt"))
+    assert sorted(prompts.TEMPLATES) == files and "judge_with_gt.txt" in files
+    for name in files:
+        text = (prompts.PROMPTS_DIR / name).read_text(encoding="utf-8")
+        assert prompts.load_template(name) == prompts._strip_header_comments(text)
+    with pytest.raises(FileNotFoundError, match="judge_with_gt.tx"):
+        prompts.load_template("judge_with_gt.tx")
