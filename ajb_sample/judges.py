@@ -13,7 +13,6 @@ import contextlib
 import contextvars
 import copy
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,8 @@ BEHAVIOUR: dict[str, Any] = yaml.safe_load((RESOURCES_DIR / "sample_judges.yaml"
 VARIANTS: list[str] = ["default", *BEHAVIOUR["variants"]]  # the planted patterns a sample can have
 RUN_JUDGES: list[str] = JUDGES + ["qwen3_32b"]  # key index of each judge's random stream
 N_UNIFORMS: int = 8  # uniforms per (row, metric) a verdict is drawn from (simulate_verdicts)
-_VARIANT: contextvars.ContextVar[str] = contextvars.ContextVar("sample_variant", default="default")
+# the behaviour in force, resolved once as `planted` enters its block
+_BEHAVIOUR: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("sample_behaviour", default=BEHAVIOUR)
 
 
 @contextlib.contextmanager
@@ -36,19 +36,18 @@ def planted(variant: str) -> Iterator[None]:
     """Within the block, `behaviour()` returns the behaviour of the named variant (see VARIANTS)."""
     if variant not in VARIANTS and random_seed_of(variant) is None:
         raise ValueError(f"unknown sample variant {variant!r}; valid: {', '.join(VARIANTS)} or random-<seed>")
-    token = _VARIANT.set(variant)
+    token = _BEHAVIOUR.set(variant_behaviour(variant))
     try:
         yield
     finally:
-        _VARIANT.reset(token)
+        _BEHAVIOUR.reset(token)
 
 
 def behaviour() -> dict[str, Any]:
     """Return the behaviour of the variant in force (`planted`; "default": the YAML as written)."""
-    return variant_behaviour(_VARIANT.get())
+    return _BEHAVIOUR.get()
 
 
-@lru_cache(maxsize=None)
 def variant_behaviour(variant: str) -> dict[str, Any]:
     """Return the YAML behaviour with one variant's overrides (`variants:`) merged in, or for
     'random-<seed>' every planted knob drawn from the seed (`random_config`)."""
