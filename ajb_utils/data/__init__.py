@@ -208,12 +208,12 @@ def load_bench(
     decodes (`records.tools`, `records.expected_calls`, `generations.generated_calls`): True all,
     False none (an analysis of the scores alone), or a list of those column names; a column
     projection, so the columns decoded are the ones used. justifications: keep the judges'
-    one-sentence rationales in `verdicts` (more memory). cache: read the build of these inputs (`build_bench`, made when
-    missing; a copy of a source elsewhere reads the same build); False reads the files every
-    time. ids: only these records' rows of records, generations and verdicts, read from the build
-    (a few cases with their rationales, say, without every other rationale); a BenchDataError names
-    the ids the source does not hold. Raises BenchDataError (one line) for a source it cannot read,
-    IncompleteDataError for a file cut short.
+    one-sentence rationales in `verdicts` (more memory). cache: read the build of these inputs
+    (`build_bench`, made when missing; a copy of a source elsewhere reads the same build); False
+    reads the files every time. ids: only these records' rows of records, generations and verdicts,
+    read from the build (a few cases with their rationales, say, without every other rationale); a
+    BenchDataError names the ids the source does not hold (an empty list reads no rows). Raises
+    BenchDataError (one line) for a source it cannot read, IncompleteDataError for a file cut short.
     """
     if not cache and ids is not None:
         raise BenchDataError("ids selects rows of the build: not with cache=False")

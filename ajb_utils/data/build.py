@@ -233,8 +233,9 @@ def judge_verdicts(
     ident = rows[list(NAMES)]
     row = generation_rows(rows, table)
     not_read = _codes(rows["generator"], pd.Index(unread), CANON["generator"]) >= 0
-    if ((row < 0) & ~not_read).any():
-        excl.append(exclusions(judge, ident[(row < 0) & ~not_read], NO_GENERATION, judge=judge))
+    missing = (row < 0) & ~not_read
+    if missing.any():
+        excl.append(exclusions(judge, ident[missing], NO_GENERATION, judge=judge))
     conds = present_conditions(rows)
     if not conds:
         raise BenchDataError(f"judge config {judge!r} has no condition column ({schema.CONDITIONS})")
